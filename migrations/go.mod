@@ -1,0 +1,3 @@
+module openvibe.live/backend/migrations
+
+go 1.26
