@@ -1,0 +1,88 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"openvibe.live/backend/services/agent-runner/internal/permission"
+	"openvibe.live/backend/services/agent-runner/internal/tool"
+)
+
+const (
+	bashDefaultTimeout = 2 * time.Minute
+	bashMaxTimeout     = 10 * time.Minute
+)
+
+// BashParams are the bash tool's parameters.
+type BashParams struct {
+	Command     string `json:"command" jsonschema:"description=The command to run with bash -c"`
+	Timeout     int    `json:"timeout,omitempty" jsonschema:"description=Timeout in milliseconds (default 120000, at most 600000),minimum=0"`
+	Description string `json:"description,omitempty" jsonschema:"description=Five to ten words saying what the command does"`
+}
+
+// Bash returns the bash tool.
+func Bash() tool.Tool {
+	return tool.New(tool.Def[BashParams]{
+		Name: "bash",
+		Description: "Run a shell command in the working directory and return its exit code and combined output " +
+			"(long output keeps its beginning and end). The command and everything it starts is killed on timeout " +
+			"or abort, and background processes do not outlive the command: don't start servers expecting them to keep running.",
+		Kind: tool.KindExecute,
+		Perm: func(tc *tool.Context, p BashParams) tool.Perm {
+			return tool.Perm{Pattern: strings.TrimSpace(p.Command), Kind: permission.KindText,
+				Always: commandPrefix(p.Command), Title: "Run: " + p.Command}
+		},
+		Run: runBash,
+	})
+}
+
+// commandPrefix is the pattern a remembered approval of command covers: its program and,
+// for tools with subcommands, the subcommand ("git status*", "ls*").
+func commandPrefix(cmd string) string {
+	f := strings.Fields(cmd)
+	if len(f) == 0 {
+		return "*"
+	}
+	switch f[0] {
+	case "git", "go", "npm", "pnpm", "yarn", "cargo", "docker", "kubectl", "make", "bun", "npx", "pip", "uv":
+		if len(f) > 1 && !strings.HasPrefix(f[1], "-") {
+			return f[0] + " " + f[1] + "*"
+		}
+	}
+	return f[0] + "*"
+}
+
+func runBash(ctx context.Context, tc *tool.Context, p BashParams) (tool.Result, error) {
+	if strings.TrimSpace(p.Command) == "" {
+		return tool.Result{}, tool.Errorf("command is empty")
+	}
+	timeout := bashDefaultTimeout
+	if p.Timeout > 0 {
+		timeout = min(time.Duration(p.Timeout)*time.Millisecond, bashMaxTimeout)
+	}
+	res, err := tc.Shell.Run(ctx, tc.WorkDir, p.Command, timeout)
+	if err != nil {
+		return tool.Result{}, err
+	}
+	title := p.Description
+	if title == "" {
+		title = p.Command
+	}
+	meta := map[string]any{"exit_code": res.ExitCode, "dropped_bytes": res.Dropped}
+	if res.Aborted {
+		return tool.Result{}, fmt.Errorf("command aborted; output so far:\n%s", res.Output)
+	}
+	var b strings.Builder
+	b.WriteString(res.Output)
+	if res.Output != "" && !strings.HasSuffix(res.Output, "\n") {
+		b.WriteString("\n")
+	}
+	if res.TimedOut {
+		meta["timed_out"] = true
+		fmt.Fprintf(&b, "[command timed out after %s and was killed with everything it started]\n", timeout)
+	}
+	fmt.Fprintf(&b, "[exit code %d]", res.ExitCode)
+	return tool.Result{Title: title, Output: b.String(), Metadata: meta}, nil
+}

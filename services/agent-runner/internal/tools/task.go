@@ -1,0 +1,46 @@
+package tools
+
+import (
+	"context"
+
+	"openvibe.live/backend/services/agent-runner/internal/permission"
+	"openvibe.live/backend/services/agent-runner/internal/tool"
+)
+
+// TaskParams are the task tool's parameters.
+type TaskParams struct {
+	Description  string `json:"description" jsonschema:"description=Three to five words describing the task"`
+	Prompt       string `json:"prompt" jsonschema:"description=The full instructions for the subagent"`
+	SubagentType string `json:"subagent_type,omitempty" jsonschema:"description=Which subagent to use (default general)"`
+}
+
+// Task returns the task tool: delegate work to a subagent in a child session.
+func Task() tool.Tool {
+	return tool.New(tool.Def[TaskParams]{
+		Name: "task",
+		Description: "Delegate a self-contained research task to a subagent that runs in its own child session " +
+			"with read-only tools, and get its final answer back.",
+		Kind: tool.KindExecute,
+		Perm: func(tc *tool.Context, p TaskParams) tool.Perm {
+			a := p.SubagentType
+			if a == "" {
+				a = "general"
+			}
+			return tool.Perm{Pattern: a, Kind: permission.KindText, Always: a, Title: "Delegate to " + a + ": " + p.Description}
+		},
+		Run: func(ctx context.Context, tc *tool.Context, p TaskParams) (tool.Result, error) {
+			if tc.Task == nil {
+				return tool.Result{}, tool.Errorf("task delegation is not available here")
+			}
+			a := p.SubagentType
+			if a == "" {
+				a = "general"
+			}
+			out, err := tc.Task(ctx, a, p.Description, p.Prompt)
+			if err != nil {
+				return tool.Result{}, err
+			}
+			return tool.Result{Title: p.Description, Output: out}, nil
+		},
+	})
+}

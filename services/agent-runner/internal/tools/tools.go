@@ -1,0 +1,36 @@
+// Package tools holds the built-in tools: bash, read, write, edit, glob, grep, web_fetch,
+// todo_write, todo_read and task.
+package tools
+
+import (
+	"net/http"
+	"path/filepath"
+
+	"openvibe.live/backend/services/agent-runner/internal/permission"
+	"openvibe.live/backend/services/agent-runner/internal/tool"
+)
+
+// Options tune the built-ins.
+type Options struct {
+	// HTTPClient is used by web_fetch; nil builds one that refuses private addresses unless
+	// AllowPrivateFetch.
+	HTTPClient        *http.Client
+	AllowPrivateFetch bool
+}
+
+// Builtins returns the built-in tools in a stable order.
+func Builtins(o Options) []tool.Tool {
+	return []tool.Tool{
+		Bash(), Read(), Write(), Edit(), Glob(), Grep(), WebFetch(o), TodoWrite(), TodoRead(), Task(),
+	}
+}
+
+// pathPerm is the permission description of a call on one file.
+func pathPerm(tc *tool.Context, p, verb string) tool.Perm {
+	abs := p
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(tc.WorkDir, p)
+	}
+	rel := tc.Rel(filepath.Clean(abs))
+	return tool.Perm{Pattern: rel, Kind: permission.KindPath, Always: "*", Title: verb + " " + rel}
+}
