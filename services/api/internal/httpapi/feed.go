@@ -1,0 +1,218 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"openvibe.live/backend/shared/store"
+	"openvibe.live/backend/shared/vibe"
+)
+
+// Public feed limits.
+const (
+	DefaultFeedLimit = 18
+	MaxFeedLimit     = 100
+	// feedPages bounds the store round trips when projection hides events the type filter let
+	// through (e.g. a depth rule): the feed then returns fewer than limit events.
+	feedPages = 4
+)
+
+type slotRef struct {
+	ID    int64  `json:"id"`
+	Slug  string `json:"slug"`
+	Title string `json:"title"`
+}
+
+type feedResponse struct {
+	ManagedStream slotRef         `json:"managed_stream"`
+	LiveStreamID  *int64          `json:"live_stream_id"`
+	Settings      vibe.Settings   `json:"settings"`
+	Publisher     *vibe.Publisher `json:"publisher"`
+	Events        []feedEvent     `json:"events"`
+}
+
+// feedEvent is a projected event with its per-slot sequence number, which the widget uses to
+// resume the chat socket (?since=) and to drop duplicates.
+type feedEvent struct {
+	Seq int64 `json:"seq"`
+	*vibe.Event
+}
+
+func (s *Server) publicFeed(c echo.Context) error {
+	limit, err := parseLimit(c.QueryParam("limit"), DefaultFeedLimit, MaxFeedLimit)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	ms, err := s.channelSlot(ctx, c.Param("username"), c.Param("slot"))
+	if err != nil {
+		return err
+	}
+	settings := vibe.SettingsFromBroadcast(ms.BroadcastSettings)
+	events, err := s.visibleEvents(ctx, ms.ID, settings, limit, s.Now())
+	if err != nil {
+		return err
+	}
+	pub, err := s.viewerPublisher(ctx, ms.ID)
+	if err != nil {
+		return err
+	}
+	return s.cacheableJSON(c, feedResponse{
+		ManagedStream: slotRef{ID: ms.ID, Slug: ms.Slug, Title: ms.Title},
+		LiveStreamID:  ms.LiveStreamID,
+		Settings:      settings,
+		Publisher:     pub,
+		Events:        events,
+	})
+}
+
+// ChannelSlot resolves /:username/:slotIdOrSlug: the username case-insensitively with an
+// optional leading @, the slot by numeric id or by slug, and only among that user's slots.
+func ChannelSlot(ctx context.Context, st store.Store, username, slot string) (store.User, store.ManagedStream, error) {
+	username = strings.TrimPrefix(strings.TrimSpace(username), "@")
+	if !usernameRE.MatchString(username) {
+		return store.User{}, store.ManagedStream{}, echo.NewHTTPError(http.StatusNotFound, "Channel not found")
+	}
+	u, err := st.UserByUsername(ctx, username)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.User{}, store.ManagedStream{}, echo.NewHTTPError(http.StatusNotFound, "Channel not found")
+	}
+	if err != nil {
+		return store.User{}, store.ManagedStream{}, fmt.Errorf("look up channel: %w", err)
+	}
+	slot = strings.ToLower(strings.TrimSpace(slot))
+	var ms store.ManagedStream
+	switch {
+	case digitsRE.MatchString(slot):
+		id, perr := strconv.ParseInt(slot, 10, 64)
+		if perr != nil {
+			err = store.ErrNotFound
+			break
+		}
+		ms, err = st.ManagedStreamByID(ctx, id)
+		if err == nil && ms.UserID != u.ID {
+			err = store.ErrNotFound
+		}
+	case slugRE.MatchString(slot):
+		ms, err = st.ManagedStreamBySlug(ctx, u.ID, slot)
+	default:
+		err = store.ErrNotFound
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		return store.User{}, store.ManagedStream{}, echo.NewHTTPError(http.StatusNotFound, msgNoSlot)
+	}
+	if err != nil {
+		return store.User{}, store.ManagedStream{}, fmt.Errorf("look up slot: %w", err)
+	}
+	return u, ms, nil
+}
+
+func (s *Server) channelSlot(ctx context.Context, username, slot string) (store.ManagedStream, error) {
+	_, ms, err := ChannelSlot(ctx, s.Store, username, slot)
+	return ms, err
+}
+
+// visibleEvents returns the newest limit events a viewer may see at now, projected, oldest
+// first. Nothing is visible while the slot is disabled or paused; otherwise the store filters
+// out private, withheld, retracted and still-delayed events and the projection applies the
+// owner's settings.
+func (s *Server) visibleEvents(ctx context.Context, slotID int64, st vibe.Settings, limit int, now time.Time) ([]feedEvent, error) {
+	out := []feedEvent{}
+	if !st.Live() {
+		return out, nil
+	}
+	q := store.FeedQuery{
+		ManagedStreamID: slotID,
+		ReceivedBefore:  now.Add(-time.Duration(st.DelayMs) * time.Millisecond),
+		Types:           vibe.VisibleTypes(st),
+		Limit:           limit,
+	}
+	for range feedPages {
+		rows, err := s.Store.VibeFeed(ctx, q)
+		if err != nil {
+			return nil, fmt.Errorf("read feed: %w", err)
+		}
+		for _, row := range rows {
+			if p := projectStored(row, st); p != nil {
+				out = append(out, feedEvent{Seq: row.Seq, Event: p})
+				if len(out) == limit {
+					break
+				}
+			}
+		}
+		if len(out) == limit || len(rows) < q.Limit {
+			break
+		}
+		q.BeforeSeq = rows[len(rows)-1].Seq
+	}
+	slices.Reverse(out)
+	return out, nil
+}
+
+// projectStored is the viewer's view of a stored event under st, or nil when hidden. A stored
+// payload that no longer decodes is hidden rather than shown raw.
+func projectStored(row store.VibeEvent, st vibe.Settings) *vibe.Event {
+	if row.Visibility != store.VisibilityPublic || row.Withheld || row.RetractedAt != nil {
+		return nil
+	}
+	var ev vibe.Event
+	if err := json.Unmarshal(row.Payload, &ev); err != nil {
+		return nil
+	}
+	return vibe.Project(&ev, st)
+}
+
+// viewerPublisher is the latest session's publisher cut to what viewers may see.
+func (s *Server) viewerPublisher(ctx context.Context, slotID int64) (*vibe.Publisher, error) {
+	sess, err := s.Store.LatestVibeSession(ctx, slotID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read latest session: %w", err)
+	}
+	if len(sess.Publisher) == 0 {
+		return nil, nil
+	}
+	return vibe.NormalizePublisher(sess.Publisher).ViewerSafe(), nil
+}
+
+// cacheableJSON writes v with a strong ETag over its bytes and a short max-age, or 304 when
+// the client already holds this version.
+func (s *Server) cacheableJSON(c echo.Context, v any) error {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode feed: %w", err)
+	}
+	sum := sha256.Sum256(body)
+	etag := `"` + hex.EncodeToString(sum[:16]) + `"`
+	h := c.Response().Header()
+	h.Set("ETag", etag)
+	h.Set("Cache-Control", fmt.Sprintf("public, max-age=%d", int(s.FeedMaxAge/time.Second)))
+	if etagMatches(c.Request().Header.Get("If-None-Match"), etag) {
+		s.Metrics.feedNotChanged.Inc()
+		return c.NoContent(http.StatusNotModified)
+	}
+	return c.JSONBlob(http.StatusOK, body)
+}
+
+func etagMatches(header, etag string) bool {
+	for _, candidate := range strings.Split(header, ",") {
+		candidate = strings.TrimPrefix(strings.TrimSpace(candidate), "W/")
+		if candidate == etag || candidate == "*" {
+			return true
+		}
+	}
+	return false
+}
