@@ -1,0 +1,199 @@
+// Package chat is the stream chat WebSocket: viewers join a slot's room and receive its
+// vibe-coding frames (delayed, projected and encoded once per slot by internal/room) next to
+// ordinary chat, which logged-in viewers can send. New builds it from injected dependencies as
+// a platform.Service, so the chat-socket binary, the standalone binary and tests compose it
+// the same way.
+package chat
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/time/rate"
+
+	"openvibe.live/backend/services/chat-socket/internal/room"
+	"openvibe.live/backend/shared/auth"
+	"openvibe.live/backend/shared/broker"
+	"openvibe.live/backend/shared/store"
+)
+
+// Route is the viewer socket's path.
+const Route = "/ws/chat/:username/:slot"
+
+// Deps are the chat socket's collaborators.
+type Deps struct {
+	Store      store.Store
+	Broker     broker.Broker
+	Auth       *auth.Authenticator
+	Logger     *slog.Logger
+	Registerer prometheus.Registerer
+	// Now is the clock (time.Now when nil).
+	Now    func() time.Time
+	Config Config
+}
+
+// Server is the chat socket service.
+type Server struct {
+	store   store.Store
+	broker  broker.Broker
+	auth    *auth.Authenticator
+	log     *slog.Logger
+	now     func() time.Time
+	cfg     Config
+	metrics *room.Metrics
+	chatMsg prometheus.Counter
+	hub     *room.Hub
+	marker  *room.Marker
+	slots   *slotCache
+
+	mu       sync.Mutex
+	conns    map[*room.Viewer]struct{}
+	closing  bool
+	limiters map[int64]*userLimiter
+	wg       sync.WaitGroup // viewer connections
+}
+
+type userLimiter struct {
+	lim  *rate.Limiter
+	seen time.Time
+}
+
+// New builds the service.
+func New(d Deps) (*Server, error) {
+	if d.Store == nil || d.Broker == nil || d.Auth == nil {
+		return nil, errors.New("chat: Store, Broker and Auth are required")
+	}
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
+	if d.Registerer == nil {
+		d.Registerer = prometheus.NewRegistry()
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	cfg := d.Config.withDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	m := room.NewMetrics(d.Registerer)
+	s := &Server{
+		store: d.Store, broker: d.Broker, auth: d.Auth, log: d.Logger, now: d.Now, cfg: cfg,
+		metrics:  m,
+		slots:    newSlotCache(d.Store, d.Now),
+		conns:    map[*room.Viewer]struct{}{},
+		limiters: map[int64]*userLimiter{},
+	}
+	s.chatMsg = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "openvibe_chat_messages_total", Help: "Chat messages stored and broadcast.",
+	})
+	if err := d.Registerer.Register(s.chatMsg); err != nil {
+		return nil, err
+	}
+	s.marker = room.NewMarker(d.Store, cfg.MarkInterval, d.Logger, m)
+	s.hub = room.NewHub(room.HubDeps{
+		Store: d.Store, Broker: d.Broker, Marker: s.marker, Metrics: m, Logger: d.Logger, Now: d.Now,
+		Config: room.Config{
+			ResumeLimit:     cfg.ResumeLimit,
+			ChatHistory:     cfg.ChatHistory,
+			RefreshInterval: cfg.RefreshInterval,
+			RetryInterval:   cfg.RetryInterval,
+			StoreTimeout:    5 * time.Second,
+			FetchPage:       500,
+			Linger:          cfg.RoomLinger,
+			MaxReplayBytes:  cfg.SendQueueBytes / 2,
+		},
+	})
+	return s, nil
+}
+
+// Register mounts the viewer socket.
+func (s *Server) Register(e *echo.Echo) {
+	e.GET(Route, s.handleSocket)
+}
+
+// Run writes first delivery times and forgets idle rate limiters until ctx ends.
+func (s *Server) Run(ctx context.Context) error {
+	var wg sync.WaitGroup
+	wg.Go(func() { s.marker.Run(ctx) })
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			s.sweepLimiters(s.now().Add(-5 * time.Minute))
+		case <-ctx.Done():
+			wg.Wait()
+			return nil
+		}
+	}
+}
+
+// Shutdown closes every viewer socket with 1001 and stops the rooms.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.closing = true
+	for v := range s.conns {
+		v.Kill(closeGoingAway, reasonShutdown)
+	}
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		s.wg.Wait()
+		close(done)
+	}()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = errors.New("chat: viewer sockets still open at the shutdown deadline")
+	}
+	s.hub.Close()
+	return err
+}
+
+// track registers a viewer connection; false while shutting down.
+func (s *Server) track(v *room.Viewer) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.conns[v] = struct{}{}
+	s.wg.Add(1)
+	return true
+}
+
+func (s *Server) untrack(v *room.Viewer) {
+	s.mu.Lock()
+	delete(s.conns, v)
+	s.mu.Unlock()
+	s.wg.Done()
+}
+
+func (s *Server) allowChat(userID int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.limiters[userID]
+	if l == nil {
+		l = &userLimiter{lim: rate.NewLimiter(rate.Limit(s.cfg.ChatRate), s.cfg.ChatBurst)}
+		s.limiters[userID] = l
+	}
+	l.seen = s.now()
+	return l.lim.AllowN(l.seen, 1)
+}
+
+func (s *Server) sweepLimiters(idleSince time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, l := range s.limiters {
+		if l.seen.Before(idleSince) {
+			delete(s.limiters, id)
+		}
+	}
+}

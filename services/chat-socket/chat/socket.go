@@ -1,0 +1,265 @@
+package chat
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/labstack/echo/v4"
+
+	"openvibe.live/backend/services/chat-socket/internal/room"
+	"openvibe.live/backend/shared/auth"
+)
+
+// Close codes and reasons of the viewer socket (see docs/protocol.md).
+const (
+	closeNormal      = 1000
+	closeGoingAway   = 1001
+	closeBadRequest  = 4400
+	closePingTimeout = 4002
+	reasonShutdown   = "server shutting down"
+	reasonPeerClosed = "closed by peer"
+	reasonPing       = "ping timeout"
+)
+
+// readLimit caps one client message; chat messages are far smaller.
+const readLimit = 8 << 10
+
+var batchPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// connection is one viewer socket.
+type connection struct {
+	s      *Server
+	conn   *websocket.Conn
+	v      *room.Viewer
+	slot   room.Slot
+	batch  bool
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+func (s *Server) handleSocket(c echo.Context) error {
+	req := c.Request()
+	if err := checkOrigin(req, s.cfg.AllowedOrigins); err != nil {
+		return echo.NewHTTPError(http.StatusForbidden, "origin not allowed")
+	}
+	conn, err := websocket.Accept(c.Response(), req, &websocket.AcceptOptions{
+		InsecureSkipVerify: true, // checked above, with our own error response
+		CompressionMode:    websocket.CompressionDisabled,
+	})
+	if err != nil {
+		return nil // Accept has written the HTTP error
+	}
+	conn.SetReadLimit(readLimit)
+	ctx, cancel := context.WithCancel(context.WithoutCancel(req.Context()))
+	defer cancel()
+
+	since, batch, err := parseQuery(req.URL.Query())
+	if err != nil {
+		_ = conn.Close(closeBadRequest, err.Error())
+		return nil
+	}
+	slot, err := s.slots.Resolve(ctx, c.Param("username"), c.Param("slot"))
+	if err != nil {
+		if errors.Is(err, errSlotNotFound) {
+			_ = conn.Close(room.CloseNotFound, room.ReasonNotFound)
+		} else {
+			s.log.ErrorContext(ctx, "resolve slot", "error", err)
+			_ = conn.Close(room.CloseUnavailable, "try again later")
+		}
+		return nil
+	}
+	userID, username := s.viewer(ctx, req)
+	v := room.NewViewer(s.cfg.SendQueueBytes, userID, username)
+	if !s.track(v) {
+		_ = conn.Close(closeGoingAway, reasonShutdown)
+		return nil
+	}
+	defer s.untrack(v)
+	cc := &connection{s: s, conn: conn, v: v, slot: slot, batch: batch, ctx: ctx, cancel: cancel}
+	cc.serve(since)
+	return nil
+}
+
+// viewer authenticates the optional credential. A missing or invalid one leaves the viewer
+// anonymous (it can watch but not chat); only session JWTs may chat.
+func (s *Server) viewer(ctx context.Context, req *http.Request) (int64, string) {
+	tok := auth.TokenFromRequest(req)
+	if tok == "" {
+		return 0, ""
+	}
+	p, err := s.auth.Authenticate(ctx, tok)
+	if err != nil || p.IsToken() {
+		return 0, ""
+	}
+	return p.UserID, p.Username
+}
+
+func parseQuery(q url.Values) (since *int64, batch bool, err error) {
+	batch = q.Get("batch") != "0"
+	if raw := q.Get("since"); raw != "" {
+		n, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil || n < 0 {
+			return nil, false, errors.New("since must be a non-negative integer")
+		}
+		since = &n
+	}
+	return since, batch, nil
+}
+
+// checkOrigin allows requests without an Origin (non-browser clients), same-host origins and
+// the configured patterns.
+func checkOrigin(r *http.Request, patterns []string) error {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return nil
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return errors.New("malformed origin")
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return nil
+	}
+	for _, p := range patterns {
+		p = strings.ToLower(strings.TrimSpace(p))
+		target := strings.ToLower(u.Host)
+		if strings.Contains(p, "://") {
+			target = strings.ToLower(u.Scheme + "://" + u.Host)
+		}
+		if ok, _ := path.Match(p, target); ok {
+			return nil
+		}
+	}
+	return errors.New("origin not allowed")
+}
+
+// serve runs the connection: join the room, write frames until the viewer is killed or the
+// peer leaves, then close with the viewer's close code.
+func (cc *connection) serve(since *int64) {
+	s := cc.s
+	r, err := s.hub.Join(cc.ctx, cc.slot, cc.v, since)
+	if err != nil {
+		_ = cc.conn.Close(closeGoingAway, reasonShutdown)
+		return
+	}
+	defer s.hub.Leave(r, cc.v)
+	var readers sync.WaitGroup
+	readers.Go(cc.readLoop)
+	ping := time.AfterFunc(s.cfg.PingInterval, cc.ping)
+	cc.writeLoop()
+	ping.Stop()
+	code, reason := cc.v.CloseStatus()
+	if code == room.CloseSlow {
+		s.metrics.SlowDisconnects.Inc()
+	}
+	_ = cc.conn.Close(websocket.StatusCode(code), reason)
+	cc.cancel()
+	readers.Wait()
+}
+
+func (cc *connection) writeLoop() {
+	var buf [][]byte
+	for {
+		frames, ok := cc.v.Next(cc.ctx, buf)
+		if !ok {
+			return
+		}
+		if err := cc.write(frames); err != nil {
+			cc.v.Kill(room.CloseSlow, room.ReasonSlow)
+			return
+		}
+		clear(frames)
+		buf = frames[:0]
+	}
+}
+
+// write sends frames, coalescing them into messages of up to MaxBatchBytes joined by '\n'
+// unless the viewer asked for one frame per message (batch=0).
+func (cc *connection) write(frames [][]byte) error {
+	ctx, cancel := context.WithTimeout(cc.ctx, cc.s.cfg.WriteTimeout)
+	defer cancel()
+	if !cc.batch || len(frames) == 1 {
+		for _, f := range frames {
+			if err := cc.conn.Write(ctx, websocket.MessageText, f); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	b := batchPool.Get().(*bytes.Buffer)
+	defer batchPool.Put(b)
+	b.Reset()
+	for _, f := range frames {
+		if b.Len() > 0 && b.Len()+1+len(f) > cc.s.cfg.MaxBatchBytes {
+			if err := cc.conn.Write(ctx, websocket.MessageText, b.Bytes()); err != nil {
+				return err
+			}
+			b.Reset()
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.Write(f)
+	}
+	return cc.conn.Write(ctx, websocket.MessageText, b.Bytes())
+}
+
+// ping checks the peer is alive, and re-arms itself; a peer that does not answer is dropped.
+func (cc *connection) ping() {
+	ctx, cancel := context.WithTimeout(cc.ctx, cc.s.cfg.PongTimeout)
+	defer cancel()
+	if err := cc.conn.Ping(ctx); err != nil {
+		cc.v.Kill(closePingTimeout, reasonPing)
+		return
+	}
+	select {
+	case <-cc.v.Done():
+	default:
+		time.AfterFunc(cc.s.cfg.PingInterval, cc.ping)
+	}
+}
+
+// clientMessage is what viewers send.
+type clientMessage struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+func (cc *connection) readLoop() {
+	for {
+		typ, data, err := cc.conn.Read(cc.ctx)
+		if err != nil {
+			cc.v.Kill(closeNormal, reasonPeerClosed)
+			return
+		}
+		if typ != websocket.MessageText {
+			cc.v.Send(room.ErrorBytes("binary messages are not supported"))
+			continue
+		}
+		var m clientMessage
+		if err := json.Unmarshal(data, &m); err != nil {
+			cc.v.Send(room.ErrorBytes("message is not valid JSON"))
+			continue
+		}
+		switch m.Type {
+		case "chat.send":
+			cc.s.sendChat(cc.ctx, cc.v, cc.slot, m.Text)
+		case "ping":
+			cc.v.Send(pongFrame)
+		default:
+			cc.v.Send(room.ErrorBytes("unknown message type"))
+		}
+	}
+}
+
+var pongFrame = room.Encode(map[string]string{"type": room.FramePong})

@@ -1,0 +1,313 @@
+package room
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"time"
+
+	"openvibe.live/backend/shared/slotbus"
+	"openvibe.live/backend/shared/store"
+	"openvibe.live/backend/shared/vibe"
+)
+
+// receive takes an event from the broker: the next one in sequence goes straight into the
+// delay queue; anything after a hole waits until the hole is filled from the store.
+func (r *Room) receive(ctx context.Context, ev *slotbus.Event) {
+	if !r.ready || ev.Seq < r.next {
+		return // init reads it from the store, or it is a duplicate
+	}
+	if ev.Seq == r.next && len(r.early) == 0 {
+		r.ingest(ev)
+		r.schedule()
+		return
+	}
+	if len(r.early) < maxEarly {
+		r.early[ev.Seq] = ev
+	}
+	r.fill(ctx, "seq_gap")
+}
+
+// fill fetches from the store everything after the last received seq, then releases the
+// events held behind the hole, in order. On failure it retries on the next tick.
+func (r *Room) fill(ctx context.Context, cause string) {
+	if !r.ready {
+		return
+	}
+	before := r.next
+	if !r.fetch(ctx, cause) {
+		r.fillDue = true
+		return
+	}
+	for {
+		ev, ok := r.early[r.next]
+		if !ok {
+			break
+		}
+		delete(r.early, r.next)
+		r.ingest(ev)
+	}
+	for seq := range r.early {
+		if seq < r.next {
+			delete(r.early, seq)
+		}
+	}
+	// Held events still beyond a hole the store does not have yet: try again soon.
+	r.fillDue = len(r.early) > 0
+	if r.next > before {
+		r.h.metrics.GapFills.WithLabelValues(cause).Inc()
+	}
+	r.deliverDue(r.h.now(), true)
+}
+
+// fetch reads stored events after next-1 page by page and ingests them.
+func (r *Room) fetch(ctx context.Context, cause string) bool {
+	for {
+		sctx, cancel := r.storeCtx(ctx)
+		evs, err := r.h.store.VibeEventsAfter(sctx, r.slot.ID, r.next-1, r.h.cfg.FetchPage)
+		cancel()
+		if err != nil {
+			r.storeError(ctx, "fetch_events", err)
+			return false
+		}
+		for i := range evs {
+			if evs[i].Seq < r.next {
+				continue
+			}
+			// A seq beyond next means the events between were pruned: they are gone.
+			r.ingest(slotbus.FromStoreEvent(evs[i]))
+			if cause != "start" {
+				r.h.metrics.GapEvents.Inc()
+			}
+		}
+		if len(evs) < r.h.cfg.FetchPage {
+			return true
+		}
+	}
+}
+
+// ingest decides an event's fate: dropped now (withheld, retracted, streamer-only) or queued
+// until its delay has passed.
+func (r *Room) ingest(ev *slotbus.Event) {
+	r.next = ev.Seq + 1
+	reason := ""
+	switch {
+	case ev.Withheld:
+		reason = "withheld"
+	case ev.Retracted || r.retracted[ev.Seq]:
+		reason = "retracted"
+	case ev.Visibility != store.VisibilityPublic:
+		reason = "streamer"
+	}
+	delete(r.retracted, ev.Seq)
+	if reason != "" {
+		r.h.metrics.EventsDropped.WithLabelValues(reason).Inc()
+		return
+	}
+	r.pending = append(r.pending, pendingEvent{ev: ev, due: r.dueTime(ev)})
+}
+
+func (r *Room) dueTime(ev *slotbus.Event) time.Time {
+	return ev.ReceivedAt.Add(time.Duration(r.settings.DelayMs) * time.Millisecond)
+}
+
+// schedule arms the room timer for the head of the delay queue.
+func (r *Room) schedule() {
+	if len(r.pending) == 0 {
+		r.timer.Stop()
+		return
+	}
+	d := r.pending[0].due.Sub(r.h.now())
+	if d <= 0 {
+		d = 0
+	}
+	r.timer.Reset(d)
+}
+
+// deliverDue sends every queued event whose time has come, in seq order. live=false is used
+// while the room starts: due events only become resume history.
+func (r *Room) deliverDue(now time.Time, live bool) {
+	n := 0
+	for n < len(r.pending) && !r.pending[n].due.After(now) {
+		r.deliver(r.pending[n], now, live)
+		n++
+	}
+	if n > 0 {
+		clear(r.pending[:n])
+		r.pending = r.pending[n:]
+	}
+	r.schedule()
+}
+
+func (r *Room) deliver(p pendingEvent, now time.Time, live bool) {
+	if !r.settings.Live() {
+		r.h.metrics.EventsDropped.WithLabelValues("paused").Inc()
+		return
+	}
+	var ev vibe.Event
+	if err := json.Unmarshal(p.ev.Payload, &ev); err != nil {
+		r.h.metrics.EventsDropped.WithLabelValues("malformed").Inc()
+		r.log.Error("undecodable stored event", "seq", p.ev.Seq, "error", err)
+		return
+	}
+	ev.Visibility = p.ev.Visibility // the stored column is authoritative
+	proj := vibe.Project(&ev, r.settings)
+	if proj == nil {
+		r.h.metrics.EventsDropped.WithLabelValues("hidden").Inc()
+		return
+	}
+	frame := Encode(vibe.ViewerFrame{
+		Type:            vibe.FrameVibeCoding,
+		ManagedStreamID: r.slot.ID,
+		SlotSlug:        r.slot.Slug,
+		DelayMs:         r.settings.DelayMs,
+		Seq:             p.ev.Seq,
+		Event:           proj,
+	})
+	r.remember(deliveredFrame{seq: p.ev.Seq, eventID: p.ev.EventID, frame: frame})
+	if !live {
+		return
+	}
+	r.h.metrics.EventsDelivered.Inc()
+	r.h.metrics.DeliveryLag.Observe(now.Sub(p.due).Seconds())
+	if sent := r.sendSeq(p.ev.Seq, frame); sent > 0 {
+		r.h.metrics.FramesDelivered.Add(float64(sent))
+		r.h.marker.Mark(r.slot.ID, p.ev.Seq, now)
+	}
+}
+
+// remember appends a delivered frame to the resume ring.
+func (r *Room) remember(f deliveredFrame) {
+	r.ring = append(r.ring, f)
+	if len(r.ring) > r.h.cfg.ResumeLimit {
+		r.floor = r.ring[0].seq
+		r.ring[0] = deliveredFrame{}
+		r.ring = r.ring[1:]
+	}
+}
+
+// sendSeq queues an event frame to every viewer that has not had this seq yet.
+func (r *Room) sendSeq(seq int64, frame []byte) int {
+	sent := 0
+	for v := range r.viewers {
+		if v.after >= seq {
+			continue
+		}
+		v.after = seq
+		if v.Send(frame) {
+			sent++
+		}
+	}
+	return sent
+}
+
+// broadcast queues a frame to every viewer.
+func (r *Room) broadcast(frame []byte) {
+	for v := range r.viewers {
+		v.Send(frame)
+	}
+}
+
+// cursor is the room's delivery position: every seq at or below it is decided (delivered or
+// never to be), every seq above it is still to come.
+func (r *Room) cursor() int64 {
+	if len(r.pending) > 0 {
+		return r.pending[0].ev.Seq - 1
+	}
+	return r.next - 1
+}
+
+func (r *Room) settingsFrame() []byte {
+	return Encode(SettingsFrame{
+		Type:            vibe.FrameSettings,
+		ManagedStreamID: r.slot.ID,
+		SlotSlug:        r.slot.Slug,
+		LiveStreamID:    r.liveStreamID,
+		Settings:        r.settings,
+	})
+}
+
+// applySettings takes new settings: a new delay reschedules what is pending, and viewers get
+// a vibe-coding.settings frame when anything they can see changed.
+func (r *Room) applySettings(s vibe.Settings, liveStreamID *int64) {
+	if s == r.settings && equalID(liveStreamID, r.liveStreamID) {
+		return
+	}
+	delayChanged := s.DelayMs != r.settings.DelayMs
+	r.settings, r.liveStreamID = s, liveStreamID
+	if delayChanged {
+		for i := range r.pending {
+			r.pending[i].due = r.dueTime(r.pending[i].ev)
+		}
+	}
+	r.broadcast(r.settingsFrame())
+	r.deliverDue(r.h.now(), true)
+}
+
+func equalID(a, b *int64) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+// retract withdraws an event: never delivered if still pending (or not yet received), and
+// a vibe-coding.retract frame for viewers that may have it.
+func (r *Room) retract(rt slotbus.Retract) {
+	r.h.metrics.Retractions.Inc()
+	if rt.Seq >= r.next {
+		r.retracted[rt.Seq] = true
+		return
+	}
+	if i := slices.IndexFunc(r.pending, func(p pendingEvent) bool { return p.ev.Seq == rt.Seq }); i >= 0 {
+		r.pending = slices.Delete(r.pending, i, i+1)
+		r.h.metrics.EventsDropped.WithLabelValues("retracted").Inc()
+		r.schedule()
+		return
+	}
+	i := slices.IndexFunc(r.ring, func(f deliveredFrame) bool { return f.seq == rt.Seq })
+	if i < 0 && rt.Seq > r.floor {
+		return // never delivered here (hidden, withheld or paused)
+	}
+	if i >= 0 {
+		r.ring = slices.Delete(r.ring, i, i+1)
+	}
+	r.broadcast(Encode(RetractFrame{
+		Type:            vibe.FrameRetract,
+		ManagedStreamID: r.slot.ID,
+		SlotSlug:        r.slot.Slug,
+		EventID:         rt.EventID,
+		Seq:             rt.Seq,
+	}))
+}
+
+// panic pauses the slot and drops everything still waiting in the delay queue.
+func (r *Room) panic(p slotbus.Panic) {
+	r.h.metrics.Panics.Inc()
+	if len(r.pending) > 0 {
+		r.h.metrics.EventsDropped.WithLabelValues("panic").Add(float64(len(r.pending)))
+		clear(r.pending)
+		r.pending = r.pending[:0]
+	}
+	for _, ev := range r.early {
+		r.retracted[ev.Seq] = true
+	}
+	s := p.Settings
+	s.Paused = 1
+	r.applySettings(s, r.liveStreamID)
+	r.schedule()
+}
+
+// addChat broadcasts a chat message once, whether it came from the broker or from a local
+// viewer, and keeps it for joining viewers.
+func (r *Room) addChat(c *slotbus.Chat) {
+	if slices.ContainsFunc(r.chat, func(f ChatMessageFrame) bool { return f.ID == c.ID }) {
+		return
+	}
+	f := chatFrame(c)
+	r.chat = append(r.chat, f)
+	if len(r.chat) > r.h.cfg.ChatHistory {
+		r.chat = slices.Delete(r.chat, 0, len(r.chat)-r.h.cfg.ChatHistory)
+	}
+	r.broadcast(Encode(f))
+}

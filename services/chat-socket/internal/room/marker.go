@@ -1,0 +1,93 @@
+package room
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// DeliveryStore is what the Marker writes to.
+type DeliveryStore interface {
+	MarkVibeEventsDelivered(ctx context.Context, managedStreamID int64, seqs []int64, at time.Time) error
+}
+
+// maxUnflushed bounds the marks kept while the store is failing.
+const maxUnflushed = 100_000
+
+type slotMarks struct {
+	seqs []int64
+	at   time.Time // earliest delivery in the batch
+}
+
+// Marker records first delivery times off the hot path: rooms call Mark, and Run writes the
+// collected marks in one store call per slot every interval.
+type Marker struct {
+	store    DeliveryStore
+	interval time.Duration
+	log      *slog.Logger
+	metrics  *Metrics
+
+	mu      sync.Mutex
+	pending map[int64]*slotMarks
+	count   int
+}
+
+// NewMarker returns a Marker that flushes every interval.
+func NewMarker(st DeliveryStore, interval time.Duration, log *slog.Logger, m *Metrics) *Marker {
+	return &Marker{store: st, interval: interval, log: log, metrics: m, pending: map[int64]*slotMarks{}}
+}
+
+// Mark records that the slot's event seq was delivered to viewers at `at`. It never blocks
+// on the store.
+func (m *Marker) Mark(slotID, seq int64, at time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.count >= maxUnflushed {
+		return
+	}
+	sm := m.pending[slotID]
+	if sm == nil {
+		sm = &slotMarks{at: at}
+		m.pending[slotID] = sm
+	}
+	sm.seqs = append(sm.seqs, seq)
+	if at.Before(sm.at) {
+		sm.at = at
+	}
+	m.count++
+}
+
+// Run flushes every interval until ctx ends, then flushes once more with a short deadline.
+func (m *Marker) Run(ctx context.Context) {
+	t := time.NewTicker(m.interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			m.Flush(ctx)
+		case <-ctx.Done():
+			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+			m.Flush(fctx)
+			cancel()
+			return
+		}
+	}
+}
+
+// Flush writes every pending mark; marks whose write fails are kept for the next flush.
+func (m *Marker) Flush(ctx context.Context) {
+	m.mu.Lock()
+	batch := m.pending
+	m.pending, m.count = map[int64]*slotMarks{}, 0
+	m.mu.Unlock()
+	for slotID, sm := range batch {
+		if err := m.store.MarkVibeEventsDelivered(ctx, slotID, sm.seqs, sm.at); err != nil {
+			m.metrics.MarkErrors.Inc()
+			m.log.WarnContext(ctx, "record first delivery times", "slot_id", slotID, "events", len(sm.seqs), "error", err)
+			for _, seq := range sm.seqs {
+				m.Mark(slotID, seq, sm.at)
+			}
+		}
+	}
+}

@@ -1,0 +1,299 @@
+// Package room is the chat-socket's delivery engine. A Room holds, per slot and per node,
+// one broker subscription, one FIFO delay queue with one timer, the slot's settings and a
+// short history of delivered frames; every stored event is projected and encoded once and the
+// same bytes are queued to every viewer. All room state is owned by one goroutine (the room
+// loop); viewers, the hub and the broker talk to it through channels.
+package room
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"openvibe.live/backend/shared/broker"
+	"openvibe.live/backend/shared/slotbus"
+	"openvibe.live/backend/shared/store"
+	"openvibe.live/backend/shared/vibe"
+)
+
+// Store is the part of store.Store the rooms read.
+type Store interface {
+	ManagedStreamByID(ctx context.Context, id int64) (store.ManagedStream, error)
+	VibeEventsAfter(ctx context.Context, managedStreamID, afterSeq int64, limit int) ([]store.VibeEvent, error)
+	RecentChatMessages(ctx context.Context, managedStreamID int64, limit int) ([]store.ChatMessage, error)
+}
+
+// Config tunes the rooms.
+type Config struct {
+	// ResumeLimit is how many delivered events a room keeps for ?since= resume.
+	ResumeLimit int
+	// ChatHistory is how many recent chat messages a joining viewer gets.
+	ChatHistory int
+	// RefreshInterval is how often a room re-reads its slot from the store (settings, live
+	// stream, newest seq) as a safety net behind the broker.
+	RefreshInterval time.Duration
+	// RetryInterval paces retries of failed subscriptions and store reads, and store polling
+	// while the broker is unavailable.
+	RetryInterval time.Duration
+	// StoreTimeout bounds each store read made by a room.
+	StoreTimeout time.Duration
+	// FetchPage is the page size of store reads that fill gaps.
+	FetchPage int
+	// Linger keeps an empty room (and its subscription) this long before releasing it.
+	Linger time.Duration
+	// MaxReplayBytes caps a resume replay; a longer one gets a reset frame instead.
+	MaxReplayBytes int
+}
+
+// Slot identifies the slot a room serves.
+type Slot struct {
+	ID    int64
+	Slug  string
+	Owner string // owner's username
+}
+
+// maxEarly bounds the events held while waiting for a gap to be filled.
+const maxEarly = 10_000
+
+type pendingEvent struct {
+	ev  *slotbus.Event
+	due time.Time
+}
+
+type deliveredFrame struct {
+	seq     int64
+	eventID string
+	frame   []byte
+}
+
+type joinRequest struct {
+	v     *Viewer
+	since *int64
+}
+
+// Room is one slot's delivery room on this node.
+type Room struct {
+	slot Slot
+	h    *Hub
+	log  *slog.Logger
+
+	cmds chan func()
+	stop chan struct{}
+	done chan struct{}
+
+	// Everything below is owned by the room loop.
+	refs         int // viewers attached or attaching; guarded by Hub.mu
+	ready        bool
+	sub          broker.Subscription
+	settings     vibe.Settings
+	liveStreamID *int64
+	next         int64 // the next seq the room expects
+	pending      []pendingEvent
+	early        map[int64]*slotbus.Event
+	retracted    map[int64]bool // retractions of seqs not yet received
+	ring         []deliveredFrame
+	floor        int64 // resume is possible from any since >= floor
+	chat         []ChatMessageFrame
+	viewers      map[*Viewer]struct{}
+	waiting      []joinRequest
+	timer        *time.Timer
+	fillDue      bool
+	lastRefresh  time.Time
+}
+
+func newRoom(h *Hub, slot Slot) *Room {
+	r := &Room{
+		slot:      slot,
+		h:         h,
+		log:       h.log.With("slot_id", slot.ID),
+		cmds:      make(chan func(), 64),
+		stop:      make(chan struct{}),
+		done:      make(chan struct{}),
+		early:     map[int64]*slotbus.Event{},
+		retracted: map[int64]bool{},
+		viewers:   map[*Viewer]struct{}{},
+		settings:  vibe.DefaultSettings(),
+	}
+	r.timer = time.NewTimer(time.Hour)
+	r.timer.Stop()
+	return r
+}
+
+// do runs f on the room loop. It gives up when ctx ends or the room has stopped.
+func (r *Room) do(ctx context.Context, f func()) bool {
+	select {
+	case r.cmds <- f:
+		return true
+	case <-r.done:
+		return false
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (r *Room) run(ctx context.Context) {
+	defer close(r.done)
+	defer r.cleanup()
+	r.subscribe(ctx)
+	r.init(ctx)
+	tick := time.NewTicker(r.h.cfg.RetryInterval)
+	defer tick.Stop()
+	for {
+		var msgs <-chan broker.Message
+		if r.sub != nil {
+			msgs = r.sub.Messages()
+		}
+		select {
+		case m, ok := <-msgs:
+			if !ok {
+				r.dropSubscription()
+				continue
+			}
+			r.handle(ctx, m)
+		case <-r.timer.C:
+			r.deliverDue(r.h.now(), true)
+		case f := <-r.cmds:
+			f()
+		case <-tick.C:
+			r.tick(ctx)
+		case <-r.stop:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (r *Room) cleanup() {
+	r.timer.Stop()
+	r.dropSubscription()
+}
+
+func (r *Room) subscribe(ctx context.Context) {
+	sctx, cancel := context.WithTimeout(ctx, r.h.cfg.StoreTimeout)
+	defer cancel()
+	sub, err := r.h.broker.Subscribe(sctx, slotbus.Channel(r.slot.ID))
+	if err != nil {
+		r.log.WarnContext(ctx, "subscribe to slot channel; polling the store meanwhile", "error", err)
+		return
+	}
+	r.sub = sub
+	r.h.metrics.Subscriptions.Inc()
+}
+
+func (r *Room) dropSubscription() {
+	if r.sub == nil {
+		return
+	}
+	_ = r.sub.Close()
+	r.sub = nil
+	r.fillDue = true
+	r.h.metrics.Subscriptions.Dec()
+}
+
+// tick retries what failed and runs the periodic safety net.
+func (r *Room) tick(ctx context.Context) {
+	if r.sub == nil {
+		r.subscribe(ctx)
+		r.fillDue = true
+	}
+	if !r.ready {
+		r.init(ctx)
+		return
+	}
+	now := r.h.now()
+	if r.sub == nil || now.Sub(r.lastRefresh) >= r.h.cfg.RefreshInterval {
+		r.refresh(ctx, now)
+	}
+	if r.fillDue {
+		r.fill(ctx, "retry")
+	}
+}
+
+func (r *Room) storeCtx(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, r.h.cfg.StoreTimeout)
+}
+
+// init loads the slot, its recent chat and its recent events. Until it succeeds joins wait.
+func (r *Room) init(ctx context.Context) {
+	sctx, cancel := r.storeCtx(ctx)
+	defer cancel()
+	ms, err := r.h.store.ManagedStreamByID(sctx, r.slot.ID)
+	if err != nil {
+		r.storeError(ctx, "load_slot", err)
+		return
+	}
+	msgs, err := r.h.store.RecentChatMessages(sctx, r.slot.ID, r.h.cfg.ChatHistory)
+	if err != nil {
+		r.storeError(ctx, "load_chat", err)
+		return
+	}
+	r.settings = vibe.SettingsFromBroadcast(ms.BroadcastSettings)
+	r.liveStreamID = ms.LiveStreamID
+	r.lastRefresh = r.h.now()
+	r.chat = r.chat[:0]
+	for _, m := range msgs {
+		r.chat = append(r.chat, chatFrame(slotbus.FromStoreChat(m)))
+	}
+	start := max(0, ms.LastSeq-int64(r.h.cfg.ResumeLimit))
+	r.next, r.floor = start+1, start
+	if !r.fetch(ctx, "start") {
+		return
+	}
+	// Events already past their delay are history: they go to the resume ring, not out.
+	r.deliverDue(r.h.now(), false)
+	r.ready = true
+	for _, j := range r.waiting {
+		r.join(ctx, j.v, j.since)
+	}
+	r.waiting = nil
+}
+
+// refresh re-reads the slot: settings changes the broker missed and events it did not carry.
+func (r *Room) refresh(ctx context.Context, now time.Time) {
+	r.lastRefresh = now
+	sctx, cancel := r.storeCtx(ctx)
+	defer cancel()
+	ms, err := r.h.store.ManagedStreamByID(sctx, r.slot.ID)
+	if err != nil {
+		r.storeError(ctx, "refresh_slot", err)
+		return
+	}
+	r.applySettings(vibe.SettingsFromBroadcast(ms.BroadcastSettings), ms.LiveStreamID)
+	if ms.LastSeq >= r.next {
+		r.fill(ctx, "refresh")
+	}
+}
+
+func (r *Room) storeError(ctx context.Context, op string, err error) {
+	r.h.metrics.StoreErrors.WithLabelValues(op).Inc()
+	if ctx.Err() == nil {
+		r.log.WarnContext(ctx, "room store read failed; retrying", "op", op, "error", err)
+	}
+}
+
+func (r *Room) handle(ctx context.Context, m broker.Message) {
+	if m.Gap {
+		r.fill(ctx, "broker_gap")
+		return
+	}
+	msg, err := slotbus.Decode(m.Payload)
+	if err != nil || msg.SlotID != r.slot.ID {
+		r.log.WarnContext(ctx, "ignore malformed slot message", "error", err)
+		return
+	}
+	switch {
+	case msg.Kind == slotbus.KindEvent && msg.Event != nil:
+		r.receive(ctx, msg.Event)
+	case msg.Kind == slotbus.KindSettings && msg.Settings != nil:
+		r.applySettings(*msg.Settings, r.liveStreamID)
+	case msg.Kind == slotbus.KindRetract && msg.Retract != nil:
+		r.retract(*msg.Retract)
+	case msg.Kind == slotbus.KindPanic && msg.Panic != nil:
+		r.panic(*msg.Panic)
+	case msg.Kind == slotbus.KindChat && msg.Chat != nil:
+		r.addChat(msg.Chat)
+	default:
+		r.log.DebugContext(ctx, "ignore unknown slot message", "kind", msg.Kind)
+	}
+}
