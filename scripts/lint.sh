@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# go vet, a gofmt check and a go mod tidy diff check, per module.
+# go vet, a gofmt check and a go mod tidy diff check per module, and the compose file check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -19,4 +19,9 @@ for dir in $(go list -m -f '{{.Dir}}'); do
 		fi) || status=1
 	(cd "$dir" && GOWORK=off go build ./...) || { echo "GOWORK=off build failed in $rel"; status=1; }
 done
+if command -v docker-compose >/dev/null 2>&1; then
+	docker-compose -f docker-compose.yml config -q || { echo "docker-compose.yml does not validate"; status=1; }
+else
+	echo "docker-compose missing: run scripts/install-test-deps.sh"; status=1
+fi
 exit $status
