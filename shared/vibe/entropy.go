@@ -1,0 +1,103 @@
+package vibe
+
+import (
+	"math"
+	"regexp"
+	"strings"
+)
+
+// entropyToken is a candidate for the high-entropy fallback: a run of token characters.
+var entropyToken = regexp.MustCompile(`[A-Za-z0-9+/_.~-]{20,}={0,2}`)
+
+var (
+	uuidRe      = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	integrityRe = regexp.MustCompile(`^(?:sha(?:1|224|256|384|512)-[A-Za-z0-9+/]+=*|h1:.*)$`)
+)
+
+// highEntropySecret reports whether tok (a match of entropyToken) looks like a random secret:
+// long, mixed character classes, high Shannon entropy, and not one of the random-looking
+// strings code is full of (git SHAs and other hex digests, UUIDs, integrity hashes, paths,
+// dotted names).
+func highEntropySecret(tok string) bool {
+	tok = strings.Trim(tok, "=.-_~/")
+	if len(tok) < 20 || uuidRe.MatchString(tok) || integrityRe.MatchString(tok) || isHex(tok) {
+		return false
+	}
+	if strings.Count(tok, "/") >= 2 && !strings.ContainsAny(tok, "+=") {
+		return false // a path
+	}
+	if strings.Count(tok, ".") >= 1 && !strings.HasPrefix(tok, "ey") && dottedWords(tok) {
+		return false // a dotted identifier or host name
+	}
+	var lower, upper, digit int
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			lower++
+		case c >= 'A' && c <= 'Z':
+			upper++
+		case c >= '0' && c <= '9':
+			digit++
+		}
+	}
+	if digit < 2 || lower+upper < 4 {
+		return false
+	}
+	classes := 0
+	for _, n := range []int{lower, upper, digit} {
+		if n > 0 {
+			classes++
+		}
+	}
+	if classes < 3 && len(tok) < 32 {
+		return false
+	}
+	return shannonEntropy(tok) >= entropyThreshold(len(tok))
+}
+
+// entropyThreshold grows with length up to 4.3 bits per character; random base64 or base62
+// strings of 20+ characters score above it, identifiers and words below.
+func entropyThreshold(n int) float64 {
+	return min(4.3, 0.86*math.Log2(float64(n)))
+}
+
+func shannonEntropy(s string) float64 {
+	var counts [256]int
+	for i := 0; i < len(s); i++ {
+		counts[s[i]]++
+	}
+	n := float64(len(s))
+	var h float64
+	for _, c := range counts {
+		if c > 0 {
+			p := float64(c) / n
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// dottedWords reports whether every dot-separated part of s is a plain word or version
+// number (golang.org.x.crypto, v1.2.3, foo.bar.baz).
+func dottedWords(s string) bool {
+	for part := range strings.SplitSeq(s, ".") {
+		if len(part) > 24 {
+			return false
+		}
+		if hasDigitAndLetter(part) && len(part) > 8 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,165 @@
+package vibe
+
+import (
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// findings collects what to mask in one text: positions found by rules, and secret strings
+// whose every occurrence is masked.
+type findings struct {
+	text    string
+	spans   []span
+	secrets map[string]string // secret → rule
+}
+
+type span struct {
+	start, end int
+	rule       string
+}
+
+func (f *findings) addSpan(rule string, start, end int) {
+	if start >= end {
+		return
+	}
+	f.spans = append(f.spans, span{start, end, rule})
+	if end-start >= 4 {
+		f.note(rule, f.text[start:end])
+	}
+}
+
+// addSecret records a secret string: every occurrence in the text, in its plain, JSON-escaped
+// and URL-encoded forms, is masked.
+func (f *findings) addSecret(rule, secret string) {
+	secret = strings.TrimSpace(secret)
+	if len(secret) < 4 {
+		return
+	}
+	f.note(rule, secret)
+	f.addOccurrences(rule, secret)
+	for _, v := range []string{url.QueryEscape(secret), url.PathEscape(secret), jsonEscape(secret)} {
+		if v != secret {
+			f.addOccurrences(rule, v)
+		}
+	}
+}
+
+func (f *findings) note(rule, secret string) {
+	if f.secrets == nil {
+		f.secrets = make(map[string]string)
+	}
+	if _, ok := f.secrets[secret]; !ok {
+		f.secrets[secret] = rule
+	}
+}
+
+func (f *findings) addOccurrences(rule, secret string) {
+	for from := 0; ; {
+		i := strings.Index(f.text[from:], secret)
+		if i < 0 {
+			return
+		}
+		start := from + i
+		f.spans = append(f.spans, span{start, start + len(secret), rule})
+		from = start + len(secret)
+	}
+}
+
+// addSplitSeen finds secrets broken up by whitespace or escaped line breaks (a terminal
+// wrapping a long token, a JSON string with \n inside) and masks the whole broken-up run.
+func (f *findings) addSplitSeen(seen []string) {
+	if !strings.ContainsAny(f.text, " \t\n\\") {
+		return
+	}
+	norm, pos := squeeze(f.text)
+	for _, sec := range seen {
+		for from := 0; ; {
+			i := strings.Index(norm[from:], sec)
+			if i < 0 {
+				break
+			}
+			start := from + i
+			end := start + len(sec)
+			f.spans = append(f.spans, span{pos[start], pos[end-1] + 1, ruleSeen})
+			from = end
+		}
+	}
+}
+
+// squeeze removes whitespace and the escapes \n, \r, \t from s, returning the result and the
+// position in s of each byte kept.
+func squeeze(s string) (string, []int) {
+	var b strings.Builder
+	b.Grow(len(s))
+	pos := make([]int, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			continue
+		case c == '\\' && i+1 < len(s) && (s[i+1] == 'n' || s[i+1] == 'r' || s[i+1] == 't'):
+			i++
+			continue
+		}
+		b.WriteByte(c)
+		pos = append(pos, i)
+	}
+	return b.String(), pos
+}
+
+func jsonEscape(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "/", `\/`, "\n", `\n`, "\r", `\r`, "\t", `\t`)
+	return r.Replace(s)
+}
+
+// apply returns the text with every span replaced by [redacted:<rule>]; overlapping spans
+// merge and keep the rule of the earliest.
+func (f *findings) apply() string {
+	if len(f.spans) == 0 {
+		return f.text
+	}
+	slices.SortFunc(f.spans, func(a, b span) int {
+		if a.start != b.start {
+			return a.start - b.start
+		}
+		return b.end - a.end
+	})
+	var b strings.Builder
+	b.Grow(len(f.text))
+	last := 0
+	for i := 0; i < len(f.spans); {
+		cur := f.spans[i]
+		i++
+		for i < len(f.spans) && f.spans[i].start < cur.end {
+			cur.end = max(cur.end, f.spans[i].end)
+			if rulePriority(f.spans[i].rule) > rulePriority(cur.rule) {
+				cur.rule = f.spans[i].rule
+			}
+			i++
+		}
+		if cur.start < last {
+			cur.start = last
+		}
+		b.WriteString(f.text[last:cur.start])
+		b.WriteString("[redacted:")
+		b.WriteString(cur.rule)
+		b.WriteByte(']')
+		last = cur.end
+	}
+	b.WriteString(f.text[last:])
+	return b.String()
+}
+
+// rulePriority prefers a specific rule's name over the catch-all ones when spans overlap.
+func rulePriority(rule string) int {
+	switch rule {
+	case ruleEntropy:
+		return 0
+	case ruleSeen, ruleEncoded:
+		return 1
+	case ruleKeyword:
+		return 2
+	}
+	return 3
+}

@@ -1,0 +1,276 @@
+package vibe
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// pathRewriter makes the absolute paths in a text safe to show: inside the workspace they
+// become workspace-relative, under a home directory they start with ~, and any other
+// absolute path keeps only its last segment. URLs and relative paths are left alone.
+type pathRewriter struct {
+	roots     []pathInfo // workspace roots, parsed
+	workspace string     // workspace directory name, when no root is known
+	machine   *regexp.Regexp
+}
+
+func newPathRewriter(h SessionHints) *pathRewriter {
+	p := &pathRewriter{workspace: strings.TrimSpace(h.WorkspaceName)}
+	if strings.ContainsAny(p.workspace, `/\`) {
+		p.workspace = baseName(p.workspace)
+	}
+	for _, r := range h.WorkspaceRoots {
+		info, ok := parsePath(strings.TrimSpace(r))
+		if ok && info.kind != kindHomeVar && len(info.segs) > 0 {
+			p.roots = append(p.roots, info)
+		}
+	}
+	if m := strings.TrimSpace(h.MachineName); len(m) >= 4 {
+		p.machine = regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(m) + `\b`)
+	}
+	return p
+}
+
+// pathToken matches something that may be an absolute path: an optional file URI scheme,
+// drive, UNC or home-variable prefix, then separator-delimited segments. Separators may be
+// /, \, or their JSON-escaped forms \\ and \/.
+var pathToken = regexp.MustCompile(`(?i:file:/{2,3})?(?:[A-Za-z]:|%(?i:userprofile|homepath)%|\$HOME\b|\$\{HOME\}|\\{2,4})?(?:(?:\\\\|\\/|\\|/)[^\s"'<>|*?:;,()\[\]{}\x60\\/]+)+(?:\\\\|\\/|\\|/)?`)
+
+// urlToken matches URLs (any scheme but file), which are never rewritten.
+var urlToken = regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s"'<>\x60]*`)
+
+// shellPrompt matches user@host:path$ prompts.
+var shellPrompt = regexp.MustCompile(`\b[A-Za-z0-9._-]{1,64}@[A-Za-z0-9._-]{1,253}:((?:~|/|[A-Za-z]:)[^\s$#>]*)?(\$|#|>)`)
+
+func (p *pathRewriter) rewrite(text string) string {
+	if !strings.ContainsAny(text, `/\%$`) {
+		return p.maskMachine(text)
+	}
+	if strings.Contains(text, "@") {
+		text = shellPrompt.ReplaceAllStringFunc(text, func(m string) string {
+			sub := shellPrompt.FindStringSubmatch(m)
+			return p.rewritePath(sub[1]) + sub[2]
+		})
+	}
+	urls := urlToken.FindAllStringIndex(text, -1)
+	locs := pathToken.FindAllStringIndex(text, -1)
+	if len(locs) == 0 {
+		return p.maskMachine(text)
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	last := 0
+	for _, loc := range locs {
+		start, end := loc[0], loc[1]
+		if !pathStart(text, start) || insideAny(urls, start) {
+			continue
+		}
+		b.WriteString(text[last:start])
+		b.WriteString(p.rewritePath(text[start:end]))
+		last = end
+	}
+	b.WriteString(text[last:])
+	return p.maskMachine(b.String())
+}
+
+func (p *pathRewriter) maskMachine(text string) string {
+	if p.machine == nil {
+		return text
+	}
+	return p.machine.ReplaceAllString(text, "[host]")
+}
+
+// pathStart reports whether a path may start at i: not inside a word or a relative path.
+func pathStart(text string, i int) bool {
+	if i == 0 {
+		return true
+	}
+	c := text[i-1]
+	return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' || c == '~' || c == '/' || c == '@' || c == '$')
+}
+
+func insideAny(spans [][]int, i int) bool {
+	for _, s := range spans {
+		if i >= s[0] && i < s[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// Kinds of absolute path.
+const (
+	kindRoot    = iota // /x/y
+	kindDrive          // C:\x
+	kindUNC            // \\server\share
+	kindHomeVar        // %USERPROFILE%\x, $HOME/x
+)
+
+type pathInfo struct {
+	kind  int
+	drive string   // "C:" for kindDrive
+	segs  []string // path segments, without separators
+	sep   string   // separator to write back
+	file  bool     // was a file:// URI
+}
+
+// parsePath splits an absolute path; ok is false for anything else.
+func parsePath(s string) (pathInfo, bool) {
+	var info pathInfo
+	if len(s) >= 7 && strings.EqualFold(s[:7], "file://") {
+		info.file = true
+		s = s[7:]
+		if len(s) >= 3 && s[0] == '/' && s[2] == ':' {
+			s = s[1:] // file:///C:/x
+		} else if !strings.HasPrefix(s, "/") {
+			s = "//" + s // file://server/share
+		}
+	}
+	switch {
+	case strings.Contains(s, `\\`):
+		info.sep = `\\`
+	case strings.Contains(s, `\/`):
+		info.sep = `\/`
+	case strings.Contains(s, `\`):
+		info.sep = `\`
+	default:
+		info.sep = "/"
+	}
+	lower := strings.ToLower(s)
+	switch {
+	case len(s) >= 2 && s[1] == ':' && isLetter(s[0]):
+		info.kind, info.drive, s = kindDrive, strings.ToUpper(s[:1])+":", s[2:]
+	case strings.HasPrefix(lower, "%userprofile%"), strings.HasPrefix(lower, "%homepath%"):
+		info.kind, s = kindHomeVar, s[strings.Index(s[1:], "%")+2:]
+	case strings.HasPrefix(s, "${HOME}"):
+		info.kind, s = kindHomeVar, s[7:]
+	case strings.HasPrefix(s, "$HOME"):
+		info.kind, s = kindHomeVar, s[5:]
+	case strings.HasPrefix(s, `\\`) || strings.HasPrefix(s, "//"):
+		info.kind = kindUNC
+	case strings.HasPrefix(s, `\`) || strings.HasPrefix(s, "/"):
+		info.kind = kindRoot
+	default:
+		return info, false
+	}
+	info.segs = strings.FieldsFunc(strings.ReplaceAll(s, `\/`, "/"), func(r rune) bool { return r == '/' || r == '\\' })
+	return info, true
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// systemRoots are top-level directories whose paths are the same on every machine; they
+// are left as they are (/usr/bin/env, /dev/null, /etc/hosts).
+var systemRoots = []string{"bin", "dev", "etc", "lib", "lib32", "lib64", "proc", "sbin", "sys", "usr"}
+
+// machineRoots are top-level directories whose paths describe one machine.
+var machineRoots = []string{
+	"Applications", "Library", "Users", "Volumes", "app", "builds", "code", "data", "home", "media",
+	"mnt", "nix", "opt", "private", "root", "run", "snap", "src", "srv", "tmp", "var",
+	"workspace", "workspaces", "cygdrive", "github", "runner",
+}
+
+// rewritePath rewrites one absolute path token.
+func (p *pathRewriter) rewritePath(tok string) string {
+	info, ok := parsePath(tok)
+	if !ok {
+		return tok
+	}
+	if info.kind == kindHomeVar {
+		return joinPath("~", info.segs, info.sep)
+	}
+	if rest, ok := p.insideWorkspace(info); ok {
+		if len(rest) == 0 {
+			return "."
+		}
+		return strings.Join(rest, info.sep)
+	}
+	if rest, ok := homeRest(info); ok {
+		return joinPath("~", rest, info.sep)
+	}
+	if len(info.segs) == 0 {
+		return tok
+	}
+	if info.kind == kindRoot && !info.file {
+		first := info.segs[0]
+		if slices.Contains(systemRoots, first) || len(info.segs) == 1 {
+			return tok
+		}
+		if !slices.Contains(machineRoots, first) && !strings.Contains(info.segs[len(info.segs)-1], ".") {
+			return tok // an URL route such as /api/v1/users, not a file
+		}
+	}
+	return info.segs[len(info.segs)-1]
+}
+
+func joinPath(head string, segs []string, sep string) string {
+	if len(segs) == 0 {
+		return head
+	}
+	return head + sep + strings.Join(segs, sep)
+}
+
+// insideWorkspace returns the path's segments below the workspace root.
+func (p *pathRewriter) insideWorkspace(info pathInfo) ([]string, bool) {
+	fold := info.kind != kindRoot
+	for _, root := range p.roots {
+		if root.kind != info.kind || !strings.EqualFold(root.drive, info.drive) || len(info.segs) < len(root.segs) {
+			continue
+		}
+		match := true
+		for i, s := range root.segs {
+			if !(s == info.segs[i] || fold && strings.EqualFold(s, info.segs[i])) {
+				match = false
+				break
+			}
+		}
+		if match {
+			return info.segs[len(root.segs):], true
+		}
+	}
+	if len(p.roots) == 0 && p.workspace != "" {
+		for i, s := range info.segs {
+			if s == p.workspace || fold && strings.EqualFold(s, p.workspace) {
+				return info.segs[i+1:], true
+			}
+		}
+	}
+	return nil, false
+}
+
+// homeRest returns the segments below a home directory: /home/u, /Users/u, /root,
+// /var/home/u, C:\Users\u, /mnt/c/Users/u (WSL), /c/Users/u (Git Bash), \\wsl$\distro\home\u.
+func homeRest(info pathInfo) ([]string, bool) {
+	s := info.segs
+	at := func(i int, name string) bool { return len(s) > i && strings.EqualFold(s[i], name) }
+	switch info.kind {
+	case kindRoot:
+		switch {
+		case len(s) >= 2 && (s[0] == "home" || s[0] == "Users"):
+			return s[2:], true
+		case len(s) >= 1 && s[0] == "root":
+			return s[1:], true
+		case len(s) >= 3 && s[0] == "var" && s[1] == "home":
+			return s[3:], true
+		case len(s) >= 4 && s[0] == "mnt" && len(s[1]) == 1 && at(2, "Users"):
+			return s[4:], true
+		case len(s) >= 3 && len(s[0]) == 1 && at(1, "Users"):
+			return s[3:], true
+		case len(s) >= 4 && s[0] == "cygdrive" && at(2, "Users"):
+			return s[4:], true
+		}
+	case kindDrive:
+		if len(s) >= 2 && (at(0, "Users") || at(0, "Documents and Settings")) {
+			return s[2:], true
+		}
+	case kindUNC:
+		if len(s) >= 4 && (at(0, "wsl$") || at(0, "wsl.localhost")) && at(2, "home") {
+			return s[4:], true
+		}
+		if len(s) >= 3 && (at(0, "wsl$") || at(0, "wsl.localhost")) && at(2, "root") {
+			return s[3:], true
+		}
+	}
+	return nil, false
+}

@@ -1,0 +1,215 @@
+package vibe
+
+import (
+	"math"
+	"regexp"
+	"strings"
+)
+
+// Project returns the event a viewer may see given the slot's settings, or nil when viewers
+// see nothing of it: the slot is disabled or paused, the event is streamer-only, or its type
+// is switched off. The result is a new Event; ev is not modified. Settings are applied when
+// the event is read, so a settings change applies to history too.
+func Project(ev *Event, s Settings) *Event {
+	if ev == nil || !s.Live() || ev.Visibility == VisibilityStreamer || !typeShown(ev.EventType, s) {
+		return nil
+	}
+	p := &Event{
+		Version:    ev.Version,
+		EventID:    ev.EventID,
+		SessionID:  ev.SessionID,
+		Sequence:   ev.Sequence,
+		EventType:  ev.EventType,
+		OccurredAt: ev.OccurredAt,
+	}
+	if ev.Publisher != nil {
+		p.Publisher = ev.Publisher.ViewerSafe()
+	}
+	if m := ev.Metadata; m != nil && (m.RequestID != "" || m.ResponseID != "" || m.Model != "") {
+		p.Metadata = &EventMetadata{RequestID: m.RequestID, ResponseID: m.ResponseID, Model: m.Model}
+	}
+	limit := textLimit(ev.EventType, s)
+	p.Summary = truncateRunes(ev.Summary, limit, Ellipsis)
+	switch ev.EventType {
+	case TypePrompt:
+		p.Prompt = projectText(ev.Prompt, limit)
+	case TypeThinking:
+		p.Thinking = projectText(ev.Thinking, limit)
+	case TypeResponse:
+		if ev.Response != nil {
+			t := truncateRunes(ev.Response.Text, limit, Ellipsis)
+			p.Response = &ResponseBody{Text: t, Truncated: ev.Response.Truncated || t != ev.Response.Text}
+		}
+	case TypeToolCall:
+		projectTool(p, ev, s, limit)
+	case TypeFileChange, TypeFileSave:
+		projectFile(p, ev, s)
+	case TypeSessionStatus:
+		if ev.Status != nil {
+			p.Status = &StatusBody{State: ev.Status.State, Message: truncateRunes(ev.Status.Message, limit, Ellipsis)}
+		}
+	}
+	if s.RedactFilePaths == 1 {
+		p.Summary = redactSummaryPaths(p.Summary)
+	}
+	return p
+}
+
+// VisibleTypes lists the event types the settings show to viewers, in EventTypes order. It
+// returns nil when the slot shows nothing at all (disabled or paused); callers must check
+// that case, since an empty type filter usually means "every type".
+func VisibleTypes(s Settings) []string {
+	if !s.Live() {
+		return nil
+	}
+	out := make([]string, 0, len(EventTypes))
+	for _, t := range EventTypes {
+		if typeShown(t, s) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func typeShown(eventType string, s Settings) bool {
+	switch eventType {
+	case TypeSessionStatus:
+		return true
+	case TypePrompt:
+		return s.ShowPrompts == 1
+	case TypeResponse:
+		return s.ShowResponses == 1
+	case TypeThinking:
+		return s.ShowThinking == 1
+	case TypeToolCall:
+		return s.ShowToolCalls == 1
+	case TypeFileChange, TypeFileSave:
+		return s.ShowFileEvents == 1
+	}
+	return false
+}
+
+// textLimit is the type's character limit scaled by the viewer depth.
+func textLimit(eventType string, s Settings) int {
+	var n int
+	switch eventType {
+	case TypePrompt:
+		n = s.MaxPromptChars
+	case TypeThinking:
+		n = s.MaxThinkingChars
+	case TypeToolCall:
+		n = s.MaxToolChars
+	case TypeFileChange, TypeFileSave:
+		n = s.MaxSnippetChars
+	default:
+		n = s.MaxResponseChars
+	}
+	return scaleLimit(n, s.ViewerDepth)
+}
+
+// scaleLimit scales a character limit by depth: headline max(40, 0.6×), standard 1×,
+// deep 1.1×.
+func scaleLimit(n int, depth string) int {
+	switch depth {
+	case DepthHeadline:
+		return max(40, int(math.Round(0.6*float64(n))))
+	case DepthDeep:
+		return int(math.Round(1.1 * float64(n)))
+	}
+	return n
+}
+
+func projectText(b *TextBody, limit int) *TextBody {
+	if b == nil {
+		return nil
+	}
+	return &TextBody{Text: truncateRunes(b.Text, limit, Ellipsis)}
+}
+
+// projectTool shows the tool's name and phase; arguments and results (and a summary, which
+// usually quotes them) only with show_tool_arguments.
+func projectTool(p, ev *Event, s Settings, limit int) {
+	if ev.Tool == nil {
+		if s.ShowToolArguments != 1 {
+			p.Summary = "Used a tool"
+		}
+		return
+	}
+	t := &ToolBody{Name: ev.Tool.Name, Phase: ev.Tool.Phase}
+	if s.ShowToolArguments == 1 {
+		t.ArgumentsPreview = truncateRunes(ev.Tool.ArgumentsPreview, limit, Ellipsis)
+		t.ResultPreview = truncateRunes(ev.Tool.ResultPreview, limit, Ellipsis)
+	} else {
+		p.Summary = toolSummary(t)
+	}
+	p.Tool = t
+}
+
+func toolSummary(t *ToolBody) string {
+	name := t.Name
+	if name == "" {
+		name = "a tool"
+	}
+	switch t.Phase {
+	case "start":
+		return "Running " + name
+	case "error":
+		return name + " failed"
+	}
+	return "Used " + name
+}
+
+func projectFile(p, ev *Event, s Settings) {
+	if ev.File == nil {
+		return
+	}
+	f := &FileBody{
+		Name:         ev.File.Name,
+		RelativePath: ev.File.RelativePath,
+		Operation:    ev.File.Operation,
+		ChangeCount:  ev.File.ChangeCount,
+	}
+	if s.RedactFilePaths == 1 {
+		f.Name = baseName(f.Name)
+		f.RelativePath = baseName(f.RelativePath)
+	}
+	if s.ShowFileSnippets == 1 && ev.File.Snippet != nil {
+		snip := truncateRunes(*ev.File.Snippet, scaleLimit(s.MaxSnippetChars, s.ViewerDepth), Ellipsis)
+		f.Snippet = &snip
+	}
+	p.File = f
+}
+
+// baseName returns the last segment of a slash- or backslash-separated path.
+func baseName(p string) string {
+	p = strings.TrimRight(p, `/\`)
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// summaryPath matches path-like words: at least one separator, and either a dotted last
+// segment, two separators, or a leading ~ / . / drive.
+var summaryPath = regexp.MustCompile(`[^\s"'\x60()\[\]<>,;]*[/\\][^\s"'\x60()\[\]<>,;]*`)
+
+// redactSummaryPaths replaces every path in a summary by its file name; URLs stay.
+func redactSummaryPaths(s string) string {
+	if !strings.ContainsAny(s, `/\`) {
+		return s
+	}
+	return summaryPath.ReplaceAllStringFunc(s, func(w string) string {
+		if strings.Contains(w, "://") {
+			return w
+		}
+		seps := strings.Count(w, "/") + strings.Count(w, `\`)
+		last := baseName(w)
+		if seps >= 2 || strings.Contains(last, ".") || strings.HasPrefix(w, "~") || strings.HasPrefix(w, ".") {
+			if last == "" {
+				return w
+			}
+			return last
+		}
+		return w
+	})
+}

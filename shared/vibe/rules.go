@@ -1,0 +1,261 @@
+package vibe
+
+import (
+	"regexp"
+	"strings"
+)
+
+// extraRule is a secret rule gitleaks lacks. Group is the capture group holding the secret
+// (0: the whole match). Keywords (lower case) gate the rule: it runs only when the lowered
+// text contains one of them. Keep, when set, vetoes a candidate secret given the full match.
+type extraRule struct {
+	id       string
+	re       *regexp.Regexp
+	group    int
+	keywords []string
+	keep     func(secret, match string) bool
+}
+
+// Rule ids of the rules added to gitleaks'.
+const (
+	ruleKeyword    = "keyword-assignment"
+	ruleURLCreds   = "url-credentials"
+	ruleURLQuery   = "url-query-secret"
+	ruleAuthHeader = "authorization-header"
+	ruleCookie     = "cookie-header"
+	ruleCLIFlag    = "cli-secret-flag"
+	ruleConnString = "connection-string"
+	rulePEM        = "private-key-block"
+	ruleVendor     = "vendor-token"
+	ruleEntropy    = "high-entropy"
+	ruleSeen       = "seen-secret"
+	ruleEncoded    = "encoded-secret"
+)
+
+// secretNames is the part of a key name that marks its value as secret.
+const secretNames = `(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_.-]?key|apikey|private[_.-]?key|credentials?|creds|dsn|auth[_.-]?key|access[_.-]?key|client[_.-]?secret|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|session[_.-]?key)`
+
+// secretValue is an assignment's value: quoted, or a run of non-space characters.
+const secretValue = "(?:\"([^\"\\n]{1,400})\"|'([^'\\n]{1,400})'|\x60([^\x60\\n]{1,400})\x60|([^\\s\"'\x60,;<>]{1,400}))"
+
+var extraRules = []extraRule{
+	{
+		// NAME=value, NAME: value, "name": "value", name := "value" where the name says
+		// secret. No entropy threshold; placeholders and code expressions are skipped.
+		id: ruleKeyword,
+		re: regexp.MustCompile(`(?i)([\w.-]{0,60}` + secretNames + `[\w.-]{0,40})["']?[ \t]{0,4}(?:=|:=|::=|\?=|:|=>|->)[ \t]{0,4}` + secretValue),
+		keywords: []string{"pass", "pwd", "secret", "token", "key", "cred", "dsn"},
+	},
+	{
+		// scheme://user:password@host, any scheme.
+		id:       ruleURLCreds,
+		re:       regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@"'<>]{0,100}:([^\s@/"'<>]{1,200})@[^\s/@"'<>]`),
+		group:    1,
+		keywords: []string{"://"},
+	},
+	{
+		// scheme://token@host where the user part is itself a credential.
+		id:       ruleURLCreds,
+		re:       regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://([A-Za-z0-9_.~+-]{20,200})@[^\s/@"'<>]`),
+		group:    1,
+		keywords: []string{"://"},
+	},
+	{
+		id:       ruleURLQuery,
+		re:       regexp.MustCompile(`(?i)[?&;](?:access[_-]?token|refresh[_-]?token|id[_-]?token|auth[_-]?token|token|api[_-]?key|apikey|key|sig|signature|secret|client[_-]?secret|password|passwd|pwd|x-amz-signature|x-amz-credential|x-goog-signature|sv_token|private[_-]?token)=([^&\s"'#<>]{4,})`),
+		group:    1,
+		keywords: []string{"="},
+	},
+	{
+		id:       ruleAuthHeader,
+		re:       regexp.MustCompile(`(?i)\b(?:proxy-)?authorization["']?\s{0,3}[:=]\s{0,3}["']?(?:(?:bearer|basic|token|digest|negotiate|bot|apikey|api-key|sso-key|ntlm|hmac|aws4-hmac-sha256)\s+)?([^\s"'\x60,;]{6,})`),
+		group:    1,
+		keywords: []string{"authorization"},
+	},
+	{
+		id:       ruleCookie,
+		re:       regexp.MustCompile(`(?i)\b(?:set-)?cookie["']?\s{0,3}:\s{0,3}["']?([^\n"'\x60]{6,})`),
+		group:    1,
+		keywords: []string{"cookie"},
+	},
+	{
+		id:       ruleCLIFlag,
+		re:       regexp.MustCompile(`(?i)(?:^|[\s"'])--?(?:[a-z][\w]{0,30}[-_])?(?:password|passwd|passphrase|token|secret|api-?key|access-?key|auth-?key|credentials?|requirepass)(?:[-_][\w-]{0,20})?(?:=|\s+)` + secretValue),
+		keywords: []string{"-"},
+	},
+	{
+		// mysql -uroot -pSECRET (the password is glued to -p).
+		id:       ruleCLIFlag,
+		re:       regexp.MustCompile(`\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlsh|mysqlimport|mysqlcheck)\b[^\n|;&]{0,200}?\s-p([^\s-][^\s]{0,200})`),
+		group:    1,
+		keywords: []string{"mysql", "mariadb"},
+	},
+	{
+		id:       ruleCLIFlag,
+		re:       regexp.MustCompile(`\b(?:sshpass\s+-p|redis-cli\b[^\n|;&]{0,200}?\s-a)\s*([^\s]{1,200})`),
+		group:    1,
+		keywords: []string{"sshpass", "redis-cli"},
+	},
+	{
+		id:       ruleCLIFlag,
+		re:       regexp.MustCompile(`(?:^|[\s"'])-(?:u|-user)[ =]([^\s:]{1,100}):([^\s"'@]{1,200})`),
+		group:    2,
+		keywords: []string{"-u", "--user"},
+	},
+	{
+		// Password=...; AccountKey=...; in connection strings.
+		id:       ruleConnString,
+		re:       regexp.MustCompile(`(?i)\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}([^;"'\s]{1,400})`),
+		group:    1,
+		keywords: []string{"password", "pwd", "accountkey", "sharedaccess", "access_key", "secretkey", "client_secret"},
+	},
+	{
+		// PEM private keys, also cut short (no END line).
+		id:       rulePEM,
+		re:       regexp.MustCompile(`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9_-]{0,100}-----|[\s\S]*)`),
+		keywords: []string{"-----begin"},
+	},
+	{
+		id: ruleVendor,
+		re: regexp.MustCompile(`\b(?:` + strings.Join([]string{
+			`sk-ant-(?:oat|ort|api|admin|sid)\d{0,2}-[\w-]{20,}`,
+			`sk-or-(?:v\d-)?[\w-]{20,}`,
+			`sk-(?:proj|svcacct|admin|None)-[\w-]{20,}`,
+			`sk-[A-Za-z0-9]{32,}`,
+			`gsk_[A-Za-z0-9]{20,}`,
+			`xai-[A-Za-z0-9]{20,}`,
+			`r8_[A-Za-z0-9]{20,}`,
+			`ya29\.[\w-]{20,}`,
+			`hbt_[\w-]{20,}`,
+			`hf_[A-Za-z0-9]{20,}`,
+			`npm_[A-Za-z0-9]{30,}`,
+			`gh[pousr]_[A-Za-z0-9]{30,}`,
+			`github_pat_[\w]{30,}`,
+			`glpat-[\w-]{20,}`,
+			`xox[abposr]-[\w-]{10,}`,
+			`AKIA[A-Z0-9]{16}`,
+			`AIza[\w-]{35}`,
+			`pk_live_[A-Za-z0-9]{20,}`,
+			`[rs]k_(?:live|test)_[A-Za-z0-9]{20,}`,
+		}, "|") + `)`),
+		keywords: []string{"sk-", "gsk_", "xai-", "r8_", "ya29.", "hbt_", "hf_", "npm_", "gh", "glpat-", "xox", "akia", "aiza", "pk_live_", "k_live_", "k_test_"},
+	},
+}
+
+// placeholder matches values that stand for a secret rather than being one.
+var placeholder = regexp.MustCompile(`(?i)^(?:\$\{?[\w.:-]*\}?|\$\([^)]*\)|%[\w]+%|<[^<>]*>|\{\{[^{}]*\}\}|\[[^\[\]]*\]|\*+|x+|\.+|-+|_+|#+|null|nil|none|undefined|true|false|yes|no|on|off|required|optional|string|str|bool|int|number|bytes|text|password|secret|token|your[\w-]*|my[\w-]*|changeme|change[_-]?me|example|sample|dummy|placeholder|redacted|\[redacted[^\]]*\]|todo|tbd|env|os\.[\w.()"']*|process\.env[\w.]*)$`)
+
+// codeLike matches values that are program expressions, not literal secrets: calls, member
+// accesses, type names.
+var codeLike = regexp.MustCompile(`^(?:[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*(?:\(.*\)?|\[.*\]?)?[;,)]*|&?[A-Za-z_][\w]*\{.*|\(.*|[\[{(]|\w+\.\w+\(.*)$`)
+
+// keepKeyword decides whether a keyword-assignment candidate is a real secret.
+func keepKeyword(name, value string) bool {
+	v := strings.TrimSpace(value)
+	if v == "" || placeholder.MatchString(v) {
+		return false
+	}
+	if strings.HasPrefix(v, "[redacted") {
+		return false
+	}
+	if !nameHasSecretWord(name) || isDigits(v) {
+		return false
+	}
+	upperName := name == strings.ToUpper(name)
+	if !upperName && codeLike.MatchString(v) && !hasDigitAndLetter(v) {
+		// token := getToken(), password: string, apiKey = cfg.APIKey
+		return false
+	}
+	if !upperName && codeLike.MatchString(v) && strings.ContainsAny(v, "().") {
+		return false
+	}
+	return true
+}
+
+func hasDigitAndLetter(s string) bool {
+	var d, l bool
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			d = true
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+			l = true
+		}
+	}
+	return d && l
+}
+
+// secretWords are name components that mark a value as secret; secretPairs are two
+// adjacent components that do.
+var (
+	secretWords = map[string]bool{
+		"password": true, "passwd": true, "pass": true, "pwd": true, "passphrase": true,
+		"secret": true, "secrets": true, "token": true, "apikey": true, "dsn": true,
+		"credential": true, "credentials": true, "creds": true, "privatekey": true,
+		"accesskey": true, "secretkey": true, "authkey": true,
+	}
+	secretPairs = map[[2]string]bool{
+		{"api", "key"}: true, {"private", "key"}: true, {"access", "key"}: true, {"auth", "key"}: true,
+		{"signing", "key"}: true, {"encryption", "key"}: true, {"master", "key"}: true,
+		{"session", "key"}: true, {"client", "secret"}: true, {"secret", "key"}: true,
+	}
+	// notSecretWords mark names that hold something about a secret, not the secret.
+	notSecretWords = map[string]bool{
+		"type": true, "count": true, "len": true, "length": true, "size": true, "limit": true,
+		"url": true, "uri": true, "endpoint": true, "file": true, "path": true, "name": true,
+		"id": true, "expires": true, "expiry": true, "ttl": true, "header": true, "prefix": true,
+		"kind": true, "field": true, "hint": true, "policy": true, "min": true, "max": true,
+		"tokens": true, "mode": true, "format": true, "label": true, "placeholder": true,
+	}
+)
+
+// nameHasSecretWord reports whether a key name (snake, kebab, dotted or camel case) has a
+// component that marks its value as secret and none that marks it as metadata.
+func nameHasSecretWord(name string) bool {
+	parts := nameParts(name)
+	found := false
+	for i, p := range parts {
+		if notSecretWords[p] {
+			return false
+		}
+		if secretWords[p] || i > 0 && secretPairs[[2]string{parts[i-1], p}] {
+			found = true
+		}
+	}
+	return found
+}
+
+// nameParts splits an identifier into lower-case components.
+func nameParts(name string) []string {
+	var parts []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			parts = append(parts, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(name)
+	for i, r := range rs {
+		switch {
+		case r == '_' || r == '-' || r == '.' || r == ' ':
+			flush()
+			continue
+		case r >= 'A' && r <= 'Z' && i > 0 && rs[i-1] >= 'a' && rs[i-1] <= 'z':
+			flush()
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return parts
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}

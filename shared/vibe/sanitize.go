@@ -1,0 +1,269 @@
+package vibe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/zricethezav/gitleaks/v8/detect"
+)
+
+// Redacted replaces a whole text the sanitizer could not vouch for (it panicked, ran out of
+// time or the text was too large).
+const Redacted = "[redacted]"
+
+// Sanitizer limits.
+const (
+	// MaxSanitizeInput is the largest text the sanitizer looks at; anything larger becomes
+	// Redacted.
+	MaxSanitizeInput = 256 << 10
+	// DefaultSanitizeTimeout bounds the time spent on one event.
+	DefaultSanitizeTimeout = 2 * time.Second
+
+	maxSeenSecrets = 512 // per session
+	minSeenSecret  = 10  // shorter secrets are masked where found, not remembered
+)
+
+// Hard caps on stored strings, in characters, well above every display limit.
+const (
+	capBody    = 8000 // prompt, response, thinking, tool previews, snippets
+	capSummary = 1000
+	capMessage = 2000
+	capName    = 512 // file names and paths, tool names
+	capIdent   = 256
+)
+
+// Sanitizer removes secrets, home directories and absolute paths from events. Build one per
+// process with NewSanitizer (it compiles a few hundred rules) and one SessionSanitizer per
+// publisher session. Both are safe for concurrent use.
+type Sanitizer struct {
+	detector *detect.Detector
+	timeout  time.Duration
+	maxInput int
+	hook     func(string) // test hook run on every text, to exercise the fail-closed paths
+}
+
+// NewSanitizer builds a Sanitizer from gitleaks' default rules (without its generic-api-key
+// rule, replaced by a faster keyword rule here) plus the rules in this package.
+func NewSanitizer() (*Sanitizer, error) {
+	d, err := newGitleaksDetector(gitleaksGenericRule)
+	if err != nil {
+		return nil, fmt.Errorf("build secret detector: %w", err)
+	}
+	return &Sanitizer{detector: d, timeout: DefaultSanitizeTimeout, maxInput: MaxSanitizeInput}, nil
+}
+
+// SessionHints describe the publisher's machine so paths can be made workspace-relative.
+// WorkspaceRoots are absolute paths of the workspace when known; without them a path segment
+// equal to WorkspaceName marks the workspace root.
+type SessionHints struct {
+	WorkspaceName  string
+	MachineName    string
+	WorkspaceRoots []string
+}
+
+// SessionSanitizer sanitizes the events of one publisher session. It remembers every secret
+// it has found so that a secret seen once is masked by exact match in later text, even
+// without the context that revealed it.
+type SessionSanitizer struct {
+	s     *Sanitizer
+	paths *pathRewriter
+
+	mu   sync.RWMutex
+	seen []string // secrets found so far, oldest first
+	set  map[string]struct{}
+}
+
+// NewSession starts the sanitizing of one publisher session.
+func (s *Sanitizer) NewSession(h SessionHints) *SessionSanitizer {
+	return &SessionSanitizer{s: s, paths: newPathRewriter(h), set: make(map[string]struct{})}
+}
+
+var errTimeout = errors.New("sanitizer deadline exceeded")
+
+// SanitizeText returns text with secrets, home directories and absolute paths removed,
+// control characters cleaned and line breaks kept. It fails closed: when it cannot finish it
+// returns Redacted.
+func (ss *SessionSanitizer) SanitizeText(text string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), ss.s.timeout)
+	defer cancel()
+	return ss.clean(ctx, text, true)
+}
+
+// clean sanitizes one text, recovering from any failure by returning Redacted.
+func (ss *SessionSanitizer) clean(ctx context.Context, text string, keepLines bool) (out string) {
+	if text == "" {
+		return ""
+	}
+	if len(text) > ss.s.maxInput {
+		return Redacted
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			out = Redacted
+		}
+	}()
+	if ctx.Err() != nil {
+		return Redacted
+	}
+	if ss.s.hook != nil {
+		ss.s.hook(text)
+	}
+	text = cleanControl(text, keepLines)
+	masked, err := ss.maskSecrets(ctx, text)
+	if err != nil {
+		return Redacted
+	}
+	out = ss.paths.rewrite(masked)
+	if ctx.Err() != nil {
+		return Redacted
+	}
+	return out
+}
+
+// maskSecrets finds every secret in text and replaces each occurrence by
+// [redacted:<rule>].
+func (ss *SessionSanitizer) maskSecrets(ctx context.Context, text string) (string, error) {
+	f := &findings{text: text}
+	ss.s.detect(ctx, text, f, true)
+	if ctx.Err() != nil {
+		return "", errTimeout
+	}
+	ss.s.decodeAndDetect(ctx, text, f)
+	ss.matchSeen(f)
+	if ctx.Err() != nil {
+		return "", errTimeout
+	}
+	ss.remember(f.secrets)
+	return f.apply(), nil
+}
+
+// detect runs every rule over text. With entropy, the high-entropy fallback runs too.
+func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entropy bool) {
+	gitleaksFindings(ctx, s.detector, text, f.addSecret)
+	lower := strings.ToLower(text)
+	for i := range extraRules {
+		runExtraRule(&extraRules[i], text, lower, f)
+	}
+	if entropy {
+		for _, loc := range entropyToken.FindAllStringIndex(text, -1) {
+			if highEntropySecret(text[loc[0]:loc[1]]) {
+				f.addSpan(ruleEntropy, loc[0], loc[1])
+			}
+		}
+	}
+}
+
+// runExtraRule applies one added rule, recording the secret's position.
+func runExtraRule(r *extraRule, text, lower string, f *findings) {
+	if !containsAny(lower, r.keywords) {
+		return
+	}
+	for _, m := range r.re.FindAllStringSubmatchIndex(text, -1) {
+		start, end, ok := secretGroup(r, text, m)
+		if !ok {
+			continue
+		}
+		f.addSpan(r.id, start, end)
+	}
+}
+
+// secretGroup picks the secret out of a rule match and applies the rule's vetoes.
+func secretGroup(r *extraRule, text string, m []int) (int, int, bool) {
+	switch r.id {
+	case ruleKeyword, ruleCLIFlag:
+		if r.group > 0 {
+			break
+		}
+		first := 1
+		if r.id == ruleKeyword {
+			first = 2
+		}
+		for g := first; 2*g+1 < len(m); g++ {
+			if m[2*g] < 0 {
+				continue
+			}
+			v := text[m[2*g]:m[2*g+1]]
+			name := ""
+			if r.id == ruleKeyword {
+				name = text[m[2]:m[3]]
+			}
+			if r.id == ruleKeyword && !keepKeyword(name, v) || r.id == ruleCLIFlag && placeholderValue(v) {
+				return 0, 0, false
+			}
+			return m[2*g], m[2*g+1], true
+		}
+		return 0, 0, false
+	}
+	g := r.group
+	if m[2*g] < 0 {
+		return 0, 0, false
+	}
+	start, end := m[2*g], m[2*g+1]
+	if r.id != rulePEM && placeholderValue(text[start:end]) {
+		return 0, 0, false
+	}
+	return start, end, true
+}
+
+func placeholderValue(v string) bool {
+	v = strings.TrimSpace(v)
+	return v == "" || placeholder.MatchString(v) || strings.HasPrefix(v, "[redacted")
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return len(subs) == 0
+}
+
+// matchSeen masks the session's known secrets wherever they occur, also when whitespace or
+// escaped line breaks were inserted into them.
+func (ss *SessionSanitizer) matchSeen(f *findings) {
+	ss.mu.RLock()
+	defer ss.mu.RUnlock()
+	if len(ss.seen) == 0 {
+		return
+	}
+	for _, sec := range ss.seen {
+		f.addSecret(ruleSeen, sec)
+	}
+	f.addSplitSeen(ss.seen)
+}
+
+// remember adds the secrets found in one text to the session's set.
+func (ss *SessionSanitizer) remember(secrets map[string]string) {
+	var add []string
+	ss.mu.RLock()
+	for sec := range secrets {
+		if len(sec) < minSeenSecret || shannonEntropy(sec) < 2.5 {
+			continue
+		}
+		if _, ok := ss.set[sec]; !ok {
+			add = append(add, sec)
+		}
+	}
+	ss.mu.RUnlock()
+	if len(add) == 0 {
+		return
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	for _, sec := range add {
+		if _, ok := ss.set[sec]; ok {
+			continue
+		}
+		ss.set[sec] = struct{}{}
+		ss.seen = append(ss.seen, sec)
+	}
+	for len(ss.seen) > maxSeenSecrets {
+		delete(ss.set, ss.seen[0])
+		ss.seen = ss.seen[1:]
+	}
+}

@@ -1,0 +1,125 @@
+package vibe
+
+import (
+	"context"
+	"strings"
+)
+
+// SanitizeEvent returns the canonical, sanitized copy of a parsed event: every free-text and
+// path field goes through the secret and path rules and is capped; identifiers are cleaned
+// and capped. It never fails: a field the sanitizer cannot vouch for becomes Redacted.
+func (ss *SessionSanitizer) SanitizeEvent(ev Event) Event {
+	ctx, cancel := context.WithTimeout(context.Background(), ss.s.timeout)
+	defer cancel()
+	text := func(s string, limit int) string {
+		return truncateRunes(ss.clean(ctx, s, true), limit, Ellipsis)
+	}
+	line := func(s string, limit int) string {
+		return truncateRunes(ss.clean(ctx, s, false), limit, Ellipsis)
+	}
+	ident := func(s string) string {
+		return truncateRunes(cleanControl(s, false), capIdent, "")
+	}
+
+	out := Event{
+		Version:    ev.Version,
+		EventID:    ev.EventID,
+		SessionKey: ident(ev.SessionKey),
+		SessionID:  ident(ev.SessionID),
+		Sequence:   ev.Sequence,
+		EventType:  ev.EventType,
+		Visibility: ev.Visibility,
+		Depth:      ev.Depth,
+		OccurredAt: ident(ev.OccurredAt),
+		Summary:    line(ev.Summary, capSummary),
+	}
+	if out.Visibility == "" {
+		out.Visibility = VisibilityPublic
+	}
+	if ev.Source != nil {
+		out.Source = &Source{Channel: line(ev.Source.Channel, capIdent), RawType: line(ev.Source.RawType, capIdent)}
+	}
+	if ev.Publisher != nil {
+		p := ss.publisher(*ev.Publisher, func(s string) string { return line(s, maxPublisherLn) })
+		out.Publisher = &p
+	}
+	if m := ev.Metadata; m != nil {
+		out.Metadata = &EventMetadata{
+			RequestID:     line(m.RequestID, capIdent),
+			ResponseID:    line(m.ResponseID, capIdent),
+			WorkspaceName: line(m.WorkspaceName, capIdent),
+			Model:         line(m.Model, capIdent),
+		}
+	}
+	switch ev.EventType {
+	case TypePrompt:
+		if ev.Prompt != nil {
+			out.Prompt = &TextBody{Text: text(ev.Prompt.Text, capBody)}
+		}
+	case TypeThinking:
+		if ev.Thinking != nil {
+			out.Thinking = &TextBody{Text: text(ev.Thinking.Text, capBody)}
+		}
+	case TypeResponse:
+		if ev.Response != nil {
+			clean := ss.clean(ctx, ev.Response.Text, true)
+			t := truncateRunes(clean, capBody, Ellipsis)
+			out.Response = &ResponseBody{Text: t, Truncated: ev.Response.Truncated || t != clean}
+		}
+	case TypeToolCall:
+		if t := ev.Tool; t != nil {
+			out.Tool = &ToolBody{
+				Name:             line(t.Name, capName),
+				Phase:            t.Phase,
+				ArgumentsPreview: text(t.ArgumentsPreview, capBody),
+				ResultPreview:    text(t.ResultPreview, capBody),
+			}
+		}
+	case TypeFileChange, TypeFileSave:
+		if f := ev.File; f != nil {
+			out.File = &FileBody{
+				Name:         baseName(line(f.Name, capName)),
+				RelativePath: relativePath(line(f.RelativePath, capName)),
+				Operation:    f.Operation,
+				ChangeCount:  max(f.ChangeCount, 0),
+			}
+			if f.Snippet != nil {
+				s := text(*f.Snippet, capBody)
+				out.File.Snippet = &s
+			}
+		}
+	case TypeSessionStatus:
+		if st := ev.Status; st != nil {
+			out.Status = &StatusBody{State: line(st.State, capIdent), Message: line(st.Message, capMessage)}
+		}
+	}
+	return out
+}
+
+// relativePath keeps a sanitized relativePath relative: if a path rule turned it into
+// something absolute-looking or it still starts with a separator, only the file name stays.
+func relativePath(p string) string {
+	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) || (len(p) >= 2 && p[1] == ':') {
+		return baseName(p)
+	}
+	return p
+}
+
+func (ss *SessionSanitizer) publisher(p Publisher, line func(string) string) Publisher {
+	out := Publisher{
+		IntegrationID:    line(p.IntegrationID),
+		IntegrationLabel: line(p.IntegrationLabel),
+		Vendor:           line(p.Vendor),
+		ClientType:       p.ClientType,
+		ClientName:       line(p.ClientName),
+		ClientVersion:    line(p.ClientVersion),
+		WorkspaceName:    line(p.WorkspaceName),
+		MachineName:      p.MachineName,
+		ViewerDepth:      p.ViewerDepth,
+	}
+	if p.Capabilities != nil {
+		c := *p.Capabilities
+		out.Capabilities = &c
+	}
+	return out
+}
