@@ -1,0 +1,96 @@
+package gateway
+
+import (
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"openvibe.live/backend/shared/vibe"
+)
+
+// Error texts sent in vibe-coding.error messages (and as close reasons). The publisher
+// protocol document lists each of them; tests assert them verbatim.
+const (
+	ErrInvalidJSON           = "Invalid JSON payload"
+	ErrInvalidPayload        = "Invalid payload"
+	ErrSessionKeyRequired    = "sessionKey is required"
+	ErrSessionKeyTooLong     = "sessionKey must be at most 256 characters"
+	ErrSessionNotEstablished = "sessionKey must be established before events are accepted"
+	ErrSessionMismatch       = "sessionKey does not match the established session"
+	ErrEventRequired         = "event payload is required"
+	ErrUnsupportedType       = "Unsupported message type: " // followed by the type
+	ErrUnsupportedVersion    = "Unsupported protocolVersion: " // followed by the version
+	ErrSlotMismatch          = "managedStreamId does not match this connection"
+	ErrBadStreamID           = "managedStreamId must be a positive integer"
+	ErrSessionStore          = "Session could not be saved; send hello again"
+	ErrEventStore            = "Event could not be stored; send it again"
+	ErrShuttingDown          = "Server is shutting down; reconnect and send the event again"
+	ErrUnavailable           = "Service temporarily unavailable"
+	ErrTooManyConnections    = "Too many publisher connections for this managed stream"
+	ErrMessageTooLarge       = "Message too large"
+)
+
+// Close codes beyond the ones in shared/vibe.
+const (
+	closeGoingAway   = websocket.StatusGoingAway     // 1001: server shutdown
+	closeTooBig      = websocket.StatusMessageTooBig // 1009: message over the size limit
+	closeInternalErr = websocket.StatusInternalError // 1011: the store failed during the handshake
+	closeShutdown    = "Server shutting down"
+)
+
+// maxSessionKeyLen caps a session key, in characters.
+const maxSessionKeyLen = 256
+
+// maxEchoedTypeLen caps how much of an unknown message type is echoed back.
+const maxEchoedTypeLen = 64
+
+// timestamp renders t as the protocol does: UTC, millisecond precision, trailing Z.
+func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+func encode(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		// Only our own fixed message types are encoded here; they always marshal.
+		panic("gateway: encoding a protocol message: " + err.Error())
+	}
+	return b
+}
+
+func errorMessage(text, eventID string) []byte {
+	return encode(vibe.Error{Type: vibe.MsgError, Error: text, EventID: eventID})
+}
+
+func tooLargeReason(limit int64) string {
+	return ErrMessageTooLarge + " (limit " + strconv.FormatInt(limit, 10) + " bytes)"
+}
+
+func unsupportedType(t string) string {
+	r := []rune(t)
+	if len(r) > maxEchoedTypeLen {
+		t = string(r[:maxEchoedTypeLen]) + vibe.Ellipsis
+	}
+	return ErrUnsupportedType + t
+}
+
+// peekEvent reads what it can of an event object without validating it, so an error about
+// the event can name its eventId, and an envelope without a sessionKey can fall back to the
+// event's own.
+type peekEvent struct {
+	EventID    any `json:"eventId"`
+	SessionKey any `json:"sessionKey"`
+}
+
+func peek(raw json.RawMessage) (eventID, sessionKey string) {
+	var p peekEvent
+	if json.Unmarshal(raw, &p) != nil {
+		return "", ""
+	}
+	eventID, _ = p.EventID.(string)
+	sessionKey, _ = p.SessionKey.(string)
+	if len(eventID) > vibe.MaxEventIDLen*4 {
+		eventID = ""
+	}
+	return eventID, sessionKey
+}

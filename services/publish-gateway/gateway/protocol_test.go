@@ -1,0 +1,162 @@
+package gateway
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"openvibe.live/backend/shared/store"
+	"openvibe.live/backend/shared/vibe"
+)
+
+// TestProtocolErrors sends each kind of bad message and checks the exact error text; the
+// connection stays open after every one (a ping still gets its pong).
+func TestProtocolErrors(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
+	ms := h.slot(alice, "camp-code", true, "")
+	const key = "openvibe-20260421231000-ab12cd34"
+
+	withEvent := func(mod func(ev map[string]any)) string {
+		m := eventMsg(key, "ev-1", vibe.TypeResponse, nil)
+		mod(m["event"].(map[string]any))
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	withEnvelope := func(mod func(m map[string]any)) string {
+		m := eventMsg(key, "ev-1", vibe.TypeResponse, nil)
+		mod(m)
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	cases := []struct {
+		name    string
+		noHello bool
+		msg     string
+		want    string
+		eventID string
+	}{
+		{"not json", false, `{"type":`, ErrInvalidJSON, ""},
+		{"not json at all", false, `hello`, ErrInvalidJSON, ""},
+		{"json array", false, `[1,2]`, ErrInvalidPayload, ""},
+		{"json string", false, `"vibe-coding.ping"`, ErrInvalidPayload, ""},
+		{"missing type", false, `{"sessionKey":"x"}`, ErrInvalidPayload, ""},
+		{"type not a string", false, `{"type":42}`, ErrInvalidPayload, ""},
+		{"unknown type", false, `{"type":"vibe-coding.subscribe"}`, "Unsupported message type: vibe-coding.subscribe", ""},
+		{"hello without sessionKey", false, `{"type":"vibe-coding.hello","protocolVersion":1}`, ErrSessionKeyRequired, ""},
+		{"hello with a long sessionKey", false, `{"type":"vibe-coding.hello","sessionKey":"` + strings.Repeat("k", 257) + `"}`, ErrSessionKeyTooLong, ""},
+		{"hello with a wrong field type", false, `{"type":"vibe-coding.hello","sessionKey":7}`, ErrInvalidPayload, ""},
+		{"hello for another slot", false, `{"type":"vibe-coding.hello","sessionKey":"k","managedStreamId":99999}`, ErrSlotMismatch, ""},
+		{"hello with another slug", false, `{"type":"vibe-coding.hello","sessionKey":"k","slotSlug":"nope"}`, vibe.ReasonSlugMismatch, ""},
+		{"hello from the future", false, `{"type":"vibe-coding.hello","sessionKey":"k","protocolVersion":2}`, "Unsupported protocolVersion: 2", ""},
+		{"event before hello", true, withEnvelope(func(map[string]any) {}), ErrSessionNotEstablished, "ev-1"},
+		{"event without sessionKey", false, withEnvelope(func(m map[string]any) {
+			delete(m, "sessionKey")
+			delete(m["event"].(map[string]any), "sessionKey")
+		}), ErrSessionKeyRequired, "ev-1"},
+		{"event from another session", false, withEnvelope(func(m map[string]any) { m["sessionKey"] = "other" }), ErrSessionMismatch, "ev-1"},
+		{"event whose own sessionKey differs", false, withEvent(func(ev map[string]any) { ev["sessionKey"] = "other" }), ErrSessionMismatch, "ev-1"},
+		{"event missing", false, withEnvelope(func(m map[string]any) { delete(m, "event") }), ErrEventRequired, ""},
+		{"event null", false, withEnvelope(func(m map[string]any) { m["event"] = nil }), ErrEventRequired, ""},
+		{"event not an object", false, withEnvelope(func(m map[string]any) { m["event"] = "text" }), ErrEventRequired, ""},
+		{"event without eventId", false, withEvent(func(ev map[string]any) { delete(ev, "eventId") }), "eventId and eventType are required", ""},
+		{"event without eventType", false, withEvent(func(ev map[string]any) { delete(ev, "eventType") }), "eventId and eventType are required", "ev-1"},
+		{"eventId not a string", false, withEvent(func(ev map[string]any) { ev["eventId"] = 17 }), "eventId must be a string", ""},
+		{"unknown eventType", false, withEvent(func(ev map[string]any) { ev["eventType"] = "keystroke" }),
+			"eventType must be one of session.status, prompt, response, thinking, tool.call, file.change, file.save", "ev-1"},
+		{"bad visibility", false, withEvent(func(ev map[string]any) { ev["visibility"] = "everyone" }), "", "ev-1"},
+		{"event for another slot", false, withEnvelope(func(m map[string]any) { m["managedStreamId"] = 99999 }), ErrSlotMismatch, "ev-1"},
+		{"event envelope with a wrong field type", false, withEnvelope(func(m map[string]any) { m["sessionKey"] = 5 }), ErrInvalidPayload, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := h.ctx()
+			c := h.dial(tok, ms.ID, "")
+			_, err := c.Ready(ctx)
+			require.NoError(t, err)
+			if !tc.noHello {
+				_, err := c.Hello(ctx, helloMsg(key))
+				require.NoError(t, err)
+			}
+			require.NoError(t, c.SendRaw(ctx, []byte(tc.msg)))
+			m, err := c.Next(ctx)
+			require.NoError(t, err)
+			e := protoError(t, m)
+			if tc.want != "" {
+				require.Equal(t, tc.want, e.Error)
+			} else {
+				require.Contains(t, e.Error, "visibility")
+			}
+			require.Equal(t, tc.eventID, e.EventID)
+
+			require.NoError(t, c.Send(ctx, vibe.Ping{Type: vibe.MsgPing, ProtocolVersion: 1}))
+			_, err = c.Expect(ctx, vibe.MsgPong, nil)
+			require.NoError(t, err, "the connection stays open after an error")
+		})
+	}
+	var stored []store.VibeEvent
+	stored, err := h.st.VibeEventsAfter(t.Context(), ms.ID, 0, 100)
+	require.NoError(t, err)
+	require.Empty(t, stored, "no rejected message is stored")
+}
+
+func TestPingAndHelloAckFields(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
+	ms := h.slot(alice, "camp-code", false, "")
+	ctx := h.ctx()
+	c := h.dial(tok, ms.ID, "")
+	_, err := c.Ready(ctx)
+	require.NoError(t, err)
+
+	require.NoError(t, c.Send(ctx, vibe.Ping{Type: vibe.MsgPing, ProtocolVersion: 1, Timestamp: "2026-04-21T23:10:30.000Z"}))
+	m, err := c.Expect(ctx, vibe.MsgPong, nil)
+	require.NoError(t, err)
+	f, err := m.Fields()
+	require.NoError(t, err)
+	require.ElementsMatch(t, []string{"type", "timestamp"}, keys(f))
+	requireTimestamp(t, f["timestamp"])
+
+	require.NoError(t, c.Send(ctx, helloMsg("  key-1  ")))
+	m, err = c.Expect(ctx, vibe.MsgHelloAck, nil)
+	require.NoError(t, err)
+	f, err = m.Fields()
+	require.NoError(t, err)
+	require.ElementsMatch(t, []string{"type", "session_key", "timestamp"}, keys(f))
+	require.Equal(t, "key-1", f["session_key"])
+	requireTimestamp(t, f["timestamp"])
+
+	sess, err := h.st.VibeSessionByKey(t.Context(), ms.ID, "key-1")
+	require.NoError(t, err)
+	require.Equal(t, store.SessionActive, sess.Status)
+	var pub vibe.Publisher
+	require.NoError(t, json.Unmarshal(sess.Publisher, &pub))
+	require.Equal(t, "vscode-extension", pub.ClientType)
+	require.Equal(t, "streamer-laptop", pub.MachineName)
+	require.Equal(t, &vibe.Capabilities{ToolCalls: true, WorkspaceFileEvents: true}, pub.Capabilities)
+}
+
+func TestHelloNormalizesPublisher(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
+	ms := h.slot(alice, "camp-code", false, "")
+	ctx := h.ctx()
+	c := h.dial(tok, ms.ID, "")
+	_, err := c.Ready(ctx)
+	require.NoError(t, err)
+	hello := helloMsg("key-2")
+	hello.Publisher = json.RawMessage(`{"clientType":"emacs","clientName":"` + strings.Repeat("n", 500) + `"}`)
+	_, err = c.Hello(ctx, hello)
+	require.NoError(t, err)
+	sess, err := h.st.VibeSessionByKey(t.Context(), ms.ID, "key-2")
+	require.NoError(t, err)
+	var pub vibe.Publisher
+	require.NoError(t, json.Unmarshal(sess.Publisher, &pub))
+	require.Equal(t, "other", pub.ClientType)
+	require.Len(t, []rune(pub.ClientName), 128)
+}

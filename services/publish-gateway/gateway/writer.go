@@ -1,0 +1,321 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"openvibe.live/backend/shared/broker"
+	"openvibe.live/backend/shared/slotbus"
+	"openvibe.live/backend/shared/store"
+	"openvibe.live/backend/shared/vibe"
+)
+
+// errClosing: the gateway no longer takes events.
+var errClosing = errors.New("gateway is shutting down")
+
+// job is one validated, sanitized event waiting to be stored.
+type job struct {
+	c        *conn
+	slot     *slotState
+	row      store.NewVibeEvent
+	received time.Time
+}
+
+type result struct {
+	job *job
+	ins store.InsertedVibeEvent
+	err error
+}
+
+// batchWriter is the gateway's single writer: it collects events from every connection and
+// stores them in batches, one transaction per batch, so throughput does not hinge on one
+// commit per event. After a batch commits, each event goes to the publish worker of its slot,
+// which publishes it to the broker and then queues its ack, so acks of one connection (one
+// slot) leave in the order the events arrived, and an ack always follows its commit.
+//
+// If a batch fails, its events are retried one by one, so one bad event does not sink the
+// others; if the store is down altogether (it does not answer a ping), the rest of the batch
+// fails at once. A failed event is answered with an error, never an ack.
+type batchWriter struct {
+	st  store.Store
+	br  broker.Broker
+	log *slog.Logger
+	met *metrics
+	cfg Config
+	now func() time.Time
+
+	in      chan *job
+	mu      sync.RWMutex // guards closed against sends on a closed in
+	closed  bool
+	done    chan struct{}
+	started atomic.Bool
+
+	workers   []chan []result
+	workersWG sync.WaitGroup
+	logLimit  logLimiter
+}
+
+func newBatchWriter(st store.Store, br broker.Broker, log *slog.Logger, met *metrics, cfg Config, now func() time.Time) *batchWriter {
+	w := &batchWriter{
+		st: st, br: br, log: log, met: met, cfg: cfg, now: now,
+		in:   make(chan *job, 4*cfg.BatchMaxEvents),
+		done: make(chan struct{}),
+	}
+	for range cfg.PublishWorkers {
+		w.workers = append(w.workers, make(chan []result, 64))
+	}
+	return w
+}
+
+// submit queues a job, blocking while the queue is full (which slows the connection's
+// reader: backpressure, not loss).
+func (w *batchWriter) submit(ctx context.Context, j *job) error {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	if w.closed {
+		return errClosing
+	}
+	select {
+	case w.in <- j:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-w.done:
+		return errClosing
+	}
+}
+
+// run stores batches until stop is called and the queue is drained, then waits for the
+// publish workers to answer every stored event.
+func (w *batchWriter) run() {
+	w.started.Store(true)
+	defer close(w.done)
+	for _, ch := range w.workers {
+		w.workersWG.Go(func() { w.publishLoop(ch) })
+	}
+	defer w.workersWG.Wait()
+	defer func() {
+		for _, ch := range w.workers {
+			close(ch)
+		}
+	}()
+	batch := make([]*job, 0, w.cfg.BatchMaxEvents)
+	for {
+		j, ok := <-w.in
+		if !ok {
+			return
+		}
+		batch = append(batch[:0], j)
+		batch, ok = w.fill(batch)
+		w.commit(batch)
+		if !ok {
+			return
+		}
+	}
+}
+
+// fill adds whatever is queued, up to BatchMaxEvents, waiting at most BatchMaxDelay for more.
+// It reports false once the queue is closed.
+func (w *batchWriter) fill(batch []*job) ([]*job, bool) {
+	var linger <-chan time.Time
+	if w.cfg.BatchMaxDelay > 0 {
+		t := time.NewTimer(w.cfg.BatchMaxDelay)
+		defer t.Stop()
+		linger = t.C
+	}
+	for len(batch) < w.cfg.BatchMaxEvents {
+		select {
+		case j, ok := <-w.in:
+			if !ok {
+				return batch, false
+			}
+			batch = append(batch, j)
+			continue
+		default:
+		}
+		if linger == nil {
+			return batch, true
+		}
+		select {
+		case j, ok := <-w.in:
+			if !ok {
+				return batch, false
+			}
+			batch = append(batch, j)
+		case <-linger:
+			return batch, true
+		}
+	}
+	return batch, true
+}
+
+// stop closes the queue and waits until every queued event is stored (or failed) and
+// answered, or ctx ends.
+func (w *batchWriter) stop(ctx context.Context) error {
+	w.mu.Lock()
+	if !w.closed {
+		w.closed = true
+		close(w.in)
+	}
+	w.mu.Unlock()
+	if !w.started.Load() {
+		return nil
+	}
+	select {
+	case <-w.done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("flushing queued events: %w", ctx.Err())
+	}
+}
+
+func (w *batchWriter) commit(batch []*job) {
+	start := time.Now()
+	rows := make([]store.NewVibeEvent, len(batch))
+	for i, j := range batch {
+		rows[i] = j.row
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), w.cfg.StoreTimeout)
+	ins, err := w.st.InsertVibeEvents(ctx, rows)
+	cancel()
+	if err == nil && len(ins) != len(rows) {
+		err = fmt.Errorf("store returned %d results for %d events", len(ins), len(rows))
+	}
+	results := make([]result, len(batch))
+	for i, j := range batch {
+		results[i].job = j
+	}
+	if err == nil {
+		for i := range results {
+			results[i].ins = ins[i]
+		}
+	} else {
+		w.met.batchFailures.Inc()
+		if w.logLimit.allow() {
+			w.log.Error("storing event batch failed", "events", len(batch), "error", err)
+		}
+		if len(batch) == 1 {
+			results[0].err = err
+		} else {
+			w.retrySingly(results)
+		}
+	}
+	w.met.batchSize.Observe(float64(len(batch)))
+	w.met.batchSeconds.Observe(time.Since(start).Seconds())
+	w.dispatch(results)
+}
+
+// retrySingly stores each event of a failed batch in its own transaction. Once the store
+// stops answering pings, the remaining events fail without more attempts.
+func (w *batchWriter) retrySingly(results []result) {
+	var outage error
+	for i := range results {
+		if outage != nil {
+			results[i].err = outage
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), w.cfg.StoreTimeout)
+		ins, err := w.st.InsertVibeEvents(ctx, []store.NewVibeEvent{results[i].job.row})
+		if err == nil && len(ins) != 1 {
+			err = fmt.Errorf("store returned %d results for 1 event", len(ins))
+		}
+		if err == nil {
+			results[i].ins = ins[0]
+			cancel()
+			continue
+		}
+		results[i].err = err
+		if perr := w.st.Ping(ctx); perr != nil {
+			outage = fmt.Errorf("store unavailable: %w", perr)
+		} else if w.logLimit.allow() {
+			w.log.Warn("event rejected by the store", "managed_stream_id", results[i].job.row.ManagedStreamID,
+				"event_id", results[i].job.row.EventID, "error", err)
+		}
+		cancel()
+	}
+}
+
+// dispatch hands results to the publish workers, each slot always to the same worker.
+func (w *batchWriter) dispatch(results []result) {
+	n := int64(len(w.workers))
+	groups := make([][]result, n)
+	for _, r := range results {
+		i := r.job.slot.id % n
+		groups[i] = append(groups[i], r)
+	}
+	for i, g := range groups {
+		if len(g) > 0 {
+			w.workers[i] <- g
+		}
+	}
+}
+
+func (w *batchWriter) publishLoop(ch <-chan []result) {
+	for rs := range ch {
+		for _, r := range rs {
+			w.finish(r)
+		}
+	}
+}
+
+// finish publishes a newly stored event and answers the publisher.
+func (w *batchWriter) finish(r result) {
+	j := r.job
+	if r.err != nil {
+		w.met.eventsRejected.WithLabelValues(reasonStoreError).Inc()
+		j.c.deliver(errorMessage(ErrEventStore, j.row.EventID))
+		return
+	}
+	ev := r.ins.Event
+	published := true // a duplicate is not published again; its first publish stands
+	if !r.ins.Duplicate {
+		published = w.publish(ev)
+	}
+	view := j.slot.current()
+	delivered := published && !ev.Withheld && ev.RetractedAt == nil && ev.LiveStreamID != nil &&
+		view.liveStreamID != nil && view.visible(ev.EventType, ev.Visibility)
+	j.c.deliver(encode(vibe.Ack{
+		Type:         vibe.MsgAck,
+		EventID:      ev.EventID,
+		LiveStreamID: ev.LiveStreamID,
+		Delivered:    delivered,
+		Duplicate:    r.ins.Duplicate,
+		Sequence:     ev.Seq,
+		Timestamp:    timestamp(w.now()),
+	}))
+	res := "stored"
+	if r.ins.Duplicate {
+		res = "duplicate"
+	}
+	w.met.eventsAccepted.WithLabelValues(res, fmt.Sprint(delivered)).Inc()
+	w.met.ackLatency.Observe(time.Since(j.received).Seconds())
+}
+
+func (w *batchWriter) publish(ev store.VibeEvent) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), w.cfg.PublishTimeout)
+	defer cancel()
+	err := slotbus.Publish(ctx, w.br, slotbus.Message{Kind: slotbus.KindEvent, SlotID: ev.ManagedStreamID, Event: slotbus.FromStoreEvent(ev)})
+	if err != nil {
+		w.met.brokerFailures.Inc()
+		if w.logLimit.allow() {
+			w.log.Warn("publishing a stored event failed; viewers recover it from the store",
+				"managed_stream_id", ev.ManagedStreamID, "seq", ev.Seq, "error", err)
+		}
+		return false
+	}
+	return true
+}
+
+// logLimiter lets one log line through per second, so an outage does not flood the log.
+type logLimiter struct{ last atomic.Int64 }
+
+func (l *logLimiter) allow() bool {
+	now := time.Now().UnixNano()
+	last := l.last.Load()
+	return now-last >= int64(time.Second) && l.last.CompareAndSwap(last, now)
+}
