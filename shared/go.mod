@@ -101,4 +101,7 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 	modernc.org/sqlite v1.62.0 // indirect
+	openvibe.live/backend/migrations v0.0.0
 )
+
+replace openvibe.live/backend/migrations => ../migrations

@@ -1,0 +1,238 @@
+package storetest
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"openvibe.live/backend/shared/store"
+)
+
+func testUpdateBroadcastSettings(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	u := mkUser(t, s, "alice")
+	m, err := s.CreateManagedStream(ctx, u.ID, "main", "Main", []byte(`{"a":1}`))
+	require.NoError(t, err)
+
+	var seen json.RawMessage
+	got, err := s.UpdateBroadcastSettings(ctx, m.ID, func(cur json.RawMessage) (json.RawMessage, error) {
+		seen = cur
+		return json.RawMessage(`{"a":2,"vibe_coding":{"enabled":true}}`), nil
+	})
+	require.NoError(t, err)
+	require.JSONEq(t, `{"a":1}`, string(seen), "update receives the current settings")
+	require.Equal(t, m.ID, got.ID)
+	require.JSONEq(t, `{"a":2,"vibe_coding":{"enabled":true}}`, string(got.BroadcastSettings))
+	require.False(t, got.UpdatedAt.Before(m.UpdatedAt))
+
+	boom := errors.New("boom")
+	_, err = s.UpdateBroadcastSettings(ctx, m.ID, func(json.RawMessage) (json.RawMessage, error) {
+		return json.RawMessage(`{"a":3}`), boom
+	})
+	require.ErrorIs(t, err, boom, "an error from update aborts")
+	_, err = s.UpdateBroadcastSettings(ctx, m.ID, func(json.RawMessage) (json.RawMessage, error) {
+		return json.RawMessage(`not json`), nil
+	})
+	require.Error(t, err, "invalid JSON is refused")
+	after, err := s.ManagedStreamByID(ctx, m.ID)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"a":2,"vibe_coding":{"enabled":true}}`, string(after.BroadcastSettings), "aborted updates change nothing")
+
+	called := false
+	_, err = s.UpdateBroadcastSettings(ctx, m.ID+100, func(json.RawMessage) (json.RawMessage, error) {
+		called = true
+		return json.RawMessage(`{}`), nil
+	})
+	require.ErrorIs(t, err, store.ErrNotFound)
+	require.False(t, called)
+}
+
+// testUpdateBroadcastSettingsConcurrent: read-modify-write under the row lock loses no update.
+func testUpdateBroadcastSettingsConcurrent(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	u := mkUser(t, s, "alice")
+	m, err := s.CreateManagedStream(ctx, u.ID, "main", "Main", []byte(`{"n":0}`))
+	require.NoError(t, err)
+	const workers, each = 8, 10
+	var wg sync.WaitGroup
+	errs := make(chan error, workers*each)
+	for range workers {
+		wg.Go(func() {
+			for range each {
+				_, err := s.UpdateBroadcastSettings(ctx, m.ID, func(cur json.RawMessage) (json.RawMessage, error) {
+					var v struct{ N int }
+					if err := json.Unmarshal(cur, &v); err != nil {
+						return nil, err
+					}
+					return json.RawMessage(`{"n":` + strconv.Itoa(v.N+1) + `}`), nil
+				})
+				errs <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	got, err := s.ManagedStreamByID(ctx, m.ID)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"n":80}`, string(got.BroadcastSettings))
+}
+
+func testLiveStreams(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	u := mkUser(t, s, "alice")
+	m := mkSlot(t, s, u.ID, "main")
+
+	ls, started, err := s.StartLiveStream(ctx, m.ID, at(0))
+	require.NoError(t, err)
+	require.True(t, started)
+	require.Positive(t, ls.ID)
+	require.Equal(t, m.ID, ls.ManagedStreamID)
+	requireTime(t, at(0), ls.StartedAt)
+	require.Nil(t, ls.EndedAt)
+	slot, err := s.ManagedStreamByID(ctx, m.ID)
+	require.NoError(t, err)
+	require.Equal(t, &ls.ID, slot.LiveStreamID)
+
+	again, started, err := s.StartLiveStream(ctx, m.ID, at(time.Minute))
+	require.NoError(t, err)
+	require.False(t, started, "an already live slot is not started again")
+	require.Equal(t, ls.ID, again.ID)
+	requireTime(t, at(0), again.StartedAt)
+
+	ended, err := s.EndLiveStream(ctx, m.ID, at(time.Hour))
+	require.NoError(t, err)
+	require.Equal(t, ls.ID, ended.ID)
+	requireTimePtr(t, ptr(at(time.Hour)), ended.EndedAt)
+	requireTime(t, at(0), ended.StartedAt)
+	slot, err = s.ManagedStreamByID(ctx, m.ID)
+	require.NoError(t, err)
+	require.Nil(t, slot.LiveStreamID)
+
+	_, err = s.EndLiveStream(ctx, m.ID, at(2*time.Hour))
+	require.ErrorIs(t, err, store.ErrNotFound, "a slot that is not live cannot end")
+
+	next, started, err := s.StartLiveStream(ctx, m.ID, at(3*time.Hour))
+	require.NoError(t, err)
+	require.True(t, started)
+	require.NotEqual(t, ls.ID, next.ID, "going live again starts a new live stream")
+
+	_, _, err = s.StartLiveStream(ctx, m.ID+100, at(0))
+	require.ErrorIs(t, err, store.ErrNotFound)
+	_, err = s.EndLiveStream(ctx, m.ID+100, at(0))
+	require.ErrorIs(t, err, store.ErrNotFound)
+}
+
+func testVibeSessions(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	u := mkUser(t, s, "alice")
+	m := mkSlot(t, s, u.ID, "main")
+	ls, _, err := s.StartLiveStream(ctx, m.ID, at(0))
+	require.NoError(t, err)
+
+	v, err := s.UpsertVibeSession(ctx, store.VibeSession{
+		ManagedStreamID: m.ID, SessionKey: "k1", LiveStreamID: &ls.ID,
+		Publisher: json.RawMessage(`{"name":"cli","version":"1"}`), StartedAt: at(0), LastSeenAt: at(0),
+	})
+	require.NoError(t, err)
+	require.Positive(t, v.ID)
+	require.Equal(t, m.ID, v.ManagedStreamID)
+	require.Equal(t, "k1", v.SessionKey)
+	require.Equal(t, &ls.ID, v.LiveStreamID)
+	require.JSONEq(t, `{"name":"cli","version":"1"}`, string(v.Publisher))
+	require.Equal(t, store.SessionActive, v.Status)
+	requireTime(t, at(0), v.StartedAt)
+	requireTime(t, at(0), v.LastSeenAt)
+	require.Nil(t, v.LastEventAt)
+	require.Nil(t, v.EndedAt)
+
+	require.NoError(t, s.EndVibeSession(ctx, v.ID, at(time.Minute)))
+	got, err := s.VibeSessionByKey(ctx, m.ID, "k1")
+	require.NoError(t, err)
+	require.Equal(t, store.SessionEnded, got.Status)
+	requireTimePtr(t, ptr(at(time.Minute)), got.EndedAt)
+	require.NoError(t, s.EndVibeSession(ctx, v.ID, at(time.Hour)), "ending twice is harmless")
+	got, err = s.VibeSessionByKey(ctx, m.ID, "k1")
+	require.NoError(t, err)
+	requireTimePtr(t, ptr(at(time.Minute)), got.EndedAt, "the first end time is kept")
+
+	v2, err := s.UpsertVibeSession(ctx, store.VibeSession{
+		ManagedStreamID: m.ID, SessionKey: "k1", Publisher: json.RawMessage(`{"name":"cli","version":"2"}`),
+		StartedAt: at(2 * time.Minute), LastSeenAt: at(2 * time.Minute),
+	})
+	require.NoError(t, err)
+	require.Equal(t, v.ID, v2.ID, "the same (slot, key) is the same session")
+	require.Equal(t, store.SessionActive, v2.Status, "a refresh reactivates")
+	require.Nil(t, v2.EndedAt)
+	require.Nil(t, v2.LiveStreamID, "the live stream is refreshed")
+	require.JSONEq(t, `{"name":"cli","version":"2"}`, string(v2.Publisher))
+	requireTime(t, at(0), v2.StartedAt, "started_at is kept")
+	requireTime(t, at(2*time.Minute), v2.LastSeenAt)
+
+	other := mkSlot(t, s, u.ID, "other")
+	v3, err := s.UpsertVibeSession(ctx, store.VibeSession{ManagedStreamID: other.ID, SessionKey: "k1", LastSeenAt: at(time.Minute)})
+	require.NoError(t, err)
+	require.NotEqual(t, v.ID, v3.ID, "keys are per slot")
+	require.JSONEq(t, `{}`, string(v3.Publisher))
+	k2, err := s.UpsertVibeSession(ctx, store.VibeSession{ManagedStreamID: m.ID, SessionKey: "k2", LastSeenAt: at(time.Minute)})
+	require.NoError(t, err)
+
+	latest, err := s.LatestVibeSession(ctx, m.ID)
+	require.NoError(t, err)
+	require.Equal(t, v.ID, latest.ID, "latest by last_seen_at")
+	_, err = s.UpsertVibeSession(ctx, store.VibeSession{ManagedStreamID: m.ID, SessionKey: "k2", LastSeenAt: at(time.Hour)})
+	require.NoError(t, err)
+	latest, err = s.LatestVibeSession(ctx, m.ID)
+	require.NoError(t, err)
+	require.Equal(t, k2.ID, latest.ID)
+
+	_, err = s.VibeSessionByKey(ctx, m.ID, "nope")
+	require.ErrorIs(t, err, store.ErrNotFound)
+	empty := mkSlot(t, s, u.ID, "empty")
+	_, err = s.LatestVibeSession(ctx, empty.ID)
+	require.ErrorIs(t, err, store.ErrNotFound)
+	require.ErrorIs(t, s.EndVibeSession(ctx, v.ID+v3.ID+k2.ID+100, at(0)), store.ErrNotFound)
+	_, err = s.UpsertVibeSession(ctx, store.VibeSession{ManagedStreamID: m.ID + other.ID + empty.ID + 100, SessionKey: "x"})
+	require.ErrorIs(t, err, store.ErrNotFound, "a session needs an existing slot")
+}
+
+func testEndIdleVibeSessions(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	u := mkUser(t, s, "alice")
+	m := mkSlot(t, s, u.ID, "main")
+	mk := func(key string, seen time.Time) store.VibeSession {
+		v, err := s.UpsertVibeSession(ctx, store.VibeSession{ManagedStreamID: m.ID, SessionKey: key, LastSeenAt: seen})
+		require.NoError(t, err)
+		return v
+	}
+	old1, old2, fresh := mk("old1", at(0)), mk("old2", at(time.Minute)), mk("fresh", at(time.Hour))
+	ended := mk("ended", at(0))
+	require.NoError(t, s.EndVibeSession(ctx, ended.ID, at(time.Second)))
+
+	n, err := s.EndIdleVibeSessions(ctx, at(30*time.Minute), at(2*time.Hour))
+	require.NoError(t, err)
+	require.EqualValues(t, 2, n)
+	for _, v := range []store.VibeSession{old1, old2} {
+		got, err := s.VibeSessionByKey(ctx, m.ID, v.SessionKey)
+		require.NoError(t, err)
+		require.Equal(t, store.SessionEnded, got.Status)
+		requireTimePtr(t, ptr(at(2*time.Hour)), got.EndedAt)
+	}
+	got, err := s.VibeSessionByKey(ctx, m.ID, fresh.SessionKey)
+	require.NoError(t, err)
+	require.Equal(t, store.SessionActive, got.Status)
+	got, err = s.VibeSessionByKey(ctx, m.ID, ended.SessionKey)
+	require.NoError(t, err)
+	requireTimePtr(t, ptr(at(time.Second)), got.EndedAt, "already ended sessions are untouched")
+
+	n, err = s.EndIdleVibeSessions(ctx, at(30*time.Minute), at(3*time.Hour))
+	require.NoError(t, err)
+	require.Zero(t, n)
+}
