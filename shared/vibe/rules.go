@@ -42,8 +42,8 @@ var extraRules = []extraRule{
 	{
 		// NAME=value, NAME: value, "name": "value", name := "value" where the name says
 		// secret. No entropy threshold; placeholders and code expressions are skipped.
-		id: ruleKeyword,
-		re: regexp.MustCompile(`(?i)([\w.-]{0,60}` + secretNames + `[\w.-]{0,40})["']?[ \t]{0,4}(?:=|:=|::=|\?=|:|=>|->)[ \t]{0,4}` + secretValue),
+		id:       ruleKeyword,
+		re:       regexp.MustCompile(`(?i)([\w.-]{0,60}` + secretNames + `[\w.-]{0,40})["']?[ \t]{0,4}(?:=|:=|::=|\?=|:|=>|->)[ \t]{0,4}` + secretValue),
 		keywords: []string{"pass", "pwd", "secret", "token", "key", "cred", "dsn"},
 	},
 	{

@@ -1,0 +1,160 @@
+package vibe
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+const seedEvent = `{
+    "version": 1,
+    "eventId": "28c49b5c-9070-4fd3-b750-b67d84338f64",
+    "sessionKey": "openvibe-20260421231000-ab12cd34",
+    "sessionId": "7b3e6b3a-78df-40d7-a53d-9acfa1b2cb30",
+    "sequence": 17,
+    "eventType": "response",
+    "visibility": "public",
+    "depth": "standard",
+    "occurredAt": "2026-04-21T23:10:01.099Z",
+    "summary": "Refactored the publish server to sanitize Copilot events before viewer fanout.",
+    "source": {"channel": "chat-session", "rawType": "request.response"},
+    "publisher": {
+      "integrationId": "github-copilot", "integrationLabel": "GitHub Copilot", "vendor": "GitHub",
+      "clientType": "vscode-extension", "clientName": "OpenVibe.Live Copilot Companion"
+    },
+    "response": {"text": "Refactored the publish server.", "truncated": false},
+    "metadata": {"requestId": "req-123", "responseId": "resp-456", "workspaceName": "openvibe", "model": "gpt-5.4"},
+    "debug": {"raw": "dropped"}
+}`
+
+func TestParseEventSeed(t *testing.T) {
+	t.Parallel()
+	ev, err := ParseEvent(json.RawMessage(seedEvent))
+	require.NoError(t, err)
+	require.Equal(t, Event{
+		Version:    1,
+		EventID:    "28c49b5c-9070-4fd3-b750-b67d84338f64",
+		SessionKey: "openvibe-20260421231000-ab12cd34",
+		SessionID:  "7b3e6b3a-78df-40d7-a53d-9acfa1b2cb30",
+		Sequence:   17,
+		EventType:  TypeResponse,
+		Visibility: VisibilityPublic,
+		Depth:      DepthStandard,
+		OccurredAt: "2026-04-21T23:10:01.099Z",
+		Summary:    "Refactored the publish server to sanitize Copilot events before viewer fanout.",
+		Source:     &Source{Channel: "chat-session", RawType: "request.response"},
+		Publisher: &Publisher{IntegrationID: "github-copilot", IntegrationLabel: "GitHub Copilot", Vendor: "GitHub",
+			ClientType: "vscode-extension", ClientName: "OpenVibe.Live Copilot Companion"},
+		Response: &ResponseBody{Text: "Refactored the publish server."},
+		Metadata: &EventMetadata{RequestID: "req-123", ResponseID: "resp-456", WorkspaceName: "openvibe", Model: "gpt-5.4"},
+	}, ev)
+}
+
+func TestParseEventBodies(t *testing.T) {
+	t.Parallel()
+	ev, err := ParseEvent(json.RawMessage(`{"eventId":"e1","eventType":"file.change",
+		"file":{"name":"a.go","relativePath":"src/a.go","operation":"edit","changeCount":3,"snippet":null,"extra":1},
+		"prompt":{"text":"not a prompt event"}}`))
+	require.NoError(t, err)
+	require.Equal(t, VisibilityPublic, ev.Visibility, "visibility defaults to public")
+	require.Nil(t, ev.Prompt, "bodies of other types are dropped")
+	require.Equal(t, &FileBody{Name: "a.go", RelativePath: "src/a.go", Operation: "edit", ChangeCount: 3}, ev.File)
+
+	ev, err = ParseEvent(json.RawMessage(`{"eventId":"e2","eventType":"tool.call","visibility":"streamer",
+		"tool":{"name":"bash","phase":"start","argumentsPreview":"ls","resultPreview":"ok"}}`))
+	require.NoError(t, err)
+	require.Equal(t, VisibilityStreamer, ev.Visibility)
+	require.Equal(t, &ToolBody{Name: "bash", Phase: "start", ArgumentsPreview: "ls", ResultPreview: "ok"}, ev.Tool)
+
+	ev, err = ParseEvent(json.RawMessage(`{"eventId":"e3","eventType":"session.status","status":{"state":"idle","message":"waiting"}}`))
+	require.NoError(t, err)
+	require.Equal(t, &StatusBody{State: "idle", Message: "waiting"}, ev.Status)
+
+	snip := "x := 1"
+	ev, err = ParseEvent(json.RawMessage(`{"eventId":"e4","eventType":"file.save","file":{"name":"a.go","snippet":"x := 1"}}`))
+	require.NoError(t, err)
+	require.Equal(t, &snip, ev.File.Snippet)
+}
+
+func TestParseEventErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, raw, msg string
+	}{
+		{"missing", ``, "event payload is required"},
+		{"null", `null`, "event payload is required"},
+		{"array", `[]`, "event payload is required"},
+		{"string", `"x"`, "event payload is required"},
+		{"bad json", `{"eventId":`, "event payload is required"},
+		{"no id", `{"eventType":"prompt"}`, "eventId and eventType are required"},
+		{"no type", `{"eventId":"a"}`, "eventId and eventType are required"},
+		{"empty id", `{"eventId":"","eventType":"prompt"}`, "eventId and eventType are required"},
+		{"null type", `{"eventId":"a","eventType":null}`, "eventId and eventType are required"},
+		{"id number", `{"eventId":5,"eventType":"prompt"}`, "eventId must be a string"},
+		{"id long", `{"eventId":"` + strings.Repeat("a", 129) + `","eventType":"prompt"}`, "eventId must be at most 128 characters"},
+		{"id control", `{"eventId":"a\u0000b","eventType":"prompt"}`, "eventId must contain only printable characters"},
+		{"id blank", `{"eventId":"   ","eventType":"prompt"}`, "eventId must contain only printable characters"},
+		{"type unknown", `{"eventId":"a","eventType":"chat"}`, "eventType must be one of session.status, prompt, response, thinking, tool.call, file.change, file.save"},
+		{"type number", `{"eventId":"a","eventType":3}`, "eventType must be one of session.status, prompt, response, thinking, tool.call, file.change, file.save"},
+		{"visibility", `{"eventId":"a","eventType":"prompt","visibility":"private"}`, "visibility must be public or streamer"},
+		{"visibility type", `{"eventId":"a","eventType":"prompt","visibility":1}`, "visibility must be public or streamer"},
+		{"sequence", `{"eventId":"a","eventType":"prompt","sequence":"7"}`, "sequence must be an integer"},
+		{"sequence frac", `{"eventId":"a","eventType":"prompt","sequence":1.5}`, "sequence must be an integer"},
+		{"version", `{"eventId":"a","eventType":"prompt","version":"1"}`, "version must be an integer"},
+		{"summary", `{"eventId":"a","eventType":"prompt","summary":{}}`, "summary must be a string"},
+		{"depth", `{"eventId":"a","eventType":"prompt","depth":"full"}`, "depth must be one of headline, standard, deep"},
+		{"occurredAt", `{"eventId":"a","eventType":"prompt","occurredAt":"yesterday"}`, "occurredAt must be an RFC 3339 timestamp"},
+		{"source", `{"eventId":"a","eventType":"prompt","source":"x"}`, "source must be an object"},
+		{"source channel", `{"eventId":"a","eventType":"prompt","source":{"channel":1}}`, "source.channel must be a string"},
+		{"publisher", `{"eventId":"a","eventType":"prompt","publisher":[]}`, "publisher must be an object"},
+		{"prompt", `{"eventId":"a","eventType":"prompt","prompt":"hi"}`, "prompt must be an object"},
+		{"prompt text", `{"eventId":"a","eventType":"prompt","prompt":{"text":1}}`, "prompt.text must be a string"},
+		{"response truncated", `{"eventId":"a","eventType":"response","response":{"text":"x","truncated":"no"}}`, "response.truncated must be a boolean"},
+		{"tool phase", `{"eventId":"a","eventType":"tool.call","tool":{"name":"x","phase":"middle"}}`, "tool.phase must be one of start, end, error"},
+		{"tool args", `{"eventId":"a","eventType":"tool.call","tool":{"argumentsPreview":{"cmd":"ls"}}}`, "tool.argumentsPreview must be a string"},
+		{"file op", `{"eventId":"a","eventType":"file.change","file":{"operation":"move"}}`, "file.operation must be one of create, edit, delete, rename, save"},
+		{"file count", `{"eventId":"a","eventType":"file.change","file":{"changeCount":-1}}`, "file.changeCount must be a non-negative integer"},
+		{"file snippet", `{"eventId":"a","eventType":"file.change","file":{"snippet":5}}`, "file.snippet must be a string"},
+		{"metadata", `{"eventId":"a","eventType":"prompt","metadata":{"model":7}}`, "metadata.model must be a string"},
+		{"status", `{"eventId":"a","eventType":"session.status","status":{"message":[]}}`, "status.message must be a string"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := ParseEvent(json.RawMessage(tt.raw))
+			var ee *EventError
+			require.True(t, errors.As(err, &ee), "error %v", err)
+			require.Equal(t, tt.msg, ee.Error())
+		})
+	}
+}
+
+func TestNormalizePublisher(t *testing.T) {
+	t.Parallel()
+	p := NormalizePublisher(json.RawMessage(`{"integrationId":" claude-code ","clientType":"jetbrains","clientName":"` +
+		strings.Repeat("n", 300) + `","machineName":"box\u0007","viewerDepth":"huge",
+		"capabilities":{"thinking":"true","toolCalls":1,"workspaceFileEvents":"nope"},"token":"dropped"}`))
+	require.Equal(t, "claude-code", p.IntegrationID)
+	require.Equal(t, "other", p.ClientType)
+	require.Len(t, p.ClientName, maxPublisherLn)
+	require.Equal(t, "box", p.MachineName)
+	require.Empty(t, p.ViewerDepth)
+	require.Equal(t, &Capabilities{Thinking: true, ToolCalls: true}, p.Capabilities)
+
+	for _, ct := range ClientTypes {
+		require.Equal(t, ct, NormalizePublisher(json.RawMessage(`{"clientType":"`+ct+`"}`)).ClientType)
+	}
+	require.Equal(t, Publisher{}, NormalizePublisher(json.RawMessage(`"junk"`)))
+	require.Equal(t, Publisher{}, NormalizePublisher(nil))
+}
+
+func TestPublisherViewerSafe(t *testing.T) {
+	t.Parallel()
+	p := Publisher{IntegrationID: "a", IntegrationLabel: "b", Vendor: "c", ClientType: "cli", ClientName: "d",
+		ClientVersion: "1", WorkspaceName: "w", MachineName: "m", ViewerDepth: "deep", Capabilities: &Capabilities{Thinking: true}}
+	require.Equal(t, &Publisher{IntegrationID: "a", IntegrationLabel: "b", Vendor: "c", ClientType: "cli", ClientName: "d"}, p.ViewerSafe())
+	require.Nil(t, Publisher{MachineName: "m"}.ViewerSafe())
+}

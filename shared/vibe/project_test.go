@@ -1,0 +1,169 @@
+package vibe
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/require"
+)
+
+func projSettings(mod func(*Settings)) Settings {
+	s := DefaultSettings()
+	if mod != nil {
+		mod(&s)
+	}
+	return s
+}
+
+func TestProjectHides(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		ev   Event
+		mod  func(*Settings)
+	}{
+		{"disabled", Event{EventType: TypePrompt}, func(s *Settings) { s.Enabled = 0 }},
+		{"paused", Event{EventType: TypeSessionStatus}, func(s *Settings) { s.Paused = 1 }},
+		{"streamer only", Event{EventType: TypePrompt, Visibility: VisibilityStreamer}, nil},
+		{"prompts off", Event{EventType: TypePrompt}, func(s *Settings) { s.ShowPrompts = 0 }},
+		{"responses off", Event{EventType: TypeResponse}, func(s *Settings) { s.ShowResponses = 0 }},
+		{"thinking off by default", Event{EventType: TypeThinking}, nil},
+		{"tools off", Event{EventType: TypeToolCall}, func(s *Settings) { s.ShowToolCalls = 0 }},
+		{"file change off", Event{EventType: TypeFileChange}, func(s *Settings) { s.ShowFileEvents = 0 }},
+		{"file save off", Event{EventType: TypeFileSave}, func(s *Settings) { s.ShowFileEvents = 0 }},
+		{"unknown type", Event{EventType: "chat"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			require.Nil(t, Project(&tt.ev, projSettings(tt.mod)))
+		})
+	}
+	require.Nil(t, Project(nil, DefaultSettings()))
+}
+
+func TestProjectShowsStatusAlways(t *testing.T) {
+	t.Parallel()
+	s := projSettings(func(s *Settings) {
+		s.ShowPrompts, s.ShowResponses, s.ShowToolCalls, s.ShowFileEvents = 0, 0, 0, 0
+	})
+	p := Project(&Event{EventID: "e", EventType: TypeSessionStatus, Status: &StatusBody{State: "idle"}}, s)
+	require.NotNil(t, p)
+	require.Equal(t, &StatusBody{State: "idle"}, p.Status)
+	require.Equal(t, []string{TypeSessionStatus}, VisibleTypes(s))
+}
+
+func TestProjectTool(t *testing.T) {
+	t.Parallel()
+	ev := &Event{EventID: "e", EventType: TypeToolCall, Summary: "Ran rm -rf build/",
+		Tool: &ToolBody{Name: "terminal", Phase: "end", ArgumentsPreview: "rm -rf build/", ResultPreview: "done"}}
+	p := Project(ev, DefaultSettings())
+	require.Equal(t, &ToolBody{Name: "terminal", Phase: "end"}, p.Tool, "no tool is exempt from show_tool_arguments")
+	require.NotContains(t, p.Summary, "rm -rf", "the summary quotes the arguments")
+	require.Equal(t, "Used terminal", p.Summary)
+
+	p = Project(ev, projSettings(func(s *Settings) { s.ShowToolArguments = 1 }))
+	require.Equal(t, "rm -rf build/", p.Tool.ArgumentsPreview)
+	require.Equal(t, "done", p.Tool.ResultPreview)
+	require.Equal(t, "Ran rm -rf build/", p.Summary)
+	require.Equal(t, "Ran rm -rf build/", ev.Summary, "the stored event is not modified")
+}
+
+func TestProjectFile(t *testing.T) {
+	t.Parallel()
+	snip := "line one\nline two\nline three"
+	ev := &Event{EventID: "e", EventType: TypeFileChange, Summary: "Editing server/vibe-coding/publish-server.js",
+		File: &FileBody{Name: "server/vibe-coding/publish-server.js", RelativePath: "server/vibe-coding/publish-server.js",
+			Operation: "edit", ChangeCount: 3, Snippet: &snip}}
+
+	p := Project(ev, DefaultSettings())
+	require.Equal(t, &FileBody{Name: "publish-server.js", RelativePath: "publish-server.js", Operation: "edit", ChangeCount: 3}, p.File)
+	require.Equal(t, "Editing publish-server.js", p.Summary)
+
+	p = Project(ev, projSettings(func(s *Settings) { s.RedactFilePaths = 0; s.ShowFileSnippets = 1 }))
+	require.Equal(t, "server/vibe-coding/publish-server.js", p.File.RelativePath)
+	require.Equal(t, "Editing server/vibe-coding/publish-server.js", p.Summary)
+	require.Equal(t, snip, *p.File.Snippet, "line breaks are kept")
+
+	p = Project(ev, projSettings(func(s *Settings) { s.ShowFileSnippets = 1; s.MaxSnippetChars = 40; s.ViewerDepth = DepthHeadline }))
+	require.Equal(t, snip, *p.File.Snippet)
+	long := strings.Repeat("abcdefghij\n", 20)
+	ev.File.Snippet = &long
+	p = Project(ev, projSettings(func(s *Settings) { s.ShowFileSnippets = 1; s.MaxSnippetChars = 40 }))
+	require.Equal(t, 40, utf8.RuneCountInString(*p.File.Snippet))
+	require.True(t, strings.HasSuffix(*p.File.Snippet, Ellipsis))
+	require.Contains(t, *p.File.Snippet, "\n")
+}
+
+func TestProjectSummaryPaths(t *testing.T) {
+	t.Parallel()
+	tests := map[string]string{
+		"Editing src/main.go":                       "Editing main.go",
+		"Saved cmd/api/main.go and internal/x/y.go": "Saved main.go and y.go",
+		"Read docs/README.md.":                      "Read README.md.",
+		"Opened https://example.com/a/b.html":       "Opened https://example.com/a/b.html",
+		"Pros and/or cons":                          "Pros and/or cons",
+		`Edited src\app\main.cs`:                    "Edited main.cs",
+	}
+	for in, want := range tests {
+		require.Equal(t, want, redactSummaryPaths(in), in)
+	}
+}
+
+func TestProjectTruncation(t *testing.T) {
+	t.Parallel()
+	text := strings.Repeat("é", 3000)
+	ev := &Event{EventID: "e", EventType: TypeResponse, Response: &ResponseBody{Text: text}}
+	tests := []struct {
+		depth string
+		max   int
+		want  int
+	}{
+		{DepthStandard, 360, 360},
+		{DepthHeadline, 360, 216},
+		{DepthDeep, 360, 396},
+		{DepthHeadline, 80, 48},
+		{DepthDeep, 2400, 2640},
+	}
+	for _, tt := range tests {
+		p := Project(ev, projSettings(func(s *Settings) { s.ViewerDepth = tt.depth; s.MaxResponseChars = tt.max }))
+		require.Equal(t, tt.want, utf8.RuneCountInString(p.Response.Text), "%s %d", tt.depth, tt.max)
+		require.True(t, strings.HasSuffix(p.Response.Text, Ellipsis))
+		require.True(t, p.Response.Truncated)
+		require.True(t, utf8.ValidString(p.Response.Text))
+	}
+	// headline never goes below 40 characters.
+	th := &Event{EventID: "e", EventType: TypeThinking, Thinking: &TextBody{Text: text}}
+	p := Project(th, projSettings(func(s *Settings) { s.ShowThinking = 1; s.MaxThinkingChars = 40; s.ViewerDepth = DepthHeadline }))
+	require.Equal(t, 40, utf8.RuneCountInString(p.Thinking.Text))
+
+	short := &Event{EventID: "e", EventType: TypePrompt, Prompt: &TextBody{Text: "hello"}}
+	require.Equal(t, "hello", Project(short, DefaultSettings()).Prompt.Text)
+	pr := &Event{EventID: "e", EventType: TypePrompt, Prompt: &TextBody{Text: text}, Summary: text}
+	p = Project(pr, DefaultSettings())
+	require.Equal(t, 220, utf8.RuneCountInString(p.Prompt.Text))
+	require.Equal(t, 220, utf8.RuneCountInString(p.Summary))
+}
+
+func TestProjectCutsPublisherAndMetadata(t *testing.T) {
+	t.Parallel()
+	ev := &Event{EventID: "e", EventType: TypePrompt, SessionKey: "k", Visibility: VisibilityPublic,
+		Source:    &Source{Channel: "c", RawType: "r"},
+		Publisher: &Publisher{IntegrationID: "i", ClientType: "cli", MachineName: "laptop", WorkspaceName: "ws", ClientVersion: "1"},
+		Metadata:  &EventMetadata{RequestID: "q", ResponseID: "r", WorkspaceName: "ws", Model: "m"},
+		Prompt:    &TextBody{Text: "hi"}}
+	p := Project(ev, DefaultSettings())
+	require.Equal(t, &Publisher{IntegrationID: "i", ClientType: "cli"}, p.Publisher)
+	require.Equal(t, &EventMetadata{RequestID: "q", ResponseID: "r", Model: "m"}, p.Metadata)
+	require.Nil(t, p.Source)
+	require.Empty(t, p.SessionKey)
+}
+
+func TestVisibleTypes(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, []string{TypeSessionStatus, TypePrompt, TypeResponse, TypeToolCall, TypeFileChange, TypeFileSave}, VisibleTypes(DefaultSettings()))
+	require.Nil(t, VisibleTypes(projSettings(func(s *Settings) { s.Paused = 1 })))
+	require.Nil(t, VisibleTypes(projSettings(func(s *Settings) { s.Enabled = 0 })))
+	require.Equal(t, EventTypes, VisibleTypes(projSettings(func(s *Settings) { s.ShowThinking = 1 })))
+}
