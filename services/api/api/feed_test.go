@@ -165,10 +165,14 @@ func TestPublicFeed(t *testing.T) {
 			put := func(s map[string]any) {
 				e.as(alice.Token).expect(http.MethodPut, "/api/vibe-coding/managed/"+itoa(slot.ID)+"/settings", map[string]any{"settings": s}, http.StatusOK, nil)
 			}
-			put(map[string]any{"show_thinking": 1, "delay_ms": 0})
+			put(map[string]any{"delay_ms": 0})
+			e.storeEvents(slot.ID, seedEvent{id: "ev-thinking-2", typ: "thinking", payload: map[string]any{"thinking": map[string]any{"text": "hmm"}}})
 			var f feedResp
-			e.anon().expect(http.MethodGet, feed+"?limit=100", nil, http.StatusOK, &f)
-			require.Contains(t, eventIDs(f.Events), "ev-thinking")
+			e.anon().expect(http.MethodGet, feed+"?limit=3", nil, http.StatusOK, &f)
+			require.NotContains(t, eventIDs(f.Events), "ev-thinking-2")
+			put(map[string]any{"show_thinking": 1})
+			e.anon().expect(http.MethodGet, feed+"?limit=3", nil, http.StatusOK, &f)
+			require.Equal(t, "ev-thinking-2", f.Events[2]["eventId"], "settings apply to stored events too")
 			put(map[string]any{"paused": 1})
 			e.anon().expect(http.MethodGet, feed, nil, http.StatusOK, &f)
 			require.Empty(t, f.Events)

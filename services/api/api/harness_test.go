@@ -21,11 +21,9 @@ import (
 	"openvibe.live/backend/services/api/api"
 	"openvibe.live/backend/shared/auth"
 	"openvibe.live/backend/shared/broker"
-	"openvibe.live/backend/shared/broker/brokers"
 	"openvibe.live/backend/shared/platform"
 	"openvibe.live/backend/shared/slotbus"
 	"openvibe.live/backend/shared/store"
-	"openvibe.live/backend/shared/store/stores"
 	"openvibe.live/backend/shared/testenv"
 )
 
@@ -82,13 +80,10 @@ func backends(t *testing.T, fn func(t *testing.T, newEnv func(...envOption) *env
 
 func newEnv(t *testing.T, dbURL, dbPath string, opts ...envOption) *env {
 	t.Helper()
-	ctx := context.Background()
 	log := slog.New(slog.DiscardHandler)
-	st, err := stores.Open(ctx, dbURL, stores.Options{Migrate: true, Logger: log})
-	require.NoError(t, err)
+	st := openStore(t, dbURL, log)
 	t.Cleanup(func() { _ = st.Close() })
-	br, err := brokers.Open(ctx, "", log)
-	require.NoError(t, err)
+	br := openBroker(t, log)
 	t.Cleanup(func() { _ = br.Close() })
 
 	clk := &clock{now: time.Date(2026, 4, 21, 23, 10, 0, 0, time.UTC)}
