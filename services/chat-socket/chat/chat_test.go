@@ -1,0 +1,326 @@
+package chat
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"openvibe.live/backend/migrations"
+	"openvibe.live/backend/shared/auth"
+	"openvibe.live/backend/shared/broker/memory"
+	"openvibe.live/backend/shared/slotbus"
+	"openvibe.live/backend/shared/store"
+	"openvibe.live/backend/shared/store/sqlite"
+	"openvibe.live/backend/shared/vibe"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+type env struct {
+	t       *testing.T
+	srv     *Server
+	st      store.Store
+	br      *memory.Broker
+	jwt     *auth.JWT
+	http    *httptest.Server
+	user    store.User
+	slot    store.ManagedStream
+	session store.VibeSession
+}
+
+func newEnv(t *testing.T, cfg Config) *env {
+	t.Helper()
+	ctx := t.Context()
+	sq, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "chat.db"), sqlite.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = sq.Close() })
+	require.NoError(t, migrations.Up(ctx, sq.DB(), migrations.SQLite))
+	br := memory.New(memory.Options{})
+	t.Cleanup(func() { _ = br.Close() })
+	jwt, err := auth.NewJWT(auth.JWTConfig{Secret: bytes.Repeat([]byte("k"), 32), Issuer: "t", Audience: "t", TTL: time.Hour})
+	require.NoError(t, err)
+	srv, err := New(Deps{Store: sq, Broker: br, Auth: auth.NewAuthenticator(sq, jwt, nil), Registerer: prometheus.NewRegistry(), Config: cfg})
+	require.NoError(t, err)
+	e := echo.New()
+	srv.Register(e)
+	hs := httptest.NewServer(e)
+	runCtx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		_ = srv.Run(runCtx)
+		close(done)
+	}()
+	t.Cleanup(func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+		hs.Close()
+		stop()
+		<-done
+	})
+	u, err := sq.CreateUser(ctx, "Ada", "x")
+	require.NoError(t, err)
+	slot, err := sq.CreateManagedStream(ctx, u.ID, "camp-code", "Night Bus", nil)
+	require.NoError(t, err)
+	sess, err := sq.UpsertVibeSession(ctx, store.VibeSession{
+		ManagedStreamID: slot.ID, SessionKey: "openvibe-20260421231000-ab12cd34", Status: store.SessionActive,
+		Publisher: json.RawMessage(`{}`), StartedAt: time.Now(), LastSeenAt: time.Now(),
+	})
+	require.NoError(t, err)
+	return &env{t: t, srv: srv, st: sq, br: br, jwt: jwt, http: hs, user: u, slot: slot, session: sess}
+}
+
+func (e *env) url(path string) string { return "ws" + strings.TrimPrefix(e.http.URL, "http") + path }
+
+func (e *env) token(u store.User) string {
+	tok, _, err := e.jwt.Issue(u.ID, u.Username, time.Now())
+	require.NoError(e.t, err)
+	return tok
+}
+
+type client struct {
+	t    *testing.T
+	conn *websocket.Conn
+	buf  []json.RawMessage
+}
+
+func (e *env) dial(path string, hdr http.Header) *client {
+	e.t.Helper()
+	conn, _, err := websocket.Dial(e.t.Context(), e.url(path), &websocket.DialOptions{HTTPHeader: hdr})
+	require.NoError(e.t, err)
+	e.t.Cleanup(func() { conn.CloseNow() })
+	return &client{t: e.t, conn: conn}
+}
+
+// next returns the next frame (splitting coalesced messages).
+func (c *client) next() map[string]any {
+	c.t.Helper()
+	for len(c.buf) == 0 {
+		ctx, cancel := context.WithTimeout(c.t.Context(), 5*time.Second)
+		_, data, err := c.conn.Read(ctx)
+		cancel()
+		require.NoError(c.t, err)
+		for f := range bytes.SplitSeq(data, []byte{'\n'}) {
+			c.buf = append(c.buf, json.RawMessage(f))
+		}
+	}
+	var m map[string]any
+	require.NoError(c.t, json.Unmarshal(c.buf[0], &m))
+	c.buf = c.buf[1:]
+	return m
+}
+
+// nextOf skips frames until one of type typ.
+func (c *client) nextOf(typ string) map[string]any {
+	for {
+		if m := c.next(); m["type"] == typ {
+			return m
+		}
+	}
+}
+
+func (c *client) send(v any) {
+	b, _ := json.Marshal(v)
+	require.NoError(c.t, c.conn.Write(c.t.Context(), websocket.MessageText, b))
+}
+
+// publish stores an event and publishes it, as the gateway does.
+func (e *env) publish(raw string) store.VibeEvent {
+	e.t.Helper()
+	ev, err := vibe.ParseEvent(json.RawMessage(raw))
+	require.NoError(e.t, err)
+	payload, _ := json.Marshal(ev)
+	res, err := e.st.InsertVibeEvents(e.t.Context(), []store.NewVibeEvent{{
+		ManagedStreamID: e.slot.ID, SessionID: e.session.ID, EventID: ev.EventID, EventType: ev.EventType,
+		Visibility: ev.Visibility, Payload: payload, ReceivedAt: time.Now().UTC(),
+	}})
+	require.NoError(e.t, err)
+	require.NoError(e.t, slotbus.Publish(e.t.Context(), e.br, slotbus.Message{Kind: slotbus.KindEvent, SlotID: e.slot.ID, Event: slotbus.FromStoreEvent(res[0].Event)}))
+	return res[0].Event
+}
+
+const seedEvent = `{
+  "version": 1, "eventId": "28c49b5c-9070-4fd3-b750-b67d84338f64",
+  "sessionKey": "openvibe-20260421231000-ab12cd34", "sessionId": "7b3e6b3a-78df-40d7-a53d-9acfa1b2cb30",
+  "sequence": 17, "eventType": "file.change", "visibility": "public", "depth": "standard",
+  "occurredAt": "2026-04-21T23:10:01.099Z", "summary": "Editing server/vibe-coding/publish-server.js",
+  "file": {"name": "publish-server.js", "relativePath": "server/vibe-coding/publish-server.js", "operation": "edit", "changeCount": 3}
+}`
+
+func TestViewerGetsWelcomeAndSeedShapedFrames(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Config{})
+	c := e.dial("/ws/chat/@ada/camp-code", nil)
+	w := c.next()
+	require.Equal(t, "welcome", w["type"])
+	require.EqualValues(t, e.slot.ID, w["managed_stream_id"])
+	require.Equal(t, "camp-code", w["slot_slug"])
+	require.Nil(t, w["user"])
+	require.Equal(t, "chat.history", c.next()["type"])
+
+	e.publish(seedEvent)
+	f := c.next()
+	require.Equal(t, "vibe-coding", f["type"])
+	require.EqualValues(t, e.slot.ID, f["managed_stream_id"])
+	require.Equal(t, "camp-code", f["slot_slug"])
+	require.EqualValues(t, 0, f["delay_ms"])
+	require.EqualValues(t, 1, f["seq"])
+	ev := f["event"].(map[string]any)
+	require.Equal(t, "28c49b5c-9070-4fd3-b750-b67d84338f64", ev["eventId"])
+	require.Equal(t, "file.change", ev["eventType"])
+	require.Contains(t, ev["summary"], "publish-server.js")
+	file := ev["file"].(map[string]any)
+	require.Equal(t, "publish-server.js", file["name"])
+	require.Equal(t, "edit", file["operation"])
+	require.EqualValues(t, 3, file["changeCount"])
+	require.Contains(t, file, "snippet")
+}
+
+func TestSlotByIDAndUnknownSlot(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Config{})
+	c := e.dial("/ws/chat/ADA/"+itoa(e.slot.ID), nil)
+	require.Equal(t, "welcome", c.next()["type"])
+
+	for _, path := range []string{"/ws/chat/ada/nope", "/ws/chat/nobody/camp-code"} {
+		bad := e.dial(path, nil)
+		_, _, err := bad.conn.Read(t.Context())
+		require.EqualValues(t, 4404, websocket.CloseStatus(err), path)
+	}
+	bad := e.dial("/ws/chat/ada/camp-code?since=x", nil)
+	_, _, err := bad.conn.Read(t.Context())
+	require.EqualValues(t, 4400, websocket.CloseStatus(err))
+}
+
+func TestOriginCheck(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Config{AllowedOrigins: []string{"*.openvibe.live"}})
+	for origin, ok := range map[string]bool{
+		"":                         true,
+		"https://www.openvibe.live": true,
+		"https://evil.example":      false,
+		e.http.URL:                  true, // same host
+	} {
+		hdr := http.Header{}
+		if origin != "" {
+			hdr.Set("Origin", origin)
+		}
+		conn, resp, err := websocket.Dial(t.Context(), e.url("/ws/chat/ada/camp-code"), &websocket.DialOptions{HTTPHeader: hdr})
+		if ok {
+			require.NoError(t, err, origin)
+			conn.CloseNow()
+			continue
+		}
+		require.Error(t, err, origin)
+		require.Equal(t, http.StatusForbidden, resp.StatusCode)
+	}
+}
+
+func TestChat(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Config{ChatMaxChars: 10, ChatRate: 0.001, ChatBurst: 2})
+	anon := e.dial("/ws/chat/ada/camp-code", nil)
+	anon.nextOf("chat.history")
+	anon.send(map[string]string{"type": "chat.send", "text": "hi"})
+	require.Equal(t, errLoginRequired, anon.nextOf("error")["error"])
+
+	bob, err := e.st.CreateUser(t.Context(), "bob", "x")
+	require.NoError(t, err)
+	hdr := http.Header{"Authorization": {"Bearer " + e.token(bob)}}
+	me := e.dial("/ws/chat/ada/camp-code", hdr)
+	w := me.next()
+	require.Equal(t, map[string]any{"id": float64(bob.ID), "username": "bob"}, w["user"])
+	me.nextOf("chat.history")
+
+	me.send(map[string]string{"type": "chat.send", "text": "  hello\nall "})
+	for _, c := range []*client{me, anon} {
+		m := c.nextOf("chat.message")
+		require.Equal(t, "hello all", m["text"])
+		require.Equal(t, map[string]any{"id": float64(bob.ID), "username": "bob"}, m["user"])
+		require.NotEmpty(t, m["created_at"])
+	}
+	me.send(map[string]string{"type": "chat.send", "text": "far too long for this"})
+	require.Contains(t, me.nextOf("error")["error"], "too long")
+	me.send(map[string]string{"type": "chat.send", "text": "two"})
+	me.nextOf("chat.message")
+	me.send(map[string]string{"type": "chat.send", "text": "three"})
+	require.Equal(t, errTooFast, me.nextOf("error")["error"])
+	me.send(map[string]string{"type": "nope"})
+	require.Equal(t, "unknown message type", me.nextOf("error")["error"])
+
+	late := e.dial("/ws/chat/ada/camp-code", nil)
+	late.next()
+	h := late.next()
+	require.Equal(t, "chat.history", h["type"])
+	require.Len(t, h["messages"], 2)
+}
+
+func TestShutdownClosesWithGoingAway(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Config{})
+	c := e.dial("/ws/chat/ada/camp-code", nil)
+	c.nextOf("chat.history")
+	read := make(chan error, 1)
+	go func() {
+		_, _, err := c.conn.Read(context.Background())
+		read <- err
+	}()
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	require.NoError(t, e.srv.Shutdown(ctx))
+	require.EqualValues(t, websocket.StatusGoingAway, websocket.CloseStatus(<-read))
+	late := e.dial("/ws/chat/ada/camp-code", nil)
+	_, _, err := late.conn.Read(t.Context())
+	require.EqualValues(t, websocket.StatusGoingAway, websocket.CloseStatus(err), "no new viewers once shutting down")
+}
+
+func TestWriteCoalescesQueuedFrames(t *testing.T) {
+	t.Parallel()
+	frames := [][]byte{[]byte(`{"n":1}`), []byte(`{"n":2}`), []byte(`{"n":3}`), bytes.Repeat([]byte("x"), 1500)}
+	for _, tc := range []struct {
+		name  string
+		batch bool
+		want  []int // frames per message
+	}{
+		{"batched, split at MaxBatchBytes", true, []int{3, 1}},
+		{"one frame per message", false, []int{1, 1, 1, 1}},
+	} {
+		hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			conn, err := websocket.Accept(w, r, nil)
+			if err != nil {
+				return
+			}
+			cc := &connection{s: &Server{cfg: Config{WriteTimeout: time.Second, MaxBatchBytes: 1024}}, conn: conn, batch: tc.batch, ctx: r.Context()}
+			_ = cc.write(frames)
+			_ = conn.Close(websocket.StatusNormalClosure, "")
+		}))
+		conn, _, err := websocket.Dial(t.Context(), "ws"+strings.TrimPrefix(hs.URL, "http"), nil)
+		require.NoError(t, err)
+		var got []int
+		for {
+			_, data, err := conn.Read(t.Context())
+			if err != nil {
+				break
+			}
+			got = append(got, bytes.Count(data, []byte{'\n'})+1)
+		}
+		require.Equal(t, tc.want, got, tc.name)
+		conn.CloseNow()
+		hs.Close()
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// viewerStats are shared by every simulated viewer.
+type viewerStats struct {
+	latency    histogram
+	delivered  atomic.Uint64
+	missing    atomic.Uint64 // seqs skipped (every load event is visible, so a skip is a loss)
+	outOfOrder atomic.Uint64 // seqs at or below one already seen
+	connected  atomic.Int64
+	dialErrors atomic.Uint64
+	dropped    atomic.Uint64 // connections closed by the server or the network mid-run
+	slow       atomic.Uint64 // closed with 4008
+}
+
+var (
+	prefixVibe    = []byte(`{"type":"vibe-coding",`)
+	prefixWelcome = []byte(`{"type":"welcome",`)
+	keySeq        = []byte(`"seq":`)
+	keySummary    = []byte(`"summary":"load `)
+)
+
+// runViewer connects one viewer and reads until ctx ends. welcomed is called once the
+// welcome frame has arrived (or with the error that prevented it).
+func runViewer(ctx context.Context, url string, st *viewerStats, welcomed func(error)) {
+	conn, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		st.dialErrors.Add(1)
+		welcomed(err)
+		return
+	}
+	defer conn.CloseNow()
+	conn.SetReadLimit(4 << 20)
+	st.connected.Add(1)
+	defer st.connected.Add(-1)
+	v := viewer{st: st, welcomed: welcomed}
+	buf := bytes.NewBuffer(make([]byte, 0, 4096))
+	for {
+		_, r, err := conn.Reader(ctx)
+		if err == nil {
+			buf.Reset()
+			_, err = buf.ReadFrom(r)
+		}
+		if err != nil {
+			if ctx.Err() == nil {
+				st.dropped.Add(1)
+				if websocket.CloseStatus(err) == 4008 {
+					st.slow.Add(1)
+				}
+			}
+			if !v.welcome {
+				welcomed(err)
+			}
+			return
+		}
+		now := time.Now()
+		for f := range bytes.SplitSeq(buf.Bytes(), []byte{'\n'}) {
+			v.frame(f, now)
+		}
+	}
+}
+
+type viewer struct {
+	st       *viewerStats
+	welcome  bool
+	last     int64
+	welcomed func(error)
+}
+
+func (v *viewer) frame(f []byte, now time.Time) {
+	switch {
+	case bytes.HasPrefix(f, prefixVibe):
+		v.st.delivered.Add(1)
+		seq := intAfter(f, keySeq)
+		switch {
+		case seq <= v.last:
+			v.st.outOfOrder.Add(1)
+		case seq > v.last+1:
+			v.st.missing.Add(uint64(seq - v.last - 1))
+		}
+		v.last = max(v.last, seq)
+		if t := intAfter(f, keySummary); t > 0 {
+			v.st.latency.observe(now.Sub(time.Unix(0, t)))
+		}
+	case bytes.HasPrefix(f, prefixWelcome) && !v.welcome:
+		v.welcome = true
+		v.last = intAfter(f, keySeq)
+		v.welcomed(nil)
+	}
+}
+
+// intAfter parses the decimal number following key in f (0 when absent).
+func intAfter(f, key []byte) int64 {
+	i := bytes.Index(f, key)
+	if i < 0 {
+		return 0
+	}
+	rest := f[i+len(key):]
+	end := 0
+	for end < len(rest) && rest[end] >= '0' && rest[end] <= '9' {
+		end++
+	}
+	n, err := strconv.ParseInt(string(rest[:end]), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
+}
