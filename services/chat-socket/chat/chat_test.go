@@ -209,7 +209,7 @@ func TestOriginCheck(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, Config{AllowedOrigins: []string{"*.openvibe.live"}})
 	for origin, ok := range map[string]bool{
-		"":                         true,
+		"":                          true,
 		"https://www.openvibe.live": true,
 		"https://evil.example":      false,
 		e.http.URL:                  true, // same host
