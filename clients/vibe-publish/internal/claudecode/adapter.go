@@ -1,0 +1,204 @@
+package claudecode
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"openvibe.live/backend/clients/vibe-publish/internal/follow"
+	"openvibe.live/backend/shared/vibe"
+)
+
+// Options configures Run.
+type Options struct {
+	ProjectDir string // the project Claude Code runs in; default: the working directory
+	ClaudeDir  string // Claude Code's config dir; default $CLAUDE_CONFIG_DIR or ~/.claude
+	Transcript string // a transcript file to follow instead of the newest one
+	Follow     bool   // keep following (and switch to a newer session's transcript)
+	// Replay publishes what the transcript already holds. Without Follow it is implied.
+	Replay bool
+	Poll   time.Duration // default 250ms
+
+	OnBadLine    func(path string, line int64, err error)
+	OnTranscript func(path string) // told which transcript is being read
+}
+
+// ErrNoTranscript means no transcript exists for the project (and not following).
+var ErrNoTranscript = errors.New("no Claude Code transcript found")
+
+// Run reads transcripts and emits their events until the input ends (without Follow) or ctx
+// ends.
+func Run(ctx context.Context, opt Options, emit func(context.Context, vibe.Event) error) error {
+	if opt.Poll <= 0 {
+		opt.Poll = 250 * time.Millisecond
+	}
+	if opt.Transcript != "" {
+		return readTranscript(ctx, opt, opt.Transcript, !opt.Follow || opt.Replay, nil, emit)
+	}
+	dir, err := ProjectTranscriptDir(opt)
+	if err != nil {
+		return err
+	}
+	replay := !opt.Follow || opt.Replay
+	for {
+		path, mod, err := newestTranscript(dir)
+		if err != nil {
+			if !opt.Follow {
+				return err
+			}
+			if err := sleep(ctx, opt.Poll); err != nil {
+				return err
+			}
+			continue
+		}
+		var lastCheck time.Time
+		newer := func() bool { // a newer session started: switch to it
+			if time.Since(lastCheck) < time.Second {
+				return false
+			}
+			lastCheck = time.Now()
+			p, m, err := newestTranscript(dir)
+			return err == nil && p != path && m.After(mod)
+		}
+		if err := readTranscript(ctx, opt, path, replay, newer, emit); err != nil || !opt.Follow {
+			return err
+		}
+		replay = true // a newer transcript is a new session: publish it from its start
+	}
+}
+
+// readTranscript maps one transcript file. Lines present when it starts are still mapped
+// (tool results need their tool use) but only emitted when replay is set.
+func readTranscript(ctx context.Context, opt Options, path string, replay bool, stop func() bool, emit func(context.Context, vibe.Event) error) error {
+	if opt.OnTranscript != nil {
+		opt.OnTranscript(path)
+	}
+	var history int64
+	if !replay {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		history = int64(bytes.Count(data, []byte{'\n'}))
+	}
+	m := NewMapper()
+	err := follow.Lines(ctx, path, follow.Options{
+		Follow: opt.Follow, Poll: opt.Poll, Stop: stop,
+		OnSkip: func(n int64, err error) { bad(opt, path, n, err) },
+	}, func(raw []byte, n int64) error {
+		if len(bytes.TrimSpace(raw)) == 0 {
+			return nil
+		}
+		evs, err := m.Line(raw)
+		if err != nil {
+			bad(opt, path, n, err)
+			return nil
+		}
+		if n <= history {
+			return nil
+		}
+		for _, ev := range evs {
+			if err := emit(ctx, ev); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil && ctx.Err() == nil {
+		return fmt.Errorf("read transcript %s: %w", path, err)
+	}
+	return err
+}
+
+func bad(opt Options, path string, n int64, err error) {
+	if opt.OnBadLine != nil {
+		opt.OnBadLine(path, n, err)
+	}
+}
+
+// ProjectTranscriptDir returns the directory holding the project's transcripts.
+func ProjectTranscriptDir(opt Options) (string, error) {
+	project := opt.ProjectDir
+	if project == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		project = wd
+	}
+	project, err := filepath.Abs(project)
+	if err != nil {
+		return "", err
+	}
+	base := opt.ClaudeDir
+	if base == "" {
+		base = os.Getenv("CLAUDE_CONFIG_DIR")
+	}
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", err
+		}
+		base = filepath.Join(home, ".claude")
+	}
+	projects := filepath.Join(base, "projects")
+	// Claude Code replaces every character but letters and digits with '-'; older versions
+	// replaced only the separators.
+	candidates := []string{EscapeProjectPath(project), strings.ReplaceAll(filepath.ToSlash(project), "/", "-")}
+	for _, c := range candidates {
+		if info, err := os.Stat(filepath.Join(projects, c)); err == nil && info.IsDir() {
+			return filepath.Join(projects, c), nil
+		}
+	}
+	return filepath.Join(projects, candidates[0]), nil
+}
+
+var notAlnum = regexp.MustCompile(`[^A-Za-z0-9]`)
+
+// EscapeProjectPath is the directory name Claude Code uses for a project path.
+func EscapeProjectPath(abs string) string { return notAlnum.ReplaceAllString(abs, "-") }
+
+// newestTranscript picks the most recently written session transcript in dir (sub-agent
+// transcripts, agent-*.jsonl, are not sessions).
+func newestTranscript(dir string) (string, time.Time, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", time.Time{}, err
+	}
+	var best string
+	var bestMod time.Time
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".jsonl") || strings.HasPrefix(name, "agent-") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		if best == "" || info.ModTime().After(bestMod) {
+			best, bestMod = filepath.Join(dir, name), info.ModTime()
+		}
+	}
+	if best == "" {
+		return "", time.Time{}, fmt.Errorf("%w in %s (pass --transcript FILE or --project DIR)", ErrNoTranscript, dir)
+	}
+	return best, bestMod, nil
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,97 @@
+package claudecode
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"openvibe.live/backend/shared/vibe"
+)
+
+type sink struct {
+	mu  sync.Mutex
+	evs []vibe.Event
+}
+
+func (s *sink) emit(_ context.Context, ev vibe.Event) error {
+	s.mu.Lock()
+	s.evs = append(s.evs, ev)
+	s.mu.Unlock()
+	return nil
+}
+
+func (s *sink) get() []vibe.Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]vibe.Event(nil), s.evs...)
+}
+
+// layout writes the first n lines of the fixture as the project's transcript.
+func layout(t *testing.T, n int) (opt Options, transcript string, rest [][]byte) {
+	t.Helper()
+	data, err := os.ReadFile("testdata/session.jsonl")
+	require.NoError(t, err)
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	claude, project := t.TempDir(), filepath.Join(t.TempDir(), "night_bus")
+	require.NoError(t, os.MkdirAll(project, 0o755))
+	dir := filepath.Join(claude, "projects", EscapeProjectPath(project))
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	transcript = filepath.Join(dir, "4f35e220-c435-4cf7-b9b9-f40426042847.jsonl")
+	require.NoError(t, os.WriteFile(transcript, bytes.Join(lines[:n], nil), 0o600))
+	// An older session and a sub-agent transcript that must not be picked.
+	old := filepath.Join(dir, "0a6afc57-2f31-4cb4-8ff0-01247f50c64c.jsonl")
+	require.NoError(t, os.WriteFile(old, lines[1], 0o600))
+	require.NoError(t, os.Chtimes(old, time.Now().Add(-time.Hour), time.Now().Add(-time.Hour)))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "agent-a748733.jsonl"), lines[1], 0o600))
+	return Options{ProjectDir: project, ClaudeDir: claude, Poll: 5 * time.Millisecond}, transcript, lines[n:]
+}
+
+func TestRunPicksNewestTranscriptOfProject(t *testing.T) {
+	t.Parallel()
+	opt, transcript, _ := layout(t, 19)
+	var picked string
+	opt.OnTranscript = func(p string) { picked = p }
+	var s sink
+	require.NoError(t, Run(t.Context(), opt, s.emit))
+	require.Equal(t, transcript, picked)
+	require.Len(t, s.get(), 17)
+}
+
+func TestRunNoTranscript(t *testing.T) {
+	t.Parallel()
+	err := Run(t.Context(), Options{ProjectDir: t.TempDir(), ClaudeDir: t.TempDir()}, (&sink{}).emit)
+	require.ErrorIs(t, err, ErrNoTranscript)
+}
+
+func TestFollowPublishesOnlyNewLinesAndMatchesEarlierToolUses(t *testing.T) {
+	t.Parallel()
+	// The transcript holds everything up to the Edit tool use (7 lines); following starts
+	// after it, and the tool result that arrives later still finds its tool use.
+	opt, transcript, rest := layout(t, 7)
+	opt.Follow = true
+	ctx, cancel := context.WithCancel(t.Context())
+	var s sink
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, opt, s.emit) }()
+	time.Sleep(50 * time.Millisecond)
+	require.Empty(t, s.get(), "history is not replayed")
+
+	f, err := os.OpenFile(transcript, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.Write(rest[0]) // the Edit's tool_result
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	require.Eventually(t, func() bool { return len(s.get()) == 2 }, 2*time.Second, 5*time.Millisecond)
+	evs := s.get()
+	require.Equal(t, "Edit", evs[0].Tool.Name)
+	require.Equal(t, "end", evs[0].Tool.Phase)
+	require.Equal(t, "internal/timetable/parse.go", evs[1].File.RelativePath)
+	cancel()
+	require.ErrorIs(t, <-done, context.Canceled)
+}
