@@ -311,3 +311,33 @@ func (r *Room) addChat(c *slotbus.Chat) {
 	}
 	r.broadcast(Encode(f))
 }
+
+// revalidate re-reads the pending events from the store and drops those withheld or
+// retracted since they were queued: the safety net for a retract or panic message the broker
+// lost.
+func (r *Room) revalidate(ctx context.Context) {
+	if len(r.pending) == 0 {
+		return
+	}
+	first, last := r.pending[0].ev.Seq, r.pending[len(r.pending)-1].ev.Seq
+	sctx, cancel := r.storeCtx(ctx)
+	defer cancel()
+	evs, err := r.h.store.VibeEventsAfter(sctx, r.slot.ID, first-1, int(last-first+1))
+	if err != nil {
+		r.storeError(ctx, "revalidate", err)
+		return
+	}
+	gone := map[int64]bool{}
+	for _, e := range evs {
+		if e.Withheld || e.RetractedAt != nil {
+			gone[e.Seq] = true
+		}
+	}
+	if len(gone) == 0 {
+		return
+	}
+	n := len(r.pending)
+	r.pending = slices.DeleteFunc(r.pending, func(p pendingEvent) bool { return gone[p.ev.Seq] })
+	r.h.metrics.EventsDropped.WithLabelValues("revoked").Add(float64(n - len(r.pending)))
+	r.schedule()
+}

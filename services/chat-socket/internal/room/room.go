@@ -263,6 +263,7 @@ func (r *Room) refresh(ctx context.Context, now time.Time) {
 	if ms.LastSeq >= r.next {
 		r.fill(ctx, "refresh")
 	}
+	r.revalidate(ctx)
 }
 
 func (r *Room) storeError(ctx context.Context, op string, err error) {
@@ -275,6 +276,7 @@ func (r *Room) storeError(ctx context.Context, op string, err error) {
 func (r *Room) handle(ctx context.Context, m broker.Message) {
 	if m.Gap {
 		r.fill(ctx, "broker_gap")
+		r.revalidate(ctx) // a retraction or panic may have been lost too
 		return
 	}
 	msg, err := slotbus.Decode(m.Payload)

@@ -432,3 +432,21 @@ func TestChatIsBroadcastOnceAndKept(t *testing.T) {
 		require.Equal(t, FrameChatHistory, raw[1].Type)
 	})
 }
+
+func TestLostRetractIsHonouredFromTheStore(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := vibe.DefaultSettings()
+		s.DelayMs = 10_000
+		h := newHarness(t, s)
+		v, _ := h.join(nil, 1<<20)
+		take(t, v)
+		h.store(vibe.TypePrompt)
+		h.store(vibe.TypePrompt)
+		h.st.mu.Lock()
+		now := time.Now()
+		h.st.events[0].RetractedAt = &now // retracted, but the broker message was lost
+		h.st.mu.Unlock()
+		time.Sleep(11 * time.Second)
+		require.Equal(t, []int64{2}, seqs(take(t, v)))
+	})
+}
