@@ -53,7 +53,46 @@ func highEntropySecret(tok string) bool {
 	if classes < 3 && len(tok) < 32 {
 		return false
 	}
+	if meanRunLength(tok) >= 3.75 {
+		return false // made of words: wantsHttp10KeepAlive, TLS12_CIPHER_SUITES
+	}
 	return shannonEntropy(tok) >= entropyThreshold(len(tok))
+}
+
+// meanRunLength splits s into runs at lower-to-upper case changes, letter-digit changes and
+// punctuation, and returns their mean length: identifiers are made of words (long runs),
+// random strings change class every one or two characters.
+func meanRunLength(s string) float64 {
+	class := func(c byte) int {
+		switch {
+		case c >= 'a' && c <= 'z':
+			return 1
+		case c >= 'A' && c <= 'Z':
+			return 2
+		case c >= '0' && c <= '9':
+			return 3
+		}
+		return 0
+	}
+	runs, letters := 0, 0
+	prev := 0
+	for i := 0; i < len(s); i++ {
+		c := class(s[i])
+		if c == 0 {
+			prev = 0
+			continue
+		}
+		letters++
+		// upper→lower continues a word (Http); every other change starts a run.
+		if c != prev && !(prev == 2 && c == 1) {
+			runs++
+		}
+		prev = c
+	}
+	if runs == 0 {
+		return 0
+	}
+	return float64(letters) / float64(runs)
 }
 
 // entropyThreshold grows with length up to 4.3 bits per character; random base64 or base62

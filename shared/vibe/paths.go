@@ -54,6 +54,7 @@ func (p *pathRewriter) rewrite(text string) string {
 		})
 	}
 	urls := urlToken.FindAllStringIndex(text, -1)
+	urls = slices.DeleteFunc(urls, func(u []int) bool { return strings.EqualFold(text[u[0]:min(u[0]+5, u[1])], "file:") })
 	locs := pathToken.FindAllStringIndex(text, -1)
 	if len(locs) == 0 {
 		return p.maskMachine(text)

@@ -36,14 +36,14 @@ const (
 const secretNames = `(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_.-]?key|apikey|private[_.-]?key|credentials?|creds|dsn|auth[_.-]?key|access[_.-]?key|client[_.-]?secret|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|session[_.-]?key)`
 
 // secretValue is an assignment's value: quoted, or a run of non-space characters.
-const secretValue = "(?:\"([^\"\\n]{1,400})\"|'([^'\\n]{1,400})'|\x60([^\x60\\n]{1,400})\x60|([^\\s\"'\x60,;<>]{1,400}))"
+const secretValue = "(?:\"([^\"\\n]{1,400})\"|'([^'\\n]{1,400})'|\x60([^\x60\\n]{1,400})\x60|([^\\s\"'\x60,;<>&]{1,400}))"
 
 var extraRules = []extraRule{
 	{
 		// NAME=value, NAME: value, "name": "value", name := "value" where the name says
 		// secret. No entropy threshold; placeholders and code expressions are skipped.
 		id:       ruleKeyword,
-		re:       regexp.MustCompile(`(?i)([\w.-]{0,60}` + secretNames + `[\w.-]{0,40})["']?[ \t]{0,4}(?:=|:=|::=|\?=|:|=>|->)[ \t]{0,4}` + secretValue),
+		re:       regexp.MustCompile(`(?i)([\w.-]{0,60}` + secretNames + `[\w.-]{0,40})(?:\\{0,7}["'])?[ \t]{0,4}(?:=|:=|::=|\?=|:|=>|->)[ \t]{0,4}(?:\\{1,7}["'])?` + secretValue),
 		keywords: []string{"pass", "pwd", "secret", "token", "key", "cred", "dsn"},
 	},
 	{
@@ -74,7 +74,7 @@ var extraRules = []extraRule{
 	},
 	{
 		id:       ruleCookie,
-		re:       regexp.MustCompile(`(?i)\b(?:set-)?cookie["']?\s{0,3}:\s{0,3}["']?([^\n"'\x60]{6,})`),
+		re:       regexp.MustCompile(`(?i)(?:^|["'\s])(?:set-)?cookie["']?[ \t]{0,3}:[ \t]{0,3}["']?([^\n"'\x60=\s][^\n"'\x60]{0,400}=[^\n"'\x60]{4,})`),
 		group:    1,
 		keywords: []string{"cookie"},
 	},
@@ -143,7 +143,7 @@ var extraRules = []extraRule{
 }
 
 // placeholder matches values that stand for a secret rather than being one.
-var placeholder = regexp.MustCompile(`(?i)^(?:\$\{?[\w.:-]*\}?|\$\([^)]*\)|%[\w]+%|<[^<>]*>|\{\{[^{}]*\}\}|\[[^\[\]]*\]|\*+|x+|\.+|-+|_+|#+|null|nil|none|undefined|true|false|yes|no|on|off|required|optional|string|str|bool|int|number|bytes|text|password|secret|token|your[\w-]*|my[\w-]*|changeme|change[_-]?me|example|sample|dummy|placeholder|redacted|\[redacted[^\]]*\]|todo|tbd|env|os\.[\w.()"']*|process\.env[\w.]*)$`)
+var placeholder = regexp.MustCompile(`(?i)^(?:[\w.-]{0,16}(?:xxx|\*\*\*|\.\.\.)[\w.*-]{0,16}|\$\{?[\w.:-]*\}?|\$\([^)]*\)|%[\w]+%|<[^<>]*>|\{\{[^{}]*\}\}|\[[^\[\]]*\]|\*+|x+|\.+|-+|_+|#+|null|nil|none|undefined|true|false|yes|no|on|off|required|optional|string|str|bool|int|number|bytes|text|password|secret|token|your[\w-]*|my[\w-]*|changeme|change[_-]?me|example|sample|dummy|placeholder|redacted|\[redacted[^\]]*\]|todo|tbd|env|os\.[\w.()"']*|process\.env[\w.]*)$`)
 
 // codeLike matches values that are program expressions, not literal secrets: calls, member
 // accesses, type names.
@@ -198,7 +198,7 @@ var (
 	secretPairs = map[[2]string]bool{
 		{"api", "key"}: true, {"private", "key"}: true, {"access", "key"}: true, {"auth", "key"}: true,
 		{"signing", "key"}: true, {"encryption", "key"}: true, {"master", "key"}: true,
-		{"session", "key"}: true, {"client", "secret"}: true, {"secret", "key"}: true,
+		{"client", "secret"}: true, {"secret", "key"}: true,
 	}
 	// notSecretWords mark names that hold something about a secret, not the secret.
 	notSecretWords = map[string]bool{
@@ -219,11 +219,21 @@ func nameHasSecretWord(name string) bool {
 		if notSecretWords[p] {
 			return false
 		}
-		if secretWords[p] || i > 0 && secretPairs[[2]string{parts[i-1], p}] {
+		if secretWords[p] || i > 0 && secretPairs[[2]string{parts[i-1], p}] || glued(p) {
 			found = true
 		}
 	}
 	return found
+}
+
+// glued catches secret words run together with a prefix: PGPASSWORD, dbpwd, BOTTOKEN.
+func glued(p string) bool {
+	for _, w := range []string{"password", "passwd", "passphrase", "secret", "apikey", "credential"} {
+		if strings.Contains(p, w) {
+			return true
+		}
+	}
+	return strings.HasSuffix(p, "token") || strings.HasSuffix(p, "pwd")
 }
 
 // nameParts splits an identifier into lower-case components.

@@ -186,7 +186,11 @@ func secretGroup(r *extraRule, text string, m []int) (int, int, bool) {
 			if m[2*g] < 0 {
 				continue
 			}
-			v := text[m[2*g]:m[2*g+1]]
+			end := m[2*g+1]
+			for end > m[2*g] && text[end-1] == '\\' {
+				end--
+			}
+			v := text[m[2*g]:end]
 			name := ""
 			if r.id == ruleKeyword {
 				name = text[m[2]:m[3]]
@@ -194,7 +198,7 @@ func secretGroup(r *extraRule, text string, m []int) (int, int, bool) {
 			if r.id == ruleKeyword && !keepKeyword(name, v) || r.id == ruleCLIFlag && placeholderValue(v) {
 				return 0, 0, false
 			}
-			return m[2*g], m[2*g+1], true
+			return m[2*g], end, true
 		}
 		return 0, 0, false
 	}
