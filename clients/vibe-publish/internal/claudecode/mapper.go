@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"openvibe.live/backend/clients/vibe-publish/internal/linediff"
+
 	"openvibe.live/backend/shared/vibe"
 )
 
@@ -137,10 +139,10 @@ func (m *Mapper) fileChange(l *line, i int, tu toolUse) (vibe.Event, bool) {
 	op, count, snippet := "edit", 0, ""
 	switch tu.name {
 	case "Edit":
-		count, snippet = changedLines(in.OldString, in.NewString), in.NewString
+		count, snippet = linediff.Changed(in.OldString, in.NewString), in.NewString
 	case "MultiEdit":
 		for _, e := range in.Edits {
-			count += changedLines(e.OldString, e.NewString)
+			count += linediff.Changed(e.OldString, e.NewString)
 		}
 		if n := len(in.Edits); n > 0 {
 			snippet = in.Edits[n-1].NewString
@@ -150,15 +152,15 @@ func (m *Mapper) fileChange(l *line, i int, tu toolUse) (vibe.Event, bool) {
 		_ = json.Unmarshal(l.ToolUseResult, &wr)
 		switch {
 		case wr.Type == "create":
-			op, count = "create", countLines(in.Content)
+			op, count = "create", linediff.Count(in.Content)
 		case wr.OriginalFile != nil:
-			count = changedLines(*wr.OriginalFile, in.Content)
+			count = linediff.Changed(*wr.OriginalFile, in.Content)
 		default:
-			count = countLines(in.Content)
+			count = linediff.Count(in.Content)
 		}
 		snippet = in.Content
 	case "NotebookEdit":
-		count, snippet = max(countLines(in.NewSource), 1), in.NewSource
+		count, snippet = max(linediff.Count(in.NewSource), 1), in.NewSource
 		if in.EditMode == "delete" {
 			snippet = ""
 		}

@@ -1,12 +1,13 @@
-package claudecode
+// Package linediff counts changed lines between two texts.
+package linediff
 
 import "strings"
 
 // maxDiffCells bounds the LCS table; beyond it the count is an upper bound.
 const maxDiffCells = 4 << 20
 
-// changedLines counts the lines removed plus the lines added to turn a into b.
-func changedLines(a, b string) int {
+// Changed counts the lines removed plus the lines added to turn a into b.
+func Changed(a, b string) int {
 	if a == b {
 		return 0
 	}
@@ -45,5 +46,5 @@ func splitLines(s string) []string {
 	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 }
 
-// countLines counts the lines of s.
-func countLines(s string) int { return len(splitLines(s)) }
+// Count counts the lines of s.
+func Count(s string) int { return len(splitLines(s)) }
