@@ -20,7 +20,7 @@ const (
 	ErrSessionNotEstablished = "sessionKey must be established before events are accepted"
 	ErrSessionMismatch       = "sessionKey does not match the established session"
 	ErrEventRequired         = "event payload is required"
-	ErrUnsupportedType       = "Unsupported message type: " // followed by the type
+	ErrUnsupportedType       = "Unsupported message type: "    // followed by the type
 	ErrUnsupportedVersion    = "Unsupported protocolVersion: " // followed by the version
 	ErrSlotMismatch          = "managedStreamId does not match this connection"
 	ErrBadStreamID           = "managedStreamId must be a positive integer"
