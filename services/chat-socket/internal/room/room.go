@@ -237,6 +237,8 @@ func (r *Room) init(ctx context.Context) {
 	}
 	start := max(0, ms.LastSeq-int64(r.h.cfg.ResumeLimit))
 	r.next, r.floor = start+1, start
+	r.pending, r.ring = r.pending[:0], r.ring[:0] // a failed attempt may have left some
+	clear(r.early)
 	if !r.fetch(ctx, "start") {
 		return
 	}
