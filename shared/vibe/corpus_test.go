@@ -149,7 +149,9 @@ func TestSanitizerCorpus(t *testing.T) {
 		fr[dir] = float64(n) / (float64(size) / (1 << 20))
 	}
 
-	recall := func(class string) float64 { return 100 * float64(st.caught[class]) / float64(max(st.secrets[class], 1)) }
+	recall := func(class string) float64 {
+		return 100 * float64(st.caught[class]) / float64(max(st.secrets[class], 1))
+	}
 	leakPct := 100 * float64(st.leaking) / float64(st.events)
 	t.Logf("corpus: %d events; known-format recall %.2f%% (%d/%d); keyword-context recall %.2f%% (%d/%d); leaking events %.2f%%; false redactions %.2f/MB code, %.2f/MB prose; path failures %d; changed URLs/relative paths %d",
 		st.events, recall("known"), st.caught["known"], st.secrets["known"], recall("keyword"), st.caught["keyword"], st.secrets["keyword"],

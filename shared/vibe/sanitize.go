@@ -214,8 +214,16 @@ func secretGroup(r *extraRule, text string, m []int) (int, int, bool) {
 }
 
 func placeholderValue(v string) bool {
-	v = strings.TrimSpace(v)
-	return v == "" || placeholder.MatchString(v) || strings.HasPrefix(v, "[redacted")
+	v = strings.Trim(strings.TrimSpace(v), `"'`)
+	if v == "" || placeholder.MatchString(v) || strings.HasPrefix(v, "[redacted") {
+		return true
+	}
+	for _, p := range []string{"<", "$(", "${", "{{"} {
+		if strings.HasPrefix(v, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func containsAny(s string, subs []string) bool {
