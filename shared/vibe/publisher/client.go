@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"openvibe.live/backend/shared/vibe"
 )
 
@@ -23,10 +25,12 @@ type Client struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	wake   chan struct{} // capacity 1: work for the sender
+	pace   *rate.Limiter
 
 	mu       sync.Mutex
 	queue    []*item // accepted, not yet sent
 	inflight []*item // sent (or being sent), not yet acked, in send order
+	retry    []*item // in flight, to be written again (the gateway asked for it)
 	changed  chan struct{}
 	stats    Stats
 	ready    *vibe.Ready
@@ -80,6 +84,7 @@ func New(cfg Config) (*Client, error) {
 	c := &Client{
 		cfg: cfg, prep: prep, url: u, cancel: cancel,
 		done: make(chan struct{}), wake: make(chan struct{}, 1), changed: make(chan struct{}),
+		pace: rate.NewLimiter(rate.Limit(cfg.Rate), cfg.Burst),
 	}
 	c.stats.SessionKey = cfg.SessionKey
 	go c.run(ctx)

@@ -33,6 +33,8 @@ func testConfig(g *fakeGateway) Config {
 		BackoffMin:       10 * time.Millisecond,
 		BackoffMax:       50 * time.Millisecond,
 		HandshakeTimeout: 5 * time.Second,
+		Rate:             1e6,
+		Burst:            1e6,
 	}
 }
 
@@ -366,4 +368,65 @@ func TestPublishURL(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, want, got)
 	}
+}
+
+func TestRetriesEventTheGatewayCouldNotStore(t *testing.T) {
+	t.Parallel()
+	const id = "7d3c9d0e-1a2b-4c5d-8e9f-0a1b2c3d4e5f"
+	g := newFakeGateway(t, func(g *fakeGateway) { g.failOnceID = id })
+	c, err := Dial(t.Context(), testConfig(g))
+	require.NoError(t, err)
+	defer closeClient(t, c)
+	ev := textEvent(0)
+	ev.EventID = id
+	require.NoError(t, c.Publish(ev))
+	require.NoError(t, c.Publish(textEvent(1)))
+	require.NoError(t, c.Flush(t.Context()))
+	events, envelopes, _, conns := g.snapshot()
+	require.Len(t, events, 2, "both stored")
+	require.Len(t, envelopes, 3, "the failed one was sent again")
+	require.Equal(t, 1, conns, "on the same connection")
+	st := c.Stats()
+	require.Zero(t, st.Rejected)
+	require.Equal(t, int64(2), st.Acked)
+	require.Equal(t, int64(1), st.Resent)
+}
+
+func TestOversizedEventIsRejectedLocally(t *testing.T) {
+	t.Parallel()
+	g := newFakeGateway(t, nil)
+	var evErr atomic.Value
+	cfg := testConfig(g)
+	cfg.MaxMessageBytes = 4096
+	cfg.OnError = func(err error) { evErr.Store(err) }
+	c, err := Dial(t.Context(), cfg)
+	require.NoError(t, err)
+	defer closeClient(t, c)
+	big := textEvent(0)
+	big.Response.Text = strings.Repeat("x", 5000)
+	require.NoError(t, c.Publish(big))
+	require.NoError(t, c.Publish(textEvent(1)))
+	require.NoError(t, c.Flush(t.Context()))
+	events, _, _, conns := g.snapshot()
+	require.Len(t, events, 1)
+	require.Equal(t, 1, conns, "the connection was not broken by it")
+	require.Equal(t, int64(1), c.Stats().Rejected)
+	require.ErrorContains(t, evErr.Load().(error), "event too large")
+}
+
+func TestPacesMessages(t *testing.T) {
+	t.Parallel()
+	g := newFakeGateway(t, nil)
+	cfg := testConfig(g)
+	cfg.Rate, cfg.Burst = 100, 10
+	c, err := Dial(t.Context(), cfg)
+	require.NoError(t, err)
+	defer closeClient(t, c)
+	start := time.Now()
+	for i := range 30 {
+		require.NoError(t, c.Publish(textEvent(i)))
+	}
+	require.NoError(t, c.Flush(t.Context()))
+	// 10 go at once, the other 20 at 100/s: at least ~200ms.
+	require.GreaterOrEqual(t, time.Since(start), 150*time.Millisecond)
 }

@@ -45,6 +45,13 @@ type Config struct {
 
 	QueueSize   int // events accepted but not yet sent; default 1024
 	MaxInFlight int // events sent but not yet acked; default 64
+	// Rate and Burst pace the messages sent, to stay under the gateway's per-connection
+	// limit (50/s sustained, 200 burst by default there): default 40 per second, burst 100.
+	Rate  float64
+	Burst int
+	// MaxMessageBytes is the gateway's message size limit; a larger event is rejected
+	// locally (as an *EventError) instead of getting the connection closed. Default 262144.
+	MaxMessageBytes int
 
 	PingInterval     time.Duration // default 15s
 	ReadTimeout      time.Duration // no frame for this long means the link is dead; default 3*PingInterval
@@ -71,6 +78,15 @@ func (c *Config) setDefaults() {
 	}
 	if c.MaxInFlight <= 0 {
 		c.MaxInFlight = 64
+	}
+	if c.Rate <= 0 {
+		c.Rate = 40
+	}
+	if c.Burst <= 0 {
+		c.Burst = 100
+	}
+	if c.MaxMessageBytes <= 0 {
+		c.MaxMessageBytes = 256 << 10
 	}
 	if c.PingInterval <= 0 {
 		c.PingInterval = 15 * time.Second

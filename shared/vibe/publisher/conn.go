@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -73,6 +74,7 @@ func (c *Client) session(ctx context.Context) (established bool, err error) {
 	c.ready = &ready
 	c.stats.Connects++
 	resend := append([]*item(nil), c.inflight...)
+	c.retry = nil // resend covers every event in flight
 	c.broadcastLocked()
 	c.mu.Unlock()
 	c.setConnected(true)
@@ -211,12 +213,19 @@ func (c *Client) readLoop(ctx context.Context, conn *websocket.Conn, lastRecv *a
 		case vibe.MsgError:
 			var e vibe.Error
 			_ = json.Unmarshal(data, &e)
+			if e.EventID != "" && retryable(e.Error) && c.retryLater(e.EventID) {
+				c.report(&ServerError{Message: e.Error})
+				continue
+			}
 			if e.EventID != "" && c.rejected(e.EventID) {
 				c.report(&EventError{EventID: e.EventID, Message: e.Error})
 				continue
 			}
 			serverMsg = e.Error
 			c.report(&ServerError{Message: e.Error})
+			if strings.Contains(e.Error, "send hello again") {
+				return fmt.Errorf("gateway lost the session: %s", e.Error)
+			}
 		case vibe.MsgReady:
 			var r vibe.Ready
 			if json.Unmarshal(data, &r) == nil {
@@ -246,7 +255,16 @@ func (c *Client) sendPending(ctx context.Context, conn *websocket.Conn, resend *
 				c.report(&EventError{EventID: it.ev.EventID, Message: err.Error()})
 				continue
 			}
+			if len(raw) > c.cfg.MaxMessageBytes {
+				c.rejected(it.ev.EventID)
+				c.report(&EventError{EventID: it.ev.EventID, Message: fmt.Sprintf("event too large: %d bytes encoded, the gateway accepts %d", len(raw), c.cfg.MaxMessageBytes)})
+				continue
+			}
 			it.raw = raw
+		}
+		if err := c.pace.Wait(ctx); err != nil {
+			c.requeue(it)
+			return err
 		}
 		wctx, cancel := context.WithTimeout(ctx, c.cfg.HandshakeTimeout)
 		err := conn.Write(wctx, websocket.MessageText, it.raw)
@@ -272,6 +290,13 @@ func (c *Client) next(resend *[]*item) *item {
 	for len(*resend) > 0 {
 		it := (*resend)[0]
 		*resend = (*resend)[1:]
+		if !it.done {
+			return it
+		}
+	}
+	for len(c.retry) > 0 {
+		it := c.retry[0]
+		c.retry = c.retry[1:]
 		if !it.done {
 			return it
 		}
@@ -319,6 +344,33 @@ func (c *Client) acked(a vibe.Ack) {
 	if c.cfg.OnAck != nil {
 		c.cfg.OnAck(a)
 	}
+}
+
+// retryable tells the event errors after which the gateway wants the event again.
+func retryable(msg string) bool {
+	return strings.Contains(msg, "send it again") || strings.Contains(msg, "send the event again")
+}
+
+// retryLater schedules an in-flight event to be written again; false if it is not in flight.
+func (c *Client) retryLater(eventID string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, it := range c.inflight {
+		if it.ev.EventID == eventID {
+			c.retry = append(c.retry, it)
+			c.kick()
+			return true
+		}
+	}
+	return false
+}
+
+// requeue puts back an event picked for writing but not written (it stays in flight and
+// goes out first on the next connection).
+func (c *Client) requeue(it *item) {
+	c.mu.Lock()
+	c.retry = append([]*item{it}, c.retry...)
+	c.mu.Unlock()
 }
 
 // rejected drops an in-flight event the gateway refused; false if it was not in flight.

@@ -29,6 +29,7 @@ type fakeGateway struct {
 	errorFirst  string      // send a vibe-coding.error before closing
 	dropAfter   map[int]int // connection number → drop it after this many events (unacked)
 	rejectID    string      // answer this eventId with an error
+	failOnceID  string      // answer this eventId's first arrival with a store failure
 	holdAcks    bool        // never ack
 	silent      bool        // never answer pings
 	noReady     bool        // never send ready
@@ -146,6 +147,17 @@ func (g *fakeGateway) loop(ctx context.Context, c *websocket.Conn, n int) {
 			g.mu.Unlock()
 			if g.holdAcks {
 				continue
+			}
+			if ev.EventID == g.failOnceID {
+				g.mu.Lock()
+				first := g.seen["fail:"+ev.EventID] == 0
+				g.seen["fail:"+ev.EventID]++
+				g.mu.Unlock()
+				if first {
+					unacked--
+					g.send(ctx, c, vibe.Error{Type: vibe.MsgError, Error: "Event could not be stored; send it again", EventID: ev.EventID})
+					continue
+				}
 			}
 			if ev.EventID == g.rejectID {
 				unacked--

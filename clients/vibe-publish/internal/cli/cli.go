@@ -1,0 +1,333 @@
+// Package cli is the vibe-publish command: it runs an adapter (jsonl, claude-code,
+// git-watch) and publishes what it produces to a publish gateway, or prints it with --dry-run.
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"openvibe.live/backend/clients/vibe-publish/internal/claudecode"
+	"openvibe.live/backend/clients/vibe-publish/internal/gitwatch"
+	"openvibe.live/backend/clients/vibe-publish/internal/jsonl"
+	"openvibe.live/backend/shared/vibe"
+	"openvibe.live/backend/shared/vibe/publisher"
+)
+
+// Version is the client version sent in the hello.
+var Version = "0.1.0"
+
+// ErrUsage marks a command-line mistake (exit status 2).
+var ErrUsage = errors.New("usage")
+
+const usage = `vibe-publish streams your coding activity to an OpenVibe.Live slot.
+
+Usage:
+  vibe-publish [flags] <adapter> [adapter flags] [args]
+
+Adapters:
+  jsonl [--follow] [--from-end] [FILE|-]       canonical events, one JSON object per line
+  claude-code [--project DIR] [--transcript FILE] [--replay] [--once]
+                                               follow Claude Code's session transcript
+  git-watch [--dir DIR] [--debounce 400ms]     file changes in a git working tree
+
+Flags (also accepted after the adapter name):
+  --server URL               gateway base URL            ($VIBE_PUBLISH_SERVER)
+  --token hbt_…              API token, scope vibe_coding_publish
+                                                         ($VIBE_PUBLISH_TOKEN, $VIBE_PUBLISH_TOKEN_FILE)
+  --slot ID|SLUG             the slot to publish into    ($VIBE_PUBLISH_SLOT)
+  --managed-stream-id N      the slot's numeric id (skips the slug lookup)
+                                                         ($VIBE_PUBLISH_MANAGED_STREAM_ID)
+  --config FILE              config file (default ~/.config/vibe-publish/config.json,
+                             keys: server, token, tokenFile, slot, managedStreamId)
+  --dry-run                  print the sanitized events as JSON lines; send nothing
+  --session-key KEY          reuse a session key (default: a new one per run)
+  --workspace NAME           workspace name shown with the session (default: the directory name)
+  --machine NAME             machine name (default: none; hostnames can identify you)
+  --flush-timeout DURATION   how long to wait for acks when the input ends (default 30s)
+  --quiet                    no status output
+
+Run "vibe-publish --dry-run <adapter> …" first to see exactly what viewers could receive.
+`
+
+// globalFlags are the flags every adapter accepts.
+type globalFlags struct {
+	server, token, slot, managedStreamID, config string
+	sessionKey, workspace, machine               string
+	dryRun, quiet, version                       bool
+	flushTimeout                                 time.Duration
+}
+
+func (g *globalFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&g.server, "server", g.server, "gateway base URL")
+	fs.StringVar(&g.token, "token", g.token, "API token")
+	fs.StringVar(&g.slot, "slot", g.slot, "slot id or slug")
+	fs.StringVar(&g.managedStreamID, "managed-stream-id", g.managedStreamID, "slot id")
+	fs.StringVar(&g.config, "config", g.config, "config file")
+	fs.StringVar(&g.sessionKey, "session-key", g.sessionKey, "session key")
+	fs.StringVar(&g.workspace, "workspace", g.workspace, "workspace name")
+	fs.StringVar(&g.machine, "machine", g.machine, "machine name")
+	fs.BoolVar(&g.dryRun, "dry-run", g.dryRun, "print, do not send")
+	fs.BoolVar(&g.quiet, "quiet", g.quiet, "no status output")
+	fs.BoolVar(&g.version, "version", g.version, "print the version")
+	fs.DurationVar(&g.flushTimeout, "flush-timeout", g.flushTimeout, "wait for acks at the end")
+}
+
+// IO bundles the process's streams (replaced in tests).
+type IO struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+// adapter is a parsed adapter invocation.
+type adapter struct {
+	name      string
+	project   string // directory the activity happens in (for sanitizer hints)
+	publisher vibe.Publisher
+	run       func(ctx context.Context, emit func(context.Context, vibe.Event) error) error
+	finite    bool // ends by itself (then flush and exit)
+}
+
+// Run is the whole command.
+func Run(ctx context.Context, args []string, getenv func(string) string, stdio IO) error {
+	g := globalFlags{flushTimeout: 30 * time.Second}
+	fs := flag.NewFlagSet("vibe-publish", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	g.register(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdio.Stdout, usage)
+			return nil
+		}
+		return fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	if g.version {
+		fmt.Fprintln(stdio.Stdout, "vibe-publish", Version)
+		return nil
+	}
+	if fs.NArg() == 0 {
+		return fmt.Errorf("%w: name an adapter: jsonl, claude-code or git-watch", ErrUsage)
+	}
+	st := newStatus(stdio.Stderr, g.quiet)
+	ad, err := parseAdapter(fs.Arg(0), fs.Args()[1:], &g, stdio, st)
+	if err != nil {
+		return err
+	}
+	conf, err := resolve(g, getenv)
+	if err != nil {
+		return err
+	}
+	for _, w := range conf.warnings {
+		st.logf("warning: %s", w)
+	}
+	san, err := vibe.NewSanitizer()
+	if err != nil {
+		return fmt.Errorf("build sanitizer: %w", err)
+	}
+	pcfg := publisher.Config{
+		Server: conf.Server, Token: conf.Token, ManagedStreamID: conf.ManagedStreamID, SlotSlug: conf.SlotSlug,
+		SessionKey: g.sessionKey, Publisher: ad.publisher, Sanitizer: san, Hints: hints(ad.project, g),
+	}
+	pcfg.Publisher.WorkspaceName, pcfg.Publisher.MachineName = pcfg.Hints.WorkspaceName, g.machine
+	if g.dryRun {
+		return dryRun(ctx, ad, &pcfg, stdio.Stdout)
+	}
+	return live(ctx, ad, conf, pcfg, g, st)
+}
+
+func hints(project string, g globalFlags) vibe.SessionHints {
+	h := vibe.SessionHints{WorkspaceName: g.workspace, MachineName: g.machine}
+	if abs, err := filepath.Abs(project); err == nil {
+		h.WorkspaceRoots = []string{abs}
+		if h.WorkspaceName == "" {
+			h.WorkspaceName = filepath.Base(abs)
+		}
+	}
+	if home, err := os.UserHomeDir(); err == nil && h.WorkspaceName == filepath.Base(home) {
+		h.WorkspaceName = "" // never name the home directory (it is the user name)
+	}
+	return h
+}
+
+// dryRun prints each prepared (stamped and sanitized) event as one JSON line.
+func dryRun(ctx context.Context, ad adapter, cfg *publisher.Config, out io.Writer) error {
+	prep, err := publisher.NewPreparer(cfg)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	err = ad.run(ctx, func(_ context.Context, ev vibe.Event) error {
+		return enc.Encode(prep.Prepare(ev))
+	})
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// live publishes until the adapter ends (then flushes) or ctx ends, and fails fast with a
+// human sentence when the gateway refuses the token, scope or slot.
+func live(ctx context.Context, ad adapter, conf settings, cfg publisher.Config, g globalFlags, st *status) error {
+	if err := conf.validateLive(); err != nil {
+		return fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	label := "slot " + conf.Slot
+	if conf.ManagedStreamID == 0 {
+		lctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		id, err := resolveSlot(lctx, http.DefaultClient, conf.Server, conf.Token, conf.SlotSlug)
+		cancel()
+		if err != nil {
+			return err
+		}
+		cfg.ManagedStreamID = id
+	}
+	cfg.OnState = func(up bool) {
+		if !st.tty && !st.quiet {
+			if up {
+				st.logf("connected to %s (%s)", conf.Server, label)
+			} else {
+				st.logf("disconnected; reconnecting")
+			}
+		}
+	}
+	cfg.OnError = func(err error) {
+		var rej *publisher.RejectedError
+		if !st.quiet && !errors.As(err, &rej) { // a rejection is returned, not logged twice
+			st.logf("%v", err)
+		}
+	}
+	client, err := publisher.New(cfg)
+	if err != nil {
+		return err
+	}
+	st.attach(label, client.Stats)
+
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() { // a permanent refusal stops the adapter
+		select {
+		case <-client.Done():
+			cancel()
+		case <-runCtx.Done():
+		}
+	}()
+	statusCtx, stopStatus := context.WithCancel(context.Background())
+	statusDone := make(chan struct{})
+	go func() { defer close(statusDone); st.run(statusCtx) }()
+	defer func() { stopStatus(); <-statusDone; st.finish() }()
+
+	aerr := ad.run(runCtx, client.PublishWait)
+	if err := client.Err(); err != nil {
+		_ = client.Close(context.Background())
+		return err
+	}
+	closeCtx, cancelClose := context.WithTimeout(context.Background(), g.flushTimeout)
+	defer cancelClose()
+	if ctx.Err() != nil { // interrupted: a short grace period for what is in flight
+		closeCtx, cancelClose = context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancelClose()
+	}
+	cerr := client.Close(closeCtx)
+	s := client.Stats()
+	if !st.quiet {
+		st.finish()
+		st.logf("%d events sent, %d acked, %d dropped, %d rejected", s.Published, s.Acked, s.Dropped, s.Rejected)
+	}
+	if aerr != nil && !(errors.Is(aerr, context.Canceled) && ctx.Err() != nil) {
+		return aerr
+	}
+	if cerr != nil && ctx.Err() == nil {
+		return cerr
+	}
+	return nil
+}
+
+// parseAdapter parses the adapter's flags (global flags allowed among them).
+func parseAdapter(name string, args []string, g *globalFlags, stdio IO, st *status) (adapter, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	g.register(fs)
+	pub := vibe.Publisher{ClientType: "cli", ClientName: "vibe-publish", ClientVersion: Version, ViewerDepth: vibe.DepthStandard}
+	parse := func() error {
+		if err := fs.Parse(args); err != nil {
+			return fmt.Errorf("%w: %s: %v", ErrUsage, name, err)
+		}
+		return nil
+	}
+	switch name {
+	case "jsonl":
+		follow := fs.Bool("follow", false, "keep reading appended lines")
+		fromEnd := fs.Bool("from-end", false, "with --follow, skip existing lines")
+		if err := parse(); err != nil {
+			return adapter{}, err
+		}
+		path := fs.Arg(0)
+		if fs.NArg() > 1 {
+			return adapter{}, fmt.Errorf("%w: jsonl takes one file (or - for stdin)", ErrUsage)
+		}
+		if *follow && (path == "" || path == "-") {
+			return adapter{}, fmt.Errorf("%w: --follow needs a file", ErrUsage)
+		}
+		pub.IntegrationID, pub.IntegrationLabel = "jsonl", "Custom events"
+		pub.Capabilities = &vibe.Capabilities{Thinking: true, ToolCalls: true, WorkspaceFileEvents: true}
+		opt := jsonl.Options{Path: path, Stdin: stdio.Stdin, Follow: *follow, FromEnd: *fromEnd,
+			OnBadLine: func(n int64, err error) { st.logf("line %d skipped: %v", n, err) }}
+		return adapter{name: name, project: ".", publisher: pub, finite: !*follow,
+			run: func(ctx context.Context, emit func(context.Context, vibe.Event) error) error {
+				return jsonl.Run(ctx, opt, emit)
+			}}, nil
+	case "claude-code":
+		project := fs.String("project", "", "project directory (default: the working directory)")
+		transcript := fs.String("transcript", "", "transcript file to follow")
+		replay := fs.Bool("replay", false, "also publish what the transcript already holds")
+		once := fs.Bool("once", false, "publish the transcript as it is now and exit")
+		claudeDir := fs.String("claude-dir", "", "Claude Code config dir (default $CLAUDE_CONFIG_DIR or ~/.claude)")
+		if err := parse(); err != nil {
+			return adapter{}, err
+		}
+		if fs.NArg() > 0 {
+			return adapter{}, fmt.Errorf("%w: claude-code takes no arguments", ErrUsage)
+		}
+		pub.IntegrationID, pub.IntegrationLabel, pub.Vendor = "claude-code", "Claude Code", "Anthropic"
+		pub.Capabilities = &vibe.Capabilities{Thinking: true, ToolCalls: true, WorkspaceFileEvents: true}
+		opt := claudecode.Options{ProjectDir: *project, ClaudeDir: *claudeDir, Transcript: *transcript,
+			Follow: !*once, Replay: *replay,
+			OnBadLine:    func(p string, n int64, err error) { st.logf("%s:%d skipped: %v", filepath.Base(p), n, err) },
+			OnTranscript: func(p string) { st.logf("following %s", p) }}
+		dir := *project
+		if dir == "" {
+			dir = "."
+		}
+		return adapter{name: name, project: dir, publisher: pub, finite: *once,
+			run: func(ctx context.Context, emit func(context.Context, vibe.Event) error) error {
+				return claudecode.Run(ctx, opt, emit)
+			}}, nil
+	case "git-watch":
+		dir := fs.String("dir", ".", "working tree to watch")
+		debounce := fs.Duration("debounce", 400*time.Millisecond, "quiet time before a write counts")
+		if err := parse(); err != nil {
+			return adapter{}, err
+		}
+		if fs.NArg() > 0 {
+			return adapter{}, fmt.Errorf("%w: git-watch takes no arguments (use --dir)", ErrUsage)
+		}
+		pub.IntegrationID, pub.IntegrationLabel = "git-watch", "File watcher"
+		pub.Capabilities = &vibe.Capabilities{WorkspaceFileEvents: true}
+		opt := gitwatch.Options{Dir: *dir, Debounce: *debounce,
+			OnError: func(err error) { st.logf("%v", err) },
+			OnReady: func(root string) { st.logf("watching %s", root) }}
+		return adapter{name: name, project: *dir, publisher: pub,
+			run: func(ctx context.Context, emit func(context.Context, vibe.Event) error) error {
+				return gitwatch.Run(ctx, opt, emit)
+			}}, nil
+	}
+	return adapter{}, fmt.Errorf("%w: unknown adapter %q (jsonl, claude-code, git-watch)", ErrUsage, name)
+}
