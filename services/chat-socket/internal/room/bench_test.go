@@ -1,0 +1,52 @@
+package room
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"openvibe.live/backend/shared/slotbus"
+	"openvibe.live/backend/shared/store"
+	"openvibe.live/backend/shared/vibe"
+)
+
+// BenchmarkFanout measures one event's trip through a room: decode, project and encode once,
+// then queue the same bytes to every viewer.
+func BenchmarkFanout(b *testing.B) {
+	for _, n := range []int{1, 1000, 15000} {
+		b.Run(fmt.Sprintf("viewers=%d", n), func(b *testing.B) {
+			st := newFakeStore(vibe.DefaultSettings())
+			m := NewMetrics(prometheus.NewRegistry())
+			log := slog.New(slog.NewTextHandler(io.Discard, nil))
+			h := NewHub(HubDeps{Store: st, Broker: newFakeBroker(), Marker: NewMarker(st, time.Hour, log, m), Metrics: m, Logger: log, Now: time.Now, Config: testConfig()})
+			defer h.Close()
+			r := newRoom(h, Slot{ID: 7, Slug: "camp-code"})
+			r.settings = vibe.DefaultSettings()
+			viewers := make([]*Viewer, n)
+			for i := range viewers {
+				viewers[i] = NewViewer(1<<30, 0, "")
+				r.viewers[viewers[i]] = struct{}{}
+			}
+			ev := slotbus.FromStoreEvent(st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now()))
+			drained, cancel := context.WithCancel(context.Background())
+			cancel()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				ev.Seq = int64(i + 1)
+				r.deliver(pendingEvent{ev: ev, due: time.Now()}, time.Now(), true)
+				if i%64 == 63 {
+					for _, v := range viewers {
+						v.Next(drained, nil)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "frames/s")
+		})
+	}
+}
