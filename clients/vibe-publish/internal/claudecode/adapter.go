@@ -3,6 +3,7 @@ package claudecode
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -202,3 +203,28 @@ func sleep(ctx context.Context, d time.Duration) error {
 		return nil
 	}
 }
+
+// TranscriptCwd returns the working directory recorded in a transcript (the first line that
+// has one), or "".
+func TranscriptCwd(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	found := ""
+	_ = follow.Reader(context.Background(), f, func(raw []byte, n int64) error {
+		var l line
+		if json.Unmarshal(raw, &l) == nil && l.Cwd != "" {
+			found = l.Cwd
+			return errStop
+		}
+		if n >= 200 {
+			return errStop
+		}
+		return nil
+	})
+	return found
+}
+
+var errStop = errors.New("stop")

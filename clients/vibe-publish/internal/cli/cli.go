@@ -303,6 +303,9 @@ func parseAdapter(name string, args []string, g *globalFlags, stdio IO, st *stat
 			OnBadLine:    func(p string, n int64, err error) { st.logf("%s:%d skipped: %v", filepath.Base(p), n, err) },
 			OnTranscript: func(p string) { st.logf("following %s", p) }}
 		dir := *project
+		if dir == "" && *transcript != "" {
+			dir = claudecode.TranscriptCwd(*transcript) // paths in it are relative to this
+		}
 		if dir == "" {
 			dir = "."
 		}
