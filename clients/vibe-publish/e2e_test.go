@@ -1,0 +1,357 @@
+package main
+
+// End-to-end tests: the vibe-publish binary publishes into a real OpenVibe.Live server (the
+// standalone binary: gateway, chat socket and api on one port, SQLite, in-process broker),
+// and a viewer on the chat socket receives the frames.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/stretchr/testify/require"
+
+	"openvibe.live/backend/shared/vibe"
+)
+
+var bins struct {
+	publish, server string
+}
+
+func TestMain(m *testing.M) {
+	os.Exit(buildAndRun(m))
+}
+
+func buildAndRun(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "vibe-publish-e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	bins.publish = filepath.Join(dir, "vibe-publish")
+	bins.server = filepath.Join(dir, "openvibe-live")
+	for _, b := range []struct{ out, pkgDir string }{{bins.publish, "."}, {bins.server, "../../services/standalone"}} {
+		cmd := exec.Command("go", "build", "-o", b.out, ".")
+		cmd.Dir = b.pkgDir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "build %s: %v\n%s", b.pkgDir, err, out)
+			return 1
+		}
+	}
+	return m.Run()
+}
+
+// Secrets and paths planted in the fixtures; no viewer frame may contain them.
+var planted = []string{
+	"AKIAZ7QW3RT5YU8IOPLK", "wJalrXUtnFEMI/K7MDENG/bPxRfiCY8zQ4vN2mLp",
+	"ghp_R7mK2xQ9vL4pW8nT1yH6bF3cJ5dG0sA8eU2i", "sk-ant-api03-Zq8vR2mK9xL4pW7nT1yH6bF3cJ5dG0sA8eU2i",
+	"Hunter2Secret9", "/home/streamer",
+}
+
+// server is a running standalone OpenVibe.Live with one user, slot and tokens.
+type server struct {
+	base, jwt, token, readToken string
+	slotID                      int64
+}
+
+func startServer(t *testing.T) *server {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, bins.server)
+	cmd.Env = append(os.Environ(), "OPENVIBE_DATA_DIR="+t.TempDir(), "OPENVIBE_ADDR=127.0.0.1:0",
+		"OPENVIBE_LOG_LEVEL=warn", "OPENVIBE_REDIS_URL=", "OPENVIBE_DATABASE_URL=", "OPENVIBE_PUBLIC_URL=")
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 10 * time.Second
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		cancel()
+		_ = cmd.Wait()
+	})
+	baseCh := make(chan string, 1)
+	go func() {
+		re := regexp.MustCompile(`running at (http://127\.0\.0\.1:\d+)`)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				baseCh <- m[1]
+			}
+		}
+	}()
+	s := &server{}
+	select {
+	case s.base = <-baseCh:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("server did not start: %s", stderr.String())
+	}
+
+	var reg struct {
+		Token string `json:"token"`
+	}
+	s.call(t, "POST", "/api/auth/register", "", `{"username":"ada","password":"correct horse battery"}`, 201, &reg)
+	s.jwt = reg.Token
+	var slot struct {
+		ID int64 `json:"id"`
+	}
+	s.call(t, "POST", "/api/managed-streams", s.jwt, `{"slug":"camp-code","title":"Night Bus"}`, 201, &slot)
+	s.slotID = slot.ID
+	var tok struct {
+		Token string `json:"token"`
+	}
+	s.call(t, "POST", "/api/tokens", s.jwt, `{"name":"laptop","scopes":["vibe_coding_publish"]}`, 201, &tok)
+	s.token = tok.Token
+	s.call(t, "POST", "/api/tokens", s.jwt, `{"name":"reader","scopes":["read"]}`, 201, &tok)
+	s.readToken = tok.Token
+	s.call(t, "POST", fmt.Sprintf("/api/managed-streams/%d/live", s.slotID), s.jwt, ``, 201, nil)
+	return s
+}
+
+func (s *server) call(t *testing.T, method, path, bearer, body string, want int, out any) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), method, s.base+path, strings.NewReader(body))
+	require.NoError(t, err)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+bearer)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	require.Equal(t, want, resp.StatusCode, "%s %s: %s", method, path, data)
+	if out != nil {
+		require.NoError(t, json.Unmarshal(data, out), string(data))
+	}
+}
+
+// viewer is a chat-socket connection collecting vibe-coding frames.
+type viewer struct {
+	mu     sync.Mutex
+	frames []vibe.ViewerFrame
+	raw    []string
+}
+
+func watch(t *testing.T, s *server) *viewer {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	url := strings.Replace(s.base, "http://", "ws://", 1) + "/ws/chat/ada/camp-code?batch=0"
+	conn, _, err := websocket.Dial(ctx, url, nil)
+	require.NoError(t, err)
+	conn.SetReadLimit(1 << 20)
+	v := &viewer{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			_, data, err := conn.Read(ctx)
+			if err != nil {
+				return
+			}
+			var f vibe.ViewerFrame
+			if json.Unmarshal(data, &f) == nil && f.Type == vibe.FrameVibeCoding {
+				v.mu.Lock()
+				v.frames = append(v.frames, f)
+				v.raw = append(v.raw, string(data))
+				v.mu.Unlock()
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		conn.CloseNow()
+		<-done
+	})
+	return v
+}
+
+func (v *viewer) snapshot() ([]vibe.ViewerFrame, string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return append([]vibe.ViewerFrame(nil), v.frames...), strings.Join(v.raw, "\n")
+}
+
+// waitFrames waits for n frames, then makes sure no more arrive.
+func (v *viewer) waitFrames(t *testing.T, n int) []vibe.ViewerFrame {
+	t.Helper()
+	require.Eventually(t, func() bool { f, _ := v.snapshot(); return len(f) >= n }, 20*time.Second, 20*time.Millisecond)
+	time.Sleep(300 * time.Millisecond)
+	frames, raw := v.snapshot()
+	require.Len(t, frames, n, raw)
+	for _, p := range planted {
+		require.NotContains(t, raw, p, "a planted secret or path reached a viewer")
+	}
+	for i, f := range frames {
+		require.Equal(t, "camp-code", f.SlotSlug)
+		if i > 0 {
+			require.Greater(t, f.Seq, frames[i-1].Seq, "frames in sequence order")
+		}
+	}
+	return frames
+}
+
+func publish(t *testing.T, stdin io.Reader, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bins.publish, args...)
+	cmd.Env = []string{"HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH")}
+	cmd.Stdin = stdin
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.String(), err
+}
+
+func types(frames []vibe.ViewerFrame) []string {
+	var out []string
+	for _, f := range frames {
+		out = append(out, f.Event.EventType)
+	}
+	return out
+}
+
+func TestClaudeCodeTranscriptReachesViewers(t *testing.T) {
+	s := startServer(t)
+	v := watch(t, s)
+	fixture := filepath.Join("internal", "claudecode", "testdata", "session.jsonl")
+	args := []string{"--server", s.base, "--token", s.token, "--slot", "camp-code", "claude-code", "--transcript", fixture, "--once"}
+	out, err := publish(t, nil, args...)
+	require.NoError(t, err, out)
+	require.Contains(t, out, "17 events sent, 17 acked, 0 dropped, 0 rejected")
+
+	// Default settings hide thinking: 16 of the 17 events reach viewers.
+	frames := v.waitFrames(t, 16)
+	want := []string{"prompt", "response", "tool.call", "tool.call", "file.change", "tool.call", "tool.call",
+		"tool.call", "tool.call", "file.change", "tool.call", "tool.call", "file.change", "tool.call", "tool.call", "response"}
+	require.Equal(t, want, types(frames))
+	require.Contains(t, frames[0].Event.Prompt.Text, "midnight wraparound")
+	require.Equal(t, "parse.go", frames[4].Event.File.Name)
+
+	// Publishing the same transcript again stores nothing new and shows viewers nothing new.
+	out, err = publish(t, nil, args...)
+	require.NoError(t, err, out)
+	require.Contains(t, out, "17 acked")
+	v.waitFrames(t, 16)
+	var hist struct {
+		Events []json.RawMessage `json:"events"`
+	}
+	s.call(t, "GET", fmt.Sprintf("/api/vibe-coding/managed/%d/events?limit=200", s.slotID), s.jwt, "", 200, &hist)
+	require.Len(t, hist.Events, 17, "each event stored once")
+}
+
+func TestJSONLReachesViewers(t *testing.T) {
+	s := startServer(t)
+	v := watch(t, s)
+	f, err := os.Open(filepath.Join("testdata", "events.jsonl"))
+	require.NoError(t, err)
+	defer f.Close()
+	out, err := publish(t, f, "--server", s.base, "--token", s.token, "--managed-stream-id", fmt.Sprint(s.slotID), "jsonl", "-")
+	require.NoError(t, err, out)
+	require.Contains(t, out, "8 events sent, 8 acked")
+	// Thinking and the streamer-only response stay hidden.
+	frames := v.waitFrames(t, 6)
+	require.Equal(t, []string{"session.status", "prompt", "tool.call", "tool.call", "file.change", "response"}, types(frames))
+}
+
+func TestGitWatchReachesViewers(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	s := startServer(t)
+	v := watch(t, s)
+	repo := t.TempDir()
+	out, err := exec.Command("git", "-C", repo, "init", "-q").CombinedOutput()
+	require.NoError(t, err, string(out))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, ".gitignore"), []byte("*.secret\n"), 0o644))
+
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bins.publish, "--server", s.base, "--token", s.token, "--slot", "camp-code",
+		"git-watch", "--dir", repo, "--debounce", "100ms")
+	cmd.Env = []string{"HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH")}
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	var logs syncBuffer
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	require.NoError(t, cmd.Start())
+	require.Eventually(t, func() bool { return strings.Contains(logs.String(), "connected") }, 20*time.Second, 20*time.Millisecond, logs.String())
+
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "keys.secret"), []byte("x\n"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(repo, "cmd"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "cmd", "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644))
+	frames := v.waitFrames(t, 1)
+	require.Equal(t, "file.change", frames[0].Event.EventType)
+	require.Equal(t, "main.go", frames[0].Event.File.Name)
+	require.Equal(t, 3, frames[0].Event.File.ChangeCount)
+	_, raw := v.snapshot()
+	require.NotContains(t, raw, repo)
+
+	cancel()
+	require.NoError(t, cmd.Wait(), logs.String())
+	require.Contains(t, logs.String(), "1 events sent, 1 acked")
+}
+
+func TestRefusalsAreExplained(t *testing.T) {
+	s := startServer(t)
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown token", []string{"--token", "hbt_" + strings.Repeat("A", 43), "--managed-stream-id", fmt.Sprint(s.slotID)},
+			"the token was rejected: check it is valid, not expired and not revoked"},
+		{"token without the scope", []string{"--token", s.readToken, "--managed-stream-id", fmt.Sprint(s.slotID)},
+			"the token lacks the vibe_coding_publish scope"},
+		{"someone else's or no slot", []string{"--token", s.token, "--slot", "999"}, "slot not found or not yours"},
+		{"unknown slug", []string{"--token", s.token, "--slot", "nope"}, `slot "nope" not found among your slots (camp-code)`},
+		{"slug and id disagree on the server", []string{"--token", s.token, "--slot", "other", "--managed-stream-id", fmt.Sprint(s.slotID)},
+			"the slot slug does not match the managed stream id"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"--server", s.base}, tc.args...)
+			args = append(args, "jsonl", "-")
+			start := time.Now()
+			out, err := publish(t, strings.NewReader(`{"eventType":"prompt","prompt":{"text":"hi"}}`+"\n"), args...)
+			require.Error(t, err, out)
+			require.Contains(t, out, tc.want)
+			require.Less(t, time.Since(start), 20*time.Second, "fails fast instead of retrying")
+		})
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
