@@ -188,9 +188,13 @@
     const ws = new WebSocket(socketURL());
     state.ws = ws;
     ws.addEventListener("message", (e) => {
-      let msg;
-      try { msg = JSON.parse(e.data); } catch (err) { return; }
-      onFrame(msg);
+      // The socket may coalesce several frames into one message, one JSON object per line.
+      for (const line of String(e.data).split("\n")) {
+        if (!line) continue;
+        let msg;
+        try { msg = JSON.parse(line); } catch (err) { continue; }
+        onFrame(msg);
+      }
     });
     ws.addEventListener("close", () => {
       if (state.ws !== ws) return;

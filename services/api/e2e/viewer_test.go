@@ -1,0 +1,72 @@
+package e2e
+
+import (
+	"net/http"
+	"strconv"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+)
+
+// TestViewerPage: events published through the gateway appear in the widget in order, a
+// thinking event stays hidden with show_thinking=0, chat from a second browser context shows
+// up, and a dropped connection resumes without duplicates.
+func TestViewerPage(t *testing.T) {
+	t.Parallel()
+	s := startStack(t)
+	alice := s.register("alice")
+	bob := s.register("bob")
+	slotID := s.createSlot(alice, "camp-code")
+	s.call(http.MethodPost, "/api/managed-streams/"+strconv.FormatInt(slotID, 10)+"/live", alice.Token, nil, http.StatusCreated, nil)
+	pub := s.publisher(s.publishToken(alice), slotID)
+
+	viewer := browser(t)
+	recordSockets(t, viewer)
+	run(t, viewer, chromedp.Navigate(s.url+"/alice/camp-code"), waitJS(`document.body.dataset.connected === "true"`))
+
+	publish(t, pub,
+		prompt("e1-prompt", "Add retry with backoff to the upload client"),
+		thinking("e2-thinking", "THINKING-SHOULD-NOT-SHOW the retry loop goes around doRequest"),
+		toolCall("e3-tool", "grep"),
+		fileChange("e4-file", "src/net/upload.go"),
+		response("e5-response", "Added up to five attempts with jittered exponential backoff."),
+	)
+	run(t, viewer, waitJS(`document.querySelectorAll('#vibe-events .ev').length >= 4 && !!document.querySelector('[data-event-id="e5-response"]')`))
+	require.Equal(t, []string{"e1-prompt", "e3-tool", "e4-file", "e5-response"}, widgetIDs(t, viewer, "#vibe-events"))
+	require.NotContains(t, textOf(t, viewer, "#vibe-widget"), "THINKING-SHOULD-NOT-SHOW")
+	require.Equal(t, "via openvibe agent", textOf(t, viewer, "#vibe-publisher"))
+	require.Equal(t, "upload.go", textOf(t, viewer, `[data-event-id="e4-file"] .ev-text`)[len("Editing "):], "file paths are redacted to the file name")
+	turns := eval[int](t, viewer, `document.querySelectorAll('#vibe-events > .turn').length`)
+	require.Equal(t, 1, turns, "the prompt's tool call, file edit and response form one turn")
+
+	t.Run("chat from a second browser context", func(t *testing.T) {
+		other := incognito(t, viewer)
+		setSession(t, other, s.url, bob.Token)
+		run(t, other, chromedp.Navigate(s.url+"/alice/camp-code"),
+			chromedp.WaitVisible(css("#chat-input")),
+			chromedp.SendKeys(css("#chat-input"), "hello from bob <b>not bold</b>"),
+			chromedp.Click(css("#chat-form button")))
+		run(t, viewer, waitJS(`document.querySelector('#chat-messages').textContent.includes('hello from bob')`))
+		require.Equal(t, "bobhello from bob <b>not bold</b>", textOf(t, viewer, "#chat-messages .chat-msg"), "chat text is shown as text")
+		require.Zero(t, eval[int](t, viewer, `document.querySelectorAll('#chat-messages b').length`))
+		require.True(t, textOf(t, viewer, "#chat-login") != "", "an anonymous viewer is invited to log in")
+		// the logged-in viewer's widget shows the same events
+		require.Equal(t, []string{"e1-prompt", "e3-tool", "e4-file", "e5-response"}, widgetIDs(t, other, "#vibe-events"))
+		screenshot(t, other, "viewer-chat")
+	})
+
+	t.Run("a dropped connection resumes without duplicates", func(t *testing.T) {
+		eval[bool](t, viewer, `window.__sockets[window.__sockets.length-1].close(); true`)
+		run(t, viewer, waitJS(`document.body.dataset.connected === "false"`))
+		publish(t, pub, prompt("e6-prompt", "Now cover it with a test"))
+		run(t, viewer, waitJS(`document.body.dataset.connected === "true" && !!document.querySelector('[data-event-id="e6-prompt"]')`))
+		require.GreaterOrEqual(t, eval[int](t, viewer, `window.__sockets.length`), 2, "the page reconnected")
+		require.Equal(t, []string{"e1-prompt", "e3-tool", "e4-file", "e5-response", "e6-prompt"}, widgetIDs(t, viewer, "#vibe-events"))
+	})
+
+	screenshot(t, viewer, "viewer-desktop")
+	run(t, viewer, chromedp.EmulateViewport(360, 740))
+	require.False(t, eval[bool](t, viewer, `document.documentElement.scrollWidth > window.innerWidth`), "no horizontal scrolling at 360 px")
+	screenshot(t, viewer, "viewer-360px")
+}
