@@ -30,7 +30,8 @@ func BenchmarkFanout(b *testing.B) {
 			viewers := make([]*Viewer, n)
 			for i := range viewers {
 				viewers[i] = NewViewer(1<<30, 0, "")
-				r.viewers[viewers[i]] = struct{}{}
+				r.viewerIndex[viewers[i]] = i
+				r.viewers = append(r.viewers, viewers[i])
 			}
 			ev := slotbus.FromStoreEvent(st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now()))
 			drained, cancel := context.WithCancel(context.Background())

@@ -189,7 +189,7 @@ func (r *Room) remember(f deliveredFrame) {
 // sendSeq queues an event frame to every viewer that has not had this seq yet.
 func (r *Room) sendSeq(seq int64, frame []byte) int {
 	sent := 0
-	for v := range r.viewers {
+	for _, v := range r.viewers {
 		if v.after >= seq {
 			continue
 		}
@@ -203,7 +203,7 @@ func (r *Room) sendSeq(seq int64, frame []byte) int {
 
 // broadcast queues a frame to every viewer.
 func (r *Room) broadcast(frame []byte) {
-	for v := range r.viewers {
+	for _, v := range r.viewers {
 		v.Send(frame)
 	}
 }

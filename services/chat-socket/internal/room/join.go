@@ -55,7 +55,8 @@ func (r *Room) join(ctx context.Context, v *Viewer, since *int64) {
 	for _, f := range replay {
 		v.Send(f)
 	}
-	r.viewers[v] = struct{}{}
+	r.viewerIndex[v] = len(r.viewers)
+	r.viewers = append(r.viewers, v)
 }
 
 // replay returns the frames delivered after since (up to the cursor c), or why it cannot.
@@ -83,7 +84,13 @@ func (r *Room) replay(since, c int64) (frames [][]byte, reset string) {
 }
 
 func (r *Room) leave(v *Viewer) {
-	delete(r.viewers, v)
+	if i, ok := r.viewerIndex[v]; ok {
+		last := r.viewers[len(r.viewers)-1]
+		r.viewers[i], r.viewerIndex[last] = last, i
+		r.viewers[len(r.viewers)-1] = nil
+		r.viewers = r.viewers[:len(r.viewers)-1]
+		delete(r.viewerIndex, v)
+	}
 	for i, j := range r.waiting {
 		if j.v == v {
 			r.waiting = append(r.waiting[:i], r.waiting[i+1:]...)

@@ -94,7 +94,8 @@ type Room struct {
 	ring         []deliveredFrame
 	floor        int64 // resume is possible from any since >= floor
 	chat         []ChatMessageFrame
-	viewers      map[*Viewer]struct{}
+	viewers      []*Viewer       // iterated on every frame: a slice, not a map
+	viewerIndex  map[*Viewer]int // position in viewers
 	waiting      []joinRequest
 	timer        *time.Timer
 	fillDue      bool
@@ -103,16 +104,16 @@ type Room struct {
 
 func newRoom(h *Hub, slot Slot) *Room {
 	r := &Room{
-		slot:      slot,
-		h:         h,
-		log:       h.log.With("slot_id", slot.ID),
-		cmds:      make(chan func(), 64),
-		stop:      make(chan struct{}),
-		done:      make(chan struct{}),
-		early:     map[int64]*slotbus.Event{},
-		retracted: map[int64]bool{},
-		viewers:   map[*Viewer]struct{}{},
-		settings:  vibe.DefaultSettings(),
+		slot:        slot,
+		h:           h,
+		log:         h.log.With("slot_id", slot.ID),
+		cmds:        make(chan func(), 64),
+		stop:        make(chan struct{}),
+		done:        make(chan struct{}),
+		early:       map[int64]*slotbus.Event{},
+		retracted:   map[int64]bool{},
+		viewerIndex: map[*Viewer]int{},
+		settings:    vibe.DefaultSettings(),
 	}
 	r.timer = time.NewTimer(time.Hour)
 	r.timer.Stop()
