@@ -1,0 +1,194 @@
+package redis_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os/exec"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"openvibe.live/backend/shared/broker"
+	"openvibe.live/backend/shared/broker/brokertest"
+	"openvibe.live/backend/shared/broker/redis"
+	"openvibe.live/backend/shared/testenv"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func TestConformance(t *testing.T) {
+	url := testenv.Redis(t)
+	brokertest.Run(t, func(t *testing.T) broker.Broker {
+		b, err := redis.Open(t.Context(), url, redis.Options{})
+		require.NoError(t, err)
+		return b
+	})
+}
+
+func TestOpenFailsClearly(t *testing.T) {
+	t.Parallel()
+	port := freePort(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	_, err := redis.Open(ctx, "redis://127.0.0.1:"+strconv.Itoa(port)+"/0", redis.Options{})
+	require.ErrorContains(t, err, "redis broker: ping 127.0.0.1:"+strconv.Itoa(port))
+
+	_, err = redis.Open(ctx, "http://nope", redis.Options{})
+	require.ErrorContains(t, err, "redis broker: parsing URL")
+}
+
+// TestRedisRestart kills the Redis server under a live subscription and starts it again on
+// the same port: publishing fails during the outage, the subscriber gets a Gap once
+// resubscribed and then receives new messages, and a subscription made during the outage
+// works too.
+func TestRedisRestart(t *testing.T) {
+	t.Parallel()
+	srv := startRedisServer(t, freePort(t))
+	b, err := redis.Open(t.Context(), srv.url(), redis.Options{HealthInterval: 200 * time.Millisecond})
+	require.NoError(t, err)
+	defer b.Close()
+
+	ch := brokertest.Channel(t, "restart")
+	sub, err := b.Subscribe(t.Context(), ch)
+	require.NoError(t, err)
+	defer sub.Close()
+	require.NoError(t, b.Publish(t.Context(), ch, []byte("before")))
+	require.Equal(t, "before", brokertest.ReceivePayload(t, sub))
+
+	srv.kill(t)
+	require.Error(t, b.Publish(t.Context(), ch, []byte("lost")), "publishing to a dead server fails")
+	require.Eventually(t, func() bool { return b.Ping(t.Context()) != nil }, 5*time.Second, 20*time.Millisecond)
+
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+	defer cancel()
+	during, err := b.Subscribe(ctx, ch) // must not hang while Redis is down
+	require.NoError(t, err)
+	defer during.Close()
+
+	srv.start(t)
+	for _, s := range []broker.Subscription{sub, during} {
+		m := brokertest.Receive(t, s)
+		require.True(t, m.Gap, "the first delivery after the outage is a Gap, got %q", m.Payload)
+	}
+	require.Eventually(t, func() bool { return b.Ping(t.Context()) == nil }, 5*time.Second, 20*time.Millisecond)
+	require.NoError(t, b.Publish(t.Context(), ch, []byte("after")))
+	require.Equal(t, "after", brokertest.ReceivePayload(t, sub))
+	require.Equal(t, "after", brokertest.ReceivePayload(t, during))
+	brokertest.ExpectNothing(t, sub, 100*time.Millisecond)
+}
+
+// TestNewBeforeRedisIsUp: New does not wait for Redis; a subscriber registered
+// before the connection is up gets a Gap once it is, then messages.
+func TestNewBeforeRedisIsUp(t *testing.T) {
+	t.Parallel()
+	port := freePort(t)
+	srv := &redisServer{port: port}
+	client := newClient(port)
+	defer client.Close()
+	b := redis.New(client, redis.Options{})
+	defer b.Close()
+
+	ch := brokertest.Channel(t, "early")
+	sub, err := b.Subscribe(t.Context(), ch)
+	require.NoError(t, err)
+	defer sub.Close()
+	require.Error(t, b.Ping(t.Context()))
+
+	srv.start(t)
+	require.True(t, brokertest.Receive(t, sub).Gap)
+	require.NoError(t, b.Publish(t.Context(), ch, []byte("hi")))
+	require.Equal(t, "hi", brokertest.ReceivePayload(t, sub))
+}
+
+func TestManyChannelsShareOneConnection(t *testing.T) {
+	t.Parallel()
+	srv := startRedisServer(t, freePort(t))
+	b, err := redis.Open(t.Context(), srv.url(), redis.Options{})
+	require.NoError(t, err)
+	defer b.Close()
+
+	var subs []broker.Subscription
+	for i := range 20 {
+		s, err := b.Subscribe(t.Context(), brokertest.Channel(t, strconv.Itoa(i)))
+		require.NoError(t, err)
+		defer s.Close()
+		subs = append(subs, s)
+	}
+	out, err := exec.Command("redis-cli", "-p", strconv.Itoa(srv.port), "client", "list", "type", "pubsub").Output()
+	require.NoError(t, err)
+	require.Equal(t, 1, countLines(out), "one pub/sub connection for all channels:\n%s", out)
+
+	for _, s := range subs[:10] {
+		require.NoError(t, s.Close())
+	}
+	require.Eventually(t, func() bool {
+		out, err = exec.Command("redis-cli", "-p", strconv.Itoa(srv.port), "pubsub", "channels", "brokertest.*").Output()
+		return err == nil && countLines(out) == 10
+	}, 5*time.Second, 20*time.Millisecond, "closing the last local subscriber unsubscribes: %s", out)
+}
+
+func countLines(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c == '\n' {
+			n++
+		}
+	}
+	return n
+}
+
+// redisServer is a redis-server process of the test's own, so it can be killed and restarted.
+type redisServer struct {
+	port int
+	cmd  *exec.Cmd
+}
+
+func startRedisServer(t *testing.T, port int) *redisServer {
+	t.Helper()
+	s := &redisServer{port: port}
+	s.start(t)
+	return s
+}
+
+func (s *redisServer) url() string { return fmt.Sprintf("redis://127.0.0.1:%d/0", s.port) }
+
+func (s *redisServer) start(t *testing.T) {
+	t.Helper()
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		if testenv.RequireServices() {
+			t.Fatalf("redis-server is required (REQUIRE_SERVICES=1): %v", err)
+		}
+		t.Skipf("redis-server not installed: %v", err)
+	}
+	s.cmd = exec.Command(bin, "--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--dir", t.TempDir(), "--loglevel", "warning")
+	require.NoError(t, s.cmd.Start())
+	cmd := s.cmd
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	client := newClient(s.port)
+	defer client.Close()
+	require.Eventually(t, func() bool { return client.Ping(t.Context()).Err() == nil },
+		10*time.Second, 20*time.Millisecond, "redis-server did not start on port %d", s.port)
+}
+
+func (s *redisServer) kill(t *testing.T) {
+	t.Helper()
+	require.NoError(t, s.cmd.Process.Kill())
+	_ = s.cmd.Wait()
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
