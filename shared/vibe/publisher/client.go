@@ -86,6 +86,9 @@ func New(cfg Config) (*Client, error) {
 		done: make(chan struct{}), wake: make(chan struct{}, 1), changed: make(chan struct{}),
 		pace: rate.NewLimiter(rate.Limit(cfg.Rate), cfg.Burst),
 	}
+	if cfg.Rate < 0 {
+		c.pace = rate.NewLimiter(rate.Inf, 0)
+	}
 	c.stats.SessionKey = cfg.SessionKey
 	go c.run(ctx)
 	return c, nil

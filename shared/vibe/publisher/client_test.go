@@ -33,8 +33,7 @@ func testConfig(g *fakeGateway) Config {
 		BackoffMin:       10 * time.Millisecond,
 		BackoffMax:       50 * time.Millisecond,
 		HandshakeTimeout: 5 * time.Second,
-		Rate:             1e6,
-		Burst:            1e6,
+		Rate:             -1,
 	}
 }
 

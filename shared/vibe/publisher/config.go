@@ -47,6 +47,7 @@ type Config struct {
 	MaxInFlight int // events sent but not yet acked; default 64
 	// Rate and Burst pace the messages sent, to stay under the gateway's per-connection
 	// limit (50/s sustained, 200 burst by default there): default 40 per second, burst 100.
+	// A negative Rate turns pacing off (for a gateway configured with higher limits).
 	Rate  float64
 	Burst int
 	// MaxMessageBytes is the gateway's message size limit; a larger event is rejected
@@ -79,7 +80,7 @@ func (c *Config) setDefaults() {
 	if c.MaxInFlight <= 0 {
 		c.MaxInFlight = 64
 	}
-	if c.Rate <= 0 {
+	if c.Rate == 0 {
 		c.Rate = 40
 	}
 	if c.Burst <= 0 {

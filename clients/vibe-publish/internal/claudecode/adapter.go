@@ -28,6 +28,7 @@ type Options struct {
 
 	OnBadLine    func(path string, line int64, err error)
 	OnTranscript func(path string) // told which transcript is being read
+	OnWaiting    func(dir string)  // told once when following and no transcript exists yet
 }
 
 // ErrNoTranscript means no transcript exists for the project (and not following).
@@ -47,12 +48,18 @@ func Run(ctx context.Context, opt Options, emit func(context.Context, vibe.Event
 		return err
 	}
 	replay := !opt.Follow || opt.Replay
+	waiting := false
 	for {
 		path, mod, err := newestTranscript(dir)
 		if err != nil {
 			if !opt.Follow {
 				return err
 			}
+			if !waiting && opt.OnWaiting != nil {
+				opt.OnWaiting(dir)
+			}
+			waiting = true
+			replay = true // a transcript that appears later is a new session: all of it is new
 			if err := sleep(ctx, opt.Poll); err != nil {
 				return err
 			}
@@ -77,9 +84,6 @@ func Run(ctx context.Context, opt Options, emit func(context.Context, vibe.Event
 // readTranscript maps one transcript file. Lines present when it starts are still mapped
 // (tool results need their tool use) but only emitted when replay is set.
 func readTranscript(ctx context.Context, opt Options, path string, replay bool, stop func() bool, emit func(context.Context, vibe.Event) error) error {
-	if opt.OnTranscript != nil {
-		opt.OnTranscript(path)
-	}
 	var history int64
 	if !replay {
 		data, err := os.ReadFile(path)
@@ -87,6 +91,9 @@ func readTranscript(ctx context.Context, opt Options, path string, replay bool, 
 			return err
 		}
 		history = int64(bytes.Count(data, []byte{'\n'}))
+	}
+	if opt.OnTranscript != nil { // after counting: anything written from now on is published
+		opt.OnTranscript(path)
 	}
 	m := NewMapper()
 	err := follow.Lines(ctx, path, follow.Options{

@@ -75,10 +75,13 @@ func TestFollowPublishesOnlyNewLinesAndMatchesEarlierToolUses(t *testing.T) {
 	// after it, and the tool result that arrives later still finds its tool use.
 	opt, transcript, rest := layout(t, 7)
 	opt.Follow = true
+	following := make(chan string, 1)
+	opt.OnTranscript = func(p string) { following <- p }
 	ctx, cancel := context.WithCancel(t.Context())
 	var s sink
 	done := make(chan error, 1)
 	go func() { done <- Run(ctx, opt, s.emit) }()
+	require.Equal(t, transcript, <-following)
 	time.Sleep(50 * time.Millisecond)
 	require.Empty(t, s.get(), "history is not replayed")
 

@@ -301,7 +301,8 @@ func parseAdapter(name string, args []string, g *globalFlags, stdio IO, st *stat
 		opt := claudecode.Options{ProjectDir: *project, ClaudeDir: *claudeDir, Transcript: *transcript,
 			Follow: !*once, Replay: *replay,
 			OnBadLine:    func(p string, n int64, err error) { st.logf("%s:%d skipped: %v", filepath.Base(p), n, err) },
-			OnTranscript: func(p string) { st.logf("following %s", p) }}
+			OnTranscript: func(p string) { st.logf("following %s", p) },
+			OnWaiting:    func(dir string) { st.logf("waiting for a Claude Code session in %s", dir) }}
 		dir := *project
 		if dir == "" && *transcript != "" {
 			dir = claudecode.TranscriptCwd(*transcript) // paths in it are relative to this

@@ -27,6 +27,10 @@ type Options struct {
 	// Stop, when set, is checked at each end of file while following: returning true ends
 	// Lines with nil (used to switch to a newer file).
 	Stop func() bool
+	// MaxLine overrides the MaxLine limit (tests).
+	MaxLine int
+	// Opened, when set, is called once the file is open (and, with FromEnd, positioned).
+	Opened func()
 }
 
 // ErrLineTooLong is passed to OnSkip for a line over MaxLine.
@@ -38,6 +42,9 @@ var ErrLineTooLong = errors.New("line too long")
 func Lines(ctx context.Context, path string, opt Options, fn func(line []byte, n int64) error) error {
 	if opt.Poll <= 0 {
 		opt.Poll = 200 * time.Millisecond
+	}
+	if opt.MaxLine <= 0 {
+		opt.MaxLine = MaxLine
 	}
 	t := &tailer{path: path, opt: opt, fn: fn}
 	return t.run(ctx)
@@ -79,6 +86,9 @@ func (t *tailer) run(ctx context.Context) error {
 		return err
 	}
 	defer func() { t.f.Close() }()
+	if t.opt.Opened != nil {
+		t.opt.Opened()
+	}
 	for {
 		if err := t.drain(ctx); err != nil {
 			return err
@@ -142,7 +152,7 @@ func (t *tailer) drain(ctx context.Context) error {
 				line = t.partial
 			}
 			t.lineNo++
-			skipped := t.skip || len(line) > MaxLine
+			skipped := t.skip || len(line) > t.opt.MaxLine
 			t.partial, t.skip = t.partial[:0], false
 			if skipped {
 				t.reportSkip()
@@ -154,7 +164,7 @@ func (t *tailer) drain(ctx context.Context) error {
 			continue
 		}
 		if !t.skip {
-			if len(t.partial)+len(chunk) > MaxLine {
+			if len(t.partial)+len(chunk) > t.opt.MaxLine {
 				t.skip, t.partial = true, t.partial[:0]
 			} else {
 				t.partial = append(t.partial, chunk...)

@@ -47,7 +47,10 @@ func TestFollowAppendTruncateRotate(t *testing.T) {
 	var c collector
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
-	go func() { done <- Lines(ctx, p, Options{Follow: true, FromEnd: true, Poll: 5 * time.Millisecond}, c.add) }()
+	opened := make(chan struct{})
+	opt := Options{Follow: true, FromEnd: true, Poll: 5 * time.Millisecond, Opened: func() { close(opened) }}
+	go func() { done <- Lines(ctx, p, opt, c.add) }()
+	<-opened
 
 	appendTo := func(s string) {
 		f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
@@ -56,7 +59,6 @@ func TestFollowAppendTruncateRotate(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, f.Close())
 	}
-	time.Sleep(30 * time.Millisecond)
 	appendTo("a1\na2-")
 	require.Eventually(t, func() bool { return strings.Join(c.get(), ",") == "a1" }, 2*time.Second, 5*time.Millisecond)
 	appendTo("rest\n")
@@ -79,10 +81,10 @@ func TestFollowAppendTruncateRotate(t *testing.T) {
 func TestOverlongLineIsSkipped(t *testing.T) {
 	t.Parallel()
 	p := filepath.Join(t.TempDir(), "a.jsonl")
-	require.NoError(t, os.WriteFile(p, []byte("ok\n"+strings.Repeat("x", MaxLine+10)+"\nafter\n"), 0o600))
+	require.NoError(t, os.WriteFile(p, []byte("ok\n"+strings.Repeat("x", 300<<10)+"\nafter\n"), 0o600))
 	var c collector
 	var skipped []int64
-	require.NoError(t, Lines(t.Context(), p, Options{OnSkip: func(n int64, err error) { skipped = append(skipped, n) }}, c.add))
+	require.NoError(t, Lines(t.Context(), p, Options{MaxLine: 256 << 10, OnSkip: func(n int64, err error) { skipped = append(skipped, n) }}, c.add))
 	require.Equal(t, []string{"ok", "after"}, c.get())
 	require.Equal(t, []int64{2}, skipped)
 }
