@@ -169,7 +169,9 @@ func TestCommonValidate(t *testing.T) {
 func TestCheckURL(t *testing.T) {
 	t.Parallel()
 	require.NoError(t, CheckURL("K", "redis://localhost:6379/0", "redis", "rediss"))
-	require.ErrorContains(t, CheckURL("K", "localhost:6379", "redis"), "K:")
+	require.NoError(t, CheckURL("K", "unix:///run/redis.sock", "redis", "unix"))
+	require.ErrorContains(t, CheckURL("K", "", "redis"), "K: not an absolute URL")
+	require.ErrorContains(t, CheckURL("K", "redis://", "redis"), "K: not an absolute URL")
 	err := CheckURL("K", "postgres://u:hunter2@h/db", "redis")
 	require.ErrorContains(t, err, `scheme "postgres"`)
 	require.NotContains(t, err.Error(), "hunter2")

@@ -71,7 +71,7 @@ func CheckPositive(key string, d time.Duration) error {
 // when none is given). The URL is never echoed back, since it may hold a password.
 func CheckURL(key, raw string, schemes ...string) error {
 	u, err := url.Parse(raw)
-	if err != nil || u.Scheme == "" || u.Host == "" {
+	if err != nil || u.Scheme == "" || (u.Host == "" && u.Path == "" && u.Opaque == "") {
 		return fmt.Errorf("%s: not an absolute URL", key)
 	}
 	if len(schemes) > 0 && !slices.Contains(schemes, u.Scheme) {
