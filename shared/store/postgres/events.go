@@ -56,13 +56,14 @@ type eventKey struct {
 	eventID string
 }
 
-// InsertVibeEvents stores the batch in one transaction and two pipelined round trips:
+// InsertVibeEvents stores the batch in one transaction sent as two pipelined round trips
+// (BEGIN and COMMIT ride along with the statements):
 //
-//  1. lock every slot of the batch once, in id order (SELECT … FOR NO KEY UPDATE: concurrent
-//     batches sharing slots cannot deadlock), read their last_seq, load the sessions, and
-//     fetch the events of the batch that are already stored (duplicates);
-//  2. insert the new events with one multi-row INSERT … SELECT FROM unnest(…), numbering
-//     them from last_seq in input order, write each slot's last_seq and each session's times.
+//  1. BEGIN; lock every slot of the batch once, in id order (SELECT … FOR NO KEY UPDATE:
+//     concurrent batches sharing slots cannot deadlock), read their last_seq, load the
+//     sessions, and fetch the events of the batch that are already stored (duplicates);
+//  2. insert the new events with one multi-row INSERT … SELECT FROM unnest(…), numbering them
+//     from last_seq in input order, write each slot's last_seq and each session's times; COMMIT.
 //
 // While the slot rows are locked no other transaction can add events to those slots, so the
 // duplicate check cannot race and the numbers stay gap-free; a rollback returns them.
@@ -73,15 +74,23 @@ func (s *Store) InsertVibeEvents(ctx context.Context, events []store.NewVibeEven
 	if err := validateEvents(events); err != nil {
 		return nil, fmt.Errorf("insert vibe events: %w", err)
 	}
-	out := make([]store.InsertedVibeEvent, len(events))
-	err := s.inTx(ctx, func(tx pgx.Tx) error { return s.insertEvents(ctx, tx, events, out) })
+	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
+		return nil, mapErr(err, "insert vibe events: acquire connection")
+	}
+	// A connection released inside a transaction (a failed ROLLBACK) is destroyed by the pool.
+	defer conn.Release()
+	out := make([]store.InsertedVibeEvent, len(events))
+	if err := s.insertEvents(ctx, conn, events, out); err != nil {
+		if conn.Conn().PgConn().TxStatus() != 'I' {
+			_, _ = conn.Exec(context.WithoutCancel(ctx), "ROLLBACK")
+		}
 		return nil, err
 	}
 	return out, nil
 }
 
-func (s *Store) insertEvents(ctx context.Context, tx pgx.Tx, events []store.NewVibeEvent, out []store.InsertedVibeEvent) error {
+func (s *Store) insertEvents(ctx context.Context, tx querier, events []store.NewVibeEvent, out []store.InsertedVibeEvent) error {
 	lastSeq, sessionSlot, sessionKey, existing, err := lockAndLoad(ctx, tx, events)
 	if err != nil {
 		return err
@@ -134,7 +143,7 @@ func (s *Store) insertEvents(ctx context.Context, tx pgx.Tx, events []store.NewV
 }
 
 // lockAndLoad is the first round trip of an insert.
-func lockAndLoad(ctx context.Context, tx pgx.Tx, events []store.NewVibeEvent) (
+func lockAndLoad(ctx context.Context, tx querier, events []store.NewVibeEvent) (
 	lastSeq map[int64]int64, sessionSlot map[int64]int64, sessionKey map[int64]string, existing map[eventKey]store.VibeEvent, err error,
 ) {
 	slotSet, sessionSet := map[int64]bool{}, map[int64]bool{}
@@ -153,6 +162,7 @@ func lockAndLoad(ctx context.Context, tx pgx.Tx, events []store.NewVibeEvent) (
 	existing = map[eventKey]store.VibeEvent{}
 
 	b := &pgx.Batch{}
+	b.Queue(`BEGIN`)
 	b.Queue(`SELECT id, last_seq FROM managed_streams WHERE id = ANY($1) ORDER BY id FOR NO KEY UPDATE`, slots).
 		Query(func(rows pgx.Rows) error {
 			var id, last int64
@@ -170,8 +180,12 @@ func lockAndLoad(ctx context.Context, tx pgx.Tx, events []store.NewVibeEvent) (
 			})
 			return err
 		})
-	b.Queue(`SELECT `+eventCols+eventFrom+`
-		WHERE (e.managed_stream_id, e.event_id) IN (SELECT * FROM unnest($1::bigint[], $2::text[]))`, keySlots, keyIDs).
+	// LATERAL makes each key an index lookup on (managed_stream_id, event_id), whatever the
+	// table's statistics say (a hash join would scan the whole table).
+	b.Queue(`SELECT `+eventCols+` FROM unnest($1::bigint[], $2::text[]) AS k(slot, event_id)
+		CROSS JOIN LATERAL (SELECT * FROM vibe_coding_events x
+			WHERE x.managed_stream_id = k.slot AND x.event_id = k.event_id) e
+		JOIN vibe_coding_sessions s ON s.id = e.session_id`, keySlots, keyIDs).
 		Query(func(rows pgx.Rows) error {
 			for rows.Next() {
 				ev, err := scanEvent(rows)
@@ -215,7 +229,7 @@ func (a *insertArrays) add(e store.NewVibeEvent, seq int64, received time.Time) 
 type eventSeq struct{ slot, seq int64 }
 
 // writeEvents is the second round trip: insert, bump slots, touch sessions.
-func writeEvents(ctx context.Context, tx pgx.Tx, a *insertArrays, lastSeq map[int64]int64, seen map[int64]time.Time) (map[eventSeq]int64, error) {
+func writeEvents(ctx context.Context, tx querier, a *insertArrays, lastSeq map[int64]int64, seen map[int64]time.Time) (map[eventSeq]int64, error) {
 	ids := map[eventSeq]int64{}
 	b := &pgx.Batch{}
 	if len(a.slot) > 0 {
@@ -249,6 +263,7 @@ func writeEvents(ctx context.Context, tx pgx.Tx, a *insertArrays, lastSeq map[in
 	b.Queue(`UPDATE vibe_coding_sessions AS s
 		SET last_event_at = greatest(s.last_event_at, v.at), last_seen_at = greatest(s.last_seen_at, v.at)
 		FROM unnest($1::bigint[], $2::timestamptz[]) AS v(id, at) WHERE s.id = v.id`, sessions, times)
+	b.Queue(`COMMIT`)
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return nil, mapErr(err, "insert vibe events")
 	}

@@ -31,3 +31,7 @@ func newStore(t testing.TB) *postgres.Store {
 func TestConformance(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Store { return newStore(t) })
 }
+
+func BenchmarkInsertVibeEvents(b *testing.B) {
+	storetest.BenchmarkInsertVibeEvents(b, func(tb testing.TB) store.Store { return newStore(tb) })
+}

@@ -89,3 +89,7 @@ func TestReopen(t *testing.T) {
 	_, err = s.UserByUsername(ctx, "ALICE")
 	require.NoError(t, err)
 }
+
+func BenchmarkInsertVibeEvents(b *testing.B) {
+	storetest.BenchmarkInsertVibeEvents(b, func(tb testing.TB) store.Store { return newStore(tb) })
+}
