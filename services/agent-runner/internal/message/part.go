@@ -94,9 +94,7 @@ type ToolPart struct {
 	Output   string          `json:"output,omitempty"`
 	Error    string          `json:"error,omitempty"`
 	Metadata map[string]any  `json:"metadata,omitempty"`
-	// Permission is the ID of the permission request the call waits on, if any.
-	Permission string `json:"permission,omitempty"`
-	Time       Span   `json:"time"`
+	Time     Span            `json:"time"`
 }
 
 // DecodePart reads a stored part back into its typed value.

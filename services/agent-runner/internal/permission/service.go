@@ -257,6 +257,28 @@ func (s *Service) Pending(ownerID int64, sessionID string) []Request {
 	return out
 }
 
+// Cancel drops the restored (orphan) requests of a session from memory and the store: a
+// new prompt supersedes the calls that waited on them.
+func (s *Service) Cancel(ctx context.Context, ownerID int64, sessionID string) error {
+	s.mu.Lock()
+	var drop []Request
+	for k, w := range s.pending {
+		if w.req.SessionID == sessionID && w.ch == nil {
+			drop = append(drop, w.req)
+			delete(s.pending, k)
+		}
+	}
+	s.mu.Unlock()
+	for _, req := range drop {
+		if err := s.store.DeletePendingRequest(ctx, req.ID); err != nil && !store.IsNotFound(err) {
+			return err
+		}
+		s.bus.Publish(bus.Event{Type: bus.PermissionReplied, SessionID: req.SessionID, OwnerID: ownerID,
+			Properties: map[string]any{"request_id": req.ID, "decision": "cancelled"}})
+	}
+	return nil
+}
+
 // Forget drops restored (orphan) requests of a session, e.g. when it is deleted.
 func (s *Service) Forget(sessionID string) {
 	s.mu.Lock()

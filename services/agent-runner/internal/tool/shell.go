@@ -159,7 +159,9 @@ type capBuffer struct {
 	dropped int64
 }
 
-func newCapBuffer(n int) *capBuffer { return &capBuffer{n: n, head: make([]byte, 0, n), tail: make([]byte, n)} }
+func newCapBuffer(n int) *capBuffer {
+	return &capBuffer{n: n, head: make([]byte, 0, n), tail: make([]byte, n)}
+}
 
 func (c *capBuffer) Write(p []byte) (int, error) {
 	c.mu.Lock()

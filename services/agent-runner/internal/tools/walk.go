@@ -16,7 +16,9 @@ type ignorer struct {
 	rules map[string]*ignore.GitIgnore // dir → its .gitignore (nil when none)
 }
 
-func newIgnorer(root string) *ignorer { return &ignorer{root: root, rules: map[string]*ignore.GitIgnore{}} }
+func newIgnorer(root string) *ignorer {
+	return &ignorer{root: root, rules: map[string]*ignore.GitIgnore{}}
+}
 
 func (g *ignorer) load(dir string) *ignore.GitIgnore {
 	if gi, ok := g.rules[dir]; ok {

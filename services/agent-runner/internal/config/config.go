@@ -1,0 +1,62 @@
+// Package config loads openvibe.json: JSONC files with ${ENV_VAR} references, layered
+// global (~/.config/openvibe/openvibe.json) → project (openvibe.json in the project root) →
+// environment (OPENVIBE_CONFIG, OPENVIBE_CONFIG_CONTENT, OPENVIBE_MODEL). Later layers win;
+// objects merge recursively; lists concatenate, except permission rules, where the later
+// layer's rules come first (first match wins, so the more specific level decides).
+package config
+
+import (
+	"openvibe.live/backend/services/agent-runner/internal/agent"
+	"openvibe.live/backend/services/agent-runner/internal/permission"
+)
+
+// Config is the merged configuration.
+type Config struct {
+	Schema       string                    `json:"$schema,omitempty"`
+	Model        string                    `json:"model,omitempty"`
+	Instructions []string                  `json:"instructions,omitempty"`
+	Agent        map[string]agent.Override `json:"agent,omitempty"`
+	Provider     map[string]Provider       `json:"provider,omitempty"`
+	Permission   []permission.Rule         `json:"permission,omitempty"`
+	MCP          map[string]MCPServer      `json:"mcp,omitempty"`
+}
+
+// Provider configures one model provider. Its name is the key in "provider"; Type defaults
+// to the name for the known providers (openai, anthropic, google, openrouter, azure,
+// bedrock) and must be set otherwise ("openai-compatible" for llama.cpp, Ollama, vLLM…).
+type Provider struct {
+	Type    string            `json:"type,omitempty"`
+	BaseURL string            `json:"base_url,omitempty"`
+	APIKey  string            `json:"api_key,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+	// Options holds provider-specific settings: api_version (azure), region (bedrock),
+	// script (scripted: a JSON file of steps).
+	Options map[string]string `json:"options,omitempty"`
+	Models  map[string]Model  `json:"models,omitempty"`
+}
+
+// Model holds per-model settings.
+type Model struct {
+	// Cost in dollars per million tokens.
+	Cost          Cost  `json:"cost,omitempty"`
+	MaxTokens     int64 `json:"max_tokens,omitempty"`
+	ContextWindow int64 `json:"context_window,omitempty"`
+}
+
+// Cost is a model's price list.
+type Cost struct {
+	Input      float64 `json:"input,omitempty"`
+	Output     float64 `json:"output,omitempty"`
+	CacheRead  float64 `json:"cache_read,omitempty"`
+	CacheWrite float64 `json:"cache_write,omitempty"`
+}
+
+// MCPServer configures an MCP server (local stdio command or remote URL).
+type MCPServer struct {
+	Type    string            `json:"type"` // local or remote
+	Command []string          `json:"command,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+	Enabled *bool             `json:"enabled,omitempty"`
+}

@@ -1,0 +1,118 @@
+package runner
+
+import (
+	"crypto/subtle"
+	"errors"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"openvibe.live/backend/shared/auth"
+
+	"openvibe.live/backend/services/agent-runner/internal/engine"
+	"openvibe.live/backend/services/agent-runner/internal/permission"
+	"openvibe.live/backend/services/agent-runner/internal/store"
+)
+
+const principalKey = "agent.principal"
+
+// Register mounts the API under the prefix.
+func (r *Runner) Register(e *echo.Echo) {
+	g := e.Group(r.d.Prefix, r.authenticate)
+	g.GET("/session", r.listSessions)
+	g.POST("/session", r.createSession)
+	g.GET("/session/:id", r.getSession)
+	g.PATCH("/session/:id", r.updateSession)
+	g.DELETE("/session/:id", r.deleteSession)
+	g.POST("/session/:id/fork", r.forkSession)
+	g.POST("/session/:id/abort", r.abortSession)
+	g.POST("/session/:id/message", r.sendMessage)
+	g.GET("/session/:id/message", r.listMessages)
+	g.GET("/session/:id/todo", r.getTodos)
+	g.GET("/session/:id/permission", r.sessionPermissions)
+	g.GET("/session/:id/event", r.sessionEvents)
+	g.GET("/event", r.allEvents)
+	g.GET("/agent", r.listAgents)
+	g.GET("/tool", r.listTools)
+	g.GET("/config", r.getConfig)
+	g.GET("/provider", r.listProviders)
+	g.GET("/permission", r.listPermissions)
+	g.POST("/permission/reply", r.replyPermission)
+	g.GET("/permission/rule", r.listRules)
+	g.DELETE("/permission/rule/:id", r.deleteRule)
+}
+
+// authenticate accepts the local password (as a bearer token or the Basic password) or a
+// platform credential allowed to use the agent scope.
+func (r *Runner) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		if r.d.LocalPassword != "" {
+			token := auth.TokenFromRequest(req)
+			if _, pw, ok := req.BasicAuth(); ok {
+				token = pw
+			}
+			if token != "" && subtle.ConstantTimeCompare([]byte(token), []byte(r.d.LocalPassword)) == 1 {
+				c.Set(principalKey, auth.Principal{UserID: LocalUserID, Username: "local"})
+				return next(c)
+			}
+		}
+		if r.d.Auth != nil {
+			p, err := r.d.Auth.Authenticate(req.Context(), auth.TokenFromRequest(req))
+			if err == nil {
+				if !p.HasAnyScope(Scope) {
+					return echo.NewHTTPError(http.StatusForbidden, "this token lacks the \"agent\" scope")
+				}
+				c.Set(principalKey, p)
+				return next(c)
+			}
+			if !errors.Is(err, auth.ErrUnauthenticated) {
+				return err
+			}
+		}
+		c.Response().Header().Set("WWW-Authenticate", `Bearer realm="openvibe"`)
+		return echo.NewHTTPError(http.StatusUnauthorized, "authentication required")
+	}
+}
+
+func principal(c echo.Context) auth.Principal {
+	p, _ := c.Get(principalKey).(auth.Principal)
+	return p
+}
+
+// session loads the :id session, 404 unless it belongs to the caller.
+func (r *Runner) session(c echo.Context) (store.Session, error) {
+	s, err := r.store.GetSession(c.Request().Context(), c.Param("id"))
+	if err != nil || s.OwnerID != principal(c).UserID {
+		if err == nil || store.IsNotFound(err) {
+			return s, echo.NewHTTPError(http.StatusNotFound, "session not found")
+		}
+		return s, err
+	}
+	return s, nil
+}
+
+// httpError maps engine and store errors to client errors.
+func httpError(err error) error {
+	var de *permission.DeniedError
+	switch {
+	case err == nil:
+		return nil
+	case store.IsNotFound(err):
+		return echo.NewHTTPError(http.StatusNotFound, "not found")
+	case errors.Is(err, engine.ErrBusy):
+		return echo.NewHTTPError(http.StatusConflict, "the session is busy with another turn; abort it or wait")
+	case errors.Is(err, engine.ErrUnknownAgent), errors.Is(err, engine.ErrBadDirectory):
+		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+	case errors.As(err, &de):
+		return echo.NewHTTPError(http.StatusForbidden, err.Error())
+	}
+	return err
+}
+
+func bind(c echo.Context, v any) error {
+	if err := c.Bind(v); err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, "invalid JSON body")
+	}
+	return nil
+}

@@ -1,0 +1,215 @@
+package runner
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"openvibe.live/backend/services/agent-runner/internal/engine"
+	"openvibe.live/backend/services/agent-runner/internal/message"
+	"openvibe.live/backend/services/agent-runner/internal/permission"
+	"openvibe.live/backend/services/agent-runner/internal/store"
+)
+
+// SessionView is a session as the API shows it.
+type SessionView struct {
+	store.Session
+	Busy bool `json:"busy"`
+}
+
+func (r *Runner) view(s store.Session) SessionView {
+	return SessionView{Session: s, Busy: r.engine.Busy(s.ID)}
+}
+
+func (r *Runner) listSessions(c echo.Context) error {
+	limit, _ := strconv.Atoi(c.QueryParam("limit"))
+	ss, err := r.store.ListSessions(c.Request().Context(), store.SessionFilter{OwnerID: principal(c).UserID,
+		ProjectID: c.QueryParam("project_id"), Limit: limit})
+	if err != nil {
+		return err
+	}
+	out := make([]SessionView, 0, len(ss))
+	for _, s := range ss {
+		out = append(out, r.view(s))
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+type createSessionBody struct {
+	Directory string `json:"directory"`
+	Title     string `json:"title"`
+	Agent     string `json:"agent"`
+}
+
+func (r *Runner) createSession(c echo.Context) error {
+	var b createSessionBody
+	if err := bind(c, &b); err != nil {
+		return err
+	}
+	s, err := r.engine.CreateSession(c.Request().Context(), engine.CreateInput{OwnerID: principal(c).UserID,
+		Directory: b.Directory, Title: b.Title, Agent: b.Agent})
+	if err != nil {
+		return httpError(err)
+	}
+	r.metrics.sessionsNew.Inc()
+	return c.JSON(http.StatusCreated, r.view(s))
+}
+
+func (r *Runner) getSession(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, r.view(s))
+}
+
+func (r *Runner) updateSession(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	var b struct {
+		Title *string `json:"title"`
+		Agent *string `json:"agent"`
+	}
+	if err := bind(c, &b); err != nil {
+		return err
+	}
+	if b.Title != nil {
+		if strings.TrimSpace(*b.Title) == "" {
+			return echo.NewHTTPError(http.StatusBadRequest, "title must not be empty")
+		}
+		s.Title = *b.Title
+	}
+	if b.Agent != nil {
+		s.Agent = *b.Agent
+	}
+	s.Updated = time.Now().UTC()
+	if err := r.store.UpdateSession(c.Request().Context(), s); err != nil {
+		return httpError(err)
+	}
+	return c.JSON(http.StatusOK, r.view(s))
+}
+
+func (r *Runner) deleteSession(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	if err := r.engine.DeleteSession(c.Request().Context(), s); err != nil {
+		return httpError(err)
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+func (r *Runner) forkSession(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	var b struct {
+		MessageID string `json:"message_id"`
+	}
+	if err := bind(c, &b); err != nil {
+		return err
+	}
+	f, err := r.engine.Fork(c.Request().Context(), s, b.MessageID)
+	if store.IsNotFound(err) {
+		return echo.NewHTTPError(http.StatusNotFound, "message not found in this session")
+	}
+	if err != nil {
+		return err
+	}
+	r.metrics.sessionsNew.Inc()
+	return c.JSON(http.StatusCreated, r.view(f))
+}
+
+func (r *Runner) abortSession(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]bool{"aborted": r.engine.Abort(s.ID)})
+}
+
+type messageBody struct {
+	Text  string `json:"text"`
+	Agent string `json:"agent"`
+	Model string `json:"model"`
+	// Wait makes the request return the last assistant message once the turn ends (the
+	// turn is aborted if the client goes away); otherwise it returns 202 at once.
+	Wait bool `json:"wait"`
+}
+
+func (r *Runner) sendMessage(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	var b messageBody
+	if err := bind(c, &b); err != nil {
+		return err
+	}
+	if strings.TrimSpace(b.Text) == "" {
+		return echo.NewHTTPError(http.StatusBadRequest, "text is required")
+	}
+	in := engine.PromptInput{Text: b.Text, Agent: b.Agent, Model: b.Model, Policy: permission.Interactive}
+	if !b.Wait {
+		user, err := r.engine.Start(s, in)
+		if err != nil {
+			return promptError(err)
+		}
+		r.metrics.prompts.WithLabelValues("async").Inc()
+		return c.JSON(http.StatusAccepted, map[string]any{"message": user})
+	}
+	r.metrics.prompts.WithLabelValues("wait").Inc()
+	last, err := r.engine.Prompt(c.Request().Context(), s, in)
+	if err != nil && last == nil {
+		return promptError(err)
+	}
+	out := map[string]any{"message": last}
+	if err != nil {
+		out["error"] = err.Error()
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// promptError maps errors that stop a prompt before it starts.
+func promptError(err error) error {
+	var ce *engine.ConfigError
+	if errors.As(err, &ce) {
+		return echo.NewHTTPError(http.StatusBadRequest, ce.Error())
+	}
+	return httpError(err)
+}
+
+func (r *Runner) listMessages(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	msgs, err := r.store.ListMessages(c.Request().Context(), s.ID)
+	if err != nil {
+		return err
+	}
+	if msgs == nil {
+		msgs = []*message.Message{}
+	}
+	return c.JSON(http.StatusOK, msgs)
+}
+
+func (r *Runner) getTodos(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	todos, err := r.store.GetTodos(c.Request().Context(), s.ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, todos)
+}
