@@ -81,12 +81,19 @@ type channelState struct {
 
 var _ broker.Broker = (*Broker)(nil)
 
-// Open connects to the Redis server at url (redis:// or rediss://), checks it answers, and
-// returns a Broker that owns the client and waits for its pub/sub connection.
+// Open connects to the Redis server at url (redis://, rediss:// or unix://), checks it
+// answers, and returns a Broker that owns the client and waits for its pub/sub connection.
+// Commands are not retried unless the URL sets max_retries.
 func Open(ctx context.Context, url string, opts Options) (*Broker, error) {
 	copts, err := goredis.ParseURL(url)
 	if err != nil {
 		return nil, fmt.Errorf("redis broker: parsing URL: %w", err)
+	}
+	if copts.MaxRetries == 0 {
+		// A retried PUBLISH whose first attempt reached Redis before the connection broke
+		// would be delivered twice; the contract promises no duplicates. The pool already
+		// discards connections the server closed before using them.
+		copts.MaxRetries = -1
 	}
 	client := goredis.NewClient(copts)
 	if err := client.Ping(ctx).Err(); err != nil {
