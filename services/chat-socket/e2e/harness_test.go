@@ -1,0 +1,381 @@
+// Package e2e drives real chat-socket processes over real sockets, with PostgreSQL and Redis,
+// publishing events the way the publish gateway does (store, then broker) and changing
+// settings, retracting and pressing panic the way the api does.
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/stretchr/testify/require"
+
+	"openvibe.live/backend/shared/broker"
+	"openvibe.live/backend/shared/broker/brokers"
+	"openvibe.live/backend/shared/slotbus"
+	"openvibe.live/backend/shared/store"
+	"openvibe.live/backend/shared/store/stores"
+	"openvibe.live/backend/shared/testenv"
+	"openvibe.live/backend/shared/vibe"
+)
+
+const jwtSecret = "e2e-secret-e2e-secret-e2e-secret-e2e"
+
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "chat-socket-e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "chat-socket")
+	build := exec.Command("go", "build", "-o", binary, "openvibe.live/backend/services/chat-socket")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build chat-socket:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	require.NoError(t, l.Close())
+	return addr
+}
+
+// proc is a running chat-socket.
+type proc struct {
+	addr string
+	cmd  *exec.Cmd
+	logs *syncBuffer
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// startChat runs a chat-socket replica and waits until it is ready.
+func startChat(t *testing.T, dbURL, redisURL string, extra ...string) *proc {
+	t.Helper()
+	p := &proc{addr: freePort(t), logs: &syncBuffer{}}
+	p.cmd = exec.Command(binary, "serve")
+	p.cmd.Env = append([]string{
+		"PATH=" + os.Getenv("PATH"),
+		"OPENVIBE_ADDR=" + p.addr,
+		"OPENVIBE_DATABASE_URL=" + dbURL,
+		"OPENVIBE_REDIS_URL=" + redisURL,
+		"OPENVIBE_JWT_SECRET=" + jwtSecret,
+		"OPENVIBE_LOG_LEVEL=info",
+		"OPENVIBE_CHAT_REFRESH_INTERVAL=1s",
+		"OPENVIBE_CHAT_ROOM_LINGER=0s",
+		"OPENVIBE_SHUTDOWN_TIMEOUT=5s",
+	}, extra...)
+	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
+	require.NoError(t, p.cmd.Start())
+	t.Cleanup(func() {
+		p.stop()
+		if t.Failed() {
+			t.Logf("chat-socket %s logs:\n%s", p.addr, tail(p.logs.String(), 60))
+		}
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		resp, err := http.Get("http://" + p.addr + "/readyz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return p
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("chat-socket on %s not ready:\n%s", p.addr, p.logs.String())
+	return nil
+}
+
+func (p *proc) stop() {
+	if p.cmd.ProcessState != nil {
+		return
+	}
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		_ = p.cmd.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-done
+	}
+}
+
+func (p *proc) metric(t *testing.T, name string) float64 {
+	t.Helper()
+	resp, err := http.Get("http://" + p.addr + "/metrics")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	for line := range strings.SplitSeq(string(body), "\n") {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			require.NoError(t, err)
+			return f
+		}
+	}
+	return 0
+}
+
+func tail(s string, lines int) string {
+	parts := strings.Split(s, "\n")
+	return strings.Join(parts[max(0, len(parts)-lines):], "\n")
+}
+
+// world is the database and broker the replicas share, with one slot and one publisher
+// session, plus the gateway's and the api's side of the work.
+type world struct {
+	t       *testing.T
+	dbURL   string
+	st      store.Store
+	br      broker.Broker
+	user    store.User
+	slot    store.ManagedStream
+	session store.VibeSession
+}
+
+func newWorld(t *testing.T, redisURL string) *world {
+	t.Helper()
+	ctx := t.Context()
+	dbURL := testenv.Postgres(t)
+	migrate := exec.Command(binary, "migrate")
+	migrate.Env = []string{"OPENVIBE_DATABASE_URL=" + dbURL, "OPENVIBE_JWT_SECRET=" + jwtSecret}
+	out, err := migrate.CombinedOutput()
+	require.NoError(t, err, string(out))
+	st, err := stores.Open(ctx, dbURL, stores.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = st.Close() })
+	br, err := brokers.Open(ctx, redisURL, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = br.Close() })
+	u, err := st.CreateUser(ctx, "Ada", "x")
+	require.NoError(t, err)
+	slot, err := st.CreateManagedStream(ctx, u.ID, "camp-code", "Night Bus Refactor", nil)
+	require.NoError(t, err)
+	sess, err := st.UpsertVibeSession(ctx, store.VibeSession{
+		ManagedStreamID: slot.ID, SessionKey: "openvibe-20260421231000-ab12cd34", Status: store.SessionActive,
+		Publisher: json.RawMessage(`{"integrationId":"github-copilot"}`), StartedAt: time.Now(), LastSeenAt: time.Now(),
+	})
+	require.NoError(t, err)
+	return &world{t: t, dbURL: dbURL, st: st, br: br, user: u, slot: slot, session: sess}
+}
+
+// settings changes the slot's settings as the api does: store, then broadcast.
+func (w *world) settings(change func(*vibe.Settings)) vibe.Settings {
+	w.t.Helper()
+	var next vibe.Settings
+	_, err := w.st.UpdateBroadcastSettings(w.t.Context(), w.slot.ID, func(cur json.RawMessage) (json.RawMessage, error) {
+		next = vibe.SettingsFromBroadcast(cur)
+		change(&next)
+		return vibe.BroadcastWithSettings(cur, next)
+	})
+	require.NoError(w.t, err)
+	require.NoError(w.t, slotbus.Publish(w.t.Context(), w.br, slotbus.Message{Kind: slotbus.KindSettings, SlotID: w.slot.ID, Settings: &next}))
+	return next
+}
+
+// publish stores an event (withheld while the slot is paused, as the gateway does) and
+// publishes it; it returns once the event is acked, i.e. stored. A failed broker publish is
+// not an error: the event is stored, and chat sockets recover it.
+func (w *world) publish(raw string) store.VibeEvent {
+	w.t.Helper()
+	ev, err := vibe.ParseEvent(json.RawMessage(raw))
+	require.NoError(w.t, err)
+	return w.publishEvent(ev)
+}
+
+func (w *world) publishEvent(ev vibe.Event) store.VibeEvent {
+	w.t.Helper()
+	ctx := w.t.Context()
+	ms, err := w.st.ManagedStreamByID(ctx, w.slot.ID)
+	require.NoError(w.t, err)
+	payload, err := json.Marshal(ev)
+	require.NoError(w.t, err)
+	res, err := w.st.InsertVibeEvents(ctx, []store.NewVibeEvent{{
+		ManagedStreamID: w.slot.ID, SessionID: w.session.ID, EventID: ev.EventID, EventType: ev.EventType,
+		Visibility: ev.Visibility, Payload: payload, ReceivedAt: time.Now().UTC(),
+		Withheld: !vibe.SettingsFromBroadcast(ms.BroadcastSettings).Live(),
+	}})
+	require.NoError(w.t, err)
+	_ = slotbus.Publish(ctx, w.br, slotbus.Message{Kind: slotbus.KindEvent, SlotID: w.slot.ID, Event: slotbus.FromStoreEvent(res[0].Event)})
+	return res[0].Event
+}
+
+// publishBatch stores events in one transaction, then publishes them in order.
+func (w *world) publishBatch(evs []vibe.Event) {
+	w.t.Helper()
+	ctx := w.t.Context()
+	batch := make([]store.NewVibeEvent, len(evs))
+	for i, ev := range evs {
+		payload, err := json.Marshal(ev)
+		require.NoError(w.t, err)
+		batch[i] = store.NewVibeEvent{
+			ManagedStreamID: w.slot.ID, SessionID: w.session.ID, EventID: ev.EventID, EventType: ev.EventType,
+			Visibility: ev.Visibility, Payload: payload, ReceivedAt: time.Now().UTC(),
+		}
+	}
+	res, err := w.st.InsertVibeEvents(ctx, batch)
+	require.NoError(w.t, err)
+	for _, r := range res {
+		_ = slotbus.Publish(ctx, w.br, slotbus.Message{Kind: slotbus.KindEvent, SlotID: w.slot.ID, Event: slotbus.FromStoreEvent(r.Event)})
+	}
+}
+
+var eventCounter struct {
+	sync.Mutex
+	n int
+}
+
+// event builds a canonical event of the given type and visibility.
+func event(typ, visibility, summary string) vibe.Event {
+	eventCounter.Lock()
+	eventCounter.n++
+	n := eventCounter.n
+	eventCounter.Unlock()
+	ev := vibe.Event{
+		Version: 1, EventID: fmt.Sprintf("00000000-0000-4000-8000-%012d", n), EventType: typ,
+		Visibility: visibility, Summary: summary,
+	}
+	switch typ {
+	case vibe.TypeThinking:
+		ev.Thinking = &vibe.TextBody{Text: summary}
+	case vibe.TypePrompt:
+		ev.Prompt = &vibe.TextBody{Text: summary}
+	case vibe.TypeResponse:
+		ev.Response = &vibe.ResponseBody{Text: summary}
+	}
+	return ev
+}
+
+// viewer is a test viewer socket.
+type viewer struct {
+	t      *testing.T
+	conn   *websocket.Conn
+	frames chan frame
+	closed chan error
+}
+
+type frame struct {
+	raw  json.RawMessage
+	m    map[string]any
+	at   time.Time
+	Type string
+}
+
+func (f frame) seq() int64 {
+	n, _ := f.m["seq"].(float64)
+	return int64(n)
+}
+
+func (f frame) eventField(k string) any {
+	ev, _ := f.m["event"].(map[string]any)
+	return ev[k]
+}
+
+func dialViewer(t *testing.T, p *proc, w *world, query string) *viewer {
+	t.Helper()
+	u := fmt.Sprintf("ws://%s/ws/chat/%s/%s%s", p.addr, w.user.Username, w.slot.Slug, query)
+	conn, _, err := websocket.Dial(t.Context(), u, nil)
+	require.NoError(t, err)
+	conn.SetReadLimit(1 << 20)
+	v := &viewer{t: t, conn: conn, frames: make(chan frame, 10_000), closed: make(chan error, 1)}
+	go v.read()
+	t.Cleanup(func() { conn.CloseNow() })
+	return v
+}
+
+func (v *viewer) read() {
+	for {
+		_, data, err := v.conn.Read(context.Background())
+		if err != nil {
+			v.closed <- err
+			close(v.frames)
+			return
+		}
+		now := time.Now()
+		for line := range bytes.SplitSeq(data, []byte{'\n'}) {
+			f := frame{raw: append(json.RawMessage{}, line...), at: now}
+			if json.Unmarshal(line, &f.m) == nil {
+				f.Type, _ = f.m["type"].(string)
+			}
+			v.frames <- f
+		}
+	}
+}
+
+// next returns the next frame of type typ, skipping others.
+func (v *viewer) next(typ string, timeout time.Duration) (frame, bool) {
+	v.t.Helper()
+	deadline := time.After(timeout)
+	for {
+		select {
+		case f, ok := <-v.frames:
+			if !ok {
+				return frame{}, false
+			}
+			if f.Type == typ {
+				return f, true
+			}
+		case <-deadline:
+			return frame{}, false
+		}
+	}
+}
+
+func (v *viewer) must(typ string) frame {
+	v.t.Helper()
+	f, ok := v.next(typ, 10*time.Second)
+	require.True(v.t, ok, "no %s frame", typ)
+	return f
+}
+
+// none asserts no frame of type typ arrives within d.
+func (v *viewer) none(typ string, d time.Duration) {
+	v.t.Helper()
+	f, ok := v.next(typ, d)
+	require.False(v.t, ok, "unexpected %s frame: %s", typ, f.raw)
+}

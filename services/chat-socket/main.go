@@ -1,0 +1,38 @@
+// Command chat-socket serves the stream chat WebSocket (/ws/chat/:username/:slot): live
+// vibe-coding frames with the slot's delay and depth applied, and ordinary chat.
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"openvibe.live/backend/services/chat-socket/internal/app"
+	"openvibe.live/backend/shared/platform"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg := &app.Config{}
+	return platform.Main(ctx, platform.App{
+		Name:    "chat-socket",
+		Version: version,
+		Config:  cfg,
+		Serve:   func(ctx context.Context, log *slog.Logger) error { return app.Serve(ctx, cfg, log) },
+		Migrate: func(ctx context.Context, log *slog.Logger) error { return app.Migrate(ctx, cfg, log) },
+	}, args, getenv, stdout, stderr)
+}
