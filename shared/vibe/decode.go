@@ -9,9 +9,6 @@ import (
 	"unicode/utf8"
 )
 
-// base64Token is a candidate base64 (standard or URL alphabet) run.
-var base64Token = regexp.MustCompile(`[A-Za-z0-9+/_-]{16,}={0,2}`)
-
 // urlEncodedToken is a run of non-space characters with at least one %XX escape.
 var urlEncodedToken = regexp.MustCompile(`[^\s"'<>]*%[0-9A-Fa-f]{2}[^\s"'<>]*`)
 
@@ -36,15 +33,15 @@ func (s *Sanitizer) decodeAndDetect(ctx context.Context, text string, f *finding
 			}
 		}
 	}
-	for _, loc := range base64Token.FindAllStringIndex(text, -1) {
-		if n >= maxDecodeCandidates {
+	forEachTokenRun(text, 16, func(start, end int) {
+		if n >= maxDecodeCandidates || strings.ContainsAny(text[start:end], ".~") {
 			return
 		}
-		if d, ok := decodeBase64(text[loc[0]:loc[1]]); ok {
-			try(loc[0], loc[1], d)
+		if d, ok := decodeBase64(text[start:end]); ok {
+			try(start, end, d)
 		}
-	}
-	if !strings.Contains(text, "%") {
+	})
+	if n >= maxDecodeCandidates || !strings.Contains(text, "%") {
 		return
 	}
 	for _, loc := range urlEncodedToken.FindAllStringIndex(text, -1) {

@@ -6,9 +6,6 @@ import (
 	"strings"
 )
 
-// entropyToken is a candidate for the high-entropy fallback: a run of token characters.
-var entropyToken = regexp.MustCompile(`[A-Za-z0-9+/_.~-]{20,}={0,2}`)
-
 var (
 	uuidRe      = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 	integrityRe = regexp.MustCompile(`^(?:sha(?:1|224|256|384|512)-[A-Za-z0-9+/]+=*|h1:.*)$`)

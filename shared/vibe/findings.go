@@ -108,10 +108,9 @@ func squeeze(s string) (string, []int) {
 	return b.String(), pos
 }
 
-func jsonEscape(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "/", `\/`, "\n", `\n`, "\r", `\r`, "\t", `\t`)
-	return r.Replace(s)
-}
+var jsonEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "/", `\/`, "\n", `\n`, "\r", `\r`, "\t", `\t`)
+
+func jsonEscape(s string) string { return jsonEscaper.Replace(s) }
 
 // apply returns the text with every span replaced by [redacted:<rule>]; overlapping spans
 // merge and keep the rule of the earliest.

@@ -25,6 +25,11 @@ const (
 	fixedGlobalAllow = `'''(?i)^(?:true|false|null)$'''`
 )
 
+// lazyIdentPrefix opens about a hundred default rules. It only widens the match to the left
+// (the secret is a capture group after it), and Go's regexp pays for it at every position:
+// removing it makes those rules 10-50 times faster without changing the secrets found.
+const lazyIdentPrefix = `[\w.-]{0,50}?`
+
 var silenceGitleaks sync.Once
 
 // newGitleaksDetector builds a gitleaks detector from the embedded default config with a
@@ -35,6 +40,7 @@ func newGitleaksDetector(drop ...string) (*detect.Detector, error) {
 	silenceGitleaks.Do(func() { logging.Logger = zerolog.Nop() })
 
 	cfgText := strings.Replace(config.DefaultConfig, buggyGlobalAllow, fixedGlobalAllow, 1)
+	cfgText = strings.ReplaceAll(cfgText, lazyIdentPrefix, "")
 	v := viper.New()
 	v.SetConfigType("toml")
 	if err := v.ReadConfig(strings.NewReader(cfgText)); err != nil {

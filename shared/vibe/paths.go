@@ -32,47 +32,131 @@ func newPathRewriter(h SessionHints) *pathRewriter {
 	return p
 }
 
-// pathToken matches something that may be an absolute path: an optional file URI scheme,
-// drive, UNC or home-variable prefix, then separator-delimited segments. Separators may be
-// /, \, or their JSON-escaped forms \\ and \/.
-var pathToken = regexp.MustCompile(`(?i:file:/{2,3})?(?:[A-Za-z]:|%(?i:userprofile|homepath)%|\$HOME\b|\$\{HOME\}|\\{2,4})?(?:(?:\\\\|\\/|\\|/)[^\s"'<>|*?:;,()\[\]{}\x60\\/]+)+(?:\\\\|\\/|\\|/)?`)
+// pathToken matches something that may be an absolute path, anchored at a candidate start:
+// an optional file URI scheme, drive, UNC or home-variable prefix, then separator-delimited
+// segments. Separators may be /, \, or their JSON-escaped forms \\ and \/.
+var pathToken = regexp.MustCompile(`^(?i:file:/{2,3})?(?:[A-Za-z]:|%(?i:userprofile|homepath)%|\$HOME\b|\$\{HOME\}|\\{2,4})?(?:(?:\\\\|\\/|\\|/)[^\s"'<>|*?:;,()\[\]{}\x60\\/]+)+(?:\\\\|\\/|\\|/)?`)
 
-// urlToken matches URLs (any scheme but file), which are never rewritten.
-var urlToken = regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s"'<>\x60]*`)
-
-// shellPrompt matches user@host:path$ prompts.
-var shellPrompt = regexp.MustCompile(`\b[A-Za-z0-9._-]{1,64}@[A-Za-z0-9._-]{1,253}:((?:~|/|[A-Za-z]:)[^\s$#>]*)?(\$|#|>)`)
+// shellPrompt matches the @host:path$ part of a user@host:path$ prompt.
+var shellPrompt = regexp.MustCompile(`^@[A-Za-z0-9._-]{1,253}:((?:~|/|[A-Za-z]:)[^\s$#>]*)?(\$|#|>)`)
 
 func (p *pathRewriter) rewrite(text string) string {
 	if !strings.ContainsAny(text, `/\%$`) {
 		return p.maskMachine(text)
 	}
-	if strings.Contains(text, "@") {
-		text = shellPrompt.ReplaceAllStringFunc(text, func(m string) string {
-			sub := shellPrompt.FindStringSubmatch(m)
-			return p.rewritePath(sub[1]) + sub[2]
-		})
+	if strings.IndexByte(text, '@') >= 0 {
+		text = p.rewritePrompts(text)
 	}
-	urls := urlToken.FindAllStringIndex(text, -1)
-	urls = slices.DeleteFunc(urls, func(u []int) bool { return strings.EqualFold(text[u[0]:min(u[0]+5, u[1])], "file:") })
-	locs := pathToken.FindAllStringIndex(text, -1)
-	if len(locs) == 0 {
-		return p.maskMachine(text)
-	}
+	urls := findURLs(text)
 	var b strings.Builder
-	b.Grow(len(text))
 	last := 0
-	for _, loc := range locs {
-		start, end := loc[0], loc[1]
-		if !pathStart(text, start) || insideAny(urls, start) {
+	for i := 0; i < len(text); i++ {
+		start, ok := pathCandidate(text, i)
+		if !ok || start < last || insideAny(urls, start) {
 			continue
+		}
+		loc := pathToken.FindStringIndex(text[start:])
+		if loc == nil {
+			continue
+		}
+		end := start + loc[1]
+		if b.Len() == 0 {
+			b.Grow(len(text))
 		}
 		b.WriteString(text[last:start])
 		b.WriteString(p.rewritePath(text[start:end]))
 		last = end
+		i = end - 1
+	}
+	if last == 0 {
+		return p.maskMachine(text)
 	}
 	b.WriteString(text[last:])
 	return p.maskMachine(b.String())
+}
+
+// pathCandidate reports whether an absolute path may begin at or just before i, and where.
+// Candidates are separators, drive letters, file URIs and home variables not inside a word.
+func pathCandidate(text string, i int) (int, bool) {
+	c := text[i]
+	switch {
+	case c == '/' || c == '\\':
+		if i >= 2 && text[i-1] == ':' && isLetter(text[i-2]) && pathStart(text, i-2) {
+			return i - 2, true // C:\ or C:/
+		}
+		if i >= 5 && c == '/' && strings.EqualFold(text[i-5:i], "file:") && pathStart(text, i-5) {
+			return i - 5, true
+		}
+		return i, pathStart(text, i)
+	case c == '%' || c == '$':
+		rest := text[i:]
+		for _, v := range []string{"%USERPROFILE%", "%HOMEPATH%", "$HOME", "${HOME}"} {
+			if len(rest) > len(v) && strings.EqualFold(rest[:len(v)], v) && (rest[len(v)] == '/' || rest[len(v)] == '\\') {
+				return i, pathStart(text, i)
+			}
+		}
+	}
+	return 0, false
+}
+
+// findURLs returns the spans of URLs of any scheme but file, which are never rewritten.
+func findURLs(text string) [][]int {
+	var spans [][]int
+	for from := 0; ; {
+		k := strings.Index(text[from:], "://")
+		if k < 0 {
+			return spans
+		}
+		k += from
+		start := k
+		for start > 0 && (isLetter(text[start-1]) || text[start-1] >= '0' && text[start-1] <= '9' || strings.IndexByte("+.-", text[start-1]) >= 0) {
+			start--
+		}
+		end := k + 3
+		for end < len(text) && !strings.ContainsRune(" \t\r\n\"'<>\x60", rune(text[end])) {
+			end++
+		}
+		if start < k && !strings.EqualFold(text[start:k], "file") {
+			spans = append(spans, []int{start, end})
+		}
+		from = end
+	}
+}
+
+// rewritePrompts turns user@host:path$ shell prompts into path$.
+func (p *pathRewriter) rewritePrompts(text string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(text); i++ {
+		if text[i] != '@' {
+			continue
+		}
+		m := shellPrompt.FindStringSubmatchIndex(text[i:])
+		if m == nil {
+			continue
+		}
+		user := i
+		for user > last && (isWordByte(text[user-1]) || text[user-1] == '.' || text[user-1] == '-') {
+			user--
+		}
+		if user == i {
+			continue
+		}
+		path := ""
+		if m[2] >= 0 {
+			path = p.rewritePath(text[i+m[2] : i+m[3]])
+		}
+		b.WriteString(text[last:user])
+		b.WriteString(path)
+		b.WriteString(text[i+m[4] : i+m[5]])
+		last = i + m[1]
+		i = last - 1
+	}
+	if last == 0 {
+		return text
+	}
+	b.WriteString(text[last:])
+	return b.String()
 }
 
 func (p *pathRewriter) maskMachine(text string) string {

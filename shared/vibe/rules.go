@@ -7,13 +7,18 @@ import (
 
 // extraRule is a secret rule gitleaks lacks. Group is the capture group holding the secret
 // (0: the whole match). Keywords (lower case) gate the rule: it runs only when the lowered
-// text contains one of them. Keep, when set, vetoes a candidate secret given the full match.
+// text contains one of them.
 type extraRule struct {
 	id       string
 	re       *regexp.Regexp
 	group    int
 	keywords []string
-	keep     func(secret, match string) bool
+	// literal, when set, is a case-sensitive substring every match contains.
+	literal string
+	// boundary requires the match not to start inside a word.
+	boundary bool
+	// multiline rules run over the whole text instead of line chunks.
+	multiline bool
 }
 
 // Rule ids of the rules added to gitleaks'.
@@ -32,31 +37,21 @@ const (
 	ruleEncoded    = "encoded-secret"
 )
 
-// secretNames is the part of a key name that marks its value as secret.
-const secretNames = `(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_.-]?key|apikey|private[_.-]?key|credentials?|creds|dsn|auth[_.-]?key|access[_.-]?key|client[_.-]?secret|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|session[_.-]?key)`
-
 // secretValue is an assignment's value: quoted, or a run of non-space characters.
 const secretValue = "(?:\"([^\"\\n]{1,400})\"|'([^'\\n]{1,400})'|\x60([^\x60\\n]{1,400})\x60|([^\\s\"'\x60,;<>&]{1,400}))"
 
-var extraRules = []extraRule{
-	{
-		// NAME=value, NAME: value, "name": "value", name := "value" where the name says
-		// secret. No entropy threshold; placeholders and code expressions are skipped.
-		id:       ruleKeyword,
-		re:       regexp.MustCompile(`(?i)([\w.-]{0,60}` + secretNames + `[\w.-]{0,40})(?:\\{0,7}["'])?[ \t]{0,4}(?:=|:=|::=|\?=|:|=>|->)[ \t]{0,4}(?:\\{1,7}["'])?` + secretValue),
-		keywords: []string{"pass", "pwd", "secret", "token", "key", "cred", "dsn"},
-	},
+var extraRules = append([]extraRule{
 	{
 		// scheme://user:password@host, any scheme.
 		id:       ruleURLCreds,
-		re:       regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s:/@"'<>]{0,100}:([^\s@/"'<>]{1,200})@[^\s/@"'<>]`),
+		re:       regexp.MustCompile(`://[^\s:/@"'<>]{0,100}:([^\s@/"'<>]{1,200})@[^\s/@"'<>]`),
 		group:    1,
 		keywords: []string{"://"},
 	},
 	{
 		// scheme://token@host where the user part is itself a credential.
 		id:       ruleURLCreds,
-		re:       regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://([A-Za-z0-9_.~+-]{20,200})@[^\s/@"'<>]`),
+		re:       regexp.MustCompile(`://([A-Za-z0-9_.~+-]{20,200})@[^\s/@"'<>]`),
 		group:    1,
 		keywords: []string{"://"},
 	},
@@ -64,24 +59,26 @@ var extraRules = []extraRule{
 		id:       ruleURLQuery,
 		re:       regexp.MustCompile(`(?i)[?&;](?:access[_-]?token|refresh[_-]?token|id[_-]?token|auth[_-]?token|token|api[_-]?key|apikey|key|sig|signature|secret|client[_-]?secret|password|passwd|pwd|x-amz-signature|x-amz-credential|x-goog-signature|sv_token|private[_-]?token)=([^&\s"'#<>]{4,})`),
 		group:    1,
-		keywords: []string{"="},
+		keywords: []string{"token=", "key=", "sig=", "signature=", "secret=", "password=", "passwd=", "pwd=", "x-amz-", "x-goog-"},
 	},
 	{
 		id:       ruleAuthHeader,
-		re:       regexp.MustCompile(`(?i)\b(?:proxy-)?authorization["']?\s{0,3}[:=]\s{0,3}["']?(?:(?:bearer|basic|token|digest|negotiate|bot|apikey|api-key|sso-key|ntlm|hmac|aws4-hmac-sha256)\s+)?([^\s"'\x60,;]{6,})`),
+		re:       regexp.MustCompile(`(?i)authorization["']?\s{0,3}[:=]\s{0,3}["']?(?:(?:bearer|basic|token|digest|negotiate|bot|apikey|api-key|sso-key|ntlm|hmac|aws4-hmac-sha256)\s+)?([^\s"'\x60,;]{6,})`),
 		group:    1,
 		keywords: []string{"authorization"},
 	},
 	{
 		id:       ruleCookie,
-		re:       regexp.MustCompile(`(?i)(?:^|["'\s])(?:set-)?cookie["']?[ \t]{0,3}:[ \t]{0,3}["']?([^\n"'\x60=\s][^\n"'\x60]{0,400}=[^\n"'\x60]{4,})`),
+		re:       regexp.MustCompile(`(?i)cookie["']?[ \t]{0,3}:[ \t]{0,3}["']?([^\n"'\x60=\s][^\n"'\x60]{0,400}=[^\n"'\x60]{4,})`),
 		group:    1,
 		keywords: []string{"cookie"},
+		boundary: true,
 	},
 	{
 		id:       ruleCLIFlag,
-		re:       regexp.MustCompile(`(?i)(?:^|[\s"'])--?(?:[a-z][\w]{0,30}[-_])?(?:password|passwd|passphrase|token|secret|api-?key|access-?key|auth-?key|credentials?|requirepass)(?:[-_][\w-]{0,20})?(?:=|\s+)` + secretValue),
-		keywords: []string{"-"},
+		keywords: []string{"pass", "token", "secret", "key", "cred"},
+		re:       regexp.MustCompile(`--?(?i:(?:[a-z]\w{0,30}[-_])?(?:password|passwd|passphrase|token|secret|api-?key|access-?key|auth-?key|credentials?|requirepass)(?:[-_][\w-]{0,20})?)(?:=|\s+)` + secretValue),
+		boundary: true,
 	},
 	{
 		// mysql -uroot -pSECRET (the password is glued to -p).
@@ -98,9 +95,10 @@ var extraRules = []extraRule{
 	},
 	{
 		id:       ruleCLIFlag,
-		re:       regexp.MustCompile(`(?:^|[\s"'])-(?:u|-user)[ =]([^\s:]{1,100}):([^\s"'@]{1,200})`),
+		re:       regexp.MustCompile(`-(?:u|-user)[ =]([^\s:]{1,100}):([^\s"'@]{1,200})`),
 		group:    2,
 		keywords: []string{"-u", "--user"},
+		boundary: true,
 	},
 	{
 		// Password=...; AccountKey=...; in connection strings.
@@ -111,35 +109,56 @@ var extraRules = []extraRule{
 	},
 	{
 		// PEM private keys, also cut short (no END line).
-		id:       rulePEM,
-		re:       regexp.MustCompile(`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9_-]{0,100}-----|[\s\S]*)`),
-		keywords: []string{"-----begin"},
+		id:        rulePEM,
+		re:        regexp.MustCompile(`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9_-]{0,100}-----|[\s\S]*)`),
+		keywords:  []string{"-----begin"},
+		multiline: true,
 	},
-	{
-		id: ruleVendor,
-		re: regexp.MustCompile(`\b(?:` + strings.Join([]string{
-			`sk-ant-(?:oat|ort|api|admin|sid)\d{0,2}-[\w-]{20,}`,
-			`sk-or-(?:v\d-)?[\w-]{20,}`,
-			`sk-(?:proj|svcacct|admin|None)-[\w-]{20,}`,
-			`sk-[A-Za-z0-9]{32,}`,
-			`gsk_[A-Za-z0-9]{20,}`,
-			`xai-[A-Za-z0-9]{20,}`,
-			`r8_[A-Za-z0-9]{20,}`,
-			`ya29\.[\w-]{20,}`,
-			`hbt_[\w-]{20,}`,
-			`hf_[A-Za-z0-9]{20,}`,
-			`npm_[A-Za-z0-9]{30,}`,
-			`gh[pousr]_[A-Za-z0-9]{30,}`,
-			`github_pat_[\w]{30,}`,
-			`glpat-[\w-]{20,}`,
-			`xox[abposr]-[\w-]{10,}`,
-			`AKIA[A-Z0-9]{16}`,
-			`AIza[\w-]{35}`,
-			`pk_live_[A-Za-z0-9]{20,}`,
-			`[rs]k_(?:live|test)_[A-Za-z0-9]{20,}`,
-		}, "|") + `)`),
-		keywords: []string{"sk-", "gsk_", "xai-", "r8_", "ya29.", "hbt_", "hf_", "npm_", "gh", "glpat-", "xox", "akia", "aiza", "pk_live_", "k_live_", "k_test_"},
-	},
+}, vendorRules()...)
+
+// vendorPrefixes are token formats gitleaks lacks or that are worth a cheap second check:
+// each starts with a literal prefix, so its rule only runs when the prefix is present.
+var vendorPrefixes = []struct{ prefix, rest string }{
+	{"sk-ant-", `(?:oat|ort|api|admin|sid)\d{0,2}-[\w-]{20,}`},
+	{"sk-or-", `(?:v\d-)?[\w-]{20,}`},
+	{"sk-", `(?:proj|svcacct|admin|None)-[\w-]{20,}|[A-Za-z0-9]{32,}`},
+	{"gsk_", `[A-Za-z0-9]{20,}`},
+	{"xai-", `[A-Za-z0-9]{20,}`},
+	{"r8_", `[A-Za-z0-9]{20,}`},
+	{"ya29.", `[\w-]{20,}`},
+	{"hbt_", `[\w-]{20,}`},
+	{"hf_", `[A-Za-z0-9]{20,}`},
+	{"npm_", `[A-Za-z0-9]{30,}`},
+	{"ghp_", `[A-Za-z0-9]{30,}`},
+	{"gho_", `[A-Za-z0-9]{30,}`},
+	{"ghu_", `[A-Za-z0-9]{30,}`},
+	{"ghs_", `[A-Za-z0-9]{30,}`},
+	{"ghr_", `[A-Za-z0-9]{30,}`},
+	{"github_pat_", `\w{30,}`},
+	{"glpat-", `[\w-]{20,}`},
+	{"xox", `[abposr]-[\w-]{10,}`},
+	{"AKIA", `[A-Z0-9]{16}`},
+	{"ASIA", `[A-Z0-9]{16}`},
+	{"AIza", `[\w-]{35}`},
+	{"pk_live_", `[A-Za-z0-9]{20,}`},
+	{"sk_live_", `[A-Za-z0-9]{20,}`},
+	{"rk_live_", `[A-Za-z0-9]{20,}`},
+	{"sk_test_", `[A-Za-z0-9]{20,}`},
+	{"dop_v1_", `[a-f0-9]{64}`},
+	{"SG.", `[\w-]{22}\.[\w-]{43}`},
+}
+
+func vendorRules() []extraRule {
+	rules := make([]extraRule, 0, len(vendorPrefixes))
+	for _, v := range vendorPrefixes {
+		rules = append(rules, extraRule{
+			id:       ruleVendor,
+			re:       regexp.MustCompile(regexp.QuoteMeta(v.prefix) + `(?:` + v.rest + `)`),
+			literal:  v.prefix,
+			boundary: true,
+		})
+	}
+	return rules
 }
 
 // placeholder matches values that stand for a secret rather than being one.

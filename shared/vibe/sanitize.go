@@ -142,47 +142,120 @@ func (ss *SessionSanitizer) maskSecrets(ctx context.Context, text string) (strin
 }
 
 // detect runs every rule over text. With entropy, the high-entropy fallback runs too.
+//
+// Rules run over chunks of whole lines (at most chunkSize bytes unless one line is longer)
+// rather than the whole text: gitleaks and the rules here gate each rule on keywords, and a
+// keyword present somewhere in a 4 KB text would otherwise make its rule scan all of it.
+// Secrets never span lines except PEM blocks, whose rule runs over the whole text.
 func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entropy bool) {
-	gitleaksFindings(ctx, s.detector, text, f.addSecret)
-	lower := strings.ToLower(text)
+	for off := 0; off < len(text); {
+		end := chunkEnd(text, off)
+		chunk := text[off:end]
+		gitleaksFindings(ctx, s.detector, chunk, f.addSecret)
+		lower := strings.ToLower(chunk)
+		findKeywordAssignments(chunk, lower, off, f)
+		for i := range extraRules {
+			if !extraRules[i].multiline {
+				runExtraRule(&extraRules[i], chunk, lower, off, f)
+			}
+		}
+		off = end
+	}
+	lower := ""
 	for i := range extraRules {
-		runExtraRule(&extraRules[i], text, lower, f)
+		if extraRules[i].multiline {
+			if lower == "" {
+				lower = strings.ToLower(text)
+			}
+			runExtraRule(&extraRules[i], text, lower, 0, f)
+		}
 	}
 	if entropy {
-		for _, loc := range entropyToken.FindAllStringIndex(text, -1) {
-			if highEntropySecret(text[loc[0]:loc[1]]) {
-				f.addSpan(ruleEntropy, loc[0], loc[1])
+		forEachTokenRun(text, 20, func(start, end int) {
+			if highEntropySecret(text[start:end]) {
+				f.addSpan(ruleEntropy, start, end)
 			}
+		})
+	}
+}
+
+const chunkSize = 512
+
+// chunkEnd returns the end of the chunk of whole lines starting at off.
+func chunkEnd(text string, off int) int {
+	limit := off + chunkSize
+	if limit >= len(text) {
+		return len(text)
+	}
+	if i := strings.LastIndexByte(text[off:limit], '\n'); i >= 0 {
+		return off + i + 1
+	}
+	if i := strings.IndexByte(text[limit:], '\n'); i >= 0 {
+		return limit + i + 1
+	}
+	return len(text)
+}
+
+// forEachTokenRun calls fn for every run of at least minLen token characters
+// ([A-Za-z0-9+/_.~-], then up to two '=').
+func forEachTokenRun(text string, minLen int, fn func(start, end int)) {
+	for i := 0; i < len(text); {
+		if !tokenChar(text[i]) {
+			i++
+			continue
+		}
+		start := i
+		for i < len(text) && tokenChar(text[i]) {
+			i++
+		}
+		for k := 0; k < 2 && i < len(text) && text[i] == '='; k++ {
+			i++
+		}
+		if i-start >= minLen {
+			fn(start, i)
 		}
 	}
 }
 
-// runExtraRule applies one added rule, recording the secret's position.
-func runExtraRule(r *extraRule, text, lower string, f *findings) {
-	if !containsAny(lower, r.keywords) {
+var tokenChars = func() (t [256]bool) {
+	for _, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_.~-" {
+		t[c] = true
+	}
+	return t
+}()
+
+func tokenChar(c byte) bool { return tokenChars[c] }
+
+// runExtraRule applies one added rule to a chunk starting at off in the text, recording the
+// secret's position.
+func runExtraRule(r *extraRule, chunk, lower string, off int, f *findings) {
+	if r.literal != "" && !strings.Contains(chunk, r.literal) || len(r.keywords) > 0 && !containsAny(lower, r.keywords) {
 		return
 	}
-	for _, m := range r.re.FindAllStringSubmatchIndex(text, -1) {
-		start, end, ok := secretGroup(r, text, m)
+	for _, m := range r.re.FindAllStringSubmatchIndex(chunk, -1) {
+		if r.boundary && m[0] > 0 && isWordByte(chunk[m[0]-1]) {
+			continue
+		}
+		start, end, ok := secretGroup(r, chunk, m)
 		if !ok {
 			continue
 		}
-		f.addSpan(r.id, start, end)
+		f.addSpan(r.id, off+start, off+end)
 	}
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
 // secretGroup picks the secret out of a rule match and applies the rule's vetoes.
 func secretGroup(r *extraRule, text string, m []int) (int, int, bool) {
 	switch r.id {
-	case ruleKeyword, ruleCLIFlag:
+	case ruleCLIFlag:
 		if r.group > 0 {
 			break
 		}
-		first := 1
-		if r.id == ruleKeyword {
-			first = 2
-		}
-		for g := first; 2*g+1 < len(m); g++ {
+		for g := 1; 2*g+1 < len(m); g++ {
 			if m[2*g] < 0 {
 				continue
 			}
@@ -191,11 +264,7 @@ func secretGroup(r *extraRule, text string, m []int) (int, int, bool) {
 				end--
 			}
 			v := text[m[2*g]:end]
-			name := ""
-			if r.id == ruleKeyword {
-				name = text[m[2]:m[3]]
-			}
-			if r.id == ruleKeyword && !keepKeyword(name, v) || r.id == ruleCLIFlag && placeholderValue(v) {
+			if placeholderValue(v) {
 				return 0, 0, false
 			}
 			return m[2*g], end, true
@@ -244,7 +313,7 @@ func (ss *SessionSanitizer) matchSeen(f *findings) {
 		return
 	}
 	for _, sec := range ss.seen {
-		f.addSecret(ruleSeen, sec)
+		f.addOccurrences(ruleSeen, sec)
 	}
 	f.addSplitSeen(ss.seen)
 }
