@@ -62,6 +62,9 @@ func NewEcho(logger *slog.Logger, reg prometheus.Registerer, opts ...EchoOption)
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = errorHandler(logger)
+	// The client address comes from X-Forwarded-For only when the hop that set it is a
+	// loopback, link-local or private address (the reverse proxy); otherwise it is the peer.
+	e.IPExtractor = echo.ExtractIPFromXFFHeader()
 	e.Use(
 		requestIDMiddleware,
 		observeMiddleware(logger, newHTTPMetrics(reg)),

@@ -236,3 +236,42 @@ func TestHTTPMetricsUseRouteTemplates(t *testing.T) {
 	require.Equal(t, 3, testutil.CollectAndCount(m.requests), "raw paths never become labels")
 	require.Equal(t, 2, testutil.CollectAndCount(m.duration))
 }
+
+func TestRealIPTrustsOnlyPrivateProxies(t *testing.T) {
+	t.Parallel()
+	e, logs, _ := newTestEcho(t)
+	fromProxy := httptest.NewRequest(http.MethodGet, "/items/1", nil)
+	fromProxy.RemoteAddr = "10.0.0.2:1234"
+	fromProxy.Header.Set("X-Forwarded-For", "203.0.113.9")
+	do(e, fromProxy)
+	direct := httptest.NewRequest(http.MethodGet, "/items/1", nil)
+	direct.RemoteAddr = "198.51.100.7:1234"
+	direct.Header.Set("X-Forwarded-For", "203.0.113.9")
+	do(e, direct)
+	lines := logs.logLines(t, "http request")
+	require.Len(t, lines, 2)
+	require.Equal(t, "203.0.113.9", lines[0]["remote_ip"])
+	require.Equal(t, "198.51.100.7", lines[1]["remote_ip"], "a public peer cannot claim another address")
+}
+
+func TestHandlerLogsCarryRequestID(t *testing.T) {
+	t.Parallel()
+	logs := &syncBuffer{}
+	logger := NewLogger(logs, "info", "json")
+	e := NewEcho(logger, nil)
+	e.GET("/work", func(c echo.Context) error {
+		logger.InfoContext(c.Request().Context(), "doing work")
+		return c.NoContent(http.StatusNoContent)
+	})
+	req := httptest.NewRequest(http.MethodGet, "/work", nil)
+	req.Header.Set(HeaderRequestID, "rid-1")
+	do(e, req)
+	work := logs.logLines(t, "doing work")
+	require.Len(t, work, 1)
+	require.Equal(t, "rid-1", work[0]["request_id"])
+	access := logs.logLines(t, "http request")
+	require.Len(t, access, 1)
+	for line := range strings.SplitSeq(strings.TrimSpace(logs.String()), "\n") {
+		require.Equal(t, 1, strings.Count(line, `"request_id"`), "one request_id per line: %s", line)
+	}
+}

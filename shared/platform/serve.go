@@ -87,6 +87,9 @@ func (o *ServeOptions) defaults() {
 // Serve returns nil after a shutdown caused by ctx, or the error that stopped it: a
 // Service.Run that failed, a server that failed, or a step of shutdown that failed.
 func Serve(ctx context.Context, opts ServeOptions) error {
+	if opts.Addr == "" {
+		return errors.New("serve: no listen address")
+	}
 	opts.defaults()
 	s := &server{opts: opts, log: opts.Logger}
 	return s.run(ctx)
