@@ -134,6 +134,8 @@ func testInsertVibeEventsAtomic(t *testing.T, s store.Store) {
 			EventID: "x", EventType: "prompt", Visibility: store.VisibilityPublic, Payload: json.RawMessage(`{}`), ReceivedAt: at(0)}},
 		{"unknown session", store.NewVibeEvent{ManagedStreamID: a.slot.ID, SessionID: a.session.ID + b.session.ID + 100,
 			EventID: "x", EventType: "prompt", Visibility: store.VisibilityPublic, Payload: json.RawMessage(`{}`), ReceivedAt: at(0)}},
+		{"unknown live stream", store.NewVibeEvent{ManagedStreamID: a.slot.ID, SessionID: a.session.ID, LiveStreamID: ptr(int64(1 << 40)),
+			EventID: "x", EventType: "prompt", Visibility: store.VisibilityPublic, Payload: json.RawMessage(`{}`), ReceivedAt: at(0)}},
 	}
 	for _, tc := range bad {
 		// The bad event comes last, after valid events of both slots.
