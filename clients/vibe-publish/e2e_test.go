@@ -284,16 +284,16 @@ func TestGitWatchReachesViewers(t *testing.T) {
 	require.NoError(t, err, string(out))
 	require.NoError(t, os.WriteFile(filepath.Join(repo, ".gitignore"), []byte("*.secret\n"), 0o644))
 
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bins.publish, "--server", s.base, "--token", s.token, "--slot", "camp-code",
+	cmd := exec.Command(bins.publish, "--server", s.base, "--token", s.token, "--slot", "camp-code",
 		"git-watch", "--dir", repo, "--debounce", "100ms")
 	cmd.Env = []string{"HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH")}
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	var logs syncBuffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	require.NoError(t, cmd.Start())
-	require.Eventually(t, func() bool { return strings.Contains(logs.String(), "connected") }, 20*time.Second, 20*time.Millisecond, logs.String())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	require.Eventually(t, func() bool {
+		return strings.Contains(logs.String(), "connected") && strings.Contains(logs.String(), "watching")
+	}, 20*time.Second, 20*time.Millisecond, logs.String())
 
 	require.NoError(t, os.WriteFile(filepath.Join(repo, "keys.secret"), []byte("x\n"), 0o644))
 	require.NoError(t, os.MkdirAll(filepath.Join(repo, "cmd"), 0o755))
@@ -305,9 +305,10 @@ func TestGitWatchReachesViewers(t *testing.T) {
 	_, raw := v.snapshot()
 	require.NotContains(t, raw, repo)
 
-	cancel()
+	require.NoError(t, cmd.Process.Signal(os.Interrupt)) // Ctrl-C: flush, close, exit 0
 	require.NoError(t, cmd.Wait(), logs.String())
 	require.Contains(t, logs.String(), "1 events sent, 1 acked")
+	require.NotContains(t, logs.String(), "reconnecting", "a clean shutdown is not a disconnection")
 }
 
 func TestRefusalsAreExplained(t *testing.T) {

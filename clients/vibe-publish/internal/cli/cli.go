@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"openvibe.live/backend/clients/vibe-publish/internal/claudecode"
@@ -189,8 +190,9 @@ func live(ctx context.Context, ad adapter, conf settings, cfg publisher.Config, 
 		}
 		cfg.ManagedStreamID = id
 	}
+	var closing atomic.Bool
 	cfg.OnState = func(up bool) {
-		if !st.tty && !st.quiet {
+		if !st.tty && !st.quiet && !closing.Load() {
 			if up {
 				st.logf("connected to %s (%s)", conf.Server, label)
 			} else {
@@ -235,6 +237,7 @@ func live(ctx context.Context, ad adapter, conf settings, cfg publisher.Config, 
 		closeCtx, cancelClose = context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancelClose()
 	}
+	closing.Store(true)
 	cerr := client.Close(closeCtx)
 	s := client.Stats()
 	if !st.quiet {

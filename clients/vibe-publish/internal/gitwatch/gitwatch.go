@@ -220,7 +220,10 @@ func (t *tree) describe(ctx context.Context, rel string) (vibe.Event, bool) {
 func (t *tree) event(rel, typ, op string, count int) vibe.Event {
 	verb := map[string]string{"create": "Created ", "edit": "Edited ", "delete": "Deleted ", "save": "Saved "}[op]
 	summary := verb + rel
-	if count > 0 {
+	switch {
+	case count == 1:
+		summary += " (1 line changed)"
+	case count > 1:
 		summary = fmt.Sprintf("%s (%d lines changed)", summary, count)
 	}
 	return vibe.Event{
