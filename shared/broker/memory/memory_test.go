@@ -1,6 +1,7 @@
 package memory_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -72,5 +73,15 @@ func TestSmallBufferGap(t *testing.T) {
 	}
 	if p := brokertest.ReceivePayload(t, sub); p != "7" {
 		t.Fatalf("after the gap: %q", p)
+	}
+}
+
+func BenchmarkFanOut(b *testing.B) {
+	for _, n := range []int{1, 16} {
+		b.Run(fmt.Sprintf("subscribers=%d", n), func(b *testing.B) {
+			br := memory.New(memory.Options{})
+			defer br.Close()
+			brokertest.BenchmarkFanOut(b, br, n)
+		})
 	}
 }

@@ -192,3 +192,15 @@ func freePort(t *testing.T) int {
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port
 }
+
+func BenchmarkFanOut(b *testing.B) {
+	url := testenv.Redis(b)
+	for _, n := range []int{1, 16} {
+		b.Run(fmt.Sprintf("subscribers=%d", n), func(b *testing.B) {
+			br, err := redis.Open(b.Context(), url, redis.Options{})
+			require.NoError(b, err)
+			defer br.Close()
+			brokertest.BenchmarkFanOut(b, br, n)
+		})
+	}
+}
