@@ -9,7 +9,10 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
+	"strconv"
+	"syscall"
 	"strings"
 	"sync"
 	"testing"
@@ -268,4 +271,24 @@ func toolResults(req llm.Request) []llm.Part {
 		}
 	}
 	return out
+}
+
+// requireDead fails unless the process whose PID is in pidFile is gone.
+func requireDead(t *testing.T, pidFile string) {
+	t.Helper()
+	b, err := os.ReadFile(pidFile)
+	require.NoError(t, err)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		if syscall.Kill(pid, 0) == syscall.ESRCH {
+			return true
+		}
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			return true
+		}
+		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		return len(fields) > 0 && fields[0] == "Z" // a zombie not yet reaped by init
+	}, 3*time.Second, 20*time.Millisecond, "process %d is still alive", pid)
 }

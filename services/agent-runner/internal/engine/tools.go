@@ -104,7 +104,7 @@ func (e *Engine) finishTool(ctx context.Context, t *turn, tp *message.ToolPart, 
 		tp.State = message.ToolError
 		switch {
 		case errors.Is(err, ErrAborted):
-			tp.Error = "aborted by the user"
+			tp.Error = "aborted by the user" + strings.TrimPrefix(err.Error(), ErrAborted.Error())
 		case errors.Is(err, permission.ErrShutdown):
 			tp.Error = "interrupted: the runner shut down"
 		default:

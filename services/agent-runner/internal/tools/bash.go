@@ -72,7 +72,7 @@ func runBash(ctx context.Context, tc *tool.Context, p BashParams) (tool.Result, 
 	}
 	meta := map[string]any{"exit_code": res.ExitCode, "dropped_bytes": res.Dropped}
 	if res.Aborted {
-		return tool.Result{}, fmt.Errorf("command aborted; output so far:\n%s", res.Output)
+		return tool.Result{}, fmt.Errorf("%w; output so far:\n%s", context.Cause(ctx), res.Output)
 	}
 	var b strings.Builder
 	b.WriteString(res.Output)
