@@ -3,31 +3,28 @@ package e2e
 import (
 	"context"
 	"log/slog"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"openvibe.live/backend/migrations"
 	"openvibe.live/backend/shared/broker"
-	"openvibe.live/backend/shared/broker/memory"
+	"openvibe.live/backend/shared/broker/brokers"
 	"openvibe.live/backend/shared/store"
-	"openvibe.live/backend/shared/store/sqlite"
+	"openvibe.live/backend/shared/store/stores"
 )
 
+// openStore opens and migrates a store: a SQLite path or a postgres:// URL.
 func openStore(t *testing.T, url string, log *slog.Logger) store.Store {
 	t.Helper()
-	if strings.HasPrefix(url, "postgres") {
-		t.Skip("postgres store not wired yet")
-	}
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, url, sqlite.Options{Logger: log})
+	st, err := stores.Open(context.Background(), url, stores.Options{Migrate: true, Logger: log})
 	require.NoError(t, err)
-	require.NoError(t, migrations.Up(ctx, st.DB(), migrations.SQLite))
 	return st
 }
 
+// openBroker opens the in-process broker.
 func openBroker(t *testing.T, log *slog.Logger) broker.Broker {
 	t.Helper()
-	return memory.New(memory.Options{})
+	br, err := brokers.Open(context.Background(), "", log)
+	require.NoError(t, err)
+	return br
 }

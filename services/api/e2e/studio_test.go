@@ -98,6 +98,7 @@ func TestStudio(t *testing.T) {
 			waitJS(`!!document.querySelector('#history-body tr[data-event-id="s4-after-panic"]')`))
 		screenshot(t, studio, "studio-history")
 		run(t, studio, chromedp.EmulateViewport(360, 740))
+		require.False(t, eval[bool](t, studio, `document.documentElement.scrollWidth > window.innerWidth`), "no horizontal scrolling at 360 px")
 		screenshot(t, studio, "studio-360px")
 	})
 }
