@@ -157,7 +157,7 @@ func rulePriority(rule string) int {
 		return 0
 	case ruleSeen, ruleEncoded:
 		return 1
-	case ruleKeyword:
+	case ruleKeyword, ruleURLQuery:
 		return 2
 	}
 	return 3

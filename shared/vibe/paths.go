@@ -212,12 +212,12 @@ func parsePath(s string) (pathInfo, bool) {
 			s = "//" + s // file://server/share
 		}
 	}
-	switch {
-	case strings.Contains(s, `\\`):
+	switch body := strings.TrimLeft(s, `\`); {
+	case strings.Contains(body, `\\`):
 		info.sep = `\\`
-	case strings.Contains(s, `\/`):
+	case strings.Contains(body, `\/`):
 		info.sep = `\/`
-	case strings.Contains(s, `\`):
+	case strings.Contains(body, `\`):
 		info.sep = `\`
 	default:
 		info.sep = "/"

@@ -172,7 +172,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 	}
 	if entropy {
 		forEachTokenRun(text, 20, func(start, end int) {
-			if highEntropySecret(text[start:end]) {
+			if !afterDigestPrefix(text, start) && highEntropySecret(text[start:end]) {
 				f.addSpan(ruleEntropy, start, end)
 			}
 		})
@@ -180,6 +180,17 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 }
 
 const chunkSize = 512
+
+// afterDigestPrefix reports whether the token at start follows a digest label (go.sum's h1:,
+// sha256:, sha512:): a content hash, not a secret.
+func afterDigestPrefix(text string, start int) bool {
+	for _, p := range []string{"h1:", "sha256:", "sha512:", "sha384:", "sha1:"} {
+		if start >= len(p) && strings.EqualFold(text[start-len(p):start], p) {
+			return true
+		}
+	}
+	return false
+}
 
 // chunkEnd returns the end of the chunk of whole lines starting at off.
 func chunkEnd(text string, off int) int {
@@ -276,6 +287,9 @@ func secretGroup(r *extraRule, text string, m []int) (int, int, bool) {
 		return 0, 0, false
 	}
 	start, end := m[2*g], m[2*g+1]
+	if end-start >= 2 && (text[start] == '\'' || text[start] == '"') && text[end-1] == text[start] {
+		start, end = start+1, end-1
+	}
 	if r.id != rulePEM && placeholderValue(text[start:end]) {
 		return 0, 0, false
 	}

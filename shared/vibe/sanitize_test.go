@@ -1,0 +1,241 @@
+package vibe
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/rs/zerolog"
+	"github.com/stretchr/testify/require"
+	"github.com/zricethezav/gitleaks/v8/logging"
+)
+
+var (
+	sharedSanitizerOnce sync.Once
+	sharedSanitizer     *Sanitizer
+)
+
+// testSanitizer returns one Sanitizer for the package's tests (it is safe for concurrent
+// use, and building it compiles a few hundred rules).
+func testSanitizer(t testing.TB) *Sanitizer {
+	t.Helper()
+	sharedSanitizerOnce.Do(func() {
+		s, err := NewSanitizer()
+		if err != nil {
+			panic(err)
+		}
+		sharedSanitizer = s
+	})
+	return sharedSanitizer
+}
+
+func TestSanitizeSecrets(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	tests := []struct {
+		name, in, want string
+	}{
+		{"env password", "DB_PASSWORD=hunter22x", "DB_PASSWORD=[redacted:keyword-assignment]"},
+		{"env placeholder", "DB_PASSWORD=${DB_PASSWORD}", "DB_PASSWORD=${DB_PASSWORD}"},
+		{"env placeholder angle", "API_KEY=<your-key>", "API_KEY=<your-key>"},
+		{"yaml", "password: s3cr3t-Value", "password: [redacted:keyword-assignment]"},
+		{"json", `{"client_secret": "abcDEF123456"}`, `{"client_secret": "[redacted:keyword-assignment]"}`},
+		{"code call kept", "token := getToken(ctx)", "token := getToken(ctx)"},
+		{"code type kept", "password: string;", "password: string;"},
+		{"comparison kept", `if password == "" {`, `if password == "" {`},
+		{"max tokens kept", "max_tokens: 4096", "max_tokens: 4096"},
+		{"token type kept", `token_type = "bearer"`, `token_type = "bearer"`},
+		{"glued name", "PGPASSWORD=Abc123xyz pg_dump app", "PGPASSWORD=[redacted:keyword-assignment] pg_dump app"},
+		{"postgres url", "postgres://u:p4ssw0rd@h:5432/db", "postgres://u:[redacted:url-credentials]@h:5432/db"},
+		{"https basic", "https://user:tok3nValue99@example.com/x", "https://user:[redacted:url-credentials]@example.com/x"},
+		{"url kept", "https://example.com/a/b?x=1", "https://example.com/a/b?x=1"},
+		{"bearer", "Authorization: Bearer abcdef123456ghijkl", "Authorization: Bearer [redacted:authorization-header]"},
+		{"cookie", "Cookie: sid=abc123def456; theme=dark", "Cookie: [redacted:cookie-header]"},
+		{"password flag", "app --password hunter2xyz --verbose", "app --password [redacted:cli-secret-flag] --verbose"},
+		{"password flag eq", "app --db-password=hunter2xyz", "app --db-password=[redacted:cli-secret-flag]"},
+		{"mysql -p", "mysql -uroot -pS3cret99 shop", "mysql -uroot -p[redacted:cli-secret-flag] shop"},
+		{"sshpass", "sshpass -p 'Xy7pass99' ssh box", "sshpass -p '[redacted:cli-secret-flag]' ssh box"},
+		{"curl user", "curl -u admin:Adm1nPass99 https://x.test", "curl -u [redacted:curl-auth-user] https://x.test"},
+		{"connection string", "Server=db;User ID=sa;Password=P@ssw0rd99;", "Server=db;User ID=sa;Password=[redacted:connection-string];"},
+		{"account key", "AccountName=a;AccountKey=c2VjcmV0a2V5c2VjcmV0a2V5c2VjcmV0a2V5Cg==;", "AccountName=a;AccountKey=[redacted:connection-string];"},
+		{"pem truncated", "key:\n-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC", "key:\n[redacted:private-key-block]"},
+		{"anthropic oauth", "sk-ant-oat01-" + strings.Repeat("aB3", 30), "[redacted:vendor-token]"},
+		{"groq", "gsk_" + strings.Repeat("aB3d", 13), "[redacted:vendor-token]"},
+		{"xai", "xai-" + strings.Repeat("Zx9", 20), "[redacted:vendor-token]"},
+		{"replicate", "r8_" + strings.Repeat("Qw3", 13), "[redacted:vendor-token]"},
+		{"openrouter", "sk-or-v1-" + strings.Repeat("a1b2", 16), "[redacted:vendor-token]"},
+		{"google oauth", "ya29." + strings.Repeat("a0B_", 20), "[redacted:vendor-token]"},
+		{"openvibe token", "hbt_" + strings.Repeat("Ab1_", 10) + "xyz", "[redacted:vendor-token]"},
+		{"entropy", "value k9Xq2LmN8vB4wR7tY1uI3oP6aS5dF0gH end", "value [redacted:high-entropy] end"},
+		{"git sha kept", "commit 3f786850e387550fdab836ed7e6dc881de23001b", "commit 3f786850e387550fdab836ed7e6dc881de23001b"},
+		{"uuid kept", "id 123e4567-e89b-12d3-a456-426614174000", "id 123e4567-e89b-12d3-a456-426614174000"},
+		{"integrity kept", "sha512-z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7kxvUR6nR3IcO5RJ1frzA==", "sha512-z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7kxvUR6nR3IcO5RJ1frzA=="},
+		{"go sum kept", "h1:Y2AB9Yg5AULVxXcgSpIdNs6c5H0NE8XYXysPDGN4=", "h1:Y2AB9Yg5AULVxXcgSpIdNs6c5H0NE8XYXysPDGN4="},
+		{"identifier kept", "wantsHttp10KeepAlive and downgradeCanaryTLS12", "wantsHttp10KeepAlive and downgradeCanaryTLS12"},
+		{"gitleaks allow ignored", "const key = \"ghp_" + strings.Repeat("x1Y2", 9) + "\" // gitleaks:allow", "const key = \"[redacted:vendor-token]\" // gitleaks:allow"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			require.Equal(t, tt.want, san.NewSession(SessionHints{}).SanitizeText(tt.in))
+		})
+	}
+}
+
+func TestSanitizeEncodedSecrets(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	tok := "ghp_" + strings.Repeat("Ab3d", 9)
+	for _, in := range []string{
+		"echo R0lUSFVCX1RPS0VOPWdocF9BYjNkQWIzZEFiM2RBYjNkQWIzZEFiM2RBYjNkQWIzZEFiM2QK | base64 -d",
+		"GET /x?u=https%3A%2F%2Fapi.test%2F%3Ftoken%3D" + tok,
+		`{"args":"{\"env\":\"TOKEN=` + tok + `\"}"}`,
+	} {
+		out := san.NewSession(SessionHints{}).SanitizeText(in)
+		require.Contains(t, out, "[redacted", in)
+		require.False(t, leaks(out, tok), "%q → %q", in, out)
+	}
+}
+
+func TestSanitizePaths(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	tests := []struct {
+		name  string
+		hints SessionHints
+		in    string
+		want  string
+	}{
+		{"linux home", SessionHints{}, "cat /home/alice/.bashrc", "cat ~/.bashrc"},
+		{"macos home", SessionHints{}, "ls /Users/alice/Downloads/x.zip", "ls ~/Downloads/x.zip"},
+		{"root home", SessionHints{}, "vi /root/.profile", "vi ~/.profile"},
+		{"workspace root", SessionHints{WorkspaceRoots: []string{"/home/alice/src/app"}}, "edit /home/alice/src/app/cmd/main.go", "edit cmd/main.go"},
+		{"workspace root itself", SessionHints{WorkspaceRoots: []string{"/home/alice/src/app/"}}, "cd /home/alice/src/app", "cd ."},
+		{"workspace name", SessionHints{WorkspaceName: "app"}, "edit /home/alice/src/app/cmd/main.go:3", "edit cmd/main.go:3"},
+		{"other absolute", SessionHints{}, "wrote /opt/corp/build/out.bin", "wrote out.bin"},
+		{"macos private", SessionHints{}, "at /private/var/folders/ab/T/x.log", "at x.log"},
+		{"system kept", SessionHints{}, "#!/usr/bin/env bash 2>/dev/null", "#!/usr/bin/env bash 2>/dev/null"},
+		{"route kept", SessionHints{}, `GET /api/v1/users`, `GET /api/v1/users`},
+		{"windows home", SessionHints{}, `C:\Users\Maria\proj\a.cs`, `~\proj\a.cs`},
+		{"windows forward", SessionHints{}, `C:/Users/Maria/proj/a.cs`, `~/proj/a.cs`},
+		{"windows json", SessionHints{}, `"C:\\Users\\Maria\\proj\\a.cs"`, `"~\\proj\\a.cs"`},
+		{"windows json slash", SessionHints{}, `"\/home\/maria\/a.txt"`, `"~\/a.txt"`},
+		{"windows other", SessionHints{}, `D:\Games\Steam\x.exe`, `x.exe`},
+		{"windows workspace", SessionHints{WorkspaceRoots: []string{`C:\dev\shop`}}, `c:\DEV\shop\src\a.cs`, `src\a.cs`},
+		{"userprofile", SessionHints{}, `%USERPROFILE%\.ssh\config`, `~\.ssh\config`},
+		{"unc", SessionHints{}, `\\nas01\share\plans\q3.xlsx`, `q3.xlsx`},
+		{"wsl mnt", SessionHints{}, "/mnt/c/Users/Maria/dev/x.py", "~/dev/x.py"},
+		{"wsl unc", SessionHints{}, `\\wsl$\Ubuntu\home\maria\x.py`, `~\x.py`},
+		{"file uri", SessionHints{}, "file:///home/alice/a.md", "~/a.md"},
+		{"file uri windows", SessionHints{}, "file:///C:/Users/Maria/a.md", "~/a.md"},
+		{"prompt", SessionHints{}, "alice@laptop:~/proj$ ls", "~/proj$ ls"},
+		{"prompt abs", SessionHints{WorkspaceName: "proj"}, "alice@laptop:/home/alice/proj/src$ ls", "src$ ls"},
+		{"machine name", SessionHints{MachineName: "streamer-laptop"}, "ssh streamer-laptop", "ssh [host]"},
+		{"relative kept", SessionHints{}, "src/main.go and ./x/y and ../z", "src/main.go and ./x/y and ../z"},
+		{"url kept", SessionHints{}, "https://github.com/home/alice/x", "https://github.com/home/alice/x"},
+		{"email kept", SessionHints{}, "mail alice@example.com now", "mail alice@example.com now"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			require.Equal(t, tt.want, san.NewSession(tt.hints).SanitizeText(tt.in))
+		})
+	}
+}
+
+func TestSanitizeSeenSecrets(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	ss := san.NewSession(SessionHints{})
+	secret := "Zq81kPw0Lr5Tn2Vx"
+	require.Equal(t, "API_TOKEN=[redacted:keyword-assignment]", ss.SanitizeText("API_TOKEN="+secret))
+
+	// Echoed later without the name that revealed it.
+	require.Equal(t, "$ echo $API_TOKEN\n[redacted:seen-secret]", ss.SanitizeText("$ echo $API_TOKEN\n"+secret))
+	// Split across lines by a terminal, or with an escaped newline in JSON.
+	out := ss.SanitizeText("value: Zq81kPw0\n  Lr5Tn2Vx done")
+	require.False(t, leaks(out, secret), out)
+	out = ss.SanitizeText(`{"out":"Zq81kPw0Lr\n5Tn2Vx"}`)
+	require.False(t, leaks(out, secret), out)
+	// Another session has not seen it.
+	require.Equal(t, "plain "+secret[:8], san.NewSession(SessionHints{}).SanitizeText("plain "+secret[:8]))
+}
+
+func TestSanitizeFailsClosed(t *testing.T) {
+	t.Parallel()
+	base := testSanitizer(t)
+
+	panicky := *base
+	panicky.hook = func(string) { panic("boom") }
+	require.Equal(t, Redacted, panicky.NewSession(SessionHints{}).SanitizeText("DB_PASSWORD=x"))
+
+	slow := *base
+	slow.timeout = time.Millisecond
+	slow.hook = func(string) { time.Sleep(5 * time.Millisecond) }
+	ev := slow.NewSession(SessionHints{}).SanitizeEvent(Event{EventID: "e", EventType: TypePrompt, Summary: "s", Prompt: &TextBody{Text: "hello"}})
+	require.Equal(t, Redacted, ev.Summary)
+	require.Equal(t, Redacted, ev.Prompt.Text)
+
+	big := strings.Repeat("a", MaxSanitizeInput+1)
+	require.Equal(t, Redacted, base.NewSession(SessionHints{}).SanitizeText(big))
+}
+
+func TestSanitizeConcurrent(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	ss := san.NewSession(SessionHints{WorkspaceName: "app"})
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 20 {
+				sec := fmt.Sprintf("Zz%02dQ%02dkPw0Lr5Tn2Vx", g, i)
+				out := ss.SanitizeText("SECRET_KEY=" + sec + " in /home/u/app/x.go")
+				if leaks(out, sec) || !strings.Contains(out, "x.go") {
+					t.Errorf("bad output %q", out)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func TestSanitizeEventShape(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	ss := san.NewSession(SessionHints{WorkspaceRoots: []string{"/home/alice/app"}})
+	snip := "key := \"AKIAIOSFODNN7EXAMPL3\"\n\x00bad\xff"
+	in := Event{
+		EventID: "e-1", EventType: TypeFileChange, Visibility: "", Summary: "Editing /home/alice/app/src/x.go\r\nnext",
+		Source:    &Source{Channel: "ch", RawType: "raw"},
+		Publisher: &Publisher{ClientName: "cli", WorkspaceName: "app", MachineName: "box"},
+		File: &FileBody{Name: "/home/alice/app/src/x.go", RelativePath: "/home/alice/app/src/x.go", Operation: "edit",
+			ChangeCount: -2, Snippet: &snip},
+		Prompt:   &TextBody{Text: "dropped: not a prompt event"},
+		Metadata: &EventMetadata{RequestID: "r", Model: "m"},
+	}
+	out := ss.SanitizeEvent(in)
+	require.Equal(t, "e-1", out.EventID)
+	require.Equal(t, VisibilityPublic, out.Visibility)
+	require.Equal(t, "Editing src/x.go next", out.Summary)
+	require.Nil(t, out.Prompt)
+	require.Equal(t, "x.go", out.File.Name)
+	require.Equal(t, "src/x.go", out.File.RelativePath)
+	require.Zero(t, out.File.ChangeCount)
+	require.Equal(t, "key := \"[redacted:aws-access-token]\"\nbad\uFFFD", *out.File.Snippet)
+	require.Equal(t, &EventMetadata{RequestID: "r", Model: "m"}, out.Metadata)
+	require.NotSame(t, in.File, out.File)
+
+	long := strings.Repeat("word ", 3000)
+	r := ss.SanitizeEvent(Event{EventID: "e2", EventType: TypeResponse, Response: &ResponseBody{Text: long}})
+	require.True(t, r.Response.Truncated)
+	require.Equal(t, capBody, utf8.RuneCountInString(r.Response.Text))
+}
+
+func TestSanitizerSilencesGitleaks(t *testing.T) {
+	t.Parallel()
+	testSanitizer(t)
+	require.Equal(t, zerolog.Disabled, logging.Logger.GetLevel(), "gitleaks trace logs print secrets")
+}
