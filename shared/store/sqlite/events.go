@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -89,8 +88,7 @@ func (s *Store) insertEvents(ctx context.Context, tx *sql.Tx, events []store.New
 		INSERT INTO vibe_coding_events (managed_stream_id, seq, session_id, event_id, event_type, visibility,
 			live_stream_id, payload, occurred_at, received_at, withheld)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (managed_stream_id, event_id) DO NOTHING
-		RETURNING id`)
+		ON CONFLICT (managed_stream_id, event_id) DO NOTHING`)
 	if err != nil {
 		return mapErr(err, "insert vibe events")
 	}
@@ -99,11 +97,16 @@ func (s *Store) insertEvents(ctx context.Context, tx *sql.Tx, events []store.New
 	for i, e := range events {
 		received := s.orNow(e.ReceivedAt)
 		seq := lastSeq[e.ManagedStreamID] + 1
-		var id int64
-		err := ins.QueryRowContext(ctx, e.ManagedStreamID, seq, e.SessionID, e.EventID, e.EventType, e.Visibility,
-			nullInt64(e.LiveStreamID), string(e.Payload), nullMicros(e.OccurredAt), micros(received), e.Withheld).Scan(&id)
+		res, err := ins.ExecContext(ctx, e.ManagedStreamID, seq, e.SessionID, e.EventID, e.EventType, e.Visibility,
+			nullInt64(e.LiveStreamID), string(e.Payload), nullMicros(e.OccurredAt), micros(received), e.Withheld)
+		var id, n int64
+		if err == nil {
+			if n, err = res.RowsAffected(); err == nil && n == 1 {
+				id, err = res.LastInsertId()
+			}
+		}
 		switch {
-		case errors.Is(err, sql.ErrNoRows): // (slot, event_id) exists: return the first row
+		case err == nil && n == 0: // (slot, event_id) exists: return the first row
 			first, err := scanEvent(tx.QueryRowContext(ctx,
 				`SELECT `+eventCols+eventFrom+`WHERE e.managed_stream_id = ? AND e.event_id = ?`,
 				e.ManagedStreamID, e.EventID))
