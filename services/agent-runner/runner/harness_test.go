@@ -80,9 +80,12 @@ func (h *harness) getenv(k string) string { return h.env[k] }
 
 func (h *harness) start() {
 	h.t.Helper()
-	r, err := New(h.t.Context(), Deps{Database: h.dbPath, Auth: testUsers, WorkspaceRoot: h.root, PerUserWorkspace: true,
-		DefaultModel: "scripted/test", Backend: h.backend, Getenv: h.getenv, Registerer: prometheus.NewRegistry(),
-		AllowPrivateFetch: true})
+	d := Deps{Database: h.dbPath, Auth: testUsers, WorkspaceRoot: h.root, PerUserWorkspace: true,
+		DefaultModel: "scripted/test", Getenv: h.getenv, Registerer: prometheus.NewRegistry(), AllowPrivateFetch: true}
+	if h.backend != nil {
+		d.Backend = h.backend
+	}
+	r, err := New(h.t.Context(), d)
 	require.NoError(h.t, err)
 	e := platform.NewEcho(nil, prometheus.NewRegistry())
 	r.Register(e)
