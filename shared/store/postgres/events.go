@@ -365,10 +365,22 @@ func (s *Store) MarkVibeEventsDelivered(ctx context.Context, managedStreamID int
 	return mapErr(err, "mark vibe events delivered")
 }
 
+// pruneChunk bounds the rows one prune statement deletes, keeping each transaction short.
+const pruneChunk = 10000
+
+// PruneVibeEvents deletes events received before `before`, in chunks of pruneChunk rows.
 func (s *Store) PruneVibeEvents(ctx context.Context, before time.Time) (int64, error) {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM vibe_coding_events WHERE received_at < $1`, before)
-	if err != nil {
-		return 0, mapErr(err, "prune vibe events")
+	var total int64
+	for {
+		tag, err := s.pool.Exec(ctx, `DELETE FROM vibe_coding_events WHERE id IN (
+			SELECT id FROM vibe_coding_events WHERE received_at < $1 ORDER BY received_at LIMIT $2)`,
+			before, pruneChunk)
+		if err != nil {
+			return total, mapErr(err, "prune vibe events")
+		}
+		total += tag.RowsAffected()
+		if tag.RowsAffected() < pruneChunk {
+			return total, nil
+		}
 	}
-	return tag.RowsAffected(), nil
 }

@@ -295,11 +295,27 @@ func (s *Store) MarkVibeEventsDelivered(ctx context.Context, managedStreamID int
 	})
 }
 
+// pruneChunk bounds the rows one prune transaction deletes, so that a large backlog never
+// holds the single writer for long.
+const pruneChunk = 5000
+
+// PruneVibeEvents deletes events received before `before`, in chunks of pruneChunk rows.
 func (s *Store) PruneVibeEvents(ctx context.Context, before time.Time) (int64, error) {
-	res, err := s.w.ExecContext(ctx, `DELETE FROM vibe_coding_events WHERE received_at < ?`, micros(before))
-	if err != nil {
-		return 0, mapErr(err, "prune vibe events")
+	var total int64
+	for {
+		res, err := s.w.ExecContext(ctx, `DELETE FROM vibe_coding_events WHERE id IN (
+			SELECT id FROM vibe_coding_events WHERE received_at < ? ORDER BY received_at LIMIT ?)`,
+			micros(before), pruneChunk)
+		if err != nil {
+			return total, mapErr(err, "prune vibe events")
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return total, mapErr(err, "prune vibe events")
+		}
+		total += n
+		if n < pruneChunk {
+			return total, nil
+		}
 	}
-	n, err := res.RowsAffected()
-	return n, mapErr(err, "prune vibe events")
 }

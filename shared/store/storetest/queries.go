@@ -252,3 +252,26 @@ func testChatMessages(t *testing.T, s store.Store) {
 	require.NoError(t, err)
 	require.Empty(t, none)
 }
+
+// testPruneVibeEventsMany: a backlog larger than any backend's delete chunk is pruned fully.
+func testPruneVibeEventsMany(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	f := mkFixture(t, s, "alice")
+	const total, batch = 12_000, 500
+	for b := range total / batch {
+		events := make([]store.NewVibeEvent, batch)
+		for i := range events {
+			n := b*batch + i
+			events[i] = f.event(fmt.Sprintf("e%d", n), at(time.Duration(n)*time.Millisecond))
+		}
+		insert(t, s, events...)
+	}
+	insert(t, s, f.event("keep", at(time.Hour)))
+	n, err := s.PruneVibeEvents(ctx, at(time.Minute))
+	require.NoError(t, err)
+	require.EqualValues(t, total, n)
+	left := allEvents(t, s, f.slot.ID)
+	require.Len(t, left, 1)
+	require.Equal(t, "keep", left[0].EventID)
+	require.EqualValues(t, total+1, left[0].Seq)
+}

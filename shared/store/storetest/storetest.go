@@ -41,6 +41,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"WithholdVibeEvents", testWithholdVibeEvents},
 		{"MarkVibeEventsDelivered", testMarkVibeEventsDelivered},
 		{"PruneVibeEvents", testPruneVibeEvents},
+		{"PruneVibeEventsMany", testPruneVibeEventsMany},
 		{"ChatMessages", testChatMessages},
 	}
 	for _, tc := range tests {
