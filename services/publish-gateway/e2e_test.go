@@ -20,7 +20,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"openvibe.live/backend/services/publish-gateway/internal/pubclient"
 	"openvibe.live/backend/shared/auth"
 	"openvibe.live/backend/shared/store"
 	"openvibe.live/backend/shared/store/stores"

@@ -210,6 +210,7 @@ func TestStoreBeforeAckWithBrokerKilled(t *testing.T) {
 		}
 		require.Equal(t, []string{"dup", "after"}, broadcast, "one broadcast for the duplicate")
 
+		t.Logf("redis killed at %s", time.Now().Format("15:04:05.000"))
 		killRedis()
 		const n = 50
 		for i := range n {
@@ -227,9 +228,12 @@ func TestStoreBeforeAckWithBrokerKilled(t *testing.T) {
 			require.NoError(t, err, "acked event %s is stored", a.EventID)
 			require.Equal(t, a.Sequence, row.Seq)
 		}
+		t.Logf("all acked at %s", time.Now().Format("15:04:05.000"))
 		rows, err := f.st.VibeEventsAfter(ctx, f.slot.ID, 0, 1000)
 		require.NoError(t, err)
 		require.Len(t, rows, n+2)
+		require.NoError(t, c.Close())
 		gw.stop(t)
+		t.Logf("stopped at %s", time.Now().Format("15:04:05.000"))
 	})
 }

@@ -17,32 +17,66 @@ import (
 // end (the slot's rate limit), nil otherwise: every other problem is answered with a
 // vibe-coding.error and the connection stays open.
 func (c *conn) handle(ctx context.Context, data []byte) *closeRequest {
-	if !json.Valid(data) {
+	// One pass decodes every field any client message has; a field of the wrong type does
+	// not stop the others from being read, so the type still dispatches.
+	var msg clientMessage
+	err := json.Unmarshal(data, &msg)
+	var syntax *json.SyntaxError
+	if errors.As(err, &syntax) || (err != nil && !json.Valid(data)) {
 		c.g.met.messages.WithLabelValues("invalid").Inc()
 		c.fail(reasonInvalidJSON, ErrInvalidJSON, "")
 		return nil
 	}
-	var env vibe.Envelope
-	if bytes.TrimSpace(data)[0] != '{' || json.Unmarshal(data, &env) != nil || env.Type == "" {
+	if msg.Type == "" || bytes.TrimSpace(data)[0] != '{' {
 		c.g.met.messages.WithLabelValues("invalid").Inc()
 		c.fail(reasonInvalidPayload, ErrInvalidPayload, "")
 		return nil
 	}
-	switch env.Type {
+	switch msg.Type {
 	case vibe.MsgEvent:
 		c.g.met.messages.WithLabelValues("event").Inc()
-		return c.handleEvent(ctx, data)
+		if err != nil {
+			c.fail(reasonInvalidPayload, ErrInvalidPayload, "")
+			return nil
+		}
+		return c.handleEvent(ctx, msg.event())
 	case vibe.MsgHello:
 		c.g.met.messages.WithLabelValues("hello").Inc()
-		c.handleHello(ctx, data)
+		if err != nil {
+			c.fail(reasonInvalidPayload, ErrInvalidPayload, "")
+			return nil
+		}
+		c.handleHello(ctx, msg.hello())
 	case vibe.MsgPing:
 		c.g.met.messages.WithLabelValues("ping").Inc()
 		c.reply(encode(vibe.Pong{Type: vibe.MsgPong, Timestamp: timestamp(c.g.now())}))
 	default:
 		c.g.met.messages.WithLabelValues("other").Inc()
-		c.fail(reasonInvalidPayload, unsupportedType(env.Type), "")
+		c.fail(reasonInvalidPayload, unsupportedType(msg.Type), "")
 	}
 	return nil
+}
+
+// clientMessage is the union of the client message fields.
+type clientMessage struct {
+	Type            string          `json:"type"`
+	ProtocolVersion int             `json:"protocolVersion"`
+	ManagedStreamID int64           `json:"managedStreamId"`
+	SlotSlug        string          `json:"slotSlug"`
+	Timestamp       string          `json:"timestamp"`
+	SessionKey      string          `json:"sessionKey"`
+	Publisher       json.RawMessage `json:"publisher"`
+	Event           json.RawMessage `json:"event"`
+}
+
+func (m *clientMessage) hello() vibe.Hello {
+	return vibe.Hello{Type: m.Type, ProtocolVersion: m.ProtocolVersion, ManagedStreamID: m.ManagedStreamID,
+		SlotSlug: m.SlotSlug, Timestamp: m.Timestamp, SessionKey: m.SessionKey, Publisher: m.Publisher}
+}
+
+func (m *clientMessage) event() vibe.EventEnvelope {
+	return vibe.EventEnvelope{Type: m.Type, ProtocolVersion: m.ProtocolVersion, ManagedStreamID: m.ManagedStreamID,
+		SlotSlug: m.SlotSlug, SessionKey: m.SessionKey, Timestamp: m.Timestamp, Event: m.Event}
 }
 
 // fail answers with a vibe-coding.error and counts the rejection.
@@ -69,12 +103,7 @@ func checkVersion(v int) string {
 	return ""
 }
 
-func (c *conn) handleHello(ctx context.Context, data []byte) {
-	var h vibe.Hello
-	if err := json.Unmarshal(data, &h); err != nil {
-		c.fail(reasonInvalidPayload, ErrInvalidPayload, "")
-		return
-	}
+func (c *conn) handleHello(ctx context.Context, h vibe.Hello) {
 	key := strings.TrimSpace(h.SessionKey)
 	switch {
 	case checkVersion(h.ProtocolVersion) != "":
@@ -122,13 +151,8 @@ func (c *conn) handleHello(ctx context.Context, data []byte) {
 	c.reply(encode(vibe.HelloAck{Type: vibe.MsgHelloAck, SessionKey: key, Timestamp: timestamp(now)}))
 }
 
-func (c *conn) handleEvent(ctx context.Context, data []byte) *closeRequest {
+func (c *conn) handleEvent(ctx context.Context, env vibe.EventEnvelope) *closeRequest {
 	received := time.Now()
-	var env vibe.EventEnvelope
-	if err := json.Unmarshal(data, &env); err != nil {
-		c.fail(reasonInvalidPayload, ErrInvalidPayload, "")
-		return nil
-	}
 	eventID, eventKey := peek(env.Event)
 	key := env.SessionKey
 	if key == "" {

@@ -25,10 +25,9 @@ import (
 	"openvibe.live/backend/shared/auth"
 	"openvibe.live/backend/shared/broker"
 	"openvibe.live/backend/shared/broker/memory"
-	"openvibe.live/backend/migrations"
 	"openvibe.live/backend/shared/slotbus"
 	"openvibe.live/backend/shared/store"
-	"openvibe.live/backend/shared/store/sqlite"
+	"openvibe.live/backend/shared/store/stores"
 	"openvibe.live/backend/shared/testenv"
 	"openvibe.live/backend/shared/vibe"
 )
@@ -130,6 +129,13 @@ type harnessOptions struct {
 func withConfig(f func(*Config)) harnessOpt { return func(o *harnessOptions) { f(&o.cfg) } }
 func onPostgres() harnessOpt                { return func(o *harnessOptions) { o.postgres = true } }
 
+// eachStore runs fn against SQLite and PostgreSQL (skipped, or failed under
+// REQUIRE_SERVICES=1, when no PostgreSQL is available).
+func eachStore(t *testing.T, fn func(t *testing.T, backend harnessOpt)) {
+	t.Run("sqlite", func(t *testing.T) { t.Parallel(); fn(t, func(*harnessOptions) {}) })
+	t.Run("postgres", func(t *testing.T) { t.Parallel(); fn(t, onPostgres()) })
+}
+
 func testConfig() Config {
 	cfg := DefaultConfig()
 	cfg.ConnRate, cfg.ConnBurst = 10000, 10000
@@ -140,14 +146,12 @@ func testConfig() Config {
 
 func openTestStore(t *testing.T, postgres bool) store.Store {
 	t.Helper()
+	url := filepath.Join(t.TempDir(), "gateway.db")
 	if postgres {
-		_ = testenv.Postgres(t)
-		t.Skip("postgres store not wired yet")
+		url = testenv.Postgres(t)
 	}
-	ctx := t.Context()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "gateway.db"), sqlite.Options{})
+	st, err := stores.Open(t.Context(), url, stores.Options{Migrate: true, Logger: slog.New(slog.DiscardHandler)})
 	require.NoError(t, err)
-	require.NoError(t, migrations.Up(ctx, st.DB(), migrations.SQLite))
 	return st
 }
 

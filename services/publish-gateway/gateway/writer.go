@@ -55,6 +55,8 @@ type batchWriter struct {
 	done    chan struct{}
 	started atomic.Bool
 
+	brokerDownUntil atomic.Int64 // unix nanoseconds; see publish
+
 	workers   []chan []result
 	workersWG sync.WaitGroup
 	logLimit  logLimiter
@@ -296,11 +298,21 @@ func (w *batchWriter) finish(r result) {
 	w.met.ackLatency.Observe(time.Since(j.received).Seconds())
 }
 
+// brokerRetryAfter is how long publishing is skipped after a failure. While the broker is
+// down, events are acked at once with delivered:false instead of each waiting out a publish
+// timeout; viewers recover them from the store once the broker is back.
+const brokerRetryAfter = time.Second
+
 func (w *batchWriter) publish(ev store.VibeEvent) bool {
+	if time.Now().UnixNano() < w.brokerDownUntil.Load() {
+		w.met.brokerFailures.Inc()
+		return false
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), w.cfg.PublishTimeout)
 	defer cancel()
 	err := slotbus.Publish(ctx, w.br, slotbus.Message{Kind: slotbus.KindEvent, SlotID: ev.ManagedStreamID, Event: slotbus.FromStoreEvent(ev)})
 	if err != nil {
+		w.brokerDownUntil.Store(time.Now().Add(brokerRetryAfter).UnixNano())
 		w.met.brokerFailures.Inc()
 		if w.logLimit.allow() {
 			w.log.Warn("publishing a stored event failed; viewers recover it from the store",

@@ -122,11 +122,19 @@ func (p *publisher) run(ctx context.Context, o options, w window) error {
 	readDone := make(chan error, 1)
 	go func() { readDone <- p.readAcks(ctx, w) }()
 	err := p.send(ctx, o, w)
-	if rerr := <-readDone; err == nil {
+	if err == nil {
+		// Wait for the answers still in flight (the context's deadline bounds it).
+		for p.inFly.Load() > 0 && ctx.Err() == nil {
+			time.Sleep(time.Millisecond)
+		}
+		_ = p.c.CloseNow()
+	}
+	rerr := <-readDone
+	if err == nil && time.Now().Before(w.end) {
 		err = rerr
 	}
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-		return nil
+	if ctx.Err() != nil || !time.Now().Before(w.end) {
+		return nil // reads end with an error once the run is over
 	}
 	return err
 }
@@ -228,5 +236,26 @@ func (r *results) print(w io.Writer, o options) {
 		pct(0.99).Round(10*time.Microsecond), pct(1).Round(10*time.Microsecond))
 	if r.firstErr != "" {
 		fmt.Fprintf(w, "first_error=%s\n", r.firstErr)
+	}
+}
+
+// printServerStats summarizes the in-process gateway's batch histograms.
+func printServerStats(w io.Writer, env *benchEnv) {
+	if env.reg == nil {
+		return
+	}
+	mfs, err := env.reg.Gather()
+	if err != nil {
+		return
+	}
+	for _, mf := range mfs {
+		switch mf.GetName() {
+		case "openvibe_gateway_batch_events", "openvibe_gateway_batch_commit_seconds", "openvibe_gateway_ack_latency_seconds":
+			h := mf.GetMetric()[0].GetHistogram()
+			if h.GetSampleCount() == 0 {
+				continue
+			}
+			fmt.Fprintf(w, "server %s: count=%d mean=%.4g\n", mf.GetName(), h.GetSampleCount(), h.GetSampleSum()/float64(h.GetSampleCount()))
+		}
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 	"time"
 )
@@ -38,6 +39,7 @@ type options struct {
 	window      int
 	live        bool
 	batchDelay  time.Duration
+	cpuProfile  string
 }
 
 func main() {
@@ -65,6 +67,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.window, "window", 32, "events each publisher may have unacked in max-rate mode")
 	fs.BoolVar(&o.live, "live", true, "make the slots live (acks then say delivered:true)")
 	fs.DurationVar(&o.batchDelay, "batch-delay", 0, "OPENVIBE_GATEWAY_BATCH_MAX_DELAY of the in-process gateway")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured run (in-process gateway included) to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -80,10 +83,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer env.close()
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	res, err := drive(ctx, o, env)
 	if err != nil {
 		return err
 	}
 	res.print(stdout, o)
+	printServerStats(stdout, env)
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"openvibe.live/backend/services/publish-gateway/gateway"
 	"openvibe.live/backend/shared/auth"
@@ -25,6 +26,7 @@ import (
 
 // benchEnv is what the publishers need: the gateway URL and one slot and token each.
 type benchEnv struct {
+	reg     *prometheus.Registry // the in-process gateway's metrics (nil with -gateway-url)
 	url     string
 	slots   []store.ManagedStream
 	token   string
@@ -111,8 +113,9 @@ func startGateway(st store.Store, br broker.Broker, o options, log *slog.Logger,
 	cfg.ConnRate, cfg.ConnBurst = 1e6, 1e6
 	cfg.SlotRate, cfg.SlotBurst = 1e6, 1e6
 	cfg.BatchMaxDelay = o.batchDelay
+	env.reg = prometheus.NewRegistry()
 	gw, err := gateway.New(gateway.Deps{Store: st, Broker: br, Auth: auth.NewAuthenticator(st, nil, nil),
-		Sanitizer: san, Logger: log, Config: cfg})
+		Sanitizer: san, Logger: log, Registry: env.reg, Config: cfg})
 	if err != nil {
 		return err
 	}
