@@ -75,7 +75,7 @@ start() {
 	port=$(free_port)
 	mkdir -p "$dir/workspaces"
 	start_proc agent-runner-1 "$port" agent-runner "${common[@]}" OPENVIBE_AGENT_WORKSPACE_ROOT="$dir/workspaces" \
-		OPENVIBE_AGENT_DATABASE_URL="$dir/agent.db"
+		OPENVIBE_AGENT_DATABASE="$dir/agent.db"
 	routes+=(-route "/agent/=127.0.0.1:$port")
 	for f in "$dir"/*-[12].port; do wait_healthy "$(cat "$f")"; done
 	"$bin/devproxy" -listen "$addr" "${routes[@]}" >"$dir/proxy.log" 2>&1 &
