@@ -7,7 +7,9 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
@@ -46,10 +48,15 @@ func validateEvents(events []store.NewVibeEvent) error {
 			return fmt.Errorf("event %d: unknown visibility %q", i, e.Visibility)
 		case !json.Valid(e.Payload):
 			return fmt.Errorf("event %d: payload is not valid JSON", i)
+		case !utf8.Valid(e.Payload) || !validText(e.EventID) || !validText(e.EventType):
+			return fmt.Errorf("event %d: invalid UTF-8 or NUL byte", i)
 		}
 	}
 	return nil
 }
+
+// validText reports whether s can be stored in a text column of either backend.
+func validText(s string) bool { return utf8.ValidString(s) && !strings.ContainsRune(s, 0) }
 
 type eventKey struct {
 	slot    int64

@@ -8,7 +8,9 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"openvibe.live/backend/shared/store"
 )
@@ -48,10 +50,15 @@ func validateEvents(events []store.NewVibeEvent) error {
 			return fmt.Errorf("event %d: unknown visibility %q", i, e.Visibility)
 		case !json.Valid(e.Payload):
 			return fmt.Errorf("event %d: payload is not valid JSON", i)
+		case !utf8.Valid(e.Payload) || !validText(e.EventID) || !validText(e.EventType):
+			return fmt.Errorf("event %d: invalid UTF-8 or NUL byte", i)
 		}
 	}
 	return nil
 }
+
+// validText reports whether s can be stored in a text column of either backend.
+func validText(s string) bool { return utf8.ValidString(s) && !strings.ContainsRune(s, 0) }
 
 // InsertVibeEvents stores the batch in one transaction: each slot's last_seq is read once,
 // every event is inserted with a reused prepared statement (ON CONFLICT DO NOTHING; a

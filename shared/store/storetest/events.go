@@ -24,7 +24,7 @@ func testInsertVibeEvents(t *testing.T, s store.Store) {
 	e1.OccurredAt = ptr(at(500 * time.Millisecond))
 	e2 := f.event("e2", at(2*time.Second))
 	e2.EventType, e2.Visibility, e2.Withheld = "thinking", store.VisibilityStreamer, true
-	e2.Payload = json.RawMessage(`{"type":"thinking","text":"ü \u2603 \"quoted\"","n":[1,2.5,null]}`)
+	e2.Payload = json.RawMessage(`{"type":"thinking","text":"ü \u2603 \"quoted\" \u0000","n":[1,2.5,null]}`)
 	e3 := f.event("e3", time.Time{}) // zero ReceivedAt: the store's now
 
 	res := insert(t, s, e1, e2, e3)
@@ -142,10 +142,15 @@ func testInsertVibeEventsAtomic(t *testing.T, s store.Store) {
 		_, err := s.InsertVibeEvents(ctx, []store.NewVibeEvent{a.event("a2", at(time.Second)), b.event("b1", at(time.Second)), tc.ev})
 		require.ErrorIs(t, err, store.ErrNotFound, tc.name)
 	}
-	invalid := a.event("a2", at(time.Second))
-	invalid.Payload = json.RawMessage(`{not json`)
-	_, err := s.InsertVibeEvents(ctx, []store.NewVibeEvent{a.event("a3", at(time.Second)), invalid})
-	require.Error(t, err)
+	for _, payload := range []string{`{not json`, "{\"text\":\"\xff\xfe\"}"} {
+		invalid := a.event("a2", at(time.Second))
+		invalid.Payload = json.RawMessage(payload)
+		_, err := s.InsertVibeEvents(ctx, []store.NewVibeEvent{a.event("a3", at(time.Second)), invalid})
+		require.Error(t, err, "payload %q", payload)
+	}
+	nul := a.event("a\x00", at(time.Second))
+	_, err := s.InsertVibeEvents(ctx, []store.NewVibeEvent{nul})
+	require.Error(t, err, "a NUL byte in an event id")
 
 	require.Equal(t, []int64{1}, seqs(allEvents(t, s, a.slot.ID)), "nothing of a failed batch is stored")
 	require.Empty(t, allEvents(t, s, b.slot.ID))
