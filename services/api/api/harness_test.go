@@ -50,7 +50,7 @@ func (c *clock) Advance(d time.Duration) {
 
 // env is one api server over one store backend.
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	url    string
 	store  store.Store
 	broker broker.Broker
@@ -78,7 +78,7 @@ func backends(t *testing.T, fn func(t *testing.T, newEnv func(...envOption) *env
 	})
 }
 
-func newEnv(t *testing.T, dbURL, dbPath string, opts ...envOption) *env {
+func newEnv(t testing.TB, dbURL, dbPath string, opts ...envOption) *env {
 	t.Helper()
 	log := slog.New(slog.DiscardHandler)
 	st := openStore(t, dbURL, log)
@@ -114,12 +114,12 @@ type response struct {
 	body   []byte
 }
 
-func (r response) json(t *testing.T, v any) {
+func (r response) json(t testing.TB, v any) {
 	t.Helper()
 	require.NoError(t, json.Unmarshal(r.body, v), "body: %s", r.body)
 }
 
-func (r response) errorMessage(t *testing.T) string {
+func (r response) errorMessage(t testing.TB) string {
 	t.Helper()
 	var e struct {
 		Error string `json:"error"`

@@ -14,7 +14,7 @@ import (
 )
 
 // openStore opens and migrates a store: a SQLite path or a postgres:// URL.
-func openStore(t *testing.T, url string, log *slog.Logger) store.Store {
+func openStore(t testing.TB, url string, log *slog.Logger) store.Store {
 	t.Helper()
 	st, err := stores.Open(context.Background(), url, stores.Options{Migrate: true, Logger: log})
 	require.NoError(t, err)
@@ -22,7 +22,7 @@ func openStore(t *testing.T, url string, log *slog.Logger) store.Store {
 }
 
 // openBroker opens the in-process broker.
-func openBroker(t *testing.T, log *slog.Logger) broker.Broker {
+func openBroker(t testing.TB, log *slog.Logger) broker.Broker {
 	t.Helper()
 	br, err := brokers.Open(context.Background(), "", log)
 	require.NoError(t, err)

@@ -69,7 +69,7 @@ func tab(t *testing.T, parent context.Context) context.Context {
 // run runs steps with a deadline.
 func run(t *testing.T, ctx context.Context, steps ...step) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 25*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 45*time.Second)
 	defer cancel()
 	require.NoError(t, chromedp.Do(ctx, steps...))
 }
@@ -86,7 +86,7 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 
 // waitJS polls a JavaScript expression until it is truthy.
 func waitJS(expr string) step {
-	poll := chromedp.Poll[any](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(15*time.Second))
+	poll := chromedp.Poll[any](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second))
 	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
 		_, err := poll(ctx, tg)
 		return chromedp.Void{}, err

@@ -14,7 +14,6 @@ import (
 // token, change a setting and see it applied on an open viewer page, retract an event and see
 // it leave the viewer page, then press panic.
 func TestStudio(t *testing.T) {
-	t.Parallel()
 	s := startStack(t)
 	studio := browser(t)
 	run(t, studio,

@@ -13,7 +13,6 @@ import (
 // thinking event stays hidden with show_thinking=0, chat from a second browser context shows
 // up, and a dropped connection resumes without duplicates.
 func TestViewerPage(t *testing.T) {
-	t.Parallel()
 	s := startStack(t)
 	alice := s.register("alice")
 	bob := s.register("bob")
