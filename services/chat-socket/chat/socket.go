@@ -60,8 +60,15 @@ func (s *Server) handleSocket(c echo.Context) error {
 		return nil // Accept has written the HTTP error
 	}
 	conn.SetReadLimit(readLimit)
-	ctx, cancel := context.WithCancel(context.WithoutCancel(req.Context()))
-	defer cancel()
+	// The socket outlives this handler: once upgraded it runs on its own goroutines, so the
+	// handler's deep stack (net/http, echo, middleware) is not kept for every viewer.
+	ctx, cancel := context.WithCancel(context.Background())
+	handedOff := false
+	defer func() {
+		if !handedOff {
+			cancel()
+		}
+	}()
 
 	since, batch, err := parseQuery(req.URL.Query())
 	if err != nil {
@@ -84,9 +91,13 @@ func (s *Server) handleSocket(c echo.Context) error {
 		_ = conn.Close(closeGoingAway, reasonShutdown)
 		return nil
 	}
-	defer s.untrack(v)
 	cc := &connection{s: s, conn: conn, v: v, slot: slot, batch: batch, ctx: ctx, cancel: cancel}
-	cc.serve(since)
+	handedOff = true
+	go func() {
+		defer s.untrack(v)
+		defer cancel()
+		cc.serve(since)
+	}()
 	return nil
 }
 

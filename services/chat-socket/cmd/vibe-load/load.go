@@ -42,6 +42,10 @@ type report struct {
 	P50Ms              float64 `json:"latency_p50_ms"`
 	P99Ms              float64 `json:"latency_p99_ms"`
 	MaxMs              float64 `json:"latency_max_ms"`
+	StoredP50Ms        float64 `json:"stored_to_viewer_p50_ms,omitempty"`
+	StoredP99Ms        float64 `json:"stored_to_viewer_p99_ms,omitempty"`
+	StoreP50Ms         float64 `json:"store_p50_ms,omitempty"`
+	StoreP99Ms         float64 `json:"store_p99_ms,omitempty"`
 	Missing            uint64  `json:"missing_events"`
 	OutOfOrder         uint64  `json:"out_of_order_events"`
 	Dropped            uint64  `json:"connections_dropped"`
@@ -113,7 +117,7 @@ func (l *load) connect(ctx context.Context, wg *sync.WaitGroup, u store.User, sl
 		}
 		var once sync.Once
 		wg.Go(func() {
-			runViewer(ctx, url, &l.vstats, func(err error) {
+			runViewer(ctx, url, slot.ID, &l.vstats, &l.pstats, func(err error) {
 				once.Do(func() {
 					<-sem
 					errs <- err
@@ -181,6 +185,8 @@ func (l *load) startStorePublishers(ctx context.Context, wg *sync.WaitGroup, st 
 type sample struct {
 	at        time.Time
 	latency   []uint64
+	fromStore []uint64
+	store     []uint64
 	delivered uint64
 	published uint64
 	server    []processSample
@@ -191,6 +197,8 @@ func (l *load) sample(ctx context.Context) sample {
 	s := sample{
 		at:        time.Now(),
 		latency:   l.vstats.latency.snapshot(),
+		fromStore: l.vstats.fromStore.snapshot(),
+		store:     l.pstats.store.snapshot(),
 		delivered: l.vstats.delivered.Load(),
 		published: l.pstats.published.Load(),
 		toolCPU:   selfCPU(),
@@ -208,6 +216,8 @@ func (l *load) sample(ctx context.Context) sample {
 func (l *load) report(a, b sample) *report {
 	secs := b.at.Sub(a.at).Seconds()
 	lat := diff(b.latency, a.latency)
+	fromStore := diff(b.fromStore, a.fromStore)
+	storeLat := diff(b.store, a.store)
 	r := &report{
 		Mode: l.o.mode, Viewers: l.vstats.connected.Load(), DialErrors: l.vstats.dialErrors.Load(),
 		Slots: l.o.slots, RatePerSlot: l.o.rate, Seconds: secs,
@@ -217,6 +227,10 @@ func (l *load) report(a, b sample) *report {
 		P50Ms:              ms(quantile(lat, 0.50)),
 		P99Ms:              ms(quantile(lat, 0.99)),
 		MaxMs:              ms(quantile(lat, 1)),
+		StoredP50Ms:        ms(quantile(fromStore, 0.50)),
+		StoredP99Ms:        ms(quantile(fromStore, 0.99)),
+		StoreP50Ms:         ms(quantile(storeLat, 0.50)),
+		StoreP99Ms:         ms(quantile(storeLat, 0.99)),
 		Missing:            l.vstats.missing.Load(), OutOfOrder: l.vstats.outOfOrder.Load(),
 		Dropped: l.vstats.dropped.Load(), Slow: l.vstats.slow.Load(),
 		ToolCPUCores: (b.toolCPU - a.toolCPU).Seconds() / secs,
@@ -255,6 +269,10 @@ func (r *report) print(w io.Writer) {
 	fmt.Fprintf(w, "published          %d events in %.1fs (%d errors)\n", r.Published, r.Seconds, r.PublishErrors)
 	fmt.Fprintf(w, "delivered          %d messages, %.0f/s\n", r.Delivered, r.DeliveredPerSecond)
 	fmt.Fprintf(w, "latency            p50 %.2f ms, p99 %.2f ms, max %.2f ms (publish → viewer)\n", r.P50Ms, r.P99Ms, r.MaxMs)
+	if r.Mode == "store" {
+		fmt.Fprintf(w, "  of which store   p50 %.2f ms, p99 %.2f ms (insert + commit, before the ack)\n", r.StoreP50Ms, r.StoreP99Ms)
+		fmt.Fprintf(w, "stored → viewer    p50 %.2f ms, p99 %.2f ms (broker + chat-socket)\n", r.StoredP50Ms, r.StoredP99Ms)
+	}
 	fmt.Fprintf(w, "integrity          %d missing, %d out of order\n", r.Missing, r.OutOfOrder)
 	fmt.Fprintf(w, "server             %.2f cores, %.1f MiB RSS, %.0f goroutines\n", r.ServerCPUCores, r.ServerRSSMiB, r.ServerGoroutines)
 	fmt.Fprintf(w, "per connection     %.1f KiB RSS, %.1f µs CPU/s\n", r.ServerRSSPerConnKB, r.ServerCPUPerConnUs)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -20,7 +21,13 @@ import (
 type publishStats struct {
 	published atomic.Uint64
 	errors    atomic.Uint64
+	store     histogram // time to store an event (the gateway's work before its ack)
+	// stored maps a seq (per slot) to when its event was stored, so viewers can also measure
+	// the chat-socket's own share: stored → viewer.
+	stored sync.Map // storedKey → time.Time
 }
+
+type storedKey struct{ slot, seq int64 }
 
 // loadEvent is a visible prompt event whose summary carries its publish time, so viewers
 // can measure publish→viewer latency.
@@ -89,6 +96,9 @@ func (p *storePublisher) publish(ctx context.Context, now time.Time) {
 		p.stats.errors.Add(1)
 		return
 	}
+	stored := time.Now()
+	p.stats.store.observe(stored.Sub(now))
+	p.stats.stored.Store(storedKey{p.slot.ID, res[0].Event.Seq}, stored)
 	msg := slotbus.Message{Kind: slotbus.KindEvent, SlotID: p.slot.ID, Event: slotbus.FromStoreEvent(res[0].Event)}
 	if err := slotbus.Publish(ctx, p.br, msg); err != nil {
 		p.stats.errors.Add(1) // stored: viewers still get it through gap recovery

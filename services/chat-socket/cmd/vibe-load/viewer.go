@@ -12,7 +12,8 @@ import (
 
 // viewerStats are shared by every simulated viewer.
 type viewerStats struct {
-	latency    histogram
+	latency    histogram // publish → viewer
+	fromStore  histogram // stored → viewer (store mode)
 	delivered  atomic.Uint64
 	missing    atomic.Uint64 // seqs skipped (every load event is visible, so a skip is a loss)
 	outOfOrder atomic.Uint64 // seqs at or below one already seen
@@ -31,7 +32,7 @@ var (
 
 // runViewer connects one viewer and reads until ctx ends. welcomed is called once the
 // welcome frame has arrived (or with the error that prevented it).
-func runViewer(ctx context.Context, url string, st *viewerStats, welcomed func(error)) {
+func runViewer(ctx context.Context, url string, slotID int64, st *viewerStats, ps *publishStats, welcomed func(error)) {
 	conn, _, err := websocket.Dial(ctx, url, nil)
 	if err != nil {
 		st.dialErrors.Add(1)
@@ -42,7 +43,7 @@ func runViewer(ctx context.Context, url string, st *viewerStats, welcomed func(e
 	conn.SetReadLimit(4 << 20)
 	st.connected.Add(1)
 	defer st.connected.Add(-1)
-	v := viewer{st: st, welcomed: welcomed}
+	v := viewer{st: st, ps: ps, slotID: slotID, welcomed: welcomed}
 	buf := bytes.NewBuffer(make([]byte, 0, 4096))
 	for {
 		_, r, err := conn.Reader(ctx)
@@ -71,6 +72,8 @@ func runViewer(ctx context.Context, url string, st *viewerStats, welcomed func(e
 
 type viewer struct {
 	st       *viewerStats
+	ps       *publishStats
+	slotID   int64
 	welcome  bool
 	last     int64
 	welcomed func(error)
@@ -90,6 +93,9 @@ func (v *viewer) frame(f []byte, now time.Time) {
 		v.last = max(v.last, seq)
 		if t := intAfter(f, keySummary); t > 0 {
 			v.st.latency.observe(now.Sub(time.Unix(0, t)))
+		}
+		if t, ok := v.ps.stored.Load(storedKey{v.slotID, seq}); ok {
+			v.st.fromStore.observe(now.Sub(t.(time.Time)))
 		}
 	case bytes.HasPrefix(f, prefixWelcome) && !v.welcome:
 		v.welcome = true
