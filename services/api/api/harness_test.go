@@ -59,7 +59,15 @@ type env struct {
 	dbPath string // SQLite file, "" on PostgreSQL
 }
 
-type envOption func(*api.Config)
+// envSetup is what an envOption may change before the service starts.
+type envSetup struct {
+	cfg        *api.Config
+	wrapBroker func(broker.Broker) broker.Broker
+}
+
+type envOption func(*envSetup)
+
+func withConfig(f func(*api.Config)) envOption { return func(s *envSetup) { f(s.cfg) } }
 
 // backends runs fn against SQLite always and PostgreSQL when the test environment has it.
 func backends(t *testing.T, fn func(t *testing.T, newEnv func(...envOption) *env)) {
@@ -91,12 +99,17 @@ func newEnv(t testing.TB, dbURL, dbPath string, opts ...envOption) *env {
 	require.NoError(t, err)
 	cfg := api.DefaultConfig()
 	cfg.UserWritesPerMinute, cfg.IPWritesPerMinute, cfg.AuthAttemptsPerMinute = 0, 0, 0
+	setup := envSetup{cfg: &cfg}
 	for _, o := range opts {
-		o(&cfg)
+		o(&setup)
+	}
+	var svcBroker broker.Broker = br
+	if setup.wrapBroker != nil {
+		svcBroker = setup.wrapBroker(br)
 	}
 	reg := prometheus.NewRegistry()
 	svc, err := api.New(api.Deps{
-		Store: st, Broker: br, Authenticator: auth.NewAuthenticator(st, jwt, clk.Now), JWT: jwt,
+		Store: st, Broker: svcBroker, Authenticator: auth.NewAuthenticator(st, jwt, clk.Now), JWT: jwt,
 		Logger: log, Registerer: reg, Now: clk.Now, Config: cfg,
 	})
 	require.NoError(t, err)

@@ -1,9 +1,13 @@
 package api_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -11,6 +15,7 @@ import (
 
 	"openvibe.live/backend/services/api/api"
 	"openvibe.live/backend/shared/auth"
+	"openvibe.live/backend/shared/broker"
 	"openvibe.live/backend/shared/slotbus"
 )
 
@@ -283,10 +288,10 @@ func TestRetractAndPanic(t *testing.T) {
 func TestRateLimits(t *testing.T) {
 	t.Parallel()
 	backends(t, func(t *testing.T, newEnv func(...envOption) *env) {
-		e := newEnv(func(c *api.Config) {
+		e := newEnv(withConfig(func(c *api.Config) {
 			c.UserWritesPerMinute, c.UserWriteBurst = 1, 3
 			c.AuthAttemptsPerMinute, c.AuthAttemptBurst = 1, 4
-		})
+		}))
 		alice := e.register("alice")
 		slot := e.createSlot(alice.Token, "s-0")
 		for i := 1; i < 3; i++ {
@@ -316,4 +321,42 @@ func TestRateLimits(t *testing.T) {
 		e.clock.Advance(time.Minute)
 		e.createSlot(alice.Token, "s-3")
 	})
+}
+
+// flakyBroker refuses the first fails publishes, as a broker in the middle of a reconnect does.
+type flakyBroker struct {
+	broker.Broker
+	fails atomic.Int32
+}
+
+func (f *flakyBroker) Publish(ctx context.Context, channel string, payload []byte) error {
+	if f.fails.Add(-1) >= 0 {
+		return errors.New("broker unavailable")
+	}
+	return f.Broker.Publish(ctx, channel, payload)
+}
+
+func TestRetractReachesChatSocketsThroughABrokerHiccup(t *testing.T) {
+	t.Parallel()
+	flaky := &flakyBroker{}
+	e := newEnv(t, filepath.Join(t.TempDir(), "flaky.db"), "", func(s *envSetup) {
+		s.wrapBroker = func(b broker.Broker) broker.Broker { flaky.Broker = b; return flaky }
+	})
+	alice := e.register("alice")
+	slot := e.createSlot(alice.Token, "camp-code")
+	e.storeEvents(slot.ID, seedEvent{id: "x-1", typ: "prompt"})
+	sub := e.subscribe(slot.ID)
+
+	flaky.fails.Store(2) // the first two attempts fail, the third gets through
+	e.as(alice.Token).expect(http.MethodDelete, "/api/vibe-coding/managed/"+itoa(slot.ID)+"/events/x-1", nil, http.StatusOK, nil)
+	msg := nextSlotMessage(t, sub)
+	require.Equal(t, slotbus.KindRetract, msg.Kind)
+
+	flaky.fails.Store(10) // down for good: the change is stored and the request still succeeds
+	e.as(alice.Token).expect(http.MethodPost, "/api/vibe-coding/managed/"+itoa(slot.ID)+"/panic", nil, http.StatusOK, nil)
+	var s struct {
+		Settings map[string]any `json:"settings"`
+	}
+	e.as(alice.Token).expect(http.MethodGet, "/api/vibe-coding/managed/"+itoa(slot.ID)+"/settings", nil, http.StatusOK, &s)
+	require.EqualValues(t, 1, s.Settings["paused"])
 }

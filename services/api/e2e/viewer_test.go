@@ -64,6 +64,16 @@ func TestViewerPage(t *testing.T) {
 		require.Equal(t, []string{"e1-prompt", "e3-tool", "e4-file", "e5-response", "e6-prompt"}, widgetIDs(t, viewer, "#vibe-events"))
 	})
 
+	t.Run("the widget keeps max_events and follows settings live", func(t *testing.T) {
+		s.call(http.MethodPut, "/api/vibe-coding/managed/"+strconv.FormatInt(slotID, 10)+"/settings", alice.Token,
+			map[string]any{"settings": map[string]any{"max_events": 2, "widget_title": "Alice builds"}}, http.StatusOK, nil)
+		run(t, viewer, waitJS(`document.querySelector('#vibe-title').textContent === 'Alice builds' && document.querySelectorAll('#vibe-events .ev').length === 2`))
+		require.Equal(t, []string{"e5-response", "e6-prompt"}, widgetIDs(t, viewer, "#vibe-events"))
+		s.call(http.MethodPut, "/api/vibe-coding/managed/"+strconv.FormatInt(slotID, 10)+"/settings", alice.Token,
+			map[string]any{"settings": map[string]any{"max_events": 18}}, http.StatusOK, nil)
+		run(t, viewer, waitJS(`document.querySelectorAll('#vibe-events .ev').length === 5`))
+	})
+
 	screenshot(t, viewer, "viewer-desktop")
 	run(t, viewer, chromedp.EmulateViewport(360, 740))
 	require.False(t, eval[bool](t, viewer, `document.documentElement.scrollWidth > window.innerWidth`), "no horizontal scrolling at 360 px")

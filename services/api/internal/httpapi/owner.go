@@ -278,11 +278,29 @@ func (s *Server) panicButton(c echo.Context) error {
 	return c.JSON(http.StatusOK, panicResponse{ManagedStreamID: ms.ID, Settings: next, Withheld: n, WithheldSince: since.UTC(), At: now.UTC()})
 }
 
-// publish sends a slot message. The store already holds the change, so a broker failure is
-// logged and counted, not returned: chat sockets reconcile from the store after a gap.
+// publish sends a slot message, retrying twice (after 50 ms and 200 ms): retract and panic must reach every chat
+// socket now, not at its next store refresh. The store already holds the change, so a broker
+// that stays down is logged and counted, not returned: chat sockets reconcile from the store
+// after a gap and on their periodic refresh.
 func (s *Server) publish(ctx context.Context, m slotbus.Message) {
-	if err := slotbus.Publish(ctx, s.Broker, m); err != nil {
-		s.Metrics.publishErrors.WithLabelValues(m.Kind).Inc()
-		s.Logger.ErrorContext(ctx, "publish slot message", "kind", m.Kind, "managed_stream_id", m.SlotID, "error", err)
+	err := slotbus.Publish(ctx, s.Broker, m)
+	for pause := 50 * time.Millisecond; err != nil && pause <= 200*time.Millisecond; pause *= 4 {
+		t := time.NewTimer(pause)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			s.publishFailed(ctx, m, err)
+			return
+		case <-t.C:
+		}
+		err = slotbus.Publish(ctx, s.Broker, m)
 	}
+	if err != nil {
+		s.publishFailed(ctx, m, err)
+	}
+}
+
+func (s *Server) publishFailed(ctx context.Context, m slotbus.Message, err error) {
+	s.Metrics.publishErrors.WithLabelValues(m.Kind).Inc()
+	s.Logger.ErrorContext(ctx, "publish slot message", "kind", m.Kind, "managed_stream_id", m.SlotID, "error", err)
 }

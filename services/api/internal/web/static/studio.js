@@ -71,6 +71,11 @@
         const data = await OV.api("POST", url, { username: form.elements["username"].value.trim(), password: form.elements["password"].value });
         state.me = data.user;
         form.reset();
+        const next = new URLSearchParams(location.search).get("next");
+        if (next && /^\/[A-Za-z0-9_@-]+\/[A-Za-z0-9-]+$/.test(next)) {
+          location.assign(next); // back to the viewer page that sent us here
+          return;
+        }
         await showDashboard();
       } catch (err) {
         formError(form, err);

@@ -23,6 +23,7 @@
   const chatInput = $("chat-input");
   const chatLogin = $("chat-login");
   const chatError = $("chat-error");
+  chatLogin.querySelector("a").href = "/studio?next=" + encodeURIComponent(location.pathname);
 
   const state = {
     settings: null,
