@@ -49,8 +49,11 @@ type Config struct {
 	// BatchMaxEvents caps the events one store transaction commits; BatchMaxDelay is how long
 	// the writer may wait for more events before committing a batch that is not full (0:
 	// commit whatever is queued at once; batches grow while the previous commit runs).
-	BatchMaxEvents int           `env:"OPENVIBE_GATEWAY_BATCH_MAX_EVENTS" envDefault:"256"`
-	BatchMaxDelay  time.Duration `env:"OPENVIBE_GATEWAY_BATCH_MAX_DELAY" envDefault:"0s"`
+	BatchMaxEvents int `env:"OPENVIBE_GATEWAY_BATCH_MAX_EVENTS" envDefault:"256"`
+	// Writers is the number of batch writers (store transactions that may be in flight at
+	// once). Each slot always uses the same writer, so its events commit in arrival order.
+	Writers       int           `env:"OPENVIBE_GATEWAY_WRITERS" envDefault:"1"`
+	BatchMaxDelay time.Duration `env:"OPENVIBE_GATEWAY_BATCH_MAX_DELAY" envDefault:"0s"`
 	// StoreTimeout bounds one store call; PublishTimeout one broker publish.
 	StoreTimeout   time.Duration `env:"OPENVIBE_GATEWAY_STORE_TIMEOUT" envDefault:"5s"`
 	PublishTimeout time.Duration `env:"OPENVIBE_GATEWAY_PUBLISH_TIMEOUT" envDefault:"500ms"`
@@ -77,6 +80,7 @@ func DefaultConfig() Config {
 		ReapInterval:           time.Minute,
 		SettingsTTL:            time.Second,
 		BatchMaxEvents:         256,
+		Writers:                1,
 		StoreTimeout:           5 * time.Second,
 		PublishTimeout:         500 * time.Millisecond,
 		PublishWorkers:         16,
@@ -101,6 +105,7 @@ func (c Config) Validate() error {
 	p.Add(platform.CheckPositive("OPENVIBE_GATEWAY_SETTINGS_TTL", c.SettingsTTL))
 	p.Check(c.SettingsTTL <= time.Second, "OPENVIBE_GATEWAY_SETTINGS_TTL: must be at most 1s")
 	p.Check(c.BatchMaxEvents >= 1 && c.BatchMaxEvents <= 5000, "OPENVIBE_GATEWAY_BATCH_MAX_EVENTS: must be between 1 and 5000")
+	p.Check(c.Writers >= 1 && c.Writers <= 64, "OPENVIBE_GATEWAY_WRITERS: must be between 1 and 64")
 	p.Check(c.BatchMaxDelay >= 0 && c.BatchMaxDelay <= 100*time.Millisecond, "OPENVIBE_GATEWAY_BATCH_MAX_DELAY: must be between 0 and 100ms")
 	p.Add(platform.CheckPositive("OPENVIBE_GATEWAY_STORE_TIMEOUT", c.StoreTimeout))
 	p.Add(platform.CheckPositive("OPENVIBE_GATEWAY_PUBLISH_TIMEOUT", c.PublishTimeout))

@@ -251,7 +251,7 @@ func TestBadEventDoesNotSinkItsBatch(t *testing.T) {
 func TestAcksInOrderAcrossBatches(t *testing.T) {
 	t.Parallel()
 	eachStore(t, func(t *testing.T, backend harnessOpt) {
-		h := newHarness(t, backend, withConfig(func(c *Config) { c.BatchMaxEvents = 7 }))
+		h := newHarness(t, backend, withConfig(func(c *Config) { c.BatchMaxEvents, c.Writers = 7, 3 }))
 		alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
 		ms := h.slot(alice, "camp-code", true, "")
 		ctx := h.ctx()

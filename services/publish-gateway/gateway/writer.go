@@ -32,9 +32,10 @@ type result struct {
 	err error
 }
 
-// batchWriter is the gateway's single writer: it collects events from every connection and
+// batchWriter is the gateway's store writer: it collects events from every connection and
 // stores them in batches, one transaction per batch, so throughput does not hinge on one
-// commit per event. After a batch commits, each event goes to the publish worker of its slot,
+// commit per event. With Writers > 1, slots are spread over that many independent writers
+// (each slot always on the same one), whose commits may overlap. After a batch commits, each event goes to the publish worker of its slot,
 // which publishes it to the broker and then queues its ack, so acks of one connection (one
 // slot) leave in the order the events arrived, and an ack always follows its commit.
 //
@@ -49,7 +50,7 @@ type batchWriter struct {
 	cfg Config
 	now func() time.Time
 
-	in      chan *job
+	ins     []chan *job  // one queue per store writer; a slot always uses the same one
 	mu      sync.RWMutex // guards closed against sends on a closed in
 	closed  bool
 	done    chan struct{}
@@ -65,8 +66,10 @@ type batchWriter struct {
 func newBatchWriter(st store.Store, br broker.Broker, log *slog.Logger, met *metrics, cfg Config, now func() time.Time) *batchWriter {
 	w := &batchWriter{
 		st: st, br: br, log: log, met: met, cfg: cfg, now: now,
-		in:   make(chan *job, 4*cfg.BatchMaxEvents),
 		done: make(chan struct{}),
+	}
+	for range cfg.Writers {
+		w.ins = append(w.ins, make(chan *job, 4*cfg.BatchMaxEvents))
 	}
 	for range cfg.PublishWorkers {
 		w.workers = append(w.workers, make(chan []result, 64))
@@ -83,7 +86,7 @@ func (w *batchWriter) submit(ctx context.Context, j *job) error {
 		return errClosing
 	}
 	select {
-	case w.in <- j:
+	case w.ins[j.slot.id%int64(len(w.ins))] <- j:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
@@ -92,7 +95,7 @@ func (w *batchWriter) submit(ctx context.Context, j *job) error {
 	}
 }
 
-// run stores batches until stop is called and the queue is drained, then waits for the
+// run stores batches until stop is called and the queues are drained, then waits for the
 // publish workers to answer every stored event.
 func (w *batchWriter) run() {
 	w.started.Store(true)
@@ -100,20 +103,27 @@ func (w *batchWriter) run() {
 	for _, ch := range w.workers {
 		w.workersWG.Go(func() { w.publishLoop(ch) })
 	}
-	defer w.workersWG.Wait()
-	defer func() {
-		for _, ch := range w.workers {
-			close(ch)
-		}
-	}()
+	var writers sync.WaitGroup
+	for _, in := range w.ins {
+		writers.Go(func() { w.writeLoop(in) })
+	}
+	writers.Wait()
+	for _, ch := range w.workers {
+		close(ch)
+	}
+	w.workersWG.Wait()
+}
+
+// writeLoop is one store writer: it commits whatever its queue holds, batch after batch.
+func (w *batchWriter) writeLoop(in <-chan *job) {
 	batch := make([]*job, 0, w.cfg.BatchMaxEvents)
 	for {
-		j, ok := <-w.in
+		j, ok := <-in
 		if !ok {
 			return
 		}
 		batch = append(batch[:0], j)
-		batch, ok = w.fill(batch)
+		batch, ok = w.fill(in, batch)
 		w.commit(batch)
 		if !ok {
 			return
@@ -123,7 +133,7 @@ func (w *batchWriter) run() {
 
 // fill adds whatever is queued, up to BatchMaxEvents, waiting at most BatchMaxDelay for more.
 // It reports false once the queue is closed.
-func (w *batchWriter) fill(batch []*job) ([]*job, bool) {
+func (w *batchWriter) fill(in <-chan *job, batch []*job) ([]*job, bool) {
 	var linger <-chan time.Time
 	if w.cfg.BatchMaxDelay > 0 {
 		t := time.NewTimer(w.cfg.BatchMaxDelay)
@@ -132,7 +142,7 @@ func (w *batchWriter) fill(batch []*job) ([]*job, bool) {
 	}
 	for len(batch) < w.cfg.BatchMaxEvents {
 		select {
-		case j, ok := <-w.in:
+		case j, ok := <-in:
 			if !ok {
 				return batch, false
 			}
@@ -144,7 +154,7 @@ func (w *batchWriter) fill(batch []*job) ([]*job, bool) {
 			return batch, true
 		}
 		select {
-		case j, ok := <-w.in:
+		case j, ok := <-in:
 			if !ok {
 				return batch, false
 			}
@@ -162,7 +172,9 @@ func (w *batchWriter) stop(ctx context.Context) error {
 	w.mu.Lock()
 	if !w.closed {
 		w.closed = true
-		close(w.in)
+		for _, in := range w.ins {
+			close(in)
+		}
 	}
 	w.mu.Unlock()
 	if !w.started.Load() {

@@ -113,6 +113,8 @@ func startGateway(st store.Store, br broker.Broker, o options, log *slog.Logger,
 	cfg.ConnRate, cfg.ConnBurst = 1e6, 1e6
 	cfg.SlotRate, cfg.SlotBurst = 1e6, 1e6
 	cfg.BatchMaxDelay = o.batchDelay
+	cfg.Writers = o.writers
+	cfg.BatchMaxEvents = o.batchMax
 	env.reg = prometheus.NewRegistry()
 	gw, err := gateway.New(gateway.Deps{Store: st, Broker: br, Auth: auth.NewAuthenticator(st, nil, nil),
 		Sanitizer: san, Logger: log, Registry: env.reg, Config: cfg})
