@@ -185,6 +185,9 @@ func (r *Runner) root(owner int64) string {
 	return dir
 }
 
+// SetLocalPassword sets the password a local server accepts; call it before serving.
+func (r *Runner) SetLocalPassword(pw string) { r.d.LocalPassword = pw }
+
 // Engine exposes the session engine to the CLI in this module.
 func (r *Runner) Engine() *engine.Engine { return r.engine }
 

@@ -155,13 +155,15 @@ func (sp *streamParts) start(ctx context.Context, p message.Part) {
 	sp.open = p
 	sp.am.Parts = append(sp.am.Parts, p)
 	sp.flushed = time.Now()
-	sp.store(ctx, p)
+	if err := sp.e.putPart(ctx, sp.t, p); err != nil {
+		sp.e.log.ErrorContext(ctx, "store part", "part_id", p.Meta().ID, "error", err)
+	}
 }
 
 func (sp *streamParts) delta(ctx context.Context, p message.Part, delta string) {
 	m := p.Meta()
 	sp.e.d.Bus.Publish(bus.Event{Type: bus.PartDelta, SessionID: m.SessionID, OwnerID: sp.t.sess.OwnerID,
-		Properties: map[string]any{"message_id": m.MessageID, "part_id": m.ID, "field": "text", "delta": delta}})
+		Properties: map[string]any{"message_id": m.MessageID, "part_id": m.ID, "part_type": m.Type, "field": "text", "delta": delta}})
 	if time.Since(sp.flushed) >= flushEvery {
 		sp.flushed = time.Now()
 		sp.store(ctx, p)

@@ -48,6 +48,24 @@ func Queue(steps ...Step) Responder {
 	}
 }
 
+// ByHistory returns a Responder that plays the N-th step for a session's N-th model call,
+// counting earlier calls from the assistant messages in the request. It is stateless, so a
+// scripted session can be resumed by another process.
+func ByHistory(steps ...Step) Responder {
+	return func(req Request) Step {
+		n := 0
+		for _, m := range req.Messages {
+			if m.Role == RoleAssistant {
+				n++
+			}
+		}
+		if n >= len(steps) {
+			return Step{Events: []Event{Text("(script finished)")}}
+		}
+		return steps[n]
+	}
+}
+
 // Requests returns copies of every request received so far.
 func (s *Scripted) Requests() []Request {
 	s.mu.Lock()

@@ -118,6 +118,8 @@ type Store interface {
 	DeletePendingRequest(ctx context.Context, id string) error
 	ListPendingRequests(ctx context.Context) ([]PendingRequest, error)
 
+	// Ping checks the database answers.
+	Ping(ctx context.Context) error
 	Close() error
 }
 

@@ -80,6 +80,9 @@ func migrate(ctx context.Context, db *sql.DB, log *slog.Logger) error {
 	return nil
 }
 
+// Ping implements store.Store.
+func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
+
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
 

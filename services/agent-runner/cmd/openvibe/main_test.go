@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "openvibe-cli")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "openvibe")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type env struct {
+	t    *testing.T
+	home string
+	work string
+	vars []string
+}
+
+// newEnv makes a home, a project and a scripted provider playing script.
+func newEnv(t *testing.T, script string) *env {
+	home, work := t.TempDir(), t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(work, ".git"), 0o755))
+	scriptPath := filepath.Join(home, "script.json")
+	require.NoError(t, os.WriteFile(scriptPath, []byte(script), 0o644))
+	cfg := fmt.Sprintf(`{"model": "demo/scripted", "provider": {"demo": {"type": "scripted", "options": {"script": %q}}}}`, scriptPath)
+	return &env{t: t, home: home, work: work, vars: []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"),
+		"OPENVIBE_CONFIG_CONTENT=" + cfg}}
+}
+
+func (e *env) run(args ...string) (stdout, stderr string, code int) {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(e.t.Context(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir, cmd.Env = e.work, e.vars
+	var o, er bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &er
+	err := cmd.Run()
+	require.NoError(e.t, ctx.Err(), "openvibe %v hung", args)
+	code = 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else {
+		require.NoError(e.t, err)
+	}
+	return o.String(), er.String(), code
+}
+
+const bashScript = `[
+ {"events": [{"type": "text_delta", "text": "Creating the file.\n"},
+             {"type": "tool_call", "tool_call": {"id": "c1", "name": "bash", "input": {"command": "echo hi > made.txt"}}}]},
+ {"events": [{"type": "text_delta", "text": "All "}, {"type": "text_delta", "text": "done."}]}
+]`
+
+// TestRunHeadlessDeniesAsks: a headless run answers the ask with deny at once, streams the
+// text, and exits 0 because the turn completed.
+func TestRunHeadlessDeniesAsks(t *testing.T) {
+	e := newEnv(t, bashScript)
+	out, errOut, code := e.run("run", "make a file")
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, "Creating the file.\nAll done.")
+	require.Contains(t, errOut, "✗ bash")
+	require.Contains(t, errOut, "nobody can approve in a headless run")
+	_, err := os.Stat(filepath.Join(e.work, "made.txt"))
+	require.True(t, os.IsNotExist(err))
+
+	list, _, code := e.run("sessions", "list")
+	require.Equal(t, 0, code)
+	require.Contains(t, list, "make a file")
+	require.Contains(t, list, e.work)
+}
+
+// TestRunYesAllows: --yes approves asks.
+func TestRunYesAllows(t *testing.T) {
+	e := newEnv(t, bashScript)
+	_, errOut, code := e.run("run", "--yes", "make a file")
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, errOut, "✓ bash")
+	b, err := os.ReadFile(filepath.Join(e.work, "made.txt"))
+	require.NoError(t, err)
+	require.Equal(t, "hi\n", string(b))
+}
+
+// TestRunFailureExitCode: a turn that cannot run exits non-zero with the reason.
+func TestRunFailureExitCode(t *testing.T) {
+	e := newEnv(t, `[]`)
+	_, errOut, code := e.run("run", "--model", "nowhere/x", "hello")
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, "unknown provider \"nowhere\"")
+	_, errOut, code = e.run("run")
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut, "a prompt is required")
+}
+
+// TestSessionsResumeAndFork continues a session and forks it.
+func TestSessionsResumeAndFork(t *testing.T) {
+	e := newEnv(t, `[{"events": [{"type": "text_delta", "text": "first"}]}, {"events": [{"type": "text_delta", "text": "second"}]}]`)
+	_, errOut, code := e.run("run", "one")
+	require.Equal(t, 0, code, errOut)
+	id := strings.Fields(errOut[strings.Index(errOut, "session ses_"):])[1]
+	out, errOut, code := e.run("sessions", "resume", id, "two")
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, "second")
+	out, errOut, code = e.run("sessions", "fork", id)
+	require.Equal(t, 0, code, errOut)
+	forkID := strings.TrimSpace(out)
+	require.True(t, strings.HasPrefix(forkID, "ses_"))
+	list, _, _ := e.run("sessions", "list")
+	require.Contains(t, list, forkID)
+	require.Contains(t, list, "(fork)")
+	_, errOut, code = e.run("sessions", "fork", "ses_missing")
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, "not found")
+}
+
+// TestServeRequiresPassword starts `openvibe serve` on loopback and drives it over HTTP.
+func TestServeRequiresPassword(t *testing.T) {
+	e := newEnv(t, `[{"events": [{"type": "text_delta", "text": "served"}]}]`)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	l.Close()
+
+	_, errOut, code := e.run("serve", "--addr", "0.0.0.0:0")
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut, "only listens on loopback")
+
+	cmd := exec.Command(binary, "serve", "--addr", addr)
+	cmd.Dir, cmd.Env = e.work, e.vars
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	defer func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			require.NoError(t, err, "serve must exit cleanly on SIGINT")
+		case <-time.After(15 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Fatal("serve did not stop")
+		}
+	}()
+	sc := bufio.NewScanner(stdout)
+	password := ""
+	for sc.Scan() {
+		if p, ok := strings.CutPrefix(sc.Text(), "password: "); ok {
+			password = p
+			break
+		}
+	}
+	require.NotEmpty(t, password)
+	go func() { // drain
+		for sc.Scan() {
+		}
+	}()
+
+	call := func(method, path, token string, body any, out any) int {
+		var rd *bytes.Reader
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+		req, err := http.NewRequest(method, "http://"+addr+path, rd)
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		if out != nil {
+			_ = json.NewDecoder(resp.Body).Decode(out)
+		}
+		return resp.StatusCode
+	}
+	require.Equal(t, http.StatusUnauthorized, call("GET", "/agent/session", "", nil, nil))
+	require.Equal(t, http.StatusUnauthorized, call("GET", "/agent/session", "wrong", nil, nil))
+	var s map[string]any
+	require.Equal(t, http.StatusCreated, call("POST", "/agent/session", password, map[string]any{"directory": e.work}, &s))
+	var res map[string]any
+	require.Equal(t, http.StatusOK, call("POST", "/agent/session/"+s["id"].(string)+"/message", password,
+		map[string]any{"text": "hi", "wait": true}, &res))
+	require.Contains(t, fmt.Sprint(res["message"]), "served")
+	require.Equal(t, http.StatusOK, call("GET", "/healthz", "", nil, nil))
+}
