@@ -182,8 +182,8 @@ type Store interface {
 	UserByUsername(ctx context.Context, username string) (User, error) // case-insensitive
 
 	CreateAPIToken(ctx context.Context, t APIToken) (APIToken, error)
-	APITokenByHash(ctx context.Context, hash []byte) (APIToken, error) // includes revoked and expired tokens; callers check
-	ListAPITokens(ctx context.Context, userID int64) ([]APIToken, error) // newest first
+	APITokenByHash(ctx context.Context, hash []byte) (APIToken, error)             // includes revoked and expired tokens; callers check
+	ListAPITokens(ctx context.Context, userID int64) ([]APIToken, error)           // newest first
 	RevokeAPIToken(ctx context.Context, userID, tokenID int64, at time.Time) error // ErrNotFound unless the user's own, unrevoked token
 	TouchAPIToken(ctx context.Context, tokenID int64, at time.Time) error          // sets last_used_at
 
