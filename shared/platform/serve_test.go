@@ -227,7 +227,7 @@ func TestShutdownOrder(t *testing.T) {
 	}}
 	r := startServe(t, ServeOptions{
 		Services:   []Service{svc},
-		DrainDelay: 300 * time.Millisecond,
+		DrainDelay: time.Second, // room for the probes below on a loaded machine
 	}, func(a string) { svc.addr = a })
 	base := "http://" + r.addr
 
