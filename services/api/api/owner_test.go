@@ -360,3 +360,29 @@ func TestRetractReachesChatSocketsThroughABrokerHiccup(t *testing.T) {
 	e.as(alice.Token).expect(http.MethodGet, "/api/vibe-coding/managed/"+itoa(slot.ID)+"/settings", nil, http.StatusOK, &s)
 	require.EqualValues(t, 1, s.Settings["paused"])
 }
+
+func TestPerIPWriteLimit(t *testing.T) {
+	t.Parallel()
+	for _, trust := range []bool{true, false} {
+		t.Run(fmt.Sprintf("trust proxy headers %v", trust), func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, filepath.Join(t.TempDir(), "ip.db"), "", withConfig(func(c *api.Config) {
+				c.IPWritesPerMinute, c.IPWriteBurst = 1, 2
+				c.TrustProxyHeaders = trust
+			}))
+			alice, bob := e.register("alice"), e.register("bob")
+			from := func(ip, bearer string) *client { return e.as(bearer).with("X-Forwarded-For", ip+", 10.0.0.1") }
+			require.Equal(t, http.StatusCreated, from("203.0.113.7", alice.Token).do(http.MethodPost, "/api/managed-streams", map[string]string{"slug": "a1"}).status)
+			require.Equal(t, http.StatusCreated, from("203.0.113.7", bob.Token).do(http.MethodPost, "/api/managed-streams", map[string]string{"slug": "b1"}).status)
+			r := from("203.0.113.7", bob.Token).do(http.MethodPost, "/api/managed-streams", map[string]string{"slug": "b2"})
+			require.Equal(t, http.StatusTooManyRequests, r.status, "two users, one address: the address is limited")
+			require.NotEmpty(t, r.header.Get("Retry-After"))
+			other := from("198.51.100.9", bob.Token).do(http.MethodPost, "/api/managed-streams", map[string]string{"slug": "b2"})
+			if trust {
+				require.Equal(t, http.StatusCreated, other.status, "behind a trusted proxy each client address has its own bucket")
+			} else {
+				require.Equal(t, http.StatusTooManyRequests, other.status, "an untrusted X-Forwarded-For does not open a new bucket")
+			}
+		})
+	}
+}

@@ -89,7 +89,8 @@ func TestStudio(t *testing.T) {
 	t.Run("the panic button pauses the viewer page", func(t *testing.T) {
 		run(t, studio, chromedp.Click(css("#panic")),
 			waitJS(`document.querySelector('#settings-form input[name="paused"]').checked`))
-		run(t, viewer, waitJS(`document.querySelector('#vibe-state').textContent === 'Paused'`))
+		run(t, viewer, waitJS(`document.querySelector('#vibe-state').textContent === 'Paused' && document.querySelectorAll('#vibe-events .ev').length === 0`))
+		require.Equal(t, "Paused by the streamer.", textOf(t, viewer, "#vibe-empty"))
 		publish(t, pub, prompt("s4-after-panic", "This must not reach viewers"))
 		require.Zero(t, eval[int](t, viewer, `document.querySelectorAll('#vibe-events [data-event-id="s4-after-panic"]').length`))
 		screenshot(t, viewer, "viewer-paused")

@@ -34,6 +34,7 @@
     retry: 0,
     chatIds: new Set(),
     hydrating: null,
+    arrivedDuringHydrate: null, // live events received while a feed reload is in flight
   };
 
   // ---- widget ----
@@ -71,6 +72,7 @@
     if (seq) state.lastSeq = Math.max(state.lastSeq, seq);
     if (state.events.some((e) => e.eventId === ev.eventId)) return; // duplicate after a resume
     const item = Object.assign({}, ev, { seq: seq || 0 });
+    if (state.arrivedDuringHydrate) state.arrivedDuringHydrate.push(item);
     if (ev.publisher && OV.publisherLabel(ev.publisher)) state.publisher = ev.publisher;
     // keep seq order even if frames race with a feed reload
     let i = state.events.length;
@@ -88,13 +90,16 @@
   // hydrate loads the public feed; events the socket delivered meanwhile are kept.
   async function hydrate() {
     if (state.hydrating) return state.hydrating;
+    state.arrivedDuringHydrate = [];
     state.hydrating = (async () => {
       try {
         const feed = await OV.api("GET", feedURL);
         state.settings = feed.settings;
         if (feed.publisher) state.publisher = feed.publisher;
         const top = feed.events.reduce((m, e) => Math.max(m, e.seq || 0), 0);
-        const later = state.events.filter((e) => e.seq > top && !feed.events.some((f) => f.eventId === e.eventId));
+        // The feed replaces what is on screen; only frames that arrived while it was loading
+        // and are newer than it are kept on top.
+        const later = state.arrivedDuringHydrate.filter((e) => e.seq > top && !feed.events.some((f) => f.eventId === e.eventId));
         state.events = feed.events.concat(later);
         state.lastSeq = Math.max(state.lastSeq, top);
         liveBadge.textContent = feed.live_stream_id ? "Live" : "Offline";
@@ -103,6 +108,7 @@
       } catch (e) {
         connStatus.textContent = "Could not load the feed";
       } finally {
+        state.arrivedDuringHydrate = null;
         state.hydrating = null;
       }
     })();
