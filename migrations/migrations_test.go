@@ -138,3 +138,28 @@ func TestUnknownDialect(t *testing.T) {
 	require.ErrorContains(t, err, "unknown migrations dialect")
 	require.Error(t, migrations.Up(t.Context(), openSQLite(t), "oracle"))
 }
+
+// TestDownUp: every migration's Down section undoes its Up, so the schema can be rebuilt.
+func TestDownUp(t *testing.T) {
+	t.Parallel()
+	for dialect, open := range dialects(t) {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			ctx := t.Context()
+			db := open(t)
+			require.NoError(t, migrations.Up(ctx, db, dialect))
+			p, err := migrations.NewProviderForTest(db, dialect, false)
+			require.NoError(t, err)
+			_, err = p.DownTo(ctx, 0)
+			require.NoError(t, err)
+			cur, _, err := migrations.Version(ctx, db, dialect)
+			require.NoError(t, err)
+			require.Zero(t, cur)
+			var n int
+			err = db.QueryRowContext(ctx, "SELECT count(*) FROM users").Scan(&n)
+			require.Error(t, err, "tables are dropped")
+			require.NoError(t, migrations.Up(ctx, db, dialect))
+			require.NoError(t, migrations.Check(ctx, db, dialect))
+		})
+	}
+}
