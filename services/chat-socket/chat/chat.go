@@ -52,7 +52,7 @@ type Server struct {
 	slots   *slotCache
 
 	mu       sync.Mutex
-	conns    map[*room.Viewer]struct{}
+	conns    map[*connection]struct{}
 	closing  bool
 	limiters map[int64]*userLimiter
 	wg       sync.WaitGroup // viewer connections
@@ -86,7 +86,7 @@ func New(d Deps) (*Server, error) {
 		store: d.Store, broker: d.Broker, auth: d.Auth, log: d.Logger, now: d.Now, cfg: cfg,
 		metrics:  m,
 		slots:    newSlotCache(d.Store, d.Now),
-		conns:    map[*room.Viewer]struct{}{},
+		conns:    map[*connection]struct{}{},
 		limiters: map[int64]*userLimiter{},
 	}
 	s.chatMsg = prometheus.NewCounter(prometheus.CounterOpts{
@@ -121,12 +121,15 @@ func (s *Server) Register(e *echo.Echo) {
 func (s *Server) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	wg.Go(func() { s.marker.Run(ctx) })
-	t := time.NewTicker(time.Minute)
+	t := time.NewTicker(time.Second)
 	defer t.Stop()
-	for {
+	for n := 0; ; n++ {
 		select {
 		case <-t.C:
-			s.sweepLimiters(s.now().Add(-5 * time.Minute))
+			s.cutStalledWrites(time.Now())
+			if n%60 == 0 {
+				s.sweepLimiters(s.now().Add(-5 * time.Minute))
+			}
 		case <-ctx.Done():
 			wg.Wait()
 			return nil
@@ -138,8 +141,8 @@ func (s *Server) Run(ctx context.Context) error {
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.closing = true
-	for v := range s.conns {
-		v.Kill(closeGoingAway, reasonShutdown)
+	for cc := range s.conns {
+		cc.v.Kill(closeGoingAway, reasonShutdown)
 	}
 	s.mu.Unlock()
 	done := make(chan struct{})
@@ -158,20 +161,20 @@ func (s *Server) Shutdown(ctx context.Context) error {
 }
 
 // track registers a viewer connection; false while shutting down.
-func (s *Server) track(v *room.Viewer) bool {
+func (s *Server) track(cc *connection) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closing {
 		return false
 	}
-	s.conns[v] = struct{}{}
+	s.conns[cc] = struct{}{}
 	s.wg.Add(1)
 	return true
 }
 
-func (s *Server) untrack(v *room.Viewer) {
+func (s *Server) untrack(cc *connection) {
 	s.mu.Lock()
-	delete(s.conns, v)
+	delete(s.conns, cc)
 	s.mu.Unlock()
 	s.wg.Done()
 }
@@ -195,5 +198,23 @@ func (s *Server) sweepLimiters(idleSince time.Time) {
 		if l.seen.Before(idleSince) {
 			delete(s.limiters, id)
 		}
+	}
+}
+
+// cutStalledWrites closes viewers whose current write has been blocked for longer than
+// WriteTimeout (4008 slow). One sweep per second replaces a timer per write.
+func (s *Server) cutStalledWrites(now time.Time) {
+	limit := now.Add(-s.cfg.WriteTimeout).UnixNano()
+	var stalled []*connection
+	s.mu.Lock()
+	for cc := range s.conns {
+		if t := cc.writeStart.Load(); t != 0 && t < limit {
+			stalled = append(stalled, cc)
+		}
+	}
+	s.mu.Unlock()
+	for _, cc := range stalled {
+		cc.v.Kill(room.CloseSlow, room.ReasonSlow)
+		_ = cc.conn.CloseNow() // unblocks the write
 	}
 }

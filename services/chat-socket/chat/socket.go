@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -45,6 +46,9 @@ type connection struct {
 	batch  bool
 	ctx    context.Context
 	cancel context.CancelFunc
+	// writeStart is when the current write began (unix ns), 0 between writes; the server's
+	// sweeper closes the viewer when a write stalls past WriteTimeout.
+	writeStart atomic.Int64
 }
 
 func (s *Server) handleSocket(c echo.Context) error {
@@ -87,14 +91,14 @@ func (s *Server) handleSocket(c echo.Context) error {
 	}
 	userID, username := s.viewer(ctx, req)
 	v := room.NewViewer(s.cfg.SendQueueBytes, userID, username)
-	if !s.track(v) {
+	cc := &connection{s: s, conn: conn, v: v, slot: slot, batch: batch, ctx: ctx, cancel: cancel}
+	if !s.track(cc) {
 		_ = conn.Close(closeGoingAway, reasonShutdown)
 		return nil
 	}
-	cc := &connection{s: s, conn: conn, v: v, slot: slot, batch: batch, ctx: ctx, cancel: cancel}
 	handedOff = true
 	go func() {
-		defer s.untrack(v)
+		defer s.untrack(cc)
 		defer cancel()
 		cc.serve(since)
 	}()
@@ -197,8 +201,11 @@ func (cc *connection) writeLoop() {
 // write sends frames, coalescing them into messages of up to MaxBatchBytes joined by '\n'
 // unless the viewer asked for one frame per message (batch=0).
 func (cc *connection) write(frames [][]byte) error {
-	ctx, cancel := context.WithTimeout(cc.ctx, cc.s.cfg.WriteTimeout)
-	defer cancel()
+	cc.writeStart.Store(time.Now().UnixNano())
+	defer cc.writeStart.Store(0)
+	// No deadline on the context: a timer per write costs more than the write itself at
+	// high fan-out; cutStalledWrites enforces WriteTimeout instead.
+	ctx := context.Background()
 	if !cc.batch || len(frames) == 1 {
 		for _, f := range frames {
 			if err := cc.conn.Write(ctx, websocket.MessageText, f); err != nil {

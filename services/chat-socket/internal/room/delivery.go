@@ -314,30 +314,46 @@ func (r *Room) addChat(c *slotbus.Chat) {
 
 // revalidate re-reads the pending events from the store and drops those withheld or
 // retracted since they were queued: the safety net for a retract or panic message the broker
-// lost.
+// lost. It runs on the room loop (after a broker gap, which is rare).
 func (r *Room) revalidate(ctx context.Context) {
 	if len(r.pending) == 0 {
 		return
 	}
-	first, last := r.pending[0].ev.Seq, r.pending[len(r.pending)-1].ev.Seq
 	sctx, cancel := r.storeCtx(ctx)
 	defer cancel()
-	evs, err := r.h.store.VibeEventsAfter(sctx, r.slot.ID, first-1, int(last-first+1))
+	revoked, err := r.revokedBetween(sctx, r.pending[0].ev.Seq, r.pending[len(r.pending)-1].ev.Seq)
 	if err != nil {
 		r.storeError(ctx, "revalidate", err)
 		return
 	}
-	gone := map[int64]bool{}
+	r.dropRevoked(revoked)
+}
+
+// revokedBetween returns the seqs in [first, last] now withheld or retracted in the store.
+// It touches no room state, so it may run off the room loop.
+func (r *Room) revokedBetween(ctx context.Context, first, last int64) (map[int64]bool, error) {
+	evs, err := r.h.store.VibeEventsAfter(ctx, r.slot.ID, first-1, int(last-first+1))
+	if err != nil {
+		return nil, err
+	}
+	revoked := map[int64]bool{}
 	for _, e := range evs {
 		if e.Withheld || e.RetractedAt != nil {
-			gone[e.Seq] = true
+			revoked[e.Seq] = true
 		}
 	}
-	if len(gone) == 0 {
+	return revoked, nil
+}
+
+// dropRevoked removes revoked seqs from the delay queue.
+func (r *Room) dropRevoked(revoked map[int64]bool) {
+	if len(revoked) == 0 || len(r.pending) == 0 {
 		return
 	}
 	n := len(r.pending)
-	r.pending = slices.DeleteFunc(r.pending, func(p pendingEvent) bool { return gone[p.ev.Seq] })
-	r.h.metrics.EventsDropped.WithLabelValues("revoked").Add(float64(n - len(r.pending)))
-	r.schedule()
+	r.pending = slices.DeleteFunc(r.pending, func(p pendingEvent) bool { return revoked[p.ev.Seq] })
+	if n != len(r.pending) {
+		r.h.metrics.EventsDropped.WithLabelValues("revoked").Add(float64(n - len(r.pending)))
+		r.schedule()
+	}
 }

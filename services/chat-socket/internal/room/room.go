@@ -99,6 +99,7 @@ type Room struct {
 	waiting      []joinRequest
 	timer        *time.Timer
 	fillDue      bool
+	refreshing   bool // a background refresh is in flight
 	lastRefresh  time.Time
 }
 
@@ -253,20 +254,40 @@ func (r *Room) init(ctx context.Context) {
 }
 
 // refresh re-reads the slot: settings changes the broker missed and events it did not carry.
+// refresh re-reads the slot in the background (the room loop never waits on it): settings
+// changes the broker missed, events it did not carry, and retractions of pending events.
 func (r *Room) refresh(ctx context.Context, now time.Time) {
-	r.lastRefresh = now
-	sctx, cancel := r.storeCtx(ctx)
-	defer cancel()
-	ms, err := r.h.store.ManagedStreamByID(sctx, r.slot.ID)
+	if r.refreshing {
+		return
+	}
+	r.refreshing, r.lastRefresh = true, now
+	var first, last int64
+	if len(r.pending) > 0 {
+		first, last = r.pending[0].ev.Seq, r.pending[len(r.pending)-1].ev.Seq
+	}
+	r.h.wg.Go(func() {
+		sctx, cancel := r.storeCtx(ctx)
+		defer cancel()
+		ms, err := r.h.store.ManagedStreamByID(sctx, r.slot.ID)
+		var revoked map[int64]bool
+		if err == nil && first > 0 {
+			revoked, err = r.revokedBetween(sctx, first, last)
+		}
+		r.do(ctx, func() { r.applyRefresh(ctx, ms, revoked, err) })
+	})
+}
+
+func (r *Room) applyRefresh(ctx context.Context, ms store.ManagedStream, revoked map[int64]bool, err error) {
+	r.refreshing = false
 	if err != nil {
 		r.storeError(ctx, "refresh_slot", err)
 		return
 	}
 	r.applySettings(vibe.SettingsFromBroadcast(ms.BroadcastSettings), ms.LiveStreamID)
+	r.dropRevoked(revoked)
 	if ms.LastSeq >= r.next {
 		r.fill(ctx, "refresh")
 	}
-	r.revalidate(ctx)
 }
 
 func (r *Room) storeError(ctx context.Context, op string, err error) {
