@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -123,7 +124,7 @@ func (s *server) run(ctx context.Context) error {
 	var workers sync.WaitGroup
 	for _, svc := range s.opts.Services {
 		workers.Go(func() {
-			if err := svc.Run(workerCtx); err != nil && workerCtx.Err() == nil {
+			if err := s.runService(workerCtx, svc); err != nil && workerCtx.Err() == nil {
 				failed <- fmt.Errorf("service worker: %w", err)
 			} else if err != nil {
 				s.log.Warn("service worker stopped with an error during shutdown", "error", err)
@@ -147,12 +148,25 @@ func (s *server) run(ctx context.Context) error {
 	case <-ctx.Done():
 		s.log.Info("shutting down", "reason", context.Cause(ctx).Error())
 	case cause = <-failed:
-		s.log.Error("shutting down after a failure", "error", cause)
+		// The error is returned, and logged by whoever handles it.
+		s.log.Info("shutting down", "reason", "failure")
 	}
 	err = s.shutdown(httpSrv, shutdownBegun, stopWorkers, &workers, cause == nil)
 	<-serveDone
 	s.logLateFailures(failed)
 	return errors.Join(cause, err)
+}
+
+// runService runs svc's workers, turning a panic into an error so that the server still shuts
+// down in order.
+func (s *server) runService(ctx context.Context, svc Service) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("service worker panicked", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			err = fmt.Errorf("service worker panicked: %v", r)
+		}
+	}()
+	return svc.Run(ctx)
 }
 
 // shutdown runs the shutdown sequence under a watchdog.

@@ -270,6 +270,18 @@ func TestServiceRunFailureStopsServer(t *testing.T) {
 	require.Error(t, dialErr, "the listener is closed")
 }
 
+type panicky struct{ recorder }
+
+func (p *panicky) Run(context.Context) error { panic("worker bug") }
+
+func TestServiceRunPanicStopsServerInOrder(t *testing.T) {
+	t.Parallel()
+	svc := &panicky{}
+	r := startServe(t, ServeOptions{Services: []Service{svc}}, func(a string) { svc.addr = a })
+	require.ErrorContains(t, r.wait(t), "service worker panicked: worker bug")
+	require.Contains(t, svc.Events(), "shutdown")
+}
+
 func TestServiceShutdownErrorIsReturned(t *testing.T) {
 	t.Parallel()
 	svc := &recorder{shutdown: func(context.Context) error { return errors.New("flush failed") }}
