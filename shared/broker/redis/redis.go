@@ -137,7 +137,8 @@ func New(client goredis.UniversalClient, opts Options) *Broker {
 	return b
 }
 
-// Publish sends PUBLISH; an error means the message was not handed to Redis.
+// Publish sends PUBLISH. An error means Redis did not confirm it: certainly not delivered
+// when the server is unreachable, possibly delivered when the reply timed out.
 func (b *Broker) Publish(ctx context.Context, channel string, payload []byte) error {
 	if b.closed.Load() {
 		return broker.ErrClosed
