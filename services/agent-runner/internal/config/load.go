@@ -166,6 +166,14 @@ func parseLayer(l Layer, getenv func(string) string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	expanded, _ := json.Marshal(out)
+	var layer Config
+	if err := json.Unmarshal(expanded, &layer); err != nil {
+		return nil, fmt.Errorf("%s: %w", l.Name, err)
+	}
+	if err := layer.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", l.Name, err)
+	}
 	return out.(map[string]any), nil
 }
 
