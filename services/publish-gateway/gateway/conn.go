@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -258,10 +260,23 @@ func (c *conn) readLoop(ctx context.Context) closeRequest {
 			c.g.met.closes.WithLabelValues("rate_limited").Inc()
 			return closeRequest{code: vibe.CloseRateLimited, reason: vibe.ReasonRateLimited}
 		}
-		if req := c.handle(ctx, data); req != nil {
+		if req := c.handleSafely(ctx, data); req != nil {
 			return *req
 		}
 	}
+}
+
+// handleSafely handles one message; a panic (a bug) ends this connection with 1011 instead
+// of the process.
+func (c *conn) handleSafely(ctx context.Context, data []byte) (req *closeRequest) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.log.ErrorContext(ctx, "panic while handling a publisher message", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			c.g.met.closes.WithLabelValues("internal_error").Inc()
+			req = &closeRequest{code: closeInternalErr, reason: ErrInternal}
+		}
+	}()
+	return c.handle(ctx, data)
 }
 
 var errTooLarge = errors.New("message too large")

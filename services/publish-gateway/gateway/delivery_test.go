@@ -345,3 +345,28 @@ func TestSettingsReloadWithoutBroker(t *testing.T) {
 		return a.Delivered && a.LiveStreamID != nil && *a.LiveStreamID == ls.ID
 	}, 2*time.Second, 50*time.Millisecond)
 }
+
+// TestStorePanicIsAnError: a store that panics on one event fails that event only.
+func TestStorePanicIsAnError(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withConfig(func(c *Config) { c.BatchMaxDelay = 20 * time.Millisecond }))
+	alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
+	ms := h.slot(alice, "camp-code", true, "")
+	ctx := h.ctx()
+	c := h.connect(tok, ms, "key")
+	for _, id := range []string{"ev-1", "ev-panic", "ev-2"} {
+		require.NoError(t, c.Send(ctx, eventMsg("key", id, vibe.TypeResponse, nil)))
+	}
+	require.Equal(t, "ev-1", ack(t, must(c.Next(ctx))).EventID)
+	e := protoError(t, must(c.Next(ctx)))
+	require.Equal(t, ErrEventStore, e.Error)
+	require.Equal(t, "ev-panic", e.EventID)
+	require.Equal(t, "ev-2", ack(t, must(c.Next(ctx))).EventID)
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

@@ -69,6 +69,11 @@ func (f *faultyStore) InsertVibeEvents(ctx context.Context, evs []store.NewVibeE
 	if f.down.Load() {
 		return nil, errInjected
 	}
+	for _, ev := range evs {
+		if ev.EventID == "ev-panic" {
+			panic("injected store panic")
+		}
+	}
 	if p, _ := f.poison.Load().(string); p != "" {
 		for _, ev := range evs {
 			if ev.EventID == p {

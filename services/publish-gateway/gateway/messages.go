@@ -30,6 +30,7 @@ const (
 	ErrUnavailable           = "Service temporarily unavailable"
 	ErrTooManyConnections    = "Too many publisher connections for this managed stream"
 	ErrMessageTooLarge       = "Message too large"
+	ErrInternal              = "Internal error"
 )
 
 // Close codes beyond the ones in shared/vibe.

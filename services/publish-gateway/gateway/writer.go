@@ -194,9 +194,7 @@ func (w *batchWriter) commit(batch []*job) {
 	for i, j := range batch {
 		rows[i] = j.row
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), w.cfg.StoreTimeout)
-	ins, err := w.st.InsertVibeEvents(ctx, rows)
-	cancel()
+	ins, err := w.insert(rows)
 	if err == nil && len(ins) != len(rows) {
 		err = fmt.Errorf("store returned %d results for %d events", len(ins), len(rows))
 	}
@@ -233,25 +231,37 @@ func (w *batchWriter) retrySingly(results []result) {
 			results[i].err = outage
 			continue
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), w.cfg.StoreTimeout)
-		ins, err := w.st.InsertVibeEvents(ctx, []store.NewVibeEvent{results[i].job.row})
+		ins, err := w.insert([]store.NewVibeEvent{results[i].job.row})
 		if err == nil && len(ins) != 1 {
 			err = fmt.Errorf("store returned %d results for 1 event", len(ins))
 		}
 		if err == nil {
 			results[i].ins = ins[0]
-			cancel()
 			continue
 		}
 		results[i].err = err
-		if perr := w.st.Ping(ctx); perr != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), w.cfg.StoreTimeout)
+		perr := w.st.Ping(ctx)
+		cancel()
+		if perr != nil {
 			outage = fmt.Errorf("store unavailable: %w", perr)
 		} else if w.logLimit.allow() {
 			w.log.Warn("event rejected by the store", "managed_stream_id", results[i].job.row.ManagedStreamID,
 				"event_id", results[i].job.row.EventID, "error", err)
 		}
-		cancel()
 	}
+}
+
+// insert runs one store transaction; a panic in the store is an error like any other.
+func (w *batchWriter) insert(rows []store.NewVibeEvent) (ins []store.InsertedVibeEvent, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("store panicked: %v", r)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), w.cfg.StoreTimeout)
+	defer cancel()
+	return w.st.InsertVibeEvents(ctx, rows)
 }
 
 // dispatch hands results to the publish workers, each slot always to the same worker.
@@ -320,9 +330,7 @@ func (w *batchWriter) publish(ev store.VibeEvent) bool {
 		w.met.brokerFailures.Inc()
 		return false
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), w.cfg.PublishTimeout)
-	defer cancel()
-	err := slotbus.Publish(ctx, w.br, slotbus.Message{Kind: slotbus.KindEvent, SlotID: ev.ManagedStreamID, Event: slotbus.FromStoreEvent(ev)})
+	err := w.send(ev)
 	if err != nil {
 		w.brokerDownUntil.Store(time.Now().Add(brokerRetryAfter).UnixNano())
 		w.met.brokerFailures.Inc()
@@ -333,6 +341,18 @@ func (w *batchWriter) publish(ev store.VibeEvent) bool {
 		return false
 	}
 	return true
+}
+
+// send publishes one stored event; a panic in the broker is an error like any other.
+func (w *batchWriter) send(ev store.VibeEvent) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("broker panicked: %v", r)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), w.cfg.PublishTimeout)
+	defer cancel()
+	return slotbus.Publish(ctx, w.br, slotbus.Message{Kind: slotbus.KindEvent, SlotID: ev.ManagedStreamID, Event: slotbus.FromStoreEvent(ev)})
 }
 
 // logLimiter lets one log line through per second, so an outage does not flood the log.
