@@ -220,7 +220,7 @@ func TranscriptCwd(path string) string {
 	}
 	defer f.Close()
 	found := ""
-	_ = follow.Reader(context.Background(), f, func(raw []byte, n int64) error {
+	_ = follow.Reader(context.Background(), f, follow.Options{}, func(raw []byte, n int64) error {
 		var l line
 		if json.Unmarshal(raw, &l) == nil && l.Cwd != "" {
 			found = l.Cwd

@@ -50,21 +50,17 @@ func Lines(ctx context.Context, path string, opt Options, fn func(line []byte, n
 	return t.run(ctx)
 }
 
-// Reader reads lines from r (stdin) until EOF or ctx ends; there is nothing to follow.
-func Reader(ctx context.Context, r io.Reader, fn func(line []byte, n int64) error) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), MaxLine)
-	var n int64
-	for sc.Scan() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		n++
-		if err := fn(bytes.TrimRight(sc.Bytes(), "\r"), n); err != nil {
-			return err
-		}
+// Reader reads lines from r (stdin) until EOF or ctx ends; there is nothing to follow. Lines
+// over MaxLine are skipped and reported through opt.OnSkip.
+func Reader(ctx context.Context, r io.Reader, opt Options, fn func(line []byte, n int64) error) error {
+	if opt.MaxLine <= 0 {
+		opt.MaxLine = MaxLine
 	}
-	return sc.Err()
+	t := &tailer{path: "input", opt: opt, fn: fn, r: bufio.NewReaderSize(r, 64<<10)}
+	if err := t.drain(ctx); err != nil {
+		return err
+	}
+	return t.finish()
 }
 
 type tailer struct {
@@ -94,11 +90,7 @@ func (t *tailer) run(ctx context.Context) error {
 			return err
 		}
 		if !t.opt.Follow {
-			if len(t.partial) > 0 && !t.skip {
-				t.lineNo++
-				return t.fn(bytes.TrimRight(t.partial, "\r"), t.lineNo)
-			}
-			return nil
+			return t.finish()
 		}
 		if t.opt.Stop != nil && t.opt.Stop() {
 			return nil
@@ -112,6 +104,19 @@ func (t *tailer) run(ctx context.Context) error {
 			return err
 		}
 	}
+}
+
+// finish hands over a last line that has no line break.
+func (t *tailer) finish() error {
+	if len(t.partial) == 0 {
+		return nil
+	}
+	t.lineNo++
+	if t.skip {
+		t.reportSkip()
+		return nil
+	}
+	return t.fn(bytes.TrimRight(t.partial, "\r"), t.lineNo)
 }
 
 func (t *tailer) open(atEnd bool) error {

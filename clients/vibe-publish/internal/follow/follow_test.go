@@ -88,3 +88,14 @@ func TestOverlongLineIsSkipped(t *testing.T) {
 	require.Equal(t, []string{"ok", "after"}, c.get())
 	require.Equal(t, []int64{2}, skipped)
 }
+
+func TestReaderSkipsOverlongLines(t *testing.T) {
+	t.Parallel()
+	in := "a\n" + strings.Repeat("y", 5000) + "\nb\r\nc"
+	var c collector
+	var skipped []int64
+	opt := Options{MaxLine: 1024, OnSkip: func(n int64, err error) { skipped = append(skipped, n) }}
+	require.NoError(t, Reader(t.Context(), strings.NewReader(in), opt, c.add))
+	require.Equal(t, []string{"a", "b", "c"}, c.get())
+	require.Equal(t, []int64{2}, skipped)
+}

@@ -33,7 +33,7 @@ var idSpace = uuid.MustParse("5b0c3a52-4a8f-4f38-9d1e-8d3f0b6c7a10")
 // Run emits every valid event until end of input (or, following, until ctx ends).
 func Run(ctx context.Context, opt Options, emit func(context.Context, vibe.Event) error) error {
 	if opt.Path == "" || opt.Path == "-" {
-		return follow.Reader(ctx, opt.Stdin, func(line []byte, n int64) error {
+		return follow.Reader(ctx, opt.Stdin, follow.Options{OnSkip: func(n int64, err error) { bad(opt, n, err) }}, func(line []byte, n int64) error {
 			return handle(ctx, opt, emit, line, n, "")
 		})
 	}
