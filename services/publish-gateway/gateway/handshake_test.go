@@ -176,6 +176,18 @@ func TestSlotConnectionCap(t *testing.T) {
 	refusedWith(t, h, h.url(tok, ms.ID, ""), nil, vibe.CloseRateLimited, ErrTooManyConnections)
 }
 
+func TestHandshakeStoreOutage(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
+	ms := h.slot(alice, "camp-code", false, "")
+	h.st.down.Store(true)
+	refusedWith(t, h, h.url(tok, ms.ID, ""), nil, websocket.StatusInternalError, ErrUnavailable)
+	h.st.down.Store(false)
+	_, err := h.dial(tok, ms.ID, "").Ready(h.ctx())
+	require.NoError(t, err, "recovers with the store")
+}
+
 func keys(m map[string]any) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {

@@ -91,6 +91,13 @@ func (f *faultyStore) Ping(ctx context.Context) error {
 	return f.Store.Ping(ctx)
 }
 
+func (f *faultyStore) APITokenByHash(ctx context.Context, hash []byte) (store.APIToken, error) {
+	if f.down.Load() {
+		return store.APIToken{}, errInjected
+	}
+	return f.Store.APITokenByHash(ctx, hash)
+}
+
 func (f *faultyStore) UpsertVibeSession(ctx context.Context, s store.VibeSession) (store.VibeSession, error) {
 	if f.down.Load() {
 		return store.VibeSession{}, errInjected
