@@ -90,7 +90,9 @@ func (s *Store) InsertVibeEvents(ctx context.Context, events []store.NewVibeEven
 	out := make([]store.InsertedVibeEvent, len(events))
 	if err := s.insertEvents(ctx, conn, events, out); err != nil {
 		if conn.Conn().PgConn().TxStatus() != 'I' {
-			_, _ = conn.Exec(context.WithoutCancel(ctx), "ROLLBACK")
+			if _, rbErr := conn.Exec(context.WithoutCancel(ctx), "ROLLBACK"); rbErr != nil {
+				s.log.WarnContext(ctx, "rollback of a failed event batch failed; dropping the connection", "error", rbErr)
+			}
 		}
 		return nil, err
 	}

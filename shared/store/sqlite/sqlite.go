@@ -105,6 +105,16 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	s.r.SetMaxOpenConns(opts.ReadConns)
 	s.r.SetMaxIdleConns(opts.ReadConns)
+	var mode string
+	if err := s.w.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open sqlite database: %w", err)
+	}
+	if mode != "wal" {
+		// Some file systems (network mounts) cannot hold a WAL: it still works, with readers
+		// and the writer blocking each other.
+		s.log.WarnContext(ctx, "sqlite database is not in WAL mode", "journal_mode", mode, "path", name)
+	}
 	return s, nil
 }
 
