@@ -7,6 +7,8 @@ import (
 	"context"
 	"sync"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"openvibe.live/backend/shared/broker"
 	"openvibe.live/backend/shared/broker/internal/fanout"
 )
@@ -16,11 +18,14 @@ type Options struct {
 	// BufferSize is how many messages a subscription holds before it starts dropping
 	// (0: fanout.DefaultSize).
 	BufferSize int
+	// Registerer, if set, receives the openvibe_broker_* metrics (backend="memory").
+	Registerer prometheus.Registerer
 }
 
 // Broker is an in-process broker.Broker.
 type Broker struct {
-	size int
+	size    int
+	metrics *fanout.Metrics
 
 	mu     sync.RWMutex
 	subs   map[string]map[*fanout.Sub]struct{}
@@ -31,7 +36,11 @@ var _ broker.Broker = (*Broker)(nil)
 
 // New returns an empty in-process broker.
 func New(opts Options) *Broker {
-	return &Broker{size: opts.BufferSize, subs: map[string]map[*fanout.Sub]struct{}{}}
+	return &Broker{
+		size:    opts.BufferSize,
+		metrics: fanout.NewMetrics(opts.Registerer, "memory"),
+		subs:    map[string]map[*fanout.Sub]struct{}{},
+	}
 }
 
 // Publish hands a copy of payload to every current subscriber of channel, in call order.
@@ -60,7 +69,7 @@ func (b *Broker) Subscribe(ctx context.Context, channel string) (broker.Subscrip
 	if b.closed {
 		return nil, broker.ErrClosed
 	}
-	s := fanout.New(channel, b.size, b.remove)
+	s := fanout.New(channel, b.size, b.metrics, b.remove)
 	set := b.subs[channel]
 	if set == nil {
 		set = map[*fanout.Sub]struct{}{}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
 	"openvibe.live/backend/shared/broker"
@@ -84,4 +86,26 @@ func BenchmarkFanOut(b *testing.B) {
 			brokertest.BenchmarkFanOut(b, br, n)
 		})
 	}
+}
+
+func TestMetrics(t *testing.T) {
+	t.Parallel()
+	reg := prometheus.NewRegistry()
+	b := memory.New(memory.Options{BufferSize: 1, Registerer: reg})
+	defer b.Close()
+	_ = memory.New(memory.Options{Registerer: reg}) // a second broker on the registry is fine
+	ch := brokertest.Channel(t, "metrics")
+	sub, err := b.Subscribe(t.Context(), ch)
+	require.NoError(t, err)
+	require.InDelta(t, 1, brokertest.MetricValue(t, reg, "openvibe_broker_subscriptions"), 0)
+	for range 10 {
+		require.NoError(t, b.Publish(t.Context(), ch, []byte("x")))
+	}
+	for !brokertest.Receive(t, sub).Gap {
+	}
+	dropped := brokertest.MetricValue(t, reg, "openvibe_broker_dropped_total")
+	require.GreaterOrEqual(t, dropped, 7.0, "at most the queue and the one in hand survive")
+	require.InDelta(t, 1, brokertest.MetricValue(t, reg, "openvibe_broker_gaps_total"), 0)
+	require.NoError(t, sub.Close())
+	require.InDelta(t, 0, brokertest.MetricValue(t, reg, "openvibe_broker_subscriptions"), 0)
 }

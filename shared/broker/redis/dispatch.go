@@ -16,7 +16,8 @@ var errHealthCheck = errors.New("no reply to health-check PING")
 func (b *Broker) loop(ctx context.Context) {
 	defer close(b.done)
 	backoff := minBackoff
-	down := false // an outage is being reported
+	down := false  // an outage is being reported
+	wasUp := false // a connection was up before
 	for ctx.Err() == nil {
 		ps, err := b.connect(ctx)
 		if err != nil {
@@ -39,10 +40,16 @@ func (b *Broker) loop(ctx context.Context) {
 			b.log.Info("redis broker: pub/sub reconnected")
 			down = false
 		}
+		if wasUp {
+			b.metrics.Reconnected()
+		}
+		wasUp = true // from now on, a new connection replaces a lost one
+		b.metrics.SetConnected(true)
 		backoff = minBackoff
 		b.connOnce.Do(func() { close(b.connected) })
 		err = b.receive(ctx, ps)
 		b.disconnect(ps)
+		b.metrics.SetConnected(false)
 		if ctx.Err() != nil {
 			return
 		}

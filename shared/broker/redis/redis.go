@@ -22,6 +22,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	goredis "github.com/redis/go-redis/v9"
 
 	"openvibe.live/backend/shared/broker"
@@ -45,6 +46,8 @@ type Options struct {
 	BufferSize int
 	// HealthInterval overrides DefaultHealthInterval.
 	HealthInterval time.Duration
+	// Registerer, if set, receives the openvibe_broker_* metrics (backend="redis").
+	Registerer prometheus.Registerer
 }
 
 // Broker is a broker.Broker over Redis pub/sub.
@@ -54,6 +57,7 @@ type Broker struct {
 	log        *slog.Logger
 	size       int
 	health     time.Duration
+	metrics    *fanout.Metrics
 
 	mu       sync.Mutex
 	ps       *goredis.PubSub // nil while disconnected
@@ -127,6 +131,7 @@ func New(client goredis.UniversalClient, opts Options) *Broker {
 		log:       opts.Logger,
 		size:      opts.BufferSize,
 		health:    opts.HealthInterval,
+		metrics:   fanout.NewMetrics(opts.Registerer, "redis"),
 		chans:     map[string]*channelState{},
 		inflight:  map[string]int{},
 		connected: make(chan struct{}),
@@ -166,7 +171,7 @@ func (b *Broker) Subscribe(ctx context.Context, channel string) (broker.Subscrip
 		b.chans[channel] = cs
 		b.sendLocked("subscribe", channel, cs)
 	}
-	sub := fanout.New(channel, b.size, b.unsubscribe)
+	sub := fanout.New(channel, b.size, b.metrics, b.unsubscribe)
 	cs.subs[sub] = struct{}{}
 	// Wait only for a confirmation that will come; otherwise a Gap is already owed.
 	ready, wait := cs.ready, !cs.isReady && b.inflight[channel] > 0

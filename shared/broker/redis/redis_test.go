@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
@@ -48,7 +49,8 @@ func TestOpenFailsClearly(t *testing.T) {
 func TestRedisRestart(t *testing.T) {
 	t.Parallel()
 	srv := startRedisServer(t, freePort(t))
-	b, err := redis.Open(t.Context(), srv.url(), redis.Options{HealthInterval: 200 * time.Millisecond})
+	reg := prometheus.NewRegistry()
+	b, err := redis.Open(t.Context(), srv.url(), redis.Options{HealthInterval: 200 * time.Millisecond, Registerer: reg})
 	require.NoError(t, err)
 	defer b.Close()
 
@@ -62,6 +64,7 @@ func TestRedisRestart(t *testing.T) {
 	srv.kill(t)
 	require.Error(t, b.Publish(t.Context(), ch, []byte("lost")), "publishing to a dead server fails")
 	require.Eventually(t, func() bool { return b.Ping(t.Context()) != nil }, 5*time.Second, 20*time.Millisecond)
+	require.InDelta(t, 0, brokertest.MetricValue(t, reg, "openvibe_broker_connected"), 0)
 
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 	defer cancel()
@@ -79,6 +82,10 @@ func TestRedisRestart(t *testing.T) {
 	require.Equal(t, "after", brokertest.ReceivePayload(t, sub))
 	require.Equal(t, "after", brokertest.ReceivePayload(t, during))
 	brokertest.ExpectNothing(t, sub, 100*time.Millisecond)
+	require.InDelta(t, 1, brokertest.MetricValue(t, reg, "openvibe_broker_connected"), 0)
+	require.InDelta(t, 1, brokertest.MetricValue(t, reg, "openvibe_broker_reconnects_total"), 0)
+	require.InDelta(t, 2, brokertest.MetricValue(t, reg, "openvibe_broker_gaps_total"), 0)
+	require.InDelta(t, 2, brokertest.MetricValue(t, reg, "openvibe_broker_subscriptions"), 0)
 }
 
 // TestNewBeforeRedisIsUp: New does not wait for Redis; a subscriber registered

@@ -22,6 +22,7 @@ type Sub struct {
 	channel string
 	size    int
 	onClose func(*Sub)
+	metrics *Metrics
 
 	mu         sync.Mutex
 	queue      []entry
@@ -37,7 +38,8 @@ type Sub struct {
 
 // New starts a subscription queue of up to size messages (DefaultSize if size <= 0) for
 // channel. onClose, if set, runs once when the subscription closes, before Close returns.
-func New(channel string, size int, onClose func(*Sub)) *Sub {
+// metrics may be nil.
+func New(channel string, size int, metrics *Metrics, onClose func(*Sub)) *Sub {
 	if size <= 0 {
 		size = DefaultSize
 	}
@@ -45,11 +47,13 @@ func New(channel string, size int, onClose func(*Sub)) *Sub {
 		channel:  channel,
 		size:     size,
 		onClose:  onClose,
+		metrics:  metrics,
 		wake:     make(chan struct{}, 1),
 		done:     make(chan struct{}),
 		pumpDone: make(chan struct{}),
 		out:      make(chan broker.Message),
 	}
+	metrics.subscribed(1)
 	go s.pump()
 	return s
 }
@@ -70,6 +74,7 @@ func (s *Sub) Push(payload []byte) {
 	}
 	if len(s.queue) >= s.size {
 		s.pendingGap = true
+		s.metrics.drop()
 		return
 	}
 	s.queue = append(s.queue, entry{payload: append([]byte(nil), payload...), gapBefore: s.pendingGap})
@@ -106,6 +111,7 @@ func (s *Sub) Close() error {
 		s.mu.Unlock()
 		close(s.done)
 		<-s.pumpDone
+		s.metrics.subscribed(-1)
 		if s.onClose != nil {
 			s.onClose(s)
 		}
@@ -143,6 +149,7 @@ func (s *Sub) next() (broker.Message, bool) {
 			if head.gapBefore {
 				head.gapBefore = false
 				s.mu.Unlock()
+				s.metrics.gap()
 				return broker.Message{Channel: s.channel, Gap: true}, true
 			}
 			msg := broker.Message{Channel: s.channel, Payload: head.payload}
@@ -157,6 +164,7 @@ func (s *Sub) next() (broker.Message, bool) {
 		if s.pendingGap {
 			s.pendingGap = false
 			s.mu.Unlock()
+			s.metrics.gap()
 			return broker.Message{Channel: s.channel, Gap: true}, true
 		}
 		s.mu.Unlock()

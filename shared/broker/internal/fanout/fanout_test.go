@@ -34,7 +34,7 @@ func drain(t *testing.T, s *Sub) []string {
 
 func TestGapAfterQueuedMessages(t *testing.T) {
 	t.Parallel()
-	s := New("c", 10, nil)
+	s := New("c", 10, nil, nil)
 	defer s.Close()
 	s.Push([]byte("a"))
 	s.Push([]byte("b"))
@@ -47,7 +47,7 @@ func TestGapAfterQueuedMessages(t *testing.T) {
 
 func TestOverflowDropsAndOwesOneGap(t *testing.T) {
 	t.Parallel()
-	s := New("c", 3, nil)
+	s := New("c", 3, nil, nil)
 	defer s.Close()
 	// Let the pump take "0" and block handing it over, so the queue then holds exactly 3.
 	s.Push([]byte("0"))
@@ -63,7 +63,7 @@ func TestOverflowDropsAndOwesOneGap(t *testing.T) {
 
 func TestGapBeforeMessagePushedWhileFull(t *testing.T) {
 	t.Parallel()
-	s := New("c", 1, nil)
+	s := New("c", 1, nil, nil)
 	defer s.Close()
 	s.Push([]byte("0"))
 	require.Eventually(t, func() bool { s.mu.Lock(); defer s.mu.Unlock(); return len(s.queue) == 0 },
@@ -78,7 +78,7 @@ func TestGapBeforeMessagePushedWhileFull(t *testing.T) {
 
 func TestPushCopies(t *testing.T) {
 	t.Parallel()
-	s := New("c", 0, nil)
+	s := New("c", 0, nil, nil)
 	defer s.Close()
 	p := []byte("abc")
 	s.Push(p)
@@ -89,7 +89,7 @@ func TestPushCopies(t *testing.T) {
 func TestCloseWithoutReader(t *testing.T) {
 	t.Parallel()
 	calls := 0
-	s := New("c", 4, func(*Sub) { calls++ })
+	s := New("c", 4, nil, func(*Sub) { calls++ })
 	s.Push([]byte("a"))
 	s.Push([]byte("b"))
 	require.NoError(t, s.Close())
