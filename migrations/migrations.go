@@ -89,6 +89,19 @@ func Check(ctx context.Context, db *sql.DB, dialect string) error {
 		return fmt.Errorf("%w: the database is at version %d, newer than this binary's %d: upgrade the binary",
 			ErrSchemaMismatch, current, latest)
 	}
+	// At the newest version, yet an older migration may be missing (applied out of order).
+	p, err := newProvider(db, dialect, false)
+	if err != nil {
+		return err
+	}
+	pending, err := p.HasPending(ctx)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrSchemaMismatch, err)
+	}
+	if pending {
+		return fmt.Errorf("%w: the database is at version %d but misses older migrations: run the migrate command",
+			ErrSchemaMismatch, current)
+	}
 	return nil
 }
 
