@@ -26,6 +26,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"openvibe.live/backend/shared/vibe"
+	"openvibe.live/backend/shared/vibe/publisher"
 )
 
 var bins struct {
@@ -67,28 +68,37 @@ var planted = []string{
 type server struct {
 	base, jwt, token, readToken string
 	slotID                      int64
+	dataDir, addr               string
+	cmd                         *exec.Cmd
 }
 
 func startServer(t *testing.T) *server {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bins.server)
-	cmd.Env = append(os.Environ(), "OPENVIBE_DATA_DIR="+t.TempDir(), "OPENVIBE_ADDR=127.0.0.1:0",
+	s := &server{dataDir: t.TempDir(), addr: "127.0.0.1:0"}
+	s.start(t)
+	s.bootstrap(t)
+	return s
+}
+
+// start runs the server process on s.addr (a free port the first time, then the same one).
+func (s *server) start(t *testing.T) {
+	t.Helper()
+	cmd := exec.Command(bins.server)
+	cmd.Env = append(os.Environ(), "OPENVIBE_DATA_DIR="+s.dataDir, "OPENVIBE_ADDR="+s.addr,
 		"OPENVIBE_LOG_LEVEL=warn", "OPENVIBE_REDIS_URL=", "OPENVIBE_DATABASE_URL=", "OPENVIBE_PUBLIC_URL=")
-	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
-	cmd.WaitDelay = 10 * time.Second
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
-	var stderr bytes.Buffer
+	var stderr syncBuffer
 	cmd.Stderr = &stderr
 	require.NoError(t, cmd.Start())
+	s.cmd = cmd
 	t.Cleanup(func() {
-		cancel()
+		_ = cmd.Process.Signal(syscall.SIGTERM)
 		_ = cmd.Wait()
 	})
 	baseCh := make(chan string, 1)
 	go func() {
-		re := regexp.MustCompile(`running at (http://127\.0\.0\.1:\d+)`)
+		re := regexp.MustCompile(`running at (http://(127\.0\.0\.1:\d+))`)
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
 			if m := re.FindStringSubmatch(sc.Text()); m != nil {
@@ -96,13 +106,23 @@ func startServer(t *testing.T) *server {
 			}
 		}
 	}()
-	s := &server{}
 	select {
 	case s.base = <-baseCh:
+		s.addr = strings.TrimPrefix(s.base, "http://")
 	case <-time.After(30 * time.Second):
 		t.Fatalf("server did not start: %s", stderr.String())
 	}
+}
 
+// crash kills the server without letting it shut down.
+func (s *server) crash(t *testing.T) {
+	t.Helper()
+	require.NoError(t, s.cmd.Process.Kill())
+	_ = s.cmd.Wait()
+}
+
+func (s *server) bootstrap(t *testing.T) {
+	t.Helper()
 	var reg struct {
 		Token string `json:"token"`
 	}
@@ -121,7 +141,32 @@ func startServer(t *testing.T) *server {
 	s.call(t, "POST", "/api/tokens", s.jwt, `{"name":"reader","scopes":["read"]}`, 201, &tok)
 	s.readToken = tok.Token
 	s.call(t, "POST", fmt.Sprintf("/api/managed-streams/%d/live", s.slotID), s.jwt, ``, 201, nil)
-	return s
+}
+
+// history returns the slot's stored events (event id → sequence), all pages.
+func (s *server) history(t *testing.T) map[string]int64 {
+	t.Helper()
+	out := map[string]int64{}
+	before := ""
+	for {
+		var page struct {
+			Events []struct {
+				Seq     int64  `json:"seq"`
+				EventID string `json:"event_id"`
+			} `json:"events"`
+			NextBefore *int64 `json:"next_before"`
+		}
+		s.call(t, "GET", fmt.Sprintf("/api/vibe-coding/managed/%d/events?limit=200%s", s.slotID, before), s.jwt, "", 200, &page)
+		for _, e := range page.Events {
+			_, dup := out[e.EventID]
+			require.False(t, dup, "event %s stored twice", e.EventID)
+			out[e.EventID] = e.Seq
+		}
+		if page.NextBefore == nil {
+			return out
+		}
+		before = fmt.Sprintf("&before=%d", *page.NextBefore)
+	}
 }
 
 func (s *server) call(t *testing.T, method, path, bearer, body string, want int, out any) {
@@ -252,11 +297,7 @@ func TestClaudeCodeTranscriptReachesViewers(t *testing.T) {
 	require.NoError(t, err, out)
 	require.Contains(t, out, "17 acked")
 	v.waitFrames(t, 16)
-	var hist struct {
-		Events []json.RawMessage `json:"events"`
-	}
-	s.call(t, "GET", fmt.Sprintf("/api/vibe-coding/managed/%d/events?limit=200", s.slotID), s.jwt, "", 200, &hist)
-	require.Len(t, hist.Events, 17, "each event stored once")
+	require.Len(t, s.history(t), 17, "each event stored once")
 }
 
 func TestJSONLReachesViewers(t *testing.T) {
@@ -355,4 +396,49 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// The Go client keeps every event it has not seen acked and sends it again after the
+// server comes back: a crash in the middle of a stream loses nothing and stores nothing twice.
+func TestLibraryResendsAcrossServerCrash(t *testing.T) {
+	s := startServer(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	c, err := publisher.Dial(ctx, publisher.Config{
+		Server: s.base, Token: s.token, ManagedStreamID: s.slotID, SlotSlug: "camp-code", DisableSanitize: true,
+		Publisher:  vibe.Publisher{IntegrationID: "e2e", ClientType: "service"},
+		BackoffMin: 50 * time.Millisecond, BackoffMax: 500 * time.Millisecond,
+	})
+	require.NoError(t, err)
+	defer c.Close(context.WithoutCancel(ctx))
+
+	const n = 150
+	ids := map[string]bool{}
+	for i := range n {
+		ev := vibe.Event{EventID: fmt.Sprintf("crash-%03d", i), EventType: vibe.TypeResponse,
+			Response: &vibe.ResponseBody{Text: fmt.Sprintf("step %d", i)}}
+		ids[ev.EventID] = true
+		require.NoError(t, c.PublishWait(ctx, ev))
+		if i == 60 { // crash with some events acked and others in flight
+			require.Eventually(t, func() bool { return c.Stats().Acked >= 30 }, 20*time.Second, time.Millisecond)
+			s.crash(t)
+			s.start(t) // same data, same port
+		}
+	}
+	require.NoError(t, c.Flush(ctx))
+
+	st := c.Stats()
+	require.GreaterOrEqual(t, st.Connects, int64(2), "reconnected")
+	require.Equal(t, int64(n), st.Acked, "every event acked once")
+	stored := s.history(t)
+	require.Len(t, stored, n, "nothing lost, nothing stored twice")
+	seqs := map[int64]bool{}
+	for id, seq := range stored {
+		require.True(t, ids[id])
+		seqs[seq] = true
+	}
+	for i := int64(1); i <= n; i++ {
+		require.True(t, seqs[i], "sequence %d present: no gaps", i)
+	}
+	t.Logf("connects %d, sent %d, resent %d, duplicates %d", st.Connects, st.Sent, st.Resent, st.Duplicates)
 }
