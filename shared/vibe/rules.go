@@ -152,10 +152,12 @@ func vendorRules() []extraRule {
 	rules := make([]extraRule, 0, len(vendorPrefixes))
 	for _, v := range vendorPrefixes {
 		rules = append(rules, extraRule{
-			id:       ruleVendor,
-			re:       regexp.MustCompile(regexp.QuoteMeta(v.prefix) + `(?:` + v.rest + `)`),
-			literal:  v.prefix,
-			boundary: true,
+			id:      ruleVendor,
+			re:      regexp.MustCompile(regexp.QuoteMeta(v.prefix) + `(?:` + v.rest + `)`),
+			literal: v.prefix,
+			// A token glued to the word before it is still a token; only the generic
+			// sk- form is too likely to end a word (task-, disk-).
+			boundary: v.prefix == "sk-",
 		})
 	}
 	return rules
