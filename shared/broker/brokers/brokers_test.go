@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
@@ -60,4 +61,28 @@ func TestOpenUnreachableRedis(t *testing.T) {
 	require.ErrorContains(t, err, "redis broker: ping 127.0.0.1:"+strconv.Itoa(port))
 	require.NotContains(t, err.Error(), "hunter2")
 	require.Less(t, time.Since(start), brokers.OpenTimeout+time.Second)
+}
+
+func TestOpenWithRegistersMetrics(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		url  func(t *testing.T) string
+	}{
+		{"memory", func(*testing.T) string { return "" }},
+		{"redis", func(t *testing.T) string { return testenv.Redis(t) }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			url := tc.url(t)
+			reg := prometheus.NewRegistry()
+			b, err := brokers.OpenWith(t.Context(), url, brokers.Options{Registerer: reg})
+			require.NoError(t, err)
+			defer b.Close()
+			sub, err := b.Subscribe(t.Context(), brokertest.Channel(t, "m"))
+			require.NoError(t, err)
+			defer sub.Close()
+			require.InDelta(t, 1, brokertest.MetricValue(t, reg, "openvibe_broker_subscriptions"), 0)
+		})
+	}
 }
