@@ -1,9 +1,12 @@
 package sqlite_test
 
 import (
+	"fmt"
 	"path/filepath"
+	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
@@ -92,4 +95,50 @@ func TestReopen(t *testing.T) {
 
 func BenchmarkInsertVibeEvents(b *testing.B) {
 	storetest.BenchmarkInsertVibeEvents(b, func(tb testing.TB) store.Store { return newStore(tb) })
+}
+
+// TestTwoHandlesOneFile: two stores on one file (two processes, say) still number a slot's
+// events without gaps or reuse: IMMEDIATE transactions and the busy timeout serialize them.
+func TestTwoHandlesOneFile(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "shared.db")
+	a, err := sqlite.Open(ctx, path, sqlite.Options{})
+	require.NoError(t, err)
+	defer a.Close()
+	require.NoError(t, migrations.Up(ctx, a.DB(), migrations.SQLite))
+	b, err := sqlite.Open(ctx, path, sqlite.Options{})
+	require.NoError(t, err)
+	defer b.Close()
+
+	u, err := a.CreateUser(ctx, "alice", "h")
+	require.NoError(t, err)
+	m, err := a.CreateManagedStream(ctx, u.ID, "main", "Main", nil)
+	require.NoError(t, err)
+	v, err := a.UpsertVibeSession(ctx, store.VibeSession{ManagedStreamID: m.ID, SessionKey: "k"})
+	require.NoError(t, err)
+
+	const perHandle, batch = 20, 5
+	var wg sync.WaitGroup
+	for h, s := range []*sqlite.Store{a, b} {
+		wg.Go(func() {
+			for i := range perHandle {
+				events := make([]store.NewVibeEvent, batch)
+				for j := range events {
+					events[j] = store.NewVibeEvent{ManagedStreamID: m.ID, SessionID: v.ID,
+						EventID: fmt.Sprintf("h%d-%d-%d", h, i, j), EventType: "prompt",
+						Visibility: store.VisibilityPublic, Payload: []byte(`{}`)}
+				}
+				_, err := s.InsertVibeEvents(ctx, events)
+				assert.NoError(t, err)
+			}
+		})
+	}
+	wg.Wait()
+	got, err := b.VibeEventsAfter(ctx, m.ID, 0, 1000)
+	require.NoError(t, err)
+	require.Len(t, got, 2*perHandle*batch)
+	for i, e := range got {
+		require.EqualValues(t, i+1, e.Seq)
+	}
 }
