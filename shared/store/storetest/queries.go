@@ -43,6 +43,11 @@ func testVibeEventsPagination(t *testing.T, s store.Store) {
 	require.Equal(t, []int64{7, 6, 5, 4}, before(8, 4))
 	require.Equal(t, []int64{2, 1}, before(3, 100))
 	require.Empty(t, before(1, 100))
+	require.Empty(t, after(0, 0), "a limit <= 0 returns no rows")
+	require.Empty(t, before(0, -1))
+	feed, err := s.VibeFeed(ctx, store.FeedQuery{ManagedStreamID: f.slot.ID, ReceivedBefore: at(time.Hour)})
+	require.NoError(t, err)
+	require.Empty(t, feed)
 
 	all, err := s.VibeEventsBefore(ctx, other.slot.ID, 0, 100)
 	require.NoError(t, err)
@@ -248,7 +253,10 @@ func testChatMessages(t *testing.T, s store.Store) {
 	require.NoError(t, err)
 	require.Len(t, all, 5)
 	require.Equal(t, "Alice", all[0].Username)
-	none, err := s.RecentChatMessages(ctx, slot.ID+otherSlot.ID+100, 10)
+	none, err := s.RecentChatMessages(ctx, slot.ID, 0)
+	require.NoError(t, err)
+	require.Empty(t, none, "a limit <= 0 returns no rows")
+	none, err = s.RecentChatMessages(ctx, slot.ID+otherSlot.ID+100, 10)
 	require.NoError(t, err)
 	require.Empty(t, none)
 }
