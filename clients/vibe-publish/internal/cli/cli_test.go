@@ -128,10 +128,10 @@ func TestDryRunGitWatch(t *testing.T) {
 	go func() {
 		done <- Run(ctx, []string{"--dry-run", "git-watch", "--dir", dir, "--debounce", "50ms"}, noEnv, IO{Stdout: &stdout, Stderr: &stderr})
 	}()
-	require.Eventually(t, func() bool { return strings.Contains(stderr.String(), "watching") }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(stderr.String(), "watching") }, 30*time.Second, 10*time.Millisecond)
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "pkg"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "pkg", "a.go"), []byte("package pkg\n\nvar A = 1\n"), 0o644))
-	require.Eventually(t, func() bool { return strings.Contains(stdout.String(), "\n") }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(stdout.String(), "\n") }, 30*time.Second, 10*time.Millisecond)
 	cancel()
 	require.NoError(t, <-done)
 	require.NotContains(t, stdout.String(), dir)

@@ -79,7 +79,7 @@ func TestWatchPublishesSettledChanges(t *testing.T) {
 	wait := func(n int) []vibe.Event {
 		t.Helper()
 		var got []vibe.Event
-		require.Eventually(t, func() bool { got = append(got, s.take()...); return len(got) >= n }, 5*time.Second, 10*time.Millisecond)
+		require.Eventually(t, func() bool { got = append(got, s.take()...); return len(got) >= n }, 15*time.Second, 10*time.Millisecond)
 		time.Sleep(200 * time.Millisecond) // nothing more should come
 		got = append(got, s.take()...)
 		require.Len(t, got, n, "%+v", got)
