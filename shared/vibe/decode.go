@@ -21,7 +21,7 @@ func (s *Sanitizer) decodeAndDetect(ctx context.Context, text string, f *finding
 	n := 0
 	try := func(start, end int, decoded string) {
 		n++
-		if decoded == "" || ctx.Err() != nil {
+		if decoded == "" || expired(ctx) {
 			return
 		}
 		inner := &findings{text: decoded}

@@ -106,7 +106,7 @@ func (ss *SessionSanitizer) clean(ctx context.Context, text string, keepLines bo
 			out = Redacted
 		}
 	}()
-	if ctx.Err() != nil {
+	if expired(ctx) {
 		return Redacted
 	}
 	if ss.s.hook != nil {
@@ -118,7 +118,7 @@ func (ss *SessionSanitizer) clean(ctx context.Context, text string, keepLines bo
 		return Redacted
 	}
 	out = ss.paths.rewrite(masked)
-	if ctx.Err() != nil {
+	if expired(ctx) {
 		return Redacted
 	}
 	return out
@@ -129,12 +129,12 @@ func (ss *SessionSanitizer) clean(ctx context.Context, text string, keepLines bo
 func (ss *SessionSanitizer) maskSecrets(ctx context.Context, text string) (string, error) {
 	f := &findings{text: text}
 	ss.s.detect(ctx, text, f, true)
-	if ctx.Err() != nil {
+	if expired(ctx) {
 		return "", errTimeout
 	}
 	ss.s.decodeAndDetect(ctx, text, f)
 	ss.matchSeen(f)
-	if ctx.Err() != nil {
+	if expired(ctx) {
 		return "", errTimeout
 	}
 	ss.remember(f.secrets)
@@ -361,4 +361,14 @@ func (ss *SessionSanitizer) remember(secrets map[string]string) {
 		delete(ss.set, ss.seen[0])
 		ss.seen = ss.seen[1:]
 	}
+}
+
+// expired reports whether ctx is done or past its deadline. The deadline is checked against
+// the clock too: on a busy machine the timer that cancels the context may fire late.
+func expired(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return true
+	}
+	d, ok := ctx.Deadline()
+	return ok && !time.Now().Before(d)
 }
