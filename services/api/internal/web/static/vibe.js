@@ -246,7 +246,9 @@
   }
 
   async function api(method, url, body) {
-    const opts = { method: method, headers: { "Accept": "application/json" }, credentials: "same-origin" };
+    // no-cache: always revalidate (a 304 is cheap), so a reload right after a settings change
+    // or a retraction never shows the browser's copy from a second ago.
+    const opts = { method: method, headers: { "Accept": "application/json" }, credentials: "same-origin", cache: "no-cache" };
     if (body !== undefined) {
       opts.headers["Content-Type"] = "application/json";
       opts.body = JSON.stringify(body);

@@ -35,6 +35,7 @@
     chatIds: new Set(),
     hydrating: null,
     arrivedDuringHydrate: null, // live events received while a feed reload is in flight
+    hydrateAgain: false,
   };
 
   // ---- widget ----
@@ -89,7 +90,12 @@
 
   // hydrate loads the public feed; events the socket delivered meanwhile are kept.
   async function hydrate() {
-    if (state.hydrating) return state.hydrating;
+    if (state.hydrating) {
+      // A reload is in flight but may predate what triggered this one (a settings change):
+      // load again once it ends.
+      state.hydrateAgain = true;
+      return state.hydrating;
+    }
     state.arrivedDuringHydrate = [];
     state.hydrating = (async () => {
       try {
@@ -110,6 +116,10 @@
       } finally {
         state.arrivedDuringHydrate = null;
         state.hydrating = null;
+      }
+      if (state.hydrateAgain) {
+        state.hydrateAgain = false;
+        await hydrate();
       }
     })();
     return state.hydrating;
