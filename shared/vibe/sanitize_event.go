@@ -2,12 +2,14 @@ package vibe
 
 import (
 	"context"
+	"slices"
 	"strings"
 )
 
 // SanitizeEvent returns the canonical, sanitized copy of a parsed event: every free-text and
 // path field goes through the secret and path rules and is capped; identifiers are cleaned
-// and capped. It never fails: a field the sanitizer cannot vouch for becomes Redacted.
+// and capped; enumerated fields hold a known value or nothing (an unknown visibility becomes
+// streamer). It never fails: a field the sanitizer cannot vouch for becomes Redacted.
 func (ss *SessionSanitizer) SanitizeEvent(ev Event) Event {
 	ctx, cancel := context.WithTimeout(context.Background(), ss.s.timeout)
 	defer cancel()
@@ -33,8 +35,15 @@ func (ss *SessionSanitizer) SanitizeEvent(ev Event) Event {
 		OccurredAt: ident(ev.OccurredAt),
 		Summary:    line(ev.Summary, capSummary),
 	}
-	if out.Visibility == "" {
+	switch out.Visibility {
+	case "":
 		out.Visibility = VisibilityPublic
+	case VisibilityPublic, VisibilityStreamer:
+	default:
+		out.Visibility = VisibilityStreamer // unknown: keep it from viewers
+	}
+	if _, ok := parseDepth(out.Depth); !ok || out.Depth != strings.ToLower(out.Depth) {
+		out.Depth = ""
 	}
 	if ev.Source != nil {
 		out.Source = &Source{Channel: line(ev.Source.Channel, capIdent), RawType: line(ev.Source.RawType, capIdent)}
@@ -70,7 +79,7 @@ func (ss *SessionSanitizer) SanitizeEvent(ev Event) Event {
 		if t := ev.Tool; t != nil {
 			out.Tool = &ToolBody{
 				Name:             line(t.Name, capName),
-				Phase:            t.Phase,
+				Phase:            oneOfOrEmpty(t.Phase, "start", "end", "error"),
 				ArgumentsPreview: text(t.ArgumentsPreview, capBody),
 				ResultPreview:    text(t.ResultPreview, capBody),
 			}
@@ -80,7 +89,7 @@ func (ss *SessionSanitizer) SanitizeEvent(ev Event) Event {
 			out.File = &FileBody{
 				Name:         baseName(line(f.Name, capName)),
 				RelativePath: relativePath(line(f.RelativePath, capName)),
-				Operation:    f.Operation,
+				Operation:    oneOfOrEmpty(f.Operation, "create", "edit", "delete", "rename", "save"),
 				ChangeCount:  max(f.ChangeCount, 0),
 			}
 			if f.Snippet != nil {
@@ -94,6 +103,13 @@ func (ss *SessionSanitizer) SanitizeEvent(ev Event) Event {
 		}
 	}
 	return out
+}
+
+func oneOfOrEmpty(s string, allowed ...string) string {
+	if slices.Contains(allowed, s) {
+		return s
+	}
+	return ""
 }
 
 // relativePath keeps a sanitized relativePath relative: if a path rule turned it into

@@ -239,3 +239,16 @@ func TestSanitizerSilencesGitleaks(t *testing.T) {
 	testSanitizer(t)
 	require.Equal(t, zerolog.Disabled, logging.Logger.GetLevel(), "gitleaks trace logs print secrets")
 }
+
+func TestSanitizeEventEnums(t *testing.T) {
+	t.Parallel()
+	ss := testSanitizer(t).NewSession(SessionHints{})
+	out := ss.SanitizeEvent(Event{EventID: "e", EventType: TypeToolCall, Visibility: "friends", Depth: "huge",
+		Tool: &ToolBody{Name: "bash", Phase: "ls -la ~/secret"}})
+	require.Equal(t, VisibilityStreamer, out.Visibility, "an unknown visibility is not shown to viewers")
+	require.Empty(t, out.Depth)
+	require.Empty(t, out.Tool.Phase)
+	f := ss.SanitizeEvent(Event{EventID: "e", EventType: TypeFileSave, File: &FileBody{Name: "a", Operation: "shred"}})
+	require.Empty(t, f.File.Operation)
+	require.Nil(t, Project(&out, DefaultSettings()))
+}
