@@ -49,7 +49,8 @@ func (a *app) serve(ctx context.Context, log *slog.Logger) error {
 	if err := cfg.resolve(); err != nil {
 		return err
 	}
-	b, err := backends.Open(ctx, cfg.Backends, log)
+	reg := prometheus.NewRegistry()
+	b, err := backends.Open(ctx, cfg.Backends, log, reg)
 	if err != nil {
 		return err
 	}
@@ -58,7 +59,6 @@ func (a *app) serve(ctx context.Context, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("sanitizer: %w", err)
 	}
-	reg := prometheus.NewRegistry()
 	gw, err := gateway.New(gateway.Deps{
 		Store: b.Store, Broker: b.Broker, Auth: b.Auth, Sanitizer: san,
 		Logger: log.With("component", "publish-gateway"), Registry: reg, Config: cfg.Gateway,

@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"openvibe.live/backend/shared/auth"
 	"openvibe.live/backend/shared/broker"
 	"openvibe.live/backend/shared/broker/brokers"
@@ -50,9 +52,10 @@ type Backends struct {
 	Auth   *auth.Authenticator
 }
 
-// Open opens the store (migrating it first when MigrateOnStart is set), the broker and the
-// authenticator. On error everything opened so far is closed.
-func Open(ctx context.Context, c Config, log *slog.Logger) (*Backends, error) {
+// Open opens the store (migrating it first when MigrateOnStart is set), the broker (its
+// metrics registered with reg) and the authenticator. On error everything opened so far is
+// closed.
+func Open(ctx context.Context, c Config, log *slog.Logger, reg prometheus.Registerer) (*Backends, error) {
 	jwt, err := auth.NewJWT(auth.JWTConfig{Secret: []byte(c.JWTSecret), Issuer: c.JWTIssuer, Audience: c.JWTAudience, TTL: c.JWTTTL})
 	if err != nil {
 		return nil, fmt.Errorf("session tokens: %w", err)
@@ -61,7 +64,7 @@ func Open(ctx context.Context, c Config, log *slog.Logger) (*Backends, error) {
 	if err != nil {
 		return nil, err
 	}
-	br, err := brokers.Open(ctx, c.RedisURL, log)
+	br, err := brokers.OpenWith(ctx, c.RedisURL, brokers.Options{Logger: log, Registerer: reg})
 	if err != nil {
 		_ = st.Close()
 		return nil, err
