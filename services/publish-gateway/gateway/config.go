@@ -52,7 +52,7 @@ type Config struct {
 	BatchMaxEvents int `env:"OPENVIBE_GATEWAY_BATCH_MAX_EVENTS" envDefault:"256"`
 	// Writers is the number of batch writers (store transactions that may be in flight at
 	// once). Each slot always uses the same writer, so its events commit in arrival order.
-	Writers       int           `env:"OPENVIBE_GATEWAY_WRITERS" envDefault:"1"`
+	Writers       int           `env:"OPENVIBE_GATEWAY_WRITERS" envDefault:"4"`
 	BatchMaxDelay time.Duration `env:"OPENVIBE_GATEWAY_BATCH_MAX_DELAY" envDefault:"0s"`
 	// StoreTimeout bounds one store call; PublishTimeout one broker publish.
 	StoreTimeout   time.Duration `env:"OPENVIBE_GATEWAY_STORE_TIMEOUT" envDefault:"5s"`
@@ -80,7 +80,7 @@ func DefaultConfig() Config {
 		ReapInterval:           time.Minute,
 		SettingsTTL:            time.Second,
 		BatchMaxEvents:         256,
-		Writers:                1,
+		Writers:                4,
 		StoreTimeout:           5 * time.Second,
 		PublishTimeout:         500 * time.Millisecond,
 		PublishWorkers:         16,

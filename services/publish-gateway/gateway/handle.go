@@ -153,12 +153,12 @@ func (c *conn) handleHello(ctx context.Context, h vibe.Hello) {
 
 func (c *conn) handleEvent(ctx context.Context, env vibe.EventEnvelope) *closeRequest {
 	received := time.Now()
-	eventID, eventKey := peek(env.Event)
 	key := env.SessionKey
 	if key == "" {
-		key = eventKey
+		_, key = peek(env.Event)
 	}
-	if text := c.checkEnvelope(env, key, eventKey); text != "" {
+	if text := c.checkEnvelope(env, key); text != "" {
+		eventID, _ := peek(env.Event)
 		c.fail(envelopeReason(text), text, eventID)
 		return nil
 	}
@@ -168,7 +168,12 @@ func (c *conn) handleEvent(ctx context.Context, env vibe.EventEnvelope) *closeRe
 		if ee := (*vibe.EventError)(nil); errors.As(err, &ee) {
 			text = ee.Msg
 		}
+		eventID, _ := peek(env.Event)
 		c.fail(reasonInvalidEvent, text, eventID)
+		return nil
+	}
+	if ev.SessionKey != "" && ev.SessionKey != key {
+		c.fail(reasonSessionMismatch, ErrSessionMismatch, ev.EventID)
 		return nil
 	}
 	if !c.slot.limiter.Allow() {
@@ -182,7 +187,7 @@ func (c *conn) handleEvent(ctx context.Context, env vibe.EventEnvelope) *closeRe
 
 // checkEnvelope validates the envelope around an event, in the order the protocol document
 // lists the errors.
-func (c *conn) checkEnvelope(env vibe.EventEnvelope, key, eventKey string) string {
+func (c *conn) checkEnvelope(env vibe.EventEnvelope, key string) string {
 	switch {
 	case checkVersion(env.ProtocolVersion) != "":
 		return checkVersion(env.ProtocolVersion)
@@ -192,7 +197,7 @@ func (c *conn) checkEnvelope(env vibe.EventEnvelope, key, eventKey string) strin
 		return ErrSessionKeyRequired
 	case c.session == nil:
 		return ErrSessionNotEstablished
-	case key != c.session.SessionKey || (eventKey != "" && eventKey != key):
+	case key != c.session.SessionKey:
 		return ErrSessionMismatch
 	case len(bytes.TrimSpace(env.Event)) == 0 || string(bytes.TrimSpace(env.Event)) == "null":
 		return ErrEventRequired

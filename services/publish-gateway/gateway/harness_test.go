@@ -119,7 +119,7 @@ func (f *faultyBroker) Publish(ctx context.Context, channel string, payload []by
 }
 
 type harness struct {
-	t      *testing.T
+	t      testing.TB
 	st     *faultyStore
 	br     *faultyBroker
 	jwt    *auth.JWT
@@ -156,7 +156,7 @@ func testConfig() Config {
 	return cfg
 }
 
-func openTestStore(t *testing.T, postgres bool) store.Store {
+func openTestStore(t testing.TB, postgres bool) store.Store {
 	t.Helper()
 	url := filepath.Join(t.TempDir(), "gateway.db")
 	if postgres {
@@ -167,7 +167,7 @@ func openTestStore(t *testing.T, postgres bool) store.Store {
 	return st
 }
 
-func newHarness(t *testing.T, opts ...harnessOpt) *harness {
+func newHarness(t testing.TB, opts ...harnessOpt) *harness {
 	t.Helper()
 	o := harnessOptions{cfg: testConfig()}
 	for _, f := range opts {
