@@ -15,6 +15,22 @@
 
   // ---- small helpers ----
 
+  // api calls the JSON API; an expired or revoked session sends the owner back to the login
+  // form instead of failing every button.
+  async function api(method, url, body) {
+    try {
+      return await OV.api(method, url, body);
+    } catch (err) {
+      if (err.status === 401 && state.me && !url.startsWith("/api/auth/")) {
+        state.me = null;
+        stopPolling();
+        showAuth();
+        flash("Your session ended: log in again.", "bad");
+      }
+      throw err;
+    }
+  }
+
   function flash(text, kind) {
     const f = $("flash");
     f.textContent = text;
@@ -39,7 +55,7 @@
 
   async function loadMe() {
     try {
-      const me = await OV.api("GET", "/api/me");
+      const me = await api("GET", "/api/me");
       state.me = me.user;
       showDashboard();
     } catch (e) {
@@ -68,7 +84,7 @@
       busy(btn, true);
       formError(form, null);
       try {
-        const data = await OV.api("POST", url, { username: form.elements["username"].value.trim(), password: form.elements["password"].value });
+        const data = await api("POST", url, { username: form.elements["username"].value.trim(), password: form.elements["password"].value });
         state.me = data.user;
         form.reset();
         const next = new URLSearchParams(location.search).get("next");
@@ -88,7 +104,7 @@
   authSubmit($("register-form"), "/api/auth/register");
 
   $("logout").addEventListener("click", async () => {
-    await OV.api("POST", "/api/auth/logout");
+    await api("POST", "/api/auth/logout");
     state.me = null;
     stopPolling();
     showAuth();
@@ -97,7 +113,7 @@
   // ---- slots ----
 
   async function loadSlots() {
-    const data = await OV.api("GET", "/api/managed-streams");
+    const data = await api("GET", "/api/managed-streams");
     state.slots = data.managed_streams;
     renderSlots();
     const keep = state.slot && state.slots.find((s) => s.id === state.slot.id);
@@ -128,7 +144,7 @@
     const form = e.target;
     formError(form, null);
     try {
-      const s = await OV.api("POST", "/api/managed-streams", { slug: form.elements["slug"].value.trim(), title: form.elements["title"].value.trim() });
+      const s = await api("POST", "/api/managed-streams", { slug: form.elements["slug"].value.trim(), title: form.elements["title"].value.trim() });
       form.reset();
       state.slot = s;
       await loadSlots();
@@ -139,7 +155,7 @@
   });
 
   async function selectSlot(id) {
-    const data = await OV.api("GET", "/api/managed-streams/" + id);
+    const data = await api("GET", "/api/managed-streams/" + id);
     state.slot = data;
     state.settings = data.settings;
     renderSlots();
@@ -165,7 +181,7 @@
 
   $("go-live").addEventListener("click", async () => {
     try {
-      const r = await OV.api("POST", "/api/managed-streams/" + state.slot.id + "/live");
+      const r = await api("POST", "/api/managed-streams/" + state.slot.id + "/live");
       state.slot.live_stream_id = r.live_stream_id;
       renderLive();
       renderSlots();
@@ -175,7 +191,7 @@
 
   $("end-live").addEventListener("click", async () => {
     try {
-      await OV.api("DELETE", "/api/managed-streams/" + state.slot.id + "/live");
+      await api("DELETE", "/api/managed-streams/" + state.slot.id + "/live");
       state.slot.live_stream_id = null;
       renderLive();
       renderSlots();
@@ -187,7 +203,7 @@
     const btn = $("panic");
     busy(btn, true);
     try {
-      const r = await OV.api("POST", "/api/vibe-coding/managed/" + state.slot.id + "/panic");
+      const r = await api("POST", "/api/vibe-coding/managed/" + state.slot.id + "/panic");
       state.settings = r.settings;
       fillSettings(r.settings);
       await loadHistory(true);
@@ -277,7 +293,7 @@
     clearFieldErrors();
     $("settings-status").textContent = "Saving…";
     try {
-      const r = await OV.api("PUT", "/api/vibe-coding/managed/" + state.slot.id + "/settings", { settings: readSettings() });
+      const r = await api("PUT", "/api/vibe-coding/managed/" + state.slot.id + "/settings", { settings: readSettings() });
       state.settings = r.settings;
       fillSettings(r.settings);
       $("settings-status").textContent = "Saved. Viewers follow the change now.";
@@ -299,7 +315,7 @@
     if (!state.slot) return;
     let url = "/api/vibe-coding/managed/" + state.slot.id + "/events?limit=50";
     if (!reset && state.nextBefore) url += "&before=" + state.nextBefore;
-    const data = await OV.api("GET", url);
+    const data = await api("GET", url);
     state.history = reset ? data.events : state.history.concat(data.events);
     state.nextBefore = data.next_before;
     renderHistory();
@@ -346,7 +362,7 @@
   async function retract(h, button) {
     busy(button, true);
     try {
-      await OV.api("DELETE", "/api/vibe-coding/managed/" + state.slot.id + "/events/" + encodeURIComponent(h.event_id));
+      await api("DELETE", "/api/vibe-coding/managed/" + state.slot.id + "/events/" + encodeURIComponent(h.event_id));
       flash("Event " + h.seq + " retracted.", "good");
       await loadHistory(true);
     } catch (err) {
@@ -372,7 +388,7 @@
   // ---- tokens ----
 
   async function loadTokens() {
-    const data = await OV.api("GET", "/api/tokens");
+    const data = await api("GET", "/api/tokens");
     const ul = $("token-list");
     ul.replaceChildren();
     for (const t of data.tokens) {
@@ -390,7 +406,7 @@
         b.setAttribute("aria-label", "Revoke token " + t.name);
         b.addEventListener("click", async () => {
           try {
-            await OV.api("DELETE", "/api/tokens/" + t.id);
+            await api("DELETE", "/api/tokens/" + t.id);
             await loadTokens();
           } catch (err) { flash(err.message, "bad"); }
         });
@@ -409,7 +425,7 @@
     const days = form.elements["expires_in_days"].value.trim();
     if (days) body.expires_in_days = Number(days);
     try {
-      const t = await OV.api("POST", "/api/tokens", body);
+      const t = await api("POST", "/api/tokens", body);
       $("token-value").value = t.token;
       $("token-created").hidden = false;
       $("token-copy").textContent = "Copy";
