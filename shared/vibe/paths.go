@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // pathRewriter makes the absolute paths in a text safe to show: inside the workspace they
@@ -13,6 +14,9 @@ type pathRewriter struct {
 	roots     []pathInfo // workspace roots, parsed
 	workspace string     // workspace directory name, when no root is known
 	machine   *regexp.Regexp
+
+	mu    sync.RWMutex
+	users []string // user names learned from home directories, masked as [user]
 }
 
 func newPathRewriter(h SessionHints) *pathRewriter {
@@ -159,11 +163,65 @@ func (p *pathRewriter) rewritePrompts(text string) string {
 	return b.String()
 }
 
+// maskMachine masks the session's machine name as [host] and the user names learned from
+// home directories as [user], as whole words.
 func (p *pathRewriter) maskMachine(text string) string {
-	if p.machine == nil {
-		return text
+	if p.machine != nil {
+		text = p.machine.ReplaceAllString(text, "[host]")
 	}
-	return p.machine.ReplaceAllString(text, "[host]")
+	p.mu.RLock()
+	users := p.users
+	p.mu.RUnlock()
+	for _, u := range users {
+		text = replaceWord(text, u, "[user]")
+	}
+	return text
+}
+
+// genericUsers are account names that say nothing about the streamer and are common words.
+var genericUsers = []string{
+	"admin", "administrator", "app", "build", "builder", "default", "dev", "developer", "docker",
+	"ec2-user", "git", "guest", "home", "node", "public", "root", "runner", "shared", "test",
+	"ubuntu", "user", "users", "vagrant", "vscode", "www", "www-data", "codespace", "debian",
+}
+
+const maxLearnedUsers = 16
+
+func (p *pathRewriter) learnUser(u string) {
+	if len(u) < 3 || slices.Contains(genericUsers, strings.ToLower(u)) || strings.ContainsAny(u, "%$~") {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !slices.Contains(p.users, u) && len(p.users) < maxLearnedUsers {
+		p.users = append(slices.Clip(p.users), u)
+	}
+}
+
+// replaceWord replaces whole-word occurrences of w in s.
+func replaceWord(s, w, repl string) string {
+	var b strings.Builder
+	last := 0
+	for from := 0; ; {
+		i := strings.Index(s[from:], w)
+		if i < 0 {
+			break
+		}
+		i += from
+		end := i + len(w)
+		from = end
+		if i > 0 && isWordByte(s[i-1]) || end < len(s) && isWordByte(s[end]) {
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(repl)
+		last = end
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // pathStart reports whether a path may start at i: not inside a word or a relative path.
@@ -272,6 +330,7 @@ func (p *pathRewriter) rewritePath(tok string) string {
 		return strings.Join(rest, info.sep)
 	}
 	if rest, ok := homeRest(info); ok {
+		p.learnUser(info.segs[len(info.segs)-len(rest)-1])
 		return joinPath("~", rest, info.sep)
 	}
 	if len(info.segs) == 0 {

@@ -252,3 +252,12 @@ func TestSanitizeEventEnums(t *testing.T) {
 	require.Empty(t, f.File.Operation)
 	require.Nil(t, Project(&out, DefaultSettings()))
 }
+
+func TestSanitizeLearnsUserNames(t *testing.T) {
+	t.Parallel()
+	ss := testSanitizer(t).NewSession(SessionHints{})
+	require.Equal(t, "cd ~/src && ssh [user]@10.0.0.5", ss.SanitizeText("cd /home/mgarcia/src && ssh mgarcia@10.0.0.5"))
+	require.Equal(t, "owner: [user] (mgarcia2 is someone else)", ss.SanitizeText("owner: mgarcia (mgarcia2 is someone else)"))
+	other := testSanitizer(t).NewSession(SessionHints{})
+	require.Equal(t, "ls ~/x; whoami → ubuntu", other.SanitizeText("ls /home/ubuntu/x; whoami → ubuntu"), "generic account names are not masked as words")
+}
