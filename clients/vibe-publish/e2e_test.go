@@ -365,6 +365,8 @@ func TestRefusalsAreExplained(t *testing.T) {
 			"the token lacks the vibe_coding_publish scope"},
 		{"someone else's or no slot", []string{"--token", s.token, "--slot", "999"}, "slot not found or not yours"},
 		{"unknown slug", []string{"--token", s.token, "--slot", "nope"}, `slot "nope" not found among your slots (camp-code)`},
+		{"unknown token, nothing to send", []string{"--token", "hbt_" + strings.Repeat("B", 43), "--slot", "camp-code", "--managed-stream-id", fmt.Sprint(s.slotID), "--dry-run=false"},
+			"the token was rejected"},
 		{"slug and id disagree on the server", []string{"--token", s.token, "--slot", "other", "--managed-stream-id", fmt.Sprint(s.slotID)},
 			"the slot slug does not match the managed stream id"},
 	}
@@ -373,9 +375,14 @@ func TestRefusalsAreExplained(t *testing.T) {
 			args := append([]string{"--server", s.base}, tc.args...)
 			args = append(args, "jsonl", "-")
 			start := time.Now()
-			out, err := publish(t, strings.NewReader(`{"eventType":"prompt","prompt":{"text":"hi"}}`+"\n"), args...)
+			in := `{"eventType":"prompt","prompt":{"text":"hi"}}` + "\n"
+			if strings.Contains(tc.name, "nothing to send") {
+				in = ""
+			}
+			out, err := publish(t, strings.NewReader(in), args...)
 			require.Error(t, err, out)
 			require.Contains(t, out, tc.want)
+			require.Equal(t, 1, strings.Count(out, "\n"), "one clear line: %s", out)
 			require.Less(t, time.Since(start), 20*time.Second, "fails fast instead of retrying")
 		})
 	}

@@ -182,11 +182,10 @@ func (c *Client) readUntil(ctx context.Context, conn *websocket.Conn, want strin
 				return fmt.Errorf("decode %s: %w", want, err)
 			}
 			return nil
-		case vibe.MsgError:
+		case vibe.MsgError: // a close follows; its error carries this text
 			var e vibe.Error
 			_ = json.Unmarshal(data, &e)
 			*serverMsg = e.Error
-			c.report(&ServerError{Message: e.Error})
 		}
 	}
 }

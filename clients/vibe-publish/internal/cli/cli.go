@@ -200,10 +200,14 @@ func live(ctx context.Context, ad adapter, conf settings, cfg publisher.Config, 
 			}
 		}
 	}
+	var lastLogged atomic.Value
 	cfg.OnError = func(err error) {
 		var rej *publisher.RejectedError
-		if !st.quiet && !errors.As(err, &rej) { // a rejection is returned, not logged twice
-			st.logf("%v", err)
+		if st.quiet || errors.As(err, &rej) { // a rejection is returned, not logged twice
+			return
+		}
+		if msg := err.Error(); lastLogged.Swap(msg) != msg { // not every retry of the same failure
+			st.logf("%s", msg)
 		}
 	}
 	client, err := publisher.New(cfg)
@@ -236,6 +240,15 @@ func live(ctx context.Context, ad adapter, conf settings, cfg publisher.Config, 
 	if ctx.Err() != nil { // interrupted: a short grace period for what is in flight
 		closeCtx, cancelClose = context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancelClose()
+	}
+	if aerr == nil && ctx.Err() == nil {
+		// The input ended. Even with nothing to send, say whether the gateway took us: a wrong
+		// token must not look like success.
+		if _, err := client.WaitReady(closeCtx); err != nil {
+			closing.Store(true)
+			_ = client.Close(context.Background())
+			return err
+		}
 	}
 	closing.Store(true)
 	cerr := client.Close(closeCtx)
