@@ -4,7 +4,7 @@ import "strings"
 
 // keywordStems find candidate key names for the keyword-assignment rule; nameHasSecretWord
 // then decides on the whole name.
-var keywordStems = []string{"pass", "pwd", "secret", "token", "key", "cred", "dsn"}
+var keywordStems = []string{"pass", "pwd", "secret", "token", "key", "cred", "dsn", "auth"}
 
 // findKeywordAssignments is the keyword-assignment rule: NAME=value, NAME: value,
 // "name": "value", name := "value", name => 'value' where the key name says secret. It is

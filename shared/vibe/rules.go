@@ -235,7 +235,7 @@ var (
 // component that marks its value as secret and none that marks it as metadata.
 func nameHasSecretWord(name string) bool {
 	parts := nameParts(name)
-	found := false
+	found := envKeyName(name, parts)
 	for i, p := range parts {
 		if notSecretWords[p] {
 			return false
@@ -245,6 +245,24 @@ func nameHasSecretWord(name string) bool {
 		}
 	}
 	return found
+}
+
+// envKeyName reports an environment-style name ending in KEY or AUTH (STRIPE_KEY,
+// OPENAI_KEY, BASIC_AUTH): in an upper-case name these hold credentials, unless the key is
+// a public or database one.
+func envKeyName(name string, parts []string) bool {
+	if len(parts) < 2 || name != strings.ToUpper(name) {
+		return false
+	}
+	last, prev := parts[len(parts)-1], parts[len(parts)-2]
+	if last != "key" && last != "auth" {
+		return false
+	}
+	switch prev {
+	case "public", "pub", "primary", "foreign", "sort", "partition", "cache", "idempotency", "hash", "lookup", "unique":
+		return false
+	}
+	return true
 }
 
 // glued catches secret words run together with a prefix: PGPASSWORD, dbpwd, BOTTOKEN.
