@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
@@ -72,6 +73,47 @@ func TestViewerPage(t *testing.T) {
 		s.call(http.MethodPut, "/api/vibe-coding/managed/"+strconv.FormatInt(slotID, 10)+"/settings", alice.Token,
 			map[string]any{"settings": map[string]any{"max_events": 18}}, http.StatusOK, nil)
 		run(t, viewer, waitJS(`document.querySelectorAll('#vibe-events .ev').length === 5`))
+	})
+
+	t.Run("an event retracted inside its delay window never reaches the page", func(t *testing.T) {
+		settings := "/api/vibe-coding/managed/" + strconv.FormatInt(slotID, 10) + "/settings"
+		s.call(http.MethodPut, settings, alice.Token, map[string]any{"settings": map[string]any{"delay_ms": 3000}}, http.StatusOK, nil)
+		publish(t, pub, prompt("e7-oops", "OOPS-PRIVATE-TEXT"), prompt("e8-kept", "Second thought"))
+		time.Sleep(time.Second)
+		s.call(http.MethodDelete, "/api/vibe-coding/managed/"+strconv.FormatInt(slotID, 10)+"/events/e7-oops", alice.Token, nil, http.StatusOK, nil)
+		run(t, viewer, waitJS(`!!document.querySelector('[data-event-id="e8-kept"]')`)) // the delay has passed
+		time.Sleep(500 * time.Millisecond)
+		require.NotContains(t, widgetIDs(t, viewer, "#vibe-events"), "e7-oops")
+		require.NotContains(t, textOf(t, viewer, "#vibe-widget"), "OOPS-PRIVATE-TEXT")
+		var feed struct {
+			Events []struct {
+				EventID string `json:"eventId"`
+			} `json:"events"`
+		}
+		s.call(http.MethodGet, "/api/vibe-coding/channel/alice/camp-code/events", "", nil, http.StatusOK, &feed)
+		for _, ev := range feed.Events {
+			require.NotEqual(t, "e7-oops", ev.EventID)
+		}
+		s.call(http.MethodPut, settings, alice.Token, map[string]any{"settings": map[string]any{"delay_ms": 0}}, http.StatusOK, nil)
+	})
+
+	t.Run("the owner history records first delivery", func(t *testing.T) {
+		var h struct {
+			Events []struct {
+				EventID          string  `json:"event_id"`
+				FirstDeliveredAt *string `json:"first_delivered_at"`
+				ViewerStatus     string  `json:"viewer_status"`
+			} `json:"events"`
+		}
+		require.Eventually(t, func() bool {
+			s.call(http.MethodGet, "/api/vibe-coding/managed/"+strconv.FormatInt(slotID, 10)+"/events", alice.Token, nil, http.StatusOK, &h)
+			status := map[string]string{}
+			for _, ev := range h.Events {
+				status[ev.EventID] = ev.ViewerStatus
+			}
+			return status["e1-prompt"] == "delivered" && status["e8-kept"] == "delivered" &&
+				status["e7-oops"] == "retracted" && status["e2-thinking"] == "hidden"
+		}, 10*time.Second, 200*time.Millisecond, "history: %+v", &h)
 	})
 
 	screenshot(t, viewer, "viewer-desktop")
