@@ -10,6 +10,8 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 command -v docker-compose >/dev/null 2>&1 || need+=(docker-compose)
+command -v jq >/dev/null 2>&1 || need+=(jq)
+command -v curl >/dev/null 2>&1 || need+=(curl)
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" != 0 ]; then
 	echo "install-test-deps: missing ${need[*]}; install them with apt-get" >&2
