@@ -58,6 +58,7 @@ type Stats struct {
 	Resent          int64
 	Acked           int64 // acks received, duplicates included
 	Duplicates      int64
+	Undelivered     int64 // acked (not as duplicates) with delivered false: stored, not shown to viewers
 	Rejected        int64 // events the gateway refused with an error
 	Dropped         int64 // events refused because the queue was full
 	LastAckSequence int64 // the per-slot sequence of the latest ack

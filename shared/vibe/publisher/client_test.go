@@ -429,3 +429,18 @@ func TestPacesMessages(t *testing.T) {
 	// 10 go at once, the other 20 at 100/s: at least ~200ms.
 	require.GreaterOrEqual(t, time.Since(start), 150*time.Millisecond)
 }
+
+func TestCountsEventsViewersDidNotGet(t *testing.T) {
+	t.Parallel()
+	g := newFakeGateway(t, func(g *fakeGateway) { g.notLive = true })
+	c, err := Dial(t.Context(), testConfig(g))
+	require.NoError(t, err)
+	defer closeClient(t, c)
+	ev := textEvent(0)
+	require.NoError(t, c.Publish(ev))
+	require.NoError(t, c.Publish(textEvent(1)))
+	require.NoError(t, c.Flush(t.Context()))
+	st := c.Stats()
+	require.Equal(t, int64(2), st.Acked)
+	require.Equal(t, int64(2), st.Undelivered)
+}

@@ -332,6 +332,8 @@ func (c *Client) acked(a vibe.Ack) {
 		c.stats.Acked++
 		if a.Duplicate {
 			c.stats.Duplicates++
+		} else if !a.Delivered {
+			c.stats.Undelivered++
 		}
 		if a.Sequence > 0 {
 			c.stats.LastAckSequence = a.Sequence

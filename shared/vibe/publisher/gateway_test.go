@@ -31,6 +31,7 @@ type fakeGateway struct {
 	rejectID    string      // answer this eventId with an error
 	failOnceID  string      // answer this eventId's first arrival with a store failure
 	holdAcks    bool        // never ack
+	notLive     bool        // ack with delivered false
 	silent      bool        // never answer pings
 	noReady     bool        // never send ready
 
@@ -174,7 +175,7 @@ func (g *fakeGateway) loop(ctx context.Context, c *websocket.Conn, n int) {
 			seq := g.seq
 			g.mu.Unlock()
 			unacked--
-			g.send(ctx, c, vibe.Ack{Type: vibe.MsgAck, EventID: ev.EventID, Delivered: true, Duplicate: dup, Sequence: seq})
+			g.send(ctx, c, vibe.Ack{Type: vibe.MsgAck, EventID: ev.EventID, Delivered: !g.notLive, Duplicate: dup, Sequence: seq})
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -210,6 +211,15 @@ func live(ctx context.Context, ad adapter, conf settings, cfg publisher.Config, 
 			st.logf("%s", msg)
 		}
 	}
+	var warnedReady atomic.Bool
+	cfg.OnReady = func(r vibe.Ready) {
+		if st.quiet || warnedReady.Swap(true) {
+			return
+		}
+		if msg := readyWarning(r, conf.Server); msg != "" {
+			st.logf("%s", msg)
+		}
+	}
 	client, err := publisher.New(cfg)
 	if err != nil {
 		return err
@@ -256,6 +266,9 @@ func live(ctx context.Context, ad adapter, conf settings, cfg publisher.Config, 
 	if !st.quiet {
 		st.finish()
 		st.logf("%d events sent, %d acked, %d dropped, %d rejected", s.Published, s.Acked, s.Dropped, s.Rejected)
+		if s.Undelivered > 0 {
+			st.logf("%d events were stored but not shown to viewers (slot not live, paused, or the type hidden by its settings)", s.Undelivered)
+		}
 	}
 	if aerr != nil && !(errors.Is(aerr, context.Canceled) && ctx.Err() != nil) {
 		return aerr
@@ -350,4 +363,17 @@ func parseAdapter(name string, args []string, g *globalFlags, stdio IO, st *stat
 			}}, nil
 	}
 	return adapter{}, fmt.Errorf("%w: unknown adapter %q (jsonl, claude-code, git-watch)", ErrUsage, name)
+}
+
+// readyWarning explains, once, why viewers would see nothing of what is published.
+func readyWarning(r vibe.Ready, server string) string {
+	switch {
+	case r.Settings.Enabled != 1:
+		return "vibe coding is switched off for this slot: events are stored but viewers see nothing until it is enabled in the studio"
+	case r.Settings.Paused == 1:
+		return "this slot is paused: events are stored but never shown to viewers; resume it in the studio"
+	case r.LiveStreamID == nil:
+		return fmt.Sprintf("this slot is not live: viewers see nothing until you go live (studio, or POST %s/api/managed-streams/%d/live)", strings.TrimRight(server, "/"), r.ManagedStreamID)
+	}
+	return ""
 }

@@ -99,6 +99,9 @@ func statusLine(label string, st publisher.Stats) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s  %s  sent %d  acked %d", state, label, st.Sent, st.Acked)
+	if st.Undelivered > 0 {
+		fmt.Fprintf(&b, " (%d not shown)", st.Undelivered)
+	}
 	if st.Queued+st.InFlight > 0 {
 		fmt.Fprintf(&b, "  pending %d", st.Queued+st.InFlight)
 	}

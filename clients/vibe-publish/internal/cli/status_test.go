@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"openvibe.live/backend/shared/vibe"
 	"openvibe.live/backend/shared/vibe/publisher"
 )
 
@@ -27,4 +28,20 @@ func TestStatusLogsWithoutTerminal(t *testing.T) {
 	st.logf("connected to %s", "http://h")
 	st.finish()
 	require.Equal(t, "vibe-publish: connected to http://h\n", b.String(), "no status line escapes in a log")
+}
+
+func TestReadyWarning(t *testing.T) {
+	t.Parallel()
+	live := int64(4)
+	ok := vibe.Ready{ManagedStreamID: 3, LiveStreamID: &live, Settings: vibe.DefaultSettings()}
+	require.Empty(t, readyWarning(ok, "http://h"))
+	notLive := ok
+	notLive.LiveStreamID = nil
+	require.Equal(t, "this slot is not live: viewers see nothing until you go live (studio, or POST http://h/api/managed-streams/3/live)", readyWarning(notLive, "http://h/"))
+	paused := ok
+	paused.Settings.Paused = 1
+	require.Contains(t, readyWarning(paused, "http://h"), "paused")
+	off := ok
+	off.Settings.Enabled = 0
+	require.Contains(t, readyWarning(off, "http://h"), "switched off")
 }
