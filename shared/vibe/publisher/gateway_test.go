@@ -17,7 +17,7 @@ import (
 // WebSocket library: it speaks the publisher protocol, dedupes by eventId and can misbehave
 // on cue (refuse, close with a code, drop the link, reject an event, hold acks, go silent).
 type fakeGateway struct {
-	t   *testing.T
+	t   testing.TB
 	srv *httptest.Server
 	wg  sync.WaitGroup
 	ctx context.Context
@@ -48,7 +48,7 @@ type fakeGateway struct {
 	seq        int64
 }
 
-func newFakeGateway(t *testing.T, setup func(g *fakeGateway)) *fakeGateway {
+func newFakeGateway(t testing.TB, setup func(g *fakeGateway)) *fakeGateway {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	g := &fakeGateway{t: t, ctx: ctx, seen: map[string]int{}, dropAfter: map[int]int{}}
