@@ -98,3 +98,37 @@ func TestFollowPublishesOnlyNewLinesAndMatchesEarlierToolUses(t *testing.T) {
 	cancel()
 	require.ErrorIs(t, <-done, context.Canceled)
 }
+
+func TestFollowSwitchesToANewSession(t *testing.T) {
+	t.Parallel()
+	opt, transcript, _ := layout(t, 19)
+	opt.Follow = true
+	following := make(chan string, 4)
+	opt.OnTranscript = func(p string) { following <- p }
+	ctx, cancel := context.WithCancel(t.Context())
+	var s sink
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, opt, s.emit) }()
+	require.Equal(t, transcript, <-following)
+
+	// A new session starts: its transcript is published from its first line.
+	data, err := os.ReadFile("testdata/session.jsonl")
+	require.NoError(t, err)
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	next := filepath.Join(filepath.Dir(transcript), "9d1e2f3a-0000-4000-8000-00000000abcd.jsonl")
+	require.NoError(t, os.WriteFile(next, bytes.ReplaceAll(lines[1], []byte("4f35e220"), []byte("9d1e2f3a")), 0o600))
+	future := time.Now().Add(time.Minute)
+	require.NoError(t, os.Chtimes(next, future, future))
+	select {
+	case p := <-following:
+		require.Equal(t, next, p)
+	case <-time.After(10 * time.Second):
+		t.Fatal("did not switch to the newer transcript")
+	}
+	require.Eventually(t, func() bool { return len(s.get()) == 1 }, 5*time.Second, 5*time.Millisecond)
+	ev := s.get()[0]
+	require.Equal(t, vibe.TypePrompt, ev.EventType)
+	require.Equal(t, "9d1e2f3a-c435-4cf7-b9b9-f40426042847", ev.SessionID)
+	cancel()
+	require.ErrorIs(t, <-done, context.Canceled)
+}
