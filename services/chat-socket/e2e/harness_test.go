@@ -35,7 +35,7 @@ import (
 
 const jwtSecret = "e2e-secret-e2e-secret-e2e-secret-e2e"
 
-var binary string
+var binary, gatewayBinary string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "chat-socket-e2e")
@@ -48,6 +48,13 @@ func TestMain(m *testing.M) {
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build chat-socket:", err)
+		os.Exit(1)
+	}
+	gatewayBinary = filepath.Join(dir, "publish-gateway")
+	build = exec.Command("go", "build", "-o", gatewayBinary, "openvibe.live/backend/services/publish-gateway")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build publish-gateway:", err)
 		os.Exit(1)
 	}
 	code := m.Run()
@@ -90,9 +97,18 @@ func (s *syncBuffer) String() string {
 
 // startChat runs a chat-socket replica and waits until it is ready.
 func startChat(t *testing.T, dbURL, redisURL string, extra ...string) *proc {
+	return startBinary(t, binary, dbURL, redisURL, extra...)
+}
+
+// startGateway runs the real publish gateway against the same database and Redis.
+func startGateway(t *testing.T, dbURL, redisURL string) *proc {
+	return startBinary(t, gatewayBinary, dbURL, redisURL)
+}
+
+func startBinary(t *testing.T, bin, dbURL, redisURL string, extra ...string) *proc {
 	t.Helper()
 	p := &proc{addr: freePort(t), logs: &syncBuffer{}}
-	p.cmd = exec.Command(binary, "serve")
+	p.cmd = exec.Command(bin, "serve")
 	p.cmd.Env = append([]string{
 		"PATH=" + os.Getenv("PATH"),
 		"OPENVIBE_ADDR=" + p.addr,
@@ -109,7 +125,7 @@ func startChat(t *testing.T, dbURL, redisURL string, extra ...string) *proc {
 	t.Cleanup(func() {
 		p.stop()
 		if t.Failed() {
-			t.Logf("chat-socket %s logs:\n%s", p.addr, tail(p.logs.String(), 60))
+			t.Logf("%s on %s logs:\n%s", filepath.Base(bin), p.addr, tail(p.logs.String(), 60))
 		}
 	})
 	deadline := time.Now().Add(20 * time.Second)
@@ -123,7 +139,7 @@ func startChat(t *testing.T, dbURL, redisURL string, extra ...string) *proc {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Fatalf("chat-socket on %s not ready:\n%s", p.addr, p.logs.String())
+	t.Fatalf("%s on %s not ready:\n%s", filepath.Base(bin), p.addr, p.logs.String())
 	return nil
 }
 

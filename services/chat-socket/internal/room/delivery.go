@@ -17,13 +17,20 @@ func (r *Room) receive(ctx context.Context, ev *slotbus.Event) {
 	if !r.ready || ev.Seq < r.next {
 		return // init reads it from the store, or it is a duplicate
 	}
+	// A live event's delay counts from when this node got it (never before its server
+	// receive time): it is published after it is stored and acked, so it is held at least
+	// delay_ms after the publisher's ack.
+	base := r.h.now()
+	if ev.ReceivedAt.After(base) {
+		base = ev.ReceivedAt
+	}
 	if ev.Seq == r.next && len(r.early) == 0 {
-		r.ingest(ev)
+		r.ingest(ev, base)
 		r.schedule()
 		return
 	}
 	if len(r.early) < maxEarly {
-		r.early[ev.Seq] = ev
+		r.early[ev.Seq] = earlyEvent{ev: ev, base: base}
 	}
 	r.fill(ctx, "seq_gap")
 }
@@ -40,12 +47,12 @@ func (r *Room) fill(ctx context.Context, cause string) {
 		return
 	}
 	for {
-		ev, ok := r.early[r.next]
+		e, ok := r.early[r.next]
 		if !ok {
 			break
 		}
 		delete(r.early, r.next)
-		r.ingest(ev)
+		r.ingest(e.ev, e.base)
 	}
 	for seq := range r.early {
 		if seq < r.next {
@@ -75,7 +82,7 @@ func (r *Room) fetch(ctx context.Context, cause string) bool {
 				continue
 			}
 			// A seq beyond next means the events between were pruned: they are gone.
-			r.ingest(slotbus.FromStoreEvent(evs[i]))
+			r.ingest(slotbus.FromStoreEvent(evs[i]), evs[i].ReceivedAt)
 			if cause != "start" {
 				r.h.metrics.GapEvents.Inc()
 			}
@@ -88,7 +95,7 @@ func (r *Room) fetch(ctx context.Context, cause string) bool {
 
 // ingest decides an event's fate: dropped now (withheld, retracted, streamer-only) or queued
 // until its delay has passed.
-func (r *Room) ingest(ev *slotbus.Event) {
+func (r *Room) ingest(ev *slotbus.Event, base time.Time) {
 	r.next = ev.Seq + 1
 	reason := ""
 	switch {
@@ -104,11 +111,11 @@ func (r *Room) ingest(ev *slotbus.Event) {
 		r.h.metrics.EventsDropped.WithLabelValues(reason).Inc()
 		return
 	}
-	r.pending = append(r.pending, pendingEvent{ev: ev, due: r.dueTime(ev)})
+	r.pending = append(r.pending, pendingEvent{ev: ev, base: base, due: r.dueTime(base)})
 }
 
-func (r *Room) dueTime(ev *slotbus.Event) time.Time {
-	return ev.ReceivedAt.Add(time.Duration(r.settings.DelayMs) * time.Millisecond)
+func (r *Room) dueTime(base time.Time) time.Time {
+	return base.Add(time.Duration(r.settings.DelayMs) * time.Millisecond)
 }
 
 // schedule arms the room timer for the head of the delay queue.
@@ -237,7 +244,7 @@ func (r *Room) applySettings(s vibe.Settings, liveStreamID *int64) {
 	r.settings, r.liveStreamID = s, liveStreamID
 	if delayChanged {
 		for i := range r.pending {
-			r.pending[i].due = r.dueTime(r.pending[i].ev)
+			r.pending[i].due = r.dueTime(r.pending[i].base)
 		}
 	}
 	r.broadcast(r.settingsFrame())
@@ -289,8 +296,8 @@ func (r *Room) panic(p slotbus.Panic) {
 		clear(r.pending)
 		r.pending = r.pending[:0]
 	}
-	for _, ev := range r.early {
-		r.retracted[ev.Seq] = true
+	for seq := range r.early {
+		r.retracted[seq] = true
 	}
 	s := p.Settings
 	s.Paused = 1

@@ -56,8 +56,15 @@ type Slot struct {
 const maxEarly = 10_000
 
 type pendingEvent struct {
-	ev  *slotbus.Event
-	due time.Time
+	ev   *slotbus.Event
+	base time.Time // the delay counts from here
+	due  time.Time
+}
+
+// earlyEvent is a broker event held until the hole before it is filled.
+type earlyEvent struct {
+	ev   *slotbus.Event
+	base time.Time
 }
 
 type deliveredFrame struct {
@@ -89,7 +96,7 @@ type Room struct {
 	liveStreamID *int64
 	next         int64 // the next seq the room expects
 	pending      []pendingEvent
-	early        map[int64]*slotbus.Event
+	early        map[int64]earlyEvent
 	retracted    map[int64]bool // retractions of seqs not yet received
 	ring         []deliveredFrame
 	floor        int64 // resume is possible from any since >= floor
@@ -111,7 +118,7 @@ func newRoom(h *Hub, slot Slot) *Room {
 		cmds:        make(chan func(), 64),
 		stop:        make(chan struct{}),
 		done:        make(chan struct{}),
-		early:       map[int64]*slotbus.Event{},
+		early:       map[int64]earlyEvent{},
 		retracted:   map[int64]bool{},
 		viewerIndex: map[*Viewer]int{},
 		settings:    vibe.DefaultSettings(),
