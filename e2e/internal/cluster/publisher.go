@@ -26,6 +26,7 @@ type Publisher struct {
 	sentAt    map[string]time.Time
 	delivered map[string]bool // eventId → some ack said delivered
 	errors    []error
+	errorAt   []time.Time
 }
 
 // PublisherOptions configures NewPublisher; zero values take the client's defaults, except
@@ -45,7 +46,8 @@ func NewPublisher(t testing.TB, o PublisherOptions) *Publisher {
 	cfg := publisher.Config{
 		Server: o.Server, Token: o.Token, ManagedStreamID: o.Slot.ID, SlotSlug: o.Slot.Slug,
 		Publisher:       vibe.Publisher{IntegrationID: "e2e", ClientType: "service", ClientName: "openvibe e2e"},
-		DisableSanitize: true, Rate: -1, MaxInFlight: o.MaxInFlight, QueueSize: 100_000,
+		// Pacing well above the tests' rates bounds how fast refused events are resent.
+		DisableSanitize: true, Rate: 100, Burst: 200, MaxInFlight: o.MaxInFlight, QueueSize: 100_000,
 		BackoffMin: 50 * time.Millisecond, BackoffMax: 500 * time.Millisecond,
 		AckTimeout: o.AckTimeout, HandshakeTimeout: 5 * time.Second,
 		OnAck: func(a vibe.Ack) {
@@ -63,6 +65,7 @@ func NewPublisher(t testing.TB, o PublisherOptions) *Publisher {
 			p.mu.Lock()
 			defer p.mu.Unlock()
 			p.errors = append(p.errors, err)
+			p.errorAt = append(p.errorAt, time.Now())
 		},
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -100,8 +103,10 @@ type PublisherRecord struct {
 	Published []string
 	Acked     map[string]vibe.Ack
 	Delivered map[string]bool
-	AckDelay  []time.Duration // publish → first ack, per acked event
+	AckAt     map[string]time.Time // eventId → first ack
+	AckDelay  []time.Duration      // publish → first ack, per acked event
 	Errors    []error
+	ErrorAt   []time.Time // when each error was reported
 }
 
 // Record returns a copy of what the publisher recorded.
@@ -109,9 +114,10 @@ func (p *Publisher) Record() PublisherRecord {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	r := PublisherRecord{Published: append([]string{}, p.published...), Acked: map[string]vibe.Ack{},
-		Delivered: map[string]bool{}, Errors: append([]error{}, p.errors...)}
+		Delivered: map[string]bool{}, Errors: append([]error{}, p.errors...), ErrorAt: append([]time.Time{}, p.errorAt...), AckAt: map[string]time.Time{}}
 	for k, v := range p.acked {
 		r.Acked[k] = v
+		r.AckAt[k] = p.ackAt[k]
 		r.AckDelay = append(r.AckDelay, p.ackAt[k].Sub(p.sentAt[k]))
 	}
 	for k, v := range p.delivered {
