@@ -94,7 +94,6 @@ type adapter struct {
 	project   string // directory the activity happens in (for sanitizer hints)
 	publisher vibe.Publisher
 	run       func(ctx context.Context, emit func(context.Context, vibe.Event) error) error
-	finite    bool // ends by itself (then flush and exit)
 }
 
 // Run is the whole command.
@@ -309,7 +308,7 @@ func parseAdapter(name string, args []string, g *globalFlags, stdio IO, st *stat
 		pub.Capabilities = &vibe.Capabilities{Thinking: true, ToolCalls: true, WorkspaceFileEvents: true}
 		opt := jsonl.Options{Path: path, Stdin: stdio.Stdin, Follow: *follow, FromEnd: *fromEnd,
 			OnBadLine: func(n int64, err error) { st.logf("line %d skipped: %v", n, err) }}
-		return adapter{name: name, project: ".", publisher: pub, finite: !*follow,
+		return adapter{name: name, project: ".", publisher: pub,
 			run: func(ctx context.Context, emit func(context.Context, vibe.Event) error) error {
 				return jsonl.Run(ctx, opt, emit)
 			}}, nil
@@ -339,7 +338,7 @@ func parseAdapter(name string, args []string, g *globalFlags, stdio IO, st *stat
 		if dir == "" {
 			dir = "."
 		}
-		return adapter{name: name, project: dir, publisher: pub, finite: *once,
+		return adapter{name: name, project: dir, publisher: pub,
 			run: func(ctx context.Context, emit func(context.Context, vibe.Event) error) error {
 				return claudecode.Run(ctx, opt, emit)
 			}}, nil
