@@ -257,7 +257,7 @@ func TestAcksInOrderAcrossBatches(t *testing.T) {
 		ctx := h.ctx()
 		a := h.connect(tok, ms, "key-a")
 		b := h.connect(tok, ms, "key-b")
-		const n = 200
+		const n = 120
 		go func() {
 			for i := range n {
 				_ = b.Send(ctx, eventMsg("key-b", fmt.Sprintf("b-%03d", i), vibe.TypeResponse, nil))
@@ -320,6 +320,9 @@ func TestPanicTurnsDeliveredOffQuickly(t *testing.T) {
 		a = ack(t, sendEvent(t, ctx, c, "key", fmt.Sprintf("ev-%d", time.Now().UnixNano())))
 		return !a.Delivered
 	}, time.Second, 20*time.Millisecond)
+	// The event read after the gateway saw the pause is stored withheld.
+	a = ack(t, sendEvent(t, ctx, c, "key", "ev-after-panic"))
+	require.False(t, a.Delivered)
 	row, err := h.st.VibeEventByEventID(t.Context(), ms.ID, a.EventID)
 	require.NoError(t, err)
 	require.True(t, row.Withheld, "stored while paused: withheld for good")

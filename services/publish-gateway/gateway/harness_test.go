@@ -293,7 +293,7 @@ func (h *harness) connect(token string, ms store.ManagedStream, key string) *pub
 }
 
 func (h *harness) ctx() context.Context {
-	ctx, cancel := context.WithTimeout(h.t.Context(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(h.t.Context(), 30*time.Second)
 	h.t.Cleanup(cancel)
 	return ctx
 }

@@ -189,7 +189,8 @@ func TestSessionEndedOnClose(t *testing.T) {
 	ack(t, sendEvent(t, ctx, a, "key", "ev-1"))
 
 	require.NoError(t, a.Close())
-	time.Sleep(100 * time.Millisecond)
+	require.Eventually(t, func() bool { return h.counter(h.gw.met.connections) == 1 }, 5*time.Second, 10*time.Millisecond,
+		"the first connection is gone")
 	sess, err := h.st.VibeSessionByKey(t.Context(), ms.ID, "key")
 	require.NoError(t, err)
 	require.Equal(t, store.SessionActive, sess.Status, "still used by the other connection")
