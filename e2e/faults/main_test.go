@@ -5,30 +5,15 @@
 package faults
 
 import (
-	"context"
-	"fmt"
 	"os"
 	"testing"
-	"time"
 
 	"openvibe.live/backend/e2e/internal/cluster"
 )
 
 var bins *cluster.Binaries
 
-func TestMain(m *testing.M) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	b, err := cluster.Build(ctx)
-	cancel()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	bins = b
-	code := m.Run()
-	b.Remove()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(cluster.Main(m, &bins)) }
 
 // gatewayEnv lifts the per-slot limits the fault tests' publishers would otherwise hit.
 var gatewayEnv = []string{

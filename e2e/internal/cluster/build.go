@@ -43,10 +43,24 @@ func RepoRoot() (string, error) {
 	}
 }
 
+// BinariesEnv names a directory of already built binaries (publish-gateway, chat-socket,
+// api) to use instead of building: scripts/reliability.sh builds once for every package.
+const BinariesEnv = "OPENVIBE_E2E_BINARIES"
+
 // Build compiles publish-gateway, chat-socket and api into a fresh temporary directory. Each
 // is built inside its own module directory, so it works with and without go.work. Remove
-// the directory with Binaries.Remove.
+// the directory with Binaries.Remove. When BinariesEnv is set, the binaries there are used
+// as they are (and never removed).
 func Build(ctx context.Context) (*Binaries, error) {
+	if dir := os.Getenv(BinariesEnv); dir != "" {
+		b := &Binaries{Gateway: filepath.Join(dir, "publish-gateway"), Chat: filepath.Join(dir, "chat-socket"), API: filepath.Join(dir, "api")}
+		for _, p := range []string{b.Gateway, b.Chat, b.API} {
+			if _, err := os.Stat(p); err != nil {
+				return nil, fmt.Errorf("%s: %w", BinariesEnv, err)
+			}
+		}
+		return b, nil
+	}
 	root, err := RepoRoot()
 	if err != nil {
 		return nil, err
@@ -78,5 +92,24 @@ func Build(ctx context.Context) (*Binaries, error) {
 	return b, nil
 }
 
-// Remove deletes the binaries.
-func (b *Binaries) Remove() { _ = os.RemoveAll(b.Dir) }
+// Remove deletes the binaries Build made.
+func (b *Binaries) Remove() {
+	if b.Dir != "" {
+		_ = os.RemoveAll(b.Dir)
+	}
+}
+
+// Main is a TestMain body: it builds the binaries into *bins, runs the tests and removes
+// the binaries.
+func Main(m interface{ Run() int }, bins **Binaries) int {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	b, err := Build(ctx)
+	cancel()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	*bins = b
+	defer b.Remove()
+	return m.Run()
+}
