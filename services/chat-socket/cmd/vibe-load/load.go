@@ -177,7 +177,7 @@ func (l *load) startStorePublishers(ctx context.Context, wg *sync.WaitGroup, st 
 		if err != nil {
 			return err
 		}
-		wg.Go(func() { tick(ctx, l.o.rate, func(now time.Time) { p.publish(ctx, now) }) })
+		wg.Go(func() { tick(ctx, l.o.rate/float64(l.o.batch), func(now time.Time) { p.publish(ctx, now, l.o.batch) }) })
 	}
 	return nil
 }

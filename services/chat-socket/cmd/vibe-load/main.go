@@ -52,6 +52,7 @@ type options struct {
 	duration    time.Duration
 	warmup      time.Duration
 	dialers     int
+	batch       int
 	jsonOut     bool
 }
 
@@ -83,6 +84,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.duration, "duration", 20*time.Second, "measured publishing time")
 	fs.DurationVar(&o.warmup, "warmup", 3*time.Second, "publishing time before measuring")
 	fs.IntVar(&o.dialers, "dialers", 64, "concurrent connection attempts")
+	fs.IntVar(&o.batch, "batch", 1, "events per store transaction (store mode), like the gateway's batching writer")
 	fs.BoolVar(&o.jsonOut, "json", false, "print the report as JSON")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -114,6 +116,7 @@ func (o options) validate() error {
 	check(o.rate >= 0 && o.rate <= maxRate, "-rate must be between 0 and %d", maxRate)
 	check(o.duration > 0 && o.duration+o.warmup <= maxDuration, "-duration plus -warmup must be positive and at most %s", maxDuration)
 	check(o.dialers >= 1 && o.dialers <= 1024, "-dialers must be between 1 and 1024")
+	check(o.batch >= 1 && o.batch <= 256, "-batch must be between 1 and 256")
 	check(o.mode == "store" || o.mode == "gateway", "-mode must be store or gateway")
 	check(len(o.chatURLs) > 0, "-chat is required")
 	check(o.databaseURL != "", "-database-url (or OPENVIBE_DATABASE_URL) is required")

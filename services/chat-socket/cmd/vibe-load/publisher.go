@@ -80,30 +80,38 @@ func newStorePublisher(ctx context.Context, st store.Store, br broker.Broker, sl
 	return &storePublisher{st: st, br: br, slot: slot, session: sess, stats: stats}, nil
 }
 
-func (p *storePublisher) publish(ctx context.Context, now time.Time) {
-	ev := loadEvent(now)
-	payload, _ := json.Marshal(ev)
-	res, err := p.st.InsertVibeEvents(ctx, []store.NewVibeEvent{{
-		ManagedStreamID: p.slot.ID,
-		SessionID:       p.session.ID,
-		EventID:         ev.EventID,
-		EventType:       ev.EventType,
-		Visibility:      store.VisibilityPublic,
-		Payload:         payload,
-		ReceivedAt:      time.Now().UTC(),
-	}})
+// publish stores n events in one transaction (as the gateway's batching writer does), then
+// publishes each on the slot channel.
+func (p *storePublisher) publish(ctx context.Context, now time.Time, n int) {
+	batch := make([]store.NewVibeEvent, n)
+	for i := range batch {
+		ev := loadEvent(now)
+		payload, _ := json.Marshal(ev)
+		batch[i] = store.NewVibeEvent{
+			ManagedStreamID: p.slot.ID,
+			SessionID:       p.session.ID,
+			EventID:         ev.EventID,
+			EventType:       ev.EventType,
+			Visibility:      store.VisibilityPublic,
+			Payload:         payload,
+			ReceivedAt:      time.Now().UTC(),
+		}
+	}
+	res, err := p.st.InsertVibeEvents(ctx, batch)
 	if err != nil {
-		p.stats.errors.Add(1)
+		p.stats.errors.Add(uint64(n))
 		return
 	}
 	stored := time.Now()
-	p.stats.store.observe(stored.Sub(now))
-	p.stats.stored.Store(storedKey{p.slot.ID, res[0].Event.Seq}, stored)
-	msg := slotbus.Message{Kind: slotbus.KindEvent, SlotID: p.slot.ID, Event: slotbus.FromStoreEvent(res[0].Event)}
-	if err := slotbus.Publish(ctx, p.br, msg); err != nil {
-		p.stats.errors.Add(1) // stored: viewers still get it through gap recovery
+	for _, r := range res {
+		p.stats.store.observe(stored.Sub(now))
+		p.stats.stored.Store(storedKey{p.slot.ID, r.Event.Seq}, stored)
+		msg := slotbus.Message{Kind: slotbus.KindEvent, SlotID: p.slot.ID, Event: slotbus.FromStoreEvent(r.Event)}
+		if err := slotbus.Publish(ctx, p.br, msg); err != nil {
+			p.stats.errors.Add(1) // stored: viewers still get it through gap recovery
+		}
+		p.stats.published.Add(1)
 	}
-	p.stats.published.Add(1)
 }
 
 // gatewayPublisher publishes through the gateway's publisher WebSocket.
