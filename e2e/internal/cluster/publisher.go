@@ -45,7 +45,7 @@ func NewPublisher(t testing.TB, o PublisherOptions) *Publisher {
 	p := &Publisher{acked: map[string]vibe.Ack{}, ackAt: map[string]time.Time{}, sentAt: map[string]time.Time{}, delivered: map[string]bool{}}
 	cfg := publisher.Config{
 		Server: o.Server, Token: o.Token, ManagedStreamID: o.Slot.ID, SlotSlug: o.Slot.Slug,
-		Publisher:       vibe.Publisher{IntegrationID: "e2e", ClientType: "service", ClientName: "openvibe e2e"},
+		Publisher: vibe.Publisher{IntegrationID: "e2e", ClientType: "service", ClientName: "openvibe e2e"},
 		// Pacing well above the tests' rates bounds how fast refused events are resent.
 		DisableSanitize: true, Rate: 100, Burst: 200, MaxInFlight: o.MaxInFlight, QueueSize: 100_000,
 		BackoffMin: 50 * time.Millisecond, BackoffMax: 500 * time.Millisecond,
