@@ -16,9 +16,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"openvibe.live/backend/clients/vibe-publish/internal/claudecode"
-	"openvibe.live/backend/clients/vibe-publish/internal/gitwatch"
-	"openvibe.live/backend/clients/vibe-publish/internal/jsonl"
 	"openvibe.live/backend/shared/vibe"
 	"openvibe.live/backend/shared/vibe/publisher"
 )
@@ -180,7 +177,6 @@ func live(ctx context.Context, ad adapter, conf settings, cfg publisher.Config, 
 	if err := conf.validateLive(); err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
-	label := "slot " + conf.Slot
 	if conf.ManagedStreamID == 0 {
 		lctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 		id, err := resolveSlot(lctx, http.DefaultClient, conf.Server, conf.Token, conf.SlotSlug)
@@ -190,35 +186,8 @@ func live(ctx context.Context, ad adapter, conf settings, cfg publisher.Config, 
 		}
 		cfg.ManagedStreamID = id
 	}
-	var closing atomic.Bool
-	cfg.OnState = func(up bool) {
-		if !st.tty && !st.quiet && !closing.Load() {
-			if up {
-				st.logf("connected to %s (%s)", conf.Server, label)
-			} else {
-				st.logf("disconnected; reconnecting")
-			}
-		}
-	}
-	var lastLogged atomic.Value
-	cfg.OnError = func(err error) {
-		var rej *publisher.RejectedError
-		if st.quiet || errors.As(err, &rej) { // a rejection is returned, not logged twice
-			return
-		}
-		if msg := err.Error(); lastLogged.Swap(msg) != msg { // not every retry of the same failure
-			st.logf("%s", msg)
-		}
-	}
-	var warnedReady atomic.Bool
-	cfg.OnReady = func(r vibe.Ready) {
-		if st.quiet || warnedReady.Swap(true) {
-			return
-		}
-		if msg := readyWarning(r, conf.Server); msg != "" {
-			st.logf("%s", msg)
-		}
-	}
+	label := "slot " + first(conf.Slot, fmt.Sprint(cfg.ManagedStreamID))
+	closing := reportTo(&cfg, st, conf.Server, label)
 	client, err := publisher.New(cfg)
 	if err != nil {
 		return err
@@ -278,90 +247,40 @@ func live(ctx context.Context, ad adapter, conf settings, cfg publisher.Config, 
 	return nil
 }
 
-// parseAdapter parses the adapter's flags (global flags allowed among them).
-func parseAdapter(name string, args []string, g *globalFlags, stdio IO, st *status) (adapter, error) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	g.register(fs)
-	pub := vibe.Publisher{ClientType: "cli", ClientName: "vibe-publish", ClientVersion: Version, ViewerDepth: vibe.DepthStandard}
-	parse := func() error {
-		if err := fs.Parse(args); err != nil {
-			return fmt.Errorf("%w: %s: %v", ErrUsage, name, err)
+// reportTo wires the client's callbacks to the status output. The returned flag, once set,
+// silences disconnection notices (a clean shutdown is not a disconnection).
+func reportTo(cfg *publisher.Config, st *status, server, label string) *atomic.Bool {
+	closing := new(atomic.Bool)
+	cfg.OnState = func(up bool) {
+		if st.tty || st.quiet || closing.Load() {
+			return
 		}
-		return nil
+		if up {
+			st.logf("connected to %s (%s)", server, label)
+		} else {
+			st.logf("disconnected; reconnecting")
+		}
 	}
-	switch name {
-	case "jsonl":
-		follow := fs.Bool("follow", false, "keep reading appended lines")
-		fromEnd := fs.Bool("from-end", false, "with --follow, skip existing lines")
-		if err := parse(); err != nil {
-			return adapter{}, err
+	var lastLogged atomic.Value
+	cfg.OnError = func(err error) {
+		var rej *publisher.RejectedError
+		if st.quiet || errors.As(err, &rej) { // a rejection is returned, not logged twice
+			return
 		}
-		path := fs.Arg(0)
-		if fs.NArg() > 1 {
-			return adapter{}, fmt.Errorf("%w: jsonl takes one file (or - for stdin)", ErrUsage)
+		if msg := err.Error(); lastLogged.Swap(msg) != msg { // not every retry of the same failure
+			st.logf("%s", msg)
 		}
-		if *follow && (path == "" || path == "-") {
-			return adapter{}, fmt.Errorf("%w: --follow needs a file", ErrUsage)
-		}
-		pub.IntegrationID, pub.IntegrationLabel = "jsonl", "Custom events"
-		pub.Capabilities = &vibe.Capabilities{Thinking: true, ToolCalls: true, WorkspaceFileEvents: true}
-		opt := jsonl.Options{Path: path, Stdin: stdio.Stdin, Follow: *follow, FromEnd: *fromEnd,
-			OnBadLine: func(n int64, err error) { st.logf("line %d skipped: %v", n, err) }}
-		return adapter{name: name, project: ".", publisher: pub,
-			run: func(ctx context.Context, emit func(context.Context, vibe.Event) error) error {
-				return jsonl.Run(ctx, opt, emit)
-			}}, nil
-	case "claude-code":
-		project := fs.String("project", "", "project directory (default: the working directory)")
-		transcript := fs.String("transcript", "", "transcript file to follow")
-		replay := fs.Bool("replay", false, "also publish what the transcript already holds")
-		once := fs.Bool("once", false, "publish the transcript as it is now and exit")
-		claudeDir := fs.String("claude-dir", "", "Claude Code config dir (default $CLAUDE_CONFIG_DIR or ~/.claude)")
-		if err := parse(); err != nil {
-			return adapter{}, err
-		}
-		if fs.NArg() > 0 {
-			return adapter{}, fmt.Errorf("%w: claude-code takes no arguments", ErrUsage)
-		}
-		pub.IntegrationID, pub.IntegrationLabel, pub.Vendor = "claude-code", "Claude Code", "Anthropic"
-		pub.Capabilities = &vibe.Capabilities{Thinking: true, ToolCalls: true, WorkspaceFileEvents: true}
-		opt := claudecode.Options{ProjectDir: *project, ClaudeDir: *claudeDir, Transcript: *transcript,
-			Follow: !*once, Replay: *replay,
-			OnBadLine:    func(p string, n int64, err error) { st.logf("%s:%d skipped: %v", filepath.Base(p), n, err) },
-			OnTranscript: func(p string) { st.logf("following %s", p) },
-			OnWaiting:    func(dir string) { st.logf("waiting for a Claude Code session in %s", dir) }}
-		dir := *project
-		if dir == "" && *transcript != "" {
-			dir = claudecode.TranscriptCwd(*transcript) // paths in it are relative to this
-		}
-		if dir == "" {
-			dir = "."
-		}
-		return adapter{name: name, project: dir, publisher: pub,
-			run: func(ctx context.Context, emit func(context.Context, vibe.Event) error) error {
-				return claudecode.Run(ctx, opt, emit)
-			}}, nil
-	case "git-watch":
-		dir := fs.String("dir", ".", "working tree to watch")
-		debounce := fs.Duration("debounce", 400*time.Millisecond, "quiet time before a write counts")
-		if err := parse(); err != nil {
-			return adapter{}, err
-		}
-		if fs.NArg() > 0 {
-			return adapter{}, fmt.Errorf("%w: git-watch takes no arguments (use --dir)", ErrUsage)
-		}
-		pub.IntegrationID, pub.IntegrationLabel = "git-watch", "File watcher"
-		pub.Capabilities = &vibe.Capabilities{WorkspaceFileEvents: true}
-		opt := gitwatch.Options{Dir: *dir, Debounce: *debounce,
-			OnError: func(err error) { st.logf("%v", err) },
-			OnReady: func(root string) { st.logf("watching %s", root) }}
-		return adapter{name: name, project: *dir, publisher: pub,
-			run: func(ctx context.Context, emit func(context.Context, vibe.Event) error) error {
-				return gitwatch.Run(ctx, opt, emit)
-			}}, nil
 	}
-	return adapter{}, fmt.Errorf("%w: unknown adapter %q (jsonl, claude-code, git-watch)", ErrUsage, name)
+	var warned atomic.Bool
+	cfg.OnReady = func(r vibe.Ready) {
+		if st.quiet || warned.Swap(true) {
+			return
+		}
+		if msg := readyWarning(r, server); msg != "" {
+			st.logf("%s", msg)
+		}
+	}
+	return closing
 }
 
 // readyWarning explains, once, why viewers would see nothing of what is published.
