@@ -23,6 +23,7 @@
   const chatInput = $("chat-input");
   const chatLogin = $("chat-login");
   const chatError = $("chat-error");
+  const announce = $("vibe-announce");
   chatLogin.querySelector("a").href = "/studio?next=" + encodeURIComponent(location.pathname);
 
   const state = {
@@ -80,6 +81,8 @@
     while (i > 0 && item.seq && state.events[i - 1].seq > item.seq) i--;
     state.events.splice(i, 0, item);
     render();
+    // The list is redrawn as a whole; announce only the new event to screen readers.
+    announce.textContent = (OV.typeLabel[item.eventType] || "Event") + ": " + OV.truncate(OV.eventText(item), 140);
   }
 
   function removeEvent(eventId) {
