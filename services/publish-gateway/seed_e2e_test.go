@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -182,6 +184,18 @@ func TestSeedExample(t *testing.T) {
 		require.NoError(t, err)
 		require.NotNil(t, sess.LastEventAt)
 
+		metrics := getMetrics(t, gw.url)
+		for _, want := range []string{
+			`openvibe_gateway_connections 1`,
+			`openvibe_gateway_events_accepted_total{delivered="true",result="stored"} 1`,
+			`openvibe_gateway_events_accepted_total{delivered="true",result="duplicate"} 1`,
+			`openvibe_gateway_ack_latency_seconds_count 2`,
+			`openvibe_gateway_broker_publish_failures_total 0`,
+			`openvibe_gateway_connect_attempts_total{result="accepted"} 1`,
+		} {
+			require.Contains(t, metrics, want)
+		}
+
 		require.NoError(t, c.Close())
 		require.Eventually(t, func() bool {
 			s, err := f.st.VibeSessionByKey(ctx, f.slot.ID, seedSessionKey)
@@ -189,4 +203,15 @@ func TestSeedExample(t *testing.T) {
 		}, 10*time.Second, 50*time.Millisecond, "the session ends with its connection")
 		gw.stop(t)
 	})
+}
+
+func getMetrics(t *testing.T, base string) string {
+	t.Helper()
+	resp, err := http.Get(base + "/metrics")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return string(b)
 }

@@ -156,3 +156,23 @@ func TestHelloNormalizesPublisher(t *testing.T) {
 	require.Equal(t, "other", pub.ClientType)
 	require.Len(t, []rune(pub.ClientName), 128)
 }
+
+func TestRejectionsAreCounted(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
+	ms := h.slot(alice, "camp-code", true, "")
+	ctx := h.ctx()
+	c := h.dial(tok, ms.ID, "")
+	_, err := c.Ready(ctx)
+	require.NoError(t, err)
+	for _, msg := range []string{`nope`, `[]`, string(must(json.Marshal(eventMsg("k", "ev", vibe.TypeResponse, nil))))} {
+		require.NoError(t, c.SendRaw(ctx, []byte(msg)))
+		protoError(t, must(c.Next(ctx)))
+	}
+	rejected := h.gw.met.eventsRejected
+	require.Equal(t, 1.0, h.counter(rejected.WithLabelValues(reasonInvalidJSON)))
+	require.Equal(t, 1.0, h.counter(rejected.WithLabelValues(reasonInvalidPayload)))
+	require.Equal(t, 1.0, h.counter(rejected.WithLabelValues(reasonNoSession)))
+	require.Equal(t, 1.0, h.counter(h.gw.met.connections))
+}
