@@ -250,6 +250,7 @@ func (c *conn) readLoop(ctx context.Context) closeRequest {
 		}
 		if err != nil {
 			if req := c.pendingClose(); req != nil && !req.abort {
+				c.g.met.closes.WithLabelValues("shutdown").Inc()
 				return *req // our own close frame ended the read: let the writer finish it
 			}
 			c.g.met.closes.WithLabelValues(closeCause(err)).Inc()
