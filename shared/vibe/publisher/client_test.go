@@ -97,6 +97,14 @@ func TestPublishDeliversInOrderWithProtocolFields(t *testing.T) {
 	st := c.Stats()
 	require.True(t, st.Connected)
 	require.Equal(t, int64(n), st.Published)
+	defer func() { // Close ends the connection with a normal closure the gateway sees
+		closeClient(t, c)
+		require.Eventually(t, func() bool {
+			g.mu.Lock()
+			defer g.mu.Unlock()
+			return len(g.closeCodes) == 1 && g.closeCodes[0] == websocket.StatusNormalClosure
+		}, 5*time.Second, 5*time.Millisecond)
+	}()
 	require.Equal(t, int64(n), st.Acked)
 	require.Equal(t, int64(n), st.LastAckSequence)
 	require.Equal(t, int64(n), acks.Load())

@@ -86,12 +86,16 @@ func (c *Client) session(ctx context.Context) (established bool, err error) {
 	lastRecv.Store(c.cfg.Now().UnixNano())
 	readErr := make(chan error, 1)
 	readerDone := make(chan struct{})
+	// The reader outlives ctx so that a closing handshake can complete: a cancelled read
+	// would drop the connection at once.
+	readCtx, stopReader := context.WithCancel(context.WithoutCancel(ctx))
 	go func() {
 		defer close(readerDone)
-		readErr <- c.readLoop(ctx, conn, &lastRecv)
+		readErr <- c.readLoop(readCtx, conn, &lastRecv)
 	}()
 	defer func() {
 		conn.CloseNow()
+		stopReader()
 		<-readerDone
 	}()
 

@@ -44,6 +44,7 @@ type fakeGateway struct {
 	firstSeen  []vibe.Event
 	seen       map[string]int
 	pings      int
+	closeCodes []websocket.StatusCode // how each publisher connection ended, as the gateway saw it
 	maxUnacked int
 	seq        int64
 }
@@ -116,10 +117,14 @@ func (g *fakeGateway) serve(w http.ResponseWriter, r *http.Request) {
 func (g *fakeGateway) loop(ctx context.Context, c *websocket.Conn, n int) {
 	events, unacked := 0, 0
 	for {
-		var raw json.RawMessage
-		if !g.read(ctx, c, &raw) {
+		_, data, err := c.Read(ctx)
+		if err != nil {
+			g.mu.Lock()
+			g.closeCodes = append(g.closeCodes, websocket.CloseStatus(err))
+			g.mu.Unlock()
 			return
 		}
+		raw := json.RawMessage(data)
 		var env vibe.Envelope
 		_ = json.Unmarshal(raw, &env)
 		switch env.Type {
