@@ -36,6 +36,10 @@ type Config struct {
 	TrustProxyHeaders     bool          `env:"OPENVIBE_API_TRUST_PROXY_HEADERS" envDefault:"false"`
 	PanicMargin           time.Duration `env:"OPENVIBE_API_PANIC_MARGIN" envDefault:"2s"`
 	FeedMaxAge            time.Duration `env:"OPENVIBE_API_FEED_MAX_AGE" envDefault:"1s"`
+	// EventRetention deletes vibe-coding events older than this (0 keeps them forever),
+	// checked every RetentionInterval.
+	EventRetention    time.Duration `env:"OPENVIBE_API_EVENT_RETENTION" envDefault:"0s"`
+	RetentionInterval time.Duration `env:"OPENVIBE_API_RETENTION_INTERVAL" envDefault:"1h"`
 }
 
 // DefaultConfig returns the defaults above.
@@ -45,6 +49,7 @@ func DefaultConfig() Config {
 		IPWritesPerMinute: 300, IPWriteBurst: 60,
 		AuthAttemptsPerMinute: 20, AuthAttemptBurst: 10,
 		PanicMargin: 2 * time.Second, FeedMaxAge: time.Second,
+		RetentionInterval: time.Hour,
 	}
 }
 
@@ -69,6 +74,12 @@ func (c Config) Validate() error {
 	if c.FeedMaxAge < 0 || c.FeedMaxAge > time.Minute {
 		errs = append(errs, errors.New("OPENVIBE_API_FEED_MAX_AGE must be between 0 and 1m"))
 	}
+	if c.EventRetention < 0 || (c.EventRetention > 0 && c.EventRetention < time.Hour) {
+		errs = append(errs, errors.New("OPENVIBE_API_EVENT_RETENTION must be 0 (keep forever) or at least 1h"))
+	}
+	if c.EventRetention > 0 && c.RetentionInterval <= 0 {
+		errs = append(errs, errors.New("OPENVIBE_API_RETENTION_INTERVAL must be positive"))
+	}
 	return errors.Join(errs...)
 }
 
@@ -87,8 +98,9 @@ type Deps struct {
 
 // API is the api service.
 type API struct {
-	httpapi *httpapi.Server
-	pages   *web.Pages
+	httpapi   *httpapi.Server
+	pages     *web.Pages
+	retention *retention
 }
 
 var _ platform.Service = (*API)(nil)
@@ -122,7 +134,7 @@ func New(d Deps) (*API, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &API{httpapi: srv, pages: pages}, nil
+	return &API{httpapi: srv, pages: pages, retention: newRetention(d, cfg)}, nil
 }
 
 // Register mounts the JSON API under /api and the web pages.
@@ -131,9 +143,9 @@ func (a *API) Register(e *echo.Echo) {
 	a.pages.Register(e)
 }
 
-// Run has no background work: the service is request-driven. It returns when ctx ends.
+// Run runs the retention pruner (when retention is configured) until ctx ends.
 func (a *API) Run(ctx context.Context) error {
-	<-ctx.Done()
+	a.retention.run(ctx)
 	return nil
 }
 

@@ -57,6 +57,7 @@ type env struct {
 	clock  *clock
 	jwt    *auth.JWT
 	dbPath string // SQLite file, "" on PostgreSQL
+	svc    *api.API
 }
 
 // envSetup is what an envOption may change before the service starts.
@@ -117,7 +118,7 @@ func newEnv(t testing.TB, dbURL, dbPath string, opts ...envOption) *env {
 	svc.Register(e)
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
-	return &env{t: t, url: srv.URL, store: st, broker: br, clock: clk, jwt: jwt, dbPath: dbPath}
+	return &env{t: t, url: srv.URL, store: st, broker: br, clock: clk, jwt: jwt, dbPath: dbPath, svc: svc}
 }
 
 // response is a finished HTTP exchange.
