@@ -9,7 +9,6 @@ import (
 
 	"openvibe.live/backend/services/agent-runner/internal/agent"
 	"openvibe.live/backend/services/agent-runner/internal/config"
-	"openvibe.live/backend/services/agent-runner/internal/engine"
 	"openvibe.live/backend/services/agent-runner/internal/llm/fantasyllm"
 	"openvibe.live/backend/services/agent-runner/internal/permission"
 	"openvibe.live/backend/services/agent-runner/internal/project"
@@ -231,5 +230,3 @@ func (r *Runner) deleteRule(c echo.Context) error {
 	}
 	return c.NoContent(http.StatusNoContent)
 }
-
-var _ = engine.DefaultRules

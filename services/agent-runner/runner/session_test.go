@@ -91,7 +91,7 @@ func TestAbortMidStream(t *testing.T) {
 	require.Equal(t, http.StatusOK, h.do("alice", "POST", "/agent/session/"+s.ID+"/abort", nil, &ab))
 	require.True(t, ab["aborted"])
 	status := ev.idle(s.ID)
-	require.Less(t, time.Since(start), 2*time.Second)
+	require.Less(t, time.Since(start), 10*time.Second)
 	require.Equal(t, "aborted", status["error"])
 
 	msgs := h.messages("alice", s.ID)
@@ -121,7 +121,7 @@ func TestAbortKillsRunningCommand(t *testing.T) {
 	start := time.Now()
 	require.Equal(t, http.StatusOK, h.do("alice", "POST", "/agent/session/"+s.ID+"/abort", nil, nil))
 	ev.idle(s.ID)
-	require.Less(t, time.Since(start), 4*time.Second)
+	require.Less(t, time.Since(start), 10*time.Second)
 	requireDead(t, pidFile)
 	tp := h.messages("alice", s.ID)[1].ToolParts()[0]
 	require.True(t, strings.HasPrefix(tp.Error, "aborted by the user"), tp.Error)

@@ -137,7 +137,7 @@ func (m *modelCache) backend(name, typ string, pc config.Provider) (llm.Backend,
 		if err != nil {
 			return nil, fmt.Errorf("provider %s: %w", name, err)
 		}
-		b = llm.NewScripted(llm.ByHistory(steps...))
+		b = llm.NewScripted(llm.ByHistory(steps...)).KeepRequests(0)
 	} else {
 		key := pc.APIKey
 		if key == "" && fantasyllm.KeyEnv[typ] != "" {

@@ -2,7 +2,6 @@ package bus
 
 import (
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
@@ -21,7 +20,6 @@ func TestSlowSubscriberNeverBlocks(t *testing.T) {
 	onlyA := b.Subscribe(100_000, func(e Event) bool { return e.SessionID == "a" })
 	defer onlyA.Close()
 
-	start := time.Now()
 	for i := range 50_000 {
 		sid := "a"
 		if i%2 == 1 {
@@ -29,7 +27,6 @@ func TestSlowSubscriberNeverBlocks(t *testing.T) {
 		}
 		b.Publish(Event{Type: PartDelta, SessionID: sid})
 	}
-	require.Less(t, time.Since(start), 2*time.Second)
 	require.Len(t, fast.C(), 50_000)
 	require.Len(t, onlyA.C(), 25_000)
 	require.Len(t, slow.C(), 16)

@@ -9,9 +9,11 @@ import (
 	"time"
 
 	"openvibe.live/backend/services/agent-runner/internal/agent"
+	"openvibe.live/backend/services/agent-runner/internal/bus"
 	"openvibe.live/backend/services/agent-runner/internal/id"
 	"openvibe.live/backend/services/agent-runner/internal/message"
 	"openvibe.live/backend/services/agent-runner/internal/permission"
+	"openvibe.live/backend/services/agent-runner/internal/store"
 	"openvibe.live/backend/services/agent-runner/internal/tool"
 )
 
@@ -132,7 +134,7 @@ func (e *Engine) toolContext(t *turn, am *message.Message, tp *message.ToolPart)
 	proj, _ := e.d.Store.GetProject(context.Background(), t.sess.ProjectID)
 	tc := &tool.Context{SessionID: t.sess.ID, MessageID: am.ID, CallID: tp.CallID, Agent: t.agent.Name,
 		ProjectDir: proj.Worktree, WorkDir: t.sess.Directory, Root: e.d.Root(t.sess.OwnerID),
-		Files: e.files, Todos: e.d.Store, Shell: e.d.Shell}
+		Files: e.files, Todos: todoPublisher{e: e, owner: t.sess.OwnerID}, Shell: e.d.Shell}
 	tc.Ask = func(ctx context.Context, in tool.AskInput) error {
 		reqID := id.New(id.Permission)
 		req := permission.Request{ID: reqID, SessionID: t.sess.ID, ProjectID: t.sess.ProjectID, OwnerID: t.sess.OwnerID,
@@ -180,4 +182,22 @@ func (e *Engine) task(ctx context.Context, t *turn, agentName, description, prom
 		out = last.Text()
 	}
 	return fmt.Sprintf("%s\n\n(session %s)", out, child.ID), nil
+}
+
+// todoPublisher stores a session's todos and announces the change on the bus.
+type todoPublisher struct {
+	e     *Engine
+	owner int64
+}
+
+func (p todoPublisher) GetTodos(ctx context.Context, sessionID string) ([]store.Todo, error) {
+	return p.e.d.Store.GetTodos(ctx, sessionID)
+}
+
+func (p todoPublisher) SetTodos(ctx context.Context, sessionID string, todos []store.Todo) error {
+	if err := p.e.d.Store.SetTodos(ctx, sessionID, todos); err != nil {
+		return err
+	}
+	p.e.d.Bus.Publish(bus.Event{Type: bus.TodoUpdated, SessionID: sessionID, OwnerID: p.owner, Properties: todos})
+	return nil
 }

@@ -27,10 +27,19 @@ type Scripted struct {
 	respond Responder
 	mu      sync.Mutex
 	reqs    []Request
+	keep    int // requests kept for Requests; <0 keeps all
 }
 
 // NewScripted returns a backend answering with respond.
-func NewScripted(respond Responder) *Scripted { return &Scripted{respond: respond} }
+func NewScripted(respond Responder) *Scripted { return &Scripted{respond: respond, keep: -1} }
+
+// KeepRequests bounds how many recent requests Requests returns (each holds a whole history).
+func (s *Scripted) KeepRequests(n int) *Scripted {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.keep = n
+	return s
+}
 
 // Queue returns a Responder that plays steps in order (per backend, across sessions) and
 // answers "(script finished)" once they run out.
@@ -77,6 +86,9 @@ func (s *Scripted) Requests() []Request {
 func (s *Scripted) Stream(ctx context.Context, req Request) iter.Seq[Event] {
 	s.mu.Lock()
 	s.reqs = append(s.reqs, req)
+	if s.keep >= 0 && len(s.reqs) > s.keep {
+		s.reqs = append(s.reqs[:0:0], s.reqs[len(s.reqs)-s.keep:]...)
+	}
 	s.mu.Unlock()
 	step := s.respond(req)
 	return func(yield func(Event) bool) {

@@ -48,7 +48,7 @@ func TestShellBackgroundProcessDoesNotHang(t *testing.T) {
 	start := time.Now()
 	res, err := sh.Run(t.Context(), dir, "sleep 1000 & echo $! > pid; echo started", time.Minute)
 	require.NoError(t, err)
-	require.Less(t, time.Since(start), 3*time.Second, "a background child must not keep the call open")
+	require.Less(t, time.Since(start), 10*time.Second, "a background child must not keep the call open")
 	require.Equal(t, "started\n", res.Output)
 	require.Eventually(t, func() bool { return !pidAlive(t, filepath.Join(dir, "pid")) }, 3*time.Second, 10*time.Millisecond)
 }
@@ -62,7 +62,7 @@ func TestShellTimeoutKillsGroup(t *testing.T) {
 	res, err := sh.Run(t.Context(), dir, "trap '' TERM; sleep 1000 & echo $! > pid; echo before; wait", 300*time.Millisecond)
 	require.NoError(t, err)
 	require.True(t, res.TimedOut)
-	require.Less(t, time.Since(start), 3*time.Second)
+	require.Less(t, time.Since(start), 10*time.Second)
 	require.Contains(t, res.Output, "before")
 	require.Eventually(t, func() bool { return !pidAlive(t, filepath.Join(dir, "pid")) }, 3*time.Second, 10*time.Millisecond)
 }
@@ -77,7 +77,7 @@ func TestShellAbort(t *testing.T) {
 	res, err := sh.Run(ctx, dir, "npm_dev_server() { sleep 1000; }; npm_dev_server & echo $! > pid; wait", time.Minute)
 	require.NoError(t, err)
 	require.True(t, res.Aborted)
-	require.Less(t, time.Since(start), 3*time.Second)
+	require.Less(t, time.Since(start), 10*time.Second)
 	require.Eventually(t, func() bool { return !pidAlive(t, filepath.Join(dir, "pid")) }, 3*time.Second, 10*time.Millisecond)
 }
 
