@@ -56,7 +56,7 @@ func migrate(ctx context.Context, cfg *config, log *slog.Logger) error {
 // serve wires the gateway from the configuration and runs it until ctx ends. Wiring code,
 // longer than most functions on purpose.
 func serve(ctx context.Context, cfg *config, log *slog.Logger) error {
-	st, err := stores.Open(ctx, cfg.DatabaseURL, stores.Options{Migrate: cfg.MigrateOnStart, Logger: log})
+	st, err := stores.Open(ctx, gateway.DatabaseURL(cfg.DatabaseURL, cfg.Gateway), stores.Options{Migrate: cfg.MigrateOnStart, Logger: log})
 	if err != nil {
 		return err
 	}

@@ -156,11 +156,11 @@ func testConfig() Config {
 	return cfg
 }
 
-func openTestStore(t testing.TB, postgres bool) store.Store {
+func openTestStore(t testing.TB, postgres bool, cfg Config) store.Store {
 	t.Helper()
 	url := filepath.Join(t.TempDir(), "gateway.db")
 	if postgres {
-		url = testenv.Postgres(t)
+		url = DatabaseURL(testenv.Postgres(t), cfg)
 	}
 	st, err := stores.Open(t.Context(), url, stores.Options{Migrate: true, Logger: slog.New(slog.DiscardHandler)})
 	require.NoError(t, err)
@@ -173,7 +173,7 @@ func newHarness(t testing.TB, opts ...harnessOpt) *harness {
 	for _, f := range opts {
 		f(&o)
 	}
-	st := &faultyStore{Store: openTestStore(t, o.postgres)}
+	st := &faultyStore{Store: openTestStore(t, o.postgres, o.cfg)}
 	mem := memory.New(memory.Options{})
 	br := &faultyBroker{Broker: mem}
 	jwt, err := auth.NewJWT(auth.JWTConfig{Secret: []byte("0123456789abcdef0123456789abcdef"), Issuer: "openvibe.live", Audience: "openvibe.live", TTL: time.Hour})

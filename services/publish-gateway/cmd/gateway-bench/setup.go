@@ -48,7 +48,9 @@ func setup(ctx context.Context, o options, log *slog.Logger) (_ *benchEnv, err e
 			env.close()
 		}
 	}()
-	st, err := stores.Open(ctx, o.databaseURL, stores.Options{Migrate: true, Logger: log})
+	cfg := gateway.DefaultConfig()
+	cfg.Writers = o.writers
+	st, err := stores.Open(ctx, gateway.DatabaseURL(o.databaseURL, cfg), stores.Options{Migrate: true, Logger: log})
 	if err != nil {
 		return nil, err
 	}
