@@ -20,7 +20,7 @@ func highEntropySecret(tok string) bool {
 	if len(tok) < 20 || uuidRe.MatchString(tok) || integrityRe.MatchString(tok) || isHex(tok) {
 		return false
 	}
-	if strings.Count(tok, "/") >= 2 && !strings.ContainsAny(tok, "+=") {
+	if strings.Count(tok, "/") >= 2 && !strings.ContainsAny(tok, "+=") && !randomBase64(tok) {
 		return false // a path
 	}
 	if strings.Count(tok, ".") >= 1 && !strings.HasPrefix(tok, "ey") && dottedWords(tok) {
@@ -54,6 +54,15 @@ func highEntropySecret(tok string) bool {
 		return false // made of words: wantsHttp10KeepAlive, TLS12_CIPHER_SUITES
 	}
 	return shannonEntropy(tok) >= entropyThreshold(len(tok))
+}
+
+// randomBase64 reports whether a slash-separated token is one random base64 string (an AWS
+// secret key such as wJalrXUtnFEMI/K7MDENG/bPxRfiCY8zQ4vN2mLp) rather than a path: long once
+// the slashes are removed, and changing character class every one or two characters where
+// path segments are words.
+func randomBase64(tok string) bool {
+	s := strings.ReplaceAll(tok, "/", "")
+	return len(s) >= 30 && meanRunLength(s) < 2.2
 }
 
 // meanRunLength splits s into runs at lower-to-upper case changes, letter-digit changes and
