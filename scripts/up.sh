@@ -46,7 +46,13 @@ start() {
 	echo "up: building" >&2
 	go build -o "$bin/" ./services/publish-gateway ./services/chat-socket ./services/api ./services/agent-runner
 	(cd deploy && go build -o "$bin/devproxy" ./devproxy)
-	eval "$(OPENVIBE_SERVICES_DIR=$dir/services bash scripts/test-services.sh env)"
+	# As root PostgreSQL runs as the postgres user, which must be able to reach its data
+	# directory under $dir (a private temporary directory is 0700).
+	[ "$(id -u)" = 0 ] && chmod go+x "$dir"
+	local services_env
+	services_env=$(OPENVIBE_SERVICES_DIR=$dir/services bash scripts/test-services.sh env) ||
+		{ echo "up: PostgreSQL or Redis did not start" >&2; return 1; }
+	eval "$services_env"
 	local pg=${OPENVIBE_TEST_POSTGRES_URL%%\?*}
 	pg=${pg%/postgres}
 	psql "$OPENVIBE_TEST_POSTGRES_URL" -qtAc "SELECT 1 FROM pg_database WHERE datname='openvibe'" | grep -q 1 ||

@@ -168,3 +168,16 @@ func (r *Redis) Kill() {
 	_ = r.cmd.Process.Kill()
 	_ = r.cmd.Wait()
 }
+
+// RequireServers skips the test when the PostgreSQL or Redis server binaries are missing
+// (fails it under REQUIRE_SERVICES=1).
+func RequireServers(t testing.TB) {
+	t.Helper()
+	matches, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
+	initdb := "initdb"
+	if len(matches) > 0 {
+		initdb = matches[len(matches)-1]
+	}
+	requireBinary(t, initdb, "PostgreSQL")
+	requireBinary(t, "redis-server", "Redis")
+}
