@@ -37,6 +37,7 @@ type report struct {
 	Seconds            float64 `json:"measured_seconds"`
 	Published          uint64  `json:"events_published"`
 	PublishErrors      uint64  `json:"publish_errors"`
+	FirstError         string  `json:"first_publish_error,omitempty"`
 	Delivered          uint64  `json:"messages_delivered"`
 	DeliveredPerSecond float64 `json:"messages_delivered_per_second"`
 	P50Ms              float64 `json:"latency_p50_ms"`
@@ -71,6 +72,12 @@ func (l *load) run(ctx context.Context, progress io.Writer) (*report, error) {
 	u, slots, err := setup(ctx, st, l.o.username, l.o.slots)
 	if err != nil {
 		return nil, err
+	}
+	l.pstats.stored = map[int64]*storedRing{}
+	if l.o.mode == "store" {
+		for _, s := range slots {
+			l.pstats.stored[s.ID] = &storedRing{}
+		}
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -117,7 +124,7 @@ func (l *load) connect(ctx context.Context, wg *sync.WaitGroup, u store.User, sl
 		}
 		var once sync.Once
 		wg.Go(func() {
-			runViewer(ctx, url, slot.ID, &l.vstats, &l.pstats, func(err error) {
+			runViewer(ctx, url, l.pstats.stored[slot.ID], &l.vstats, func(err error) {
 				once.Do(func() {
 					<-sem
 					errs <- err
@@ -236,6 +243,9 @@ func (l *load) report(a, b sample) *report {
 		ToolCPUCores: (b.toolCPU - a.toolCPU).Seconds() / secs,
 		CPUs:         runtime.NumCPU(),
 	}
+	if e := l.pstats.firstErr.Load(); e != nil {
+		r.FirstError = *e
+	}
 	for i := range b.server {
 		r.ServerCPUCores += (b.server[i].CPUSeconds - a.server[i].CPUSeconds) / secs
 		r.ServerRSSMiB += b.server[i].RSSBytes / (1 << 20)
@@ -267,6 +277,9 @@ func (r *report) print(w io.Writer) {
 	fmt.Fprintf(w, "mode               %s; %d slot(s) × %.0f events/s\n", r.Mode, r.Slots, r.RatePerSlot)
 	fmt.Fprintf(w, "viewers            %d connected (%d dial errors, %d dropped, %d slow)\n", r.Viewers, r.DialErrors, r.Dropped, r.Slow)
 	fmt.Fprintf(w, "published          %d events in %.1fs (%d errors)\n", r.Published, r.Seconds, r.PublishErrors)
+	if r.FirstError != "" {
+		fmt.Fprintf(w, "  first error      %s\n", r.FirstError)
+	}
 	fmt.Fprintf(w, "delivered          %d messages, %.0f/s\n", r.Delivered, r.DeliveredPerSecond)
 	fmt.Fprintf(w, "latency            p50 %.2f ms, p99 %.2f ms, max %.2f ms (publish → viewer)\n", r.P50Ms, r.P99Ms, r.MaxMs)
 	if r.Mode == "store" {

@@ -43,7 +43,7 @@ func TestViewerParsesFrames(t *testing.T) {
 	t.Parallel()
 	st := &viewerStats{}
 	welcomed := 0
-	v := viewer{st: st, ps: &publishStats{}, slotID: 1, welcomed: func(error) { welcomed++ }}
+	v := viewer{st: st, welcomed: func(error) { welcomed++ }}
 	now := time.Now()
 	v.frame([]byte(`{"type":"welcome","managed_stream_id":1,"settings":{"delay_ms":0},"seq":4,"user":null}`), now)
 	sent := now.Add(-3 * time.Millisecond).UnixNano()

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -21,13 +20,28 @@ import (
 type publishStats struct {
 	published atomic.Uint64
 	errors    atomic.Uint64
-	store     histogram // time to store an event (the gateway's work before its ack)
-	// stored maps a seq (per slot) to when its event was stored, so viewers can also measure
-	// the chat-socket's own share: stored → viewer.
-	stored sync.Map // storedKey → time.Time
+	firstErr  atomic.Pointer[string] // the first publish error, for the report
+	store     histogram              // time to store an event (the gateway's work before its ack)
+	// stored records, per slot, when each seq was stored, so viewers can also measure the
+	// chat-socket's own share: stored → viewer. Filled before publishing starts, read-only after.
+	stored map[int64]*storedRing
 }
 
-type storedKey struct{ slot, seq int64 }
+// storedRing maps seq → store time (unix ns) for the last len(at) seqs, without locks or
+// allocations on the viewers' hot path.
+type storedRing struct {
+	at [1 << 16]atomic.Int64
+}
+
+func (r *storedRing) put(seq int64, t time.Time) { r.at[seq&(1<<16-1)].Store(t.UnixNano()) }
+
+func (r *storedRing) get(seq int64) (time.Time, bool) {
+	if r == nil {
+		return time.Time{}, false
+	}
+	n := r.at[seq&(1<<16-1)].Load()
+	return time.Unix(0, n), n != 0
+}
 
 // loadEvent is a visible prompt event whose summary carries its publish time, so viewers
 // can measure publish→viewer latency.
@@ -99,16 +113,17 @@ func (p *storePublisher) publish(ctx context.Context, now time.Time, n int) {
 	}
 	res, err := p.st.InsertVibeEvents(ctx, batch)
 	if err != nil {
-		p.stats.errors.Add(uint64(n))
+		p.stats.fail(err)
+		p.stats.errors.Add(uint64(n) - 1)
 		return
 	}
 	stored := time.Now()
 	for _, r := range res {
 		p.stats.store.observe(stored.Sub(now))
-		p.stats.stored.Store(storedKey{p.slot.ID, r.Event.Seq}, stored)
+		p.stats.stored[p.slot.ID].put(r.Event.Seq, stored)
 		msg := slotbus.Message{Kind: slotbus.KindEvent, SlotID: p.slot.ID, Event: slotbus.FromStoreEvent(r.Event)}
 		if err := slotbus.Publish(ctx, p.br, msg); err != nil {
-			p.stats.errors.Add(1) // stored: viewers still get it through gap recovery
+			p.stats.fail(err) // stored: viewers still get it through gap recovery
 		}
 		p.stats.published.Add(1)
 	}
@@ -128,10 +143,16 @@ func runGatewayPublisher(ctx context.Context, server, token string, slot store.M
 	defer c.Close(context.WithoutCancel(ctx))
 	tick(ctx, rate, func(now time.Time) {
 		if err := c.Publish(loadEvent(now)); err != nil {
-			stats.errors.Add(1)
+			stats.fail(err)
 			return
 		}
 		stats.published.Add(1)
 	})
 	return nil
+}
+
+func (s *publishStats) fail(err error) {
+	s.errors.Add(1)
+	msg := err.Error()
+	s.firstErr.CompareAndSwap(nil, &msg)
 }

@@ -32,7 +32,7 @@ var (
 
 // runViewer connects one viewer and reads until ctx ends. welcomed is called once the
 // welcome frame has arrived (or with the error that prevented it).
-func runViewer(ctx context.Context, url string, slotID int64, st *viewerStats, ps *publishStats, welcomed func(error)) {
+func runViewer(ctx context.Context, url string, stored *storedRing, st *viewerStats, welcomed func(error)) {
 	conn, _, err := websocket.Dial(ctx, url, nil)
 	if err != nil {
 		st.dialErrors.Add(1)
@@ -43,10 +43,14 @@ func runViewer(ctx context.Context, url string, slotID int64, st *viewerStats, p
 	conn.SetReadLimit(4 << 20)
 	st.connected.Add(1)
 	defer st.connected.Add(-1)
-	v := viewer{st: st, ps: ps, slotID: slotID, welcomed: welcomed}
+	v := viewer{st: st, stored: stored, welcomed: welcomed}
+	// Reads get a context without a deadline (a timer per read would cost more than the
+	// read); ending the run closes the socket instead.
+	stop := context.AfterFunc(ctx, func() { conn.CloseNow() })
+	defer stop()
 	buf := bytes.NewBuffer(make([]byte, 0, 4096))
 	for {
-		_, r, err := conn.Reader(ctx)
+		_, r, err := conn.Reader(context.Background())
 		if err == nil {
 			buf.Reset()
 			_, err = buf.ReadFrom(r)
@@ -72,8 +76,7 @@ func runViewer(ctx context.Context, url string, slotID int64, st *viewerStats, p
 
 type viewer struct {
 	st       *viewerStats
-	ps       *publishStats
-	slotID   int64
+	stored   *storedRing
 	welcome  bool
 	last     int64
 	welcomed func(error)
@@ -94,8 +97,8 @@ func (v *viewer) frame(f []byte, now time.Time) {
 		if t := intAfter(f, keySummary); t > 0 {
 			v.st.latency.observe(now.Sub(time.Unix(0, t)))
 		}
-		if t, ok := v.ps.stored.Load(storedKey{v.slotID, seq}); ok {
-			v.st.fromStore.observe(now.Sub(t.(time.Time)))
+		if t, ok := v.stored.get(seq); ok {
+			v.st.fromStore.observe(now.Sub(t))
 		}
 	case bytes.HasPrefix(f, prefixWelcome) && !v.welcome:
 		v.welcome = true
