@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -25,6 +26,7 @@ import (
 	"openvibe.live/backend/services/agent-runner/internal/engine"
 	"openvibe.live/backend/services/agent-runner/internal/llm"
 	"openvibe.live/backend/services/agent-runner/internal/store"
+	"openvibe.live/backend/services/agent-runner/internal/store/postgres"
 	"openvibe.live/backend/services/agent-runner/internal/store/sqlite"
 	"openvibe.live/backend/services/agent-runner/internal/tool"
 	"openvibe.live/backend/services/agent-runner/internal/tools"
@@ -46,8 +48,8 @@ type Deps struct {
 	Logger     *slog.Logger
 	Registerer prometheus.Registerer // nil: metrics are not registered anywhere
 
-	// Database is the SQLite file (or "sqlite:" URL) the runner keeps its state in; ignored
-	// when Store is set.
+	// Database is where the runner keeps its state: a SQLite file (or "sqlite:" URL) or a
+	// postgres:// URL; ignored when Store is set.
 	Database string
 	Store    store.Store
 
@@ -145,7 +147,7 @@ func New(ctx context.Context, d Deps) (*Runner, error) {
 		if d.Database == "" {
 			return nil, errors.New("runner: a database path is required")
 		}
-		st, err := sqlite.Open(ctx, d.Database, d.Logger)
+		st, err := openStore(ctx, d.Database, d.Logger)
 		if err != nil {
 			return nil, fmt.Errorf("runner: %w", err)
 		}
@@ -168,6 +170,14 @@ func New(ctx context.Context, d Deps) (*Runner, error) {
 		return nil, fmt.Errorf("runner: restore permission requests: %w", err)
 	}
 	return r, nil
+}
+
+// openStore opens PostgreSQL for postgres:// URLs, else SQLite.
+func openStore(ctx context.Context, url string, log *slog.Logger) (store.Store, error) {
+	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
+		return postgres.Open(ctx, url, log)
+	}
+	return sqlite.Open(ctx, url, log)
 }
 
 // root is the directory a user's sessions are confined to.

@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"openvibe.live/backend/shared/testenv"
+
 	"openvibe.live/backend/services/agent-runner/internal/llm"
 	"openvibe.live/backend/services/agent-runner/internal/message"
 )
@@ -21,7 +23,12 @@ func TestMain(m *testing.M) {
 // TestWholeTurn drives a prompt through read → edit (ask, allowed over HTTP) → bash (ask,
 // allowed) → final text, checks every stored part and its lifecycle on the bus, and checks
 // the history replays identically after a restart.
-func TestWholeTurn(t *testing.T) {
+func TestWholeTurn(t *testing.T) { wholeTurn(t, "") }
+
+// TestWholeTurnPostgres runs the same turn with the runner's state in PostgreSQL.
+func TestWholeTurnPostgres(t *testing.T) { wholeTurn(t, testenv.Postgres(t)) }
+
+func wholeTurn(t *testing.T, db string) {
 	backend := llm.NewScripted(llm.Queue(
 		llm.Step{Events: []llm.Event{llm.Reasoning("I should look first."), llm.Text("Let me read it."),
 			llm.Call("c1", "read", map[string]any{"file_path": "hello.txt"})}},
@@ -29,7 +36,7 @@ func TestWholeTurn(t *testing.T) {
 		llm.Step{Events: []llm.Event{llm.Call("c3", "bash", map[string]any{"command": "cat hello.txt"})}},
 		llm.Step{Events: []llm.Event{llm.Text("Done: "), llm.Text("hello there."), llm.Done("stop", 100, 20)}},
 	))
-	h := newHarness(t, harnessOpts{backend: backend})
+	h := newHarness(t, harnessOpts{backend: backend, dbPath: db})
 	dir := h.userDir(10)
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "hello.txt"), []byte("hello world\n"), 0o644))

@@ -18,7 +18,6 @@ import (
 	"openvibe.live/backend/shared/platform"
 	"openvibe.live/backend/shared/store/stores"
 
-	"openvibe.live/backend/services/agent-runner/internal/store/sqlite"
 	"openvibe.live/backend/services/agent-runner/runner"
 )
 
@@ -59,11 +58,12 @@ func (c Config) Validate() error {
 
 // Migrate applies the runner's schema (and the platform's when asked to on start).
 func Migrate(ctx context.Context, cfg *Config, log *slog.Logger) error {
-	st, err := sqlite.Open(ctx, cfg.Agent.Database, log)
+	r, err := runner.New(ctx, runner.Deps{Logger: log, Database: cfg.Agent.Database, LocalPassword: "migrate-only",
+		WorkspaceRoot: cfg.Agent.WorkspaceRoot})
 	if err != nil {
 		return fmt.Errorf("migrate agent database: %w", err)
 	}
-	return st.Close()
+	return r.Close()
 }
 
 // Sandbox resolves the sandbox setting to a bwrap path ("" for none). "auto" uses bwrap
