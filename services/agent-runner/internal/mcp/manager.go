@@ -323,6 +323,7 @@ func (s *server) serve(ctx context.Context, cs *sdk.ClientSession) error {
 		_ = cs.Close()
 		<-ended
 	case err = <-ended:
+		_ = cs.Close() // releases the session's background work (subscriptions, keepalive)
 	}
 	s.mu.Lock()
 	if s.session == cs {
