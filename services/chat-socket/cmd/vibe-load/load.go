@@ -153,15 +153,21 @@ func (l *load) startPublishers(ctx context.Context, wg *sync.WaitGroup, st store
 	}
 	switch l.o.mode {
 	case "store":
-		br, err := brokers.Open(ctx, l.o.redisURL, l.log)
+		br, err := brokers.Open(context.WithoutCancel(ctx), l.o.redisURL, l.log)
 		if err != nil {
 			return fmt.Errorf("open broker: %w", err)
 		}
+		var pubs sync.WaitGroup
+		if err := l.startStorePublishers(ctx, &pubs, st, br, slots); err != nil {
+			pubs.Wait()
+			_ = br.Close()
+			return err
+		}
 		wg.Go(func() {
-			<-ctx.Done()
+			pubs.Wait() // close the broker only once no publish is in flight
 			_ = br.Close()
 		})
-		return l.startStorePublishers(ctx, wg, st, br, slots)
+		return nil
 	default:
 		token, err := publishToken(ctx, st, u)
 		if err != nil {

@@ -118,6 +118,7 @@ func (p *storePublisher) publish(ctx context.Context, now time.Time, n int) {
 		return
 	}
 	stored := time.Now()
+	ctx = context.WithoutCancel(ctx) // stored events are published even as the run ends
 	for _, r := range res {
 		p.stats.store.observe(stored.Sub(now))
 		p.stats.stored[p.slot.ID].put(r.Event.Seq, stored)
