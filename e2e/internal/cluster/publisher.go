@@ -103,6 +103,7 @@ type PublisherRecord struct {
 	Published []string
 	Acked     map[string]vibe.Ack
 	Delivered map[string]bool
+	SentAt    map[string]time.Time // eventId → handed to the client
 	AckAt     map[string]time.Time // eventId → first ack
 	AckDelay  []time.Duration      // publish → first ack, per acked event
 	Errors    []error
@@ -114,7 +115,10 @@ func (p *Publisher) Record() PublisherRecord {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	r := PublisherRecord{Published: append([]string{}, p.published...), Acked: map[string]vibe.Ack{},
-		Delivered: map[string]bool{}, Errors: append([]error{}, p.errors...), ErrorAt: append([]time.Time{}, p.errorAt...), AckAt: map[string]time.Time{}}
+		Delivered: map[string]bool{}, Errors: append([]error{}, p.errors...), ErrorAt: append([]time.Time{}, p.errorAt...), AckAt: map[string]time.Time{}, SentAt: map[string]time.Time{}}
+	for k, v := range p.sentAt {
+		r.SentAt[k] = v
+	}
 	for k, v := range p.acked {
 		r.Acked[k] = v
 		r.AckAt[k] = p.ackAt[k]

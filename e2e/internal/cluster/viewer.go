@@ -36,6 +36,7 @@ type Viewer struct {
 	welcomes int
 	settings int
 	chats    []string
+	errFrame []string // "error" frames: a client message was refused
 	lastSeq  int64
 	errs     []error
 	conn     *websocket.Conn
@@ -189,6 +190,8 @@ func (v *Viewer) frame(line []byte, at time.Time) {
 		v.lastSeq = max(v.lastSeq, f.Seq)
 	case "chat.message":
 		v.chats = append(v.chats, f.Text)
+	case "error":
+		v.errFrame = append(v.errFrame, string(line))
 	}
 	v.broadcastLocked()
 }
@@ -235,7 +238,8 @@ type Snapshot struct {
 	Welcomes   int // connections made (one welcome each)
 	Settings   int
 	Chats      int
-	Errors     []error
+	Refused    []string // error frames
+	Errors     []error  // connection ends and undecodable frames
 }
 
 // Snapshot returns a copy of the record.
@@ -245,7 +249,7 @@ func (v *Viewer) Snapshot() Snapshot {
 	s := Snapshot{
 		Events: append([]Delivery{}, v.events...), Retracts: append([]string{}, v.retracts...),
 		Resets: v.resets, Welcomes: v.welcomes, Settings: v.settings, Chats: len(v.chats),
-		Errors: append([]error{}, v.errs...),
+		Refused: append([]string{}, v.errFrame...), Errors: append([]error{}, v.errs...),
 	}
 	for seq, n := range v.seen {
 		if n > 1 {
