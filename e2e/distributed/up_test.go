@@ -57,6 +57,7 @@ func addresses(out string) map[string]string {
 // chat-socket replica receive every event, and the public feed shows them.
 func TestUp(t *testing.T) {
 	cluster.RequireServers(t)
+	cluster.Exclusive(t)
 	root, err := cluster.RepoRoot()
 	require.NoError(t, err)
 	dir, err := os.MkdirTemp("", "openvibe-e2e-up-")

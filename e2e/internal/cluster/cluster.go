@@ -36,6 +36,8 @@ type Cluster struct {
 // everything when the test ends.
 func Start(t testing.TB, bins *Binaries, o Options) *Cluster {
 	t.Helper()
+	RequireServers(t)
+	Exclusive(t)
 	c := &Cluster{t: t, PG: StartPostgres(t), Redis: StartRedis(t)}
 	common := []string{
 		"PATH=" + os.Getenv("PATH"),
