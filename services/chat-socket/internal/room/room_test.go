@@ -450,3 +450,30 @@ func TestLostRetractIsHonouredFromTheStore(t *testing.T) {
 		require.Equal(t, []int64{2}, seqs(take(t, v)))
 	})
 }
+
+func TestBackfillRespectsTheDelay(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := vibe.DefaultSettings()
+		s.DelayMs = 3000
+		h := newHarness(t, s)
+		// Stored a second before the room starts: still inside its window.
+		h.st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now().Add(-time.Second))
+		zero := int64(0)
+		v, _ := h.join(&zero, 1<<20)
+		require.Empty(t, seqs(take(t, v)), "not replayed before its delay ends")
+		time.Sleep(1999 * time.Millisecond)
+		require.Empty(t, seqs(take(t, v)))
+		time.Sleep(time.Millisecond)
+		require.Equal(t, []int64{1}, seqs(take(t, v)), "delivered live when due")
+
+		// A resuming viewer joining while an event is pending gets it when due, not before.
+		h.store(vibe.TypePrompt)
+		time.Sleep(time.Second)
+		since := int64(1)
+		w, _ := h.join(&since, 1<<20)
+		require.Empty(t, seqs(take(t, w)))
+		time.Sleep(2 * time.Second)
+		require.Equal(t, []int64{2}, seqs(take(t, w)))
+		require.Equal(t, []int64{2}, seqs(take(t, v)))
+	})
+}
