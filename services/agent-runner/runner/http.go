@@ -102,6 +102,8 @@ func httpError(err error) error {
 		return echo.NewHTTPError(http.StatusNotFound, "not found")
 	case errors.Is(err, engine.ErrBusy):
 		return echo.NewHTTPError(http.StatusConflict, "the session is busy with another turn; abort it or wait")
+	case errors.Is(err, engine.ErrClosed):
+		return echo.NewHTTPError(http.StatusServiceUnavailable, "the runner is shutting down")
 	case errors.Is(err, engine.ErrUnknownAgent), errors.Is(err, engine.ErrBadDirectory):
 		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
 	case errors.As(err, &de):

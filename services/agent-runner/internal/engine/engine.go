@@ -26,6 +26,7 @@ import (
 // Errors callers map to HTTP statuses.
 var (
 	ErrBusy         = errors.New("session is busy with another turn")
+	ErrClosed       = errors.New("the runner is shutting down")
 	ErrAborted      = errors.New("aborted")
 	ErrUnknownAgent = errors.New("unknown agent")
 	ErrBadDirectory = errors.New("bad directory")
@@ -116,7 +117,9 @@ func (e *Engine) Recover(ctx context.Context) error { return e.perms.Load(ctx) }
 // Close aborts running turns with permission.ErrShutdown (pending asks stay stored) and waits
 // for them to end or ctx to expire.
 func (e *Engine) Close(ctx context.Context) error {
+	e.mu.Lock() // no turn is claimed (and added to wg) while the engine stops
 	e.stopBase(permission.ErrShutdown)
+	e.mu.Unlock()
 	done := make(chan struct{})
 	go func() { e.wg.Wait(); close(done) }()
 	select {
@@ -270,6 +273,9 @@ func (e *Engine) wait(ctx context.Context, sessionID string) {
 func (e *Engine) claim(parent context.Context, s store.Session) (context.Context, func(), error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.base.Err() != nil {
+		return nil, nil, ErrClosed
+	}
 	if e.running[s.ID] != nil {
 		return nil, nil, ErrBusy
 	}
@@ -278,6 +284,7 @@ func (e *Engine) claim(parent context.Context, s store.Session) (context.Context
 	stop := context.AfterFunc(e.base, func() { cancel(context.Cause(e.base)) })
 	r := &run{cancel: cancel, done: make(chan struct{})}
 	e.running[s.ID] = r
+	e.wg.Add(1) // under mu: Close cannot be waiting yet
 	e.d.Bus.Publish(bus.Event{Type: bus.SessionStatus, SessionID: s.ID, OwnerID: s.OwnerID, Properties: map[string]any{"status": "busy"}})
 	release := func() {
 		stop()
@@ -286,6 +293,7 @@ func (e *Engine) claim(parent context.Context, s store.Session) (context.Context
 		delete(e.running, s.ID)
 		e.mu.Unlock()
 		close(r.done)
+		e.wg.Done()
 	}
 	return ctx, release, nil
 }

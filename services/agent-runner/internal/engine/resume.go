@@ -23,9 +23,7 @@ func (e *Engine) orphanReply(req permission.Request, r permission.Reply) {
 		e.log.WarnContext(ctx, "resume after permission reply: session busy", "session_id", s.ID)
 		return
 	}
-	e.wg.Add(1)
 	go func() {
-		defer e.wg.Done()
 		defer release()
 		err := e.resume(runCtx, s, req, r)
 		e.idle(s, err)

@@ -78,9 +78,7 @@ func (e *Engine) Start(s store.Session, in PromptInput) (*message.Message, error
 		e.idle(s, err)
 		return nil, err
 	}
-	e.wg.Add(1)
 	go func() {
-		defer e.wg.Done()
 		defer release()
 		_, err := e.loop(ctx, t)
 		e.idle(s, err)
