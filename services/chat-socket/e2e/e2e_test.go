@@ -277,3 +277,43 @@ func TestSlowViewerIsCutOff(t *testing.T) {
 	}
 	require.EqualValues(t, 1, p.metric(t, "openvibe_chat_viewers"))
 }
+
+// TestNodeRestartResume: a replica shuts down gracefully (viewers get 1001), events are
+// published while no replica runs, and a viewer reconnecting with since to a new replica gets
+// exactly what it missed.
+func TestNodeRestartResume(t *testing.T) {
+	t.Parallel()
+	r := newRedis(t)
+	w := newWorld(t, r.url)
+	p := startChat(t, w.dbURL, r.url)
+	v := dialViewer(t, p, w, "")
+	v.must("welcome")
+	for i := range 3 {
+		w.publishEvent(event(vibe.TypePrompt, vibe.VisibilityPublic, fmt.Sprintf("before %d", i)))
+	}
+	var last int64
+	for range 3 {
+		last = v.must("vibe-coding").seq()
+	}
+	p.stop()
+	select {
+	case err := <-v.closed:
+		require.EqualValues(t, websocket.StatusGoingAway, websocket.CloseStatus(err))
+	case <-time.After(10 * time.Second):
+		t.Fatal("viewer not closed by the shutdown")
+	}
+
+	var missed []int64
+	for i := range 3 {
+		missed = append(missed, w.publishEvent(event(vibe.TypePrompt, vibe.VisibilityPublic, fmt.Sprintf("while down %d", i))).Seq)
+	}
+	q := startChat(t, w.dbURL, r.url)
+	again := dialViewer(t, q, w, fmt.Sprintf("?since=%d", last))
+	require.Equal(t, true, again.must("welcome").m["resumed"])
+	var got []int64
+	for range 3 {
+		got = append(got, again.must("vibe-coding").seq())
+	}
+	require.Equal(t, missed, got)
+	again.none("vibe-coding", 500*time.Millisecond)
+}
