@@ -31,7 +31,7 @@ const (
 //
 //	"mcp": {
 //	  "fs":   {"type": "local", "command": ["npx", "-y", "@modelcontextprotocol/server-filesystem", "."],
-//	           "environment": {"DEBUG": "1"}},
+//	           "env": {"DEBUG": "1"}},
 //	  "docs": {"type": "remote", "url": "https://mcp.example/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"}}
 //	}
 type ServerConfig struct {
@@ -39,7 +39,7 @@ type ServerConfig struct {
 	// Local: Command is the program and its arguments; Args are appended.
 	Command     []string          `json:"command,omitempty"`
 	Args        []string          `json:"args,omitempty"`
-	Environment map[string]string `json:"environment,omitempty"`
+	Environment map[string]string `json:"env,omitempty"`
 	// Remote.
 	URL       string            `json:"url,omitempty"`
 	Headers   map[string]string `json:"headers,omitempty"`
