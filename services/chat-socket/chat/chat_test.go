@@ -324,3 +324,32 @@ func TestWriteCoalescesQueuedFrames(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func TestDeadPeerIsDropped(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Config{PingInterval: 100 * time.Millisecond, PongTimeout: 200 * time.Millisecond})
+	c := e.dial("/ws/chat/ada/camp-code", nil)
+	c.nextOf("chat.history")
+	alive := e.dial("/ws/chat/ada/camp-code", nil)
+	alive.nextOf("chat.history")
+	pongs := make(chan map[string]any, 1)
+	go func() { pongs <- alive.nextOf("pong") }() // keeps reading, so it answers pings
+	// A client that stops reading never answers pings (coder/websocket answers while reading).
+	time.Sleep(time.Second)
+	alive.send(map[string]string{"type": "ping"})
+	select {
+	case <-pongs:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a live peer must not be dropped")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	for {
+		_, _, err := c.conn.Read(ctx)
+		if err != nil {
+			require.NoError(t, ctx.Err(), "the server must close a peer that does not answer pings")
+			require.Contains(t, []websocket.StatusCode{closePingTimeout, -1}, websocket.CloseStatus(err))
+			return
+		}
+	}
+}
