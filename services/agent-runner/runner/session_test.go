@@ -207,3 +207,17 @@ func TestReadOutsideWorkspaceRefused(t *testing.T) {
 		require.NotContains(t, r.Text, "top secret")
 	}
 }
+
+func TestPatchSession(t *testing.T) {
+	h := newHarness(t, harnessOpts{backend: llm.NewScripted(llm.Queue())})
+	s := h.createSession("alice", "")
+	var out SessionView
+	require.Equal(t, http.StatusOK, h.do("alice", "PATCH", "/agent/session/"+s.ID, map[string]any{"title": "Renamed", "agent": "plan"}, &out))
+	require.Equal(t, "Renamed", out.Title)
+	require.Equal(t, "plan", out.Agent)
+	var e map[string]any
+	require.Equal(t, http.StatusBadRequest, h.do("alice", "PATCH", "/agent/session/"+s.ID, map[string]any{"agent": "general"}, &e))
+	require.Equal(t, http.StatusBadRequest, h.do("alice", "PATCH", "/agent/session/"+s.ID, map[string]any{"agent": "nope"}, &e))
+	require.Equal(t, http.StatusBadRequest, h.do("alice", "PATCH", "/agent/session/"+s.ID, map[string]any{"title": " "}, &e))
+	require.Equal(t, http.StatusNotFound, h.do("bob", "PATCH", "/agent/session/"+s.ID, map[string]any{"title": "x"}, &e))
+}

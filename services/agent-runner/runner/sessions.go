@@ -9,6 +9,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"openvibe.live/backend/services/agent-runner/internal/agent"
+
 	"openvibe.live/backend/services/agent-runner/internal/engine"
 	"openvibe.live/backend/services/agent-runner/internal/message"
 	"openvibe.live/backend/services/agent-runner/internal/permission"
@@ -86,6 +88,9 @@ func (r *Runner) updateSession(c echo.Context) error {
 		s.Title = *b.Title
 	}
 	if b.Agent != nil {
+		if err := r.checkPrimaryAgent(c, s, *b.Agent); err != nil {
+			return err
+		}
 		s.Agent = *b.Agent
 	}
 	s.Updated = time.Now().UTC()
@@ -212,4 +217,21 @@ func (r *Runner) getTodos(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, todos)
+}
+
+// checkPrimaryAgent refuses an agent that does not exist for the session's project or is not
+// a primary agent.
+func (r *Runner) checkPrimaryAgent(c echo.Context, s store.Session, name string) error {
+	proj, err := r.store.GetProject(c.Request().Context(), s.ProjectID)
+	if err != nil {
+		return err
+	}
+	st, err := r.settings(c.Request().Context(), proj.Worktree)
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+	}
+	if a, ok := st.Agents[name]; !ok || a.Mode != agent.Primary {
+		return echo.NewHTTPError(http.StatusBadRequest, "unknown primary agent "+strconv.Quote(name))
+	}
+	return nil
 }

@@ -75,7 +75,9 @@ func (c *cli) open(ctx context.Context, db, model string, log *slog.Logger) (*ru
 		return nil, err
 	}
 	return runner.New(ctx, runner.Deps{Logger: log, Database: path, LocalPassword: pw,
-		GlobalConfig: config.DefaultGlobalPath(c.getenv), TrustProject: true, DefaultModel: model, Getenv: c.getenv})
+		GlobalConfig: config.DefaultGlobalPath(c.getenv), TrustProject: true, DefaultModel: model, Getenv: c.getenv,
+		// The user's own machine: web_fetch may reach local servers (it still asks by default).
+		AllowPrivateFetch: true})
 }
 
 func randomPassword() (string, error) {
