@@ -2,7 +2,6 @@ package room
 
 import (
 	"encoding/json"
-	"time"
 
 	"openvibe.live/backend/shared/slotbus"
 	"openvibe.live/backend/shared/vibe"
@@ -113,6 +112,3 @@ func Encode(v any) []byte {
 
 // ErrorBytes encodes an error frame.
 func ErrorBytes(msg string) []byte { return Encode(ErrorFrame{Type: FrameError, Error: msg}) }
-
-// chatAt converts a chat time for frames.
-func chatAt(t time.Time) string { return t.UTC().Format(TimeFormat) }
