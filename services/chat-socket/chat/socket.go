@@ -35,6 +35,9 @@ const (
 // readLimit caps one client message; chat messages are far smaller.
 const readLimit = 8 << 10
 
+// lookupTimeout bounds resolving the slot and the viewer's credential on join.
+const lookupTimeout = 5 * time.Second
+
 var batchPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // connection is one viewer socket.
@@ -79,7 +82,9 @@ func (s *Server) handleSocket(c echo.Context) error {
 		_ = conn.Close(closeBadRequest, err.Error())
 		return nil
 	}
-	slot, err := s.slots.Resolve(ctx, c.Param("username"), c.Param("slot"))
+	lookupCtx, cancelLookup := context.WithTimeout(ctx, lookupTimeout)
+	defer cancelLookup()
+	slot, err := s.slots.Resolve(lookupCtx, c.Param("username"), c.Param("slot"))
 	if err != nil {
 		if errors.Is(err, errSlotNotFound) {
 			_ = conn.Close(room.CloseNotFound, room.ReasonNotFound)
@@ -89,7 +94,7 @@ func (s *Server) handleSocket(c echo.Context) error {
 		}
 		return nil
 	}
-	userID, username := s.viewer(ctx, req)
+	userID, username := s.viewer(lookupCtx, req)
 	v := room.NewViewer(s.cfg.SendQueueBytes, userID, username)
 	cc := &connection{s: s, conn: conn, v: v, slot: slot, batch: batch, ctx: ctx, cancel: cancel}
 	if !s.track(cc) {
