@@ -26,7 +26,7 @@ type Config struct {
 	JWTSecret      string        `env:"OPENVIBE_JWT_SECRET" secret:"true"`
 	JWTIssuer      string        `env:"OPENVIBE_JWT_ISSUER" envDefault:"openvibe.live"`
 	JWTAudience    string        `env:"OPENVIBE_JWT_AUDIENCE" envDefault:"openvibe.live"`
-	JWTTTL         time.Duration `env:"OPENVIBE_JWT_TTL" envDefault:"720h"`
+	JWTTTL         time.Duration `env:"OPENVIBE_JWT_TTL" envDefault:"168h"`
 	MigrateOnStart bool          `env:"OPENVIBE_MIGRATE_ON_START" envDefault:"false"`
 }
 
