@@ -135,3 +135,15 @@ func (e *Engine) Compact(ctx context.Context, s store.Session, cfg compaction.Co
 	}
 	return e.compact(ctx, t, cfg, msgs, true)
 }
+
+// failedStep records a step that could not call the model (the context does not fit) as an
+// assistant message with the error, so the turn's failure is in the history.
+func (e *Engine) failedStep(ctx context.Context, t *turn, err error) (*message.Message, []*message.ToolPart, error) {
+	now := time.Now().UTC()
+	am := &message.Message{ID: id.New(id.Message), SessionID: t.sess.ID, Role: message.RoleAssistant, Agent: t.agent.Name,
+		Model: t.mname, Finish: "error", Error: err.Error(), Created: now, Completed: &now}
+	if perr := e.putMessage(ctx, t, am); perr != nil {
+		return nil, nil, errors.Join(err, perr)
+	}
+	return am, nil, err
+}
