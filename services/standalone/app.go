@@ -8,6 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"openvibe.live/backend/services/agent-runner/runner"
 	"openvibe.live/backend/services/api/api"
 	"openvibe.live/backend/services/chat-socket/chat"
 	"openvibe.live/backend/services/publish-gateway/gateway"
@@ -80,7 +81,20 @@ func (a *app) serve(ctx context.Context, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	services := []platform.Service{gw, ch, ap}
+	bwrap, err := cfg.bwrap()
+	if err != nil {
+		return err
+	}
+	ag, err := runner.New(ctx, runner.Deps{
+		Logger: log.With("component", "agent-runner"), Registerer: reg, Database: cfg.Agent.Database,
+		Auth: b.Auth, WorkspaceRoot: cfg.Agent.WorkspaceRoot, PerUserWorkspace: true,
+		GlobalConfig: cfg.Agent.ConfigFile, DefaultModel: cfg.Agent.Model, Bwrap: bwrap,
+	})
+	if err != nil {
+		return err
+	}
+	defer ag.Close()
+	services := []platform.Service{gw, ch, ap, ag}
 	listening := make(chan string, 1)
 	if a.demo {
 		services = append(services, newDemo(b.Store, b.JWT, san, listening, cfg.DataDir, a.stdout, log.With("component", "demo")))
@@ -89,7 +103,7 @@ func (a *app) serve(ctx context.Context, log *slog.Logger) error {
 	opts.Logger = log
 	opts.Registry = reg
 	opts.Services = services
-	opts.Ready = b.Checks()
+	opts.Ready = append(b.Checks(), platform.Check{Name: "agent_store", Fn: ag.Store().Ping})
 	opts.OnListen = func(addr string) {
 		base := cfg.baseURL(addr)
 		printBanner(a.stdout, base, cfg.DataDir, a.demo)
@@ -103,6 +117,7 @@ func printBanner(w io.Writer, base, dataDir string, demo bool) {
 OpenVibe.Live is running at %[1]s   (data in %[2]s)
 
   Studio (sign up, create a slot and an API token):  %[1]s/studio
+  Agent runner API: %[1]s/agent/   (docs/agent-runner.md)
   Health: %[1]s/healthz   Metrics: %[1]s/metrics
 `, base, dataDir)
 	if demo {

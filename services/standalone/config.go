@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -27,6 +28,16 @@ type config struct {
 	Gateway   gateway.Config
 	Chat      chat.Config
 	API       api.Config
+	Agent     agentConfig
+}
+
+// agentConfig is the agent runner's part of the standalone configuration.
+type agentConfig struct {
+	Database      string `env:"OPENVIBE_AGENT_DATABASE"`       // default: <data dir>/agent.db
+	WorkspaceRoot string `env:"OPENVIBE_AGENT_WORKSPACE_ROOT"` // default: <data dir>/workspaces
+	ConfigFile    string `env:"OPENVIBE_AGENT_CONFIG"`
+	Model         string `env:"OPENVIBE_AGENT_MODEL"`
+	Sandbox       string `env:"OPENVIBE_AGENT_SANDBOX" envDefault:"auto"`
 }
 
 // Validate reports every problem at once. The database URL and JWT secret may be empty: they
@@ -43,6 +54,7 @@ func (c *config) Validate() error {
 	}
 	p.Add(c.Gateway.Validate())
 	p.Add(c.API.Validate())
+	p.Add(platform.CheckOneOf("OPENVIBE_AGENT_SANDBOX", c.Agent.Sandbox, "auto", "bwrap", "none"))
 	return p.Err()
 }
 
@@ -62,7 +74,29 @@ func (c *config) resolve() error {
 		c.Backends.JWTSecret = secret
 	}
 	c.Backends.MigrateOnStart = true
-	return nil
+	if c.Agent.Database == "" {
+		c.Agent.Database = filepath.Join(c.DataDir, "agent.db")
+	}
+	if c.Agent.WorkspaceRoot == "" {
+		c.Agent.WorkspaceRoot = filepath.Join(c.DataDir, "workspaces")
+	}
+	return os.MkdirAll(c.Agent.WorkspaceRoot, 0o700)
+}
+
+// bwrap resolves the sandbox setting: the bubblewrap binary, or "" to run tools unsandboxed.
+func (c *config) bwrap() (string, error) {
+	switch c.Agent.Sandbox {
+	case "none":
+		return "", nil
+	case "bwrap":
+		path, err := exec.LookPath("bwrap")
+		if err != nil {
+			return "", fmt.Errorf("OPENVIBE_AGENT_SANDBOX=bwrap: %w", err)
+		}
+		return path, nil
+	}
+	path, _ := exec.LookPath("bwrap")
+	return path, nil
 }
 
 // loadOrCreateSecret keeps a random secret in a 0600 file, so sessions survive restarts.

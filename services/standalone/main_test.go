@@ -115,8 +115,14 @@ func TestServesAndSurvivesRestart(t *testing.T) {
 	require.True(t, strings.HasPrefix(tok.Token, "hbt_"))
 	require.Equal(t, http.StatusOK, call(t, "PUT", fmt.Sprintf("%s/api/vibe-coding/managed/%d/settings", base, slot.ID), reg.Token,
 		map[string]any{"settings": map[string]any{"delay_ms": 1500}}, nil))
-	// The publisher socket and the chat socket are on the same port.
 	require.Equal(t, http.StatusUnauthorized, call(t, "GET", base+"/api/me", "", nil, nil))
+	// The agent runner is mounted too, behind the same accounts: a session in the user's
+	// confined workspace.
+	var sess struct{ ID string }
+	require.Equal(t, http.StatusCreated, call(t, "POST", base+"/agent/session", reg.Token,
+		map[string]string{"directory": ".", "title": "first"}, &sess))
+	require.NotEmpty(t, sess.ID)
+	require.Equal(t, http.StatusUnauthorized, call(t, "GET", base+"/agent/session", "", nil, nil))
 	stop()
 
 	base, _, stop = start(t, dataDir)
@@ -140,6 +146,10 @@ func TestServesAndSurvivesRestart(t *testing.T) {
 	require.Equal(t, http.StatusOK, call(t, "POST", base+"/api/auth/login", "",
 		map[string]string{"username": "ADA", "password": "correct horse battery"}, &login))
 	require.Equal(t, http.StatusOK, call(t, "GET", base+"/api/me", tok.Token, nil, nil))
+	var sessions []struct{ ID string }
+	require.Equal(t, http.StatusOK, call(t, "GET", base+"/agent/session", reg.Token, nil, &sessions))
+	require.Len(t, sessions, 1, "agent sessions survive the restart")
+	require.Equal(t, sess.ID, sessions[0].ID)
 }
 
 // --demo seeds an account and slot and publishes through the real gateway, so the public
