@@ -121,6 +121,7 @@ func startBinary(t *testing.T, bin, dbURL, redisURL string, extra ...string) *pr
 		"OPENVIBE_SHUTDOWN_TIMEOUT=5s",
 	}, extra...)
 	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlive the test
 	require.NoError(t, p.cmd.Start())
 	t.Cleanup(func() {
 		p.stop()

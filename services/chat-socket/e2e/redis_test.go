@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"syscall"
 	"testing"
 	"time"
 
@@ -42,6 +43,7 @@ func (r *redisServer) start() {
 	r.t.Helper()
 	r.cmd = exec.Command("redis-server", "--port", r.port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", r.dir)
 	r.cmd.Stdout, r.cmd.Stderr = nil, os.Stderr
+	r.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlive the test
 	require.NoError(r.t, r.cmd.Start())
 	for range 100 {
 		c, err := net.DialTimeout("tcp", "127.0.0.1:"+r.port, 100*time.Millisecond)
