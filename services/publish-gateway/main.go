@@ -5,21 +5,19 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"openvibe.live/backend/services/publish-gateway/gateway"
-	"openvibe.live/backend/shared/auth"
-	"openvibe.live/backend/shared/broker/brokers"
+	"openvibe.live/backend/shared/backends"
 	"openvibe.live/backend/shared/platform"
-	"openvibe.live/backend/shared/store/stores"
 	"openvibe.live/backend/shared/vibe"
 )
 
@@ -46,40 +44,28 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 }
 
 func migrate(ctx context.Context, cfg *config, log *slog.Logger) error {
-	st, err := stores.Open(ctx, cfg.DatabaseURL, stores.Options{Migrate: true, Logger: log})
-	if err != nil {
-		return err
-	}
-	return st.Close()
+	return backends.Migrate(ctx, cfg.Backends.DatabaseURL, log)
 }
 
 // serve wires the gateway from the configuration and runs it until ctx ends. Wiring code,
 // longer than most functions on purpose.
-func serve(ctx context.Context, cfg *config, log *slog.Logger) error {
-	st, err := stores.Open(ctx, gateway.DatabaseURL(cfg.DatabaseURL, cfg.Gateway), stores.Options{Migrate: cfg.MigrateOnStart, Logger: log})
+func serve(ctx context.Context, cfg *config, log *slog.Logger) (err error) {
+	reg := prometheus.NewRegistry()
+	bc := cfg.Backends
+	bc.DatabaseURL = gateway.DatabaseURL(bc.DatabaseURL, cfg.Gateway)
+	b, err := backends.Open(ctx, bc, log, reg)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	br, err := brokers.Open(ctx, cfg.RedisURL, log)
-	if err != nil {
-		return err
-	}
-	defer br.Close()
-	// The gateway only verifies session tokens; TTL matters to the issuer (the api) alone.
-	jwt, err := auth.NewJWT(auth.JWTConfig{Secret: []byte(cfg.JWTSecret), Issuer: cfg.JWTIssuer, Audience: cfg.JWTAudience, TTL: time.Hour})
-	if err != nil {
-		return fmt.Errorf("jwt: %w", err)
-	}
+	defer func() { err = errors.Join(err, b.Close()) }()
 	san, err := vibe.NewSanitizer()
 	if err != nil {
 		return fmt.Errorf("sanitizer: %w", err)
 	}
-	reg := prometheus.NewRegistry()
 	gw, err := gateway.New(gateway.Deps{
-		Store:     st,
-		Broker:    br,
-		Auth:      auth.NewAuthenticator(st, jwt, nil),
+		Store:     b.Store,
+		Broker:    b.Broker,
+		Auth:      b.Auth,
 		Sanitizer: san,
 		Logger:    log,
 		Registry:  reg,
@@ -92,6 +78,6 @@ func serve(ctx context.Context, cfg *config, log *slog.Logger) error {
 	opts.Logger = log
 	opts.Registry = reg
 	opts.Services = []platform.Service{gw}
-	opts.Ready = []platform.Check{{Name: "store", Fn: st.Ping}, {Name: "broker", Fn: br.Ping}}
+	opts.Ready = b.Checks()
 	return platform.Serve(ctx, opts)
 }

@@ -51,7 +51,9 @@ func (a *app) serve(ctx context.Context, log *slog.Logger) error {
 		return err
 	}
 	reg := prometheus.NewRegistry()
-	b, err := backends.Open(ctx, cfg.Backends, log, reg)
+	bc := cfg.Backends
+	bc.DatabaseURL = gateway.DatabaseURL(bc.DatabaseURL, cfg.Gateway) // room for the batch writers on PostgreSQL
+	b, err := backends.Open(ctx, bc, log, reg)
 	if err != nil {
 		return err
 	}
