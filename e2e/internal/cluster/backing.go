@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -139,6 +140,7 @@ func (r *Redis) Start() {
 		"--appendonly", "no", "--dir", r.dir)
 	var out bytes.Buffer
 	r.cmd.Stdout, r.cmd.Stderr = &out, &out
+	r.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlive the test
 	if err := r.cmd.Start(); err != nil {
 		r.t.Fatalf("start redis-server: %v", err)
 	}

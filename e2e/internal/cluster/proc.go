@@ -77,6 +77,7 @@ func (p *Proc) Start() {
 	cmd := exec.Command(p.bin, "serve")
 	cmd.Env = append([]string{"OPENVIBE_ADDR=" + p.Addr}, p.env...)
 	cmd.Stdout, cmd.Stderr = p.logs, p.logs
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlive the test
 	fmt.Fprintf(p.logs, "=== %s start %s\n", time.Now().Format(time.TimeOnly), p.Name)
 	if err := cmd.Start(); err != nil {
 		p.t.Fatalf("start %s: %v", p.Name, err)
