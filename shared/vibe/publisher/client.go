@@ -39,11 +39,13 @@ type Client struct {
 }
 
 type item struct {
-	ev    vibe.Event // stamped, not yet sanitized
-	raw   []byte     // encoded envelope; owned by the sender goroutine
-	sent  time.Time
-	sends int
-	done  bool // acked or rejected
+	ev      vibe.Event // stamped, not yet sanitized
+	raw     []byte     // encoded envelope; owned by the sender goroutine
+	sent    time.Time
+	sends   int
+	retries int       // times the gateway asked for the event again
+	retryAt time.Time // not written again before this
+	done    bool      // acked or rejected
 }
 
 // Stats is a snapshot of a client's counters.

@@ -297,12 +297,17 @@ func (c *Client) next(resend *[]*item) *item {
 			return it
 		}
 	}
-	for len(c.retry) > 0 {
-		it := c.retry[0]
-		c.retry = c.retry[1:]
+	now := c.cfg.Now()
+	for i := 0; i < len(c.retry); i++ {
+		it := c.retry[i]
+		if !it.done && now.Before(it.retryAt) {
+			continue // backing off; a timer kicks the sender when it is due
+		}
+		c.retry = append(c.retry[:i], c.retry[i+1:]...)
 		if !it.done {
 			return it
 		}
+		i--
 	}
 	if len(c.queue) == 0 || len(c.inflight) >= c.cfg.MaxInFlight {
 		return nil
@@ -356,18 +361,33 @@ func retryable(msg string) bool {
 	return strings.Contains(msg, "send it again") || strings.Contains(msg, "send the event again")
 }
 
-// retryLater schedules an in-flight event to be written again; false if it is not in flight.
+// retryLater schedules an in-flight event to be written again after a backoff that doubles
+// with each refusal (BackoffMin up to BackoffMax, jittered), so a gateway whose store is down
+// is not flooded with resends; false if the event is not in flight.
 func (c *Client) retryLater(eventID string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, it := range c.inflight {
 		if it.ev.EventID == eventID {
+			it.retries++
+			delay := retryDelay(c.cfg.BackoffMin, c.cfg.BackoffMax, it.retries)
+			it.retryAt = c.cfg.Now().Add(delay)
 			c.retry = append(c.retry, it)
-			c.kick()
+			time.AfterFunc(delay, c.kick)
 			return true
 		}
 	}
 	return false
+}
+
+// retryDelay is min·2^(n-1), capped at max, with up to 25% jitter taken off.
+func retryDelay(minDelay, maxDelay time.Duration, n int) time.Duration {
+	d := minDelay
+	for i := 1; i < n && d < maxDelay; i++ {
+		d *= 2
+	}
+	d = min(d, maxDelay)
+	return d - time.Duration(rand.Int64N(int64(d)/4+1))
 }
 
 // requeue puts back an event picked for writing but not written (it stays in flight and
