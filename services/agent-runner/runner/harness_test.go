@@ -81,7 +81,7 @@ func (h *harness) getenv(k string) string { return h.env[k] }
 func (h *harness) start() {
 	h.t.Helper()
 	d := Deps{Database: h.dbPath, Auth: testUsers, WorkspaceRoot: h.root, PerUserWorkspace: true,
-		DefaultModel: "scripted/test", Getenv: h.getenv, Registerer: prometheus.NewRegistry(), AllowPrivateFetch: true}
+		DefaultModel: "scripted/test", Getenv: h.getenv, SnapshotDir: filepath.Join(filepath.Dir(h.dbPath), "snapshots"), Registerer: prometheus.NewRegistry(), AllowPrivateFetch: true}
 	if h.backend != nil {
 		d.Backend = h.backend
 	}

@@ -40,6 +40,7 @@ func (r *Runner) Register(e *echo.Echo) {
 	g.POST("/permission/reply", r.replyPermission)
 	g.GET("/permission/rule", r.listRules)
 	g.DELETE("/permission/rule/:id", r.deleteRule)
+	r.registerExtras(g)
 }
 
 // authenticate accepts the local password (as a bearer token or the Basic password) or a

@@ -83,6 +83,13 @@ type Deps struct {
 
 	// Prefix is the path prefix of every route (default "/agent").
 	Prefix string
+
+	// SnapshotDir keeps the turn snapshots (default ~/.openvibe/snapshots).
+	SnapshotDir string
+	// Publish, when set, streams every session to this slot.
+	Publish *PublishTarget
+	// Version is reported to MCP servers and the publish gateway.
+	Version string
 }
 
 // Runner is the agent server.
@@ -97,6 +104,7 @@ type Runner struct {
 	loader  config.Loader
 	models  *modelCache
 	metrics *metrics
+	x       *extras
 
 	closing   chan struct{}
 	closeOnce sync.Once
@@ -139,7 +147,8 @@ func New(ctx context.Context, d Deps) (*Runner, error) {
 		}
 		r.d.WorkspaceRoot = abs
 	}
-	if _, err := r.loader.Load(""); err != nil {
+	gcfg, err := r.loader.Load("")
+	if err != nil {
 		return nil, fmt.Errorf("runner: %w", err)
 	}
 	r.store = d.Store
@@ -153,18 +162,23 @@ func New(ctx context.Context, d Deps) (*Runner, error) {
 		}
 		r.store, r.ownsDB = st, true
 	}
-	var err error
 	r.tools, err = tool.NewRegistry(tools.Builtins(tools.Options{AllowPrivateFetch: d.AllowPrivateFetch})...)
 	if err != nil {
 		r.Close()
 		return nil, err
+	}
+	r.x, err = newExtras(ctx, extrasOptions{Logger: d.Logger, Bus: r.bus, Store: r.store, Tools: r.tools, MCP: gcfg.MCP,
+		SnapshotDir: d.SnapshotDir, Version: d.Version, Publish: d.Publish})
+	if err != nil {
+		r.Close()
+		return nil, fmt.Errorf("runner: %w", err)
 	}
 	shell := &tool.Shell{}
 	if d.Bwrap != "" {
 		shell.Sandbox = &tool.Sandbox{Bwrap: d.Bwrap, Network: d.SandboxNetwork}
 	}
 	r.engine = engine.New(engine.Deps{Store: r.store, Bus: r.bus, Tools: r.tools, Shell: shell, Logger: d.Logger,
-		Settings: r.settings, Models: r.models.resolve, Root: r.root})
+		Settings: r.settings, Models: r.models.resolve, Root: r.root, Turns: r.x})
 	if err := r.engine.Recover(ctx); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("runner: restore permission requests: %w", err)
@@ -217,7 +231,11 @@ func (r *Runner) Run(ctx context.Context) error {
 // stay stored and can be answered after a restart.
 func (r *Runner) Shutdown(ctx context.Context) error {
 	r.closeOnce.Do(func() { close(r.closing) })
-	return r.engine.Close(ctx)
+	err := r.engine.Close(ctx)
+	if r.x != nil {
+		r.x.close(ctx) // after the turns: their last events are flushed to the gateway
+	}
+	return err
 }
 
 // Close shuts down (if not yet) and closes the store the runner opened.
@@ -229,6 +247,9 @@ func (r *Runner) Close() error {
 		if r.engine != nil {
 			ctx, cancel := context.WithTimeout(context.Background(), defaultCloseWait)
 			_ = r.engine.Close(ctx)
+			if r.x != nil {
+				r.x.close(ctx)
+			}
 			cancel()
 		}
 	}

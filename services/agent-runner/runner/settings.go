@@ -92,7 +92,12 @@ func (m *modelCache) resolve(worktree, name string) (engine.Model, error) {
 		return engine.Model{}, fmt.Errorf("model %q: want provider/model", name)
 	}
 	if m.r.d.Backend != nil {
-		return engine.Model{Backend: m.r.d.Backend, ID: modelID}, nil
+		out := engine.Model{Backend: m.r.d.Backend, ID: modelID}
+		if cfg, err := m.r.loader.Load(""); err == nil {
+			mc := cfg.Provider[prov].Models[modelID]
+			out.MaxTokens, out.ContextWindow = mc.MaxTokens, mc.ContextWindow
+		}
+		return out, nil
 	}
 	// Providers come from the trusted layers only (global file and environment); a project
 	// file may configure them only when project files are trusted.
@@ -107,7 +112,7 @@ func (m *modelCache) resolve(worktree, name string) (engine.Model, error) {
 	pc, configured := cfg.Provider[prov]
 	mc := pc.Models[modelID]
 	out := engine.Model{ID: modelID, InputPrice: mc.Cost.Input, OutputPrice: mc.Cost.Output,
-		CacheReadPrice: mc.Cost.CacheRead, CacheWritePrice: mc.Cost.CacheWrite, MaxTokens: mc.MaxTokens}
+		CacheReadPrice: mc.Cost.CacheRead, CacheWritePrice: mc.Cost.CacheWrite, MaxTokens: mc.MaxTokens, ContextWindow: mc.ContextWindow}
 	typ := pc.Type
 	if typ == "" {
 		typ = prov

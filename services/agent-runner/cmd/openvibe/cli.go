@@ -32,6 +32,8 @@ type cli struct {
 	getenv func(string) string
 	stdout io.Writer
 	stderr io.Writer
+	// publish, when set (serve --publish-*), streams every session to a slot.
+	publish *runner.PublishTarget
 }
 
 // parse parses flags that may come before or after positional arguments.
@@ -76,6 +78,7 @@ func (c *cli) open(ctx context.Context, db, model string, log *slog.Logger) (*ru
 	}
 	return runner.New(ctx, runner.Deps{Logger: log, Database: path, LocalPassword: pw,
 		GlobalConfig: config.DefaultGlobalPath(c.getenv), TrustProject: true, DefaultModel: model, Getenv: c.getenv,
+		SnapshotDir: c.getenv("OPENVIBE_SNAPSHOT_DIR"), Publish: c.publish,
 		// The user's own machine: web_fetch may reach local servers (it still asks by default).
 		AllowPrivateFetch: true})
 }
@@ -95,8 +98,18 @@ func (c *cli) serve(ctx context.Context, args []string) error {
 	pw := fs.String("password", c.getenv("OPENVIBE_SERVER_PASSWORD"), "password (default: random, printed)")
 	db := fs.String("db", "", "state database")
 	model := fs.String("model", "", "default provider/model")
+	pubServer := fs.String("publish-server", "", "stream every session live to this OpenVibe.Live server")
+	pubToken := fs.String("publish-token", c.getenv("OPENVIBE_PUBLISH_TOKEN"), "hbt_ token with the vibe_coding_publish scope")
+	pubStream := fs.Int64("publish-stream", 0, "managed stream (slot) id to publish to")
+	pubSlot := fs.String("publish-slot", "", "slot slug (optional check)")
 	if _, err := parse(fs, args); err != nil {
 		return err
+	}
+	if *pubServer != "" || *pubStream != 0 {
+		c.publish = &runner.PublishTarget{Server: *pubServer, Token: *pubToken, ManagedStreamID: *pubStream, SlotSlug: *pubSlot}
+		if err := c.publish.Validate(); err != nil {
+			return usageErrorf("--publish-*: %v", err)
+		}
 	}
 	host, _, err := net.SplitHostPort(*addr)
 	if err != nil {

@@ -27,6 +27,7 @@ const usage = `openvibe — a coding agent
 
 Usage:
   openvibe serve [--addr 127.0.0.1:4096] [--password PW] [--db PATH] [--model provider/model]
+                 [--publish-server URL --publish-token hbt_… --publish-stream ID [--publish-slot SLUG]]
   openvibe run [--agent NAME] [--model provider/model] [--session ID] [--dir DIR] [--yes] "prompt"
   openvibe sessions list [--dir DIR] [--limit N]
   openvibe sessions resume ID [--yes] "prompt"
@@ -34,7 +35,8 @@ Usage:
 
 Configuration: ~/.config/openvibe/openvibe.json, then openvibe.json in the project, then
 OPENVIBE_CONFIG (a file), OPENVIBE_CONFIG_CONTENT (inline JSON) and OPENVIBE_MODEL.
-State: $XDG_DATA_HOME/openvibe/openvibe.db (override with --db or OPENVIBE_DB).
+State: $XDG_DATA_HOME/openvibe/openvibe.db (override with --db or OPENVIBE_DB); turn
+snapshots in ~/.openvibe/snapshots (OPENVIBE_SNAPSHOT_DIR).
 `
 
 // run executes the command and returns the process exit code: 0 on success, 1 when the

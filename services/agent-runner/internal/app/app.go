@@ -42,6 +42,21 @@ type Agent struct {
 	SandboxNetwork bool   `env:"OPENVIBE_AGENT_SANDBOX_NETWORK" envDefault:"false"`
 	TrustProject   bool   `env:"OPENVIBE_AGENT_TRUST_PROJECT_CONFIG" envDefault:"false"`
 	Prefix         string `env:"OPENVIBE_AGENT_PREFIX" envDefault:"/agent"`
+	// SnapshotDir keeps turn snapshots; empty means ~/.openvibe/snapshots.
+	SnapshotDir string `env:"OPENVIBE_AGENT_SNAPSHOT_DIR"`
+	// Publishing every session to one slot (all four empty: off).
+	PublishServer   string `env:"OPENVIBE_AGENT_PUBLISH_SERVER"`
+	PublishToken    string `env:"OPENVIBE_AGENT_PUBLISH_TOKEN" secret:"true"`
+	PublishStreamID int64  `env:"OPENVIBE_AGENT_PUBLISH_STREAM_ID"`
+	PublishSlot     string `env:"OPENVIBE_AGENT_PUBLISH_SLOT"`
+}
+
+// publishTarget is the runner-wide publishing link, or nil when not configured.
+func (a Agent) publishTarget() *runner.PublishTarget {
+	if a.PublishServer == "" && a.PublishToken == "" && a.PublishStreamID == 0 {
+		return nil
+	}
+	return &runner.PublishTarget{Server: a.PublishServer, Token: a.PublishToken, ManagedStreamID: a.PublishStreamID, SlotSlug: a.PublishSlot}
 }
 
 // Validate reports every problem at once.
@@ -53,6 +68,11 @@ func (c Config) Validate() error {
 	p.Check(c.Agent.Database != "", "OPENVIBE_AGENT_DATABASE: required")
 	p.Check(c.Agent.WorkspaceRoot != "", "OPENVIBE_AGENT_WORKSPACE_ROOT: required")
 	p.Add(platform.CheckOneOf("OPENVIBE_AGENT_SANDBOX", c.Agent.Sandbox, "auto", "bwrap", "none"))
+	if t := c.Agent.publishTarget(); t != nil {
+		if err := t.Validate(); err != nil {
+			p.Check(false, "OPENVIBE_AGENT_PUBLISH_*: %v", err)
+		}
+	}
 	return p.Err()
 }
 
@@ -112,6 +132,7 @@ func Serve(ctx context.Context, cfg *Config, log *slog.Logger) (err error) {
 		WorkspaceRoot: cfg.Agent.WorkspaceRoot, PerUserWorkspace: true,
 		GlobalConfig: cfg.Agent.ConfigFile, TrustProject: cfg.Agent.TrustProject, DefaultModel: cfg.Agent.Model,
 		Bwrap: bwrap, SandboxNetwork: cfg.Agent.SandboxNetwork, Prefix: cfg.Agent.Prefix,
+		SnapshotDir: cfg.Agent.SnapshotDir, Publish: cfg.Agent.publishTarget(),
 	})
 	if err != nil {
 		return err

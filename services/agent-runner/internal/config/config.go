@@ -55,8 +55,13 @@ type Cost struct {
 type MCPServer struct {
 	Type    string            `json:"type"` // local or remote
 	Command []string          `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
-	Enabled *bool             `json:"enabled,omitempty"`
+	// Transport of a remote server: "http" (streamable HTTP, the default) or "sse".
+	Transport string `json:"transport,omitempty"`
+	Enabled   *bool  `json:"enabled,omitempty"`
+	// Timeout in milliseconds for connecting and for each call (default 60000).
+	Timeout int `json:"timeout,omitempty"`
 }

@@ -58,6 +58,8 @@ type Model struct {
 	InputPrice, OutputPrice         float64
 	CacheReadPrice, CacheWritePrice float64
 	MaxTokens                       int64
+	// ContextWindow is the model's context size in tokens (0: unknown, no automatic compaction).
+	ContextWindow int64
 }
 
 // Deps are the engine's collaborators.
@@ -72,6 +74,8 @@ type Deps struct {
 	Models func(worktree, name string) (Model, error)
 	// Root returns the directory a user's sessions are confined to ("" for none).
 	Root func(ownerID int64) string
+	// Turns, when set, is told when each turn starts and ends.
+	Turns TurnHooks
 }
 
 // Engine runs sessions.

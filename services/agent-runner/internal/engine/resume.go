@@ -36,9 +36,13 @@ func (e *Engine) resume(ctx context.Context, s store.Session, req permission.Req
 		return err
 	}
 	var am *message.Message
+	userID := ""
 	for _, m := range msgs {
 		if m.ID == req.MessageID {
 			am = m
+		}
+		if am == nil && m.Role == message.RoleUser {
+			userID = m.ID
 		}
 	}
 	if am == nil {
@@ -58,5 +62,6 @@ func (e *Engine) resume(ctx context.Context, s store.Session, req permission.Req
 		return err
 	}
 	_, err = e.loop(ctx, t)
+	e.turnEnded(ctx, s, userID)
 	return err
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"openvibe.live/backend/services/agent-runner/internal/bus"
+	"openvibe.live/backend/services/agent-runner/internal/compaction"
 	"openvibe.live/backend/services/agent-runner/internal/id"
 	"openvibe.live/backend/services/agent-runner/internal/llm"
 	"openvibe.live/backend/services/agent-runner/internal/message"
@@ -25,8 +26,11 @@ func (e *Engine) step(ctx context.Context, t *turn, n int) (*message.Message, []
 	if err != nil {
 		return nil, nil, err
 	}
-	req := llm.Request{Model: t.model.ID, System: t.system, Messages: History(msgs), Tools: toolDefs(t.tools),
+	req := llm.Request{Model: t.model.ID, System: t.system, Messages: activeHistory(msgs), Tools: toolDefs(t.tools),
 		MaxTokens: t.model.MaxTokens, Temperature: t.agent.Temperature, SessionID: t.sess.ID}
+	if req, err = e.fitContext(ctx, t, compaction.Config{Window: t.model.ContextWindow}, req); err != nil {
+		return e.failedStep(ctx, t, err)
+	}
 	now := time.Now().UTC()
 	am := &message.Message{ID: id.New(id.Message), SessionID: t.sess.ID, Role: message.RoleAssistant,
 		Agent: t.agent.Name, Model: t.mname, Created: now}

@@ -59,8 +59,9 @@ func (e *Engine) Prompt(ctx context.Context, s store.Session, in PromptInput) (*
 		e.idle(s, err)
 		return nil, err
 	}
-	_ = user
+	e.turnStarted(ctx, s, user.ID)
 	last, err := e.loop(ctx, t)
+	e.turnEnded(ctx, s, user.ID)
 	e.idle(s, err)
 	return last, err
 }
@@ -80,7 +81,9 @@ func (e *Engine) Start(s store.Session, in PromptInput) (*message.Message, error
 	}
 	go func() {
 		defer release()
+		e.turnStarted(ctx, s, user.ID)
 		_, err := e.loop(ctx, t)
+		e.turnEnded(ctx, s, user.ID)
 		e.idle(s, err)
 	}()
 	return user, nil

@@ -1,0 +1,405 @@
+// Package e2e runs an agent session linked to a slot through the real publish gateway and
+// chat-socket processes (PostgreSQL and Redis from testenv), with a viewer on the chat socket.
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/labstack/echo/v4"
+	"github.com/stretchr/testify/require"
+
+	"openvibe.live/backend/shared/auth"
+	"openvibe.live/backend/shared/store"
+	"openvibe.live/backend/shared/store/stores"
+	"openvibe.live/backend/shared/testenv"
+
+	"openvibe.live/backend/services/agent-runner/internal/llm"
+	"openvibe.live/backend/services/agent-runner/runner"
+)
+
+const jwtSecret = "agent-e2e-secret-agent-e2e-secret-0123"
+
+var chatBinary, gatewayBinary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "agent-runner-e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	chatBinary = filepath.Join(dir, "chat-socket")
+	gatewayBinary = filepath.Join(dir, "publish-gateway")
+	for bin, src := range map[string]string{chatBinary: "../../chat-socket", gatewayBinary: "../../publish-gateway"} {
+		build := exec.Command("go", "build", "-o", bin, ".")
+		build.Dir = src
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "build", src, err)
+			os.Exit(1)
+		}
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+type proc struct {
+	cmd  *exec.Cmd
+	addr string
+	logs *syncBuffer
+}
+
+func freeAddr(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	return l.Addr().String()
+}
+
+func start(t *testing.T, bin, addr, dbURL, redisURL string) *proc {
+	t.Helper()
+	p := &proc{addr: addr, logs: &syncBuffer{}}
+	p.cmd = exec.Command(bin, "serve")
+	p.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "OPENVIBE_ADDR=" + addr, "OPENVIBE_DATABASE_URL=" + dbURL,
+		"OPENVIBE_REDIS_URL=" + redisURL, "OPENVIBE_JWT_SECRET=" + jwtSecret, "OPENVIBE_LOG_LEVEL=info",
+		"OPENVIBE_CHAT_ROOM_LINGER=0s", "OPENVIBE_SHUTDOWN_TIMEOUT=5s"}
+	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
+	require.NoError(t, p.cmd.Start())
+	t.Cleanup(func() {
+		p.kill()
+		if t.Failed() {
+			t.Logf("%s logs:\n%s", filepath.Base(bin), p.logs.String())
+		}
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if resp, err := http.Get("http://" + addr + "/readyz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return p
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("%s not ready:\n%s", bin, p.logs.String())
+	return nil
+}
+
+// kill ends the process at once (SIGKILL: no graceful close for the publisher to see).
+func (p *proc) kill() {
+	if p.cmd.ProcessState != nil {
+		return
+	}
+	_ = p.cmd.Process.Signal(syscall.SIGKILL)
+	_ = p.cmd.Wait()
+}
+
+type frame struct {
+	Type  string          `json:"type"`
+	Seq   int64           `json:"seq"`
+	Event json.RawMessage `json:"event"`
+	raw   string
+}
+
+type viewer struct {
+	frames chan frame
+}
+
+func dialViewer(t *testing.T, addr, user, slot string) *viewer {
+	conn, _, err := websocket.Dial(t.Context(), fmt.Sprintf("ws://%s/ws/chat/%s/%s?batch=0", addr, user, slot), nil)
+	require.NoError(t, err)
+	conn.SetReadLimit(1 << 20)
+	v := &viewer{frames: make(chan frame, 1000)}
+	go func() {
+		defer close(v.frames)
+		for {
+			_, data, err := conn.Read(context.Background())
+			if err != nil {
+				return
+			}
+			for line := range bytes.SplitSeq(data, []byte{'\n'}) {
+				var f frame
+				if json.Unmarshal(line, &f) == nil {
+					f.raw = string(line)
+					v.frames <- f
+				}
+			}
+		}
+	}()
+	t.Cleanup(func() { conn.CloseNow() })
+	return v
+}
+
+type viewed struct {
+	EventID   string `json:"eventId"`
+	EventType string `json:"eventType"`
+	Tool      *struct {
+		Phase string `json:"phase"`
+	} `json:"tool"`
+}
+
+// collect reads vibe-coding frames until the predicate holds on everything read so far.
+func (v *viewer) collect(t *testing.T, got []viewed, raws []string, done func([]viewed) bool) ([]viewed, []string) {
+	t.Helper()
+	deadline := time.After(40 * time.Second)
+	for !done(got) {
+		select {
+		case f, ok := <-v.frames:
+			require.True(t, ok, "viewer socket closed")
+			if f.Type != "vibe-coding" {
+				continue
+			}
+			var ev viewed
+			require.NoError(t, json.Unmarshal(f.Event, &ev))
+			got = append(got, ev)
+			raws = append(raws, f.raw)
+		case <-deadline:
+			t.Fatalf("viewer frames so far: %+v", got)
+		}
+	}
+	return got, raws
+}
+
+func types(evs []viewed) []string {
+	var out []string
+	for _, e := range evs {
+		out = append(out, e.EventType)
+	}
+	return out
+}
+
+func count(evs []viewed, typ string) int {
+	n := 0
+	for _, e := range evs {
+		if e.EventType == typ {
+			n++
+		}
+	}
+	return n
+}
+
+func call(t *testing.T, srv, method, path string, body any, want int, out any) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		require.NoError(t, err)
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, srv+path, rd)
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer local-pw")
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	require.Equal(t, want, res.StatusCode, "%s %s: %s", method, path, raw)
+	if out != nil {
+		require.NoError(t, json.Unmarshal(raw, out))
+	}
+}
+
+const secret = "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"
+
+// TestLinkedSessionReachesViewers is the whole path: a scripted agent session that edits
+// files, linked to a slot, published through the real gateway to a viewer on the real chat
+// socket; the gateway is killed mid-session and restarted.
+func TestLinkedSessionReachesViewers(t *testing.T) {
+	dbURL, redisURL := testenv.Postgres(t), testenv.Redis(t)
+	migrate := exec.Command(chatBinary, "migrate")
+	migrate.Env = []string{"OPENVIBE_DATABASE_URL=" + dbURL, "OPENVIBE_JWT_SECRET=" + jwtSecret}
+	out, err := migrate.CombinedOutput()
+	require.NoError(t, err, string(out))
+	ctx := t.Context()
+	st, err := stores.Open(ctx, dbURL, stores.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = st.Close() })
+	u, err := st.CreateUser(ctx, "ada", "x")
+	require.NoError(t, err)
+	slot, err := st.CreateManagedStream(ctx, u.ID, "agent-live", "Agent live", nil)
+	require.NoError(t, err)
+	_, _, err = st.StartLiveStream(ctx, slot.ID, time.Now())
+	require.NoError(t, err)
+	tok, hash, hint, err := auth.NewAPIToken()
+	require.NoError(t, err)
+	_, err = st.CreateAPIToken(ctx, store.APIToken{UserID: u.ID, Name: "agent", Hash: hash, Hint: hint,
+		Scopes: []string{store.ScopeVibeCodingPublish}, CreatedAt: time.Now()})
+	require.NoError(t, err)
+
+	gwAddr := freeAddr(t)
+	gw := start(t, gatewayBinary, gwAddr, dbURL, redisURL)
+	chat := start(t, chatBinary, freeAddr(t), dbURL, redisURL)
+	v := dialViewer(t, chat.addr, u.Username, slot.Slug)
+
+	// The project the agent works in.
+	proj := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(proj, "greet.go"), []byte("package main\n\nfunc greet() string { return \"hi\" }\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(proj, "old.txt"), []byte("obsolete\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(proj, "openvibe.json"), []byte(`{"permission":[{"tool":"*","action":"allow"}]}`), 0o644))
+	greet := filepath.Join(proj, "greet.go")
+	backend := llm.NewScripted(llm.Queue(
+		llm.Step{Events: []llm.Event{llm.Reasoning("The greeting should be friendlier."),
+			llm.Call("c1", "read", map[string]any{"file_path": greet})}},
+		llm.Step{Events: []llm.Event{llm.Call("c2", "edit", map[string]any{"file_path": greet, "old_string": `"hi"`, "new_string": `"hello"`}),
+			llm.Call("c3", "write", map[string]any{"file_path": filepath.Join(proj, "notes/NEW.md"), "content": "# Notes\nfriendly\n"}),
+			llm.Call("c4", "bash", map[string]any{"command": "rm old.txt"})}},
+		llm.Step{Events: []llm.Event{llm.Text("Done: greet() now says hello (" + secret + ").")}},
+		// Second turn, published while the gateway is down.
+		llm.Step{Events: []llm.Event{llm.Call("c5", "write", map[string]any{"file_path": filepath.Join(proj, "second.txt"), "content": "2\n"})}},
+		llm.Step{Events: []llm.Event{llm.Text("Second turn done.")}},
+	))
+	r, err := runner.New(ctx, runner.Deps{Database: filepath.Join(t.TempDir(), "agent.db"), LocalPassword: "local-pw",
+		Backend: backend, DefaultModel: "scripted/test", SnapshotDir: t.TempDir(), Getenv: func(string) string { return "" }})
+	require.NoError(t, err)
+	e := echo.New()
+	r.Register(e)
+	srv := httptest.NewServer(e)
+	t.Cleanup(func() {
+		srv.Close()
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = r.Shutdown(sctx)
+		_ = r.Close()
+	})
+
+	var sess struct {
+		ID string `json:"id"`
+	}
+	call(t, srv.URL, http.MethodPost, "/agent/session", map[string]any{"directory": proj}, http.StatusCreated, &sess)
+	var link map[string]any
+	call(t, srv.URL, http.MethodPut, "/agent/session/"+sess.ID+"/link", map[string]any{"server": "http://" + gwAddr,
+		"token": tok, "managed_stream_id": slot.ID, "slot_slug": slot.Slug}, http.StatusOK, &link)
+	require.NotContains(t, fmt.Sprint(link), tok, "the token is never shown back")
+
+	call(t, srv.URL, http.MethodPost, "/agent/session/"+sess.ID+"/message",
+		map[string]any{"text": "Make greet friendlier. Token for CI: " + secret, "wait": true}, http.StatusOK, nil)
+
+	got, raws := v.collect(t, nil, nil, func(evs []viewed) bool { return count(evs, "file.change") >= 3 && count(evs, "session.status") >= 2 })
+	ts := types(got)
+	idx := func(typ string) int {
+		for i, x := range ts {
+			if x == typ {
+				return i
+			}
+		}
+		t.Fatalf("no %s in %v", typ, ts)
+		return -1
+	}
+	require.Less(t, idx("prompt"), idx("tool.call"), "order: %v", ts)
+	require.Less(t, idx("tool.call"), idx("response"), "order: %v", ts)
+	require.Less(t, idx("response"), idx("file.change"), "order: %v", ts)
+	for _, raw := range raws {
+		require.NotContains(t, raw, secret, "sanitized")
+		require.NotContains(t, raw, proj, "no absolute workspace paths")
+	}
+	var changes []string
+	for _, raw := range raws {
+		var f struct {
+			Event struct {
+				EventType string `json:"eventType"`
+				File      struct {
+					RelativePath string `json:"relativePath"`
+					Operation    string `json:"operation"`
+				} `json:"file"`
+			} `json:"event"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(raw), &f))
+		if f.Event.EventType == "file.change" {
+			changes = append(changes, f.Event.File.Operation+" "+f.Event.File.RelativePath)
+		}
+	}
+	// Viewers see the projection (under the default settings, file names without directories).
+	require.ElementsMatch(t, []string{"edit greet.go", "create NEW.md", "delete old.txt"}, changes)
+
+	// Kill the gateway while the session goes on; restart it on the same address.
+	var before struct {
+		Acked int64 `json:"acked"`
+	}
+	call(t, srv.URL, http.MethodGet, "/agent/session/"+sess.ID+"/link", nil, http.StatusOK, &before)
+	gw.kill()
+	call(t, srv.URL, http.MethodPost, "/agent/session/"+sess.ID+"/message",
+		map[string]any{"text": "Add a second file", "wait": true}, http.StatusOK, nil)
+	time.Sleep(500 * time.Millisecond)
+	gw = start(t, gatewayBinary, gwAddr, dbURL, redisURL)
+	_ = gw
+	var after struct {
+		Published int64 `json:"published"`
+		Queued    int   `json:"queued"`
+		InFlight  int   `json:"in_flight"`
+		Connected bool  `json:"connected"`
+		Resent    int64 `json:"resent"`
+		Connects  int64 `json:"connects"`
+	}
+	require.Eventually(t, func() bool {
+		call(t, srv.URL, http.MethodGet, "/agent/session/"+sess.ID+"/link", nil, http.StatusOK, &after)
+		return after.Connected && after.Queued == 0 && after.InFlight == 0 && after.Connects >= 2
+	}, 40*time.Second, 100*time.Millisecond, "link caught up: %+v", after)
+
+	got, _ = v.collect(t, got, raws, func(evs []viewed) bool { return count(evs, "file.change") >= 4 })
+	seen := map[string]int{}
+	for _, ev := range got {
+		seen[ev.EventID]++
+	}
+	for id, n := range seen {
+		require.Equal(t, 1, n, "viewer got %s once", id)
+	}
+	// Every event the link published is stored exactly once.
+	stored, err := st.VibeFeed(ctx, store.FeedQuery{ManagedStreamID: slot.ID, ReceivedBefore: time.Now().Add(time.Minute), Limit: 1000})
+	require.NoError(t, err)
+	ids := map[string]bool{}
+	for _, ev := range stored {
+		require.False(t, ids[ev.EventID], "stored twice: %s", ev.EventID)
+		ids[ev.EventID] = true
+	}
+	require.EqualValues(t, after.Published, len(ids), "published events all stored once")
+	var storedPaths []string
+	for _, ev := range stored {
+		if ev.EventType == "file.change" {
+			var p struct {
+				File struct {
+					RelativePath string `json:"relativePath"`
+					ChangeCount  int    `json:"changeCount"`
+				} `json:"file"`
+			}
+			require.NoError(t, json.Unmarshal(ev.Payload, &p))
+			require.Positive(t, p.File.ChangeCount)
+			storedPaths = append(storedPaths, p.File.RelativePath)
+		}
+		require.NotContains(t, string(ev.Payload), secret)
+	}
+	require.ElementsMatch(t, []string{"greet.go", "notes/NEW.md", "old.txt", "second.txt"}, storedPaths)
+	t.Logf("published %d events, %d resent after the gateway restart, %d connects", after.Published, after.Resent, after.Connects)
+}

@@ -1,0 +1,259 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"openvibe.live/backend/services/agent-runner/internal/bus"
+	"openvibe.live/backend/services/agent-runner/internal/compaction"
+	"openvibe.live/backend/services/agent-runner/internal/config"
+	"openvibe.live/backend/services/agent-runner/internal/engine"
+	"openvibe.live/backend/services/agent-runner/internal/livepublish"
+	"openvibe.live/backend/services/agent-runner/internal/mcp"
+	"openvibe.live/backend/services/agent-runner/internal/snapshot"
+	"openvibe.live/backend/services/agent-runner/internal/store"
+	"openvibe.live/backend/services/agent-runner/internal/tool"
+)
+
+// PublishTarget is a slot on an OpenVibe.Live publish gateway that sessions are streamed to.
+type PublishTarget = livepublish.Target
+
+// extras are the runner's MCP servers, turn snapshots and live publishing links.
+type extras struct {
+	log     *slog.Logger
+	bus     *bus.Bus
+	store   store.Store
+	mcp     *mcp.Manager
+	tracker *snapshot.Tracker
+	links   *livepublish.Manager
+}
+
+type extrasOptions struct {
+	Logger      *slog.Logger
+	Bus         *bus.Bus
+	Store       store.Store
+	Tools       *tool.Registry
+	MCP         map[string]config.MCPServer
+	SnapshotDir string
+	Version     string
+	Publish     *PublishTarget
+}
+
+func newExtras(ctx context.Context, o extrasOptions) (*extras, error) {
+	x := &extras{log: o.Logger, bus: o.Bus, store: o.Store}
+	st, err := snapshot.New(o.SnapshotDir)
+	if err != nil {
+		return nil, err
+	}
+	if x.tracker, err = snapshot.NewTracker(st); err != nil {
+		return nil, err
+	}
+	servers := map[string]mcp.ServerConfig{}
+	for name, s := range o.MCP {
+		servers[name] = mcp.ServerConfig{Type: s.Type, Command: s.Command, Args: s.Args, Environment: s.Env, URL: s.URL,
+			Headers: s.Headers, Transport: s.Transport, Enabled: s.Enabled, Timeout: s.Timeout}
+	}
+	if x.mcp, err = mcp.New(mcp.Options{Servers: servers, Registry: o.Tools, Logger: o.Logger, Version: o.Version}); err != nil {
+		return nil, err
+	}
+	x.links = livepublish.New(livepublish.Options{Bus: o.Bus, Logger: o.Logger, Version: o.Version})
+	if o.Publish != nil {
+		if _, err := x.links.Link(livepublish.ScopeAll, *o.Publish); err != nil {
+			return nil, fmt.Errorf("publish link: %w", err)
+		}
+	}
+	x.mcp.Start(ctx, 20*time.Second)
+	return x, nil
+}
+
+func (x *extras) close(ctx context.Context) {
+	x.links.Close(ctx)
+	x.mcp.Close()
+}
+
+// TurnStarted snapshots the project before a turn (engine hook). A failure is logged: a turn
+// never fails because its snapshot did.
+func (x *extras) TurnStarted(ctx context.Context, s store.Session, userMessageID string) {
+	p, err := x.store.GetProject(ctx, s.ProjectID)
+	if err == nil {
+		err = x.tracker.Begin(ctx, s.ID, userMessageID, p.Worktree)
+	}
+	if err != nil {
+		x.log.WarnContext(ctx, "snapshot before the turn failed", "session_id", s.ID, "error", err)
+	}
+}
+
+// TurnEnded snapshots the project after a turn and publishes the turn's diff.
+func (x *extras) TurnEnded(ctx context.Context, s store.Session, userMessageID string) {
+	d, err := x.tracker.End(context.WithoutCancel(ctx), s.ID, userMessageID)
+	if err != nil {
+		x.log.WarnContext(ctx, "snapshot after the turn failed", "session_id", s.ID, "error", err)
+		return
+	}
+	x.bus.Publish(bus.Event{Type: livepublish.EventDiff, SessionID: s.ID, OwnerID: s.OwnerID,
+		Properties: livepublish.TurnDiff{MessageID: userMessageID, Directory: s.Directory, Changes: d.Changes}})
+}
+
+func (r *Runner) registerExtras(g *echo.Group) {
+	g.GET("/mcp", r.mcpStatus)
+	g.POST("/session/:id/compact", r.compactSession)
+	g.GET("/session/:id/snapshot", r.sessionSnapshots)
+	g.POST("/session/:id/revert", r.revertSession)
+	g.POST("/session/:id/unrevert", r.unrevertSession)
+	g.GET("/session/:id/link", r.getLink)
+	g.PUT("/session/:id/link", r.putLink)
+	g.DELETE("/session/:id/link", r.deleteLink)
+	g.GET("/link", r.listLinks)
+}
+
+func (r *Runner) mcpStatus(c echo.Context) error {
+	return c.JSON(http.StatusOK, r.x.mcp.Status())
+}
+
+func (r *Runner) compactSession(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	m, err := r.engine.Compact(c.Request().Context(), s, compaction.Config{})
+	switch {
+	case errors.Is(err, compaction.ErrNothingToCompact), errors.Is(err, compaction.ErrNoProgress):
+		return echo.NewHTTPError(http.StatusConflict, err.Error())
+	case err != nil:
+		var ce *engine.ConfigError
+		if errors.As(err, &ce) {
+			return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+		}
+		return httpError(err)
+	}
+	return c.JSON(http.StatusOK, m)
+}
+
+func (r *Runner) sessionSnapshots(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	l, err := r.x.tracker.Log(s.ID)
+	if err != nil {
+		return err
+	}
+	if l.Turns == nil {
+		l.Turns = []snapshot.Turn{}
+	}
+	return c.JSON(http.StatusOK, l)
+}
+
+func (r *Runner) revertSession(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	var b struct {
+		MessageID string `json:"message_id"`
+	}
+	if err := bind(c, &b); err != nil {
+		return err
+	}
+	if b.MessageID == "" {
+		return echo.NewHTTPError(http.StatusBadRequest, "message_id is required")
+	}
+	if r.engine.Busy(s.ID) {
+		return httpError(engine.ErrBusy)
+	}
+	rv, err := r.x.tracker.Revert(c.Request().Context(), s.ID, b.MessageID)
+	if errors.Is(err, snapshot.ErrNoTurn) {
+		return echo.NewHTTPError(http.StatusNotFound, "no snapshot for that message: revert takes the id of a user message that started a turn")
+	}
+	if err != nil {
+		return err
+	}
+	r.bus.Publish(bus.Event{Type: "session.reverted", SessionID: s.ID, OwnerID: s.OwnerID, Properties: rv})
+	return c.JSON(http.StatusOK, rv)
+}
+
+func (r *Runner) unrevertSession(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	if r.engine.Busy(s.ID) {
+		return httpError(engine.ErrBusy)
+	}
+	d, err := r.x.tracker.Unrevert(c.Request().Context(), s.ID)
+	if errors.Is(err, snapshot.ErrNotReverted) {
+		return echo.NewHTTPError(http.StatusConflict, err.Error())
+	}
+	if err != nil {
+		return err
+	}
+	r.bus.Publish(bus.Event{Type: "session.unreverted", SessionID: s.ID, OwnerID: s.OwnerID, Properties: d})
+	return c.JSON(http.StatusOK, d)
+}
+
+func (r *Runner) getLink(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	st, ok := r.x.links.Get(s.ID)
+	if !ok {
+		return echo.NewHTTPError(http.StatusNotFound, "the session is not linked to a slot")
+	}
+	return c.JSON(http.StatusOK, st)
+}
+
+func (r *Runner) putLink(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	var t PublishTarget
+	if err := bind(c, &t); err != nil {
+		return err
+	}
+	if err := t.Validate(); err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+	}
+	st, err := r.x.links.Link(s.ID, t, s.Directory)
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+	}
+	return c.JSON(http.StatusOK, st)
+}
+
+func (r *Runner) deleteLink(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	if !r.x.links.Unlink(s.ID) {
+		return echo.NewHTTPError(http.StatusNotFound, "the session is not linked to a slot")
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// listLinks shows the caller's session links, and the runner-wide link to the local user.
+func (r *Runner) listLinks(c echo.Context) error {
+	p := principal(c)
+	out := []livepublish.Status{}
+	for _, st := range r.x.links.Status() {
+		if st.Scope == livepublish.ScopeAll {
+			if p.UserID == LocalUserID && p.Username == "local" {
+				out = append(out, st)
+			}
+			continue
+		}
+		s, err := r.store.GetSession(c.Request().Context(), st.Scope)
+		if err == nil && s.OwnerID == p.UserID {
+			out = append(out, st)
+		}
+	}
+	return c.JSON(http.StatusOK, out)
+}
