@@ -278,8 +278,9 @@ func TestLinkedSessionReachesViewers(t *testing.T) {
 			llm.Call("c4", "bash", map[string]any{"command": "rm old.txt"})}},
 		llm.Step{Events: []llm.Event{llm.Text("Done: greet() now says hello (" + secret + ").")}},
 		// Second turn, published while the gateway is down.
-		llm.Step{Events: []llm.Event{llm.Call("c5", "write", map[string]any{"file_path": filepath.Join(proj, "second.txt"), "content": "2\n"})}},
-		llm.Step{Events: []llm.Event{llm.Text("Second turn done.")}},
+		llm.Step{Delay: 300 * time.Millisecond, Events: []llm.Event{llm.Reasoning("One more file."),
+			llm.Call("c5", "write", map[string]any{"file_path": filepath.Join(proj, "second.txt"), "content": "2\n"})}},
+		llm.Step{Delay: 300 * time.Millisecond, Events: []llm.Event{llm.Text("Second turn done.")}},
 	))
 	r, err := runner.New(ctx, runner.Deps{Database: filepath.Join(t.TempDir(), "agent.db"), LocalPassword: "local-pw",
 		Backend: backend, DefaultModel: "scripted/test", SnapshotDir: t.TempDir(), Getenv: func(string) string { return "" }})
@@ -349,10 +350,17 @@ func TestLinkedSessionReachesViewers(t *testing.T) {
 		Acked int64 `json:"acked"`
 	}
 	call(t, srv.URL, http.MethodGet, "/agent/session/"+sess.ID+"/link", nil, http.StatusOK, &before)
-	gw.kill()
 	call(t, srv.URL, http.MethodPost, "/agent/session/"+sess.ID+"/message",
-		map[string]any{"text": "Add a second file", "wait": true}, http.StatusOK, nil)
-	time.Sleep(500 * time.Millisecond)
+		map[string]any{"text": "Add a second file"}, http.StatusAccepted, nil)
+	time.Sleep(400 * time.Millisecond) // the prompt and the first events are out; the turn goes on
+	gw.kill()
+	require.Eventually(t, func() bool {
+		var s struct {
+			Busy bool `json:"busy"`
+		}
+		call(t, srv.URL, http.MethodGet, "/agent/session/"+sess.ID, nil, http.StatusOK, &s)
+		return !s.Busy
+	}, 20*time.Second, 50*time.Millisecond)
 	gw = start(t, gatewayBinary, gwAddr, dbURL, redisURL)
 	_ = gw
 	var after struct {
