@@ -52,6 +52,7 @@ type harness struct {
 	backend *llm.Scripted
 	env     map[string]string
 	runner  *Runner
+	snapDir string
 	srv     *httptest.Server
 }
 
@@ -70,7 +71,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	if o.root == "" {
 		o.root = t.TempDir()
 	}
-	h := &harness{t: t, dbPath: o.dbPath, root: o.root, backend: o.backend, env: o.env}
+	h := &harness{t: t, dbPath: o.dbPath, root: o.root, backend: o.backend, env: o.env, snapDir: t.TempDir()}
 	h.start()
 	t.Cleanup(h.stop)
 	return h
@@ -81,7 +82,7 @@ func (h *harness) getenv(k string) string { return h.env[k] }
 func (h *harness) start() {
 	h.t.Helper()
 	d := Deps{Database: h.dbPath, Auth: testUsers, WorkspaceRoot: h.root, PerUserWorkspace: true,
-		DefaultModel: "scripted/test", Getenv: h.getenv, SnapshotDir: filepath.Join(filepath.Dir(h.dbPath), "snapshots"), Registerer: prometheus.NewRegistry(), AllowPrivateFetch: true}
+		DefaultModel: "scripted/test", Getenv: h.getenv, SnapshotDir: h.snapDir, Registerer: prometheus.NewRegistry(), AllowPrivateFetch: true}
 	if h.backend != nil {
 		d.Backend = h.backend
 	}
