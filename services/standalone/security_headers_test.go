@@ -157,12 +157,13 @@ func TestSecurityPostgres(t *testing.T) {
 
 func runSecuritySuite(t *testing.T, s *secServer, all bool) {
 	tests := map[string]func(*testing.T, *secServer){
-		"cross-tenant REST":    testCrossTenantREST,
-		"cross-tenant sockets": testCrossTenantSockets,
-		"token scopes":         testTokenScopes,
-		"jwt tampering":        testJWTTampering,
-		"injection validated":  testInjectionValidated,
-		"injection round trip": testInjectionRoundTrip,
+		"cross-tenant REST":      testCrossTenantREST,
+		"cross-tenant sockets":   testCrossTenantSockets,
+		"token scopes":           testTokenScopes,
+		"jwt tampering":          testJWTTampering,
+		"injection validated":    testInjectionValidated,
+		"injection round trip":   testInjectionRoundTrip,
+		"agent routes need auth": testAgentRoutesNeedAuth,
 	}
 	if all {
 		tests["oversize frames"] = testOversizeFrames

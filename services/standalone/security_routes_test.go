@@ -10,10 +10,12 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/golang-jwt/jwt/v5"
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 
+	"openvibe.live/backend/services/agent-runner/runner"
 	"openvibe.live/backend/services/api/api"
 	"openvibe.live/backend/services/chat-socket/chat"
 	"openvibe.live/backend/services/publish-gateway/gateway"
@@ -37,11 +39,12 @@ const (
 type target int
 
 const (
-	caller  target = iota // the caller's own things only (its account, its lists)
-	slotID                // another tenant's slot by id
-	tokenID               // another tenant's API token by id
-	channel               // a public channel by username and slot
-	none                  // pages, static files and probes
+	caller   target = iota // the caller's own things only (its account, its lists)
+	slotID                 // another tenant's slot by id
+	tokenID                // another tenant's API token by id
+	channel                // a public channel by username and slot
+	none                   // pages, static files and probes
+	agentAPI               // the agent runner's API (sessions are per user)
 )
 
 // routeRule is the security rule for one route the standalone server serves. Every route
@@ -85,6 +88,38 @@ var routeRules = map[string]routeRule{
 
 	"GET " + gateway.PublishPath: {publish, slotID},
 	"GET " + chat.Route:          {public, channel},
+
+	// The agent runner: every route needs a credential (see testAgentRoutesNeedAuth).
+	"DELETE /agent/permission/rule/:id": {anyAuth, agentAPI},
+	"DELETE /agent/session/:id":         {anyAuth, agentAPI},
+	"DELETE /agent/session/:id/link":    {anyAuth, agentAPI},
+	"GET /agent/agent":                  {anyAuth, agentAPI},
+	"GET /agent/config":                 {anyAuth, agentAPI},
+	"GET /agent/event":                  {anyAuth, agentAPI},
+	"GET /agent/link":                   {anyAuth, agentAPI},
+	"GET /agent/mcp":                    {anyAuth, agentAPI},
+	"GET /agent/permission":             {anyAuth, agentAPI},
+	"GET /agent/permission/rule":        {anyAuth, agentAPI},
+	"GET /agent/provider":               {anyAuth, agentAPI},
+	"GET /agent/session":                {anyAuth, agentAPI},
+	"GET /agent/session/:id":            {anyAuth, agentAPI},
+	"GET /agent/session/:id/event":      {anyAuth, agentAPI},
+	"GET /agent/session/:id/link":       {anyAuth, agentAPI},
+	"GET /agent/session/:id/message":    {anyAuth, agentAPI},
+	"GET /agent/session/:id/permission": {anyAuth, agentAPI},
+	"GET /agent/session/:id/snapshot":   {anyAuth, agentAPI},
+	"GET /agent/session/:id/todo":       {anyAuth, agentAPI},
+	"GET /agent/tool":                   {anyAuth, agentAPI},
+	"PATCH /agent/session/:id":          {anyAuth, agentAPI},
+	"POST /agent/permission/reply":      {anyAuth, agentAPI},
+	"POST /agent/session":               {anyAuth, agentAPI},
+	"POST /agent/session/:id/abort":     {anyAuth, agentAPI},
+	"POST /agent/session/:id/compact":   {anyAuth, agentAPI},
+	"POST /agent/session/:id/fork":      {anyAuth, agentAPI},
+	"POST /agent/session/:id/message":   {anyAuth, agentAPI},
+	"POST /agent/session/:id/revert":    {anyAuth, agentAPI},
+	"POST /agent/session/:id/unrevert":  {anyAuth, agentAPI},
+	"PUT /agent/session/:id/link":       {anyAuth, agentAPI},
 }
 
 // composeEcho builds the standalone server's services exactly as app.serve does, on a fresh
@@ -110,8 +145,17 @@ func composeEcho(t *testing.T) *echo.Echo {
 	require.NoError(t, err)
 	ap, err := api.New(api.Deps{Store: b.Store, Broker: b.Broker, Authenticator: b.Auth, JWT: b.JWT, Logger: log, Registerer: reg, Config: cfg.API})
 	require.NoError(t, err)
+	bwrap, err := cfg.bwrap()
+	require.NoError(t, err)
+	ag, err := runner.New(t.Context(), runner.Deps{
+		Logger: log, Registerer: reg, Database: cfg.Agent.Database,
+		Auth: b.Auth, WorkspaceRoot: cfg.Agent.WorkspaceRoot, PerUserWorkspace: true,
+		GlobalConfig: cfg.Agent.ConfigFile, DefaultModel: cfg.Agent.Model, Bwrap: bwrap,
+	})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = ag.Close() })
 	e := platform.NewEcho(log, reg)
-	for _, svc := range []platform.Service{gw, ch, ap} {
+	for _, svc := range []platform.Service{gw, ch, ap, ag} {
 		svc.Register(e)
 	}
 	return e
@@ -388,5 +432,24 @@ func testTokenScopes(t *testing.T, s *secServer) {
 			require.Equal(t, "log in to chat", v.expect("error")["error"], sc.name)
 		}
 		v.close()
+	}
+}
+
+// Every agent runner route refuses a request without a credential and one with a forged,
+// revoked or expired one (401), before touching any session.
+func testAgentRoutesNeedAuth(t *testing.T, s *secServer) {
+	tn := s.newTenant("oscaragent", "oscar-slot", "Oscar")
+	forged := sign(t, jwt.SigningMethodHS256, claimsFor(tn), []byte("another-secret-of-enough-length-123456"))
+	for key, rule := range routeRules {
+		if rule.target != agentAPI {
+			continue
+		}
+		method, path := splitKey(key)
+		path = fill(path, map[string]string{"id": "1"})
+		for name, cred := range map[string]string{"none": "", "forged": forged, "revoked": tn.revoked, "expired": tn.expired} {
+			r := s.request(method, path, cred, nil, nil)
+			require.Equal(t, http.StatusUnauthorized, r.status, "%s with %s credential: %s", key, name, r)
+			requireSecurityHeaders(t, r.header, key)
+		}
 	}
 }
