@@ -56,6 +56,7 @@ func testSecurityHeaders(t *testing.T, s *secServer) {
 		{"api 403", "POST", "/api/tokens", tn.tokens["read"], nil, 403},
 		{"api 404", "GET", "/api/managed-streams/987654321", tn.session, nil, 404},
 		{"unknown api route", "GET", "/api/nothing/here/at/all", "", nil, 404},
+		{"unknown two-segment api route", "GET", "/api/nothing", "", nil, 404},
 		{"method not allowed", "PATCH", "/api/me", tn.session, nil, 405},
 		{"api 400", "PUT", fmt.Sprintf("/api/vibe-coding/managed/%d/settings", tn.slotID), tn.session, nil, 400},
 		{"public feed", "GET", "/api/vibe-coding/channel/" + tn.username + "/" + tn.slug + "/events", "", nil, 200},

@@ -28,6 +28,10 @@ func decodeJSON(c echo.Context, dst any) error {
 	dec := json.NewDecoder(http.MaxBytesReader(c.Response(), r.Body, maxBodyBytes))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, bodyError(err))
+		}
 		return echo.NewHTTPError(http.StatusBadRequest, bodyError(err))
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {

@@ -100,6 +100,10 @@ type viewerData struct {
 }
 
 func (p *Pages) viewer(c echo.Context) error {
+	if c.Param("username") == "api" {
+		// /api/<unknown>: an API client gets the JSON 404, not the page.
+		return echo.NewHTTPError(http.StatusNotFound, "Not found")
+	}
 	u, ms, err := httpapi.ChannelSlot(c.Request().Context(), p.st, c.Param("username"), c.Param("slot"))
 	var he *echo.HTTPError
 	if errors.As(err, &he) && he.Code == http.StatusNotFound {
