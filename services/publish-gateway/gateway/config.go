@@ -49,10 +49,10 @@ type Config struct {
 	// BatchMaxEvents caps the events one store transaction commits; BatchMaxDelay is how long
 	// the writer may wait for more events before committing a batch that is not full (0:
 	// commit whatever is queued at once; batches grow while the previous commit runs).
-	BatchMaxEvents int `env:"OPENVIBE_GATEWAY_BATCH_MAX_EVENTS" envDefault:"256"`
+	BatchMaxEvents int `env:"OPENVIBE_GATEWAY_BATCH_MAX_EVENTS" envDefault:"1024"`
 	// Writers is the number of batch writers (store transactions that may be in flight at
 	// once). Each slot always uses the same writer, so its events commit in arrival order.
-	Writers       int           `env:"OPENVIBE_GATEWAY_WRITERS" envDefault:"4"`
+	Writers       int           `env:"OPENVIBE_GATEWAY_WRITERS" envDefault:"2"`
 	BatchMaxDelay time.Duration `env:"OPENVIBE_GATEWAY_BATCH_MAX_DELAY" envDefault:"0s"`
 	// StoreTimeout bounds one store call; PublishTimeout one broker publish.
 	StoreTimeout   time.Duration `env:"OPENVIBE_GATEWAY_STORE_TIMEOUT" envDefault:"5s"`
@@ -79,8 +79,8 @@ func DefaultConfig() Config {
 		IdleSessionTimeout:     10 * time.Minute,
 		ReapInterval:           time.Minute,
 		SettingsTTL:            time.Second,
-		BatchMaxEvents:         256,
-		Writers:                4,
+		BatchMaxEvents:         1024,
+		Writers:                2,
 		StoreTimeout:           5 * time.Second,
 		PublishTimeout:         500 * time.Millisecond,
 		PublishWorkers:         16,

@@ -26,6 +26,8 @@ import (
 	"runtime/pprof"
 	"syscall"
 	"time"
+
+	"openvibe.live/backend/services/publish-gateway/gateway"
 )
 
 type options struct {
@@ -69,8 +71,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.window, "window", 32, "events each publisher may have unacked in max-rate mode")
 	fs.BoolVar(&o.live, "live", true, "make the slots live (acks then say delivered:true)")
 	fs.DurationVar(&o.batchDelay, "batch-delay", 0, "OPENVIBE_GATEWAY_BATCH_MAX_DELAY of the in-process gateway")
-	fs.IntVar(&o.writers, "writers", 4, "OPENVIBE_GATEWAY_WRITERS of the in-process gateway")
-	fs.IntVar(&o.batchMax, "batch-max", 256, "OPENVIBE_GATEWAY_BATCH_MAX_EVENTS of the in-process gateway")
+	fs.IntVar(&o.writers, "writers", gateway.DefaultConfig().Writers, "OPENVIBE_GATEWAY_WRITERS of the in-process gateway")
+	fs.IntVar(&o.batchMax, "batch-max", gateway.DefaultConfig().BatchMaxEvents, "OPENVIBE_GATEWAY_BATCH_MAX_EVENTS of the in-process gateway")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured run (in-process gateway included) to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
