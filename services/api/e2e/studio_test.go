@@ -70,8 +70,9 @@ func TestStudio(t *testing.T) {
 	t.Run("retract in the studio removes the event from the open viewer page", func(t *testing.T) {
 		run(t, studio,
 			chromedp.Click(css("#history-refresh")),
-			chromedp.WaitVisible(css(`#history-body tr[data-event-id="s1-prompt"] button.retract`)),
-			chromedp.Click(css(`#history-body tr[data-event-id="s1-prompt"] button.retract`)),
+			// Wait for the refreshed rows (the old ones are replaced), then click the current button.
+			waitJS(`document.querySelector('#history-body').getAttribute('aria-busy') !== 'true' && !!document.querySelector('#history-body tr[data-event-id="s1-prompt"] button.retract')`),
+			waitJS(`(() => { document.querySelector('#history-body tr[data-event-id="s1-prompt"] button.retract').click(); return true; })()`),
 			waitJS(`(document.querySelector('#history-body tr[data-event-id="s1-prompt"] .status') || {}).textContent === 'Retracted'`))
 		run(t, viewer, waitJS(`!document.querySelector('#vibe-events [data-event-id="s1-prompt"]')`))
 		require.Equal(t, []string{"s2-thinking", "s3-response"}, widgetIDs(t, viewer, "#vibe-events"))

@@ -315,11 +315,17 @@
     if (!state.slot) return;
     let url = "/api/vibe-coding/managed/" + state.slot.id + "/events?limit=50";
     if (!reset && state.nextBefore) url += "&before=" + state.nextBefore;
-    const data = await api("GET", url);
-    state.history = reset ? data.events : state.history.concat(data.events);
-    state.nextBefore = data.next_before;
-    renderHistory();
-    renderPreview();
+    const tbody = $("history-body");
+    tbody.setAttribute("aria-busy", "true"); // the rows are about to be replaced
+    try {
+      const data = await api("GET", url);
+      state.history = reset ? data.events : state.history.concat(data.events);
+      state.nextBefore = data.next_before;
+      renderHistory();
+      renderPreview();
+    } finally {
+      tbody.removeAttribute("aria-busy");
+    }
   }
 
   const STATUS_TEXT = {
