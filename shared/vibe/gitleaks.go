@@ -3,9 +3,12 @@ package vibe
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
+	ahocorasick "github.com/BobuSumisu/aho-corasick"
 	"github.com/rs/zerolog"
 	"github.com/spf13/viper"
 	"github.com/zricethezav/gitleaks/v8/config"
@@ -70,7 +73,85 @@ func newGitleaksDetector(drop ...string) (*detect.Detector, error) {
 	return d, nil
 }
 
-// gitleaksFindings runs the detector over text and reports each secret with its rule id.
+// gitleaksScanner runs gitleaks' rules with one detector per rule. gitleaks' own Detector
+// scans a text with every rule whose keywords occur in it; but each call also walks all of
+// its two hundred rules and lowercases each rule's keywords, which for a one-line text costs
+// far more than the scan itself. Here one keyword search over the lowercased text picks the
+// rules whose keywords occur, and only their detectors run: the same rules over the same
+// text, so the same secrets are found.
+type gitleaksScanner struct {
+	prefilter *ahocorasick.Trie
+	byKeyword [][]int // keyword (by its index in the prefilter) → indexes into rules
+	rules     []*detect.Detector
+	always    []int // rules without keywords: gitleaks runs them on every text
+}
+
+// newGitleaksScanner splits a configured detector into one detector per rule. A rule that
+// needs other rules' findings (a composite rule) gets those rules in its detector too.
+func newGitleaksScanner(full *detect.Detector) *gitleaksScanner {
+	cfg := full.Config
+	ids := slices.Sorted(maps.Keys(cfg.Rules))
+	sc := &gitleaksScanner{}
+	var keywords []string
+	index := map[string]int{}
+	for _, id := range ids {
+		r := cfg.Rules[id]
+		if r.Regex == nil && len(r.Keywords) == 0 {
+			// A path-only rule (pkcs12-file) matches file names, and texts here have none.
+			continue
+		}
+		one := cfg
+		one.Rules = map[string]config.Rule{id: r}
+		for _, req := range r.RequiredRules {
+			if rr, ok := cfg.Rules[req.RuleID]; ok {
+				one.Rules[req.RuleID] = rr
+			}
+		}
+		one.Keywords = map[string]struct{}{}
+		for _, k := range r.Keywords {
+			one.Keywords[strings.ToLower(k)] = struct{}{}
+		}
+		d := detect.NewDetectorContext(context.Background(), one)
+		d.IgnoreGitleaksAllow, d.Redact, d.MaxDecodeDepth = full.IgnoreGitleaksAllow, full.Redact, full.MaxDecodeDepth
+		i := len(sc.rules)
+		sc.rules = append(sc.rules, d)
+		if len(r.Keywords) == 0 {
+			sc.always = append(sc.always, i)
+		}
+		for k := range one.Keywords {
+			ki, ok := index[k]
+			if !ok {
+				ki = len(keywords)
+				index[k] = ki
+				keywords = append(keywords, k)
+				sc.byKeyword = append(sc.byKeyword, nil)
+			}
+			sc.byKeyword[ki] = append(sc.byKeyword[ki], i)
+		}
+	}
+	sc.prefilter = ahocorasick.NewTrieBuilder().AddStrings(keywords).Build()
+	return sc
+}
+
+// findings reports each secret the rules find in text, with its rule id; lower is
+// strings.ToLower(text).
+func (sc *gitleaksScanner) findings(ctx context.Context, text, lower string, add func(rule, secret string)) {
+	matches := sc.prefilter.MatchString(lower)
+	if len(matches) == 0 && len(sc.always) == 0 {
+		return
+	}
+	var run []int
+	run = append(run, sc.always...)
+	for _, m := range matches {
+		run = append(run, sc.byKeyword[m.Pattern()]...)
+	}
+	slices.Sort(run)
+	for _, i := range slices.Compact(run) {
+		gitleaksFindings(ctx, sc.rules[i], text, add)
+	}
+}
+
+// gitleaksFindings runs a detector over text and reports each secret with its rule id.
 func gitleaksFindings(ctx context.Context, d *detect.Detector, text string, add func(rule, secret string)) {
 	for _, f := range d.DetectContext(ctx, detect.Fragment{Raw: text}) {
 		secret := f.Secret

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/zricethezav/gitleaks/v8/detect"
 )
 
 // Redacted replaces a whole text the sanitizer could not vouch for (it panicked, ran out of
@@ -40,7 +38,7 @@ const (
 // process with NewSanitizer (it compiles a few hundred rules) and one SessionSanitizer per
 // publisher session. Both are safe for concurrent use.
 type Sanitizer struct {
-	detector *detect.Detector
+	gitleaks *gitleaksScanner
 	timeout  time.Duration
 	maxInput int
 	hook     func(string) // test hook run on every text, to exercise the fail-closed paths
@@ -53,7 +51,7 @@ func NewSanitizer() (*Sanitizer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build secret detector: %w", err)
 	}
-	return &Sanitizer{detector: d, timeout: DefaultSanitizeTimeout, maxInput: MaxSanitizeInput}, nil
+	return &Sanitizer{gitleaks: newGitleaksScanner(d), timeout: DefaultSanitizeTimeout, maxInput: MaxSanitizeInput}, nil
 }
 
 // SessionHints describe the publisher's machine so paths can be made workspace-relative.
@@ -151,8 +149,8 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 	for off := 0; off < len(text); {
 		end := chunkEnd(text, off)
 		chunk := text[off:end]
-		gitleaksFindings(ctx, s.detector, chunk, f.addSecret)
 		lower := strings.ToLower(chunk)
+		s.gitleaks.findings(ctx, chunk, lower, f.addSecret)
 		findKeywordAssignments(chunk, lower, off, f)
 		for i := range extraRules {
 			if !extraRules[i].multiline {

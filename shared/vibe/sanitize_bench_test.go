@@ -143,3 +143,21 @@ func threadCPU() time.Duration {
 	}
 	return time.Duration(ts.Nano())
 }
+
+// BenchmarkSanitizeTypicalEvent measures the event the gateway benchmark publishes: the
+// protocol document's response example, with a one-line summary and text, its source and
+// metadata. Most live events look like it, so its cost bounds the gateway's throughput.
+func BenchmarkSanitizeTypicalEvent(b *testing.B) {
+	san, err := NewSanitizer()
+	if err != nil {
+		b.Fatal(err)
+	}
+	line := "Refactored the publish server to sanitize Copilot events before viewer fanout."
+	ev := Event{Version: 1, EventID: "p1-1", SessionKey: "bench", EventType: TypeResponse, Visibility: VisibilityPublic,
+		Depth: "standard", OccurredAt: "2026-04-21T23:10:01.099Z", Summary: line,
+		Source:   &Source{Channel: "chat-session", RawType: "request.response"},
+		Response: &ResponseBody{Text: line},
+		Metadata: &EventMetadata{RequestID: "req-123", ResponseID: "resp-456", Model: "gpt-5.4"}}
+	ss := san.NewSession(SessionHints{WorkspaceName: "openvibe"})
+	measureCPU(b, func() { ss.SanitizeEvent(ev) })
+}
