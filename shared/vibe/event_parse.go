@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -41,9 +42,8 @@ var msgEventTypes = "eventType must be one of " + strings.Join(EventTypes, ", ")
 // unknown fields, keeps only the body that belongs to the event type, and defaults
 // visibility to public. It does not sanitize: pass the result through a SessionSanitizer.
 func ParseEvent(raw json.RawMessage) (Event, error) {
-	var obj map[string]json.RawMessage
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &obj) != nil {
+	obj, ok := jsonObject(raw)
+	if !ok {
 		return Event{}, eventErr("event payload is required")
 	}
 	d := decoder{obj: obj}
@@ -59,7 +59,7 @@ func ParseEvent(raw json.RawMessage) (Event, error) {
 
 // decoder reads the known fields of one JSON object, recording the first problem.
 type decoder struct {
-	obj    map[string]json.RawMessage
+	obj    object
 	prefix string
 	err    error
 }
@@ -71,8 +71,8 @@ func (d *decoder) fail(field, what string) {
 }
 
 func (d *decoder) present(field string) (json.RawMessage, bool) {
-	v, ok := d.obj[field]
-	if !ok || isNull(v) {
+	v := d.obj.get(field)
+	if v == nil || isNull(v) {
 		return nil, false
 	}
 	return v, true
@@ -83,8 +83,8 @@ func (d *decoder) str(field string) string {
 	if !ok {
 		return ""
 	}
-	var s string
-	if json.Unmarshal(v, &s) != nil {
+	s, ok := jsonString(v)
+	if !ok {
 		d.fail(field, "a string")
 	}
 	return s
@@ -100,6 +100,9 @@ func (d *decoder) integer(field string) int64 {
 	if !ok {
 		return 0
 	}
+	if n, err := strconv.ParseInt(string(v), 10, 64); err == nil && n >= -1<<53 && n <= 1<<53 {
+		return n // the common form: plain digits
+	}
 	var f float64
 	if json.Unmarshal(v, &f) != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
 		d.fail(field, "an integer")
@@ -113,11 +116,14 @@ func (d *decoder) boolean(field string) bool {
 	if !ok {
 		return false
 	}
-	var b bool
-	if json.Unmarshal(v, &b) != nil {
-		d.fail(field, "a boolean")
+	switch string(v) {
+	case "true":
+		return true
+	case "false":
+		return false
 	}
-	return b
+	d.fail(field, "a boolean")
+	return false
 }
 
 // oneOf reads an optional string that must be one of allowed.
@@ -126,8 +132,8 @@ func (d *decoder) oneOf(field string, allowed ...string) string {
 	if !ok {
 		return ""
 	}
-	var s string
-	if json.Unmarshal(v, &s) != nil || (s != "" && !slices.Contains(allowed, s)) {
+	s, isStr := jsonString(v)
+	if !isStr || (s != "" && !slices.Contains(allowed, s)) {
 		d.fail(field, oneOfText(allowed))
 		return ""
 	}
@@ -147,8 +153,8 @@ func (d *decoder) object(field string) *decoder {
 	if !ok {
 		return nil
 	}
-	var obj map[string]json.RawMessage
-	if bytes.TrimSpace(v)[0] != '{' || json.Unmarshal(v, &obj) != nil {
+	obj, ok := splitObject(v) // inside the event, already validated
+	if !ok {
 		d.fail(field, "an object")
 		return nil
 	}
@@ -168,7 +174,8 @@ func (d *decoder) header(ev *Event) error {
 	if !idOK || !typOK || string(id) == `""` || string(typ) == `""` {
 		return eventErr("eventId and eventType are required")
 	}
-	if json.Unmarshal(id, &ev.EventID) != nil {
+	var isStr bool
+	if ev.EventID, isStr = jsonString(id); !isStr {
 		return eventErr("eventId must be a string")
 	}
 	if utf8.RuneCountInString(ev.EventID) > MaxEventIDLen {
@@ -177,7 +184,7 @@ func (d *decoder) header(ev *Event) error {
 	if !isPrintableID(ev.EventID) {
 		return eventErr("eventId must contain only printable characters")
 	}
-	if json.Unmarshal(typ, &ev.EventType) != nil || !slices.Contains(EventTypes, ev.EventType) {
+	if ev.EventType, isStr = jsonString(typ); !isStr || !slices.Contains(EventTypes, ev.EventType) {
 		return eventErr(msgEventTypes)
 	}
 	ev.Version = int(d.integer("version"))
@@ -305,13 +312,13 @@ func isPrintableID(s string) bool {
 // viewerDepth is dropped and capabilities become plain booleans. Junk yields a zero
 // Publisher.
 func NormalizePublisher(raw json.RawMessage) Publisher {
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(raw, &obj) != nil {
+	obj, ok := jsonObject(raw)
+	if !ok {
 		return Publisher{}
 	}
 	str := func(k string) string {
-		var s string
-		if json.Unmarshal(obj[k], &s) != nil {
+		s, ok := jsonString(obj.get(k))
+		if !ok {
 			return ""
 		}
 		return strings.TrimSpace(truncateRunes(cleanControl(s, false), maxPublisherLn, ""))
@@ -332,10 +339,9 @@ func NormalizePublisher(raw json.RawMessage) Publisher {
 	if d, ok := parseDepth(str("viewerDepth")); ok {
 		p.ViewerDepth = d
 	}
-	var caps map[string]json.RawMessage
-	if json.Unmarshal(obj["capabilities"], &caps) == nil && caps != nil {
+	if caps, ok := splitObject(obj.get("capabilities")); ok {
 		flag := func(k string) bool {
-			b, ok := parseBool(caps[k])
+			b, ok := parseBool(caps.get(k))
 			return ok && b == 1
 		}
 		p.Capabilities = &Capabilities{

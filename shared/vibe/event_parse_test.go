@@ -158,3 +158,20 @@ func TestPublisherViewerSafe(t *testing.T) {
 	require.Equal(t, &Publisher{IntegrationID: "a", IntegrationLabel: "b", Vendor: "c", ClientType: "cli", ClientName: "d"}, p.ViewerSafe())
 	require.Nil(t, Publisher{MachineName: "m"}.ViewerSafe())
 }
+
+// BenchmarkParseEvent decodes the protocol document's response event, as the gateway does
+// for every event it receives.
+func BenchmarkParseEvent(b *testing.B) {
+	raw := json.RawMessage(`{"version":1,"eventId":"evt_123","sessionKey":"vscode-copilot-session-1","eventType":"response",` +
+		`"visibility":"public","depth":"standard","occurredAt":"2026-04-21T23:10:01.099Z",` +
+		`"summary":"Refactored the publish server to sanitize Copilot events before viewer fanout.",` +
+		`"source":{"channel":"chat-session","rawType":"request.response"},` +
+		`"response":{"text":"Refactored the publish server to sanitize Copilot events before viewer fanout.","truncated":false},` +
+		`"metadata":{"requestId":"req-123","responseId":"resp-456","model":"gpt-5.4"}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseEvent(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

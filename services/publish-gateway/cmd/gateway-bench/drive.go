@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"slices"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	dto "github.com/prometheus/client_model/go"
 	"golang.org/x/sync/errgroup"
 
 	"openvibe.live/backend/services/publish-gateway/internal/pubclient"
@@ -255,7 +257,20 @@ func printServerStats(w io.Writer, env *benchEnv) {
 			if h.GetSampleCount() == 0 {
 				continue
 			}
-			fmt.Fprintf(w, "server %s: count=%d mean=%.4g\n", mf.GetName(), h.GetSampleCount(), h.GetSampleSum()/float64(h.GetSampleCount()))
+			fmt.Fprintf(w, "server %s: count=%d mean=%.4g p50<=%s p99<=%s\n", mf.GetName(), h.GetSampleCount(),
+				h.GetSampleSum()/float64(h.GetSampleCount()), bucketBound(h, 0.50), bucketBound(h, 0.99))
 		}
 	}
+}
+
+// bucketBound returns the upper bound of the histogram bucket holding quantile q ("+Inf" past
+// the last bucket).
+func bucketBound(h *dto.Histogram, q float64) string {
+	want := uint64(math.Ceil(q * float64(h.GetSampleCount())))
+	for _, b := range h.GetBucket() {
+		if b.GetCumulativeCount() >= want {
+			return strconv.FormatFloat(b.GetUpperBound(), 'g', 4, 64)
+		}
+	}
+	return "+Inf"
 }
