@@ -51,3 +51,30 @@ type Broker interface {
 	Ping(ctx context.Context) error
 	Close() error
 }
+
+// Outgoing is one message to publish.
+type Outgoing struct {
+	Channel string
+	Payload []byte
+}
+
+// BatchPublisher is implemented by brokers that can publish several messages in one round
+// trip (Redis: one pipeline). Messages keep their order, as if published one by one.
+type BatchPublisher interface {
+	// PublishBatch publishes msgs in order and returns one error per message: nil when it was
+	// handed to the backend, as Publish would say.
+	PublishBatch(ctx context.Context, msgs []Outgoing) []error
+}
+
+// PublishAll publishes msgs in order, in one round trip when b is a BatchPublisher and one
+// Publish at a time otherwise, and returns one error per message.
+func PublishAll(ctx context.Context, b Broker, msgs []Outgoing) []error {
+	if bp, ok := b.(BatchPublisher); ok {
+		return bp.PublishBatch(ctx, msgs)
+	}
+	errs := make([]error, len(msgs))
+	for i, m := range msgs {
+		errs[i] = b.Publish(ctx, m.Channel, m.Payload)
+	}
+	return errs
+}

@@ -105,6 +105,29 @@ func Publish(ctx context.Context, b broker.Broker, m Message) error {
 	return nil
 }
 
+// PublishAll encodes msgs and publishes them in order, in one round trip when the broker
+// can, and returns one error per message.
+func PublishAll(ctx context.Context, b broker.Broker, msgs []Message) []error {
+	errs := make([]error, len(msgs))
+	var send []broker.Outgoing
+	var index []int
+	for i, m := range msgs {
+		payload, err := json.Marshal(m)
+		if err != nil {
+			errs[i] = fmt.Errorf("encode slot message: %w", err)
+			continue
+		}
+		send = append(send, broker.Outgoing{Channel: Channel(m.SlotID), Payload: payload})
+		index = append(index, i)
+	}
+	for j, err := range broker.PublishAll(ctx, b, send) {
+		if err != nil {
+			errs[index[j]] = fmt.Errorf("publish slot message: %w", err)
+		}
+	}
+	return errs
+}
+
 // Decode parses a payload received on a slot channel.
 func Decode(payload []byte) (Message, error) {
 	var m Message

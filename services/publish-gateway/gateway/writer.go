@@ -35,9 +35,10 @@ type result struct {
 // batchWriter is the gateway's store writer: it collects events from every connection and
 // stores them in batches, one transaction per batch, so throughput does not hinge on one
 // commit per event. With Writers > 1, slots are spread over that many independent writers
-// (each slot always on the same one), whose commits may overlap. After a batch commits, each event goes to the publish worker of its slot,
-// which publishes it to the broker and then queues its ack, so acks of one connection (one
-// slot) leave in the order the events arrived, and an ack always follows its commit.
+// (each slot always on the same one), whose commits may overlap. After a batch commits, each
+// event goes to the publish worker of its slot; a worker publishes its share of the batch to
+// the broker in one round trip and then queues the acks, so acks of one connection (one slot)
+// leave in the order the events arrived, and an ack always follows its commit.
 //
 // If a batch fails, its events are retried one by one, so one bad event does not sink the
 // others; if the store is down altogether (it does not answer a ping), the rest of the batch
@@ -281,14 +282,15 @@ func (w *batchWriter) dispatch(results []result) {
 
 func (w *batchWriter) publishLoop(ch <-chan []result) {
 	for rs := range ch {
-		for _, r := range rs {
-			w.finish(r)
+		published := w.publish(rs)
+		for i, r := range rs {
+			w.finish(r, published[i])
 		}
 	}
 }
 
-// finish publishes a newly stored event and answers the publisher.
-func (w *batchWriter) finish(r result) {
+// finish answers the publisher of a stored (or failed) event.
+func (w *batchWriter) finish(r result, published bool) {
 	j := r.job
 	if r.err != nil {
 		w.met.eventsRejected.WithLabelValues(reasonStoreError).Inc()
@@ -296,10 +298,6 @@ func (w *batchWriter) finish(r result) {
 		return
 	}
 	ev := r.ins.Event
-	published := true // a duplicate is not published again; its first publish stands
-	if !r.ins.Duplicate {
-		published = w.publish(ev)
-	}
 	view := j.slot.current()
 	delivered := published && !ev.Withheld && ev.RetractedAt == nil && ev.LiveStreamID != nil &&
 		view.liveStreamID != nil && view.visible(ev.EventType, ev.Visibility)
@@ -325,34 +323,68 @@ func (w *batchWriter) finish(r result) {
 // timeout; viewers recover them from the store once the broker is back.
 const brokerRetryAfter = time.Second
 
-func (w *batchWriter) publish(ev store.VibeEvent) bool {
-	if time.Now().UnixNano() < w.brokerDownUntil.Load() {
-		w.met.brokerFailures.Inc()
-		return false
-	}
-	err := w.send(ev)
-	if err != nil {
-		w.brokerDownUntil.Store(time.Now().Add(brokerRetryAfter).UnixNano())
-		w.met.brokerFailures.Inc()
-		if w.logLimit.allow() {
-			w.log.Warn("publishing a stored event failed; viewers recover it from the store",
-				"managed_stream_id", ev.ManagedStreamID, "seq", ev.Seq, "error", err)
+// publish sends the newly stored events among rs to the broker, in order and in one round
+// trip, and reports for each result whether it counts as published. A duplicate is not
+// published again: its first publish stands. A failed event is not published at all.
+func (w *batchWriter) publish(rs []result) []bool {
+	published := make([]bool, len(rs))
+	var msgs []slotbus.Message
+	var index []int
+	for i, r := range rs {
+		switch {
+		case r.err != nil:
+		case r.ins.Duplicate:
+			published[i] = true
+		default:
+			ev := r.ins.Event
+			msgs = append(msgs, slotbus.Message{Kind: slotbus.KindEvent, SlotID: ev.ManagedStreamID, Event: slotbus.FromStoreEvent(ev)})
+			index = append(index, i)
 		}
-		return false
 	}
-	return true
+	if len(msgs) == 0 {
+		return published
+	}
+	if time.Now().UnixNano() < w.brokerDownUntil.Load() {
+		w.met.brokerFailures.Add(float64(len(msgs)))
+		return published
+	}
+	var failed int
+	var firstErr error
+	for k, err := range w.send(msgs) {
+		if err == nil {
+			published[index[k]] = true
+			continue
+		}
+		failed++
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	if failed > 0 {
+		w.brokerDownUntil.Store(time.Now().Add(brokerRetryAfter).UnixNano())
+		w.met.brokerFailures.Add(float64(failed))
+		if w.logLimit.allow() {
+			w.log.Warn("publishing stored events failed; viewers recover them from the store",
+				"events", failed, "error", firstErr)
+		}
+	}
+	return published
 }
 
-// send publishes one stored event; a panic in the broker is an error like any other.
-func (w *batchWriter) send(ev store.VibeEvent) (err error) {
+// send publishes stored events in one round trip; a panic in the broker fails them all.
+func (w *batchWriter) send(msgs []slotbus.Message) (errs []error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("broker panicked: %v", r)
+			err := fmt.Errorf("broker panicked: %v", r)
+			errs = make([]error, len(msgs))
+			for i := range errs {
+				errs[i] = err
+			}
 		}
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), w.cfg.PublishTimeout)
 	defer cancel()
-	return slotbus.Publish(ctx, w.br, slotbus.Message{Kind: slotbus.KindEvent, SlotID: ev.ManagedStreamID, Event: slotbus.FromStoreEvent(ev)})
+	return slotbus.PublishAll(ctx, w.br, msgs)
 }
 
 // logLimiter lets one log line through per second, so an outage does not flood the log.

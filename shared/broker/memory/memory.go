@@ -59,6 +59,27 @@ func (b *Broker) Publish(ctx context.Context, channel string, payload []byte) er
 	return nil
 }
 
+// PublishBatch publishes msgs in order under one lock.
+func (b *Broker) PublishBatch(ctx context.Context, msgs []broker.Outgoing) []error {
+	errs := make([]error, len(msgs))
+	fail := ctx.Err()
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if fail == nil && b.closed {
+		fail = broker.ErrClosed
+	}
+	for i, m := range msgs {
+		if fail != nil {
+			errs[i] = fail
+			continue
+		}
+		for s := range b.subs[m.Channel] {
+			s.Push(m.Payload)
+		}
+	}
+	return errs
+}
+
 // Subscribe registers a subscriber; it receives everything published after it returns.
 func (b *Broker) Subscribe(ctx context.Context, channel string) (broker.Subscription, error) {
 	if err := ctx.Err(); err != nil {

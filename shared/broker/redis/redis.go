@@ -154,6 +154,33 @@ func (b *Broker) Publish(ctx context.Context, channel string, payload []byte) er
 	return nil
 }
 
+// PublishBatch sends every PUBLISH in one pipeline: one round trip for the lot, in order.
+func (b *Broker) PublishBatch(ctx context.Context, msgs []broker.Outgoing) []error {
+	errs := make([]error, len(msgs))
+	if b.closed.Load() {
+		for i := range errs {
+			errs[i] = broker.ErrClosed
+		}
+		return errs
+	}
+	cmds, err := b.client.Pipelined(ctx, func(p goredis.Pipeliner) error {
+		for _, m := range msgs {
+			p.Publish(ctx, m.Channel, m.Payload)
+		}
+		return nil
+	})
+	for i := range errs {
+		e := err
+		if i < len(cmds) {
+			e = cmds[i].Err()
+		}
+		if e != nil {
+			errs[i] = fmt.Errorf("redis broker: publish: %w", e)
+		}
+	}
+	return errs
+}
+
 // Subscribe returns once Redis has confirmed the subscription, or at once while the
 // connection is down (the subscriber then gets a Gap when it is back).
 func (b *Broker) Subscribe(ctx context.Context, channel string) (broker.Subscription, error) {
