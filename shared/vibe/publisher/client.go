@@ -56,7 +56,7 @@ type Stats struct {
 	Queued          int   // accepted, not yet sent
 	InFlight        int   // sent, not yet acked
 	Published       int64 // accepted by Publish
-	Sent            int64 // event envelopes written, resends included
+	Sent            int64 // event envelopes written (or being written), resends included
 	Resent          int64
 	Acked           int64 // acks received, duplicates included
 	Duplicates      int64

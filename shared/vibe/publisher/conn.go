@@ -269,12 +269,7 @@ func (c *Client) sendPending(ctx context.Context, conn *websocket.Conn, resend *
 			c.requeue(it)
 			return err
 		}
-		wctx, cancel := context.WithTimeout(ctx, c.cfg.HandshakeTimeout)
-		err := conn.Write(wctx, websocket.MessageText, it.raw)
-		cancel()
-		if err != nil {
-			return classify(err, "", "send event")
-		}
+		// Counted before the write: the ack may be read (and Flush return) before Write does.
 		c.mu.Lock()
 		it.sends++
 		it.sent = c.cfg.Now()
@@ -283,6 +278,12 @@ func (c *Client) sendPending(ctx context.Context, conn *websocket.Conn, resend *
 			c.stats.Resent++
 		}
 		c.mu.Unlock()
+		wctx, cancel := context.WithTimeout(ctx, c.cfg.HandshakeTimeout)
+		err := conn.Write(wctx, websocket.MessageText, it.raw)
+		cancel()
+		if err != nil {
+			return classify(err, "", "send event")
+		}
 	}
 }
 
