@@ -156,7 +156,7 @@ func sameOrigin(r *http.Request) bool {
 		return false
 	}
 	host := r.Host
-	if fh := r.Header.Get("X-Forwarded-Host"); fh != "" {
+	if fh := r.Header.Get("X-Forwarded-Host"); fh != "" && viaProxy(r) {
 		host = fh
 	}
 	return strings.EqualFold(u.Host, host)
@@ -164,7 +164,19 @@ func sameOrigin(r *http.Request) bool {
 
 // secureRequest reports whether the client reached us over TLS, directly or via a proxy.
 func secureRequest(r *http.Request) bool {
-	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
+	return r.TLS != nil || viaProxy(r) && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
+}
+
+// viaProxy reports whether the request came from a loopback, private or link-local address:
+// a reverse proxy, whose X-Forwarded-* headers are believed. Anyone else could set them. It
+// is the rule the client address follows too (platform.NewEcho's IP extractor).
+func viaProxy(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && (ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast())
 }
 
 // utc returns t in UTC, or nil.
