@@ -113,7 +113,7 @@ func TestDeliveredFlag(t *testing.T) {
 			withheld  bool
 		}{
 			{"live and shown", true, "", vibe.TypeResponse, nil, true, false},
-			{"offline slot", false, "", vibe.TypeResponse, nil, false, false},
+			{"offline slot", false, "", vibe.TypeResponse, nil, false, true},
 			{"paused slot", true, `{"paused":1}`, vibe.TypeResponse, nil, false, true},
 			{"disabled slot", true, `{"enabled":0}`, vibe.TypeResponse, nil, false, true},
 			{"streamer-only event", true, "", vibe.TypeResponse, map[string]any{"visibility": "streamer"}, false, false},
@@ -140,7 +140,7 @@ func TestDeliveredFlag(t *testing.T) {
 				var ev vibe.Event
 				require.NoError(t, json.Unmarshal(row.Payload, &ev))
 				s := vibe.SettingsFromBroadcast(ms.BroadcastSettings)
-				require.Equal(t, tc.delivered, tc.live && !row.Withheld && vibe.Project(&ev, s) != nil)
+				require.Equal(t, tc.delivered, !row.Withheld && vibe.Project(&ev, s) != nil)
 			})
 		}
 	})

@@ -216,8 +216,9 @@ func envelopeReason(text string) string {
 	}
 }
 
-// buildJob sanitizes the event and prepares its row. A slot that is disabled or paused at
-// this moment stores the event withheld: kept for the owner, never shown to viewers.
+// buildJob sanitizes the event and prepares its row. A slot that is offline, disabled or
+// paused at this moment stores the event withheld: kept for the owner, never shown to
+// viewers.
 func (c *conn) buildJob(ev vibe.Event, key string, received time.Time) *job {
 	ev = c.sanitizer.SanitizeEvent(ev)
 	ev.SessionKey = key
@@ -232,7 +233,7 @@ func (c *conn) buildJob(ev vibe.Event, key string, received time.Time) *job {
 		LiveStreamID:    view.liveStreamID,
 		Payload:         payload,
 		ReceivedAt:      c.g.now(),
-		Withheld:        !view.settings.Live(),
+		Withheld:        !view.settings.Live() || view.liveStreamID == nil,
 	}
 	if t, err := time.Parse(time.RFC3339Nano, ev.OccurredAt); err == nil {
 		t = t.UTC()
