@@ -28,8 +28,10 @@ func TestStudio(t *testing.T) {
 		chromedp.Click(css("#slot-form button[type=submit]")),
 		chromedp.WaitVisible(css("#slot-panel")),
 		waitJS(`document.querySelector('#slot-panel-title').textContent === 'Live Lab'`),
+		chromedp.WaitVisible(css("#offline-help")), // offline: the owner is told viewers see nothing
 		chromedp.Click(css("#go-live")),
 		waitJS(`document.querySelector('#slot-live').textContent === 'Live'`),
+		chromedp.WaitNotVisible(css("#offline-help")),
 		chromedp.SendKeys(css("#token-name"), "laptop"),
 		chromedp.Click(css("#token-form button[type=submit]")),
 		chromedp.WaitVisible(css("#token-created")),

@@ -177,6 +177,7 @@
     $("slot-live").classList.toggle("live", live);
     $("go-live").hidden = live;
     $("end-live").hidden = !live;
+    $("offline-help").hidden = live;
   }
 
   $("go-live").addEventListener("click", async () => {
