@@ -17,11 +17,27 @@ logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 started=$SECONDS
 
+# corpus lists the failing inputs go test has written for a target.
+corpus() { ls "$1/testdata/fuzz/$2" 2>/dev/null || true; }
+
 # fuzz_one runs one target and leaves its output and result in $logs.
+#
+# Go 1.26's fuzzing coordinator can end a run that found nothing with a bare
+# "context deadline exceeded" when -fuzztime expires while a worker is busy
+# (go.dev/issue/75804, fixed in Go 1.27). So a failed run counts only when go test wrote a
+# failing input or reported anything besides that deadline; a bare deadline is noted in the
+# target's log and ignored.
 fuzz_one() {
-	local dir=$1 target=$2 log=$logs/$3-$2.log t0=$SECONDS rc=0
+	local dir=$1 target=$2 log=$logs/$3-$2.log t0=$SECONDS rc=0 before
+	before=$(corpus "$dir" "$target")
 	(cd "$dir" && go test -run '^$' -fuzz "^$target\$" -fuzztime "$fuzztime" \
 		-fuzzminimizetime 10s -parallel "${FUZZ_PARALLEL:-2}" .) >"$log" 2>&1 || rc=$?
+	if ((rc != 0)) && [[ $(corpus "$dir" "$target") == "$before" ]] &&
+		grep -q '^    context deadline exceeded$' "$log" &&
+		! grep -qE '^\s+(Failing input written|panic:|.*_test\.go:[0-9]+:)' "$log"; then
+		echo "fuzz: ignoring the coordinator's deadline race (go.dev/issue/75804): no failing input" >>"$log"
+		rc=0
+	fi
 	{
 		echo "=== fuzz ./$dir $target ($fuzztime): $((SECONDS - t0))s"
 		tail -n 20 "$log"
