@@ -82,7 +82,7 @@ func TestOpenWithRegistersMetrics(t *testing.T) {
 			sub, err := b.Subscribe(t.Context(), brokertest.Channel(t, "m"))
 			require.NoError(t, err)
 			defer sub.Close()
-			require.InDelta(t, 1, brokertest.MetricValue(t, reg, "openvibe_broker_subscriptions"), 0)
+			require.InDelta(t, 1, testenv.MetricValue(t, reg, "openvibe_broker_subscriptions"), 0)
 		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"openvibe.live/backend/shared/broker"
 	"openvibe.live/backend/shared/broker/brokertest"
 	"openvibe.live/backend/shared/broker/memory"
+	"openvibe.live/backend/shared/testenv"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -97,15 +98,15 @@ func TestMetrics(t *testing.T) {
 	ch := brokertest.Channel(t, "metrics")
 	sub, err := b.Subscribe(t.Context(), ch)
 	require.NoError(t, err)
-	require.InDelta(t, 1, brokertest.MetricValue(t, reg, "openvibe_broker_subscriptions"), 0)
+	require.InDelta(t, 1, testenv.MetricValue(t, reg, "openvibe_broker_subscriptions"), 0)
 	for range 10 {
 		require.NoError(t, b.Publish(t.Context(), ch, []byte("x")))
 	}
 	for !brokertest.Receive(t, sub).Gap {
 	}
-	dropped := brokertest.MetricValue(t, reg, "openvibe_broker_dropped_total")
+	dropped := testenv.MetricValue(t, reg, "openvibe_broker_dropped_total")
 	require.GreaterOrEqual(t, dropped, 7.0, "at most the queue and the one in hand survive")
-	require.InDelta(t, 1, brokertest.MetricValue(t, reg, "openvibe_broker_gaps_total"), 0)
+	require.InDelta(t, 1, testenv.MetricValue(t, reg, "openvibe_broker_gaps_total"), 0)
 	require.NoError(t, sub.Close())
-	require.InDelta(t, 0, brokertest.MetricValue(t, reg, "openvibe_broker_subscriptions"), 0)
+	require.InDelta(t, 0, testenv.MetricValue(t, reg, "openvibe_broker_subscriptions"), 0)
 }

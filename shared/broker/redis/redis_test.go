@@ -64,7 +64,7 @@ func TestRedisRestart(t *testing.T) {
 	srv.kill(t)
 	require.Error(t, b.Publish(t.Context(), ch, []byte("lost")), "publishing to a dead server fails")
 	require.Eventually(t, func() bool { return b.Ping(t.Context()) != nil }, 5*time.Second, 20*time.Millisecond)
-	require.InDelta(t, 0, brokertest.MetricValue(t, reg, "openvibe_broker_connected"), 0)
+	require.InDelta(t, 0, testenv.MetricValue(t, reg, "openvibe_broker_connected"), 0)
 
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 	defer cancel()
@@ -82,10 +82,10 @@ func TestRedisRestart(t *testing.T) {
 	require.Equal(t, "after", brokertest.ReceivePayload(t, sub))
 	require.Equal(t, "after", brokertest.ReceivePayload(t, during))
 	brokertest.ExpectNothing(t, sub, 100*time.Millisecond)
-	require.InDelta(t, 1, brokertest.MetricValue(t, reg, "openvibe_broker_connected"), 0)
-	require.InDelta(t, 1, brokertest.MetricValue(t, reg, "openvibe_broker_reconnects_total"), 0)
-	require.InDelta(t, 2, brokertest.MetricValue(t, reg, "openvibe_broker_gaps_total"), 0)
-	require.InDelta(t, 2, brokertest.MetricValue(t, reg, "openvibe_broker_subscriptions"), 0)
+	require.InDelta(t, 1, testenv.MetricValue(t, reg, "openvibe_broker_connected"), 0)
+	require.InDelta(t, 1, testenv.MetricValue(t, reg, "openvibe_broker_reconnects_total"), 0)
+	require.InDelta(t, 2, testenv.MetricValue(t, reg, "openvibe_broker_gaps_total"), 0)
+	require.InDelta(t, 2, testenv.MetricValue(t, reg, "openvibe_broker_subscriptions"), 0)
 }
 
 // TestNewBeforeRedisIsUp: New does not wait for Redis; a subscriber registered
