@@ -1,12 +1,18 @@
 package api_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"openvibe.live/backend/shared/store"
+	"openvibe.live/backend/shared/testenv"
 )
 
 type feedResp struct {
@@ -181,5 +187,74 @@ func TestPublicFeed(t *testing.T) {
 			require.Empty(t, f.Events)
 			put(map[string]any{"enabled": 1})
 		})
+	})
+}
+
+// gatedFeedStore holds every VibeFeed until release is closed, and counts the calls.
+type gatedFeedStore struct {
+	store.Store
+	calls   atomic.Int32
+	release chan struct{}
+}
+
+func (g *gatedFeedStore) VibeFeed(ctx context.Context, q store.FeedQuery) ([]store.VibeEvent, error) {
+	g.calls.Add(1)
+	select {
+	case <-g.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return g.Store.VibeFeed(ctx, q)
+}
+
+// TestPublicFeedSharedByConcurrentRequests: requests for the same feed (however the channel
+// and slot are spelled) that arrive while it is being computed share that computation: one
+// set of store reads, the same body for all. A request after it computes afresh.
+func TestPublicFeedSharedByConcurrentRequests(t *testing.T) {
+	t.Parallel()
+	backends(t, func(t *testing.T, newEnv func(...envOption) *env) {
+		gate := &gatedFeedStore{release: make(chan struct{})}
+		e := newEnv(func(s *envSetup) {
+			s.wrapStore = func(st store.Store) store.Store { gate.Store = st; return gate }
+		})
+		alice := e.register("alice")
+		slot := e.createSlot(alice.Token, "camp-code")
+		e.clock.Advance(-time.Minute)
+		e.storeEvents(slot.ID, seedEvent{id: "ev-1", typ: "response", payload: map[string]any{"response": map[string]any{"text": "done"}}})
+		e.clock.Advance(time.Minute)
+
+		const n = 20
+		paths := []string{"/api/vibe-coding/channel/alice/camp-code/events", "/api/vibe-coding/channel/@Alice/CAMP-CODE/events"}
+		results := make([]response, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() { results[i] = e.anon().expect(http.MethodGet, paths[i%2], nil, http.StatusOK, nil) })
+		}
+		var once sync.Once
+		open := func() { once.Do(func() { close(gate.release) }) }
+		defer func() { open(); wg.Wait() }() // never leave requests hanging, even on failure
+		require.Eventually(t, func() bool {
+			return testenv.MetricValue(t, e.reg, "openvibe_http_requests_in_flight") == n && gate.calls.Load() > 0
+		}, 10*time.Second, 5*time.Millisecond, "all requests are being served and one reached the store")
+		require.EqualValues(t, 1, gate.calls.Load(), "one computation reached the store")
+		open()
+		wg.Wait()
+
+		var f feedResp
+		results[0].json(t, &f)
+		require.Equal(t, []string{"ev-1"}, eventIDs(f.Events))
+		for _, r := range results[1:] {
+			require.Equal(t, string(results[0].body), string(r.body))
+			require.Equal(t, results[0].header.Get("ETag"), r.header.Get("ETag"))
+		}
+		// A request that reached the handler only after the release computed on its own; the
+		// rest shared the first computation.
+		shared := testenv.MetricValue(t, e.reg, "openvibe_api_feed_shared_total")
+		require.EqualValues(t, n, float64(gate.calls.Load())+shared)
+		require.GreaterOrEqual(t, shared, float64(n/2))
+
+		before := gate.calls.Load()
+		e.anon().expect(http.MethodGet, paths[0], nil, http.StatusOK, nil)
+		require.Equal(t, before+1, gate.calls.Load(), "nothing is kept once the computation is over")
 	})
 }

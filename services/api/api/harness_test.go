@@ -58,12 +58,14 @@ type env struct {
 	jwt    *auth.JWT
 	dbPath string // SQLite file, "" on PostgreSQL
 	svc    *api.API
+	reg    *prometheus.Registry
 }
 
 // envSetup is what an envOption may change before the service starts.
 type envSetup struct {
 	cfg        *api.Config
 	wrapBroker func(broker.Broker) broker.Broker
+	wrapStore  func(store.Store) store.Store
 }
 
 type envOption func(*envSetup)
@@ -108,9 +110,13 @@ func newEnv(t testing.TB, dbURL, dbPath string, opts ...envOption) *env {
 	if setup.wrapBroker != nil {
 		svcBroker = setup.wrapBroker(br)
 	}
+	var svcStore store.Store = st
+	if setup.wrapStore != nil {
+		svcStore = setup.wrapStore(st)
+	}
 	reg := prometheus.NewRegistry()
 	svc, err := api.New(api.Deps{
-		Store: st, Broker: svcBroker, Authenticator: auth.NewAuthenticator(st, jwt, clk.Now), JWT: jwt,
+		Store: svcStore, Broker: svcBroker, Authenticator: auth.NewAuthenticator(st, jwt, clk.Now), JWT: jwt,
 		Logger: log, Registerer: reg, Now: clk.Now, Config: cfg,
 	})
 	require.NoError(t, err)
@@ -118,7 +124,7 @@ func newEnv(t testing.TB, dbURL, dbPath string, opts ...envOption) *env {
 	svc.Register(e)
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
-	return &env{t: t, url: srv.URL, store: st, broker: br, clock: clk, jwt: jwt, dbPath: dbPath, svc: svc}
+	return &env{t: t, url: srv.URL, store: st, broker: br, clock: clk, jwt: jwt, dbPath: dbPath, svc: svc, reg: reg}
 }
 
 // response is a finished HTTP exchange.

@@ -49,32 +49,63 @@ type feedEvent struct {
 	*vibe.Event
 }
 
+// feedBuildTimeout bounds one shared computation of a feed, which outlives any one request.
+const feedBuildTimeout = 10 * time.Second
+
+// publicFeed serves a slot's public feed. Requests for the same feed that arrive while it is
+// being computed wait for that computation and share its answer, so a crowd opening a channel
+// at once costs one set of store reads; an answer is never older than the computation that
+// was running when the request arrived.
 func (s *Server) publicFeed(c echo.Context) error {
 	limit, err := parseLimit(c.QueryParam("limit"), DefaultFeedLimit, MaxFeedLimit)
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	ms, err := s.channelSlot(ctx, c.Param("username"), c.Param("slot"))
+	username, slot := c.Param("username"), c.Param("slot")
+	key := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(username), "@")) + "/" +
+		strings.ToLower(strings.TrimSpace(slot)) + "/" + strconv.Itoa(limit)
+	computed := false // Do runs the function in the goroutine of the request that started it
+	v, err, _ := s.feeds.Do(key, func() (any, error) {
+		computed = true
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), feedBuildTimeout)
+		defer cancel()
+		return s.buildFeed(ctx, username, slot, limit)
+	})
+	if !computed {
+		s.Metrics.feedShared.Inc()
+	}
 	if err != nil {
 		return err
+	}
+	return s.cacheableBody(c, v.([]byte))
+}
+
+// buildFeed reads and encodes one public feed.
+func (s *Server) buildFeed(ctx context.Context, username, slot string, limit int) ([]byte, error) {
+	ms, err := s.channelSlot(ctx, username, slot)
+	if err != nil {
+		return nil, err
 	}
 	settings := vibe.SettingsFromBroadcast(ms.BroadcastSettings)
 	events, err := s.visibleEvents(ctx, ms.ID, settings, limit, s.Now())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	pub, err := s.viewerPublisher(ctx, ms.ID)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return s.cacheableJSON(c, feedResponse{
+	body, err := json.Marshal(feedResponse{
 		ManagedStream: slotRef{ID: ms.ID, Slug: ms.Slug, Title: ms.Title},
 		LiveStreamID:  ms.LiveStreamID,
 		Settings:      settings,
 		Publisher:     pub,
 		Events:        events,
 	})
+	if err != nil {
+		return nil, fmt.Errorf("encode feed: %w", err)
+	}
+	return body, nil
 }
 
 // ChannelSlot resolves /:username/:slotIdOrSlug: the username case-insensitively with an
@@ -188,13 +219,9 @@ func (s *Server) viewerPublisher(ctx context.Context, slotID int64) (*vibe.Publi
 	return vibe.NormalizePublisher(sess.Publisher).ViewerSafe(), nil
 }
 
-// cacheableJSON writes v with a strong ETag over its bytes and a short max-age, or 304 when
-// the client already holds this version.
-func (s *Server) cacheableJSON(c echo.Context, v any) error {
-	body, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("encode feed: %w", err)
-	}
+// cacheableBody writes a JSON body with a strong ETag over its bytes and a short max-age, or
+// 304 when the client already holds this version.
+func (s *Server) cacheableBody(c echo.Context, body []byte) error {
 	sum := sha256.Sum256(body)
 	etag := `"` + hex.EncodeToString(sum[:16]) + `"`
 	h := c.Response().Header()

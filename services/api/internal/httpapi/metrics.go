@@ -21,6 +21,7 @@ type Metrics struct {
 	rateLimited    *prometheus.CounterVec
 	publishErrors  *prometheus.CounterVec
 	feedNotChanged prometheus.Counter
+	feedShared     prometheus.Counter
 }
 
 // NewMetrics registers the counters on reg.
@@ -46,5 +47,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Slot messages the broker refused, by kind."}, []string{"kind"}),
 		feedNotChanged: f.NewCounter(prometheus.CounterOpts{Name: "openvibe_api_feed_not_modified_total",
 			Help: "Public feed requests answered 304 Not Modified."}),
+		feedShared: f.NewCounter(prometheus.CounterOpts{Name: "openvibe_api_feed_shared_total",
+			Help: "Public feed requests answered by a computation of the same feed another request had started."}),
 	}
 }

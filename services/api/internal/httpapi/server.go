@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"golang.org/x/sync/singleflight"
 
 	"openvibe.live/backend/services/api/internal/ratelimit"
 	"openvibe.live/backend/shared/auth"
@@ -41,6 +42,7 @@ type Options struct {
 // Server serves the JSON API.
 type Server struct {
 	Options
+	feeds singleflight.Group // public feed computations in flight, by feed
 }
 
 // New checks opts.
