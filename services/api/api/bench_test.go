@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"openvibe.live/backend/shared/testenv"
 )
 
 // benchFeed sets up a slot with 500 stored events of every type (SQLite) and returns the
@@ -48,6 +50,31 @@ func BenchmarkPublicFeed(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkPublicFeedCrowd is a crowd opening the same channel: 64 clients per CPU request
+// the feed at once. It reports how many requests shared a computation already running.
+func BenchmarkPublicFeedCrowd(b *testing.B) {
+	e, url := benchFeed(b)
+	tr := &http.Transport{MaxIdleConnsPerHost: 256}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr}
+	b.ReportAllocs()
+	b.SetParallelism(64)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			res, err := client.Get(url)
+			if err != nil {
+				b.Fatal(err)
+			}
+			_, _ = io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			if res.StatusCode != http.StatusOK {
+				b.Fatalf("status %d", res.StatusCode)
+			}
+		}
+	})
+	b.ReportMetric(testenv.MetricValue(b, e.reg, "openvibe_api_feed_shared_total")/float64(b.N), "shared/op")
 }
 
 // BenchmarkPublicFeedNotModified measures a revalidation that ends in 304.
