@@ -63,13 +63,13 @@ func serve(ctx context.Context, cfg *config, log *slog.Logger) (err error) {
 		return fmt.Errorf("sanitizer: %w", err)
 	}
 	gw, err := gateway.New(gateway.Deps{
-		Store:     b.Store,
-		Broker:    b.Broker,
-		Auth:      b.Auth,
-		Sanitizer: san,
-		Logger:    log,
-		Registry:  reg,
-		Config:    cfg.Gateway,
+		Store:      b.Store,
+		Broker:     b.Broker,
+		Auth:       b.Auth,
+		Sanitizer:  san,
+		Logger:     log,
+		Registerer: reg,
+		Config:     cfg.Gateway,
 	})
 	if err != nil {
 		return err

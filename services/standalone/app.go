@@ -64,7 +64,7 @@ func (a *app) serve(ctx context.Context, log *slog.Logger) error {
 	}
 	gw, err := gateway.New(gateway.Deps{
 		Store: b.Store, Broker: b.Broker, Auth: b.Auth, Sanitizer: san,
-		Logger: log.With("component", "publish-gateway"), Registry: reg, Config: cfg.Gateway,
+		Logger: log.With("component", "publish-gateway"), Registerer: reg, Config: cfg.Gateway,
 	})
 	if err != nil {
 		return err
@@ -77,7 +77,7 @@ func (a *app) serve(ctx context.Context, log *slog.Logger) error {
 		return err
 	}
 	ap, err := api.New(api.Deps{
-		Store: b.Store, Broker: b.Broker, Authenticator: b.Auth, JWT: b.JWT,
+		Store: b.Store, Broker: b.Broker, Auth: b.Auth, JWT: b.JWT,
 		Logger: log.With("component", "api"), Registerer: reg, Config: cfg.API,
 	})
 	if err != nil {

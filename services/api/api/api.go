@@ -85,12 +85,12 @@ func (c Config) Validate() error {
 
 // Deps are what the service needs from its host.
 type Deps struct {
-	Store         store.Store
-	Broker        broker.Broker
-	Authenticator *auth.Authenticator
-	JWT           *auth.JWT
-	Logger        *slog.Logger
-	Registerer    prometheus.Registerer
+	Store      store.Store
+	Broker     broker.Broker
+	Auth       *auth.Authenticator
+	JWT        *auth.JWT
+	Logger     *slog.Logger
+	Registerer prometheus.Registerer
 	// Now is the clock (time.Now when nil); tests inject one to step through delay windows.
 	Now    func() time.Time
 	Config Config
@@ -118,7 +118,7 @@ func New(d Deps) (*API, error) {
 	}
 	cfg := d.Config
 	srv, err := httpapi.New(httpapi.Options{
-		Store: d.Store, Broker: d.Broker, Auth: d.Authenticator, JWT: d.JWT, Logger: d.Logger,
+		Store: d.Store, Broker: d.Broker, Auth: d.Auth, JWT: d.JWT, Logger: d.Logger,
 		Metrics: httpapi.NewMetrics(d.Registerer), Now: d.Now,
 		UserWrites:        ratelimit.New(cfg.UserWritesPerMinute, cfg.UserWriteBurst),
 		IPWrites:          ratelimit.New(cfg.IPWritesPerMinute, cfg.IPWriteBurst),

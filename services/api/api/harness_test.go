@@ -116,7 +116,7 @@ func newEnv(t testing.TB, dbURL, dbPath string, opts ...envOption) *env {
 	}
 	reg := prometheus.NewRegistry()
 	svc, err := api.New(api.Deps{
-		Store: svcStore, Broker: svcBroker, Authenticator: auth.NewAuthenticator(st, jwt, clk.Now), JWT: jwt,
+		Store: svcStore, Broker: svcBroker, Auth: auth.NewAuthenticator(st, jwt, clk.Now), JWT: jwt,
 		Logger: log, Registerer: reg, Now: clk.Now, Config: cfg,
 	})
 	require.NoError(t, err)

@@ -64,11 +64,11 @@ func startStack(t *testing.T) *stack {
 
 	cfg := api.DefaultConfig()
 	cfg.UserWritesPerMinute, cfg.IPWritesPerMinute, cfg.AuthAttemptsPerMinute = 0, 0, 0
-	apiSvc, err := api.New(api.Deps{Store: st, Broker: br, Authenticator: authn, JWT: jwt, Logger: log, Registerer: reg, Config: cfg})
+	apiSvc, err := api.New(api.Deps{Store: st, Broker: br, Auth: authn, JWT: jwt, Logger: log, Registerer: reg, Config: cfg})
 	require.NoError(t, err)
 	chatSvc, err := chat.New(chat.Deps{Store: st, Broker: br, Auth: authn, Logger: log, Registerer: reg, Config: chat.DefaultConfig()})
 	require.NoError(t, err)
-	gw, err := gateway.New(gateway.Deps{Store: st, Broker: br, Auth: authn, Sanitizer: sharedSanitizer(t), Logger: log, Registry: reg, Config: gateway.DefaultConfig()})
+	gw, err := gateway.New(gateway.Deps{Store: st, Broker: br, Auth: authn, Sanitizer: sharedSanitizer(t), Logger: log, Registerer: reg, Config: gateway.DefaultConfig()})
 	require.NoError(t, err)
 
 	addr := make(chan string, 1)

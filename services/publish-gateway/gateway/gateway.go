@@ -28,14 +28,14 @@ const PublishPath = "/ws/vibe-coding/publish"
 
 // Deps are the gateway's collaborators. Store, Broker, Auth and Sanitizer are required.
 type Deps struct {
-	Store     store.Store
-	Broker    broker.Broker
-	Auth      *auth.Authenticator
-	Sanitizer *vibe.Sanitizer
-	Logger    *slog.Logger          // nil: discard
-	Registry  prometheus.Registerer // nil: a private registry
-	Clock     func() time.Time      // nil: time.Now
-	Config    Config
+	Store      store.Store
+	Broker     broker.Broker
+	Auth       *auth.Authenticator
+	Sanitizer  *vibe.Sanitizer
+	Logger     *slog.Logger          // nil: discard
+	Registerer prometheus.Registerer // nil: a private registry
+	Now        func() time.Time      // nil: time.Now
+	Config     Config
 }
 
 // Gateway is the publish-gateway service; it implements platform.Service.
@@ -84,17 +84,17 @@ func New(d Deps) (*Gateway, error) {
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
 	}
-	if d.Registry == nil {
-		d.Registry = prometheus.NewRegistry()
+	if d.Registerer == nil {
+		d.Registerer = prometheus.NewRegistry()
 	}
-	if d.Clock == nil {
-		d.Clock = time.Now
+	if d.Now == nil {
+		d.Now = time.Now
 	}
-	met := newMetrics(d.Registry)
+	met := newMetrics(d.Registerer)
 	g := &Gateway{
 		st: d.Store, br: d.Broker, auth: d.Auth, san: d.Sanitizer,
-		log: d.Logger, met: met, cfg: d.Config, now: d.Clock,
-		writer:   newBatchWriter(d.Store, d.Broker, d.Logger, met, d.Config, d.Clock),
+		log: d.Logger, met: met, cfg: d.Config, now: d.Now,
+		writer:   newBatchWriter(d.Store, d.Broker, d.Logger, met, d.Config, d.Now),
 		slots:    newSlotRegistry(d.Store, d.Broker, d.Logger, met, d.Config),
 		sessions: sessionRefs{n: map[int64]int{}},
 		conns:    map[*conn]struct{}{},

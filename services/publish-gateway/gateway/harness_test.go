@@ -182,7 +182,7 @@ func newHarness(t testing.TB, opts ...harnessOpt) *harness {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	gw, err := New(Deps{
 		Store: st, Broker: br, Auth: auth.NewAuthenticator(st, jwt, nil), Sanitizer: sharedSanitizer(t),
-		Logger: log, Registry: reg, Config: o.cfg,
+		Logger: log, Registerer: reg, Config: o.cfg,
 	})
 	require.NoError(t, err)
 	e := echo.New()

@@ -44,7 +44,7 @@ func Serve(ctx context.Context, cfg *Config, log *slog.Logger) (err error) {
 	}
 	defer func() { err = errors.Join(err, b.Close()) }()
 	svc, err := api.New(api.Deps{
-		Store: b.Store, Broker: b.Broker, Authenticator: b.Auth, JWT: b.JWT,
+		Store: b.Store, Broker: b.Broker, Auth: b.Auth, JWT: b.JWT,
 		Logger: log, Registerer: reg, Config: cfg.API,
 	})
 	if err != nil {

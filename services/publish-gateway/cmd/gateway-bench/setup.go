@@ -119,7 +119,7 @@ func startGateway(st store.Store, br broker.Broker, o options, log *slog.Logger,
 	cfg.BatchMaxEvents = o.batchMax
 	env.reg = prometheus.NewRegistry()
 	gw, err := gateway.New(gateway.Deps{Store: st, Broker: br, Auth: auth.NewAuthenticator(st, nil, nil),
-		Sanitizer: san, Logger: log, Registry: env.reg, Config: cfg})
+		Sanitizer: san, Logger: log, Registerer: env.reg, Config: cfg})
 	if err != nil {
 		return err
 	}
