@@ -85,6 +85,62 @@ func TestGatewayToViewer(t *testing.T) {
 	}
 }
 
+// TestGatewayOfflineEventsNeverReachViewers: an event published while the slot is offline is
+// stored withheld and acked delivered:false; no viewer gets it, then or after the slot goes
+// live, while an event published once live arrives as usual.
+func TestGatewayOfflineEventsNeverReachViewers(t *testing.T) {
+	t.Parallel()
+	r := newRedis(t)
+	w := newWorld(t, r.url)
+	gw := startGateway(t, w.dbURL, r.url)
+	chat := startChat(t, w.dbURL, r.url)
+	v := dialViewer(t, chat, w, "")
+	v.must("welcome")
+
+	tok, hash, hint, err := auth.NewAPIToken()
+	require.NoError(t, err)
+	_, err = w.st.CreateAPIToken(t.Context(), store.APIToken{
+		UserID: w.user.ID, Name: "e2e", Hash: hash, Hint: hint, Scopes: []string{store.ScopeVibeCodingPublish}, CreatedAt: time.Now(),
+	})
+	require.NoError(t, err)
+	acks := make(chan vibe.Ack, 16)
+	errs := make(chan error, 16)
+	pub, err := publisher.Dial(t.Context(), publisher.Config{
+		Server: "ws://" + gw.addr, Token: tok, ManagedStreamID: w.slot.ID, SlotSlug: w.slot.Slug,
+		DisableSanitize: true,
+		OnAck:           func(a vibe.Ack) { acks <- a },
+		OnError:         func(err error) { errs <- err },
+	})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = pub.Close(t.Context()) })
+
+	offline := event(vibe.TypeResponse, vibe.VisibilityPublic, "published before going live")
+	require.NoError(t, pub.Publish(offline))
+	ack := waitAck(t, acks, errs)
+	require.False(t, ack.Delivered)
+	require.Nil(t, ack.LiveStreamID)
+	row, err := w.st.VibeEventByEventID(t.Context(), w.slot.ID, offline.EventID)
+	require.NoError(t, err)
+	require.True(t, row.Withheld, "kept for the owner, never shown")
+	v.none("vibe-coding", time.Second)
+
+	_, _, err = w.st.StartLiveStream(t.Context(), w.slot.ID, time.Now())
+	require.NoError(t, err)
+	time.Sleep(1200 * time.Millisecond) // the gateway caches the slot for up to a second
+	live := event(vibe.TypeResponse, vibe.VisibilityPublic, "published live")
+	require.NoError(t, pub.Publish(live))
+	ack = waitAck(t, acks, errs)
+	require.True(t, ack.Delivered)
+	f := v.must("vibe-coding")
+	require.Equal(t, live.EventID, f.eventField("eventId"), "the offline event never arrives, before or after")
+
+	late := dialViewer(t, chat, w, "?since=0") // a viewer replaying the slot from the start
+	late.must("welcome")
+	f = late.must("vibe-coding")
+	require.Equal(t, live.EventID, f.eventField("eventId"))
+	late.none("vibe-coding", 500*time.Millisecond)
+}
+
 func waitAck(t *testing.T, acks <-chan vibe.Ack, errs <-chan error) vibe.Ack {
 	t.Helper()
 	select {
