@@ -29,22 +29,7 @@ func TestGatewayToViewer(t *testing.T) {
 		v.must("welcome")
 	}
 
-	tok, hash, hint, err := auth.NewAPIToken()
-	require.NoError(t, err)
-	_, err = w.st.CreateAPIToken(t.Context(), store.APIToken{
-		UserID: w.user.ID, Name: "e2e", Hash: hash, Hint: hint, Scopes: []string{store.ScopeVibeCodingPublish}, CreatedAt: time.Now(),
-	})
-	require.NoError(t, err)
-	acks := make(chan vibe.Ack, 16)
-	errs := make(chan error, 16)
-	pub, err := publisher.Dial(t.Context(), publisher.Config{
-		Server: "ws://" + gw.addr, Token: tok, ManagedStreamID: w.slot.ID, SlotSlug: w.slot.Slug,
-		DisableSanitize: true, // the gateway sanitizes on its own
-		OnAck:           func(a vibe.Ack) { acks <- a },
-		OnError:         func(err error) { errs <- err },
-	})
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = pub.Close(t.Context()) })
+	pub, acks, errs := dialPublisher(t, w, gw)
 
 	var seed vibe.Event
 	require.NoError(t, json.Unmarshal([]byte(seedEvent), &seed))
@@ -97,22 +82,7 @@ func TestGatewayOfflineEventsNeverReachViewers(t *testing.T) {
 	v := dialViewer(t, chat, w, "")
 	v.must("welcome")
 
-	tok, hash, hint, err := auth.NewAPIToken()
-	require.NoError(t, err)
-	_, err = w.st.CreateAPIToken(t.Context(), store.APIToken{
-		UserID: w.user.ID, Name: "e2e", Hash: hash, Hint: hint, Scopes: []string{store.ScopeVibeCodingPublish}, CreatedAt: time.Now(),
-	})
-	require.NoError(t, err)
-	acks := make(chan vibe.Ack, 16)
-	errs := make(chan error, 16)
-	pub, err := publisher.Dial(t.Context(), publisher.Config{
-		Server: "ws://" + gw.addr, Token: tok, ManagedStreamID: w.slot.ID, SlotSlug: w.slot.Slug,
-		DisableSanitize: true,
-		OnAck:           func(a vibe.Ack) { acks <- a },
-		OnError:         func(err error) { errs <- err },
-	})
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = pub.Close(t.Context()) })
+	pub, acks, errs := dialPublisher(t, w, gw)
 
 	offline := event(vibe.TypeResponse, vibe.VisibilityPublic, "published before going live")
 	require.NoError(t, pub.Publish(offline))
@@ -139,6 +109,29 @@ func TestGatewayOfflineEventsNeverReachViewers(t *testing.T) {
 	f = late.must("vibe-coding")
 	require.Equal(t, live.EventID, f.eventField("eventId"))
 	late.none("vibe-coding", 500*time.Millisecond)
+}
+
+// dialPublisher creates an API token for the world's owner and connects the publisher client
+// to the gateway; acks and errors arrive on the returned channels.
+func dialPublisher(t *testing.T, w *world, gw *proc) (*publisher.Client, <-chan vibe.Ack, <-chan error) {
+	t.Helper()
+	tok, hash, hint, err := auth.NewAPIToken()
+	require.NoError(t, err)
+	_, err = w.st.CreateAPIToken(t.Context(), store.APIToken{
+		UserID: w.user.ID, Name: "e2e", Hash: hash, Hint: hint, Scopes: []string{store.ScopeVibeCodingPublish}, CreatedAt: time.Now(),
+	})
+	require.NoError(t, err)
+	acks := make(chan vibe.Ack, 16)
+	errs := make(chan error, 16)
+	pub, err := publisher.Dial(t.Context(), publisher.Config{
+		Server: "ws://" + gw.addr, Token: tok, ManagedStreamID: w.slot.ID, SlotSlug: w.slot.Slug,
+		DisableSanitize: true, // the gateway sanitizes on its own
+		OnAck:           func(a vibe.Ack) { acks <- a },
+		OnError:         func(err error) { errs <- err },
+	})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = pub.Close(t.Context()) })
+	return pub, acks, errs
 }
 
 func waitAck(t *testing.T, acks <-chan vibe.Ack, errs <-chan error) vibe.Ack {
