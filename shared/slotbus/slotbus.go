@@ -95,14 +95,7 @@ func FromStoreChat(m store.ChatMessage) *Chat {
 
 // Publish encodes m and publishes it on its slot's channel.
 func Publish(ctx context.Context, b broker.Broker, m Message) error {
-	payload, err := json.Marshal(m)
-	if err != nil {
-		return fmt.Errorf("encode slot message: %w", err)
-	}
-	if err := b.Publish(ctx, Channel(m.SlotID), payload); err != nil {
-		return fmt.Errorf("publish slot message: %w", err)
-	}
-	return nil
+	return PublishAll(ctx, b, []Message{m})[0]
 }
 
 // PublishAll encodes msgs and publishes them in order, in one round trip when the broker

@@ -45,18 +45,7 @@ func New(opts Options) *Broker {
 
 // Publish hands a copy of payload to every current subscriber of channel, in call order.
 func (b *Broker) Publish(ctx context.Context, channel string, payload []byte) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	b.mu.RLock()
-	defer b.mu.RUnlock()
-	if b.closed {
-		return broker.ErrClosed
-	}
-	for s := range b.subs[channel] {
-		s.Push(payload)
-	}
-	return nil
+	return b.PublishBatch(ctx, []broker.Outgoing{{Channel: channel, Payload: payload}})[0]
 }
 
 // PublishBatch publishes msgs in order under one lock.

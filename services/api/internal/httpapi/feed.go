@@ -62,8 +62,8 @@ func (s *Server) publicFeed(c echo.Context) error {
 		return err
 	}
 	username, slot := c.Param("username"), c.Param("slot")
-	key := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(username), "@")) + "/" +
-		strings.ToLower(strings.TrimSpace(slot)) + "/" + strconv.Itoa(limit)
+	user, slotName := normalizeChannel(username, slot)
+	key := strings.ToLower(user) + "/" + slotName + "/" + strconv.Itoa(limit)
 	computed := false // Do runs the function in the goroutine of the request that started it
 	v, err, _ := s.feeds.Do(key, func() (any, error) {
 		computed = true
@@ -111,7 +111,7 @@ func (s *Server) buildFeed(ctx context.Context, username, slot string, limit int
 // ChannelSlot resolves /:username/:slotIdOrSlug: the username case-insensitively with an
 // optional leading @, the slot by numeric id or by slug, and only among that user's slots.
 func ChannelSlot(ctx context.Context, st store.Store, username, slot string) (store.User, store.ManagedStream, error) {
-	username = strings.TrimPrefix(strings.TrimSpace(username), "@")
+	username, slot = normalizeChannel(username, slot)
 	if !usernameRE.MatchString(username) {
 		return store.User{}, store.ManagedStream{}, echo.NewHTTPError(http.StatusNotFound, "Channel not found")
 	}
@@ -122,7 +122,6 @@ func ChannelSlot(ctx context.Context, st store.Store, username, slot string) (st
 	if err != nil {
 		return store.User{}, store.ManagedStream{}, fmt.Errorf("look up channel: %w", err)
 	}
-	slot = strings.ToLower(strings.TrimSpace(slot))
 	var ms store.ManagedStream
 	switch {
 	case digitsRE.MatchString(slot):
@@ -147,6 +146,12 @@ func ChannelSlot(ctx context.Context, st store.Store, username, slot string) (st
 		return store.User{}, store.ManagedStream{}, fmt.Errorf("look up slot: %w", err)
 	}
 	return u, ms, nil
+}
+
+// normalizeChannel trims a channel's username (and its optional leading @) and lowercases
+// the slot id or slug. Usernames are matched case-insensitively by the store.
+func normalizeChannel(username, slot string) (string, string) {
+	return strings.TrimPrefix(strings.TrimSpace(username), "@"), strings.ToLower(strings.TrimSpace(slot))
 }
 
 func (s *Server) channelSlot(ctx context.Context, username, slot string) (store.ManagedStream, error) {
