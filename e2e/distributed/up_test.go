@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"openvibe.live/backend/e2e/internal/cluster"
+	"openvibe.live/backend/shared/testenv"
 )
 
 // up runs scripts/up.sh with its own state directory and proxy address.
@@ -64,7 +65,7 @@ func TestUp(t *testing.T) {
 	require.NoError(t, err)
 	u := &up{t: t, root: root, env: []string{
 		"OPENVIBE_UP_DIR=" + dir,
-		fmt.Sprintf("OPENVIBE_UP_ADDR=127.0.0.1:%d", cluster.FreePort(t)),
+		fmt.Sprintf("OPENVIBE_UP_ADDR=127.0.0.1:%d", testenv.FreePort(t)),
 	}}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

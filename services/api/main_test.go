@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -16,6 +15,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"openvibe.live/backend/shared/testenv"
 )
 
 // binary is the api binary built once for the tests.
@@ -38,15 +39,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := l.Addr().String()
-	require.NoError(t, l.Close())
-	return addr
-}
-
 func baseEnv(t *testing.T, addr string) []string {
 	return []string{
 		"PATH=" + os.Getenv("PATH"),
@@ -62,7 +54,7 @@ func baseEnv(t *testing.T, addr string) []string {
 // pages over a real socket, and exits cleanly on SIGTERM.
 func TestBinaryServesAndShutsDown(t *testing.T) {
 	t.Parallel()
-	addr := freeAddr(t)
+	addr := testenv.FreeAddr(t)
 	cmd := exec.Command(binary, "serve")
 	cmd.Env = baseEnv(t, addr)
 	var logs bytes.Buffer

@@ -144,7 +144,7 @@ func privateRedis(t *testing.T) (url string, kill func()) {
 		}
 		t.Skip("redis-server not installed")
 	}
-	port := freePort(t)
+	port := testenv.FreePort(t)
 	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
 	require.NoError(t, cmd.Start())
 	var once sync.Once

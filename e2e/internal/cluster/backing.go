@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"openvibe.live/backend/shared/testenv"
 )
 
 // requireBinary returns the path of a server binary, or skips the test without it (fails
@@ -29,17 +31,6 @@ func requireBinary(t testing.TB, path, what string) string {
 	}
 	t.Skipf("%s not available (%s not found)", what, path)
 	return ""
-}
-
-// FreePort returns a free loopback TCP port.
-func FreePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("free port: %v", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // Postgres is a private PostgreSQL server. As root it runs as the postgres user.
@@ -65,7 +56,7 @@ func StartPostgres(t testing.TB) *Postgres {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &Postgres{t: t, bin: filepath.Dir(initdb), dir: dir, Port: FreePort(t)}
+	p := &Postgres{t: t, bin: filepath.Dir(initdb), dir: dir, Port: testenv.FreePort(t)}
 	p.URL = fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", p.Port)
 	if os.Geteuid() == 0 {
 		if out, err := exec.Command("chown", "-R", "postgres", dir).CombinedOutput(); err != nil {
@@ -126,7 +117,7 @@ type Redis struct {
 // StartRedis starts a redis-server on a free loopback port, killed when the test ends.
 func StartRedis(t testing.TB) *Redis {
 	t.Helper()
-	r := &Redis{t: t, bin: requireBinary(t, "redis-server", "Redis"), dir: t.TempDir(), Port: FreePort(t)}
+	r := &Redis{t: t, bin: requireBinary(t, "redis-server", "Redis"), dir: t.TempDir(), Port: testenv.FreePort(t)}
 	r.URL = "redis://127.0.0.1:" + strconv.Itoa(r.Port) + "/0"
 	r.Start()
 	t.Cleanup(r.Kill)

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"openvibe.live/backend/shared/testenv"
 )
 
 // Proc is one replica of a service: a real process on a fixed loopback port, which keeps
@@ -50,7 +52,7 @@ func (l *logBuffer) String() string {
 }
 
 func newProc(t testing.TB, name, bin string, env []string) *Proc {
-	p := &Proc{t: t, Name: name, Addr: "127.0.0.1:" + strconv.Itoa(FreePort(t)), bin: bin, env: env, logs: &logBuffer{}}
+	p := &Proc{t: t, Name: name, Addr: "127.0.0.1:" + strconv.Itoa(testenv.FreePort(t)), bin: bin, env: env, logs: &logBuffer{}}
 	t.Cleanup(func() {
 		p.Kill()
 		if t.Failed() {

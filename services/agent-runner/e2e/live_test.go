@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -79,13 +78,6 @@ type proc struct {
 	cmd  *exec.Cmd
 	addr string
 	logs *syncBuffer
-}
-
-func freeAddr(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer l.Close()
-	return l.Addr().String()
 }
 
 func start(t *testing.T, bin, addr, dbURL, redisURL string) *proc {
@@ -259,9 +251,9 @@ func TestLinkedSessionReachesViewers(t *testing.T) {
 		Scopes: []string{store.ScopeVibeCodingPublish}, CreatedAt: time.Now()})
 	require.NoError(t, err)
 
-	gwAddr := freeAddr(t)
+	gwAddr := testenv.FreeAddr(t)
 	gw := start(t, gatewayBinary, gwAddr, dbURL, redisURL)
-	chat := start(t, chatBinary, freeAddr(t), dbURL, redisURL)
+	chat := start(t, chatBinary, testenv.FreeAddr(t), dbURL, redisURL)
 	v := dialViewer(t, chat.addr, u.Username, slot.Slug)
 
 	// The project the agent works in.

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -62,15 +61,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func freePort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := l.Addr().String()
-	require.NoError(t, l.Close())
-	return addr
-}
-
 // proc is a running chat-socket.
 type proc struct {
 	addr string
@@ -107,7 +97,7 @@ func startGateway(t *testing.T, dbURL, redisURL string) *proc {
 
 func startBinary(t *testing.T, bin, dbURL, redisURL string, extra ...string) *proc {
 	t.Helper()
-	p := &proc{addr: freePort(t), logs: &syncBuffer{}}
+	p := &proc{addr: testenv.FreeAddr(t), logs: &syncBuffer{}}
 	p.cmd = exec.Command(bin, "serve")
 	p.cmd.Env = append([]string{
 		"PATH=" + os.Getenv("PATH"),

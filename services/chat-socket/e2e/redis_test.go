@@ -32,7 +32,7 @@ func newRedis(t *testing.T) *redisServer {
 		}
 		t.Skip("redis-server not on PATH")
 	}
-	_, port, _ := net.SplitHostPort(freePort(t))
+	_, port, _ := net.SplitHostPort(testenv.FreeAddr(t))
 	r := &redisServer{t: t, port: port, url: "redis://127.0.0.1:" + port + "/0", dir: t.TempDir()}
 	r.start()
 	t.Cleanup(r.kill)

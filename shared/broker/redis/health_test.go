@@ -13,6 +13,7 @@ import (
 
 	"openvibe.live/backend/shared/broker/brokertest"
 	"openvibe.live/backend/shared/broker/redis"
+	"openvibe.live/backend/shared/testenv"
 )
 
 // TestSilentConnectionIsReplaced: when the pub/sub connection stops carrying data without
@@ -20,7 +21,7 @@ import (
 // connection is dropped and replaced, and the subscriber gets a Gap and then new messages.
 func TestSilentConnectionIsReplaced(t *testing.T) {
 	t.Parallel()
-	srv := startRedisServer(t, freePort(t))
+	srv := startRedisServer(t, testenv.FreePort(t))
 	p := newProxy(t, "127.0.0.1:"+strconv.Itoa(srv.port))
 	b, err := redis.Open(t.Context(), "redis://"+p.addr()+"/0?read_timeout=500ms", redis.Options{HealthInterval: 100 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(tlog{t}, nil))})
 	require.NoError(t, err)

@@ -3,7 +3,6 @@ package redis_test
 import (
 	"context"
 	"fmt"
-	"net"
 	"os/exec"
 	"strconv"
 	"testing"
@@ -32,7 +31,7 @@ func TestConformance(t *testing.T) {
 
 func TestOpenFailsClearly(t *testing.T) {
 	t.Parallel()
-	port := freePort(t)
+	port := testenv.FreePort(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
 	_, err := redis.Open(ctx, "redis://127.0.0.1:"+strconv.Itoa(port)+"/0", redis.Options{})
@@ -48,7 +47,7 @@ func TestOpenFailsClearly(t *testing.T) {
 // works too.
 func TestRedisRestart(t *testing.T) {
 	t.Parallel()
-	srv := startRedisServer(t, freePort(t))
+	srv := startRedisServer(t, testenv.FreePort(t))
 	reg := prometheus.NewRegistry()
 	b, err := redis.Open(t.Context(), srv.url(), redis.Options{HealthInterval: 200 * time.Millisecond, Registerer: reg})
 	require.NoError(t, err)
@@ -92,7 +91,7 @@ func TestRedisRestart(t *testing.T) {
 // before the connection is up gets a Gap once it is, then messages.
 func TestNewBeforeRedisIsUp(t *testing.T) {
 	t.Parallel()
-	port := freePort(t)
+	port := testenv.FreePort(t)
 	srv := &redisServer{port: port}
 	client := newClient(port)
 	defer client.Close()
@@ -113,7 +112,7 @@ func TestNewBeforeRedisIsUp(t *testing.T) {
 
 func TestManyChannelsShareOneConnection(t *testing.T) {
 	t.Parallel()
-	srv := startRedisServer(t, freePort(t))
+	srv := startRedisServer(t, testenv.FreePort(t))
 	b, err := redis.Open(t.Context(), srv.url(), redis.Options{})
 	require.NoError(t, err)
 	defer b.Close()
@@ -190,14 +189,6 @@ func (s *redisServer) kill(t *testing.T) {
 	t.Helper()
 	require.NoError(t, s.cmd.Process.Kill())
 	_ = s.cmd.Wait()
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
 }
 
 func BenchmarkFanOut(b *testing.B) {
