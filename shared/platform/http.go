@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -202,12 +203,33 @@ func isProbe(route string) bool {
 	return route == "/healthz" || route == "/readyz" || route == "/metrics"
 }
 
+// StatusClientClosedRequest is the status recorded for a request whose client went away
+// before it was answered.
+const StatusClientClosedRequest = 499
+
 // errorHandler is the one place errors become responses. An *echo.HTTPError keeps its status
 // and message; anything else is a 500 whose body says only "internal server error", while the
 // real error is logged once with the request ID.
 func errorHandler(logger *slog.Logger) echo.HTTPErrorHandler {
 	return func(err error, c echo.Context) {
 		req := c.Request()
+		_, panicked := errors.AsType[*panicError](err)
+		if c.Response().Committed && !panicked {
+			// The status line is out: the error came from writing the body, almost always
+			// to a client that went away. The response keeps the status it was sent with.
+			logger.LogAttrs(req.Context(), slog.LevelDebug, "response not completed",
+				slog.String("request_id", RequestID(req.Context())),
+				slog.String("path", req.URL.Path),
+				slog.String("error", err.Error()))
+			return
+		}
+		if req.Context().Err() != nil && errors.Is(err, context.Canceled) {
+			// The client closed the request before an answer was ready: not a server fault.
+			// 499 (the convention of nginx) keeps it out of the 5xx figures; nobody reads
+			// the body.
+			_ = c.NoContent(StatusClientClosedRequest)
+			return
+		}
 		status, msg := errorResponse(err)
 		if status >= http.StatusInternalServerError {
 			attrs := []slog.Attr{

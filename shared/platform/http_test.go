@@ -2,6 +2,7 @@ package platform
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -274,4 +275,38 @@ func TestHandlerLogsCarryRequestID(t *testing.T) {
 	for line := range strings.SplitSeq(strings.TrimSpace(logs.String()), "\n") {
 		require.Equal(t, 1, strings.Count(line, `"request_id"`), "one request_id per line: %s", line)
 	}
+}
+
+func TestClientGoneIsNotAServerError(t *testing.T) {
+	t.Parallel()
+	e, logs, reg := newTestEcho(t)
+	e.GET("/cut", func(c echo.Context) error {
+		c.Response().WriteHeader(http.StatusOK)
+		return fmt.Errorf("write response: %w", errors.New("write: broken pipe"))
+	})
+	e.GET("/left", func(c echo.Context) error {
+		<-c.Request().Context().Done()
+		return fmt.Errorf("query feed: %w", c.Request().Context().Err())
+	})
+	e.GET("/canceled-inside", func(c echo.Context) error {
+		return fmt.Errorf("query feed: %w", context.Canceled) // the client is still there
+	})
+
+	rec := do(e, httptest.NewRequest(http.MethodGet, "/cut", nil))
+	require.Equal(t, http.StatusOK, rec.Code, "a sent status stays")
+	require.Len(t, logs.logLines(t, "response not completed"), 1)
+
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	rec = do(e, httptest.NewRequestWithContext(ctx, http.MethodGet, "/left", nil))
+	require.Equal(t, StatusClientClosedRequest, rec.Code)
+
+	require.Empty(t, logs.logLines(t, "request failed"), "neither is a server fault")
+	rec = do(e, httptest.NewRequest(http.MethodGet, "/canceled-inside", nil))
+	require.Equal(t, http.StatusInternalServerError, rec.Code, "a cancellation the client did not cause is a fault")
+	require.Len(t, logs.logLines(t, "request failed"), 1)
+
+	m := newHTTPMetrics(reg)
+	require.InDelta(t, 1, testutil.ToFloat64(m.requests.WithLabelValues("/cut", "GET", "200")), 0)
+	require.InDelta(t, 1, testutil.ToFloat64(m.requests.WithLabelValues("/left", "GET", "499")), 0)
 }
