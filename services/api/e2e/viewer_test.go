@@ -52,6 +52,7 @@ func TestViewerPage(t *testing.T) {
 		require.Zero(t, eval[int](t, viewer, `document.querySelectorAll('#chat-messages b').length`))
 		require.True(t, textOf(t, viewer, "#chat-login") != "", "an anonymous viewer is invited to log in")
 		// the logged-in viewer's widget shows the same events
+		run(t, other, waitJS(`!!document.querySelector('#vibe-events [data-event-id="e5-response"]')`))
 		require.Equal(t, []string{"e1-prompt", "e3-tool", "e4-file", "e5-response"}, widgetIDs(t, other, "#vibe-events"))
 		screenshot(t, other, "viewer-chat")
 	})
