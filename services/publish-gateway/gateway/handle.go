@@ -17,17 +17,15 @@ import (
 // end (the slot's rate limit), nil otherwise: every other problem is answered with a
 // vibe-coding.error and the connection stays open.
 func (c *conn) handle(ctx context.Context, data []byte) *closeRequest {
-	// One pass decodes every field any client message has; a field of the wrong type does
-	// not stop the others from being read, so the type still dispatches.
-	var msg clientMessage
-	err := json.Unmarshal(data, &msg)
-	var syntax *json.SyntaxError
-	if errors.As(err, &syntax) || (err != nil && !json.Valid(data)) {
+	// One pass reads every envelope field any client message has; a field of the wrong type
+	// does not stop the others from being read, so the type still dispatches.
+	msg, err := vibe.ParseClientMessage(data)
+	switch {
+	case errors.Is(err, vibe.ErrMessageNotJSON):
 		c.g.met.messages.WithLabelValues("invalid").Inc()
 		c.fail(reasonInvalidJSON, ErrInvalidJSON, "")
 		return nil
-	}
-	if msg.Type == "" || bytes.TrimSpace(data)[0] != '{' {
+	case err != nil || msg.Type == "":
 		c.g.met.messages.WithLabelValues("invalid").Inc()
 		c.fail(reasonInvalidPayload, ErrInvalidPayload, "")
 		return nil
@@ -35,18 +33,19 @@ func (c *conn) handle(ctx context.Context, data []byte) *closeRequest {
 	switch msg.Type {
 	case vibe.MsgEvent:
 		c.g.met.messages.WithLabelValues("event").Inc()
-		if err != nil {
-			c.fail(reasonInvalidPayload, ErrInvalidPayload, "")
+		if msg.FieldError != "" {
+			eventID, _ := vibe.PeekEvent(msg.Event)
+			c.fail(reasonInvalidPayload, msg.FieldError, eventID)
 			return nil
 		}
-		return c.handleEvent(ctx, msg.event())
+		return c.handleEvent(ctx, msg.EventEnvelope())
 	case vibe.MsgHello:
 		c.g.met.messages.WithLabelValues("hello").Inc()
-		if err != nil {
-			c.fail(reasonInvalidPayload, ErrInvalidPayload, "")
+		if msg.FieldError != "" {
+			c.fail(reasonInvalidPayload, msg.FieldError, "")
 			return nil
 		}
-		c.handleHello(ctx, msg.hello())
+		c.handleHello(ctx, msg.Hello())
 	case vibe.MsgPing:
 		c.g.met.messages.WithLabelValues("ping").Inc()
 		c.reply(encode(vibe.Pong{Type: vibe.MsgPong, Timestamp: timestamp(c.g.now())}))
@@ -55,28 +54,6 @@ func (c *conn) handle(ctx context.Context, data []byte) *closeRequest {
 		c.fail(reasonInvalidPayload, unsupportedType(msg.Type), "")
 	}
 	return nil
-}
-
-// clientMessage is the union of the client message fields.
-type clientMessage struct {
-	Type            string          `json:"type"`
-	ProtocolVersion int             `json:"protocolVersion"`
-	ManagedStreamID int64           `json:"managedStreamId"`
-	SlotSlug        string          `json:"slotSlug"`
-	Timestamp       string          `json:"timestamp"`
-	SessionKey      string          `json:"sessionKey"`
-	Publisher       json.RawMessage `json:"publisher"`
-	Event           json.RawMessage `json:"event"`
-}
-
-func (m *clientMessage) hello() vibe.Hello {
-	return vibe.Hello{Type: m.Type, ProtocolVersion: m.ProtocolVersion, ManagedStreamID: m.ManagedStreamID,
-		SlotSlug: m.SlotSlug, Timestamp: m.Timestamp, SessionKey: m.SessionKey, Publisher: m.Publisher}
-}
-
-func (m *clientMessage) event() vibe.EventEnvelope {
-	return vibe.EventEnvelope{Type: m.Type, ProtocolVersion: m.ProtocolVersion, ManagedStreamID: m.ManagedStreamID,
-		SlotSlug: m.SlotSlug, SessionKey: m.SessionKey, Timestamp: m.Timestamp, Event: m.Event}
 }
 
 // fail answers with a vibe-coding.error and counts the rejection.
@@ -155,10 +132,10 @@ func (c *conn) handleEvent(ctx context.Context, env vibe.EventEnvelope) *closeRe
 	received := time.Now()
 	key := env.SessionKey
 	if key == "" {
-		_, key = peek(env.Event)
+		_, key = vibe.PeekEvent(env.Event)
 	}
 	if text := c.checkEnvelope(env, key); text != "" {
-		eventID, _ := peek(env.Event)
+		eventID, _ := vibe.PeekEvent(env.Event)
 		c.fail(envelopeReason(text), text, eventID)
 		return nil
 	}
@@ -168,7 +145,7 @@ func (c *conn) handleEvent(ctx context.Context, env vibe.EventEnvelope) *closeRe
 		if ee := (*vibe.EventError)(nil); errors.As(err, &ee) {
 			text = ee.Msg
 		}
-		eventID, _ := peek(env.Event)
+		eventID, _ := vibe.PeekEvent(env.Event)
 		c.fail(reasonInvalidEvent, text, eventID)
 		return nil
 	}

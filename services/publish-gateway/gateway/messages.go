@@ -74,24 +74,3 @@ func unsupportedType(t string) string {
 	}
 	return ErrUnsupportedType + t
 }
-
-// peekEvent reads what it can of an event object without validating it, so an error about
-// the event can name its eventId, and an envelope without a sessionKey can fall back to the
-// event's own.
-type peekEvent struct {
-	EventID    any `json:"eventId"`
-	SessionKey any `json:"sessionKey"`
-}
-
-func peek(raw json.RawMessage) (eventID, sessionKey string) {
-	var p peekEvent
-	if json.Unmarshal(raw, &p) != nil {
-		return "", ""
-	}
-	eventID, _ = p.EventID.(string)
-	sessionKey, _ = p.SessionKey.(string)
-	if len(eventID) > vibe.MaxEventIDLen*4 {
-		eventID = ""
-	}
-	return eventID, sessionKey
-}

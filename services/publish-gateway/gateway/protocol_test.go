@@ -48,7 +48,10 @@ func TestProtocolErrors(t *testing.T) {
 		{"unknown type", false, `{"type":"vibe-coding.subscribe"}`, "Unsupported message type: vibe-coding.subscribe", ""},
 		{"hello without sessionKey", false, `{"type":"vibe-coding.hello","protocolVersion":1}`, ErrSessionKeyRequired, ""},
 		{"hello with a long sessionKey", false, `{"type":"vibe-coding.hello","sessionKey":"` + strings.Repeat("k", 257) + `"}`, ErrSessionKeyTooLong, ""},
-		{"hello with a wrong field type", false, `{"type":"vibe-coding.hello","sessionKey":7}`, ErrInvalidPayload, ""},
+		{"hello with a wrong field type", false, `{"type":"vibe-coding.hello","sessionKey":7}`, "sessionKey must be a string", ""},
+		{"hello with a fractional protocolVersion", false, `{"type":"vibe-coding.hello","sessionKey":"k","protocolVersion":1.5}`, "protocolVersion must be an integer", ""},
+		{"keys match exactly: Type", false, `{"Type":"vibe-coding.ping"}`, ErrInvalidPayload, ""},
+		{"keys match exactly: SessionKey", false, `{"type":"vibe-coding.hello","SessionKey":"k"}`, ErrSessionKeyRequired, ""},
 		{"hello for another slot", false, `{"type":"vibe-coding.hello","sessionKey":"k","managedStreamId":99999}`, ErrSlotMismatch, ""},
 		{"hello with another slug", false, `{"type":"vibe-coding.hello","sessionKey":"k","slotSlug":"nope"}`, vibe.ReasonSlugMismatch, ""},
 		{"hello from the future", false, `{"type":"vibe-coding.hello","sessionKey":"k","protocolVersion":2}`, "Unsupported protocolVersion: 2", ""},
@@ -69,7 +72,8 @@ func TestProtocolErrors(t *testing.T) {
 			"eventType must be one of session.status, prompt, response, thinking, tool.call, file.change, file.save", "ev-1"},
 		{"bad visibility", false, withEvent(func(ev map[string]any) { ev["visibility"] = "everyone" }), "visibility must be public or streamer", "ev-1"},
 		{"event for another slot", false, withEnvelope(func(m map[string]any) { m["managedStreamId"] = 99999 }), ErrSlotMismatch, "ev-1"},
-		{"event envelope with a wrong field type", false, withEnvelope(func(m map[string]any) { m["sessionKey"] = 5 }), ErrInvalidPayload, ""},
+		{"event envelope with a wrong field type", false, withEnvelope(func(m map[string]any) { m["sessionKey"] = 5 }), "sessionKey must be a string", "ev-1"},
+		{"event envelope with a string managedStreamId", false, withEnvelope(func(m map[string]any) { m["managedStreamId"] = "12" }), "managedStreamId must be an integer", "ev-1"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
