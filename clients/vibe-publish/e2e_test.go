@@ -25,6 +25,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/stretchr/testify/require"
 
+	"openvibe.live/backend/shared/testenv"
 	"openvibe.live/backend/shared/vibe"
 	"openvibe.live/backend/shared/vibe/publisher"
 )
@@ -34,27 +35,7 @@ var bins struct {
 }
 
 func TestMain(m *testing.M) {
-	os.Exit(buildAndRun(m))
-}
-
-func buildAndRun(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "vibe-publish-e2e")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	bins.publish = filepath.Join(dir, "vibe-publish")
-	bins.server = filepath.Join(dir, "openvibe-live")
-	for _, b := range []struct{ out, pkgDir string }{{bins.publish, "."}, {bins.server, "../../services/standalone"}} {
-		cmd := exec.Command("go", "build", "-o", b.out, ".")
-		cmd.Dir = b.pkgDir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			fmt.Fprintf(os.Stderr, "build %s: %v\n%s", b.pkgDir, err, out)
-			return 1
-		}
-	}
-	return m.Run()
+	os.Exit(testenv.RunWithBinaries(m, map[string]*string{"clients/vibe-publish": &bins.publish, "services/standalone": &bins.server}))
 }
 
 // Secrets and paths planted in the fixtures; no viewer frame may contain them.
@@ -88,7 +69,7 @@ func (s *server) start(t *testing.T) {
 		"OPENVIBE_LOG_LEVEL=warn", "OPENVIBE_REDIS_URL=", "OPENVIBE_DATABASE_URL=", "OPENVIBE_PUBLIC_URL=")
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
-	var stderr syncBuffer
+	var stderr testenv.Buffer
 	cmd.Stderr = &stderr
 	require.NoError(t, cmd.Start())
 	s.cmd = cmd
@@ -328,7 +309,7 @@ func TestGitWatchReachesViewers(t *testing.T) {
 	cmd := exec.Command(bins.publish, "--server", s.base, "--token", s.token, "--slot", "camp-code",
 		"git-watch", "--dir", repo, "--debounce", "100ms")
 	cmd.Env = []string{"HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH")}
-	var logs syncBuffer
+	var logs testenv.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
@@ -386,23 +367,6 @@ func TestRefusalsAreExplained(t *testing.T) {
 			require.Less(t, time.Since(start), 20*time.Second, "fails fast instead of retrying")
 		})
 	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // The Go client keeps every event it has not seen acked and sends it again after the

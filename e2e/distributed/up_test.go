@@ -57,9 +57,9 @@ func addresses(out string) map[string]string {
 // a slot and a token, goes live and publishes; viewers connected directly to each
 // chat-socket replica receive every event, and the public feed shows them.
 func TestUp(t *testing.T) {
-	cluster.RequireServers(t)
+	testenv.RequireServers(t)
 	cluster.Exclusive(t)
-	root, err := cluster.RepoRoot()
+	root, err := testenv.RepoRoot()
 	require.NoError(t, err)
 	dir, err := os.MkdirTemp("", "openvibe-e2e-up-")
 	require.NoError(t, err)

@@ -11,8 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -30,21 +28,7 @@ import (
 var gatewayBin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "publish-gateway-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	gatewayBin = filepath.Join(dir, "publish-gateway")
-	build := exec.Command("go", "build", "-o", gatewayBin, ".")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building the gateway:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	_ = os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(testenv.RunWithBinaries(m, map[string]*string{"services/publish-gateway": &gatewayBin}))
 }
 
 const jwtSecret = "e2e-secret-0123456789abcdef0123456789"
@@ -54,24 +38,7 @@ type gatewayProc struct {
 	cmd  *exec.Cmd
 	url  string
 	done chan error
-	logs *lockedBuffer
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) add(s string) {
-	l.mu.Lock()
-	l.b.WriteString(s + "\n")
-	l.mu.Unlock()
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	logs *testenv.Buffer
 }
 
 // startGateway runs the binary on a free loopback port with the given extra environment
@@ -92,14 +59,14 @@ func startGateway(t *testing.T, dbURL string, extra ...string) *gatewayProc {
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
-	p := &gatewayProc{cmd: cmd, done: make(chan error, 1), logs: &lockedBuffer{}}
+	p := &gatewayProc{cmd: cmd, done: make(chan error, 1), logs: &testenv.Buffer{}}
 	addr := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
 		for sc.Scan() {
 			line := sc.Text()
-			p.logs.add(line)
+			fmt.Fprintln(p.logs, line)
 			var rec struct {
 				Msg  string `json:"msg"`
 				Addr string `json:"addr"`

@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -134,54 +131,17 @@ func readyClient(t *testing.T, ctx context.Context, base string, f *fixture) *pu
 	return c
 }
 
-// privateRedis starts a redis-server of the test's own (it will be killed), or skips.
-func privateRedis(t *testing.T) (url string, kill func()) {
-	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		if testenv.RequireServices() {
-			t.Fatal("redis-server is required (REQUIRE_SERVICES=1)")
-		}
-		t.Skip("redis-server not installed")
-	}
-	port := testenv.FreePort(t)
-	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
-	require.NoError(t, cmd.Start())
-	var once sync.Once
-	kill = func() {
-		once.Do(func() {
-			_ = cmd.Process.Signal(syscall.SIGKILL)
-			_ = cmd.Wait()
-		})
-	}
-	t.Cleanup(kill)
-	url = fmt.Sprintf("redis://127.0.0.1:%d/0", port)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		b, err := brokers.Open(t.Context(), url, slog.New(slog.DiscardHandler))
-		if err == nil {
-			perr := b.Ping(t.Context())
-			_ = b.Close()
-			if perr == nil {
-				return url, kill
-			}
-		}
-		require.True(t, time.Now().Before(deadline), "redis did not start")
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 // TestStoreBeforeAckWithBrokerKilled: with Redis killed under a running gateway, every acked
 // event is in the store (acked delivered:false); before that, a duplicate eventId gives one
 // row and one broadcast.
 func TestStoreBeforeAckWithBrokerKilled(t *testing.T) {
 	databases(t, func(t *testing.T, dbURL string) {
-		redisURL, killRedis := privateRedis(t)
+		redis := testenv.StartRedisServer(t)
 		f := newFixture(t, dbURL, true)
-		gw := startGateway(t, dbURL, "OPENVIBE_REDIS_URL="+redisURL, "OPENVIBE_GATEWAY_PUBLISH_TIMEOUT=200ms")
+		gw := startGateway(t, dbURL, "OPENVIBE_REDIS_URL="+redis.URL, "OPENVIBE_GATEWAY_PUBLISH_TIMEOUT=200ms")
 		ctx := timeout(t)
 
-		br, err := brokers.Open(ctx, redisURL, slog.New(slog.DiscardHandler))
+		br, err := brokers.Open(ctx, redis.URL, slog.New(slog.DiscardHandler))
 		require.NoError(t, err)
 		defer br.Close()
 		sub, err := br.Subscribe(ctx, slotbus.Channel(f.slot.ID))
@@ -211,7 +171,7 @@ func TestStoreBeforeAckWithBrokerKilled(t *testing.T) {
 		require.Equal(t, []string{"dup", "after"}, broadcast, "one broadcast for the duplicate")
 
 		t.Logf("redis killed at %s", time.Now().Format("15:04:05.000"))
-		killRedis()
+		redis.Kill()
 		const n = 50
 		for i := range n {
 			require.NoError(t, c.SendRaw(ctx, eventJSON("k", "dark-"+strconv.Itoa(i))))

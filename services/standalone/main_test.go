@@ -9,39 +9,22 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"openvibe.live/backend/shared/testenv"
 )
-
-// syncBuffer collects the server's stdout, written from its goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 var urlRE = regexp.MustCompile(`running at (http://\S+)`)
 
 // start runs the standalone server on a free port with the given data directory and returns
 // its base URL and a stop function that waits for a clean exit.
-func start(t *testing.T, dataDir string, args ...string) (string, *syncBuffer, func()) {
+func start(t *testing.T, dataDir string, args ...string) (string, *testenv.Buffer, func()) {
 	t.Helper()
 	env := map[string]string{"OPENVIBE_ADDR": "127.0.0.1:0", "OPENVIBE_DATA_DIR": dataDir, "OPENVIBE_LOG_LEVEL": "warn"}
-	out := &syncBuffer{}
+	out := &testenv.Buffer{}
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() {

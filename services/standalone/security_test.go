@@ -62,7 +62,7 @@ func startSecure(t *testing.T, extra map[string]string) *secServer {
 	for k, v := range extra {
 		env[k] = v
 	}
-	out := &syncBuffer{}
+	out := &testenv.Buffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"testing"
 	"time"
+
+	"openvibe.live/backend/shared/testenv"
 )
 
 // JWTSecret signs the cluster's session tokens.
@@ -22,11 +24,11 @@ type Options struct {
 // Cluster is a running deployment.
 type Cluster struct {
 	t        testing.TB
-	PG       *Postgres
-	Redis    *Redis
-	Gateways []*Proc
-	Chats    []*Proc
-	APIs     []*Proc
+	PG       *testenv.PostgresServer
+	Redis    *testenv.RedisServer
+	Gateways []*testenv.Process
+	Chats    []*testenv.Process
+	APIs     []*testenv.Process
 	// GatewayLB and APILB balance over the replicas as a load balancer would.
 	GatewayLB *Balancer
 	APILB     *Balancer
@@ -36,9 +38,9 @@ type Cluster struct {
 // everything when the test ends.
 func Start(t testing.TB, bins *Binaries, o Options) *Cluster {
 	t.Helper()
-	RequireServers(t)
+	testenv.RequireServers(t)
 	Exclusive(t)
-	c := &Cluster{t: t, PG: StartPostgres(t), Redis: StartRedis(t)}
+	c := &Cluster{t: t, PG: testenv.StartPostgresServer(t), Redis: testenv.StartRedisServer(t)}
 	common := []string{
 		"PATH=" + os.Getenv("PATH"),
 		"OPENVIBE_DATABASE_URL=" + c.PG.URL,
@@ -53,11 +55,11 @@ func Start(t testing.TB, bins *Binaries, o Options) *Cluster {
 	if out, err := migrate.CombinedOutput(); err != nil {
 		t.Fatalf("api migrate: %v\n%s", err, out)
 	}
-	start := func(n int, name, bin string, extra []string) []*Proc {
-		var ps []*Proc
+	start := func(n int, name, bin string, extra []string) []*testenv.Process {
+		var ps []*testenv.Process
 		for i := range n {
 			env := append(append([]string{}, common...), extra...)
-			p := newProc(t, fmt.Sprintf("%s-%d", name, i+1), bin, env)
+			p := testenv.NewProcess(t, fmt.Sprintf("%s-%d", name, i+1), bin, env)
 			p.Start()
 			ps = append(ps, p)
 		}
@@ -76,7 +78,7 @@ func Start(t testing.TB, bins *Binaries, o Options) *Cluster {
 	for _, p := range c.All() {
 		p.WaitReady(30 * time.Second)
 	}
-	addrs := func(ps []*Proc) []string {
+	addrs := func(ps []*testenv.Process) []string {
 		var out []string
 		for _, p := range ps {
 			out = append(out, p.Addr)
@@ -93,8 +95,8 @@ func Start(t testing.TB, bins *Binaries, o Options) *Cluster {
 }
 
 // All returns every replica.
-func (c *Cluster) All() []*Proc {
-	return append(append(append([]*Proc{}, c.Gateways...), c.Chats...), c.APIs...)
+func (c *Cluster) All() []*testenv.Process {
+	return append(append(append([]*testenv.Process{}, c.Gateways...), c.Chats...), c.APIs...)
 }
 
 // API returns a client for the api through its balancer.

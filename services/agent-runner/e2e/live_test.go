@@ -13,8 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -36,86 +34,15 @@ const jwtSecret = "agent-e2e-secret-agent-e2e-secret-0123"
 var chatBinary, gatewayBinary string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "agent-runner-e2e")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	chatBinary = filepath.Join(dir, "chat-socket")
-	gatewayBinary = filepath.Join(dir, "publish-gateway")
-	for bin, src := range map[string]string{chatBinary: "../../chat-socket", gatewayBinary: "../../publish-gateway"} {
-		build := exec.Command("go", "build", "-o", bin, ".")
-		build.Dir = src
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "build", src, err)
-			os.Exit(1)
-		}
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(testenv.RunWithBinaries(m, map[string]*string{"services/chat-socket": &chatBinary, "services/publish-gateway": &gatewayBinary}))
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-type proc struct {
-	cmd  *exec.Cmd
-	addr string
-	logs *syncBuffer
-}
-
-func start(t *testing.T, bin, addr, dbURL, redisURL string) *proc {
+// start runs a service against the test's database and Redis and waits until it is ready.
+func start(t *testing.T, name, bin, dbURL, redisURL string) *testenv.Process {
 	t.Helper()
-	p := &proc{addr: addr, logs: &syncBuffer{}}
-	p.cmd = exec.Command(bin, "serve")
-	p.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "OPENVIBE_ADDR=" + addr, "OPENVIBE_DATABASE_URL=" + dbURL,
+	return testenv.StartProcess(t, name, bin, []string{"PATH=" + os.Getenv("PATH"), "OPENVIBE_DATABASE_URL=" + dbURL,
 		"OPENVIBE_REDIS_URL=" + redisURL, "OPENVIBE_JWT_SECRET=" + jwtSecret, "OPENVIBE_LOG_LEVEL=info",
-		"OPENVIBE_CHAT_ROOM_LINGER=0s", "OPENVIBE_SHUTDOWN_TIMEOUT=5s"}
-	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
-	require.NoError(t, p.cmd.Start())
-	t.Cleanup(func() {
-		p.kill()
-		if t.Failed() {
-			t.Logf("%s logs:\n%s", filepath.Base(bin), p.logs.String())
-		}
-	})
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if resp, err := http.Get("http://" + addr + "/readyz"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return p
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("%s not ready:\n%s", bin, p.logs.String())
-	return nil
-}
-
-// kill ends the process at once (SIGKILL: no graceful close for the publisher to see).
-func (p *proc) kill() {
-	if p.cmd.ProcessState != nil {
-		return
-	}
-	_ = p.cmd.Process.Signal(syscall.SIGKILL)
-	_ = p.cmd.Wait()
+		"OPENVIBE_CHAT_ROOM_LINGER=0s", "OPENVIBE_SHUTDOWN_TIMEOUT=5s"})
 }
 
 type frame struct {
@@ -251,10 +178,9 @@ func TestLinkedSessionReachesViewers(t *testing.T) {
 		Scopes: []string{store.ScopeVibeCodingPublish}, CreatedAt: time.Now()})
 	require.NoError(t, err)
 
-	gwAddr := testenv.FreeAddr(t)
-	gw := start(t, gatewayBinary, gwAddr, dbURL, redisURL)
-	chat := start(t, chatBinary, testenv.FreeAddr(t), dbURL, redisURL)
-	v := dialViewer(t, chat.addr, u.Username, slot.Slug)
+	gw := start(t, "publish-gateway", gatewayBinary, dbURL, redisURL)
+	chat := start(t, "chat-socket", chatBinary, dbURL, redisURL)
+	v := dialViewer(t, chat.Addr, u.Username, slot.Slug)
 
 	// The project the agent works in.
 	proj := t.TempDir()
@@ -293,7 +219,7 @@ func TestLinkedSessionReachesViewers(t *testing.T) {
 	}
 	call(t, srv.URL, http.MethodPost, "/agent/session", map[string]any{"directory": proj}, http.StatusCreated, &sess)
 	var link map[string]any
-	call(t, srv.URL, http.MethodPut, "/agent/session/"+sess.ID+"/link", map[string]any{"server": "http://" + gwAddr,
+	call(t, srv.URL, http.MethodPut, "/agent/session/"+sess.ID+"/link", map[string]any{"server": gw.URL(),
 		"token": tok, "managed_stream_id": slot.ID, "slot_slug": slot.Slug}, http.StatusOK, &link)
 	require.NotContains(t, fmt.Sprint(link), tok, "the token is never shown back")
 
@@ -345,7 +271,7 @@ func TestLinkedSessionReachesViewers(t *testing.T) {
 	call(t, srv.URL, http.MethodPost, "/agent/session/"+sess.ID+"/message",
 		map[string]any{"text": "Add a second file"}, http.StatusAccepted, nil)
 	time.Sleep(400 * time.Millisecond) // the prompt and the first events are out; the turn goes on
-	gw.kill()
+	gw.Kill()                          // no graceful close for the publisher to see
 	require.Eventually(t, func() bool {
 		var s struct {
 			Busy bool `json:"busy"`
@@ -353,8 +279,7 @@ func TestLinkedSessionReachesViewers(t *testing.T) {
 		call(t, srv.URL, http.MethodGet, "/agent/session/"+sess.ID, nil, http.StatusOK, &s)
 		return !s.Busy
 	}, 20*time.Second, 50*time.Millisecond)
-	gw = start(t, gatewayBinary, gwAddr, dbURL, redisURL)
-	_ = gw
+	gw.StartReady(30 * time.Second) // on the same address
 	var after struct {
 		Published int64 `json:"published"`
 		Queued    int   `json:"queued"`

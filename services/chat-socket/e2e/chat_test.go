@@ -10,15 +10,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"openvibe.live/backend/shared/auth"
+	"openvibe.live/backend/shared/testenv"
 )
 
 // TestChatAcrossReplicas: a logged-in viewer on one replica sends a chat message; viewers on
 // both replicas receive it once, and a viewer joining later gets it in the history.
 func TestChatAcrossReplicas(t *testing.T) {
 	t.Parallel()
-	r := newRedis(t)
-	w := newWorld(t, r.url)
-	a, b := startChat(t, w.dbURL, r.url), startChat(t, w.dbURL, r.url)
+	r := testenv.StartRedisServer(t)
+	w := newWorld(t, r.URL)
+	a, b := startChat(t, w.dbURL, r.URL), startChat(t, w.dbURL, r.URL)
 	bob, err := w.st.CreateUser(t.Context(), "bob", "x")
 	require.NoError(t, err)
 	jwt, err := auth.NewJWT(auth.JWTConfig{Secret: []byte(jwtSecret), Issuer: "openvibe.live", Audience: "openvibe.live", TTL: time.Hour})
@@ -26,7 +27,7 @@ func TestChatAcrossReplicas(t *testing.T) {
 	tok, _, err := jwt.Issue(bob.ID, bob.Username, time.Now())
 	require.NoError(t, err)
 
-	url := fmt.Sprintf("ws://%s/ws/chat/%s/%s", a.addr, w.user.Username, w.slot.Slug)
+	url := fmt.Sprintf("ws://%s/ws/chat/%s/%s", a.Addr, w.user.Username, w.slot.Slug)
 	conn, _, err := websocket.Dial(t.Context(), url, &websocket.DialOptions{HTTPHeader: http.Header{"Cookie": {auth.CookieName + "=" + tok}}})
 	require.NoError(t, err)
 	sender := &viewer{t: t, conn: conn, frames: make(chan frame, 100), closed: make(chan error, 1)}

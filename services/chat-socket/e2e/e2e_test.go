@@ -17,6 +17,7 @@ import (
 
 	"openvibe.live/backend/shared/slotbus"
 	"openvibe.live/backend/shared/store"
+	"openvibe.live/backend/shared/testenv"
 	"openvibe.live/backend/shared/vibe"
 )
 
@@ -38,9 +39,9 @@ const seedEvent = `{
 // resume with since.
 func TestDeliveryRules(t *testing.T) {
 	t.Parallel()
-	r := newRedis(t)
-	w := newWorld(t, r.url)
-	a, b := startChat(t, w.dbURL, r.url), startChat(t, w.dbURL, r.url)
+	r := testenv.StartRedisServer(t)
+	w := newWorld(t, r.URL)
+	a, b := startChat(t, w.dbURL, r.URL), startChat(t, w.dbURL, r.URL)
 	va, vb := dialViewer(t, a, w, ""), dialViewer(t, b, w, "")
 	viewers := []*viewer{va, vb}
 	for _, v := range viewers {
@@ -105,7 +106,7 @@ func TestDeliveryRules(t *testing.T) {
 	}
 
 	t.Log("resume with since")
-	for _, p := range []*proc{a, b} {
+	for _, p := range []*testenv.Process{a, b} {
 		vc := dialViewer(t, p, w, fmt.Sprintf("?since=%d", first.Seq))
 		require.Equal(t, true, vc.must("welcome").m["resumed"])
 		var got []int64
@@ -122,10 +123,10 @@ func TestDeliveryRules(t *testing.T) {
 // and panic drops three pending events everywhere and pauses the slot.
 func TestRetractAndPanic(t *testing.T) {
 	t.Parallel()
-	r := newRedis(t)
-	w := newWorld(t, r.url)
+	r := testenv.StartRedisServer(t)
+	w := newWorld(t, r.URL)
 	w.settings(func(s *vibe.Settings) { s.DelayMs = 3000 })
-	a, b := startChat(t, w.dbURL, r.url), startChat(t, w.dbURL, r.url)
+	a, b := startChat(t, w.dbURL, r.URL), startChat(t, w.dbURL, r.URL)
 	viewers := []*viewer{dialViewer(t, a, w, ""), dialViewer(t, b, w, "")}
 	for _, v := range viewers {
 		v.must("welcome")
@@ -190,9 +191,9 @@ func TestRetractAndPanic(t *testing.T) {
 // still reaches the viewer, once, in order.
 func TestRedisRestartLosesNothing(t *testing.T) {
 	t.Parallel()
-	r := newRedis(t)
-	w := newWorld(t, r.url)
-	p := startChat(t, w.dbURL, r.url)
+	r := testenv.StartRedisServer(t)
+	w := newWorld(t, r.URL)
+	p := startChat(t, w.dbURL, r.URL)
 	v := dialViewer(t, p, w, "")
 	v.must("welcome")
 	const total = 120
@@ -200,10 +201,10 @@ func TestRedisRestartLosesNothing(t *testing.T) {
 	wg.Go(func() {
 		for i := range total {
 			if i == 40 {
-				r.kill()
+				r.Kill()
 			}
 			if i == 80 {
-				r.start()
+				r.Start()
 			}
 			w.publishEvent(event(vibe.TypePrompt, vibe.VisibilityPublic, fmt.Sprintf("event %d", i)))
 			time.Sleep(20 * time.Millisecond)
@@ -227,16 +228,16 @@ func TestRedisRestartLosesNothing(t *testing.T) {
 		require.EqualValues(t, i+1, seq, "events in order, none lost or repeated")
 	}
 	v.none("vibe-coding", 500*time.Millisecond)
-	require.Positive(t, p.metric(t, "openvibe_chat_gap_events_total"), "recovered from the store")
+	require.Positive(t, p.Metric("openvibe_chat_gap_events_total"), "recovered from the store")
 }
 
 // TestSlowViewerIsCutOff: a viewer that stops reading is closed once its send queue is
 // full, while a fast viewer on the same slot receives everything.
 func TestSlowViewerIsCutOff(t *testing.T) {
 	t.Parallel()
-	r := newRedis(t)
-	w := newWorld(t, r.url)
-	p := startChat(t, w.dbURL, r.url, "OPENVIBE_CHAT_SEND_QUEUE_BYTES=1048576", "OPENVIBE_CHAT_WRITE_TIMEOUT=3s")
+	r := testenv.StartRedisServer(t)
+	w := newWorld(t, r.URL)
+	p := startChat(t, w.dbURL, r.URL, "OPENVIBE_CHAT_SEND_QUEUE_BYTES=1048576", "OPENVIBE_CHAT_WRITE_TIMEOUT=3s")
 	fast := dialViewer(t, p, w, "")
 	fast.must("welcome")
 
@@ -245,7 +246,7 @@ func TestSlowViewerIsCutOff(t *testing.T) {
 		return c.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
 	}}
 	client := &http.Client{Transport: &http.Transport{DialContext: dialer.DialContext}}
-	slow, _, err := websocket.Dial(t.Context(), fmt.Sprintf("ws://%s/ws/chat/%s/%s", p.addr, w.user.Username, w.slot.Slug), &websocket.DialOptions{HTTPClient: client})
+	slow, _, err := websocket.Dial(t.Context(), fmt.Sprintf("ws://%s/ws/chat/%s/%s", p.Addr, w.user.Username, w.slot.Slug), &websocket.DialOptions{HTTPClient: client})
 	require.NoError(t, err)
 	defer slow.CloseNow()
 
@@ -265,7 +266,7 @@ func TestSlowViewerIsCutOff(t *testing.T) {
 		f := fast.must("vibe-coding")
 		require.EqualValues(t, i+1, f.seq())
 	}
-	require.Eventually(t, func() bool { return p.metric(t, "openvibe_chat_slow_disconnects_total") >= 1 }, 10*time.Second, 100*time.Millisecond)
+	require.Eventually(t, func() bool { return p.Metric("openvibe_chat_slow_disconnects_total") >= 1 }, 10*time.Second, 100*time.Millisecond)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	slow.SetReadLimit(1 << 20)
@@ -275,7 +276,7 @@ func TestSlowViewerIsCutOff(t *testing.T) {
 			break
 		}
 	}
-	require.EqualValues(t, 1, p.metric(t, "openvibe_chat_viewers"))
+	require.EqualValues(t, 1, p.Metric("openvibe_chat_viewers"))
 }
 
 // TestNodeRestartResume: a replica shuts down gracefully (viewers get 1001), events are
@@ -283,9 +284,9 @@ func TestSlowViewerIsCutOff(t *testing.T) {
 // exactly what it missed.
 func TestNodeRestartResume(t *testing.T) {
 	t.Parallel()
-	r := newRedis(t)
-	w := newWorld(t, r.url)
-	p := startChat(t, w.dbURL, r.url)
+	r := testenv.StartRedisServer(t)
+	w := newWorld(t, r.URL)
+	p := startChat(t, w.dbURL, r.URL)
 	v := dialViewer(t, p, w, "")
 	v.must("welcome")
 	for i := range 3 {
@@ -295,7 +296,7 @@ func TestNodeRestartResume(t *testing.T) {
 	for range 3 {
 		last = v.must("vibe-coding").seq()
 	}
-	p.stop()
+	p.Term(10 * time.Second)
 	select {
 	case err := <-v.closed:
 		require.EqualValues(t, websocket.StatusGoingAway, websocket.CloseStatus(err))
@@ -307,7 +308,7 @@ func TestNodeRestartResume(t *testing.T) {
 	for i := range 3 {
 		missed = append(missed, w.publishEvent(event(vibe.TypePrompt, vibe.VisibilityPublic, fmt.Sprintf("while down %d", i))).Seq)
 	}
-	q := startChat(t, w.dbURL, r.url)
+	q := startChat(t, w.dbURL, r.URL)
 	again := dialViewer(t, q, w, fmt.Sprintf("?since=%d", last))
 	require.Equal(t, true, again.must("welcome").m["resumed"])
 	var got []int64

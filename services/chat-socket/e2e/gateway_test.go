@@ -9,6 +9,7 @@ import (
 
 	"openvibe.live/backend/shared/auth"
 	"openvibe.live/backend/shared/store"
+	"openvibe.live/backend/shared/testenv"
 	"openvibe.live/backend/shared/vibe"
 	"openvibe.live/backend/shared/vibe/publisher"
 )
@@ -18,12 +19,12 @@ import (
 // viewers. It checks the seed frame and that delay_ms=1500 holds an event ≥ 1.5 s after its ack.
 func TestGatewayToViewer(t *testing.T) {
 	t.Parallel()
-	r := newRedis(t)
-	w := newWorld(t, r.url)
+	r := testenv.StartRedisServer(t)
+	w := newWorld(t, r.URL)
 	_, _, err := w.st.StartLiveStream(t.Context(), w.slot.ID, time.Now()) // acks say delivered only while live
 	require.NoError(t, err)
-	gw := startGateway(t, w.dbURL, r.url)
-	a, b := startChat(t, w.dbURL, r.url), startChat(t, w.dbURL, r.url)
+	gw := startGateway(t, w.dbURL, r.URL)
+	a, b := startChat(t, w.dbURL, r.URL), startChat(t, w.dbURL, r.URL)
 	viewers := []*viewer{dialViewer(t, a, w, ""), dialViewer(t, b, w, "")}
 	for _, v := range viewers {
 		v.must("welcome")
@@ -75,10 +76,10 @@ func TestGatewayToViewer(t *testing.T) {
 // live, while an event published once live arrives as usual.
 func TestGatewayOfflineEventsNeverReachViewers(t *testing.T) {
 	t.Parallel()
-	r := newRedis(t)
-	w := newWorld(t, r.url)
-	gw := startGateway(t, w.dbURL, r.url)
-	chat := startChat(t, w.dbURL, r.url)
+	r := testenv.StartRedisServer(t)
+	w := newWorld(t, r.URL)
+	gw := startGateway(t, w.dbURL, r.URL)
+	chat := startChat(t, w.dbURL, r.URL)
 	v := dialViewer(t, chat, w, "")
 	v.must("welcome")
 
@@ -113,7 +114,7 @@ func TestGatewayOfflineEventsNeverReachViewers(t *testing.T) {
 
 // dialPublisher creates an API token for the world's owner and connects the publisher client
 // to the gateway; acks and errors arrive on the returned channels.
-func dialPublisher(t *testing.T, w *world, gw *proc) (*publisher.Client, <-chan vibe.Ack, <-chan error) {
+func dialPublisher(t *testing.T, w *world, gw *testenv.Process) (*publisher.Client, <-chan vibe.Ack, <-chan error) {
 	t.Helper()
 	tok, hash, hint, err := auth.NewAPIToken()
 	require.NoError(t, err)
@@ -124,7 +125,7 @@ func dialPublisher(t *testing.T, w *world, gw *proc) (*publisher.Client, <-chan 
 	acks := make(chan vibe.Ack, 16)
 	errs := make(chan error, 16)
 	pub, err := publisher.Dial(t.Context(), publisher.Config{
-		Server: "ws://" + gw.addr, Token: tok, ManagedStreamID: w.slot.ID, SlotSlug: w.slot.Slug,
+		Server: "ws://" + gw.Addr, Token: tok, ManagedStreamID: w.slot.ID, SlotSlug: w.slot.Slug,
 		DisableSanitize: true, // the gateway sanitizes on its own
 		OnAck:           func(a vibe.Ack) { acks <- a },
 		OnError:         func(err error) { errs <- err },

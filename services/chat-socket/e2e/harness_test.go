@@ -8,15 +8,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -37,71 +31,23 @@ const jwtSecret = "e2e-secret-e2e-secret-e2e-secret-e2e"
 var binary, gatewayBinary string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "chat-socket-e2e")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binary = filepath.Join(dir, "chat-socket")
-	build := exec.Command("go", "build", "-o", binary, "openvibe.live/backend/services/chat-socket")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build chat-socket:", err)
-		os.Exit(1)
-	}
-	gatewayBinary = filepath.Join(dir, "publish-gateway")
-	build = exec.Command("go", "build", "-o", gatewayBinary, "openvibe.live/backend/services/publish-gateway")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build publish-gateway:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-// proc is a running chat-socket.
-type proc struct {
-	addr string
-	cmd  *exec.Cmd
-	logs *syncBuffer
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	os.Exit(testenv.RunWithBinaries(m, map[string]*string{"services/chat-socket": &binary, "services/publish-gateway": &gatewayBinary}))
 }
 
 // startChat runs a chat-socket replica and waits until it is ready.
-func startChat(t *testing.T, dbURL, redisURL string, extra ...string) *proc {
-	return startBinary(t, binary, dbURL, redisURL, extra...)
+func startChat(t *testing.T, dbURL, redisURL string, extra ...string) *testenv.Process {
+	return startBinary(t, "chat-socket", binary, dbURL, redisURL, extra...)
 }
 
 // startGateway runs the real publish gateway against the same database and Redis.
-func startGateway(t *testing.T, dbURL, redisURL string) *proc {
-	return startBinary(t, gatewayBinary, dbURL, redisURL)
+func startGateway(t *testing.T, dbURL, redisURL string) *testenv.Process {
+	return startBinary(t, "publish-gateway", gatewayBinary, dbURL, redisURL)
 }
 
-func startBinary(t *testing.T, bin, dbURL, redisURL string, extra ...string) *proc {
+func startBinary(t *testing.T, name, bin, dbURL, redisURL string, extra ...string) *testenv.Process {
 	t.Helper()
-	p := &proc{addr: testenv.FreeAddr(t), logs: &syncBuffer{}}
-	p.cmd = exec.Command(bin, "serve")
-	p.cmd.Env = append([]string{
+	return testenv.StartProcess(t, name, bin, append([]string{
 		"PATH=" + os.Getenv("PATH"),
-		"OPENVIBE_ADDR=" + p.addr,
 		"OPENVIBE_DATABASE_URL=" + dbURL,
 		"OPENVIBE_REDIS_URL=" + redisURL,
 		"OPENVIBE_JWT_SECRET=" + jwtSecret,
@@ -109,68 +55,7 @@ func startBinary(t *testing.T, bin, dbURL, redisURL string, extra ...string) *pr
 		"OPENVIBE_CHAT_REFRESH_INTERVAL=1s",
 		"OPENVIBE_CHAT_ROOM_LINGER=0s",
 		"OPENVIBE_SHUTDOWN_TIMEOUT=5s",
-	}, extra...)
-	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
-	p.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlive the test
-	require.NoError(t, p.cmd.Start())
-	t.Cleanup(func() {
-		p.stop()
-		if t.Failed() {
-			t.Logf("%s on %s logs:\n%s", filepath.Base(bin), p.addr, tail(p.logs.String(), 60))
-		}
-	})
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		resp, err := http.Get("http://" + p.addr + "/readyz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return p
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("%s on %s not ready:\n%s", filepath.Base(bin), p.addr, p.logs.String())
-	return nil
-}
-
-func (p *proc) stop() {
-	if p.cmd.ProcessState != nil {
-		return
-	}
-	_ = p.cmd.Process.Signal(syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		_ = p.cmd.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		_ = p.cmd.Process.Kill()
-		<-done
-	}
-}
-
-func (p *proc) metric(t *testing.T, name string) float64 {
-	t.Helper()
-	resp, err := http.Get("http://" + p.addr + "/metrics")
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	for line := range strings.SplitSeq(string(body), "\n") {
-		if v, ok := strings.CutPrefix(line, name+" "); ok {
-			f, err := strconv.ParseFloat(v, 64)
-			require.NoError(t, err)
-			return f
-		}
-	}
-	return 0
-}
-
-func tail(s string, lines int) string {
-	parts := strings.Split(s, "\n")
-	return strings.Join(parts[max(0, len(parts)-lines):], "\n")
+	}, extra...))
 }
 
 // world is the database and broker the replicas share, with one slot and one publisher
@@ -323,9 +208,9 @@ func (f frame) eventField(k string) any {
 	return ev[k]
 }
 
-func dialViewer(t *testing.T, p *proc, w *world, query string) *viewer {
+func dialViewer(t *testing.T, p *testenv.Process, w *world, query string) *viewer {
 	t.Helper()
-	u := fmt.Sprintf("ws://%s/ws/chat/%s/%s%s", p.addr, w.user.Username, w.slot.Slug, query)
+	u := fmt.Sprintf("ws://%s/ws/chat/%s/%s%s", p.Addr, w.user.Username, w.slot.Slug, query)
 	conn, _, err := websocket.Dial(t.Context(), u, nil)
 	require.NoError(t, err)
 	conn.SetReadLimit(1 << 20)

@@ -21,8 +21,8 @@ import (
 // connection is dropped and replaced, and the subscriber gets a Gap and then new messages.
 func TestSilentConnectionIsReplaced(t *testing.T) {
 	t.Parallel()
-	srv := startRedisServer(t, testenv.FreePort(t))
-	p := newProxy(t, "127.0.0.1:"+strconv.Itoa(srv.port))
+	srv := testenv.StartRedisServer(t)
+	p := newProxy(t, "127.0.0.1:"+strconv.Itoa(srv.Port))
 	b, err := redis.Open(t.Context(), "redis://"+p.addr()+"/0?read_timeout=500ms", redis.Options{HealthInterval: 100 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(tlog{t}, nil))})
 	require.NoError(t, err)
 	defer b.Close()

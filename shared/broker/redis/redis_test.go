@@ -47,9 +47,9 @@ func TestOpenFailsClearly(t *testing.T) {
 // works too.
 func TestRedisRestart(t *testing.T) {
 	t.Parallel()
-	srv := startRedisServer(t, testenv.FreePort(t))
+	srv := testenv.StartRedisServer(t)
 	reg := prometheus.NewRegistry()
-	b, err := redis.Open(t.Context(), srv.url(), redis.Options{HealthInterval: 200 * time.Millisecond, Registerer: reg})
+	b, err := redis.Open(t.Context(), srv.URL, redis.Options{HealthInterval: 200 * time.Millisecond, Registerer: reg})
 	require.NoError(t, err)
 	defer b.Close()
 
@@ -60,7 +60,7 @@ func TestRedisRestart(t *testing.T) {
 	require.NoError(t, b.Publish(t.Context(), ch, []byte("before")))
 	require.Equal(t, "before", brokertest.ReceivePayload(t, sub))
 
-	srv.kill(t)
+	srv.Kill()
 	require.Error(t, b.Publish(t.Context(), ch, []byte("lost")), "publishing to a dead server fails")
 	require.Eventually(t, func() bool { return b.Ping(t.Context()) != nil }, 5*time.Second, 20*time.Millisecond)
 	require.InDelta(t, 0, testenv.MetricValue(t, reg, "openvibe_broker_connected"), 0)
@@ -71,7 +71,7 @@ func TestRedisRestart(t *testing.T) {
 	require.NoError(t, err)
 	defer during.Close()
 
-	srv.start(t)
+	srv.Start()
 	for _, s := range []broker.Subscription{sub, during} {
 		m := brokertest.Receive(t, s)
 		require.True(t, m.Gap, "the first delivery after the outage is a Gap, got %q", m.Payload)
@@ -91,9 +91,8 @@ func TestRedisRestart(t *testing.T) {
 // before the connection is up gets a Gap once it is, then messages.
 func TestNewBeforeRedisIsUp(t *testing.T) {
 	t.Parallel()
-	port := testenv.FreePort(t)
-	srv := &redisServer{port: port}
-	client := newClient(port)
+	srv := testenv.NewRedisServer(t)
+	client := newClient(srv.Port)
 	defer client.Close()
 	b := redis.New(client, redis.Options{})
 	defer b.Close()
@@ -104,7 +103,7 @@ func TestNewBeforeRedisIsUp(t *testing.T) {
 	defer sub.Close()
 	require.Error(t, b.Ping(t.Context()))
 
-	srv.start(t)
+	srv.Start()
 	require.True(t, brokertest.Receive(t, sub).Gap)
 	require.NoError(t, b.Publish(t.Context(), ch, []byte("hi")))
 	require.Equal(t, "hi", brokertest.ReceivePayload(t, sub))
@@ -112,8 +111,8 @@ func TestNewBeforeRedisIsUp(t *testing.T) {
 
 func TestManyChannelsShareOneConnection(t *testing.T) {
 	t.Parallel()
-	srv := startRedisServer(t, testenv.FreePort(t))
-	b, err := redis.Open(t.Context(), srv.url(), redis.Options{})
+	srv := testenv.StartRedisServer(t)
+	b, err := redis.Open(t.Context(), srv.URL, redis.Options{})
 	require.NoError(t, err)
 	defer b.Close()
 
@@ -124,7 +123,7 @@ func TestManyChannelsShareOneConnection(t *testing.T) {
 		defer s.Close()
 		subs = append(subs, s)
 	}
-	out, err := exec.Command("redis-cli", "-p", strconv.Itoa(srv.port), "client", "list", "type", "pubsub").Output()
+	out, err := exec.Command("redis-cli", "-p", strconv.Itoa(srv.Port), "client", "list", "type", "pubsub").Output()
 	require.NoError(t, err)
 	require.Equal(t, 1, countLines(out), "one pub/sub connection for all channels:\n%s", out)
 
@@ -132,7 +131,7 @@ func TestManyChannelsShareOneConnection(t *testing.T) {
 		require.NoError(t, s.Close())
 	}
 	require.Eventually(t, func() bool {
-		out, err = exec.Command("redis-cli", "-p", strconv.Itoa(srv.port), "pubsub", "channels", "brokertest.*").Output()
+		out, err = exec.Command("redis-cli", "-p", strconv.Itoa(srv.Port), "pubsub", "channels", "brokertest.*").Output()
 		return err == nil && countLines(out) == 10
 	}, 5*time.Second, 20*time.Millisecond, "closing the last local subscriber unsubscribes: %s", out)
 }
@@ -145,50 +144,6 @@ func countLines(b []byte) int {
 		}
 	}
 	return n
-}
-
-// redisServer is a redis-server process of the test's own, so it can be killed and restarted.
-type redisServer struct {
-	port int
-	cmd  *exec.Cmd
-}
-
-func startRedisServer(t *testing.T, port int) *redisServer {
-	t.Helper()
-	s := &redisServer{port: port}
-	s.start(t)
-	return s
-}
-
-func (s *redisServer) url() string { return fmt.Sprintf("redis://127.0.0.1:%d/0", s.port) }
-
-func (s *redisServer) start(t *testing.T) {
-	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		if testenv.RequireServices() {
-			t.Fatalf("redis-server is required (REQUIRE_SERVICES=1): %v", err)
-		}
-		t.Skipf("redis-server not installed: %v", err)
-	}
-	s.cmd = exec.Command(bin, "--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--dir", t.TempDir(), "--loglevel", "warning")
-	require.NoError(t, s.cmd.Start())
-	cmd := s.cmd
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	client := newClient(s.port)
-	defer client.Close()
-	require.Eventually(t, func() bool { return client.Ping(t.Context()).Err() == nil },
-		10*time.Second, 20*time.Millisecond, "redis-server did not start on port %d", s.port)
-}
-
-func (s *redisServer) kill(t *testing.T) {
-	t.Helper()
-	require.NoError(t, s.cmd.Process.Kill())
-	_ = s.cmd.Wait()
 }
 
 func BenchmarkFanOut(b *testing.B) {

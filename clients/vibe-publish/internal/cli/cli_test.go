@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -10,12 +9,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"openvibe.live/backend/shared/testenv"
 	"openvibe.live/backend/shared/vibe"
 )
 
@@ -27,24 +26,6 @@ var planted = []string{
 	"sk-ant-api03-Zq8vR2mK9xL4pW7nT1yH6bF3cJ5dG0sA8eU2i",
 	"Hunter2Secret9",
 	"/home/streamer",
-}
-
-// syncBuffer is a bytes.Buffer safe for a writer and a reader in different goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func noEnv(string) string { return "" }
@@ -81,7 +62,7 @@ func TestDryRunJSONLIsSanitized(t *testing.T) {
 		`{"eventType":"response","response":{"text":"pushed with ghp_R7mK2xQ9vL4pW8nT1yH6bF3cJ5dG0sA8eU2i","truncated":false}}`,
 		`{"eventType":"bogus"}`,
 	}, "\n")
-	var out, errOut syncBuffer
+	var out, errOut testenv.Buffer
 	err := Run(t.Context(), []string{"--dry-run", "jsonl"}, noEnv, IO{Stdin: strings.NewReader(in), Stdout: &out, Stderr: &errOut})
 	require.NoError(t, err)
 	evs := decodeLines(t, out.String())
@@ -97,7 +78,7 @@ func TestDryRunJSONLIsSanitized(t *testing.T) {
 
 func TestDryRunClaudeCodeIsSanitized(t *testing.T) {
 	t.Parallel()
-	var out, errOut syncBuffer
+	var out, errOut testenv.Buffer
 	fixture := filepath.Join("..", "claudecode", "testdata", "session.jsonl")
 	err := Run(t.Context(), []string{"--dry-run", "claude-code", "--transcript", fixture, "--once"}, noEnv, IO{Stdout: &out, Stderr: &errOut})
 	require.NoError(t, err, errOut.String())
@@ -123,7 +104,7 @@ func TestDryRunGitWatch(t *testing.T) {
 	out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput()
 	require.NoError(t, err, string(out))
 	ctx, cancel := context.WithCancel(t.Context())
-	var stdout, stderr syncBuffer
+	var stdout, stderr testenv.Buffer
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(ctx, []string{"--dry-run", "git-watch", "--dir", dir, "--debounce", "50ms"}, noEnv, IO{Stdout: &stdout, Stderr: &stderr})
@@ -152,7 +133,7 @@ func TestUsageErrors(t *testing.T) {
 	for name, args := range cases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			err := Run(t.Context(), args, noEnv, IO{Stdin: strings.NewReader(""), Stdout: &syncBuffer{}, Stderr: &syncBuffer{}})
+			err := Run(t.Context(), args, noEnv, IO{Stdin: strings.NewReader(""), Stdout: &testenv.Buffer{}, Stderr: &testenv.Buffer{}})
 			require.ErrorIs(t, err, ErrUsage)
 		})
 	}
@@ -160,9 +141,9 @@ func TestUsageErrors(t *testing.T) {
 
 func TestLiveNeedsServerTokenAndSlot(t *testing.T) {
 	t.Parallel()
-	err := Run(t.Context(), []string{"--config", filepath.Join(t.TempDir(), "none.json"), "jsonl"}, noEnv, IO{Stdin: strings.NewReader(""), Stdout: &syncBuffer{}, Stderr: &syncBuffer{}})
+	err := Run(t.Context(), []string{"--config", filepath.Join(t.TempDir(), "none.json"), "jsonl"}, noEnv, IO{Stdin: strings.NewReader(""), Stdout: &testenv.Buffer{}, Stderr: &testenv.Buffer{}})
 	require.ErrorContains(t, err, "config file")
-	err = Run(t.Context(), []string{"jsonl"}, env(map[string]string{"HOME": t.TempDir()}), IO{Stdin: strings.NewReader(""), Stdout: &syncBuffer{}, Stderr: &syncBuffer{}})
+	err = Run(t.Context(), []string{"jsonl"}, env(map[string]string{"HOME": t.TempDir()}), IO{Stdin: strings.NewReader(""), Stdout: &testenv.Buffer{}, Stderr: &testenv.Buffer{}})
 	require.ErrorIs(t, err, ErrUsage)
 	for _, want := range []string{"no server", "no token", "no slot"} {
 		require.ErrorContains(t, err, want)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"openvibe.live/backend/shared/testenv"
 	"openvibe.live/backend/shared/vibe"
 	"openvibe.live/backend/shared/vibe/publisher"
 )
@@ -21,7 +22,7 @@ func TestStatusLine(t *testing.T) {
 
 func TestStatusLogsWithoutTerminal(t *testing.T) {
 	t.Parallel()
-	var b syncBuffer
+	var b testenv.Buffer
 	st := newStatus(&b, false)
 	require.False(t, st.tty, "a buffer is not a terminal")
 	st.attach("slot x", func() publisher.Stats { return publisher.Stats{} })

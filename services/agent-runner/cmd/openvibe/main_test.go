@@ -16,23 +16,14 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"openvibe.live/backend/shared/testenv"
 )
 
 var binary string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "openvibe-cli")
-	if err != nil {
-		panic(err)
-	}
-	binary = filepath.Join(dir, "openvibe")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(testenv.RunWithBinaries(m, map[string]*string{"services/agent-runner/cmd/openvibe": &binary}))
 }
 
 type env struct {

@@ -1,7 +1,6 @@
-package cluster
+package testenv
 
 import (
-	"bytes"
 	"fmt"
 	"net"
 	"os"
@@ -12,9 +11,11 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"openvibe.live/backend/shared/testenv"
 )
+
+// Private servers: a test that stops, kills or restarts its PostgreSQL or Redis server, or
+// needs one to itself (Redis pub/sub channels are global to a server), starts its own here
+// instead of using the shared ones of Postgres and Redis.
 
 // requireBinary returns the path of a server binary, or skips the test without it (fails
 // it under REQUIRE_SERVICES=1).
@@ -26,15 +27,15 @@ func requireBinary(t testing.TB, path, what string) string {
 	if p, err := exec.LookPath(path); err == nil {
 		return p
 	}
-	if os.Getenv("REQUIRE_SERVICES") == "1" {
+	if RequireServices() {
 		t.Fatalf("%s is required (REQUIRE_SERVICES=1) but %s was not found", what, path)
 	}
 	t.Skipf("%s not available (%s not found)", what, path)
 	return ""
 }
 
-// Postgres is a private PostgreSQL server. As root it runs as the postgres user.
-type Postgres struct {
+// PostgresServer is a private PostgreSQL server. As root it runs as the postgres user.
+type PostgresServer struct {
 	t    testing.TB
 	bin  string
 	dir  string // owned by the server's user
@@ -42,9 +43,9 @@ type Postgres struct {
 	URL  string
 }
 
-// StartPostgres initializes and starts a PostgreSQL server on a free loopback port; it is
+// StartPostgresServer initializes and starts a PostgreSQL server on a free loopback port; it is
 // stopped and removed when the test ends.
-func StartPostgres(t testing.TB) *Postgres {
+func StartPostgresServer(t testing.TB) *PostgresServer {
 	t.Helper()
 	matches, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
 	initdb := "initdb"
@@ -56,7 +57,7 @@ func StartPostgres(t testing.TB) *Postgres {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &Postgres{t: t, bin: filepath.Dir(initdb), dir: dir, Port: testenv.FreePort(t)}
+	p := &PostgresServer{t: t, bin: filepath.Dir(initdb), dir: dir, Port: FreePort(t)}
 	p.URL = fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", p.Port)
 	if os.Geteuid() == 0 {
 		if out, err := exec.Command("chown", "-R", "postgres", dir).CombinedOutput(); err != nil {
@@ -74,9 +75,9 @@ func StartPostgres(t testing.TB) *Postgres {
 	return p
 }
 
-func (p *Postgres) data() string { return filepath.Join(p.dir, "data") }
+func (p *PostgresServer) data() string { return filepath.Join(p.dir, "data") }
 
-func (p *Postgres) cmd(tool string, args ...string) *exec.Cmd {
+func (p *PostgresServer) cmd(tool string, args ...string) *exec.Cmd {
 	path := filepath.Join(p.bin, tool)
 	if os.Geteuid() == 0 {
 		return exec.Command("runuser", append([]string{"-u", "postgres", "--", path}, args...)...)
@@ -85,7 +86,7 @@ func (p *Postgres) cmd(tool string, args ...string) *exec.Cmd {
 }
 
 // Start starts (or restarts) the server and waits until it accepts connections.
-func (p *Postgres) Start() {
+func (p *PostgresServer) Start() {
 	p.t.Helper()
 	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c max_connections=300 -c shared_buffers=128MB -c fsync=on -c synchronous_commit=on", p.Port, p.data())
 	out, err := p.cmd("pg_ctl", "-D", p.data(), "-l", filepath.Join(p.dir, "pg.log"), "-w", "-t", "60", "-o", opts, "start").CombinedOutput()
@@ -97,15 +98,15 @@ func (p *Postgres) Start() {
 
 // Stop stops the server. Immediate mode is a crash from the clients' point of view: no
 // checkpoint, connections cut; committed data survives through the WAL.
-func (p *Postgres) Stop() {
+func (p *PostgresServer) Stop() {
 	p.t.Helper()
 	if out, err := p.cmd("pg_ctl", "-D", p.data(), "-m", "immediate", "-w", "stop").CombinedOutput(); err != nil {
 		p.t.Fatalf("pg_ctl stop: %v\n%s", err, out)
 	}
 }
 
-// Redis is a private redis-server process.
-type Redis struct {
+// RedisServer is a private redis-server process.
+type RedisServer struct {
 	t    testing.TB
 	bin  string
 	dir  string
@@ -114,23 +115,31 @@ type Redis struct {
 	cmd  *exec.Cmd
 }
 
-// StartRedis starts a redis-server on a free loopback port, killed when the test ends.
-func StartRedis(t testing.TB) *Redis {
+// NewRedisServer prepares a redis-server on a free loopback port without starting it; it is
+// killed when the test ends.
+func NewRedisServer(t testing.TB) *RedisServer {
 	t.Helper()
-	r := &Redis{t: t, bin: requireBinary(t, "redis-server", "Redis"), dir: t.TempDir(), Port: testenv.FreePort(t)}
+	r := &RedisServer{t: t, bin: requireBinary(t, "redis-server", "Redis"), dir: t.TempDir(), Port: FreePort(t)}
 	r.URL = "redis://127.0.0.1:" + strconv.Itoa(r.Port) + "/0"
-	r.Start()
 	t.Cleanup(r.Kill)
 	return r
 }
 
+// StartRedisServer starts a redis-server on a free loopback port, killed when the test ends.
+func StartRedisServer(t testing.TB) *RedisServer {
+	t.Helper()
+	r := NewRedisServer(t)
+	r.Start()
+	return r
+}
+
 // Start starts the server (again, on the same port) and waits until it answers.
-func (r *Redis) Start() {
+func (r *RedisServer) Start() {
 	r.t.Helper()
 	r.cmd = exec.Command(r.bin, "--port", strconv.Itoa(r.Port), "--bind", "127.0.0.1", "--save", "",
-		"--appendonly", "no", "--dir", r.dir)
-	var out bytes.Buffer
-	r.cmd.Stdout, r.cmd.Stderr = &out, &out
+		"--appendonly", "no", "--dir", r.dir, "--loglevel", "warning")
+	out := &Buffer{}
+	r.cmd.Stdout, r.cmd.Stderr = out, out
 	r.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlive the test
 	if err := r.cmd.Start(); err != nil {
 		r.t.Fatalf("start redis-server: %v", err)
@@ -154,7 +163,7 @@ func (r *Redis) Start() {
 }
 
 // Kill stops the server abruptly (SIGKILL), as a crash would.
-func (r *Redis) Kill() {
+func (r *RedisServer) Kill() {
 	if r.cmd == nil || r.cmd.ProcessState != nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package cluster
+package testenv
 
 import (
 	"bufio"
@@ -14,62 +14,78 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"openvibe.live/backend/shared/testenv"
 )
 
-// Proc is one replica of a service: a real process on a fixed loopback port, which keeps
-// its port across restarts.
-type Proc struct {
+// Buffer is a goroutine-safe buffer, for the output of a child process.
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// Tail returns the last n lines of s.
+func Tail(s string, n int) string {
+	parts := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(parts[max(0, len(parts)-n):], "\n")
+}
+
+// Process is a service binary run by a test: `bin serve` on a loopback port reserved for the
+// test, so it keeps its address across restarts. Its output is kept over all its runs, and
+// its last lines are logged when the test fails. It is killed when the test ends, and with
+// the test process if that dies first.
+type Process struct {
 	t    testing.TB
 	Name string
 	Addr string // host:port
 	bin  string
 	env  []string
-	logs *logBuffer
+	logs *Buffer
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd
 	done chan struct{}
 }
 
-// logBuffer keeps a process's output across restarts.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-func newProc(t testing.TB, name, bin string, env []string) *Proc {
-	p := &Proc{t: t, Name: name, Addr: "127.0.0.1:" + strconv.Itoa(testenv.FreePort(t)), bin: bin, env: env, logs: &logBuffer{}}
+// NewProcess prepares a process named name (for logs) running bin with env (KEY=value;
+// OPENVIBE_ADDR is added). Start it with Start or StartReady.
+func NewProcess(t testing.TB, name, bin string, env []string) *Process {
+	p := &Process{t: t, Name: name, Addr: FreeAddr(t), bin: bin, env: env, logs: &Buffer{}}
 	t.Cleanup(func() {
 		p.Kill()
 		if t.Failed() {
-			t.Logf("--- %s (%s) logs, last lines:\n%s", p.Name, p.Addr, tail(p.logs.String(), 80))
+			t.Logf("--- %s (%s) logs, last lines:\n%s", p.Name, p.Addr, Tail(p.logs.String(), 80))
 		}
 	})
 	return p
 }
 
-// URL is the replica's base URL.
-func (p *Proc) URL() string { return "http://" + p.Addr }
+// StartProcess is NewProcess followed by StartReady with a 30 s timeout.
+func StartProcess(t testing.TB, name, bin string, env []string) *Process {
+	t.Helper()
+	p := NewProcess(t, name, bin, env)
+	p.StartReady(30 * time.Second)
+	return p
+}
+
+// URL is the process's base URL.
+func (p *Process) URL() string { return "http://" + p.Addr }
 
 // Logs returns everything the process printed, over all its runs.
-func (p *Proc) Logs() string { return p.logs.String() }
+func (p *Process) Logs() string { return p.logs.String() }
 
 // Start runs the process (it must not be running) without waiting for readiness.
-func (p *Proc) Start() {
+func (p *Process) Start() {
 	p.t.Helper()
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -93,14 +109,15 @@ func (p *Proc) Start() {
 }
 
 // StartReady starts the process and waits until /readyz answers 200.
-func (p *Proc) StartReady(timeout time.Duration) {
+func (p *Process) StartReady(timeout time.Duration) {
 	p.t.Helper()
 	p.Start()
 	p.WaitReady(timeout)
 }
 
-// WaitReady waits until /readyz answers 200, failing the test after timeout.
-func (p *Proc) WaitReady(timeout time.Duration) {
+// WaitReady waits until /readyz answers 200, failing the test after timeout or when the
+// process exits first.
+func (p *Process) WaitReady(timeout time.Duration) {
 	p.t.Helper()
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {
@@ -108,20 +125,20 @@ func (p *Proc) WaitReady(timeout time.Duration) {
 			return
 		}
 		if !p.Running() {
-			p.t.Fatalf("%s exited before it was ready:\n%s", p.Name, tail(p.Logs(), 40))
+			p.t.Fatalf("%s exited before it was ready:\n%s", p.Name, Tail(p.Logs(), 40))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	p.t.Fatalf("%s not ready after %s:\n%s", p.Name, timeout, tail(p.Logs(), 40))
+	p.t.Fatalf("%s not ready after %s:\n%s", p.Name, timeout, Tail(p.Logs(), 40))
 }
 
 // Ready returns the status of GET /readyz, or 0 when the request fails.
-func (p *Proc) Ready() int { return p.probe("/readyz") }
+func (p *Process) Ready() int { return p.probe("/readyz") }
 
 // Healthy returns the status of GET /healthz, or 0 when the request fails.
-func (p *Proc) Healthy() int { return p.probe("/healthz") }
+func (p *Process) Healthy() int { return p.probe("/healthz") }
 
-func (p *Proc) probe(path string) int {
+func (p *Process) probe(path string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.URL()+path, nil)
@@ -135,7 +152,7 @@ func (p *Proc) probe(path string) int {
 }
 
 // Running reports whether the process is alive.
-func (p *Proc) Running() bool {
+func (p *Process) Running() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.cmd == nil {
@@ -149,14 +166,15 @@ func (p *Proc) Running() bool {
 	}
 }
 
-// Kill sends SIGKILL and waits for the process to exit.
-func (p *Proc) Kill() { p.signal(syscall.SIGKILL, 0) }
+// Kill sends SIGKILL and waits for the process to exit: no graceful close for its peers to
+// see.
+func (p *Process) Kill() { p.signal(syscall.SIGKILL, 0) }
 
 // Term sends SIGTERM and waits (up to timeout, then SIGKILL) for the process to exit. It
 // returns the exit code (-1 when it had to be killed).
-func (p *Proc) Term(timeout time.Duration) int { return p.signal(syscall.SIGTERM, timeout) }
+func (p *Process) Term(timeout time.Duration) int { return p.signal(syscall.SIGTERM, timeout) }
 
-func (p *Proc) signal(sig syscall.Signal, timeout time.Duration) int {
+func (p *Process) signal(sig syscall.Signal, timeout time.Duration) int {
 	p.mu.Lock()
 	cmd, done := p.cmd, p.done
 	p.cmd = nil
@@ -180,9 +198,9 @@ func (p *Proc) signal(sig syscall.Signal, timeout time.Duration) int {
 	}
 }
 
-// Metrics scrapes /metrics and returns every sample without labels (name → value) and with
-// labels (the full series text → value).
-func (p *Proc) Metrics() (map[string]float64, error) {
+// Metrics scrapes /metrics and returns every sample: name → value for series without
+// labels, the full series text → value for the others.
+func (p *Process) Metrics() (map[string]float64, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.URL()+"/metrics", nil)
@@ -195,6 +213,17 @@ func (p *Proc) Metrics() (map[string]float64, error) {
 		return nil, fmt.Errorf("GET /metrics: %s", resp.Status)
 	}
 	return ParseMetrics(resp.Body)
+}
+
+// Metric is the value of one metric of the process, summed over all its series; the test
+// fails when /metrics cannot be read.
+func (p *Process) Metric(name string) float64 {
+	p.t.Helper()
+	m, err := p.Metrics()
+	if err != nil {
+		p.t.Fatalf("%s metrics: %v", p.Name, err)
+	}
+	return SumMetric(m, name)
 }
 
 // ParseMetrics reads the Prometheus text format into series → value.
@@ -229,9 +258,4 @@ func SumMetric(m map[string]float64, name string) float64 {
 		}
 	}
 	return sum
-}
-
-func tail(s string, lines int) string {
-	parts := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	return strings.Join(parts[max(0, len(parts)-lines):], "\n")
 }
