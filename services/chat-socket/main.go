@@ -6,9 +6,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"openvibe.live/backend/services/chat-socket/internal/app"
 	"openvibe.live/backend/shared/platform"
@@ -17,14 +14,7 @@ import (
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "dev"
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
-	stop()
-	if err != nil {
-		os.Exit(1)
-	}
-}
+func main() { platform.Exec(run) }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	cfg := &app.Config{}

@@ -7,22 +7,15 @@ package main
 import (
 	"context"
 	"io"
-	"os"
-	"os/signal"
 	"slices"
-	"syscall"
+
+	"openvibe.live/backend/shared/platform"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "dev"
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
-		os.Exit(1)
-	}
-}
+func main() { platform.Exec(run) }
 
 // run strips the standalone's own --demo flag and hands the rest to the platform's command
 // line (serve, migrate, healthcheck, config, version).

@@ -9,9 +9,12 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"os/signal"
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -30,6 +33,21 @@ type App struct {
 	Config  any
 	Serve   func(ctx context.Context, log *slog.Logger) error
 	Migrate func(ctx context.Context, log *slog.Logger) error
+}
+
+// Command is a binary's whole command line as a function of its arguments, environment and
+// output, so that tests can run it in-process. It reports its errors itself.
+type Command func(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error
+
+// Exec runs cmd with the process's arguments, environment and output, cancelled by SIGINT or
+// SIGTERM, and exits 1 when it fails. It is the whole of a service's main.
+func Exec(cmd Command) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := cmd(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		os.Exit(1)
+	}
 }
 
 // errReported marks an error Main already wrote to stderr.

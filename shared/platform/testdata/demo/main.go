@@ -5,10 +5,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
@@ -36,9 +34,9 @@ func (s service) Shutdown(ctx context.Context) error {
 	return nil
 }
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+func main() { platform.Exec(run) }
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	var cfg config
 	app := platform.App{
 		Name: "demo", Version: "0.0.1", Config: &cfg,
@@ -47,11 +45,9 @@ func main() {
 			opts.Logger = log
 			opts.Registry = prometheus.NewRegistry()
 			opts.Services = []platform.Service{service{log}}
-			opts.OnListen = func(addr string) { fmt.Println("listening on", addr) }
+			opts.OnListen = func(addr string) { fmt.Fprintln(stdout, "listening on", addr) }
 			return platform.Serve(ctx, opts)
 		},
 	}
-	if err := platform.Main(ctx, app, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
-		os.Exit(1)
-	}
+	return platform.Main(ctx, app, args, getenv, stdout, stderr)
 }
