@@ -7,9 +7,7 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
@@ -36,28 +34,6 @@ func scanEvent(row pgx.Row) (store.VibeEvent, error) {
 	return e, nil
 }
 
-// validateEvents rejects events no backend could store, before anything is written.
-func validateEvents(events []store.NewVibeEvent) error {
-	for i, e := range events {
-		switch {
-		case e.EventID == "":
-			return fmt.Errorf("event %d: empty event id", i)
-		case e.EventType == "":
-			return fmt.Errorf("event %d: empty event type", i)
-		case e.Visibility != store.VisibilityPublic && e.Visibility != store.VisibilityStreamer:
-			return fmt.Errorf("event %d: unknown visibility %q", i, e.Visibility)
-		case !json.Valid(e.Payload):
-			return fmt.Errorf("event %d: payload is not valid JSON", i)
-		case !utf8.Valid(e.Payload) || !validText(e.EventID) || !validText(e.EventType):
-			return fmt.Errorf("event %d: invalid UTF-8 or NUL byte", i)
-		}
-	}
-	return nil
-}
-
-// validText reports whether s can be stored in a text column of either backend.
-func validText(s string) bool { return utf8.ValidString(s) && !strings.ContainsRune(s, 0) }
-
 type eventKey struct {
 	slot    int64
 	eventID string
@@ -78,7 +54,7 @@ func (s *Store) InsertVibeEvents(ctx context.Context, events []store.NewVibeEven
 	if len(events) == 0 {
 		return []store.InsertedVibeEvent{}, nil
 	}
-	if err := validateEvents(events); err != nil {
+	if err := store.ValidateNewEvents(events); err != nil {
 		return nil, fmt.Errorf("insert vibe events: %w", err)
 	}
 	conn, err := s.pool.Acquire(ctx)

@@ -25,20 +25,8 @@ func scanStream(row pgx.Row) (store.ManagedStream, error) {
 	return m, nil
 }
 
-// jsonObject validates a settings object; empty means {}.
-func jsonObject(raw json.RawMessage, what string) (string, error) {
-	if len(raw) == 0 {
-		return "{}", nil
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-		return "", fmt.Errorf("%s must be a JSON object", what)
-	}
-	return string(raw), nil
-}
-
 func (s *Store) CreateManagedStream(ctx context.Context, userID int64, slug, title string, broadcastSettings json.RawMessage) (store.ManagedStream, error) {
-	settings, err := jsonObject(broadcastSettings, "broadcast settings")
+	settings, err := store.ObjectText(broadcastSettings, "broadcast settings")
 	if err != nil {
 		return store.ManagedStream{}, err
 	}
@@ -79,7 +67,7 @@ func (s *Store) UpdateBroadcastSettings(ctx context.Context, id int64, update fu
 		if err != nil {
 			return err
 		}
-		settings, err := jsonObject(next, "broadcast settings")
+		settings, err := store.ObjectText(next, "broadcast settings")
 		if err != nil {
 			return err
 		}

@@ -31,7 +31,7 @@ func scanSession(row interface{ Scan(...any) error }) (store.VibeSession, error)
 // UpsertVibeSession creates the session or refreshes publisher, live stream and last_seen_at,
 // reactivating it. StartedAt and LastSeenAt default to now; StartedAt is kept on refresh.
 func (s *Store) UpsertVibeSession(ctx context.Context, v store.VibeSession) (store.VibeSession, error) {
-	publisher, err := jsonObject(v.Publisher, "publisher")
+	publisher, err := store.ObjectText(v.Publisher, "publisher")
 	if err != nil {
 		return store.VibeSession{}, err
 	}
