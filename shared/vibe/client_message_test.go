@@ -127,3 +127,27 @@ func FuzzClientMessage(f *testing.F) {
 		PeekEvent(raw)
 	})
 }
+
+// BenchmarkParseClientMessage reads the envelope of an event message the size of the
+// protocol document's example, against encoding/json into the same fields.
+func BenchmarkParseClientMessage(b *testing.B) {
+	raw := []byte(`{"type":"vibe-coding.event","protocolVersion":1,"managedStreamId":123,"slotSlug":"camp-code",` +
+		`"sessionKey":"vscode-copilot-session-1","timestamp":"2026-04-21T23:10:01.100Z","event":` + seedEvent + `}`)
+	b.Run("ParseClientMessage", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := ParseClientMessage(raw); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var m jsonEnvelope
+			if err := json.Unmarshal(raw, &m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
