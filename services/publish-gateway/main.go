@@ -5,7 +5,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -38,37 +37,23 @@ func migrate(ctx context.Context, cfg *config, log *slog.Logger) error {
 	return backends.Migrate(ctx, cfg.Backends.DatabaseURL, log)
 }
 
-// serve wires the gateway from the configuration and runs it until ctx ends. Wiring code,
-// longer than most functions on purpose.
-func serve(ctx context.Context, cfg *config, log *slog.Logger) (err error) {
-	reg := prometheus.NewRegistry()
-	bc := cfg.Backends
-	bc.DatabaseURL = gateway.DatabaseURL(bc.DatabaseURL, cfg.Gateway)
-	b, err := backends.Open(ctx, bc, log, reg)
-	if err != nil {
-		return err
-	}
-	defer func() { err = errors.Join(err, b.Close()) }()
+// serve wires the gateway from the configuration and runs it until ctx ends.
+func serve(ctx context.Context, cfg *config, log *slog.Logger) error {
 	san, err := vibe.NewSanitizer()
 	if err != nil {
 		return fmt.Errorf("sanitizer: %w", err)
 	}
-	gw, err := gateway.New(gateway.Deps{
-		Store:      b.Store,
-		Broker:     b.Broker,
-		Auth:       b.Auth,
-		Sanitizer:  san,
-		Logger:     log,
-		Registerer: reg,
-		Config:     cfg.Gateway,
+	bc := cfg.Backends
+	bc.DatabaseURL = gateway.DatabaseURL(bc.DatabaseURL, cfg.Gateway)
+	return backends.Serve(ctx, cfg.Common, bc, log, func(b *backends.Backends, reg prometheus.Registerer) (platform.Service, error) {
+		return gateway.New(gateway.Deps{
+			Store:      b.Store,
+			Broker:     b.Broker,
+			Auth:       b.Auth,
+			Sanitizer:  san,
+			Logger:     log,
+			Registerer: reg,
+			Config:     cfg.Gateway,
+		})
 	})
-	if err != nil {
-		return err
-	}
-	opts := cfg.ServeOptions()
-	opts.Logger = log
-	opts.Registry = reg
-	opts.Services = []platform.Service{gw}
-	opts.Ready = b.Checks()
-	return platform.Serve(ctx, opts)
 }

@@ -72,6 +72,30 @@ func Open(ctx context.Context, c Config, log *slog.Logger, reg prometheus.Regist
 	return &Backends{Store: st, Broker: br, JWT: jwt, Auth: auth.NewAuthenticator(st, jwt, nil)}, nil
 }
 
+// Serve is the `serve` subcommand of a service that runs on the backends alone: it opens
+// them, builds the service on them (its metrics registered with reg), and serves it with
+// the common options until ctx ends, ready while the store and the broker answer. The
+// backends are closed after the server stops.
+func Serve(ctx context.Context, common platform.Common, c Config, log *slog.Logger,
+	build func(b *Backends, reg prometheus.Registerer) (platform.Service, error)) (err error) {
+	reg := prometheus.NewRegistry()
+	b, err := Open(ctx, c, log, reg)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, b.Close()) }()
+	svc, err := build(b, reg)
+	if err != nil {
+		return err
+	}
+	opts := common.ServeOptions()
+	opts.Logger = log
+	opts.Registry = reg
+	opts.Services = []platform.Service{svc}
+	opts.Ready = b.Checks()
+	return platform.Serve(ctx, opts)
+}
+
 // Migrate applies the store's migrations and closes it: the `migrate` subcommand.
 func Migrate(ctx context.Context, databaseURL string, log *slog.Logger) error {
 	if databaseURL == "" {

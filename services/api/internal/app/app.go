@@ -1,10 +1,9 @@
 // Package app wires the api binary: configuration, store, broker, authentication and the
-// HTTP server. It is wiring code, so it is longer than the rest and holds no logic of its own.
+// HTTP server. It is wiring code and holds no logic of its own.
 package app
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -36,24 +35,11 @@ func Migrate(ctx context.Context, cfg *Config, log *slog.Logger) error {
 }
 
 // Serve runs the api until ctx ends.
-func Serve(ctx context.Context, cfg *Config, log *slog.Logger) (err error) {
-	reg := prometheus.NewRegistry()
-	b, err := backends.Open(ctx, cfg.Backends, log, reg)
-	if err != nil {
-		return err
-	}
-	defer func() { err = errors.Join(err, b.Close()) }()
-	svc, err := api.New(api.Deps{
-		Store: b.Store, Broker: b.Broker, Auth: b.Auth, JWT: b.JWT,
-		Logger: log, Registerer: reg, Config: cfg.API,
+func Serve(ctx context.Context, cfg *Config, log *slog.Logger) error {
+	return backends.Serve(ctx, cfg.Common, cfg.Backends, log, func(b *backends.Backends, reg prometheus.Registerer) (platform.Service, error) {
+		return api.New(api.Deps{
+			Store: b.Store, Broker: b.Broker, Auth: b.Auth, JWT: b.JWT,
+			Logger: log, Registerer: reg, Config: cfg.API,
+		})
 	})
-	if err != nil {
-		return err
-	}
-	opts := cfg.Common.ServeOptions()
-	opts.Logger = log
-	opts.Registry = reg
-	opts.Services = []platform.Service{svc}
-	opts.Ready = b.Checks()
-	return platform.Serve(ctx, opts)
 }

@@ -4,7 +4,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -37,29 +36,16 @@ func Migrate(ctx context.Context, cfg *Config, log *slog.Logger) error {
 }
 
 // Serve runs the chat socket until ctx ends.
-func Serve(ctx context.Context, cfg *Config, log *slog.Logger) (err error) {
+func Serve(ctx context.Context, cfg *Config, log *slog.Logger) error {
 	if n, err := rlimit.RaiseFiles(); err != nil {
 		log.WarnContext(ctx, "raise open-file limit", "error", err)
 	} else {
 		log.InfoContext(ctx, "open-file limit", "limit", n)
 	}
-	reg := prometheus.NewRegistry()
-	b, err := backends.Open(ctx, cfg.Backends, log, reg)
-	if err != nil {
-		return err
-	}
-	defer func() { err = errors.Join(err, b.Close()) }()
-	svc, err := chat.New(chat.Deps{
-		Store: b.Store, Broker: b.Broker, Auth: b.Auth,
-		Logger: log, Registerer: reg, Config: cfg.Chat,
+	return backends.Serve(ctx, cfg.Common, cfg.Backends, log, func(b *backends.Backends, reg prometheus.Registerer) (platform.Service, error) {
+		return chat.New(chat.Deps{
+			Store: b.Store, Broker: b.Broker, Auth: b.Auth,
+			Logger: log, Registerer: reg, Config: cfg.Chat,
+		})
 	})
-	if err != nil {
-		return err
-	}
-	opts := cfg.Common.ServeOptions()
-	opts.Logger = log
-	opts.Registry = reg
-	opts.Services = []platform.Service{svc}
-	opts.Ready = b.Checks()
-	return platform.Serve(ctx, opts)
 }
