@@ -56,10 +56,16 @@ start_postgres() {
 	[ "$(id -u)" = 0 ] && chown -R postgres "$dir"
 	as_pg "$bin/initdb" -D "$data" -U postgres -A trust --no-sync -E UTF8 >"$dir/initdb.log" 2>&1 ||
 		{ cat "$dir/initdb.log" >&2; return 1; }
-	port=$(free_port)
-	as_pg "$bin/pg_ctl" -D "$data" -l "$dir/pg.log" -w -t 60 \
-		-o "-p $port -k $data -c listen_addresses=127.0.0.1 -c max_connections=400 -c shared_buffers=256MB -c fsync=on -c synchronous_commit=on -c wal_buffers=16MB" \
-		start >/dev/null || { cat "$dir/pg.log" >&2; return 1; }
+	# A free port can be taken between the check and the bind: try another one.
+	local try
+	for try in 1 2 3 4 5; do
+		port=$(free_port)
+		as_pg "$bin/pg_ctl" -D "$data" -l "$dir/pg.log" -w -t 60 \
+			-o "-p $port -k $data -c listen_addresses=127.0.0.1 -c max_connections=400 -c shared_buffers=256MB -c fsync=on -c synchronous_commit=on -c wal_buffers=16MB" \
+			start >/dev/null && break
+		[ "$try" = 5 ] && { cat "$dir/pg.log" >&2; return 1; }
+		log "postgresql did not start on port $port; trying another"
+	done
 	echo "$port" >"$dir/pg.port"
 	log "postgresql on 127.0.0.1:$port"
 }
@@ -70,11 +76,18 @@ start_redis() {
 	if [ -f "$dir/redis.port" ] && redis-cli -p "$(cat "$dir/redis.port")" ping >/dev/null 2>&1; then
 		return
 	fi
-	port=$(free_port)
 	mkdir -p "$dir/redis"
-	redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
-		--dir "$dir/redis" --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --databases 64 >&2
-	for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+	local try up
+	for try in 1 2 3 4 5; do
+		port=$(free_port)
+		redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
+			--dir "$dir/redis" --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --databases 64 >&2
+		up=
+		for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && { up=1; break; }; sleep 0.1; done
+		[ -n "$up" ] && break
+		[ "$try" = 5 ] && { cat "$dir/redis.log" >&2; return 1; }
+		log "redis did not start on port $port; trying another"
+	done
 	echo "$port" >"$dir/redis.port"
 	log "redis on 127.0.0.1:$port"
 }
