@@ -86,7 +86,8 @@ type PendingRequest struct {
 	Created   time.Time       `json:"created"`
 }
 
-// Store is implemented by the SQLite backend (and any other backend).
+// Store is what the runner keeps: implemented once over database/sql (store/sqlstore) for
+// SQLite and PostgreSQL.
 type Store interface {
 	UpsertProject(ctx context.Context, p Project) error
 	GetProject(ctx context.Context, id string) (Project, error)

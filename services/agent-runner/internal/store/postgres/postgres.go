@@ -7,7 +7,6 @@ import (
 	"context"
 	"database/sql"
 	"embed"
-	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -15,7 +14,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"github.com/pressly/goose/v3"
 
-	"openvibe.live/backend/services/agent-runner/internal/store"
+	"openvibe.live/backend/services/agent-runner/internal/store/sqlstore"
 )
 
 //go:embed migrations/*.sql
@@ -25,9 +24,17 @@ var migrations embed.FS
 const VersionTable = "agent_goose_db_version"
 
 // Store is the PostgreSQL store.
-type Store struct{ db *sql.DB }
+type Store = sqlstore.Store
 
-var _ store.Store = (*Store)(nil)
+// dialect is PostgreSQL's: agent_ tables and timestamptz times. The seq of a message or part
+// is an identity column, so the inserts leave it out.
+var dialect = sqlstore.Dialect{
+	TablePrefix: "agent_",
+	PutMessage: `INSERT INTO agent_messages (id, session_id, data) VALUES ($1, $2, $3)
+		ON CONFLICT (id) DO UPDATE SET data = excluded.data`,
+	PutPart: `INSERT INTO agent_parts (id, message_id, session_id, data) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (id) DO UPDATE SET data = excluded.data`,
+}
 
 // Open connects to url (postgres://…) and migrates the runner schema.
 func Open(ctx context.Context, url string, log *slog.Logger) (*Store, error) {
@@ -57,50 +64,5 @@ func Open(ctx context.Context, url string, log *slog.Logger) (*Store, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("migrate agent schema: %w", err)
 	}
-	return &Store{db: db}, nil
-}
-
-// Ping implements store.Store.
-func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
-
-// Close implements store.Store.
-func (s *Store) Close() error { return s.db.Close() }
-
-func notFound(err error, what string) error {
-	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("%s: %w", what, store.ErrNotFound)
-	}
-	return fmt.Errorf("%s: %w", what, err)
-}
-
-func affected(res sql.Result, what string) error {
-	n, err := res.RowsAffected()
-	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	if n == 0 {
-		return fmt.Errorf("%s: %w", what, store.ErrNotFound)
-	}
-	return nil
-}
-
-type querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
+	return sqlstore.New(db, dialect), nil
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"database/sql"
 	"embed"
-	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -16,7 +15,7 @@ import (
 	"github.com/pressly/goose/v3"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
-	"openvibe.live/backend/services/agent-runner/internal/store"
+	"openvibe.live/backend/services/agent-runner/internal/store/sqlstore"
 )
 
 //go:embed migrations/*.sql
@@ -27,11 +26,20 @@ var migrations embed.FS
 const VersionTable = "agent_goose_db_version"
 
 // Store is the SQLite store.
-type Store struct {
-	db *sql.DB
-}
+type Store = sqlstore.Store
 
-var _ store.Store = (*Store)(nil)
+// dialect is SQLite's: unprefixed tables and times as Unix milliseconds. The seq of a message
+// (within its session) or part (within its message) is the next one up, computed by the insert.
+// The driver binds $N to the N-th argument, so the shared statements run as written.
+var dialect = sqlstore.Dialect{
+	UnixMillis: true,
+	PutMessage: `INSERT INTO messages (id, session_id, seq, data)
+		VALUES ($1, $2, COALESCE((SELECT MAX(seq) FROM messages WHERE session_id = $2), 0) + 1, $3)
+		ON CONFLICT (id) DO UPDATE SET data = excluded.data`,
+	PutPart: `INSERT INTO parts (id, message_id, session_id, seq, data)
+		VALUES ($1, $2, $3, COALESCE((SELECT MAX(seq) FROM parts WHERE message_id = $2), 0) + 1, $4)
+		ON CONFLICT (id) DO UPDATE SET data = excluded.data`,
+}
 
 // Open opens (creating if needed) the database at path and migrates it to the current schema.
 func Open(ctx context.Context, path string, log *slog.Logger) (*Store, error) {
@@ -53,7 +61,7 @@ func Open(ctx context.Context, path string, log *slog.Logger) (*Store, error) {
 		_ = db.Close()
 		return nil, err
 	}
-	return &Store{db: db}, nil
+	return sqlstore.New(db, dialect), nil
 }
 
 func migrate(ctx context.Context, db *sql.DB, log *slog.Logger) error {
@@ -78,24 +86,4 @@ func migrate(ctx context.Context, db *sql.DB, log *slog.Logger) error {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	return nil
-}
-
-// Ping implements store.Store.
-func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
-
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
-
-// querier is satisfied by both *sql.DB and *sql.Tx.
-type querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-func notFound(err error, what string) error {
-	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("%s: %w", what, store.ErrNotFound)
-	}
-	return fmt.Errorf("%s: %w", what, err)
 }

@@ -17,7 +17,9 @@ import (
 // Run runs the suite; newStore returns a fresh, empty store for each subtest.
 func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 	tests := map[string]func(t *testing.T, s store.Store){
+		"projects":           testProjects,
 		"sessions":           testSessions,
+		"session times":      testSessionTimes,
 		"messages and parts": testMessagesAndParts,
 		"fork":               testFork,
 		"delete cascades":    testDeleteCascades,
@@ -33,6 +35,26 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 			fn(t, s)
 		})
 	}
+}
+
+func testProjects(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	created := time.Now()
+	require.NoError(t, s.UpsertProject(ctx, store.Project{ID: "prj_1", Worktree: "/a", VCS: "git", Created: created}))
+	p, err := s.GetProject(ctx, "prj_1")
+	require.NoError(t, err)
+	require.Equal(t, "/a", p.Worktree)
+	require.Equal(t, "git", p.VCS)
+	require.Equal(t, time.UTC, p.Created.Location())
+	require.WithinDuration(t, created, p.Created, time.Millisecond)
+
+	// An upsert changes the worktree and VCS and keeps the creation time.
+	require.NoError(t, s.UpsertProject(ctx, store.Project{ID: "prj_1", Worktree: "/b", Created: created.Add(time.Hour)}))
+	got, err := s.GetProject(ctx, "prj_1")
+	require.NoError(t, err)
+	require.Equal(t, store.Project{ID: "prj_1", Worktree: "/b", Created: p.Created}, got)
+	_, err = s.GetProject(ctx, "prj_missing")
+	require.ErrorIs(t, err, store.ErrNotFound)
 }
 
 func newSession(t *testing.T, s store.Store, owner int64) store.Session {
@@ -70,8 +92,47 @@ func testSessions(t *testing.T, s store.Store) {
 	list, err = s.ListSessions(ctx, store.SessionFilter{OwnerID: 1, Limit: 1})
 	require.NoError(t, err)
 	require.Len(t, list, 1)
+	require.Equal(t, a.ID, list[0].ID, "the limit keeps the most recently updated")
+	list, err = s.ListSessions(ctx, store.SessionFilter{OwnerID: 3})
+	require.NoError(t, err)
+	require.NotNil(t, list, "no sessions is an empty list")
+	require.Empty(t, list)
+
+	// A project filter.
+	require.NoError(t, s.UpsertProject(ctx, store.Project{ID: "prj_other", Worktree: "/o", Created: time.Now()}))
+	c := b
+	c.ID, c.ProjectID = id.New(id.Session), "prj_other"
+	require.NoError(t, s.CreateSession(ctx, c))
+	list, err = s.ListSessions(ctx, store.SessionFilter{OwnerID: 1, ProjectID: "prj_other"})
+	require.NoError(t, err)
+	require.Equal(t, []store.Session{c}, list)
+	list, err = s.ListSessions(ctx, store.SessionFilter{OwnerID: 1, ProjectID: b.ProjectID})
+	require.NoError(t, err)
+	require.Len(t, list, 2)
+
 	require.ErrorIs(t, s.UpdateSession(ctx, store.Session{ID: "ses_missing"}), store.ErrNotFound)
 	require.NoError(t, s.Ping(ctx))
+}
+
+// testSessionTimes checks session times come back in UTC, to the millisecond.
+func testSessionTimes(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	ss := newSession(t, s, 1)
+	at := time.Date(2024, 5, 6, 7, 8, 9, 123456789, time.FixedZone("X", 5*3600))
+	ss.ID, ss.Created, ss.Updated = id.New(id.Session), at, at.Add(time.Minute)
+	require.NoError(t, s.CreateSession(ctx, ss))
+	got, err := s.GetSession(ctx, ss.ID)
+	require.NoError(t, err)
+	want := at.UTC().Truncate(time.Millisecond)
+	require.Equal(t, want, got.Created)
+	require.Equal(t, want.Add(time.Minute), got.Updated)
+
+	ss.Updated = at.Add(time.Hour)
+	require.NoError(t, s.UpdateSession(ctx, ss))
+	got, err = s.GetSession(ctx, ss.ID)
+	require.NoError(t, err)
+	require.Equal(t, want, got.Created)
+	require.Equal(t, want.Add(time.Hour), got.Updated)
 }
 
 func addMessage(t *testing.T, s store.Store, sess store.Session, role message.Role, text string) *message.Message {
@@ -112,6 +173,31 @@ func testMessagesAndParts(t *testing.T, s store.Store) {
 	require.Equal(t, message.ToolCompleted, got.State)
 	require.Equal(t, "file", got.Output)
 	require.JSONEq(t, `{"command":"ls"}`, string(got.Input))
+
+	// Messages of sessions written in turns keep their order within each session.
+	other := newSession(t, s, 1)
+	o1 := addMessage(t, s, other, message.RoleUser, "o1")
+	u2 := addMessage(t, s, sess, message.RoleUser, "again")
+	o2 := addMessage(t, s, other, message.RoleUser, "o2")
+	msgs, err = s.ListMessages(ctx, sess.ID)
+	require.NoError(t, err)
+	require.Equal(t, []string{u.ID, a.ID, u2.ID}, messageIDs(msgs))
+	msgs, err = s.ListMessages(ctx, other.ID)
+	require.NoError(t, err)
+	require.Equal(t, []string{o1.ID, o2.ID}, messageIDs(msgs))
+	require.Equal(t, "o2", msgs[1].Text())
+
+	msgs, err = s.ListMessages(ctx, "ses_missing")
+	require.NoError(t, err)
+	require.Empty(t, msgs)
+}
+
+func messageIDs(msgs []*message.Message) []string {
+	var ids []string
+	for _, m := range msgs {
+		ids = append(ids, m.ID)
+	}
+	return ids
 }
 
 func testFork(t *testing.T, s store.Store) {
@@ -129,6 +215,19 @@ func testFork(t *testing.T, s store.Store) {
 	require.Len(t, msgs, 2)
 	require.Equal(t, "m1", msgs[1].Text())
 	require.NotEqual(t, ids[1], msgs[1].ID)
+	for _, m := range msgs {
+		require.Equal(t, dst.ID, m.SessionID)
+		require.Len(t, m.Parts, 1)
+		meta := m.Parts[0].Meta()
+		require.Equal(t, m.ID, meta.MessageID)
+		require.Equal(t, dst.ID, meta.SessionID)
+	}
+	got, err := s.GetSession(ctx, dst.ID)
+	require.NoError(t, err)
+	require.Equal(t, dst, got)
+	msgs, err = s.ListMessages(ctx, src.ID)
+	require.NoError(t, err)
+	require.Equal(t, ids, messageIDs(msgs), "the source is left as it was")
 
 	// A fork from an unknown message creates nothing.
 	bad := src
@@ -151,15 +250,31 @@ func testDeleteCascades(t *testing.T, s store.Store) {
 	child.ParentID = parent.ID
 	child.ID = id.New(id.Session)
 	require.NoError(t, s.CreateSession(ctx, child))
+	grandchild := child
+	grandchild.ParentID, grandchild.ID = child.ID, id.New(id.Session)
+	require.NoError(t, s.CreateSession(ctx, grandchild))
+	other := newSession(t, s, 1)
 	addMessage(t, s, parent, message.RoleUser, "x")
+	addMessage(t, s, grandchild, message.RoleUser, "y")
+	addMessage(t, s, other, message.RoleUser, "z")
 	require.NoError(t, s.SetTodos(ctx, parent.ID, []store.Todo{{ID: "1", Content: "c", Status: "pending"}}))
 	require.NoError(t, s.PutPendingRequest(ctx, store.PendingRequest{ID: "per_1", SessionID: parent.ID, OwnerID: 1, Data: json.RawMessage(`{}`), Created: time.Now()}))
 	require.NoError(t, s.DeleteSession(ctx, parent.ID))
-	_, err := s.GetSession(ctx, child.ID)
-	require.ErrorIs(t, err, store.ErrNotFound)
-	msgs, err := s.ListMessages(ctx, parent.ID)
+	for _, ss := range []store.Session{parent, child, grandchild} {
+		_, err := s.GetSession(ctx, ss.ID)
+		require.ErrorIs(t, err, store.ErrNotFound)
+		msgs, err := s.ListMessages(ctx, ss.ID)
+		require.NoError(t, err)
+		require.Empty(t, msgs)
+	}
+	todos, err := s.GetTodos(ctx, parent.ID)
 	require.NoError(t, err)
-	require.Empty(t, msgs)
+	require.Empty(t, todos)
+	_, err = s.GetSession(ctx, other.ID)
+	require.NoError(t, err, "an unrelated session stays")
+	msgs, err := s.ListMessages(ctx, other.ID)
+	require.NoError(t, err)
+	require.Len(t, msgs, 1)
 	pending, err := s.ListPendingRequests(ctx)
 	require.NoError(t, err)
 	require.Empty(t, pending)
@@ -182,8 +297,11 @@ func testTodos(t *testing.T, s store.Store) {
 
 func testRules(t *testing.T, s store.Store) {
 	ctx := t.Context()
-	r1, err := s.AddRule(ctx, store.SavedRule{ProjectID: "p1", OwnerID: 1, Agent: "build", Tool: "bash", Pattern: "git*", Action: "allow", Created: time.Now()})
+	created := time.Now()
+	r1, err := s.AddRule(ctx, store.SavedRule{ProjectID: "p1", OwnerID: 1, Agent: "build", Tool: "bash", Pattern: "git*", Action: "allow", Created: created})
 	require.NoError(t, err)
+	require.Equal(t, time.UTC, r1.Created.Location())
+	require.WithinDuration(t, created, r1.Created, time.Millisecond)
 	r2, err := s.AddRule(ctx, store.SavedRule{ProjectID: "p1", OwnerID: 1, Agent: "plan", Tool: "edit", Pattern: "*", Action: "deny", Created: time.Now()})
 	require.NoError(t, err)
 	_, err = s.AddRule(ctx, store.SavedRule{ProjectID: "p2", OwnerID: 1, Agent: "build", Tool: "bash", Pattern: "*", Action: "allow", Created: time.Now()})
@@ -194,7 +312,10 @@ func testRules(t *testing.T, s store.Store) {
 	require.Equal(t, r2.ID, got[0].ID, "newest first")
 	got, err = s.ListRules(ctx, store.RuleFilter{OwnerID: 1, ProjectID: "p1", Agent: "build"})
 	require.NoError(t, err)
-	require.Equal(t, []int64{r1.ID}, []int64{got[0].ID})
+	require.Equal(t, []store.SavedRule{r1}, got, "a rule lists as AddRule returned it")
+	got, err = s.ListRules(ctx, store.RuleFilter{OwnerID: 1, Agent: "build"})
+	require.NoError(t, err)
+	require.Len(t, got, 2)
 	got, err = s.ListRules(ctx, store.RuleFilter{OwnerID: 2})
 	require.NoError(t, err)
 	require.Empty(t, got)
@@ -215,6 +336,22 @@ func testPending(t *testing.T, s store.Store) {
 	require.Equal(t, "per_a", got[0].ID)
 	require.EqualValues(t, 7, got[0].OwnerID)
 	require.JSONEq(t, `{"tool":"edit"}`, string(got[0].Data))
+	require.Equal(t, time.UTC, got[0].Created.Location())
+	require.WithinDuration(t, now, got[0].Created, time.Millisecond)
+
+	// An upsert replaces the data and keeps the creation time.
+	require.NoError(t, s.PutPendingRequest(ctx, store.PendingRequest{ID: "per_a", SessionID: sess.ID, OwnerID: 7, Data: json.RawMessage(`{"tool":"read"}`), Created: now.Add(time.Hour)}))
+	again, err := s.ListPendingRequests(ctx)
+	require.NoError(t, err)
+	require.Len(t, again, 2)
+	require.Equal(t, []string{"per_a", "per_b"}, []string{again[0].ID, again[1].ID})
+	require.JSONEq(t, `{"tool":"read"}`, string(again[0].Data))
+	require.Equal(t, got[0].Created, again[0].Created)
+
 	require.NoError(t, s.DeletePendingRequest(ctx, "per_a"))
 	require.ErrorIs(t, s.DeletePendingRequest(ctx, "per_a"), store.ErrNotFound)
+	require.NoError(t, s.DeletePendingRequest(ctx, "per_b"))
+	got, err = s.ListPendingRequests(ctx)
+	require.NoError(t, err)
+	require.Nil(t, got, "no requests is a nil list")
 }

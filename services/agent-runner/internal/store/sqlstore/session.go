@@ -1,4 +1,4 @@
-package postgres
+package sqlstore
 
 import (
 	"context"
@@ -13,8 +13,9 @@ import (
 
 // UpsertProject implements store.Store.
 func (s *Store) UpsertProject(ctx context.Context, p store.Project) error {
-	_, err := s.db.ExecContext(ctx, `INSERT INTO agent_projects (id, worktree, vcs, created_at) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (id) DO UPDATE SET worktree = excluded.worktree, vcs = excluded.vcs`, p.ID, p.Worktree, p.VCS, p.Created.UTC())
+	_, err := s.db.ExecContext(ctx, s.sql(`INSERT INTO {projects} (id, worktree, vcs, created_at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (id) DO UPDATE SET worktree = excluded.worktree, vcs = excluded.vcs`),
+		p.ID, p.Worktree, p.VCS, s.timeArg(p.Created))
 	if err != nil {
 		return fmt.Errorf("upsert project: %w", err)
 	}
@@ -24,24 +25,24 @@ func (s *Store) UpsertProject(ctx context.Context, p store.Project) error {
 // GetProject implements store.Store.
 func (s *Store) GetProject(ctx context.Context, id string) (store.Project, error) {
 	var p store.Project
-	err := s.db.QueryRowContext(ctx, `SELECT id, worktree, vcs, created_at FROM agent_projects WHERE id = $1`, id).
-		Scan(&p.ID, &p.Worktree, &p.VCS, &p.Created)
+	err := s.db.QueryRowContext(ctx, s.sql(`SELECT id, worktree, vcs, created_at FROM {projects} WHERE id = $1`), id).
+		Scan(&p.ID, &p.Worktree, &p.VCS, timeDest{&p.Created})
 	if err != nil {
 		return p, notFound(err, "get project")
 	}
-	p.Created = p.Created.UTC()
 	return p, nil
 }
 
 const sessionCols = `id, project_id, owner_id, parent_id, title, directory, agent, usage, created_at, updated_at`
 
-func insertSession(ctx context.Context, q querier, ss store.Session) error {
+func (s *Store) insertSession(ctx context.Context, q querier, ss store.Session) error {
 	usage, err := json.Marshal(ss.Usage)
 	if err != nil {
-		return err
+		return fmt.Errorf("encode usage: %w", err)
 	}
-	_, err = q.ExecContext(ctx, `INSERT INTO agent_sessions (`+sessionCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-		ss.ID, ss.ProjectID, ss.OwnerID, ss.ParentID, ss.Title, ss.Directory, ss.Agent, usage, ss.Created.UTC(), ss.Updated.UTC())
+	_, err = q.ExecContext(ctx, s.sql(`INSERT INTO {sessions} (`+sessionCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`),
+		ss.ID, ss.ProjectID, ss.OwnerID, ss.ParentID, ss.Title, ss.Directory, ss.Agent, string(usage),
+		s.timeArg(ss.Created), s.timeArg(ss.Updated))
 	if err != nil {
 		return fmt.Errorf("insert session: %w", err)
 	}
@@ -50,42 +51,43 @@ func insertSession(ctx context.Context, q querier, ss store.Session) error {
 
 // CreateSession implements store.Store.
 func (s *Store) CreateSession(ctx context.Context, ss store.Session) error {
-	return insertSession(ctx, s.db, ss)
+	return s.insertSession(ctx, s.db, ss)
 }
 
+// scanSession scans the sessionCols of a row. Its times are in UTC, to the millisecond.
 func scanSession(sc interface{ Scan(...any) error }) (store.Session, error) {
 	var ss store.Session
 	var usage []byte
 	if err := sc.Scan(&ss.ID, &ss.ProjectID, &ss.OwnerID, &ss.ParentID, &ss.Title, &ss.Directory, &ss.Agent,
-		&usage, &ss.Created, &ss.Updated); err != nil {
+		&usage, timeDest{&ss.Created}, timeDest{&ss.Updated}); err != nil {
 		return ss, err
 	}
 	if err := json.Unmarshal(usage, &ss.Usage); err != nil {
 		return ss, fmt.Errorf("decode usage: %w", err)
 	}
-	ss.Created, ss.Updated = ss.Created.UTC().Truncate(time.Millisecond), ss.Updated.UTC().Truncate(time.Millisecond)
+	ss.Created, ss.Updated = ss.Created.Truncate(time.Millisecond), ss.Updated.Truncate(time.Millisecond)
 	return ss, nil
 }
 
 // GetSession implements store.Store.
 func (s *Store) GetSession(ctx context.Context, id string) (store.Session, error) {
-	ss, err := scanSession(s.db.QueryRowContext(ctx, `SELECT `+sessionCols+` FROM agent_sessions WHERE id = $1`, id))
+	ss, err := scanSession(s.db.QueryRowContext(ctx, s.sql(`SELECT `+sessionCols+` FROM {sessions} WHERE id = $1`), id))
 	if err != nil {
 		return ss, notFound(err, "get session")
 	}
 	return ss, nil
 }
 
-// ListSessions implements store.Store.
+// ListSessions implements store.Store: most recently updated first.
 func (s *Store) ListSessions(ctx context.Context, f store.SessionFilter) ([]store.Session, error) {
-	q := `SELECT ` + sessionCols + ` FROM agent_sessions WHERE owner_id = $1 AND ($2 = '' OR project_id = $2)
+	q := `SELECT ` + sessionCols + ` FROM {sessions} WHERE owner_id = $1 AND ($2 = '' OR project_id = $2)
 		ORDER BY updated_at DESC, id DESC`
 	args := []any{f.OwnerID, f.ProjectID}
 	if f.Limit > 0 {
 		q += ` LIMIT $3`
 		args = append(args, f.Limit)
 	}
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	rows, err := s.db.QueryContext(ctx, s.sql(q), args...)
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}
@@ -101,26 +103,27 @@ func (s *Store) ListSessions(ctx context.Context, f store.SessionFilter) ([]stor
 	return out, rows.Err()
 }
 
-// UpdateSession implements store.Store.
+// UpdateSession implements store.Store (title, agent, usage and updated time).
 func (s *Store) UpdateSession(ctx context.Context, ss store.Session) error {
 	usage, err := json.Marshal(ss.Usage)
 	if err != nil {
-		return err
+		return fmt.Errorf("encode usage: %w", err)
 	}
-	res, err := s.db.ExecContext(ctx, `UPDATE agent_sessions SET title = $1, agent = $2, usage = $3, updated_at = $4 WHERE id = $5`,
-		ss.Title, ss.Agent, usage, ss.Updated.UTC(), ss.ID)
+	res, err := s.db.ExecContext(ctx, s.sql(`UPDATE {sessions} SET title = $1, agent = $2, usage = $3, updated_at = $4 WHERE id = $5`),
+		ss.Title, ss.Agent, string(usage), s.timeArg(ss.Updated), ss.ID)
 	if err != nil {
 		return fmt.Errorf("update session: %w", err)
 	}
 	return affected(res, "update session")
 }
 
-// DeleteSession implements store.Store, children included.
+// DeleteSession implements store.Store. Child sessions are deleted with their parent; the
+// schema's foreign keys delete the sessions' messages, parts, todos and pending requests.
 func (s *Store) DeleteSession(ctx context.Context, id string) error {
-	res, err := s.db.ExecContext(ctx, `WITH RECURSIVE tree(id) AS (
-			SELECT id FROM agent_sessions WHERE id = $1
-			UNION ALL SELECT c.id FROM agent_sessions c JOIN tree t ON c.parent_id = t.id)
-		DELETE FROM agent_sessions WHERE id IN (SELECT id FROM tree)`, id)
+	res, err := s.db.ExecContext(ctx, s.sql(`WITH RECURSIVE tree(id) AS (
+			SELECT id FROM {sessions} WHERE id = $1
+			UNION SELECT c.id FROM {sessions} c JOIN tree t ON c.parent_id = t.id)
+		DELETE FROM {sessions} WHERE id IN (SELECT id FROM tree)`), id)
 	if err != nil {
 		return fmt.Errorf("delete session: %w", err)
 	}
@@ -130,7 +133,7 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 // ForkSession implements store.Store.
 func (s *Store) ForkSession(ctx context.Context, src, through string, dst store.Session, newID func(string) string) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		msgs, err := listMessages(ctx, tx, src)
+		msgs, err := s.listMessages(ctx, tx, src)
 		if err != nil {
 			return err
 		}
@@ -146,18 +149,18 @@ func (s *Store) ForkSession(ctx context.Context, src, through string, dst store.
 			}
 			msgs = msgs[:cut+1]
 		}
-		if err := insertSession(ctx, tx, dst); err != nil {
+		if err := s.insertSession(ctx, tx, dst); err != nil {
 			return err
 		}
 		for _, m := range msgs {
 			m.ID, m.SessionID = newID("msg"), dst.ID
-			if err := putMessage(ctx, tx, m); err != nil {
+			if err := s.putMessage(ctx, tx, m); err != nil {
 				return err
 			}
 			for _, p := range m.Parts {
 				meta := p.Meta()
 				meta.ID, meta.MessageID, meta.SessionID = newID("prt"), m.ID, dst.ID
-				if err := putPart(ctx, tx, p); err != nil {
+				if err := s.putPart(ctx, tx, p); err != nil {
 					return err
 				}
 			}
@@ -168,10 +171,10 @@ func (s *Store) ForkSession(ctx context.Context, src, through string, dst store.
 
 // PutMessage implements store.Store.
 func (s *Store) PutMessage(ctx context.Context, m *message.Message) error {
-	return putMessage(ctx, s.db, m)
+	return s.putMessage(ctx, s.db, m)
 }
 
-func putMessage(ctx context.Context, q querier, m *message.Message) error {
+func (s *Store) putMessage(ctx context.Context, q querier, m *message.Message) error {
 	parts := m.Parts
 	m.Parts = nil
 	data, err := json.Marshal(m)
@@ -179,26 +182,22 @@ func putMessage(ctx context.Context, q querier, m *message.Message) error {
 	if err != nil {
 		return fmt.Errorf("encode message: %w", err)
 	}
-	_, err = q.ExecContext(ctx, `INSERT INTO agent_messages (id, session_id, data) VALUES ($1, $2, $3)
-		ON CONFLICT (id) DO UPDATE SET data = excluded.data`, m.ID, m.SessionID, data)
-	if err != nil {
+	if _, err := q.ExecContext(ctx, s.d.PutMessage, m.ID, m.SessionID, string(data)); err != nil {
 		return fmt.Errorf("put message: %w", err)
 	}
 	return nil
 }
 
 // PutPart implements store.Store.
-func (s *Store) PutPart(ctx context.Context, p message.Part) error { return putPart(ctx, s.db, p) }
+func (s *Store) PutPart(ctx context.Context, p message.Part) error { return s.putPart(ctx, s.db, p) }
 
-func putPart(ctx context.Context, q querier, p message.Part) error {
+func (s *Store) putPart(ctx context.Context, q querier, p message.Part) error {
 	meta := p.Meta()
 	data, err := json.Marshal(p)
 	if err != nil {
 		return fmt.Errorf("encode part: %w", err)
 	}
-	_, err = q.ExecContext(ctx, `INSERT INTO agent_parts (id, message_id, session_id, data) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (id) DO UPDATE SET data = excluded.data`, meta.ID, meta.MessageID, meta.SessionID, data)
-	if err != nil {
+	if _, err := q.ExecContext(ctx, s.d.PutPart, meta.ID, meta.MessageID, meta.SessionID, string(data)); err != nil {
 		return fmt.Errorf("put part: %w", err)
 	}
 	return nil
@@ -206,11 +205,11 @@ func putPart(ctx context.Context, q querier, p message.Part) error {
 
 // ListMessages implements store.Store.
 func (s *Store) ListMessages(ctx context.Context, sessionID string) ([]*message.Message, error) {
-	return listMessages(ctx, s.db, sessionID)
+	return s.listMessages(ctx, s.db, sessionID)
 }
 
-func listMessages(ctx context.Context, q querier, sessionID string) ([]*message.Message, error) {
-	rows, err := q.QueryContext(ctx, `SELECT data FROM agent_messages WHERE session_id = $1 ORDER BY seq`, sessionID)
+func (s *Store) listMessages(ctx context.Context, q querier, sessionID string) ([]*message.Message, error) {
+	rows, err := q.QueryContext(ctx, s.sql(`SELECT data FROM {messages} WHERE session_id = $1 ORDER BY seq`), sessionID)
 	if err != nil {
 		return nil, fmt.Errorf("list messages: %w", err)
 	}
@@ -232,9 +231,10 @@ func listMessages(ctx context.Context, q querier, sessionID string) ([]*message.
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("list messages: %w", err)
 	}
-	prows, err := q.QueryContext(ctx, `SELECT message_id, data FROM agent_parts WHERE session_id = $1 ORDER BY seq`, sessionID)
+	// seq orders the parts within each message, which is all that grouping them needs.
+	prows, err := q.QueryContext(ctx, s.sql(`SELECT message_id, data FROM {parts} WHERE session_id = $1 ORDER BY seq`), sessionID)
 	if err != nil {
 		return nil, fmt.Errorf("list parts: %w", err)
 	}
