@@ -23,6 +23,8 @@ type ClientMessage struct {
 	// ("sessionKey must be a string"), or is "". That field reads as its zero value; the
 	// others are read regardless, so the message's type can still be told.
 	FieldError string
+
+	validEvent json.RawMessage // Event as ParseClientMessage read it: valid JSON
 }
 
 // Errors of ParseClientMessage.
@@ -54,19 +56,23 @@ func ParseClientMessage(data []byte) (ClientMessage, error) {
 		Event:           d.raw("event"),
 	}
 	m.FieldError = d.err
+	m.validEvent = m.Event
 	return m, nil
+}
+
+// ParseEvent is vibe.ParseEvent on the message's event. The event was validated with the
+// whole message, so it is not validated again (unless Event was replaced since).
+func (m *ClientMessage) ParseEvent() (Event, error) {
+	if len(m.Event) == 0 || len(m.Event) != len(m.validEvent) || &m.Event[0] != &m.validEvent[0] {
+		return ParseEvent(m.Event)
+	}
+	return parseEventObject(splitObject(m.Event))
 }
 
 // Hello is the message as a vibe-coding.hello.
 func (m *ClientMessage) Hello() Hello {
 	return Hello{Type: m.Type, ProtocolVersion: m.ProtocolVersion, ManagedStreamID: m.ManagedStreamID,
 		SlotSlug: m.SlotSlug, Timestamp: m.Timestamp, SessionKey: m.SessionKey, Publisher: m.Publisher}
-}
-
-// EventEnvelope is the message as a vibe-coding.event.
-func (m *ClientMessage) EventEnvelope() EventEnvelope {
-	return EventEnvelope{Type: m.Type, ProtocolVersion: m.ProtocolVersion, ManagedStreamID: m.ManagedStreamID,
-		SlotSlug: m.SlotSlug, SessionKey: m.SessionKey, Timestamp: m.Timestamp, Event: m.Event}
 }
 
 // envelopeDecoder reads envelope fields with the types encoding/json would accept for the

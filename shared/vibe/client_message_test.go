@@ -48,11 +48,39 @@ func checkClientMessage(t *testing.T, raw []byte) {
 		}
 		seen[m.key] = true
 	}
+	checkClientEvent(t, &got)
 	var want jsonEnvelope
 	wantErr := json.Unmarshal(raw, &want)
 	require.Equal(t, wantErr == nil, got.FieldError == "", "%q: json says %v, FieldError %q", raw, wantErr, got.FieldError)
 	require.Equal(t, want, jsonEnvelope{got.Type, got.ProtocolVersion, got.ManagedStreamID, got.SlotSlug,
 		got.Timestamp, got.SessionKey, got.Publisher, got.Event}, "%q", raw)
+}
+
+// checkClientEvent compares the message's ParseEvent, which does not validate the event
+// again, with ParseEvent.
+func checkClientEvent(t *testing.T, m *ClientMessage) {
+	got, gotErr := m.ParseEvent()
+	want, wantErr := ParseEvent(m.Event)
+	require.Equal(t, wantErr, gotErr, "%q", m.Event)
+	require.Equal(t, want, got, "%q", m.Event)
+}
+
+func TestParseClientMessageEvent(t *testing.T) {
+	m, err := ParseClientMessage([]byte(`{"type":"vibe-coding.event","event":` + seedEvent + `}`))
+	require.NoError(t, err)
+	ev, err := m.ParseEvent()
+	require.NoError(t, err)
+	require.Equal(t, "28c49b5c-9070-4fd3-b750-b67d84338f64", ev.EventID)
+	checkClientEvent(t, &m)
+
+	m.Event = json.RawMessage(`{"eventId":"e","eventType":`) // replaced: validated again
+	_, err = m.ParseEvent()
+	require.EqualError(t, err, "event payload is required")
+	for _, raw := range []string{`{"type":"vibe-coding.event"}`, `{"event":null}`, `{"event":"text"}`, `{"event":[{}]}`, `{"event":{"eventId":1}}`} {
+		m, err := ParseClientMessage([]byte(raw))
+		require.NoError(t, err)
+		checkClientEvent(t, &m)
+	}
 }
 
 func TestParseClientMessage(t *testing.T) {
@@ -137,6 +165,18 @@ func BenchmarkParseClientMessage(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := ParseClientMessage(raw); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("ParseClientMessage+ParseEvent", func(b *testing.B) { // the gateway's whole decoding
+		b.ReportAllocs()
+		for b.Loop() {
+			m, err := ParseClientMessage(raw)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := m.ParseEvent(); err != nil {
 				b.Fatal(err)
 			}
 		}

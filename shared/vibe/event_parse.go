@@ -43,6 +43,12 @@ var msgEventTypes = "eventType must be one of " + strings.Join(EventTypes, ", ")
 // visibility to public. It does not sanitize: pass the result through a SessionSanitizer.
 func ParseEvent(raw json.RawMessage) (Event, error) {
 	obj, ok := jsonObject(raw)
+	return parseEventObject(obj, ok)
+}
+
+// parseEventObject is ParseEvent on the members of the event object (ok false when it is
+// not one).
+func parseEventObject(obj object, ok bool) (Event, error) {
 	if !ok {
 		return Event{}, eventErr("event payload is required")
 	}

@@ -38,7 +38,7 @@ func (c *conn) handle(ctx context.Context, data []byte) *closeRequest {
 			c.fail(reasonInvalidPayload, msg.FieldError, eventID)
 			return nil
 		}
-		return c.handleEvent(ctx, msg.EventEnvelope())
+		return c.handleEvent(ctx, &msg)
 	case vibe.MsgHello:
 		c.g.met.messages.WithLabelValues("hello").Inc()
 		if msg.FieldError != "" {
@@ -128,7 +128,7 @@ func (c *conn) handleHello(ctx context.Context, h vibe.Hello) {
 	c.reply(encode(vibe.HelloAck{Type: vibe.MsgHelloAck, SessionKey: key, Timestamp: timestamp(now)}))
 }
 
-func (c *conn) handleEvent(ctx context.Context, env vibe.EventEnvelope) *closeRequest {
+func (c *conn) handleEvent(ctx context.Context, env *vibe.ClientMessage) *closeRequest {
 	received := time.Now()
 	key := env.SessionKey
 	if key == "" {
@@ -139,7 +139,7 @@ func (c *conn) handleEvent(ctx context.Context, env vibe.EventEnvelope) *closeRe
 		c.fail(envelopeReason(text), text, eventID)
 		return nil
 	}
-	ev, err := vibe.ParseEvent(env.Event)
+	ev, err := env.ParseEvent()
 	if err != nil {
 		text := ErrInvalidPayload
 		if ee := (*vibe.EventError)(nil); errors.As(err, &ee) {
@@ -164,7 +164,7 @@ func (c *conn) handleEvent(ctx context.Context, env vibe.EventEnvelope) *closeRe
 
 // checkEnvelope validates the envelope around an event, in the order the protocol document
 // lists the errors.
-func (c *conn) checkEnvelope(env vibe.EventEnvelope, key string) string {
+func (c *conn) checkEnvelope(env *vibe.ClientMessage, key string) string {
 	switch {
 	case checkVersion(env.ProtocolVersion) != "":
 		return checkVersion(env.ProtocolVersion)
