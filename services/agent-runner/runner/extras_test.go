@@ -88,6 +88,40 @@ func TestLongSessionCompactsOnceAndContinues(t *testing.T) {
 	require.Equal(t, long, last.Text())
 }
 
+// TestCompactionFollowsTheProvidersCount: when the provider counts more tokens than the
+// four-bytes-a-token estimate (code, other languages), compaction starts earlier, before
+// the real window overflows.
+func TestCompactionFollowsTheProvidersCount(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("All work and no play makes a long answer. ", 380) // ~4000 estimated tokens
+	run := func(factor int64) (firstSummaryAt int) {
+		var calls int
+		be := llm.NewScripted(func(req llm.Request) llm.Step {
+			if isSummaryRequest(req) {
+				if firstSummaryAt == 0 {
+					firstSummaryAt = calls
+				}
+				return llm.Step{Events: []llm.Event{llm.Text("Goal: answer the prompts.")}}
+			}
+			calls++
+			return llm.Step{Events: []llm.Event{llm.Text(long), llm.Done("stop", factor*compaction.Estimate(req), 10)}}
+		})
+		h := newHarness(t, harnessOpts{backend: be, env: map[string]string{"OPENVIBE_CONFIG_CONTENT": windowConfig}})
+		dir := h.userDir(10)
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		s := h.createSession("alice", dir)
+		for i := 1; i <= 6 && firstSummaryAt == 0; i++ {
+			h.prompt("alice", s.ID, "prompt number "+strings.Repeat("x", i))
+			h.waitIdle("alice", s.ID)
+		}
+		return firstSummaryAt
+	}
+	plain, doubled := run(1), run(2)
+	require.Positive(t, plain)
+	require.Positive(t, doubled)
+	require.Less(t, doubled, plain, "a provider counting twice the estimate compacts earlier")
+}
+
 func TestCompactionThatDoesNotShrinkIsReported(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("word ", 4000)

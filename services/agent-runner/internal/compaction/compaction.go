@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"openvibe.live/backend/services/agent-runner/internal/llm"
@@ -53,6 +54,28 @@ type Config struct {
 	KeepTurns int
 	// ProtectToolTokens is the amount of recent tool output never pruned (default Window/4).
 	ProtectToolTokens int64
+	// Scale corrects the estimate for the model's tokenizer: the model's tokens per
+	// estimated token, as Calibrate learned it from the provider's last report (1 or less:
+	// no correction).
+	Scale float64
+}
+
+// MaxScale bounds the correction Calibrate may learn.
+const MaxScale = 4
+
+// Calibrate returns the Scale for a session's next request from what the provider reported
+// for its last one, which was estimated at estimate tokens. Only an underestimate is
+// corrected: text that takes fewer than four bytes a token (code, many languages other than
+// English) would otherwise overflow the window before compaction starts, while an
+// overestimate only compacts a little early.
+func Calibrate(u llm.Usage, estimate int64) float64 {
+	// Providers report cached input apart from the rest (fantasy normalizes OpenAI's to
+	// Anthropic's way), so the request's size is the sum.
+	reported := u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens
+	if estimate <= 0 || reported <= estimate {
+		return 1
+	}
+	return min(float64(reported)/float64(estimate), MaxScale)
 }
 
 func (c Config) reserve() int64 {
@@ -69,7 +92,7 @@ func (c Config) keepTurns() int {
 	return 2
 }
 
-// Limit is the request size (in estimated tokens) that triggers compaction.
+// Limit is the request size (in the model's tokens, see Tokens) that triggers compaction.
 func (c Config) Limit() int64 {
 	if c.Window <= 0 {
 		return 0
@@ -96,9 +119,18 @@ func Estimate(req llm.Request) int64 {
 	return n
 }
 
+// Tokens is the estimated size of req in the model's tokens: Estimate corrected by Scale.
+func (c Config) Tokens(req llm.Request) int64 {
+	n := Estimate(req)
+	if c.Scale > 1 {
+		n = int64(math.Ceil(float64(n) * min(c.Scale, MaxScale)))
+	}
+	return n
+}
+
 // Over reports whether req needs compacting.
 func (c Config) Over(req llm.Request) bool {
-	return c.Window > 0 && Estimate(req) > c.Limit()
+	return c.Window > 0 && c.Tokens(req) > c.Limit()
 }
 
 // Active returns the messages the model still sees: after the latest compaction, the summary

@@ -89,3 +89,24 @@ func TestSummarize(t *testing.T) {
 	_, _, err = Summarize(t.Context(), empty, "m", 1000, nil)
 	require.ErrorContains(t, err, "empty summary")
 }
+
+func TestCalibrateCorrectsOnlyUnderestimates(t *testing.T) {
+	require.InDelta(t, 1, Calibrate(llm.Usage{InputTokens: 800}, 1000), 0, "an overestimate is kept")
+	require.InDelta(t, 1, Calibrate(llm.Usage{}, 1000), 0, "no report")
+	require.InDelta(t, 1, Calibrate(llm.Usage{InputTokens: 50}, 0), 0)
+	require.InDelta(t, 1.5, Calibrate(llm.Usage{InputTokens: 500, CacheReadTokens: 900, CacheWriteTokens: 100}, 1000), 1e-9,
+		"cached input counts")
+	require.InDelta(t, MaxScale, Calibrate(llm.Usage{InputTokens: 50_000}, 1000), 0, "bounded")
+}
+
+func TestScaleMovesTheLimit(t *testing.T) {
+	req := llm.Request{System: strings.Repeat("x", 4000)} // 1000 estimated tokens
+	cfg := Config{Window: 2000, Reserve: 500}
+	require.EqualValues(t, 1000, cfg.Tokens(req))
+	require.False(t, cfg.Over(req))
+	cfg.Scale = 1.6
+	require.EqualValues(t, 1600, cfg.Tokens(req))
+	require.True(t, cfg.Over(req), "1 600 of the model's tokens do not fit 2 000 minus 500")
+	cfg.Scale = 0.5
+	require.EqualValues(t, 1000, cfg.Tokens(req), "a scale below 1 is no correction")
+}

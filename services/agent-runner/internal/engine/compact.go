@@ -66,7 +66,7 @@ func (e *Engine) fitContext(ctx context.Context, t *turn, cfg compaction.Config,
 		return req, fmt.Errorf("%w (about %d tokens before, %d after)", compaction.ErrNoProgress, before, after)
 	}
 	if cfg.Over(req) {
-		return req, fmt.Errorf("%w (about %d tokens; the limit is %d)", ErrContextFull, after, cfg.Limit())
+		return req, fmt.Errorf("%w (about %d tokens; the limit is %d)", ErrContextFull, cfg.Tokens(req), cfg.Limit())
 	}
 	return req, nil
 }

@@ -91,6 +91,37 @@ type Engine struct {
 
 	mu      sync.Mutex
 	running map[string]*run
+
+	scales scales
+}
+
+// scales are the token-estimate corrections learned per session (compaction.Calibrate).
+// They live in memory: a restart starts again from the plain estimate.
+type scales struct {
+	mu sync.Mutex
+	m  map[string]float64
+}
+
+// maxScales bounds how many sessions' corrections are kept; beyond it they are forgotten.
+const maxScales = 10_000
+
+func (s *scales) get(session string) float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.m[session]
+}
+
+func (s *scales) set(session string, v float64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v <= 1 {
+		delete(s.m, session)
+		return
+	}
+	if s.m == nil || len(s.m) >= maxScales {
+		s.m = map[string]float64{}
+	}
+	s.m[session] = v
 }
 
 type run struct {

@@ -28,9 +28,11 @@ func (e *Engine) step(ctx context.Context, t *turn, n int) (*message.Message, []
 	}
 	req := llm.Request{Model: t.model.ID, System: t.system, Messages: activeHistory(msgs), Tools: toolDefs(t.tools),
 		MaxTokens: t.model.MaxTokens, Temperature: t.agent.Temperature, SessionID: t.sess.ID}
-	if req, err = e.fitContext(ctx, t, compaction.Config{Window: t.model.ContextWindow}, req); err != nil {
+	cfg := compaction.Config{Window: t.model.ContextWindow, Scale: e.scales.get(t.sess.ID)}
+	if req, err = e.fitContext(ctx, t, cfg, req); err != nil {
 		return e.failedStep(ctx, t, err)
 	}
+	estimate := compaction.Estimate(req)
 	now := time.Now().UTC()
 	am := &message.Message{ID: id.New(id.Message), SessionID: t.sess.ID, Role: message.RoleAssistant,
 		Agent: t.agent.Name, Model: t.mname, Created: now}
@@ -70,6 +72,9 @@ func (e *Engine) step(ctx context.Context, t *turn, n int) (*message.Message, []
 	sp.closeOpen(ctx)
 	if ctx.Err() != nil {
 		streamErr = cause(ctx)
+	}
+	if streamErr == nil {
+		e.scales.set(t.sess.ID, compaction.Calibrate(usage, estimate))
 	}
 	am.Usage = e.price(t, usage)
 	am.Finish = finish
