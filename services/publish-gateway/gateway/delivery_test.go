@@ -17,8 +17,7 @@ func TestEventStoredThenAckedThenPublished(t *testing.T) {
 	t.Parallel()
 	eachStore(t, func(t *testing.T, backend harnessOpt) {
 		h := newHarness(t, backend)
-		alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
-		ms := h.slot(alice, "camp-code", true, "")
+		_, tok, ms := h.liveSlot()
 		bus := h.subscribe(ms.ID)
 		ctx := h.ctx()
 		c := h.connect(tok, ms, "key-1")
@@ -66,8 +65,7 @@ func TestDuplicateEventIDStoredOnceBroadcastOnce(t *testing.T) {
 	t.Parallel()
 	eachStore(t, func(t *testing.T, backend harnessOpt) {
 		h := newHarness(t, backend)
-		alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
-		ms := h.slot(alice, "camp-code", true, "")
+		_, tok, ms := h.liveSlot()
 		bus := h.subscribe(ms.ID)
 		ctx := h.ctx()
 		c := h.connect(tok, ms, "key-1")
@@ -150,8 +148,7 @@ func TestBrokerDeadStoreBeforeAck(t *testing.T) {
 	t.Parallel()
 	eachStore(t, func(t *testing.T, backend harnessOpt) {
 		h := newHarness(t, backend)
-		alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
-		ms := h.slot(alice, "camp-code", true, "")
+		_, tok, ms := h.liveSlot()
 		ctx := h.ctx()
 		c := h.connect(tok, ms, "key")
 		h.br.dead.Store(true)
@@ -186,8 +183,7 @@ func TestStoreOutageNeverAcks(t *testing.T) {
 	t.Parallel()
 	eachStore(t, func(t *testing.T, backend harnessOpt) {
 		h := newHarness(t, backend)
-		alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
-		ms := h.slot(alice, "camp-code", true, "")
+		_, tok, ms := h.liveSlot()
 		ctx := h.ctx()
 		c := h.connect(tok, ms, "key")
 		h.st.down.Store(true)
@@ -219,8 +215,7 @@ func TestBadEventDoesNotSinkItsBatch(t *testing.T) {
 	t.Parallel()
 	eachStore(t, func(t *testing.T, backend harnessOpt) {
 		h := newHarness(t, backend, withConfig(func(c *Config) { c.BatchMaxDelay = 20 * time.Millisecond }))
-		alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
-		ms := h.slot(alice, "camp-code", true, "")
+		_, tok, ms := h.liveSlot()
 		ctx := h.ctx()
 		c := h.connect(tok, ms, "key")
 		h.st.poison.Store("ev-bad")
@@ -252,8 +247,7 @@ func TestAcksInOrderAcrossBatches(t *testing.T) {
 	t.Parallel()
 	eachStore(t, func(t *testing.T, backend harnessOpt) {
 		h := newHarness(t, backend, withConfig(func(c *Config) { c.BatchMaxEvents, c.Writers = 7, 3 }))
-		alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
-		ms := h.slot(alice, "camp-code", true, "")
+		_, tok, ms := h.liveSlot()
 		ctx := h.ctx()
 		a := h.connect(tok, ms, "key-a")
 		b := h.connect(tok, ms, "key-b")
@@ -300,8 +294,7 @@ func TestAcksInOrderAcrossBatches(t *testing.T) {
 func TestPanicTurnsDeliveredOffQuickly(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
-	ms := h.slot(alice, "camp-code", true, "")
+	_, tok, ms := h.liveSlot()
 	ctx := h.ctx()
 	c := h.connect(tok, ms, "key")
 	require.True(t, ack(t, sendEvent(t, ctx, c, "key", "ev-1")).Delivered)
@@ -353,8 +346,7 @@ func TestSettingsReloadWithoutBroker(t *testing.T) {
 func TestStorePanicIsAnError(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, withConfig(func(c *Config) { c.BatchMaxDelay = 20 * time.Millisecond }))
-	alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
-	ms := h.slot(alice, "camp-code", true, "")
+	_, tok, ms := h.liveSlot()
 	ctx := h.ctx()
 	c := h.connect(tok, ms, "key")
 	for _, id := range []string{"ev-1", "ev-panic", "ev-2"} {

@@ -83,8 +83,7 @@ func TestHandshakeRefusals(t *testing.T) {
 func TestHandshakeAccepts(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
-	ms := h.slot(alice, "camp-code", true, "")
+	alice, tok, ms := h.liveSlot()
 	legacy := h.token(alice, store.ScopeStream)
 
 	t.Run("ready carries every field", func(t *testing.T) {

@@ -281,6 +281,14 @@ func (h *harness) dial(token string, slotID int64, slug string) *pubclient.Clien
 }
 
 // connect dials, reads ready and establishes a session.
+// liveSlot creates alice, a token of hers with the publish scope, and her live slot
+// camp-code: what most tests publish into.
+func (h *harness) liveSlot() (store.User, string, store.ManagedStream) {
+	h.t.Helper()
+	alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
+	return alice, tok, h.slot(alice, "camp-code", true, "")
+}
+
 func (h *harness) connect(token string, ms store.ManagedStream, key string) *pubclient.Client {
 	h.t.Helper()
 	c := h.dial(token, ms.ID, ms.Slug)

@@ -33,8 +33,7 @@ func closesWith(t *testing.T, ctx context.Context, c *pubclient.Client, code web
 func TestConnectionRateLimit(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, withConfig(func(c *Config) { c.ConnRate, c.ConnBurst = 1, 10 }))
-	alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
-	ms := h.slot(alice, "camp-code", true, "")
+	_, tok, ms := h.liveSlot()
 	ctx := h.ctx()
 	c := h.connect(tok, ms, "key") // hello uses one token of the burst
 	for i := range 20 {
@@ -53,8 +52,7 @@ func TestConnectionRateLimit(t *testing.T) {
 func TestSlotRateLimit(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, withConfig(func(c *Config) { c.SlotRate, c.SlotBurst = 1, 6 }))
-	alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
-	ms := h.slot(alice, "camp-code", true, "")
+	_, tok, ms := h.liveSlot()
 	ctx := h.ctx()
 	a := h.connect(tok, ms, "key-a")
 	b := h.connect(tok, ms, "key-b")
@@ -71,8 +69,7 @@ func TestSlotRateLimit(t *testing.T) {
 func TestMessageTooLarge(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
-	ms := h.slot(alice, "camp-code", true, "")
+	_, tok, ms := h.liveSlot()
 	ctx := h.ctx()
 	c := h.connect(tok, ms, "key")
 
@@ -98,8 +95,7 @@ func TestMessageTooLarge(t *testing.T) {
 func TestGracefulShutdown(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
-	ms := h.slot(alice, "camp-code", true, "")
+	_, tok, ms := h.liveSlot()
 	ctx := h.ctx()
 	c := h.connect(tok, ms, "key")
 
@@ -152,8 +148,7 @@ func TestGracefulShutdown(t *testing.T) {
 func TestUnansweredPingsDropTheConnection(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, withConfig(func(c *Config) { c.PingInterval, c.PingTimeout = 50*time.Millisecond, 50*time.Millisecond }))
-	alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
-	ms := h.slot(alice, "camp-code", true, "")
+	_, tok, ms := h.liveSlot()
 	c := h.connect(tok, ms, "key")
 	// The client stops reading, so it never answers the server's pings.
 	_ = c
@@ -167,8 +162,7 @@ func TestUnansweredPingsDropTheConnection(t *testing.T) {
 func TestReadingClientStaysConnected(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, withConfig(func(c *Config) { c.PingInterval, c.PingTimeout = 30*time.Millisecond, time.Second }))
-	alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
-	ms := h.slot(alice, "camp-code", true, "")
+	_, tok, ms := h.liveSlot()
 	ctx := h.ctx()
 	c := h.connect(tok, ms, "key")
 	readCtx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
@@ -181,8 +175,7 @@ func TestReadingClientStaysConnected(t *testing.T) {
 func TestSessionEndedOnClose(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
-	ms := h.slot(alice, "camp-code", true, "")
+	_, tok, ms := h.liveSlot()
 	ctx := h.ctx()
 	a := h.connect(tok, ms, "key")
 	b := h.connect(tok, ms, "key") // a reconnect racing the old connection
@@ -232,8 +225,7 @@ func TestIdleSessionReaper(t *testing.T) {
 func TestMessagesSentBeforeReadyAreKept(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
-	ms := h.slot(alice, "camp-code", true, "")
+	_, tok, ms := h.liveSlot()
 	ctx := h.ctx()
 	c := h.dial(tok, ms.ID, ms.Slug)
 	require.NoError(t, c.Send(ctx, helloMsg("key")))

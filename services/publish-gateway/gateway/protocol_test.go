@@ -16,8 +16,7 @@ import (
 func TestProtocolErrors(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, withConfig(func(c *Config) { c.MaxConnsPerSlot = 100 }))
-	alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
-	ms := h.slot(alice, "camp-code", true, "")
+	_, tok, ms := h.liveSlot()
 	const key = "openvibe-20260421231000-ab12cd34"
 
 	withEvent := func(mod func(ev map[string]any)) string {
@@ -164,8 +163,7 @@ func TestHelloNormalizesPublisher(t *testing.T) {
 func TestRejectionsAreCounted(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
-	ms := h.slot(alice, "camp-code", true, "")
+	_, tok, ms := h.liveSlot()
 	ctx := h.ctx()
 	c := h.dial(tok, ms.ID, "")
 	_, err := c.Ready(ctx)
