@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -176,7 +175,7 @@ func (c *conn) checkEnvelope(env *vibe.ClientMessage, key string) string {
 		return ErrSessionNotEstablished
 	case key != c.session.SessionKey:
 		return ErrSessionMismatch
-	case len(bytes.TrimSpace(env.Event)) == 0 || string(bytes.TrimSpace(env.Event)) == "null":
+	case len(env.Event) == 0 || string(env.Event) == "null": // the raw value, without surrounding space
 		return ErrEventRequired
 	}
 	return ""
