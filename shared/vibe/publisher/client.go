@@ -30,12 +30,15 @@ type Client struct {
 	mu       sync.Mutex
 	queue    []*item // accepted, not yet sent
 	inflight []*item // sent (or being sent), not yet acked, in send order
-	retry    []*item // in flight, to be written again (the gateway asked for it)
-	changed  chan struct{}
-	stats    Stats
-	ready    *vibe.Ready
-	closing  bool
-	err      error // permanent failure; set once
+	// answering counts events taken out of inflight whose OnAck or OnError has not returned
+	// yet; Flush waits for them too.
+	answering int
+	retry     []*item // in flight, to be written again (the gateway asked for it)
+	changed   chan struct{}
+	stats     Stats
+	ready     *vibe.Ready
+	closing   bool
+	err       error // permanent failure; set once
 }
 
 type item struct {
@@ -157,12 +160,13 @@ func (c *Client) PublishWait(ctx context.Context, ev vibe.Event) error {
 	}
 }
 
-// Flush waits until every accepted event has been acked (or rejected by the gateway). It
-// returns the permanent failure if the client stopped with events still pending.
+// Flush waits until every accepted event has been acked (or rejected by the gateway) and
+// its OnAck (or OnError) has returned. It returns the permanent failure if the client
+// stopped with events still pending.
 func (c *Client) Flush(ctx context.Context) error {
 	for {
 		c.mu.Lock()
-		pending := len(c.queue) + len(c.inflight)
+		pending := len(c.queue) + len(c.inflight) + c.answering
 		err, ch := c.err, c.changed
 		c.mu.Unlock()
 		if pending == 0 {

@@ -320,6 +320,45 @@ func TestRejectedEventIsReportedNotResent(t *testing.T) {
 	require.Contains(t, evErr.Message, "not supported")
 }
 
+// Flush returns only after the callbacks of every answered event have returned, however slow
+// they are: a caller that flushes and then reads what OnAck and OnError recorded sees all of it.
+func TestFlushWaitsForCallbacks(t *testing.T) {
+	t.Parallel()
+	const bad = "5f0f7a52-7d0c-4a4e-8f39-4c1b9a0f2d11"
+	g := newFakeGateway(t, func(g *fakeGateway) { g.rejectID = bad })
+	var mu sync.Mutex
+	acked := map[string]bool{}
+	var errs []error
+	cfg := testConfig(g)
+	cfg.OnAck = func(a vibe.Ack) {
+		time.Sleep(20 * time.Millisecond)
+		mu.Lock()
+		acked[a.EventID] = true
+		mu.Unlock()
+	}
+	cfg.OnError = func(err error) {
+		time.Sleep(20 * time.Millisecond)
+		mu.Lock()
+		errs = append(errs, err)
+		mu.Unlock()
+	}
+	c, err := Dial(t.Context(), cfg)
+	require.NoError(t, err)
+	defer closeClient(t, c)
+	const n = 5
+	for i := range n {
+		require.NoError(t, c.Publish(textEvent(i)))
+	}
+	ev := textEvent(n)
+	ev.EventID = bad
+	require.NoError(t, c.Publish(ev))
+	require.NoError(t, c.Flush(t.Context()))
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, acked, n)
+	require.Len(t, errs, 1)
+}
+
 func TestPingsAndReconnectsWhenGatewayGoesSilent(t *testing.T) {
 	t.Parallel()
 	g := newFakeGateway(t, func(g *fakeGateway) { g.silent = true })

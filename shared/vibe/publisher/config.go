@@ -66,7 +66,7 @@ type Config struct {
 
 	// Callbacks, called from the client's goroutines: they must not block.
 	OnReady func(vibe.Ready) // after each successful handshake
-	OnAck   func(vibe.Ack)   // for every ack, including duplicates
+	OnAck   func(vibe.Ack)   // for every ack, including duplicates; before Flush sees the event done
 	OnError func(error)      // connection errors, *EventError, *ServerError, *RejectedError
 	OnState func(connected bool)
 

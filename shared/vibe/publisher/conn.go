@@ -220,8 +220,7 @@ func (c *Client) readLoop(ctx context.Context, conn *websocket.Conn, lastRecv *a
 				c.report(&ServerError{Message: e.Error})
 				continue
 			}
-			if e.EventID != "" && c.rejected(e.EventID) {
-				c.report(&EventError{EventID: e.EventID, Message: e.Error})
+			if e.EventID != "" && c.rejected(e.EventID, &EventError{EventID: e.EventID, Message: e.Error}) {
 				continue
 			}
 			serverMsg = e.Error
@@ -254,13 +253,11 @@ func (c *Client) sendPending(ctx context.Context, conn *websocket.Conn, resend *
 		if it.raw == nil {
 			raw, err := c.encode(it)
 			if err != nil { // cannot happen for a vibe.Event; never resend it
-				c.rejected(it.ev.EventID)
-				c.report(&EventError{EventID: it.ev.EventID, Message: err.Error()})
+				c.rejected(it.ev.EventID, &EventError{EventID: it.ev.EventID, Message: err.Error()})
 				continue
 			}
 			if len(raw) > c.cfg.MaxMessageBytes {
-				c.rejected(it.ev.EventID)
-				c.report(&EventError{EventID: it.ev.EventID, Message: fmt.Sprintf("event too large: %d bytes encoded, the gateway accepts %d", len(raw), c.cfg.MaxMessageBytes)})
+				c.rejected(it.ev.EventID, &EventError{EventID: it.ev.EventID, Message: fmt.Sprintf("event too large: %d bytes encoded, the gateway accepts %d", len(raw), c.cfg.MaxMessageBytes)})
 				continue
 			}
 			it.raw = raw
@@ -336,9 +333,13 @@ func (c *Client) encode(it *item) ([]byte, error) {
 	})
 }
 
+// acked takes an acked event out of the in-flight window and hands the ack to OnAck. The
+// event counts as pending until OnAck has returned, so that after Flush every ack has been
+// reported.
 func (c *Client) acked(a vibe.Ack) {
 	c.mu.Lock()
-	if c.removeInflightLocked(a.EventID) {
+	removed := c.removeInflightLocked(a.EventID)
+	if removed {
 		c.stats.Acked++
 		if a.Duplicate {
 			c.stats.Duplicates++
@@ -348,12 +349,14 @@ func (c *Client) acked(a vibe.Ack) {
 		if a.Sequence > 0 {
 			c.stats.LastAckSequence = a.Sequence
 		}
-		c.broadcastLocked()
 	}
 	c.mu.Unlock()
 	c.kick()
 	if c.cfg.OnAck != nil {
 		c.cfg.OnAck(a)
+	}
+	if removed {
+		c.settle()
 	}
 }
 
@@ -400,27 +403,43 @@ func (c *Client) requeue(it *item) {
 }
 
 // rejected drops an in-flight event the gateway refused; false if it was not in flight.
-func (c *Client) rejected(eventID string) bool {
+// rejected takes an event the gateway refused for good out of the in-flight window and
+// reports err for it; false (and nothing reported) if the event was not in flight.
+func (c *Client) rejected(eventID string, err *EventError) bool {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if !c.removeInflightLocked(eventID) {
+		c.mu.Unlock()
 		return false
 	}
 	c.stats.Rejected++
-	c.broadcastLocked()
+	c.mu.Unlock()
 	c.kick()
+	c.report(err)
+	c.settle()
 	return true
 }
 
+// removeInflightLocked takes an answered event out of the in-flight window. Until settle,
+// Flush still counts it: its callback has not run yet.
 func (c *Client) removeInflightLocked(eventID string) bool {
 	for i, it := range c.inflight {
 		if it.ev.EventID == eventID {
 			it.done = true
 			c.inflight = append(c.inflight[:i], c.inflight[i+1:]...)
+			c.answering++
 			return true
 		}
 	}
 	return false
+}
+
+// settle ends the answer of an event taken out of the in-flight window, once its callback
+// has run.
+func (c *Client) settle() {
+	c.mu.Lock()
+	c.answering--
+	c.broadcastLocked()
+	c.mu.Unlock()
 }
 
 // checkLiveness fails the connection when the gateway has been silent too long or the oldest
