@@ -55,13 +55,14 @@ type server struct {
 
 func startServer(t *testing.T) *server {
 	t.Helper()
-	s := &server{dataDir: t.TempDir(), addr: "127.0.0.1:0"}
+	s := &server{dataDir: t.TempDir(), addr: testenv.FreeAddr(t)}
 	s.start(t)
 	s.bootstrap(t)
 	return s
 }
 
-// start runs the server process on s.addr (a free port the first time, then the same one).
+// start runs the server process on s.addr, a port reserved for the test, so that a restart
+// finds it free.
 func (s *server) start(t *testing.T) {
 	t.Helper()
 	cmd := exec.Command(bins.server)

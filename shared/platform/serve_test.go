@@ -18,7 +18,10 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
+
 	"go.uber.org/goleak"
+
+	"openvibe.live/backend/shared/testenv"
 )
 
 func TestMain(m *testing.M) {
@@ -120,7 +123,9 @@ func startServe(t *testing.T, opts ServeOptions, onListen ...func(string)) *runn
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	addrCh := make(chan string, 1)
-	opts.Addr = "127.0.0.1:0"
+	// A reserved port below the ephemeral range: once the server closes it, neither another
+	// test's listener nor the kernel's choice of a source port for a dial can take it.
+	opts.Addr = testenv.FreeAddr(t)
 	opts.OnListen = func(a string) {
 		for _, f := range onListen {
 			f(a)

@@ -1,7 +1,6 @@
 package brokers_test
 
 import (
-	"net"
 	"strconv"
 	"testing"
 	"time"
@@ -51,13 +50,10 @@ func TestOpenRedis(t *testing.T) {
 
 func TestOpenUnreachableRedis(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	port := ln.Addr().(*net.TCPAddr).Port
-	require.NoError(t, ln.Close())
+	port := testenv.FreePort(t) // reserved, nothing listens on it
 
 	start := time.Now()
-	_, err = brokers.Open(t.Context(), "redis://:hunter2@127.0.0.1:"+strconv.Itoa(port)+"/0", nil)
+	_, err := brokers.Open(t.Context(), "redis://:hunter2@127.0.0.1:"+strconv.Itoa(port)+"/0", nil)
 	require.ErrorContains(t, err, "redis broker: ping 127.0.0.1:"+strconv.Itoa(port))
 	require.NotContains(t, err.Error(), "hunter2")
 	require.Less(t, time.Since(start), brokers.OpenTimeout+time.Second)

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -133,10 +132,7 @@ func TestSessionsResumeAndFork(t *testing.T) {
 // TestServeRequiresPassword starts `openvibe serve` on loopback and drives it over HTTP.
 func TestServeRequiresPassword(t *testing.T) {
 	e := newEnv(t, `[{"events": [{"type": "text_delta", "text": "served"}]}]`)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := l.Addr().String()
-	l.Close()
+	addr := testenv.FreeAddr(t)
 
 	_, errOut, code := e.run("serve", "--addr", "0.0.0.0:0")
 	require.Equal(t, 2, code)
