@@ -17,8 +17,33 @@ dir=${OPENVIBE_UP_DIR:-$root/.tmp/up}
 addr=${OPENVIBE_UP_ADDR:-127.0.0.1:8080}
 bin=$dir/bin
 
+# free_port sets port to one nothing listens on, below the kernel's ephemeral range (so no
+# outgoing connection takes it before the service binds it) and not handed out before in
+# this run.
+picked=()
 free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+	port=$(python3 - "${picked[@]}" <<'PY'
+import random, socket, sys
+taken = {int(p) for p in sys.argv[1:]}
+low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+for _ in range(1000):
+    port = random.randrange(10000, low)
+    if port in taken:
+        continue
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", port))
+    except OSError:
+        continue
+    finally:
+        s.close()
+    print(port)
+    break
+else:
+    sys.exit("no free port")
+PY
+	) || return 1
+	picked+=("$port")
 }
 
 start_proc() { # name port binary [env…]
@@ -29,8 +54,12 @@ start_proc() { # name port binary [env…]
 	echo "$port" >"$dir/$name.port"
 }
 
-wait_healthy() { # port
+wait_healthy() { # port [pid]
 	for _ in $(seq 100); do
+		if [ -n "${2:-}" ] && ! kill -0 "$2" 2>/dev/null; then
+			echo "up: the process for port $1 exited" >&2
+			return 1
+		fi
 		curl -fsS "http://127.0.0.1:$1/healthz" >/dev/null 2>&1 && return 0
 		sleep 0.1
 	done
@@ -68,7 +97,7 @@ start() {
 	for svc in publish-gateway chat-socket api; do
 		ports=()
 		for n in 1 2; do
-			port=$(free_port)
+			free_port
 			start_proc "$svc-$n" "$port" "$svc" "${common[@]}"
 			ports+=("127.0.0.1:$port")
 		done
@@ -78,15 +107,17 @@ start() {
 		api) routes+=(-route "/=$(IFS=,; echo "${ports[*]}")") ;;
 		esac
 	done
-	port=$(free_port)
+	free_port
 	mkdir -p "$dir/workspaces"
 	start_proc agent-runner-1 "$port" agent-runner "${common[@]}" OPENVIBE_AGENT_WORKSPACE_ROOT="$dir/workspaces" \
 		OPENVIBE_AGENT_DATABASE="$dir/agent.db"
 	routes+=(-route "/agent/=127.0.0.1:$port")
-	for f in "$dir"/*-[12].port; do wait_healthy "$(cat "$f")"; done
+	for f in "$dir"/*-[12].port; do
+		wait_healthy "$(cat "$f")" "$(cat "${f%.port}.pid")" || { tail -n 20 "${f%.port}.log" >&2; return 1; }
+	done
 	"$bin/devproxy" -listen "$addr" "${routes[@]}" >"$dir/proxy.log" 2>&1 &
 	echo $! >"$dir/proxy.pid"
-	wait_healthy "${addr##*:}"
+	wait_healthy "${addr##*:}" "$!" || { cat "$dir/proxy.log" >&2; return 1; }
 	echo "up: running at http://$addr (logs in $dir; stop with make down)"
 }
 
