@@ -78,9 +78,9 @@ func TestViewerPage(t *testing.T) {
 
 	t.Run("an event retracted inside its delay window never reaches the page", func(t *testing.T) {
 		settings := "/api/vibe-coding/managed/" + strconv.FormatInt(slotID, 10) + "/settings"
-		s.call(http.MethodPut, settings, alice.Token, map[string]any{"settings": map[string]any{"delay_ms": 3000}}, http.StatusOK, nil)
+		s.call(http.MethodPut, settings, alice.Token, map[string]any{"settings": map[string]any{"delay_ms": 5000}}, http.StatusOK, nil)
 		publish(t, pub, prompt("e7-oops", "OOPS-PRIVATE-TEXT"), prompt("e8-kept", "Second thought"))
-		time.Sleep(time.Second)
+		time.Sleep(time.Second) // four seconds before the delay ends, time enough on a loaded machine
 		s.call(http.MethodDelete, "/api/vibe-coding/managed/"+strconv.FormatInt(slotID, 10)+"/events/e7-oops", alice.Token, nil, http.StatusOK, nil)
 		run(t, viewer, waitJS(`!!document.querySelector('[data-event-id="e8-kept"]')`)) // the delay has passed
 		time.Sleep(500 * time.Millisecond)
