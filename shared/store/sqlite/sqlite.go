@@ -196,18 +196,7 @@ func (s *Store) Close() error {
 
 // inTx runs fn in a write transaction, committing when it returns nil.
 func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
+	return store.InTx(ctx, s.w, fn)
 }
 
 // Extended SQLite result codes.

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"openvibe.live/backend/services/agent-runner/internal/store"
+	sharedstore "openvibe.live/backend/shared/store"
 )
 
 // Dialect is what differs between the databases a Store runs on.
@@ -102,18 +103,7 @@ type querier interface {
 
 // tx runs fn in a transaction, committed if fn returns nil and rolled back otherwise.
 func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
+	return sharedstore.InTx(ctx, s.db, fn)
 }
 
 // notFound wraps err with what, as store.ErrNotFound if it is sql.ErrNoRows.
