@@ -55,6 +55,14 @@ func (h *harness) join(since *int64, maxBytes int) (*Viewer, *Room) {
 	return v, r
 }
 
+// watch joins a viewer from the live edge and takes its welcome frames, so that take returns
+// only what comes after.
+func (h *harness) watch() *Viewer {
+	v, _ := h.join(nil, 1<<20)
+	take(h.t, v)
+	return v
+}
+
 func (h *harness) publish(e store.VibeEvent) {
 	require.NoError(h.t, slotbus.Publish(h.t.Context(), h.br, slotbus.Message{Kind: slotbus.KindEvent, SlotID: 7, Event: slotbus.FromStoreEvent(e)}))
 }
@@ -132,8 +140,7 @@ func TestDelayHoldsEventsUntilReceivedPlusDelay(t *testing.T) {
 		s := vibe.DefaultSettings()
 		s.DelayMs = 1500
 		h := newHarness(t, s)
-		v, _ := h.join(nil, 1<<20)
-		take(t, v)
+		v := h.watch()
 		h.store(vibe.TypePrompt)
 		time.Sleep(1499 * time.Millisecond)
 		require.Empty(t, take(t, v), "delivered before the delay ended")
@@ -150,8 +157,7 @@ func TestDelayChangeReschedulesPending(t *testing.T) {
 		s := vibe.DefaultSettings()
 		s.DelayMs = 10_000
 		h := newHarness(t, s)
-		v, _ := h.join(nil, 1<<20)
-		take(t, v)
+		v := h.watch()
 		h.store(vibe.TypePrompt)
 		time.Sleep(time.Second)
 		s.DelayMs = 2000
@@ -168,8 +174,7 @@ func TestDelayChangeReschedulesPending(t *testing.T) {
 func TestHiddenEventsNeverReachViewers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, vibe.DefaultSettings()) // show_thinking=0
-		v, _ := h.join(nil, 1<<20)
-		take(t, v)
+		v := h.watch()
 		h.store(vibe.TypeThinking)
 		h.publish(h.st.add(vibe.TypePrompt, store.VisibilityStreamer, false, time.Now()))
 		h.publish(h.st.add(vibe.TypePrompt, store.VisibilityPublic, true, time.Now()))
@@ -181,8 +186,7 @@ func TestHiddenEventsNeverReachViewers(t *testing.T) {
 func TestGapsAreFilledFromTheStoreInOrder(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, vibe.DefaultSettings())
-		v, _ := h.join(nil, 1<<20)
-		take(t, v)
+		v := h.watch()
 		h.store(vibe.TypePrompt)
 		h.st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now()) // never published
 		h.st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now())
@@ -199,8 +203,7 @@ func TestGapsAreFilledFromTheStoreInOrder(t *testing.T) {
 func TestGapFillWaitsForTheStore(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, vibe.DefaultSettings())
-		v, _ := h.join(nil, 1<<20)
-		take(t, v)
+		v := h.watch()
 		h.st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now())
 		h.st.setFail(true)
 		h.store(vibe.TypePrompt)
@@ -214,8 +217,7 @@ func TestGapFillWaitsForTheStore(t *testing.T) {
 func TestRefreshRecoversSilentLossAndSettings(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, vibe.DefaultSettings())
-		v, _ := h.join(nil, 1<<20)
-		take(t, v)
+		v := h.watch()
 		h.st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now())
 		s := vibe.DefaultSettings()
 		s.WidgetTitle = "Late night"
@@ -232,8 +234,7 @@ func TestPauseDropsEventsForGood(t *testing.T) {
 		s := vibe.DefaultSettings()
 		s.DelayMs = 1000
 		h := newHarness(t, s)
-		v, _ := h.join(nil, 1<<20)
-		take(t, v)
+		v := h.watch()
 		h.store(vibe.TypePrompt)
 		paused := s
 		paused.Paused = 1
@@ -255,8 +256,7 @@ func TestRetract(t *testing.T) {
 		s := vibe.DefaultSettings()
 		s.DelayMs = 3000
 		h := newHarness(t, s)
-		v, _ := h.join(nil, 1<<20)
-		take(t, v)
+		v := h.watch()
 		pending := h.store(vibe.TypePrompt)
 		time.Sleep(time.Second)
 		h.send(slotbus.Message{Kind: slotbus.KindRetract, Retract: &slotbus.Retract{Seq: pending.Seq, EventID: pending.EventID}})
@@ -282,8 +282,7 @@ func TestPanicDropsEveryPendingEvent(t *testing.T) {
 		s := vibe.DefaultSettings()
 		s.DelayMs = 3000
 		h := newHarness(t, s)
-		v, _ := h.join(nil, 1<<20)
-		take(t, v)
+		v := h.watch()
 		for range 3 {
 			h.store(vibe.TypePrompt)
 		}
@@ -367,8 +366,7 @@ func TestSlowViewerIsCutOffAlone(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, vibe.DefaultSettings())
 		slow, _ := h.join(nil, 2048)
-		fast, _ := h.join(nil, 1<<20)
-		take(t, fast)
+		fast := h.watch()
 		for range 20 {
 			h.store(vibe.TypePrompt)
 		}
@@ -421,8 +419,7 @@ func TestFirstDeliveryTimesAreRecorded(t *testing.T) {
 func TestChatIsBroadcastOnceAndKept(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, vibe.DefaultSettings())
-		v, _ := h.join(nil, 1<<20)
-		take(t, v)
+		v := h.watch()
 		c := &slotbus.Chat{ID: 9, UserID: 1, Username: "ada", Text: "hi", CreatedAt: time.Now()}
 		h.hub.Chat(t.Context(), 7, c)
 		h.send(slotbus.Message{Kind: slotbus.KindChat, Chat: c})
@@ -438,8 +435,7 @@ func TestLostRetractIsHonouredFromTheStore(t *testing.T) {
 		s := vibe.DefaultSettings()
 		s.DelayMs = 10_000
 		h := newHarness(t, s)
-		v, _ := h.join(nil, 1<<20)
-		take(t, v)
+		v := h.watch()
 		h.store(vibe.TypePrompt)
 		h.store(vibe.TypePrompt)
 		h.st.mu.Lock()
