@@ -17,41 +17,38 @@ dir=${OPENVIBE_UP_DIR:-$root/.tmp/up}
 addr=${OPENVIBE_UP_ADDR:-127.0.0.1:8080}
 bin=$dir/bin
 
-# free_port sets port to one nothing listens on, below the kernel's ephemeral range (so no
-# outgoing connection takes it before the service binds it) and not handed out before in
-# this run.
-picked=()
+# free_port sets port to a loopback port nothing listens on, below the kernel's ephemeral
+# range (so that no outgoing connection takes it before the service binds it), and port_lock
+# to an open descriptor holding the port's lock file: the one the Go tests' testenv.FreePort
+# takes, so that tests running beside this never get the same port. start_proc hands the
+# descriptor to the service, which holds the reservation for as long as it runs.
+ports_dir=${TMPDIR:-/tmp}/openvibe-test-ports
 free_port() {
-	port=$(python3 - "${picked[@]}" <<'PY'
-import random, socket, sys
-taken = {int(p) for p in sys.argv[1:]}
-low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
-for _ in range(1000):
-    port = random.randrange(10000, low)
-    if port in taken:
-        continue
-    s = socket.socket()
-    try:
-        s.bind(("127.0.0.1", port))
-    except OSError:
-        continue
-    finally:
-        s.close()
-    print(port)
-    break
-else:
-    sys.exit("no free port")
-PY
-	) || return 1
-	picked+=("$port")
+	local low p
+	read -r low _ </proc/sys/net/ipv4/ip_local_port_range
+	mkdir -p "$ports_dir"
+	chmod 0777 "$ports_dir" 2>/dev/null || true
+	for _ in $(seq 200); do
+		p=$((10000 + (RANDOM * 32768 + RANDOM) % (low - 10000)))
+		exec {port_lock}<>"$ports_dir/$p.lock" || continue
+		if flock -n "$port_lock" &&
+			python3 -c 'import socket, sys; socket.socket().bind(("127.0.0.1", int(sys.argv[1])))' "$p" 2>/dev/null; then
+			port=$p
+			return 0
+		fi
+		exec {port_lock}>&-
+	done
+	echo "up: no free port below $low" >&2
+	return 1
 }
 
-start_proc() { # name port binary [env…]
+start_proc() { # name port binary [env…]: the port is free_port's, whose lock the service keeps
 	local name=$1 port=$2 binary=$3
 	shift 3
 	env "$@" OPENVIBE_ADDR="127.0.0.1:$port" "$bin/$binary" serve >"$dir/$name.log" 2>&1 &
 	echo $! >"$dir/$name.pid"
 	echo "$port" >"$dir/$name.port"
+	exec {port_lock}>&-
 }
 
 wait_healthy() { # port [pid]

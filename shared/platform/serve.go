@@ -151,7 +151,7 @@ func (s *server) run(ctx context.Context) error {
 		// The error is returned, and logged by whoever handles it.
 		s.log.Info("shutting down", "reason", "failure")
 	}
-	err = s.shutdown(httpSrv, shutdownBegun, stopWorkers, &workers, cause == nil)
+	err = s.shutdown(httpSrv, ln, shutdownBegun, stopWorkers, &workers, cause == nil)
 	<-serveDone
 	s.logLateFailures(failed)
 	return errors.Join(cause, err)
@@ -170,7 +170,7 @@ func (s *server) runService(ctx context.Context, svc Service) (err error) {
 }
 
 // shutdown runs the shutdown sequence under a watchdog.
-func (s *server) shutdown(httpSrv *http.Server, begun <-chan struct{}, stopWorkers context.CancelFunc,
+func (s *server) shutdown(httpSrv *http.Server, ln net.Listener, begun <-chan struct{}, stopWorkers context.CancelFunc,
 	workers *sync.WaitGroup, drain bool,
 ) error {
 	s.stopping.Store(true)
@@ -191,7 +191,11 @@ func (s *server) shutdown(httpSrv *http.Server, begun <-chan struct{}, stopWorke
 	var errs []error
 	httpDone := make(chan error, 1)
 	go func() { httpDone <- httpSrv.Shutdown(ctx) }()
-	<-begun // the listener is closed: no new connections
+	<-begun // Shutdown has closed the listeners Serve took
+	// A worker that fails at once can get here before Serve has taken the listener, which
+	// Shutdown then cannot close: close it here, so that no connection is accepted while the
+	// services shut down (Serve, if it starts now, returns at once).
+	_ = ln.Close()
 	for _, svc := range s.opts.Services {
 		if err := svc.Shutdown(ctx); err != nil {
 			errs = append(errs, fmt.Errorf("service shutdown: %w", err))

@@ -137,7 +137,12 @@ func startServe(t *testing.T, opts ServeOptions, onListen ...func(string)) *runn
 	select {
 	case r.addr = <-addrCh:
 	case err := <-r.done:
-		t.Fatalf("serve returned before listening: %v", err)
+		select {
+		case r.addr = <-addrCh: // it listened, then a worker failed at once
+			r.done <- err
+		default:
+			t.Fatalf("serve returned before listening: %v", err)
+		}
 	}
 	t.Cleanup(func() {
 		cancel()
