@@ -6,15 +6,20 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v jq >/dev/null || { [ "$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq >&2; }
 work=$(mktemp -d)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-export SERVER=http://127.0.0.1:$port
-make run ADDR=127.0.0.1:$port DATA_DIR="$work/data" >"$work/run.log" 2>&1 &
+# Port 0: the server binds a free port itself and prints its URL.
+make run ADDR=127.0.0.1:0 DATA_DIR="$work/data" >"$work/run.log" 2>&1 &
 runpid=$!
 cleanup() { pkill -TERM -P $runpid 2>/dev/null || true; kill $runpid 2>/dev/null || true; wait $runpid 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
-for _ in $(seq 600); do curl -fsS "$SERVER/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
+SERVER=
+for _ in $(seq 600); do
+	SERVER=$(grep -o 'running at http://[^ ]*' "$work/run.log" | head -n 1 | cut -d' ' -f3) || true
+	[ -n "$SERVER" ] && curl -fsS "$SERVER/healthz" >/dev/null 2>&1 && break
+	sleep 0.2
+done
+[ -n "$SERVER" ] || { echo "make run printed no URL"; cat "$work/run.log"; exit 1; }
 curl -fsS "$SERVER/healthz" >/dev/null || { cat "$work/run.log"; exit 1; }
-grep -q "running at" "$work/run.log" || { echo "make run printed no URL"; cat "$work/run.log"; exit 1; }
+export SERVER
 
 # The walk-through block, exactly as the README has it.
 awk '/^## Five-minute walk-through/{on=1} on && /^```sh/{inblock=1; next} inblock && /^```/{exit} inblock' README.md >"$work/walk.sh"
