@@ -402,7 +402,6 @@ func (c *Client) requeue(it *item) {
 	c.mu.Unlock()
 }
 
-// rejected drops an in-flight event the gateway refused; false if it was not in flight.
 // rejected takes an event the gateway refused for good out of the in-flight window and
 // reports err for it; false (and nothing reported) if the event was not in flight.
 func (c *Client) rejected(eventID string, err *EventError) bool {
