@@ -19,6 +19,7 @@ import (
 	"openvibe.live/backend/services/chat-socket/internal/room"
 	"openvibe.live/backend/shared/auth"
 	"openvibe.live/backend/shared/broker"
+	"openvibe.live/backend/shared/platform"
 	"openvibe.live/backend/shared/store"
 )
 
@@ -51,11 +52,10 @@ type Server struct {
 	marker  *room.Marker
 	slots   *slotCache
 
-	mu       sync.Mutex
-	conns    map[*connection]struct{}
-	closing  bool
+	conns platform.Conns[*connection] // viewer connections
+
+	mu       sync.Mutex // guards limiters
 	limiters map[int64]*userLimiter
-	wg       sync.WaitGroup // viewer connections
 }
 
 type userLimiter struct {
@@ -86,7 +86,6 @@ func New(d Deps) (*Server, error) {
 		store: d.Store, broker: d.Broker, auth: d.Auth, log: d.Logger, now: d.Now, cfg: cfg,
 		metrics:  m,
 		slots:    newSlotCache(d.Store, d.Now),
-		conns:    map[*connection]struct{}{},
 		limiters: map[int64]*userLimiter{},
 	}
 	s.chatMsg = prometheus.NewCounter(prometheus.CounterOpts{
@@ -139,44 +138,13 @@ func (s *Server) Run(ctx context.Context) error {
 
 // Shutdown closes every viewer socket with 1001 and stops the rooms.
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.mu.Lock()
-	s.closing = true
-	for cc := range s.conns {
-		cc.v.Kill(closeGoingAway, reasonShutdown)
-	}
-	s.mu.Unlock()
-	done := make(chan struct{})
-	go func() {
-		s.wg.Wait()
-		close(done)
-	}()
+	s.conns.Close(func(cc *connection) { cc.v.Kill(closeGoingAway, reasonShutdown) })
 	var err error
-	select {
-	case <-done:
-	case <-ctx.Done():
+	if s.conns.Wait(ctx) != nil {
 		err = errors.New("chat: viewer sockets still open at the shutdown deadline")
 	}
 	s.hub.Close()
 	return err
-}
-
-// track registers a viewer connection; false while shutting down.
-func (s *Server) track(cc *connection) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closing {
-		return false
-	}
-	s.conns[cc] = struct{}{}
-	s.wg.Add(1)
-	return true
-}
-
-func (s *Server) untrack(cc *connection) {
-	s.mu.Lock()
-	delete(s.conns, cc)
-	s.mu.Unlock()
-	s.wg.Done()
 }
 
 func (s *Server) allowChat(userID int64) bool {
@@ -206,13 +174,11 @@ func (s *Server) sweepLimiters(idleSince time.Time) {
 func (s *Server) cutStalledWrites(now time.Time) {
 	limit := now.Add(-s.cfg.WriteTimeout).UnixNano()
 	var stalled []*connection
-	s.mu.Lock()
-	for cc := range s.conns {
+	s.conns.Each(func(cc *connection) {
 		if t := cc.writeStart.Load(); t != 0 && t < limit {
 			stalled = append(stalled, cc)
 		}
-	}
-	s.mu.Unlock()
+	})
 	for _, cc := range stalled {
 		cc.v.Kill(room.CloseSlow, room.ReasonSlow)
 		_ = cc.conn.CloseNow() // unblocks the write

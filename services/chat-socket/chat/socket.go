@@ -97,13 +97,13 @@ func (s *Server) handleSocket(c echo.Context) error {
 	userID, username := s.viewer(lookupCtx, req)
 	v := room.NewViewer(s.cfg.SendQueueBytes, userID, username)
 	cc := &connection{s: s, conn: conn, v: v, slot: slot, batch: batch, ctx: ctx, cancel: cancel}
-	if !s.track(cc) {
+	if !s.conns.Add(cc) {
 		_ = conn.Close(closeGoingAway, reasonShutdown)
 		return nil
 	}
 	handedOff = true
 	go func() {
-		defer s.untrack(cc)
+		defer s.conns.Remove(cc)
 		defer cancel()
 		cc.serve(since)
 	}()

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -52,10 +51,7 @@ type Gateway struct {
 	slots  *slotRegistry
 
 	sessions sessionRefs
-	draining atomic.Bool
-	connsMu  sync.Mutex
-	conns    map[*conn]struct{}
-	connsWG  sync.WaitGroup
+	conns    platform.Conns[*conn]
 }
 
 var _ platform.Service = (*Gateway)(nil)
@@ -97,7 +93,6 @@ func New(d Deps) (*Gateway, error) {
 		writer:   newBatchWriter(d.Store, d.Broker, d.Logger, met, d.Config, d.Now),
 		slots:    newSlotRegistry(d.Store, d.Broker, d.Logger, met, d.Config),
 		sessions: sessionRefs{n: map[int64]int{}},
-		conns:    map[*conn]struct{}{},
 	}
 	return g, nil
 }
@@ -125,47 +120,15 @@ func (g *Gateway) Run(ctx context.Context) error {
 // stored, or refused with an error), closes each publisher socket with 1001, and stops the
 // slot watchers. Connections still open when ctx ends are dropped.
 func (g *Gateway) Shutdown(ctx context.Context) error {
-	g.draining.Store(true)
-	g.connsMu.Lock()
-	for c := range g.conns {
-		c.requestClose(closeRequest{code: closeGoingAway, reason: closeShutdown})
-	}
-	g.connsMu.Unlock()
-	done := make(chan struct{})
-	go func() { g.connsWG.Wait(); close(done) }()
+	g.conns.Close(func(c *conn) { c.requestClose(closeRequest{code: closeGoingAway, reason: closeShutdown}) })
 	var err error
-	select {
-	case <-done:
-	case <-ctx.Done():
-		g.connsMu.Lock()
-		for c := range g.conns {
-			c.requestClose(closeRequest{abort: true})
-		}
-		g.connsMu.Unlock()
-		<-done
-		err = fmt.Errorf("closing publisher connections: %w", ctx.Err())
+	if werr := g.conns.Wait(ctx); werr != nil {
+		g.conns.Each(func(c *conn) { c.requestClose(closeRequest{abort: true}) })
+		_ = g.conns.Wait(context.Background()) // an aborted connection returns at once
+		err = fmt.Errorf("closing publisher connections: %w", werr)
 	}
 	g.slots.close()
 	return err
-}
-
-// track registers a connection for Shutdown; false once shutdown has begun.
-func (g *Gateway) track(c *conn) bool {
-	g.connsMu.Lock()
-	defer g.connsMu.Unlock()
-	if g.draining.Load() {
-		return false
-	}
-	g.conns[c] = struct{}{}
-	g.connsWG.Add(1)
-	return true
-}
-
-func (g *Gateway) untrack(c *conn) {
-	g.connsMu.Lock()
-	delete(g.conns, c)
-	g.connsMu.Unlock()
-	g.connsWG.Done()
 }
 
 // reap ends sessions that have shown no sign of life for IdleSessionTimeout: those of a

@@ -41,7 +41,7 @@ var (
 // nothing sent early is lost).
 func (g *Gateway) handlePublish(ec echo.Context) error {
 	r, w := ec.Request(), ec.Response()
-	if g.draining.Load() {
+	if g.conns.Closed() {
 		return echo.NewHTTPError(http.StatusServiceUnavailable, "server is shutting down")
 	}
 	token, fromCookie := credential(r)
@@ -57,11 +57,11 @@ func (g *Gateway) handlePublish(ec echo.Context) error {
 	ctx := context.WithoutCancel(r.Context())
 	log := g.log.With("remote_addr", r.RemoteAddr)
 	c := newConn(g, ws, log)
-	if !g.track(c) {
+	if !g.conns.Add(c) {
 		g.refuse(ctx, ws, refuseAfterStop)
 		return nil
 	}
-	defer g.untrack(c)
+	defer g.conns.Remove(c)
 	ms, p, ref := g.admit(ctx, r, token)
 	if ref != nil {
 		if ref.refusal == refuseStore {
