@@ -154,14 +154,12 @@ func TestBrokerDeadStoreBeforeAck(t *testing.T) {
 		h.br.dead.Store(true)
 
 		const n = 50
-		for i := range n {
-			require.NoError(t, c.Send(ctx, eventMsg("key", fmt.Sprintf("ev-%02d", i), vibe.TypeResponse, nil)))
-		}
+		sendNumbered(t, ctx, c, "key", n)
 		for i := range n {
 			m, err := c.Next(ctx)
 			require.NoError(t, err)
 			a := ack(t, m)
-			require.Equal(t, fmt.Sprintf("ev-%02d", i), a.EventID, "acks keep the send order")
+			require.Equal(t, numbered(i), a.EventID, "acks keep the send order")
 			require.False(t, a.Delivered, "the broker did not take it")
 			require.EqualValues(t, i+1, a.Sequence)
 			_, err = h.st.VibeEventByEventID(t.Context(), ms.ID, a.EventID)
@@ -189,15 +187,13 @@ func TestStoreOutageNeverAcks(t *testing.T) {
 		h.st.down.Store(true)
 
 		const n = 20
-		for i := range n {
-			require.NoError(t, c.Send(ctx, eventMsg("key", fmt.Sprintf("ev-%02d", i), vibe.TypeResponse, nil)))
-		}
+		sendNumbered(t, ctx, c, "key", n)
 		for i := range n {
 			m, err := c.Next(ctx)
 			require.NoError(t, err)
 			e := protoError(t, m)
 			require.Equal(t, ErrEventStore, e.Error)
-			require.Equal(t, fmt.Sprintf("ev-%02d", i), e.EventID)
+			require.Equal(t, numbered(i), e.EventID)
 		}
 		require.NoError(t, c.Send(ctx, helloMsg("key-2")))
 		m, err := c.Next(ctx)

@@ -376,6 +376,17 @@ func eventMsg(key, eventID, eventType string, extra map[string]any) map[string]a
 }
 
 // sendEvent sends one response event and returns the answer (ack or error).
+// numbered is the id of the i-th of a run of test events: ev-00, ev-01, …
+func numbered(i int) string { return fmt.Sprintf("ev-%02d", i) }
+
+// sendNumbered writes n response events, numbered from 0, without reading the answers.
+func sendNumbered(t *testing.T, ctx context.Context, c *pubclient.Client, key string, n int) {
+	t.Helper()
+	for i := range n {
+		require.NoError(t, c.Send(ctx, eventMsg(key, numbered(i), vibe.TypeResponse, nil)))
+	}
+}
+
 func sendEvent(t *testing.T, ctx context.Context, c *pubclient.Client, key, id string) pubclient.Message {
 	t.Helper()
 	require.NoError(t, c.Send(ctx, eventMsg(key, id, vibe.TypeResponse, nil)))

@@ -37,12 +37,12 @@ func TestConnectionRateLimit(t *testing.T) {
 	ctx := h.ctx()
 	c := h.connect(tok, ms, "key") // hello uses one token of the burst
 	for i := range 20 {
-		_ = c.Send(ctx, eventMsg("key", fmt.Sprintf("ev-%02d", i), vibe.TypeResponse, nil))
+		_ = c.Send(ctx, eventMsg("key", numbered(i), vibe.TypeResponse, nil))
 	}
 	before := closesWith(t, ctx, c, vibe.CloseRateLimited, vibe.ReasonRateLimited)
 	require.Len(t, before, 9, "the events within the burst are acked before the close")
 	for i, m := range before {
-		require.Equal(t, fmt.Sprintf("ev-%02d", i), ack(t, m).EventID)
+		require.Equal(t, numbered(i), ack(t, m).EventID)
 	}
 	rows, err := h.st.VibeEventsAfter(t.Context(), ms.ID, 0, 100)
 	require.NoError(t, err)
