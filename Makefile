@@ -1,8 +1,12 @@
 # OpenVibe.Live backend. `make run` starts the standalone server; `make test` runs everything.
 SHELL := /bin/bash
 GO ?= go
-ADDR ?= 127.0.0.1:8080
-DATA_DIR ?= ./data
+# OPENVIBE_ADDR and OPENVIBE_DATA_DIR from the environment win over the defaults; ADDR= and
+# DATA_DIR= on the command line win over both.
+OPENVIBE_ADDR ?= 127.0.0.1:8080
+OPENVIBE_DATA_DIR ?= ./data
+ADDR ?= $(OPENVIBE_ADDR)
+DATA_DIR ?= $(OPENVIBE_DATA_DIR)
 
 .PHONY: run demo build test test-short lint fuzz bench test-reliability soak up down clean
 

@@ -7,12 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"time"
 )
 
 // BinariesEnv names a directory of already built binaries (publish-gateway, chat-socket,
 // api, …, each named after its module directory) to use instead of building:
-// scripts/reliability.sh builds once for every test package.
+// scripts/test.sh and scripts/reliability.sh build once for every test package.
 const BinariesEnv = "OPENVIBE_E2E_BINARIES"
 
 // RepoRoot finds the repository root above the working directory.
@@ -43,6 +42,8 @@ type Binaries struct {
 // repository root, e.g. "services/publish-gateway") into a fresh temporary directory, each
 // named after its directory. Each is built inside its own module, so it works with and
 // without go.work. A binary of that name in the BinariesEnv directory is used as it is.
+// A build has no deadline of its own: on a busy machine a first build may take minutes, and
+// ctx (or the go test -timeout) is the only limit.
 func BuildBinaries(ctx context.Context, modules ...string) (*Binaries, error) {
 	b := &Binaries{paths: map[string]string{}}
 	var root string
@@ -64,11 +65,9 @@ func BuildBinaries(ctx context.Context, modules ...string) (*Binaries, error) {
 			}
 		}
 		out := filepath.Join(b.dir, name)
-		ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 		cmd := exec.CommandContext(ctx, "go", "build", "-o", out, ".")
 		cmd.Dir = filepath.Join(root, module)
 		output, err := cmd.CombinedOutput()
-		cancel()
 		if err != nil {
 			b.Remove()
 			return nil, fmt.Errorf("build %s: %w\n%s", module, err, output)
@@ -101,9 +100,7 @@ func RunWithBinaries(m interface{ Run() int }, bins map[string]*string) int {
 	for module := range bins {
 		modules = append(modules, module)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	b, err := BuildBinaries(ctx, modules...)
-	cancel()
+	b, err := BuildBinaries(context.Background(), modules...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
