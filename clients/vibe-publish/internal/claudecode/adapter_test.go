@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -129,6 +130,37 @@ func TestFollowSwitchesToANewSession(t *testing.T) {
 	ev := s.get()[0]
 	require.Equal(t, vibe.TypePrompt, ev.EventType)
 	require.Equal(t, "9d1e2f3a-c435-4cf7-b9b9-f40426042847", ev.SessionID)
+	cancel()
+	require.ErrorIs(t, <-done, context.Canceled)
+}
+
+// A sub-agent that starts while following is picked up: its edits reach viewers, its
+// instructions from the main agent do not.
+func TestFollowPicksUpSubAgents(t *testing.T) {
+	t.Parallel()
+	opt, transcript, _ := layout(t, 19)
+	opt.Follow = true
+	following := make(chan string, 1)
+	opt.OnTranscript = func(p string) { following <- p }
+	ctx, cancel := context.WithCancel(t.Context())
+	var s sink
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, opt, s.emit) }()
+	<-following
+
+	sub := filepath.Join(filepath.Dir(transcript), "4f35e220-c435-4cf7-b9b9-f40426042847", "subagents")
+	require.NoError(t, os.MkdirAll(sub, 0o755))
+	h := `"isSidechain":true,"agentId":"a1","sessionId":"4f35e220-c435-4cf7-b9b9-f40426042847","cwd":"/home/streamer/src/nightbus","timestamp":"2026-11-29T21:05:00.000Z"`
+	lines := []string{
+		`{"type":"user",` + h + `,"uuid":"s1","message":{"content":"Rename the parser's helper"}}`,
+		`{"type":"assistant",` + h + `,"uuid":"s2","message":{"content":[{"type":"text","text":"I'll rename it."},{"type":"tool_use","id":"toolu_s","name":"Edit","input":{"file_path":"/home/streamer/src/nightbus/internal/timetable/parse.go","old_string":"func h(","new_string":"func hours("}}]}}`,
+		`{"type":"user",` + h + `,"uuid":"s3","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_s","content":"ok"}]}}`,
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(sub, "agent-a1.jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o600))
+	require.Eventually(t, func() bool { return len(s.get()) == 3 }, 10*time.Second, 10*time.Millisecond)
+	evs := s.get()
+	require.Equal(t, []string{vibe.TypeToolCall, vibe.TypeToolCall, vibe.TypeFileChange}, []string{evs[0].EventType, evs[1].EventType, evs[2].EventType})
+	require.Equal(t, "internal/timetable/parse.go", evs[2].File.RelativePath)
 	cancel()
 	require.ErrorIs(t, <-done, context.Canceled)
 }
