@@ -2,16 +2,13 @@ package claudecode
 
 import (
 	"context"
-	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"openvibe.live/backend/clients/vibe-publish/internal/fixture"
@@ -27,7 +24,7 @@ func sessions(t *testing.T, set string) []string {
 	t.Helper()
 	root := fixture.Unpack(t, fixture.Dir(2, "claude-code", set), t.TempDir())
 	var out []string
-	assert.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") && !strings.HasPrefix(d.Name(), "agent-") && !strings.Contains(p, "/subagents/") {
 			out = append(out, p)
 		}
@@ -40,54 +37,16 @@ func sessions(t *testing.T, set string) []string {
 func readOnce(t *testing.T, path string) []vibe.Event {
 	t.Helper()
 	var s sink
-	assert.NoError(t, Run(t.Context(), Options{Transcript: path}, s.emit))
+	require.NoError(t, Run(t.Context(), Options{Transcript: path}, s.emit))
 	return s.get()
 }
 
-var invented = regexp.MustCompile(`^\s*<|This session is being continued|<ide_selection>|<ide_opened_file>|<task-notification>|<teammate-message|<system-reminder>`)
-
-// checkSession asserts what must hold for any transcript: no prompt the streamer did not type,
-// no empty thinking, every tool call closed, distinct ids that the gateway accepts, and the
-// same ids on a second read.
+// checkSession checks one transcript's events (fixture.Check) and that a second read gives the
+// same ids.
 func checkSession(t *testing.T, path string, evs []vibe.Event) map[string]int {
 	t.Helper()
-	name := filepath.Base(path)
-	ids := map[string]bool{}
-	open := map[string]int{}
-	count := map[string]int{}
-	for _, ev := range evs {
-		count[ev.EventType]++
-		assert.False(t, ids[ev.EventID], "%s: event id %s twice", name, ev.EventID)
-		ids[ev.EventID] = true
-		raw, err := json.Marshal(ev)
-		assert.NoError(t, err)
-		_, err = vibe.ParseEvent(raw)
-		assert.NoError(t, err, "%s: the gateway refuses %s", name, raw)
-		assert.NotEmpty(t, ev.Summary, "%s: %s has no summary", name, raw)
-		switch ev.EventType {
-		case vibe.TypePrompt:
-			assert.NotRegexp(t, invented, ev.Prompt.Text, "%s: a prompt the streamer did not type", name)
-		case vibe.TypeThinking:
-			assert.NotEmpty(t, strings.TrimSpace(ev.Thinking.Text), "%s: empty thinking", name)
-		case vibe.TypeToolCall:
-			if ev.Tool.Phase == "start" {
-				open[ev.Tool.Name]++
-			} else {
-				open[ev.Tool.Name]--
-				assert.NotEqual(t, "tool", ev.Tool.Name, "%s: a result without its call", name)
-			}
-		case vibe.TypeFileChange:
-			assert.False(t, filepath.IsAbs(ev.File.RelativePath), "%s: absolute path %s", name, ev.File.RelativePath)
-		}
-	}
-	for tool, n := range open {
-		assert.Zero(t, n, "%s: %d %s calls never finished", name, n, tool)
-	}
-	again := readOnce(t, path)
-	require.Len(t, again, len(evs))
-	for i := range evs {
-		require.Equal(t, evs[i].EventID, again[i].EventID, "%s: ids are stable across reads", name)
-	}
+	count := fixture.Check(t, filepath.Base(path), evs)
+	fixture.SameIDs(t, filepath.Base(path), evs, readOnce(t, path))
 	return count
 }
 
@@ -186,9 +145,9 @@ func TestIDEContextIsNotAPrompt(t *testing.T) {
 func TestNotATranscript(t *testing.T) {
 	t.Parallel()
 	p := filepath.Join(t.TempDir(), "notes.jsonl")
-	assert.NoError(t, os.WriteFile(p, []byte(`{"eventType":"prompt","prompt":{"text":"hi"}}`+"\n"+`{"a":1}`+"\n"), 0o600))
+	require.NoError(t, os.WriteFile(p, []byte(`{"eventType":"prompt","prompt":{"text":"hi"}}`+"\n"+`{"a":1}`+"\n"), 0o600))
 	err := Run(context.Background(), Options{Transcript: p}, (&sink{}).emit)
 	require.ErrorIs(t, err, ErrNotTranscript)
-	assert.NoError(t, os.WriteFile(p, nil, 0o600))
-	assert.NoError(t, Run(context.Background(), Options{Transcript: p}, (&sink{}).emit), "an empty transcript is a session that has not started")
+	require.NoError(t, os.WriteFile(p, nil, 0o600))
+	require.NoError(t, Run(context.Background(), Options{Transcript: p}, (&sink{}).emit), "an empty transcript is a session that has not started")
 }
