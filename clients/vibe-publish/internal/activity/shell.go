@@ -105,8 +105,8 @@ func isSubcommand(w string) bool { return subcommand.MatchString(w) }
 var (
 	failedRE = regexp.MustCompile(`(?i)\b(\d+) (?:failed|failures?|failing|errors?)\b`)
 	passedRE = regexp.MustCompile(`(?i)\b(\d+) (?:passed|passing|tests? passed)\b`)
-	goFail   = regexp.MustCompile(`(?m)^\s*--- FAIL: `)
-	goPass   = regexp.MustCompile(`(?m)^\s*--- PASS: `)
+	goFail   = regexp.MustCompile(`--- FAIL: `)
+	goPass   = regexp.MustCompile(`--- PASS: `)
 )
 
 // TestCounts reads a test run's output for how many tests failed and passed. ok is false when
