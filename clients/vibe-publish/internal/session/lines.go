@@ -27,6 +27,8 @@ type Lines struct {
 	Stop    func() bool   // see follow.Options.Stop
 	// OnBadLine is told about a line the mapper refused or that was too long.
 	OnBadLine func(n int64, err error)
+	// Blank hands blank lines to the mapper too (they separate paragraphs in Markdown).
+	Blank bool
 }
 
 // ReadLines maps a session file line by line and emits the events. Read to its end without
@@ -55,7 +57,7 @@ func ReadLines(ctx context.Context, path string, m LineMapper, opt Lines, emit f
 			}
 		},
 	}, func(raw []byte, n int64) error {
-		if len(bytes.TrimSpace(raw)) == 0 {
+		if !opt.Blank && len(bytes.TrimSpace(raw)) == 0 {
 			return nil
 		}
 		evs, err := m.Line(raw, n)
