@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"openvibe.live/backend/clients/vibe-publish/internal/activity"
+	"openvibe.live/backend/clients/vibe-publish/internal/applypatch"
 	"openvibe.live/backend/shared/vibe"
 )
 
@@ -38,7 +39,7 @@ type call struct {
 	planDone, planTotal int
 	at                  string
 	tool                activity.Tool
-	patch               []filePatch
+	patch               []applypatch.File
 	cwd                 string
 }
 
@@ -209,14 +210,14 @@ func (m *Mapper) callStart(it item, at string) []vibe.Event {
 }
 
 // describe says what a function or custom tool call is.
-func (m *Mapper) describe(name, input string, a callArgs, cwd string) (activity.Tool, []filePatch) {
+func (m *Mapper) describe(name, input string, a callArgs, cwd string) (activity.Tool, []applypatch.File) {
 	switch name {
 	case "shell", "shell_command", "exec_command", "container.exec", "local_shell":
 		cmd := a.command()
 		return m.shellTool(name, cmd), m.patchOf(cmd)
 	case "apply_patch":
-		text, _ := patchText(first(input, a.Input, a.Patch))
-		p := parsePatch(text)
+		text, _ := applypatch.Find(first(input, a.Input, a.Patch))
+		p := applypatch.Parse(text)
 		return m.editTool(name, p, cwd), p
 	case "update_plan":
 		return activity.Tool{Name: name, Kind: activity.Plan}, nil
@@ -241,22 +242,22 @@ func (m *Mapper) shellTool(name, cmd string) activity.Tool {
 
 // patchOf is the patch a shell command applies (Codex before 0.30 ran apply_patch as a
 // command), or nil.
-func (m *Mapper) patchOf(cmd string) []filePatch {
+func (m *Mapper) patchOf(cmd string) []applypatch.File {
 	if !strings.Contains(cmd, "apply_patch") {
 		return nil
 	}
-	if text, ok := patchText(cmd); ok {
-		return parsePatch(text)
+	if text, ok := applypatch.Find(cmd); ok {
+		return applypatch.Parse(text)
 	}
 	return nil
 }
 
-func (m *Mapper) editTool(name string, p []filePatch, cwd string) activity.Tool {
+func (m *Mapper) editTool(name string, p []applypatch.File, cwd string) activity.Tool {
 	t := activity.Tool{Name: name, Kind: activity.Edit}
 	switch len(p) {
 	case 0:
 	case 1:
-		t.Path = activity.Relative(m.root, cwd, first(p[0].moveTo, p[0].path))
+		t.Path = activity.Relative(m.root, cwd, p[0].Target())
 	default:
 		t.Path = fmt.Sprintf("%d files", len(p))
 	}
@@ -274,7 +275,7 @@ func (m *Mapper) callEnd(it item, key, at string) []vibe.Event {
 	o.Done, o.Total = c.planDone, c.planTotal
 	evs := []vibe.Event{m.b.ToolEnd(c.key, "response_item."+it.Type, at, c.tool, o, out.text)}
 	if !out.failed {
-		for i, fc := range changes(c.patch, m.root, c.cwd) {
+		for i, fc := range applypatch.Changes(c.patch, m.root, c.cwd) {
 			evs = append(evs, m.b.File(c.key+"/"+strconv.Itoa(i), "apply_patch", at, fc))
 		}
 	}
