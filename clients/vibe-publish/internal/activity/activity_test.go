@@ -69,6 +69,7 @@ func TestRelative(t *testing.T) {
 		{"", "", "rel/x.go", "rel/x.go"},
 		{`C:\src\app`, "", `C:\src\app\main.go`, "main.go"},
 		{`C:\src\app`, "", `src\main\K.kt`, "src/main/K.kt"},
+		{"-w/p", "-w/p/.claude/agent", "-w/p/.claude/agent/a.md", ".claude/agent/a.md"},
 	}
 	for _, c := range cases {
 		require.Equal(t, c.want, Relative(c.root, c.cwd, c.p), "%+v", c)

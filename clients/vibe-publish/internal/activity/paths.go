@@ -15,7 +15,10 @@ func Relative(root, cwd, p string) string {
 	}
 	p = strings.ReplaceAll(p, `\`, "/")
 	root, cwd = strings.ReplaceAll(root, `\`, "/"), strings.ReplaceAll(cwd, `\`, "/")
-	if !isAbs(p) {
+	if !isAbs(p) && root != "" && !isAbs(root) && (p == root || strings.HasPrefix(p, strings.TrimSuffix(root, "/")+"/")) {
+		p = "/" + p // both written without their leading slash (anonymised transcripts): p is already rooted
+		root = "/" + root
+	} else if !isAbs(p) {
 		base := cwd
 		if base == "" {
 			base = root

@@ -151,3 +151,17 @@ func TestNotATranscript(t *testing.T) {
 	require.NoError(t, os.WriteFile(p, nil, 0o600))
 	require.NoError(t, Run(context.Background(), Options{Transcript: p}, (&sink{}).emit), "an empty transcript is a session that has not started")
 }
+
+// 2.1.114: every edit of the session was made by its six sub-agents (in worktrees of their
+// own); the main transcript alone has none.
+func TestSubAgentEditsAreFileChanges(t *testing.T) {
+	t.Parallel()
+	var files []string
+	for _, ev := range byName(t, "tuned", "ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl") {
+		if ev.EventType == vibe.TypeFileChange {
+			files = append(files, ev.File.RelativePath)
+		}
+	}
+	require.Len(t, files, 14)
+	require.Contains(t, files, ".claude/worktrees/agent-a4ca7529/work/research-plan-mode.md")
+}
