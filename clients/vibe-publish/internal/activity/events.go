@@ -103,7 +103,7 @@ type FileChange struct {
 func (b Builder) File(key, rawType, at string, fc FileChange) vibe.Event {
 	ev := b.Event(key+"/file", vibe.TypeFileChange, rawType, at)
 	ev.Summary = Truncate(fileSummary(fc), MaxSummary)
-	ev.File = &vibe.FileBody{Name: baseName(fc.Path), RelativePath: fc.Path, Operation: fc.Operation, ChangeCount: fc.Added + fc.Removed}
+	ev.File = &vibe.FileBody{Name: BaseName(fc.Path), RelativePath: fc.Path, Operation: fc.Operation, ChangeCount: fc.Added + fc.Removed}
 	if s := TruncateLines(fc.Snippet, SnippetLines+1, MaxSnippet); s != "" {
 		ev.File.Snippet = &s
 	}
@@ -118,9 +118,18 @@ func Timestamp(at string) string {
 	return at
 }
 
-func baseName(p string) string {
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		return p[i+1:]
+// BaseName is the last element of a slash- or backslash-separated path.
+func BaseName(p string) string {
+	p = strings.TrimRight(strings.ReplaceAll(p, `\`, "/"), "/")
+	return p[strings.LastIndexByte(p, '/')+1:]
+}
+
+// First is the first of its arguments that is not empty.
+func First(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
 	}
-	return p
+	return ""
 }

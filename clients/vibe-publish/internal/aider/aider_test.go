@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,32 +12,6 @@ import (
 	"openvibe.live/backend/clients/vibe-publish/internal/fixture"
 	"openvibe.live/backend/shared/vibe"
 )
-
-type sink struct {
-	mu  sync.Mutex
-	evs []vibe.Event
-}
-
-func (s *sink) emit(_ context.Context, ev vibe.Event) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.evs = append(s.evs, ev)
-	return nil
-}
-
-func (s *sink) get() []vibe.Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]vibe.Event(nil), s.evs...)
-}
-
-func summaries(evs []vibe.Event) []string {
-	var out []string
-	for _, ev := range evs {
-		out = append(out, ev.EventType+": "+ev.Summary)
-	}
-	return out
-}
 
 // repo lays out the own history in a git working tree.
 func repo(t *testing.T) string {
@@ -52,9 +25,9 @@ func repo(t *testing.T) string {
 func TestMapsAHistory(t *testing.T) {
 	t.Parallel()
 	dir := repo(t)
-	var s sink
-	require.NoError(t, Run(t.Context(), Options{ProjectDir: filepath.Join(dir, "internal", "timetable")}, s.emit))
-	evs := s.get()
+	var s fixture.Sink
+	require.NoError(t, Run(t.Context(), Options{ProjectDir: filepath.Join(dir, "internal", "timetable")}, s.Emit))
+	evs := s.Events()
 	require.Equal(t, []string{
 		"prompt: The departures board shows 24:10 before 23:50.",
 		"thinking: The parser takes hours modulo 24, so 24:10 becomes 00:10 and sorts first.",
@@ -70,7 +43,7 @@ func TestMapsAHistory(t *testing.T) {
 		"session.status: Committed 2d7a9b0: fix: format departures past 24 as they are",
 		"prompt: which lines run after midnight?",
 		"response: From the timetable fixtures, the **N1**, **N2** and **N5** lines have departures after 24:00:",
-	}, summaries(evs))
+	}, fixture.Summaries(evs))
 	require.Equal(t, "aider 2026-11-29 21:00:03", evs[0].SessionID)
 	require.Equal(t, "aider 2026-11-30 09:15:40", evs[12].SessionID, "each aider run is a session")
 	require.Contains(t, evs[0].Prompt.Text, "Keep hours past 24 when parsing", "a prompt's #### lines are one prompt")
@@ -80,31 +53,31 @@ func TestMapsAHistory(t *testing.T) {
 	require.Equal(t, "@@\n \th, m := split(s)\n-\treturn time.Duration(h%24)*time.Hour + time.Duration(m)*time.Minute, nil\n+\t// keep hours past 24: the night buses run on the previous service day\n+\treturn time.Duration(h)*time.Hour + time.Duration(m)*time.Minute, nil", *evs[4].File.Snippet)
 	fixture.Check(t, "own", evs)
 
-	var again sink
-	require.NoError(t, Run(t.Context(), Options{ProjectDir: dir}, again.emit))
-	fixture.SameIDs(t, "own", evs, again.get())
+	var again fixture.Sink
+	require.NoError(t, Run(t.Context(), Options{ProjectDir: dir}, again.Emit))
+	fixture.SameIDs(t, "own", evs, again.Events())
 }
 
 func TestFollowPublishesWhatAiderAppends(t *testing.T) {
 	t.Parallel()
 	dir := repo(t)
 	ctx, cancel := context.WithCancel(t.Context())
-	var s sink
+	var s fixture.Sink
 	started := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- Run(ctx, Options{ProjectDir: dir, Follow: true, Poll: 5 * time.Millisecond, OnHistory: func(p string) { started <- p }}, s.emit)
+		done <- Run(ctx, Options{ProjectDir: dir, Follow: true, Poll: 5 * time.Millisecond, OnHistory: func(p string) { started <- p }}, s.Emit)
 	}()
 	p := <-started
 	time.Sleep(50 * time.Millisecond)
-	require.Empty(t, s.get())
+	require.Empty(t, s.Events())
 	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
 	require.NoError(t, err)
 	_, err = f.WriteString("#### rename N5 to N6  \n\nDone in the fixtures:\n\ntestdata/lines.txt\n```\n<<<<<<< SEARCH\nN5\n=======\nN6\n>>>>>>> REPLACE\n```\n\n> Tokens: 1k sent, 20 received.  \n> Applied edit to testdata/lines.txt  \n")
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
-	require.Eventually(t, func() bool { return len(s.get()) == 3 }, 5*time.Second, 5*time.Millisecond)
-	require.Equal(t, []string{"prompt: rename N5 to N6", "response: Done in the fixtures:", "file.change: Edited testdata/lines.txt (+1 −1)"}, summaries(s.get()))
+	require.Eventually(t, func() bool { return len(s.Events()) == 3 }, 5*time.Second, 5*time.Millisecond)
+	require.Equal(t, []string{"prompt: rename N5 to N6", "response: Done in the fixtures:", "file.change: Edited testdata/lines.txt (+1 −1)"}, fixture.Summaries(s.Events()))
 	cancel()
 	require.ErrorIs(t, <-done, context.Canceled)
 }
@@ -113,7 +86,7 @@ func TestNotAHistory(t *testing.T) {
 	t.Parallel()
 	p := filepath.Join(t.TempDir(), "notes.md")
 	require.NoError(t, os.WriteFile(p, []byte("# Notes\n\nnothing of aider here\n"), 0o600))
-	require.ErrorIs(t, Run(t.Context(), Options{History: p}, (&sink{}).emit), ErrNotHistory)
+	require.ErrorIs(t, Run(t.Context(), Options{History: p}, (&fixture.Sink{}).Emit), ErrNotHistory)
 	_, _, err := Newest(t.TempDir())
 	require.ErrorIs(t, err, ErrNoHistory)
 }
@@ -126,9 +99,9 @@ func TestHeldBackHistory(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(dir, "*", HistoryFile))
 	require.NotEmpty(t, files)
 	for _, p := range files {
-		var s sink
-		require.NoError(t, Run(t.Context(), Options{History: p}, s.emit))
-		t.Logf("%s: %v", filepath.Base(filepath.Dir(p)), fixture.Check(t, p, s.get()))
+		var s fixture.Sink
+		require.NoError(t, Run(t.Context(), Options{History: p}, s.Emit))
+		t.Logf("%s: %v", filepath.Base(filepath.Dir(p)), fixture.Check(t, p, s.Events()))
 	}
 }
 
@@ -150,5 +123,5 @@ func TestAnswersAndAICommentsAreNotPrompts(t *testing.T) {
 		evs = append(evs, out...)
 	}
 	evs = append(evs, m.Close()...)
-	require.Equal(t, []string{"tool.call: Running ls", "tool.call: Ran ls", "prompt: what now?"}, summaries(evs))
+	require.Equal(t, []string{"tool.call: Running ls", "tool.call: Ran ls", "prompt: what now?"}, fixture.Summaries(evs))
 }

@@ -58,7 +58,7 @@ type shellRun struct {
 func NewMapper(root string) *Mapper {
 	m := &Mapper{root: root, b: activity.Builder{Space: idSpace, Channel: Channel}}
 	if root != "" {
-		m.b.Workspace = baseName(root)
+		m.b.Workspace = activity.BaseName(root)
 	}
 	m.reset()
 	return m
@@ -220,9 +220,4 @@ func (m *Mapper) change(path string) activity.FileChange {
 	}
 	delete(m.edits, path)
 	return fc
-}
-
-func baseName(p string) string {
-	p = strings.TrimRight(strings.ReplaceAll(p, `\`, "/"), "/")
-	return p[strings.LastIndexByte(p, '/')+1:]
 }

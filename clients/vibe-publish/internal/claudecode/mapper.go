@@ -205,7 +205,7 @@ func (m *Mapper) builder(l *line) activity.Builder {
 		b.Model = l.Message.Model
 	}
 	if m.root != "" {
-		b.Workspace = baseName(m.root)
+		b.Workspace = activity.BaseName(m.root)
 	}
 	return b
 }
@@ -226,8 +226,3 @@ func (m *Mapper) withMessage(l *line, ev vibe.Event) vibe.Event {
 }
 
 func (m *Mapper) rel(cwd, p string) string { return activity.Relative(m.root, cwd, p) }
-
-func baseName(p string) string {
-	p = strings.TrimRight(strings.ReplaceAll(p, `\`, "/"), "/")
-	return p[strings.LastIndexByte(p, '/')+1:]
-}

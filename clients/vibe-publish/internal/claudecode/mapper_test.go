@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"openvibe.live/backend/clients/vibe-publish/internal/fixture"
+
 	"openvibe.live/backend/shared/vibe"
 )
 
@@ -143,10 +145,10 @@ func TestLongToolResultClosesTheCall(t *testing.T) {
 	p := filepath.Join(dir, "s1.jsonl")
 	big := `{"type":"user",` + head + `,"message":{"content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"` + strings.Repeat("x", 4096) + `"}]},"uuid":"u2"}`
 	require.NoError(t, os.WriteFile(p, []byte(bashUse+"\n"+big+"\n"), 0o600))
-	var s sink
+	var s fixture.Sink
 	var skipped []int64
-	require.NoError(t, Run(t.Context(), Options{Transcript: p, maxLine: 1024, OnBadLine: func(_ string, n int64, _ error) { skipped = append(skipped, n) }}, s.emit))
-	evs := s.get()
+	require.NoError(t, Run(t.Context(), Options{Transcript: p, maxLine: 1024, OnBadLine: func(_ string, n int64, _ error) { skipped = append(skipped, n) }}, s.Emit))
+	evs := s.Events()
 	require.Len(t, evs, 2)
 	require.Equal(t, "end", evs[1].Tool.Phase)
 	require.Contains(t, evs[1].Tool.ResultPreview, "too large")
@@ -157,9 +159,9 @@ func TestUnfinishedCallsAreClosedAtTheEnd(t *testing.T) {
 	t.Parallel()
 	p := filepath.Join(t.TempDir(), "s1.jsonl")
 	require.NoError(t, os.WriteFile(p, []byte(bashUse+"\n"), 0o600))
-	var s sink
-	require.NoError(t, Run(t.Context(), Options{Transcript: p}, s.emit))
-	evs := s.get()
+	var s fixture.Sink
+	require.NoError(t, Run(t.Context(), Options{Transcript: p}, s.Emit))
+	evs := s.Events()
 	require.Len(t, evs, 2)
 	require.Equal(t, "Running tests (go test) — no result", evs[1].Summary)
 }

@@ -36,9 +36,9 @@ func sessions(t *testing.T, set string) []string {
 
 func readOnce(t *testing.T, path string) []vibe.Event {
 	t.Helper()
-	var s sink
-	require.NoError(t, Run(t.Context(), Options{Transcript: path}, s.emit))
-	return s.get()
+	var s fixture.Sink
+	require.NoError(t, Run(t.Context(), Options{Transcript: path}, s.Emit))
+	return s.Events()
 }
 
 // checkSession checks one transcript's events (fixture.Check) and that a second read gives the
@@ -146,10 +146,10 @@ func TestNotATranscript(t *testing.T) {
 	t.Parallel()
 	p := filepath.Join(t.TempDir(), "notes.jsonl")
 	require.NoError(t, os.WriteFile(p, []byte(`{"eventType":"prompt","prompt":{"text":"hi"}}`+"\n"+`{"a":1}`+"\n"), 0o600))
-	err := Run(context.Background(), Options{Transcript: p}, (&sink{}).emit)
+	err := Run(context.Background(), Options{Transcript: p}, (&fixture.Sink{}).Emit)
 	require.ErrorIs(t, err, ErrNotTranscript)
 	require.NoError(t, os.WriteFile(p, nil, 0o600))
-	require.NoError(t, Run(context.Background(), Options{Transcript: p}, (&sink{}).emit), "an empty transcript is a session that has not started")
+	require.NoError(t, Run(context.Background(), Options{Transcript: p}, (&fixture.Sink{}).Emit), "an empty transcript is a session that has not started")
 }
 
 // 2.1.114: every edit of the session was made by its six sub-agents (in worktrees of their

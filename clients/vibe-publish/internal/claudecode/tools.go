@@ -19,7 +19,7 @@ func (m *Mapper) describe(name string, in toolInput, cwd string) activity.Tool {
 	case "Bash":
 		t.Kind, t.Command, t.Description = activity.Shell, in.Command, in.Description
 	case "Read", "NotebookRead":
-		t.Kind, t.Path = activity.Read, m.rel(cwd, first(in.FilePath, in.NotebookPath))
+		t.Kind, t.Path = activity.Read, m.rel(cwd, activity.First(in.FilePath, in.NotebookPath))
 	case "Grep":
 		t.Kind, t.Pattern, t.Path = activity.Search, in.Pattern, m.rel(cwd, in.Path)
 	case "Glob":
@@ -27,7 +27,7 @@ func (m *Mapper) describe(name string, in toolInput, cwd string) activity.Tool {
 	case "LS":
 		t.Kind, t.Path = activity.List, m.rel(cwd, in.Path)
 	case "Edit", "MultiEdit", "NotebookEdit":
-		t.Kind, t.Path = activity.Edit, m.rel(cwd, first(in.FilePath, in.NotebookPath))
+		t.Kind, t.Path = activity.Edit, m.rel(cwd, activity.First(in.FilePath, in.NotebookPath))
 	case "Write":
 		t.Kind, t.Path = activity.Write, m.rel(cwd, in.FilePath)
 	case "WebSearch":
@@ -179,13 +179,4 @@ func bashInput(text string) (string, bool) {
 		return "", false
 	}
 	return strings.TrimSpace(m[1]), true
-}
-
-func first(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

@@ -39,7 +39,7 @@ var ErrNotRollout = errors.New("not a Codex rollout (no line has a type and payl
 
 // Run publishes the project's newest Codex session (or Options.Rollout).
 func Run(ctx context.Context, opt Options, emit func(context.Context, vibe.Event) error) error {
-	root, err := projectDir(opt.ProjectDir)
+	root, err := session.ProjectDir(opt.ProjectDir)
 	if err != nil {
 		return err
 	}
@@ -80,17 +80,6 @@ func looksLikeRollout(obj map[string]json.RawMessage) bool {
 	_, id := obj["id"]
 	_, ts := obj["timestamp"]
 	return typ && payload || id && ts
-}
-
-func projectDir(dir string) (string, error) {
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", err
-		}
-		dir = wd
-	}
-	return filepath.Abs(dir)
 }
 
 // SessionsDir is where Codex keeps its rollouts.

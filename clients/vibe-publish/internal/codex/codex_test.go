@@ -4,33 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"openvibe.live/backend/clients/vibe-publish/internal/fixture"
-	"openvibe.live/backend/shared/vibe"
 )
-
-type sink struct {
-	mu  sync.Mutex
-	evs []vibe.Event
-}
-
-func (s *sink) emit(_ context.Context, ev vibe.Event) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.evs = append(s.evs, ev)
-	return nil
-}
-
-func (s *sink) get() []vibe.Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]vibe.Event(nil), s.evs...)
-}
 
 const rollout = "2026/11/29/rollout-2026-11-29T21-00-00-019ad2f1-6c3e-7b20-9a41-5d0e8c7b3f12.jsonl"
 
@@ -42,20 +22,12 @@ func home(t *testing.T) string {
 	return h
 }
 
-func summaries(evs []vibe.Event) []string {
-	var out []string
-	for _, ev := range evs {
-		out = append(out, ev.EventType+": "+ev.Summary)
-	}
-	return out
-}
-
 func TestMapsARollout(t *testing.T) {
 	t.Parallel()
 	h := home(t)
-	var s sink
-	require.NoError(t, Run(t.Context(), Options{Rollout: filepath.Join(h, "sessions", rollout)}, s.emit))
-	evs := s.get()
+	var s fixture.Sink
+	require.NoError(t, Run(t.Context(), Options{Rollout: filepath.Join(h, "sessions", rollout)}, s.Emit))
+	evs := s.Events()
 	require.Equal(t, []string{
 		"prompt: The timetable parser breaks on midnight wraparound: a 24:10 departure sorts before 23:50. Fix it and add a test. The staging key is AKIAZ7QW3RT5YU8IOPLK if you…",
 		"thinking: **Locating the parser**",
@@ -81,7 +53,7 @@ func TestMapsARollout(t *testing.T) {
 		"prompt: commit it",
 		"tool.call: Running git commit",
 		"tool.call: Running git commit — no result",
-	}, summaries(evs))
+	}, fixture.Summaries(evs))
 	for _, ev := range evs {
 		require.Equal(t, "019ad2f1-6c3e-7b20-9a41-5d0e8c7b3f12", ev.SessionID)
 		require.NotEmpty(t, ev.OccurredAt)
@@ -90,9 +62,9 @@ func TestMapsARollout(t *testing.T) {
 	require.Equal(t, "gpt-5.1-codex", evs[20].Metadata.Model)
 	require.Equal(t, "@@\n \th, m, err := split(s)\n-\treturn time.Duration(h)*time.Hour + time.Duration(m)*time.Minute, err\n+\td := time.Duration(h)*time.Hour + time.Duration(m)*time.Minute\n+\treturn d % (24 * time.Hour), err", *evs[8].File.Snippet)
 
-	var again sink
-	require.NoError(t, Run(t.Context(), Options{Rollout: filepath.Join(h, "sessions", rollout)}, again.emit))
-	for i, ev := range again.get() {
+	var again fixture.Sink
+	require.NoError(t, Run(t.Context(), Options{Rollout: filepath.Join(h, "sessions", rollout)}, again.Emit))
+	for i, ev := range again.Events() {
 		require.Equal(t, evs[i].EventID, ev.EventID, "ids are stable across reads")
 	}
 }
@@ -100,16 +72,16 @@ func TestMapsARollout(t *testing.T) {
 func TestLegacyRollout(t *testing.T) {
 	t.Parallel()
 	h := home(t)
-	var s sink
+	var s fixture.Sink
 	p := filepath.Join(h, "sessions", "2025/05/20/rollout-2025-05-20-5f1c9e2a-0d3b-4a7e-9c18-2b6d4e8f0a13.jsonl")
-	require.NoError(t, Run(t.Context(), Options{Rollout: p, ProjectDir: "/home/streamer/src/nightbus"}, s.emit))
+	require.NoError(t, Run(t.Context(), Options{Rollout: p, ProjectDir: "/home/streamer/src/nightbus"}, s.Emit))
 	require.Equal(t, []string{
 		"prompt: print the bus lines we know about",
 		"tool.call: Editing lines.txt",
 		"tool.call: Edited lines.txt",
 		"file.change: Created lines.txt (+2)",
 		"response: Wrote lines.txt with the two night lines.",
-	}, summaries(s.get()))
+	}, fixture.Summaries(s.Events()))
 }
 
 func TestPicksTheProjectsNewestSession(t *testing.T) {
@@ -129,23 +101,23 @@ func TestFollowPublishesWhatCodexAppends(t *testing.T) {
 	t.Parallel()
 	h := home(t)
 	ctx, cancel := context.WithCancel(t.Context())
-	var s sink
+	var s fixture.Sink
 	started := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(ctx, Options{ProjectDir: "/home/streamer/src/nightbus", CodexHome: h, Follow: true, Poll: 5 * time.Millisecond,
-			OnSession: func(p string) { started <- p }}, s.emit)
+			OnSession: func(p string) { started <- p }}, s.Emit)
 	}()
 	p := <-started
 	time.Sleep(50 * time.Millisecond)
-	require.Empty(t, s.get(), "what the session held is not replayed")
+	require.Empty(t, s.Events(), "what the session held is not replayed")
 	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
 	require.NoError(t, err)
 	_, err = f.WriteString(`{"timestamp":"2026-11-29T21:09:00.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"call_G1","output":"Exit code: 0\nOutput:\n[main 4be1f0c] timetable: keep hours past 24\n"}}` + "\n")
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
-	require.Eventually(t, func() bool { return len(s.get()) == 1 }, 5*time.Second, 5*time.Millisecond)
-	require.Equal(t, "Ran git commit", s.get()[0].Summary, "the call started before following is matched")
+	require.Eventually(t, func() bool { return len(s.Events()) == 1 }, 5*time.Second, 5*time.Millisecond)
+	require.Equal(t, "Ran git commit", s.Events()[0].Summary, "the call started before following is matched")
 	cancel()
 	require.ErrorIs(t, <-done, context.Canceled)
 }
@@ -154,5 +126,5 @@ func TestNotARollout(t *testing.T) {
 	t.Parallel()
 	p := filepath.Join(t.TempDir(), "rollout-x.jsonl")
 	require.NoError(t, os.WriteFile(p, []byte(`{"eventType":"prompt"}`+"\n"), 0o600))
-	require.ErrorIs(t, Run(t.Context(), Options{Rollout: p}, (&sink{}).emit), ErrNotRollout)
+	require.ErrorIs(t, Run(t.Context(), Options{Rollout: p}, (&fixture.Sink{}).Emit), ErrNotRollout)
 }

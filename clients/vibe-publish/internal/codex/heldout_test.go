@@ -20,17 +20,17 @@ func TestHeldBackRollouts(t *testing.T) {
 	for _, p := range files {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			t.Parallel()
-			read := func() *sink {
-				var s sink
-				if err := Run(t.Context(), Options{Rollout: p}, s.emit); err != nil {
+			read := func() *fixture.Sink {
+				var s fixture.Sink
+				if err := Run(t.Context(), Options{Rollout: p}, s.Emit); err != nil {
 					data, _ := os.ReadFile(p)
 					t.Fatalf("%v (%d bytes)", err, len(data))
 				}
 				return &s
 			}
-			evs := read().get()
+			evs := read().Events()
 			t.Logf("%v", fixture.Check(t, filepath.Base(p), evs))
-			fixture.SameIDs(t, filepath.Base(p), evs, read().get())
+			fixture.SameIDs(t, filepath.Base(p), evs, read().Events())
 		})
 	}
 }

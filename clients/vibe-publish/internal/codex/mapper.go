@@ -64,8 +64,8 @@ func (m *Mapper) Line(raw []byte, n int64) ([]vibe.Event, error) {
 	case l.Type == "turn_context":
 		var tc turnContext
 		if json.Unmarshal(l.Payload, &tc) == nil {
-			m.cwd = first(tc.Cwd, m.cwd)
-			m.b.Model = first(tc.Model, m.b.Model)
+			m.cwd = activity.First(tc.Cwd, m.cwd)
+			m.b.Model = activity.First(tc.Model, m.b.Model)
 		}
 		m.seen = true
 		return nil, nil
@@ -107,12 +107,12 @@ func (m *Mapper) meta(l rolloutLine, raw []byte) error {
 		return nil
 	}
 	m.seen = true
-	m.b.SessionID, m.cwd, m.version = meta.ID, first(meta.Cwd, m.cwd), meta.CLIVersion
+	m.b.SessionID, m.cwd, m.version = meta.ID, activity.First(meta.Cwd, m.cwd), meta.CLIVersion
 	if m.root == "" {
 		m.root = meta.Cwd
 	}
 	if m.root != "" {
-		m.b.Workspace = baseName(m.root)
+		m.b.Workspace = activity.BaseName(m.root)
 	}
 	return nil
 }
@@ -184,7 +184,7 @@ func (m *Mapper) callStart(it item, at string) []vibe.Event {
 			return nil
 		}
 		cmd := argvLine(it.Action.Command)
-		c.cwd = first(it.Action.WorkingDirectory, c.cwd)
+		c.cwd = activity.First(it.Action.WorkingDirectory, c.cwd)
 		c.tool = m.shellTool("shell", cmd)
 		c.patch = m.patchOf(cmd)
 		b, _ := json.Marshal(it.Action)
@@ -195,7 +195,7 @@ func (m *Mapper) callStart(it item, at string) []vibe.Event {
 			args = argString(it.Arguments)
 			_ = json.Unmarshal([]byte(args), &a)
 		}
-		c.cwd = first(a.Workdir, c.cwd)
+		c.cwd = activity.First(a.Workdir, c.cwd)
 		c.tool, c.patch = m.describe(it.Name, it.Input, a, c.cwd)
 		for _, step := range a.Plan {
 			c.planTotal++
@@ -216,7 +216,7 @@ func (m *Mapper) describe(name, input string, a callArgs, cwd string) (activity.
 		cmd := a.command()
 		return m.shellTool(name, cmd), m.patchOf(cmd)
 	case "apply_patch":
-		text, _ := applypatch.Find(first(input, a.Input, a.Patch))
+		text, _ := applypatch.Find(activity.First(input, a.Input, a.Patch))
 		p := applypatch.Parse(text)
 		return m.editTool(name, p, cwd), p
 	case "update_plan":
@@ -360,18 +360,4 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 		}
 	}
 	return false
-}
-
-func first(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
-func baseName(p string) string {
-	p = strings.TrimRight(strings.ReplaceAll(p, `\`, "/"), "/")
-	return p[strings.LastIndexByte(p, '/')+1:]
 }

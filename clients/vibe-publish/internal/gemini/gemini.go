@@ -39,7 +39,7 @@ func Run(ctx context.Context, opt Options, emit func(context.Context, vibe.Event
 	if opt.Poll <= 0 {
 		opt.Poll = 300 * time.Millisecond
 	}
-	project, err := projectDir(opt.ProjectDir)
+	project, err := session.ProjectDir(opt.ProjectDir)
 	if err != nil {
 		return err
 	}
@@ -47,9 +47,6 @@ func Run(ctx context.Context, opt Options, emit func(context.Context, vibe.Event
 		root := project
 		if opt.Session != "" && opt.ProjectDir == "" {
 			root = recordedRoot(path)
-		}
-		if opt.OnSession != nil {
-			opt.OnSession(path)
 		}
 		return follow(ctx, opt, path, root, history, stop, emit)
 	}
@@ -68,7 +65,7 @@ func Run(ctx context.Context, opt Options, emit func(context.Context, vibe.Event
 
 // Newest returns the project's most recently written session.
 func Newest(dir, geminiDir string) (string, time.Time, error) {
-	project, err := projectDir(dir)
+	project, err := session.ProjectDir(dir)
 	if err != nil {
 		return "", time.Time{}, err
 	}
@@ -137,51 +134,28 @@ func recordedRoot(path string) string {
 	return filepath.Clean(strings.TrimSpace(string(owner)))
 }
 
-// follow reads the session file whenever it changes and emits the events not emitted yet.
+// follow reads the session file again whenever it changes and emits what is new.
 func follow(ctx context.Context, opt Options, path, root string, history bool, stop func() bool, emit func(context.Context, vibe.Event) error) error {
-	sent := map[string]bool{}
 	var last os.FileInfo
-	var lastOpen []vibe.Event
-	firstRead := true
-	for {
+	changed := func() bool {
 		info, err := os.Stat(path)
-		changed := err == nil && (last == nil || info.Size() != last.Size() || !info.ModTime().Equal(last.ModTime()))
-		if err != nil && !opt.Follow {
-			return fmt.Errorf("read %s: %w", path, err)
+		if err != nil {
+			return !opt.Follow // without following, load reports it
 		}
-		if changed {
-			evs, open, err := load(path, root)
-			switch {
-			case err != nil && !opt.Follow:
-				return err
-			case err != nil: // being rewritten: read it again at the next change
-				if opt.OnError != nil {
-					opt.OnError(err)
-				}
-			default:
-				last, lastOpen = info, open
-				for _, ev := range evs {
-					if sent[ev.EventID] {
-						continue
-					}
-					sent[ev.EventID] = true
-					if history && firstRead {
-						continue
-					}
-					if err := emit(ctx, ev); err != nil {
-						return err
-					}
-				}
-				firstRead = false
-			}
+		if last != nil && info.Size() == last.Size() && info.ModTime().Equal(last.ModTime()) {
+			return false
 		}
-		if !opt.Follow || (stop != nil && stop()) {
-			return closeOpen(ctx, lastOpen, sent, emit)
-		}
-		if err := session.Sleep(ctx, opt.Poll); err != nil {
-			return err
-		}
+		last = info
+		return true
 	}
+	snap := func() ([]vibe.Event, []vibe.Event, error) {
+		evs, open, err := load(path, root)
+		if err != nil {
+			last = nil // read it again at the next poll
+		}
+		return evs, open, err
+	}
+	return session.Poll(ctx, session.Polls{Follow: opt.Follow, History: history, Poll: opt.Poll, Stop: stop, OnError: opt.OnError, OnReady: ready(opt, path)}, changed, snap, emit)
 }
 
 // load reads a session file: its events, and the ends of the tool calls still open.
@@ -198,32 +172,6 @@ func load(path, root string) (evs, open []vibe.Event, err error) {
 	return evs, open, nil
 }
 
-// closeOpen ends the tool calls that started and never finished: the session was read to its
-// end, or a newer one began.
-func closeOpen(ctx context.Context, open []vibe.Event, sent map[string]bool, emit func(context.Context, vibe.Event) error) error {
-	for _, ev := range open {
-		if sent[ev.EventID] {
-			continue
-		}
-		sent[ev.EventID] = true
-		if err := emit(ctx, ev); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func projectDir(dir string) (string, error) {
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", err
-		}
-		dir = wd
-	}
-	return filepath.Abs(dir)
-}
-
 func contains(list []string, s string) bool {
 	for _, v := range list {
 		if v == s {
@@ -231,4 +179,13 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// ready tells OnSession which session is followed, once what it held is read.
+func ready(opt Options, path string) func() {
+	return func() {
+		if opt.OnSession != nil {
+			opt.OnSession(path)
+		}
+	}
 }

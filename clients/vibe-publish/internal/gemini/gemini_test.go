@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,38 +15,12 @@ import (
 	"openvibe.live/backend/shared/vibe"
 )
 
-type sink struct {
-	mu  sync.Mutex
-	evs []vibe.Event
-}
-
-func (s *sink) emit(_ context.Context, ev vibe.Event) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.evs = append(s.evs, ev)
-	return nil
-}
-
-func (s *sink) get() []vibe.Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]vibe.Event(nil), s.evs...)
-}
-
-func summaries(evs []vibe.Event) []string {
-	var out []string
-	for _, ev := range evs {
-		out = append(out, ev.EventType+": "+ev.Summary)
-	}
-	return out
-}
-
 func TestMapsAJSONLinesSession(t *testing.T) {
 	t.Parallel()
 	dir := fixture.Unpack(t, fixture.Dir(2, "gemini", "own"), t.TempDir())
-	var s sink
-	require.NoError(t, Run(t.Context(), Options{ProjectDir: "/home/streamer/src/nightbus", GeminiDir: dir}, s.emit))
-	evs := s.get()
+	var s fixture.Sink
+	require.NoError(t, Run(t.Context(), Options{ProjectDir: "/home/streamer/src/nightbus", GeminiDir: dir}, s.Emit))
+	evs := s.Events()
 	require.Equal(t, []string{
 		"prompt: The departures list shows 24:10 before 23:50. Fix the sort in @internal/timetable/parse.go and run the tests.",
 		"thinking: **Reproducing the failure**",
@@ -64,7 +37,7 @@ func TestMapsAJSONLinesSession(t *testing.T) {
 		"tool.call: Running tests (go test)",
 		"tool.call: Ran tests (go test) — passed",
 		"response: Fixed. **24:10** now sorts after 23:50:",
-	}, summaries(evs), "a rewound prompt is gone, the info line is not published")
+	}, fixture.Summaries(evs), "a rewound prompt is gone, the info line is not published")
 	require.Equal(t, "error", evs[3].Tool.Phase)
 	require.Equal(t, "9d2e4c1a-3b5f-4e60-8a71-2c9d0e1f4b36", evs[0].SessionID)
 	require.Equal(t, "gemini-3-pro-preview", evs[4].Metadata.Model)
@@ -81,9 +54,9 @@ func TestTunedSessions(t *testing.T) {
 	var created []string
 	for _, p := range files {
 		read := func() []vibe.Event {
-			var s sink
-			require.NoError(t, Run(t.Context(), Options{Session: p, ProjectDir: "/home/mischa"}, s.emit))
-			return s.get()
+			var s fixture.Sink
+			require.NoError(t, Run(t.Context(), Options{Session: p, ProjectDir: "/home/mischa"}, s.Emit))
+			return s.Events()
 		}
 		evs := read()
 		t.Logf("%s: %v", filepath.Base(p), fixture.Check(t, filepath.Base(p), evs))
@@ -106,9 +79,9 @@ func TestHeldBackSessions(t *testing.T) {
 	for _, p := range files {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			t.Parallel()
-			var s sink
-			require.NoError(t, Run(t.Context(), Options{Session: p, ProjectDir: "/home/mischa"}, s.emit))
-			t.Logf("%v", fixture.Check(t, filepath.Base(p), s.get()))
+			var s fixture.Sink
+			require.NoError(t, Run(t.Context(), Options{Session: p, ProjectDir: "/home/mischa"}, s.Emit))
+			t.Logf("%v", fixture.Check(t, filepath.Base(p), s.Events()))
 		})
 	}
 }
@@ -148,27 +121,27 @@ func TestFollowARewrittenSession(t *testing.T) {
 	}
 	write()
 	ctx, cancel := context.WithCancel(t.Context())
-	var s sink
+	var s fixture.Sink
 	started := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(ctx, Options{ProjectDir: project, GeminiDir: home, Follow: true, Poll: 5 * time.Millisecond,
-			OnSession: func(string) { close(started) }}, s.emit)
+			OnSession: func(string) { close(started) }}, s.Emit)
 	}()
 	<-started
 	time.Sleep(50 * time.Millisecond)
-	require.Empty(t, s.get(), "what the session held is not replayed")
+	require.Empty(t, s.Events(), "what the session held is not replayed")
 
 	call := toolCall{ID: "run_shell_command-1", Name: "run_shell_command", Args: json.RawMessage(`{"command":"ls lines/"}`), Status: "executing", Timestamp: "2026-11-29T22:00:03Z"}
 	c.Messages = append(c.Messages, message{ID: "m2", Type: "gemini", Timestamp: "2026-11-29T22:00:02Z", ToolCalls: []toolCall{call}})
 	write()
-	require.Eventually(t, func() bool { return len(s.get()) == 1 }, 5*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return len(s.Events()) == 1 }, 5*time.Second, 5*time.Millisecond)
 	call.Status, call.Result = "success", json.RawMessage(`[{"functionResponse":{"response":{"output":"N1\nN2"}}}]`)
 	c.Messages[1].ToolCalls[0] = call
 	c.Messages[1].Content = json.RawMessage(`"Two lines: N1 and N2."`)
 	write()
-	require.Eventually(t, func() bool { return len(s.get()) == 3 }, 5*time.Second, 5*time.Millisecond)
-	require.Equal(t, []string{"tool.call: Running ls", "response: Two lines: N1 and N2.", "tool.call: Ran ls"}, summaries(s.get()))
+	require.Eventually(t, func() bool { return len(s.Events()) == 3 }, 5*time.Second, 5*time.Millisecond)
+	require.Equal(t, []string{"tool.call: Running ls", "response: Two lines: N1 and N2.", "tool.call: Ran ls"}, fixture.Summaries(s.Events()))
 	cancel()
 	require.ErrorIs(t, <-done, context.Canceled)
 }

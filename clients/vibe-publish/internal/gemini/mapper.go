@@ -25,7 +25,7 @@ var idSpace = uuid.MustParse("c1e7a3d4-5b6f-4e28-9a0b-7d3c2f1e6b85")
 func events(c conversation, root string) (out, open []vibe.Event) {
 	b := activity.Builder{Space: idSpace, Channel: Channel, SessionID: c.SessionID}
 	if root != "" {
-		b.Workspace = baseName(root)
+		b.Workspace = activity.BaseName(root)
 	}
 	for _, m := range c.Messages {
 		if m.ID == "" {
@@ -53,15 +53,15 @@ func geminiEvents(b activity.Builder, m message, root string) (out, open []vibe.
 			text = "**" + th.Subject + "**\n\n" + text
 		}
 		if strings.TrimSpace(text) != "" {
-			out = append(out, b.Thinking(m.ID+"/thought/"+strconv.Itoa(i), "message.gemini.thought", first(th.Timestamp, m.Timestamp), text))
+			out = append(out, b.Thinking(m.ID+"/thought/"+strconv.Itoa(i), "message.gemini.thought", activity.First(th.Timestamp, m.Timestamp), text))
 		}
 	}
 	if t := m.text(); strings.TrimSpace(t) != "" {
 		out = append(out, b.Response(m.ID+"/text", "message.gemini", m.Timestamp, t))
 	}
 	for i, tc := range m.ToolCalls {
-		key := m.ID + "/tool/" + first(tc.ID, strconv.Itoa(i))
-		at := first(tc.Timestamp, m.Timestamp)
+		key := m.ID + "/tool/" + activity.First(tc.ID, strconv.Itoa(i))
+		at := activity.First(tc.Timestamp, m.Timestamp)
 		var a args
 		_ = json.Unmarshal(tc.Args, &a)
 		t := describe(tc.Name, a, root)
@@ -120,7 +120,7 @@ func describe(name string, a args, root string) activity.Tool {
 	case "run_shell_command":
 		t.Kind, t.Command, t.Description = activity.Shell, a.Command, a.Desc
 	case "read_file":
-		t.Kind, t.Path = activity.Read, rel(first(a.FilePath, a.AbsPath, a.Path))
+		t.Kind, t.Path = activity.Read, rel(activity.First(a.FilePath, a.AbsPath, a.Path))
 	case "read_many_files":
 		t.Kind = activity.Read
 		if len(a.Paths) == 1 {
@@ -129,19 +129,19 @@ func describe(name string, a args, root string) activity.Tool {
 			t.Path = strconv.Itoa(len(a.Paths)) + " files"
 		}
 	case "write_file":
-		t.Kind, t.Path = activity.Write, rel(first(a.FilePath, a.AbsPath))
+		t.Kind, t.Path = activity.Write, rel(activity.First(a.FilePath, a.AbsPath))
 	case "replace", "edit":
-		t.Kind, t.Path = activity.Edit, rel(first(a.FilePath, a.AbsPath))
+		t.Kind, t.Path = activity.Edit, rel(activity.First(a.FilePath, a.AbsPath))
 	case "glob":
 		t.Kind, t.Pattern = activity.List, a.Pattern
 	case "list_directory":
-		t.Kind, t.Path = activity.List, rel(first(a.DirPath, a.Path))
+		t.Kind, t.Path = activity.List, rel(activity.First(a.DirPath, a.Path))
 	case "search_file_content", "grep", "grep_search":
 		t.Kind, t.Pattern = activity.Search, a.Pattern
 	case "google_web_search":
 		t.Kind, t.Query = activity.WebSearch, a.Query
 	case "web_fetch":
-		t.Kind, t.URL = activity.Fetch, first(a.URL, urlRE.FindString(a.Prompt))
+		t.Kind, t.URL = activity.Fetch, activity.First(a.URL, urlRE.FindString(a.Prompt))
 	case "write_todos":
 		t.Kind = activity.Plan
 	}
@@ -236,18 +236,4 @@ func fileChange(name string, a args, t activity.Tool, res string, display json.R
 		fc.Snippet = linediff.Hunk(a.OldString, a.NewString, activity.SnippetLines)
 	}
 	return fc, true
-}
-
-func first(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
-func baseName(p string) string {
-	p = strings.TrimRight(strings.ReplaceAll(p, `\`, "/"), "/")
-	return p[strings.LastIndexByte(p, '/')+1:]
 }

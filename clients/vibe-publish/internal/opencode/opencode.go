@@ -30,15 +30,12 @@ func Run(ctx context.Context, opt Options, emit func(context.Context, vibe.Event
 	if opt.Poll <= 0 {
 		opt.Poll = 300 * time.Millisecond
 	}
-	project, err := projectDir(opt.ProjectDir)
+	project, err := session.ProjectDir(opt.ProjectDir)
 	if err != nil {
 		return err
 	}
 	storage := StorageDir(opt.DataDir)
 	read := func(ctx context.Context, path string, history bool, stop func() bool) error {
-		if opt.OnSession != nil {
-			opt.OnSession(path)
-		}
 		return follow(ctx, opt, path, history, stop, emit)
 	}
 	if opt.Session != "" {
@@ -90,38 +87,12 @@ func follow(ctx context.Context, opt Options, path string, history bool, stop fu
 	if r.root != "" {
 		r.b.Workspace = filepath.Base(r.root)
 	}
-	sent := map[string]bool{}
-	first := true
-	for {
+	always := func() bool { return true } // poll reads only what changed
+	snap := func() ([]vibe.Event, []vibe.Event, error) {
 		evs, open := r.poll()
-		for _, ev := range evs {
-			if sent[ev.EventID] {
-				continue
-			}
-			sent[ev.EventID] = true
-			if history && first {
-				continue
-			}
-			if err := emit(ctx, ev); err != nil {
-				return err
-			}
-		}
-		first = false
-		if !opt.Follow || (stop != nil && stop()) {
-			for _, ev := range open { // no result will come for calls still running
-				if !sent[ev.EventID] {
-					sent[ev.EventID] = true
-					if err := emit(ctx, ev); err != nil {
-						return err
-					}
-				}
-			}
-			return nil
-		}
-		if err := session.Sleep(ctx, opt.Poll); err != nil {
-			return err
-		}
+		return evs, open, nil
 	}
+	return session.Poll(ctx, session.Polls{Follow: opt.Follow, History: history, Poll: opt.Poll, Stop: stop, OnReady: ready(opt, path)}, always, snap, emit)
 }
 
 // poll reads what changed and returns every event of the session (and the ends of calls still
@@ -190,13 +161,11 @@ func (r *reader) refresh(ms *messageState, done bool) {
 	}
 }
 
-func projectDir(dir string) (string, error) {
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", err
+// ready tells OnSession which session is followed, once what it held is read.
+func ready(opt Options, path string) func() {
+	return func() {
+		if opt.OnSession != nil {
+			opt.OnSession(path)
 		}
-		dir = wd
 	}
-	return filepath.Abs(dir)
 }

@@ -5,50 +5,22 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"openvibe.live/backend/clients/vibe-publish/internal/fixture"
-	"openvibe.live/backend/shared/vibe"
 )
-
-type sink struct {
-	mu  sync.Mutex
-	evs []vibe.Event
-}
-
-func (s *sink) emit(_ context.Context, ev vibe.Event) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.evs = append(s.evs, ev)
-	return nil
-}
-
-func (s *sink) get() []vibe.Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]vibe.Event(nil), s.evs...)
-}
-
-func summaries(evs []vibe.Event) []string {
-	var out []string
-	for _, ev := range evs {
-		out = append(out, ev.EventType+": "+ev.Summary)
-	}
-	return out
-}
 
 const project = "/home/streamer/src/nightbus"
 
 func TestMapsASession(t *testing.T) {
 	t.Parallel()
 	data := fixture.Unpack(t, fixture.Dir(2, "opencode", "own"), t.TempDir())
-	var s sink
-	require.NoError(t, Run(t.Context(), Options{ProjectDir: project, DataDir: data}, s.emit))
-	evs := s.get()
+	var s fixture.Sink
+	require.NoError(t, Run(t.Context(), Options{ProjectDir: project, DataDir: data}, s.Emit))
+	evs := s.Events()
 	require.Equal(t, []string{
 		"prompt: The departures list shows 24:10 before 23:50. Fix @internal/timetable/parse.go and run the tests. My key is sk-ant-api03-Zq8vR2mK9xL4pW7nT1yH6bF3cJ5dG0sA8eU2iO…",
 		"thinking: The parser takes hours modulo 24; a 24:10 departure becomes 00:10.",
@@ -72,14 +44,14 @@ func TestMapsASession(t *testing.T) {
 		"tool.call: Updated the plan (1 of 2 done)",
 		"tool.call: Commit the fix",
 		"tool.call: Commit the fix — no result",
-	}, summaries(evs), "the synthetic part (the file the prompt mentions) is not a prompt")
+	}, fixture.Summaries(evs), "the synthetic part (the file the prompt mentions) is not a prompt")
 	require.Equal(t, "ses_52e1a9c0effeL7dq3XnPbWv2Tz", evs[0].SessionID)
 	require.Equal(t, "claude-sonnet-4-5", evs[2].Metadata.Model)
 	require.Equal(t, "2025-11-29T21:00:01Z", evs[0].OccurredAt)
 	fixture.Check(t, "own", evs)
-	var again sink
-	require.NoError(t, Run(t.Context(), Options{ProjectDir: project, DataDir: data}, again.emit))
-	fixture.SameIDs(t, "own", evs, again.get())
+	var again fixture.Sink
+	require.NoError(t, Run(t.Context(), Options{ProjectDir: project, DataDir: data}, again.Emit))
+	fixture.SameIDs(t, "own", evs, again.Events())
 }
 
 func TestPicksTheProjectsNewestSession(t *testing.T) {
@@ -96,15 +68,15 @@ func TestFollowPublishesNewAndChangedParts(t *testing.T) {
 	t.Parallel()
 	data := fixture.Unpack(t, fixture.Dir(2, "opencode", "own"), t.TempDir())
 	ctx, cancel := context.WithCancel(t.Context())
-	var s sink
+	var s fixture.Sink
 	started := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- Run(ctx, Options{ProjectDir: project, DataDir: data, Follow: true, Poll: 5 * time.Millisecond, OnSession: func(p string) { started <- p }}, s.emit)
+		done <- Run(ctx, Options{ProjectDir: project, DataDir: data, Follow: true, Poll: 5 * time.Millisecond, OnSession: func(p string) { started <- p }}, s.Emit)
 	}()
 	<-started
 	time.Sleep(50 * time.Millisecond)
-	require.Empty(t, s.get())
+	require.Empty(t, s.Events())
 	storage := StorageDir(data)
 	// the running commit finishes, and a new text part streams in
 	bash := filepath.Join(storage, "part", "msg_52e1a9c50001ZeAsst00000005", "prt_52e1a9c50003ToolBash00002.json")
@@ -119,12 +91,12 @@ func TestFollowPublishesNewAndChangedParts(t *testing.T) {
 	require.NoError(t, os.WriteFile(bash, raw, 0o600))
 	text := filepath.Join(storage, "part", "msg_52e1a9c50001ZeAsst00000005", "prt_52e1a9c50004TextDone00002.json")
 	require.NoError(t, os.WriteFile(text, []byte(`{"id":"prt_52e1a9c50004TextDone00002","messageID":"msg_52e1a9c50001ZeAsst00000005","type":"text","text":"Commit`+`","time":{"start":1764450084000}}`), 0o600))
-	require.Eventually(t, func() bool { return len(s.get()) == 1 }, 5*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return len(s.Events()) == 1 }, 5*time.Second, 5*time.Millisecond)
 	time.Sleep(30 * time.Millisecond)
-	require.Len(t, s.get(), 1, "a text part still streaming is not published")
+	require.Len(t, s.Events(), 1, "a text part still streaming is not published")
 	require.NoError(t, os.WriteFile(text, []byte(`{"id":"prt_52e1a9c50004TextDone00002","messageID":"msg_52e1a9c50001ZeAsst00000005","type":"text","text":"Committed as 8c1f2e3.","time":{"start":1764450084000,"end":1764450085000}}`), 0o600))
-	require.Eventually(t, func() bool { return len(s.get()) == 2 }, 5*time.Second, 5*time.Millisecond)
-	require.Equal(t, []string{"tool.call: Commit the fix", "response: Committed as 8c1f2e3."}, summaries(s.get()))
+	require.Eventually(t, func() bool { return len(s.Events()) == 2 }, 5*time.Second, 5*time.Millisecond)
+	require.Equal(t, []string{"tool.call: Commit the fix", "response: Committed as 8c1f2e3."}, fixture.Summaries(s.Events()))
 	cancel()
 	require.ErrorIs(t, <-done, context.Canceled)
 }
@@ -136,8 +108,8 @@ func TestHeldBackSessions(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(dir, "*", "*", "storage", "session", "*", "*.json"))
 	require.NotEmpty(t, files)
 	for _, p := range files {
-		var s sink
-		require.NoError(t, Run(t.Context(), Options{Session: p}, s.emit))
-		t.Logf("%s: %v", filepath.Base(p), fixture.Check(t, p, s.get()))
+		var s fixture.Sink
+		require.NoError(t, Run(t.Context(), Options{Session: p}, s.Emit))
+		t.Logf("%s: %v", filepath.Base(p), fixture.Check(t, p, s.Events()))
 	}
 }
