@@ -125,8 +125,21 @@ func (s *server) bootstrap(t *testing.T) {
 	s.call(t, "POST", fmt.Sprintf("/api/managed-streams/%d/live", s.slotID), s.jwt, ``, 201, nil)
 }
 
+// newSlot makes another live slot of the same user and returns its id.
+func (s *server) newSlot(t *testing.T, slug string) int64 {
+	t.Helper()
+	var slot struct {
+		ID int64 `json:"id"`
+	}
+	s.call(t, "POST", "/api/managed-streams", s.jwt, `{"slug":"`+slug+`","title":"Night Bus"}`, 201, &slot)
+	s.call(t, "POST", fmt.Sprintf("/api/managed-streams/%d/live", slot.ID), s.jwt, ``, 201, nil)
+	return slot.ID
+}
+
 // history returns the slot's stored events (event id → sequence), all pages.
-func (s *server) history(t *testing.T) map[string]int64 {
+func (s *server) history(t *testing.T) map[string]int64 { return s.historyOf(t, s.slotID) }
+
+func (s *server) historyOf(t *testing.T, slotID int64) map[string]int64 {
 	t.Helper()
 	out := map[string]int64{}
 	before := ""
@@ -138,7 +151,7 @@ func (s *server) history(t *testing.T) map[string]int64 {
 			} `json:"events"`
 			NextBefore *int64 `json:"next_before"`
 		}
-		s.call(t, "GET", fmt.Sprintf("/api/vibe-coding/managed/%d/events?limit=200%s", s.slotID, before), s.jwt, "", 200, &page)
+		s.call(t, "GET", fmt.Sprintf("/api/vibe-coding/managed/%d/events?limit=200%s", slotID, before), s.jwt, "", 200, &page)
 		for _, e := range page.Events {
 			_, dup := out[e.EventID]
 			require.False(t, dup, "event %s stored twice", e.EventID)
@@ -173,19 +186,23 @@ func (s *server) call(t *testing.T, method, path, bearer, body string, want int,
 
 // viewer is a chat-socket connection collecting vibe-coding frames.
 type viewer struct {
+	slug   string
 	mu     sync.Mutex
 	frames []vibe.ViewerFrame
 	raw    []string
 }
 
-func watch(t *testing.T, s *server) *viewer {
+func watch(t *testing.T, s *server) *viewer { return watchSlot(t, s, "camp-code") }
+
+// watchSlot joins a slot's chat socket as a viewer.
+func watchSlot(t *testing.T, s *server, slug string) *viewer {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	url := strings.Replace(s.base, "http://", "ws://", 1) + "/ws/chat/ada/camp-code?batch=0"
+	url := strings.Replace(s.base, "http://", "ws://", 1) + "/ws/chat/ada/" + slug + "?batch=0"
 	conn, _, err := websocket.Dial(ctx, url, nil)
 	require.NoError(t, err)
 	conn.SetReadLimit(1 << 20)
-	v := &viewer{}
+	v := &viewer{slug: slug}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -228,7 +245,7 @@ func (v *viewer) waitFrames(t *testing.T, n int) []vibe.ViewerFrame {
 		require.NotContains(t, raw, p, "a planted secret or path reached a viewer")
 	}
 	for i, f := range frames {
-		require.Equal(t, "camp-code", f.SlotSlug)
+		require.Equal(t, v.slug, f.SlotSlug)
 		if i > 0 {
 			require.Greater(t, f.Seq, frames[i-1].Seq, "frames in sequence order")
 		}

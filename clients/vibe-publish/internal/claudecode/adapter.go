@@ -1,7 +1,6 @@
 package claudecode
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"openvibe.live/backend/clients/vibe-publish/internal/follow"
+	"openvibe.live/backend/clients/vibe-publish/internal/session"
 	"openvibe.live/backend/shared/vibe"
 )
 
@@ -29,10 +29,15 @@ type Options struct {
 	OnBadLine    func(path string, line int64, err error)
 	OnTranscript func(path string) // told which transcript is being read
 	OnWaiting    func(dir string)  // told once when following and no transcript exists yet
+
+	maxLine int // tests: follow.MaxLine
 }
 
 // ErrNoTranscript means no transcript exists for the project (and not following).
 var ErrNoTranscript = errors.New("no Claude Code transcript found")
+
+// ErrNotTranscript means the file read has no line of a Claude Code transcript.
+var ErrNotTranscript = errors.New("not a Claude Code transcript")
 
 // Run reads transcripts and emits their events until the input ends (without Follow) or ctx
 // ends.
@@ -40,94 +45,26 @@ func Run(ctx context.Context, opt Options, emit func(context.Context, vibe.Event
 	if opt.Poll <= 0 {
 		opt.Poll = 250 * time.Millisecond
 	}
+	read := func(ctx context.Context, path string, history bool, stop func() bool) error {
+		return readSession(ctx, opt, path, history, stop, emit)
+	}
 	if opt.Transcript != "" {
-		return readTranscript(ctx, opt, opt.Transcript, !opt.Follow || opt.Replay, nil, emit)
+		return read(ctx, opt.Transcript, opt.Follow && !opt.Replay, nil)
 	}
 	dir, err := ProjectTranscriptDir(opt)
 	if err != nil {
 		return err
 	}
-	replay := !opt.Follow || opt.Replay
-	waiting := false
-	for {
-		path, mod, err := newestTranscript(dir)
-		if err != nil {
-			if !opt.Follow {
-				return err
-			}
-			if !waiting && opt.OnWaiting != nil {
+	return session.Run(ctx, session.Options{
+		Follow: opt.Follow, Replay: opt.Replay, Poll: opt.Poll,
+		Newest: func() (string, time.Time, error) { return NewestTranscript(dir) },
+		Read:   read,
+		OnWaiting: func(error) {
+			if opt.OnWaiting != nil {
 				opt.OnWaiting(dir)
 			}
-			waiting = true
-			replay = true // a transcript that appears later is a new session: all of it is new
-			if err := sleep(ctx, opt.Poll); err != nil {
-				return err
-			}
-			continue
-		}
-		var lastCheck time.Time
-		newer := func() bool { // a newer session started: switch to it
-			if time.Since(lastCheck) < time.Second {
-				return false
-			}
-			lastCheck = time.Now()
-			p, m, err := newestTranscript(dir)
-			return err == nil && p != path && m.After(mod)
-		}
-		if err := readTranscript(ctx, opt, path, replay, newer, emit); err != nil || !opt.Follow {
-			return err
-		}
-		replay = true // a newer transcript is a new session: publish it from its start
-	}
-}
-
-// readTranscript maps one transcript file. Lines present when it starts are still mapped
-// (tool results need their tool use) but only emitted when replay is set.
-func readTranscript(ctx context.Context, opt Options, path string, replay bool, stop func() bool, emit func(context.Context, vibe.Event) error) error {
-	var history int64
-	if !replay {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		history = int64(bytes.Count(data, []byte{'\n'}))
-	}
-	if opt.OnTranscript != nil { // after counting: anything written from now on is published
-		opt.OnTranscript(path)
-	}
-	m := NewMapper()
-	err := follow.Lines(ctx, path, follow.Options{
-		Follow: opt.Follow, Poll: opt.Poll, Stop: stop,
-		OnSkip: func(n int64, err error) { bad(opt, path, n, err) },
-	}, func(raw []byte, n int64) error {
-		if len(bytes.TrimSpace(raw)) == 0 {
-			return nil
-		}
-		evs, err := m.Line(raw)
-		if err != nil {
-			bad(opt, path, n, err)
-			return nil
-		}
-		if n <= history {
-			return nil
-		}
-		for _, ev := range evs {
-			if err := emit(ctx, ev); err != nil {
-				return err
-			}
-		}
-		return nil
+		},
 	})
-	if err != nil && ctx.Err() == nil {
-		return fmt.Errorf("read transcript %s: %w", path, err)
-	}
-	return err
-}
-
-func bad(opt Options, path string, n int64, err error) {
-	if opt.OnBadLine != nil {
-		opt.OnBadLine(path, n, err)
-	}
 }
 
 // ProjectTranscriptDir returns the directory holding the project's transcripts.
@@ -172,9 +109,9 @@ var notAlnum = regexp.MustCompile(`[^A-Za-z0-9]`)
 // EscapeProjectPath is the directory name Claude Code uses for a project path.
 func EscapeProjectPath(abs string) string { return notAlnum.ReplaceAllString(abs, "-") }
 
-// newestTranscript picks the most recently written session transcript in dir (sub-agent
+// NewestTranscript picks the most recently written session transcript in dir (sub-agent
 // transcripts, agent-*.jsonl, are not sessions).
-func newestTranscript(dir string) (string, time.Time, error) {
+func NewestTranscript(dir string) (string, time.Time, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", time.Time{}, err
@@ -198,17 +135,6 @@ func newestTranscript(dir string) (string, time.Time, error) {
 		return "", time.Time{}, fmt.Errorf("%w in %s (pass --transcript FILE or --project DIR)", ErrNoTranscript, dir)
 	}
 	return best, bestMod, nil
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // TranscriptCwd returns the working directory recorded in a transcript (the first line that

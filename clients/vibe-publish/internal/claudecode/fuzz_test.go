@@ -22,7 +22,7 @@ func FuzzMapperLine(f *testing.F) {
 	f.Add([]byte(`{"type":"user","uuid":"u","message":{"content":[{"type":"tool_result","tool_use_id":"x","content":[{"type":"text"}]}]}}`))
 	f.Add([]byte(`{"type":"assistant","uuid":"u","message":{"content":"plain"}}`))
 	f.Fuzz(func(t *testing.T, line []byte) {
-		m := NewMapper()
+		m := NewMapper("")
 		for range 2 { // twice: a tool use, then its result may refer to it
 			evs, _ := m.Line(line)
 			for _, ev := range evs {

@@ -3,9 +3,13 @@ package claudecode
 import (
 	"bufio"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"openvibe.live/backend/clients/vibe-publish/internal/fixture"
 
 	"openvibe.live/backend/shared/vibe"
 )
@@ -15,7 +19,7 @@ func mapFixture(t *testing.T, path string) []vibe.Event {
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
-	m := NewMapper()
+	m := NewMapper("")
 	var out []vibe.Event
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
@@ -87,15 +91,77 @@ func TestMapsTranscript(t *testing.T) {
 	}
 }
 
-func TestRelativeTo(t *testing.T) {
-	t.Parallel()
-	require.Equal(t, "a/b.go", relativeTo("/w/p", "/w/p/a/b.go"))
-	require.Equal(t, "secret.txt", relativeTo("/w/p", "/etc/secret.txt"))
-	require.Equal(t, "x.go", relativeTo("/w/p", "/w/p2/x.go"))
-	require.Equal(t, "rel/x.go", relativeTo("/w/p", "rel/x.go"))
-}
-
 func TestEscapeProjectPath(t *testing.T) {
 	t.Parallel()
 	require.Equal(t, "-home-streamer-src-night-bus-v2", EscapeProjectPath("/home/streamer/src/night_bus.v2"))
+}
+
+func mapLines(t *testing.T, m *Mapper, lines ...string) []vibe.Event {
+	t.Helper()
+	var out []vibe.Event
+	for _, l := range lines {
+		evs, err := m.Line([]byte(l))
+		require.NoError(t, err)
+		out = append(out, evs...)
+	}
+	return out
+}
+
+const (
+	head     = `"sessionId":"s1","cwd":"/home/streamer/src/nightbus","timestamp":"2026-11-29T21:00:00.000Z"`
+	bashUse  = `{"type":"assistant",` + head + `,"uuid":"a1","message":{"id":"m1","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"go test ./...","description":"Run the tests"}}]}}`
+	toolDone = `{"type":"user",` + head + `,"uuid":"u2","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_1","is_error":true,"content":"Exit code 1\n--- FAIL: TestWrap (0.00s)\n--- FAIL: TestMidnight (0.00s)\nFAIL"}]}}`
+)
+
+func TestPromptsTheStreamerDidNotType(t *testing.T) {
+	t.Parallel()
+	evs := mapLines(t, NewMapper(""),
+		`{"type":"user",`+head+`,"uuid":"u1","isCompactSummary":true,"isVisibleInTranscriptOnly":true,"message":{"content":"This session is being continued from a previous conversation that ran out of context."}}`,
+		`{"type":"user",`+head+`,"uuid":"u2","message":{"content":"<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>"}}`,
+		`{"type":"user",`+head+`,"uuid":"u3","message":{"content":[{"type":"text","text":"<ide_selection>The user selected the lines 3 to 4 from /home/streamer/src/nightbus/.env:\nDB_PASSWORD=hunter2\n</ide_selection>"},{"type":"text","text":"<ide_opened_file>The user opened the file /home/streamer/src/nightbus/x.go in the IDE.</ide_opened_file>"},{"type":"text","text":"make the bus wrap at midnight"}]}}`,
+		`{"type":"user",`+head+`,"uuid":"u4","message":{"content":"<ide_opened_file>The user opened x.go</ide_opened_file> and fix the tests"}}`,
+		`{"type":"assistant",`+head+`,"uuid":"a5","message":{"content":[{"type":"thinking","thinking":"","signature":"EqoBCkgIBxABGAIiQ"}]}}`,
+		`{"type":"user",`+head+`,"uuid":"u6","message":{"content":"<bash-input>git status</bash-input>"}}`,
+	)
+	require.Len(t, evs, 3)
+	require.Equal(t, "make the bus wrap at midnight", evs[0].Prompt.Text)
+	require.Equal(t, "and fix the tests", evs[1].Prompt.Text)
+	require.Equal(t, vibe.TypeToolCall, evs[2].EventType, "a command run with ! is a tool call")
+	require.Equal(t, "Ran git status", evs[2].Summary)
+}
+
+func TestToolSummariesNeedNoArguments(t *testing.T) {
+	t.Parallel()
+	evs := mapLines(t, NewMapper(""), bashUse, toolDone)
+	require.Len(t, evs, 2)
+	require.Equal(t, "Running tests (go test)", evs[0].Summary)
+	require.Equal(t, "Ran tests (go test) — 2 failed", evs[1].Summary)
+	require.Equal(t, "error", evs[1].Tool.Phase)
+}
+
+func TestLongToolResultClosesTheCall(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s1.jsonl")
+	big := `{"type":"user",` + head + `,"message":{"content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"` + strings.Repeat("x", 4096) + `"}]},"uuid":"u2"}`
+	require.NoError(t, os.WriteFile(p, []byte(bashUse+"\n"+big+"\n"), 0o600))
+	var s fixture.Sink
+	var skipped []int64
+	require.NoError(t, Run(t.Context(), Options{Transcript: p, maxLine: 1024, OnBadLine: func(_ string, n int64, _ error) { skipped = append(skipped, n) }}, s.Emit))
+	evs := s.Events()
+	require.Len(t, evs, 2)
+	require.Equal(t, "end", evs[1].Tool.Phase)
+	require.Contains(t, evs[1].Tool.ResultPreview, "too large")
+	require.Equal(t, []int64{2}, skipped, "the streamer is told a line was skipped")
+}
+
+func TestUnfinishedCallsAreClosedAtTheEnd(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "s1.jsonl")
+	require.NoError(t, os.WriteFile(p, []byte(bashUse+"\n"), 0o600))
+	var s fixture.Sink
+	require.NoError(t, Run(t.Context(), Options{Transcript: p}, s.Emit))
+	evs := s.Events()
+	require.Len(t, evs, 2)
+	require.Equal(t, "Running tests (go test) — no result", evs[1].Summary)
 }

@@ -4,24 +4,40 @@
 // Claude Code appends one JSON object per line to
 // ~/.claude/projects/<escaped project path>/<session id>.jsonl. Lines of type "user" and
 // "assistant" carry a message whose content is a string or a list of blocks (text, thinking,
-// tool_use, tool_result); other line types (summary, system, file-history-snapshot, …) carry
-// nothing a viewer needs and are skipped.
+// tool_use, tool_result, image); a "system" line with subtype "compact_boundary" marks a
+// compaction; other line types (summary, file-history-snapshot, progress, queue-operation, …)
+// carry nothing a viewer needs. Sub-agents write their own transcripts: inside the session's
+// file with isSidechain set (1.x), as agent-<id>.jsonl beside it (2.0) or as
+// <session id>/subagents/agent-<id>.jsonl (2.1).
 package claudecode
 
 import "encoding/json"
 
 // line is one transcript line (only the fields used here).
 type line struct {
-	Type          string          `json:"type"`
-	UUID          string          `json:"uuid"`
-	SessionID     string          `json:"sessionId"`
-	Cwd           string          `json:"cwd"`
-	Timestamp     string          `json:"timestamp"`
-	IsSidechain   bool            `json:"isSidechain"`
-	IsMeta        bool            `json:"isMeta"`
-	RequestID     string          `json:"requestId"`
-	Message       *message        `json:"message"`
-	ToolUseResult json.RawMessage `json:"toolUseResult"`
+	Type             string          `json:"type"`
+	Subtype          string          `json:"subtype"`
+	UUID             string          `json:"uuid"`
+	LeafUUID         string          `json:"leafUuid"`
+	SessionID        string          `json:"sessionId"`
+	AgentID          string          `json:"agentId"`
+	Cwd              string          `json:"cwd"`
+	Timestamp        string          `json:"timestamp"`
+	IsSidechain      bool            `json:"isSidechain"`
+	IsMeta           bool            `json:"isMeta"`
+	IsCompactSummary bool            `json:"isCompactSummary"`
+	TranscriptOnly   bool            `json:"isVisibleInTranscriptOnly"`
+	RequestID        string          `json:"requestId"`
+	Message          *message        `json:"message"`
+	ToolUseResult    json.RawMessage `json:"toolUseResult"`
+	CompactMetadata  *struct {
+		Trigger string `json:"trigger"`
+	} `json:"compactMetadata"`
+}
+
+// transcriptLike reports whether a decoded line has the shape of a transcript line.
+func (l *line) transcriptLike() bool {
+	return l.Type != "" && (l.SessionID != "" || l.UUID != "" || l.LeafUUID != "")
 }
 
 type message struct {
@@ -85,10 +101,11 @@ func resultText(raw json.RawMessage) string {
 	return out
 }
 
-// Tool inputs of the file-editing tools.
-type editInput struct {
+// toolInput holds the input fields of the tools the adapter describes.
+type toolInput struct {
 	FilePath     string `json:"file_path"`
 	NotebookPath string `json:"notebook_path"`
+	Path         string `json:"path"`
 	OldString    string `json:"old_string"`
 	NewString    string `json:"new_string"`
 	Content      string `json:"content"`
@@ -98,10 +115,29 @@ type editInput struct {
 		OldString string `json:"old_string"`
 		NewString string `json:"new_string"`
 	} `json:"edits"`
+	Command     string `json:"command"`
+	Description string `json:"description"`
+	Pattern     string `json:"pattern"`
+	Query       string `json:"query"`
+	URL         string `json:"url"`
+	Todos       []todo `json:"todos"`
 }
 
-// writeResult is the part of a Write tool's toolUseResult that tells create from update.
-type writeResult struct {
-	Type         string  `json:"type"`
-	OriginalFile *string `json:"originalFile"`
+type todo struct {
+	Status string `json:"status"`
+}
+
+// toolResult holds the parts of a toolUseResult the adapter reads. Its shape depends on the
+// tool; a failed call stores a plain string.
+type toolResult struct {
+	Type            string  `json:"type"` // Write: "create" or "update"
+	OriginalFile    *string `json:"originalFile"`
+	Stdout          string  `json:"stdout"`
+	Stderr          string  `json:"stderr"`
+	NumFiles        *int    `json:"numFiles"`
+	Filenames       []any   `json:"filenames"`
+	NewTodos        []todo  `json:"newTodos"`
+	StructuredPatch []struct {
+		Lines []string `json:"lines"`
+	} `json:"structuredPatch"`
 }

@@ -14,8 +14,12 @@ import (
 	"openvibe.live/backend/shared/vibe"
 )
 
-// parseAdapter parses the adapter's flags (global flags allowed among them).
-func parseAdapter(name string, args []string, g *globalFlags, stdio IO, st *status) (adapter, error) {
+// adapterNames lists the adapters, for messages.
+const adapterNames = "auto, claude-code, codex, gemini, aider, opencode, git-watch, jsonl"
+
+// parseAdapter parses the adapter's flags (global flags allowed among them). auto looks for the
+// agent's session already (and waits for one when following), so that the hello names it.
+func parseAdapter(ctx context.Context, name string, args []string, g *globalFlags, stdio IO, st *status) (adapter, error) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	g.register(fs)
@@ -27,8 +31,18 @@ func parseAdapter(name string, args []string, g *globalFlags, stdio IO, st *stat
 		return claudeAdapter(fs, args, pub, st)
 	case "git-watch":
 		return gitWatchAdapter(fs, args, pub, st)
+	case "codex":
+		return codexAdapter(fs, args, pub, st)
+	case "gemini":
+		return geminiAdapter(fs, args, pub, st)
+	case "aider":
+		return aiderAdapter(fs, args, pub, st)
+	case "opencode":
+		return opencodeAdapter(fs, args, pub, st)
+	case "auto":
+		return autoAdapter(ctx, fs, args, g, stdio, st)
 	}
-	return adapter{}, fmt.Errorf("%w: unknown adapter %q (jsonl, claude-code, git-watch)", ErrUsage, name)
+	return adapter{}, fmt.Errorf("%w: unknown adapter %q (%s)", ErrUsage, name, adapterNames)
 }
 
 func parseFlags(fs *flag.FlagSet, args []string) error {
@@ -78,8 +92,8 @@ func claudeAdapter(fs *flag.FlagSet, args []string, pub vibe.Publisher, st *stat
 	opt := claudecode.Options{ProjectDir: *project, ClaudeDir: *claudeDir, Transcript: *transcript,
 		Follow: !*once, Replay: *replay,
 		OnBadLine:    func(p string, n int64, err error) { st.logf("%s:%d skipped: %v", filepath.Base(p), n, err) },
-		OnTranscript: func(p string) { st.logf("following %s", p) },
-		OnWaiting:    func(dir string) { st.logf("waiting for a Claude Code session in %s", dir) }}
+		OnTranscript: func(p string) { st.infof("following %s", p) },
+		OnWaiting:    func(dir string) { st.infof("waiting for a Claude Code session in %s", dir) }}
 	dir := *project
 	if dir == "" && *transcript != "" {
 		dir = claudecode.TranscriptCwd(*transcript) // paths in it are relative to this
@@ -106,7 +120,7 @@ func gitWatchAdapter(fs *flag.FlagSet, args []string, pub vibe.Publisher, st *st
 	pub.Capabilities = &vibe.Capabilities{WorkspaceFileEvents: true}
 	opt := gitwatch.Options{Dir: *dir, Debounce: *debounce,
 		OnError: func(err error) { st.logf("%v", err) },
-		OnReady: func(root string) { st.logf("watching %s", root) }}
+		OnReady: func(root string) { st.infof("watching %s", root) }}
 	return adapter{name: "git-watch", project: *dir, publisher: pub,
 		run: func(ctx context.Context, emit func(context.Context, vibe.Event) error) error {
 			return gitwatch.Run(ctx, opt, emit)

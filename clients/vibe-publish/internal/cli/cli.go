@@ -1,5 +1,6 @@
-// Package cli is the vibe-publish command: it runs an adapter (jsonl, claude-code,
-// git-watch) and publishes what it produces to a publish gateway, or prints it with --dry-run.
+// Package cli is the vibe-publish command: it runs an adapter (a coding agent's sessions, a
+// git working tree, or canonical JSON lines) and publishes what it produces to a publish
+// gateway, or prints it with --dry-run.
 package cli
 
 import (
@@ -31,11 +32,17 @@ const usage = `vibe-publish streams your coding activity to an OpenVibe.Live slo
 Usage:
   vibe-publish [flags] <adapter> [adapter flags] [args]
 
-Adapters:
-  jsonl [--follow] [--from-end] [FILE|-]       canonical events, one JSON object per line
-  claude-code [--project DIR] [--transcript FILE] [--replay] [--once]
+Adapters (the agent adapters also take --project DIR, --replay and --once):
+  auto                                         the agent whose newest session is this project's
+  claude-code [--transcript FILE] [--claude-dir DIR]
                                                follow Claude Code's session transcript
+  codex [--rollout FILE] [--codex-home DIR]    follow Codex CLI's session rollout
+  gemini [--session FILE] [--gemini-dir DIR]   follow Gemini CLI's chat recording
+  aider [--history FILE]                       follow aider's .aider.chat.history.md
+  opencode [--session FILE] [--opencode-dir DIR]
+                                               follow opencode's session storage
   git-watch [--dir DIR] [--debounce 400ms]     file changes in a git working tree
+  jsonl [--follow] [--from-end] [FILE|-]       canonical events, one JSON object per line
 
 Flags (also accepted after the adapter name):
   --server URL               gateway base URL            ($VIBE_PUBLISH_SERVER)
@@ -111,10 +118,10 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdio I
 		return nil
 	}
 	if fs.NArg() == 0 {
-		return fmt.Errorf("%w: name an adapter: jsonl, claude-code or git-watch", ErrUsage)
+		return fmt.Errorf("%w: name an adapter: %s", ErrUsage, adapterNames)
 	}
 	st := newStatus(stdio.Stderr, g.quiet)
-	ad, err := parseAdapter(fs.Arg(0), fs.Args()[1:], &g, stdio, st)
+	ad, err := parseAdapter(ctx, fs.Arg(0), fs.Args()[1:], &g, stdio, st)
 	if err != nil {
 		return err
 	}

@@ -149,3 +149,21 @@ func TestLiveNeedsServerTokenAndSlot(t *testing.T) {
 		require.ErrorContains(t, err, want)
 	}
 }
+
+func TestAutoWithoutAnySession(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	err := Run(t.Context(), []string{"--dry-run", "auto", "--once", "--project", t.TempDir(), "--claude-dir", home, "--codex-home", home, "--gemini-dir", home, "--opencode-dir", home},
+		noEnv, IO{Stdout: &testenv.Buffer{}, Stderr: &testenv.Buffer{}})
+	require.ErrorContains(t, err, "no session of Claude Code, Codex CLI, Gemini CLI, aider or opencode found")
+}
+
+func TestDryRunCodexIsSanitized(t *testing.T) {
+	t.Parallel()
+	var out, errOut testenv.Buffer
+	rollout := filepath.Join("..", "..", "testdata", "agents", "codex", "own", "2026", "11", "29", "rollout-2026-11-29T21-00-00-019ad2f1-6c3e-7b20-9a41-5d0e8c7b3f12.jsonl")
+	require.NoError(t, Run(t.Context(), []string{"--dry-run", "codex", "--rollout", rollout, "--once"}, noEnv, IO{Stdout: &out, Stderr: &errOut}), errOut.String())
+	evs := decodeLines(t, out.String())
+	require.Len(t, evs, 24)
+	require.Equal(t, "codex", evs[0].Source.Channel)
+}

@@ -42,6 +42,14 @@ func (s *status) logf(format string, args ...any) {
 	s.drawLocked()
 }
 
+// infof prints a line that only informs (which session is followed): not with --quiet.
+func (s *status) infof(format string, args ...any) {
+	if s.quiet {
+		return
+	}
+	s.logf(format, args...)
+}
+
 // run redraws the status line until ctx ends.
 func (s *status) run(ctx context.Context) {
 	if !s.tty {

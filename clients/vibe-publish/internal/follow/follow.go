@@ -24,6 +24,9 @@ type Options struct {
 	Poll    time.Duration // how often to look for new data; default 200ms
 	// OnSkip is told about a line that was too long (its 1-based number).
 	OnSkip func(line int64, err error)
+	// OnLongLine, when set, also gets the first HeadBytes of a line that was too long, so that
+	// a reader can still tell what the line was (a tool result it must close, say).
+	OnLongLine func(line int64, head []byte)
 	// Stop, when set, is checked at each end of file while following: returning true ends
 	// Lines with nil (used to switch to a newer file).
 	Stop func() bool
@@ -32,6 +35,9 @@ type Options struct {
 	// Opened, when set, is called once the file is open (and, with FromEnd, positioned).
 	Opened func()
 }
+
+// HeadBytes is how much of an over-long line OnLongLine gets.
+const HeadBytes = 64 << 10
 
 // ErrLineTooLong is passed to OnSkip for a line over MaxLine.
 var ErrLineTooLong = errors.New("line too long")
@@ -74,7 +80,8 @@ type tailer struct {
 	offset  int64 // bytes consumed from f
 	partial []byte
 	lineNo  int64
-	skip    bool // inside an over-long line
+	skip    bool   // inside an over-long line
+	head    []byte // its first HeadBytes
 }
 
 func (t *tailer) run(ctx context.Context) error {
@@ -157,6 +164,9 @@ func (t *tailer) drain(ctx context.Context) error {
 				line = t.partial
 			}
 			t.lineNo++
+			if !t.skip && len(line) > t.opt.MaxLine {
+				t.keepHead(line)
+			}
 			skipped := t.skip || len(line) > t.opt.MaxLine
 			t.partial, t.skip = t.partial[:0], false
 			if skipped {
@@ -170,6 +180,7 @@ func (t *tailer) drain(ctx context.Context) error {
 		}
 		if !t.skip {
 			if len(t.partial)+len(chunk) > t.opt.MaxLine {
+				t.keepHead(append(t.partial, chunk...))
 				t.skip, t.partial = true, t.partial[:0]
 			} else {
 				t.partial = append(t.partial, chunk...)
@@ -186,10 +197,18 @@ func (t *tailer) drain(ctx context.Context) error {
 	}
 }
 
+func (t *tailer) keepHead(line []byte) {
+	t.head = append(t.head[:0], line[:min(len(line), HeadBytes)]...)
+}
+
 func (t *tailer) reportSkip() {
 	if t.opt.OnSkip != nil {
 		t.opt.OnSkip(t.lineNo, ErrLineTooLong)
 	}
+	if t.opt.OnLongLine != nil {
+		t.opt.OnLongLine(t.lineNo, t.head)
+	}
+	t.head = t.head[:0]
 }
 
 // checkReplaced reopens the path when the file was truncated or replaced.

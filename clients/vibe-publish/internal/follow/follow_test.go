@@ -81,12 +81,19 @@ func TestFollowAppendTruncateRotate(t *testing.T) {
 func TestOverlongLineIsSkipped(t *testing.T) {
 	t.Parallel()
 	p := filepath.Join(t.TempDir(), "a.jsonl")
-	require.NoError(t, os.WriteFile(p, []byte("ok\n"+strings.Repeat("x", 300<<10)+"\nafter\n"), 0o600))
+	long := `{"tool_use_id":"toolu_1","content":"` + strings.Repeat("x", 300<<10) + `"}`
+	require.NoError(t, os.WriteFile(p, []byte("ok\n"+long+"\nafter\n"+strings.Repeat("z", 2000)+"\n"), 0o600))
 	var c collector
 	var skipped []int64
-	require.NoError(t, Lines(t.Context(), p, Options{MaxLine: 256 << 10, OnSkip: func(n int64, err error) { skipped = append(skipped, n) }}, c.add))
-	require.Equal(t, []string{"ok", "after"}, c.get())
+	var heads []string
+	opt := Options{MaxLine: 256 << 10, OnSkip: func(n int64, err error) { skipped = append(skipped, n) },
+		OnLongLine: func(n int64, head []byte) { heads = append(heads, string(head)) }}
+	require.NoError(t, Lines(t.Context(), p, opt, c.add))
+	require.Equal(t, []string{"ok", "after", strings.Repeat("z", 2000)}, c.get())
 	require.Equal(t, []int64{2}, skipped)
+	require.Len(t, heads, 1)
+	require.Len(t, heads[0], HeadBytes, "the head of the skipped line")
+	require.True(t, strings.HasPrefix(heads[0], `{"tool_use_id":"toolu_1","content":"xxx`))
 }
 
 func TestReaderSkipsOverlongLines(t *testing.T) {

@@ -81,6 +81,7 @@ func (p *Pages) Register(e *echo.Echo) {
 	e.GET("/studio", p.studio)
 	e.GET("/static/*", p.serveStatic)
 	e.GET("/:username/:slot", p.viewer)
+	e.GET("/:username/:slot/overlay", p.overlay)
 }
 
 func (p *Pages) home(c echo.Context) error {
@@ -100,22 +101,30 @@ type viewerData struct {
 }
 
 func (p *Pages) viewer(c echo.Context) error {
+	d, err := p.slotPage(c)
+	if err != nil || d == nil {
+		return err
+	}
+	return p.render(c, http.StatusOK, "viewer.html", *d)
+}
+
+// slotPage looks up the slot a page is for. It renders the 404 page itself (and returns nil
+// data) when there is no such slot.
+func (p *Pages) slotPage(c echo.Context) (*viewerData, error) {
 	if c.Param("username") == "api" {
 		// /api/<unknown>: an API client gets the JSON 404, not the page.
-		return echo.NewHTTPError(http.StatusNotFound, "Not found")
+		return nil, echo.NewHTTPError(http.StatusNotFound, "Not found")
 	}
 	u, ms, err := httpapi.ChannelSlot(c.Request().Context(), p.st, c.Param("username"), c.Param("slot"))
 	var he *echo.HTTPError
 	if errors.As(err, &he) && he.Code == http.StatusNotFound {
-		return p.render(c, http.StatusNotFound, "notfound.html", map[string]any{"Message": he.Message})
+		return nil, p.render(c, http.StatusNotFound, "notfound.html", map[string]any{"Message": he.Message})
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	s := vibe.SettingsFromBroadcast(ms.BroadcastSettings)
-	return p.render(c, http.StatusOK, "viewer.html", viewerData{
-		Username: u.Username, SlotID: ms.ID, SlotSlug: ms.Slug, Title: ms.Title, WidgetTitle: s.WidgetTitle,
-	})
+	return &viewerData{Username: u.Username, SlotID: ms.ID, SlotSlug: ms.Slug, Title: ms.Title, WidgetTitle: s.WidgetTitle}, nil
 }
 
 func (p *Pages) render(c echo.Context, status int, name string, data any) error {

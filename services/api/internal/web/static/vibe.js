@@ -1,6 +1,7 @@
-// Shared by the viewer page and the studio: renders vibe-coding events as DOM nodes (text is
-// always set with textContent) and mirrors the server's viewer projection for the studio's
-// live preview.
+// Shared by the viewer page, the overlay and the studio: renders vibe-coding events as DOM
+// nodes (never as HTML: text goes in with textContent, Markdown through markdown.js), groups a
+// tool call's start and end into one entry, and mirrors the server's viewer projection for the
+// studio's live preview.
 "use strict";
 
 (function () {
@@ -72,57 +73,245 @@
     return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
   }
 
-  // renderEvent returns an <li> for one projected event.
-  function renderEvent(ev) {
-    const li = el("li", "ev ev-" + String(ev.eventType || "other").replace(/[^a-z]/g, "-"));
-    li.dataset.eventId = ev.eventId || "";
-    if (ev.seq) li.dataset.seq = String(ev.seq);
-    const head = el("div", "ev-head");
-    head.appendChild(el("span", "ev-type", TYPE_LABEL[ev.eventType] || ev.eventType || "Event"));
-    if (ev.tool && ev.tool.name) head.appendChild(el("code", "ev-tool", ev.tool.name));
-    if (ev.file && ev.file.changeCount) head.appendChild(el("span", "ev-count", "+" + ev.file.changeCount));
-    const t = formatTime(ev.occurredAt);
+  const MD = window.OpenVibeText;
+
+  // ---- entries: a tool call's start and end are one entry ----
+
+  // pairKey says which start an end can close: the same tool in the same session (and, when
+  // both say, the same model response).
+  function sameCall(start, end) {
+    if (!start.tool || !end.tool || start.tool.name !== end.tool.name) return false;
+    if (start.sessionId && end.sessionId && start.sessionId !== end.sessionId) return false;
+    const a = start.metadata && start.metadata.responseId, b = end.metadata && end.metadata.responseId;
+    return !a || !b || a === b;
+  }
+
+  // entries turns events (oldest first) into entries: {ev} for most, {ev: start, end} for a
+  // tool call whose end arrived (an end closes the oldest open start of the same call).
+  function entries(events) {
+    const out = [];
+    const open = [];
+    for (const ev of events) {
+      if (ev.eventType === "tool.call" && ev.tool && ev.tool.phase === "start") {
+        const entry = { ev: ev, end: null };
+        out.push(entry);
+        open.push(entry);
+        continue;
+      }
+      if (ev.eventType === "tool.call" && ev.tool && (ev.tool.phase === "end" || ev.tool.phase === "error")) {
+        const k = open.findIndex((e) => sameCall(e.ev, ev));
+        if (k >= 0) {
+          open[k].end = ev;
+          open.splice(k, 1);
+          continue;
+        }
+      }
+      out.push({ ev: ev, end: null });
+    }
+    return out;
+  }
+
+  // ---- rendering ----
+
+  const expanded = new Set(); // ids of the entries a viewer opened with "more"
+  let bodyIds = 0;
+
+  function extension(path) {
+    const m = /\.([A-Za-z0-9]+)$/.exec(path || "");
+    return m ? m[1] : "";
+  }
+
+  // diffStat reads "+4 −1" from a file event's summary, else its change count.
+  function diffStat(ev) {
+    const m = /\(\+(\d+)(?:\s*[−-](\d+))?\)|\([−-](\d+)\)/.exec(ev.summary || "");
+    if (m) return { added: +(m[1] || 0), removed: +(m[2] || m[3] || 0) };
+    const n = (ev.file && ev.file.changeCount) || 0;
+    return n ? { changed: n } : null;
+  }
+
+  function statNode(stat) {
+    const wrapEl = el("span", "ev-stat");
+    if (stat.changed !== undefined) {
+      wrapEl.appendChild(el("span", "stat-changed", "±" + stat.changed));
+      wrapEl.appendChild(el("span", "sr-only", stat.changed + " lines changed"));
+      return wrapEl;
+    }
+    if (stat.added) wrapEl.appendChild(el("span", "stat-add", "+" + stat.added));
+    if (stat.removed) wrapEl.appendChild(el("span", "stat-del", "−" + stat.removed));
+    const total = stat.added + stat.removed;
+    if (total > 0) {
+      const bar = el("span", "stat-bar");
+      bar.setAttribute("aria-hidden", "true");
+      const greens = Math.round((5 * stat.added) / total);
+      for (let k = 0; k < 5; k++) bar.appendChild(el("span", k < greens ? "sq sq-add" : "sq sq-del"));
+      wrapEl.appendChild(bar);
+    }
+    wrapEl.setAttribute("aria-label", stat.added + " lines added, " + stat.removed + " removed");
+    return wrapEl;
+  }
+
+  const STAT_SUFFIX = /\s*\((?:\+\d+(?:\s*[−-]\d+)?|[−-]\d+)\)\s*$/;
+
+  // textBody is an entry's main text: Markdown for prompts, responses and thinking, inline
+  // Markdown (backticks, emphasis) for one-line summaries.
+  function textBody(ev, text) {
+    const long = ev.eventType === "prompt" || ev.eventType === "response" || ev.eventType === "thinking";
+    const body = el("div", "ev-text" + (long ? " ev-body ev-md" : ""));
+    if (MD && long) body.appendChild(MD.render(text));
+    else if (MD) MD.appendInline(body, text);
+    else body.textContent = text;
+    if (long) body.id = "ev-body-" + (++bodyIds);
+    return body;
+  }
+
+  function toolStatus(entry) {
+    const end = entry.end || (entry.ev.tool && entry.ev.tool.phase !== "start" ? entry.ev : null);
+    if (!end) return { cls: "running", label: "running", icon: "●" };
+    if (end.tool && end.tool.phase === "error") return { cls: "failed", label: "failed", icon: "✗" };
+    return { cls: "done", label: "done", icon: "✓" };
+  }
+
+  function head(ev, entry) {
+    const h = el("div", "ev-head");
+    h.appendChild(el("span", "ev-type", TYPE_LABEL[ev.eventType] || ev.eventType || "Event"));
+    if (ev.eventType === "tool.call") {
+      const st = toolStatus(entry);
+      const icon = el("span", "ev-status status-" + st.cls, st.icon);
+      icon.setAttribute("aria-hidden", "true");
+      h.appendChild(icon);
+      h.appendChild(el("span", "sr-only", st.label));
+    }
+    if (ev.tool && ev.tool.name) h.appendChild(el("code", "ev-tool", ev.tool.name));
+    if (ev.file) {
+      const stat = diffStat(ev);
+      if (stat) h.appendChild(statNode(stat));
+    }
+    const t = formatTime((entry.end || ev).occurredAt);
     if (t) {
       const time = el("time", "ev-time", t);
-      time.dateTime = ev.occurredAt;
-      head.appendChild(time);
+      time.dateTime = (entry.end || ev).occurredAt;
+      h.appendChild(time);
     }
-    li.appendChild(head);
-    li.appendChild(el("p", "ev-text", eventText(ev)));
-    if (ev.tool && (ev.tool.argumentsPreview || ev.tool.resultPreview)) {
-      if (ev.tool.argumentsPreview) li.appendChild(el("pre", "ev-pre", ev.tool.argumentsPreview));
-      if (ev.tool.resultPreview) li.appendChild(el("pre", "ev-pre ev-result", ev.tool.resultPreview));
+    return h;
+  }
+
+  // renderEntry returns an <li> for one entry.
+  function renderEntry(entry) {
+    const ev = entry.ev;
+    const li = el("li", "ev ev-" + String(ev.eventType || "other").replace(/[^a-z]/g, "-"));
+    li.dataset.eventId = ev.eventId || "";
+    if (entry.end) li.dataset.endEventId = entry.end.eventId || "";
+    if (ev.seq) li.dataset.seq = String(ev.seq);
+    if (ev.eventType === "tool.call") li.classList.add("tool-" + toolStatus(entry).cls);
+    li.appendChild(head(ev, entry));
+    const shown = entry.end || ev;
+    let text = ev.eventType === "tool.call" ? eventText(shown) : eventText(ev);
+    if (ev.file && diffStat(ev)) text = text.replace(STAT_SUFFIX, ""); // the stat is shown in the head
+    li.appendChild(textBody(ev, text));
+    const args = ev.tool && ev.tool.argumentsPreview;
+    const result = shown.tool && shown.tool.resultPreview;
+    if (args || result) {
+      const d = el("details", "ev-details");
+      d.appendChild(el("summary", null, args && result ? "Arguments and result" : args ? "Arguments" : "Result"));
+      if (args) d.appendChild(el("pre", "ev-pre", args));
+      if (result) d.appendChild(el("pre", "ev-pre ev-result", result));
+      li.appendChild(d);
     }
-    if (ev.file && ev.file.snippet) li.appendChild(el("pre", "ev-pre", ev.file.snippet));
+    if (ev.file && ev.file.snippet) {
+      const pre = el("pre", "ev-pre ev-snippet");
+      const code = el("code");
+      if (MD) MD.highlightInto(code, ev.file.snippet, extension(ev.file.relativePath || ev.file.name));
+      else code.textContent = ev.file.snippet;
+      pre.appendChild(code);
+      pre.setAttribute("aria-label", "Change in " + (ev.file.relativePath || ev.file.name || "the file"));
+      li.appendChild(pre);
+    }
     return li;
   }
 
-  // groupTurns splits events (oldest first) into turns: a prompt starts a new turn, and the
-  // response, thinking, tool calls and file edits after it belong to it.
-  function groupTurns(events) {
+  // renderEvent returns an <li> for one projected event (kept for callers of one event).
+  function renderEvent(ev) {
+    return renderEntry({ ev: ev, end: null });
+  }
+
+  // groupTurns splits entries (oldest first) into turns: a prompt starts a new turn, and the
+  // responses, thinking, tool calls and file edits after it belong to it.
+  function groupTurns(items) {
     const turns = [];
     let cur = null;
-    for (const ev of events) {
+    for (const item of items) {
+      const ev = item.ev || item;
       const starts = ev.eventType === "prompt" || ev.eventType === "session.status";
       if (!cur || starts || cur.status) {
         cur = { events: [], status: ev.eventType === "session.status" };
         turns.push(cur);
       }
-      cur.events.push(ev);
+      cur.events.push(item);
     }
     return turns;
   }
 
-  // renderTurns fills list (an <ol>) with events grouped into turns.
+  // renderTurns fills list (an <ol>) with events: tool calls grouped, then grouped into turns.
+  // Long texts are clamped with a "more" button once they are in the page.
   function renderTurns(list, events) {
+    const focus = focused(list);
     list.replaceChildren();
-    for (const turn of groupTurns(events)) {
+    for (const turn of groupTurns(entries(events))) {
       const li = el("li", turn.status ? "turn turn-status" : "turn");
       const inner = el("ol", "turn-events");
-      for (const ev of turn.events) inner.appendChild(renderEvent(ev));
+      for (const entry of turn.events) inner.appendChild(renderEntry(entry));
       li.appendChild(inner);
       list.appendChild(li);
     }
+    clampLong(list);
+    refocus(list, focus);
+  }
+
+  // focused says which control of which entry has the keyboard focus, so that a redraw (a new
+  // event arrived) gives it back instead of dropping it.
+  function focused(list) {
+    const a = document.activeElement;
+    if (!a || !list.contains(a) || a === list) return null;
+    const entry = a.closest(".ev");
+    return entry ? { id: entry.dataset.eventId, tag: a.tagName, cls: a.className } : null;
+  }
+
+  function refocus(list, f) {
+    if (!f) return;
+    for (const entry of list.querySelectorAll(".ev")) {
+      if (entry.dataset.eventId !== f.id) continue;
+      const target = Array.from(entry.querySelectorAll(f.tag)).find((e) => e.className === f.cls);
+      if (target) target.focus({ preventScroll: true });
+      return;
+    }
+  }
+
+  // clampLong folds the long texts of a rendered list behind "more" (those a viewer opened
+  // stay open across redraws).
+  function clampLong(list) {
+    for (const body of list.querySelectorAll(".ev-body")) {
+      const li = body.closest(".ev");
+      const id = li && li.dataset.eventId;
+      if (id && expanded.has(id)) { addToggle(body, id, true); continue; }
+      body.classList.add("clamped");
+      if (body.scrollHeight <= body.clientHeight + 4) { body.classList.remove("clamped"); continue; }
+      addToggle(body, id, false);
+    }
+  }
+
+  function addToggle(body, id, open) {
+    const b = el("button", "ev-more", open ? "less" : "more");
+    b.type = "button";
+    b.setAttribute("aria-expanded", open ? "true" : "false");
+    b.setAttribute("aria-controls", body.id);
+    b.addEventListener("click", () => {
+      const nowOpen = b.getAttribute("aria-expanded") !== "true";
+      body.classList.toggle("clamped", !nowOpen);
+      b.setAttribute("aria-expanded", nowOpen ? "true" : "false");
+      b.textContent = nowOpen ? "less" : "more";
+      if (nowOpen) expanded.add(id); else expanded.delete(id);
+    });
+    body.after(b);
   }
 
   // ---- projection (mirrors shared/vibe Project) ----
@@ -269,7 +458,7 @@
 
   window.OpenVibe = {
     el: el, truncate: truncate, publisherLabel: publisherLabel, eventText: eventText,
-    renderEvent: renderEvent, groupTurns: groupTurns, renderTurns: renderTurns,
+    renderEvent: renderEvent, groupTurns: groupTurns, renderTurns: renderTurns, entries: entries, diffStat: diffStat,
     project: project, live: live, formatTime: formatTime, api: api, typeLabel: TYPE_LABEL,
   };
 })();
