@@ -36,7 +36,8 @@ func TestNormalizeSettings(t *testing.T) {
 		{"bool junk keeps default", `{"enabled": "maybe", "paused": 7}`, func(*Settings) {}},
 		{"depth", `{"viewer_depth": "deep"}`, func(s *Settings) { s.ViewerDepth = DepthDeep }},
 		{"depth any case", `{"viewer_depth": " HEADLINE "}`, func(s *Settings) { s.ViewerDepth = DepthHeadline }},
-		{"depth junk", `{"viewer_depth": "full"}`, func(*Settings) {}},
+		{"depth synonym", `{"viewer_depth": "verbose"}`, func(s *Settings) { s.ViewerDepth = DepthDeep }},
+		{"depth junk", `{"viewer_depth": "galaxy"}`, func(*Settings) {}},
 		{"delay rounded", `{"delay_ms": 1500.6}`, func(s *Settings) { s.DelayMs = 1501 }},
 		{"delay clamped high", `{"delay_ms": 9999999}`, func(s *Settings) { s.DelayMs = 120000 }},
 		{"delay clamped low", `{"delay_ms": -5}`, func(s *Settings) { s.DelayMs = 0 }},
@@ -106,7 +107,7 @@ func TestApplySettingsPatchErrors(t *testing.T) {
 	}{
 		{
 			name:   "every bad field",
-			patch:  `{"delay_ms":"soon","viewer_depth":"full","foo":1,"enabled":"maybe"}`,
+			patch:  `{"delay_ms":"soon","viewer_depth":"galaxy","foo":1,"enabled":"maybe"}`,
 			fields: map[string]string{"delay_ms": "must be an integer", "viewer_depth": "must be one of headline, standard, deep", "foo": "unknown field", "enabled": "must be a boolean (true, false, 0 or 1)"},
 			msg:    "invalid settings: delay_ms must be an integer; enabled must be a boolean (true, false, 0 or 1); viewer_depth must be one of headline, standard, deep; unknown field foo",
 		},

@@ -33,8 +33,8 @@ func (c *conn) handle(ctx context.Context, data []byte) *closeRequest {
 	case vibe.MsgEvent:
 		c.g.met.messages.WithLabelValues("event").Inc()
 		if msg.FieldError != "" {
-			eventID, _ := vibe.PeekEvent(msg.Event)
-			c.fail(reasonInvalidPayload, msg.FieldError, eventID)
+			ev, _, _ := msg.ParseEvent()
+			c.fail(reasonInvalidPayload, msg.FieldError, ev.EventID)
 			return nil
 		}
 		return c.handleEvent(ctx, &msg)
@@ -129,23 +129,21 @@ func (c *conn) handleHello(ctx context.Context, h vibe.Hello) {
 
 func (c *conn) handleEvent(ctx context.Context, env *vibe.ClientMessage) *closeRequest {
 	received := time.Now()
+	ev, _, err := env.ParseEvent()
 	key := env.SessionKey
 	if key == "" {
-		_, key = vibe.PeekEvent(env.Event)
+		key = ev.SessionKey
 	}
 	if text := c.checkEnvelope(env, key); text != "" {
-		eventID, _ := vibe.PeekEvent(env.Event)
-		c.fail(envelopeReason(text), text, eventID)
+		c.fail(envelopeReason(text), text, ev.EventID)
 		return nil
 	}
-	ev, err := env.ParseEvent()
 	if err != nil {
 		text := ErrInvalidPayload
 		if ee := (*vibe.EventError)(nil); errors.As(err, &ee) {
 			text = ee.Msg
 		}
-		eventID, _ := vibe.PeekEvent(env.Event)
-		c.fail(reasonInvalidEvent, text, eventID)
+		c.fail(reasonInvalidEvent, text, "")
 		return nil
 	}
 	if ev.SessionKey != "" && ev.SessionKey != key {
