@@ -145,17 +145,25 @@ func BroadcastVibeSettings(broadcast json.RawMessage) json.RawMessage {
 // or holds junk keeps its default, numbers are rounded and clamped, and unknown keys are
 // ignored.
 func NormalizeSettings(raw json.RawMessage) Settings {
-	s := DefaultSettings()
+	return MergeSettings(DefaultSettings(), raw)
+}
+
+// MergeSettings applies a settings object to cur as tolerantly as NormalizeSettings reads
+// one: every field present and readable replaces cur's, anything else keeps cur's value. It
+// is how settings saved by the original platform's workspace (inside its broadcast settings,
+// unvalidated) are taken.
+func MergeSettings(cur Settings, raw json.RawMessage) Settings {
+	s := cur.normalized()
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(raw, &obj) != nil {
 		return s
 	}
 	for name, v := range obj {
 		f, ok := settingsFields[name]
-		if !ok {
+		if !ok || isNull(v) {
 			continue
 		}
-		_ = f.apply(&s, v, false) // junk keeps the default
+		_ = f.apply(&s, v, false) // junk keeps the current value
 	}
 	return s.normalized()
 }

@@ -158,3 +158,33 @@ func TestBroadcastWithSettings(t *testing.T) {
 		require.Equal(t, s, SettingsFromBroadcast(out))
 	}
 }
+
+// TestMergeSettings: settings saved the original workspace's way (its vibeCoding object, the
+// value forms it sends) apply over the current ones, and junk keeps the current value.
+func TestMergeSettings(t *testing.T) {
+	t.Parallel()
+	cur := DefaultSettings()
+	cur.DelayMs, cur.ShowThinking = 1500, 1
+	got := MergeSettings(cur, json.RawMessage(`{"enabled":1,"delay_ms":"3000","show_thinking":false,
+		"viewer_depth":"verbose","max_events":"lots","widget_title":null,"bitrate":2500}`))
+	want := cur
+	want.DelayMs, want.ShowThinking, want.ViewerDepth = 3000, 0, DepthDeep
+	require.Equal(t, want, got)
+	require.Equal(t, cur, MergeSettings(cur, json.RawMessage(`[]`)))
+
+	b := json.RawMessage(`{"bitrate":2500,"vibeCoding":{"enabled":0,"delay_ms":250}}`)
+	s := SettingsFromBroadcast(b)
+	require.Equal(t, 0, s.Enabled, "the original workspace's key is read")
+	require.Equal(t, 250, s.DelayMs)
+	out, err := BroadcastWithSettings(b, s)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"bitrate":2500,"vibe_coding":`+string(must(json.Marshal(s)))+`}`, string(out),
+		"writing keeps one copy, under vibe_coding")
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
