@@ -160,6 +160,7 @@ type Normalized []NormalizedField
 type NormalizedField struct {
 	Field string
 	From  json.RawMessage
+	want  string // what the canonical form is ("an integer"), for ParseEvent's error
 }
 
 // maxRecordedRunes bounds a string kept as sent in a Normalized record.
@@ -230,9 +231,18 @@ func (n Normalized) Get(field string) json.RawMessage {
 }
 
 // add records field as normalised from v. verbatim says whether a short string may be kept
-// as sent (enumerated values, numbers and times) or only described (text).
-func (n *Normalized) add(field string, v json.RawMessage, verbatim bool) {
-	*n = append(*n, NormalizedField{Field: field, From: recordedValue(v, verbatim)})
+// as sent (enumerated values, numbers and times) or only described (text); want is what the
+// canonical form is.
+func (n *Normalized) add(field string, v json.RawMessage, verbatim bool, want string) {
+	*n = append(*n, NormalizedField{Field: field, From: recordedValue(v, verbatim), want: want})
+}
+
+// oneOfText describes an enumeration: "a or b", "one of a, b, c".
+func oneOfText(values []string) string {
+	if len(values) == 2 {
+		return values[0] + " or " + values[1]
+	}
+	return "one of " + strings.Join(values, ", ")
 }
 
 var (

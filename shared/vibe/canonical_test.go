@@ -38,7 +38,9 @@ func TestCanonicalEvent(t *testing.T) {
 		{"sequence string", `{"eventId":"e","eventType":"prompt","sequence":"17"}`,
 			func(t *testing.T, ev Event) { require.EqualValues(t, 17, ev.Sequence) }, `{"sequence":"17"}`},
 		{"sequence float", `{"eventId":"e","eventType":"prompt","sequence":17.0}`,
-			func(t *testing.T, ev Event) { require.EqualValues(t, 17, ev.Sequence) }, `{"sequence":17.0}`},
+			func(t *testing.T, ev Event) { require.EqualValues(t, 17, ev.Sequence) }, `null`},
+		{"sequence fraction", `{"eventId":"e","eventType":"prompt","sequence":16.6}`,
+			func(t *testing.T, ev Event) { require.EqualValues(t, 17, ev.Sequence) }, `{"sequence":16.6}`},
 		{"sequence junk", `{"eventId":"e","eventType":"prompt","sequence":"abc"}`,
 			func(t *testing.T, ev Event) { require.Zero(t, ev.Sequence) }, `{"sequence":"abc"}`},
 		{"change count string", `{"eventId":"e","eventType":"file.change","file":{"changeCount":"3"}}`,
@@ -161,14 +163,14 @@ func TestNormalizedJSON(t *testing.T) {
 	t.Parallel()
 	var n Normalized
 	require.Nil(t, n.JSON())
-	n.add("tool.phase", json.RawMessage(`"completed"`), true)
-	n.add("sequence", json.RawMessage(`"17"`), true)
-	n.add("prompt", json.RawMessage(`"a long prompt text that must never be copied into the record at all, ever"`), true)
-	n.add("file", json.RawMessage(`{"a":1}`), false)
+	n.add("tool.phase", json.RawMessage(`"completed"`), true, "")
+	n.add("sequence", json.RawMessage(`"17"`), true, "")
+	n.add("prompt", json.RawMessage(`"a long prompt text that must never be copied into the record at all, ever"`), true, "")
+	n.add("file", json.RawMessage(`{"a":1}`), false, "")
 	require.Equal(t, `{"tool.phase":"completed","sequence":"17","prompt":"(string, 73 characters)","file":"(object)"}`, string(n.JSON()))
 	var back Normalized
 	require.NoError(t, json.Unmarshal(n.JSON(), &back))
-	require.Equal(t, n, back)
+	require.Equal(t, string(n.JSON()), string(back.JSON()))
 	require.Equal(t, []string{"tool.phase", "sequence", "prompt", "file"}, back.Fields())
 	require.Equal(t, json.RawMessage(`"17"`), back.Get("sequence"))
 }
@@ -186,4 +188,42 @@ func TestSanitizeNormalized(t *testing.T) {
 	require.Equal(t, json.RawMessage(`17`), out.Get("sequence"))
 	require.NotContains(t, string(out.Get("tool.name")), "AKIAQWERTYUIOPASDFGH")
 	require.Nil(t, ss.SanitizeNormalized(nil))
+}
+
+// TestParseEventStrict: ParseEvent, the publisher's check, accepts the canonical event as it
+// stands and names the first field that is not canonical, in the texts the protocol has
+// always used.
+func TestParseEventStrict(t *testing.T) {
+	t.Parallel()
+	_, err := ParseEvent(json.RawMessage(seedEvent))
+	require.NoError(t, err)
+	_, err = ParseEvent(json.RawMessage(`{"eventId":"e","eventType":"prompt","sequence":17.0,"publisher":{"clientType":"emacs"}}`))
+	require.NoError(t, err, "an integral number is an integer; the publisher is read tolerantly")
+	for _, tt := range []struct{ raw, msg string }{
+		{`{"eventId":"e","eventType":"keystroke"}`, "eventType must be one of session.status, prompt, response, thinking, tool.call, file.change, file.save"},
+		{`{"eventId":"e"}`, "eventId and eventType are required"},
+		{`{"eventId":"e","eventType":""}`, "eventId and eventType are required"},
+		{`{"eventId":"e","eventType":3}`, "eventType must be one of session.status, prompt, response, thinking, tool.call, file.change, file.save"},
+		{`{"eventId":5,"eventType":"prompt"}`, "eventId must be a string"},
+		{`{"eventId":"` + strings.Repeat("a", 129) + `","eventType":"prompt"}`, "eventId must be at most 128 characters"},
+		{`{"eventId":"a\u0000b","eventType":"prompt"}`, "eventId must be made of printable characters"},
+		{`{"eventId":"e","eventType":"prompt","visibility":"private"}`, "visibility must be public or streamer"},
+		{`{"eventId":"e","eventType":"prompt","sequence":"7"}`, "sequence must be an integer"},
+		{`{"eventId":"e","eventType":"prompt","summary":{}}`, "summary must be a string"},
+		{`{"eventId":"e","eventType":"prompt","depth":"full"}`, "depth must be one of headline, standard, deep"},
+		{`{"eventId":"e","eventType":"prompt","occurredAt":"yesterday"}`, "occurredAt must be an RFC 3339 timestamp"},
+		{`{"eventId":"e","eventType":"prompt","source":"x"}`, "source must be an object"},
+		{`{"eventId":"e","eventType":"prompt","prompt":"hi"}`, "prompt must be an object"},
+		{`{"eventId":"e","eventType":"response","response":{"text":"x","truncated":"no"}}`, "response.truncated must be a boolean"},
+		{`{"eventId":"e","eventType":"tool.call","tool":{"phase":"completed"}}`, "tool.phase must be one of start, end, error"},
+		{`{"eventId":"e","eventType":"tool.call","tool":{"argumentsPreview":{"cmd":"ls"}}}`, "tool.argumentsPreview must be a string"},
+		{`{"eventId":"e","eventType":"file.change","file":{"operation":"modify"}}`, "file.operation must be one of create, edit, delete, rename, save"},
+		{`{"eventId":"e","eventType":"file.change","file":{"changeCount":-1}}`, "file.changeCount must be a non-negative integer"},
+		{`{"eventId":"e","eventType":"prompt","metadata":{"model":7}}`, "metadata.model must be a string"},
+	} {
+		_, err := ParseEvent(json.RawMessage(tt.raw))
+		var ee *EventError
+		require.ErrorAs(t, err, &ee, tt.raw)
+		require.Equal(t, tt.msg, ee.Msg, tt.raw)
+	}
 }

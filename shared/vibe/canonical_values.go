@@ -26,7 +26,7 @@ func asInt(v json.RawMessage) (n int64, exact, ok bool) {
 		}
 		f, err := strconv.ParseFloat(string(v), 64)
 		n, ok := roundInt(f, err)
-		return n, false, ok
+		return n, ok && f == math.Trunc(f), ok // 17.0 and 1.7e1 are the integer 17
 	}
 	if v[0] == '"' {
 		s, _ := jsonString(v)

@@ -39,22 +39,42 @@ const (
 	ErrTextEventID       = "eventId and eventType are required"
 )
 
-// ParseEvent reads the event object of a vibe-coding.event envelope into the canonical
-// model. It refuses (with an *EventError) only what cannot be an event: a value that is not
-// a JSON object, or one without an id (a non-empty string or a number). Everything else is
-// canonicalised: values in other forms are mapped onto canonical ones, values that cannot be
-// are dropped, unknown fields are ignored, and only the body that belongs to the event type
-// is kept (a custom type keeps none). It does not clean or sanitize anything: pass the result
-// through a SessionSanitizer.
-func ParseEvent(raw json.RawMessage) (Event, error) {
-	ev, _, err := CanonicalEvent(raw)
-	return ev, err
-}
-
-// CanonicalEvent is ParseEvent that also returns what was normalised.
+// CanonicalEvent reads the event object of a vibe-coding.event envelope into the canonical
+// model, as the gateway takes every event. It refuses (with an *EventError) only what cannot
+// be an event: a value that is not a JSON object, or one without an id (a non-empty string
+// or a number). Everything else is canonicalised: values in other forms are mapped onto
+// canonical ones, values that cannot be are dropped, unknown fields are ignored, and only the
+// body that belongs to the event type is kept (a custom type keeps none); the Normalized
+// record says what was mapped from what. It does not clean or sanitize anything: pass the
+// result through a SessionSanitizer.
 func CanonicalEvent(raw json.RawMessage) (Event, Normalized, error) {
 	obj, ok := jsonObject(raw)
 	return parseEventObject(obj, ok)
+}
+
+// ParseEvent is the publisher's side of CanonicalEvent: it accepts only an event that is
+// canonical as it stands (a canonical type, every field in its canonical form; the publisher
+// description is read tolerantly) and names the first field that is not, with an *EventError
+// ("tool.phase must be one of start, end, error"). Publishers use it to check what they are
+// about to send; the gateway takes anything CanonicalEvent can map.
+func ParseEvent(raw json.RawMessage) (Event, error) {
+	ev, norm, err := CanonicalEvent(raw)
+	if err != nil {
+		return Event{}, err
+	}
+	for _, f := range norm {
+		switch {
+		case strings.HasPrefix(f.Field, "publisher."):
+		case f.want == "":
+			return Event{}, eventErr(ErrTextEventID)
+		default:
+			return Event{}, eventErr(f.Field + " must be " + f.want)
+		}
+	}
+	if !IsCanonicalType(ev.EventType) {
+		return Event{}, eventErr("eventType must be " + oneOfText(EventTypes))
+	}
+	return ev, nil
 }
 
 // parseEventObject is CanonicalEvent on the members of the event object (ok false when it is
@@ -81,8 +101,8 @@ type decoder struct {
 	norm   *Normalized
 }
 
-func (d *decoder) note(field string, v json.RawMessage, verbatim bool) {
-	d.norm.add(d.prefix+field, v, verbatim)
+func (d *decoder) note(field string, v json.RawMessage, verbatim bool, want string) {
+	d.norm.add(d.prefix+field, v, verbatim, want)
 }
 
 // present returns a field's value, or false when it is absent or null.
@@ -96,7 +116,7 @@ func (d *decoder) present(field string) (json.RawMessage, bool) {
 
 // read reads a field with one of the coercions; a value that is not in the canonical form
 // is recorded, and one that cannot be read at all is dropped (and recorded).
-func read[T any](d *decoder, field string, verbatim bool, as func(json.RawMessage) (T, bool, bool)) T {
+func read[T any](d *decoder, field string, verbatim bool, want string, as func(json.RawMessage) (T, bool, bool)) T {
 	var zero T
 	v, ok := d.present(field)
 	if !ok {
@@ -104,7 +124,7 @@ func read[T any](d *decoder, field string, verbatim bool, as func(json.RawMessag
 	}
 	x, exact, ok := as(v)
 	if !exact {
-		d.note(field, v, verbatim)
+		d.note(field, v, verbatim, want)
 	}
 	if !ok {
 		return zero
@@ -112,11 +132,13 @@ func read[T any](d *decoder, field string, verbatim bool, as func(json.RawMessag
 	return x
 }
 
-func (d *decoder) text(field string) string   { return read(d, field, false, asText) }
-func (d *decoder) ident(field string) string  { return read(d, field, true, asIdent) }
-func (d *decoder) integer(field string) int64 { return read(d, field, true, asInt) }
-func (d *decoder) boolean(field string) bool  { return read(d, field, true, asBool) }
-func (d *decoder) time(field string) string   { return read(d, field, true, asTime) }
+func (d *decoder) text(field string) string   { return read(d, field, false, "a string", asText) }
+func (d *decoder) ident(field string) string  { return read(d, field, true, "a string", asIdent) }
+func (d *decoder) integer(field string) int64 { return read(d, field, true, "an integer", asInt) }
+func (d *decoder) boolean(field string) bool  { return read(d, field, true, "a boolean", asBool) }
+func (d *decoder) time(field string) string {
+	return read(d, field, true, "an RFC 3339 timestamp", asTime)
+}
 
 // enum reads an enumerated field through its rule.
 func (d *decoder) enum(field string, r *enumRule) string {
@@ -129,7 +151,7 @@ func (d *decoder) enum(field string, r *enumRule) string {
 		s, isStr = jsonString(v)
 	}
 	if !isStr {
-		d.note(field, v, true)
+		d.note(field, v, true, oneOfText(r.values))
 		return r.fallback
 	}
 	if s == "" {
@@ -137,7 +159,7 @@ func (d *decoder) enum(field string, r *enumRule) string {
 	}
 	out, changed := r.canonical(s)
 	if changed {
-		d.note(field, v, true)
+		d.note(field, v, true, oneOfText(r.values))
 	}
 	return out
 }
@@ -151,7 +173,7 @@ func (d *decoder) object(field string) *decoder {
 	}
 	obj, ok := splitObject(v)
 	if !ok {
-		d.note(field, v, false)
+		d.note(field, v, false, "an object")
 		return nil
 	}
 	return &decoder{obj: obj, prefix: d.prefix + field + ".", norm: d.norm}
@@ -203,12 +225,15 @@ func (d *decoder) eventID() (string, bool) {
 	if !ok || strings.TrimSpace(id) == "" {
 		return "", false
 	}
-	if utf8.RuneCountInString(id) > MaxEventIDLen || !isPrintableID(id) {
-		d.note("eventId", v, true)
+	switch {
+	case utf8.RuneCountInString(id) > MaxEventIDLen:
+		d.note("eventId", v, true, "at most 128 characters")
 		return DerivedEventID(id), true
-	}
-	if !exact {
-		d.note("eventId", v, true)
+	case !isPrintableID(id):
+		d.note("eventId", v, true, "made of printable characters")
+		return DerivedEventID(id), true
+	case !exact:
+		d.note("eventId", v, true, "a string")
 	}
 	return id, true
 }
@@ -238,15 +263,16 @@ func (d *decoder) eventType() string {
 		s, _ := jsonString(v)
 		if t, changed := canonicalType(s); t != "" {
 			if changed {
-				d.note("eventType", v, true)
+				d.note("eventType", v, true, oneOfText(EventTypes))
 			}
 			return t
 		}
 	}
-	if !ok {
-		v = nullJSON
+	want := oneOfText(EventTypes)
+	if !ok || string(v) == `""` {
+		v, want = nullJSON, "" // absent: "eventId and eventType are required"
 	}
-	d.note("eventType", v, true)
+	d.note("eventType", v, true, want)
 	for _, b := range bodyTypes {
 		if _, ok := d.present(b.field); ok {
 			return b.eventType
@@ -311,7 +337,7 @@ func (d *decoder) body(field string) (b *decoder, s string, ok bool) {
 		obj, _ := splitObject(v)
 		return &decoder{obj: obj, prefix: d.prefix + field + ".", norm: d.norm}, "", false
 	}
-	d.note(field, v, false)
+	d.note(field, v, false, "an object")
 	s, _, ok = asText(v)
 	return nil, s, ok
 }
@@ -338,7 +364,7 @@ func (d *decoder) preview(field string) string {
 		s, _ := jsonString(v)
 		return s
 	}
-	d.note(field, v, false)
+	d.note(field, v, false, "a string")
 	var b bytes.Buffer
 	if json.Compact(&b, v) != nil {
 		return string(v)
@@ -355,7 +381,7 @@ func (d *decoder) file() *FileBody {
 	if v, ok := d.present("changeCount"); ok {
 		n, exact, ok := asInt(v)
 		if !exact || n < 0 || n > math.MaxInt32 {
-			d.note("changeCount", v, true)
+			d.note("changeCount", v, true, "a non-negative integer")
 		}
 		if ok {
 			f.ChangeCount = int(min(max(n, 0), math.MaxInt32))

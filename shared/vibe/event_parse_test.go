@@ -78,15 +78,15 @@ func TestParseEventBodies(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, &snip, ev.File.Snippet)
 
-	ev, err = ParseEvent(json.RawMessage(`{"eventId":"e5","eventType":"terminal.output","summary":"ran the tests",
+	ev, _, err = CanonicalEvent(json.RawMessage(`{"eventId":"e5","eventType":"terminal.output","summary":"ran the tests",
 		"tool":{"name":"go"},"output":"PASS"}`))
 	require.NoError(t, err)
 	require.Equal(t, Event{EventID: "e5", EventType: "terminal.output", Summary: "ran the tests"}, ev,
 		"a custom type keeps the fields every event has and no body")
 }
 
-// TestParseEventRefusals: the only events refused are those that cannot be events, with the
-// original protocol's texts.
+// TestParseEventRefusals: the only events CanonicalEvent refuses are those that cannot be
+// events, with the original protocol's texts (ParseEvent refuses them the same way).
 func TestParseEventRefusals(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -107,10 +107,15 @@ func TestParseEventRefusals(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := ParseEvent(json.RawMessage(tt.raw))
-			var ee *EventError
-			require.True(t, errors.As(err, &ee), "error %v", err)
-			require.Equal(t, tt.msg, ee.Error())
+			for _, parse := range []func(json.RawMessage) error{
+				func(raw json.RawMessage) error { _, _, err := CanonicalEvent(raw); return err },
+				func(raw json.RawMessage) error { _, err := ParseEvent(raw); return err },
+			} {
+				var ee *EventError
+				err := parse(json.RawMessage(tt.raw))
+				require.True(t, errors.As(err, &ee), "error %v", err)
+				require.Equal(t, tt.msg, ee.Error())
+			}
 		})
 	}
 }
