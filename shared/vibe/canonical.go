@@ -58,20 +58,22 @@ var (
 		values: []string{"start", "end", "error"},
 		synonyms: synonyms(map[string][]string{
 			"start": {"running", "started", "starting", "in_progress", "pending", "begin", "began", "invoked",
-				"invoke", "call", "calling", "executing", "working", "queued"},
+				"invoke", "call", "calling", "executing", "working", "queued",
+				"input-streaming", "input-available", "approval-requested"}, // the AI SDK's tool part states
 			"end": {"completed", "complete", "done", "success", "succeeded", "successful", "finished", "finish",
-				"ok", "result", "ended", "stop", "stopped", "returned"},
+				"ok", "result", "ended", "stop", "stopped", "returned", "output-available"},
 			"error": {"failed", "failure", "fail", "errored", "err", "exception", "crashed", "timeout", "timed_out",
-				"cancelled", "canceled", "aborted", "rejected", "denied"},
+				"cancelled", "canceled", "aborted", "rejected", "denied", "incomplete", "expired",
+				"output-error", "output-denied"},
 		}),
 	}
 	operationRule = enumRule{
 		values: []string{"create", "edit", "delete", "rename", "save"},
 		synonyms: synonyms(map[string][]string{
-			"create": {"created", "add", "added", "new"},
+			"create": {"created", "add", "added", "new", "add-dir", "copied", "copy"},
 			"edit": {"modify", "modified", "update", "updated", "change", "changed", "edited", "patch", "patched",
-				"replace", "replaced", "append", "appended", "write", "written", "overwrite"},
-			"delete": {"deleted", "remove", "removed", "rm", "unlink"},
+				"replace", "replaced", "append", "appended", "write", "written", "overwrite", "chmod"},
+			"delete": {"deleted", "remove", "removed", "rm", "unlink", "unlink-dir"},
 			"rename": {"renamed", "move", "moved", "mv"},
 			"save":   {"saved"},
 		}),

@@ -144,6 +144,7 @@ var timeLayouts = []string{
 	"2006-01-02 15:04:05Z07:00",
 	"2006-01-02 15:04:05 Z07:00",
 	"2006-01-02 15:04:05Z0700",
+	"2006-01-02 15:04:05Z07", // PostgreSQL's text form: +00
 	"2006-01-02 15:04:05 -0700",
 	"2006-01-02 15:04:05 -0700 MST", // Go's time.Time.String
 	"2006-01-02 15:04:05 MST",
@@ -226,9 +227,8 @@ func epochTime(f float64) (time.Time, bool) {
 		t = time.UnixMicro(int64(f))
 	case f >= epochMillis:
 		t = time.UnixMilli(int64(f))
-	default:
-		sec, frac := math.Modf(f)
-		t = time.Unix(int64(sec), int64(math.Round(frac*1e9)))
+	default: // seconds, to the microsecond: 1776813001.099 is .099, not .098999…
+		t = time.UnixMicro(int64(math.Round(f * 1e6)))
 	}
 	if t.Year() > 9999 {
 		return time.Time{}, false
