@@ -227,3 +227,33 @@ func TestParseEventStrict(t *testing.T) {
 		require.Equal(t, tt.msg, ee.Msg, tt.raw)
 	}
 }
+
+// BenchmarkCanonicalEvent reads the protocol document's event (canonical as sent) and a tool
+// call in the original platform's forms (four fields to map), and sanitizes the latter's
+// record, as the gateway does for every event.
+func BenchmarkCanonicalEvent(b *testing.B) {
+	original := json.RawMessage(`{"version":1,"eventId":"ev-1","sessionKey":"k","eventType":"tool.call","visibility":"public",` +
+		`"sequence":"17","occurredAt":1776813001099,"summary":"Ran the publish server's tests.",` +
+		`"tool":{"name":"run_in_terminal","phase":"completed","argumentsPreview":{"command":"npm test"},"resultPreview":"42 passing"}}`)
+	for _, bc := range []struct {
+		name string
+		raw  json.RawMessage
+	}{{"canonical", json.RawMessage(seedEvent)}, {"original-forms", original}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := CanonicalEvent(bc.raw); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	_, norm, _ := CanonicalEvent(original)
+	ss := testSanitizer(b).NewSession(SessionHints{})
+	b.Run("SanitizeNormalized", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ss.SanitizeNormalized(norm)
+		}
+	})
+}
