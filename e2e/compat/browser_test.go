@@ -14,7 +14,6 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
-	"openvibe.live/backend/e2e/internal/cluster"
 	"openvibe.live/backend/shared/testenv"
 )
 
@@ -94,16 +93,9 @@ func waitJS(expr string) chromedp.Action[chromedp.Void] {
 // count of both, and finds the chat again in the history after a reload.
 func TestOriginalBrowserChat(t *testing.T) {
 	ctx := browser(t)
-	c := cluster.Start(t, bins, cluster.Options{Gateways: 1, Chats: 2, APIs: 1})
-	owner := c.API()
-	owner.Register("ada", password)
-	slot := owner.CreateSlot("camp-code")
-	live := owner.GoLive(slot.ID)
-	token := owner.CreateToken("copilot")
-	carol := c.API()
-	carol.Register("carol", password)
-	bob := c.API()
-	bob.Register("bob", password)
+	d := deploy(t)
+	c, slot, live, token := d.c, d.slot, d.live, d.token
+	carol, bob := d.viewer("carol"), d.viewer("bob")
 
 	base := frontDoor(t, c.APIs[0].Addr, c.Chats[0].Addr)
 	page := fmt.Sprintf("%s/compat/chat.html?stream=%d&user=ada&slot=camp-code", base, live)

@@ -61,19 +61,40 @@ func originalSession(key string) []originalForm {
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
+// deployment is a cluster (a gateway, two chat-socket replicas, the api) with a streamer,
+// ada, live on her slot camp-code, and her publish token.
+type deployment struct {
+	c     *cluster.Cluster
+	owner *cluster.API
+	slot  cluster.Slot
+	live  int64 // the live stream id
+	token string
+}
+
+func deploy(t *testing.T) deployment {
+	t.Helper()
+	c := cluster.Start(t, bins, cluster.Options{Gateways: 1, Chats: 2, APIs: 1})
+	owner := c.API()
+	owner.Register("ada", password)
+	slot := owner.CreateSlot("camp-code")
+	return deployment{c: c, owner: owner, slot: slot, live: owner.GoLive(slot.ID), token: owner.CreateToken("copilot")}
+}
+
+// viewer registers a viewer account.
+func (d deployment) viewer(name string) *cluster.API {
+	a := d.c.API()
+	a.Register(name, password)
+	return a
+}
+
 // TestOriginalClients: a publisher sending the original's value forms is acked for every
 // event, the owner's history records what was normalised, and viewers that join the original
 // chat socket on either replica get every event, the chat history and the chat, one JSON
 // object per message.
 func TestOriginalClients(t *testing.T) {
-	c := cluster.Start(t, bins, cluster.Options{Gateways: 1, Chats: 2, APIs: 1})
-	owner := c.API()
-	owner.Register("ada", password)
-	slot := owner.CreateSlot("camp-code")
-	live := owner.GoLive(slot.ID)
-	token := owner.CreateToken("copilot")
-	bob := c.API()
-	bob.Register("bob", password)
+	d := deploy(t)
+	c, owner, slot, live, token := d.c, d.owner, d.slot, d.live, d.token
+	bob := d.viewer("bob")
 
 	anon := dialOriginalViewer(t, c.Chats[0].Addr, live, "")
 	member := dialOriginalViewer(t, c.Chats[1].Addr, live, bob.Token)
