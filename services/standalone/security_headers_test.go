@@ -160,6 +160,7 @@ func runSecuritySuite(t *testing.T, s *secServer, all bool) {
 	tests := map[string]func(*testing.T, *secServer){
 		"cross-tenant REST":      testCrossTenantREST,
 		"cross-tenant sockets":   testCrossTenantSockets,
+		"cross-tenant broadcast": testCrossTenantBroadcastSettings,
 		"token scopes":           testTokenScopes,
 		"jwt tampering":          testJWTTampering,
 		"injection validated":    testInjectionValidated,

@@ -81,6 +81,13 @@ var routeRules = map[string]routeRule{
 	"DELETE /api/vibe-coding/managed/:id/events/:eventId": {publish, slotID},
 	"POST /api/vibe-coding/managed/:id/panic":             {publish, slotID},
 
+	// The original platform's flows: its broadcast settings (the slot is in the query or the
+	// body) and chat history and socket (public, by live stream).
+	"GET /api/streams/broadcast-settings": {anyAuth, caller}, // another's slot reads as empty: testCrossTenantBroadcastSettings
+	"PUT /api/streams/broadcast-settings": {publish, slotID},
+	"GET /api/chat/:streamId/history":     {public, channel},
+	"GET " + chat.OriginalRoute:           {public, channel},
+
 	"GET /":                {public, none},
 	"GET /studio":          {public, none},
 	"GET /static/*":        {public, none},
@@ -215,9 +222,12 @@ func fill(path string, vals map[string]string) string {
 	return strings.Join(parts, "/")
 }
 
-// body returns a valid request body for a write route (nil when it takes none).
-func routeBody(key string) any {
+// body returns a valid request body for a write route (nil when it takes none); vals are the
+// route's parameters, for a body that names the slot.
+func routeBody(key string, vals map[string]string) any {
 	switch key {
+	case "PUT /api/streams/broadcast-settings":
+		return map[string]any{"managed_stream_id": vals["id"], "settings": map[string]any{"bitrate": 2500}}
 	case "PUT /api/vibe-coding/managed/:id/settings":
 		return map[string]any{"settings": map[string]any{"delay_ms": 0}}
 	case "POST /api/tokens":
@@ -265,8 +275,8 @@ func testCrossTenantREST(t *testing.T, s *secServer) {
 			victim["id"] = fmt.Sprint(a.tokenIDs[store.ScopeRead])
 		}
 		for name, cred := range creds {
-			got := s.request(method, fill(path, victim), cred, routeBody(key), nil)
-			want := s.request(method, fill(path, ghost), cred, routeBody(key), nil)
+			got := s.request(method, fill(path, victim), cred, routeBody(key, victim), nil)
+			want := s.request(method, fill(path, ghost), cred, routeBody(key, ghost), nil)
 			if got.status == http.StatusForbidden || got.status == http.StatusUnauthorized {
 				// The credential may not call the route at all: the same refusal as anywhere.
 				require.Equal(t, want.String(), got.String(), "%s as B (%s)", key, name)
@@ -338,6 +348,30 @@ func testCrossTenantSockets(t *testing.T, s *secServer) {
 	require.NotContains(t, string(hist.body), "evt-b-into-a")
 }
 
+// B reading A's broadcast settings gets the empty object a missing slot gets, as on the
+// original platform; B writing them is refused as for a missing slot, and A's are unchanged.
+func testCrossTenantBroadcastSettings(t *testing.T, s *secServer) {
+	a, b := s.attackerTenants(t, "bcast")
+	s.must(http.StatusOK, "PUT", "/api/streams/broadcast-settings", a.session,
+		map[string]any{"managed_stream_id": a.slotID, "settings": map[string]any{"secret": a.title}}, nil)
+	for _, cred := range []string{b.session, b.tokens[store.ScopeVibeCodingPublish]} {
+		var got, ghost struct {
+			Settings map[string]any `json:"settings"`
+		}
+		s.must(http.StatusOK, "GET", fmt.Sprintf("/api/streams/broadcast-settings?managed_stream_id=%d", a.slotID), cred, nil, &got)
+		s.must(http.StatusOK, "GET", "/api/streams/broadcast-settings?managed_stream_id=987654321", cred, nil, &ghost)
+		require.Empty(t, got.Settings)
+		require.Equal(t, ghost.Settings, got.Settings)
+		put := s.request("PUT", "/api/streams/broadcast-settings", cred, map[string]any{"managed_stream_id": a.slotID, "settings": map[string]any{}}, nil)
+		putGhost := s.request("PUT", "/api/streams/broadcast-settings", cred, map[string]any{"managed_stream_id": 987654321, "settings": map[string]any{}}, nil)
+		require.Equal(t, http.StatusForbidden, put.status, "%s", put)
+		require.Equal(t, putGhost.String(), put.String())
+		requireNothingOf(t, a, string(put.body), "broadcast settings refusal")
+	}
+	r := s.must(http.StatusOK, "GET", fmt.Sprintf("/api/streams/broadcast-settings?managed_stream_id=%d", a.slotID), a.session, nil, nil)
+	require.Contains(t, string(r.body), a.title, "A's settings are still A's")
+}
+
 // scopeCase is one credential and what it may do.
 type scopeCase struct {
 	name  string
@@ -384,10 +418,10 @@ func testTokenScopes(t *testing.T, s *secServer) {
 			vals := map[string]string{"id": fmt.Sprint(tn.slotID), "eventId": tn.eventID}
 			if rule.target == tokenID {
 				var tok struct{ ID int64 }
-				s.must(http.StatusCreated, "POST", "/api/tokens", tn.session, routeBody("POST /api/tokens"), &tok)
+				s.must(http.StatusCreated, "POST", "/api/tokens", tn.session, routeBody("POST /api/tokens", nil), &tok)
 				vals["id"] = fmt.Sprint(tok.ID)
 			}
-			r := s.request(method, fill(path, vals), sc.cred(tn), routeBody(key), nil)
+			r := s.request(method, fill(path, vals), sc.cred(tn), routeBody(key, vals), nil)
 			if sc.allow(rule.access) {
 				require.True(t, r.status >= 200 && r.status < 300, "%s with %s: %s", key, sc.name, r)
 			} else {

@@ -1,6 +1,7 @@
 // Package slotbus defines the messages the services exchange about one slot over the broker:
 // stored vibe-coding events (gateway → chat-socket), settings changes, retractions and the
-// panic button (api → chat-socket), and chat messages (chat-socket ↔ chat-socket). Each slot
+// panic button (api → chat-socket), chat messages and viewer counts (chat-socket ↔
+// chat-socket). Each slot
 // has one channel, so a chat-socket node needs one subscription per slot with viewers.
 package slotbus
 
@@ -23,6 +24,7 @@ const (
 	KindRetract  = "retract"
 	KindPanic    = "panic"
 	KindChat     = "chat"
+	KindPresence = "presence"
 )
 
 // Channel is the broker channel of a slot.
@@ -37,6 +39,7 @@ type Message struct {
 	Retract  *Retract       `json:"retract,omitempty"`
 	Panic    *Panic         `json:"panic,omitempty"`
 	Chat     *Chat          `json:"chat,omitempty"`
+	Presence *Presence      `json:"presence,omitempty"`
 }
 
 // Event is a stored vibe-coding event, as much of it as delivery needs.
@@ -71,6 +74,13 @@ type Chat struct {
 	Username  string    `json:"username"`
 	Text      string    `json:"text"`
 	CreatedAt time.Time `json:"created_at"`
+}
+
+// Presence is how many viewers of the slot one chat-socket node holds; nodes repeat it now
+// and then, so a count that stops coming is dropped.
+type Presence struct {
+	Node    string `json:"node"`
+	Viewers int    `json:"viewers"`
 }
 
 // FromStoreEvent converts a stored event.

@@ -123,6 +123,10 @@ type NewVibeEvent struct {
 	// Withheld marks an event stored while the slot was paused or disabled: it is kept for
 	// the owner and never shown to viewers, even after the slot resumes.
 	Withheld bool
+	// Normalized is what the gateway mapped onto the canonical model, a JSON object from
+	// field to the value sent (shared/vibe.Normalized); nil when the event was canonical as
+	// sent.
+	Normalized json.RawMessage
 }
 
 // VibeEvent is a stored event.
@@ -137,6 +141,7 @@ type VibeEvent struct {
 	Visibility       string
 	LiveStreamID     *int64
 	Payload          json.RawMessage
+	Normalized       json.RawMessage // nil when nothing was normalised
 	OccurredAt       *time.Time
 	ReceivedAt       time.Time
 	Withheld         bool
@@ -153,11 +158,12 @@ type InsertedVibeEvent struct {
 
 // FeedQuery selects the events a viewer may fetch: public, not withheld, not retracted,
 // received at or before ReceivedBefore (the delay window), of one of Types (all types when
-// empty), newest first.
+// empty) and none of ExcludeTypes, newest first.
 type FeedQuery struct {
 	ManagedStreamID int64
 	ReceivedBefore  time.Time
 	Types           []string
+	ExcludeTypes    []string
 	BeforeSeq       int64 // 0: from the newest
 	Limit           int
 }
@@ -200,6 +206,8 @@ type Store interface {
 	StartLiveStream(ctx context.Context, managedStreamID int64, at time.Time) (ls LiveStream, started bool, err error)
 	// EndLiveStream ends the slot's live stream; ErrNotFound when it is not live.
 	EndLiveStream(ctx context.Context, managedStreamID int64, at time.Time) (LiveStream, error)
+	// LiveStreamByID returns a live stream, ended or not; ErrNotFound when there is none.
+	LiveStreamByID(ctx context.Context, id int64) (LiveStream, error)
 
 	// UpsertVibeSession creates the (slot, session_key) session or refreshes it: publisher,
 	// live stream, status active, last_seen_at, ended_at cleared.

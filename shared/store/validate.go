@@ -24,9 +24,16 @@ func ValidateNewEvents(events []NewVibeEvent) error {
 			return fmt.Errorf("event %d: payload is not valid JSON", i)
 		case !utf8.Valid(e.Payload) || !validText(e.EventID) || !validText(e.EventType):
 			return fmt.Errorf("event %d: invalid UTF-8 or NUL byte", i)
+		case len(e.Normalized) > 0 && !isObject(e.Normalized):
+			return fmt.Errorf("event %d: normalized record is not a JSON object", i)
 		}
 	}
 	return nil
+}
+
+func isObject(raw json.RawMessage) bool {
+	var obj map[string]json.RawMessage
+	return utf8.Valid(raw) && json.Unmarshal(raw, &obj) == nil && obj != nil
 }
 
 // validText reports whether s can be stored in a text column of either backend.

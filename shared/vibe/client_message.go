@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 )
 
 // ClientMessage is a message from a publisher with its envelope read: the union of the
@@ -19,10 +20,14 @@ type ClientMessage struct {
 	Publisher       json.RawMessage // as sent (JSON null included); nil when absent
 	Event           json.RawMessage // as sent (JSON null included); nil when absent
 
-	// FieldError describes the first envelope field whose value has the wrong JSON type
+	// FieldError describes the first envelope field whose value cannot be read in any form
 	// ("sessionKey must be a string"), or is "". That field reads as its zero value; the
 	// others are read regardless, so the message's type can still be told.
 	FieldError string
+	// Coerced lists the envelope fields sent in another form and read anyway (a sessionKey
+	// sent as a number, a managedStreamId as a numeric string), and those that could not be
+	// read (FieldError's field among them).
+	Coerced []string
 
 	validEvent json.RawMessage // Event as ParseClientMessage read it: valid JSON
 }
@@ -46,25 +51,25 @@ func ParseClientMessage(data []byte) (ClientMessage, error) {
 	}
 	d := envelopeDecoder{obj: obj}
 	m := ClientMessage{
-		Type:            d.str("type"),
+		Type:            d.typ(),
 		ProtocolVersion: int(d.integer("protocolVersion")),
 		ManagedStreamID: d.integer("managedStreamId"),
-		SlotSlug:        d.str("slotSlug"),
-		Timestamp:       d.str("timestamp"),
-		SessionKey:      d.str("sessionKey"),
+		SlotSlug:        d.str("slotSlug", true),
+		Timestamp:       d.str("timestamp", false),
+		SessionKey:      d.str("sessionKey", true),
 		Publisher:       d.raw("publisher"),
 		Event:           d.raw("event"),
 	}
-	m.FieldError = d.err
+	m.FieldError, m.Coerced = d.err, d.coerced
 	m.validEvent = m.Event
 	return m, nil
 }
 
-// ParseEvent is vibe.ParseEvent on the message's event. The event was validated with the
+// ParseEvent is vibe.CanonicalEvent on the message's event. The event was validated with the
 // whole message, so it is not validated again (unless Event was replaced since).
-func (m *ClientMessage) ParseEvent() (Event, error) {
+func (m *ClientMessage) ParseEvent() (Event, Normalized, error) {
 	if len(m.Event) == 0 || len(m.Event) != len(m.validEvent) || &m.Event[0] != &m.validEvent[0] {
-		return ParseEvent(m.Event)
+		return CanonicalEvent(m.Event)
 	}
 	return parseEventObject(splitObject(m.Event))
 }
@@ -75,46 +80,81 @@ func (m *ClientMessage) Hello() Hello {
 		SlotSlug: m.SlotSlug, Timestamp: m.Timestamp, SessionKey: m.SessionKey, Publisher: m.Publisher}
 }
 
-// envelopeDecoder reads envelope fields with the types encoding/json would accept for the
-// protocol structs: strings or null, integers without a fraction or exponent, or null.
+// envelopeDecoder reads envelope fields generously: strings or numbers for text fields,
+// integers or numeric strings for integer fields; null counts as absent.
 type envelopeDecoder struct {
-	obj object
-	err string
+	obj     object
+	err     string
+	coerced []string
 }
 
 func (d *envelopeDecoder) fail(field, what string) {
 	if d.err == "" {
 		d.err = field + " must be " + what
 	}
+	d.coerced = append(d.coerced, field)
 }
 
-func (d *envelopeDecoder) str(field string) string {
+func (d *envelopeDecoder) value(field string) json.RawMessage {
 	v := d.obj.get(field)
 	if v == nil || isNull(v) {
+		return nil
+	}
+	return v
+}
+
+// typ reads the message type, which must be a string (or the message is not a protocol
+// message at all).
+func (d *envelopeDecoder) typ() string {
+	v := d.value("type")
+	if v == nil {
 		return ""
 	}
-	s, ok := "", v[0] == '"'
-	if ok {
-		s, ok = jsonString(v)
+	if v[0] != '"' {
+		d.coerced = append(d.coerced, "type")
+		return ""
 	}
-	if !ok {
+	s, _ := jsonString(v)
+	return s
+}
+
+// str reads a text field: a string, or a number as its literal. Anything else is a field
+// error when strict, or silently absent.
+func (d *envelopeDecoder) str(field string, strict bool) string {
+	v := d.value(field)
+	if v == nil {
+		return ""
+	}
+	s, exact, ok := asIdent(v)
+	switch {
+	case !ok && strict:
 		d.fail(field, "a string")
+	case !ok:
+		d.coerced = append(d.coerced, field)
+	case !exact:
+		d.coerced = append(d.coerced, field)
 	}
 	return s
 }
 
 func (d *envelopeDecoder) integer(field string) int64 {
-	v := d.obj.get(field)
-	if v == nil || isNull(v) {
+	v := d.value(field)
+	if v == nil {
 		return 0
 	}
 	// The value is valid JSON, so strconv sees only what JSON allows of a number.
-	n, err := strconv.ParseInt(string(v), 10, 64)
-	if err != nil {
-		d.fail(field, "an integer")
-		return 0
+	if n, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+		return n
 	}
-	return n
+	if v[0] == '"' {
+		s, _ := jsonString(v)
+		if n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
+			d.coerced = append(d.coerced, field)
+			return n
+		}
+	}
+	d.fail(field, "an integer")
+	return 0
 }
 
 func (d *envelopeDecoder) raw(field string) json.RawMessage {
@@ -123,27 +163,4 @@ func (d *envelopeDecoder) raw(field string) json.RawMessage {
 		return nil
 	}
 	return append(json.RawMessage(nil), v...)
-}
-
-// PeekEvent reads the eventId and sessionKey of a raw event, when they are strings, without
-// validating anything else: an error about an event that ParseEvent rejected can still
-// name it. An eventId far over the length limit is not echoed.
-func PeekEvent(raw json.RawMessage) (eventID, sessionKey string) {
-	obj, ok := jsonObject(raw)
-	if !ok {
-		return "", ""
-	}
-	str := func(key string) string {
-		v := obj.get(key)
-		if len(v) == 0 || v[0] != '"' {
-			return ""
-		}
-		s, _ := jsonString(v)
-		return s
-	}
-	eventID, sessionKey = str("eventId"), str("sessionKey")
-	if len(eventID) > MaxEventIDLen*4 {
-		eventID = ""
-	}
-	return eventID, sessionKey
 }

@@ -49,6 +49,10 @@ func checkClientMessage(t *testing.T, raw []byte) {
 		seen[m.key] = true
 	}
 	checkClientEvent(t, &got)
+	if len(got.Coerced) > 0 {
+		require.NotEmpty(t, got.Coerced) // values in other forms: encoding/json refuses them
+		return
+	}
 	var want jsonEnvelope
 	wantErr := json.Unmarshal(raw, &want)
 	require.Equal(t, wantErr == nil, got.FieldError == "", "%q: json says %v, FieldError %q", raw, wantErr, got.FieldError)
@@ -59,22 +63,23 @@ func checkClientMessage(t *testing.T, raw []byte) {
 // checkClientEvent compares the message's ParseEvent, which does not validate the event
 // again, with ParseEvent.
 func checkClientEvent(t *testing.T, m *ClientMessage) {
-	got, gotErr := m.ParseEvent()
-	want, wantErr := ParseEvent(m.Event)
+	got, gotNorm, gotErr := m.ParseEvent()
+	want, wantNorm, wantErr := CanonicalEvent(m.Event)
 	require.Equal(t, wantErr, gotErr, "%q", m.Event)
 	require.Equal(t, want, got, "%q", m.Event)
+	require.Equal(t, wantNorm, gotNorm, "%q", m.Event)
 }
 
 func TestParseClientMessageEvent(t *testing.T) {
 	m, err := ParseClientMessage([]byte(`{"type":"vibe-coding.event","event":` + seedEvent + `}`))
 	require.NoError(t, err)
-	ev, err := m.ParseEvent()
+	ev, _, err := m.ParseEvent()
 	require.NoError(t, err)
 	require.Equal(t, "28c49b5c-9070-4fd3-b750-b67d84338f64", ev.EventID)
 	checkClientEvent(t, &m)
 
 	m.Event = json.RawMessage(`{"eventId":"e","eventType":`) // replaced: validated again
-	_, err = m.ParseEvent()
+	_, _, err = m.ParseEvent()
 	require.EqualError(t, err, "event payload is required")
 	for _, raw := range []string{`{"type":"vibe-coding.event"}`, `{"event":null}`, `{"event":"text"}`, `{"event":[{}]}`, `{"event":{"eventId":1}}`} {
 		m, err := ParseClientMessage([]byte(raw))
@@ -108,11 +113,32 @@ func TestParseClientMessageKeysMatchExactly(t *testing.T) {
 }
 
 func TestParseClientMessageFieldErrors(t *testing.T) {
-	m, err := ParseClientMessage([]byte(`{"type":"vibe-coding.event","protocolVersion":"1","sessionKey":5,"event":{}}`))
+	m, err := ParseClientMessage([]byte(`{"type":"vibe-coding.event","protocolVersion":{},"sessionKey":[5],"event":{}}`))
 	require.NoError(t, err)
 	require.Equal(t, "vibe-coding.event", m.Type, "a bad field does not stop the others")
 	require.Equal(t, "protocolVersion must be an integer", m.FieldError, "the first bad field is named")
+	require.Equal(t, []string{"protocolVersion", "sessionKey"}, m.Coerced)
 	require.JSONEq(t, `{}`, string(m.Event))
+}
+
+// TestParseClientMessageCoerces: envelope values in the forms the original platform's
+// publishers send are read.
+func TestParseClientMessageCoerces(t *testing.T) {
+	m, err := ParseClientMessage([]byte(`{"type":"vibe-coding.event","protocolVersion":"1","managedStreamId":" 123 ",` +
+		`"sessionKey":42,"slotSlug":7,"timestamp":1776813001099,"event":{}}`))
+	require.NoError(t, err)
+	require.Empty(t, m.FieldError)
+	require.Equal(t, 1, m.ProtocolVersion)
+	require.EqualValues(t, 123, m.ManagedStreamID)
+	require.Equal(t, "42", m.SessionKey)
+	require.Equal(t, "7", m.SlotSlug)
+	require.Equal(t, "1776813001099", m.Timestamp)
+	require.ElementsMatch(t, []string{"protocolVersion", "managedStreamId", "sessionKey", "slotSlug", "timestamp"}, m.Coerced)
+
+	m, err = ParseClientMessage([]byte(`{"type":"vibe-coding.event","timestamp":{"at":1}}`))
+	require.NoError(t, err)
+	require.Empty(t, m.FieldError, "the timestamp is not used: a bad one is no error")
+	require.Equal(t, []string{"timestamp"}, m.Coerced)
 }
 
 func TestParseClientMessageCopiesRawValues(t *testing.T) {
@@ -126,22 +152,6 @@ func TestParseClientMessageCopiesRawValues(t *testing.T) {
 	require.JSONEq(t, `{"eventId":"e"}`, string(m.Event))
 }
 
-func TestPeekEvent(t *testing.T) {
-	for _, tc := range []struct{ raw, id, key string }{
-		{`{"eventId":"e-1","sessionKey":"k"}`, "e-1", "k"},
-		{`{"eventId":17,"sessionKey":["k"]}`, "", ""},
-		{`{"EventId":"e-1","sessionkey":"k"}`, "", ""},
-		{`{"eventId":"` + strings.Repeat("x", MaxEventIDLen*4+1) + `"}`, "", ""},
-		{`{"eventId":"e","eventType":tru}`, "", ""},
-		{`"text"`, "", ""},
-		{``, "", ""},
-	} {
-		id, key := PeekEvent(json.RawMessage(tc.raw))
-		require.Equal(t, tc.id, id, tc.raw)
-		require.Equal(t, tc.key, key, tc.raw)
-	}
-}
-
 func FuzzClientMessage(f *testing.F) {
 	for _, s := range []string{
 		`{"type":"vibe-coding.hello","protocolVersion":1,"managedStreamId":123,"sessionKey":"k","publisher":{}}`,
@@ -152,7 +162,6 @@ func FuzzClientMessage(f *testing.F) {
 	f.Add([]byte(`{"type":"vibe-coding.event","sessionKey":"k","event":` + seedEvent + `}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		checkClientMessage(t, raw)
-		PeekEvent(raw)
 	})
 }
 
@@ -176,7 +185,7 @@ func BenchmarkParseClientMessage(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := m.ParseEvent(); err != nil {
+			if _, _, err := m.ParseEvent(); err != nil {
 				b.Fatal(err)
 			}
 		}

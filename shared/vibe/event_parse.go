@@ -2,12 +2,11 @@ package vibe
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"math"
-	"slices"
-	"strconv"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -15,7 +14,6 @@ import (
 // Limits applied when decoding a publisher's event.
 const (
 	MaxEventIDLen  = 128 // characters of eventId
-	maxIdentLen    = 256 // session keys and ids, metadata ids, source fields
 	maxPublisherLn = 128 // every publisher string
 )
 
@@ -35,47 +33,79 @@ func (e *EventError) Error() string { return e.Msg }
 
 func eventErr(msg string) error { return &EventError{Msg: msg} }
 
-var msgEventTypes = "eventType must be one of " + strings.Join(EventTypes, ", ")
+// The two refusals: what is not an event at all. The texts are the original protocol's.
+const (
+	ErrTextEventRequired = "event payload is required"
+	ErrTextEventID       = "eventId and eventType are required"
+)
 
-// ParseEvent decodes and validates the event object of a vibe-coding.event envelope. It is
-// strict about the fields it knows (a wrong type is an *EventError naming the field), drops
-// unknown fields, keeps only the body that belongs to the event type, and defaults
-// visibility to public. It does not sanitize: pass the result through a SessionSanitizer.
-func ParseEvent(raw json.RawMessage) (Event, error) {
+// CanonicalEvent reads the event object of a vibe-coding.event envelope into the canonical
+// model, as the gateway takes every event. It refuses (with an *EventError) only what cannot
+// be an event: a value that is not a JSON object, or one without an id (a non-empty string
+// or a number). Everything else is canonicalised: values in other forms are mapped onto
+// canonical ones, values that cannot be are dropped, unknown fields are ignored, and only the
+// body that belongs to the event type is kept (a custom type keeps none); the Normalized
+// record says what was mapped from what. It does not clean or sanitize anything: pass the
+// result through a SessionSanitizer.
+func CanonicalEvent(raw json.RawMessage) (Event, Normalized, error) {
 	obj, ok := jsonObject(raw)
 	return parseEventObject(obj, ok)
 }
 
-// parseEventObject is ParseEvent on the members of the event object (ok false when it is
-// not one).
-func parseEventObject(obj object, ok bool) (Event, error) {
-	if !ok {
-		return Event{}, eventErr("event payload is required")
-	}
-	d := decoder{obj: obj}
-	var ev Event
-	if err := d.header(&ev); err != nil {
+// ParseEvent is the publisher's side of CanonicalEvent: it accepts only an event that is
+// canonical as it stands (a canonical type, every field in its canonical form; the publisher
+// description is read tolerantly) and names the first field that is not, with an *EventError
+// ("tool.phase must be one of start, end, error"). Publishers use it to check what they are
+// about to send; the gateway takes anything CanonicalEvent can map.
+func ParseEvent(raw json.RawMessage) (Event, error) {
+	ev, norm, err := CanonicalEvent(raw)
+	if err != nil {
 		return Event{}, err
 	}
-	if err := d.bodies(&ev); err != nil {
-		return Event{}, err
+	for _, f := range norm {
+		switch {
+		case strings.HasPrefix(f.Field, "publisher."):
+		case f.want == "":
+			return Event{}, eventErr(ErrTextEventID)
+		default:
+			return Event{}, eventErr(f.Field + " must be " + f.want)
+		}
+	}
+	if !IsCanonicalType(ev.EventType) {
+		return Event{}, eventErr("eventType must be " + oneOfText(EventTypes))
 	}
 	return ev, nil
 }
 
-// decoder reads the known fields of one JSON object, recording the first problem.
+// parseEventObject is CanonicalEvent on the members of the event object (ok false when it is
+// not one).
+func parseEventObject(obj object, ok bool) (Event, Normalized, error) {
+	if !ok {
+		return Event{}, nil, eventErr(ErrTextEventRequired)
+	}
+	var norm Normalized
+	d := decoder{obj: obj, norm: &norm}
+	var ev Event
+	if !d.header(&ev) {
+		return Event{}, nil, eventErr(ErrTextEventID)
+	}
+	d.bodies(&ev)
+	return ev, norm, nil
+}
+
+// decoder reads the known fields of one JSON object (already validated), recording in norm
+// every value it had to map.
 type decoder struct {
 	obj    object
 	prefix string
-	err    error
+	norm   *Normalized
 }
 
-func (d *decoder) fail(field, what string) {
-	if d.err == nil {
-		d.err = eventErr(d.prefix + field + " must be " + what)
-	}
+func (d *decoder) note(field string, v json.RawMessage, verbatim bool, want string) {
+	d.norm.add(d.prefix+field, v, verbatim, want)
 }
 
+// present returns a field's value, or false when it is absent or null.
 func (d *decoder) present(field string) (json.RawMessage, bool) {
 	v := d.obj.get(field)
 	if v == nil || isNull(v) {
@@ -84,137 +114,93 @@ func (d *decoder) present(field string) (json.RawMessage, bool) {
 	return v, true
 }
 
-func (d *decoder) str(field string) string {
+// read reads a field with one of the coercions; a value that is not in the canonical form
+// is recorded, and one that cannot be read at all is dropped (and recorded).
+func read[T any](d *decoder, field string, verbatim bool, want string, as func(json.RawMessage) (T, bool, bool)) T {
+	var zero T
+	v, ok := d.present(field)
+	if !ok {
+		return zero
+	}
+	x, exact, ok := as(v)
+	if !exact {
+		d.note(field, v, verbatim, want)
+	}
+	if !ok {
+		return zero
+	}
+	return x
+}
+
+func (d *decoder) text(field string) string   { return read(d, field, false, "a string", asText) }
+func (d *decoder) ident(field string) string  { return read(d, field, true, "a string", asIdent) }
+func (d *decoder) integer(field string) int64 { return read(d, field, true, "an integer", asInt) }
+func (d *decoder) boolean(field string) bool  { return read(d, field, true, "a boolean", asBool) }
+func (d *decoder) time(field string) string {
+	return read(d, field, true, "an RFC 3339 timestamp", asTime)
+}
+
+// enum reads an enumerated field through its rule.
+func (d *decoder) enum(field string, r *enumRule) string {
 	v, ok := d.present(field)
 	if !ok {
 		return ""
 	}
-	s, ok := jsonString(v)
-	if !ok {
-		d.fail(field, "a string")
+	s, isStr := "", v[0] == '"'
+	if isStr {
+		s, isStr = jsonString(v)
 	}
-	return s
+	if !isStr {
+		d.note(field, v, true, oneOfText(r.values))
+		return r.fallback
+	}
+	if s == "" {
+		return "" // as good as absent
+	}
+	out, changed := r.canonical(s)
+	if changed {
+		d.note(field, v, true, oneOfText(r.values))
+	}
+	return out
 }
 
-// ident reads a short identifier string, cleaned and capped.
-func (d *decoder) ident(field string) string {
-	return truncateRunes(cleanControl(d.str(field), false), maxIdentLen, "")
-}
-
-func (d *decoder) integer(field string) int64 {
-	v, ok := d.present(field)
-	if !ok {
-		return 0
-	}
-	if n, err := strconv.ParseInt(string(v), 10, 64); err == nil && n >= -1<<53 && n <= 1<<53 {
-		return n // the common form: plain digits
-	}
-	var f float64
-	if json.Unmarshal(v, &f) != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-		d.fail(field, "an integer")
-		return 0
-	}
-	return int64(f)
-}
-
-func (d *decoder) boolean(field string) bool {
-	v, ok := d.present(field)
-	if !ok {
-		return false
-	}
-	switch string(v) {
-	case "true":
-		return true
-	case "false":
-		return false
-	}
-	d.fail(field, "a boolean")
-	return false
-}
-
-// oneOf reads an optional string that must be one of allowed.
-func (d *decoder) oneOf(field string, allowed ...string) string {
-	v, ok := d.present(field)
-	if !ok {
-		return ""
-	}
-	s, isStr := jsonString(v)
-	if !isStr || (s != "" && !slices.Contains(allowed, s)) {
-		d.fail(field, oneOfText(allowed))
-		return ""
-	}
-	return s
-}
-
-func oneOfText(allowed []string) string {
-	if len(allowed) == 2 {
-		return allowed[0] + " or " + allowed[1]
-	}
-	return "one of " + strings.Join(allowed, ", ")
-}
-
-// object returns a decoder for a nested object, or nil when the field is absent.
+// object returns a decoder for a nested object, or nil when the field is absent, null or
+// not an object (recorded).
 func (d *decoder) object(field string) *decoder {
 	v, ok := d.present(field)
 	if !ok {
 		return nil
 	}
-	obj, ok := splitObject(v) // inside the event, already validated
+	obj, ok := splitObject(v)
 	if !ok {
-		d.fail(field, "an object")
+		d.note(field, v, false, "an object")
 		return nil
 	}
-	return &decoder{obj: obj, prefix: d.prefix + field + "."}
+	return &decoder{obj: obj, prefix: d.prefix + field + ".", norm: d.norm}
 }
 
-// sub collects a nested decoder's problem into d.
-func (d *decoder) sub(s *decoder) {
-	if s != nil && d.err == nil {
-		d.err = s.err
+// header reads the fields every event has; it reports false when the event has no id.
+func (d *decoder) header(ev *Event) bool {
+	id, ok := d.eventID()
+	if !ok {
+		return false
 	}
-}
-
-func (d *decoder) header(ev *Event) error {
-	id, idOK := d.present("eventId")
-	typ, typOK := d.present("eventType")
-	if !idOK || !typOK || string(id) == `""` || string(typ) == `""` {
-		return eventErr("eventId and eventType are required")
-	}
-	var isStr bool
-	if ev.EventID, isStr = jsonString(id); !isStr {
-		return eventErr("eventId must be a string")
-	}
-	if utf8.RuneCountInString(ev.EventID) > MaxEventIDLen {
-		return eventErr("eventId must be at most 128 characters")
-	}
-	if !isPrintableID(ev.EventID) {
-		return eventErr("eventId must contain only printable characters")
-	}
-	if ev.EventType, isStr = jsonString(typ); !isStr || !slices.Contains(EventTypes, ev.EventType) {
-		return eventErr(msgEventTypes)
-	}
-	ev.Version = int(d.integer("version"))
+	ev.EventID = id
+	ev.EventType = d.eventType()
+	ev.Version = int(min(max(d.integer("version"), math.MinInt32), math.MaxInt32))
 	ev.SessionKey = d.ident("sessionKey")
 	ev.SessionID = d.ident("sessionId")
 	ev.Sequence = d.integer("sequence")
-	ev.Visibility = d.oneOf("visibility", VisibilityPublic, VisibilityStreamer)
-	if ev.Visibility == "" {
-		ev.Visibility = VisibilityPublic
-	}
-	ev.Depth = d.oneOf("depth", DepthHeadline, DepthStandard, DepthDeep)
-	ev.OccurredAt = d.timestamp("occurredAt")
-	ev.Summary = d.str("summary")
+	ev.Visibility = d.enum("visibility", &visibilityRule)
+	ev.Depth = d.enum("depth", &depthRule)
+	ev.OccurredAt = d.time("occurredAt")
+	ev.Summary = d.text("summary")
 	if s := d.object("source"); s != nil {
 		ev.Source = &Source{Channel: s.ident("channel"), RawType: s.ident("rawType")}
-		d.sub(s)
 	}
-	if v, ok := d.present("publisher"); ok {
-		if bytes.TrimSpace(v)[0] != '{' {
-			d.fail("publisher", "an object")
-		} else {
-			p := NormalizePublisher(v)
-			ev.Publisher = &p
-		}
+	if p := d.object("publisher"); p != nil {
+		pub := p.publisher()
+		ev.Publisher = &pub
 	}
 	if m := d.object("metadata"); m != nil {
 		ev.Metadata = &EventMetadata{
@@ -223,84 +209,192 @@ func (d *decoder) header(ev *Event) error {
 			WorkspaceName: m.ident("workspaceName"),
 			Model:         m.ident("model"),
 		}
-		d.sub(m)
 	}
-	return d.err
+	return true
 }
 
-func (d *decoder) timestamp(field string) string {
-	s := d.str(field)
-	if s == "" {
-		return ""
+// eventID reads the id: a string that is not blank, or a number (its literal). An id longer
+// than MaxEventIDLen characters or holding non-printable characters is replaced by a derived
+// one (DerivedEventID), so the same id sent again still finds the first copy.
+func (d *decoder) eventID() (string, bool) {
+	v, ok := d.present("eventId")
+	if !ok {
+		return "", false
 	}
-	if _, err := time.Parse(time.RFC3339Nano, s); err != nil {
-		d.fail(field, "an RFC 3339 timestamp")
-		return ""
+	id, exact, ok := asIdent(v)
+	if !ok || strings.TrimSpace(id) == "" {
+		return "", false
 	}
-	return s
+	switch {
+	case utf8.RuneCountInString(id) > MaxEventIDLen:
+		d.note("eventId", v, true, "at most 128 characters")
+		return DerivedEventID(id), true
+	case !isPrintableID(id):
+		d.note("eventId", v, true, "made of printable characters")
+		return DerivedEventID(id), true
+	case !exact:
+		d.note("eventId", v, true, "a string")
+	}
+	return id, true
 }
 
-// bodies decodes the body that belongs to the event type; other bodies are dropped.
-func (d *decoder) bodies(ev *Event) error {
+// DerivedEventID is the canonical id of an id that is too long or not printable: its first
+// printable characters, "~" and a hash of the whole id, at most MaxEventIDLen characters.
+func DerivedEventID(id string) string {
+	sum := sha256.Sum256([]byte(id))
+	var keep strings.Builder
+	for _, r := range id {
+		if keep.Len() >= 64 {
+			break
+		}
+		if unicode.IsPrint(r) && r != utf8.RuneError && !unicode.IsSpace(r) {
+			keep.WriteRune(r)
+		}
+	}
+	return truncateRunes(keep.String(), 64, "") + "~" + hex.EncodeToString(sum[:16])
+}
+
+// eventType reads the type: a canonical type, another name of one, or a custom type kept as
+// sent. An event without one takes the type its body says (a "tool" object: tool.call), or
+// else session.status, as the original platform stored it.
+func (d *decoder) eventType() string {
+	v, ok := d.present("eventType")
+	if ok && v[0] == '"' {
+		s, _ := jsonString(v)
+		if t, changed := canonicalType(s); t != "" {
+			if changed {
+				d.note("eventType", v, true, oneOfText(EventTypes))
+			}
+			return t
+		}
+	}
+	want := oneOfText(EventTypes)
+	if !ok || string(v) == `""` {
+		v, want = nullJSON, "" // absent: "eventId and eventType are required"
+	}
+	d.note("eventType", v, true, want)
+	for _, b := range bodyTypes {
+		if _, ok := d.present(b.field); ok {
+			return b.eventType
+		}
+	}
+	return TypeSessionStatus
+}
+
+// bodyTypes says which event type each body belongs to, for events sent without a type.
+var bodyTypes = []struct{ field, eventType string }{
+	{"prompt", TypePrompt}, {"response", TypeResponse}, {"thinking", TypeThinking},
+	{"tool", TypeToolCall}, {"file", TypeFileChange}, {"status", TypeSessionStatus},
+}
+
+// bodies reads the body that belongs to the event type; other bodies are dropped.
+func (d *decoder) bodies(ev *Event) {
 	switch ev.EventType {
 	case TypePrompt:
-		if b := d.object("prompt"); b != nil {
-			ev.Prompt = &TextBody{Text: b.str("text")}
-			d.sub(b)
-		}
+		ev.Prompt = d.textBody("prompt")
 	case TypeThinking:
-		if b := d.object("thinking"); b != nil {
-			ev.Thinking = &TextBody{Text: b.str("text")}
-			d.sub(b)
-		}
+		ev.Thinking = d.textBody("thinking")
 	case TypeResponse:
-		if b := d.object("response"); b != nil {
-			ev.Response = &ResponseBody{Text: b.str("text"), Truncated: b.boolean("truncated")}
-			d.sub(b)
+		if b, s, ok := d.body("response"); b != nil {
+			ev.Response = &ResponseBody{Text: b.text("text"), Truncated: b.boolean("truncated")}
+		} else if ok {
+			ev.Response = &ResponseBody{Text: s}
 		}
 	case TypeToolCall:
-		if b := d.object("tool"); b != nil {
+		if b, s, ok := d.body("tool"); b != nil {
 			ev.Tool = &ToolBody{
 				Name:             b.ident("name"),
-				Phase:            b.oneOf("phase", "start", "end", "error"),
-				ArgumentsPreview: b.str("argumentsPreview"),
-				ResultPreview:    b.str("resultPreview"),
+				Phase:            b.enum("phase", &phaseRule),
+				ArgumentsPreview: b.preview("argumentsPreview"),
+				ResultPreview:    b.preview("resultPreview"),
 			}
-			d.sub(b)
+		} else if ok {
+			ev.Tool = &ToolBody{Name: s}
 		}
 	case TypeFileChange, TypeFileSave:
-		if b := d.object("file"); b != nil {
-			ev.File = decodeFile(b)
-			d.sub(b)
+		if b, s, ok := d.body("file"); b != nil {
+			ev.File = b.file()
+		} else if ok {
+			ev.File = &FileBody{RelativePath: s}
 		}
 	case TypeSessionStatus:
-		if b := d.object("status"); b != nil {
-			ev.Status = &StatusBody{State: b.ident("state"), Message: b.str("message")}
-			d.sub(b)
+		if b, s, ok := d.body("status"); b != nil {
+			ev.Status = &StatusBody{State: b.ident("state"), Message: b.text("message")}
+		} else if ok {
+			ev.Status = &StatusBody{State: s}
 		}
 	}
-	return d.err
 }
 
-func decodeFile(b *decoder) *FileBody {
+// body returns a decoder for an object body; a body sent as text instead (a string, or an
+// array of text parts) is returned as s with ok set, and recorded.
+func (d *decoder) body(field string) (b *decoder, s string, ok bool) {
+	v, present := d.present(field)
+	if !present {
+		return nil, "", false
+	}
+	if v[0] == '{' {
+		obj, _ := splitObject(v)
+		return &decoder{obj: obj, prefix: d.prefix + field + ".", norm: d.norm}, "", false
+	}
+	d.note(field, v, false, "an object")
+	s, _, ok = asText(v)
+	return nil, s, ok
+}
+
+func (d *decoder) textBody(field string) *TextBody {
+	b, s, ok := d.body(field)
+	switch {
+	case b != nil:
+		return &TextBody{Text: b.text("text")}
+	case ok:
+		return &TextBody{Text: s}
+	}
+	return nil
+}
+
+// preview reads a tool preview: text as is, any other JSON value (a tool's arguments are
+// often an object) as compact JSON text.
+func (d *decoder) preview(field string) string {
+	v, ok := d.present(field)
+	if !ok {
+		return ""
+	}
+	if v[0] == '"' {
+		s, _ := jsonString(v)
+		return s
+	}
+	d.note(field, v, false, "a string")
+	var b bytes.Buffer
+	if json.Compact(&b, v) != nil {
+		return string(v)
+	}
+	return b.String()
+}
+
+func (d *decoder) file() *FileBody {
 	f := &FileBody{
-		Name:         b.str("name"),
-		RelativePath: b.str("relativePath"),
-		Operation:    b.oneOf("operation", "create", "edit", "delete", "rename", "save"),
+		Name:         d.text("name"),
+		RelativePath: d.text("relativePath"),
+		Operation:    d.enum("operation", &operationRule),
 	}
-	n := b.integer("changeCount")
-	if n < 0 {
-		b.fail("changeCount", "a non-negative integer")
+	if v, ok := d.present("changeCount"); ok {
+		n, exact, ok := asInt(v)
+		if !exact || n < 0 || n > math.MaxInt32 {
+			d.note("changeCount", v, true, "a non-negative integer")
+		}
+		if ok {
+			f.ChangeCount = int(min(max(n, 0), math.MaxInt32))
+		}
 	}
-	f.ChangeCount = int(min(n, math.MaxInt32))
-	if _, ok := b.present("snippet"); ok {
-		s := b.str("snippet")
+	if _, ok := d.present("snippet"); ok {
+		s := d.text("snippet")
 		f.Snippet = &s
 	}
 	return f
 }
 
-// isPrintableID reports whether s has only printable, non-space-only characters.
+// isPrintableID reports whether s has only printable characters and is not blank.
 func isPrintableID(s string) bool {
 	if !utf8.ValidString(s) || strings.TrimSpace(s) == "" {
 		return false
@@ -313,6 +407,31 @@ func isPrintableID(s string) bool {
 	return true
 }
 
+// publisher reads a publisher description (event.publisher): strings as sent (numbers as
+// their literal), the client type and viewer depth through their rules, capabilities as
+// booleans. It does not clean the strings; cleanPublisher does.
+func (d *decoder) publisher() Publisher {
+	p := Publisher{
+		IntegrationID:    d.ident("integrationId"),
+		IntegrationLabel: d.text("integrationLabel"),
+		Vendor:           d.text("vendor"),
+		ClientType:       d.enum("clientType", &clientTypeRule),
+		ClientName:       d.text("clientName"),
+		ClientVersion:    d.ident("clientVersion"),
+		WorkspaceName:    d.text("workspaceName"),
+		MachineName:      d.text("machineName"),
+		ViewerDepth:      d.enum("viewerDepth", &publisherDepthRule),
+	}
+	if caps := d.object("capabilities"); caps != nil {
+		p.Capabilities = &Capabilities{
+			Thinking:            caps.boolean("thinking"),
+			ToolCalls:           caps.boolean("toolCalls"),
+			WorkspaceFileEvents: caps.boolean("workspaceFileEvents"),
+		}
+	}
+	return p
+}
+
 // NormalizePublisher reads a publisher description (hello.publisher or event.publisher)
 // tolerantly: strings are cleaned and capped, an unknown clientType becomes "other", a bad
 // viewerDepth is dropped and capabilities become plain booleans. Junk yields a zero
@@ -322,41 +441,33 @@ func NormalizePublisher(raw json.RawMessage) Publisher {
 	if !ok {
 		return Publisher{}
 	}
-	str := func(k string) string {
-		s, ok := jsonString(obj.get(k))
-		if !ok {
-			return ""
-		}
+	var norm Normalized
+	d := decoder{obj: obj, norm: &norm}
+	return cleanPublisher(d.publisher())
+}
+
+// cleanPublisher removes control characters from a publisher's strings, trims them and caps
+// them at maxPublisherLn characters.
+func cleanPublisher(p Publisher) Publisher {
+	c := func(s string) string {
 		return strings.TrimSpace(truncateRunes(cleanControl(s, false), maxPublisherLn, ""))
 	}
-	p := Publisher{
-		IntegrationID:    str("integrationId"),
-		IntegrationLabel: str("integrationLabel"),
-		Vendor:           str("vendor"),
-		ClientType:       str("clientType"),
-		ClientName:       str("clientName"),
-		ClientVersion:    str("clientVersion"),
-		WorkspaceName:    str("workspaceName"),
-		MachineName:      str("machineName"),
+	out := Publisher{
+		IntegrationID:    c(p.IntegrationID),
+		IntegrationLabel: c(p.IntegrationLabel),
+		Vendor:           c(p.Vendor),
+		ClientType:       c(p.ClientType),
+		ClientName:       c(p.ClientName),
+		ClientVersion:    c(p.ClientVersion),
+		WorkspaceName:    c(p.WorkspaceName),
+		MachineName:      c(p.MachineName),
+		ViewerDepth:      c(p.ViewerDepth),
 	}
-	if p.ClientType != "" && !slices.Contains(ClientTypes, p.ClientType) {
-		p.ClientType = "other"
+	if p.Capabilities != nil {
+		caps := *p.Capabilities
+		out.Capabilities = &caps
 	}
-	if d, ok := parseDepth(str("viewerDepth")); ok {
-		p.ViewerDepth = d
-	}
-	if caps, ok := splitObject(obj.get("capabilities")); ok {
-		flag := func(k string) bool {
-			b, ok := parseBool(caps.get(k))
-			return ok && b == 1
-		}
-		p.Capabilities = &Capabilities{
-			Thinking:            flag("thinking"),
-			ToolCalls:           flag("toolCalls"),
-			WorkspaceFileEvents: flag("workspaceFileEvents"),
-		}
-	}
-	return p
+	return out
 }
 
 // ViewerSafe returns the part of the publisher viewers may see: integrationId,

@@ -13,6 +13,9 @@ func FuzzParseEvent(f *testing.F) {
 	f.Add([]byte(`{"eventId":"e","eventType":"tool.call","tool":{"name":"bash","phase":"start"}}`))
 	f.Add([]byte(`{"eventId":"e","eventType":"session.status","status":{"state":"idle"},"visibility":"streamer"}`))
 	f.Add([]byte(`{"eventId":5}`))
+	f.Add([]byte(`{"eventId":9,"eventType":"Tool_Call","sequence":"4","occurredAt":1776813001099,"tool":{"phase":"completed","argumentsPreview":{"a":[1]}}}`))
+	f.Add([]byte(`{"eventId":"e","eventType":"file.change","depth":"verbose","file":{"operation":"modify","changeCount":"3"},"occurredAt":"Tue, 21 Apr 2026 23:10:01 GMT"}`))
+	f.Add([]byte(`{"eventId":"e","response":{"text":[{"text":"a"},"b"],"truncated":"yes"},"publisher":{"clientType":"terminal","capabilities":{"thinking":1}}}`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		ev, err := ParseEvent(raw)
@@ -25,7 +28,7 @@ func FuzzParseEvent(f *testing.F) {
 		if ev.EventID == "" || utf8.RuneCountInString(ev.EventID) > MaxEventIDLen {
 			t.Fatalf("accepted eventId %q", ev.EventID)
 		}
-		if ev.Visibility != VisibilityPublic && ev.Visibility != VisibilityStreamer {
+		if ev.Visibility != "" && ev.Visibility != VisibilityPublic && ev.Visibility != VisibilityStreamer {
 			t.Fatalf("visibility %q", ev.Visibility)
 		}
 		// A parsed event re-encodes to an event that parses to itself.
@@ -33,9 +36,12 @@ func FuzzParseEvent(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, err := ParseEvent(b)
+		again, norm, err := CanonicalEvent(b)
 		if err != nil {
 			t.Fatalf("re-parse of %s: %v", b, err)
+		}
+		if len(norm) > 0 {
+			t.Fatalf("a canonical event was normalised again: %s in %s", norm.JSON(), b)
 		}
 		b2, _ := json.Marshal(again)
 		if string(b) != string(b2) {

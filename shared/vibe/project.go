@@ -55,9 +55,9 @@ func Project(ev *Event, s Settings) *Event {
 	return p
 }
 
-// VisibleTypes lists the event types the settings show to viewers, in EventTypes order. It
-// returns nil when the slot shows nothing at all (disabled or paused); callers must check
-// that case, since an empty type filter usually means "every type".
+// VisibleTypes lists the canonical event types the settings show to viewers, in EventTypes
+// order. It returns nil when the slot shows nothing at all (disabled or paused); callers must
+// check that case, since an empty type filter usually means "every type".
 func VisibleTypes(s Settings) []string {
 	if !s.Live() {
 		return nil
@@ -69,6 +69,23 @@ func VisibleTypes(s Settings) []string {
 		}
 	}
 	return out
+}
+
+// FeedTypes is the type filter of a feed under the settings: either the types to include
+// (custom types hidden: only the canonical types shown) or the types to exclude (custom types
+// shown: every type but the canonical ones switched off). Like VisibleTypes, it means nothing
+// while the slot is disabled or paused.
+func FeedTypes(s Settings) (include, exclude []string) {
+	if s.ShowCustomEvents != 1 {
+		return VisibleTypes(s), nil
+	}
+	exclude = []string{}
+	for _, t := range EventTypes {
+		if !typeShown(t, s) {
+			exclude = append(exclude, t)
+		}
+	}
+	return nil, exclude
 }
 
 func typeShown(eventType string, s Settings) bool {
@@ -86,7 +103,7 @@ func typeShown(eventType string, s Settings) bool {
 	case TypeFileChange, TypeFileSave:
 		return s.ShowFileEvents == 1
 	}
-	return false
+	return s.ShowCustomEvents == 1 // a custom type: generic activity, its summary only
 }
 
 // textLimit is the type's character limit scaled by the viewer depth.

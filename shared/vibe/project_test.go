@@ -32,7 +32,7 @@ func TestProjectHides(t *testing.T) {
 		{"tools off", Event{EventType: TypeToolCall}, func(s *Settings) { s.ShowToolCalls = 0 }},
 		{"file change off", Event{EventType: TypeFileChange}, func(s *Settings) { s.ShowFileEvents = 0 }},
 		{"file save off", Event{EventType: TypeFileSave}, func(s *Settings) { s.ShowFileEvents = 0 }},
-		{"unknown type", Event{EventType: "chat"}, nil},
+		{"custom type hidden", Event{EventType: "chat"}, func(s *Settings) { s.ShowCustomEvents = 0 }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -166,4 +166,23 @@ func TestVisibleTypes(t *testing.T) {
 	require.Nil(t, VisibleTypes(projSettings(func(s *Settings) { s.Paused = 1 })))
 	require.Nil(t, VisibleTypes(projSettings(func(s *Settings) { s.Enabled = 0 })))
 	require.Equal(t, EventTypes, VisibleTypes(projSettings(func(s *Settings) { s.ShowThinking = 1 })))
+}
+
+// TestProjectCustomType: a custom event type reaches viewers as generic activity, its
+// summary only, unless the owner hides custom types; the feed's type filter follows.
+func TestProjectCustomType(t *testing.T) {
+	t.Parallel()
+	ev := Event{EventID: "e", EventType: "terminal.output", Sequence: 3, Summary: "ran the tests in /home/ada/app/pkg/x_test.go"}
+	require.Equal(t, &Event{EventID: "e", EventType: "terminal.output", Sequence: 3, Summary: "ran the tests in x_test.go"},
+		Project(&ev, DefaultSettings()))
+	require.Nil(t, Project(&ev, projSettings(func(s *Settings) { s.ShowCustomEvents = 0 })))
+
+	s := projSettings(func(s *Settings) { s.ShowToolCalls = 0 })
+	include, exclude := FeedTypes(s)
+	require.Nil(t, include)
+	require.Equal(t, []string{TypeThinking, TypeToolCall}, exclude, "custom types shown: exclude what is off")
+	s.ShowCustomEvents = 0
+	include, exclude = FeedTypes(s)
+	require.Equal(t, []string{TypeSessionStatus, TypePrompt, TypeResponse, TypeFileChange, TypeFileSave}, include)
+	require.Nil(t, exclude)
 }

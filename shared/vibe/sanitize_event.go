@@ -2,14 +2,18 @@ package vibe
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 )
 
 // SanitizeEvent returns the canonical, sanitized copy of a parsed event: every free-text and
 // path field goes through the secret and path rules and is capped; identifiers are cleaned
-// and capped; enumerated fields hold a known value or nothing (an unknown visibility becomes
-// streamer). It never fails: a field the sanitizer cannot vouch for becomes Redacted.
+// of control characters and capped; enumerated fields hold a known value or nothing (a
+// missing visibility becomes public, an unknown one streamer); a custom event type is cleaned
+// like an identifier and keeps only the fields every event has. Parsing (ParseEvent) checks
+// shape and maps values; all cleaning happens here. It never fails: a field the sanitizer
+// cannot vouch for becomes Redacted.
 func (ss *SessionSanitizer) SanitizeEvent(ev Event) Event {
 	ctx, cancel := context.WithTimeout(context.Background(), ss.s.timeout)
 	defer cancel()
@@ -19,9 +23,9 @@ func (ss *SessionSanitizer) SanitizeEvent(ev Event) Event {
 	line := func(s string, limit int) string {
 		return truncateRunes(ss.clean(ctx, s, false), limit, Ellipsis)
 	}
-	ident := func(s string) string {
-		return truncateRunes(cleanControl(s, false), capIdent, "")
-	}
+	ident := cleanIdent
+	// name is a short name shown to viewers: cleaned as an identifier, then sanitized.
+	name := func(s string, limit int) string { return line(ident(s), limit) }
 
 	out := Event{
 		Version:    ev.Version,
@@ -42,22 +46,25 @@ func (ss *SessionSanitizer) SanitizeEvent(ev Event) Event {
 	default:
 		out.Visibility = VisibilityStreamer // unknown: keep it from viewers
 	}
-	if _, ok := parseDepth(out.Depth); !ok || out.Depth != strings.ToLower(out.Depth) {
-		out.Depth = ""
+	out.Depth = oneOfOrEmpty(out.Depth, DepthHeadline, DepthStandard, DepthDeep)
+	if !IsCanonicalType(out.EventType) {
+		if out.EventType = name(out.EventType, capType); out.EventType == "" {
+			out.EventType = TypeSessionStatus
+		}
 	}
 	if ev.Source != nil {
-		out.Source = &Source{Channel: line(ev.Source.Channel, capIdent), RawType: line(ev.Source.RawType, capIdent)}
+		out.Source = &Source{Channel: name(ev.Source.Channel, capIdent), RawType: name(ev.Source.RawType, capIdent)}
 	}
 	if ev.Publisher != nil {
-		p := ss.publisher(*ev.Publisher, func(s string) string { return line(s, maxPublisherLn) })
+		p := ss.publisher(cleanPublisher(*ev.Publisher), func(s string) string { return line(s, maxPublisherLn) })
 		out.Publisher = &p
 	}
 	if m := ev.Metadata; m != nil {
 		out.Metadata = &EventMetadata{
-			RequestID:     line(m.RequestID, capIdent),
-			ResponseID:    line(m.ResponseID, capIdent),
-			WorkspaceName: line(m.WorkspaceName, capIdent),
-			Model:         line(m.Model, capIdent),
+			RequestID:     name(m.RequestID, capIdent),
+			ResponseID:    name(m.ResponseID, capIdent),
+			WorkspaceName: name(m.WorkspaceName, capIdent),
+			Model:         name(m.Model, capIdent),
 		}
 	}
 	switch ev.EventType {
@@ -78,7 +85,7 @@ func (ss *SessionSanitizer) SanitizeEvent(ev Event) Event {
 	case TypeToolCall:
 		if t := ev.Tool; t != nil {
 			out.Tool = &ToolBody{
-				Name:             line(t.Name, capName),
+				Name:             name(t.Name, capName),
 				Phase:            oneOfOrEmpty(t.Phase, "start", "end", "error"),
 				ArgumentsPreview: text(t.ArgumentsPreview, capBody),
 				ResultPreview:    text(t.ResultPreview, capBody),
@@ -99,8 +106,36 @@ func (ss *SessionSanitizer) SanitizeEvent(ev Event) Event {
 		}
 	case TypeSessionStatus:
 		if st := ev.Status; st != nil {
-			out.Status = &StatusBody{State: line(st.State, capIdent), Message: line(st.Message, capMessage)}
+			out.Status = &StatusBody{State: name(st.State, capIdent), Message: line(st.Message, capMessage)}
 		}
+	}
+	return out
+}
+
+// capType caps a custom event type, in characters.
+const capType = 64
+
+// cleanIdent removes control characters from an identifier and caps it.
+func cleanIdent(s string) string { return truncateRunes(cleanControl(s, false), capIdent, "") }
+
+// SanitizeNormalized returns the record of what was normalised in an event with every string
+// value cleaned and sanitized like an identifier, so that the record stored beside the
+// sanitized event holds nothing the event may not.
+func (ss *SessionSanitizer) SanitizeNormalized(n Normalized) Normalized {
+	if len(n) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), ss.s.timeout)
+	defer cancel()
+	out := make(Normalized, len(n))
+	for i, f := range n {
+		out[i] = NormalizedField{Field: cleanIdent(f.Field), From: f.From}
+		if len(f.From) == 0 || f.From[0] != '"' {
+			continue
+		}
+		s, _ := jsonString(f.From)
+		b, _ := json.Marshal(truncateRunes(ss.clean(ctx, cleanIdent(s), false), maxRecordedRunes, Ellipsis))
+		out[i].From = b
 	}
 	return out
 }

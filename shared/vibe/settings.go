@@ -1,7 +1,9 @@
 package vibe
 
 // Settings is the normalized vibe-coding settings object of a slot, stored under
-// managed_streams.broadcast_settings.vibe_coding. Booleans are 0 or 1, as in the seed.
+// managed_streams.broadcast_settings.vibe_coding. Booleans are 0 or 1, as in the seed. The
+// seed's 19 fields come first; ShowCustomEvents is this server's addition (custom event
+// types, shown by default as generic activity).
 type Settings struct {
 	Enabled           int    `json:"enabled"`
 	WidgetTitle       string `json:"widget_title"`
@@ -22,6 +24,7 @@ type Settings struct {
 	MaxThinkingChars  int    `json:"max_thinking_chars"`
 	MaxToolChars      int    `json:"max_tool_chars"`
 	MaxSnippetChars   int    `json:"max_snippet_chars"`
+	ShowCustomEvents  int    `json:"show_custom_events"`
 }
 
 // DefaultSettings returns the seed's defaults.
@@ -46,6 +49,7 @@ func DefaultSettings() Settings {
 		MaxThinkingChars:  140,
 		MaxToolChars:      140,
 		MaxSnippetChars:   140,
+		ShowCustomEvents:  1,
 	}
 }
 

@@ -12,7 +12,13 @@ import (
 )
 
 // BroadcastKey is the key of the vibe-coding settings inside a slot's broadcast_settings.
-const BroadcastKey = "vibe_coding"
+// The original platform's workspace also writes them under broadcastKeyCamel; a stored
+// object with only that key is read from it, and writing the settings removes it, so one
+// copy is the truth.
+const (
+	BroadcastKey      = "vibe_coding"
+	broadcastKeyCamel = "vibeCoding"
+)
 
 // Widget title bounds, in characters.
 const (
@@ -89,7 +95,7 @@ func intField(lo, hi int, p func(*Settings) *int) settingsField {
 	return settingsField{kind: kindInt, min: lo, max: hi, ptrInt: p}
 }
 
-// settingsFields describes the 19 settings keys and their rules.
+// settingsFields describes the settings keys and their rules.
 var settingsFields = map[string]settingsField{
 	"enabled":             boolField(func(s *Settings) *int { return &s.Enabled }),
 	"widget_title":        {kind: kindTitle, ptrStr: func(s *Settings) *string { return &s.WidgetTitle }},
@@ -110,33 +116,54 @@ var settingsFields = map[string]settingsField{
 	"max_thinking_chars":  intField(40, 1200, func(s *Settings) *int { return &s.MaxThinkingChars }),
 	"max_tool_chars":      intField(40, 1200, func(s *Settings) *int { return &s.MaxToolChars }),
 	"max_snippet_chars":   intField(40, 1200, func(s *Settings) *int { return &s.MaxSnippetChars }),
+	"show_custom_events":  boolField(func(s *Settings) *int { return &s.ShowCustomEvents }),
 }
 
 // SettingsFromBroadcast reads the vibe-coding settings out of a slot's broadcast_settings
 // object. It never fails: anything missing or malformed falls back to the defaults.
 func SettingsFromBroadcast(broadcast json.RawMessage) Settings {
+	return NormalizeSettings(BroadcastVibeSettings(broadcast))
+}
+
+// BroadcastVibeSettings returns the raw vibe-coding settings object inside a slot's
+// broadcast_settings: its vibe_coding key, or else its vibeCoding key (the original
+// platform's workspace form); nil when neither holds an object.
+func BroadcastVibeSettings(broadcast json.RawMessage) json.RawMessage {
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(broadcast, &obj) != nil {
-		return DefaultSettings()
+		return nil
 	}
-	return NormalizeSettings(obj[BroadcastKey])
+	for _, k := range []string{BroadcastKey, broadcastKeyCamel} {
+		if v := bytes.TrimSpace(obj[k]); len(v) > 0 && v[0] == '{' {
+			return v
+		}
+	}
+	return nil
 }
 
 // NormalizeSettings reads a stored vibe_coding object tolerantly: every field that is missing
 // or holds junk keeps its default, numbers are rounded and clamped, and unknown keys are
 // ignored.
 func NormalizeSettings(raw json.RawMessage) Settings {
-	s := DefaultSettings()
+	return MergeSettings(DefaultSettings(), raw)
+}
+
+// MergeSettings applies a settings object to cur as tolerantly as NormalizeSettings reads
+// one: every field present and readable replaces cur's, anything else keeps cur's value. It
+// is how settings saved by the original platform's workspace (inside its broadcast settings,
+// unvalidated) are taken.
+func MergeSettings(cur Settings, raw json.RawMessage) Settings {
+	s := cur.normalized()
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(raw, &obj) != nil {
 		return s
 	}
 	for name, v := range obj {
 		f, ok := settingsFields[name]
-		if !ok {
+		if !ok || isNull(v) {
 			continue
 		}
-		_ = f.apply(&s, v, false) // junk keeps the default
+		_ = f.apply(&s, v, false) // junk keeps the current value
 	}
 	return s.normalized()
 }
@@ -190,6 +217,7 @@ func BroadcastWithSettings(broadcast json.RawMessage, s Settings) (json.RawMessa
 		return nil, fmt.Errorf("encode vibe-coding settings: %w", err)
 	}
 	obj[BroadcastKey] = b
+	delete(obj, broadcastKeyCamel)
 	out, err := json.Marshal(obj)
 	if err != nil {
 		return nil, fmt.Errorf("encode broadcast settings: %w", err)
@@ -340,13 +368,11 @@ func parseInt(v json.RawMessage) (float64, bool) {
 	return math.Round(n), true
 }
 
-// parseDepth accepts a viewer depth in any case and surrounding space.
+// parseDepth accepts a viewer depth in any case and surrounding space, or one of its
+// synonyms ("verbose" for deep; see depthRule).
 func parseDepth(s string) (string, bool) {
-	switch d := strings.ToLower(strings.TrimSpace(s)); d {
-	case DepthHeadline, DepthStandard, DepthDeep:
-		return d, true
-	}
-	return "", false
+	d, ok := depthRule.synonyms[fold(s)]
+	return d, ok
 }
 
 // cleanTitle trims a widget title and removes control characters; ok is false when the

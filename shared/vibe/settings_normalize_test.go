@@ -36,7 +36,8 @@ func TestNormalizeSettings(t *testing.T) {
 		{"bool junk keeps default", `{"enabled": "maybe", "paused": 7}`, func(*Settings) {}},
 		{"depth", `{"viewer_depth": "deep"}`, func(s *Settings) { s.ViewerDepth = DepthDeep }},
 		{"depth any case", `{"viewer_depth": " HEADLINE "}`, func(s *Settings) { s.ViewerDepth = DepthHeadline }},
-		{"depth junk", `{"viewer_depth": "full"}`, func(*Settings) {}},
+		{"depth synonym", `{"viewer_depth": "verbose"}`, func(s *Settings) { s.ViewerDepth = DepthDeep }},
+		{"depth junk", `{"viewer_depth": "galaxy"}`, func(*Settings) {}},
 		{"delay rounded", `{"delay_ms": 1500.6}`, func(s *Settings) { s.DelayMs = 1501 }},
 		{"delay clamped high", `{"delay_ms": 9999999}`, func(s *Settings) { s.DelayMs = 120000 }},
 		{"delay clamped low", `{"delay_ms": -5}`, func(s *Settings) { s.DelayMs = 0 }},
@@ -106,7 +107,7 @@ func TestApplySettingsPatchErrors(t *testing.T) {
 	}{
 		{
 			name:   "every bad field",
-			patch:  `{"delay_ms":"soon","viewer_depth":"full","foo":1,"enabled":"maybe"}`,
+			patch:  `{"delay_ms":"soon","viewer_depth":"galaxy","foo":1,"enabled":"maybe"}`,
 			fields: map[string]string{"delay_ms": "must be an integer", "viewer_depth": "must be one of headline, standard, deep", "foo": "unknown field", "enabled": "must be a boolean (true, false, 0 or 1)"},
 			msg:    "invalid settings: delay_ms must be an integer; enabled must be a boolean (true, false, 0 or 1); viewer_depth must be one of headline, standard, deep; unknown field foo",
 		},
@@ -156,4 +157,34 @@ func TestBroadcastWithSettings(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, s, SettingsFromBroadcast(out))
 	}
+}
+
+// TestMergeSettings: settings saved the original workspace's way (its vibeCoding object, the
+// value forms it sends) apply over the current ones, and junk keeps the current value.
+func TestMergeSettings(t *testing.T) {
+	t.Parallel()
+	cur := DefaultSettings()
+	cur.DelayMs, cur.ShowThinking = 1500, 1
+	got := MergeSettings(cur, json.RawMessage(`{"enabled":1,"delay_ms":"3000","show_thinking":false,
+		"viewer_depth":"verbose","max_events":"lots","widget_title":null,"bitrate":2500}`))
+	want := cur
+	want.DelayMs, want.ShowThinking, want.ViewerDepth = 3000, 0, DepthDeep
+	require.Equal(t, want, got)
+	require.Equal(t, cur, MergeSettings(cur, json.RawMessage(`[]`)))
+
+	b := json.RawMessage(`{"bitrate":2500,"vibeCoding":{"enabled":0,"delay_ms":250}}`)
+	s := SettingsFromBroadcast(b)
+	require.Equal(t, 0, s.Enabled, "the original workspace's key is read")
+	require.Equal(t, 250, s.DelayMs)
+	out, err := BroadcastWithSettings(b, s)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"bitrate":2500,"vibe_coding":`+string(must(json.Marshal(s)))+`}`, string(out),
+		"writing keeps one copy, under vibe_coding")
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -287,6 +287,7 @@ type seedEvent struct {
 	visibility string
 	withheld   bool
 	payload    map[string]any
+	normalized string // the gateway's record of what it normalised, "" for none
 }
 
 // storeEvents inserts events into the slot (one session), received at the env's clock.
@@ -316,6 +317,9 @@ func (e *env) storeEvents(slotID int64, evs ...seedEvent) []store.VibeEvent {
 			ManagedStreamID: slotID, SessionID: sess.ID, EventID: ev.id, EventType: ev.typ, Visibility: vis,
 			Payload: raw, ReceivedAt: now, Withheld: ev.withheld,
 		})
+		if ev.normalized != "" {
+			batch[len(batch)-1].Normalized = json.RawMessage(ev.normalized)
+		}
 	}
 	res, err := e.store.InsertVibeEvents(ctx, batch)
 	require.NoError(e.t, err)
@@ -327,3 +331,13 @@ func (e *env) storeEvents(slotID int64, evs ...seedEvent) []store.VibeEvent {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// chat stores a chat message in the slot, as the chat socket would.
+func (e *env) chat(slotID, userID int64, text string) store.ChatMessage {
+	e.t.Helper()
+	m, err := e.store.InsertChatMessage(context.Background(), store.ChatMessage{
+		ManagedStreamID: slotID, UserID: userID, Text: text, CreatedAt: e.clock.Now(),
+	})
+	require.NoError(e.t, err)
+	return m
+}

@@ -51,6 +51,7 @@ type Server struct {
 	hub     *room.Hub
 	marker  *room.Marker
 	slots   *slotCache
+	streams *streamCache
 
 	conns platform.Conns[*connection] // viewer connections
 
@@ -86,6 +87,7 @@ func New(d Deps) (*Server, error) {
 		store: d.Store, broker: d.Broker, auth: d.Auth, log: d.Logger, now: d.Now, cfg: cfg,
 		metrics:  m,
 		slots:    newSlotCache(d.Store, d.Now),
+		streams:  newStreamCache(d.Store, d.Now),
 		limiters: map[int64]*userLimiter{},
 	}
 	s.chatMsg = prometheus.NewCounter(prometheus.CounterOpts{
@@ -111,9 +113,10 @@ func New(d Deps) (*Server, error) {
 	return s, nil
 }
 
-// Register mounts the viewer socket.
+// Register mounts the viewer socket and the original platform's chat socket.
 func (s *Server) Register(e *echo.Echo) {
 	e.GET(Route, s.handleSocket)
+	e.GET(OriginalRoute, s.handleOriginalSocket)
 }
 
 // Run writes first delivery times and forgets idle rate limiters until ctx ends.

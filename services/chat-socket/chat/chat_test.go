@@ -142,6 +142,9 @@ func (e *env) publish(raw string) store.VibeEvent {
 	e.t.Helper()
 	ev, err := vibe.ParseEvent(json.RawMessage(raw))
 	require.NoError(e.t, err)
+	if ev.Visibility == "" {
+		ev.Visibility = vibe.VisibilityPublic // the gateway's sanitizer defaults it
+	}
 	payload, _ := json.Marshal(ev)
 	res, err := e.st.InsertVibeEvents(e.t.Context(), []store.NewVibeEvent{{
 		ManagedStreamID: e.slot.ID, SessionID: e.session.ID, EventID: ev.EventID, EventType: ev.EventType,

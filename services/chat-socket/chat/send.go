@@ -20,40 +20,43 @@ const (
 	errNotSent       = "message could not be sent, try again"
 )
 
+// chatter is the author of a chat message: a logged-in viewer, or ID 0 when anonymous.
+type chatter struct {
+	ID   int64
+	Name string
+}
+
 // sendChat stores a viewer's message, hands it to the local room at once and publishes it
-// for the other nodes.
-func (s *Server) sendChat(ctx context.Context, v *room.Viewer, slot room.Slot, text string) {
-	if v.UserID == 0 {
-		v.Send(room.ErrorBytes(errLoginRequired))
-		return
+// for the other nodes. It returns what is wrong with the message ("" when it was sent).
+func (s *Server) sendChat(ctx context.Context, slot room.Slot, by chatter, text string) string {
+	if by.ID == 0 {
+		return errLoginRequired
 	}
 	text, problem := cleanChat(text, s.cfg.ChatMaxChars)
 	if problem != "" {
-		v.Send(room.ErrorBytes(problem))
-		return
+		return problem
 	}
-	if !s.allowChat(v.UserID) {
-		v.Send(room.ErrorBytes(errTooFast))
-		return
+	if !s.allowChat(by.ID) {
+		return errTooFast
 	}
 	m, err := s.store.InsertChatMessage(ctx, store.ChatMessage{
 		ManagedStreamID: slot.ID,
-		UserID:          v.UserID,
+		UserID:          by.ID,
 		Text:            text,
 		CreatedAt:       s.now().UTC(),
 	})
 	if err != nil {
 		s.log.ErrorContext(ctx, "store chat message", "slot_id", slot.ID, "error", err)
-		v.Send(room.ErrorBytes(errNotSent))
-		return
+		return errNotSent
 	}
-	m.Username = v.Username
+	m.Username = by.Name
 	s.chatMsg.Inc()
 	c := slotbus.FromStoreChat(m)
 	s.hub.Chat(ctx, slot.ID, c)
 	if err := slotbus.Publish(ctx, s.broker, slotbus.Message{Kind: slotbus.KindChat, SlotID: slot.ID, Chat: c}); err != nil {
 		s.log.WarnContext(ctx, "publish chat message to other nodes", "slot_id", slot.ID, "error", err)
 	}
+	return ""
 }
 
 // cleanChat trims a message and turns line breaks and other control characters into spaces.

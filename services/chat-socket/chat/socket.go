@@ -45,28 +45,25 @@ type connection struct {
 	s      *Server
 	conn   *websocket.Conn
 	v      *room.Viewer
-	slot   room.Slot
 	batch  bool
 	ctx    context.Context
 	cancel context.CancelFunc
 	// writeStart is when the current write began (unix ns), 0 between writes; the server's
 	// sweeper closes the viewer when a write stalls past WriteTimeout.
 	writeStart atomic.Int64
+
+	// Owned by the reader goroutine (and by serve once the reader has stopped).
+	room *room.Room // the room joined, nil when none
+	slot room.Slot
+	orig *originalViewer // the original platform's socket; nil on /ws/chat/:username/:slot
 }
 
 func (s *Server) handleSocket(c echo.Context) error {
 	req := c.Request()
-	if err := checkOrigin(req, s.cfg.AllowedOrigins); err != nil {
-		return echo.NewHTTPError(http.StatusForbidden, "origin not allowed")
+	conn, err := s.upgrade(c)
+	if conn == nil {
+		return err
 	}
-	conn, err := websocket.Accept(c.Response(), req, &websocket.AcceptOptions{
-		InsecureSkipVerify: true, // checked above, with our own error response
-		CompressionMode:    websocket.CompressionDisabled,
-	})
-	if err != nil {
-		return nil // Accept has written the HTTP error
-	}
-	conn.SetReadLimit(readLimit)
 	// The socket outlives this handler: once upgraded it runs on its own goroutines, so the
 	// handler's deep stack (net/http, echo, middleware) is not kept for every viewer.
 	ctx, cancel := context.WithCancel(context.Background())
@@ -94,26 +91,53 @@ func (s *Server) handleSocket(c echo.Context) error {
 		}
 		return nil
 	}
-	userID, username := s.viewer(lookupCtx, req)
+	userID, username := s.viewer(lookupCtx, auth.TokenFromRequest(req))
 	v := room.NewViewer(s.cfg.SendQueueBytes, userID, username)
-	cc := &connection{s: s, conn: conn, v: v, slot: slot, batch: batch, ctx: ctx, cancel: cancel}
-	if !s.conns.Add(cc) {
-		_ = conn.Close(closeGoingAway, reasonShutdown)
-		return nil
+	cc := &connection{s: s, conn: conn, v: v, batch: batch, ctx: ctx, cancel: cancel}
+	handedOff = s.start(cc, func() bool {
+		r, err := s.hub.Join(cc.ctx, slot, cc.v, since)
+		cc.room, cc.slot = r, slot
+		return err == nil
+	})
+	return nil
+}
+
+// upgrade checks the origin and accepts the WebSocket; nil when it answered the request
+// itself (refused origin, failed upgrade).
+func (s *Server) upgrade(c echo.Context) (*websocket.Conn, error) {
+	req := c.Request()
+	if err := checkOrigin(req, s.cfg.AllowedOrigins); err != nil {
+		return nil, echo.NewHTTPError(http.StatusForbidden, "origin not allowed")
 	}
-	handedOff = true
+	conn, err := websocket.Accept(c.Response(), req, &websocket.AcceptOptions{
+		InsecureSkipVerify: true, // checked above, with our own error response
+		CompressionMode:    websocket.CompressionDisabled,
+	})
+	if err != nil {
+		return nil, nil // Accept has written the HTTP error
+	}
+	conn.SetReadLimit(readLimit)
+	return conn, nil
+}
+
+// start hands an upgraded connection to its own goroutine, which joins (false: the hub is
+// closing) and serves it. It reports false when the server is shutting down.
+func (s *Server) start(cc *connection, join func() bool) bool {
+	if !s.conns.Add(cc) {
+		_ = cc.conn.Close(closeGoingAway, reasonShutdown)
+		return false
+	}
 	go func() {
 		defer s.conns.Remove(cc)
-		defer cancel()
-		cc.serve(since)
+		defer cc.cancel()
+		cc.serve(join)
 	}()
-	return nil
+	return true
 }
 
 // viewer authenticates the optional credential. A missing or invalid one leaves the viewer
 // anonymous (it can watch but not chat); only session JWTs may chat.
-func (s *Server) viewer(ctx context.Context, req *http.Request) (int64, string) {
-	tok := auth.TokenFromRequest(req)
+func (s *Server) viewer(ctx context.Context, tok string) (int64, string) {
 	if tok == "" {
 		return 0, ""
 	}
@@ -125,7 +149,9 @@ func (s *Server) viewer(ctx context.Context, req *http.Request) (int64, string) 
 }
 
 func parseQuery(q url.Values) (since *int64, batch bool, err error) {
-	batch = q.Get("batch") != "0"
+	if batch, err = parseBatch(q); err != nil {
+		return nil, false, err
+	}
 	if raw := q.Get("since"); raw != "" {
 		n, err := strconv.ParseInt(raw, 10, 64)
 		if err != nil || n < 0 {
@@ -134,6 +160,18 @@ func parseQuery(q url.Values) (since *int64, batch bool, err error) {
 		since = &n
 	}
 	return since, batch, nil
+}
+
+// parseBatch reads the batch parameter: frames are one JSON object per WebSocket message
+// unless the client asks for coalescing with batch=1.
+func parseBatch(q url.Values) (bool, error) {
+	switch q.Get("batch") {
+	case "", "0", "false":
+		return false, nil
+	case "1", "true":
+		return true, nil
+	}
+	return false, errors.New("batch must be 0 or 1")
 }
 
 // checkOrigin allows requests without an Origin (non-browser clients), same-host origins and
@@ -163,16 +201,15 @@ func checkOrigin(r *http.Request, patterns []string) error {
 	return errors.New("origin not allowed")
 }
 
-// serve runs the connection: join the room, write frames until the viewer is killed or the
-// peer leaves, then close with the viewer's close code.
-func (cc *connection) serve(since *int64) {
+// serve runs the connection: join, write frames until the viewer is killed or the peer
+// leaves, then close with the viewer's close code and leave the room.
+func (cc *connection) serve(join func() bool) {
 	s := cc.s
-	r, err := s.hub.Join(cc.ctx, cc.slot, cc.v, since)
-	if err != nil {
+	if !join() {
 		_ = cc.conn.Close(closeGoingAway, reasonShutdown)
 		return
 	}
-	defer s.hub.Leave(r, cc.v)
+	defer cc.leaveRoom()
 	var readers sync.WaitGroup
 	readers.Go(cc.readLoop)
 	ping := time.AfterFunc(s.cfg.PingInterval, cc.ping)
@@ -203,8 +240,16 @@ func (cc *connection) writeLoop() {
 	}
 }
 
-// write sends frames, coalescing them into messages of up to MaxBatchBytes joined by '\n'
-// unless the viewer asked for one frame per message (batch=0).
+// leaveRoom leaves the room joined, if any.
+func (cc *connection) leaveRoom() {
+	if cc.room != nil {
+		cc.s.hub.Leave(cc.room, cc.v)
+		cc.room = nil
+	}
+}
+
+// write sends frames, one JSON object per WebSocket message, or coalesced into messages of
+// up to MaxBatchBytes joined by '\n' when the viewer asked for it (batch=1).
 func (cc *connection) write(frames [][]byte) error {
 	cc.writeStart.Store(time.Now().UnixNano())
 	defer cc.writeStart.Store(0)
@@ -265,6 +310,10 @@ func (cc *connection) readLoop() {
 			cc.v.Kill(closeNormal, reasonPeerClosed)
 			return
 		}
+		if cc.orig != nil {
+			cc.handleOriginal(typ, data)
+			continue
+		}
 		if typ != websocket.MessageText {
 			cc.v.Send(room.ErrorBytes("binary messages are not supported"))
 			continue
@@ -276,7 +325,9 @@ func (cc *connection) readLoop() {
 		}
 		switch m.Type {
 		case "chat.send":
-			cc.s.sendChat(cc.ctx, cc.v, cc.slot, m.Text)
+			if problem := cc.s.sendChat(cc.ctx, cc.slot, chatter{cc.v.UserID, cc.v.Username}, m.Text); problem != "" {
+				cc.v.Send(room.ErrorBytes(problem))
+			}
 		case "ping":
 			cc.v.Send(pongFrame)
 		default:

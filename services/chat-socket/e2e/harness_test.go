@@ -117,6 +117,9 @@ func (w *world) publish(raw string) store.VibeEvent {
 	w.t.Helper()
 	ev, err := vibe.ParseEvent(json.RawMessage(raw))
 	require.NoError(w.t, err)
+	if ev.Visibility == "" {
+		ev.Visibility = vibe.VisibilityPublic // the gateway's sanitizer defaults it
+	}
 	return w.publishEvent(ev)
 }
 

@@ -3,6 +3,7 @@ package gateway
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -50,9 +51,16 @@ type conn struct {
 	sessions map[int64]store.VibeSession // every session this connection established
 
 	// Reader-only state.
-	session   *store.VibeSession // the session established by the last hello
-	sanitizer eventSanitizer
+	current   *connSession            // the last hello's session, or the one the first event adopted
+	byKey     map[string]*connSession // every session this connection opened, by key
+	publisher json.RawMessage         // the last hello's normalized publisher
 	buf       bytes.Buffer
+}
+
+// connSession is a session a connection publishes into, with the sanitizer of its events.
+type connSession struct {
+	row store.VibeSession
+	san eventSanitizer
 }
 
 // closeRequest asks the writer to end the connection. A graceful one waits until every
@@ -75,6 +83,7 @@ func newConn(g *Gateway, ws *websocket.Conn, log *slog.Logger) *conn {
 		wake:       make(chan struct{}, 1),
 		writerDone: make(chan struct{}),
 		sessions:   map[int64]store.VibeSession{},
+		byKey:      map[string]*connSession{},
 	}
 }
 

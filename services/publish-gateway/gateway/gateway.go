@@ -192,6 +192,7 @@ func (s *sessionRefs) release(id int64) bool {
 // eventSanitizer is what a connection needs of a vibe.SessionSanitizer.
 type eventSanitizer interface {
 	SanitizeEvent(ev vibe.Event) vibe.Event
+	SanitizeNormalized(n vibe.Normalized) vibe.Normalized
 }
 
 func (g *Gateway) sessionSanitizer(p vibe.Publisher) eventSanitizer {

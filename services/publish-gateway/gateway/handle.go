@@ -32,11 +32,6 @@ func (c *conn) handle(ctx context.Context, data []byte) *closeRequest {
 	switch msg.Type {
 	case vibe.MsgEvent:
 		c.g.met.messages.WithLabelValues("event").Inc()
-		if msg.FieldError != "" {
-			eventID, _ := vibe.PeekEvent(msg.Event)
-			c.fail(reasonInvalidPayload, msg.FieldError, eventID)
-			return nil
-		}
 		return c.handleEvent(ctx, &msg)
 	case vibe.MsgHello:
 		c.g.met.messages.WithLabelValues("hello").Inc()
@@ -97,6 +92,18 @@ func (c *conn) handleHello(ctx context.Context, h vibe.Hello) {
 	}
 	pub := vibe.NormalizePublisher(h.Publisher)
 	pubJSON, _ := json.Marshal(pub)
+	s, err := c.openSession(ctx, key, pubJSON)
+	if err != nil {
+		c.fail(reasonStoreError, ErrSessionStore, "")
+		return
+	}
+	c.publisher, c.current = pubJSON, s
+	c.reply(encode(vibe.HelloAck{Type: vibe.MsgHelloAck, SessionKey: key, Timestamp: timestamp(s.row.LastSeenAt)}))
+}
+
+// openSession creates or refreshes the (slot, key) session with publisher pubJSON, and makes
+// it one of this connection's sessions.
+func (c *conn) openSession(ctx context.Context, key string, pubJSON json.RawMessage) (*connSession, error) {
 	now := c.g.now()
 	sctx, cancel := context.WithTimeout(ctx, c.g.cfg.StoreTimeout)
 	defer cancel()
@@ -112,44 +119,97 @@ func (c *conn) handleHello(ctx context.Context, h vibe.Hello) {
 	if err != nil {
 		c.g.met.sessionErrors.Inc()
 		c.log.ErrorContext(ctx, "storing session failed", "error", err)
-		c.fail(reasonStoreError, ErrSessionStore, "")
-		return
+		return nil, err
 	}
 	sess.LastSeenAt = now
-	c.session = &sess
-	c.sanitizer = c.g.sessionSanitizer(pub)
+	s := &connSession{row: sess, san: c.g.sessionSanitizer(vibe.NormalizePublisher(pubJSON))}
+	c.byKey[key] = s
 	c.mu.Lock()
 	if _, known := c.sessions[sess.ID]; !known {
 		c.g.sessions.acquire(sess.ID)
 	}
 	c.sessions[sess.ID] = sess
 	c.mu.Unlock()
-	c.reply(encode(vibe.HelloAck{Type: vibe.MsgHelloAck, SessionKey: key, Timestamp: timestamp(now)}))
+	return s, nil
 }
+
+// sessionFor returns the session an event names. A key this connection has not opened is
+// opened as the original platform does: the first event on a connection without hello
+// establishes its key, and an event naming another key is stored in that session. A session
+// already in the store keeps its publisher; a new one takes the connection's (from its last
+// hello, if any).
+func (c *conn) sessionFor(ctx context.Context, key string) (*connSession, error) {
+	if s, ok := c.byKey[key]; ok {
+		return s, nil
+	}
+	if len(c.byKey) >= maxSessionsPerConn {
+		return nil, errTooManySessions
+	}
+	pubJSON := c.publisher
+	sctx, cancel := context.WithTimeout(ctx, c.g.cfg.StoreTimeout)
+	existing, err := c.g.st.VibeSessionByKey(sctx, c.slot.id, key)
+	cancel()
+	switch {
+	case err == nil:
+		if len(existing.Publisher) > 0 && string(existing.Publisher) != "{}" {
+			pubJSON = existing.Publisher
+		}
+	case !errors.Is(err, store.ErrNotFound):
+		c.g.met.sessionErrors.Inc()
+		c.log.ErrorContext(ctx, "reading session failed", "error", err)
+		return nil, err
+	}
+	s, err := c.openSession(ctx, key, pubJSON)
+	if err != nil {
+		return nil, err
+	}
+	if c.current == nil {
+		c.current = s
+	}
+	return s, nil
+}
+
+var errTooManySessions = errors.New("too many sessions on one connection")
 
 func (c *conn) handleEvent(ctx context.Context, env *vibe.ClientMessage) *closeRequest {
 	received := time.Now()
-	key := env.SessionKey
-	if key == "" {
-		_, key = vibe.PeekEvent(env.Event)
+	for _, f := range env.Coerced {
+		c.g.met.normalizations.WithLabelValues("envelope." + f).Inc()
 	}
-	if text := c.checkEnvelope(env, key); text != "" {
-		eventID, _ := vibe.PeekEvent(env.Event)
-		c.fail(envelopeReason(text), text, eventID)
+	ev, norm, err := env.ParseEvent()
+	switch text := c.checkEnvelope(env); {
+	case text != "":
+		c.fail(reasonInvalidPayload, text, ev.EventID)
 		return nil
-	}
-	ev, err := env.ParseEvent()
-	if err != nil {
+	case err != nil:
 		text := ErrInvalidPayload
 		if ee := (*vibe.EventError)(nil); errors.As(err, &ee) {
 			text = ee.Msg
 		}
-		eventID, _ := vibe.PeekEvent(env.Event)
-		c.fail(reasonInvalidEvent, text, eventID)
+		c.fail(reasonInvalidEvent, text, "")
 		return nil
 	}
-	if ev.SessionKey != "" && ev.SessionKey != key {
-		c.fail(reasonSessionMismatch, ErrSessionMismatch, ev.EventID)
+	key := strings.TrimSpace(ev.SessionKey)
+	if key == "" {
+		key = strings.TrimSpace(env.SessionKey)
+	}
+	switch {
+	case key == "" && c.current == nil:
+		c.fail(reasonNoSession, ErrSessionNotEstablished, ev.EventID)
+		return nil
+	case key == "":
+		key = c.current.row.SessionKey
+	case len([]rune(key)) > maxSessionKeyLen:
+		c.fail(reasonInvalidPayload, ErrSessionKeyTooLong, ev.EventID)
+		return nil
+	}
+	sess, err := c.sessionFor(ctx, key)
+	if err != nil {
+		text := ErrSessionStore
+		if errors.Is(err, errTooManySessions) {
+			text = ErrTooManySessions
+		}
+		c.fail(reasonStoreError, text, ev.EventID)
 		return nil
 	}
 	if !c.slot.limiter.Allow() {
@@ -157,65 +217,55 @@ func (c *conn) handleEvent(ctx context.Context, env *vibe.ClientMessage) *closeR
 		c.g.met.closes.WithLabelValues("slot_rate_limited").Inc()
 		return &closeRequest{code: vibe.CloseRateLimited, reason: vibe.ReasonRateLimited}
 	}
-	c.submit(ctx, c.buildJob(ev, key, received))
+	c.submit(ctx, c.buildJob(ev, norm, sess, received))
 	return nil
 }
 
 // checkEnvelope validates the envelope around an event, in the order the protocol document
-// lists the errors.
-func (c *conn) checkEnvelope(env *vibe.ClientMessage, key string) string {
+// lists the errors. Envelope fields that could not be read count as absent: they are not the
+// event.
+func (c *conn) checkEnvelope(env *vibe.ClientMessage) string {
 	switch {
 	case checkVersion(env.ProtocolVersion) != "":
 		return checkVersion(env.ProtocolVersion)
 	case c.checkTarget(env.ManagedStreamID, env.SlotSlug) != "":
 		return c.checkTarget(env.ManagedStreamID, env.SlotSlug)
-	case key == "":
-		return ErrSessionKeyRequired
-	case c.session == nil:
-		return ErrSessionNotEstablished
-	case key != c.session.SessionKey:
-		return ErrSessionMismatch
-	case len(env.Event) == 0 || string(env.Event) == "null": // the raw value, without surrounding space
-		return ErrEventRequired
 	}
 	return ""
 }
 
-func envelopeReason(text string) string {
-	switch text {
-	case ErrSessionKeyRequired, ErrSessionNotEstablished:
-		return reasonNoSession
-	case ErrSessionMismatch:
-		return reasonSessionMismatch
-	default:
-		return reasonInvalidPayload
+// buildJob sanitizes the event and its normalized record and prepares its row. A slot that is
+// offline, disabled or paused at this moment stores the event withheld: kept for the owner,
+// never shown to viewers.
+func (c *conn) buildJob(ev vibe.Event, norm vibe.Normalized, sess *connSession, received time.Time) *job {
+	j := &job{c: c, slot: c.slot, received: received}
+	if sent := norm.Get("eventId"); len(sent) > 0 && (sent[0] == '-' || sent[0] >= '0' && sent[0] <= '9') {
+		j.sentID = sent // a numeric id: the ack names the event as the publisher did
 	}
-}
-
-// buildJob sanitizes the event and prepares its row. A slot that is offline, disabled or
-// paused at this moment stores the event withheld: kept for the owner, never shown to
-// viewers.
-func (c *conn) buildJob(ev vibe.Event, key string, received time.Time) *job {
-	ev = c.sanitizer.SanitizeEvent(ev)
-	ev.SessionKey = key
+	for _, f := range norm {
+		c.g.met.normalizations.WithLabelValues(f.Field).Inc()
+	}
+	ev = sess.san.SanitizeEvent(ev)
+	ev.SessionKey = sess.row.SessionKey
 	payload, _ := json.Marshal(ev) // a vibe.Event always marshals
 	view := c.slot.current()
-	row := store.NewVibeEvent{
+	j.row = store.NewVibeEvent{
 		ManagedStreamID: c.slot.id,
-		SessionID:       c.session.ID,
+		SessionID:       sess.row.ID,
 		EventID:         ev.EventID,
 		EventType:       ev.EventType,
 		Visibility:      ev.Visibility,
 		LiveStreamID:    view.liveStreamID,
 		Payload:         payload,
+		Normalized:      sess.san.SanitizeNormalized(norm).JSON(),
 		ReceivedAt:      c.g.now(),
 		Withheld:        !view.settings.Live() || view.liveStreamID == nil,
 	}
 	if t, err := time.Parse(time.RFC3339Nano, ev.OccurredAt); err == nil {
 		t = t.UTC()
-		row.OccurredAt = &t
+		j.row.OccurredAt = &t
 	}
-	return &job{c: c, slot: c.slot, row: row, received: received}
+	return j
 }
 
 // submit hands the event to the batch writer, or refuses it when the gateway is closing.

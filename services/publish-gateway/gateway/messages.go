@@ -18,8 +18,7 @@ const (
 	ErrSessionKeyRequired    = "sessionKey is required"
 	ErrSessionKeyTooLong     = "sessionKey must be at most 256 characters"
 	ErrSessionNotEstablished = "sessionKey must be established before events are accepted"
-	ErrSessionMismatch       = "sessionKey does not match the established session"
-	ErrEventRequired         = "event payload is required"
+	ErrTooManySessions       = "Too many sessions on one connection; reconnect"
 	ErrUnsupportedType       = "Unsupported message type: "    // followed by the type
 	ErrUnsupportedVersion    = "Unsupported protocolVersion: " // followed by the version
 	ErrSlotMismatch          = "managedStreamId does not match this connection"
@@ -43,6 +42,10 @@ const (
 
 // maxSessionKeyLen caps a session key, in characters.
 const maxSessionKeyLen = 256
+
+// maxSessionsPerConn bounds the sessions one connection may publish into (hello or events
+// naming other session keys).
+const maxSessionsPerConn = 256
 
 // maxEchoedTypeLen caps how much of an unknown message type is echoed back.
 const maxEchoedTypeLen = 64

@@ -7,15 +7,14 @@ import (
 
 // Rejection reasons, the "reason" label of openvibe_gateway_events_rejected_total.
 const (
-	reasonInvalidJSON     = "invalid_json"
-	reasonInvalidPayload  = "invalid_payload"
-	reasonNoSession       = "no_session"
-	reasonSessionMismatch = "session_mismatch"
-	reasonInvalidEvent    = "invalid_event"
-	reasonRateLimited     = "rate_limited"
-	reasonStoreError      = "store_error"
-	reasonShuttingDown    = "shutting_down"
-	reasonTooLarge        = "too_large"
+	reasonInvalidJSON    = "invalid_json"
+	reasonInvalidPayload = "invalid_payload"
+	reasonNoSession      = "no_session"
+	reasonInvalidEvent   = "invalid_event"
+	reasonRateLimited    = "rate_limited"
+	reasonStoreError     = "store_error"
+	reasonShuttingDown   = "shutting_down"
+	reasonTooLarge       = "too_large"
 )
 
 type metrics struct {
@@ -36,6 +35,7 @@ type metrics struct {
 	sessionErrors     prometheus.Counter
 	settingsRefreshes *prometheus.CounterVec
 	ackDrops          prometheus.Counter
+	normalizations    *prometheus.CounterVec
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -112,5 +112,9 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Name: "openvibe_gateway_ack_drops_total",
 			Help: "Acks that could not be queued because their connection was gone.",
 		}),
+		normalizations: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "openvibe_gateway_event_normalizations_total",
+			Help: "Event fields (and envelope fields, envelope.*) sent in another form and mapped onto the canonical model, by field.",
+		}, []string{"field"}),
 	}
 }

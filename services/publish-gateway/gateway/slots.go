@@ -37,7 +37,13 @@ func newSlotView(s vibe.Settings, liveStreamID *int64) *slotView {
 // settings: the same decision as vibe.Project(ev, settings) != nil, without building the
 // projected event.
 func (v *slotView) visible(eventType, visibility string) bool {
-	return v.settings.Live() && visibility != vibe.VisibilityStreamer && v.shown[eventType]
+	if !v.settings.Live() || visibility == vibe.VisibilityStreamer {
+		return false
+	}
+	if vibe.IsCanonicalType(eventType) {
+		return v.shown[eventType]
+	}
+	return v.settings.ShowCustomEvents == 1
 }
 
 // slotState is one slot with publisher connections on this gateway.

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -24,6 +25,7 @@ type job struct {
 	slot     *slotState
 	row      store.NewVibeEvent
 	received time.Time
+	sentID   json.RawMessage // the eventId as sent, when that is not row.EventID (a number, say)
 }
 
 type result struct {
@@ -301,7 +303,7 @@ func (w *batchWriter) finish(r result, published bool) {
 	view := j.slot.current()
 	delivered := published && !ev.Withheld && ev.RetractedAt == nil && ev.LiveStreamID != nil &&
 		view.liveStreamID != nil && view.visible(ev.EventType, ev.Visibility)
-	j.c.deliver(encode(vibe.Ack{
+	ack := vibe.Ack{
 		Type:         vibe.MsgAck,
 		EventID:      ev.EventID,
 		LiveStreamID: ev.LiveStreamID,
@@ -309,13 +311,25 @@ func (w *batchWriter) finish(r result, published bool) {
 		Duplicate:    r.ins.Duplicate,
 		Sequence:     ev.Seq,
 		Timestamp:    timestamp(w.now()),
-	}))
+	}
+	if j.sentID != nil {
+		j.c.deliver(encode(sentIDAck{Ack: ack, EventID: j.sentID}))
+	} else {
+		j.c.deliver(encode(ack))
+	}
 	res := "stored"
 	if r.ins.Duplicate {
 		res = "duplicate"
 	}
 	w.met.eventsAccepted.WithLabelValues(res, fmt.Sprint(delivered)).Inc()
 	w.met.ackLatency.Observe(time.Since(j.received).Seconds())
+}
+
+// sentIDAck is an ack naming the event by the id as the publisher sent it: a number stays a
+// number, as the original platform echoed it.
+type sentIDAck struct {
+	vibe.Ack
+	EventID json.RawMessage `json:"event_id"`
 }
 
 // brokerRetryAfter is how long publishing is skipped after a failure. While the broker is

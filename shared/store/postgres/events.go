@@ -16,19 +16,23 @@ import (
 
 const eventCols = `e.id, e.managed_stream_id, e.seq, e.session_id, s.session_key, e.event_id, e.event_type,
 	e.visibility, e.live_stream_id, e.payload::text, e.occurred_at, e.received_at, e.withheld,
-	e.retracted_at, e.retracted_by, e.first_delivered_at`
+	e.retracted_at, e.retracted_by, e.first_delivered_at, e.normalized::text`
 
 const eventFrom = ` FROM vibe_coding_events e JOIN vibe_coding_sessions s ON s.id = e.session_id `
 
 func scanEvent(row pgx.Row) (store.VibeEvent, error) {
 	var e store.VibeEvent
 	var payload string
+	var normalized *string
 	if err := row.Scan(&e.ID, &e.ManagedStreamID, &e.Seq, &e.SessionID, &e.SessionKey, &e.EventID, &e.EventType,
 		&e.Visibility, &e.LiveStreamID, &payload, &e.OccurredAt, &e.ReceivedAt, &e.Withheld,
-		&e.RetractedAt, &e.RetractedBy, &e.FirstDeliveredAt); err != nil {
+		&e.RetractedAt, &e.RetractedBy, &e.FirstDeliveredAt, &normalized); err != nil {
 		return store.VibeEvent{}, err
 	}
 	e.Payload = json.RawMessage(payload)
+	if normalized != nil {
+		e.Normalized = json.RawMessage(*normalized)
+	}
 	utc(&e.ReceivedAt)
 	utcPtr(&e.OccurredAt, &e.RetractedAt, &e.FirstDeliveredAt)
 	return e, nil
@@ -106,7 +110,8 @@ func (s *Store) insertEvents(ctx context.Context, tx querier, events []store.New
 		out[i] = store.InsertedVibeEvent{Event: store.VibeEvent{
 			ManagedStreamID: e.ManagedStreamID, Seq: seq, SessionID: e.SessionID, SessionKey: sessionKey[e.SessionID],
 			EventID: e.EventID, EventType: e.EventType, Visibility: e.Visibility, LiveStreamID: e.LiveStreamID,
-			Payload: e.Payload, OccurredAt: truncPtr(e.OccurredAt), ReceivedAt: received, Withheld: e.Withheld,
+			Payload: e.Payload, Normalized: e.Normalized, OccurredAt: truncPtr(e.OccurredAt), ReceivedAt: received,
+			Withheld: e.Withheld,
 		}}
 	}
 
@@ -198,6 +203,7 @@ type insertArrays struct {
 	eventID, typ, vis  []string
 	live               []*int64
 	payload            []string
+	normalized         []*string
 	occurred           []*time.Time
 	received           []time.Time
 	withheld           []bool
@@ -209,6 +215,12 @@ func (a *insertArrays) add(e store.NewVibeEvent, seq int64, received time.Time) 
 	a.live, a.payload = append(a.live, e.LiveStreamID), append(a.payload, string(e.Payload))
 	a.occurred, a.received = append(a.occurred, e.OccurredAt), append(a.received, received)
 	a.withheld = append(a.withheld, e.Withheld)
+	var norm *string
+	if len(e.Normalized) > 0 {
+		n := string(e.Normalized)
+		norm = &n
+	}
+	a.normalized = append(a.normalized, norm)
 }
 
 type eventSeq struct{ slot, seq int64 }
@@ -220,13 +232,14 @@ func writeEvents(ctx context.Context, tx querier, a *insertArrays, lastSeq map[i
 	if len(a.slot) > 0 {
 		b.Queue(`
 			INSERT INTO vibe_coding_events (managed_stream_id, seq, session_id, event_id, event_type, visibility,
-				live_stream_id, payload, occurred_at, received_at, withheld)
-			SELECT slot, seq, session, event_id, typ, vis, live, payload::json, occurred, received, withheld
+				live_stream_id, payload, occurred_at, received_at, withheld, normalized)
+			SELECT slot, seq, session, event_id, typ, vis, live, payload::json, occurred, received, withheld, norm::json
 			FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[],
-				$7::bigint[], $8::text[], $9::timestamptz[], $10::timestamptz[], $11::boolean[])
-				AS t(slot, seq, session, event_id, typ, vis, live, payload, occurred, received, withheld)
+				$7::bigint[], $8::text[], $9::timestamptz[], $10::timestamptz[], $11::boolean[], $12::text[])
+				AS t(slot, seq, session, event_id, typ, vis, live, payload, occurred, received, withheld, norm)
 			RETURNING managed_stream_id, seq, id`,
 			a.slot, a.seq, a.session, a.eventID, a.typ, a.vis, a.live, a.payload, a.occurred, a.received, a.withheld,
+			a.normalized,
 		).Query(func(rows pgx.Rows) error {
 			var slot, seq, id int64
 			_, err := pgx.ForEachRow(rows, []any{&slot, &seq, &id}, func() error { ids[eventSeq{slot, seq}] = id; return nil })
@@ -298,16 +311,20 @@ func (s *Store) VibeFeed(ctx context.Context, q store.FeedQuery) ([]store.VibeEv
 	if q.Limit <= 0 {
 		return []store.VibeEvent{}, nil
 	}
-	types := q.Types
+	types, exclude := q.Types, q.ExcludeTypes
 	if types == nil {
 		types = []string{}
+	}
+	if exclude == nil {
+		exclude = []string{}
 	}
 	return s.queryEvents(ctx, "vibe feed", `
 		WHERE e.managed_stream_id = $1 AND e.seq < $2 AND e.visibility = 'public' AND NOT e.withheld
 		  AND e.retracted_at IS NULL AND e.received_at <= $3
 		  AND (cardinality($4::text[]) = 0 OR e.event_type = ANY($4::text[]))
+		  AND NOT (e.event_type = ANY($6::text[]))
 		ORDER BY e.seq DESC LIMIT $5`,
-		q.ManagedStreamID, seqBound(q.BeforeSeq), q.ReceivedBefore, types, q.Limit)
+		q.ManagedStreamID, seqBound(q.BeforeSeq), q.ReceivedBefore, types, q.Limit, exclude)
 }
 
 func (s *Store) RetractVibeEvent(ctx context.Context, managedStreamID int64, eventID string, by int64, at time.Time) (store.VibeEvent, error) {

@@ -151,3 +151,8 @@ func (s *Store) EndLiveStream(ctx context.Context, managedStreamID int64, at tim
 	}
 	return ls, nil
 }
+
+func (s *Store) LiveStreamByID(ctx context.Context, id int64) (store.LiveStream, error) {
+	ls, err := scanLive(s.pool.QueryRow(ctx, `SELECT `+liveCols+` FROM live_streams WHERE id = $1`, id))
+	return ls, mapErr(err, "live stream by id")
+}

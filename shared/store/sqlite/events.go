@@ -15,7 +15,7 @@ import (
 
 const eventCols = `e.id, e.managed_stream_id, e.seq, e.session_id, s.session_key, e.event_id, e.event_type,
 	e.visibility, e.live_stream_id, e.payload, e.occurred_at, e.received_at, e.withheld,
-	e.retracted_at, e.retracted_by, e.first_delivered_at`
+	e.retracted_at, e.retracted_by, e.first_delivered_at, e.normalized`
 
 const eventFrom = ` FROM vibe_coding_events e JOIN vibe_coding_sessions s ON s.id = e.session_id `
 
@@ -23,14 +23,18 @@ func scanEvent(row interface{ Scan(...any) error }) (store.VibeEvent, error) {
 	var e store.VibeEvent
 	var live, occurred, retracted, retractedBy, delivered sql.NullInt64
 	var payload string
+	var normalized sql.NullString
 	var received int64
 	if err := row.Scan(&e.ID, &e.ManagedStreamID, &e.Seq, &e.SessionID, &e.SessionKey, &e.EventID, &e.EventType,
 		&e.Visibility, &live, &payload, &occurred, &received, &e.Withheld,
-		&retracted, &retractedBy, &delivered); err != nil {
+		&retracted, &retractedBy, &delivered, &normalized); err != nil {
 		return store.VibeEvent{}, err
 	}
 	e.LiveStreamID = int64Ptr(live)
 	e.Payload = json.RawMessage(payload)
+	if normalized.Valid {
+		e.Normalized = json.RawMessage(normalized.String)
+	}
 	e.OccurredAt, e.ReceivedAt = timePtr(occurred), fromMicros(received)
 	e.RetractedAt, e.RetractedBy, e.FirstDeliveredAt = timePtr(retracted), int64Ptr(retractedBy), timePtr(delivered)
 	return e, nil
@@ -69,8 +73,8 @@ func (s *Store) insertEvents(ctx context.Context, tx *sql.Tx, events []store.New
 	}
 	ins, err := tx.PrepareContext(ctx, `
 		INSERT INTO vibe_coding_events (managed_stream_id, seq, session_id, event_id, event_type, visibility,
-			live_stream_id, payload, occurred_at, received_at, withheld)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			live_stream_id, payload, occurred_at, received_at, withheld, normalized)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (managed_stream_id, event_id) DO NOTHING`)
 	if err != nil {
 		return mapErr(err, "insert vibe events")
@@ -81,7 +85,8 @@ func (s *Store) insertEvents(ctx context.Context, tx *sql.Tx, events []store.New
 		received := s.orNow(e.ReceivedAt)
 		seq := lastSeq[e.ManagedStreamID] + 1
 		res, err := ins.ExecContext(ctx, e.ManagedStreamID, seq, e.SessionID, e.EventID, e.EventType, e.Visibility,
-			nullInt64(e.LiveStreamID), string(e.Payload), nullMicros(e.OccurredAt), micros(received), e.Withheld)
+			nullInt64(e.LiveStreamID), string(e.Payload), nullMicros(e.OccurredAt), micros(received), e.Withheld,
+			nullText(e.Normalized))
 		var id, n int64
 		if err == nil {
 			if n, err = res.RowsAffected(); err == nil && n == 1 {
@@ -104,7 +109,7 @@ func (s *Store) insertEvents(ctx context.Context, tx *sql.Tx, events []store.New
 			out[i] = store.InsertedVibeEvent{Event: store.VibeEvent{
 				ID: id, ManagedStreamID: e.ManagedStreamID, Seq: seq, SessionID: e.SessionID,
 				SessionKey: keys[e.SessionID], EventID: e.EventID, EventType: e.EventType,
-				Visibility: e.Visibility, LiveStreamID: e.LiveStreamID, Payload: e.Payload,
+				Visibility: e.Visibility, LiveStreamID: e.LiveStreamID, Payload: e.Payload, Normalized: e.Normalized,
 				OccurredAt: truncPtr(e.OccurredAt), ReceivedAt: received, Withheld: e.Withheld,
 			}}
 		}
@@ -222,6 +227,12 @@ func (s *Store) VibeFeed(ctx context.Context, q store.FeedQuery) ([]store.VibeEv
 			args = append(args, t)
 		}
 	}
+	if len(q.ExcludeTypes) > 0 {
+		where += ` AND e.event_type NOT IN (` + placeholders(len(q.ExcludeTypes)) + `)`
+		for _, t := range q.ExcludeTypes {
+			args = append(args, t)
+		}
+	}
 	return s.queryEvents(ctx, "vibe feed", where+` ORDER BY e.seq DESC LIMIT ?`, append(args, q.Limit)...)
 }
 
@@ -301,4 +312,9 @@ func (s *Store) PruneVibeEvents(ctx context.Context, before time.Time) (int64, e
 			return total, nil
 		}
 	}
+}
+
+// nullText stores an empty JSON value as NULL.
+func nullText(raw json.RawMessage) sql.NullString {
+	return sql.NullString{String: string(raw), Valid: len(raw) > 0}
 }

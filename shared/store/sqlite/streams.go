@@ -157,3 +157,8 @@ func (s *Store) EndLiveStream(ctx context.Context, managedStreamID int64, at tim
 	}
 	return ls, err
 }
+
+func (s *Store) LiveStreamByID(ctx context.Context, id int64) (store.LiveStream, error) {
+	ls, err := scanLive(s.r.QueryRowContext(ctx, `SELECT `+liveCols+` FROM live_streams WHERE id = ?`, id))
+	return ls, mapErr(err, "live stream by id")
+}

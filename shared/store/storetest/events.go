@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -25,6 +26,7 @@ func testInsertVibeEvents(t *testing.T, s store.Store) {
 	e2 := f.event("e2", at(2*time.Second))
 	e2.EventType, e2.Visibility, e2.Withheld = "thinking", store.VisibilityStreamer, true
 	e2.Payload = json.RawMessage(`{"type":"thinking","text":"ü \u2603 \"quoted\" \u0000","n":[1,2.5,null]}`)
+	e2.Normalized = json.RawMessage(`{"tool.phase":"completed","sequence":"17","occurredAt":1776813001099}`)
 	e3 := f.event("e3", time.Time{}) // zero ReceivedAt: the store's now
 
 	res := insert(t, s, e1, e2, e3)
@@ -49,6 +51,8 @@ func testInsertVibeEvents(t *testing.T, s store.Store) {
 		require.Equal(t, want.LiveStreamID, got.LiveStreamID)
 		require.Equal(t, want.Withheld, got.Withheld)
 		require.JSONEq(t, string(want.Payload), string(got.Payload))
+		requireNormalized(t, want.Normalized, got.Normalized)
+		requireNormalized(t, want.Normalized, res[i].Event.Normalized)
 		requireTimePtr(t, want.OccurredAt, got.OccurredAt)
 		requireTime(t, want.ReceivedAt, got.ReceivedAt)
 		requireTime(t, res[i].Event.ReceivedAt, got.ReceivedAt)
@@ -71,6 +75,16 @@ func testInsertVibeEvents(t *testing.T, s store.Store) {
 	got, err := s.VibeEventByEventID(ctx, f.slot.ID, "e2")
 	require.NoError(t, err)
 	require.EqualValues(t, 2, got.Seq)
+	requireNormalized(t, e2.Normalized, got.Normalized)
+
+	dup := insert(t, s, e2)
+	require.True(t, dup[0].Duplicate)
+	requireNormalized(t, e2.Normalized, dup[0].Event.Normalized, "a duplicate returns the first row's record")
+
+	bad := f.event("bad", at(time.Minute))
+	bad.Normalized = json.RawMessage(`["not","an","object"]`)
+	_, err = s.InsertVibeEvents(ctx, []store.NewVibeEvent{bad})
+	require.Error(t, err, "a normalized record must be a JSON object")
 	_, err = s.VibeEventByEventID(ctx, f.slot.ID, "nope")
 	require.ErrorIs(t, err, store.ErrNotFound)
 	other := mkSlot(t, s, f.user.ID, "other")
@@ -254,5 +268,44 @@ func testInsertVibeEventsConcurrent(t *testing.T, s store.Store) {
 		slot, err := s.ManagedStreamByID(ctx, f.slot.ID)
 		require.NoError(t, err)
 		require.EqualValues(t, len(stored), slot.LastSeq)
+	}
+}
+
+// requireNormalized asserts a stored normalized record: nil stays nil, and an object keeps its
+// fields in their order.
+func requireNormalized(t *testing.T, want, got json.RawMessage, msgAndArgs ...any) {
+	t.Helper()
+	if len(want) == 0 {
+		require.Empty(t, got, msgAndArgs...)
+		return
+	}
+	require.JSONEq(t, string(want), string(got), msgAndArgs...)
+	require.Equal(t, keysInOrder(t, want), keysInOrder(t, got), msgAndArgs...)
+}
+
+func keysInOrder(t *testing.T, raw json.RawMessage) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	var keys []string
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return keys
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			if v == '{' || v == '[' {
+				depth++
+			} else {
+				depth--
+			}
+		case string:
+			if depth == 1 && dec.More() {
+				keys = append(keys, v)
+				var skip json.RawMessage
+				require.NoError(t, dec.Decode(&skip))
+			}
+		}
 	}
 }

@@ -168,10 +168,12 @@ func (s *Server) visibleEvents(ctx context.Context, slotID int64, st vibe.Settin
 	if !st.Live() {
 		return out, nil
 	}
+	include, exclude := vibe.FeedTypes(st)
 	q := store.FeedQuery{
 		ManagedStreamID: slotID,
 		ReceivedBefore:  now.Add(-time.Duration(st.DelayMs) * time.Millisecond),
-		Types:           vibe.VisibleTypes(st),
+		Types:           include,
+		ExcludeTypes:    exclude,
 		Limit:           limit,
 	}
 	for range feedPages {
@@ -211,6 +213,15 @@ func projectStored(row store.VibeEvent, st vibe.Settings) *vibe.Event {
 
 // viewerPublisher is the latest session's publisher cut to what viewers may see.
 func (s *Server) viewerPublisher(ctx context.Context, slotID int64) (*vibe.Publisher, error) {
+	p, err := s.latestPublisher(ctx, slotID)
+	if p == nil || err != nil {
+		return nil, err
+	}
+	return p.ViewerSafe(), nil
+}
+
+// latestPublisher is the latest session's publisher, whole (for the owner), or nil.
+func (s *Server) latestPublisher(ctx context.Context, slotID int64) (*vibe.Publisher, error) {
 	sess, err := s.Store.LatestVibeSession(ctx, slotID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
@@ -221,7 +232,8 @@ func (s *Server) viewerPublisher(ctx context.Context, slotID int64) (*vibe.Publi
 	if len(sess.Publisher) == 0 {
 		return nil, nil
 	}
-	return vibe.NormalizePublisher(sess.Publisher).ViewerSafe(), nil
+	p := vibe.NormalizePublisher(sess.Publisher)
+	return &p, nil
 }
 
 // cacheableBody writes a JSON body with a strong ETag over its bytes and a short max-age, or

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -49,7 +50,34 @@ type historyEvent struct {
 	FirstDeliveredAt *time.Time      `json:"first_delivered_at"`
 	ViewerStatus     string          `json:"viewer_status"`
 	Stored           json.RawMessage `json:"stored"`
-	Projected        *vibe.Event     `json:"projected"`
+	// Normalized is what the gateway mapped onto the canonical model (field → the value
+	// sent), null when the event was canonical as sent.
+	Normalized json.RawMessage `json:"normalized"`
+	Projected  *vibe.Event     `json:"projected"`
+}
+
+// MarshalJSON writes the history fields and, beside them, the stored event's own fields
+// (eventId, eventType, summary, …), so that an item is also the stored event the original
+// platform's owner history returned.
+func (h historyEvent) MarshalJSON() ([]byte, error) {
+	type plain historyEvent
+	own, err := json.Marshal(plain(h))
+	if err != nil {
+		return nil, err
+	}
+	var stored, fields map[string]json.RawMessage
+	if json.Unmarshal(h.Stored, &stored) != nil || len(stored) == 0 {
+		return own, nil
+	}
+	if err := json.Unmarshal(own, &fields); err != nil {
+		return nil, err
+	}
+	for k, v := range stored {
+		if _, taken := fields[k]; !taken {
+			fields[k] = v
+		}
+	}
+	return json.Marshal(fields)
 }
 
 type historyResponse struct {
@@ -58,6 +86,13 @@ type historyResponse struct {
 	Events        []historyEvent `json:"events"`
 	// NextBefore is the cursor of the next (older) page, null on the last page.
 	NextBefore *int64 `json:"next_before"`
+
+	// The original platform's keys: the slot, its live stream, its latest publisher (whole:
+	// this is the owner) and what viewers see now.
+	ManagedStreamID int64           `json:"managed_stream_id"`
+	LiveStreamID    *int64          `json:"live_stream_id"`
+	Publisher       *vibe.Publisher `json:"publisher"`
+	PublicEvents    []feedEvent     `json:"public_events"`
 }
 
 // history lists the slot's stored events, newest first, each beside what viewers see of it
@@ -78,6 +113,14 @@ func (s *Server) history(c echo.Context) error {
 			return echo.NewHTTPError(http.StatusBadRequest, "before must be a positive sequence number")
 		}
 	}
+	oldestFirst := false
+	switch c.QueryParam("order") {
+	case "", "newest":
+	case "oldest":
+		oldestFirst = true
+	default:
+		return echo.NewHTTPError(http.StatusBadRequest, "order must be newest or oldest")
+	}
 	ctx := c.Request().Context()
 	rows, err := s.Store.VibeEventsBefore(ctx, ms.ID, before, limit)
 	if err != nil {
@@ -85,7 +128,10 @@ func (s *Server) history(c echo.Context) error {
 	}
 	settings := vibe.SettingsFromBroadcast(ms.BroadcastSettings)
 	names := map[int64]*userView{}
-	out := historyResponse{ManagedStream: slotRef{ID: ms.ID, Slug: ms.Slug, Title: ms.Title}, Settings: settings, Events: make([]historyEvent, 0, len(rows))}
+	out := historyResponse{
+		ManagedStream: slotRef{ID: ms.ID, Slug: ms.Slug, Title: ms.Title}, Settings: settings,
+		Events: make([]historyEvent, 0, len(rows)), ManagedStreamID: ms.ID, LiveStreamID: ms.LiveStreamID,
+	}
 	for _, row := range rows {
 		h, err := s.historyEvent(ctx, row, settings, names)
 		if err != nil {
@@ -96,6 +142,15 @@ func (s *Server) history(c echo.Context) error {
 	if len(rows) == limit && rows[len(rows)-1].Seq > 1 {
 		next := rows[len(rows)-1].Seq
 		out.NextBefore = &next
+	}
+	if oldestFirst {
+		slices.Reverse(out.Events)
+	}
+	if out.Publisher, err = s.latestPublisher(ctx, ms.ID); err != nil {
+		return err
+	}
+	if out.PublicEvents, err = s.visibleEvents(ctx, ms.ID, settings, min(limit, MaxFeedLimit), s.Now()); err != nil {
+		return err
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusOK, out)
@@ -108,7 +163,7 @@ func (s *Server) historyEvent(ctx context.Context, row store.VibeEvent, st vibe.
 		SessionKey: row.SessionKey, LiveStreamID: row.LiveStreamID, OccurredAt: utcPtr(row.OccurredAt),
 		ReceivedAt: row.ReceivedAt.UTC(), VisibleAt: row.ReceivedAt.Add(time.Duration(st.DelayMs) * time.Millisecond).UTC(),
 		Withheld: row.Withheld, RetractedAt: utcPtr(row.RetractedAt), FirstDeliveredAt: utcPtr(row.FirstDeliveredAt),
-		Stored: row.Payload, Projected: proj,
+		Stored: row.Payload, Normalized: row.Normalized, Projected: proj,
 	}
 	h.ViewerStatus = viewerStatus(row, proj, h.VisibleAt, s.Now())
 	if row.RetractedBy != nil {

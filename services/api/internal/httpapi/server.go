@@ -105,4 +105,9 @@ func (s *Server) Register(e *echo.Echo) {
 	g.DELETE("/vibe-coding/managed/:id/events/:eventId", s.retract, ipw, authed, publish, userw)
 	// The panic button is never rate limited: it must work when the streamer needs it most.
 	g.POST("/vibe-coding/managed/:id/panic", s.panicButton, authed, publish)
+
+	// The original platform's owner and chat flows, for its clients.
+	g.GET("/streams/broadcast-settings", s.getBroadcastSettings, authed)
+	g.PUT("/streams/broadcast-settings", s.putBroadcastSettings, ipw, authed, publish, userw)
+	g.GET("/chat/:streamId/history", s.chatHistory)
 }

@@ -30,6 +30,7 @@ func newLoad(o options, log *slog.Logger) *load { return &load{o: o, log: log} }
 // report is what a run measured.
 type report struct {
 	Mode               string  `json:"mode"`
+	Coalesced          bool    `json:"coalesced"`
 	Viewers            int64   `json:"viewers_connected"`
 	DialErrors         uint64  `json:"dial_errors"`
 	Slots              int     `json:"slots"`
@@ -40,6 +41,7 @@ type report struct {
 	FirstError         string  `json:"first_publish_error,omitempty"`
 	Delivered          uint64  `json:"messages_delivered"`
 	DeliveredPerSecond float64 `json:"messages_delivered_per_second"`
+	WSMessages         uint64  `json:"websocket_messages"`
 	P50Ms              float64 `json:"latency_p50_ms"`
 	P99Ms              float64 `json:"latency_p99_ms"`
 	MaxMs              float64 `json:"latency_max_ms"`
@@ -117,6 +119,9 @@ func (l *load) connect(ctx context.Context, wg *sync.WaitGroup, u store.User, sl
 		base := l.o.chatURLs[i%len(l.o.chatURLs)]
 		slot := slots[i%len(slots)]
 		url := fmt.Sprintf("%s/ws/chat/%s/%s", base, u.Username, slot.Slug)
+		if l.o.coalesce {
+			url += "?batch=1"
+		}
 		select {
 		case sem <- struct{}{}:
 		case <-ctx.Done():
@@ -201,6 +206,7 @@ type sample struct {
 	fromStore []uint64
 	store     []uint64
 	delivered uint64
+	messages  uint64
 	published uint64
 	server    []processSample
 	toolCPU   time.Duration
@@ -213,6 +219,7 @@ func (l *load) sample(ctx context.Context) sample {
 		fromStore: l.vstats.fromStore.snapshot(),
 		store:     l.pstats.store.snapshot(),
 		delivered: l.vstats.delivered.Load(),
+		messages:  l.vstats.messages.Load(),
 		published: l.pstats.published.Load(),
 		toolCPU:   selfCPU(),
 	}
@@ -232,11 +239,12 @@ func (l *load) report(a, b sample) *report {
 	fromStore := diff(b.fromStore, a.fromStore)
 	storeLat := diff(b.store, a.store)
 	r := &report{
-		Mode: l.o.mode, Viewers: l.vstats.connected.Load(), DialErrors: l.vstats.dialErrors.Load(),
+		Mode: l.o.mode, Coalesced: l.o.coalesce, Viewers: l.vstats.connected.Load(), DialErrors: l.vstats.dialErrors.Load(),
 		Slots: l.o.slots, RatePerSlot: l.o.rate, Seconds: secs,
 		Published: b.published - a.published, PublishErrors: l.pstats.errors.Load(),
 		Delivered:          b.delivered - a.delivered,
 		DeliveredPerSecond: float64(b.delivered-a.delivered) / secs,
+		WSMessages:         b.messages - a.messages,
 		P50Ms:              ms(quantile(lat, 0.50)),
 		P99Ms:              ms(quantile(lat, 0.99)),
 		MaxMs:              ms(quantile(lat, 1)),
@@ -286,7 +294,11 @@ func (r *report) print(w io.Writer) {
 	if r.FirstError != "" {
 		fmt.Fprintf(w, "  first error      %s\n", r.FirstError)
 	}
-	fmt.Fprintf(w, "delivered          %d messages, %.0f/s\n", r.Delivered, r.DeliveredPerSecond)
+	framing := "one frame per WebSocket message"
+	if r.Coalesced {
+		framing = "coalesced (batch=1)"
+	}
+	fmt.Fprintf(w, "delivered          %d messages, %.0f/s, in %d WebSocket messages (%s)\n", r.Delivered, r.DeliveredPerSecond, r.WSMessages, framing)
 	fmt.Fprintf(w, "latency            p50 %.2f ms, p99 %.2f ms, max %.2f ms (publish → viewer)\n", r.P50Ms, r.P99Ms, r.MaxMs)
 	if r.Mode == "store" {
 		fmt.Fprintf(w, "  of which store   p50 %.2f ms, p99 %.2f ms (insert + commit, before the ack)\n", r.StoreP50Ms, r.StoreP99Ms)

@@ -53,6 +53,7 @@ type options struct {
 	warmup      time.Duration
 	dialers     int
 	batch       int
+	coalesce    bool
 	jsonOut     bool
 }
 
@@ -85,6 +86,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.warmup, "warmup", 3*time.Second, "publishing time before measuring")
 	fs.IntVar(&o.dialers, "dialers", 64, "concurrent connection attempts")
 	fs.IntVar(&o.batch, "batch", 1, "events per store transaction (store mode), like the gateway's batching writer")
+	fs.BoolVar(&o.coalesce, "coalesce", false, "viewers ask for coalesced frames (batch=1) instead of one JSON object per WebSocket message")
 	fs.BoolVar(&o.jsonOut, "json", false, "print the report as JSON")
 	if err := fs.Parse(args); err != nil {
 		return o, err

@@ -12,9 +12,10 @@ import (
 
 // viewerStats are shared by every simulated viewer.
 type viewerStats struct {
-	latency    histogram // publish → viewer
-	fromStore  histogram // stored → viewer (store mode)
-	delivered  atomic.Uint64
+	latency    histogram     // publish → viewer
+	fromStore  histogram     // stored → viewer (store mode)
+	delivered  atomic.Uint64 // vibe-coding frames
+	messages   atomic.Uint64 // WebSocket messages read
 	missing    atomic.Uint64 // seqs skipped (every load event is visible, so a skip is a loss)
 	outOfOrder atomic.Uint64 // seqs at or below one already seen
 	connected  atomic.Int64
@@ -68,6 +69,7 @@ func runViewer(ctx context.Context, url string, stored *storedRing, st *viewerSt
 			return
 		}
 		now := time.Now()
+		st.messages.Add(1)
 		for f := range bytes.SplitSeq(buf.Bytes(), []byte{'\n'}) {
 			v.frame(f, now)
 		}

@@ -316,7 +316,18 @@ func (r *Room) addChat(c *slotbus.Chat) {
 	if len(r.chat) > r.h.cfg.ChatHistory {
 		r.chat = slices.Delete(r.chat, 0, len(r.chat)-r.h.cfg.ChatHistory)
 	}
-	r.broadcast(Encode(f))
+	if r.originals == 0 {
+		r.broadcast(Encode(f))
+		return
+	}
+	native, original := Encode(f), Encode(originalChat(f, r.slot.Owner, r.liveStreamID))
+	for _, v := range r.viewers {
+		if v.Original {
+			v.Send(original)
+		} else {
+			v.Send(native)
+		}
+	}
 }
 
 // revalidate re-reads the pending events from the store and drops those withheld or

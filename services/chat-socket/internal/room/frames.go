@@ -2,6 +2,7 @@ package room
 
 import (
 	"encoding/json"
+	"strings"
 
 	"openvibe.live/backend/shared/slotbus"
 	"openvibe.live/backend/shared/vibe"
@@ -80,6 +81,59 @@ type ChatMessageFrame struct {
 type ChatHistoryFrame struct {
 	Type     string             `json:"type"`
 	Messages []ChatMessageFrame `json:"messages"`
+}
+
+// Frames of the original platform's chat socket (/ws/chat?stream=).
+const (
+	FrameOriginalChat = "chat"
+	FrameUserCount    = "user-count"
+)
+
+// OriginalChatFrame is a chat message in the original platform's shape.
+type OriginalChatFrame struct {
+	Type          string  `json:"type"`
+	ID            int64   `json:"id"`
+	Username      string  `json:"username"`
+	CoreUsername  string  `json:"core_username"`
+	UserID        int64   `json:"user_id"`
+	AnonID        *string `json:"anon_id"`
+	Role          string  `json:"role"`
+	Message       string  `json:"message"`
+	StreamID      *int64  `json:"stream_id"`
+	ChannelUserID *int64  `json:"channel_user_id"`
+	IsGlobal      bool    `json:"is_global"`
+	AvatarURL     *string `json:"avatar_url"`
+	ProfileColor  string  `json:"profile_color"`
+	Filtered      bool    `json:"filtered"`
+	Timestamp     string  `json:"timestamp"`
+	AutoDeleteAt  *string `json:"auto_delete_at"`
+}
+
+// OriginalChatHistoryFrame carries the slot's recent chat in the original shape, after the
+// original socket's join (the original client itself loads history over REST and ignores it).
+type OriginalChatHistoryFrame struct {
+	Type     string              `json:"type"`
+	Messages []OriginalChatFrame `json:"messages"`
+}
+
+// UserCountFrame is the original socket's viewer count of a stream.
+type UserCountFrame struct {
+	Type     string `json:"type"`
+	Count    int    `json:"count"`
+	StreamID *int64 `json:"stream_id"`
+}
+
+// originalChat is a chat message in the original shape; the slot owner's role is streamer.
+func originalChat(f ChatMessageFrame, owner string, liveStreamID *int64) OriginalChatFrame {
+	role := "user"
+	if strings.EqualFold(f.User.Username, owner) {
+		role = "streamer"
+	}
+	return OriginalChatFrame{
+		Type: FrameOriginalChat, ID: f.ID, Username: f.User.Username, CoreUsername: f.User.Username,
+		UserID: f.User.ID, Role: role, Message: f.Text, StreamID: liveStreamID, ProfileColor: "#999",
+		Timestamp: f.CreatedAt,
+	}
 }
 
 // ErrorFrame reports a rejected client message.

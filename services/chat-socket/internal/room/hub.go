@@ -2,6 +2,8 @@ package room
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"log/slog"
 	"sync"
@@ -39,6 +41,7 @@ type Hub struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	node   string // this node's name in presence messages
 
 	mu     sync.Mutex
 	rooms  map[int64]*Room
@@ -53,6 +56,7 @@ func NewHub(d HubDeps) *Hub {
 		log: d.Logger, now: d.Now, cfg: d.Config,
 		ctx: ctx, cancel: cancel,
 		rooms: map[int64]*Room{},
+		node:  nodeName(),
 	}
 }
 
@@ -150,4 +154,11 @@ func (h *Hub) Close() {
 	h.mu.Unlock()
 	h.cancel()
 	h.wg.Wait()
+}
+
+// nodeName is a random name for this process's hub.
+func nodeName() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }

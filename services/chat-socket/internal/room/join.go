@@ -34,6 +34,12 @@ func (r *Room) join(ctx context.Context, v *Viewer, since *int64) {
 			v.after = *since
 		}
 	}
+	r.viewerIndex[v] = len(r.viewers)
+	r.viewers = append(r.viewers, v)
+	if v.Original {
+		r.joinOriginal(v)
+		return
+	}
 	w := WelcomeFrame{
 		Type:            FrameWelcome,
 		ManagedStreamID: r.slot.ID,
@@ -55,8 +61,19 @@ func (r *Room) join(ctx context.Context, v *Viewer, since *int64) {
 	for _, f := range replay {
 		v.Send(f)
 	}
-	r.viewerIndex[v] = len(r.viewers)
-	r.viewers = append(r.viewers, v)
+}
+
+// joinOriginal sends a viewer of the original socket the slot's recent chat in the original
+// shape and the viewer count; live frames follow.
+func (r *Room) joinOriginal(v *Viewer) {
+	r.originals++
+	msgs := make([]OriginalChatFrame, 0, len(r.chat))
+	for _, f := range r.chat {
+		msgs = append(msgs, originalChat(f, r.slot.Owner, r.liveStreamID))
+	}
+	v.Send(Encode(OriginalChatHistoryFrame{Type: FrameChatHistory, Messages: msgs}))
+	v.Send(r.userCountFrame())
+	r.countDirty = true
 }
 
 // replay returns the frames delivered after since (up to the cursor c), or why it cannot.
@@ -85,6 +102,10 @@ func (r *Room) replay(since, c int64) (frames [][]byte, reset string) {
 
 func (r *Room) leave(v *Viewer) {
 	if i, ok := r.viewerIndex[v]; ok {
+		if v.Original {
+			r.originals--
+		}
+		r.countDirty = true
 		last := r.viewers[len(r.viewers)-1]
 		r.viewers[i], r.viewerIndex[last] = last, i
 		r.viewers[len(r.viewers)-1] = nil

@@ -108,6 +108,20 @@ type Room struct {
 	fillDue      bool
 	refreshing   bool // a background refresh is in flight
 	lastRefresh  time.Time
+
+	// Viewer counts, for the original socket's user-count frames: this node's viewers and
+	// what the other nodes last said (presence messages).
+	originals    int  // viewers on the original socket
+	countDirty   bool // the local count changed since it was last announced
+	countSent    int  // the count in the last user-count frame
+	lastPresence time.Time
+	presence     map[string]remoteCount
+}
+
+// remoteCount is another node's viewer count of this slot.
+type remoteCount struct {
+	viewers int
+	at      time.Time
 }
 
 func newRoom(h *Hub, slot Slot) *Room {
@@ -122,6 +136,8 @@ func newRoom(h *Hub, slot Slot) *Room {
 		retracted:   map[int64]bool{},
 		viewerIndex: map[*Viewer]int{},
 		settings:    vibe.DefaultSettings(),
+		presence:    map[string]remoteCount{},
+		countSent:   -1,
 	}
 	r.timer = time.NewTimer(time.Hour)
 	r.timer.Stop()
@@ -175,6 +191,9 @@ func (r *Room) run(ctx context.Context) {
 
 func (r *Room) cleanup() {
 	r.timer.Stop()
+	if !r.lastPresence.IsZero() {
+		r.publishPresence(0) // the other nodes stop counting this one now
+	}
 	r.dropSubscription()
 }
 
@@ -214,6 +233,7 @@ func (r *Room) tick(ctx context.Context) {
 	if r.sub == nil || now.Sub(r.lastRefresh) >= r.h.cfg.RefreshInterval {
 		r.refresh(ctx, now)
 	}
+	r.counts(now)
 	if r.fillDue {
 		r.fill(ctx, "retry")
 	}
@@ -326,6 +346,8 @@ func (r *Room) handle(ctx context.Context, m broker.Message) {
 		r.panic(*msg.Panic)
 	case msg.Kind == slotbus.KindChat && msg.Chat != nil:
 		r.addChat(msg.Chat)
+	case msg.Kind == slotbus.KindPresence && msg.Presence != nil:
+		r.remotePresence(*msg.Presence)
 	default:
 		r.log.DebugContext(ctx, "ignore unknown slot message", "kind", msg.Kind)
 	}

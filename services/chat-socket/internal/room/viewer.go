@@ -23,6 +23,9 @@ type Viewer struct {
 	// UserID and Username identify a logged-in viewer (0 and "" when anonymous).
 	UserID   int64
 	Username string
+	// Original marks a viewer on the original platform's chat socket (/ws/chat?stream=):
+	// no welcome frame, chat in the original's shape, and user-count frames. Set before Join.
+	Original bool
 
 	maxBytes int
 

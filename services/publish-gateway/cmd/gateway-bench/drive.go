@@ -53,7 +53,11 @@ func drive(ctx context.Context, o options, env *benchEnv) (*results, error) {
 		if _, err := c.Hello(ctx, vibe.Hello{Type: vibe.MsgHello, ProtocolVersion: 1, SessionKey: key}); err != nil {
 			return nil, fmt.Errorf("publisher %d: %w", i, err)
 		}
-		pubs[i] = &publisher{id: i, c: c, key: key, tmpl: eventTemplate(key)}
+		tmpl := eventTemplate(key)
+		if o.original {
+			tmpl = originalTemplate(key)
+		}
+		pubs[i] = &publisher{id: i, c: c, key: key, tmpl: tmpl}
 	}
 	start := time.Now().Add(o.warmup)
 	w := window{start: start, end: start.Add(o.duration)}
@@ -105,6 +109,26 @@ func eventTemplate(key string) []byte {
 			"source":   map[string]any{"channel": "chat-session", "rawType": "request.response"},
 			"response": map[string]any{"text": "Refactored the publish server to sanitize Copilot events before viewer fanout.", "truncated": false},
 			"metadata": map[string]any{"requestId": "req-123", "responseId": "resp-456", "model": "gpt-5.4"},
+		},
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
+
+// originalTemplate is a tool call the way the original platform's publishers send one: a
+// phase of "completed", the sequence as a string, the time in epoch milliseconds and the
+// arguments as an object, four normalisations per event.
+func originalTemplate(key string) []byte {
+	m := map[string]any{
+		"type": vibe.MsgEvent, "protocolVersion": 1, "sessionKey": key,
+		"event": map[string]any{
+			"version": 1, "eventId": "@ID@", "sessionKey": key, "eventType": "tool.call", "visibility": "public",
+			"sequence": "17", "occurredAt": 1776813001099,
+			"summary": "Ran the publish server's tests before the viewer fanout refactor.",
+			"source":  map[string]any{"channel": "chat-session", "rawType": "toolInvocation"},
+			"tool": map[string]any{"name": "run_in_terminal", "phase": "completed",
+				"argumentsPreview": map[string]any{"command": "npm test -- publish-server"}, "resultPreview": "42 passing"},
+			"metadata": map[string]any{"requestId": "req-123", "model": "gpt-5.4"},
 		},
 	}
 	b, _ := json.Marshal(m)

@@ -44,6 +44,7 @@ type options struct {
 	cpuProfile  string
 	writers     int
 	batchMax    int
+	original    bool
 }
 
 func main() {
@@ -73,6 +74,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&o.batchDelay, "batch-delay", 0, "OPENVIBE_GATEWAY_BATCH_MAX_DELAY of the in-process gateway")
 	fs.IntVar(&o.writers, "writers", gateway.DefaultConfig().Writers, "OPENVIBE_GATEWAY_WRITERS of the in-process gateway")
 	fs.IntVar(&o.batchMax, "batch-max", gateway.DefaultConfig().BatchMaxEvents, "OPENVIBE_GATEWAY_BATCH_MAX_EVENTS of the in-process gateway")
+	fs.BoolVar(&o.original, "original-forms", false, "send tool.call events in the original platform's value forms (phase \"completed\", sequence and epoch time as strings), which the gateway normalises")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured run (in-process gateway included) to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
