@@ -1,6 +1,7 @@
 package vibe
 
 import (
+	"encoding/base64"
 	"math"
 	"regexp"
 	"strings"
@@ -10,6 +11,37 @@ var (
 	uuidRe      = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 	integrityRe = regexp.MustCompile(`^(?:sha(?:1|224|256|384|512)-[A-Za-z0-9+/]+=*|h1:.*)$`)
 )
+
+// knownShapeSecret reports tokens whose shape alone says secret, whatever their entropy: a
+// base32 TOTP seed (16 or 32 characters of A-Z2-7 with digits), an Atlassian personal
+// access token (base64 of "<12 digits>:<random>"), a Salesforce org id.
+func knownShapeSecret(tok string) bool {
+	switch {
+	case (len(tok) == 16 || len(tok) == 32) && base32Seed(tok):
+		return true
+	case len(tok) == 44 && strings.IndexByte("MNO", tok[0]) >= 0:
+		b, err := base64.RawURLEncoding.DecodeString(tok[:40])
+		if err != nil {
+			b, err = base64.RawStdEncoding.DecodeString(tok[:40])
+		}
+		return err == nil && len(b) == 30 && isDigits(string(b[:12])) && b[12] == ':'
+	}
+	return false
+}
+
+func base32Seed(tok string) bool {
+	digits := 0
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		switch {
+		case c >= '2' && c <= '7':
+			digits++
+		case c < 'A' || c > 'Z':
+			return false
+		}
+	}
+	return digits >= 2 && shannonEntropy(tok) >= 3.5
+}
 
 // highEntropySecret reports whether tok (a match of entropyToken) looks like a random secret:
 // long, mixed character classes, high Shannon entropy, and not one of the random-looking

@@ -22,6 +22,7 @@ func Project(ev *Event, s Settings) *Event {
 		EventType:  ev.EventType,
 		OccurredAt: ev.OccurredAt,
 	}
+	ev = viewerText(ev)
 	if ev.Publisher != nil {
 		p.Publisher = ev.Publisher.ViewerSafe()
 	}
@@ -117,6 +118,44 @@ func scaleLimit(n int, depth string) int {
 		return int(math.Round(1.1 * float64(n)))
 	}
 	return n
+}
+
+// viewerText returns a copy of ev whose texts name only the class of each redaction
+// ([redacted:token]), not the rule that fired, which the owner's history keeps. It runs
+// before any text is cut to its display limit so that no marker is cut in half.
+func viewerText(ev *Event) *Event {
+	c := *ev
+	c.Summary = publicMarks(c.Summary)
+	if ev.Prompt != nil {
+		c.Prompt = &TextBody{Text: publicMarks(ev.Prompt.Text)}
+	}
+	if ev.Thinking != nil {
+		c.Thinking = &TextBody{Text: publicMarks(ev.Thinking.Text)}
+	}
+	if ev.Response != nil {
+		r := *ev.Response
+		r.Text = publicMarks(r.Text)
+		c.Response = &r
+	}
+	if ev.Tool != nil {
+		t := *ev.Tool
+		t.ArgumentsPreview, t.ResultPreview = publicMarks(t.ArgumentsPreview), publicMarks(t.ResultPreview)
+		c.Tool = &t
+	}
+	if ev.File != nil {
+		f := *ev.File
+		if f.Snippet != nil {
+			s := publicMarks(*f.Snippet)
+			f.Snippet = &s
+		}
+		c.File = &f
+	}
+	if ev.Status != nil {
+		st := *ev.Status
+		st.Message = publicMarks(st.Message)
+		c.Status = &st
+	}
+	return &c
 }
 
 func projectText(b *TextBody, limit int) *TextBody {

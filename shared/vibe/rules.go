@@ -2,6 +2,7 @@ package vibe
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -19,6 +20,10 @@ type extraRule struct {
 	boundary bool
 	// multiline rules run over the whole text instead of line chunks.
 	multiline bool
+	// endWord requires the match not to be followed by a token character.
+	endWord bool
+	// check, when set, must accept the secret.
+	check func(secret string) bool
 }
 
 // Rule ids of the rules added to gitleaks'.
@@ -35,6 +40,9 @@ const (
 	ruleEntropy    = "high-entropy"
 	ruleSeen       = "seen-secret"
 	ruleEncoded    = "encoded-secret"
+	ruleDERKey     = "der-private-key"
+	ruleJWK        = "json-web-key"
+	ruleWebhook    = "webhook-url"
 )
 
 // secretValue is an assignment's value: quoted, or a run of non-space characters.
@@ -76,8 +84,8 @@ var extraRules = append([]extraRule{
 	},
 	{
 		id:       ruleCLIFlag,
-		keywords: []string{"pass", "token", "secret", "key", "cred"},
-		re:       regexp.MustCompile(`--?(?i:(?:[a-z]\w{0,30}[-_])?(?:password|passwd|passphrase|token|secret|api-?key|access-?key|auth-?key|credentials?|requirepass)(?:[-_][\w-]{0,20})?)(?:=|\s+)` + secretValue),
+		keywords: []string{"pass", "token", "secret", "key", "cred", "pw", "psw"},
+		re:       regexp.MustCompile(`--?(?i:(?:[a-z]\w{0,30}[-_])?(?:password|passwd|passphrase|pass|pwd|pswd|pw|token|secret|api-?key|access-?key|auth-?key|credentials?|requirepass)(?:[-_][\w-]{0,20})?)(?:=|\s+)` + secretValue),
 		boundary: true,
 	},
 	{
@@ -114,7 +122,7 @@ var extraRules = append([]extraRule{
 		keywords:  []string{"-----begin"},
 		multiline: true,
 	},
-}, vendorRules()...)
+}, slices.Concat(vendorRules(), formatExtraRules(), configRules)...)
 
 // vendorPrefixes are token formats gitleaks lacks or that are worth a cheap second check:
 // each starts with a literal prefix, so its rule only runs when the prefix is present.
@@ -168,29 +176,48 @@ var placeholder = regexp.MustCompile(`(?i)^(?:[\w.-]{0,16}(?:xxx|\*\*\*|\.\.\.)[
 
 // codeLike matches values that are program expressions, not literal secrets: calls, member
 // accesses, type names.
-var codeLike = regexp.MustCompile(`^(?:[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*(?:\(.*\)?|\[.*\]?)?[;,)]*|&?[A-Za-z_][\w]*\{.*|\(.*|[\[{(]|\w+\.\w+\(.*)$`)
+var codeLike = regexp.MustCompile(`^(?:[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*(?:\(.*\)?|\[.*\]?)?[;,)]*|&?[A-Za-z_][\w.]+\{(?:[^{].*)?|\(.*|[\[{(]|\w+\.\w+\(.*)$`)
 
-// keepKeyword decides whether a keyword-assignment candidate is a real secret.
-func keepKeyword(name, value string) bool {
+// callLike matches a value that is a function call or its start.
+var callLike = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*\(`)
+
+// keepKeyword decides whether a keyword-assignment candidate is a real secret. A quoted
+// value is a literal; an unquoted one may be code (token := getToken()).
+func keepKeyword(name, value string, quoted bool) bool {
 	v := strings.TrimSpace(value)
-	if v == "" || placeholder.MatchString(v) {
+	if v == "" || placeholderValue(v) {
 		return false
 	}
-	if strings.HasPrefix(v, "[redacted") {
+	if !nameHasSecretWord(name) && !strings.Contains(strings.ToLower(name), "key") && !strings.Contains(strings.ToLower(name), "token") && !strings.Contains(strings.ToLower(name), "secret") {
 		return false
 	}
-	if !nameHasSecretWord(name) || isDigits(v) {
+	if isDigits(v) && len(v) < 6 || !hasAlnum(v) {
 		return false
+	}
+	if quoted {
+		return true
+	}
+	if callLike.MatchString(v) {
+		return false // PASSWORD = os.environ.get(…), SECRET := getenv(
 	}
 	upperName := name == strings.ToUpper(name)
 	if !upperName && codeLike.MatchString(v) && !hasDigitAndLetter(v) {
-		// token := getToken(), password: string, apiKey = cfg.APIKey
+		// token := getToken(), password: string, apiKey = cfg.apiKey
 		return false
 	}
 	if !upperName && codeLike.MatchString(v) && strings.ContainsAny(v, "().") {
 		return false
 	}
 	return true
+}
+
+func hasAlnum(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isWordByte(s[i]) && s[i] != '_' || s[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
 }
 
 func hasDigitAndLetter(s string) bool {
@@ -211,7 +238,8 @@ func hasDigitAndLetter(s string) bool {
 // adjacent components that do.
 var (
 	secretWords = map[string]bool{
-		"password": true, "passwd": true, "pass": true, "pwd": true, "passphrase": true,
+		"password": true, "passwd": true, "pass": true, "pwd": true, "passphrase": true, "pw": true,
+		"pswd": true, "psword": true, "pssword": true, "psswrd": true, "passwort": true, "secrete": true,
 		"secret": true, "secrets": true, "token": true, "apikey": true, "dsn": true,
 		"credential": true, "credentials": true, "creds": true, "privatekey": true,
 		"accesskey": true, "secretkey": true, "authkey": true,
@@ -267,7 +295,7 @@ func envKeyName(name string, parts []string) bool {
 
 // glued catches secret words run together with a prefix: PGPASSWORD, dbpwd, BOTTOKEN.
 func glued(p string) bool {
-	for _, w := range []string{"password", "passwd", "passphrase", "secret", "apikey", "credential"} {
+	for _, w := range []string{"password", "passwd", "passphrase", "secret", "apikey", "credential", "passw", "pswd", "psword", "psswrd"} {
 		if strings.Contains(p, w) {
 			return true
 		}

@@ -70,14 +70,13 @@ type SessionSanitizer struct {
 	s     *Sanitizer
 	paths *pathRewriter
 
-	mu   sync.RWMutex
-	seen []string // secrets found so far, oldest first
-	set  map[string]struct{}
+	mu    sync.RWMutex
+	known seenSecrets // secrets found so far
 }
 
 // NewSession starts the sanitizing of one publisher session.
 func (s *Sanitizer) NewSession(h SessionHints) *SessionSanitizer {
-	return &SessionSanitizer{s: s, paths: newPathRewriter(h), set: make(map[string]struct{})}
+	return &SessionSanitizer{s: s, paths: newPathRewriter(h)}
 }
 
 var errTimeout = errors.New("sanitizer deadline exceeded")
@@ -131,6 +130,7 @@ func (ss *SessionSanitizer) maskSecrets(ctx context.Context, text string) (strin
 		return "", errTimeout
 	}
 	ss.s.decodeAndDetect(ctx, text, f)
+	f.addRepeats()
 	ss.matchSeen(f)
 	if expired(ctx) {
 		return "", errTimeout
@@ -152,6 +152,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 		lower := strings.ToLower(chunk)
 		s.gitleaks.findings(ctx, chunk, lower, f.addSecret)
 		findKeywordAssignments(chunk, lower, off, f)
+		findPairedSecrets(chunk, off, f)
 		for i := range extraRules {
 			if !extraRules[i].multiline {
 				runExtraRule(&extraRules[i], chunk, lower, off, f)
@@ -168,10 +169,34 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 			runExtraRule(&extraRules[i], text, lower, 0, f)
 		}
 	}
+	findDERKeys(text, f)
+	findJWK(text, f)
+	findKubernetesSecrets(text, f)
 	if entropy {
-		forEachTokenRun(text, 20, func(start, end int) {
-			if !afterDigestPrefix(text, start) && highEntropySecret(text[start:end]) {
+		forEachTokenRun(text, 16, func(start, end int) {
+			tok := text[start:end]
+			if knownShapeSecret(strings.TrimRight(tok, "=")) {
+				f.addSpan(ruleFormat, start, end)
+				return
+			}
+			if end-start < 20 || afterDigestPrefix(text, start) {
+				return
+			}
+			if highEntropySecret(tok) {
 				f.addSpan(ruleEntropy, start, end)
+				return
+			}
+			if strings.IndexByte(tok, '/') >= 0 && !integrityRe.MatchString(strings.Trim(tok, "=.-_~/")) {
+				// A token inside a URL path or a path: each segment on its own.
+				seg := start
+				for i := start; i <= end; i++ {
+					if i == end || text[i] == '/' {
+						if s := text[seg:i]; len(s) >= 16 && (knownShapeSecret(s) || len(s) >= 24 && highEntropySecret(s)) {
+							f.addSpan(ruleEntropy, seg, i)
+						}
+						seg = i + 1
+					}
+				}
 			}
 		})
 	}
@@ -245,8 +270,11 @@ func runExtraRule(r *extraRule, chunk, lower string, off int, f *findings) {
 		if r.boundary && m[0] > 0 && isWordByte(chunk[m[0]-1]) {
 			continue
 		}
+		if r.endWord && m[1] < len(chunk) && (tokenChar(chunk[m[1]]) && chunk[m[1]] != '.' || chunk[m[1]] == '.' && m[1]+1 < len(chunk) && isWordByte(chunk[m[1]+1])) {
+			continue
+		}
 		start, end, ok := secretGroup(r, chunk, m)
-		if !ok {
+		if !ok || r.check != nil && !r.check(chunk[start:end]) {
 			continue
 		}
 		f.addSpan(r.id, off+start, off+end)
@@ -259,11 +287,8 @@ func isWordByte(c byte) bool {
 
 // secretGroup picks the secret out of a rule match and applies the rule's vetoes.
 func secretGroup(r *extraRule, text string, m []int) (int, int, bool) {
-	switch r.id {
-	case ruleCLIFlag:
-		if r.group > 0 {
-			break
-		}
+	if r.group == 0 && r.re.NumSubexp() > 0 {
+		// The first alternative group that matched holds the secret.
 		for g := 1; 2*g+1 < len(m); g++ {
 			if m[2*g] < 0 {
 				continue
@@ -299,8 +324,22 @@ func placeholderValue(v string) bool {
 	if v == "" || placeholder.MatchString(v) || strings.HasPrefix(v, "[redacted") {
 		return true
 	}
-	for _, p := range []string{"<", "$(", "${", "{{"} {
+	for _, p := range []string{"<", "$(", "${", "{{", "%(", "#{"} {
 		if strings.HasPrefix(v, p) {
+			return true
+		}
+	}
+	return placeholderWords(v)
+}
+
+// placeholderWords reports values that say they stand in for a secret: runs of x or *, the
+// words example, placeholder, changeme, dummy, fake, "your key here".
+func placeholderWords(v string) bool {
+	l := strings.ToLower(v)
+	for _, w := range []string{"xxxx", "****", "example", "placeholder", "changeme", "change_me", "change-me",
+		"dummy", "fake", "your_", "your-", "yourkey", "yourtoken", "yoursecret", "yourpassword", "replace_me",
+		"replace-me", "replaceme", "insert_", "insert-", "_here", "-here", "redacted", "sample_", "notreal", "not-a-real", "not_a_real"} {
+		if strings.Contains(l, w) {
 			return true
 		}
 	}
@@ -316,30 +355,29 @@ func containsAny(s string, subs []string) bool {
 	return len(subs) == 0
 }
 
-// matchSeen masks the session's known secrets wherever they occur, also when whitespace or
-// escaped line breaks were inserted into them.
+// matchSeen masks the session's known secrets wherever they occur, in any of their encoded
+// forms, also when whitespace or escaped line breaks were inserted into them.
 func (ss *SessionSanitizer) matchSeen(f *findings) {
 	ss.mu.RLock()
 	defer ss.mu.RUnlock()
-	if len(ss.seen) == 0 {
+	if len(ss.known.order) == 0 {
 		return
 	}
-	for _, sec := range ss.seen {
-		f.addOccurrences(ruleSeen, sec)
-	}
-	f.addSplitSeen(ss.seen)
+	ss.known.find(f)
+	f.addSplitSeen(ss.known.order, ss.known.class)
 }
 
 // remember adds the secrets found in one text to the session's set.
 func (ss *SessionSanitizer) remember(secrets map[string]string) {
-	var add []string
+	type found struct{ secret, class string }
+	var add []found
 	ss.mu.RLock()
-	for sec := range secrets {
+	for sec, rule := range secrets {
 		if len(sec) < minSeenSecret || shannonEntropy(sec) < 2.5 {
 			continue
 		}
-		if _, ok := ss.set[sec]; !ok {
-			add = append(add, sec)
+		if _, ok := ss.known.class[sec]; !ok {
+			add = append(add, found{sec, ruleClass(rule)})
 		}
 	}
 	ss.mu.RUnlock()
@@ -348,16 +386,14 @@ func (ss *SessionSanitizer) remember(secrets map[string]string) {
 	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	for _, sec := range add {
-		if _, ok := ss.set[sec]; ok {
-			continue
+	changed := false
+	for _, a := range add {
+		if ss.known.add(a.secret, a.class) {
+			changed = true
 		}
-		ss.set[sec] = struct{}{}
-		ss.seen = append(ss.seen, sec)
 	}
-	for len(ss.seen) > maxSeenSecrets {
-		delete(ss.set, ss.seen[0])
-		ss.seen = ss.seen[1:]
+	if changed {
+		ss.known.rebuild()
 	}
 }
 
