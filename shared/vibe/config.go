@@ -1,6 +1,7 @@
 package vibe
 
 import (
+	"encoding/base64"
 	"regexp"
 	"strings"
 )
@@ -59,7 +60,7 @@ var configRules = []extraRule{
 	{
 		// SQL: CREATE/ALTER USER … IDENTIFIED BY x, … WITH [LOGIN] PASSWORD 'x'.
 		id:       ruleSQLPass,
-		re:       regexp.MustCompile(`(?i)\b(?:create|alter|grant|set)\b[^;\n]{0,120}?\bidentified\s+(?:with\s+[\w]+\s+)?by\s+(?:password\s+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'";\\]+))`),
+		re:       regexp.MustCompile(`(?i)\b(?:create|alter|grant|set)\b[^;\n]{0,120}?\bidentified\s+(?:with\s+[\w]+\s+)?(?:by|as)\s+(?:password\s+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'";\\]+))`),
 		keywords: []string{"identified"},
 	},
 	{
@@ -137,9 +138,50 @@ var configRules = []extraRule{
 	{
 		// A bearer token anywhere, not only in an Authorization header.
 		id:       ruleBearer,
-		re:       regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`),
+		re:       regexp.MustCompile(`(?i)\b(?:bearer|ntlm|negotiate)\s+([A-Za-z0-9._~+/-]{16,}=*)`),
 		group:    1,
-		keywords: []string{"bearer"},
+		keywords: []string{"bearer", "ntlm", "negotiate"},
+		check:    func(v string) bool { return hasDigitAndLetter(v) || len(v) >= 32 },
+	},
+	{
+		// Basic credentials anywhere: base64 of user:password.
+		id:       ruleBearer,
+		re:       regexp.MustCompile(`(?i)\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})`),
+		group:    1,
+		keywords: []string{"basic"},
+		check:    basicCredentials,
+	},
+	{
+		// PowerShell: ConvertTo-SecureString [-String] "x" -AsPlainText.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`(?i)ConvertTo-SecureString(?:\s+-(?:String|AsPlainText|Force))*\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-][^\s'"]*))`),
+		keywords: []string{"convertto-securestring"},
+	},
+	{
+		// skopeo/podman --creds user:secret, --src-creds, --dest-creds.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`--(?:src-|dest-)?creds[ =]['"]?[^\s:'"]+:([^\s'"]+)`),
+		group:    1,
+		keywords: []string{"creds"},
+	},
+	{
+		// SET PASSWORD [FOR user] = 'x' / PASSWORD('x').
+		id:       ruleSQLPass,
+		re:       regexp.MustCompile(`(?i)\bset\s+password\s+(?:for\s+\S+\s*)?=\s*(?:password\s*\(\s*)?(?:'([^'\n]+)'|"([^"\n]+)")`),
+		keywords: []string{"set password"},
+	},
+	{
+		// .pgpass: host:port:database:user:password.
+		id:    ruleNetrc,
+		re:    regexp.MustCompile(`(?m)^[\w.*-]+:(?:\d{2,5}|\*):[\w.*-]+:[\w.*@-]+:(\S+)$`),
+		group: 1,
+	},
+	{
+		// Passwords named in other languages: 비밀번호: x, Passwort = x, пароль: x.
+		id:       ruleIDPassword,
+		re:       regexp.MustCompile(`(?i)(?:비밀번호|비번|패스워드|암호|passwort|kennwort|contraseña|mot de passe|пароль|密码|口令|パスワード)\s*(?:설정은|은|는|:|=|：|is)\s*["']?([^\s"'，,)]{4,64})`),
+		group:    1,
+		keywords: []string{"비", "패", "암", "passwort", "kennwort", "contrase", "mot de passe", "пароль", "密", "口令", "パス"},
 	},
 	{
 		// Chat and CI webhooks: Slack, Discord, Microsoft Teams / Power Automate, Mattermost,
@@ -162,10 +204,13 @@ var configRules = []extraRule{
 		keywords: []string{"office"},
 	},
 	{
+		// Any /hooks/<token>, /webhook/<token>, /build_hooks/<token>, /deliver/<token>:
+		// Mattermost, Rocket.Chat, Zapier, Feishu, Buildkite, Netlify, Vercel deploy hooks.
 		id:       ruleWebhook,
-		re:       regexp.MustCompile(`(?i)/hooks/(?:catch/)?([A-Za-z0-9_-]{16,}(?:/[A-Za-z0-9_-]{6,})*)`),
+		re:       regexp.MustCompile(`(?i)/(?:hooks?|webhooks?|build_hooks|deliver|deploy)/(?:catch/|v\d+/)?((?:[A-Za-z0-9_-]{6,}/)*[A-Za-z0-9_-]{16,})`),
 		group:    1,
-		keywords: []string{"/hooks/"},
+		keywords: []string{"hook", "deliver/", "deploy/"},
+		check:    webhookToken,
 	},
 	{
 		id:       ruleWebhook,
@@ -261,4 +306,24 @@ func notProseWord(v string) bool {
 		}
 	}
 	return false
+}
+
+// webhookToken accepts a webhook path that holds a generated token, not a directory of
+// source files (/hooks/useAuthentication).
+func webhookToken(v string) bool {
+	last := v[strings.LastIndexByte(v, '/')+1:]
+	return hasDigitAndLetter(last) && meanRunLength(last) < 3.5 && !strings.Contains(v, ".")
+}
+
+// basicCredentials reports base64 that decodes to user:password.
+func basicCredentials(v string) bool {
+	b, err := base64.StdEncoding.DecodeString(v)
+	if err != nil {
+		b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(v, "="))
+	}
+	if err != nil || !printable(b) {
+		return false
+	}
+	i := strings.IndexByte(string(b), ':')
+	return i > 0 && i < len(b)-1
 }

@@ -7,6 +7,42 @@ import (
 	"strings"
 )
 
+// providerID matches the request, response, message and object ids of model providers
+// (Anthropic req_011…, msg_01…, toolu_01…; OpenAI chatcmpl-…, resp_…, call_…, run_…) and the
+// ids other services print in logs (Stripe evt_…, ch_…): random, but not secrets.
+var providerID = regexp.MustCompile(`^(?:req|request|msg|message|toolu|srvtoolu|msgbatch|compl|chatcmpl|cmpl|resp|response|call|fc|rs|run|thread|asst|step|batch|file|ftjob|ft|modr|vs|evt|ch|pi|cus|in|sub|prod|price|pm|txn|trace|span|gen|generation|conv|turn|item|ctx|task|job|build|deploy|srv|dpl|eval|upload|part|chunk|event|op|exec|workflow)[_-](?:[0-9]{2,3}[A-Za-z0-9]{16,40}|[A-Za-z0-9]{12,64})$`)
+
+// modelName matches model identifiers: claude-3-5-sonnet-20241022, gpt-4o-2024-08-06,
+// HuggingFaceTB/SmolLM3-3B, meta-llama/Llama-3.1-8B-Instruct.
+var modelName = regexp.MustCompile(`^(?:[A-Za-z0-9][\w.-]{0,40}/)?(?i:[a-z][\w.]*)(?:[-_.:][A-Za-z0-9.]{1,24}){1,10}$`)
+
+// knownSafeShape reports tokens whose shape says they are ids or names, which entropy alone
+// never redacts.
+func knownSafeShape(tok string) bool {
+	if providerID.MatchString(tok) {
+		return true
+	}
+	if strings.ContainsAny(tok, "-_./:") && modelName.MatchString(tok) && wordyParts(tok) {
+		return true
+	}
+	return false
+}
+
+// wordyParts reports whether every part of a separated name is a word, a number or a short
+// mix (3B, 8x7B, v0): the parts of a random string are not.
+func wordyParts(tok string) bool {
+	parts := strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == '/' || r == ':' })
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if len(p) > 6 && hasDigitAndLetter(p) && !isDigits(strings.TrimLeft(p, "vV")) && meanRunLength(p) < 3 && classRuns(p) >= 4 {
+			return false
+		}
+	}
+	return true
+}
+
 var (
 	uuidRe      = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 	integrityRe = regexp.MustCompile(`^(?:sha(?:1|224|256|384|512)-[A-Za-z0-9+/]+=*|h1:.*)$`)
@@ -49,7 +85,7 @@ func base32Seed(tok string) bool {
 // dotted names).
 func highEntropySecret(tok string) bool {
 	tok = strings.Trim(tok, "=.-_~/")
-	if len(tok) < 20 || uuidRe.MatchString(tok) || integrityRe.MatchString(tok) || isHex(tok) {
+	if len(tok) < 20 || uuidRe.MatchString(tok) || integrityRe.MatchString(tok) || isHex(tok) || knownSafeShape(tok) {
 		return false
 	}
 	if strings.Count(tok, "/") >= 2 && !strings.ContainsAny(tok, "+=") && !randomBase64(tok) {
@@ -95,6 +131,20 @@ func highEntropySecret(tok string) bool {
 func randomBase64(tok string) bool {
 	s := strings.ReplaceAll(tok, "/", "")
 	return len(s) >= 30 && meanRunLength(s) < 2.2
+}
+
+// classRuns counts the runs meanRunLength sees.
+func classRuns(s string) int {
+	if m := meanRunLength(s); m > 0 {
+		letters := 0
+		for i := 0; i < len(s); i++ {
+			if isWordByte(s[i]) && s[i] != '_' {
+				letters++
+			}
+		}
+		return int(float64(letters)/m + 0.5)
+	}
+	return 0
 }
 
 // meanRunLength splits s into runs at lower-to-upper case changes, letter-digit changes and

@@ -7,7 +7,7 @@ import (
 
 // keywordStems find candidate key names for the keyword-assignment rule; nameHasSecretWord
 // then decides on the whole name.
-var keywordStems = []string{"pass", "pwd", "pw", "psw", "pssw", "secret", "token", "key", "cred", "dsn", "auth"}
+var keywordStems = []string{"pass", "pasw", "pwd", "pw", "psw", "pssw", "secret", "token", "key", "cred", "dsn", "auth"}
 
 // findKeywordAssignments is the keyword-assignment rule: NAME=value, NAME: value,
 // "name": "value", name := "value", name => 'value', NAME "value", name: str = "value", and

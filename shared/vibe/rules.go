@@ -85,7 +85,7 @@ var extraRules = append([]extraRule{
 	{
 		id:       ruleCLIFlag,
 		keywords: []string{"pass", "token", "secret", "key", "cred", "pw", "psw"},
-		re:       regexp.MustCompile(`--?(?i:(?:[a-z]\w{0,30}[-_])?(?:password|passwd|passphrase|pass|pwd|pswd|pw|token|secret|api-?key|access-?key|auth-?key|credentials?|requirepass)(?:[-_][\w-]{0,20})?)(?:=|\s+)` + secretValue),
+		re:       regexp.MustCompile(`--?(?i:(?:[a-z]\w{0,30}[-_])?(?:password|passwd|passphrase|pass|passin|passout|pwd|pswd|pw|token|oauth2-bearer|secret|api-?key|access-?key|auth-?key|credentials?|requirepass)(?:[-_][\w-]{0,20})?)(?:=|\s+|\\?["'],\s*\\?(?:["']))` + secretValue),
 		boundary: true,
 	},
 	{
@@ -103,9 +103,9 @@ var extraRules = append([]extraRule{
 	},
 	{
 		id:       ruleCLIFlag,
-		re:       regexp.MustCompile(`-(?:u|-user)[ =]([^\s:]{1,100}):([^\s"'@]{1,200})`),
+		re:       regexp.MustCompile(`-(?:u|U|-user|-proxy-user)[ =]['"]?([^\s:'"]{1,100}):([^\s"'@]{1,200})`),
 		group:    2,
-		keywords: []string{"-u", "--user"},
+		keywords: []string{"-u", "--user", "--proxy-user"},
 		boundary: true,
 	},
 	{
@@ -295,7 +295,7 @@ func envKeyName(name string, parts []string) bool {
 
 // glued catches secret words run together with a prefix: PGPASSWORD, dbpwd, BOTTOKEN.
 func glued(p string) bool {
-	for _, w := range []string{"password", "passwd", "passphrase", "secret", "apikey", "credential", "passw", "pswd", "psword", "psswrd"} {
+	for _, w := range []string{"password", "passwd", "passphrase", "secret", "apikey", "credential", "passw", "pasw", "pswd", "psword", "psswrd"} {
 		if strings.Contains(p, w) {
 			return true
 		}

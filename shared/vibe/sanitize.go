@@ -130,6 +130,7 @@ func (ss *SessionSanitizer) maskSecrets(ctx context.Context, text string) (strin
 		return "", errTimeout
 	}
 	ss.s.decodeAndDetect(ctx, text, f)
+	ss.s.findSplitSecrets(ctx, text, f)
 	f.addRepeats()
 	ss.matchSeen(f)
 	if expired(ctx) {
@@ -179,7 +180,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				f.addSpan(ruleFormat, start, end)
 				return
 			}
-			if end-start < 20 || afterDigestPrefix(text, start) {
+			if end-start < 20 || afterDigestPrefix(text, start) || inDataURI(text, start) {
 				return
 			}
 			if highEntropySecret(tok) {
@@ -213,6 +214,17 @@ func afterDigestPrefix(text string, start int) bool {
 		}
 	}
 	return false
+}
+
+// inDataURI reports whether the token at start is the payload of a data: URI
+// (data:image/png;base64,…), an inline image or font, not a secret.
+func inDataURI(text string, start int) bool {
+	if start < 8 || text[start-1] != ',' {
+		return false
+	}
+	head := text[max(0, start-120):start]
+	i := strings.LastIndex(head, "data:")
+	return i >= 0 && !strings.ContainsAny(head[i:], " \t\n\"'")
 }
 
 // chunkEnd returns the end of the chunk of whole lines starting at off.

@@ -1,0 +1,56 @@
+package vibe
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestSanitizeSplitSecrets: a secret cut into concatenated literals, wrapped quoted lines,
+// diff hunks or terminal-wrapped lines is masked in every piece.
+func TestSanitizeSplitSecrets(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	tok := "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5" // 36 characters after the prefix
+	tests := []struct {
+		name, in string
+		pieces   []string
+	}{
+		{"concatenation", `const t = "` + tok[:12] + `" + "` + tok[12:] + `";`, []string{tok[:12], tok[12:]}},
+		{"python implicit", "key = ('" + tok[:20] + "'\n       '" + tok[20:] + "')", []string{tok[:20], tok[20:]}},
+		{"php dot", `$t = '` + tok[:10] + `' . '` + tok[10:] + `';`, []string{tok[:10], tok[10:]}},
+		{"wrapped terminal", "token:\n" + tok[:20] + "\n" + tok[20:] + "\n", []string{tok[:20], tok[20:]}},
+		{"diff hunk", "@@ -1,2 +1,2 @@\n+" + tok[:21] + "\n+" + tok[21:] + "\n", []string{tok[:21], tok[21:]}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := san.NewSession(SessionHints{}).SanitizeText(tt.in)
+			for _, p := range tt.pieces {
+				require.NotContains(t, out, p, "piece left in %q", out)
+			}
+		})
+	}
+	// An argument list of two literals is not one secret; nor are ids one per line.
+	args := `call("` + strings.Repeat("ab", 5) + `", "` + strings.Repeat("cd", 5) + `")`
+	require.Equal(t, args, san.NewSession(SessionHints{}).SanitizeText(args))
+	ids := "msg_01XFDUDYJgAACzvnptvVoYEL\nmsg_01QmJrGBvCXHwXj3GJb5y7sz\n"
+	require.Equal(t, ids, san.NewSession(SessionHints{}).SanitizeText(ids))
+}
+
+// TestSanitizeKnownSafeShapes: ids, model names and inline images pass; entropy alone never
+// redacts them.
+func TestSanitizeKnownSafeShapes(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	img := "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+	for _, in := range []string{
+		"requestId req_011CPkWs2r3FUvK9xSgZaTkq and msg_01XFDUDYJgAACzvnptvVoYEL",
+		"toolu_01A09q90qw90lq917835lq9 chatcmpl-9wZ3nFqjLxkPmVbT7yHr2aQ1sD4eF resp_67ccd2bed1ec8190b14f964abc0542670bb6a6b452d3795b",
+		"model HuggingFaceTB/SmolLM3-3B, claude-3-5-sonnet-20241022, meta-llama/Llama-3.1-8B-Instruct, gpt-4o-2024-08-06",
+		`<img src="` + img + `">`,
+		"background: url(" + img + ")",
+	} {
+		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
+	}
+}
