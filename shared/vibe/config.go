@@ -130,7 +130,7 @@ var configRules = []extraRule{
 		// "the password is Xy7pass99", "token was: abc123DEF": the value after is/was needs a
 		// digit or symbol, which prose words lack.
 		id:       ruleIDPassword,
-		re:       regexp.MustCompile(`(?i)\b(?:password|passwd|passphrase|pwd|pw|passcode|pin|secret|token|api[ _-]?key)s?\s+(?:is|are|was|were)\s*[:-]?\s+["'\x60]?([^\s"'\x60]{4,64})`),
+		re:       regexp.MustCompile(`(?i)\b(?:[\w-]*(?:password|passwd|passphrase|pwd|pw|pswd|passcode|secret|token|credential|api[ _-]?key|access[ _-]?key|private[ _-]?key)|pin)s?["'\x60]?\s+(?:is|are|was|were)\s*[:-]?\s+["'\x60]?([^\s"'\x60]{4,64})`),
 		group:    1,
 		keywords: []string{" is", " are", " was", " were"},
 		check:    notProseWord,
@@ -175,6 +175,14 @@ var configRules = []extraRule{
 		id:    ruleNetrc,
 		re:    regexp.MustCompile(`(?m)^[\w.*-]+:(?:\d{2,5}|\*):[\w.*-]+:[\w.*@-]+:(\S+)$`),
 		group: 1,
+	},
+	{
+		// A table row: | password | Xy7pass99 |
+		id:       ruleIDPassword,
+		re:       regexp.MustCompile(`(?i)\|\s*(?:[\w -]*(?:password|passwd|pwd|pw|passphrase|secret|token|api[ _-]?key|credentials?))\s*\|\s*\x60?([^|\s\x60]{4,128})\x60?\s*\|`),
+		group:    1,
+		keywords: []string{"|"},
+		check:    notProseWord,
 	},
 	{
 		// Passwords named in other languages: 비밀번호: x, Passwort = x, пароль: x.

@@ -132,9 +132,13 @@ var jsonEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "/", `\/`, "\n", `\n
 
 func jsonEscape(s string) string { return jsonEscaper.Replace(s) }
 
-// apply returns the text with every span replaced by its marker, [redacted:<class>:<rule>];
+// apply returns the text with every span replaced by its marker, [redacted:<class>/<rule>];
 // overlapping spans merge and keep the most specific rule.
 func (f *findings) apply() string {
+	if len(f.spans) == 0 {
+		return f.text
+	}
+	f.dropInsideMarks()
 	if len(f.spans) == 0 {
 		return f.text
 	}
@@ -162,7 +166,7 @@ func (f *findings) apply() string {
 		}
 		b.WriteString(f.text[last:cur.start])
 		if cur.class != "" && cur.class != ruleClass(cur.rule) {
-			b.WriteString("[redacted:" + cur.class + ":" + cur.rule + "]")
+			b.WriteString("[redacted:" + cur.class + "/" + cur.rule + "]")
 		} else {
 			b.WriteString(mark(cur.rule))
 		}
@@ -170,6 +174,37 @@ func (f *findings) apply() string {
 	}
 	b.WriteString(f.text[last:])
 	return b.String()
+}
+
+// dropInsideMarks drops spans that touch a redaction marker already in the text (a text
+// sanitized twice, by the publisher and the gateway): [redacted:password/keyword-assignment]
+// must not read as password: keyword-assignment.
+func (f *findings) dropInsideMarks() {
+	if !strings.Contains(f.text, "[redacted") {
+		return
+	}
+	var marks [][2]int
+	for from := 0; ; {
+		i := strings.Index(f.text[from:], "[redacted")
+		if i < 0 {
+			break
+		}
+		i += from
+		end := strings.IndexByte(f.text[i:], ']')
+		if end < 0 {
+			break
+		}
+		marks = append(marks, [2]int{i, i + end + 1})
+		from = i + end + 1
+	}
+	f.spans = slices.DeleteFunc(f.spans, func(s span) bool {
+		for _, m := range marks {
+			if s.start < m[1] && s.end > m[0] {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // rulePriority prefers a specific rule's name over the catch-all ones when spans overlap.

@@ -167,7 +167,7 @@ func literalArgument(s string, i int) (int, int, bool) {
 // changing character class often.
 func randomValue(v string) bool {
 	v = strings.Trim(v, `"'`+"`")
-	if len(v) < 12 || len(v) > 400 || placeholderValue(v) || isHex(v) || uuidRe.MatchString(v) {
+	if len(v) < 8 || len(v) > 400 || placeholderValue(v) || isHex(v) || uuidRe.MatchString(v) {
 		return false
 	}
 	for i := 0; i < len(v); i++ {
@@ -176,6 +176,10 @@ func randomValue(v string) bool {
 		}
 	}
 	mixed := hasDigitAndLetter(v) || strings.ToLower(v) != v && strings.ToUpper(v) != v
+	if len(v) < 12 {
+		// Short values: upper and lower case and a digit or symbol, as passwords are made.
+		return mixedClasses(v) && hasDigitAndLetter(v) && shannonEntropy(v) >= 2.8
+	}
 	if !mixed || shannonEntropy(v) < 3.3 {
 		return false
 	}
@@ -206,7 +210,11 @@ func assignedValue(s string, i int) (int, int, bool) {
 		i, comparison = i+3, true
 	case strings.HasPrefix(s[i:], "==") || strings.HasPrefix(s[i:], "!="):
 		i, comparison = i+2, true
-	case strings.HasPrefix(s[i:], ":="), strings.HasPrefix(s[i:], "?="), strings.HasPrefix(s[i:], "=>"), strings.HasPrefix(s[i:], "->"):
+	case strings.HasPrefix(s[i:], "=&gt;"):
+		i += 5
+	case strings.HasPrefix(s[i:], "%3D") || strings.HasPrefix(s[i:], "%3d"):
+		i += 3
+	case strings.HasPrefix(s[i:], ":="), strings.HasPrefix(s[i:], "?="), strings.HasPrefix(s[i:], "=>"), strings.HasPrefix(s[i:], "->"), strings.HasPrefix(s[i:], "=~"):
 		i += 2
 	case s[i] == '=':
 		i++

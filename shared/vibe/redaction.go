@@ -5,7 +5,7 @@ import (
 )
 
 // Redaction classes: what a viewer is told was hidden. The stored event names the rule too
-// ([redacted:<class>:<rule>]) so that the slot owner can tell which rule fired and report a
+// ([redacted:<class>/<rule>]) so that the slot owner can tell which rule fired and report a
 // false positive; Project keeps only the class ([redacted:<class>]).
 const (
 	ClassPrivateKey   = "private-key"
@@ -48,10 +48,10 @@ func mark(rule string) string {
 	if c == rule {
 		return "[redacted:" + c + "]"
 	}
-	return "[redacted:" + c + ":" + rule + "]"
+	return "[redacted:" + c + "/" + rule + "]"
 }
 
-// publicMarks rewrites the stored markers [redacted:<class>:<rule>] of text to the
+// publicMarks rewrites the stored markers [redacted:<class>/<rule>] of text to the
 // [redacted:<class>] viewers see.
 func publicMarks(text string) string {
 	const open = "[redacted:"
@@ -72,12 +72,12 @@ func publicMarks(text string) string {
 			continue
 		}
 		body := text[from : from+end]
-		colon := strings.IndexByte(body, ':')
-		if colon < 0 {
+		slash := strings.IndexByte(body, '/')
+		if slash < 0 {
 			continue
 		}
 		b.WriteString(text[last:from])
-		b.WriteString(body[:colon])
+		b.WriteString(body[:slash])
 		last = from + end
 		from = last
 	}

@@ -103,10 +103,11 @@ var extraRules = append([]extraRule{
 	},
 	{
 		id:       ruleCLIFlag,
-		re:       regexp.MustCompile(`-(?:u|U|-user|-proxy-user)[ =]['"]?([^\s:'"]{1,100}):([^\s"'@]{1,200})`),
+		re:       regexp.MustCompile(`-(?:u|U|-user|-proxy-user)[ =]['"]?([A-Za-z0-9_.@-][^\s:'"%$]{0,99}):([^\s"'@]{1,200})`),
 		group:    2,
 		keywords: []string{"-u", "--user", "--proxy-user"},
 		boundary: true,
+		check:    func(v string) bool { return !isDigits(v) }, // docker run -u 1000:1000
 	},
 	{
 		// Password=...; AccountKey=...; in connection strings.
