@@ -22,7 +22,7 @@ func Project(ev *Event, s Settings) *Event {
 		EventType:  ev.EventType,
 		OccurredAt: ev.OccurredAt,
 	}
-	ev = viewerText(ev)
+	ev = viewerText(ev, s.RedactPersonalData == 1)
 	if ev.Publisher != nil {
 		p.Publisher = ev.Publisher.ViewerSafe()
 	}
@@ -121,38 +121,46 @@ func scaleLimit(n int, depth string) int {
 }
 
 // viewerText returns a copy of ev whose texts name only the class of each redaction
-// ([redacted:token]), not the rule that fired, which the owner's history keeps. It runs
-// before any text is cut to its display limit so that no marker is cut in half.
-func viewerText(ev *Event) *Event {
+// ([redacted:token]), not the rule that fired, which the owner's history keeps, and, with
+// personal, have their personal data removed. It runs before any text is cut to its display
+// limit so that no marker is cut in half.
+func viewerText(ev *Event, personal bool) *Event {
+	clean := func(s string) string {
+		s = publicMarks(s)
+		if personal {
+			s = redactPersonal(s)
+		}
+		return s
+	}
 	c := *ev
-	c.Summary = publicMarks(c.Summary)
+	c.Summary = clean(c.Summary)
 	if ev.Prompt != nil {
-		c.Prompt = &TextBody{Text: publicMarks(ev.Prompt.Text)}
+		c.Prompt = &TextBody{Text: clean(ev.Prompt.Text)}
 	}
 	if ev.Thinking != nil {
-		c.Thinking = &TextBody{Text: publicMarks(ev.Thinking.Text)}
+		c.Thinking = &TextBody{Text: clean(ev.Thinking.Text)}
 	}
 	if ev.Response != nil {
 		r := *ev.Response
-		r.Text = publicMarks(r.Text)
+		r.Text = clean(r.Text)
 		c.Response = &r
 	}
 	if ev.Tool != nil {
 		t := *ev.Tool
-		t.ArgumentsPreview, t.ResultPreview = publicMarks(t.ArgumentsPreview), publicMarks(t.ResultPreview)
+		t.ArgumentsPreview, t.ResultPreview = clean(t.ArgumentsPreview), clean(t.ResultPreview)
 		c.Tool = &t
 	}
 	if ev.File != nil {
 		f := *ev.File
 		if f.Snippet != nil {
-			s := publicMarks(*f.Snippet)
+			s := clean(*f.Snippet)
 			f.Snippet = &s
 		}
 		c.File = &f
 	}
 	if ev.Status != nil {
 		st := *ev.Status
-		st.Message = publicMarks(st.Message)
+		st.Message = clean(st.Message)
 		c.Status = &st
 	}
 	return &c

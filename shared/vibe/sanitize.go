@@ -56,11 +56,14 @@ func NewSanitizer() (*Sanitizer, error) {
 
 // SessionHints describe the publisher's machine so paths can be made workspace-relative.
 // WorkspaceRoots are absolute paths of the workspace when known; without them a path segment
-// equal to WorkspaceName marks the workspace root.
+// equal to WorkspaceName marks the workspace root. AccountName is the local account's name
+// when the publisher knows it; it and the account of a root under a home directory are
+// masked as [user] from the first event on.
 type SessionHints struct {
 	WorkspaceName  string
 	MachineName    string
 	WorkspaceRoots []string
+	AccountName    string
 }
 
 // SessionSanitizer sanitizes the events of one publisher session. It remembers every secret

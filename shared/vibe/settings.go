@@ -14,38 +14,42 @@ type Settings struct {
 	ShowFileEvents    int    `json:"show_file_events"`
 	ShowFileSnippets  int    `json:"show_file_snippets"`
 	RedactFilePaths   int    `json:"redact_file_paths"`
-	Paused            int    `json:"paused"`
-	DelayMs           int    `json:"delay_ms"`
-	MaxEvents         int    `json:"max_events"`
-	MaxPromptChars    int    `json:"max_prompt_chars"`
-	MaxResponseChars  int    `json:"max_response_chars"`
-	MaxThinkingChars  int    `json:"max_thinking_chars"`
-	MaxToolChars      int    `json:"max_tool_chars"`
-	MaxSnippetChars   int    `json:"max_snippet_chars"`
+	// RedactPersonalData removes e-mail addresses, names in version control and package
+	// manifests and account names in ls/stat/id output from what viewers see.
+	RedactPersonalData int `json:"redact_personal_data"`
+	Paused             int `json:"paused"`
+	DelayMs            int `json:"delay_ms"`
+	MaxEvents          int `json:"max_events"`
+	MaxPromptChars     int `json:"max_prompt_chars"`
+	MaxResponseChars   int `json:"max_response_chars"`
+	MaxThinkingChars   int `json:"max_thinking_chars"`
+	MaxToolChars       int `json:"max_tool_chars"`
+	MaxSnippetChars    int `json:"max_snippet_chars"`
 }
 
 // DefaultSettings returns the seed's defaults.
 func DefaultSettings() Settings {
 	return Settings{
-		Enabled:           1,
-		WidgetTitle:       "Vibe Coding",
-		ViewerDepth:       DepthStandard,
-		ShowPrompts:       1,
-		ShowResponses:     1,
-		ShowThinking:      0,
-		ShowToolCalls:     1,
-		ShowToolArguments: 0,
-		ShowFileEvents:    1,
-		ShowFileSnippets:  0,
-		RedactFilePaths:   1,
-		Paused:            0,
-		DelayMs:           0,
-		MaxEvents:         18,
-		MaxPromptChars:    220,
-		MaxResponseChars:  360,
-		MaxThinkingChars:  140,
-		MaxToolChars:      140,
-		MaxSnippetChars:   140,
+		Enabled:            1,
+		WidgetTitle:        "Vibe Coding",
+		ViewerDepth:        DepthStandard,
+		ShowPrompts:        1,
+		ShowResponses:      1,
+		ShowThinking:       0,
+		ShowToolCalls:      1,
+		ShowToolArguments:  0,
+		ShowFileEvents:     1,
+		ShowFileSnippets:   0,
+		RedactFilePaths:    1,
+		RedactPersonalData: 1,
+		Paused:             0,
+		DelayMs:            0,
+		MaxEvents:          18,
+		MaxPromptChars:     220,
+		MaxResponseChars:   360,
+		MaxThinkingChars:   140,
+		MaxToolChars:       140,
+		MaxSnippetChars:    140,
 	}
 }
 
