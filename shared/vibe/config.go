@@ -3,6 +3,7 @@ package vibe
 import (
 	"encoding/base64"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -116,15 +117,7 @@ var configRules = []extraRule{
 		id:       ruleIDPassword,
 		re:       regexp.MustCompile(`(?i)\b(?:id|user(?:name)?|login|account|계정|아이디)\s*[/(,]\s*(?:pa[as]sw\w*|pswd|pwd?|pw|p/w|비밀번호|비번)\)?(?:\s*->\s*|[ =:)(/]{1,8}|\s+is\s+|\s+are\s+)\(?[\w.@-]{2,64}[ :(/"',]{1,8}([^\s)"',]{4,64})`),
 		group:    1,
-		keywords: []string{"pw", "pass", "pwd", "psw", "p/w", "비"},
-	},
-	{
-		// An address, an account and a password in a row: "10.0.0.5 root Secr3t!x",
-		// "ip/id/pw 10.0.0.5/admin/Secr3t!x". The password mixes classes.
-		id:    ruleIDPassword,
-		re:    regexp.MustCompile(`(?:^|\s|://|/)\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?:\s*\(|[\s,/]{1,8})\s*[A-Za-z][\w.-]{2,80}[\s,/]{1,8}([^\s/]{7,64})`),
-		group: 1,
-		check: mixedClasses,
+		keywords: []string{"/pw", "/pass", "/pwd", "/psw", "/p/w", "(pw", "(pass", ",pw", ", pw", "/ pw", "/ pass", "/비", "(비"},
 	},
 	{
 		// "the password is Xy7pass99", "token was: abc123DEF": the value after is/was needs a
@@ -134,6 +127,7 @@ var configRules = []extraRule{
 		group:    1,
 		keywords: []string{" is", " are", " was", " were"},
 		check:    notProseWord,
+		anchors:  secretWordBeforeIs,
 	},
 	{
 		// A bearer token anywhere, not only in an Authorization header.
@@ -172,9 +166,10 @@ var configRules = []extraRule{
 	},
 	{
 		// .pgpass: host:port:database:user:password.
-		id:    ruleNetrc,
-		re:    regexp.MustCompile(`(?m)^[\w.*-]+:(?:\d{2,5}|\*):[\w.*-]+:[\w.*@-]+:(\S+)$`),
-		group: 1,
+		id:      ruleNetrc,
+		re:      regexp.MustCompile(`(?m)^[\w.*-]+:(?:\d{2,5}|\*):[\w.*-]+:[\w.*@-]+:(\S+)$`),
+		group:   1,
+		anchors: pgpassLines,
 	},
 	{
 		// A table row: | password | Xy7pass99 |
@@ -334,4 +329,119 @@ func basicCredentials(v string) bool {
 	}
 	i := strings.IndexByte(string(b), ':')
 	return i > 0 && i < len(b)-1
+}
+
+// findIPTriples finds an address, an account and a password in a row: "10.0.0.5 root
+// Secr3t!x", "ip/id/pw 10.0.0.5/admin/Secr3t!x", "10.0.0.5(admin) Secr3t!x". The password
+// mixes letter cases and a digit or symbol.
+func findIPTriples(chunk string, off int, f *findings) {
+	for from := 0; ; {
+		i := strings.IndexByte(chunk[from:], '.')
+		if i < 0 {
+			return
+		}
+		i += from
+		from = i + 1
+		// The quad: digits and dots around i, three dots.
+		s := i
+		for s > 0 && isDigitByte(chunk[s-1]) && i-s < 3 {
+			s--
+		}
+		if s == i || s > 0 && !(chunk[s-1] == ' ' || chunk[s-1] == '\t' || chunk[s-1] == '/' || chunk[s-1] == '\n') {
+			continue
+		}
+		e, dots := i, 0
+		for e < len(chunk) && (isDigitByte(chunk[e]) || chunk[e] == '.') && e-s < 15 {
+			if chunk[e] == '.' {
+				dots++
+			}
+			e++
+		}
+		if dots != 3 {
+			continue
+		}
+		from = e
+		j := e
+		sep := func(k int) int {
+			n := 0
+			for k < len(chunk) && n < 8 && strings.IndexByte(" \t,/(", chunk[k]) >= 0 {
+				k++
+				n++
+			}
+			return k
+		}
+		if j = sep(j); j == e || j >= len(chunk) || !isLetter(chunk[j]) {
+			continue
+		}
+		a := j
+		for j < len(chunk) && (isWordByte(chunk[j]) || chunk[j] == '.' || chunk[j] == '-') && j-a < 80 {
+			j++
+		}
+		if j-a < 3 {
+			continue
+		}
+		if j < len(chunk) && chunk[j] == ')' {
+			j++
+		}
+		k := sep(j)
+		if k == j {
+			continue
+		}
+		v := k
+		for v < len(chunk) && !strings.ContainsRune(" \t\n\r/", rune(chunk[v])) && v-k < 64 {
+			v++
+		}
+		if v-k >= 7 && mixedClasses(chunk[k:v]) {
+			f.addSpan(ruleIDPassword, off+k, off+v)
+		}
+	}
+}
+
+// pgpassLines returns the lines with four colons whose second field is a port or *.
+func pgpassLines(s string) []int {
+	var at []int
+	for from := 0; from < len(s); {
+		end := strings.IndexByte(s[from:], '\n')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += from
+		}
+		line := s[from:end]
+		from = end + 1
+		if strings.Count(line, ":") < 4 || strings.IndexByte(line, ' ') >= 0 {
+			continue
+		}
+		f := strings.SplitN(line, ":", 3)
+		if f[1] == "*" || isDigits(f[1]) {
+			at = append(at, end-len(line))
+		}
+	}
+	return at
+}
+
+// secretWordBeforeIs returns each " is ", " was ", " are " or " were " right after a word
+// that names a secret, the only places the is/are rule can match.
+func secretWordBeforeIs(s string) []int {
+	var at []int
+	for _, verb := range []string{" is ", " was ", " are ", " were ", " is:", " was:"} {
+		for from := 0; ; {
+			i := strings.Index(s[from:], verb)
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + len(verb)
+			k := i
+			for k > 0 && i-k < 40 && (isNameByte(s[k-1]) || s[k-1] == ' ' && i-k < 8) {
+				k--
+			}
+			w := strings.ToLower(s[k:i])
+			if containsAny(w, []string{"pass", "pwd", "pw", "psw", "secret", "token", "credential", "key", "pin"}) {
+				at = append(at, i)
+			}
+		}
+	}
+	slices.Sort(at)
+	return at
 }

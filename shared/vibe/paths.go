@@ -65,7 +65,8 @@ func (p *pathRewriter) rewrite(text string) string {
 	if strings.IndexByte(text, '@') >= 0 {
 		text = p.rewritePrompts(text)
 	}
-	if strings.Contains(text, "://") || strings.Contains(text, "?file=") {
+	if strings.Contains(text, "://file") || strings.Contains(text, "cci:") || strings.Contains(text, "://vscode-remote") ||
+		strings.Contains(text, "?file=") || strings.Contains(text, "?url=") || strings.Contains(text, "?filename=") {
 		text = editorLink.ReplaceAllString(text, "")
 	}
 	urls := findURLs(text)

@@ -3,6 +3,9 @@ package vibe
 import (
 	"regexp"
 	"slices"
+	"sync"
+
+	ahocorasick "github.com/BobuSumisu/aho-corasick"
 	"strings"
 )
 
@@ -24,6 +27,80 @@ type extraRule struct {
 	endWord bool
 	// check, when set, must accept the secret.
 	check func(secret string) bool
+	// anchors, when set, finds the positions a match must touch, cheaply: the expression then
+	// runs only over their lines. For expressions that open with a character class, which
+	// the regexp engine tries at every position.
+	anchors func(chunk string) []int
+}
+
+// extraGate finds, in one Aho-Corasick pass over a chunk and one over its lower-case form,
+// which added rules may match: a rule needs its literal and one of its keywords. Checking
+// each of some two hundred rules' gates one by one cost more than the rules.
+type extraGate struct {
+	literals, keywords *ahocorasick.Trie
+	byLiteral          [][]int // trie pattern → rules
+	byKeyword          [][]int
+	needLiteral        []bool
+	needKeyword        []bool
+}
+
+var extraGates = sync.OnceValue(func() *extraGate {
+	g := &extraGate{needLiteral: make([]bool, len(extraRules)), needKeyword: make([]bool, len(extraRules))}
+	index := func(pats *[]string, by *[][]int, seen map[string]int, p string, rule int) {
+		k, ok := seen[p]
+		if !ok {
+			k = len(*pats)
+			seen[p] = k
+			*pats = append(*pats, p)
+			*by = append(*by, nil)
+		}
+		(*by)[k] = append((*by)[k], rule)
+	}
+	var lits, kws []string
+	litSeen, kwSeen := map[string]int{}, map[string]int{}
+	for i, r := range extraRules {
+		if r.literal != "" {
+			g.needLiteral[i] = true
+			index(&lits, &g.byLiteral, litSeen, r.literal, i)
+		}
+		if len(r.keywords) > 0 {
+			g.needKeyword[i] = true
+			for _, k := range r.keywords {
+				index(&kws, &g.byKeyword, kwSeen, k, i)
+			}
+		}
+	}
+	g.literals = ahocorasick.NewTrieBuilder().AddStrings(lits).Build()
+	g.keywords = ahocorasick.NewTrieBuilder().AddStrings(kws).Build()
+	return g
+})
+
+// active marks the rules whose gates chunk passes.
+func (g *extraGate) active(chunk, lower string, on []bool) {
+	hasLit := make([]bool, len(on))
+	hasKw := make([]bool, len(on))
+	g.literals.Walk([]byte(chunk), func(_, _, p int64) bool {
+		for _, r := range g.byLiteral[p] {
+			hasLit[r] = true
+		}
+		return true
+	})
+	g.keywords.Walk([]byte(lower), func(_, _, p int64) bool {
+		for _, r := range g.byKeyword[p] {
+			hasKw[r] = true
+		}
+		return true
+	})
+	for i := range on {
+		on[i] = (!g.needLiteral[i] || hasLit[i]) && (!g.needKeyword[i] || hasKw[i])
+	}
+}
+
+// prefixed reports whether the rule's expression opens with a literal the regexp engine
+// jumps to.
+func (r *extraRule) prefixed() bool {
+	p, _ := r.re.LiteralPrefix()
+	return p != ""
 }
 
 // Rule ids of the rules added to gitleaks'.

@@ -150,6 +150,8 @@ func (ss *SessionSanitizer) maskSecrets(ctx context.Context, text string) (strin
 // keyword present somewhere in a 4 KB text would otherwise make its rule scan all of it.
 // Secrets never span lines except PEM blocks, whose rule runs over the whole text.
 func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entropy bool) {
+	gate := extraGates()
+	on := make([]bool, len(extraRules))
 	for off := 0; off < len(text); {
 		end := chunkEnd(text, off)
 		chunk := text[off:end]
@@ -157,8 +159,12 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 		s.gitleaks.findings(ctx, chunk, lower, f.addSecret)
 		findKeywordAssignments(chunk, lower, off, f)
 		findPairedSecrets(chunk, off, f)
+		if strings.IndexByte(chunk, '.') >= 0 {
+			findIPTriples(chunk, off, f)
+		}
+		gate.active(chunk, lower, on)
 		for i := range extraRules {
-			if !extraRules[i].multiline {
+			if on[i] && !extraRules[i].multiline {
 				runExtraRule(&extraRules[i], chunk, lower, off, f)
 			}
 		}
@@ -276,11 +282,50 @@ var tokenChars = func() (t [256]bool) {
 func tokenChar(c byte) bool { return tokenChars[c] }
 
 // runExtraRule applies one added rule to a chunk starting at off in the text, recording the
-// secret's position.
+// secret's position. A rule whose expression does not open with its literal, or that has
+// anchors, runs only over the lines holding the literal or an anchor: the regexp engine
+// would otherwise try it at every position of the chunk.
 func runExtraRule(r *extraRule, chunk, lower string, off int, f *findings) {
 	if r.literal != "" && !strings.Contains(chunk, r.literal) || len(r.keywords) > 0 && !containsAny(lower, r.keywords) {
 		return
 	}
+	var at []int
+	switch {
+	case r.anchors != nil:
+		if at = r.anchors(chunk); len(at) == 0 {
+			return
+		}
+	case r.literal != "" && !r.prefixed():
+		for from := 0; ; {
+			i := strings.Index(chunk[from:], r.literal)
+			if i < 0 {
+				break
+			}
+			at = append(at, from+i)
+			from += i + len(r.literal)
+		}
+	default:
+		matchExtraRule(r, chunk, off, f)
+		return
+	}
+	end := -1
+	for _, p := range at {
+		if p < end {
+			continue // on the line just matched
+		}
+		ls := strings.LastIndexByte(chunk[:p], '\n') + 1
+		end = strings.IndexByte(chunk[p:], '\n')
+		if end < 0 {
+			end = len(chunk)
+		} else {
+			end += p
+		}
+		matchExtraRule(r, chunk[ls:end], off+ls, f)
+	}
+}
+
+// matchExtraRule runs a rule's expression over text, which starts at off.
+func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 	for _, m := range r.re.FindAllStringSubmatchIndex(chunk, -1) {
 		if r.boundary && m[0] > 0 && isWordByte(chunk[m[0]-1]) {
 			continue
