@@ -85,7 +85,7 @@ var configRules = []extraRule{
 		// htpasswd -b file user SECRET; mongo/mongosh -p SECRET; ldapsearch -w SECRET;
 		// smbclient -U user%SECRET; openssl -passin pass:SECRET; az login -p SECRET.
 		id:       ruleCLILogin,
-		re:       regexp.MustCompile(`\bhtpasswd\s+(?:-\w+\s+)*-\w*b\w*\s+\S+\s+\S+\s+(\S+)`),
+		re:       regexp.MustCompile(`\bhtpasswd\s+(?:-\w+\s+)*-\w*b\w*(?:\s+-\w+)*\s+[^\s-]\S*\s+\S+\s+(\S+)`),
 		group:    1,
 		keywords: []string{"htpasswd"},
 	},

@@ -152,7 +152,7 @@ func joiner(between string) bool {
 	return ops > 0 || strings.TrimSpace(between) == ""
 }
 
-// tokenLineRuns finds runs of lines that each hold one token (16+ token characters), after
+// tokenLineRuns finds runs of lines that each hold one token (8+ token characters), after
 // an optional diff marker and indentation: a wrapped key or token.
 func tokenLineRuns(text string) [][]piece {
 	var runs [][]piece
@@ -180,7 +180,7 @@ func tokenLineRuns(text string) [][]piece {
 		for le > ls && (text[le-1] == ' ' || text[le-1] == '\r' || text[le-1] == '\\') {
 			le--
 		}
-		ok := le-ls >= 16
+		ok := le-ls >= 8
 		for k := ls; ok && k < le; k++ {
 			ok = tokenChar(text[k]) || text[k] == '='
 		}
