@@ -212,7 +212,7 @@ func rulePriority(rule string) int {
 	switch rule {
 	case ruleEntropy:
 		return 0
-	case ruleSeen, ruleEncoded:
+	case ruleSeen, ruleEncoded, ruleIDPassword:
 		return 1
 	case ruleKeyword, ruleURLQuery:
 		return 2
