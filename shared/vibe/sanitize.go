@@ -95,6 +95,16 @@ func (ss *SessionSanitizer) SanitizeText(text string) string {
 
 // clean sanitizes one text, recovering from any failure by returning Redacted.
 func (ss *SessionSanitizer) clean(ctx context.Context, text string, keepLines bool) (out string) {
+	return ss.cleanWith(ctx, text, keepLines, true)
+}
+
+// cleanID sanitizes an identifier field (a provider's request or response id, a model
+// name): every rule runs but the entropy fallback, since ids are random by design.
+func (ss *SessionSanitizer) cleanID(ctx context.Context, text string) string {
+	return ss.cleanWith(ctx, text, false, false)
+}
+
+func (ss *SessionSanitizer) cleanWith(ctx context.Context, text string, keepLines, entropy bool) (out string) {
 	if text == "" {
 		return ""
 	}
@@ -113,7 +123,7 @@ func (ss *SessionSanitizer) clean(ctx context.Context, text string, keepLines bo
 		ss.s.hook(text)
 	}
 	text = cleanControl(text, keepLines)
-	masked, err := ss.maskSecrets(ctx, text)
+	masked, err := ss.maskSecrets(ctx, text, entropy)
 	if err != nil {
 		return Redacted
 	}
@@ -126,9 +136,9 @@ func (ss *SessionSanitizer) clean(ctx context.Context, text string, keepLines bo
 
 // maskSecrets finds every secret in text and replaces each occurrence by
 // [redacted:<rule>].
-func (ss *SessionSanitizer) maskSecrets(ctx context.Context, text string) (string, error) {
+func (ss *SessionSanitizer) maskSecrets(ctx context.Context, text string, entropy bool) (string, error) {
 	f := &findings{text: text}
-	ss.s.detect(ctx, text, f, true)
+	ss.s.detect(ctx, text, f, entropy)
 	if expired(ctx) {
 		return "", errTimeout
 	}

@@ -22,6 +22,7 @@ func (ss *SessionSanitizer) SanitizeEvent(ev Event) Event {
 	ident := func(s string) string {
 		return truncateRunes(cleanControl(s, false), capIdent, "")
 	}
+	id := func(s string) string { return truncateRunes(ss.cleanID(ctx, s), capIdent, Ellipsis) }
 
 	out := Event{
 		Version:    ev.Version,
@@ -54,10 +55,10 @@ func (ss *SessionSanitizer) SanitizeEvent(ev Event) Event {
 	}
 	if m := ev.Metadata; m != nil {
 		out.Metadata = &EventMetadata{
-			RequestID:     line(m.RequestID, capIdent),
-			ResponseID:    line(m.ResponseID, capIdent),
+			RequestID:     id(m.RequestID),
+			ResponseID:    id(m.ResponseID),
 			WorkspaceName: line(m.WorkspaceName, capIdent),
-			Model:         line(m.Model, capIdent),
+			Model:         id(m.Model),
 		}
 	}
 	switch ev.EventType {

@@ -54,3 +54,15 @@ func TestSanitizeKnownSafeShapes(t *testing.T) {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
 }
+
+// TestSanitizeMetadataIDs: request and response ids are random by design; only a real
+// token format is masked in them, never entropy alone.
+func TestSanitizeMetadataIDs(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	ev := san.NewSession(SessionHints{}).SanitizeEvent(Event{EventID: "e", EventType: TypeResponse,
+		Metadata: &EventMetadata{RequestID: "Xk9Qm2Lp7Rt4Vw8Zb3Nc6Hd1", ResponseID: "ghp_" + strings.Repeat("x1Y2", 9), Model: "HuggingFaceTB/SmolLM3-3B"}})
+	require.Equal(t, "Xk9Qm2Lp7Rt4Vw8Zb3Nc6Hd1", ev.Metadata.RequestID)
+	require.Equal(t, "[redacted:token/vendor-token]", ev.Metadata.ResponseID)
+	require.Equal(t, "HuggingFaceTB/SmolLM3-3B", ev.Metadata.Model)
+}
