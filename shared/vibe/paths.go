@@ -218,12 +218,12 @@ func (p *pathRewriter) rewritePrompts(text string) string {
 // learnAccounts learns account names from command output that shows them: the owner of
 // ls -l lines, id's uid=501(name) and stat's Uid: ( 501/ name).
 func (p *pathRewriter) learnAccounts(text string) {
-	if strings.Contains(text, "rw") || strings.Contains(text, "r-x") {
+	if hasLsLine(text) {
 		for _, m := range lsLong.FindAllStringSubmatch(text, 8) {
 			p.learnUser(m[2])
 		}
 	}
-	if strings.Contains(text, "id=") || strings.Contains(text, "id: (") {
+	if hasIDOutput(text) {
 		for _, m := range idOutput.FindAllStringSubmatch(text, 8) {
 			if strings.HasPrefix(strings.ToLower(m[0]), "uid") || strings.HasPrefix(strings.ToLower(m[0]), "euid") {
 				p.learnUser(m[1] + m[2])

@@ -77,16 +77,48 @@ func redactPersonal(s string) string {
 			return markEmail
 		})
 	}
-	if strings.Contains(s, "rw") || strings.Contains(s, "r-") || strings.Contains(s, "--") {
+	if hasLsLine(s) {
 		s = lsLong.ReplaceAllStringFunc(s, func(m string) string {
 			g := lsLong.FindStringSubmatch(m)
 			return g[1] + accountOrMark(g[2]) + g[3] + accountOrMark(g[4])
 		})
 	}
-	if strings.Contains(low(), "id=") || strings.Contains(s, "id: (") {
+	if hasIDOutput(s) {
 		s = replaceGroups(s, idOutput, markUser, func(v string) bool { return !slices.Contains(genericAccounts, strings.ToLower(v)) })
 	}
 	return s
+}
+
+// hasLsLine reports a line that opens with ls -l's file mode (drwxr-xr-x, -rw-r--r--@).
+func hasLsLine(s string) bool {
+	for from := 0; from < len(s); {
+		if isLsMode(s[from:]) {
+			return true
+		}
+		i := strings.IndexByte(s[from:], '\n')
+		if i < 0 {
+			return false
+		}
+		from += i + 1
+	}
+	return false
+}
+
+func isLsMode(s string) bool {
+	if len(s) < 11 || strings.IndexByte("-dlcbpsD", s[0]) < 0 {
+		return false
+	}
+	for i := 1; i < 10; i++ {
+		if strings.IndexByte("rwxsStT-", s[i]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// hasIDOutput reports id or stat output: uid=501(…), Uid: ( 501/ …).
+func hasIDOutput(s string) bool {
+	return strings.Contains(s, "uid=") || strings.Contains(s, "gid=") || strings.Contains(s, "Uid: (") || strings.Contains(s, "Gid: (")
 }
 
 func accountOrMark(a string) string {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"sync"
+	"unsafe"
 
 	ahocorasick "github.com/BobuSumisu/aho-corasick"
 	"strings"
@@ -40,12 +41,15 @@ type extraGate struct {
 	literals, keywords *ahocorasick.Trie
 	byLiteral          [][]int // trie pattern → rules
 	byKeyword          [][]int
-	needLiteral        []bool
-	needKeyword        []bool
+	noLiteral          ruleSet // rules without a literal
+	noKeyword          ruleSet // rules without keywords
 }
 
 var extraGates = sync.OnceValue(func() *extraGate {
-	g := &extraGate{needLiteral: make([]bool, len(extraRules)), needKeyword: make([]bool, len(extraRules))}
+	if len(extraRules) > 64*len(ruleSet{}) {
+		panic("vibe: more added rules than a ruleSet holds")
+	}
+	g := &extraGate{}
 	index := func(pats *[]string, by *[][]int, seen map[string]int, p string, rule int) {
 		k, ok := seen[p]
 		if !ok {
@@ -60,14 +64,16 @@ var extraGates = sync.OnceValue(func() *extraGate {
 	litSeen, kwSeen := map[string]int{}, map[string]int{}
 	for i, r := range extraRules {
 		if r.literal != "" {
-			g.needLiteral[i] = true
 			index(&lits, &g.byLiteral, litSeen, r.literal, i)
+		} else {
+			g.noLiteral.add(i)
 		}
 		if len(r.keywords) > 0 {
-			g.needKeyword[i] = true
 			for _, k := range r.keywords {
 				index(&kws, &g.byKeyword, kwSeen, k, i)
 			}
+		} else {
+			g.noKeyword.add(i)
 		}
 	}
 	g.literals = ahocorasick.NewTrieBuilder().AddStrings(lits).Build()
@@ -75,26 +81,46 @@ var extraGates = sync.OnceValue(func() *extraGate {
 	return g
 })
 
-// active marks the rules whose gates chunk passes.
-func (g *extraGate) active(chunk, lower string, on []bool) {
-	hasLit := make([]bool, len(on))
-	hasKw := make([]bool, len(on))
-	g.literals.Walk([]byte(chunk), func(_, _, p int64) bool {
-		for _, r := range g.byLiteral[p] {
-			hasLit[r] = true
-		}
-		return true
-	})
-	g.keywords.Walk([]byte(lower), func(_, _, p int64) bool {
-		for _, r := range g.byKeyword[p] {
-			hasKw[r] = true
-		}
-		return true
-	})
-	for i := range on {
-		on[i] = (!g.needLiteral[i] || hasLit[i]) && (!g.needKeyword[i] || hasKw[i])
+// ruleSet is a set of added rules by index; extraRules has fewer than 64·len(ruleSet).
+type ruleSet [8]uint64
+
+func (r *ruleSet) add(i int)      { r[i>>6] |= 1 << (i & 63) }
+func (r *ruleSet) has(i int) bool { return r[i>>6]&(1<<(i&63)) != 0 }
+func (r *ruleSet) and(o *ruleSet) {
+	for i := range r {
+		r[i] &= o[i]
 	}
 }
+func (r *ruleSet) or(o *ruleSet) {
+	for i := range r {
+		r[i] |= o[i]
+	}
+}
+
+// active returns the rules whose gates chunk passes.
+func (g *extraGate) active(chunk, lower string) ruleSet {
+	var lit, kw ruleSet
+	g.literals.Walk(stringBytes(chunk), func(_, _, p int64) bool {
+		for _, r := range g.byLiteral[p] {
+			lit.add(r)
+		}
+		return true
+	})
+	g.keywords.Walk(stringBytes(lower), func(_, _, p int64) bool {
+		for _, r := range g.byKeyword[p] {
+			kw.add(r)
+		}
+		return true
+	})
+	// A rule passes when it needs no literal or has it, and needs no keyword or has one.
+	lit.or(&g.noLiteral)
+	kw.or(&g.noKeyword)
+	lit.and(&kw)
+	return lit
+}
+
+// stringBytes views s as bytes without copying; the trie only reads them.
+func stringBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // prefixed reports whether the rule's expression opens with a literal the regexp engine
 // jumps to.

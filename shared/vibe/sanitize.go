@@ -98,9 +98,26 @@ func (ss *SessionSanitizer) clean(ctx context.Context, text string, keepLines bo
 	return ss.cleanWith(ctx, text, keepLines, true)
 }
 
+// safeID reports an id of a shape no credential has: a provider id, a UUID, a model name
+// made of words and versions, or fewer than 16 characters of letters, digits and . _ -.
+func safeID(s string) bool {
+	if len(s) < 16 {
+		for i := 0; i < len(s); i++ {
+			if !isWordByte(s[i]) && s[i] != '.' && s[i] != '-' {
+				return false
+			}
+		}
+		return true
+	}
+	return providerID.MatchString(s) || uuidRe.MatchString(s) || modelName.MatchString(s) && wordyParts(s)
+}
+
 // cleanID sanitizes an identifier field (a provider's request or response id, a model
 // name): every rule runs but the entropy fallback, since ids are random by design.
 func (ss *SessionSanitizer) cleanID(ctx context.Context, text string) string {
+	if len(text) <= capIdent && safeID(text) {
+		return text
+	}
 	return ss.cleanWith(ctx, text, false, false)
 }
 
@@ -161,7 +178,6 @@ func (ss *SessionSanitizer) maskSecrets(ctx context.Context, text string, entrop
 // Secrets never span lines except PEM blocks, whose rule runs over the whole text.
 func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entropy bool) {
 	gate := extraGates()
-	on := make([]bool, len(extraRules))
 	for off := 0; off < len(text); {
 		end := chunkEnd(text, off)
 		chunk := text[off:end]
@@ -172,9 +188,9 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 		if strings.IndexByte(chunk, '.') >= 0 {
 			findIPTriples(chunk, off, f)
 		}
-		gate.active(chunk, lower, on)
+		on := gate.active(chunk, lower)
 		for i := range extraRules {
-			if on[i] && !extraRules[i].multiline {
+			if on.has(i) && !extraRules[i].multiline {
 				runExtraRule(&extraRules[i], chunk, lower, off, f)
 			}
 		}
