@@ -85,7 +85,7 @@ func base32Seed(tok string) bool {
 // dotted names).
 func highEntropySecret(tok string) bool {
 	tok = strings.Trim(tok, "=.-_~/")
-	if len(tok) < 20 || uuidRe.MatchString(tok) || integrityRe.MatchString(tok) || isHex(tok) || knownSafeShape(tok) {
+	if len(tok) < 20 || isHex(tok) || uuidRe.MatchString(tok) || integrityRe.MatchString(tok) {
 		return false
 	}
 	if strings.Count(tok, "/") >= 2 && !strings.ContainsAny(tok, "+=") && !randomBase64(tok) {
@@ -121,7 +121,7 @@ func highEntropySecret(tok string) bool {
 	if meanRunLength(tok) >= 3.75 {
 		return false // made of words: wantsHttp10KeepAlive, TLS12_CIPHER_SUITES
 	}
-	return shannonEntropy(tok) >= entropyThreshold(len(tok))
+	return shannonEntropy(tok) >= entropyThreshold(len(tok)) && !knownSafeShape(tok)
 }
 
 // randomBase64 reports whether a slash-separated token is one random base64 string (an AWS

@@ -4,6 +4,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
+
+	ahocorasick "github.com/BobuSumisu/aho-corasick"
 )
 
 // Personal data: what identifies the streamer or the people they work with, rather than
@@ -48,26 +51,44 @@ var genericAccounts = []string{
 	"codespace", "vscode", "dev", "app", "build", "ci", "jenkins", "circleci", "travis", "gitlab-runner",
 }
 
+// personalWords gate the name rules: one Aho-Corasick pass over the lower-case text tells
+// which can match. Each word opens header lines (1), manifest fields (2) or both.
+var personalWords = []struct {
+	word  string
+	rules int
+}{
+	{"author", 3}, {"maintainer", 3}, {"commit", 1}, {"-by:", 1}, {"owner", 1}, {"contact", 1},
+	{"cc:", 1}, {"written by", 1}, {"created by", 1}, {"user.name", 2}, {"contributors", 2}, {"developers", 2},
+}
+
+var personalTrie = sync.OnceValue(func() *ahocorasick.Trie {
+	b := ahocorasick.NewTrieBuilder()
+	for _, w := range personalWords {
+		b.AddString(w.word)
+	}
+	return b.Build()
+})
+
 // redactPersonal removes personal data from a text a viewer is about to see.
 func redactPersonal(s string) string {
 	if s == "" {
 		return s
 	}
-	lower := ""
-	low := func() string {
-		if lower == "" {
-			lower = strings.ToLower(s)
-		}
-		return lower
+	var lines, fields bool
+	if strings.IndexByte(s, ':') >= 0 || strings.IndexByte(s, '=') >= 0 || strings.Contains(s, "user.name") {
+		personalTrie().Walk(stringBytes(strings.ToLower(s)), func(_, _, p int64) bool {
+			r := personalWords[p].rules
+			lines = lines || r&1 != 0
+			fields = fields || r&2 != 0
+			return !(lines && fields)
+		})
 	}
-	if strings.IndexByte(s, ':') >= 0 && containsAny(low(), []string{"author", "commit", "-by:", "maintainer", "owner", "contact", "cc:", "written by", "created by"}) {
+	if lines && strings.IndexByte(s, ':') >= 0 {
 		s = replaceGroups(s, personLine, markName, personName)
-		lower = ""
 	}
-	if containsAny(low(), []string{"author", "maintainer", "user.name", "contributors", "developers"}) {
+	if fields {
 		s = replaceGroups(s, personField, markName, personName)
 		s = redactPersonLists(s)
-		lower = ""
 	}
 	if strings.IndexByte(s, '@') >= 0 {
 		s = emailAddress.ReplaceAllStringFunc(s, func(e string) string {
