@@ -81,14 +81,7 @@ func (s *Sanitizer) detectJoined(ctx context.Context, text string, run []piece, 
 // the diff markers or indentation of the next line): "abc" + "def", 'abc' .
 // 'def', "abc"\n+ "def". Escaped newlines (\n) at a literal's end are dropped from it.
 func literalChains(text string) [][]piece {
-	var runs [][]piece
-	var cur []piece
-	flush := func() {
-		if len(cur) >= 2 {
-			runs = append(runs, cur)
-		}
-		cur = nil
-	}
+	var r pieceRuns
 	lastEnd := -1
 	for i := 0; i < len(text); i++ {
 		q := text[i]
@@ -106,7 +99,7 @@ func literalChains(text string) [][]piece {
 			end++
 		}
 		if end >= len(text) || text[end] != q {
-			flush()
+			r.flush()
 			lastEnd = -1
 			continue
 		}
@@ -114,17 +107,35 @@ func literalChains(text string) [][]piece {
 		for p.end-p.start >= 2 && text[p.end-2] == '\\' && (text[p.end-1] == 'n' || text[p.end-1] == 'r') {
 			p.end -= 2
 		}
-		if lastEnd >= 0 && joiner(text[lastEnd:i]) && len(cur) < maxPieces {
-			cur = append(cur, p)
-		} else {
-			flush()
-			cur = []piece{p}
+		if lastEnd < 0 || !joiner(text[lastEnd:i]) {
+			r.flush()
 		}
+		r.add(p)
 		lastEnd = end + 1
 		i = end
 	}
-	flush()
-	return runs
+	r.flush()
+	return r.all
+}
+
+// pieceRuns collects runs of adjacent pieces; a run of one piece is dropped.
+type pieceRuns struct {
+	all [][]piece
+	cur []piece
+}
+
+func (r *pieceRuns) add(p piece) {
+	if len(r.cur) >= maxPieces {
+		r.flush()
+	}
+	r.cur = append(r.cur, p)
+}
+
+func (r *pieceRuns) flush() {
+	if len(r.cur) >= 2 {
+		r.all = append(r.all, r.cur)
+	}
+	r.cur = nil
 }
 
 // joiner reports whether the text between two literals only concatenates them.
@@ -155,14 +166,7 @@ func joiner(between string) bool {
 // tokenLineRuns finds runs of lines that each hold one token (8+ token characters), after
 // an optional diff marker and indentation: a wrapped key or token.
 func tokenLineRuns(text string) [][]piece {
-	var runs [][]piece
-	var cur []piece
-	flush := func() {
-		if len(cur) >= 2 {
-			runs = append(runs, cur)
-		}
-		cur = nil
-	}
+	var r pieceRuns
 	for off := 0; off < len(text); {
 		end := strings.IndexByte(text[off:], '\n')
 		if end < 0 {
@@ -184,13 +188,13 @@ func tokenLineRuns(text string) [][]piece {
 		for k := ls; ok && k < le; k++ {
 			ok = tokenChar(text[k]) || text[k] == '='
 		}
-		if ok && len(cur) < maxPieces {
-			cur = append(cur, piece{ls, le})
+		if ok {
+			r.add(piece{ls, le})
 		} else {
-			flush()
+			r.flush()
 		}
 		off = end + 1
 	}
-	flush()
-	return runs
+	r.flush()
+	return r.all
 }
