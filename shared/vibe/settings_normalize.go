@@ -89,7 +89,7 @@ func intField(lo, hi int, p func(*Settings) *int) settingsField {
 	return settingsField{kind: kindInt, min: lo, max: hi, ptrInt: p}
 }
 
-// settingsFields describes the 19 settings keys and their rules.
+// settingsFields describes the 20 settings keys and their rules.
 var settingsFields = map[string]settingsField{
 	"enabled":              boolField(func(s *Settings) *int { return &s.Enabled }),
 	"widget_title":         {kind: kindTitle, ptrStr: func(s *Settings) *string { return &s.WidgetTitle }},
