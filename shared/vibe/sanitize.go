@@ -472,14 +472,10 @@ func (ss *SessionSanitizer) remember(secrets map[string]string) {
 	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	changed := false
 	for _, a := range add {
 		if ss.known.add(a.secret, a.class) {
-			changed = true
+			ss.known.addForms(a.secret)
 		}
-	}
-	if changed {
-		ss.known.rebuild()
 	}
 }
 

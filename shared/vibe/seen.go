@@ -13,11 +13,17 @@ import (
 // may come back in later (raw, base64 in each alphabet and at each alignment, hex, URL- and
 // JSON-escaped), found again in one pass over a text by an Aho-Corasick trie.
 type seenSecrets struct {
-	order []string          // secrets, oldest first
-	class map[string]string // secret → class of the rule that found it
-	forms []seenForm        // every form of every secret, the trie's patterns
-	trie  *ahocorasick.Trie // nil until a secret is added
+	order   []string          // secrets, oldest first
+	class   map[string]string // secret → class of the rule that found it
+	forms   []seenForm        // the forms of the secrets in the trie, its patterns
+	trie    *ahocorasick.Trie // nil until the first rebuild
+	pending []seenForm        // forms of secrets added since, looked for one by one
+	dedup   map[string]bool   // every form held, in the trie or pending
 }
+
+// rebuildEvery is how many new secrets' forms are looked for one by one before the trie is
+// built again: rebuilding for every secret made a session with many secrets quadratic.
+const rebuildEvery = 16
 
 type seenForm struct {
 	form, class string
@@ -43,17 +49,34 @@ func (s *seenSecrets) add(secret, class string) bool {
 	return true
 }
 
-// rebuild recomputes the forms and the trie after adds.
+// addForms queues the forms of a new secret, rebuilding the trie once enough are queued.
+func (s *seenSecrets) addForms(secret string) {
+	if s.dedup == nil {
+		s.dedup = make(map[string]bool)
+	}
+	for _, f := range secretForms(secret) {
+		if len(f) < minSeenForm || s.dedup[f] {
+			continue
+		}
+		s.dedup[f] = true
+		s.pending = append(s.pending, seenForm{f, s.class[secret]})
+	}
+	if len(s.pending) >= rebuildEvery*8 || len(s.order) > 0 && len(s.order)%rebuildEvery == 0 {
+		s.rebuild()
+	}
+}
+
+// rebuild puts every remembered secret's forms into a new trie.
 func (s *seenSecrets) rebuild() {
-	s.forms = s.forms[:0]
+	s.forms, s.pending = s.forms[:0], nil
+	s.dedup = make(map[string]bool)
 	b := ahocorasick.NewTrieBuilder()
-	dedup := make(map[string]bool)
 	for _, sec := range s.order {
 		for _, f := range secretForms(sec) {
-			if len(f) < minSeenForm || dedup[f] {
+			if len(f) < minSeenForm || s.dedup[f] {
 				continue
 			}
-			dedup[f] = true
+			s.dedup[f] = true
 			s.forms = append(s.forms, seenForm{f, s.class[sec]})
 			b.AddString(f)
 		}
@@ -63,15 +86,25 @@ func (s *seenSecrets) rebuild() {
 
 // find marks every occurrence of a known secret's forms in f's text.
 func (s *seenSecrets) find(f *findings) {
-	if s.trie == nil || len(s.forms) == 0 {
-		return
+	if s.trie != nil && len(s.forms) > 0 {
+		s.trie.Walk(stringBytes(f.text), func(end, n, pattern int64) bool {
+			start := int(end - n + 1)
+			sf := s.forms[pattern]
+			f.spans = append(f.spans, span{start: start, end: start + int(n), rule: ruleSeen, class: sf.class})
+			return true
+		})
 	}
-	s.trie.Walk([]byte(f.text), func(end, n, pattern int64) bool {
-		start := int(end - n + 1)
-		sf := s.forms[pattern]
-		f.spans = append(f.spans, span{start: start, end: start + int(n), rule: ruleSeen, class: sf.class})
-		return true
-	})
+	for _, sf := range s.pending {
+		for from := 0; ; {
+			i := strings.Index(f.text[from:], sf.form)
+			if i < 0 {
+				break
+			}
+			start := from + i
+			f.spans = append(f.spans, span{start: start, end: start + len(sf.form), rule: ruleSeen, class: sf.class})
+			from = start + len(sf.form)
+		}
+	}
 }
 
 // secretForms lists the forms a secret may reappear in. A secret inside a longer base64 text

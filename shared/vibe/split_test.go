@@ -1,6 +1,9 @@
 package vibe
 
 import (
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -65,4 +68,24 @@ func TestSanitizeMetadataIDs(t *testing.T) {
 	require.Equal(t, "Xk9Qm2Lp7Rt4Vw8Zb3Nc6Hd1", ev.Metadata.RequestID)
 	require.Equal(t, "[redacted:token/vendor-token]", ev.Metadata.ResponseID)
 	require.Equal(t, "HuggingFaceTB/SmolLM3-3B", ev.Metadata.Model)
+}
+
+// TestSanitizeManySeenSecrets: secrets remembered before and after the seen-set trie was
+// last built are both found again, in any encoded form.
+func TestSanitizeManySeenSecrets(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	ss := san.NewSession(SessionHints{})
+	var secrets []string
+	for i := range 40 {
+		sec := fmt.Sprintf("Zq%02dXv2Lm7Pw4Rt8Ks3Nd", i)
+		secrets = append(secrets, sec)
+		require.NotContains(t, ss.SanitizeText("DB_PASSWORD="+sec), sec)
+	}
+	for _, i := range []int{0, 17, 39} {
+		b64 := base64.StdEncoding.EncodeToString([]byte("user:" + secrets[i]))
+		out := ss.SanitizeText("Authorization header was " + b64 + " and " + hex.EncodeToString([]byte(secrets[i])))
+		require.NotContains(t, out, b64)
+		require.NotContains(t, out, hex.EncodeToString([]byte(secrets[i])))
+	}
 }
