@@ -51,6 +51,9 @@ func TestSanitizeKnownSafeShapes(t *testing.T) {
 		"requestId req_011CPkWs2r3FUvK9xSgZaTkq and msg_01XFDUDYJgAACzvnptvVoYEL",
 		"toolu_01A09q90qw90lq917835lq9 chatcmpl-9wZ3nFqjLxkPmVbT7yHr2aQ1sD4eF resp_67ccd2bed1ec8190b14f964abc0542670bb6a6b452d3795b",
 		"model HuggingFaceTB/SmolLM3-3B, claude-3-5-sonnet-20241022, meta-llama/Llama-3.1-8B-Instruct, gpt-4o-2024-08-06",
+		// Identifiers and formats taken for secrets before.
+		"self.token_summary = summarize(tokens)", "see lib/phoenix/token.ex:48", "date -u +%Y-%m-%dT%H:%M:%SZ",
+		"password: ${DB_PASSWORD}", "api_key: <your-key>", "token: xxx", "SECRET=changeme",
 		`<img src="` + img + `">`,
 		"background: url(" + img + ")",
 	} {
