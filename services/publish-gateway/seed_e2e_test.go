@@ -135,7 +135,7 @@ func TestSeedExample(t *testing.T) {
 			"type": "vibe-coding.ready", "ok": true, "managed_stream_id": float64(f.slot.ID),
 			"slot_slug": "camp-code", "live_stream_id": float64(f.live), "settings": wantSettings,
 		}, ready)
-		require.Len(t, wantSettings, 20, "the seed's 19 fields and show_custom_events")
+		require.Len(t, wantSettings, 21, "the seed's 19 fields, redact_personal_data and show_custom_events")
 
 		require.NoError(t, c.SendRaw(ctx, withSlot(seedHello, f.slot.ID)))
 		m, err = c.Expect(ctx, vibe.MsgHelloAck, nil)

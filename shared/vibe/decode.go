@@ -34,7 +34,7 @@ func (s *Sanitizer) decodeAndDetect(ctx context.Context, text string, f *finding
 		}
 	}
 	forEachTokenRun(text, 16, func(start, end int) {
-		if n >= maxDecodeCandidates || strings.ContainsAny(text[start:end], ".~") {
+		if n >= maxDecodeCandidates || strings.ContainsAny(text[start:end], ".~") || inDataURI(text, start) {
 			return
 		}
 		if d, ok := decodeBase64(text[start:end]); ok {

@@ -1,15 +1,83 @@
 package vibe
 
 import (
+	"encoding/base64"
 	"math"
 	"regexp"
 	"strings"
 )
 
+// providerID matches the request, response, message and object ids of model providers
+// (Anthropic req_011…, msg_01…, toolu_01…; OpenAI chatcmpl-…, resp_…, call_…, run_…) and the
+// ids other services print in logs (Stripe evt_…, ch_…): random, but not secrets.
+var providerID = regexp.MustCompile(`^(?:req|request|msg|message|toolu|srvtoolu|msgbatch|compl|chatcmpl|cmpl|resp|response|call|fc|rs|run|thread|asst|step|batch|file|ftjob|ft|modr|vs|evt|ch|pi|cus|in|sub|prod|price|pm|txn|trace|span|gen|generation|conv|turn|item|ctx|task|job|build|deploy|srv|dpl|eval|upload|part|chunk|event|op|exec|workflow)[_-](?:[0-9]{2,3}[A-Za-z0-9]{16,40}|[A-Za-z0-9]{12,64})$`)
+
+// modelName matches model identifiers: claude-3-5-sonnet-20241022, gpt-4o-2024-08-06,
+// HuggingFaceTB/SmolLM3-3B, meta-llama/Llama-3.1-8B-Instruct.
+var modelName = regexp.MustCompile(`^(?:[A-Za-z0-9][\w.-]{0,40}/)?(?i:[a-z][\w.]*)(?:[-_.:][A-Za-z0-9.]{1,24}){1,10}$`)
+
+// knownSafeShape reports tokens whose shape says they are ids or names, which entropy alone
+// never redacts.
+func knownSafeShape(tok string) bool {
+	if providerID.MatchString(tok) {
+		return true
+	}
+	if strings.ContainsAny(tok, "-_./:") && modelName.MatchString(tok) && wordyParts(tok) {
+		return true
+	}
+	return false
+}
+
+// wordyParts reports whether every part of a separated name is a word, a number or a short
+// mix (3B, 8x7B, v0): the parts of a random string are not.
+func wordyParts(tok string) bool {
+	parts := strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == '/' || r == ':' })
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if len(p) > 6 && hasDigitAndLetter(p) && !isDigits(strings.TrimLeft(p, "vV")) && meanRunLength(p) < 3 && classRuns(p) >= 4 {
+			return false
+		}
+	}
+	return true
+}
+
 var (
 	uuidRe      = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 	integrityRe = regexp.MustCompile(`^(?:sha(?:1|224|256|384|512)-[A-Za-z0-9+/]+=*|h1:.*)$`)
 )
+
+// knownShapeSecret reports tokens whose shape alone says secret, whatever their entropy: a
+// base32 TOTP seed (16 or 32 characters of A-Z2-7 with digits), an Atlassian personal
+// access token (base64 of "<12 digits>:<random>"), a Salesforce org id.
+func knownShapeSecret(tok string) bool {
+	switch {
+	case (len(tok) == 16 || len(tok) == 32) && base32Seed(tok):
+		return true
+	case len(tok) == 44 && strings.IndexByte("MNO", tok[0]) >= 0:
+		b, err := base64.RawURLEncoding.DecodeString(tok[:40])
+		if err != nil {
+			b, err = base64.RawStdEncoding.DecodeString(tok[:40])
+		}
+		return err == nil && len(b) == 30 && isDigits(string(b[:12])) && b[12] == ':'
+	}
+	return false
+}
+
+func base32Seed(tok string) bool {
+	digits := 0
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		switch {
+		case c >= '2' && c <= '7':
+			digits++
+		case c < 'A' || c > 'Z':
+			return false
+		}
+	}
+	return digits >= 2 && shannonEntropy(tok) >= 3.5
+}
 
 // highEntropySecret reports whether tok (a match of entropyToken) looks like a random secret:
 // long, mixed character classes, high Shannon entropy, and not one of the random-looking
@@ -17,7 +85,7 @@ var (
 // dotted names).
 func highEntropySecret(tok string) bool {
 	tok = strings.Trim(tok, "=.-_~/")
-	if len(tok) < 20 || uuidRe.MatchString(tok) || integrityRe.MatchString(tok) || isHex(tok) {
+	if len(tok) < 20 || isHex(tok) || uuidRe.MatchString(tok) || integrityRe.MatchString(tok) {
 		return false
 	}
 	if strings.Count(tok, "/") >= 2 && !strings.ContainsAny(tok, "+=") && !randomBase64(tok) {
@@ -53,7 +121,7 @@ func highEntropySecret(tok string) bool {
 	if meanRunLength(tok) >= 3.75 {
 		return false // made of words: wantsHttp10KeepAlive, TLS12_CIPHER_SUITES
 	}
-	return shannonEntropy(tok) >= entropyThreshold(len(tok))
+	return shannonEntropy(tok) >= entropyThreshold(len(tok)) && !knownSafeShape(tok)
 }
 
 // randomBase64 reports whether a slash-separated token is one random base64 string (an AWS
@@ -63,6 +131,20 @@ func highEntropySecret(tok string) bool {
 func randomBase64(tok string) bool {
 	s := strings.ReplaceAll(tok, "/", "")
 	return len(s) >= 30 && meanRunLength(s) < 2.2
+}
+
+// classRuns counts the runs meanRunLength sees.
+func classRuns(s string) int {
+	if m := meanRunLength(s); m > 0 {
+		letters := 0
+		for i := 0; i < len(s); i++ {
+			if isWordByte(s[i]) && s[i] != '_' {
+				letters++
+			}
+		}
+		return int(float64(letters)/m + 0.5)
+	}
+	return 0
 }
 
 // meanRunLength splits s into runs at lower-to-upper case changes, letter-digit changes and

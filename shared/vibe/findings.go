@@ -17,13 +17,14 @@ type findings struct {
 type span struct {
 	start, end int
 	rule       string
+	class      string // when set, the class of the secret (a seen secret keeps its first rule's)
 }
 
 func (f *findings) addSpan(rule string, start, end int) {
 	if start >= end {
 		return
 	}
-	f.spans = append(f.spans, span{start, end, rule})
+	f.spans = append(f.spans, span{start: start, end: end, rule: rule})
 	if end-start >= 4 {
 		f.note(rule, f.text[start:end])
 	}
@@ -33,7 +34,7 @@ func (f *findings) addSpan(rule string, start, end int) {
 // and URL-encoded forms, is masked.
 func (f *findings) addSecret(rule, secret string) {
 	secret = strings.TrimSpace(secret)
-	if len(secret) < 4 {
+	if len(secret) < 4 || placeholderWords(secret) {
 		return
 	}
 	f.note(rule, secret)
@@ -61,14 +62,33 @@ func (f *findings) addOccurrences(rule, secret string) {
 			return
 		}
 		start := from + i
-		f.spans = append(f.spans, span{start, start + len(secret), rule})
+		f.spans = append(f.spans, span{start: start, end: start + len(secret), rule: rule})
 		from = start + len(secret)
 	}
 }
 
+// addRepeats masks every other occurrence in the text of a secret found once in it: a
+// password printed as `Login:x Pwd:x` or echoed on the next line.
+func (f *findings) addRepeats() {
+	for sec, rule := range f.secrets {
+		if len(sec) >= 6 && hasAlnum(sec) && !allLetters(sec) {
+			f.addOccurrences(rule, sec)
+		}
+	}
+}
+
+func allLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isLetter(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // addSplitSeen finds secrets broken up by whitespace or escaped line breaks (a terminal
 // wrapping a long token, a JSON string with \n inside) and masks the whole broken-up run.
-func (f *findings) addSplitSeen(seen []string) {
+func (f *findings) addSplitSeen(seen []string, class map[string]string) {
 	if !strings.ContainsAny(f.text, " \t\n\\") {
 		return
 	}
@@ -81,7 +101,7 @@ func (f *findings) addSplitSeen(seen []string) {
 			}
 			start := from + i
 			end := start + len(sec)
-			f.spans = append(f.spans, span{pos[start], pos[end-1] + 1, ruleSeen})
+			f.spans = append(f.spans, span{start: pos[start], end: pos[end-1] + 1, rule: ruleSeen, class: class[sec]})
 			from = end
 		}
 	}
@@ -112,9 +132,13 @@ var jsonEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "/", `\/`, "\n", `\n
 
 func jsonEscape(s string) string { return jsonEscaper.Replace(s) }
 
-// apply returns the text with every span replaced by [redacted:<rule>]; overlapping spans
-// merge and keep the rule of the earliest.
+// apply returns the text with every span replaced by its marker, [redacted:<class>/<rule>];
+// overlapping spans merge and keep the most specific rule.
 func (f *findings) apply() string {
+	if len(f.spans) == 0 {
+		return f.text
+	}
+	f.dropInsideMarks()
 	if len(f.spans) == 0 {
 		return f.text
 	}
@@ -133,7 +157,7 @@ func (f *findings) apply() string {
 		for i < len(f.spans) && f.spans[i].start < cur.end {
 			cur.end = max(cur.end, f.spans[i].end)
 			if rulePriority(f.spans[i].rule) > rulePriority(cur.rule) {
-				cur.rule = f.spans[i].rule
+				cur.rule, cur.class = f.spans[i].rule, f.spans[i].class
 			}
 			i++
 		}
@@ -141,13 +165,46 @@ func (f *findings) apply() string {
 			cur.start = last
 		}
 		b.WriteString(f.text[last:cur.start])
-		b.WriteString("[redacted:")
-		b.WriteString(cur.rule)
-		b.WriteByte(']')
+		if cur.class != "" && cur.class != ruleClass(cur.rule) {
+			b.WriteString("[redacted:" + cur.class + "/" + cur.rule + "]")
+		} else {
+			b.WriteString(mark(cur.rule))
+		}
 		last = cur.end
 	}
 	b.WriteString(f.text[last:])
 	return b.String()
+}
+
+// dropInsideMarks drops spans that touch a redaction marker already in the text (a text
+// sanitized twice, by the publisher and the gateway): [redacted:password/keyword-assignment]
+// must not read as password: keyword-assignment.
+func (f *findings) dropInsideMarks() {
+	if !strings.Contains(f.text, "[redacted") {
+		return
+	}
+	var marks [][2]int
+	for from := 0; ; {
+		i := strings.Index(f.text[from:], "[redacted")
+		if i < 0 {
+			break
+		}
+		i += from
+		end := strings.IndexByte(f.text[i:], ']')
+		if end < 0 {
+			break
+		}
+		marks = append(marks, [2]int{i, i + end + 1})
+		from = i + end + 1
+	}
+	f.spans = slices.DeleteFunc(f.spans, func(s span) bool {
+		for _, m := range marks {
+			if s.start < m[1] && s.end > m[0] {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // rulePriority prefers a specific rule's name over the catch-all ones when spans overlap.
@@ -155,7 +212,7 @@ func rulePriority(rule string) int {
 	switch rule {
 	case ruleEntropy:
 		return 0
-	case ruleSeen, ruleEncoded:
+	case ruleSeen, ruleEncoded, ruleIDPassword:
 		return 1
 	case ruleKeyword, ruleURLQuery:
 		return 2

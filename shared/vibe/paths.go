@@ -16,7 +16,8 @@ type pathRewriter struct {
 	machine   *regexp.Regexp
 
 	mu    sync.RWMutex
-	users []string // user names learned from home directories, masked as [user]
+	users []string // account names learned from home directories, prompts, ls -l, masked as [user]
+	hosts []string // host names learned from shell prompts, masked as [host]
 }
 
 func newPathRewriter(h SessionHints) *pathRewriter {
@@ -33,6 +34,17 @@ func newPathRewriter(h SessionHints) *pathRewriter {
 	if m := strings.TrimSpace(h.MachineName); len(m) >= 4 {
 		p.machine = regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(m) + `\b`)
 	}
+	// The account is known before any path is seen: from the publisher, and from a
+	// workspace root under a home directory (paths inside the workspace are made relative
+	// and would never reveal it).
+	if a := strings.TrimSpace(h.AccountName); a != "" {
+		p.learnUser(a)
+	}
+	for _, root := range p.roots {
+		if rest, ok := homeRest(root); ok {
+			p.learnUser(root.segs[len(root.segs)-len(rest)-1])
+		}
+	}
 	return p
 }
 
@@ -41,15 +53,21 @@ func newPathRewriter(h SessionHints) *pathRewriter {
 // segments. Separators may be /, \, or their JSON-escaped forms \\ and \/.
 var pathToken = regexp.MustCompile(`^(?i:file:/{2,3})?(?:[A-Za-z]:|%(?i:userprofile|homepath)%|\$HOME\b|\$\{HOME\}|\\{2,4})?(?:(?:\\\\|\\/|\\|/)[^\s"'<>|*?:;,()\[\]{}\x60\\/]+)+(?:\\\\|\\/|\\|/)?`)
 
-// shellPrompt matches the @host:path$ part of a user@host:path$ prompt.
-var shellPrompt = regexp.MustCompile(`^@[A-Za-z0-9._-]{1,253}:((?:~|/|[A-Za-z]:)[^\s$#>]*)?(\$|#|>)`)
+// shellPrompt matches the @host:path$ part of a user@host:path$ prompt, and of the zsh and
+// Fedora forms user@host dir % and [user@host dir]$.
+var shellPrompt = regexp.MustCompile(`^@([A-Za-z0-9._-]{1,253})(?::((?:~|/|[A-Za-z]:)[^\s$#>]*)?(\$|#|>)| ((?:~|/)[^\s$#%>]*|[\w.-]{1,64})\]?[ ]?(%|\$|#)(?:[ \t]|$))`)
 
 func (p *pathRewriter) rewrite(text string) string {
+	p.learnAccounts(text)
 	if !strings.ContainsAny(text, `/\%$`) {
 		return p.maskMachine(text)
 	}
 	if strings.IndexByte(text, '@') >= 0 {
 		text = p.rewritePrompts(text)
+	}
+	if strings.Contains(text, "://file") || strings.Contains(text, "cci:") || strings.Contains(text, "://vscode-remote") ||
+		strings.Contains(text, "?file=") || strings.Contains(text, "?url=") || strings.Contains(text, "?filename=") {
+		text = editorLink.ReplaceAllString(text, "")
 	}
 	urls := findURLs(text)
 	var b strings.Builder
@@ -78,6 +96,11 @@ func (p *pathRewriter) rewrite(text string) string {
 	b.WriteString(text[last:])
 	return p.maskMachine(b.String())
 }
+
+// editorLink matches the scheme part of editor and IDE links to local files
+// (cci:1://file:///…, vscode://file/…, cursor://file/…, idea://open?file=/…,
+// txmt://open?url=file://…): dropping it leaves the path, which is rewritten like any other.
+var editorLink = regexp.MustCompile(`(?i)\b(?:cci:\d+://|(?:vscode(?:-insiders)?|vscodium|cursor|windsurf|zed|trae|kiro)://(?:file|vscode-remote/[^/\s]+)|(?:idea|pycharm|webstorm|goland|phpstorm|rubymine|clion|rider|fleet)://open\?file=|(?:txmt|subl|mvim)://open/?\?url=|atom://core/open/file\?filename=)`)
 
 // pathCandidate reports whether an absolute path may begin at or just before i, and where.
 // Candidates are separators, drive letters, file URIs and home variables not inside a word.
@@ -127,7 +150,8 @@ func findURLs(text string) [][]int {
 	}
 }
 
-// rewritePrompts turns user@host:path$ shell prompts into path$.
+// rewritePrompts turns user@host:path$ shell prompts into path$, learning the account and
+// host names.
 func (p *pathRewriter) rewritePrompts(text string) string {
 	var b strings.Builder
 	last := 0
@@ -146,14 +170,42 @@ func (p *pathRewriter) rewritePrompts(text string) string {
 		if user == i {
 			continue
 		}
-		path := ""
-		if m[2] >= 0 {
-			path = p.rewritePath(text[i+m[2] : i+m[3]])
+		zsh := m[8] >= 0
+		if zsh {
+			// The zsh form needs the prompt to open its line (after an optional [ or (venv)).
+			ls := strings.LastIndexByte(text[:user], '\n') + 1
+			head := strings.TrimSpace(text[ls:user])
+			if head != "" && head != "[" && !(strings.HasPrefix(head, "(") && strings.HasSuffix(head, ")")) {
+				continue
+			}
+		}
+		p.learnUser(text[user:i])
+		p.learnHost(text[i+m[2] : i+m[3]])
+		var path, sign string
+		if zsh {
+			path, sign = text[i+m[8]:i+m[9]], text[i+m[10]:i+m[11]]
+			if strings.HasPrefix(path, "/") || strings.HasPrefix(path, "~") {
+				path = p.rewritePath(path)
+			}
+			if user > 0 && text[user-1] == '[' {
+				user--
+			}
+		} else {
+			if m[4] >= 0 {
+				path = p.rewritePath(text[i+m[4] : i+m[5]])
+			}
+			sign = text[i+m[6] : i+m[7]]
 		}
 		b.WriteString(text[last:user])
 		b.WriteString(path)
-		b.WriteString(text[i+m[4] : i+m[5]])
+		if zsh {
+			b.WriteByte(' ')
+		}
+		b.WriteString(sign)
 		last = i + m[1]
+		if zsh && last > 0 && (text[last-1] == ' ' || text[last-1] == '\t') {
+			last--
+		}
 		i = last - 1
 	}
 	if last == 0 {
@@ -163,6 +215,35 @@ func (p *pathRewriter) rewritePrompts(text string) string {
 	return b.String()
 }
 
+// learnAccounts learns account names from command output that shows them: the owner of
+// ls -l lines, id's uid=501(name) and stat's Uid: ( 501/ name).
+func (p *pathRewriter) learnAccounts(text string) {
+	if hasLsLine(text) {
+		for _, m := range lsLong.FindAllStringSubmatch(text, 8) {
+			p.learnUser(m[2])
+		}
+	}
+	if hasIDOutput(text) {
+		for _, m := range idOutput.FindAllStringSubmatch(text, 8) {
+			if strings.HasPrefix(strings.ToLower(m[0]), "uid") || strings.HasPrefix(strings.ToLower(m[0]), "euid") {
+				p.learnUser(m[1] + m[2])
+			}
+		}
+	}
+}
+
+func (p *pathRewriter) learnHost(h string) {
+	h = strings.TrimSpace(h)
+	if len(h) < 3 || slices.Contains([]string{"localhost", "ubuntu", "debian", "raspberrypi", "server", "host"}, strings.ToLower(h)) || isDigits(strings.ReplaceAll(h, ".", "")) {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !slices.Contains(p.hosts, h) && len(p.hosts) < maxLearnedUsers {
+		p.hosts = append(slices.Clip(p.hosts), h)
+	}
+}
+
 // maskMachine masks the session's machine name as [host] and the user names learned from
 // home directories as [user], as whole words.
 func (p *pathRewriter) maskMachine(text string) string {
@@ -170,8 +251,11 @@ func (p *pathRewriter) maskMachine(text string) string {
 		text = p.machine.ReplaceAllString(text, "[host]")
 	}
 	p.mu.RLock()
-	users := p.users
+	users, hosts := p.users, p.hosts
 	p.mu.RUnlock()
+	for _, h := range hosts {
+		text = replaceWord(text, h, "[host]")
+	}
 	for _, u := range users {
 		text = replaceWord(text, u, "[user]")
 	}
@@ -188,7 +272,8 @@ var genericUsers = []string{
 const maxLearnedUsers = 16
 
 func (p *pathRewriter) learnUser(u string) {
-	if len(u) < 3 || slices.Contains(genericUsers, strings.ToLower(u)) || strings.ContainsAny(u, "%$~") {
+	if len(u) < 3 || slices.Contains(genericUsers, strings.ToLower(u)) || slices.Contains(genericAccounts, strings.ToLower(u)) ||
+		strings.ContainsAny(u, "%$~[]{}()") || isDigits(u) {
 		return
 	}
 	p.mu.Lock()
@@ -323,15 +408,18 @@ func (p *pathRewriter) rewritePath(tok string) string {
 	if info.kind == kindHomeVar {
 		return joinPath("~", info.segs, info.sep)
 	}
+	home, underHome := homeRest(info)
+	if underHome {
+		p.learnUser(info.segs[len(info.segs)-len(home)-1])
+	}
 	if rest, ok := p.insideWorkspace(info); ok {
 		if len(rest) == 0 {
 			return "."
 		}
 		return strings.Join(rest, info.sep)
 	}
-	if rest, ok := homeRest(info); ok {
-		p.learnUser(info.segs[len(info.segs)-len(rest)-1])
-		return joinPath("~", rest, info.sep)
+	if underHome {
+		return joinPath("~", home, info.sep)
 	}
 	if len(info.segs) == 0 {
 		return tok

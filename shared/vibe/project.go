@@ -22,6 +22,7 @@ func Project(ev *Event, s Settings) *Event {
 		EventType:  ev.EventType,
 		OccurredAt: ev.OccurredAt,
 	}
+	ev = viewerText(ev, s.RedactPersonalData == 1)
 	if ev.Publisher != nil {
 		p.Publisher = ev.Publisher.ViewerSafe()
 	}
@@ -134,6 +135,52 @@ func scaleLimit(n int, depth string) int {
 		return int(math.Round(1.1 * float64(n)))
 	}
 	return n
+}
+
+// viewerText returns a copy of ev whose texts name only the class of each redaction
+// ([redacted:token]), not the rule that fired, which the owner's history keeps, and, with
+// personal, have their personal data removed. It runs before any text is cut to its display
+// limit so that no marker is cut in half.
+func viewerText(ev *Event, personal bool) *Event {
+	clean := func(s string) string {
+		s = publicMarks(s)
+		if personal {
+			s = redactPersonal(s)
+		}
+		return s
+	}
+	c := *ev
+	c.Summary = clean(c.Summary)
+	if ev.Prompt != nil {
+		c.Prompt = &TextBody{Text: clean(ev.Prompt.Text)}
+	}
+	if ev.Thinking != nil {
+		c.Thinking = &TextBody{Text: clean(ev.Thinking.Text)}
+	}
+	if ev.Response != nil {
+		r := *ev.Response
+		r.Text = clean(r.Text)
+		c.Response = &r
+	}
+	if ev.Tool != nil {
+		t := *ev.Tool
+		t.ArgumentsPreview, t.ResultPreview = clean(t.ArgumentsPreview), clean(t.ResultPreview)
+		c.Tool = &t
+	}
+	if ev.File != nil {
+		f := *ev.File
+		if f.Snippet != nil {
+			s := clean(*f.Snippet)
+			f.Snippet = &s
+		}
+		c.File = &f
+	}
+	if ev.Status != nil {
+		st := *ev.Status
+		st.Message = clean(st.Message)
+		c.Status = &st
+	}
+	return &c
 }
 
 func projectText(b *TextBody, limit int) *TextBody {

@@ -186,3 +186,26 @@ func TestProjectCustomType(t *testing.T) {
 	require.Equal(t, []string{TypeSessionStatus, TypePrompt, TypeResponse, TypeFileChange, TypeFileSave}, include)
 	require.Nil(t, exclude)
 }
+
+// TestProjectRedactionClass: viewers see the class of a redaction, the stored event (the
+// owner's history) the rule too.
+func TestProjectRedactionClass(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	stored := san.NewSession(SessionHints{}).SanitizeEvent(Event{
+		EventID: "e", EventType: TypeResponse,
+		Summary:  "posted to https://hooks.slack.com/services/T0ABCDEFG/B0ABCDEFG/aBcDeFgHiJkLmNoPqRsTuVwX",
+		Response: &ResponseBody{Text: "DB_PASSWORD=hunter22x and ghp_" + strings.Repeat("x1Y2", 9)},
+	})
+	require.Contains(t, stored.Summary, "[redacted:webhook/")
+	require.Contains(t, stored.Response.Text, "[redacted:password/keyword-assignment]")
+	s := projSettings(func(s *Settings) { s.MaxResponseChars = 2000 })
+	p := Project(&stored, s)
+	require.NotNil(t, p)
+	require.Contains(t, p.Summary, "[redacted:webhook]")
+	require.NotContains(t, p.Summary, "webhook-url")
+	require.Equal(t, "DB_PASSWORD=[redacted:password] and [redacted:token]", p.Response.Text)
+	require.Contains(t, stored.Response.Text, "[redacted:token/", "the stored event keeps the rule")
+	require.Equal(t, "[redacted:token] x [redacted:private-key]", publicMarks("[redacted:token/github-pat] x [redacted:private-key]"))
+	require.Equal(t, "[redacted] [redacted:x", publicMarks("[redacted] [redacted:x"))
+}

@@ -2,6 +2,11 @@ package vibe
 
 import (
 	"regexp"
+	"slices"
+	"sync"
+	"unsafe"
+
+	ahocorasick "github.com/BobuSumisu/aho-corasick"
 	"strings"
 )
 
@@ -19,6 +24,109 @@ type extraRule struct {
 	boundary bool
 	// multiline rules run over the whole text instead of line chunks.
 	multiline bool
+	// endWord requires the match not to be followed by a token character.
+	endWord bool
+	// check, when set, must accept the secret.
+	check func(secret string) bool
+	// anchors, when set, finds the positions a match must touch, cheaply: the expression then
+	// runs only over their lines. For expressions that open with a character class, which
+	// the regexp engine tries at every position.
+	anchors func(chunk string) []int
+}
+
+// extraGate finds, in one Aho-Corasick pass over a chunk and one over its lower-case form,
+// which added rules may match: a rule needs its literal and one of its keywords. Checking
+// each of some two hundred rules' gates one by one cost more than the rules.
+type extraGate struct {
+	literals, keywords *ahocorasick.Trie
+	byLiteral          [][]int // trie pattern → rules
+	byKeyword          [][]int
+	noLiteral          ruleSet // rules without a literal
+	noKeyword          ruleSet // rules without keywords
+}
+
+var extraGates = sync.OnceValue(func() *extraGate {
+	if len(extraRules) > 64*len(ruleSet{}) {
+		panic("vibe: more added rules than a ruleSet holds")
+	}
+	g := &extraGate{}
+	index := func(pats *[]string, by *[][]int, seen map[string]int, p string, rule int) {
+		k, ok := seen[p]
+		if !ok {
+			k = len(*pats)
+			seen[p] = k
+			*pats = append(*pats, p)
+			*by = append(*by, nil)
+		}
+		(*by)[k] = append((*by)[k], rule)
+	}
+	var lits, kws []string
+	litSeen, kwSeen := map[string]int{}, map[string]int{}
+	for i, r := range extraRules {
+		if r.literal != "" {
+			index(&lits, &g.byLiteral, litSeen, r.literal, i)
+		} else {
+			g.noLiteral.add(i)
+		}
+		if len(r.keywords) > 0 {
+			for _, k := range r.keywords {
+				index(&kws, &g.byKeyword, kwSeen, k, i)
+			}
+		} else {
+			g.noKeyword.add(i)
+		}
+	}
+	g.literals = ahocorasick.NewTrieBuilder().AddStrings(lits).Build()
+	g.keywords = ahocorasick.NewTrieBuilder().AddStrings(kws).Build()
+	return g
+})
+
+// ruleSet is a set of added rules by index; extraRules has fewer than 64·len(ruleSet).
+type ruleSet [8]uint64
+
+func (r *ruleSet) add(i int)      { r[i>>6] |= 1 << (i & 63) }
+func (r *ruleSet) has(i int) bool { return r[i>>6]&(1<<(i&63)) != 0 }
+func (r *ruleSet) and(o *ruleSet) {
+	for i := range r {
+		r[i] &= o[i]
+	}
+}
+func (r *ruleSet) or(o *ruleSet) {
+	for i := range r {
+		r[i] |= o[i]
+	}
+}
+
+// active returns the rules whose gates chunk passes.
+func (g *extraGate) active(chunk, lower string) ruleSet {
+	var lit, kw ruleSet
+	g.literals.Walk(stringBytes(chunk), func(_, _, p int64) bool {
+		for _, r := range g.byLiteral[p] {
+			lit.add(r)
+		}
+		return true
+	})
+	g.keywords.Walk(stringBytes(lower), func(_, _, p int64) bool {
+		for _, r := range g.byKeyword[p] {
+			kw.add(r)
+		}
+		return true
+	})
+	// A rule passes when it needs no literal or has it, and needs no keyword or has one.
+	lit.or(&g.noLiteral)
+	kw.or(&g.noKeyword)
+	lit.and(&kw)
+	return lit
+}
+
+// stringBytes views s as bytes without copying; the trie only reads them.
+func stringBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
+// prefixed reports whether the rule's expression opens with a literal the regexp engine
+// jumps to.
+func (r *extraRule) prefixed() bool {
+	p, _ := r.re.LiteralPrefix()
+	return p != ""
 }
 
 // Rule ids of the rules added to gitleaks'.
@@ -35,6 +143,9 @@ const (
 	ruleEntropy    = "high-entropy"
 	ruleSeen       = "seen-secret"
 	ruleEncoded    = "encoded-secret"
+	ruleDERKey     = "der-private-key"
+	ruleJWK        = "json-web-key"
+	ruleWebhook    = "webhook-url"
 )
 
 // secretValue is an assignment's value: quoted, or a run of non-space characters.
@@ -76,8 +187,8 @@ var extraRules = append([]extraRule{
 	},
 	{
 		id:       ruleCLIFlag,
-		keywords: []string{"pass", "token", "secret", "key", "cred"},
-		re:       regexp.MustCompile(`--?(?i:(?:[a-z]\w{0,30}[-_])?(?:password|passwd|passphrase|token|secret|api-?key|access-?key|auth-?key|credentials?|requirepass)(?:[-_][\w-]{0,20})?)(?:=|\s+)` + secretValue),
+		keywords: []string{"pass", "token", "secret", "key", "cred", "pw", "psw"},
+		re:       regexp.MustCompile(`--?(?i:(?:[a-z]\w{0,30}[-_])?(?:password|passwd|passphrase|pass|passin|passout|pwd|pswd|pw|token|oauth2-bearer|secret|api-?key|access-?key|auth-?key|credentials?|requirepass)(?:[-_][\w-]{0,20})?)(?:=|\s+|\\?["'],\s*\\?(?:["']))` + secretValue),
 		boundary: true,
 	},
 	{
@@ -95,10 +206,11 @@ var extraRules = append([]extraRule{
 	},
 	{
 		id:       ruleCLIFlag,
-		re:       regexp.MustCompile(`-(?:u|-user)[ =]([^\s:]{1,100}):([^\s"'@]{1,200})`),
+		re:       regexp.MustCompile(`-(?:u|U|-user|-proxy-user)[ =]['"]?([A-Za-z0-9_.@-][^\s:'"%$]{0,99}):([^\s"'@]{1,200})`),
 		group:    2,
-		keywords: []string{"-u", "--user"},
+		keywords: []string{"-u", "--user", "--proxy-user"},
 		boundary: true,
+		check:    func(v string) bool { return !isDigits(v) }, // docker run -u 1000:1000
 	},
 	{
 		// Password=...; AccountKey=...; in connection strings.
@@ -114,7 +226,7 @@ var extraRules = append([]extraRule{
 		keywords:  []string{"-----begin"},
 		multiline: true,
 	},
-}, vendorRules()...)
+}, slices.Concat(vendorRules(), formatExtraRules(), configRules)...)
 
 // vendorPrefixes are token formats gitleaks lacks or that are worth a cheap second check:
 // each starts with a literal prefix, so its rule only runs when the prefix is present.
@@ -168,29 +280,48 @@ var placeholder = regexp.MustCompile(`(?i)^(?:[\w.-]{0,16}(?:xxx|\*\*\*|\.\.\.)[
 
 // codeLike matches values that are program expressions, not literal secrets: calls, member
 // accesses, type names.
-var codeLike = regexp.MustCompile(`^(?:[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*(?:\(.*\)?|\[.*\]?)?[;,)]*|&?[A-Za-z_][\w]*\{.*|\(.*|[\[{(]|\w+\.\w+\(.*)$`)
+var codeLike = regexp.MustCompile(`^(?:[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*(?:\(.*\)?|\[.*\]?)?[;,)]*|&?[A-Za-z_][\w.]+\{(?:[^{].*)?|\(.*|[\[{(]|\w+\.\w+\(.*)$`)
 
-// keepKeyword decides whether a keyword-assignment candidate is a real secret.
-func keepKeyword(name, value string) bool {
+// callLike matches a value that is a function call or its start.
+var callLike = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*\(`)
+
+// keepKeyword decides whether a keyword-assignment candidate is a real secret. A quoted
+// value is a literal; an unquoted one may be code (token := getToken()).
+func keepKeyword(name, value string, quoted bool) bool {
 	v := strings.TrimSpace(value)
-	if v == "" || placeholder.MatchString(v) {
+	if v == "" || placeholderValue(v) {
 		return false
 	}
-	if strings.HasPrefix(v, "[redacted") {
+	if !nameHasSecretWord(name) && !strings.Contains(strings.ToLower(name), "key") && !strings.Contains(strings.ToLower(name), "token") && !strings.Contains(strings.ToLower(name), "secret") {
 		return false
 	}
-	if !nameHasSecretWord(name) || isDigits(v) {
+	if isDigits(v) && len(v) < 6 || !hasAlnum(v) {
 		return false
+	}
+	if quoted {
+		return true
+	}
+	if callLike.MatchString(v) {
+		return false // PASSWORD = os.environ.get(…), SECRET := getenv(
 	}
 	upperName := name == strings.ToUpper(name)
 	if !upperName && codeLike.MatchString(v) && !hasDigitAndLetter(v) {
-		// token := getToken(), password: string, apiKey = cfg.APIKey
+		// token := getToken(), password: string, apiKey = cfg.apiKey
 		return false
 	}
 	if !upperName && codeLike.MatchString(v) && strings.ContainsAny(v, "().") {
 		return false
 	}
 	return true
+}
+
+func hasAlnum(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isWordByte(s[i]) && s[i] != '_' || s[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
 }
 
 func hasDigitAndLetter(s string) bool {
@@ -211,7 +342,8 @@ func hasDigitAndLetter(s string) bool {
 // adjacent components that do.
 var (
 	secretWords = map[string]bool{
-		"password": true, "passwd": true, "pass": true, "pwd": true, "passphrase": true,
+		"password": true, "passwd": true, "pass": true, "pwd": true, "passphrase": true, "pw": true,
+		"pswd": true, "psword": true, "pssword": true, "psswrd": true, "passwort": true, "secrete": true,
 		"secret": true, "secrets": true, "token": true, "apikey": true, "dsn": true,
 		"credential": true, "credentials": true, "creds": true, "privatekey": true,
 		"accesskey": true, "secretkey": true, "authkey": true,
@@ -267,7 +399,7 @@ func envKeyName(name string, parts []string) bool {
 
 // glued catches secret words run together with a prefix: PGPASSWORD, dbpwd, BOTTOKEN.
 func glued(p string) bool {
-	for _, w := range []string{"password", "passwd", "passphrase", "secret", "apikey", "credential"} {
+	for _, w := range []string{"password", "passwd", "passphrase", "secret", "apikey", "credential", "passw", "pasw", "pswd", "psword", "psswrd"} {
 		if strings.Contains(p, w) {
 			return true
 		}

@@ -56,11 +56,14 @@ func NewSanitizer() (*Sanitizer, error) {
 
 // SessionHints describe the publisher's machine so paths can be made workspace-relative.
 // WorkspaceRoots are absolute paths of the workspace when known; without them a path segment
-// equal to WorkspaceName marks the workspace root.
+// equal to WorkspaceName marks the workspace root. AccountName is the local account's name
+// when the publisher knows it; it and the account of a root under a home directory are
+// masked as [user] from the first event on.
 type SessionHints struct {
 	WorkspaceName  string
 	MachineName    string
 	WorkspaceRoots []string
+	AccountName    string
 }
 
 // SessionSanitizer sanitizes the events of one publisher session. It remembers every secret
@@ -70,14 +73,13 @@ type SessionSanitizer struct {
 	s     *Sanitizer
 	paths *pathRewriter
 
-	mu   sync.RWMutex
-	seen []string // secrets found so far, oldest first
-	set  map[string]struct{}
+	mu    sync.RWMutex
+	known seenSecrets // secrets found so far
 }
 
 // NewSession starts the sanitizing of one publisher session.
 func (s *Sanitizer) NewSession(h SessionHints) *SessionSanitizer {
-	return &SessionSanitizer{s: s, paths: newPathRewriter(h), set: make(map[string]struct{})}
+	return &SessionSanitizer{s: s, paths: newPathRewriter(h)}
 }
 
 var errTimeout = errors.New("sanitizer deadline exceeded")
@@ -93,6 +95,33 @@ func (ss *SessionSanitizer) SanitizeText(text string) string {
 
 // clean sanitizes one text, recovering from any failure by returning Redacted.
 func (ss *SessionSanitizer) clean(ctx context.Context, text string, keepLines bool) (out string) {
+	return ss.cleanWith(ctx, text, keepLines, true)
+}
+
+// safeID reports an id of a shape no credential has: a provider id, a UUID, a model name
+// made of words and versions, or fewer than 16 characters of letters, digits and . _ -.
+func safeID(s string) bool {
+	if len(s) < 16 {
+		for i := 0; i < len(s); i++ {
+			if !isWordByte(s[i]) && s[i] != '.' && s[i] != '-' {
+				return false
+			}
+		}
+		return true
+	}
+	return providerID.MatchString(s) || uuidRe.MatchString(s) || modelName.MatchString(s) && wordyParts(s)
+}
+
+// cleanID sanitizes an identifier field (a provider's request or response id, a model
+// name): every rule runs but the entropy fallback, since ids are random by design.
+func (ss *SessionSanitizer) cleanID(ctx context.Context, text string) string {
+	if len(text) <= capIdent && safeID(text) {
+		return text
+	}
+	return ss.cleanWith(ctx, text, false, false)
+}
+
+func (ss *SessionSanitizer) cleanWith(ctx context.Context, text string, keepLines, entropy bool) (out string) {
 	if text == "" {
 		return ""
 	}
@@ -111,7 +140,7 @@ func (ss *SessionSanitizer) clean(ctx context.Context, text string, keepLines bo
 		ss.s.hook(text)
 	}
 	text = cleanControl(text, keepLines)
-	masked, err := ss.maskSecrets(ctx, text)
+	masked, err := ss.maskSecrets(ctx, text, entropy)
 	if err != nil {
 		return Redacted
 	}
@@ -124,13 +153,15 @@ func (ss *SessionSanitizer) clean(ctx context.Context, text string, keepLines bo
 
 // maskSecrets finds every secret in text and replaces each occurrence by
 // [redacted:<rule>].
-func (ss *SessionSanitizer) maskSecrets(ctx context.Context, text string) (string, error) {
+func (ss *SessionSanitizer) maskSecrets(ctx context.Context, text string, entropy bool) (string, error) {
 	f := &findings{text: text}
-	ss.s.detect(ctx, text, f, true)
+	ss.s.detect(ctx, text, f, entropy)
 	if expired(ctx) {
 		return "", errTimeout
 	}
 	ss.s.decodeAndDetect(ctx, text, f)
+	ss.s.findSplitSecrets(ctx, text, f)
+	f.addRepeats()
 	ss.matchSeen(f)
 	if expired(ctx) {
 		return "", errTimeout
@@ -146,14 +177,20 @@ func (ss *SessionSanitizer) maskSecrets(ctx context.Context, text string) (strin
 // keyword present somewhere in a 4 KB text would otherwise make its rule scan all of it.
 // Secrets never span lines except PEM blocks, whose rule runs over the whole text.
 func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entropy bool) {
+	gate := extraGates()
 	for off := 0; off < len(text); {
 		end := chunkEnd(text, off)
 		chunk := text[off:end]
 		lower := strings.ToLower(chunk)
 		s.gitleaks.findings(ctx, chunk, lower, f.addSecret)
 		findKeywordAssignments(chunk, lower, off, f)
+		findPairedSecrets(chunk, off, f)
+		if strings.IndexByte(chunk, '.') >= 0 {
+			findIPTriples(chunk, off, f)
+		}
+		on := gate.active(chunk, lower)
 		for i := range extraRules {
-			if !extraRules[i].multiline {
+			if on.has(i) && !extraRules[i].multiline {
 				runExtraRule(&extraRules[i], chunk, lower, off, f)
 			}
 		}
@@ -168,10 +205,34 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 			runExtraRule(&extraRules[i], text, lower, 0, f)
 		}
 	}
+	findDERKeys(text, f)
+	findJWK(text, f)
+	findKubernetesSecrets(text, f)
 	if entropy {
-		forEachTokenRun(text, 20, func(start, end int) {
-			if !afterDigestPrefix(text, start) && highEntropySecret(text[start:end]) {
+		forEachTokenRun(text, 16, func(start, end int) {
+			tok := text[start:end]
+			if knownShapeSecret(strings.TrimRight(tok, "=")) {
+				f.addSpan(ruleFormat, start, end)
+				return
+			}
+			if end-start < 20 || afterDigestPrefix(text, start) || inDataURI(text, start) {
+				return
+			}
+			if highEntropySecret(tok) {
 				f.addSpan(ruleEntropy, start, end)
+				return
+			}
+			if strings.IndexByte(tok, '/') >= 0 && !integrityRe.MatchString(strings.Trim(tok, "=.-_~/")) {
+				// A token inside a URL path or a path: each segment on its own.
+				seg := start
+				for i := start; i <= end; i++ {
+					if i == end || text[i] == '/' {
+						if s := text[seg:i]; len(s) >= 16 && (knownShapeSecret(s) || len(s) >= 24 && highEntropySecret(s)) {
+							f.addSpan(ruleEntropy, seg, i)
+						}
+						seg = i + 1
+					}
+				}
 			}
 		})
 	}
@@ -188,6 +249,17 @@ func afterDigestPrefix(text string, start int) bool {
 		}
 	}
 	return false
+}
+
+// inDataURI reports whether the token at start is the payload of a data: URI
+// (data:image/png;base64,…), an inline image or font, not a secret.
+func inDataURI(text string, start int) bool {
+	if start < 8 || text[start-1] != ',' {
+		return false
+	}
+	head := text[max(0, start-120):start]
+	i := strings.LastIndex(head, "data:")
+	return i >= 0 && !strings.ContainsAny(head[i:], " \t\n\"'")
 }
 
 // chunkEnd returns the end of the chunk of whole lines starting at off.
@@ -236,17 +308,59 @@ var tokenChars = func() (t [256]bool) {
 func tokenChar(c byte) bool { return tokenChars[c] }
 
 // runExtraRule applies one added rule to a chunk starting at off in the text, recording the
-// secret's position.
+// secret's position. A rule whose expression does not open with its literal, or that has
+// anchors, runs only over the lines holding the literal or an anchor: the regexp engine
+// would otherwise try it at every position of the chunk.
 func runExtraRule(r *extraRule, chunk, lower string, off int, f *findings) {
 	if r.literal != "" && !strings.Contains(chunk, r.literal) || len(r.keywords) > 0 && !containsAny(lower, r.keywords) {
 		return
 	}
+	var at []int
+	switch {
+	case r.anchors != nil:
+		if at = r.anchors(chunk); len(at) == 0 {
+			return
+		}
+	case r.literal != "" && !r.prefixed():
+		for from := 0; ; {
+			i := strings.Index(chunk[from:], r.literal)
+			if i < 0 {
+				break
+			}
+			at = append(at, from+i)
+			from += i + len(r.literal)
+		}
+	default:
+		matchExtraRule(r, chunk, off, f)
+		return
+	}
+	end := -1
+	for _, p := range at {
+		if p < end {
+			continue // on the line just matched
+		}
+		ls := strings.LastIndexByte(chunk[:p], '\n') + 1
+		end = strings.IndexByte(chunk[p:], '\n')
+		if end < 0 {
+			end = len(chunk)
+		} else {
+			end += p
+		}
+		matchExtraRule(r, chunk[ls:end], off+ls, f)
+	}
+}
+
+// matchExtraRule runs a rule's expression over text, which starts at off.
+func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 	for _, m := range r.re.FindAllStringSubmatchIndex(chunk, -1) {
 		if r.boundary && m[0] > 0 && isWordByte(chunk[m[0]-1]) {
 			continue
 		}
+		if r.endWord && m[1] < len(chunk) && (tokenChar(chunk[m[1]]) && chunk[m[1]] != '.' || chunk[m[1]] == '.' && m[1]+1 < len(chunk) && isWordByte(chunk[m[1]+1])) {
+			continue
+		}
 		start, end, ok := secretGroup(r, chunk, m)
-		if !ok {
+		if !ok || r.check != nil && !r.check(chunk[start:end]) {
 			continue
 		}
 		f.addSpan(r.id, off+start, off+end)
@@ -259,11 +373,8 @@ func isWordByte(c byte) bool {
 
 // secretGroup picks the secret out of a rule match and applies the rule's vetoes.
 func secretGroup(r *extraRule, text string, m []int) (int, int, bool) {
-	switch r.id {
-	case ruleCLIFlag:
-		if r.group > 0 {
-			break
-		}
+	if r.group == 0 && r.re.NumSubexp() > 0 {
+		// The first alternative group that matched holds the secret.
 		for g := 1; 2*g+1 < len(m); g++ {
 			if m[2*g] < 0 {
 				continue
@@ -299,8 +410,22 @@ func placeholderValue(v string) bool {
 	if v == "" || placeholder.MatchString(v) || strings.HasPrefix(v, "[redacted") {
 		return true
 	}
-	for _, p := range []string{"<", "$(", "${", "{{"} {
+	for _, p := range []string{"<", "$(", "${", "{{", "%(", "#{"} {
 		if strings.HasPrefix(v, p) {
+			return true
+		}
+	}
+	return placeholderWords(v)
+}
+
+// placeholderWords reports values that say they stand in for a secret: runs of x or *, the
+// words example, placeholder, changeme, dummy, fake, "your key here".
+func placeholderWords(v string) bool {
+	l := strings.ToLower(v)
+	for _, w := range []string{"xxxx", "****", "example", "placeholder", "changeme", "change_me", "change-me",
+		"dummy", "fake", "your_", "your-", "yourkey", "yourtoken", "yoursecret", "yourpassword", "replace_me",
+		"replace-me", "replaceme", "insert_", "insert-", "_here", "-here", "redacted", "sample_", "notreal", "not-a-real", "not_a_real"} {
+		if strings.Contains(l, w) {
 			return true
 		}
 	}
@@ -316,30 +441,29 @@ func containsAny(s string, subs []string) bool {
 	return len(subs) == 0
 }
 
-// matchSeen masks the session's known secrets wherever they occur, also when whitespace or
-// escaped line breaks were inserted into them.
+// matchSeen masks the session's known secrets wherever they occur, in any of their encoded
+// forms, also when whitespace or escaped line breaks were inserted into them.
 func (ss *SessionSanitizer) matchSeen(f *findings) {
 	ss.mu.RLock()
 	defer ss.mu.RUnlock()
-	if len(ss.seen) == 0 {
+	if len(ss.known.order) == 0 {
 		return
 	}
-	for _, sec := range ss.seen {
-		f.addOccurrences(ruleSeen, sec)
-	}
-	f.addSplitSeen(ss.seen)
+	ss.known.find(f)
+	f.addSplitSeen(ss.known.order, ss.known.class)
 }
 
 // remember adds the secrets found in one text to the session's set.
 func (ss *SessionSanitizer) remember(secrets map[string]string) {
-	var add []string
+	type found struct{ secret, class string }
+	var add []found
 	ss.mu.RLock()
-	for sec := range secrets {
+	for sec, rule := range secrets {
 		if len(sec) < minSeenSecret || shannonEntropy(sec) < 2.5 {
 			continue
 		}
-		if _, ok := ss.set[sec]; !ok {
-			add = append(add, sec)
+		if _, ok := ss.known.class[sec]; !ok {
+			add = append(add, found{sec, ruleClass(rule)})
 		}
 	}
 	ss.mu.RUnlock()
@@ -348,16 +472,10 @@ func (ss *SessionSanitizer) remember(secrets map[string]string) {
 	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	for _, sec := range add {
-		if _, ok := ss.set[sec]; ok {
-			continue
+	for _, a := range add {
+		if ss.known.add(a.secret, a.class) {
+			ss.known.addForms(a.secret)
 		}
-		ss.set[sec] = struct{}{}
-		ss.seen = append(ss.seen, sec)
-	}
-	for len(ss.seen) > maxSeenSecrets {
-		delete(ss.set, ss.seen[0])
-		ss.seen = ss.seen[1:]
 	}
 }
 

@@ -2,6 +2,7 @@ package vibe
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"slices"
 	"strings"
@@ -160,4 +161,21 @@ func BenchmarkSanitizeTypicalEvent(b *testing.B) {
 		Metadata: &EventMetadata{RequestID: "req-123", ResponseID: "resp-456", Model: "gpt-5.4"}}
 	ss := san.NewSession(SessionHints{WorkspaceName: "openvibe"})
 	measureCPU(b, func() { ss.SanitizeEvent(ev) })
+}
+
+// BenchmarkProjectPersonal measures what a viewer's copy of a 4 KB tool result costs with
+// the personal-data pass on (the default) and off: Project runs once per event and room.
+func BenchmarkProjectPersonal(b *testing.B) {
+	texts := benchTexts(b)
+	for _, kind := range []string{"code", "terminal"} {
+		ev := Event{EventID: "e", EventType: TypeToolCall, Summary: "Bash finished",
+			Tool: &ToolBody{Name: "Bash", Phase: "end", ArgumentsPreview: `{"command":"git log -3"}`, ResultPreview: texts[kind]}}
+		for _, on := range []int{1, 0} {
+			s := DefaultSettings()
+			s.ShowToolArguments, s.MaxToolChars, s.RedactPersonalData = 1, 1200, on
+			b.Run(fmt.Sprintf("%s/personal=%d", kind, on), func(b *testing.B) {
+				measureCPU(b, func() { Project(&ev, s) })
+			})
+		}
+	}
 }

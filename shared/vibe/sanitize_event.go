@@ -26,6 +26,7 @@ func (ss *SessionSanitizer) SanitizeEvent(ev Event) Event {
 	ident := cleanIdent
 	// name is a short name shown to viewers: cleaned as an identifier, then sanitized.
 	name := func(s string, limit int) string { return line(ident(s), limit) }
+	id := func(s string) string { return truncateRunes(ss.cleanID(ctx, s), capIdent, Ellipsis) }
 
 	out := Event{
 		Version:    ev.Version,
@@ -61,10 +62,10 @@ func (ss *SessionSanitizer) SanitizeEvent(ev Event) Event {
 	}
 	if m := ev.Metadata; m != nil {
 		out.Metadata = &EventMetadata{
-			RequestID:     name(m.RequestID, capIdent),
-			ResponseID:    name(m.ResponseID, capIdent),
+			RequestID:     id(ident(m.RequestID)),
+			ResponseID:    id(ident(m.ResponseID)),
 			WorkspaceName: name(m.WorkspaceName, capIdent),
-			Model:         name(m.Model, capIdent),
+			Model:         id(ident(m.Model)),
 		}
 	}
 	switch ev.EventType {

@@ -38,50 +38,50 @@ func TestSanitizeSecrets(t *testing.T) {
 	tests := []struct {
 		name, in, want string
 	}{
-		{"env password", "DB_PASSWORD=hunter22x", "DB_PASSWORD=[redacted:keyword-assignment]"},
+		{"env password", "DB_PASSWORD=hunter22x", "DB_PASSWORD=[redacted:password/keyword-assignment]"},
 		{"env placeholder", "DB_PASSWORD=${DB_PASSWORD}", "DB_PASSWORD=${DB_PASSWORD}"},
 		{"env placeholder angle", "API_KEY=<your-key>", "API_KEY=<your-key>"},
-		{"yaml", "password: s3cr3t-Value", "password: [redacted:keyword-assignment]"},
-		{"json", `{"client_secret": "abcDEF123456"}`, `{"client_secret": "[redacted:keyword-assignment]"}`},
+		{"yaml", "password: s3cr3t-Value", "password: [redacted:password/keyword-assignment]"},
+		{"json", `{"client_secret": "abcDEF123456"}`, `{"client_secret": "[redacted:password/keyword-assignment]"}`},
 		{"code call kept", "token := getToken(ctx)", "token := getToken(ctx)"},
 		{"code type kept", "password: string;", "password: string;"},
 		{"comparison kept", `if password == "" {`, `if password == "" {`},
 		{"max tokens kept", "max_tokens: 4096", "max_tokens: 4096"},
 		{"token type kept", `token_type = "bearer"`, `token_type = "bearer"`},
-		{"env key", "STRIPE_KEY=rk_4f9Qx2mB7", "STRIPE_KEY=[redacted:keyword-assignment]"},
-		{"env auth", "BASIC_AUTH=deploy:Qx2mB7pz", "BASIC_AUTH=[redacted:keyword-assignment]"},
+		{"env key", "STRIPE_KEY=rk_4f9Qx2mB7", "STRIPE_KEY=[redacted:password/keyword-assignment]"},
+		{"env auth", "BASIC_AUTH=deploy:Qx2mB7pz", "BASIC_AUTH=[redacted:password/keyword-assignment]"},
 		{"public key kept", "VAPID_PUBLIC_KEY=BEl62iUYgUivxIkv69yViEuiBIa", "VAPID_PUBLIC_KEY=BEl62iUYgUivxIkv69yViEuiBIa"},
 		{"lower key kept", `key = "user-42"`, `key = "user-42"`},
-		{"glued name", "PGPASSWORD=Abc123xyz pg_dump app", "PGPASSWORD=[redacted:keyword-assignment] pg_dump app"},
-		{"postgres url", "postgres://u:p4ssw0rd@h:5432/db", "postgres://u:[redacted:url-credentials]@h:5432/db"},
-		{"https basic", "https://user:tok3nValue99@example.com/x", "https://user:[redacted:url-credentials]@example.com/x"},
+		{"glued name", "PGPASSWORD=Abc123xyz pg_dump app", "PGPASSWORD=[redacted:password/keyword-assignment] pg_dump app"},
+		{"postgres url", "postgres://u:p4ssw0rd@h:5432/db", "postgres://u:[redacted:password/url-credentials]@h:5432/db"},
+		{"https basic", "https://user:tok3nValue99@example.com/x", "https://user:[redacted:password/url-credentials]@example.com/x"},
 		{"url kept", "https://example.com/a/b?x=1", "https://example.com/a/b?x=1"},
 		{"aws secret in prose", "use it with secret wJalrXUtnFEMI/K7MDENG/bPxRfiCY8zQ4vN2mLp now", "use it with secret [redacted:high-entropy] now"},
 		{"slashed path kept", "see services/chat-socket/internal/room/room.go", "see services/chat-socket/internal/room/room.go"},
-		{"bearer", "Authorization: Bearer abcdef123456ghijkl", "Authorization: Bearer [redacted:authorization-header]"},
-		{"cookie", "Cookie: sid=abc123def456; theme=dark", "Cookie: [redacted:cookie-header]"},
-		{"password flag", "app --password hunter2xyz --verbose", "app --password [redacted:cli-secret-flag] --verbose"},
-		{"password flag eq", "app --db-password=hunter2xyz", "app --db-password=[redacted:cli-secret-flag]"},
-		{"mysql -p", "mysql -uroot -pS3cret99 shop", "mysql -uroot -p[redacted:cli-secret-flag] shop"},
-		{"sshpass", "sshpass -p 'Xy7pass99' ssh box", "sshpass -p '[redacted:cli-secret-flag]' ssh box"},
-		{"curl user", "curl -u admin:Adm1nPass99 https://x.test", "curl -u [redacted:curl-auth-user] https://x.test"},
-		{"connection string", "Server=db;User ID=sa;Password=P@ssw0rd99;", "Server=db;User ID=sa;Password=[redacted:connection-string];"},
-		{"account key", "AccountName=a;AccountKey=c2VjcmV0a2V5c2VjcmV0a2V5c2VjcmV0a2V5Cg==;", "AccountName=a;AccountKey=[redacted:connection-string];"},
-		{"pem truncated", "key:\n-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC", "key:\n[redacted:private-key-block]"},
-		{"anthropic oauth", "sk-ant-oat01-" + strings.Repeat("aB3", 30), "[redacted:vendor-token]"},
-		{"groq", "gsk_" + strings.Repeat("aB3d", 13), "[redacted:vendor-token]"},
-		{"xai", "xai-" + strings.Repeat("Zx9", 20), "[redacted:vendor-token]"},
-		{"replicate", "r8_" + strings.Repeat("Qw3", 13), "[redacted:vendor-token]"},
-		{"openrouter", "sk-or-v1-" + strings.Repeat("a1b2", 16), "[redacted:vendor-token]"},
-		{"google oauth", "ya29." + strings.Repeat("a0B_", 20), "[redacted:vendor-token]"},
-		{"openvibe token", "hbt_" + strings.Repeat("Ab1_", 10) + "xyz", "[redacted:vendor-token]"},
+		{"bearer", "Authorization: Bearer abcdef123456ghijkl", "Authorization: Bearer [redacted:credential/authorization-header]"},
+		{"cookie", "Cookie: sid=abc123def456; theme=dark", "Cookie: [redacted:credential/cookie-header]"},
+		{"password flag", "app --password hunter2xyz --verbose", "app --password [redacted:password/cli-secret-flag] --verbose"},
+		{"password flag eq", "app --db-password=hunter2xyz", "app --db-password=[redacted:password/cli-secret-flag]"},
+		{"mysql -p", "mysql -uroot -pS3cret99 shop", "mysql -uroot -p[redacted:password/cli-secret-flag] shop"},
+		{"sshpass", "sshpass -p 'Xy7pass99' ssh box", "sshpass -p '[redacted:password/cli-secret-flag]' ssh box"},
+		{"curl user", "curl -u admin:Adm1nPass99 https://x.test", "curl -u [redacted:password/curl-auth-user] https://x.test"},
+		{"connection string", "Server=db;User ID=sa;Password=P@ssw0rd99;", "Server=db;User ID=sa;Password=[redacted:password/connection-string];"},
+		{"account key", "AccountName=a;AccountKey=c2VjcmV0a2V5c2VjcmV0a2V5c2VjcmV0a2V5Cg==;", "AccountName=a;AccountKey=[redacted:password/connection-string];"},
+		{"pem truncated", "key:\n-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC", "key:\n[redacted:private-key/private-key-block]"},
+		{"anthropic oauth", "sk-ant-oat01-" + strings.Repeat("aB3", 30), "[redacted:token/vendor-token]"},
+		{"groq", "gsk_" + strings.Repeat("aB3d", 13), "[redacted:token/vendor-token]"},
+		{"xai", "xai-" + strings.Repeat("Zx9", 20), "[redacted:token/vendor-token]"},
+		{"replicate", "r8_" + strings.Repeat("Qw3", 13), "[redacted:token/vendor-token]"},
+		{"openrouter", "sk-or-v1-" + strings.Repeat("a1b2", 16), "[redacted:token/vendor-token]"},
+		{"google oauth", "ya29." + strings.Repeat("a0B_", 20), "[redacted:token/vendor-token]"},
+		{"openvibe token", "hbt_" + strings.Repeat("Ab1_", 10) + "xyz", "[redacted:token/vendor-token]"},
 		{"entropy", "value k9Xq2LmN8vB4wR7tY1uI3oP6aS5dF0gH end", "value [redacted:high-entropy] end"},
 		{"git sha kept", "commit 3f786850e387550fdab836ed7e6dc881de23001b", "commit 3f786850e387550fdab836ed7e6dc881de23001b"},
 		{"uuid kept", "id 123e4567-e89b-12d3-a456-426614174000", "id 123e4567-e89b-12d3-a456-426614174000"},
 		{"integrity kept", "sha512-z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7kxvUR6nR3IcO5RJ1frzA==", "sha512-z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7kxvUR6nR3IcO5RJ1frzA=="},
 		{"go sum kept", "h1:Y2AB9Yg5AULVxXcgSpIdNs6c5H0NE8XYXysPDGN4=", "h1:Y2AB9Yg5AULVxXcgSpIdNs6c5H0NE8XYXysPDGN4="},
 		{"identifier kept", "wantsHttp10KeepAlive and downgradeCanaryTLS12", "wantsHttp10KeepAlive and downgradeCanaryTLS12"},
-		{"gitleaks allow ignored", "const key = \"ghp_" + strings.Repeat("x1Y2", 9) + "\" // gitleaks:allow", "const key = \"[redacted:vendor-token]\" // gitleaks:allow"},
+		{"gitleaks allow ignored", "const key = \"ghp_" + strings.Repeat("x1Y2", 9) + "\" // gitleaks:allow", "const key = \"[redacted:token/vendor-token]\" // gitleaks:allow"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -157,10 +157,10 @@ func TestSanitizeSeenSecrets(t *testing.T) {
 	san := testSanitizer(t)
 	ss := san.NewSession(SessionHints{})
 	secret := "Zq81kPw0Lr5Tn2Vx"
-	require.Equal(t, "API_TOKEN=[redacted:keyword-assignment]", ss.SanitizeText("API_TOKEN="+secret))
+	require.Equal(t, "API_TOKEN=[redacted:password/keyword-assignment]", ss.SanitizeText("API_TOKEN="+secret))
 
 	// Echoed later without the name that revealed it.
-	require.Equal(t, "$ echo $API_TOKEN\n[redacted:seen-secret]", ss.SanitizeText("$ echo $API_TOKEN\n"+secret))
+	require.Equal(t, "$ echo $API_TOKEN\n[redacted:password/seen-secret]", ss.SanitizeText("$ echo $API_TOKEN\n"+secret))
 	// Split across lines by a terminal, or with an escaped newline in JSON.
 	out := ss.SanitizeText("value: Zq81kPw0\n  Lr5Tn2Vx done")
 	require.False(t, leaks(out, secret), out)
@@ -230,7 +230,7 @@ func TestSanitizeEventShape(t *testing.T) {
 	require.Equal(t, "x.go", out.File.Name)
 	require.Equal(t, "src/x.go", out.File.RelativePath)
 	require.Zero(t, out.File.ChangeCount)
-	require.Equal(t, "key := \"[redacted:aws-access-token]\"\nbad\uFFFD", *out.File.Snippet)
+	require.Equal(t, "key := \"[redacted:token/aws-access-token]\"\nbad\uFFFD", *out.File.Snippet)
 	require.Equal(t, &EventMetadata{RequestID: "r", Model: "m"}, out.Metadata)
 	require.NotSame(t, in.File, out.File)
 

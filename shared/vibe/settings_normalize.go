@@ -95,28 +95,29 @@ func intField(lo, hi int, p func(*Settings) *int) settingsField {
 	return settingsField{kind: kindInt, min: lo, max: hi, ptrInt: p}
 }
 
-// settingsFields describes the settings keys and their rules.
+// settingsFields describes the 21 settings keys and their rules.
 var settingsFields = map[string]settingsField{
-	"enabled":             boolField(func(s *Settings) *int { return &s.Enabled }),
-	"widget_title":        {kind: kindTitle, ptrStr: func(s *Settings) *string { return &s.WidgetTitle }},
-	"viewer_depth":        {kind: kindDepth, ptrStr: func(s *Settings) *string { return &s.ViewerDepth }},
-	"show_prompts":        boolField(func(s *Settings) *int { return &s.ShowPrompts }),
-	"show_responses":      boolField(func(s *Settings) *int { return &s.ShowResponses }),
-	"show_thinking":       boolField(func(s *Settings) *int { return &s.ShowThinking }),
-	"show_tool_calls":     boolField(func(s *Settings) *int { return &s.ShowToolCalls }),
-	"show_tool_arguments": boolField(func(s *Settings) *int { return &s.ShowToolArguments }),
-	"show_file_events":    boolField(func(s *Settings) *int { return &s.ShowFileEvents }),
-	"show_file_snippets":  boolField(func(s *Settings) *int { return &s.ShowFileSnippets }),
-	"redact_file_paths":   boolField(func(s *Settings) *int { return &s.RedactFilePaths }),
-	"paused":              boolField(func(s *Settings) *int { return &s.Paused }),
-	"delay_ms":            intField(0, 120000, func(s *Settings) *int { return &s.DelayMs }),
-	"max_events":          intField(1, 100, func(s *Settings) *int { return &s.MaxEvents }),
-	"max_prompt_chars":    intField(60, 1200, func(s *Settings) *int { return &s.MaxPromptChars }),
-	"max_response_chars":  intField(80, 2400, func(s *Settings) *int { return &s.MaxResponseChars }),
-	"max_thinking_chars":  intField(40, 1200, func(s *Settings) *int { return &s.MaxThinkingChars }),
-	"max_tool_chars":      intField(40, 1200, func(s *Settings) *int { return &s.MaxToolChars }),
-	"max_snippet_chars":   intField(40, 1200, func(s *Settings) *int { return &s.MaxSnippetChars }),
-	"show_custom_events":  boolField(func(s *Settings) *int { return &s.ShowCustomEvents }),
+	"enabled":              boolField(func(s *Settings) *int { return &s.Enabled }),
+	"widget_title":         {kind: kindTitle, ptrStr: func(s *Settings) *string { return &s.WidgetTitle }},
+	"viewer_depth":         {kind: kindDepth, ptrStr: func(s *Settings) *string { return &s.ViewerDepth }},
+	"show_prompts":         boolField(func(s *Settings) *int { return &s.ShowPrompts }),
+	"show_responses":       boolField(func(s *Settings) *int { return &s.ShowResponses }),
+	"show_thinking":        boolField(func(s *Settings) *int { return &s.ShowThinking }),
+	"show_tool_calls":      boolField(func(s *Settings) *int { return &s.ShowToolCalls }),
+	"show_tool_arguments":  boolField(func(s *Settings) *int { return &s.ShowToolArguments }),
+	"show_file_events":     boolField(func(s *Settings) *int { return &s.ShowFileEvents }),
+	"show_file_snippets":   boolField(func(s *Settings) *int { return &s.ShowFileSnippets }),
+	"redact_file_paths":    boolField(func(s *Settings) *int { return &s.RedactFilePaths }),
+	"redact_personal_data": boolField(func(s *Settings) *int { return &s.RedactPersonalData }),
+	"paused":               boolField(func(s *Settings) *int { return &s.Paused }),
+	"delay_ms":             intField(0, 120000, func(s *Settings) *int { return &s.DelayMs }),
+	"max_events":           intField(1, 100, func(s *Settings) *int { return &s.MaxEvents }),
+	"max_prompt_chars":     intField(60, 1200, func(s *Settings) *int { return &s.MaxPromptChars }),
+	"max_response_chars":   intField(80, 2400, func(s *Settings) *int { return &s.MaxResponseChars }),
+	"max_thinking_chars":   intField(40, 1200, func(s *Settings) *int { return &s.MaxThinkingChars }),
+	"max_tool_chars":       intField(40, 1200, func(s *Settings) *int { return &s.MaxToolChars }),
+	"max_snippet_chars":    intField(40, 1200, func(s *Settings) *int { return &s.MaxSnippetChars }),
+	"show_custom_events":   boolField(func(s *Settings) *int { return &s.ShowCustomEvents }),
 }
 
 // SettingsFromBroadcast reads the vibe-coding settings out of a slot's broadcast_settings

@@ -1,6 +1,7 @@
 package vibe
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -35,10 +36,11 @@ func truncateRunes(s string, n int, mark string) string {
 	return s[:i] + mark
 }
 
-// cleanControl replaces invalid UTF-8 and removes control characters, zero-width and
-// bidirectional formatting characters. With keepLines, newlines and tabs survive (CRLF and
-// lone CR become LF); without it they become spaces.
+// cleanControl replaces invalid UTF-8 and removes terminal escape sequences, control
+// characters, zero-width and bidirectional formatting characters. With keepLines, newlines
+// and tabs survive (CRLF and lone CR become LF); without it they become spaces.
 func cleanControl(s string, keepLines bool) string {
+	s = stripANSI(s)
 	if isPlainText(s, keepLines) {
 		return s
 	}
@@ -118,3 +120,29 @@ func isInvisibleFormat(r rune) bool {
 	}
 	return false
 }
+
+// stripANSI removes terminal escape sequences whole, before any rule runs: ESC [ … final
+// (colours, cursor moves), ESC ] … BEL or ESC \ (titles, hyperlinks), two-character ESC
+// sequences, their C1 forms, the same written as escapes in JSON or shell text (\u001b[,
+// \x1b[, \033[, \e[), and SGR remnants whose ESC was already dropped ([90m/home/…), so
+// that no "[90m" stays glued to the path after it.
+func stripANSI(s string) string {
+	hasESC := strings.IndexByte(s, 0x1b) >= 0 || strings.ContainsRune(s, 0x9b)
+	if hasESC {
+		s = ansiSeq.ReplaceAllString(s, "")
+	}
+	if strings.IndexByte(s, '\\') >= 0 && strings.Contains(s, "[") {
+		s = escapedANSI.ReplaceAllString(s, "")
+	}
+	if strings.IndexByte(s, '[') >= 0 && strings.IndexByte(s, 'm') >= 0 {
+		s = sgrRemnant.ReplaceAllString(s, "")
+	}
+	return s
+}
+
+var (
+	ansiSeq     = regexp.MustCompile("(?:\x1b\\[|\u009b)[0-?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(?:\x07|\x1b\\\\)|\x1b[@-Z\\\\-_]")
+	escapedANSI = regexp.MustCompile(`(?:\\u001[bB]|\\x1[bB]|\\033|\\e)\[[0-?]*[ -/]*[@-~]`)
+	// sgrRemnant is a colour code whose ESC is gone: [0m, [1;32m, [38;5;245m.
+	sgrRemnant = regexp.MustCompile(`\[\d{1,3}(?:;\d{1,3}){0,4}m`)
+)

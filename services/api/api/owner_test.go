@@ -120,7 +120,7 @@ func TestSettings(t *testing.T) {
 		}
 		e.as(alice.Token).expect(http.MethodGet, path, nil, http.StatusOK, &got)
 		require.Equal(t, slot.ID, got.ManagedStreamID)
-		require.Len(t, got.Settings, 20, "the seed's 19 fields and show_custom_events")
+		require.Len(t, got.Settings, 21, "the seed's 19 fields, redact_personal_data and show_custom_events")
 		require.Equal(t, "Vibe Coding", got.Settings["widget_title"])
 
 		t.Run("a partial PUT is applied, normalized and announced", func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -157,6 +158,9 @@ func hints(project string, g globalFlags) vibe.SessionHints {
 	}
 	if home, err := os.UserHomeDir(); err == nil && h.WorkspaceName == filepath.Base(home) {
 		h.WorkspaceName = "" // never name the home directory (it is the user name)
+	}
+	if u, err := user.Current(); err == nil {
+		h.AccountName = u.Username[strings.LastIndexByte(u.Username, '\\')+1:] // DOMAIN\name on Windows
 	}
 	return h
 }

@@ -7,7 +7,7 @@
   const $ = (id) => document.getElementById(id);
 
   const BOOL_FIELDS = ["enabled", "paused", "show_prompts", "show_responses", "show_thinking", "show_tool_calls",
-    "show_tool_arguments", "show_file_events", "show_file_snippets", "redact_file_paths"];
+    "show_tool_arguments", "show_file_events", "show_file_snippets", "redact_file_paths", "redact_personal_data"];
   const INT_FIELDS = ["delay_ms", "max_events", "max_prompt_chars", "max_response_chars", "max_thinking_chars",
     "max_tool_chars", "max_snippet_chars"];
 

@@ -1,0 +1,447 @@
+package vibe
+
+import (
+	"encoding/base64"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Structure-aware passes: credentials whose place in a file format or command line, not
+// their key name, says they are secret. The key=value forms of INI, TOML, YAML, .env and
+// properties files are the keyword-assignment rule's; these cover what it cannot see.
+const (
+	ruleNetrc      = "netrc-password"
+	ruleRegAuth    = "registry-auth" // .npmrc _auth, docker config.json "auth"
+	ruleXMLSecret  = "xml-secret"    // <password>…</password>, <add key="…Password" value="…"/>
+	ruleK8sSecret  = "kubernetes-secret"
+	ruleSQLPass    = "sql-password"
+	ruleCLILogin   = "cli-login-password"
+	ruleBearer     = "bearer-token"
+	ruleIDPassword = "id-password-pair"
+)
+
+var configRules = []extraRule{
+	{
+		// .netrc: machine host login user password secret (one line or several).
+		id:       ruleNetrc,
+		re:       regexp.MustCompile(`(?:^|\s)(?:password|passwd|account)\s+("[^"\n]+"|[^\s"]+)`),
+		group:    1,
+		keywords: []string{"machine "},
+	},
+	{
+		// .npmrc _auth / _password (base64), and //registry/:_authToken= with any key case.
+		id:       ruleRegAuth,
+		re:       regexp.MustCompile(`(?i)(?:^|[\s:/])_(?:auth|password|authtoken)\s*=\s*("[^"\n]+"|[^\s"#]+)`),
+		group:    1,
+		keywords: []string{"_auth", "_password"},
+	},
+	{
+		// docker config.json, .dockercfg, k8s .dockerconfigjson: "auth": "base64(user:pass)",
+		// "identitytoken", "registrytoken".
+		id:       ruleRegAuth,
+		re:       regexp.MustCompile(`(?i)\\?"(?:auth|identitytoken|registrytoken|password)\\?"\s*:\s*\\?"([^"\\\n]{8,})\\?"`),
+		group:    1,
+		keywords: []string{`auth"`, `auth\"`, `token"`, `token\"`, `password"`, `password\"`},
+	},
+	{
+		// Maven settings.xml, .NET config, Tomcat users, Spring XML: an element or a
+		// key/value attribute pair whose name says secret.
+		id:       ruleXMLSecret,
+		re:       regexp.MustCompile(`(?i)<([\w:.-]*(?:password|passwd|passphrase|secret|token|apikey|api-key|api_key|privatekey|credentials?)[\w.-]*)(?:\s[^>]*)?>([^<\n]{1,400})</[\w:.-]+>`),
+		group:    2,
+		keywords: []string{"</"},
+	},
+	{
+		id:       ruleXMLSecret,
+		re:       regexp.MustCompile(`(?i)\b(?:key|name)\s*=\s*"[\w.:-]*(?:password|passwd|passphrase|secret|token|apikey|api-key|api_key|connectionstring|credentials?)[\w.:-]*"\s+(?:value|password)\s*=\s*"([^"\n]{1,400})"`),
+		group:    1,
+		keywords: []string{"value="},
+	},
+	{
+		// SQL: CREATE/ALTER USER … IDENTIFIED BY x, … WITH [LOGIN] PASSWORD 'x'.
+		id:       ruleSQLPass,
+		re:       regexp.MustCompile(`(?i)\b(?:create|alter|grant|set)\b[^;\n]{0,120}?\bidentified\s+(?:with\s+[\w]+\s+)?(?:by|as)\s+(?:password\s+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'";\\]+))`),
+		keywords: []string{"identified"},
+	},
+	{
+		id:       ruleSQLPass,
+		re:       regexp.MustCompile(`(?i)\b(?:create|alter)\s+(?:user|role|login)\b[^;\n]{0,80}?\bpassword\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'";\\=]+))`),
+		keywords: []string{"password"},
+	},
+	{
+		// docker|podman|helm|oras … login … -p SECRET (the long form is cli-secret-flag's).
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\b(?:docker|podman|nerdctl|buildah|skopeo|oras|helm|crane|regctl)\b[^\n|;&]{0,120}?\blogin\b[^\n|;&]{0,200}?\s-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))`),
+		keywords: []string{"login"},
+	},
+	{
+		// echo SECRET | docker login --password-stdin
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\b(?:echo|printf)\s+(?:-n\s+)?(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'"|$]+))\s*\|\s*[^\n]{0,80}--password-stdin`),
+		keywords: []string{"--password-stdin"},
+	},
+	{
+		// htpasswd -b file user SECRET; mongo/mongosh -p SECRET; ldapsearch -w SECRET;
+		// smbclient -U user%SECRET; openssl -passin pass:SECRET; az login -p SECRET.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\bhtpasswd\s+(?:-\w+\s+)*-\w*b\w*(?:\s+-\w+)*\s+[^\s-]\S*\s+\S+\s+(\S+)`),
+		group:    1,
+		keywords: []string{"htpasswd"},
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\b(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|az|keytool|jarsigner)\b[^\n|;&]{0,200}?\s(?:-p|-storepass|-keypass|-srcstorepass|-deststorepass)\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-][^\s'"]*))`),
+		keywords: []string{"mongo", "az ", "keytool", "jarsigner"},
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\bldap\w*\b[^\n|;&]{0,200}?\s-w\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))`),
+		keywords: []string{"ldap"},
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\s-U\s+['"]?[^\s%'"]+%([^\s'"]+)`),
+		group:    1,
+		keywords: []string{"-u"},
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`-pass(?:in|out|word)?\s+['"]?pass:([^\s'"]+)`),
+		group:    1,
+		keywords: []string{"pass:"},
+	},
+	{
+		// Credentials written out in documentation and chat: "ID/PW: master / Xy7pass99",
+		// "user/password admin/Pa55word", "id(pw) root(Secret12)".
+		id:       ruleIDPassword,
+		re:       regexp.MustCompile(`(?i)\b(?:id|user(?:name)?|login|account|계정|아이디)\s*[/(,]\s*(?:pa[as]sw\w*|pswd|pwd?|pw|p/w|비밀번호|비번)\)?(?:\s*->\s*|[ =:)(/]{1,8}|\s+is\s+|\s+are\s+)\(?[\w.@-]{2,64}[ :(/"',]{1,8}([^\s)"',]{4,64})`),
+		group:    1,
+		keywords: []string{"/pw", "/pass", "/pwd", "/psw", "/p/w", "(pw", "(pass", ",pw", ", pw", "/ pw", "/ pass", "/비", "(비"},
+	},
+	{
+		// "the password is Xy7pass99", "token was: abc123DEF": the value after is/was needs a
+		// digit or symbol, which prose words lack.
+		id:       ruleIDPassword,
+		re:       regexp.MustCompile(`(?i)\b(?:[\w-]*(?:password|passwd|passphrase|pwd|pw|pswd|passcode|secret|token|credential|api[ _-]?key|access[ _-]?key|private[ _-]?key)|pin)s?["'\x60]?\s+(?:is|are|was|were)\s*[:-]?\s+["'\x60]?([^\s"'\x60]{4,64})`),
+		group:    1,
+		keywords: []string{" is", " are", " was", " were"},
+		check:    notProseWord,
+		anchors:  secretWordBeforeIs,
+	},
+	{
+		// A bearer token anywhere, not only in an Authorization header.
+		id:       ruleBearer,
+		re:       regexp.MustCompile(`(?i)\b(?:bearer|ntlm|negotiate)\s+([A-Za-z0-9._~+/-]{16,}=*)`),
+		group:    1,
+		keywords: []string{"bearer", "ntlm", "negotiate"},
+		check:    func(v string) bool { return hasDigitAndLetter(v) || len(v) >= 32 },
+	},
+	{
+		// Basic credentials anywhere: base64 of user:password.
+		id:       ruleBearer,
+		re:       regexp.MustCompile(`(?i)\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})`),
+		group:    1,
+		keywords: []string{"basic"},
+		check:    basicCredentials,
+	},
+	{
+		// PowerShell: ConvertTo-SecureString [-String] "x" -AsPlainText.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`(?i)ConvertTo-SecureString(?:\s+-(?:String|AsPlainText|Force))*\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-][^\s'"]*))`),
+		keywords: []string{"convertto-securestring"},
+	},
+	{
+		// skopeo/podman --creds user:secret, --src-creds, --dest-creds.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`--(?:src-|dest-)?creds[ =]['"]?[^\s:'"]+:([^\s'"]+)`),
+		group:    1,
+		keywords: []string{"creds"},
+	},
+	{
+		// SET PASSWORD [FOR user] = 'x' / PASSWORD('x').
+		id:       ruleSQLPass,
+		re:       regexp.MustCompile(`(?i)\bset\s+password\s+(?:for\s+\S+\s*)?=\s*(?:password\s*\(\s*)?(?:'([^'\n]+)'|"([^"\n]+)")`),
+		keywords: []string{"set password"},
+	},
+	{
+		// .pgpass: host:port:database:user:password.
+		id:      ruleNetrc,
+		re:      regexp.MustCompile(`(?m)^[\w.*-]+:(?:\d{2,5}|\*):[\w.*-]+:[\w.*@-]+:(\S+)$`),
+		group:   1,
+		anchors: pgpassLines,
+	},
+	{
+		// A table row: | password | Xy7pass99 |
+		id:       ruleIDPassword,
+		re:       regexp.MustCompile(`(?i)\|\s*(?:[\w -]*(?:password|passwd|pwd|pw|passphrase|secret|token|api[ _-]?key|credentials?))\s*\|\s*\x60?([^|\s\x60]{4,128})\x60?\s*\|`),
+		group:    1,
+		keywords: []string{"|"},
+		check:    notProseWord,
+	},
+	{
+		// Passwords named in other languages: 비밀번호: x, Passwort = x, пароль: x.
+		id:       ruleIDPassword,
+		re:       regexp.MustCompile(`(?i)(?:비밀번호|비번|패스워드|암호|passwort|kennwort|contraseña|mot de passe|пароль|密码|口令|パスワード)\s*(?:설정은|은|는|:|=|：|is)\s*["']?([^\s"'，,)]{4,64})`),
+		group:    1,
+		keywords: []string{"비", "패", "암", "passwort", "kennwort", "contrase", "mot de passe", "пароль", "密", "口令", "パス"},
+	},
+	{
+		// Chat and CI webhooks: Slack, Discord, Microsoft Teams / Power Automate, Mattermost,
+		// Google Chat, Zapier, IFTTT, PagerDuty, Telegram bot URLs, and any /hooks/<token>.
+		id:      ruleWebhook,
+		re:      regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/_-]{16,})`),
+		group:   1,
+		literal: "hooks.slack.com",
+	},
+	{
+		id:       ruleWebhook,
+		re:       regexp.MustCompile(`(?i)discord(?:app)?\.com/api/(?:v\d+/)?webhooks/([0-9]{5,30}/[A-Za-z0-9_-]{20,})`),
+		group:    1,
+		keywords: []string{"webhooks/"},
+	},
+	{
+		id:       ruleWebhook,
+		re:       regexp.MustCompile(`(?i)(?:webhook\.office\.com|outlook\.office(?:365)?\.com)/(?:webhookb2|webhook)/([A-Za-z0-9@/_.-]{20,})`),
+		group:    1,
+		keywords: []string{"office"},
+	},
+	{
+		// Any /hooks/<token>, /webhook/<token>, /build_hooks/<token>, /deliver/<token>:
+		// Mattermost, Rocket.Chat, Zapier, Feishu, Buildkite, Netlify, Vercel deploy hooks.
+		id:       ruleWebhook,
+		re:       regexp.MustCompile(`(?i)/(?:hooks?|webhooks?|build_hooks|deliver|deploy)/(?:catch/|v\d+/)?((?:[A-Za-z0-9_-]{6,}/)*[A-Za-z0-9_-]{16,})`),
+		group:    1,
+		keywords: []string{"hook", "deliver/", "deploy/"},
+		check:    webhookToken,
+	},
+	{
+		id:       ruleWebhook,
+		re:       regexp.MustCompile(`(?i)maker\.ifttt\.com/(?:trigger/[\w-]+/(?:json/)?with/)?key/([A-Za-z0-9_-]{16,})`),
+		group:    1,
+		keywords: []string{"ifttt"},
+	},
+	{
+		id:       ruleWebhook,
+		re:       regexp.MustCompile(`(?i)events\.pagerduty\.com/integration/([a-f0-9]{32})`),
+		group:    1,
+		keywords: []string{"pagerduty"},
+	},
+	{
+		id:      ruleWebhook,
+		re:      regexp.MustCompile(`/bot([0-9]{6,12}:[A-Za-z0-9_-]{30,})`),
+		group:   1,
+		literal: "/bot",
+	},
+}
+
+// findKubernetesSecrets masks the values of a Kubernetes Secret's data and stringData maps.
+func findKubernetesSecrets(text string, f *findings) {
+	if !strings.Contains(text, "kind: Secret") && !strings.Contains(text, `"kind": "Secret"`) && !strings.Contains(text, `"kind":"Secret"`) {
+		return
+	}
+	lines := strings.SplitAfter(text, "\n")
+	off := 0
+	inData, dataIndent := false, 0
+	for _, line := range lines {
+		body := strings.TrimRight(line, "\r\n")
+		trimmed := strings.TrimLeft(body, " ")
+		indent := len(body) - len(trimmed)
+		switch {
+		case trimmed == "data:" || trimmed == "stringData:":
+			inData, dataIndent = true, indent
+		case inData && trimmed != "" && indent <= dataIndent:
+			inData = false
+		case inData && trimmed != "" && !strings.HasPrefix(trimmed, "#"):
+			if c := strings.Index(trimmed, ":"); c > 0 {
+				v := strings.TrimSpace(trimmed[c+1:])
+				v = strings.Trim(v, `"'`)
+				if v != "" && v != "|" && v != ">" && !placeholderValue(v) {
+					vs := off + strings.Index(line, v)
+					f.addSpan(ruleK8sSecret, vs, vs+len(v))
+				}
+			}
+		}
+		off += len(line)
+	}
+	// JSON form: "data": {"key": "base64", …}
+	if i := strings.Index(text, `"data"`); i >= 0 {
+		if open := strings.IndexByte(text[i:], '{'); open >= 0 && open < 8 {
+			start := i + open
+			end := strings.IndexByte(text[start:], '}')
+			if end > 0 {
+				for _, m := range jsonStringValue.FindAllStringSubmatchIndex(text[start:start+end], -1) {
+					f.addSpan(ruleK8sSecret, start+m[2], start+m[3])
+				}
+			}
+		}
+	}
+}
+
+var jsonStringValue = regexp.MustCompile(`"[^"\n]+"\s*:\s*"([^"\n]{4,})"`)
+
+// mixedClasses reports a value with upper- and lower-case letters and a digit or symbol.
+func mixedClasses(v string) bool {
+	var up, low, other bool
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			up = true
+		case c >= 'a' && c <= 'z':
+			low = true
+		default:
+			other = true
+		}
+	}
+	return up && low && other && !placeholderValue(v)
+}
+
+// notProseWord reports a value that is not a plain word: it holds a digit or a symbol.
+func notProseWord(v string) bool {
+	v = strings.TrimRight(v, ".,;:!?)")
+	if len(v) < 4 || placeholderValue(v) {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !isLetter(v[i]) && v[i] != '-' && v[i] != '\'' {
+			return true
+		}
+	}
+	return false
+}
+
+// webhookToken accepts a webhook path that holds a generated token, not a directory of
+// source files (/hooks/useAuthentication).
+func webhookToken(v string) bool {
+	last := v[strings.LastIndexByte(v, '/')+1:]
+	return hasDigitAndLetter(last) && meanRunLength(last) < 3.5 && !strings.Contains(v, ".")
+}
+
+// basicCredentials reports base64 that decodes to user:password.
+func basicCredentials(v string) bool {
+	b, err := base64.StdEncoding.DecodeString(v)
+	if err != nil {
+		b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(v, "="))
+	}
+	if err != nil || !printable(b) {
+		return false
+	}
+	i := strings.IndexByte(string(b), ':')
+	return i > 0 && i < len(b)-1
+}
+
+// findIPTriples finds an address, an account and a password in a row: "10.0.0.5 root
+// Secr3t!x", "ip/id/pw 10.0.0.5/admin/Secr3t!x", "10.0.0.5(admin) Secr3t!x". The password
+// mixes letter cases and a digit or symbol.
+func findIPTriples(chunk string, off int, f *findings) {
+	for from := 0; ; {
+		i := strings.IndexByte(chunk[from:], '.')
+		if i < 0 {
+			return
+		}
+		i += from
+		from = i + 1
+		// The quad: digits and dots around i, three dots.
+		s := i
+		for s > 0 && isDigitByte(chunk[s-1]) && i-s < 3 {
+			s--
+		}
+		if s == i || s > 0 && !(chunk[s-1] == ' ' || chunk[s-1] == '\t' || chunk[s-1] == '/' || chunk[s-1] == '\n') {
+			continue
+		}
+		e, dots := i, 0
+		for e < len(chunk) && (isDigitByte(chunk[e]) || chunk[e] == '.') && e-s < 15 {
+			if chunk[e] == '.' {
+				dots++
+			}
+			e++
+		}
+		if dots != 3 {
+			continue
+		}
+		from = e
+		j := e
+		sep := func(k int) int {
+			n := 0
+			for k < len(chunk) && n < 8 && strings.IndexByte(" \t,/(", chunk[k]) >= 0 {
+				k++
+				n++
+			}
+			return k
+		}
+		if j = sep(j); j == e || j >= len(chunk) || !isLetter(chunk[j]) {
+			continue
+		}
+		a := j
+		for j < len(chunk) && (isWordByte(chunk[j]) || chunk[j] == '.' || chunk[j] == '-') && j-a < 80 {
+			j++
+		}
+		if j-a < 3 {
+			continue
+		}
+		if j < len(chunk) && chunk[j] == ')' {
+			j++
+		}
+		k := sep(j)
+		if k == j {
+			continue
+		}
+		v := k
+		for v < len(chunk) && !strings.ContainsRune(" \t\n\r/", rune(chunk[v])) && v-k < 64 {
+			v++
+		}
+		if v-k >= 7 && mixedClasses(chunk[k:v]) {
+			f.addSpan(ruleIDPassword, off+k, off+v)
+		}
+	}
+}
+
+// pgpassLines returns the lines with four colons whose second field is a port or *.
+func pgpassLines(s string) []int {
+	var at []int
+	for from := 0; from < len(s); {
+		end := strings.IndexByte(s[from:], '\n')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += from
+		}
+		line := s[from:end]
+		from = end + 1
+		if strings.Count(line, ":") < 4 || strings.IndexByte(line, ' ') >= 0 {
+			continue
+		}
+		f := strings.SplitN(line, ":", 3)
+		if f[1] == "*" || isDigits(f[1]) {
+			at = append(at, end-len(line))
+		}
+	}
+	return at
+}
+
+// secretWordBeforeIs returns each " is ", " was ", " are " or " were " right after a word
+// that names a secret, the only places the is/are rule can match.
+func secretWordBeforeIs(s string) []int {
+	var at []int
+	for _, verb := range []string{" is ", " was ", " are ", " were ", " is:", " was:"} {
+		for from := 0; ; {
+			i := strings.Index(s[from:], verb)
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + len(verb)
+			k := i
+			for k > 0 && i-k < 40 && (isNameByte(s[k-1]) || s[k-1] == ' ' && i-k < 8) {
+				k--
+			}
+			w := strings.ToLower(s[k:i])
+			if containsAny(w, []string{"pass", "pwd", "pw", "psw", "secret", "token", "credential", "key", "pin"}) {
+				at = append(at, i)
+			}
+		}
+	}
+	slices.Sort(at)
+	return at
+}

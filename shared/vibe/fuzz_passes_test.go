@@ -1,0 +1,239 @@
+package vibe
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// fuzzValue turns fuzzed bytes into a credential-like value: 12 to 40 letters and digits
+// with both, never a placeholder.
+func fuzzValue(raw string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(raw) && b.Len() < 36; i++ {
+		c := raw[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			b.WriteByte(c)
+		}
+	}
+	v := b.String() + "Q7z"
+	if len(v) < 12 {
+		v += "kP4mW9xR2nT6"
+	}
+	if placeholderValue(v) {
+		return "", false
+	}
+	return v, true
+}
+
+func checkPlanted(t *testing.T, san *Sanitizer, in, secret string) {
+	t.Helper()
+	out := san.NewSession(SessionHints{}).SanitizeText(in)
+	if secretLeaks(in, out, secret) {
+		t.Fatalf("secret %q survived:\n in: %q\nout: %q", secret, in, out)
+	}
+	if !utf8.ValidString(out) {
+		t.Fatalf("invalid UTF-8 out of %q", in)
+	}
+}
+
+// configTemplates place a password (%[1]s) where each config file format keeps one.
+var configTemplates = []string{
+	"machine api.github.com\n  login octocat\n  password %[1]s\n",
+	"machine example.org login bob password %[1]s\n",
+	"//registry.npmjs.org/:_authToken=%[1]s\nregistry=https://registry.npmjs.org/\n",
+	"_auth=%[1]s\nemail=ci@corp.io\n",
+	"[pypi]\nusername = __token__\npassword = %[1]s\n",
+	"https://bob:%[1]s@github.com\n",
+	`{"auths": {"ghcr.io": {"auth": "%[1]s"}}}`,
+	"<settings><servers><server><id>nexus</id><username>deploy</username><password>%[1]s</password></server></servers></settings>",
+	`<add key="ClearTextPassword" value="%[1]s" />`,
+	"apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ntype: Opaque\ndata:\n  password: %[1]s\n",
+	"DB_PASSWORD=%[1]s\nDEBUG=1\n",
+	"spring.datasource.password=%[1]s\n",
+	"[client]\nuser = root\npassword = %[1]s\n",
+	"database:\n  host: db\n  password: %[1]s\n",
+	"[auth]\ntoken = \"%[1]s\"\n",
+	"localhost:5432:app:postgres:%[1]s\n",
+}
+
+// FuzzConfigFiles: a password in any of the config file formats is masked, whatever text
+// comes before and after the file.
+func FuzzConfigFiles(f *testing.F) { fuzzTemplates(f, configTemplates, "$ cat ~/.config\n", "\n$ ") }
+
+// fuzzTemplates plants a fuzzed credential into one of the templates, on its own lines with
+// fuzzed text before and after, and requires it masked.
+func fuzzTemplates(f *testing.F, templates []string, before, after string) {
+	for i := range templates {
+		f.Add(uint8(i), before, after, "s3cr3tValue")
+	}
+	f.Add(uint8(3), "", "", "")
+	san := testSanitizer(f)
+	f.Fuzz(func(t *testing.T, which uint8, before, after, raw string) {
+		v, ok := fuzzValue(raw)
+		if !ok {
+			return
+		}
+		in := before + "\n" + fmt.Sprintf(templates[int(which)%len(templates)], v) + "\n" + after
+		checkPlanted(t, san, in, v)
+	})
+}
+
+// commandTemplates place a password (%[1]s) in the command lines that take one.
+var commandTemplates = []string{
+	"docker login -u bob -p %[1]s ghcr.io",
+	"echo '%[1]s' | docker login ghcr.io -u bob --password-stdin",
+	"mysql -uroot -p%[1]s shop",
+	"PGPASSWORD=%[1]s psql -h db -U app",
+	"sshpass -p '%[1]s' ssh deploy@10.0.0.5",
+	"curl -u bob:%[1]s https://api.corp.io/v1",
+	"curl -H 'Authorization: Bearer %[1]s' https://api.corp.io",
+	"app --db-password=%[1]s --verbose",
+	"htpasswd -b -c .htpasswd admin %[1]s",
+	"redis-cli -h cache -a %[1]s ping",
+	"skopeo copy --src-creds bob:%[1]s docker://a docker://b",
+	"openssl pkcs12 -export -passout pass:%[1]s -out a.p12",
+	"mongosh mongodb://db -u admin -p %[1]s",
+	"ldapsearch -x -D cn=admin -w %[1]s",
+	"cat <<EOF > .env\nAPI_TOKEN=%[1]s\nEOF",
+}
+
+// FuzzCommandLines: a password on any of the command lines that take one is masked.
+func FuzzCommandLines(f *testing.F) { fuzzTemplates(f, commandTemplates, "$ ", "\n") }
+
+// webhookTemplates place a token (%[1]s) in chat and CI webhook URLs.
+var webhookTemplates = []string{
+	"https://hooks.slack.com/services/T0AB12CD3/B0EF45GH6/%[1]s",
+	"https://discord.com/api/webhooks/123456789012345678/%[1]s",
+	"https://corp.webhook.office.com/webhookb2/%[1]s@abc/IncomingWebhook/x",
+	"https://chat.corp.io/hooks/%[1]s",
+	"https://gitlab.com/api/v4/projects/7/trigger/pipeline?token=%[1]s&ref=main",
+	"https://jenkins.corp.io/job/x/build?token=%[1]s",
+	"https://api.telegram.org/bot123456789:%[1]s/sendMessage",
+}
+
+// FuzzWebhookURLs: the token of a webhook URL is masked.
+func FuzzWebhookURLs(f *testing.F) {
+	for i := range webhookTemplates {
+		f.Add(uint8(i), "curl -X POST ", " -d '{}'", "AbCdEfGh1234IjKlMn")
+	}
+	san := testSanitizer(f)
+	f.Fuzz(func(t *testing.T, which uint8, before, after, raw string) {
+		v, ok := fuzzValue(raw + "aB3dE5fG7hJ9kL1mN3pQ5rS7")
+		if !ok {
+			return
+		}
+		in := before + fmt.Sprintf(webhookTemplates[int(which)%len(webhookTemplates)], v) + after
+		checkPlanted(t, san, in, v)
+	})
+}
+
+// FuzzSplitSecrets: a token cut at any point into concatenated literals, a diff hunk or
+// wrapped lines is masked in both pieces.
+func FuzzSplitSecrets(f *testing.F) {
+	f.Add(uint8(10), uint8(0))
+	f.Add(uint8(25), uint8(1))
+	f.Add(uint8(30), uint8(2))
+	f.Add(uint8(17), uint8(3))
+	san := testSanitizer(f)
+	tok := "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
+	f.Fuzz(func(t *testing.T, cut, form uint8) {
+		c := 8 + int(cut)%(len(tok)-16) // both pieces at least 8 characters
+		a, b := tok[:c], tok[c:]
+		var in string
+		switch form % 4 {
+		case 0:
+			in = `token = "` + a + `" + "` + b + `"`
+		case 1:
+			in = "@@ -1 +1 @@\n+" + a + "\n+" + b + "\n"
+		case 2:
+			in = "key:\n" + a + "\n" + b + "\n"
+		default:
+			in = "t = ('" + a + "'\n     '" + b + "')"
+		}
+		out := san.NewSession(SessionHints{}).SanitizeText(in)
+		if strings.Contains(out, a) || strings.Contains(out, b) {
+			t.Fatalf("piece survived:\n in: %q\nout: %q", in, out)
+		}
+	})
+}
+
+// FuzzSeenSecretForms: a secret found once is masked later in raw, base64, hex and
+// URL-encoded form, inside any text.
+func FuzzSeenSecretForms(f *testing.F) {
+	f.Add("Authorization: Basic ", "==", "u:", uint8(0))
+	f.Add("", "", "", uint8(1))
+	f.Add("x=", "&y=1", "", uint8(2))
+	san := testSanitizer(f)
+	secret := "Zq9Xv2Lm7Pw4Rt8Ks3Nd"
+	f.Fuzz(func(t *testing.T, before, after, prefix string, form uint8) {
+		ss := san.NewSession(SessionHints{})
+		if out := ss.SanitizeText("DB_PASSWORD=" + secret); strings.Contains(out, secret) {
+			t.Fatalf("not found: %q", out)
+		}
+		var enc string
+		switch form % 4 {
+		case 0:
+			enc = base64.StdEncoding.EncodeToString([]byte(prefix + secret))
+		case 1:
+			enc = hex.EncodeToString([]byte(secret))
+		case 2:
+			enc = url.QueryEscape(prefix + secret + "/+")
+		default:
+			enc = base64.RawURLEncoding.EncodeToString([]byte(prefix + secret + "\n"))
+		}
+		in := before + " " + enc + " " + after
+		out := ss.SanitizeText(in)
+		// The encoded form must be gone where it was whole in the input.
+		if strings.Contains(out, enc) || strings.Contains(out, secret) {
+			t.Fatalf("encoded secret survived:\n in: %q\nout: %q", in, out)
+		}
+	})
+}
+
+// FuzzRedactPersonal: the personal-data pass never panics, keeps UTF-8 valid and removes a
+// planted address whatever surrounds it.
+func FuzzRedactPersonal(f *testing.F) {
+	f.Add("Author: ", " <x>", "ada")
+	f.Add(`"author": "`, `"`, "jane.doe")
+	f.Add("drwxr-xr-x  2 ", " staff 64 Jan 1 x", "dain")
+	f.Add("", "", "")
+	f.Fuzz(func(t *testing.T, before, after, local string) {
+		l := strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' {
+				return r
+			}
+			return -1
+		}, local)
+		if len(l) < 3 || strings.HasPrefix(l, "git") || strings.HasPrefix(l, "no") {
+			l = "adalove"
+		}
+		mail := l + "@corp-mail.io"
+		in := before + " " + mail + " " + after
+		out := redactPersonal(in)
+		if !utf8.ValidString(out) && utf8.ValidString(in) {
+			t.Fatalf("invalid UTF-8 out of %q", in)
+		}
+		if strings.Contains(out, mail) {
+			t.Fatalf("address survived:\n in: %q\nout: %q", in, out)
+		}
+		_ = redactPersonal(before + after)
+	})
+}
+
+// FuzzStripANSI: no escape character survives, and text without escapes is unchanged.
+func FuzzStripANSI(f *testing.F) {
+	f.Add("\x1b[90m/home/alice\x1b[0m")
+	f.Add("\x1b]8;;file:///x\x07link\x1b]8;;\x07")
+	f.Add("plain text [1] arr[m]")
+	f.Fuzz(func(t *testing.T, s string) {
+		out := cleanControl(s, true)
+		if strings.ContainsRune(out, 0x1b) {
+			t.Fatalf("escape survived in %q", out)
+		}
+	})
+}

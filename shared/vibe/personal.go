@@ -1,0 +1,287 @@
+package vibe
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	ahocorasick "github.com/BobuSumisu/aho-corasick"
+)
+
+// Personal data: what identifies the streamer or the people they work with, rather than
+// what unlocks something. The account names of home directories and shell prompts are
+// removed when an event is stored (see paths.go); e-mail addresses, real names in version
+// control and package manifests, and account columns of ls -l, stat and id output are
+// removed from what viewers see while the slot's redact_personal_data setting is on (the
+// default), so that the owner's history keeps them and the setting applies to history too.
+
+// Personal-data markers.
+const (
+	markEmail = "[redacted:" + ClassEmail + "]"
+	markName  = "[redacted:" + ClassPersonalName + "]"
+	markUser  = "[user]"
+)
+
+var (
+	emailAddress = regexp.MustCompile(`[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}\b`)
+	// personLine: version-control headers and trailers and manifest lines that name a
+	// person: Author: Ada Lovelace <ada@…>, Co-authored-by: …, Maintainer: …, Owner: ….
+	personLine = regexp.MustCompile(`(?im)\b(?:author|commit|committer|co-authored-by|signed-off-by|reviewed-by|reported-by|tested-by|acked-by|suggested-by|helped-by|cc|maintainer|owner|contact|written by|created by)\s*:\s+([^\n<>()"{}\[\]@:]{2,80}?)\s*(?:<|\(|$)`)
+	// personField: manifest fields holding a name: "author": "Ada <…>", author = "Ada",
+	// __author__ = 'Ada', user.name = Ada, GIT_AUTHOR_NAME=Ada, "name": "Ada" inside an
+	// author object.
+	personField = regexp.MustCompile(`(?i)(?:["']?(?:author|maintainer|__author__|__maintainer__|git_author_name|git_committer_name)["']?\s*[:=]\s*|\buser\.name\s*[= ]\s*|\bauthor\s*=\s*)["']([^"'<>(){}\[\]@\n]{2,80}?)\s*(?:<[^>\n]*>)?\s*(?:\([^)\n]*\))?["']`)
+	// personList: authors = ["Ada <…>", "Grace"], "contributors": ["…"].
+	personList = regexp.MustCompile(`(?i)["']?(?:authors|maintainers|contributors|developers)["']?\s*[:=]\s*\[`)
+	// personObject: "author": {"name": "Ada", …}, authors = [{name = "Ada", …}].
+	personObject = regexp.MustCompile(`(?i)["']?name["']?\s*[:=]\s*["']([^"'<>@\n]{2,80})["']`)
+	// lsLong: the owner and group columns of ls -l.
+	lsLong = regexp.MustCompile(`(?m)^([-dlcbpsDl][rwxsStT-]{9}[@+.]?\s+\d+\s+)(\S+)(\s+)(\S+)`)
+	// idOutput: uid=501(dain) gid=20(staff) groups=…, and stat's Uid: ( 501/ dain).
+	idOutput = regexp.MustCompile(`(?i)\b(?:uid|gid|euid|egid)=\d+\(([^)\s]+)\)|\b(?:Uid|Gid):\s*\(\s*\d+/\s*([^)\s]+)\)`)
+)
+
+// genericAccounts are system accounts and groups that identify nobody.
+var genericAccounts = []string{
+	"root", "wheel", "staff", "admin", "everyone", "users", "user", "nobody", "nogroup", "daemon",
+	"bin", "sys", "adm", "sudo", "docker", "www-data", "_www", "_developer", "admin", "runner",
+	"ubuntu", "node", "git", "postgres", "mysql", "redis", "systemd-journal", "audio", "video",
+	"plugdev", "lpadmin", "dialout", "input", "render", "kvm", "libvirt", "vboxusers", "vagrant",
+	"codespace", "vscode", "dev", "app", "build", "ci", "jenkins", "circleci", "travis", "gitlab-runner",
+}
+
+// personalWords gate the name rules: one Aho-Corasick pass over the lower-case text tells
+// which can match. Each word opens header lines (1), manifest fields (2) or both.
+var personalWords = []struct {
+	word  string
+	rules int
+}{
+	{"author", 3}, {"maintainer", 3}, {"commit", 1}, {"-by:", 1}, {"owner", 1}, {"contact", 1},
+	{"cc:", 1}, {"written by", 1}, {"created by", 1}, {"user.name", 2}, {"contributors", 2}, {"developers", 2},
+}
+
+var personalTrie = sync.OnceValue(func() *ahocorasick.Trie {
+	b := ahocorasick.NewTrieBuilder()
+	for _, w := range personalWords {
+		b.AddString(w.word)
+	}
+	return b.Build()
+})
+
+// redactPersonal removes personal data from a text a viewer is about to see.
+func redactPersonal(s string) string {
+	if s == "" {
+		return s
+	}
+	var lines, fields bool
+	if strings.IndexByte(s, ':') >= 0 || strings.IndexByte(s, '=') >= 0 || strings.Contains(s, "user.name") {
+		personalTrie().Walk(stringBytes(strings.ToLower(s)), func(_, _, p int64) bool {
+			r := personalWords[p].rules
+			lines = lines || r&1 != 0
+			fields = fields || r&2 != 0
+			return !(lines && fields)
+		})
+	}
+	if lines && strings.IndexByte(s, ':') >= 0 {
+		s = replaceGroups(s, personLine, markName, personName)
+	}
+	if fields {
+		s = replaceGroups(s, personField, markName, personName)
+		s = redactPersonLists(s)
+	}
+	if strings.IndexByte(s, '@') >= 0 {
+		s = emailAddress.ReplaceAllStringFunc(s, func(e string) string {
+			if !personalAddress(e) {
+				return e
+			}
+			return markEmail
+		})
+	}
+	if hasLsLine(s) {
+		s = lsLong.ReplaceAllStringFunc(s, func(m string) string {
+			g := lsLong.FindStringSubmatch(m)
+			return g[1] + accountOrMark(g[2]) + g[3] + accountOrMark(g[4])
+		})
+	}
+	if hasIDOutput(s) {
+		s = replaceGroups(s, idOutput, markUser, func(v string) bool { return !slices.Contains(genericAccounts, strings.ToLower(v)) })
+	}
+	return s
+}
+
+// hasLsLine reports a line that opens with ls -l's file mode (drwxr-xr-x, -rw-r--r--@).
+func hasLsLine(s string) bool {
+	for from := 0; from < len(s); {
+		if isLsMode(s[from:]) {
+			return true
+		}
+		i := strings.IndexByte(s[from:], '\n')
+		if i < 0 {
+			return false
+		}
+		from += i + 1
+	}
+	return false
+}
+
+func isLsMode(s string) bool {
+	if len(s) < 11 || strings.IndexByte("-dlcbpsD", s[0]) < 0 {
+		return false
+	}
+	for i := 1; i < 10; i++ {
+		if strings.IndexByte("rwxsStT-", s[i]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// hasIDOutput reports id or stat output: uid=501(…), Uid: ( 501/ …).
+func hasIDOutput(s string) bool {
+	return strings.Contains(s, "uid=") || strings.Contains(s, "gid=") || strings.Contains(s, "Uid: (") || strings.Contains(s, "Gid: (")
+}
+
+func accountOrMark(a string) string {
+	if slices.Contains(genericAccounts, strings.ToLower(a)) || isDigits(a) || strings.HasPrefix(a, "[") {
+		return a
+	}
+	return markUser
+}
+
+// personName reports a value that reads as a person's name: one to five words of letters,
+// not a placeholder, a code identifier or a path.
+func personName(v string) bool {
+	v = strings.TrimSpace(v)
+	if v == "" || placeholderValue(v) || strings.HasPrefix(v, "[") || strings.ContainsAny(v, "/\\=;$%") {
+		return false
+	}
+	words := strings.Fields(v)
+	if len(words) == 0 || len(words) > 5 {
+		return false
+	}
+	switch strings.ToLower(v) {
+	case "none", "unknown", "anonymous", "me", "you", "the team", "team", "n/a", "yes", "no", "true", "false":
+		return false
+	}
+	for _, w := range words {
+		letters := 0
+		for _, r := range w {
+			if r >= '0' && r <= '9' {
+				return false
+			}
+			if r != '.' && r != '-' && r != '\'' && r != ',' {
+				letters++
+			}
+		}
+		if letters == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// personalAddress reports an e-mail address that may identify someone: not a placeholder
+// domain, not a service mailbox.
+func personalAddress(e string) bool {
+	l := strings.ToLower(e)
+	at := strings.IndexByte(l, '@')
+	if at <= 0 {
+		return false
+	}
+	local, domain := l[:at], l[at+1:]
+	switch local {
+	case "git", "noreply", "no-reply", "donotreply", "do-not-reply", "mailer-daemon", "postmaster":
+		return false
+	}
+	for _, d := range []string{"example.com", "example.org", "example.net", "localhost", "domain.com", "email.com"} {
+		if domain == d || strings.HasSuffix(domain, "."+d) {
+			return false
+		}
+	}
+	for _, suf := range []string{".example", ".invalid", ".test", ".localhost"} {
+		if strings.HasSuffix(domain, suf) {
+			return false
+		}
+	}
+	// A version or file reference that looks like an address: pkg@1.2.3 has no letters in
+	// its TLD and never matches; x@2x.png does.
+	for _, ext := range []string{".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".js", ".ts", ".css", ".json"} {
+		if strings.HasSuffix(domain, ext) {
+			return false
+		}
+	}
+	return true
+}
+
+// replaceGroups replaces the first non-empty group of every match of re that keep accepts.
+func replaceGroups(s string, re *regexp.Regexp, mark string, keep func(string) bool) string {
+	ms := re.FindAllStringSubmatchIndex(s, -1)
+	if len(ms) == 0 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range ms {
+		for g := 1; 2*g+1 < len(m); g++ {
+			st, en := m[2*g], m[2*g+1]
+			if st < 0 || st < last {
+				continue
+			}
+			v := strings.TrimSpace(s[st:en])
+			if !keep(v) {
+				break
+			}
+			st += strings.Index(s[st:en], v)
+			b.WriteString(s[last:st])
+			b.WriteString(mark)
+			last = st + len(v)
+			break
+		}
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// redactPersonLists replaces the names in author and contributor lists and objects.
+func redactPersonLists(s string) string {
+	locs := personList.FindAllStringIndex(s, -1)
+	if len(locs) == 0 {
+		if i := strings.Index(strings.ToLower(s), `"author"`); i >= 0 {
+			return redactAuthorObject(s, i)
+		}
+		return s
+	}
+	for k := len(locs) - 1; k >= 0; k-- {
+		start := locs[k][1]
+		end := strings.IndexByte(s[start:], ']')
+		if end < 0 || end > 2000 {
+			continue
+		}
+		body := s[start : start+end]
+		body = replaceGroups(body, personObject, markName, personName)
+		body = replaceGroups(body, quotedPerson, markName, personName)
+		s = s[:start] + body + s[start+end:]
+	}
+	if i := strings.Index(strings.ToLower(s), `"author"`); i >= 0 {
+		s = redactAuthorObject(s, i)
+	}
+	return s
+}
+
+var quotedPerson = regexp.MustCompile(`["']([^"'<>(){}\[\]@\n]{2,80}?)\s*(?:<[^>\n]*>)?\s*(?:\([^)\n]*\))?["']`)
+
+// redactAuthorObject replaces the name in "author": {"name": "…"}.
+func redactAuthorObject(s string, i int) string {
+	rest := s[i:]
+	open := strings.IndexByte(rest, '{')
+	if open < 0 || open > 12 {
+		return s
+	}
+	end := strings.IndexByte(rest[open:], '}')
+	if end < 0 || end > 600 {
+		return s
+	}
+	body := replaceGroups(rest[open:open+end], personObject, markName, personName)
+	return s[:i] + rest[:open] + body + rest[open+end:]
+}

@@ -1,0 +1,95 @@
+package vibe
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestRedactPersonal(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, in, want string }{
+		{"git log", "commit 3f2a9c1\nAuthor: Ada Lovelace <ada@analytical.engine.org>\nDate:   Mon",
+			"commit 3f2a9c1\nAuthor: [redacted:name] <[redacted:email]>\nDate:   Mon"},
+		{"trailer", "Co-authored-by: Grace Hopper <grace@navy.mil>", "Co-authored-by: [redacted:name] <[redacted:email]>"},
+		{"signed off", "Signed-off-by: Linus T <lt@kernel.example.net>", "Signed-off-by: [redacted:name] <lt@kernel.example.net>"},
+		{"owner line", "Owner: Dain Sundstrom", "Owner: [redacted:name]"},
+		{"package.json string", `  "author": "Jane Doe <jane@corp.io> (https://jane.dev)",`, `  "author": "[redacted:name] <[redacted:email]> (https://jane.dev)",`},
+		{"package.json object", `"author": {"name": "Jane Doe", "email": "jane@corp.io"}`, `"author": {"name": "[redacted:name]", "email": "[redacted:email]"}`},
+		{"pyproject", `authors = [{name = "Jane Doe", email = "jane@corp.io"}, "Bob Roe <bob@x.io>"]`, `authors = [{name = "[redacted:name]", email = "[redacted:email]"}, "[redacted:name] <[redacted:email]>"]`},
+		{"git config", `git config user.name "Jane Doe"`, `git config user.name "[redacted:name]"`},
+		{"bare e-mail", "mail me at jane.doe+x@corp.co.uk today", "mail me at [redacted:email] today"},
+		{"ls -l", "drwxr-xr-x@ 10 dain  staff   320 Jan  2 10:00 src\n-rw-r--r--   1 root  wheel    12 Jan  2 10:00 x",
+			"drwxr-xr-x@ 10 [user]  staff   320 Jan  2 10:00 src\n-rw-r--r--   1 root  wheel    12 Jan  2 10:00 x"},
+		{"id", "uid=501(dain) gid=20(staff) groups=20(staff)", "uid=501([user]) gid=20(staff) groups=20(staff)"},
+		{"stat", "Access: (0644/-rw-r--r--)  Uid: (  501/    dain)   Gid: (   20/   staff)", "Access: (0644/-rw-r--r--)  Uid: (  501/    [user])   Gid: (   20/   staff)"},
+		// Not personal: service mailboxes, placeholder domains, git remotes, versions, code.
+		{"not personal", "git@github.com:org/repo.git noreply@github.com a@example.com lodash@4.17.21 icon@2x.png",
+			"git@github.com:org/repo.git noreply@github.com a@example.com lodash@4.17.21 icon@2x.png"},
+		{"author field of code", "author: string // the commit author", "author: string // the commit author"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, redactPersonal(tt.in))
+		})
+	}
+}
+
+// TestProjectPersonalData: the setting, on by default, removes personal data from what
+// viewers see; the stored event keeps it for the owner.
+func TestProjectPersonalData(t *testing.T) {
+	t.Parallel()
+	ev := &Event{EventID: "e", EventType: TypeToolCall, Tool: &ToolBody{Name: "Bash", Phase: "end", ResultPreview: "Author: Ada Lovelace <ada@corp.io>"}}
+	s := projSettings(func(s *Settings) { s.ShowToolArguments = 1 })
+	require.Equal(t, 1, s.RedactPersonalData)
+	require.Equal(t, "Author: [redacted:name] <[redacted:email]>", Project(ev, s).Tool.ResultPreview)
+	s.RedactPersonalData = 0
+	require.Equal(t, "Author: Ada Lovelace <ada@corp.io>", Project(ev, s).Tool.ResultPreview)
+	require.Equal(t, "Author: Ada Lovelace <ada@corp.io>", ev.Tool.ResultPreview)
+}
+
+// TestSanitizeAccountNames: the account name is learned from the workspace root, the
+// publisher, home paths, prompts and ls/id output, and masked everywhere after.
+func TestSanitizeAccountNames(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+
+	// The root is under the home directory: the name is known before any path shows it.
+	ss := san.NewSession(SessionHints{WorkspaceRoots: []string{"/Users/dain/src/app"}})
+	require.Equal(t, "drwxr-xr-x@ 10 [user]  staff  320 Jan  2 10:00 cmd", ss.SanitizeText("drwxr-xr-x@ 10 dain  staff  320 Jan  2 10:00 cmd"))
+	require.Equal(t, "cmd/main.go", ss.SanitizeText("/Users/dain/src/app/cmd/main.go"))
+
+	ss = san.NewSession(SessionHints{AccountName: "mgarcia"})
+	require.Equal(t, "ssh [user]@10.0.0.5", ss.SanitizeText("ssh mgarcia@10.0.0.5"))
+
+	// Learned from ls -l output, then masked in later text.
+	ss = san.NewSession(SessionHints{})
+	require.Equal(t, "-rw-r--r--  1 [user]  staff  12 Jan  2 x.go", ss.SanitizeText("-rw-r--r--  1 carol  staff  12 Jan  2 x.go"))
+	require.Equal(t, "whoami: [user]", ss.SanitizeText("whoami: carol"))
+
+	// zsh and Fedora prompts lose the account and host; the host is learned too.
+	ss = san.NewSession(SessionHints{})
+	require.Equal(t, "~/src % ls", ss.SanitizeText("bob@Bobs-MacBook-Pro ~/src % ls"))
+	require.Equal(t, "[host] is up", ss.SanitizeText("Bobs-MacBook-Pro is up"))
+	require.Equal(t, "app $ make", ss.SanitizeText("[bob@fedora app]$ make"))
+}
+
+// TestSanitizeANSIAndEditorLinks: escapes go before any rule runs, so that a path right
+// behind a colour code is still rewritten; editor links are paths.
+func TestSanitizeANSIAndEditorLinks(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	ss := san.NewSession(SessionHints{WorkspaceRoots: []string{"/home/alice/app"}})
+	for in, want := range map[string]string{
+		"\x1b[90m/home/alice/notes/todo.md\x1b[0m":                 "~/notes/todo.md",
+		"[90m/home/alice/notes/todo.md[0m":                         "~/notes/todo.md",
+		`"\u001b[31merror\u001b[0m in /home/alice/x.go"`:           `"error in ~/x.go"`,
+		"see cci:1://file:///home/alice/app/next.config.js:3:0-20": "see next.config.js:3:0-20",
+		"open vscode://file/home/alice/app/src/a.ts:12":            "open src/a.ts:12",
+		"idea://open?file=/home/alice/other/b.kt":                  "~/other/b.kt",
+		"title \x1b]0;alice@box: ~\x07done":                        "title done",
+	} {
+		require.Equal(t, want, ss.SanitizeText(in), "%q", in)
+	}
+	require.Equal(t, "arr[m] and [1] stay", ss.SanitizeText("arr[m] and [1] stay"))
+}

@@ -1,0 +1,136 @@
+package vibe
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"net/url"
+	"strings"
+
+	ahocorasick "github.com/BobuSumisu/aho-corasick"
+)
+
+// seenSecrets is a session's memory of the secrets it has found: each one in the forms it
+// may come back in later (raw, base64 in each alphabet and at each alignment, hex, URL- and
+// JSON-escaped), found again in one pass over a text by an Aho-Corasick trie.
+type seenSecrets struct {
+	order   []string          // secrets, oldest first
+	class   map[string]string // secret → class of the rule that found it
+	forms   []seenForm        // the forms of the secrets in the trie, its patterns
+	trie    *ahocorasick.Trie // nil until the first rebuild
+	pending []seenForm        // forms of secrets added since, looked for one by one
+	dedup   map[string]bool   // every form held, in the trie or pending
+}
+
+// rebuildEvery is how many new secrets' forms are looked for one by one before the trie is
+// built again: rebuilding for every secret made a session with many secrets quadratic.
+const rebuildEvery = 16
+
+type seenForm struct {
+	form, class string
+}
+
+// minSeenForm is the shortest encoded form kept: shorter ones would match by chance.
+const minSeenForm = 10
+
+// add remembers secret and reports whether it was new.
+func (s *seenSecrets) add(secret, class string) bool {
+	if s.class == nil {
+		s.class = make(map[string]string)
+	}
+	if _, ok := s.class[secret]; ok {
+		return false
+	}
+	s.class[secret] = class
+	s.order = append(s.order, secret)
+	for len(s.order) > maxSeenSecrets {
+		delete(s.class, s.order[0])
+		s.order = s.order[1:]
+	}
+	return true
+}
+
+// addForms queues the forms of a new secret, rebuilding the trie once enough are queued.
+func (s *seenSecrets) addForms(secret string) {
+	if s.dedup == nil {
+		s.dedup = make(map[string]bool)
+	}
+	for _, f := range secretForms(secret) {
+		if len(f) < minSeenForm || s.dedup[f] {
+			continue
+		}
+		s.dedup[f] = true
+		s.pending = append(s.pending, seenForm{f, s.class[secret]})
+	}
+	if len(s.pending) >= rebuildEvery*8 || len(s.order) > 0 && len(s.order)%rebuildEvery == 0 {
+		s.rebuild()
+	}
+}
+
+// rebuild puts every remembered secret's forms into a new trie.
+func (s *seenSecrets) rebuild() {
+	s.forms, s.pending = s.forms[:0], nil
+	s.dedup = make(map[string]bool)
+	b := ahocorasick.NewTrieBuilder()
+	for _, sec := range s.order {
+		for _, f := range secretForms(sec) {
+			if len(f) < minSeenForm || s.dedup[f] {
+				continue
+			}
+			s.dedup[f] = true
+			s.forms = append(s.forms, seenForm{f, s.class[sec]})
+			b.AddString(f)
+		}
+	}
+	s.trie = b.Build()
+}
+
+// find marks every occurrence of a known secret's forms in f's text.
+func (s *seenSecrets) find(f *findings) {
+	if s.trie != nil && len(s.forms) > 0 {
+		s.trie.Walk(stringBytes(f.text), func(end, n, pattern int64) bool {
+			start := int(end - n + 1)
+			sf := s.forms[pattern]
+			f.spans = append(f.spans, span{start: start, end: start + int(n), rule: ruleSeen, class: sf.class})
+			return true
+		})
+	}
+	for _, sf := range s.pending {
+		for from := 0; ; {
+			i := strings.Index(f.text[from:], sf.form)
+			if i < 0 {
+				break
+			}
+			start := from + i
+			f.spans = append(f.spans, span{start: start, end: start + len(sf.form), rule: ruleSeen, class: sf.class})
+			from = start + len(sf.form)
+		}
+	}
+}
+
+// secretForms lists the forms a secret may reappear in. A secret inside a longer base64 text
+// (base64 of "user:secret", of a whole .env file) is encoded differently depending on its
+// offset modulo 3; for each offset the characters that do not depend on the neighbouring
+// bytes are kept.
+func secretForms(sec string) []string {
+	forms := []string{sec, strings.ToLower(hex.EncodeToString([]byte(sec))), strings.ToUpper(hex.EncodeToString([]byte(sec)))}
+	for _, v := range []string{url.QueryEscape(sec), url.PathEscape(sec), jsonEscape(sec)} {
+		if v != sec {
+			forms = append(forms, v)
+		}
+	}
+	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+		for off := range 3 {
+			padded := strings.Repeat("\x00", off) + sec
+			e := enc.EncodeToString([]byte(padded))
+			// Skip the characters that hold bits of the pad bytes, and the last character,
+			// which holds bits of whatever follows the secret.
+			skip := (off*8 + 5) / 6
+			stable := len(padded) * 8 / 6 // characters whose 6 bits all come from the text
+			if stable <= skip {
+				continue
+			}
+			forms = append(forms, e[skip:stable])
+		}
+	}
+	return forms
+}

@@ -1,0 +1,200 @@
+package vibe
+
+import (
+	"context"
+	"strings"
+)
+
+// Secrets split into pieces: a token concatenated from string literals ("sk-ant-" + "api03…"),
+// a key wrapped over several quoted lines, a diff hunk whose lines start with + or -, a long
+// token a terminal wrapped. Each run of pieces is joined and the rules run over the joined
+// text; a secret found there masks every piece it spans.
+
+// piece is one fragment of a possibly split secret: text[start:end].
+type piece struct{ start, end int }
+
+// maxPieces bounds the fragments one run may join.
+const maxPieces = 64
+
+// findSplitSecrets joins runs of adjacent string literals and of lines made of one token each
+// and reports the secrets found in the joined text as spans over the pieces.
+func (s *Sanitizer) findSplitSecrets(ctx context.Context, text string, f *findings) {
+	if !strings.ContainsAny(text, "\"'+\n") {
+		return
+	}
+	runs := append(literalChains(text), tokenLineRuns(text)...)
+	for i, run := range runs {
+		if i >= maxSplitRuns {
+			return
+		}
+		s.detectJoined(ctx, text, run, f)
+	}
+}
+
+// maxSplitRuns bounds the joined runs looked at per text.
+const maxSplitRuns = 32
+
+func (s *Sanitizer) detectJoined(ctx context.Context, text string, run []piece, f *findings) {
+	if len(run) < 2 || expired(ctx) {
+		return
+	}
+	var b strings.Builder
+	offsets := make([]int, len(run)) // start of each piece in the joined text
+	for i, p := range run {
+		offsets[i] = b.Len()
+		b.WriteString(text[p.start:p.end])
+	}
+	joined := b.String()
+	if len(joined) < 16 {
+		return
+	}
+	// Without the entropy fallback: random-looking pieces side by side (ids in a list) are
+	// not one secret.
+	inner := &findings{text: joined}
+	s.detect(ctx, joined, inner, false)
+	for _, sp := range inner.spans {
+		// Only a secret that crosses a piece boundary is new; one inside a piece was found
+		// in the text itself.
+		first, last := -1, -1
+		for i := range run {
+			pe := offsets[i] + run[i].end - run[i].start
+			if sp.start < pe && sp.end > offsets[i] {
+				if first < 0 {
+					first = i
+				}
+				last = i
+			}
+		}
+		if first < 0 || first == last {
+			continue
+		}
+		for i := first; i <= last; i++ {
+			ps := run[i].start + max(0, sp.start-offsets[i])
+			pe := run[i].start + min(run[i].end-run[i].start, sp.end-offsets[i])
+			f.spans = append(f.spans, span{start: ps, end: pe, rule: sp.rule})
+		}
+		f.note(sp.rule, joined[sp.start:sp.end])
+	}
+}
+
+// literalChains finds runs of quoted literals joined by + . .. & || or a line break (and
+// the diff markers or indentation of the next line): "abc" + "def", 'abc' .
+// 'def', "abc"\n+ "def". Escaped newlines (\n) at a literal's end are dropped from it.
+func literalChains(text string) [][]piece {
+	var r pieceRuns
+	lastEnd := -1
+	for i := 0; i < len(text); i++ {
+		q := text[i]
+		if q != '"' && q != '\'' && q != '`' {
+			continue
+		}
+		if i > 0 && text[i-1] == '\\' {
+			continue
+		}
+		end := i + 1
+		for end < len(text) && text[end] != q && text[end] != '\n' {
+			if text[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		if end >= len(text) || text[end] != q {
+			r.flush()
+			lastEnd = -1
+			continue
+		}
+		p := piece{i + 1, end}
+		for p.end-p.start >= 2 && text[p.end-2] == '\\' && (text[p.end-1] == 'n' || text[p.end-1] == 'r') {
+			p.end -= 2
+		}
+		if lastEnd < 0 || !joiner(text[lastEnd:i]) {
+			r.flush()
+		}
+		r.add(p)
+		lastEnd = end + 1
+		i = end
+	}
+	r.flush()
+	return r.all
+}
+
+// pieceRuns collects runs of adjacent pieces; a run of one piece is dropped.
+type pieceRuns struct {
+	all [][]piece
+	cur []piece
+}
+
+func (r *pieceRuns) add(p piece) {
+	if len(r.cur) >= maxPieces {
+		r.flush()
+	}
+	r.cur = append(r.cur, p)
+}
+
+func (r *pieceRuns) flush() {
+	if len(r.cur) >= 2 {
+		r.all = append(r.all, r.cur)
+	}
+	r.cur = nil
+}
+
+// joiner reports whether the text between two literals only concatenates them.
+func joiner(between string) bool {
+	if len(between) > 24 {
+		return false
+	}
+	ops := 0
+	for i := 0; i < len(between); i++ {
+		switch c := between[i]; c {
+		case ' ', '\t', '\r':
+		case '\n':
+			ops++
+		case '+', '.', '&', '|', '\\', ',':
+			ops++
+		default:
+			return false
+		}
+	}
+	// "a" "b" (C and Python adjacent literals) joins too, but not "a", "b" on one line:
+	// an argument list.
+	if strings.Contains(between, ",") && !strings.Contains(between, "\n") {
+		return false
+	}
+	return ops > 0 || strings.TrimSpace(between) == ""
+}
+
+// tokenLineRuns finds runs of lines that each hold one token (8+ token characters), after
+// an optional diff marker and indentation: a wrapped key or token.
+func tokenLineRuns(text string) [][]piece {
+	var r pieceRuns
+	for off := 0; off < len(text); {
+		end := strings.IndexByte(text[off:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += off
+		}
+		ls, le := off, end
+		if ls < le && (text[ls] == '+' || text[ls] == '-' || text[ls] == '>') {
+			ls++
+		}
+		for ls < le && (text[ls] == ' ' || text[ls] == '\t') {
+			ls++
+		}
+		for le > ls && (text[le-1] == ' ' || text[le-1] == '\r' || text[le-1] == '\\') {
+			le--
+		}
+		ok := le-ls >= 8
+		for k := ls; ok && k < le; k++ {
+			ok = tokenChar(text[k]) || text[k] == '='
+		}
+		if ok {
+			r.add(piece{ls, le})
+		} else {
+			r.flush()
+		}
+		off = end + 1
+	}
+	r.flush()
+	return r.all
+}

@@ -1,0 +1,94 @@
+package vibe
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestSanitizeSplitSecrets: a secret cut into concatenated literals, wrapped quoted lines,
+// diff hunks or terminal-wrapped lines is masked in every piece.
+func TestSanitizeSplitSecrets(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	tok := "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5" // 36 characters after the prefix
+	tests := []struct {
+		name, in string
+		pieces   []string
+	}{
+		{"concatenation", `const t = "` + tok[:12] + `" + "` + tok[12:] + `";`, []string{tok[:12], tok[12:]}},
+		{"python implicit", "key = ('" + tok[:20] + "'\n       '" + tok[20:] + "')", []string{tok[:20], tok[20:]}},
+		{"php dot", `$t = '` + tok[:10] + `' . '` + tok[10:] + `';`, []string{tok[:10], tok[10:]}},
+		{"wrapped terminal", "token:\n" + tok[:20] + "\n" + tok[20:] + "\n", []string{tok[:20], tok[20:]}},
+		{"diff hunk", "@@ -1,2 +1,2 @@\n+" + tok[:21] + "\n+" + tok[21:] + "\n", []string{tok[:21], tok[21:]}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := san.NewSession(SessionHints{}).SanitizeText(tt.in)
+			for _, p := range tt.pieces {
+				require.NotContains(t, out, p, "piece left in %q", out)
+			}
+		})
+	}
+	// An argument list of two literals is not one secret; nor are ids one per line.
+	args := `call("` + strings.Repeat("ab", 5) + `", "` + strings.Repeat("cd", 5) + `")`
+	require.Equal(t, args, san.NewSession(SessionHints{}).SanitizeText(args))
+	ids := "msg_01XFDUDYJgAACzvnptvVoYEL\nmsg_01QmJrGBvCXHwXj3GJb5y7sz\n"
+	require.Equal(t, ids, san.NewSession(SessionHints{}).SanitizeText(ids))
+}
+
+// TestSanitizeKnownSafeShapes: ids, model names and inline images pass; entropy alone never
+// redacts them.
+func TestSanitizeKnownSafeShapes(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	img := "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+	for _, in := range []string{
+		"requestId req_011CPkWs2r3FUvK9xSgZaTkq and msg_01XFDUDYJgAACzvnptvVoYEL",
+		"toolu_01A09q90qw90lq917835lq9 chatcmpl-9wZ3nFqjLxkPmVbT7yHr2aQ1sD4eF resp_67ccd2bed1ec8190b14f964abc0542670bb6a6b452d3795b",
+		"model HuggingFaceTB/SmolLM3-3B, claude-3-5-sonnet-20241022, meta-llama/Llama-3.1-8B-Instruct, gpt-4o-2024-08-06",
+		// Identifiers and formats taken for secrets before.
+		"self.token_summary = summarize(tokens)", "see lib/phoenix/token.ex:48", "date -u +%Y-%m-%dT%H:%M:%SZ",
+		"password: ${DB_PASSWORD}", "api_key: <your-key>", "token: xxx", "SECRET=changeme",
+		`<img src="` + img + `">`,
+		"background: url(" + img + ")",
+	} {
+		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
+	}
+}
+
+// TestSanitizeMetadataIDs: request and response ids are random by design; only a real
+// token format is masked in them, never entropy alone.
+func TestSanitizeMetadataIDs(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	ev := san.NewSession(SessionHints{}).SanitizeEvent(Event{EventID: "e", EventType: TypeResponse,
+		Metadata: &EventMetadata{RequestID: "Xk9Qm2Lp7Rt4Vw8Zb3Nc6Hd1", ResponseID: "ghp_" + strings.Repeat("x1Y2", 9), Model: "HuggingFaceTB/SmolLM3-3B"}})
+	require.Equal(t, "Xk9Qm2Lp7Rt4Vw8Zb3Nc6Hd1", ev.Metadata.RequestID)
+	require.Equal(t, "[redacted:token/vendor-token]", ev.Metadata.ResponseID)
+	require.Equal(t, "HuggingFaceTB/SmolLM3-3B", ev.Metadata.Model)
+}
+
+// TestSanitizeManySeenSecrets: secrets remembered before and after the seen-set trie was
+// last built are both found again, in any encoded form.
+func TestSanitizeManySeenSecrets(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	ss := san.NewSession(SessionHints{})
+	var secrets []string
+	for i := range 40 {
+		sec := fmt.Sprintf("Zq%02dXv2Lm7Pw4Rt8Ks3Nd", i)
+		secrets = append(secrets, sec)
+		require.NotContains(t, ss.SanitizeText("DB_PASSWORD="+sec), sec)
+	}
+	for _, i := range []int{0, 17, 39} {
+		b64 := base64.StdEncoding.EncodeToString([]byte("user:" + secrets[i]))
+		out := ss.SanitizeText("Authorization header was " + b64 + " and " + hex.EncodeToString([]byte(secrets[i])))
+		require.NotContains(t, out, b64)
+		require.NotContains(t, out, hex.EncodeToString([]byte(secrets[i])))
+	}
+}
