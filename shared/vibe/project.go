@@ -1,8 +1,10 @@
 package vibe
 
 import (
+	"encoding/json"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -190,11 +192,13 @@ func projectText(b *TextBody, limit int) *TextBody {
 	return &TextBody{Text: truncateRunes(b.Text, limit, Ellipsis)}
 }
 
-// projectTool shows the tool's name and phase; arguments and results (and a summary, which
-// usually quotes them) only with show_tool_arguments.
+// projectTool shows the tool's name and phase; arguments and results only with
+// show_tool_arguments. Without them the publisher's summary still shows ("Ran tests (go
+// test) — 3 failed", as the original platform shows it) unless it quotes the arguments or the
+// result, when a summary made of the name and phase stands in.
 func projectTool(p, ev *Event, s Settings, limit int) {
 	if ev.Tool == nil {
-		if s.ShowToolArguments != 1 {
+		if s.ShowToolArguments != 1 && p.Summary == "" {
 			p.Summary = "Used a tool"
 		}
 		return
@@ -203,10 +207,48 @@ func projectTool(p, ev *Event, s Settings, limit int) {
 	if s.ShowToolArguments == 1 {
 		t.ArgumentsPreview = truncateRunes(ev.Tool.ArgumentsPreview, limit, Ellipsis)
 		t.ResultPreview = truncateRunes(ev.Tool.ResultPreview, limit, Ellipsis)
-	} else {
+	} else if p.Summary == "" || quotes(ev.Summary, ev.Tool.ArgumentsPreview) || quotes(ev.Summary, ev.Tool.ResultPreview) {
 		p.Summary = toolSummary(t)
 	}
 	p.Tool = t
+}
+
+// minQuote is the shortest piece of a tool's arguments or result that, found in its summary,
+// makes the summary a quote of them.
+const minQuote = 8
+
+// quotes reports whether summary holds preview, or, when preview is a JSON object or array,
+// one of its string values, of at least minQuote bytes.
+func quotes(summary, preview string) bool {
+	preview = strings.TrimSpace(preview)
+	if summary == "" || len(preview) < minQuote {
+		return false
+	}
+	if strings.Contains(summary, preview) {
+		return true
+	}
+	var v any
+	if (preview[0] != '{' && preview[0] != '[') || json.Unmarshal([]byte(preview), &v) != nil {
+		return false
+	}
+	return quotesValue(summary, v)
+}
+
+func quotesValue(summary string, v any) bool {
+	switch v := v.(type) {
+	case string:
+		v = strings.TrimSpace(v)
+		return len(v) >= minQuote && strings.Contains(summary, v)
+	case []any:
+		return slices.ContainsFunc(v, func(e any) bool { return quotesValue(summary, e) })
+	case map[string]any:
+		for _, e := range v {
+			if quotesValue(summary, e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func toolSummary(t *ToolBody) string {

@@ -70,6 +70,36 @@ func TestProjectTool(t *testing.T) {
 	require.Equal(t, "Ran rm -rf build/", ev.Summary, "the stored event is not modified")
 }
 
+// TestProjectToolSummary: with arguments hidden, a publisher's summary that needs no
+// arguments reaches viewers; one that quotes the arguments or the result does not.
+func TestProjectToolSummary(t *testing.T) {
+	t.Parallel()
+	tool := func(summary, args, result string) *Event {
+		return &Event{EventID: "e", EventType: TypeToolCall, Summary: summary,
+			Tool: &ToolBody{Name: "Bash", Phase: "end", ArgumentsPreview: args, ResultPreview: result}}
+	}
+	for _, tc := range []struct {
+		name, summary, args, result, want string
+	}{
+		{"informative", "Ran tests (go test) — 3 failed", `{"command":"go test ./internal/room/..."}`, "FAIL x", "Ran tests (go test) — 3 failed"},
+		{"path redacted", "Read internal/room/room.go", `{"file_path":"/w/internal/room/room.go"}`, "", "Read room.go"},
+		{"quotes the raw arguments", "Ran curl -s https://example.test/x", "curl -s https://example.test/x", "", "Used Bash"},
+		{"quotes a JSON argument", "Ran psql -h db.internal -U admin", `{"command":"psql -h db.internal -U admin","timeout":5}`, "", "Used Bash"},
+		{"quotes a nested argument", "Wrote the launch codes", `{"edits":[{"new_string":"the launch codes"}]}`, "", "Used Bash"},
+		{"quotes the result", "Found alice@corp.example", "{}", "alice@corp.example", "Used Bash"},
+		{"short values are not quotes", "Ran go vet", `{"command":"go vet"}`, "", "Ran go vet"},
+		{"no summary", "", `{"command":"ls"}`, "", "Used Bash"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p := Project(tool(tc.summary, tc.args, tc.result), DefaultSettings())
+			require.Equal(t, tc.want, p.Summary)
+			require.Empty(t, p.Tool.ArgumentsPreview)
+			require.Empty(t, p.Tool.ResultPreview)
+		})
+	}
+}
+
 func TestProjectFile(t *testing.T) {
 	t.Parallel()
 	snip := "line one\nline two\nline three"

@@ -102,7 +102,7 @@ func TestHandshakeAccepts(t *testing.T) {
 		require.NoError(t, m.Decode(&r))
 		require.Equal(t, vibe.DefaultSettings(), r.Settings)
 		settings := f["settings"].(map[string]any)
-		require.Len(t, settings, 20, "the full normalized settings object")
+		require.Len(t, settings, 21, "the full normalized settings object")
 	})
 	t.Run("slug is matched case-insensitively and may be omitted", func(t *testing.T) {
 		for _, slug := range []string{"CAMP-code", ""} {

@@ -380,6 +380,23 @@
     return "Used " + name;
   }
 
+  // quotes mirrors the server's rule: a tool summary that holds the arguments or the result
+  // (or one of their JSON string values) of at least 8 characters is not shown without them.
+  function quotes(summary, preview) {
+    preview = (preview || "").trim();
+    if (!summary || preview.length < 8) return false;
+    if (summary.includes(preview)) return true;
+    if (preview[0] !== "{" && preview[0] !== "[") return false;
+    let v;
+    try { v = JSON.parse(preview); } catch (e) { return false; }
+    const walk = (x) => {
+      if (typeof x === "string") { x = x.trim(); return x.length >= 8 && summary.includes(x); }
+      if (x && typeof x === "object") return Object.values(x).some(walk);
+      return false;
+    };
+    return walk(v);
+  }
+
   // project returns what a viewer would see of a stored event, or null.
   function project(ev, s) {
     if (!ev || !live(s) || ev.visibility === "streamer" || !typeShown(ev.eventType, s)) return null;
@@ -403,14 +420,14 @@
         break;
       case "tool.call":
         if (!ev.tool) {
-          if (s.show_tool_arguments !== 1) p.summary = "Used a tool";
+          if (s.show_tool_arguments !== 1 && !p.summary) p.summary = "Used a tool";
           break;
         }
         p.tool = { name: ev.tool.name, phase: ev.tool.phase };
         if (s.show_tool_arguments === 1) {
           p.tool.argumentsPreview = truncate(ev.tool.argumentsPreview, limit);
           p.tool.resultPreview = truncate(ev.tool.resultPreview, limit);
-        } else {
+        } else if (!p.summary || quotes(ev.summary, ev.tool.argumentsPreview) || quotes(ev.summary, ev.tool.resultPreview)) {
           p.summary = toolSummary(p.tool);
         }
         break;
