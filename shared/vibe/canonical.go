@@ -22,6 +22,10 @@ type enumRule struct {
 	values   []string          // the canonical values
 	synonyms map[string]string // folded synonym → canonical value
 	fallback string            // what any other value becomes; "" drops it
+	// words lets a value that is no synonym map by its last words: a namespaced constant
+	// ("TASK_STATE_COMPLETED", "IN_MODIFY", "tool.call.finished", "toolCallFailed") means
+	// what its final words mean. Never for visibility, where a guess must not show an event.
+	words bool
 }
 
 // synonyms builds a synonym map from canonical value → its synonyms (folded form).
@@ -46,6 +50,7 @@ var (
 		fallback: VisibilityStreamer, // unknown: keep it from viewers
 	}
 	depthRule = enumRule{
+		words:  true,
 		values: []string{DepthHeadline, DepthStandard, DepthDeep},
 		synonyms: synonyms(map[string][]string{
 			DepthHeadline: {"brief", "short", "summary", "minimal", "min", "low", "compact", "terse", "headlines"},
@@ -55,6 +60,7 @@ var (
 		fallback: DepthStandard,
 	}
 	phaseRule = enumRule{
+		words:  true,
 		values: []string{"start", "end", "error"},
 		synonyms: synonyms(map[string][]string{
 			"start": {"running", "started", "starting", "in_progress", "pending", "begin", "began", "invoked",
@@ -68,6 +74,7 @@ var (
 		}),
 	}
 	operationRule = enumRule{
+		words:  true,
 		values: []string{"create", "edit", "delete", "rename", "save"},
 		synonyms: synonyms(map[string][]string{
 			"create": {"created", "add", "added", "new", "add-dir", "copied", "copy"},
@@ -79,6 +86,7 @@ var (
 		}),
 	}
 	clientTypeRule = enumRule{
+		words:  true,
 		values: append(slices.Clip(ClientTypes), "other"),
 		synonyms: synonyms(map[string][]string{
 			"vscode-extension": {"vscode", "vs-code", "code-extension"},
@@ -131,7 +139,69 @@ func (r *enumRule) canonical(s string) (v string, changed bool) {
 	if v, ok := r.synonyms[fold(s)]; ok {
 		return v, true
 	}
+	if r.words {
+		if v, ok := r.byLastWords(s); ok {
+			return v, true
+		}
+	}
 	return r.fallback, true
+}
+
+// byLastWords maps s by its last words, longest run first: "TASK_STATE_COMPLETED" tries
+// "statecompleted", then "completed". A negation anywhere ("not_done", "NON_FATAL") maps
+// nothing.
+func (r *enumRule) byLastWords(s string) (string, bool) {
+	w := splitWords(s)
+	if len(w) < 2 || slices.ContainsFunc(w, isNegation) {
+		return "", false
+	}
+	for i := 1; i < len(w); i++ {
+		if v, ok := r.synonyms[strings.Join(w[i:], "")]; ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// splitWords splits an identifier into lowercase words at separators and at lower-to-upper
+// case changes ("toolCallFailed" → tool, call, failed).
+func splitWords(s string) []string {
+	var words []string
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			words = append(words, b.String())
+			b.Reset()
+		}
+	}
+	prevLower := false
+	for _, r := range s {
+		switch {
+		case r == ' ' || r == '_' || r == '-' || r == '.' || r == ':' || r == '/':
+			flush()
+			prevLower = false
+			continue
+		case r >= 'A' && r <= 'Z':
+			if prevLower {
+				flush()
+			}
+			r += 'a' - 'A'
+			prevLower = false
+		default:
+			prevLower = r >= 'a' && r <= 'z'
+		}
+		b.WriteRune(r)
+	}
+	flush()
+	return words
+}
+
+func isNegation(w string) bool {
+	switch w {
+	case "not", "non", "no", "never", "un", "without":
+		return true
+	}
+	return false
 }
 
 // IsCanonicalType reports whether t is one of the canonical event types (EventTypes); any

@@ -257,3 +257,29 @@ func BenchmarkCanonicalEvent(b *testing.B) {
 		}
 	})
 }
+
+// TestEnumLastWords: a namespaced constant maps by its last words, except past a negation
+// and never for visibility.
+func TestEnumLastWords(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		rule *enumRule
+		in   string
+		want string
+	}{
+		{&phaseRule, "TASK_STATE_COMPLETED", "end"},
+		{&phaseRule, "toolCallFailed", "error"},
+		{&phaseRule, "tool.call.in_progress", "start"},
+		{&phaseRule, "not_done", ""},
+		{&phaseRule, "NON_FATAL_ERROR", ""},
+		{&phaseRule, "FROBNICATED", ""},
+		{&operationRule, "IN_MODIFY", "edit"},
+		{&operationRule, "FileDeleted", "delete"},
+		{&depthRule, "VIEWER_DEPTH_VERBOSE", DepthDeep},
+		{&visibilityRule, "not_public", VisibilityStreamer},
+		{&visibilityRule, "VISIBILITY_PUBLIC", VisibilityStreamer},
+	} {
+		got, _ := tc.rule.canonical(tc.in)
+		require.Equal(t, tc.want, got, tc.in)
+	}
+}
