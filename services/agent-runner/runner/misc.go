@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"errors"
 	"net/http"
 	"sort"
 	"strconv"
@@ -183,6 +184,8 @@ type replyBody struct {
 	RequestID string `json:"request_id"`
 	Decision  string `json:"decision"` // allow or deny
 	Remember  bool   `json:"remember"`
+	// Always, with remember, are the patterns to save instead of the request's own.
+	Always []string `json:"always"`
 }
 
 func (r *Runner) replyPermission(c echo.Context) error {
@@ -197,11 +200,14 @@ func (r *Runner) replyPermission(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, "decision must be allow or deny")
 	}
 	req, err := r.engine.Permissions().Reply(c.Request().Context(), principal(c).UserID, b.RequestID,
-		permission.Reply{Allow: b.Decision == "allow", Remember: b.Remember})
-	if err != nil {
-		if err == permission.ErrNotFound {
-			return echo.NewHTTPError(http.StatusNotFound, "permission request not found")
-		}
+		permission.Reply{Allow: b.Decision == "allow", Remember: b.Remember, Always: b.Always})
+	var re *permission.ReplyError
+	switch {
+	case errors.Is(err, permission.ErrNotFound):
+		return echo.NewHTTPError(http.StatusNotFound, "permission request not found")
+	case errors.As(err, &re):
+		return echo.NewHTTPError(http.StatusBadRequest, re.Error())
+	case err != nil:
 		return err
 	}
 	r.metrics.replies.WithLabelValues(b.Decision).Inc()

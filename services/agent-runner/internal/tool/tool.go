@@ -50,7 +50,8 @@ type Tool interface {
 type Perm struct {
 	Pattern string
 	Kind    permission.Kind
-	// Always is the pattern a remembered approval saves ("*" when empty).
+	// Always is the pattern a remembered approval saves ("*" when empty; each command
+	// exactly for KindCommand).
 	Always string
 	Title  string
 }

@@ -31,27 +31,10 @@ func Bash() tool.Tool {
 			"or abort, and background processes do not outlive the command: don't start servers expecting them to keep running.",
 		Kind: tool.KindExecute,
 		Perm: func(tc *tool.Context, p BashParams) tool.Perm {
-			return tool.Perm{Pattern: strings.TrimSpace(p.Command), Kind: permission.KindText,
-				Always: commandPrefix(p.Command), Title: "Run: " + p.Command}
+			return tool.Perm{Pattern: strings.TrimSpace(p.Command), Kind: permission.KindCommand, Title: "Run: " + p.Command}
 		},
 		Run: runBash,
 	})
-}
-
-// commandPrefix is the pattern a remembered approval of command covers: its program and,
-// for tools with subcommands, the subcommand ("git status*", "ls*").
-func commandPrefix(cmd string) string {
-	f := strings.Fields(cmd)
-	if len(f) == 0 {
-		return "*"
-	}
-	switch f[0] {
-	case "git", "go", "npm", "pnpm", "yarn", "cargo", "docker", "kubectl", "make", "bun", "npx", "pip", "uv":
-		if len(f) > 1 && !strings.HasPrefix(f[1], "-") {
-			return f[0] + " " + f[1] + "*"
-		}
-	}
-	return f[0] + "*"
 }
 
 func runBash(ctx context.Context, tc *tool.Context, p BashParams) (tool.Result, error) {

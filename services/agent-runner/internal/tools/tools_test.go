@@ -241,11 +241,3 @@ func TestSchemasAreGenerated(t *testing.T) {
 	require.Equal(t, "boolean", props["replace_all"].(map[string]any)["type"])
 	require.NotEmpty(t, props["old_string"].(map[string]any)["description"])
 }
-
-func TestCommandPrefix(t *testing.T) {
-	for in, want := range map[string]string{
-		"git status --short": "git status*", "ls -la": "ls*", "npm run dev": "npm run*", "git -C x log": "git*", "": "*",
-	} {
-		require.Equal(t, want, commandPrefix(in), in)
-	}
-}
