@@ -131,7 +131,7 @@ func (e *Engine) prepare(ctx context.Context, s store.Session, agentName, modelN
 	}
 	system += fmt.Sprintf("\n\nWorking directory: %s\nProject root: %s\nToday: %s", s.Directory, proj.Worktree, time.Now().UTC().Format("2006-01-02"))
 	return &turn{sess: s, agent: ag, model: m, mname: modelName, rules: rules, system: system, policy: policy,
-		tools: e.d.Tools.View(ag.DisabledTools, ag.ReadOnly())}, nil
+		tools: ag.Tools(e.d.Tools.All())}, nil
 }
 
 // begin stores the user message and prepares the turn.

@@ -16,7 +16,8 @@ import (
 	"openvibe.live/backend/services/agent-runner/internal/permission"
 )
 
-// Kind classifies what a tool does; subagents only get KindRead tools.
+// Kind classifies what a tool does; read-only agents only get KindRead and KindDelegate
+// tools.
 type Kind string
 
 // Kinds.
@@ -24,6 +25,8 @@ const (
 	KindRead    Kind = "read"
 	KindWrite   Kind = "write"
 	KindExecute Kind = "execute"
+	// KindDelegate runs a subagent, which is read-only itself.
+	KindDelegate Kind = "delegate"
 )
 
 // Result is what a tool returns: a title for people, output for the model.

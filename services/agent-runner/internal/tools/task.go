@@ -20,7 +20,7 @@ func Task() tool.Tool {
 		Name: "task",
 		Description: "Delegate a self-contained research task to a subagent that runs in its own child session " +
 			"with read-only tools, and get its final answer back.",
-		Kind: tool.KindExecute,
+		Kind: tool.KindDelegate,
 		Perm: func(tc *tool.Context, p TaskParams) tool.Perm {
 			a := p.SubagentType
 			if a == "" {
