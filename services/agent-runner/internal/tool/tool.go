@@ -83,7 +83,8 @@ type typed[P any] struct {
 }
 
 // New builds a Tool from a typed definition; the params schema is generated from P's fields
-// (json tags name them, `jsonschema:"description=…"` describes them, fields without
+// (json tags name them, `jsonschema_description:"…"` describes them — the `jsonschema` tag
+// splits its options at commas, so a description there would be cut —, fields without
 // omitempty are required).
 func New[P any](def Def[P]) Tool {
 	return &typed[P]{def: def, schema: SchemaFor[P]()}

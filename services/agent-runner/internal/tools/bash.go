@@ -17,9 +17,9 @@ const (
 
 // BashParams are the bash tool's parameters.
 type BashParams struct {
-	Command     string `json:"command" jsonschema:"description=The command to run with bash -c"`
-	Timeout     int    `json:"timeout,omitempty" jsonschema:"description=Timeout in milliseconds (default 120000, at most 600000),minimum=0"`
-	Description string `json:"description,omitempty" jsonschema:"description=Five to ten words saying what the command does"`
+	Command     string `json:"command" jsonschema_description:"The command to run with bash -c"`
+	Timeout     int    `json:"timeout,omitempty" jsonschema_description:"Timeout in milliseconds (default 120000, at most 600000)" jsonschema:"minimum=0"`
+	Description string `json:"description,omitempty" jsonschema_description:"Five to ten words saying what the command does"`
 }
 
 // Bash returns the bash tool.

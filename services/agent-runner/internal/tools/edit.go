@@ -11,10 +11,10 @@ import (
 
 // EditParams are the edit tool's parameters.
 type EditParams struct {
-	FilePath   string `json:"file_path" jsonschema:"description=Path of the file to edit"`
-	OldString  string `json:"old_string" jsonschema:"description=Exact text to replace (copy it from read output without the line-number prefix)"`
-	NewString  string `json:"new_string" jsonschema:"description=Replacement text"`
-	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"description=Replace every occurrence instead of requiring a unique match"`
+	FilePath   string `json:"file_path" jsonschema_description:"Path of the file to edit"`
+	OldString  string `json:"old_string" jsonschema_description:"Exact text to replace (copy it from read output without the line-number prefix)"`
+	NewString  string `json:"new_string" jsonschema_description:"Replacement text"`
+	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema_description:"Replace every occurrence instead of requiring a unique match"`
 }
 
 // Edit returns the edit tool.

@@ -18,8 +18,8 @@ const globMaxResults = 200
 
 // GlobParams are the glob tool's parameters.
 type GlobParams struct {
-	Pattern string `json:"pattern" jsonschema:"description=Glob such as **/*.go or src/*.ts (** crosses directories)"`
-	Path    string `json:"path,omitempty" jsonschema:"description=Directory to search (default: the working directory)"`
+	Pattern string `json:"pattern" jsonschema_description:"Glob such as **/*.go or src/*.ts (** crosses directories)"`
+	Path    string `json:"path,omitempty" jsonschema_description:"Directory to search (default: the working directory)"`
 }
 
 // Glob returns the glob tool.

@@ -24,9 +24,9 @@ const (
 
 // GrepParams are the grep tool's parameters.
 type GrepParams struct {
-	Pattern string `json:"pattern" jsonschema:"description=Regular expression (RE2 syntax) to search for"`
-	Path    string `json:"path,omitempty" jsonschema:"description=Directory to search (default: the working directory)"`
-	Include string `json:"include,omitempty" jsonschema:"description=Only files whose path matches this glob, e.g. **/*.go"`
+	Pattern string `json:"pattern" jsonschema_description:"Regular expression (RE2 syntax) to search for"`
+	Path    string `json:"path,omitempty" jsonschema_description:"Directory to search (default: the working directory)"`
+	Include string `json:"include,omitempty" jsonschema_description:"Only files whose path matches this glob, e.g. **/*.go"`
 }
 
 // Grep returns the grep tool.

@@ -20,9 +20,9 @@ const (
 
 // ReadParams are the read tool's parameters.
 type ReadParams struct {
-	FilePath string `json:"file_path" jsonschema:"description=Path of the file to read (absolute or relative to the working directory)"`
-	Offset   int    `json:"offset,omitempty" jsonschema:"description=Line number to start from (1-based),minimum=0"`
-	Limit    int    `json:"limit,omitempty" jsonschema:"description=Number of lines to read (default 2000),minimum=0"`
+	FilePath string `json:"file_path" jsonschema_description:"Path of the file to read (absolute or relative to the working directory)"`
+	Offset   int    `json:"offset,omitempty" jsonschema_description:"Line number to start from (1-based)" jsonschema:"minimum=0"`
+	Limit    int    `json:"limit,omitempty" jsonschema_description:"Number of lines to read (default 2000)" jsonschema:"minimum=0"`
 }
 
 // Read returns the read tool.

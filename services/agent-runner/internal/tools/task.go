@@ -9,9 +9,9 @@ import (
 
 // TaskParams are the task tool's parameters.
 type TaskParams struct {
-	Description  string `json:"description" jsonschema:"description=Three to five words describing the task"`
-	Prompt       string `json:"prompt" jsonschema:"description=The full instructions for the subagent"`
-	SubagentType string `json:"subagent_type,omitempty" jsonschema:"description=Which subagent to use (default general)"`
+	Description  string `json:"description" jsonschema_description:"Three to five words describing the task"`
+	Prompt       string `json:"prompt" jsonschema_description:"The full instructions for the subagent"`
+	SubagentType string `json:"subagent_type,omitempty" jsonschema_description:"Which subagent to use (default general)"`
 }
 
 // Task returns the task tool: delegate work to a subagent in a child session.

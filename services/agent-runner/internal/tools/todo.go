@@ -12,15 +12,15 @@ import (
 
 // TodoItem is one entry the model writes.
 type TodoItem struct {
-	ID       string `json:"id" jsonschema:"description=Stable identifier of the item"`
-	Content  string `json:"content" jsonschema:"description=What to do"`
+	ID       string `json:"id" jsonschema_description:"Stable identifier of the item"`
+	Content  string `json:"content" jsonschema_description:"What to do"`
 	Status   string `json:"status" jsonschema:"enum=pending,enum=in_progress,enum=completed,enum=cancelled"`
 	Priority string `json:"priority,omitempty" jsonschema:"enum=high,enum=medium,enum=low"`
 }
 
 // TodoWriteParams are the todo_write tool's parameters.
 type TodoWriteParams struct {
-	Todos []TodoItem `json:"todos" jsonschema:"description=The complete updated todo list"`
+	Todos []TodoItem `json:"todos" jsonschema_description:"The complete updated todo list"`
 }
 
 // TodoWrite returns the todo_write tool.

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -240,4 +241,26 @@ func TestSchemasAreGenerated(t *testing.T) {
 	props := s["properties"].(map[string]any)
 	require.Equal(t, "boolean", props["replace_all"].(map[string]any)["type"])
 	require.NotEmpty(t, props["old_string"].(map[string]any)["description"])
+}
+
+// TestSchemaDescriptionsWhole: every parameter description reaches the schema as written
+// (struct-tag options are split at commas, so descriptions live in their own tag).
+func TestSchemaDescriptionsWhole(t *testing.T) {
+	params := map[string]any{"bash": BashParams{}, "read": ReadParams{}, "write": WriteParams{}, "edit": EditParams{},
+		"glob": GlobParams{}, "grep": GrepParams{}, "web_fetch": WebFetchParams{}, "task": TaskParams{}, "todo_write": TodoWriteParams{}}
+	schemas := map[string]map[string]any{}
+	for _, tl := range Builtins(Options{}) {
+		schemas[tl.Name()] = tl.Schema()
+	}
+	for name, p := range params {
+		props := schemas[name]["properties"].(map[string]any)
+		typ := reflect.TypeOf(p)
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			require.NotContains(t, f.Tag.Get("jsonschema"), "description=", "%s.%s", name, f.Name)
+			want := f.Tag.Get("jsonschema_description")
+			key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			require.Equal(t, want, props[key].(map[string]any)["description"], "%s.%s", name, key)
+		}
+	}
 }

@@ -27,9 +27,9 @@ const (
 
 // WebFetchParams are the web_fetch tool's parameters.
 type WebFetchParams struct {
-	URL     string `json:"url" jsonschema:"description=http or https URL to fetch"`
-	Format  string `json:"format,omitempty" jsonschema:"enum=markdown,enum=text,enum=html,description=Output format (default markdown)"`
-	Timeout int    `json:"timeout,omitempty" jsonschema:"description=Timeout in seconds (default 30, at most 120),minimum=0"`
+	URL     string `json:"url" jsonschema_description:"http or https URL to fetch"`
+	Format  string `json:"format,omitempty" jsonschema_description:"Output format (default markdown)" jsonschema:"enum=markdown,enum=text,enum=html"`
+	Timeout int    `json:"timeout,omitempty" jsonschema_description:"Timeout in seconds (default 30, at most 120)" jsonschema:"minimum=0"`
 }
 
 // WebFetch returns the web_fetch tool.

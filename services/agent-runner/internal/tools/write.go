@@ -11,8 +11,8 @@ import (
 
 // WriteParams are the write tool's parameters.
 type WriteParams struct {
-	FilePath string `json:"file_path" jsonschema:"description=Path of the file to write"`
-	Content  string `json:"content" jsonschema:"description=The complete new content of the file"`
+	FilePath string `json:"file_path" jsonschema_description:"Path of the file to write"`
+	Content  string `json:"content" jsonschema_description:"The complete new content of the file"`
 }
 
 // Write returns the write tool.
