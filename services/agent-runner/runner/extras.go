@@ -126,11 +126,7 @@ func (r *Runner) compactSession(c echo.Context) error {
 	case errors.Is(err, compaction.ErrNothingToCompact), errors.Is(err, compaction.ErrNoProgress):
 		return echo.NewHTTPError(http.StatusConflict, err.Error())
 	case err != nil:
-		var ce *engine.ConfigError
-		if errors.As(err, &ce) {
-			return echo.NewHTTPError(http.StatusBadRequest, err.Error())
-		}
-		return httpError(err)
+		return r.apiError(c, err)
 	}
 	return c.JSON(http.StatusOK, m)
 }
@@ -165,7 +161,7 @@ func (r *Runner) revertSession(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, "message_id is required")
 	}
 	if r.engine.Busy(s.ID) {
-		return httpError(engine.ErrBusy)
+		return r.apiError(c, engine.ErrBusy)
 	}
 	rv, err := r.x.tracker.Revert(c.Request().Context(), s.ID, b.MessageID)
 	if errors.Is(err, snapshot.ErrNoTurn) {
@@ -184,7 +180,7 @@ func (r *Runner) unrevertSession(c echo.Context) error {
 		return err
 	}
 	if r.engine.Busy(s.ID) {
-		return httpError(engine.ErrBusy)
+		return r.apiError(c, engine.ErrBusy)
 	}
 	d, err := r.x.tracker.Unrevert(c.Request().Context(), s.ID)
 	if errors.Is(err, snapshot.ErrNotReverted) {
@@ -219,11 +215,11 @@ func (r *Runner) putLink(c echo.Context) error {
 		return err
 	}
 	if err := t.Validate(); err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+		return r.badRequest(c, err)
 	}
 	st, err := r.x.links.Link(s.ID, t, s.Directory)
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+		return r.badRequest(c, err)
 	}
 	return c.JSON(http.StatusOK, st)
 }

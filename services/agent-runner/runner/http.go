@@ -4,6 +4,8 @@ import (
 	"crypto/subtle"
 	"errors"
 	"net/http"
+	"path/filepath"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -12,6 +14,7 @@ import (
 	"openvibe.live/backend/services/agent-runner/internal/engine"
 	"openvibe.live/backend/services/agent-runner/internal/permission"
 	"openvibe.live/backend/services/agent-runner/internal/store"
+	"openvibe.live/backend/services/agent-runner/internal/tool"
 )
 
 const principalKey = "agent.principal"
@@ -93,9 +96,11 @@ func (r *Runner) session(c echo.Context) (store.Session, error) {
 	return s, nil
 }
 
-// httpError maps engine and store errors to client errors.
-func httpError(err error) error {
+// apiError maps engine and store errors to client errors; a 400's message names paths as
+// the caller knows them (userText).
+func (r *Runner) apiError(c echo.Context, err error) error {
 	var de *permission.DeniedError
+	var ce *engine.ConfigError
 	switch {
 	case err == nil:
 		return nil
@@ -105,12 +110,35 @@ func httpError(err error) error {
 		return echo.NewHTTPError(http.StatusConflict, "the session is busy with another turn; abort it or wait")
 	case errors.Is(err, engine.ErrClosed):
 		return echo.NewHTTPError(http.StatusServiceUnavailable, "the runner is shutting down")
-	case errors.Is(err, engine.ErrUnknownAgent), errors.Is(err, engine.ErrBadDirectory):
-		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+	case errors.As(err, &ce), errors.Is(err, engine.ErrUnknownAgent), errors.Is(err, engine.ErrBadDirectory):
+		return r.badRequest(c, err)
 	case errors.As(err, &de):
 		return echo.NewHTTPError(http.StatusForbidden, err.Error())
 	}
 	return err
+}
+
+// badRequest is a 400 with err's message as the caller may read it.
+func (r *Runner) badRequest(c echo.Context, err error) error {
+	return echo.NewHTTPError(http.StatusBadRequest, r.userText(c, err.Error()))
+}
+
+// userText rewrites the server's paths in a message for a confined caller: their workspace
+// becomes the paths relative to it, and the global config file is named, not shown. A local
+// (unconfined) server's paths are the user's own and stay as they are.
+func (r *Runner) userText(c echo.Context, msg string) string {
+	root := r.root(principal(c).UserID)
+	if root == "" {
+		return msg
+	}
+	if r.d.GlobalConfig != "" {
+		msg = strings.ReplaceAll(msg, r.d.GlobalConfig, "the server's openvibe.json")
+	}
+	for _, p := range []string{tool.RealPath(root), root} {
+		msg = strings.ReplaceAll(msg, p+string(filepath.Separator), "")
+		msg = strings.ReplaceAll(msg, p, "your workspace")
+	}
+	return msg
 }
 
 func bind(c echo.Context, v any) error {

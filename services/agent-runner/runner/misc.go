@@ -26,17 +26,17 @@ func (r *Runner) worktreeParam(c echo.Context) (string, error) {
 	if root == "" && dir != "" {
 		info, err := project.Detect(dir, "")
 		if err != nil {
-			return "", echo.NewHTTPError(http.StatusBadRequest, err.Error())
+			return "", r.badRequest(c, err)
 		}
 		return info.Worktree, nil
 	}
 	s, err := r.engine.CheckDir(dir, root)
 	if err != nil {
-		return "", echo.NewHTTPError(http.StatusBadRequest, err.Error())
+		return "", r.badRequest(c, err)
 	}
 	info, err := project.Detect(s, root)
 	if err != nil {
-		return "", echo.NewHTTPError(http.StatusBadRequest, err.Error())
+		return "", r.badRequest(c, err)
 	}
 	return info.Worktree, nil
 }
@@ -48,7 +48,7 @@ func (r *Runner) listAgents(c echo.Context) error {
 	}
 	st, err := r.settings(c.Request().Context(), wt)
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+		return r.badRequest(c, err)
 	}
 	out := make([]agent.Agent, 0, len(st.Agents))
 	for _, a := range st.Agents {
@@ -81,7 +81,7 @@ func (r *Runner) getConfig(c echo.Context) error {
 	}
 	cfg, err := r.loader.Load(wt)
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+		return r.badRequest(c, err)
 	}
 	redacted := *cfg
 	redacted.Provider = map[string]config.Provider{}
@@ -132,7 +132,7 @@ type ProviderView struct {
 func (r *Runner) listProviders(c echo.Context) error {
 	cfg, err := r.loader.Load("")
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+		return r.badRequest(c, err)
 	}
 	byName := map[string]ProviderView{}
 	for typ, env := range fantasyllm.KeyEnv {

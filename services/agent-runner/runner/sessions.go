@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -55,7 +54,7 @@ func (r *Runner) createSession(c echo.Context) error {
 	s, err := r.engine.CreateSession(c.Request().Context(), engine.CreateInput{OwnerID: principal(c).UserID,
 		Directory: b.Directory, Title: b.Title, Agent: b.Agent})
 	if err != nil {
-		return httpError(err)
+		return r.apiError(c, err)
 	}
 	r.metrics.sessionsNew.Inc()
 	return c.JSON(http.StatusCreated, r.view(s))
@@ -95,7 +94,7 @@ func (r *Runner) updateSession(c echo.Context) error {
 	}
 	s.Updated = time.Now().UTC()
 	if err := r.store.UpdateSession(c.Request().Context(), s); err != nil {
-		return httpError(err)
+		return r.apiError(c, err)
 	}
 	return c.JSON(http.StatusOK, r.view(s))
 }
@@ -106,7 +105,7 @@ func (r *Runner) deleteSession(c echo.Context) error {
 		return err
 	}
 	if err := r.engine.DeleteSession(c.Request().Context(), s); err != nil {
-		return httpError(err)
+		return r.apiError(c, err)
 	}
 	return c.NoContent(http.StatusNoContent)
 }
@@ -166,7 +165,7 @@ func (r *Runner) sendMessage(c echo.Context) error {
 	if !b.Wait {
 		user, err := r.engine.Start(s, in)
 		if err != nil {
-			return promptError(err)
+			return r.apiError(c, err)
 		}
 		r.metrics.prompts.WithLabelValues("async").Inc()
 		return c.JSON(http.StatusAccepted, map[string]any{"message": user})
@@ -174,22 +173,13 @@ func (r *Runner) sendMessage(c echo.Context) error {
 	r.metrics.prompts.WithLabelValues("wait").Inc()
 	last, err := r.engine.Prompt(c.Request().Context(), s, in)
 	if err != nil && last == nil {
-		return promptError(err)
+		return r.apiError(c, err)
 	}
 	out := map[string]any{"message": last}
 	if err != nil {
 		out["error"] = err.Error()
 	}
 	return c.JSON(http.StatusOK, out)
-}
-
-// promptError maps errors that stop a prompt before it starts.
-func promptError(err error) error {
-	var ce *engine.ConfigError
-	if errors.As(err, &ce) {
-		return echo.NewHTTPError(http.StatusBadRequest, ce.Error())
-	}
-	return httpError(err)
 }
 
 func (r *Runner) listMessages(c echo.Context) error {
@@ -228,7 +218,7 @@ func (r *Runner) checkPrimaryAgent(c echo.Context, s store.Session, name string)
 	}
 	st, err := r.settings(c.Request().Context(), proj.Worktree)
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+		return r.badRequest(c, err)
 	}
 	if a, ok := st.Agents[name]; !ok || a.Mode != agent.Primary {
 		return echo.NewHTTPError(http.StatusBadRequest, "unknown primary agent "+strconv.Quote(name))

@@ -193,7 +193,7 @@ func (e *Engine) CreateSession(ctx context.Context, in CreateInput) (store.Sessi
 	}
 	st, err := e.d.Settings(ctx, proj.Worktree)
 	if err != nil {
-		return store.Session{}, err
+		return store.Session{}, &ConfigError{Err: err}
 	}
 	if a, ok := st.Agents[in.Agent]; !ok || (a.Mode != agent.Primary && in.ParentID == "") {
 		return store.Session{}, fmt.Errorf("%w %q", ErrUnknownAgent, in.Agent)
@@ -212,7 +212,10 @@ func (e *Engine) CreateSession(ctx context.Context, in CreateInput) (store.Sessi
 }
 
 // CheckDir resolves a session directory: relative paths are taken from root; the result must
-// be an existing directory inside root.
+// be an existing directory inside root. A path outside root is refused before anything about
+// it is looked at (symlinks resolved the same way whether the path exists or not), so the
+// answer says nothing about other users' files; messages name a directory inside root
+// relative to it.
 func (e *Engine) CheckDir(dir, root string) (string, error) {
 	if dir == "" {
 		if root == "" {
@@ -226,18 +229,21 @@ func (e *Engine) CheckDir(dir, root string) (string, error) {
 		}
 		dir = filepath.Join(root, dir)
 	}
-	real, err := filepath.EvalSymlinks(filepath.Clean(dir))
-	if err != nil {
-		return "", fmt.Errorf("%w: %s does not exist", ErrBadDirectory, dir)
+	dir = filepath.Clean(dir)
+	if root != "" && (!tool.Within(filepath.Clean(root), dir) || !tool.Within(tool.RealPath(root), tool.RealPath(dir))) {
+		return "", fmt.Errorf("%w: the directory is outside your workspace", ErrBadDirectory)
 	}
-	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
-		return "", fmt.Errorf("%w: %s is not a directory", ErrBadDirectory, dir)
-	}
+	shown := dir
 	if root != "" {
-		rr, err := filepath.EvalSymlinks(root)
-		if err != nil || !tool.Within(rr, real) {
-			return "", fmt.Errorf("%w: %s is outside your workspace", ErrBadDirectory, dir)
-		}
+		shown, _ = filepath.Rel(filepath.Clean(root), dir)
+	}
+	real := tool.RealPath(dir)
+	fi, err := os.Stat(real)
+	if err != nil {
+		return "", fmt.Errorf("%w: %s does not exist", ErrBadDirectory, shown)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("%w: %s is not a directory", ErrBadDirectory, shown)
 	}
 	return real, nil
 }
