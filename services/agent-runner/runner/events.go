@@ -16,7 +16,7 @@ const sseHeartbeat = 15 * time.Second
 
 func (r *Runner) allEvents(c echo.Context) error {
 	owner := principal(c).UserID
-	return r.stream(c, func(e bus.Event) bool { return e.OwnerID == owner })
+	return r.stream(c, "", func(e bus.Event) bool { return e.OwnerID == owner })
 }
 
 func (r *Runner) sessionEvents(c echo.Context) error {
@@ -24,13 +24,14 @@ func (r *Runner) sessionEvents(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return r.stream(c, func(e bus.Event) bool { return e.OwnerID == s.OwnerID && e.SessionID == s.ID })
+	return r.stream(c, s.ID, func(e bus.Event) bool { return e.OwnerID == s.OwnerID && e.SessionID == s.ID })
 }
 
 // stream writes bus events as Server-Sent Events until the client leaves or the runner
 // shuts down. The subscription is bounded: a client too slow to keep up loses events (and
-// is told how many with a bus.lagged event) instead of slowing the agent down.
-func (r *Runner) stream(c echo.Context, filter func(bus.Event) bool) error {
+// is told how many with a bus.lagged event) instead of slowing the agent down. sessionID
+// names the session of a per-session stream in its first frame.
+func (r *Runner) stream(c echo.Context, sessionID string, filter func(bus.Event) bool) error {
 	sub := r.bus.Subscribe(bus.DefaultSubscriberN, filter)
 	defer sub.Close()
 	r.metrics.sseClients.Inc()
@@ -41,7 +42,7 @@ func (r *Runner) stream(c echo.Context, filter func(bus.Event) bool) error {
 	w.Header().Set(echo.HeaderCacheControl, "no-cache")
 	w.Header().Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
-	if err := writeEvent(w, bus.Event{Type: "server.connected", Time: time.Now().UTC()}); err != nil {
+	if err := writeEvent(w, bus.Event{Type: bus.ServerConnected, SessionID: sessionID, Time: time.Now().UTC()}); err != nil {
 		return nil
 	}
 	ctx := c.Request().Context()
@@ -64,7 +65,7 @@ func (r *Runner) stream(c echo.Context, filter func(bus.Event) bool) error {
 			}
 			if n := sub.Dropped(); n > 0 {
 				r.metrics.sseDropped.Add(float64(n))
-				if writeEvent(w, bus.Event{Type: bus.SubscriberLagged, Time: time.Now().UTC(),
+				if writeEvent(w, bus.Event{Type: bus.SubscriberLagged, SessionID: sessionID, Time: time.Now().UTC(),
 					Properties: map[string]int64{"dropped": n}}) != nil {
 					return nil
 				}

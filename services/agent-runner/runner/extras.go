@@ -21,6 +21,12 @@ import (
 	"openvibe.live/backend/services/agent-runner/internal/tool"
 )
 
+// Events the snapshot routes publish.
+const (
+	EventReverted   = "session.reverted"
+	EventUnreverted = "session.unreverted"
+)
+
 // PublishTarget is a slot on an OpenVibe.Live publish gateway that sessions are streamed to.
 type PublishTarget = livepublish.Target
 
@@ -170,7 +176,7 @@ func (r *Runner) revertSession(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	r.bus.Publish(bus.Event{Type: "session.reverted", SessionID: s.ID, OwnerID: s.OwnerID, Properties: rv})
+	r.bus.Publish(bus.Event{Type: EventReverted, SessionID: s.ID, OwnerID: s.OwnerID, Properties: rv})
 	return c.JSON(http.StatusOK, rv)
 }
 
@@ -189,7 +195,7 @@ func (r *Runner) unrevertSession(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	r.bus.Publish(bus.Event{Type: "session.unreverted", SessionID: s.ID, OwnerID: s.OwnerID, Properties: d})
+	r.bus.Publish(bus.Event{Type: EventUnreverted, SessionID: s.ID, OwnerID: s.OwnerID, Properties: d})
 	return c.JSON(http.StatusOK, d)
 }
 

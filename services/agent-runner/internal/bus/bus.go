@@ -25,7 +25,8 @@ const (
 	PermissionAsked    = "permission.asked"
 	PermissionReplied  = "permission.replied"
 	TodoUpdated        = "todo.updated"
-	SubscriberLagged   = "bus.lagged" // synthesised for a subscriber that dropped events
+	SubscriberLagged   = "bus.lagged"       // synthesised for a subscriber that dropped events
+	ServerConnected    = "server.connected" // the first frame of an event stream
 	DefaultSubscriberN = 1024
 )
 
