@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -15,7 +14,6 @@ import (
 	"openvibe.live/backend/services/agent-runner/internal/config"
 	"openvibe.live/backend/services/agent-runner/internal/engine"
 	"openvibe.live/backend/services/agent-runner/internal/livepublish"
-	"openvibe.live/backend/services/agent-runner/internal/mcp"
 	"openvibe.live/backend/services/agent-runner/internal/snapshot"
 	"openvibe.live/backend/services/agent-runner/internal/store"
 	"openvibe.live/backend/services/agent-runner/internal/tool"
@@ -35,7 +33,7 @@ type extras struct {
 	log     *slog.Logger
 	bus     *bus.Bus
 	store   store.Store
-	mcp     *mcp.Manager
+	mcp     *mcpServers
 	tracker *snapshot.Tracker
 	links   *livepublish.Manager
 }
@@ -60,27 +58,22 @@ func newExtras(ctx context.Context, o extrasOptions) (*extras, error) {
 	if x.tracker, err = snapshot.NewTracker(st); err != nil {
 		return nil, err
 	}
-	servers := map[string]mcp.ServerConfig{}
-	for name, s := range o.MCP {
-		servers[name] = mcp.ServerConfig{Type: s.Type, Command: s.Command, Args: s.Args, Environment: s.Env, URL: s.URL,
-			Headers: s.Headers, Transport: s.Transport, Enabled: s.Enabled, Timeout: s.Timeout}
-	}
-	if x.mcp, err = mcp.New(mcp.Options{Servers: servers, Registry: o.Tools, Logger: o.Logger, Version: o.Version}); err != nil {
-		return nil, err
-	}
 	x.links = livepublish.New(livepublish.Options{Bus: o.Bus, Logger: o.Logger, Version: o.Version})
 	if o.Publish != nil {
 		if _, err := x.links.Link(livepublish.ScopeAll, *o.Publish); err != nil {
 			return nil, fmt.Errorf("publish link: %w", err)
 		}
 	}
-	x.mcp.Start(ctx, 20*time.Second)
+	if x.mcp, err = newMCPServers(ctx, o.Logger, o.Version, o.Tools, o.MCP); err != nil {
+		x.links.Close(ctx)
+		return nil, err
+	}
 	return x, nil
 }
 
 func (x *extras) close(ctx context.Context) {
 	x.links.Close(ctx)
-	x.mcp.Close()
+	x.mcp.close()
 }
 
 // TurnStarted snapshots the project before a turn (engine hook). A failure is logged: a turn
@@ -118,8 +111,20 @@ func (r *Runner) registerExtras(g *echo.Group) {
 	g.GET("/link", r.listLinks)
 }
 
+// mcpStatus shows the shared servers and those running for the caller's directories.
 func (r *Runner) mcpStatus(c echo.Context) error {
-	return c.JSON(http.StatusOK, r.x.mcp.Status())
+	root := r.root(principal(c).UserID)
+	return c.JSON(http.StatusOK, r.x.mcp.status(func(dir string) bool { return root == "" || tool.Within(root, dir) }))
+}
+
+// sessionTools are the tools a turn of s may use: the built-ins and the MCP servers of its
+// project's effective configuration (engine hook).
+func (r *Runner) sessionTools(ctx context.Context, s store.Session, worktree string) ([]tool.Tool, error) {
+	cfg, err := r.loader.Load(worktree)
+	if err != nil {
+		return nil, err
+	}
+	return r.x.mcp.sessionTools(ctx, s.Directory, cfg.MCP)
 }
 
 func (r *Runner) compactSession(c echo.Context) error {

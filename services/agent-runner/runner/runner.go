@@ -177,7 +177,7 @@ func New(ctx context.Context, d Deps) (*Runner, error) {
 	if d.Bwrap != "" {
 		shell.Sandbox = &tool.Sandbox{Bwrap: d.Bwrap, Network: d.SandboxNetwork}
 	}
-	r.engine = engine.New(engine.Deps{Store: r.store, Bus: r.bus, Tools: r.tools, Shell: shell, Logger: d.Logger,
+	r.engine = engine.New(engine.Deps{Store: r.store, Bus: r.bus, Tools: r.sessionTools, Shell: shell, Logger: d.Logger,
 		Settings: r.settings, Models: r.models.resolve, Root: r.root, Turns: r.x})
 	if err := r.engine.Recover(ctx); err != nil {
 		r.Close()

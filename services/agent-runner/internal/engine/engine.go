@@ -64,9 +64,10 @@ type Model struct {
 
 // Deps are the engine's collaborators.
 type Deps struct {
-	Store    store.Store
-	Bus      *bus.Bus
-	Tools    *tool.Registry
+	Store store.Store
+	Bus   *bus.Bus
+	// Tools returns the tools a turn of the session may offer (before its agent's filter).
+	Tools    func(ctx context.Context, s store.Session, worktree string) ([]tool.Tool, error)
 	Shell    *tool.Shell
 	Logger   *slog.Logger
 	Settings func(ctx context.Context, worktree string) (Settings, error)

@@ -124,6 +124,10 @@ func (e *Engine) prepare(ctx context.Context, s store.Session, agentName, modelN
 	if err != nil {
 		return nil, &ConfigError{Err: err}
 	}
+	all, err := e.d.Tools(ctx, s, proj.Worktree)
+	if err != nil {
+		return nil, &ConfigError{Err: err}
+	}
 	rules := slices.Concat(ag.Permission, st.Rules, DefaultRules)
 	system := ag.Prompt
 	if st.Instructions != "" {
@@ -131,7 +135,7 @@ func (e *Engine) prepare(ctx context.Context, s store.Session, agentName, modelN
 	}
 	system += fmt.Sprintf("\n\nWorking directory: %s\nProject root: %s\nToday: %s", s.Directory, proj.Worktree, time.Now().UTC().Format("2006-01-02"))
 	return &turn{sess: s, agent: ag, model: m, mname: modelName, rules: rules, system: system, policy: policy,
-		tools: ag.Tools(e.d.Tools.All())}, nil
+		tools: ag.Tools(all)}, nil
 }
 
 // begin stores the user message and prepares the turn.
