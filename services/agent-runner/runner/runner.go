@@ -77,6 +77,8 @@ type Deps struct {
 	// SandboxNetwork lets sandboxed commands use the network.
 	Bwrap          string
 	SandboxNetwork bool
+	// SandboxReadOnly are extra paths sandboxed commands may read.
+	SandboxReadOnly []string
 
 	// AllowPrivateFetch lets web_fetch reach loopback and private addresses.
 	AllowPrivateFetch bool
@@ -175,7 +177,7 @@ func New(ctx context.Context, d Deps) (*Runner, error) {
 	}
 	shell := &tool.Shell{}
 	if d.Bwrap != "" {
-		shell.Sandbox = &tool.Sandbox{Bwrap: d.Bwrap, Network: d.SandboxNetwork}
+		shell.Sandbox = &tool.Sandbox{Bwrap: d.Bwrap, Network: d.SandboxNetwork, ReadOnly: d.SandboxReadOnly}
 	}
 	r.engine = engine.New(engine.Deps{Store: r.store, Bus: r.bus, Tools: r.sessionTools, Shell: shell, Logger: d.Logger,
 		Settings: r.settings, Models: r.models.resolve, Root: r.root, Turns: r.x})

@@ -45,7 +45,7 @@ func runBash(ctx context.Context, tc *tool.Context, p BashParams) (tool.Result, 
 	if p.Timeout > 0 {
 		timeout = min(time.Duration(p.Timeout)*time.Millisecond, bashMaxTimeout)
 	}
-	res, err := tc.Shell.Run(ctx, tc.WorkDir, p.Command, timeout)
+	res, err := tc.Shell.Run(ctx, tc.WorkDir, p.Command, timeout, tc.ProjectDir)
 	if err != nil {
 		return tool.Result{}, err
 	}
