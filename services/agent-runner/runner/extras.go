@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -14,6 +15,7 @@ import (
 	"openvibe.live/backend/services/agent-runner/internal/config"
 	"openvibe.live/backend/services/agent-runner/internal/engine"
 	"openvibe.live/backend/services/agent-runner/internal/livepublish"
+	"openvibe.live/backend/services/agent-runner/internal/netguard"
 	"openvibe.live/backend/services/agent-runner/internal/snapshot"
 	"openvibe.live/backend/services/agent-runner/internal/store"
 	"openvibe.live/backend/services/agent-runner/internal/tool"
@@ -60,7 +62,7 @@ func newExtras(ctx context.Context, o extrasOptions) (*extras, error) {
 	}
 	x.links = livepublish.New(livepublish.Options{Bus: o.Bus, Logger: o.Logger, Version: o.Version})
 	if o.Publish != nil {
-		if _, err := x.links.Link(livepublish.ScopeAll, *o.Publish); err != nil {
+		if _, err := x.links.Link(livepublish.ScopeAll, *o.Publish, livepublish.LinkOptions{}); err != nil {
 			return nil, fmt.Errorf("publish link: %w", err)
 		}
 	}
@@ -228,11 +230,26 @@ func (r *Runner) putLink(c echo.Context) error {
 	if err := t.Validate(); err != nil {
 		return r.badRequest(c, err)
 	}
-	st, err := r.x.links.Link(s.ID, t, s.Directory)
+	policy := r.publishPolicy(c)
+	if err := policy.Check(c.Request().Context(), t.Server); err != nil {
+		return r.badRequest(c, fmt.Errorf("server: %w", err))
+	}
+	st, err := r.x.links.Link(s.ID, t, livepublish.LinkOptions{Roots: []string{s.Directory}, HTTPClient: policy.Client()})
 	if err != nil {
 		return r.badRequest(c, err)
 	}
 	return c.JSON(http.StatusOK, st)
+}
+
+// publishPolicy is where a session link may connect: public addresses, the gateways the
+// operator allowed, and the server the request came in on (in the standalone binary the
+// gateway shares the runner's listener; reaching it again exposes nothing new).
+func (r *Runner) publishPolicy(c echo.Context) netguard.Policy {
+	p := netguard.Policy{AllowPrivate: r.d.AllowPrivateNetwork, Allowed: r.d.PublishAllowed}
+	if a, ok := c.Request().Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+		p = p.With(a.String())
+	}
+	return p
 }
 
 func (r *Runner) deleteLink(c echo.Context) error {

@@ -82,7 +82,7 @@ func (h *harness) getenv(k string) string { return h.env[k] }
 func (h *harness) start() {
 	h.t.Helper()
 	d := Deps{Database: h.dbPath, Auth: testUsers, WorkspaceRoot: h.root, PerUserWorkspace: true,
-		DefaultModel: "scripted/test", Getenv: h.getenv, SnapshotDir: h.snapDir, Registerer: prometheus.NewRegistry(), AllowPrivateFetch: true}
+		DefaultModel: "scripted/test", Getenv: h.getenv, SnapshotDir: h.snapDir, Registerer: prometheus.NewRegistry(), AllowPrivateNetwork: true}
 	if h.backend != nil {
 		d.Backend = h.backend
 	}

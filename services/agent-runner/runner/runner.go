@@ -80,8 +80,12 @@ type Deps struct {
 	// SandboxReadOnly are extra paths sandboxed commands may read.
 	SandboxReadOnly []string
 
-	// AllowPrivateFetch lets web_fetch reach loopback and private addresses.
-	AllowPrivateFetch bool
+	// AllowPrivateNetwork lets web_fetch and session links reach loopback and private
+	// addresses (a single user's own machine).
+	AllowPrivateNetwork bool
+	// PublishAllowed are gateways a session may be linked to whatever their address (URLs
+	// or host:port): the platform's own, on a private network.
+	PublishAllowed []string
 
 	// Prefix is the path prefix of every route (default "/agent").
 	Prefix string
@@ -164,7 +168,7 @@ func New(ctx context.Context, d Deps) (*Runner, error) {
 		}
 		r.store, r.ownsDB = st, true
 	}
-	r.tools, err = tool.NewRegistry(tools.Builtins(tools.Options{AllowPrivateFetch: d.AllowPrivateFetch})...)
+	r.tools, err = tool.NewRegistry(tools.Builtins(tools.Options{AllowPrivateFetch: d.AllowPrivateNetwork})...)
 	if err != nil {
 		r.Close()
 		return nil, err

@@ -79,8 +79,18 @@ func (c *cli) open(ctx context.Context, db, model string, log *slog.Logger) (*ru
 	return runner.New(ctx, runner.Deps{Logger: log, Database: path, LocalPassword: pw,
 		GlobalConfig: config.DefaultGlobalPath(c.getenv), TrustProject: true, DefaultModel: model, Getenv: c.getenv,
 		SnapshotDir: c.getenv("OPENVIBE_SNAPSHOT_DIR"), Publish: c.publish,
-		// The user's own machine: web_fetch may reach local servers (it still asks by default).
-		AllowPrivateFetch: true})
+		// The user's own machine: web_fetch and links may reach local servers (web_fetch still
+		// asks by default).
+		AllowPrivateNetwork: true})
+}
+
+func firstNonEmpty(v ...string) string {
+	for _, s := range v {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
 }
 
 func randomPassword() (string, error) {
@@ -94,7 +104,7 @@ func randomPassword() (string, error) {
 // serve runs the server bound to loopback with a random (or given) password.
 func (c *cli) serve(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	addr := fs.String("addr", "127.0.0.1:4096", "listen address (loopback only)")
+	addr := fs.String("addr", firstNonEmpty(c.getenv("OPENVIBE_ADDR"), "127.0.0.1:4096"), "listen address (loopback only)")
 	pw := fs.String("password", c.getenv("OPENVIBE_SERVER_PASSWORD"), "password (default: random, printed)")
 	db := fs.String("db", "", "state database")
 	model := fs.String("model", "", "default provider/model")

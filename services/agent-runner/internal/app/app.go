@@ -52,6 +52,9 @@ type Agent struct {
 	PublishToken    string `env:"OPENVIBE_AGENT_PUBLISH_TOKEN" secret:"true"`
 	PublishStreamID int64  `env:"OPENVIBE_AGENT_PUBLISH_STREAM_ID"`
 	PublishSlot     string `env:"OPENVIBE_AGENT_PUBLISH_SLOT"`
+	// PublishAllowedServers are gateways a session may be linked to although their address
+	// is private (the platform's own); other private addresses are refused.
+	PublishAllowedServers []string `env:"OPENVIBE_AGENT_PUBLISH_ALLOWED_SERVERS" envSeparator:","`
 }
 
 // publishTarget is the runner-wide publishing link, or nil when not configured.
@@ -132,7 +135,7 @@ func Serve(ctx context.Context, cfg *Config, log *slog.Logger) (err error) {
 		WorkspaceRoot: cfg.Agent.WorkspaceRoot, PerUserWorkspace: true,
 		GlobalConfig: cfg.Agent.ConfigFile, TrustProject: cfg.Agent.TrustProject, DefaultModel: cfg.Agent.Model,
 		Bwrap: bwrap, SandboxNetwork: cfg.Agent.SandboxNetwork, SandboxReadOnly: cfg.Agent.SandboxReadOnly, Prefix: cfg.Agent.Prefix,
-		SnapshotDir: cfg.Agent.SnapshotDir, Publish: cfg.Agent.publishTarget(),
+		SnapshotDir: cfg.Agent.SnapshotDir, Publish: cfg.Agent.publishTarget(), PublishAllowed: cfg.Agent.PublishAllowedServers,
 	})
 	if err != nil {
 		return err

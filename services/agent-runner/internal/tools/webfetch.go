@@ -5,15 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
-	"syscall"
 	"time"
 
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
 
+	"openvibe.live/backend/services/agent-runner/internal/netguard"
 	"openvibe.live/backend/services/agent-runner/internal/permission"
 	"openvibe.live/backend/services/agent-runner/internal/tool"
 )
@@ -58,21 +57,8 @@ func WebFetch(o Options) tool.Tool {
 // newFetchClient refuses loopback, private and link-local addresses unless allowPrivate, so
 // the model cannot reach the host's internal services (checked after DNS, on connect).
 func newFetchClient(allowPrivate bool) *http.Client {
-	d := &net.Dialer{Timeout: 10 * time.Second}
-	if !allowPrivate {
-		d.Control = func(_, address string, _ syscall.RawConn) error {
-			host, _, err := net.SplitHostPort(address)
-			if err != nil {
-				return err
-			}
-			ip := net.ParseIP(host)
-			if ip == nil || ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsUnspecified() || ip.IsLinkLocalMulticast() {
-				return fmt.Errorf("refusing to fetch from non-public address %s", host)
-			}
-			return nil
-		}
-	}
-	return &http.Client{Transport: &http.Transport{DialContext: d.DialContext, Proxy: http.ProxyFromEnvironment,
+	dial := netguard.Policy{AllowPrivate: allowPrivate}.DialContext(10 * time.Second)
+	return &http.Client{Transport: &http.Transport{DialContext: dial, Proxy: http.ProxyFromEnvironment,
 		TLSHandshakeTimeout: 10 * time.Second}, CheckRedirect: func(req *http.Request, via []*http.Request) error {
 		if len(via) >= 5 {
 			return errors.New("too many redirects")
