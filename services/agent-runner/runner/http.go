@@ -47,25 +47,33 @@ func (r *Runner) Register(e *echo.Echo) {
 }
 
 // authenticate accepts the local password (as a bearer token or the Basic password) or a
-// platform credential allowed to use the agent scope.
+// platform credential allowed to use the agent scope, and refuses cross-site writes carried
+// by a credential the browser sent on its own.
 func (r *Runner) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
+		token := auth.TokenFromRequest(req)
 		if r.d.LocalPassword != "" {
-			token := auth.TokenFromRequest(req)
+			local := token
 			if _, pw, ok := req.BasicAuth(); ok {
-				token = pw
+				local = pw
 			}
-			if token != "" && subtle.ConstantTimeCompare([]byte(token), []byte(r.d.LocalPassword)) == 1 {
+			if local != "" && subtle.ConstantTimeCompare([]byte(local), []byte(r.d.LocalPassword)) == 1 {
+				if err := refuseCrossSite(req, token); err != nil {
+					return err
+				}
 				c.Set(principalKey, auth.Principal{UserID: LocalUserID, Username: "local"})
 				return next(c)
 			}
 		}
 		if r.d.Auth != nil {
-			p, err := r.d.Auth.Authenticate(req.Context(), auth.TokenFromRequest(req))
+			p, err := r.d.Auth.Authenticate(req.Context(), token)
 			if err == nil {
 				if !p.HasAnyScope(Scope) {
 					return echo.NewHTTPError(http.StatusForbidden, "this token lacks the \"agent\" scope")
+				}
+				if err := refuseCrossSite(req, token); err != nil {
+					return err
 				}
 				c.Set(principalKey, p)
 				return next(c)
