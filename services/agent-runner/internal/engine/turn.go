@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"openvibe.live/backend/services/agent-runner/internal/agent"
@@ -49,19 +50,22 @@ var DefaultRules = []permission.Rule{
 
 // Prompt runs a whole turn and returns the last assistant message.
 func (e *Engine) Prompt(ctx context.Context, s store.Session, in PromptInput) (*message.Message, error) {
-	ctx, release, err := e.claim(ctx, s)
+	ctx, claimed, err := e.claim(ctx, s)
 	if err != nil {
 		return nil, err
 	}
+	release := sync.OnceFunc(claimed)
 	defer release()
 	t, user, err := e.begin(ctx, s, in)
 	if err != nil {
+		release()
 		e.idle(s, err)
 		return nil, err
 	}
 	e.turnStarted(ctx, s, user.ID)
 	last, err := e.loop(ctx, t)
 	e.turnEnded(ctx, s, user.ID)
+	release()
 	e.idle(s, err)
 	return last, err
 }
@@ -80,15 +84,19 @@ func (e *Engine) Start(s store.Session, in PromptInput) (*message.Message, error
 		return nil, err
 	}
 	go func() {
+		release := sync.OnceFunc(release)
 		defer release()
 		e.turnStarted(ctx, s, user.ID)
 		_, err := e.loop(ctx, t)
 		e.turnEnded(ctx, s, user.ID)
+		release()
 		e.idle(s, err)
 	}()
 	return user, nil
 }
 
+// idle announces the end of a turn; it is published once the session is free, so a client
+// that prompts again on "idle" is never told the session is busy.
 func (e *Engine) idle(s store.Session, err error) {
 	props := map[string]any{"status": "idle"}
 	if err != nil {
