@@ -163,12 +163,13 @@ func (r *Runner) sendMessage(c echo.Context) error {
 	}
 	in := engine.PromptInput{Text: b.Text, Agent: b.Agent, Model: b.Model, Policy: permission.Interactive}
 	if !b.Wait {
+		since := r.bus.LastID() // the turn's events come after it
 		user, err := r.engine.Start(s, in)
 		if err != nil {
 			return r.apiError(c, err)
 		}
 		r.metrics.prompts.WithLabelValues("async").Inc()
-		return c.JSON(http.StatusAccepted, map[string]any{"message": user})
+		return c.JSON(http.StatusAccepted, map[string]any{"message": user, "event_id": since})
 	}
 	r.metrics.prompts.WithLabelValues("wait").Inc()
 	last, err := r.engine.Prompt(c.Request().Context(), s, in)

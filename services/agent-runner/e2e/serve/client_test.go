@@ -283,3 +283,34 @@ func (s *stream) askOrIdle(sessionID string) map[string]any {
 		}
 	}
 }
+
+// until collects events up to and including the first that satisfies pred.
+func (s *stream) until(pred func(sseEvent) bool) []sseEvent {
+	s.t.Helper()
+	var out []sseEvent
+	for {
+		e := s.next(func(sseEvent) bool { return true })
+		out = append(out, e)
+		if pred(e) {
+			return out
+		}
+	}
+}
+
+// idleOf matches the status event that ends a turn of sessionID.
+func idleOf(t *testing.T, sessionID string) func(sseEvent) bool {
+	return func(e sseEvent) bool {
+		return e.Type == "session.status" && e.SessionID == sessionID && e.props(t)["status"] == "idle"
+	}
+}
+
+// ids are the events' IDs, server.connected (which has none) left out.
+func ids(evs []sseEvent) []string {
+	var out []string
+	for _, e := range evs {
+		if e.Type != "server.connected" {
+			out = append(out, e.ID)
+		}
+	}
+	return out
+}
