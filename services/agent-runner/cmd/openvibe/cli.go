@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -149,6 +150,9 @@ func (c *cli) serve(ctx context.Context, args []string) error {
 }
 
 // runPrompt runs one headless turn; asks are answered by policy (deny, or allow with --yes).
+// --format text streams the answer to stdout and tool activity to stderr; ndjson writes every
+// event of the turn (its subagents' too) as a JSON line as it happens, then a run.finished
+// line; json writes one document when the turn ends. The exit code says how it went.
 func (c *cli) runPrompt(ctx context.Context, args []string, sessionID string) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	agentName := fs.String("agent", "", "agent (default: the session's, or build)")
@@ -157,9 +161,13 @@ func (c *cli) runPrompt(ctx context.Context, args []string, sessionID string) er
 	dir := fs.String("dir", "", "working directory (default: the current one)")
 	yes := fs.Bool("yes", false, "approve every permission ask (default: deny them)")
 	db := fs.String("db", "", "state database")
+	format := fs.String("format", "text", "output: text, json or ndjson")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	if *format != "text" && *format != "json" && *format != "ndjson" {
+		return usageErrorf("run: --format %q: want text, json or ndjson", *format)
 	}
 	if len(pos) == 0 || strings.TrimSpace(strings.Join(pos, " ")) == "" {
 		return usageErrorf("run: a prompt is required")
@@ -180,12 +188,36 @@ func (c *cli) runPrompt(ctx context.Context, args []string, sessionID string) er
 		policy = permission.HeadlessAllow
 	}
 	sub := r.Bus().Subscribe(4096, func(e bus.Event) bool { return e.OwnerID == runner.LocalUserID })
-	printed := c.print(sub, s.ID)
+	var printed *sync.WaitGroup
+	switch *format {
+	case "text":
+		printed = c.print(sub, s.ID)
+	case "ndjson":
+		printed = c.printEvents(sub, s.ID)
+	default:
+		printed = c.drain(sub)
+	}
 	_, turnErr := r.Engine().Prompt(ctx, s, engine.PromptInput{Text: prompt, Agent: *agentName, Model: *model, Policy: policy})
 	sub.Close()
 	printed.Wait()
-	fmt.Fprintf(c.stderr, "\nsession %s (continue with: openvibe sessions resume %s \"…\")\n", s.ID, s.ID)
-	return turnErr
+	res, err := c.result(ctx, r, s.ID, turnErr)
+	if err != nil {
+		return err
+	}
+	switch *format {
+	case "text":
+		fmt.Fprintf(c.stderr, "\nsession %s (continue with: openvibe sessions resume %s \"…\")\n", s.ID, s.ID)
+	case "ndjson":
+		line, _ := json.Marshal(bus.Event{Type: "run.finished", SessionID: s.ID, Time: time.Now().UTC(), Properties: res.summary()})
+		fmt.Fprintf(c.stdout, "%s\n", line)
+	default:
+		enc := json.NewEncoder(c.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	}
+	return res.err()
 }
 
 func (c *cli) pickSession(ctx context.Context, r *runner.Runner, id, dir, agentName string) (store.Session, error) {

@@ -9,6 +9,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -28,7 +29,8 @@ const usage = `openvibe — a coding agent
 Usage:
   openvibe serve [--addr 127.0.0.1:4096] [--password PW] [--db PATH] [--model provider/model]
                  [--publish-server URL --publish-token hbt_… --publish-stream ID [--publish-slot SLUG]]
-  openvibe run [--agent NAME] [--model provider/model] [--session ID] [--dir DIR] [--yes] "prompt"
+  openvibe run [--agent NAME] [--model provider/model] [--session ID] [--dir DIR] [--yes]
+               [--format text|json|ndjson] "prompt"
   openvibe sessions list [--dir DIR] [--limit N]
   openvibe sessions resume ID [--yes] "prompt"
   openvibe sessions fork ID [--message MESSAGE_ID]
@@ -40,7 +42,7 @@ snapshots in ~/.openvibe/snapshots (OPENVIBE_SNAPSHOT_DIR).
 `
 
 // run executes the command and returns the process exit code: 0 on success, 1 when the
-// turn or command failed, 2 for usage errors.
+// turn or command failed, 2 for usage errors, 3 when a turn's every tool call was denied.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
@@ -65,8 +67,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return 0
 	}
 	fmt.Fprintln(stderr, "openvibe:", err)
-	if _, ok := err.(usageError); ok {
+	var ee exitError
+	switch {
+	case errors.As(err, new(usageError)):
 		return 2
+	case errors.As(err, &ee):
+		return ee.code
 	}
 	return 1
 }

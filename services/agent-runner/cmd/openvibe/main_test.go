@@ -69,11 +69,12 @@ const bashScript = `[
 ]`
 
 // TestRunHeadlessDeniesAsks: a headless run answers the ask with deny at once, streams the
-// text, and exits 0 because the turn completed.
+// text, and exits 3 because the only tool call the model made was denied.
 func TestRunHeadlessDeniesAsks(t *testing.T) {
 	e := newEnv(t, bashScript)
 	out, errOut, code := e.run("run", "make a file")
-	require.Equal(t, 0, code, errOut)
+	require.Equal(t, 3, code, errOut)
+	require.Contains(t, errOut, "every tool call (1) was denied")
 	require.Contains(t, out, "Creating the file.\nAll done.")
 	require.Contains(t, errOut, "✗ bash")
 	require.Contains(t, errOut, "nobody can approve in a headless run")
@@ -196,4 +197,90 @@ func TestServeRequiresPassword(t *testing.T) {
 		map[string]any{"text": "hi", "wait": true}, &res))
 	require.Contains(t, fmt.Sprint(res["message"]), "served")
 	require.Equal(t, http.StatusOK, call("GET", "/healthz", "", nil, nil))
+}
+
+// TestRunFormatJSON: --format json prints one document with the turn's outcome, text,
+// usage and messages; the exit code agrees with its status.
+func TestRunFormatJSON(t *testing.T) {
+	e := newEnv(t, bashScript)
+	out, errOut, code := e.run("run", "--yes", "--format", "json", "make a file")
+	require.Equal(t, 0, code, errOut)
+	var res struct {
+		SessionID string `json:"session_id"`
+		Status    string `json:"status"`
+		ExitCode  int    `json:"exit_code"`
+		Text      string `json:"text"`
+		ToolCalls int    `json:"tool_calls"`
+		Messages  []struct {
+			Role string `json:"role"`
+		} `json:"messages"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &res), out)
+	require.Equal(t, "completed", res.Status)
+	require.Equal(t, "All done.", res.Text)
+	require.Equal(t, 1, res.ToolCalls)
+	require.Equal(t, "user", res.Messages[0].Role)
+	require.True(t, strings.HasPrefix(res.SessionID, "ses_"))
+
+	out, _, code = e.run("run", "--format", "json", "make a file")
+	require.Equal(t, 3, code)
+	require.NoError(t, json.Unmarshal([]byte(out), &res), out)
+	require.Equal(t, "denied", res.Status)
+	require.Equal(t, 3, res.ExitCode)
+
+	out, _, code = e.run("run", "--format", "json", "--model", "nowhere/x", "hello")
+	require.Equal(t, 1, code)
+	require.Contains(t, out, `"status": "failed"`)
+	_, errOut, code = e.run("run", "--format", "yaml", "hello")
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut, "want text, json or ndjson")
+}
+
+// TestRunNDJSONIntoJQ: --format ndjson piped into jq shows each part while the turn is
+// still running, ends with run.finished, and the pipeline's status is the run's.
+func TestRunNDJSONIntoJQ(t *testing.T) {
+	jq, err := exec.LookPath("jq")
+	if err != nil {
+		if os.Getenv("REQUIRE_SERVICES") == "1" {
+			t.Fatal("jq is not installed")
+		}
+		t.Skip("jq is not installed")
+	}
+	e := newEnv(t, `[
+ {"events": [{"type": "text_delta", "text": "Looking."},
+             {"type": "tool_call", "tool_call": {"id": "c1", "name": "bash", "input": {"command": "echo hi"}}}]},
+ {"delay_ms": 1500, "events": [{"type": "text_delta", "text": "Done."}]}
+]`)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-o", "pipefail", "-c",
+		binary+` run --yes --format ndjson "look" | `+jq+` -c --unbuffered '[.type, .properties.type // .properties.status // ""]'`)
+	cmd.Dir, cmd.Env = e.work, e.vars
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	sc := bufio.NewScanner(stdout)
+	var lines []string
+	var toolSeen time.Time
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if sc.Text() == `["part.updated","tool"]` && toolSeen.IsZero() {
+			toolSeen = time.Now()
+		}
+	}
+	require.NoError(t, cmd.Wait())
+	require.False(t, toolSeen.IsZero(), "%v", lines)
+	// The last step waits 1.5 s: the tool call was on the screen well before the end.
+	require.Greater(t, time.Since(toolSeen), time.Second, "parts are printed as they happen")
+	require.Contains(t, lines, `["part.updated","text"]`)
+	require.Contains(t, lines, `["part.delta",""]`)
+	require.Equal(t, `["run.finished","completed"]`, lines[len(lines)-1])
+
+	failing := exec.CommandContext(ctx, "bash", "-o", "pipefail", "-c", binary+` run --format ndjson --model nowhere/x "x" | `+jq+` -c .type`)
+	failing.Dir, failing.Env = e.work, e.vars
+	out, err := failing.Output()
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee)
+	require.Equal(t, 1, ee.ExitCode())
+	require.Contains(t, string(out), `"run.finished"`)
 }
