@@ -29,11 +29,15 @@ func (s *Store) GetTodos(ctx context.Context, sessionID string) ([]store.Todo, e
 
 // SetTodos implements store.Store.
 func (s *Store) SetTodos(ctx context.Context, sessionID string, todos []store.Todo) error {
+	return s.setTodos(ctx, s.db, sessionID, todos)
+}
+
+func (s *Store) setTodos(ctx context.Context, q querier, sessionID string, todos []store.Todo) error {
 	data, err := json.Marshal(todos)
 	if err != nil {
 		return fmt.Errorf("encode todos: %w", err)
 	}
-	_, err = s.db.ExecContext(ctx, s.sql(`INSERT INTO {todos} (session_id, data) VALUES ($1, $2)
+	_, err = q.ExecContext(ctx, s.sql(`INSERT INTO {todos} (session_id, data) VALUES ($1, $2)
 		ON CONFLICT (session_id) DO UPDATE SET data = excluded.data`), sessionID, string(data))
 	if err != nil {
 		return fmt.Errorf("set todos: %w", err)
