@@ -20,7 +20,7 @@ func TestEveryEventTypeIsDocumented(t *testing.T) {
 	require.NoError(t, err)
 	for _, typ := range []string{bus.ServerConnected, bus.SessionCreated, bus.SessionUpdated, bus.SessionDeleted,
 		bus.SessionStatus, bus.MessageUpdated, bus.PartUpdated, bus.PartDelta, bus.PermissionAsked, bus.PermissionReplied,
-		bus.TodoUpdated, bus.SubscriberLagged, livepublish.EventDiff, engine.SessionCompacted, EventReverted, EventUnreverted} {
+		bus.TodoUpdated, bus.SubscriberLagged, livepublish.EventDiff, engine.SessionCompacted, engine.SessionQueued, engine.SessionDequeued, EventReverted, EventUnreverted} {
 		documented := false
 		for line := range strings.Lines(string(doc)) {
 			if strings.HasPrefix(line, "| ") && strings.Contains(line, "`"+typ+"`") {

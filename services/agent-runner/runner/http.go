@@ -31,6 +31,8 @@ func (r *Runner) Register(e *echo.Echo) {
 	g.POST("/session/:id/abort", r.abortSession)
 	g.POST("/session/:id/message", r.sendMessage)
 	g.GET("/session/:id/message", r.listMessages)
+	g.GET("/session/:id/queue", r.queue)
+	g.DELETE("/session/:id/queue/:qid", r.cancelQueued)
 	g.GET("/session/:id/todo", r.getTodos)
 	g.GET("/session/:id/permission", r.sessionPermissions)
 	g.GET("/session/:id/event", r.sessionEvents)
@@ -114,6 +116,8 @@ func (r *Runner) apiError(c echo.Context, err error) error {
 		return nil
 	case store.IsNotFound(err):
 		return echo.NewHTTPError(http.StatusNotFound, "not found")
+	case errors.Is(err, engine.ErrQueueFull):
+		return echo.NewHTTPError(http.StatusConflict, err.Error())
 	case errors.Is(err, engine.ErrBusy):
 		return echo.NewHTTPError(http.StatusConflict, "the session is busy with another turn; abort it or wait")
 	case errors.Is(err, engine.ErrClosed):

@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -137,7 +139,7 @@ func (r *Runner) abortSession(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]bool{"aborted": r.engine.Abort(s.ID)})
+	return c.JSON(http.StatusOK, map[string]bool{"aborted": r.engine.Abort(c.Request().Context(), s)})
 }
 
 type messageBody struct {
@@ -147,8 +149,11 @@ type messageBody struct {
 	// Wait makes the request return the last assistant message once the turn ends (the
 	// turn is aborted if the client goes away); otherwise it returns 202 at once.
 	Wait bool `json:"wait"`
+	// Steer, while a turn runs, cancels the rest of it and runs this prompt next.
+	Steer bool `json:"steer"`
 }
 
+// sendMessage starts a turn, or queues the prompt while one runs (202 with queued).
 func (r *Runner) sendMessage(c echo.Context) error {
 	s, err := r.session(c)
 	if err != nil {
@@ -161,18 +166,22 @@ func (r *Runner) sendMessage(c echo.Context) error {
 	if strings.TrimSpace(b.Text) == "" {
 		return echo.NewHTTPError(http.StatusBadRequest, "text is required")
 	}
+	ctx := c.Request().Context()
 	in := engine.PromptInput{Text: b.Text, Agent: b.Agent, Model: b.Model, Policy: permission.Interactive}
 	if !b.Wait {
 		since := r.bus.LastID() // the turn's events come after it
-		user, err := r.engine.Start(s, in)
+		sub, err := r.engine.Submit(ctx, s, in, b.Steer, false)
 		if err != nil {
 			return r.apiError(c, err)
 		}
 		r.metrics.prompts.WithLabelValues("async").Inc()
-		return c.JSON(http.StatusAccepted, map[string]any{"message": user, "event_id": since})
+		if sub.Queued != nil {
+			return c.JSON(http.StatusAccepted, map[string]any{"queued": sub.Queued, "event_id": since})
+		}
+		return c.JSON(http.StatusAccepted, map[string]any{"message": sub.User, "event_id": since})
 	}
 	r.metrics.prompts.WithLabelValues("wait").Inc()
-	last, err := r.engine.Prompt(c.Request().Context(), s, in)
+	last, err := r.waitTurn(ctx, s, in, b.Steer)
 	if err != nil && last == nil {
 		return r.apiError(c, err)
 	}
@@ -181,6 +190,68 @@ func (r *Runner) sendMessage(c echo.Context) error {
 		out["error"] = err.Error()
 	}
 	return c.JSON(http.StatusOK, out)
+}
+
+// waitTurn runs the prompt's turn to its end: at once when the session is free, else after
+// the turns queued before it. A client that leaves takes its prompt out of the queue, or
+// aborts its turn.
+func (r *Runner) waitTurn(ctx context.Context, s store.Session, in engine.PromptInput, steer bool) (*message.Message, error) {
+	waiting, err := r.engine.Queued(ctx, s.ID)
+	if err != nil {
+		return nil, err
+	}
+	if len(waiting) == 0 && !r.engine.Busy(s.ID) {
+		last, err := r.engine.Prompt(ctx, s, in)
+		if !errors.Is(err, engine.ErrBusy) {
+			return last, err
+		}
+	}
+	sub, err := r.engine.Submit(ctx, s, in, steer, true)
+	if err != nil || sub.Done == nil {
+		return nil, err
+	}
+	select {
+	case res := <-sub.Done:
+		return res.Last, res.Err
+	case <-ctx.Done():
+		bg := context.WithoutCancel(ctx)
+		if err := r.engine.CancelQueued(bg, s, sub.Queued.ID); store.IsNotFound(err) {
+			r.engine.Abort(bg, s) // it had started
+		}
+		return nil, context.Cause(ctx)
+	}
+}
+
+func (r *Runner) queue(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	qs, err := r.engine.Queued(c.Request().Context(), s.ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, qs)
+}
+
+func (r *Runner) cancelQueued(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	qs, err := r.engine.Queued(c.Request().Context(), s.ID)
+	if err != nil {
+		return err
+	}
+	for _, q := range qs {
+		if q.ID == c.Param("qid") {
+			if err := r.engine.CancelQueued(c.Request().Context(), s, q.ID); err != nil && !store.IsNotFound(err) {
+				return err
+			}
+			return c.NoContent(http.StatusNoContent)
+		}
+	}
+	return echo.NewHTTPError(http.StatusNotFound, "no such prompt in the queue (it may have started)")
 }
 
 func (r *Runner) listMessages(c echo.Context) error {

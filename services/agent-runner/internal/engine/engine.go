@@ -90,8 +90,11 @@ type Engine struct {
 	stopBase context.CancelCauseFunc
 	wg       sync.WaitGroup
 
-	mu      sync.Mutex
-	running map[string]*run
+	mu       sync.Mutex
+	running  map[string]*run
+	waiters  map[string]chan TurnResult // queued prompt ID → who waits for its turn
+	draining map[string]bool            // sessions whose queue is being drained
+	redrain  map[string]bool            // …and asked to be drained again
 
 	scales scales
 }
@@ -139,7 +142,8 @@ func New(d Deps) *Engine {
 		d.Root = func(int64) string { return "" }
 	}
 	base, stop := context.WithCancelCause(context.Background())
-	e := &Engine{d: d, log: d.Logger, files: tool.NewFileTimes(), base: base, stopBase: stop, running: map[string]*run{}}
+	e := &Engine{d: d, log: d.Logger, files: tool.NewFileTimes(), base: base, stopBase: stop, running: map[string]*run{},
+		waiters: map[string]chan TurnResult{}, draining: map[string]bool{}, redrain: map[string]bool{}}
 	e.perms = permission.NewService(d.Store, d.Bus, d.Logger, e.orphanReply)
 	return e
 }
@@ -147,8 +151,25 @@ func New(d Deps) *Engine {
 // Permissions returns the permission service.
 func (e *Engine) Permissions() *permission.Service { return e.perms }
 
-// Recover restores pending permission requests stored before a restart.
-func (e *Engine) Recover(ctx context.Context) error { return e.perms.Load(ctx) }
+// Recover restores pending permission requests stored before a restart, and starts the
+// prompts queued in sessions that do not wait for an answer.
+func (e *Engine) Recover(ctx context.Context) error {
+	if err := e.perms.Load(ctx); err != nil {
+		return err
+	}
+	qs, err := e.d.Store.ListQueued(ctx, "")
+	if err != nil {
+		return err
+	}
+	started := map[string]bool{}
+	for _, q := range qs {
+		if !started[q.SessionID] && len(e.perms.Pending(q.OwnerID, q.SessionID)) == 0 {
+			started[q.SessionID] = true
+			e.drain(q.SessionID)
+		}
+	}
+	return nil
+}
 
 // Close aborts running turns with permission.ErrShutdown (pending asks stay stored) and waits
 // for them to end or ctx to expire.
@@ -251,7 +272,7 @@ func (e *Engine) CheckDir(dir, root string) (string, error) {
 
 // DeleteSession aborts the session's turn and deletes it with its children.
 func (e *Engine) DeleteSession(ctx context.Context, s store.Session) error {
-	e.Abort(s.ID)
+	e.Abort(ctx, s)
 	e.wait(ctx, s.ID)
 	if err := e.d.Store.DeleteSession(ctx, s.ID); err != nil {
 		return err
@@ -286,16 +307,11 @@ func (e *Engine) Busy(sessionID string) bool {
 	return e.running[sessionID] != nil
 }
 
-// Abort cancels the session's running turn; it reports whether one was running.
-func (e *Engine) Abort(sessionID string) bool {
-	e.mu.Lock()
-	r := e.running[sessionID]
-	e.mu.Unlock()
-	if r == nil {
-		return false
-	}
-	r.cancel(ErrAborted)
-	return true
+// Abort cancels the session's running turn and the prompts queued behind it; it reports
+// whether a turn was running.
+func (e *Engine) Abort(ctx context.Context, s store.Session) bool {
+	e.clearQueue(ctx, s)
+	return e.cancel(s.ID, ErrAborted)
 }
 
 func (e *Engine) wait(ctx context.Context, sessionID string) {

@@ -30,6 +30,7 @@ func (e *Engine) orphanReply(req permission.Request, r permission.Reply) {
 		err := e.resume(runCtx, s, req, r)
 		release()
 		e.idle(s, err)
+		e.drain(s.ID)
 	}()
 }
 

@@ -24,6 +24,8 @@ type PromptInput struct {
 	Agent  string // empty: the session's agent
 	Model  string // empty: the agent's or the default model
 	Policy permission.Policy
+	// queueID is the queued prompt the turn runs, whose waiter learns how it ended.
+	queueID string
 }
 
 // turn is everything one turn needs.
@@ -67,6 +69,7 @@ func (e *Engine) Prompt(ctx context.Context, s store.Session, in PromptInput) (*
 	e.turnEnded(ctx, s, user.ID)
 	release()
 	e.idle(s, err)
+	e.drain(s.ID)
 	return last, err
 }
 
@@ -87,10 +90,12 @@ func (e *Engine) Start(s store.Session, in PromptInput) (*message.Message, error
 		release := sync.OnceFunc(release)
 		defer release()
 		e.turnStarted(ctx, s, user.ID)
-		_, err := e.loop(ctx, t)
+		last, err := e.loop(ctx, t)
 		e.turnEnded(ctx, s, user.ID)
 		release()
 		e.idle(s, err)
+		e.notify(in.queueID, TurnResult{Last: last, Err: err})
+		e.drain(s.ID)
 	}()
 	return user, nil
 }
