@@ -107,6 +107,8 @@ func (r *Runner) registerExtras(g *echo.Group) {
 	g.GET("/session/:id/snapshot", r.sessionSnapshots)
 	g.POST("/session/:id/revert", r.revertSession)
 	g.POST("/session/:id/unrevert", r.unrevertSession)
+	g.POST("/session/:id/undo", r.undoSession)
+	g.POST("/session/:id/redo", r.redoSession)
 	g.GET("/session/:id/link", r.getLink)
 	g.PUT("/session/:id/link", r.putLink)
 	g.DELETE("/session/:id/link", r.deleteLink)
@@ -204,6 +206,34 @@ func (r *Runner) unrevertSession(c echo.Context) error {
 	}
 	r.bus.Publish(bus.Event{Type: EventUnreverted, SessionID: s.ID, OwnerID: s.OwnerID, Properties: d})
 	return c.JSON(http.StatusOK, d)
+}
+
+func (r *Runner) undoSession(c echo.Context) error { return r.step(c, r.x.tracker.Undo) }
+
+func (r *Runner) redoSession(c echo.Context) error { return r.step(c, r.x.tracker.Redo) }
+
+// step moves the session's revert point by one turn, back (undo) or forward (redo).
+func (r *Runner) step(c echo.Context, move func(context.Context, string) (snapshot.Revert, error)) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	if r.engine.Busy(s.ID) {
+		return r.apiError(c, engine.ErrBusy)
+	}
+	rv, err := move(c.Request().Context(), s.ID)
+	if errors.Is(err, snapshot.ErrNothingToUndo) || errors.Is(err, snapshot.ErrNotReverted) {
+		return echo.NewHTTPError(http.StatusConflict, err.Error())
+	}
+	if err != nil {
+		return err
+	}
+	typ := EventReverted
+	if rv.MessageID == "" {
+		typ = EventUnreverted
+	}
+	r.bus.Publish(bus.Event{Type: typ, SessionID: s.ID, OwnerID: s.OwnerID, Properties: rv})
+	return c.JSON(http.StatusOK, rv)
 }
 
 func (r *Runner) getLink(c echo.Context) error {

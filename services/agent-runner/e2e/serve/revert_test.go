@@ -68,3 +68,38 @@ func TestRevertTouchesOnlyTheSession(t *testing.T) {
 	require.NoFileExists(t, filepath.Join(dir, "xa.txt"))
 	require.FileExists(t, filepath.Join(dir, "yb.txt"))
 }
+
+// TestUndoRedoPerSession: undo takes back the session's latest turn that is not undone,
+// redo brings the earliest undone one back; another session's work is never touched.
+func TestUndoRedoPerSession(t *testing.T) {
+	p := newProvider(t)
+	ov := startOpenvibe(t, config(p, map[string]any{"permission": allowAll}))
+	c := ov.client(t)
+	dir := project(t, t.TempDir(), "app")
+	x := c.createSession(dir)
+	y := c.createSession(dir)
+	p.script(reply{Calls: []call{write("x.txt", "one\n")}}, reply{Text: "1"})
+	require.Empty(t, c.turn(x.ID, "first"))
+	p.script(reply{Calls: []call{write("y.txt", "y\n")}}, reply{Text: "y"})
+	require.Empty(t, c.turn(y.ID, "other"))
+	p.script(reply{Calls: []call{{Name: "read", Args: map[string]any{"file_path": "x.txt"}}}},
+		reply{Calls: []call{write("x.txt", "two\n")}}, reply{Text: "2"})
+	require.Empty(t, c.turn(x.ID, "second"))
+
+	step := func(what string, want int) {
+		code, body := c.send(http.MethodPost, "/agent/session/"+x.ID+"/"+what, nil)
+		require.Equal(t, want, code, "%s: %s", what, body)
+	}
+	step("redo", http.StatusConflict)
+	step("undo", http.StatusOK)
+	require.Equal(t, "one\n", readFile(t, filepath.Join(dir, "x.txt")))
+	step("undo", http.StatusOK)
+	require.NoFileExists(t, filepath.Join(dir, "x.txt"))
+	step("undo", http.StatusConflict)
+	require.Equal(t, "y\n", readFile(t, filepath.Join(dir, "y.txt")), "the other session's file stays")
+	step("redo", http.StatusOK)
+	require.Equal(t, "one\n", readFile(t, filepath.Join(dir, "x.txt")))
+	step("redo", http.StatusOK)
+	require.Equal(t, "two\n", readFile(t, filepath.Join(dir, "x.txt")))
+	step("redo", http.StatusConflict)
+}

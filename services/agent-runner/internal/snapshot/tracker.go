@@ -19,8 +19,11 @@ import (
 // ErrNoTurn is returned when a session has no recorded turn for a message.
 var ErrNoTurn = errors.New("no snapshot recorded for that message")
 
-// ErrNotReverted is returned by Unrevert when the session is not reverted.
+// ErrNotReverted is returned by Unrevert and Redo when nothing of the session is undone.
 var ErrNotReverted = errors.New("the session is not reverted")
+
+// ErrNothingToUndo is returned by Undo when every turn of the session is undone already.
+var ErrNothingToUndo = errors.New("nothing to undo: the session has no turn left that changed files")
 
 // Turn is the record of one turn: the project before and after it, and what changed.
 type Turn struct {
@@ -209,6 +212,26 @@ func (t *Tracker) Unrevert(ctx context.Context, sessionID string) (Revert, error
 			return 0, ErrNotReverted
 		}
 		return len(l.Turns), nil
+	})
+}
+
+// Undo undoes the session's latest turn that is not undone yet.
+func (t *Tracker) Undo(ctx context.Context, sessionID string) (Revert, error) {
+	return t.move(ctx, sessionID, func(l SessionLog) (int, error) {
+		if p := l.point(); p > 0 {
+			return p - 1, nil
+		}
+		return 0, ErrNothingToUndo
+	})
+}
+
+// Redo redoes the earliest undone turn of the session (the last one ends the revert).
+func (t *Tracker) Redo(ctx context.Context, sessionID string) (Revert, error) {
+	return t.move(ctx, sessionID, func(l SessionLog) (int, error) {
+		if l.Revert == nil {
+			return 0, ErrNotReverted
+		}
+		return l.point() + 1, nil
 	})
 }
 
