@@ -24,6 +24,8 @@ func (r *Runner) Register(e *echo.Echo) {
 	g := e.Group(r.d.Prefix, r.authenticate)
 	g.GET("/session", r.listSessions)
 	g.POST("/session", r.createSession)
+	g.POST("/session/import", r.importSession)
+	g.GET("/session/:id/export", r.exportSession)
 	g.GET("/session/:id", r.getSession)
 	g.PATCH("/session/:id", r.updateSession)
 	g.DELETE("/session/:id", r.deleteSession)
@@ -122,7 +124,8 @@ func (r *Runner) apiError(c echo.Context, err error) error {
 		return echo.NewHTTPError(http.StatusConflict, "the session is busy with another turn; abort it or wait")
 	case errors.Is(err, engine.ErrClosed):
 		return echo.NewHTTPError(http.StatusServiceUnavailable, "the runner is shutting down")
-	case errors.As(err, &ce), errors.Is(err, engine.ErrUnknownAgent), errors.Is(err, engine.ErrBadDirectory):
+	case errors.As(err, &ce), errors.Is(err, engine.ErrUnknownAgent), errors.Is(err, engine.ErrBadDirectory),
+		errors.Is(err, engine.ErrBadExport):
 		return r.badRequest(c, err)
 	case errors.As(err, &de):
 		return echo.NewHTTPError(http.StatusForbidden, err.Error())

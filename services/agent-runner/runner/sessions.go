@@ -2,7 +2,9 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -132,6 +134,39 @@ func (r *Runner) forkSession(c echo.Context) error {
 	}
 	r.metrics.sessionsNew.Inc()
 	return c.JSON(http.StatusCreated, r.view(f))
+}
+
+// exportSession answers the session as one document (see engine.Export).
+func (r *Runner) exportSession(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	doc, err := r.engine.Export(c.Request().Context(), s)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+s.ID+`.json"`)
+	return c.JSON(http.StatusOK, doc)
+}
+
+// importSession makes a session of the caller's from an export document (the body), in
+// ?directory= or the document's own directory.
+func (r *Runner) importSession(c echo.Context) error {
+	var doc engine.Export
+	if err := json.NewDecoder(c.Request().Body).Decode(&doc); err != nil {
+		if errors.As(err, new(*http.MaxBytesError)) {
+			return err // the platform answers 413
+		}
+		return r.badRequest(c, fmt.Errorf("%w: %v", engine.ErrBadExport, err))
+	}
+	s, err := r.engine.Import(c.Request().Context(), engine.ImportInput{OwnerID: principal(c).UserID,
+		Directory: c.QueryParam("directory"), Doc: doc})
+	if err != nil {
+		return r.apiError(c, err)
+	}
+	r.metrics.sessionsNew.Inc()
+	return c.JSON(http.StatusCreated, r.view(s))
 }
 
 func (r *Runner) abortSession(c echo.Context) error {

@@ -102,6 +102,9 @@ func randomPassword() (string, error) {
 	return base64.RawURLEncoding.EncodeToString(b), nil
 }
 
+// localBodyLimit lets a local server take whole session exports (POST /agent/session/import).
+const localBodyLimit = 64 << 20
+
 // serve runs the server bound to loopback with a random (or given) password.
 func (c *cli) serve(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -143,7 +146,8 @@ func (c *cli) serve(ctx context.Context, args []string) error {
 	}
 	r.SetLocalPassword(password)
 	return platform.Serve(ctx, platform.ServeOptions{Addr: *addr, Logger: log, Services: []platform.Service{r},
-		Ready: []platform.Check{{Name: "store", Fn: r.Store().Ping}},
+		BodyLimit: localBodyLimit,
+		Ready:     []platform.Check{{Name: "store", Fn: r.Store().Ping}},
 		OnListen: func(a string) {
 			fmt.Fprintf(c.stdout, "openvibe listening on http://%s/agent/\npassword: %s\n(send it as \"Authorization: Bearer <password>\")\n", a, password)
 		}})

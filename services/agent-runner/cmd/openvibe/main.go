@@ -5,6 +5,8 @@
 //	openvibe sessions list         list sessions
 //	openvibe sessions resume ID "prompt"
 //	openvibe sessions fork ID [--message MSG]
+//	openvibe export ID [--out FILE]
+//	openvibe import FILE [--dir DIR]
 package main
 
 import (
@@ -34,6 +36,8 @@ Usage:
   openvibe sessions list [--dir DIR] [--limit N]
   openvibe sessions resume ID [--yes] "prompt"
   openvibe sessions fork ID [--message MESSAGE_ID]
+  openvibe export ID [--out FILE]         one JSON document: session, messages, parts, todos
+  openvibe import FILE|- [--dir DIR]      a new session from an export (in DIR, or its own directory)
 
 Configuration: ~/.config/openvibe/openvibe.json, then openvibe.json in the project, then
 OPENVIBE_CONFIG (a file), OPENVIBE_CONFIG_CONTENT (inline JSON) and OPENVIBE_MODEL.
@@ -57,6 +61,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		err = c.runPrompt(ctx, args[1:], "")
 	case "sessions":
 		err = c.sessions(ctx, args[1:])
+	case "export":
+		err = c.export(ctx, args[1:])
+	case "import":
+		err = c.importSession(ctx, args[1:])
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -284,3 +284,59 @@ func TestRunNDJSONIntoJQ(t *testing.T) {
 	require.Equal(t, 1, ee.ExitCode())
 	require.Contains(t, string(out), `"run.finished"`)
 }
+
+// TestExportImport: a session exported to a file and imported again is a new session with
+// the same history, in the directory given; a file that is not an export is refused.
+func TestExportImport(t *testing.T) {
+	e := newEnv(t, bashScript)
+	_, errOut, code := e.run("run", "--yes", "make a file")
+	require.Equal(t, 0, code, errOut)
+	id := strings.Fields(errOut[strings.Index(errOut, "session ses_"):])[1]
+	file := filepath.Join(t.TempDir(), "export.json")
+	_, errOut, code = e.run("export", id, "--out", file)
+	require.Equal(t, 0, code, errOut)
+	var doc struct {
+		Format   string `json:"format"`
+		Messages []struct {
+			ID   string `json:"id"`
+			Role string `json:"role"`
+		} `json:"messages"`
+	}
+	raw, err := os.ReadFile(file)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(raw, &doc))
+	require.Equal(t, "openvibe.session", doc.Format)
+	require.Len(t, doc.Messages, 3)
+
+	other := t.TempDir()
+	out, errOut, code := e.run("import", file, "--dir", other)
+	require.Equal(t, 0, code, errOut)
+	newID := strings.TrimSpace(out)
+	require.NotEqual(t, id, newID)
+	list, _, _ := e.run("sessions", "list")
+	require.Contains(t, list, newID)
+	require.Contains(t, list, other)
+	out, _, code = e.run("export", newID)
+	require.Equal(t, 0, code)
+	var again struct {
+		Messages []struct {
+			ID   string `json:"id"`
+			Role string `json:"role"`
+		} `json:"messages"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &again))
+	require.Len(t, again.Messages, 3)
+	for i := range again.Messages {
+		require.Equal(t, doc.Messages[i].Role, again.Messages[i].Role)
+		require.NotEqual(t, doc.Messages[i].ID, again.Messages[i].ID, "fresh IDs")
+	}
+
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	require.NoError(t, os.WriteFile(bad, []byte(`{"format": "something else", "version": 1}`), 0o644))
+	_, errOut, code = e.run("import", bad)
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, "not an openvibe session export")
+	_, errOut, code = e.run("export", "ses_missing")
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, "not found")
+}
