@@ -5,6 +5,7 @@
 //	openvibe sessions list         list sessions
 //	openvibe sessions resume ID "prompt"
 //	openvibe sessions fork ID [--message MSG]
+//	openvibe stats [--days N] [--json]
 //	openvibe export ID [--out FILE]
 //	openvibe import FILE [--dir DIR]
 package main
@@ -36,6 +37,7 @@ Usage:
   openvibe sessions list [--dir DIR] [--limit N]
   openvibe sessions resume ID [--yes] "prompt"
   openvibe sessions fork ID [--message MESSAGE_ID]
+  openvibe stats [--days N] [--json]      tokens and cost by model and by day
   openvibe export ID [--out FILE]         one JSON document: session, messages, parts, todos
   openvibe import FILE|- [--dir DIR]      a new session from an export (in DIR, or its own directory)
 
@@ -61,6 +63,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		err = c.runPrompt(ctx, args[1:], "")
 	case "sessions":
 		err = c.sessions(ctx, args[1:])
+	case "stats":
+		err = c.stats(ctx, args[1:])
 	case "export":
 		err = c.export(ctx, args[1:])
 	case "import":

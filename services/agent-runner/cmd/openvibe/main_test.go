@@ -340,3 +340,50 @@ func TestExportImport(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut, "not found")
 }
+
+// TestStats: openvibe stats adds up the tokens and cost of every model call, by model and
+// by day.
+func TestStats(t *testing.T) {
+	e := newEnv(t, `[{"events": [{"type": "text_delta", "text": "ok"},
+		{"type": "done", "usage": {"input_tokens": 1000, "output_tokens": 100}}]}]`)
+	script := filepath.Join(e.home, "script.json")
+	for i, v := range e.vars {
+		if strings.HasPrefix(v, "OPENVIBE_CONFIG_CONTENT=") {
+			e.vars[i] = fmt.Sprintf(`OPENVIBE_CONFIG_CONTENT={"model": "demo/scripted", "provider": {"demo": {"type": "scripted",
+				"options": {"script": %q}, "models": {"scripted": {"cost": {"input": 1, "output": 2}}}}}}`, script)
+		}
+	}
+	for range 2 {
+		_, errOut, code := e.run("run", "hello")
+		require.Equal(t, 0, code, errOut)
+	}
+	out, errOut, code := e.run("stats", "--json")
+	require.Equal(t, 0, code, errOut)
+	var rep map[string]struct {
+		Total struct {
+			Calls        int     `json:"calls"`
+			InputTokens  int64   `json:"input_tokens"`
+			OutputTokens int64   `json:"output_tokens"`
+			Cost         float64 `json:"cost"`
+		} `json:"total"`
+		Rows []struct {
+			Key string `json:"key"`
+		} `json:"rows"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
+	require.Equal(t, 2, rep["model"].Total.Calls)
+	require.EqualValues(t, 2000, rep["model"].Total.InputTokens)
+	require.EqualValues(t, 200, rep["model"].Total.OutputTokens)
+	require.InDelta(t, 2000*1e-6+200*2e-6, rep["model"].Total.Cost, 1e-12)
+	require.Equal(t, "demo/scripted", rep["model"].Rows[0].Key)
+	today := time.Now().UTC().Format(time.DateOnly)
+	require.Equal(t, today, rep["day"].Rows[0].Key)
+
+	out, _, code = e.run("stats")
+	require.Equal(t, 0, code)
+	require.Contains(t, out, "demo/scripted")
+	require.Contains(t, out, today)
+	require.Contains(t, out, "$0.0024")
+	_, errOut, code = e.run("stats", "--days", "-1")
+	require.Equal(t, 2, code, errOut)
+}
