@@ -44,6 +44,7 @@ func (r *Runner) Register(e *echo.Echo) {
 	g.GET("/config", r.getConfig)
 	g.GET("/provider", r.listProviders)
 	g.GET("/usage", r.usage)
+	g.GET("/model", r.listModels)
 	g.GET("/permission", r.listPermissions)
 	g.POST("/permission/reply", r.replyPermission)
 	g.GET("/permission/rule", r.listRules)

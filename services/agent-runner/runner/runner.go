@@ -109,6 +109,7 @@ type Runner struct {
 	tools   *tool.Registry
 	loader  config.Loader
 	models  *modelCache
+	catalog catalogCache
 	metrics *metrics
 	x       *extras
 
@@ -143,6 +144,7 @@ func New(ctx context.Context, d Deps) (*Runner, error) {
 		loader:  config.Loader{Global: d.GlobalConfig, TrustProject: d.TrustProject, Getenv: d.Getenv},
 		metrics: newMetrics(d.Registerer)}
 	r.models = newModelCache(r)
+	r.catalog.entries = map[string]catalogEntry{}
 	if d.WorkspaceRoot != "" {
 		abs, err := filepath.Abs(d.WorkspaceRoot)
 		if err != nil {

@@ -5,6 +5,7 @@
 //	openvibe sessions list         list sessions
 //	openvibe sessions resume ID "prompt"
 //	openvibe sessions fork ID [--message MSG]
+//	openvibe models [--refresh] [--json]
 //	openvibe stats [--days N] [--json]
 //	openvibe export ID [--out FILE]
 //	openvibe import FILE [--dir DIR]
@@ -37,6 +38,7 @@ Usage:
   openvibe sessions list [--dir DIR] [--limit N]
   openvibe sessions resume ID [--yes] "prompt"
   openvibe sessions fork ID [--message MESSAGE_ID]
+  openvibe models [--refresh] [--json]    models of the configured providers (* the default)
   openvibe stats [--days N] [--json]      tokens and cost by model and by day
   openvibe export ID [--out FILE]         one JSON document: session, messages, parts, todos
   openvibe import FILE|- [--dir DIR]      a new session from an export (in DIR, or its own directory)
@@ -63,6 +65,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		err = c.runPrompt(ctx, args[1:], "")
 	case "sessions":
 		err = c.sessions(ctx, args[1:])
+	case "models":
+		err = c.models(ctx, args[1:])
 	case "stats":
 		err = c.stats(ctx, args[1:])
 	case "export":

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"text/tabwriter"
 	"time"
 
@@ -63,4 +64,55 @@ func (c *cli) stats(ctx context.Context, args []string) error {
 func row(w io.Writer, name string, r runner.UsageRow) {
 	fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%d\t$%.4f\t\n", name, r.Calls, r.InputTokens, r.OutputTokens, r.CacheReadTokens,
 		r.CacheWriteTokens, r.Cost)
+}
+
+// models prints the models of the configured providers, the default marked with *.
+func (c *cli) models(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("models", flag.ContinueOnError)
+	db := fs.String("db", "", "state database")
+	refresh := fs.Bool("refresh", false, "ask the providers again instead of using the lists of the last five minutes")
+	asJSON := fs.Bool("json", false, "print the catalogue as JSON")
+	dir := fs.String("dir", "", "project whose openvibe.json to read (default: the current directory)")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	wt := *dir
+	if wt == "" {
+		wt, _ = os.Getwd()
+	}
+	r, err := c.open(ctx, *db, "", slog.New(slog.DiscardHandler))
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	cat, err := r.Models(ctx, wt, *refresh)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(c.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(cat)
+	}
+	for _, p := range cat.Providers {
+		if p.Error != "" {
+			fmt.Fprintf(c.stderr, "openvibe: %s: %s\n", p.Name, p.Error)
+		}
+	}
+	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "  MODEL\tCONTEXT\tINPUT $/M\tOUTPUT $/M")
+	for _, m := range cat.Models {
+		mark, window, in, out := " ", "", "", ""
+		if m.Default {
+			mark = "*"
+		}
+		if m.ContextWindow > 0 {
+			window = fmt.Sprint(m.ContextWindow)
+		}
+		if m.Cost != nil && (m.Cost.Input > 0 || m.Cost.Output > 0) {
+			in, out = fmt.Sprint(m.Cost.Input), fmt.Sprint(m.Cost.Output)
+		}
+		fmt.Fprintf(tw, "%s %s\t%s\t%s\t%s\n", mark, m.ID, window, in, out)
+	}
+	return tw.Flush()
 }

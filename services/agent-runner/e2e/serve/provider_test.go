@@ -24,6 +24,9 @@ type provider struct {
 	decide  func(req chatRequest) (reply, bool) // consulted first when set
 	reqs    []chatRequest
 	spilled int // requests answered after the script ran out
+	// models is what GET /v1/models lists; listed counts those requests.
+	models []string
+	listed int
 }
 
 // reply is one model answer: text, then tool calls.
@@ -108,7 +111,7 @@ func (r chatRequest) LastUser() string {
 }
 
 func newProvider(t *testing.T) *provider {
-	p := &provider{t: t}
+	p := &provider{t: t, models: []string{"m", "big-model"}}
 	p.srv = httptest.NewServer(http.HandlerFunc(p.serve))
 	t.Cleanup(p.srv.Close)
 	return p
@@ -119,6 +122,13 @@ func (p *provider) script(rs ...reply) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.queue = append(p.queue, rs...)
+}
+
+// listCalls is how many times the model list was asked for.
+func (p *provider) listCalls() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.listed
 }
 
 // requests returns what the runner sent so far.
@@ -154,6 +164,18 @@ func (p *provider) next(req chatRequest) reply {
 }
 
 func (p *provider) serve(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet && r.URL.Path == "/v1/models" {
+		p.mu.Lock()
+		p.listed++
+		var data []any
+		for _, m := range p.models {
+			data = append(data, map[string]any{"id": m, "object": "model", "owned_by": "test"})
+		}
+		p.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data})
+		return
+	}
 	body, _ := io.ReadAll(r.Body)
 	var req chatRequest
 	if err := json.Unmarshal(body, &req); err != nil || r.URL.Path != "/v1/chat/completions" {
