@@ -223,3 +223,30 @@ func TestPatchSession(t *testing.T) {
 	require.Equal(t, http.StatusBadRequest, h.do("alice", "PATCH", "/agent/session/"+s.ID, map[string]any{"title": " "}, &e))
 	require.Equal(t, http.StatusNotFound, h.do("bob", "PATCH", "/agent/session/"+s.ID, map[string]any{"title": "x"}, &e))
 }
+
+// TestQueueSurvivesRestart: a prompt queued behind a turn that the shutdown interrupted
+// runs once the runner is back.
+func TestQueueSurvivesRestart(t *testing.T) {
+	backend := llm.NewScripted(llm.Queue(
+		llm.Step{Events: []llm.Event{llm.Text("working")}, Hang: true},
+		llm.Step{Events: []llm.Event{llm.Text("after the restart")}},
+	))
+	h := newHarness(t, harnessOpts{backend: backend})
+	s := h.createSession("alice", "")
+	ev := h.subscribe("alice", "/agent/event")
+	h.prompt("alice", s.ID, "long job")
+	ev.next(ofType("part.delta"))
+	var out map[string]any
+	require.Equal(t, http.StatusAccepted, h.do("alice", "POST", "/agent/session/"+s.ID+"/message", map[string]any{"text": "next"}, &out))
+	require.NotNil(t, out["queued"])
+	ev.close()
+	h.restart()
+	require.Eventually(t, func() bool {
+		msgs := h.messages("alice", s.ID)
+		return len(msgs) == 4 && msgs[3].Text() == "after the restart"
+	}, 20*time.Second, 20*time.Millisecond)
+	require.Equal(t, "next", h.messages("alice", s.ID)[2].Text())
+	var q []map[string]any
+	require.Equal(t, http.StatusOK, h.do("alice", "GET", "/agent/session/"+s.ID+"/queue", nil, &q))
+	require.Empty(t, q)
+}
