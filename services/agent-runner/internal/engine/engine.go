@@ -203,11 +203,8 @@ func (e *Engine) CreateSession(ctx context.Context, in CreateInput) (store.Sessi
 	if err != nil {
 		return store.Session{}, err
 	}
-	proj, err := project.Detect(dir, root)
+	proj, err := e.project(ctx, dir, root)
 	if err != nil {
-		return store.Session{}, fmt.Errorf("%w: %v", ErrBadDirectory, err)
-	}
-	if err := e.d.Store.UpsertProject(ctx, store.Project{ID: proj.ID, Worktree: proj.Worktree, VCS: proj.VCS, Created: time.Now()}); err != nil {
 		return store.Session{}, err
 	}
 	if in.Agent == "" {
@@ -231,6 +228,15 @@ func (e *Engine) CreateSession(ctx context.Context, in CreateInput) (store.Sessi
 	}
 	e.d.Bus.Publish(bus.Event{Type: bus.SessionCreated, SessionID: s.ID, OwnerID: s.OwnerID, Properties: s})
 	return s, nil
+}
+
+// project detects and records the project of dir (a checked session directory).
+func (e *Engine) project(ctx context.Context, dir, root string) (project.Info, error) {
+	proj, err := project.Detect(dir, root)
+	if err != nil {
+		return proj, fmt.Errorf("%w: %v", ErrBadDirectory, err)
+	}
+	return proj, e.d.Store.UpsertProject(ctx, store.Project{ID: proj.ID, Worktree: proj.Worktree, VCS: proj.VCS, Created: time.Now()})
 }
 
 // CheckDir resolves a session directory: relative paths are taken from root; the result must

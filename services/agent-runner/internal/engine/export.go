@@ -10,7 +10,6 @@ import (
 	"openvibe.live/backend/services/agent-runner/internal/bus"
 	"openvibe.live/backend/services/agent-runner/internal/id"
 	"openvibe.live/backend/services/agent-runner/internal/message"
-	"openvibe.live/backend/services/agent-runner/internal/project"
 	"openvibe.live/backend/services/agent-runner/internal/store"
 )
 
@@ -81,11 +80,8 @@ func (e *Engine) Import(ctx context.Context, in ImportInput) (store.Session, err
 		}
 		return store.Session{}, err
 	}
-	proj, err := project.Detect(dir, root)
+	proj, err := e.project(ctx, dir, root)
 	if err != nil {
-		return store.Session{}, fmt.Errorf("%w: %v", ErrBadDirectory, err)
-	}
-	if err := e.d.Store.UpsertProject(ctx, store.Project{ID: proj.ID, Worktree: proj.Worktree, VCS: proj.VCS, Created: time.Now()}); err != nil {
 		return store.Session{}, err
 	}
 	src := doc.Session
