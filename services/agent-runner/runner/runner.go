@@ -29,7 +29,6 @@ import (
 	"openvibe.live/backend/services/agent-runner/internal/store/postgres"
 	"openvibe.live/backend/services/agent-runner/internal/store/sqlite"
 	"openvibe.live/backend/services/agent-runner/internal/tool"
-	"openvibe.live/backend/services/agent-runner/internal/tools"
 )
 
 // Authenticator resolves a bearer credential (platform JWT or hbt_ token).
@@ -170,7 +169,7 @@ func New(ctx context.Context, d Deps) (*Runner, error) {
 		}
 		r.store, r.ownsDB = st, true
 	}
-	r.tools, err = tool.NewRegistry(tools.Builtins(tools.Options{AllowPrivateFetch: d.AllowPrivateNetwork})...)
+	r.tools, err = tool.NewRegistry(tool.Builtins(tool.Options{AllowPrivateFetch: d.AllowPrivateNetwork})...)
 	if err != nil {
 		r.Close()
 		return nil, err

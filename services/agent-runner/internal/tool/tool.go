@@ -1,6 +1,8 @@
-// Package tool defines what a tool is to the agent: a name, a description, a JSON Schema for
+// Package tool defines what a tool is to the agent — a name, a description, a JSON Schema for
 // its parameters (generated from a typed params struct), and a Run that gets a Context and
-// returns a Result. It also holds the registry of the tools a runner offers.
+// returns a Result — and holds the built-in tools (bash, read, write, edit, glob, grep,
+// web_fetch, the todo tools and task, one file each), the shell and sandbox bash runs in, and
+// the registry of the tools a runner offers.
 package tool
 
 import (

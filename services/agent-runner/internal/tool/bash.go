@@ -1,4 +1,4 @@
-package tools
+package tool
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"openvibe.live/backend/services/agent-runner/internal/permission"
-	"openvibe.live/backend/services/agent-runner/internal/tool"
 )
 
 const (
@@ -23,23 +22,23 @@ type BashParams struct {
 }
 
 // Bash returns the bash tool.
-func Bash() tool.Tool {
-	return tool.New(tool.Def[BashParams]{
+func Bash() Tool {
+	return New(Def[BashParams]{
 		Name: "bash",
 		Description: "Run a shell command in the working directory and return its exit code and combined output " +
 			"(long output keeps its beginning and end). The command and everything it starts is killed on timeout " +
 			"or abort, and background processes do not outlive the command: don't start servers expecting them to keep running.",
-		Kind: tool.KindExecute,
-		Perm: func(tc *tool.Context, p BashParams) tool.Perm {
-			return tool.Perm{Pattern: strings.TrimSpace(p.Command), Kind: permission.KindCommand, Title: "Run: " + p.Command}
+		Kind: KindExecute,
+		Perm: func(tc *Context, p BashParams) Perm {
+			return Perm{Pattern: strings.TrimSpace(p.Command), Kind: permission.KindCommand, Title: "Run: " + p.Command}
 		},
 		Run: runBash,
 	})
 }
 
-func runBash(ctx context.Context, tc *tool.Context, p BashParams) (tool.Result, error) {
+func runBash(ctx context.Context, tc *Context, p BashParams) (Result, error) {
 	if strings.TrimSpace(p.Command) == "" {
-		return tool.Result{}, tool.Errorf("command is empty")
+		return Result{}, Errorf("command is empty")
 	}
 	timeout := bashDefaultTimeout
 	if p.Timeout > 0 {
@@ -47,7 +46,7 @@ func runBash(ctx context.Context, tc *tool.Context, p BashParams) (tool.Result, 
 	}
 	res, err := tc.Shell.Run(ctx, tc.WorkDir, p.Command, timeout, tc.ProjectDir)
 	if err != nil {
-		return tool.Result{}, err
+		return Result{}, err
 	}
 	title := p.Description
 	if title == "" {
@@ -55,7 +54,7 @@ func runBash(ctx context.Context, tc *tool.Context, p BashParams) (tool.Result, 
 	}
 	meta := map[string]any{"exit_code": res.ExitCode, "dropped_bytes": res.Dropped}
 	if res.Aborted {
-		return tool.Result{}, fmt.Errorf("%w; output so far:\n%s", context.Cause(ctx), res.Output)
+		return Result{}, fmt.Errorf("%w; output so far:\n%s", context.Cause(ctx), res.Output)
 	}
 	var b strings.Builder
 	b.WriteString(res.Output)
@@ -67,5 +66,5 @@ func runBash(ctx context.Context, tc *tool.Context, p BashParams) (tool.Result, 
 		fmt.Fprintf(&b, "[command timed out after %s and was killed with everything it started]\n", timeout)
 	}
 	fmt.Fprintf(&b, "[exit code %d]", res.ExitCode)
-	return tool.Result{Title: title, Output: b.String(), Metadata: meta}, nil
+	return Result{Title: title, Output: b.String(), Metadata: meta}, nil
 }

@@ -1,4 +1,4 @@
-package tools
+package tool
 
 import (
 	"context"
@@ -14,7 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"openvibe.live/backend/services/agent-runner/internal/store"
-	"openvibe.live/backend/services/agent-runner/internal/tool"
 )
 
 type memTodos struct{ todos []store.Todo }
@@ -25,21 +24,21 @@ func (m *memTodos) SetTodos(_ context.Context, _ string, t []store.Todo) error {
 	return nil
 }
 
-func newCtx(t *testing.T) *tool.Context {
+func newCtx(t *testing.T) *Context {
 	dir := t.TempDir()
-	return &tool.Context{SessionID: "ses_1", ProjectDir: dir, WorkDir: dir, Root: dir, Files: tool.NewFileTimes(),
-		Todos: &memTodos{}, Shell: &tool.Shell{},
-		Ask: func(context.Context, tool.AskInput) error { return nil }}
+	return &Context{SessionID: "ses_1", ProjectDir: dir, WorkDir: dir, Root: dir, Files: NewFileTimes(),
+		Todos: &memTodos{}, Shell: &Shell{},
+		Ask: func(context.Context, AskInput) error { return nil }}
 }
 
-func call(t *testing.T, tl tool.Tool, tc *tool.Context, in any) (tool.Result, error) {
+func call(t *testing.T, tl Tool, tc *Context, in any) (Result, error) {
 	t.Helper()
 	b, err := json.Marshal(in)
 	require.NoError(t, err)
 	return tl.Run(t.Context(), tc, b)
 }
 
-func write(t *testing.T, tc *tool.Context, name, content string) string {
+func write(t *testing.T, tc *Context, name, content string) string {
 	p := filepath.Join(tc.WorkDir, name)
 	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
@@ -104,7 +103,7 @@ func TestEditFailuresTellTheModelWhatDiffered(t *testing.T) {
 			require.NoError(t, err)
 			_, err = call(t, Edit(), tc, map[string]any{"file_path": "m.go", "old_string": c.old, "new_string": "X", "replace_all": c.all})
 			require.Error(t, err)
-			require.True(t, tool.IsInputError(err))
+			require.True(t, IsInputError(err))
 			for _, s := range c.contains {
 				require.Contains(t, err.Error(), s)
 			}

@@ -1,10 +1,9 @@
-package tools
+package tool
 
 import (
 	"context"
 
 	"openvibe.live/backend/services/agent-runner/internal/permission"
-	"openvibe.live/backend/services/agent-runner/internal/tool"
 )
 
 // TaskParams are the task tool's parameters.
@@ -15,22 +14,22 @@ type TaskParams struct {
 }
 
 // Task returns the task tool: delegate work to a subagent in a child session.
-func Task() tool.Tool {
-	return tool.New(tool.Def[TaskParams]{
+func Task() Tool {
+	return New(Def[TaskParams]{
 		Name: "task",
 		Description: "Delegate a self-contained research task to a subagent that runs in its own child session " +
 			"with read-only tools, and get its final answer back.",
-		Kind: tool.KindDelegate,
-		Perm: func(tc *tool.Context, p TaskParams) tool.Perm {
+		Kind: KindDelegate,
+		Perm: func(tc *Context, p TaskParams) Perm {
 			a := p.SubagentType
 			if a == "" {
 				a = "general"
 			}
-			return tool.Perm{Pattern: a, Kind: permission.KindText, Always: a, Title: "Delegate to " + a + ": " + p.Description}
+			return Perm{Pattern: a, Kind: permission.KindText, Always: a, Title: "Delegate to " + a + ": " + p.Description}
 		},
-		Run: func(ctx context.Context, tc *tool.Context, p TaskParams) (tool.Result, error) {
+		Run: func(ctx context.Context, tc *Context, p TaskParams) (Result, error) {
 			if tc.Task == nil {
-				return tool.Result{}, tool.Errorf("task delegation is not available here")
+				return Result{}, Errorf("task delegation is not available here")
 			}
 			a := p.SubagentType
 			if a == "" {
@@ -38,9 +37,9 @@ func Task() tool.Tool {
 			}
 			out, err := tc.Task(ctx, a, p.Description, p.Prompt)
 			if err != nil {
-				return tool.Result{}, err
+				return Result{}, err
 			}
-			return tool.Result{Title: p.Description, Output: out}, nil
+			return Result{Title: p.Description, Output: out}, nil
 		},
 	})
 }
