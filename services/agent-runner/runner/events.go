@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -35,7 +36,7 @@ func (r *Runner) sessionEvents(c echo.Context) error {
 // per-session stream in its first frame.
 func (r *Runner) stream(c echo.Context, sessionID string, filter func(bus.Event) bool) error {
 	since := int64(-1)
-	if from := firstNonEmpty(c.Request().Header.Get("Last-Event-ID"), c.QueryParam("since")); from != "" {
+	if from := cmp.Or(c.Request().Header.Get("Last-Event-ID"), c.QueryParam("since")); from != "" {
 		n, err := r.bus.ParseID(from)
 		if err != nil {
 			return echo.NewHTTPError(http.StatusBadRequest, err.Error())

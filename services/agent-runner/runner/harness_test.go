@@ -296,3 +296,12 @@ func requireDead(t *testing.T, pidFile string) {
 		return len(fields) > 0 && fields[0] == "Z" // a zombie not yet reaped by init
 	}, 3*time.Second, 20*time.Millisecond, "process %d is still alive", pid)
 }
+
+// waitIdle waits until the session's turn has ended.
+func (h *harness) waitIdle(token, sessionID string) {
+	h.t.Helper()
+	require.Eventually(h.t, func() bool {
+		var s SessionView
+		return h.do(token, "GET", "/agent/session/"+sessionID, nil, &s) == http.StatusOK && !s.Busy
+	}, 20*time.Second, 10*time.Millisecond)
+}

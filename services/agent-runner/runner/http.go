@@ -49,7 +49,17 @@ func (r *Runner) Register(e *echo.Echo) {
 	g.POST("/permission/reply", r.replyPermission)
 	g.GET("/permission/rule", r.listRules)
 	g.DELETE("/permission/rule/:id", r.deleteRule)
-	r.registerExtras(g)
+	g.GET("/mcp", r.mcpStatus)
+	g.POST("/session/:id/compact", r.compactSession)
+	g.GET("/session/:id/snapshot", r.sessionSnapshots)
+	g.POST("/session/:id/revert", r.revertSession)
+	g.POST("/session/:id/unrevert", r.unrevertSession)
+	g.POST("/session/:id/undo", r.undoSession)
+	g.POST("/session/:id/redo", r.redoSession)
+	g.GET("/session/:id/link", r.getLink)
+	g.PUT("/session/:id/link", r.putLink)
+	g.DELETE("/session/:id/link", r.deleteLink)
+	g.GET("/link", r.listLinks)
 }
 
 // authenticate accepts the local password (as a bearer token or the Basic password) or a

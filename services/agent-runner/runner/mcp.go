@@ -8,13 +8,17 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"net/http"
 	"reflect"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/labstack/echo/v4"
+
 	"openvibe.live/backend/services/agent-runner/internal/config"
 	"openvibe.live/backend/services/agent-runner/internal/mcp"
+	"openvibe.live/backend/services/agent-runner/internal/store"
 	"openvibe.live/backend/services/agent-runner/internal/tool"
 )
 
@@ -288,4 +292,20 @@ func (t dirTool) Run(ctx context.Context, tc *tool.Context, input json.RawMessag
 		return tool.Result{}, fmt.Errorf("MCP tool %s is not available now (its server is not connected); try again later or use another tool", t.Name())
 	}
 	return cur.Run(ctx, tc, input)
+}
+
+// mcpStatus shows the shared servers and those running for the caller's directories.
+func (r *Runner) mcpStatus(c echo.Context) error {
+	root := r.root(principal(c).UserID)
+	return c.JSON(http.StatusOK, r.mcp.status(func(dir string) bool { return root == "" || tool.Within(root, dir) }))
+}
+
+// sessionTools are the tools a turn of s may use: the built-ins and the MCP servers of its
+// project's effective configuration (engine hook).
+func (r *Runner) sessionTools(ctx context.Context, s store.Session, worktree string) ([]tool.Tool, error) {
+	cfg, err := r.loader.Load(worktree)
+	if err != nil {
+		return nil, err
+	}
+	return r.mcp.sessionTools(ctx, s.Directory, cfg.MCP)
 }

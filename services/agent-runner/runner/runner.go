@@ -24,6 +24,7 @@ import (
 	"openvibe.live/backend/services/agent-runner/internal/bus"
 	"openvibe.live/backend/services/agent-runner/internal/config"
 	"openvibe.live/backend/services/agent-runner/internal/engine"
+	"openvibe.live/backend/services/agent-runner/internal/livepublish"
 	"openvibe.live/backend/services/agent-runner/internal/llm"
 	"openvibe.live/backend/services/agent-runner/internal/store"
 	"openvibe.live/backend/services/agent-runner/internal/store/postgres"
@@ -110,7 +111,9 @@ type Runner struct {
 	models  *modelCache
 	catalog catalogCache
 	metrics *metrics
-	x       *extras
+	mcp     *mcpServers
+	snaps   *turnSnapshots
+	links   *livepublish.Manager
 
 	closing   chan struct{}
 	closeOnce sync.Once
@@ -174,9 +177,18 @@ func New(ctx context.Context, d Deps) (*Runner, error) {
 		r.Close()
 		return nil, err
 	}
-	r.x, err = newExtras(ctx, extrasOptions{Logger: d.Logger, Bus: r.bus, Store: r.store, Tools: r.tools, MCP: gcfg.MCP,
-		SnapshotDir: d.SnapshotDir, Version: d.Version, Publish: d.Publish})
-	if err != nil {
+	if r.snaps, err = newTurnSnapshots(d.SnapshotDir, d.Logger, r.bus, r.store); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("runner: %w", err)
+	}
+	r.links = livepublish.New(livepublish.Options{Bus: r.bus, Logger: d.Logger, Version: d.Version})
+	if d.Publish != nil {
+		if _, err := r.links.Link(livepublish.ScopeAll, *d.Publish, livepublish.LinkOptions{}); err != nil {
+			r.Close()
+			return nil, fmt.Errorf("runner: publish link: %w", err)
+		}
+	}
+	if r.mcp, err = newMCPServers(ctx, d.Logger, d.Version, r.tools, gcfg.MCP); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("runner: %w", err)
 	}
@@ -185,7 +197,7 @@ func New(ctx context.Context, d Deps) (*Runner, error) {
 		shell.Sandbox = &tool.Sandbox{Bwrap: d.Bwrap, Network: d.SandboxNetwork, ReadOnly: d.SandboxReadOnly}
 	}
 	r.engine = engine.New(engine.Deps{Store: r.store, Bus: r.bus, Tools: r.sessionTools, Shell: shell, Logger: d.Logger,
-		Settings: r.settings, Models: r.models.resolve, Root: r.root, Turns: r.x})
+		Settings: r.settings, Models: r.models.resolve, Root: r.root, Turns: r.snaps})
 	if err := r.engine.Recover(ctx); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("runner: restore permission requests: %w", err)
@@ -239,10 +251,18 @@ func (r *Runner) Run(ctx context.Context) error {
 func (r *Runner) Shutdown(ctx context.Context) error {
 	r.closeOnce.Do(func() { close(r.closing) })
 	err := r.engine.Close(ctx)
-	if r.x != nil {
-		r.x.close(ctx) // after the turns: their last events are flushed to the gateway
-	}
+	r.closeParts(ctx) // after the turns: their last events are flushed to the gateway
 	return err
+}
+
+// closeParts stops the publishing links and the MCP servers.
+func (r *Runner) closeParts(ctx context.Context) {
+	if r.links != nil {
+		r.links.Close(ctx)
+	}
+	if r.mcp != nil {
+		r.mcp.close()
+	}
 }
 
 // Close shuts down (if not yet) and closes the store the runner opened.
@@ -251,14 +271,12 @@ func (r *Runner) Close() error {
 	case <-r.closing:
 	default:
 		r.closeOnce.Do(func() { close(r.closing) })
+		ctx, cancel := context.WithTimeout(context.Background(), defaultCloseWait)
 		if r.engine != nil {
-			ctx, cancel := context.WithTimeout(context.Background(), defaultCloseWait)
 			_ = r.engine.Close(ctx)
-			if r.x != nil {
-				r.x.close(ctx)
-			}
-			cancel()
 		}
+		r.closeParts(ctx)
+		cancel()
 	}
 	if r.ownsDB && r.store != nil {
 		r.closeErr = r.store.Close()

@@ -13,7 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"openvibe.live/backend/services/agent-runner/internal/agent"
-
+	"openvibe.live/backend/services/agent-runner/internal/compaction"
 	"openvibe.live/backend/services/agent-runner/internal/engine"
 	"openvibe.live/backend/services/agent-runner/internal/message"
 	"openvibe.live/backend/services/agent-runner/internal/permission"
@@ -331,4 +331,19 @@ func (r *Runner) checkPrimaryAgent(c echo.Context, s store.Session, name string)
 		return echo.NewHTTPError(http.StatusBadRequest, "unknown primary agent "+strconv.Quote(name))
 	}
 	return nil
+}
+
+func (r *Runner) compactSession(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	m, err := r.engine.Compact(c.Request().Context(), s, compaction.Config{})
+	switch {
+	case errors.Is(err, compaction.ErrNothingToCompact), errors.Is(err, compaction.ErrNoProgress):
+		return echo.NewHTTPError(http.StatusConflict, err.Error())
+	case err != nil:
+		return r.apiError(c, err)
+	}
+	return c.JSON(http.StatusOK, m)
 }

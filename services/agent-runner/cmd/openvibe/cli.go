@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -85,15 +86,6 @@ func (c *cli) open(ctx context.Context, db, model string, log *slog.Logger) (*ru
 		AllowPrivateNetwork: true})
 }
 
-func firstNonEmpty(v ...string) string {
-	for _, s := range v {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
 func randomPassword() (string, error) {
 	b := make([]byte, 18)
 	if _, err := rand.Read(b); err != nil {
@@ -108,7 +100,7 @@ const localBodyLimit = 64 << 20
 // serve runs the server bound to loopback with a random (or given) password.
 func (c *cli) serve(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	addr := fs.String("addr", firstNonEmpty(c.getenv("OPENVIBE_ADDR"), "127.0.0.1:4096"), "listen address (loopback only)")
+	addr := fs.String("addr", cmp.Or(c.getenv("OPENVIBE_ADDR"), "127.0.0.1:4096"), "listen address (loopback only)")
 	pw := fs.String("password", c.getenv("OPENVIBE_SERVER_PASSWORD"), "password (default: random, printed)")
 	db := fs.String("db", "", "state database")
 	model := fs.String("model", "", "default provider/model")
