@@ -201,7 +201,8 @@ func TestLinkedSessionReachesViewers(t *testing.T) {
 		llm.Step{Delay: 300 * time.Millisecond, Events: []llm.Event{llm.Text("Second turn done.")}},
 	))
 	r, err := runner.New(ctx, runner.Deps{Database: filepath.Join(t.TempDir(), "agent.db"), LocalPassword: "local-pw",
-		Backend: backend, DefaultModel: "scripted/test", SnapshotDir: t.TempDir(), Getenv: func(string) string { return "" }})
+		PublishAllowed: []string{gw.URL()},
+		Backend:        backend, DefaultModel: "scripted/test", SnapshotDir: t.TempDir(), Getenv: func(string) string { return "" }})
 	require.NoError(t, err)
 	e := echo.New()
 	r.Register(e)

@@ -82,7 +82,7 @@ func (h *harness) getenv(k string) string { return h.env[k] }
 func (h *harness) start() {
 	h.t.Helper()
 	d := Deps{Database: h.dbPath, Auth: testUsers, WorkspaceRoot: h.root, PerUserWorkspace: true,
-		DefaultModel: "scripted/test", Getenv: h.getenv, SnapshotDir: h.snapDir, Registerer: prometheus.NewRegistry(), AllowPrivateFetch: true}
+		DefaultModel: "scripted/test", Getenv: h.getenv, SnapshotDir: h.snapDir, Registerer: prometheus.NewRegistry(), AllowPrivateNetwork: true}
 	if h.backend != nil {
 		d.Backend = h.backend
 	}
@@ -295,4 +295,13 @@ func requireDead(t *testing.T, pidFile string) {
 		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
 		return len(fields) > 0 && fields[0] == "Z" // a zombie not yet reaped by init
 	}, 3*time.Second, 20*time.Millisecond, "process %d is still alive", pid)
+}
+
+// waitIdle waits until the session's turn has ended.
+func (h *harness) waitIdle(token, sessionID string) {
+	h.t.Helper()
+	require.Eventually(h.t, func() bool {
+		var s SessionView
+		return h.do(token, "GET", "/agent/session/"+sessionID, nil, &s) == http.StatusOK && !s.Busy
+	}, 20*time.Second, 10*time.Millisecond)
 }

@@ -84,8 +84,9 @@ func TestFirstMatchWins(t *testing.T) {
 	}
 }
 
-// TestRememberedApproval: "remember" saves a rule for the project and agent; it applies to
-// the next call and after a restart, but not to another agent or another project.
+// TestRememberedApproval: "remember" saves a rule for the project and agent (here the
+// prefix the user picked from the request's offers); it applies to the next call and after
+// a restart, but not to another agent or another project.
 func TestRememberedApproval(t *testing.T) {
 	backend := bashEvery("echo one", "echo two", "echo three", "echo four", "echo five")
 	h := newHarness(t, harnessOpts{backend: backend, env: map[string]string{
@@ -99,8 +100,10 @@ func TestRememberedApproval(t *testing.T) {
 	ev := h.subscribe("alice", "/agent/event")
 	h.prompt("alice", s.ID, "one")
 	req := ev.asked()
-	require.Equal(t, "echo*", req["always"])
-	require.Equal(t, http.StatusOK, h.reply("alice", req["id"].(string), "allow", true))
+	require.Equal(t, []any{"echo one"}, req["always"])
+	require.Equal(t, []any{"echo *"}, req["prefixes"])
+	require.Equal(t, http.StatusOK, h.do("alice", "POST", "/agent/permission/reply", map[string]any{"request_id": req["id"],
+		"decision": "allow", "remember": true, "always": []string{"echo *"}}, nil))
 	ev.idle(s.ID)
 
 	var rules []map[string]any

@@ -24,12 +24,12 @@ import (
 	"openvibe.live/backend/services/agent-runner/internal/bus"
 	"openvibe.live/backend/services/agent-runner/internal/config"
 	"openvibe.live/backend/services/agent-runner/internal/engine"
+	"openvibe.live/backend/services/agent-runner/internal/livepublish"
 	"openvibe.live/backend/services/agent-runner/internal/llm"
 	"openvibe.live/backend/services/agent-runner/internal/store"
 	"openvibe.live/backend/services/agent-runner/internal/store/postgres"
 	"openvibe.live/backend/services/agent-runner/internal/store/sqlite"
 	"openvibe.live/backend/services/agent-runner/internal/tool"
-	"openvibe.live/backend/services/agent-runner/internal/tools"
 )
 
 // Authenticator resolves a bearer credential (platform JWT or hbt_ token).
@@ -77,9 +77,15 @@ type Deps struct {
 	// SandboxNetwork lets sandboxed commands use the network.
 	Bwrap          string
 	SandboxNetwork bool
+	// SandboxReadOnly are extra paths sandboxed commands may read.
+	SandboxReadOnly []string
 
-	// AllowPrivateFetch lets web_fetch reach loopback and private addresses.
-	AllowPrivateFetch bool
+	// AllowPrivateNetwork lets web_fetch and session links reach loopback and private
+	// addresses (a single user's own machine).
+	AllowPrivateNetwork bool
+	// PublishAllowed are gateways a session may be linked to whatever their address (URLs
+	// or host:port): the platform's own, on a private network.
+	PublishAllowed []string
 
 	// Prefix is the path prefix of every route (default "/agent").
 	Prefix string
@@ -103,8 +109,11 @@ type Runner struct {
 	tools   *tool.Registry
 	loader  config.Loader
 	models  *modelCache
+	catalog catalogCache
 	metrics *metrics
-	x       *extras
+	mcp     *mcpServers
+	snaps   *turnSnapshots
+	links   *livepublish.Manager
 
 	closing   chan struct{}
 	closeOnce sync.Once
@@ -137,6 +146,7 @@ func New(ctx context.Context, d Deps) (*Runner, error) {
 		loader:  config.Loader{Global: d.GlobalConfig, TrustProject: d.TrustProject, Getenv: d.Getenv},
 		metrics: newMetrics(d.Registerer)}
 	r.models = newModelCache(r)
+	r.catalog.entries = map[string]catalogEntry{}
 	if d.WorkspaceRoot != "" {
 		abs, err := filepath.Abs(d.WorkspaceRoot)
 		if err != nil {
@@ -162,23 +172,32 @@ func New(ctx context.Context, d Deps) (*Runner, error) {
 		}
 		r.store, r.ownsDB = st, true
 	}
-	r.tools, err = tool.NewRegistry(tools.Builtins(tools.Options{AllowPrivateFetch: d.AllowPrivateFetch})...)
+	r.tools, err = tool.NewRegistry(tool.Builtins(tool.Options{AllowPrivateFetch: d.AllowPrivateNetwork})...)
 	if err != nil {
 		r.Close()
 		return nil, err
 	}
-	r.x, err = newExtras(ctx, extrasOptions{Logger: d.Logger, Bus: r.bus, Store: r.store, Tools: r.tools, MCP: gcfg.MCP,
-		SnapshotDir: d.SnapshotDir, Version: d.Version, Publish: d.Publish})
-	if err != nil {
+	if r.snaps, err = newTurnSnapshots(d.SnapshotDir, d.Logger, r.bus, r.store); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("runner: %w", err)
+	}
+	r.links = livepublish.New(livepublish.Options{Bus: r.bus, Logger: d.Logger, Version: d.Version})
+	if d.Publish != nil {
+		if _, err := r.links.Link(livepublish.ScopeAll, *d.Publish, livepublish.LinkOptions{}); err != nil {
+			r.Close()
+			return nil, fmt.Errorf("runner: publish link: %w", err)
+		}
+	}
+	if r.mcp, err = newMCPServers(ctx, d.Logger, d.Version, r.tools, gcfg.MCP); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("runner: %w", err)
 	}
 	shell := &tool.Shell{}
 	if d.Bwrap != "" {
-		shell.Sandbox = &tool.Sandbox{Bwrap: d.Bwrap, Network: d.SandboxNetwork}
+		shell.Sandbox = &tool.Sandbox{Bwrap: d.Bwrap, Network: d.SandboxNetwork, ReadOnly: d.SandboxReadOnly}
 	}
-	r.engine = engine.New(engine.Deps{Store: r.store, Bus: r.bus, Tools: r.tools, Shell: shell, Logger: d.Logger,
-		Settings: r.settings, Models: r.models.resolve, Root: r.root, Turns: r.x})
+	r.engine = engine.New(engine.Deps{Store: r.store, Bus: r.bus, Tools: r.sessionTools, Shell: shell, Logger: d.Logger,
+		Settings: r.settings, Models: r.models.resolve, Root: r.root, Turns: r.snaps})
 	if err := r.engine.Recover(ctx); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("runner: restore permission requests: %w", err)
@@ -232,10 +251,18 @@ func (r *Runner) Run(ctx context.Context) error {
 func (r *Runner) Shutdown(ctx context.Context) error {
 	r.closeOnce.Do(func() { close(r.closing) })
 	err := r.engine.Close(ctx)
-	if r.x != nil {
-		r.x.close(ctx) // after the turns: their last events are flushed to the gateway
-	}
+	r.closeParts(ctx) // after the turns: their last events are flushed to the gateway
 	return err
+}
+
+// closeParts stops the publishing links and the MCP servers.
+func (r *Runner) closeParts(ctx context.Context) {
+	if r.links != nil {
+		r.links.Close(ctx)
+	}
+	if r.mcp != nil {
+		r.mcp.close()
+	}
 }
 
 // Close shuts down (if not yet) and closes the store the runner opened.
@@ -244,14 +271,12 @@ func (r *Runner) Close() error {
 	case <-r.closing:
 	default:
 		r.closeOnce.Do(func() { close(r.closing) })
+		ctx, cancel := context.WithTimeout(context.Background(), defaultCloseWait)
 		if r.engine != nil {
-			ctx, cancel := context.WithTimeout(context.Background(), defaultCloseWait)
 			_ = r.engine.Close(ctx)
-			if r.x != nil {
-				r.x.close(ctx)
-			}
-			cancel()
 		}
+		r.closeParts(ctx)
+		cancel()
 	}
 	if r.ownsDB && r.store != nil {
 		r.closeErr = r.store.Close()

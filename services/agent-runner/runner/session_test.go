@@ -65,7 +65,8 @@ func TestForkFromMiddle(t *testing.T) {
 }
 
 // TestAbortMidStream aborts a turn while the model is streaming; the partial text is kept,
-// the message is marked aborted, and the session takes a new prompt.
+// the message is marked aborted, a prompt queued meanwhile is dropped, and the session takes
+// a new prompt.
 func TestAbortMidStream(t *testing.T) {
 	backend := llm.NewScripted(llm.Queue(
 		llm.Step{Events: []llm.Event{llm.Text("partial "), llm.Text("answer")}, Hang: true},
@@ -84,7 +85,8 @@ func TestAbortMidStream(t *testing.T) {
 	require.Equal(t, http.StatusOK, h.do("alice", "GET", "/agent/session/"+s.ID, nil, &busy))
 	require.True(t, busy.Busy)
 	var out map[string]any
-	require.Equal(t, http.StatusConflict, h.do("alice", "POST", "/agent/session/"+s.ID+"/message", map[string]any{"text": "x"}, &out))
+	require.Equal(t, http.StatusAccepted, h.do("alice", "POST", "/agent/session/"+s.ID+"/message", map[string]any{"text": "x"}, &out))
+	require.NotNil(t, out["queued"], "a prompt sent while busy waits in the queue")
 
 	start := time.Now()
 	var ab map[string]bool
@@ -95,7 +97,7 @@ func TestAbortMidStream(t *testing.T) {
 	require.Equal(t, "aborted", status["error"])
 
 	msgs := h.messages("alice", s.ID)
-	require.Len(t, msgs, 2)
+	require.Len(t, msgs, 2, "the abort dropped the queued prompt too")
 	require.Equal(t, "aborted", msgs[1].Finish)
 	require.Equal(t, "partial answer", msgs[1].Text())
 
@@ -220,4 +222,31 @@ func TestPatchSession(t *testing.T) {
 	require.Equal(t, http.StatusBadRequest, h.do("alice", "PATCH", "/agent/session/"+s.ID, map[string]any{"agent": "nope"}, &e))
 	require.Equal(t, http.StatusBadRequest, h.do("alice", "PATCH", "/agent/session/"+s.ID, map[string]any{"title": " "}, &e))
 	require.Equal(t, http.StatusNotFound, h.do("bob", "PATCH", "/agent/session/"+s.ID, map[string]any{"title": "x"}, &e))
+}
+
+// TestQueueSurvivesRestart: a prompt queued behind a turn that the shutdown interrupted
+// runs once the runner is back.
+func TestQueueSurvivesRestart(t *testing.T) {
+	backend := llm.NewScripted(llm.Queue(
+		llm.Step{Events: []llm.Event{llm.Text("working")}, Hang: true},
+		llm.Step{Events: []llm.Event{llm.Text("after the restart")}},
+	))
+	h := newHarness(t, harnessOpts{backend: backend})
+	s := h.createSession("alice", "")
+	ev := h.subscribe("alice", "/agent/event")
+	h.prompt("alice", s.ID, "long job")
+	ev.next(ofType("part.delta"))
+	var out map[string]any
+	require.Equal(t, http.StatusAccepted, h.do("alice", "POST", "/agent/session/"+s.ID+"/message", map[string]any{"text": "next"}, &out))
+	require.NotNil(t, out["queued"])
+	ev.close()
+	h.restart()
+	require.Eventually(t, func() bool {
+		msgs := h.messages("alice", s.ID)
+		return len(msgs) == 4 && msgs[3].Text() == "after the restart"
+	}, 20*time.Second, 20*time.Millisecond)
+	require.Equal(t, "next", h.messages("alice", s.ID)[2].Text())
+	var q []map[string]any
+	require.Equal(t, http.StatusOK, h.do("alice", "GET", "/agent/session/"+s.ID+"/queue", nil, &q))
+	require.Empty(t, q)
 }

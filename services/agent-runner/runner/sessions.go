@@ -1,7 +1,10 @@
 package runner
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -10,7 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"openvibe.live/backend/services/agent-runner/internal/agent"
-
+	"openvibe.live/backend/services/agent-runner/internal/compaction"
 	"openvibe.live/backend/services/agent-runner/internal/engine"
 	"openvibe.live/backend/services/agent-runner/internal/message"
 	"openvibe.live/backend/services/agent-runner/internal/permission"
@@ -55,7 +58,7 @@ func (r *Runner) createSession(c echo.Context) error {
 	s, err := r.engine.CreateSession(c.Request().Context(), engine.CreateInput{OwnerID: principal(c).UserID,
 		Directory: b.Directory, Title: b.Title, Agent: b.Agent})
 	if err != nil {
-		return httpError(err)
+		return r.apiError(c, err)
 	}
 	r.metrics.sessionsNew.Inc()
 	return c.JSON(http.StatusCreated, r.view(s))
@@ -95,7 +98,7 @@ func (r *Runner) updateSession(c echo.Context) error {
 	}
 	s.Updated = time.Now().UTC()
 	if err := r.store.UpdateSession(c.Request().Context(), s); err != nil {
-		return httpError(err)
+		return r.apiError(c, err)
 	}
 	return c.JSON(http.StatusOK, r.view(s))
 }
@@ -106,7 +109,7 @@ func (r *Runner) deleteSession(c echo.Context) error {
 		return err
 	}
 	if err := r.engine.DeleteSession(c.Request().Context(), s); err != nil {
-		return httpError(err)
+		return r.apiError(c, err)
 	}
 	return c.NoContent(http.StatusNoContent)
 }
@@ -133,12 +136,45 @@ func (r *Runner) forkSession(c echo.Context) error {
 	return c.JSON(http.StatusCreated, r.view(f))
 }
 
+// exportSession answers the session as one document (see engine.Export).
+func (r *Runner) exportSession(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	doc, err := r.engine.Export(c.Request().Context(), s)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+s.ID+`.json"`)
+	return c.JSON(http.StatusOK, doc)
+}
+
+// importSession makes a session of the caller's from an export document (the body), in
+// ?directory= or the document's own directory.
+func (r *Runner) importSession(c echo.Context) error {
+	var doc engine.Export
+	if err := json.NewDecoder(c.Request().Body).Decode(&doc); err != nil {
+		if errors.As(err, new(*http.MaxBytesError)) {
+			return err // the platform answers 413
+		}
+		return r.badRequest(c, fmt.Errorf("%w: %v", engine.ErrBadExport, err))
+	}
+	s, err := r.engine.Import(c.Request().Context(), engine.ImportInput{OwnerID: principal(c).UserID,
+		Directory: c.QueryParam("directory"), Doc: doc})
+	if err != nil {
+		return r.apiError(c, err)
+	}
+	r.metrics.sessionsNew.Inc()
+	return c.JSON(http.StatusCreated, r.view(s))
+}
+
 func (r *Runner) abortSession(c echo.Context) error {
 	s, err := r.session(c)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]bool{"aborted": r.engine.Abort(s.ID)})
+	return c.JSON(http.StatusOK, map[string]bool{"aborted": r.engine.Abort(c.Request().Context(), s)})
 }
 
 type messageBody struct {
@@ -148,8 +184,11 @@ type messageBody struct {
 	// Wait makes the request return the last assistant message once the turn ends (the
 	// turn is aborted if the client goes away); otherwise it returns 202 at once.
 	Wait bool `json:"wait"`
+	// Steer, while a turn runs, cancels the rest of it and runs this prompt next.
+	Steer bool `json:"steer"`
 }
 
+// sendMessage starts a turn, or queues the prompt while one runs (202 with queued).
 func (r *Runner) sendMessage(c echo.Context) error {
 	s, err := r.session(c)
 	if err != nil {
@@ -162,19 +201,24 @@ func (r *Runner) sendMessage(c echo.Context) error {
 	if strings.TrimSpace(b.Text) == "" {
 		return echo.NewHTTPError(http.StatusBadRequest, "text is required")
 	}
+	ctx := c.Request().Context()
 	in := engine.PromptInput{Text: b.Text, Agent: b.Agent, Model: b.Model, Policy: permission.Interactive}
 	if !b.Wait {
-		user, err := r.engine.Start(s, in)
+		since := r.bus.LastID() // the turn's events come after it
+		sub, err := r.engine.Submit(ctx, s, in, b.Steer, false)
 		if err != nil {
-			return promptError(err)
+			return r.apiError(c, err)
 		}
 		r.metrics.prompts.WithLabelValues("async").Inc()
-		return c.JSON(http.StatusAccepted, map[string]any{"message": user})
+		if sub.Queued != nil {
+			return c.JSON(http.StatusAccepted, map[string]any{"queued": sub.Queued, "event_id": since})
+		}
+		return c.JSON(http.StatusAccepted, map[string]any{"message": sub.User, "event_id": since})
 	}
 	r.metrics.prompts.WithLabelValues("wait").Inc()
-	last, err := r.engine.Prompt(c.Request().Context(), s, in)
+	last, err := r.waitTurn(ctx, s, in, b.Steer)
 	if err != nil && last == nil {
-		return promptError(err)
+		return r.apiError(c, err)
 	}
 	out := map[string]any{"message": last}
 	if err != nil {
@@ -183,13 +227,66 @@ func (r *Runner) sendMessage(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-// promptError maps errors that stop a prompt before it starts.
-func promptError(err error) error {
-	var ce *engine.ConfigError
-	if errors.As(err, &ce) {
-		return echo.NewHTTPError(http.StatusBadRequest, ce.Error())
+// waitTurn runs the prompt's turn to its end: at once when the session is free, else after
+// the turns queued before it. A client that leaves takes its prompt out of the queue, or
+// aborts its turn.
+func (r *Runner) waitTurn(ctx context.Context, s store.Session, in engine.PromptInput, steer bool) (*message.Message, error) {
+	waiting, err := r.engine.Queued(ctx, s.ID)
+	if err != nil {
+		return nil, err
 	}
-	return httpError(err)
+	if len(waiting) == 0 && !r.engine.Busy(s.ID) {
+		last, err := r.engine.Prompt(ctx, s, in)
+		if !errors.Is(err, engine.ErrBusy) {
+			return last, err
+		}
+	}
+	sub, err := r.engine.Submit(ctx, s, in, steer, true)
+	if err != nil || sub.Done == nil {
+		return nil, err
+	}
+	select {
+	case res := <-sub.Done:
+		return res.Last, res.Err
+	case <-ctx.Done():
+		bg := context.WithoutCancel(ctx)
+		if err := r.engine.CancelQueued(bg, s, sub.Queued.ID); store.IsNotFound(err) {
+			r.engine.Abort(bg, s) // it had started
+		}
+		return nil, context.Cause(ctx)
+	}
+}
+
+func (r *Runner) queue(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	qs, err := r.engine.Queued(c.Request().Context(), s.ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, qs)
+}
+
+func (r *Runner) cancelQueued(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	qs, err := r.engine.Queued(c.Request().Context(), s.ID)
+	if err != nil {
+		return err
+	}
+	for _, q := range qs {
+		if q.ID == c.Param("qid") {
+			if err := r.engine.CancelQueued(c.Request().Context(), s, q.ID); err != nil && !store.IsNotFound(err) {
+				return err
+			}
+			return c.NoContent(http.StatusNoContent)
+		}
+	}
+	return echo.NewHTTPError(http.StatusNotFound, "no such prompt in the queue (it may have started)")
 }
 
 func (r *Runner) listMessages(c echo.Context) error {
@@ -228,10 +325,25 @@ func (r *Runner) checkPrimaryAgent(c echo.Context, s store.Session, name string)
 	}
 	st, err := r.settings(c.Request().Context(), proj.Worktree)
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+		return r.badRequest(c, err)
 	}
 	if a, ok := st.Agents[name]; !ok || a.Mode != agent.Primary {
 		return echo.NewHTTPError(http.StatusBadRequest, "unknown primary agent "+strconv.Quote(name))
 	}
 	return nil
+}
+
+func (r *Runner) compactSession(c echo.Context) error {
+	s, err := r.session(c)
+	if err != nil {
+		return err
+	}
+	m, err := r.engine.Compact(c.Request().Context(), s, compaction.Config{})
+	switch {
+	case errors.Is(err, compaction.ErrNothingToCompact), errors.Is(err, compaction.ErrNoProgress):
+		return echo.NewHTTPError(http.StatusConflict, err.Error())
+	case err != nil:
+		return r.apiError(c, err)
+	}
+	return c.JSON(http.StatusOK, m)
 }

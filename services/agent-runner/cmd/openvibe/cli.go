@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -79,8 +81,9 @@ func (c *cli) open(ctx context.Context, db, model string, log *slog.Logger) (*ru
 	return runner.New(ctx, runner.Deps{Logger: log, Database: path, LocalPassword: pw,
 		GlobalConfig: config.DefaultGlobalPath(c.getenv), TrustProject: true, DefaultModel: model, Getenv: c.getenv,
 		SnapshotDir: c.getenv("OPENVIBE_SNAPSHOT_DIR"), Publish: c.publish,
-		// The user's own machine: web_fetch may reach local servers (it still asks by default).
-		AllowPrivateFetch: true})
+		// The user's own machine: web_fetch and links may reach local servers (web_fetch still
+		// asks by default).
+		AllowPrivateNetwork: true})
 }
 
 func randomPassword() (string, error) {
@@ -91,10 +94,13 @@ func randomPassword() (string, error) {
 	return base64.RawURLEncoding.EncodeToString(b), nil
 }
 
+// localBodyLimit lets a local server take whole session exports (POST /agent/session/import).
+const localBodyLimit = 64 << 20
+
 // serve runs the server bound to loopback with a random (or given) password.
 func (c *cli) serve(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	addr := fs.String("addr", "127.0.0.1:4096", "listen address (loopback only)")
+	addr := fs.String("addr", cmp.Or(c.getenv("OPENVIBE_ADDR"), "127.0.0.1:4096"), "listen address (loopback only)")
 	pw := fs.String("password", c.getenv("OPENVIBE_SERVER_PASSWORD"), "password (default: random, printed)")
 	db := fs.String("db", "", "state database")
 	model := fs.String("model", "", "default provider/model")
@@ -132,13 +138,17 @@ func (c *cli) serve(ctx context.Context, args []string) error {
 	}
 	r.SetLocalPassword(password)
 	return platform.Serve(ctx, platform.ServeOptions{Addr: *addr, Logger: log, Services: []platform.Service{r},
-		Ready: []platform.Check{{Name: "store", Fn: r.Store().Ping}},
+		BodyLimit: localBodyLimit,
+		Ready:     []platform.Check{{Name: "store", Fn: r.Store().Ping}},
 		OnListen: func(a string) {
 			fmt.Fprintf(c.stdout, "openvibe listening on http://%s/agent/\npassword: %s\n(send it as \"Authorization: Bearer <password>\")\n", a, password)
 		}})
 }
 
 // runPrompt runs one headless turn; asks are answered by policy (deny, or allow with --yes).
+// --format text streams the answer to stdout and tool activity to stderr; ndjson writes every
+// event of the turn (its subagents' too) as a JSON line as it happens, then a run.finished
+// line; json writes one document when the turn ends. The exit code says how it went.
 func (c *cli) runPrompt(ctx context.Context, args []string, sessionID string) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	agentName := fs.String("agent", "", "agent (default: the session's, or build)")
@@ -147,9 +157,13 @@ func (c *cli) runPrompt(ctx context.Context, args []string, sessionID string) er
 	dir := fs.String("dir", "", "working directory (default: the current one)")
 	yes := fs.Bool("yes", false, "approve every permission ask (default: deny them)")
 	db := fs.String("db", "", "state database")
+	format := fs.String("format", "text", "output: text, json or ndjson")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	if *format != "text" && *format != "json" && *format != "ndjson" {
+		return usageErrorf("run: --format %q: want text, json or ndjson", *format)
 	}
 	if len(pos) == 0 || strings.TrimSpace(strings.Join(pos, " ")) == "" {
 		return usageErrorf("run: a prompt is required")
@@ -170,12 +184,36 @@ func (c *cli) runPrompt(ctx context.Context, args []string, sessionID string) er
 		policy = permission.HeadlessAllow
 	}
 	sub := r.Bus().Subscribe(4096, func(e bus.Event) bool { return e.OwnerID == runner.LocalUserID })
-	printed := c.print(sub, s.ID)
+	var printed *sync.WaitGroup
+	switch *format {
+	case "text":
+		printed = c.print(sub, s.ID)
+	case "ndjson":
+		printed = c.printEvents(sub, s.ID)
+	default:
+		printed = c.drain(sub)
+	}
 	_, turnErr := r.Engine().Prompt(ctx, s, engine.PromptInput{Text: prompt, Agent: *agentName, Model: *model, Policy: policy})
 	sub.Close()
 	printed.Wait()
-	fmt.Fprintf(c.stderr, "\nsession %s (continue with: openvibe sessions resume %s \"…\")\n", s.ID, s.ID)
-	return turnErr
+	res, err := c.result(ctx, r, s.ID, turnErr)
+	if err != nil {
+		return err
+	}
+	switch *format {
+	case "text":
+		fmt.Fprintf(c.stderr, "\nsession %s (continue with: openvibe sessions resume %s \"…\")\n", s.ID, s.ID)
+	case "ndjson":
+		line, _ := json.Marshal(bus.Event{Type: "run.finished", SessionID: s.ID, Time: time.Now().UTC(), Properties: res.summary()})
+		fmt.Fprintf(c.stdout, "%s\n", line)
+	default:
+		enc := json.NewEncoder(c.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	}
+	return res.err()
 }
 
 func (c *cli) pickSession(ctx context.Context, r *runner.Runner, id, dir, agentName string) (store.Session, error) {

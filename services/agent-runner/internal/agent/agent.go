@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"openvibe.live/backend/services/agent-runner/internal/permission"
+	"openvibe.live/backend/services/agent-runner/internal/tool"
 )
 
 // Mode says how an agent is used.
@@ -18,22 +19,25 @@ type Mode string
 const (
 	// Primary agents drive a conversation with every tool they have.
 	Primary Mode = "primary"
-	// Subagent agents are delegated to; write and execute tools are disabled.
+	// Subagent agents are delegated to; they are read-only and cannot delegate further.
 	Subagent Mode = "subagent"
 )
 
 // Agent is one agent definition.
 type Agent struct {
-	Name          string            `json:"name"`
-	Description   string            `json:"description"`
-	Mode          Mode              `json:"mode"`
-	Model         string            `json:"model,omitempty"` // provider/model; empty: the configured default
-	Prompt        string            `json:"prompt,omitempty"`
-	DisabledTools []string          `json:"disabled_tools,omitempty"`
-	Permission    []permission.Rule `json:"permission,omitempty"`
-	MaxSteps      int               `json:"max_steps"`
-	Temperature   *float64          `json:"temperature,omitempty"`
-	BuiltIn       bool              `json:"built_in"`
+	Name          string   `json:"name"`
+	Description   string   `json:"description"`
+	Mode          Mode     `json:"mode"`
+	Model         string   `json:"model,omitempty"` // provider/model; empty: the configured default
+	Prompt        string   `json:"prompt,omitempty"`
+	DisabledTools []string `json:"disabled_tools,omitempty"`
+	// ReadOnly agents get only the tools that change nothing: the read tools, MCP tools
+	// annotated readOnlyHint, and task (whose subagents are read-only themselves).
+	ReadOnly    bool              `json:"read_only"`
+	Permission  []permission.Rule `json:"permission,omitempty"`
+	MaxSteps    int               `json:"max_steps"`
+	Temperature *float64          `json:"temperature,omitempty"`
+	BuiltIn     bool              `json:"built_in"`
 }
 
 // DefaultMaxSteps bounds a turn's model calls when an agent sets none.
@@ -52,24 +56,26 @@ func Builtins() map[string]Agent {
 			Mode: Primary, Prompt: basePrompt, MaxSteps: DefaultMaxSteps, BuiltIn: true},
 		"plan": {Name: "plan", Description: "Read-only analysis and planning; changes nothing.",
 			Mode: Primary, Prompt: basePrompt + "\nYou are in plan mode: analyse and propose a plan; do not change files or run commands.",
-			DisabledTools: slices.Clone(readOnlyTools), MaxSteps: DefaultMaxSteps, BuiltIn: true},
+			DisabledTools: slices.Clone(readOnlyTools), ReadOnly: true, MaxSteps: DefaultMaxSteps, BuiltIn: true},
 		"general": {Name: "general", Description: "Subagent for research and delegated searches (read-only).",
 			Mode: Subagent, Prompt: basePrompt + "\nYou are a subagent: research what you are asked and answer with a concise report.",
-			DisabledTools: []string{"task"}, MaxSteps: 25, BuiltIn: true},
+			DisabledTools: []string{"task"}, ReadOnly: true, MaxSteps: 25, BuiltIn: true},
 	}
 }
 
 // Override is a configured agent: fields set override the built-in of the same name.
 type Override struct {
-	Description   *string           `json:"description,omitempty"`
-	Mode          *Mode             `json:"mode,omitempty"`
-	Model         *string           `json:"model,omitempty"`
-	Prompt        *string           `json:"prompt,omitempty"`
-	DisabledTools []string          `json:"disabled_tools,omitempty"`
-	Permission    []permission.Rule `json:"permission,omitempty"`
-	MaxSteps      *int              `json:"max_steps,omitempty"`
-	Temperature   *float64          `json:"temperature,omitempty"`
-	Disable       bool              `json:"disable,omitempty"`
+	Description   *string  `json:"description,omitempty"`
+	Mode          *Mode    `json:"mode,omitempty"`
+	Model         *string  `json:"model,omitempty"`
+	Prompt        *string  `json:"prompt,omitempty"`
+	DisabledTools []string `json:"disabled_tools,omitempty"`
+	// ReadOnly makes a primary agent read-only (subagents always are).
+	ReadOnly    *bool             `json:"read_only,omitempty"`
+	Permission  []permission.Rule `json:"permission,omitempty"`
+	MaxSteps    *int              `json:"max_steps,omitempty"`
+	Temperature *float64          `json:"temperature,omitempty"`
+	Disable     bool              `json:"disable,omitempty"`
 }
 
 // Resolve merges configured overrides into the built-ins.
@@ -117,6 +123,12 @@ func apply(a *Agent, o Override) error {
 	if o.DisabledTools != nil {
 		a.DisabledTools = append(a.DisabledTools, o.DisabledTools...)
 	}
+	if o.ReadOnly != nil {
+		a.ReadOnly = *o.ReadOnly
+	}
+	if a.Mode == Subagent {
+		a.ReadOnly = true
+	}
 	if o.MaxSteps != nil {
 		if *o.MaxSteps < 1 {
 			return fmt.Errorf("max_steps must be at least 1")
@@ -136,5 +148,19 @@ func apply(a *Agent, o Override) error {
 	return nil
 }
 
-// ReadOnly reports whether only read tools are available to the agent.
-func (a Agent) ReadOnly() bool { return a.Mode == Subagent }
+// Tools returns what the agent may use of the available tools: without its disabled ones;
+// for a read-only agent only read tools (task included: its subagents are read-only), and a
+// subagent never gets task (no delegation from a delegate).
+func (a Agent) Tools(all []tool.Tool) []tool.Tool {
+	var out []tool.Tool
+	for _, t := range all {
+		switch {
+		case slices.Contains(a.DisabledTools, t.Name()):
+		case a.Mode == Subagent && t.Kind() == tool.KindDelegate:
+		case a.ReadOnly && t.Kind() != tool.KindRead && t.Kind() != tool.KindDelegate:
+		default:
+			out = append(out, t)
+		}
+	}
+	return out
+}

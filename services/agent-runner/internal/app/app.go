@@ -18,6 +18,7 @@ import (
 	"openvibe.live/backend/shared/platform"
 	"openvibe.live/backend/shared/store/stores"
 
+	"openvibe.live/backend/services/agent-runner/internal/tool"
 	"openvibe.live/backend/services/agent-runner/runner"
 )
 
@@ -40,8 +41,10 @@ type Agent struct {
 	Model          string `env:"OPENVIBE_AGENT_MODEL"`
 	Sandbox        string `env:"OPENVIBE_AGENT_SANDBOX" envDefault:"auto"`
 	SandboxNetwork bool   `env:"OPENVIBE_AGENT_SANDBOX_NETWORK" envDefault:"false"`
-	TrustProject   bool   `env:"OPENVIBE_AGENT_TRUST_PROJECT_CONFIG" envDefault:"false"`
-	Prefix         string `env:"OPENVIBE_AGENT_PREFIX" envDefault:"/agent"`
+	// SandboxReadOnly are extra paths sandboxed commands may read (a toolchain or module cache).
+	SandboxReadOnly []string `env:"OPENVIBE_AGENT_SANDBOX_READONLY" envSeparator:","`
+	TrustProject    bool     `env:"OPENVIBE_AGENT_TRUST_PROJECT_CONFIG" envDefault:"false"`
+	Prefix          string   `env:"OPENVIBE_AGENT_PREFIX" envDefault:"/agent"`
 	// SnapshotDir keeps turn snapshots; empty means ~/.openvibe/snapshots.
 	SnapshotDir string `env:"OPENVIBE_AGENT_SNAPSHOT_DIR"`
 	// Publishing every session to one slot (all four empty: off).
@@ -49,6 +52,9 @@ type Agent struct {
 	PublishToken    string `env:"OPENVIBE_AGENT_PUBLISH_TOKEN" secret:"true"`
 	PublishStreamID int64  `env:"OPENVIBE_AGENT_PUBLISH_STREAM_ID"`
 	PublishSlot     string `env:"OPENVIBE_AGENT_PUBLISH_SLOT"`
+	// PublishAllowedServers are gateways a session may be linked to although their address
+	// is private (the platform's own); other private addresses are refused.
+	PublishAllowedServers []string `env:"OPENVIBE_AGENT_PUBLISH_ALLOWED_SERVERS" envSeparator:","`
 }
 
 // publishTarget is the runner-wide publishing link, or nil when not configured.
@@ -94,10 +100,7 @@ func Sandbox(ctx context.Context, mode string, log *slog.Logger) (string, error)
 	}
 	path, err := exec.LookPath("bwrap")
 	if err == nil {
-		probe := exec.CommandContext(ctx, path, "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "true")
-		if out, perr := probe.CombinedOutput(); perr != nil {
-			err = fmt.Errorf("bwrap cannot run here: %v: %s", perr, out)
-		}
+		err = (&tool.Sandbox{Bwrap: path}).Probe(ctx)
 	}
 	if err != nil {
 		if mode == "bwrap" {
@@ -131,8 +134,8 @@ func Serve(ctx context.Context, cfg *Config, log *slog.Logger) (err error) {
 		Auth:          auth.NewAuthenticator(st, jwt, time.Now),
 		WorkspaceRoot: cfg.Agent.WorkspaceRoot, PerUserWorkspace: true,
 		GlobalConfig: cfg.Agent.ConfigFile, TrustProject: cfg.Agent.TrustProject, DefaultModel: cfg.Agent.Model,
-		Bwrap: bwrap, SandboxNetwork: cfg.Agent.SandboxNetwork, Prefix: cfg.Agent.Prefix,
-		SnapshotDir: cfg.Agent.SnapshotDir, Publish: cfg.Agent.publishTarget(),
+		Bwrap: bwrap, SandboxNetwork: cfg.Agent.SandboxNetwork, SandboxReadOnly: cfg.Agent.SandboxReadOnly, Prefix: cfg.Agent.Prefix,
+		SnapshotDir: cfg.Agent.SnapshotDir, Publish: cfg.Agent.publishTarget(), PublishAllowed: cfg.Agent.PublishAllowedServers,
 	})
 	if err != nil {
 		return err

@@ -1,8 +1,10 @@
 // Package config loads openvibe.json: JSONC files with ${ENV_VAR} references, layered
 // global (~/.config/openvibe/openvibe.json) → project (openvibe.json in the project root) →
 // environment (OPENVIBE_CONFIG, OPENVIBE_CONFIG_CONTENT, OPENVIBE_MODEL). Later layers win;
-// objects merge recursively; lists concatenate, except permission rules, where the later
-// layer's rules come first (first match wins, so the more specific level decides).
+// objects merge recursively; the lists that collect entries concatenate (instructions and
+// agents' disabled_tools; permission rules with the later layer's first, since the first match
+// wins and the more specific level decides); other lists, such as an MCP server's command,
+// are values the later layer replaces.
 package config
 
 import (

@@ -55,7 +55,7 @@ func TestErrorsNameFileLineAndKey(t *testing.T) {
 		{"syntax", "{\n  \"model\": \"a/b\",\n  \"agent\": {,\n}", "line 3", false},
 		{"type", "{\n  \"model\": \"a/b\",\n  \"instructions\": \"not a list\"\n}", `line 3: key "instructions": expected []string, got string`, false},
 		{"unknown key", "{\n  \"model\": \"a/b\",\n\n  \"modle\": \"x\"\n}", `line 4: unknown key "modle"`, false},
-		{"missing env", `{"provider": {"openai": {"api_key": "${NOPE_KEY}"}}}`, `key "provider.openai.api_key": ${NOPE_KEY is not set`, false},
+		{"missing env", `{"provider": {"openai": {"api_key": "${NOPE_KEY}"}}}`, `key "provider.openai.api_key": ${NOPE_KEY} is not set`, false},
 		{"bad rule", `{"permission": [{"tool": "bash", "action": "sometimes"}]}`, `permission[0]: action "sometimes"`, false},
 		{"bad model", `{"model": "gpt"}`, `want provider/model`, false},
 		{"untrusted provider", `{"provider": {"x": {}}}`, `"provider" is not allowed`, true},
@@ -71,4 +71,27 @@ func TestErrorsNameFileLineAndKey(t *testing.T) {
 			require.Contains(t, err.Error(), p)
 		})
 	}
+}
+
+// TestListsThatAreValuesReplace: an MCP command (and its args) from a later layer replaces
+// the earlier one; the lists that collect entries concatenate.
+func TestListsThatAreValuesReplace(t *testing.T) {
+	global := Layer{Name: "global.json", Data: []byte(`{
+		"instructions": ["A.md"],
+		"mcp": {"fs": {"type": "local", "command": ["node", "server.mjs"], "args": ["--verbose"]}},
+		"agent": {"build": {"disabled_tools": ["web_fetch"], "permission": [{"tool": "bash", "action": "ask"}]}}
+	}`)}
+	proj := Layer{Name: "openvibe.json", Data: []byte(`{
+		"instructions": ["B.md"],
+		"mcp": {"fs": {"type": "local", "command": ["node", "server-v2.mjs"], "args": []}},
+		"agent": {"build": {"disabled_tools": ["task"], "permission": [{"tool": "bash", "pattern": "ls*", "action": "allow"}]}}
+	}`)}
+	c, err := Merge([]Layer{global, proj}, env(nil))
+	require.NoError(t, err)
+	require.Equal(t, []string{"node", "server-v2.mjs"}, c.MCP["fs"].Command)
+	require.Empty(t, c.MCP["fs"].Args)
+	require.Equal(t, []string{"A.md", "B.md"}, c.Instructions)
+	require.Equal(t, []string{"web_fetch", "task"}, c.Agent["build"].DisabledTools)
+	require.Equal(t, "ls*", c.Agent["build"].Permission[0].Pattern, "the project's agent rules first")
+	require.Len(t, c.Agent["build"].Permission, 2)
 }

@@ -211,17 +211,17 @@ func expand(v any, path string, l Layer, getenv func(string) string) (any, error
 		out := envRef.ReplaceAllStringFunc(x, func(ref string) string {
 			name := envRef.FindStringSubmatch(ref)[1]
 			if l.Untrusted {
-				missing = append(missing, name+" (environment references are not allowed in project configs on this server)")
+				missing = append(missing, "${"+name+"} (environment references are not allowed in project configs on this server)")
 				return ""
 			}
 			val := getenv(name)
 			if val == "" {
-				missing = append(missing, name+" is not set")
+				missing = append(missing, "${"+name+"} is not set")
 			}
 			return val
 		})
 		if len(missing) > 0 {
-			return nil, fmt.Errorf("%s: key %q: ${%s", l.Name, path, strings.Join(missing, ", ${"))
+			return nil, fmt.Errorf("%s: key %q: %s", l.Name, path, strings.Join(missing, ", "))
 		}
 		return out, nil
 	case map[string]any:
@@ -258,8 +258,26 @@ func joinPath(p, k string) string {
 	return p + "." + k
 }
 
-// mergeMaps merges src over dst: objects recursively, lists concatenated (permission lists
-// with src first), scalars replaced.
+// listMerge says how a list at path merges with the earlier layer's: the lists that collect
+// entries from every level concatenate (instructions, an agent's disabled_tools; permission
+// rules with the later layer's first, so the more specific level decides); every other list
+// is one value (an MCP command and its args) that the later layer replaces.
+func listMerge(path string) (concat, laterFirst bool) {
+	switch {
+	case path == "instructions":
+		return true, false
+	case path == "permission":
+		return true, true
+	case strings.HasPrefix(path, "agent.") && strings.HasSuffix(path, ".permission"):
+		return true, true
+	case strings.HasPrefix(path, "agent.") && strings.HasSuffix(path, ".disabled_tools"):
+		return true, false
+	}
+	return false, false
+}
+
+// mergeMaps merges src over dst: objects recursively, the lists listMerge names
+// concatenated, everything else replaced.
 func mergeMaps(dst, src map[string]any, path string) map[string]any {
 	for k, sv := range src {
 		dv, ok := dst[k]
@@ -274,8 +292,10 @@ func mergeMaps(dst, src map[string]any, path string) map[string]any {
 				continue
 			}
 		case []any:
-			if d, ok := dv.([]any); ok {
-				if k == "permission" {
+			d, ok := dv.([]any)
+			concat, laterFirst := listMerge(joinPath(path, k))
+			if ok && concat {
+				if laterFirst {
 					dst[k] = append(slices.Clone(s), d...)
 				} else {
 					dst[k] = append(slices.Clone(d), s...)

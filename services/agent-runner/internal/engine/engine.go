@@ -64,9 +64,10 @@ type Model struct {
 
 // Deps are the engine's collaborators.
 type Deps struct {
-	Store    store.Store
-	Bus      *bus.Bus
-	Tools    *tool.Registry
+	Store store.Store
+	Bus   *bus.Bus
+	// Tools returns the tools a turn of the session may offer (before its agent's filter).
+	Tools    func(ctx context.Context, s store.Session, worktree string) ([]tool.Tool, error)
 	Shell    *tool.Shell
 	Logger   *slog.Logger
 	Settings func(ctx context.Context, worktree string) (Settings, error)
@@ -89,8 +90,11 @@ type Engine struct {
 	stopBase context.CancelCauseFunc
 	wg       sync.WaitGroup
 
-	mu      sync.Mutex
-	running map[string]*run
+	mu       sync.Mutex
+	running  map[string]*run
+	waiters  map[string]chan TurnResult // queued prompt ID → who waits for its turn
+	draining map[string]bool            // sessions whose queue is being drained
+	redrain  map[string]bool            // …and asked to be drained again
 
 	scales scales
 }
@@ -138,7 +142,8 @@ func New(d Deps) *Engine {
 		d.Root = func(int64) string { return "" }
 	}
 	base, stop := context.WithCancelCause(context.Background())
-	e := &Engine{d: d, log: d.Logger, files: tool.NewFileTimes(), base: base, stopBase: stop, running: map[string]*run{}}
+	e := &Engine{d: d, log: d.Logger, files: tool.NewFileTimes(), base: base, stopBase: stop, running: map[string]*run{},
+		waiters: map[string]chan TurnResult{}, draining: map[string]bool{}, redrain: map[string]bool{}}
 	e.perms = permission.NewService(d.Store, d.Bus, d.Logger, e.orphanReply)
 	return e
 }
@@ -146,8 +151,25 @@ func New(d Deps) *Engine {
 // Permissions returns the permission service.
 func (e *Engine) Permissions() *permission.Service { return e.perms }
 
-// Recover restores pending permission requests stored before a restart.
-func (e *Engine) Recover(ctx context.Context) error { return e.perms.Load(ctx) }
+// Recover restores pending permission requests stored before a restart, and starts the
+// prompts queued in sessions that do not wait for an answer.
+func (e *Engine) Recover(ctx context.Context) error {
+	if err := e.perms.Load(ctx); err != nil {
+		return err
+	}
+	qs, err := e.d.Store.ListQueued(ctx, "")
+	if err != nil {
+		return err
+	}
+	started := map[string]bool{}
+	for _, q := range qs {
+		if !started[q.SessionID] && len(e.perms.Pending(q.OwnerID, q.SessionID)) == 0 {
+			started[q.SessionID] = true
+			e.drain(q.SessionID)
+		}
+	}
+	return nil
+}
 
 // Close aborts running turns with permission.ErrShutdown (pending asks stay stored) and waits
 // for them to end or ctx to expire.
@@ -181,11 +203,8 @@ func (e *Engine) CreateSession(ctx context.Context, in CreateInput) (store.Sessi
 	if err != nil {
 		return store.Session{}, err
 	}
-	proj, err := project.Detect(dir, root)
+	proj, err := e.project(ctx, dir, root)
 	if err != nil {
-		return store.Session{}, fmt.Errorf("%w: %v", ErrBadDirectory, err)
-	}
-	if err := e.d.Store.UpsertProject(ctx, store.Project{ID: proj.ID, Worktree: proj.Worktree, VCS: proj.VCS, Created: time.Now()}); err != nil {
 		return store.Session{}, err
 	}
 	if in.Agent == "" {
@@ -193,7 +212,7 @@ func (e *Engine) CreateSession(ctx context.Context, in CreateInput) (store.Sessi
 	}
 	st, err := e.d.Settings(ctx, proj.Worktree)
 	if err != nil {
-		return store.Session{}, err
+		return store.Session{}, &ConfigError{Err: err}
 	}
 	if a, ok := st.Agents[in.Agent]; !ok || (a.Mode != agent.Primary && in.ParentID == "") {
 		return store.Session{}, fmt.Errorf("%w %q", ErrUnknownAgent, in.Agent)
@@ -211,8 +230,20 @@ func (e *Engine) CreateSession(ctx context.Context, in CreateInput) (store.Sessi
 	return s, nil
 }
 
+// project detects and records the project of dir (a checked session directory).
+func (e *Engine) project(ctx context.Context, dir, root string) (project.Info, error) {
+	proj, err := project.Detect(dir, root)
+	if err != nil {
+		return proj, fmt.Errorf("%w: %v", ErrBadDirectory, err)
+	}
+	return proj, e.d.Store.UpsertProject(ctx, store.Project{ID: proj.ID, Worktree: proj.Worktree, VCS: proj.VCS, Created: time.Now()})
+}
+
 // CheckDir resolves a session directory: relative paths are taken from root; the result must
-// be an existing directory inside root.
+// be an existing directory inside root. A path outside root is refused before anything about
+// it is looked at (symlinks resolved the same way whether the path exists or not), so the
+// answer says nothing about other users' files; messages name a directory inside root
+// relative to it.
 func (e *Engine) CheckDir(dir, root string) (string, error) {
 	if dir == "" {
 		if root == "" {
@@ -226,25 +257,28 @@ func (e *Engine) CheckDir(dir, root string) (string, error) {
 		}
 		dir = filepath.Join(root, dir)
 	}
-	real, err := filepath.EvalSymlinks(filepath.Clean(dir))
-	if err != nil {
-		return "", fmt.Errorf("%w: %s does not exist", ErrBadDirectory, dir)
+	dir = filepath.Clean(dir)
+	if root != "" && (!tool.Within(filepath.Clean(root), dir) || !tool.Within(tool.RealPath(root), tool.RealPath(dir))) {
+		return "", fmt.Errorf("%w: the directory is outside your workspace", ErrBadDirectory)
 	}
-	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
-		return "", fmt.Errorf("%w: %s is not a directory", ErrBadDirectory, dir)
-	}
+	shown := dir
 	if root != "" {
-		rr, err := filepath.EvalSymlinks(root)
-		if err != nil || !tool.Within(rr, real) {
-			return "", fmt.Errorf("%w: %s is outside your workspace", ErrBadDirectory, dir)
-		}
+		shown, _ = filepath.Rel(filepath.Clean(root), dir)
+	}
+	real := tool.RealPath(dir)
+	fi, err := os.Stat(real)
+	if err != nil {
+		return "", fmt.Errorf("%w: %s does not exist", ErrBadDirectory, shown)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("%w: %s is not a directory", ErrBadDirectory, shown)
 	}
 	return real, nil
 }
 
 // DeleteSession aborts the session's turn and deletes it with its children.
 func (e *Engine) DeleteSession(ctx context.Context, s store.Session) error {
-	e.Abort(s.ID)
+	e.Abort(ctx, s)
 	e.wait(ctx, s.ID)
 	if err := e.d.Store.DeleteSession(ctx, s.ID); err != nil {
 		return err
@@ -279,16 +313,11 @@ func (e *Engine) Busy(sessionID string) bool {
 	return e.running[sessionID] != nil
 }
 
-// Abort cancels the session's running turn; it reports whether one was running.
-func (e *Engine) Abort(sessionID string) bool {
-	e.mu.Lock()
-	r := e.running[sessionID]
-	e.mu.Unlock()
-	if r == nil {
-		return false
-	}
-	r.cancel(ErrAborted)
-	return true
+// Abort cancels the session's running turn and the prompts queued behind it; it reports
+// whether a turn was running.
+func (e *Engine) Abort(ctx context.Context, s store.Session) bool {
+	e.clearQueue(ctx, s)
+	return e.cancel(s.ID, ErrAborted)
 }
 
 func (e *Engine) wait(ctx context.Context, sessionID string) {

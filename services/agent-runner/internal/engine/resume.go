@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"sync"
 
 	"openvibe.live/backend/services/agent-runner/internal/message"
 	"openvibe.live/backend/services/agent-runner/internal/permission"
@@ -24,9 +25,12 @@ func (e *Engine) orphanReply(req permission.Request, r permission.Reply) {
 		return
 	}
 	go func() {
+		release := sync.OnceFunc(release)
 		defer release()
 		err := e.resume(runCtx, s, req, r)
+		release()
 		e.idle(s, err)
+		e.drain(s.ID)
 	}()
 }
 

@@ -138,8 +138,11 @@ func (e *Engine) toolContext(t *turn, am *message.Message, tp *message.ToolPart)
 	tc.Ask = func(ctx context.Context, in tool.AskInput) error {
 		reqID := id.New(id.Permission)
 		req := permission.Request{ID: reqID, SessionID: t.sess.ID, ProjectID: t.sess.ProjectID, OwnerID: t.sess.OwnerID,
-			Agent: t.agent.Name, Tool: in.Tool, Pattern: in.Pattern, Kind: in.Kind, Title: in.Title, Always: in.Always,
+			Agent: t.agent.Name, Tool: in.Tool, Pattern: in.Pattern, Kind: in.Kind, Title: in.Title,
 			Metadata: in.Metadata, MessageID: am.ID, PartID: tp.ID, CallID: tp.CallID}
+		if in.Always != "" {
+			req.Always = permission.Patterns{in.Always}
+		}
 		return e.perms.Check(ctx, req, t.rules, t.policy)
 	}
 	tc.Task = func(ctx context.Context, agentName, description, prompt string) (string, error) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"openvibe.live/backend/services/agent-runner/internal/agent"
@@ -23,6 +24,8 @@ type PromptInput struct {
 	Agent  string // empty: the session's agent
 	Model  string // empty: the agent's or the default model
 	Policy permission.Policy
+	// queueID is the queued prompt the turn runs, whose waiter learns how it ended.
+	queueID string
 }
 
 // turn is everything one turn needs.
@@ -49,20 +52,24 @@ var DefaultRules = []permission.Rule{
 
 // Prompt runs a whole turn and returns the last assistant message.
 func (e *Engine) Prompt(ctx context.Context, s store.Session, in PromptInput) (*message.Message, error) {
-	ctx, release, err := e.claim(ctx, s)
+	ctx, claimed, err := e.claim(ctx, s)
 	if err != nil {
 		return nil, err
 	}
+	release := sync.OnceFunc(claimed)
 	defer release()
 	t, user, err := e.begin(ctx, s, in)
 	if err != nil {
+		release()
 		e.idle(s, err)
 		return nil, err
 	}
 	e.turnStarted(ctx, s, user.ID)
 	last, err := e.loop(ctx, t)
 	e.turnEnded(ctx, s, user.ID)
+	release()
 	e.idle(s, err)
+	e.drain(s.ID)
 	return last, err
 }
 
@@ -80,15 +87,21 @@ func (e *Engine) Start(s store.Session, in PromptInput) (*message.Message, error
 		return nil, err
 	}
 	go func() {
+		release := sync.OnceFunc(release)
 		defer release()
 		e.turnStarted(ctx, s, user.ID)
-		_, err := e.loop(ctx, t)
+		last, err := e.loop(ctx, t)
 		e.turnEnded(ctx, s, user.ID)
+		release()
 		e.idle(s, err)
+		e.notify(in.queueID, TurnResult{Last: last, Err: err})
+		e.drain(s.ID)
 	}()
 	return user, nil
 }
 
+// idle announces the end of a turn; it is published once the session is free, so a client
+// that prompts again on "idle" is never told the session is busy.
 func (e *Engine) idle(s store.Session, err error) {
 	props := map[string]any{"status": "idle"}
 	if err != nil {
@@ -124,6 +137,10 @@ func (e *Engine) prepare(ctx context.Context, s store.Session, agentName, modelN
 	if err != nil {
 		return nil, &ConfigError{Err: err}
 	}
+	all, err := e.d.Tools(ctx, s, proj.Worktree)
+	if err != nil {
+		return nil, &ConfigError{Err: err}
+	}
 	rules := slices.Concat(ag.Permission, st.Rules, DefaultRules)
 	system := ag.Prompt
 	if st.Instructions != "" {
@@ -131,7 +148,7 @@ func (e *Engine) prepare(ctx context.Context, s store.Session, agentName, modelN
 	}
 	system += fmt.Sprintf("\n\nWorking directory: %s\nProject root: %s\nToday: %s", s.Directory, proj.Worktree, time.Now().UTC().Format("2006-01-02"))
 	return &turn{sess: s, agent: ag, model: m, mname: modelName, rules: rules, system: system, policy: policy,
-		tools: e.d.Tools.View(ag.DisabledTools, ag.ReadOnly())}, nil
+		tools: ag.Tools(all)}, nil
 }
 
 // begin stores the user message and prepares the turn.

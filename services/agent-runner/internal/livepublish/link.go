@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -119,9 +120,18 @@ func (m *Manager) sanitizer() (*vibe.Sanitizer, error) {
 	return s, nil
 }
 
+// LinkOptions tune one link.
+type LinkOptions struct {
+	// Roots are the workspace directories the sanitizer hides.
+	Roots []string
+	// HTTPClient connects to the gateway (nil: http.DefaultClient); a session's link gets
+	// one that refuses internal addresses.
+	HTTPClient *http.Client
+}
+
 // Link starts publishing scope (a session ID or ScopeAll) to target, replacing an existing
-// link of the same scope. roots are the workspace directories the sanitizer hides.
-func (m *Manager) Link(scope string, target Target, roots ...string) (Status, error) {
+// link of the same scope.
+func (m *Manager) Link(scope string, target Target, o LinkOptions) (Status, error) {
 	if scope == "" {
 		return Status{}, errors.New("scope is required")
 	}
@@ -140,9 +150,10 @@ func (m *Manager) Link(scope string, target Target, roots ...string) (Status, er
 		Publisher: vibe.Publisher{IntegrationID: "openvibe", IntegrationLabel: "openvibe", ClientType: "service",
 			ClientName: "openvibe", ClientVersion: m.opt.Version,
 			Capabilities: &vibe.Capabilities{Thinking: true, ToolCalls: true, WorkspaceFileEvents: true}},
-		Sanitizer: san,
-		Hints:     vibe.SessionHints{WorkspaceRoots: roots},
-		Logger:    m.log.With("link", scope),
+		Sanitizer:  san,
+		Hints:      vibe.SessionHints{WorkspaceRoots: o.Roots},
+		Logger:     m.log.With("link", scope),
+		HTTPClient: o.HTTPClient,
 	}
 	if m.opt.Configure != nil {
 		m.opt.Configure(&cfg)

@@ -149,3 +149,14 @@ func compact(input json.RawMessage, n int) string {
 	}
 	return s
 }
+
+// Server is the name of the server the tool belongs to.
+func (t *remoteTool) Server() string { return t.srv.name }
+
+// ServerOf returns the MCP server a registry tool comes from, or "" for any other tool.
+func ServerOf(t tool.Tool) string {
+	if s, ok := t.(interface{ Server() string }); ok {
+		return s.Server()
+	}
+	return ""
+}

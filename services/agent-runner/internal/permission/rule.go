@@ -4,6 +4,7 @@
 package permission
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -50,44 +51,76 @@ func (r Rule) Validate() error {
 }
 
 // Kind says how a request's pattern is matched.
-type Kind int
+type Kind string
 
 const (
-	// KindText: a "*" matches any run of characters (commands, URLs).
-	KindText Kind = iota
+	// KindText: "*" matches any run of characters, "?" one (URLs, MCP arguments).
+	KindText Kind = "text"
 	// KindPath: doublestar path globs ("*" stays within a directory, "**" crosses them).
-	KindPath
+	KindPath Kind = "path"
+	// KindCommand: a shell line, split into its simple commands (SplitCommands); each is
+	// matched as text and must be allowed on its own.
+	KindCommand Kind = "command"
 )
 
-// Match reports whether the rule applies to a call of tool with argument pattern.
-func (r Rule) Match(tool, pattern string, kind Kind) bool {
+// UnmarshalJSON also reads the numbers requests were stored with before kinds had names.
+func (k *Kind) UnmarshalJSON(b []byte) error {
+	switch string(b) {
+	case "0":
+		*k = KindText
+		return nil
+	case "1":
+		*k = KindPath
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("permission kind: %w", err)
+	}
+	*k = Kind(s)
+	return nil
+}
+
+// AllPatterns reports whether a rule pattern covers every call of its tool.
+func AllPatterns(pattern string) bool { return pattern == "" || pattern == "*" || pattern == "**" }
+
+// Match reports whether the rule applies to a call of tool acting on s.
+func (r Rule) Match(tool string, s Subject, kind Kind) bool {
 	if ok, _ := doublestar.Match(r.Tool, tool); !ok {
 		return false
 	}
-	if r.Pattern == "" || r.Pattern == "*" || r.Pattern == "**" {
+	if AllPatterns(r.Pattern) {
 		return true
 	}
+	if s.Opaque && r.Action != Deny {
+		return false
+	}
 	if kind == KindPath {
-		ok, _ := doublestar.Match(r.Pattern, pattern)
+		ok, _ := doublestar.Match(r.Pattern, s.Text)
 		return ok
 	}
-	return wildcard(r.Pattern).MatchString(pattern)
+	return wildcard(r.Pattern).MatchString(s.Text)
 }
 
 var wildcards sync.Map // pattern → *regexp.Regexp
 
-// wildcard compiles a text glob: "*" any run, "?" one character, everything else literal.
+// wildcard compiles a text glob: "*" any run, "?" one character, a backslash before "*",
+// "?" or another backslash makes that character literal, everything else is literal.
 func wildcard(p string) *regexp.Regexp {
 	if re, ok := wildcards.Load(p); ok {
 		return re.(*regexp.Regexp)
 	}
 	var b strings.Builder
 	b.WriteString(`(?s)^`)
-	for _, r := range p {
-		switch r {
-		case '*':
+	rs := []rune(p)
+	for i := 0; i < len(rs); i++ {
+		switch r := rs[i]; {
+		case r == '\\' && i+1 < len(rs) && strings.ContainsRune(`*?\`, rs[i+1]):
+			i++
+			b.WriteString(regexp.QuoteMeta(string(rs[i])))
+		case r == '*':
 			b.WriteString(`.*`)
-		case '?':
+		case r == '?':
 			b.WriteString(`.`)
 		default:
 			b.WriteString(regexp.QuoteMeta(string(r)))
@@ -99,11 +132,16 @@ func wildcard(p string) *regexp.Regexp {
 	return re
 }
 
+// Literal escapes s as a text pattern that matches s and nothing else.
+func Literal(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`).Replace(s)
+}
+
 // Evaluate returns the action of the first rule matching the call, or Ask when none does,
 // with the index of the matching rule (-1 for the default).
-func Evaluate(rules []Rule, tool, pattern string, kind Kind) (Action, int) {
+func Evaluate(rules []Rule, tool string, s Subject, kind Kind) (Action, int) {
 	for i, r := range rules {
-		if r.Match(tool, pattern, kind) {
+		if r.Match(tool, s, kind) {
 			return r.Action, i
 		}
 	}

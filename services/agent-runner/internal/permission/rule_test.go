@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -32,12 +33,12 @@ func TestEvaluateFirstMatchWins(t *testing.T) {
 		{"write", "a.txt", KindPath, Ask, -1},
 	}
 	for _, c := range cases {
-		got, idx := Evaluate(rules, c.tool, c.pattern, c.kind)
+		got, idx := Evaluate(rules, c.tool, Subject{Text: c.pattern}, c.kind)
 		require.Equal(t, c.want, got, "%s %s", c.tool, c.pattern)
 		require.Equal(t, c.index, idx, "%s %s", c.tool, c.pattern)
 	}
 	// Reordering changes the outcome: first match wins.
-	got, _ := Evaluate([]Rule{{Tool: "*", Action: Allow}, rules[0]}, "bash", "rm -rf /", KindText)
+	got, _ := Evaluate([]Rule{{Tool: "*", Action: Allow}, rules[0]}, "bash", Subject{Text: "rm -rf /"}, KindText)
 	require.Equal(t, Allow, got)
 }
 
@@ -46,4 +47,45 @@ func TestRuleValidate(t *testing.T) {
 	require.ErrorContains(t, Rule{Tool: "bash", Action: "maybe"}.Validate(), "want allow, deny or ask")
 	require.ErrorContains(t, Rule{Action: Allow}.Validate(), "must not be empty")
 	require.ErrorContains(t, Rule{Tool: "[", Action: Allow}.Validate(), "bad glob")
+}
+
+func TestWildcardEscapes(t *testing.T) {
+	for _, c := range []struct {
+		pattern, text string
+		want          bool
+	}{
+		{`ls *.go`, "ls a.go", true},
+		{Literal(`ls *.go`), "ls a.go", false},
+		{Literal(`ls *.go`), "ls *.go", true},
+		{Literal(`echo a\b?`), `echo a\b?`, true},
+		{Literal(`echo a\b?`), `echo a\bc`, false},
+		{`go test*`, "go test ./...\nrm -rf /", true}, // one subject: splitting happens before matching
+	} {
+		got := Rule{Tool: "bash", Pattern: c.pattern, Action: Allow}.Match("bash", Subject{Text: c.text}, KindCommand)
+		require.Equal(t, c.want, got, "%q ~ %q", c.pattern, c.text)
+	}
+}
+
+// TestOpaqueSubjects: a subject whose text does not say what runs is allowed only by a rule
+// for every pattern, and denied by any deny rule that matches its text.
+func TestOpaqueSubjects(t *testing.T) {
+	s := Subject{Text: "$TOOL --force", Opaque: true}
+	require.False(t, Rule{Tool: "bash", Pattern: "*--force", Action: Allow}.Match("bash", s, KindCommand))
+	require.False(t, Rule{Tool: "bash", Pattern: "$TOOL*", Action: Ask}.Match("bash", s, KindCommand))
+	require.True(t, Rule{Tool: "bash", Pattern: "*--force", Action: Deny}.Match("bash", s, KindCommand))
+	require.True(t, Rule{Tool: "bash", Action: Allow}.Match("bash", s, KindCommand))
+	require.True(t, Rule{Tool: "bash", Pattern: "*", Action: Allow}.Match("bash", s, KindCommand))
+}
+
+func TestKindReadsOldNumbers(t *testing.T) {
+	var r struct {
+		Kind   Kind     `json:"kind"`
+		Always Patterns `json:"always"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(`{"kind": 1, "always": "*"}`), &r))
+	require.Equal(t, KindPath, r.Kind)
+	require.Equal(t, Patterns{"*"}, r.Always)
+	require.NoError(t, json.Unmarshal([]byte(`{"kind": "command", "always": ["ls", "git status *"]}`), &r))
+	require.Equal(t, KindCommand, r.Kind)
+	require.Equal(t, Patterns{"ls", "git status *"}, r.Always)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -36,21 +37,79 @@ const (
 
 // Request is one tool call's question to the user.
 type Request struct {
-	ID        string         `json:"id"`
-	SessionID string         `json:"session_id"`
-	ProjectID string         `json:"project_id"`
-	OwnerID   int64          `json:"-"`
-	Agent     string         `json:"agent"`
-	Tool      string         `json:"tool"`
-	Pattern   string         `json:"pattern"`
-	Kind      Kind           `json:"kind"`
-	Title     string         `json:"title"`
-	Always    string         `json:"always"` // the pattern "remember" saves
+	ID        string `json:"id"`
+	SessionID string `json:"session_id"`
+	ProjectID string `json:"project_id"`
+	OwnerID   int64  `json:"-"`
+	Agent     string `json:"agent"`
+	Tool      string `json:"tool"`
+	// Pattern is what the call acts on: a path, a URL, the whole command line.
+	Pattern string `json:"pattern"`
+	// Kind says how rules match Pattern: "path", "text" or "command".
+	Kind Kind `json:"kind"`
+	// Commands are, for a command line, the simple commands no rule or remembered decision
+	// covers: what the user is asked about.
+	Commands []string `json:"commands,omitempty"`
+	Title    string   `json:"title"`
+	// Always are the patterns "remember" saves: each command exactly, or the tool's pattern.
+	Always Patterns `json:"always"`
+	// Prefixes are broader patterns a client may offer to remember instead (git status *).
+	Prefixes  []string       `json:"prefixes,omitempty"`
 	Metadata  map[string]any `json:"metadata,omitempty"`
 	MessageID string         `json:"message_id,omitempty"`
 	PartID    string         `json:"part_id,omitempty"`
 	CallID    string         `json:"call_id,omitempty"`
 	Created   time.Time      `json:"created"`
+}
+
+// Patterns is a list of rule patterns; it also reads the single string requests were stored
+// with before.
+type Patterns []string
+
+// UnmarshalJSON accepts a list or one string.
+func (p *Patterns) UnmarshalJSON(b []byte) error {
+	var one string
+	if json.Unmarshal(b, &one) == nil {
+		*p = Patterns{one}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return fmt.Errorf("permission patterns: %w", err)
+	}
+	*p = many
+	return nil
+}
+
+// subjects are what rules are matched against: each simple command of a command line, or
+// the pattern.
+func (r Request) subjects() []Subject {
+	if r.Kind == KindCommand {
+		subs, _ := SplitCommands(r.Pattern)
+		return subs
+	}
+	return []Subject{{Text: r.Pattern}}
+}
+
+// need records on the request what is left to ask about, and what remembering it saves.
+func (r *Request) need(subs []Subject) {
+	if r.Kind != KindCommand {
+		if len(r.Always) == 0 || r.Always[0] == "" {
+			r.Always = Patterns{"*"}
+		}
+		return
+	}
+	r.Commands, r.Always, r.Prefixes = nil, Patterns{}, nil
+	for _, s := range subs {
+		r.Commands = append(r.Commands, s.Text)
+		if s.Opaque {
+			continue // what it runs is not known from its text: asked every time
+		}
+		r.Always = append(r.Always, Literal(s.Text))
+		if p := commandPrefix(s.Text); p != "" && !slices.Contains(r.Prefixes, p) {
+			r.Prefixes = append(r.Prefixes, p)
+		}
+	}
 }
 
 // DeniedError is returned by Check when the call may not run. Its message is what the model
@@ -71,6 +130,42 @@ func (e *DeniedError) Error() string {
 type Reply struct {
 	Allow    bool
 	Remember bool
+	// Always, with Remember, replaces the request's Always: patterns of the user's choosing
+	// (a prefix such as "git status *"). Each must match something the request asked about;
+	// for commands, none may cover every command.
+	Always []string
+}
+
+// ReplyError is a reply that cannot be accepted as given; the request still waits.
+type ReplyError struct{ Msg string }
+
+func (e *ReplyError) Error() string { return e.Msg }
+
+// check validates the patterns a reply chose against the request.
+func (r Reply) check(req Request) error {
+	if !r.Remember || len(r.Always) == 0 {
+		return nil
+	}
+	subs := []Subject{{Text: req.Pattern}}
+	if req.Kind == KindCommand {
+		subs = nil
+		for _, c := range req.Commands {
+			subs = append(subs, Subject{Text: c})
+		}
+	}
+	for _, p := range r.Always {
+		rule := Rule{Tool: req.Tool, Pattern: p, Action: Allow}
+		if err := rule.Validate(); err != nil {
+			return &ReplyError{Msg: "always: " + err.Error()}
+		}
+		if req.Kind == KindCommand && AllPatterns(p) {
+			return &ReplyError{Msg: fmt.Sprintf("always %q would allow every command; add a rule to openvibe.json if that is meant", p)}
+		}
+		if !slices.ContainsFunc(subs, func(s Subject) bool { return rule.Match(req.Tool, s, req.Kind) }) {
+			return &ReplyError{Msg: fmt.Sprintf("always %q does not match what was asked (%s)", p, req.Pattern)}
+		}
+	}
+	return nil
 }
 
 type waiter struct {
@@ -116,7 +211,8 @@ func (s *Service) Load(ctx context.Context) error {
 	return nil
 }
 
-// SavedRules returns the remembered rules for the scope, as rules to evaluate first.
+// SavedRules returns the remembered decisions for the scope, newest first: they answer what
+// the configured rules leave open.
 func (s *Service) SavedRules(ctx context.Context, ownerID int64, projectID, agent string) ([]Rule, error) {
 	saved, err := s.store.ListRules(ctx, store.RuleFilter{OwnerID: ownerID, ProjectID: projectID, Agent: agent})
 	if err != nil {
@@ -129,22 +225,38 @@ func (s *Service) SavedRules(ctx context.Context, ownerID int64, projectID, agen
 	return out, nil
 }
 
-// Check decides the call described by req against the remembered rules of its project and
-// agent followed by rules (agent, project, global levels, in that order). It returns nil when
-// the call may run and a *DeniedError when it may not; for "ask" it waits for a reply (or
-// answers by policy).
+// Check decides the call described by req against rules (agent, project, global levels
+// and the defaults, in that order; the first match wins) and the remembered decisions of its
+// project and agent. A deny rule always denies, an allow rule allows; what no rule decides
+// (no match, or an "ask" rule) is answered by a remembered decision if one matches, else the
+// user is asked (or the policy answers). A command line is split into its simple commands,
+// each decided on its own: one denied command denies the call, and the user is asked about
+// the ones left open. Check returns nil when the call may run and a *DeniedError when not.
 func (s *Service) Check(ctx context.Context, req Request, rules []Rule, policy Policy) error {
 	saved, err := s.SavedRules(ctx, req.OwnerID, req.ProjectID, req.Agent)
 	if err != nil {
 		return fmt.Errorf("load saved rules: %w", err)
 	}
-	action, _ := Evaluate(append(saved, rules...), req.Tool, req.Pattern, req.Kind)
-	switch action {
-	case Allow:
-		return nil
-	case Deny:
-		return &DeniedError{Tool: req.Tool, Pattern: req.Pattern, Reason: "a rule denies it"}
+	var open []Subject
+	for _, sub := range req.subjects() {
+		switch action, _ := Evaluate(rules, req.Tool, sub, req.Kind); action {
+		case Deny:
+			return &DeniedError{Tool: req.Tool, Pattern: sub.Text, Reason: "a rule denies it"}
+		case Allow:
+			continue
+		}
+		switch action, _ := Evaluate(saved, req.Tool, sub, req.Kind); action {
+		case Deny:
+			return &DeniedError{Tool: req.Tool, Pattern: sub.Text, Reason: "the user denied it before and asked to remember that"}
+		case Allow:
+			continue
+		}
+		open = append(open, sub)
 	}
+	if len(open) == 0 {
+		return nil
+	}
+	req.need(open)
 	switch policy {
 	case HeadlessAllow:
 		return nil
@@ -165,9 +277,6 @@ func (s *Service) Check(ctx context.Context, req Request, rules []Rule, policy P
 func (s *Service) ask(ctx context.Context, req Request) (Reply, error) {
 	if req.ID == "" {
 		req.ID = id.New(id.Permission)
-	}
-	if req.Always == "" {
-		req.Always = "*"
 	}
 	req.Created = s.now().UTC()
 	data, err := json.Marshal(req)
@@ -212,6 +321,10 @@ func (s *Service) Reply(ctx context.Context, ownerID int64, requestID string, r 
 		s.mu.Unlock()
 		return Request{}, ErrNotFound
 	}
+	if err := r.check(w.req); err != nil {
+		s.mu.Unlock()
+		return Request{}, err
+	}
 	delete(s.pending, requestID)
 	s.mu.Unlock()
 	req := w.req
@@ -224,9 +337,15 @@ func (s *Service) Reply(ctx context.Context, ownerID int64, requestID string, r 
 		if r.Allow {
 			action = Allow
 		}
-		if _, err := s.store.AddRule(ctx, store.SavedRule{ProjectID: req.ProjectID, OwnerID: req.OwnerID, Agent: req.Agent,
-			Tool: req.Tool, Pattern: req.Always, Action: string(action), Created: s.now().UTC()}); err != nil {
-			s.log.ErrorContext(ctx, "save remembered rule", "request_id", requestID, "error", err)
+		patterns := []string(req.Always)
+		if len(r.Always) > 0 {
+			patterns = r.Always
+		}
+		for _, p := range patterns {
+			if _, err := s.store.AddRule(ctx, store.SavedRule{ProjectID: req.ProjectID, OwnerID: req.OwnerID, Agent: req.Agent,
+				Tool: req.Tool, Pattern: p, Action: string(action), Created: s.now().UTC()}); err != nil {
+				s.log.ErrorContext(ctx, "save remembered rule", "request_id", requestID, "error", err)
+			}
 		}
 	}
 	decision := "deny"

@@ -6,7 +6,9 @@
 //   - Messages list in insertion order, parts in insertion order within their message.
 //   - PutMessage and PutPart are upserts keyed by ID; an update keeps the original position.
 //   - ForkSession copies the history in one transaction: all of it or nothing.
-//   - DeleteSession removes the session's messages, parts, todos and pending requests.
+//   - DeleteSession removes the session's messages, parts, todos, pending requests and queued
+//     prompts.
+//   - ImportSession stores a session with its history in one transaction: all or nothing.
 package store
 
 import (
@@ -86,6 +88,27 @@ type PendingRequest struct {
 	Created   time.Time       `json:"created"`
 }
 
+// QueuedPrompt is a prompt sent while its session was busy, waiting for its turn.
+type QueuedPrompt struct {
+	ID        string    `json:"id"`
+	SessionID string    `json:"session_id"`
+	OwnerID   int64     `json:"-"`
+	Text      string    `json:"text"`
+	Agent     string    `json:"agent,omitempty"`
+	Model     string    `json:"model,omitempty"`
+	Steer     bool      `json:"steer,omitempty"` // it cut the turn before it short
+	Created   time.Time `json:"created"`
+}
+
+// UsageRecord is one assistant message's usage, for the usage reports.
+type UsageRecord struct {
+	SessionID string
+	ProjectID string
+	Model     string
+	Created   time.Time
+	Usage     message.Usage
+}
+
 // Store is what the runner keeps: implemented once over database/sql (store/sqlstore) for
 // SQLite and PostgreSQL.
 type Store interface {
@@ -114,6 +137,20 @@ type Store interface {
 	AddRule(ctx context.Context, r SavedRule) (SavedRule, error)
 	ListRules(ctx context.Context, f RuleFilter) ([]SavedRule, error)
 	DeleteRule(ctx context.Context, ownerID, id int64) error
+
+	// ImportSession creates s with msgs (their parts included, IDs as given) and todos.
+	ImportSession(ctx context.Context, s Session, msgs []*message.Message, todos []Todo) error
+
+	// QueuePrompt adds q at the end of its session's queue, or at the front with front.
+	QueuePrompt(ctx context.Context, q QueuedPrompt, front bool) error
+	// ListQueued returns a session's queued prompts in the order they run (every session's,
+	// session by session, when sessionID is empty).
+	ListQueued(ctx context.Context, sessionID string) ([]QueuedPrompt, error)
+	// DeleteQueued removes a queued prompt; ErrNotFound when it is not queued.
+	DeleteQueued(ctx context.Context, id string) error
+
+	// ListUsage returns the usage of every assistant message of the owner's sessions.
+	ListUsage(ctx context.Context, ownerID int64) ([]UsageRecord, error)
 
 	PutPendingRequest(ctx context.Context, r PendingRequest) error
 	DeletePendingRequest(ctx context.Context, id string) error

@@ -60,11 +60,11 @@ func (tc *Context) Resolve(ctx context.Context, p string) (string, error) {
 		p = filepath.Join(tc.WorkDir, p)
 	}
 	p = filepath.Clean(p)
-	real := realPath(p)
-	if tc.Root != "" && !Within(realPath(tc.Root), real) {
+	real := RealPath(p)
+	if tc.Root != "" && !Within(RealPath(tc.Root), real) {
 		return "", Errorf("path %s is outside the workspace and cannot be accessed", p)
 	}
-	if !Within(realPath(tc.ProjectDir), real) {
+	if !Within(RealPath(tc.ProjectDir), real) {
 		dir := filepath.Dir(real)
 		if tc.Ask == nil {
 			return "", Errorf("path %s is outside the project", p)
@@ -94,9 +94,9 @@ func Within(root, p string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// realPath resolves symlinks in the longest existing prefix of p, so a symlink cannot lead
+// RealPath resolves symlinks in the longest existing prefix of p, so a symlink cannot lead
 // out of the workspace.
-func realPath(p string) string {
+func RealPath(p string) string {
 	rest := ""
 	cur := p
 	for {

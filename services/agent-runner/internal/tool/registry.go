@@ -61,16 +61,3 @@ func (r *Registry) Get(name string) (Tool, bool) {
 	}
 	return nil, false
 }
-
-// View returns the tools an agent sees: without disabled ones, and only read tools when
-// readOnly.
-func (r *Registry) View(disabled []string, readOnly bool) []Tool {
-	var out []Tool
-	for _, t := range r.All() {
-		if slices.Contains(disabled, t.Name()) || (readOnly && t.Kind() != KindRead) {
-			continue
-		}
-		out = append(out, t)
-	}
-	return out
-}

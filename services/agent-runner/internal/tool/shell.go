@@ -13,15 +13,6 @@ import (
 	"time"
 )
 
-// Sandbox wraps commands in bubblewrap: the filesystem read-only except the project
-// directory and a private /tmp, no network unless Network, separate PID/IPC/UTS namespaces.
-type Sandbox struct {
-	Bwrap   string // path of the bwrap binary
-	Network bool
-	// Writable lists extra directories to bind read-write.
-	Writable []string
-}
-
 // Shell runs bash commands in their own process group so a timeout or an abort can kill the
 // command and everything it started. Output (stdout and stderr, interleaved) is capped: the
 // first and last HeadTail bytes are kept, the middle is counted and dropped.
@@ -44,13 +35,19 @@ type ShellResult struct {
 
 // Run runs command with bash in dir until it exits, timeout passes or ctx ends. When the
 // shell exits, processes it left in its group (e.g. "server &") are killed too, so nothing
-// outlives the call and holds its output open.
-func (s *Shell) Run(ctx context.Context, dir, command string, timeout time.Duration) (ShellResult, error) {
+// outlives the call and holds its output open. In the sandbox, writable (the project) and
+// dir may be written; nothing else of the host's files is visible but the system directories.
+func (s *Shell) Run(ctx context.Context, dir, command string, timeout time.Duration, writable ...string) (ShellResult, error) {
 	var res ShellResult
-	args := s.argv(dir, command)
+	args := []string{"bash", "-c", command}
+	env := s.Env
+	if s.Sandbox != nil {
+		args = s.Sandbox.argv(dir, command, append(writable, dir), s.Env)
+		env = []string{} // bwrap sets the command's environment itself
+	}
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir = dir
-	cmd.Env = s.Env
+	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	pr, pw, err := os.Pipe()
 	if err != nil {
@@ -103,22 +100,6 @@ func (s *Shell) Run(ctx context.Context, dir, command string, timeout time.Durat
 		return res, fmt.Errorf("wait bash: %w", werr)
 	}
 	return res, nil
-}
-
-func (s *Shell) argv(dir, command string) []string {
-	if s.Sandbox == nil {
-		return []string{"bash", "-c", command}
-	}
-	a := []string{s.Sandbox.Bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-		"--bind", dir, dir}
-	for _, w := range s.Sandbox.Writable {
-		a = append(a, "--bind", w, w)
-	}
-	a = append(a, "--unshare-all")
-	if s.Sandbox.Network {
-		a = append(a, "--share-net")
-	}
-	return append(a, "--die-with-parent", "--chdir", dir, "--", "bash", "-c", command)
 }
 
 func (s *Shell) headTail() int {

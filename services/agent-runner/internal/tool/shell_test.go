@@ -164,3 +164,32 @@ func TestSandboxConfinesWrites(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, res.Output, "no-network")
 }
+
+// TestSandboxShowsOnlySystemAndProject: a sandboxed command sees the system directories and
+// its project, not a file elsewhere on the host (outside /tmp, which is private anyway),
+// /etc/shadow or the service's environment, and has no capabilities even as root.
+func TestSandboxShowsOnlySystemAndProject(t *testing.T) {
+	bwrap, err := exec.LookPath("bwrap")
+	if err != nil {
+		t.Skip("bwrap not installed")
+	}
+	sb := &Sandbox{Bwrap: bwrap}
+	if err := sb.Probe(t.Context()); err != nil {
+		t.Skip(err)
+	}
+	hidden, err := os.MkdirTemp("/var/tmp", "openvibe-sandbox-test-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(hidden) })
+	require.NoError(t, os.WriteFile(filepath.Join(hidden, "secret"), []byte("hidden-content"), 0o600))
+	t.Setenv("OPENVIBE_TEST_SECRET", "env-secret-value")
+	proj := t.TempDir()
+	sh := &Shell{Sandbox: sb}
+	res, err := sh.Run(t.Context(), proj, "cat "+hidden+"/secret; cat /etc/shadow; env; grep CapEff /proc/self/status; ls /usr/bin/env; echo ok > made && cat made", time.Minute, proj)
+	require.NoError(t, err)
+	require.NotContains(t, res.Output, "hidden-content")
+	require.NotContains(t, res.Output, "env-secret-value")
+	require.NotContains(t, res.Output, "root:")
+	require.Contains(t, res.Output, "CapEff:\t0000000000000000")
+	require.Contains(t, res.Output, "HOME=/tmp/home")
+	require.Contains(t, res.Output, "/usr/bin/env\nok\n")
+}

@@ -1,6 +1,8 @@
-// Package tool defines what a tool is to the agent: a name, a description, a JSON Schema for
+// Package tool defines what a tool is to the agent — a name, a description, a JSON Schema for
 // its parameters (generated from a typed params struct), and a Run that gets a Context and
-// returns a Result. It also holds the registry of the tools a runner offers.
+// returns a Result — and holds the built-in tools (bash, read, write, edit, glob, grep,
+// web_fetch, the todo tools and task, one file each), the shell and sandbox bash runs in, and
+// the registry of the tools a runner offers.
 package tool
 
 import (
@@ -16,7 +18,8 @@ import (
 	"openvibe.live/backend/services/agent-runner/internal/permission"
 )
 
-// Kind classifies what a tool does; subagents only get KindRead tools.
+// Kind classifies what a tool does; read-only agents only get KindRead and KindDelegate
+// tools.
 type Kind string
 
 // Kinds.
@@ -24,6 +27,8 @@ const (
 	KindRead    Kind = "read"
 	KindWrite   Kind = "write"
 	KindExecute Kind = "execute"
+	// KindDelegate runs a subagent, which is read-only itself.
+	KindDelegate Kind = "delegate"
 )
 
 // Result is what a tool returns: a title for people, output for the model.
@@ -50,7 +55,8 @@ type Tool interface {
 type Perm struct {
 	Pattern string
 	Kind    permission.Kind
-	// Always is the pattern a remembered approval saves ("*" when empty).
+	// Always is the pattern a remembered approval saves ("*" when empty; each command
+	// exactly for KindCommand).
 	Always string
 	Title  string
 }
@@ -79,7 +85,8 @@ type typed[P any] struct {
 }
 
 // New builds a Tool from a typed definition; the params schema is generated from P's fields
-// (json tags name them, `jsonschema:"description=…"` describes them, fields without
+// (json tags name them, `jsonschema_description:"…"` describes them — the `jsonschema` tag
+// splits its options at commas, so a description there would be cut —, fields without
 // omitempty are required).
 func New[P any](def Def[P]) Tool {
 	return &typed[P]{def: def, schema: SchemaFor[P]()}

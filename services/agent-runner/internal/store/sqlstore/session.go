@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"openvibe.live/backend/services/agent-runner/internal/message"
@@ -149,24 +150,69 @@ func (s *Store) ForkSession(ctx context.Context, src, through string, dst store.
 			}
 			msgs = msgs[:cut+1]
 		}
-		if err := s.insertSession(ctx, tx, dst); err != nil {
-			return err
-		}
 		for _, m := range msgs {
 			m.ID, m.SessionID = newID("msg"), dst.ID
-			if err := s.putMessage(ctx, tx, m); err != nil {
-				return err
-			}
 			for _, p := range m.Parts {
 				meta := p.Meta()
 				meta.ID, meta.MessageID, meta.SessionID = newID("prt"), m.ID, dst.ID
-				if err := s.putPart(ctx, tx, p); err != nil {
+			}
+		}
+		return s.insertHistory(ctx, tx, dst, msgs)
+	})
+}
+
+// ImportSession implements store.Store.
+func (s *Store) ImportSession(ctx context.Context, dst store.Session, msgs []*message.Message, todos []store.Todo) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		// The writes below are upserts: an ID that exists would change another session.
+		for _, m := range msgs {
+			if err := s.absent(ctx, tx, "messages", m.ID); err != nil {
+				return err
+			}
+			for _, p := range m.Parts {
+				if err := s.absent(ctx, tx, "parts", p.Meta().ID); err != nil {
 					return err
 				}
 			}
 		}
-		return nil
+		if err := s.insertHistory(ctx, tx, dst, msgs); err != nil {
+			return err
+		}
+		if len(todos) == 0 {
+			return nil
+		}
+		return s.setTodos(ctx, tx, dst.ID, todos)
 	})
+}
+
+// absent fails when table holds a row with id.
+func (s *Store) absent(ctx context.Context, q querier, table, id string) error {
+	var n int
+	if err := q.QueryRowContext(ctx, s.sql(`SELECT COUNT(*) FROM {`+table+`} WHERE id = $1`), id).Scan(&n); err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	if n > 0 {
+		return fmt.Errorf("import: %s %s already exists", strings.TrimSuffix(table, "s"), id)
+	}
+	return nil
+}
+
+// insertHistory creates dst and stores msgs with their parts, in order.
+func (s *Store) insertHistory(ctx context.Context, tx *sql.Tx, dst store.Session, msgs []*message.Message) error {
+	if err := s.insertSession(ctx, tx, dst); err != nil {
+		return err
+	}
+	for _, m := range msgs {
+		if err := s.putMessage(ctx, tx, m); err != nil {
+			return err
+		}
+		for _, p := range m.Parts {
+			if err := s.putPart(ctx, tx, p); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // PutMessage implements store.Store.

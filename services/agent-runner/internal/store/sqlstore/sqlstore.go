@@ -41,7 +41,8 @@ type Dialect struct {
 }
 
 // tables are the names that stand in braces in the statements.
-var tables = []string{"projects", "sessions", "messages", "parts", "todos", "permission_rules", "permission_requests"}
+var tables = []string{"projects", "sessions", "messages", "parts", "todos", "permission_rules", "permission_requests",
+	"queued_prompts"}
 
 // Store is a store.Store on a SQL database.
 type Store struct {

@@ -26,6 +26,9 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		"todos":              testTodos,
 		"rules":              testRules,
 		"pending requests":   testPending,
+		"import":             testImport,
+		"queue":              testQueue,
+		"usage":              testUsage,
 	}
 	for name, fn := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -354,4 +357,98 @@ func testPending(t *testing.T, s store.Store) {
 	got, err = s.ListPendingRequests(ctx)
 	require.NoError(t, err)
 	require.Nil(t, got, "no requests is a nil list")
+}
+
+// testImport: an imported session comes back with its messages, parts and todos as given;
+// a conflicting ID stores nothing.
+func testImport(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	src := newSession(t, s, 1)
+	dst := src
+	dst.ID, dst.Title = id.New(id.Session), "imported"
+	u := &message.Message{ID: id.New(id.Message), SessionID: dst.ID, Role: message.RoleUser, Created: time.Now().UTC()}
+	u.Parts = []message.Part{&message.TextPart{PartMeta: message.PartMeta{ID: id.New(id.Part), MessageID: u.ID, SessionID: dst.ID,
+		Type: message.TypeText}, Text: "hello"}}
+	a := &message.Message{ID: id.New(id.Message), SessionID: dst.ID, Role: message.RoleAssistant, Created: time.Now().UTC(),
+		Usage: message.Usage{OutputTokens: 3}}
+	a.Parts = []message.Part{&message.TextPart{PartMeta: message.PartMeta{ID: id.New(id.Part), MessageID: a.ID, SessionID: dst.ID,
+		Type: message.TypeText}, Text: "hi"}}
+	todos := []store.Todo{{ID: "1", Content: "do", Status: "pending"}}
+	require.NoError(t, s.ImportSession(ctx, dst, []*message.Message{u, a}, todos))
+	got, err := s.GetSession(ctx, dst.ID)
+	require.NoError(t, err)
+	require.Equal(t, dst, got)
+	msgs, err := s.ListMessages(ctx, dst.ID)
+	require.NoError(t, err)
+	require.Equal(t, []string{u.ID, a.ID}, messageIDs(msgs))
+	require.Equal(t, "hi", msgs[1].Text())
+	require.EqualValues(t, 3, msgs[1].Usage.OutputTokens)
+	gotTodos, err := s.GetTodos(ctx, dst.ID)
+	require.NoError(t, err)
+	require.Equal(t, todos, gotTodos)
+
+	again := dst
+	again.ID = id.New(id.Session)
+	require.Error(t, s.ImportSession(ctx, again, []*message.Message{u}, nil), "a message ID already stored")
+	_, err = s.GetSession(ctx, again.ID)
+	require.ErrorIs(t, err, store.ErrNotFound, "all or nothing")
+}
+
+// testQueue: queued prompts come back in the order they run, front ones first; deleting
+// one, or the session, removes it.
+func testQueue(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	sess := newSession(t, s, 1)
+	other := newSession(t, s, 1)
+	q := func(text string, front bool, on store.Session) store.QueuedPrompt {
+		p := store.QueuedPrompt{ID: id.New("que"), SessionID: on.ID, OwnerID: 1, Text: text, Agent: "build", Steer: front,
+			Created: time.Now().UTC().Truncate(time.Millisecond)}
+		require.NoError(t, s.QueuePrompt(ctx, p, front))
+		return p
+	}
+	a := q("a", false, sess)
+	b := q("b", false, sess)
+	steer := q("steer", true, sess)
+	o := q("o", false, other)
+	got, err := s.ListQueued(ctx, sess.ID)
+	require.NoError(t, err)
+	require.Equal(t, []store.QueuedPrompt{steer, a, b}, got)
+	all, err := s.ListQueued(ctx, "")
+	require.NoError(t, err)
+	require.Len(t, all, 4)
+	require.NoError(t, s.DeleteQueued(ctx, a.ID))
+	require.ErrorIs(t, s.DeleteQueued(ctx, a.ID), store.ErrNotFound)
+	got, err = s.ListQueued(ctx, sess.ID)
+	require.NoError(t, err)
+	require.Equal(t, []store.QueuedPrompt{steer, b}, got)
+	require.NoError(t, s.DeleteSession(ctx, sess.ID))
+	all, err = s.ListQueued(ctx, "")
+	require.NoError(t, err)
+	require.Equal(t, []store.QueuedPrompt{o}, all)
+	none, err := s.ListQueued(ctx, "ses_missing")
+	require.NoError(t, err)
+	require.NotNil(t, none)
+	require.Empty(t, none)
+}
+
+// testUsage: one record per assistant message of the owner's sessions, with its session,
+// project, model, time and usage.
+func testUsage(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	sess := newSession(t, s, 1)
+	addMessage(t, s, sess, message.RoleUser, "hi")
+	when := time.Date(2026, 11, 30, 23, 59, 0, 0, time.UTC)
+	a := &message.Message{ID: id.New(id.Message), SessionID: sess.ID, Role: message.RoleAssistant, Model: "p/m", Created: when,
+		Usage: message.Usage{InputTokens: 10, OutputTokens: 2, Cost: 0.25}}
+	require.NoError(t, s.PutMessage(ctx, a))
+	theirs := newSession(t, s, 2)
+	require.NoError(t, s.PutMessage(ctx, &message.Message{ID: id.New(id.Message), SessionID: theirs.ID, Role: message.RoleAssistant,
+		Created: when, Usage: message.Usage{InputTokens: 99}}))
+	got, err := s.ListUsage(ctx, 1)
+	require.NoError(t, err)
+	require.Equal(t, []store.UsageRecord{{SessionID: sess.ID, ProjectID: sess.ProjectID, Model: "p/m", Created: when,
+		Usage: message.Usage{InputTokens: 10, OutputTokens: 2, Cost: 0.25}}}, got)
+	none, err := s.ListUsage(ctx, 3)
+	require.NoError(t, err)
+	require.Empty(t, none)
 }

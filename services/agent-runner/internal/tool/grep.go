@@ -1,4 +1,4 @@
-package tools
+package tool
 
 import (
 	"bufio"
@@ -13,7 +13,6 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"openvibe.live/backend/services/agent-runner/internal/permission"
-	"openvibe.live/backend/services/agent-runner/internal/tool"
 )
 
 const (
@@ -24,35 +23,35 @@ const (
 
 // GrepParams are the grep tool's parameters.
 type GrepParams struct {
-	Pattern string `json:"pattern" jsonschema:"description=Regular expression (RE2 syntax) to search for"`
-	Path    string `json:"path,omitempty" jsonschema:"description=Directory to search (default: the working directory)"`
-	Include string `json:"include,omitempty" jsonschema:"description=Only files whose path matches this glob, e.g. **/*.go"`
+	Pattern string `json:"pattern" jsonschema_description:"Regular expression (RE2 syntax) to search for"`
+	Path    string `json:"path,omitempty" jsonschema_description:"Directory to search (default: the working directory)"`
+	Include string `json:"include,omitempty" jsonschema_description:"Only files whose path matches this glob, e.g. **/*.go"`
 }
 
 // Grep returns the grep tool.
-func Grep() tool.Tool {
-	return tool.New(tool.Def[GrepParams]{
+func Grep() Tool {
+	return New(Def[GrepParams]{
 		Name:        "grep",
 		Description: "Search file contents with a regular expression. Honours .gitignore, skips binary and large files. Returns path:line: text, at most 200 matches.",
-		Kind:        tool.KindRead,
-		Perm: func(tc *tool.Context, p GrepParams) tool.Perm {
-			return tool.Perm{Pattern: p.Pattern, Kind: permission.KindText, Always: "*", Title: "Grep " + p.Pattern}
+		Kind:        KindRead,
+		Perm: func(tc *Context, p GrepParams) Perm {
+			return Perm{Pattern: p.Pattern, Kind: permission.KindText, Always: "*", Title: "Grep " + p.Pattern}
 		},
 		Run: runGrep,
 	})
 }
 
-func runGrep(ctx context.Context, tc *tool.Context, p GrepParams) (tool.Result, error) {
+func runGrep(ctx context.Context, tc *Context, p GrepParams) (Result, error) {
 	re, err := regexp.Compile(p.Pattern)
 	if err != nil {
-		return tool.Result{}, tool.Errorf("invalid regular expression: %v", err)
+		return Result{}, Errorf("invalid regular expression: %v", err)
 	}
 	if p.Include != "" && !doublestar.ValidatePattern(p.Include) {
-		return tool.Result{}, tool.Errorf("invalid include glob %q", p.Include)
+		return Result{}, Errorf("invalid include glob %q", p.Include)
 	}
 	base, err := searchBase(ctx, tc, p.Path)
 	if err != nil {
-		return tool.Result{}, err
+		return Result{}, err
 	}
 	var b strings.Builder
 	matches, truncated := 0, false
@@ -77,7 +76,7 @@ func runGrep(ctx context.Context, tc *tool.Context, p GrepParams) (tool.Result, 
 		return true
 	})
 	if err != nil {
-		return tool.Result{}, fmt.Errorf("grep: %w", err)
+		return Result{}, fmt.Errorf("grep: %w", err)
 	}
 	if matches == 0 {
 		b.WriteString("No matches found.\n")
@@ -85,7 +84,7 @@ func runGrep(ctx context.Context, tc *tool.Context, p GrepParams) (tool.Result, 
 	if truncated {
 		fmt.Fprintf(&b, "(results truncated at %d matches; narrow the pattern, path or include)\n", grepMaxMatches)
 	}
-	return tool.Result{Title: p.Pattern, Output: b.String(), Metadata: map[string]any{"matches": matches, "truncated": truncated}}, nil
+	return Result{Title: p.Pattern, Output: b.String(), Metadata: map[string]any{"matches": matches, "truncated": truncated}}, nil
 }
 
 // grepFile appends up to budget matches of re in path; more reports the budget ran out.

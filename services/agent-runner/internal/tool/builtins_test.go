@@ -1,4 +1,4 @@
-package tools
+package tool
 
 import (
 	"context"
@@ -7,13 +7,13 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"openvibe.live/backend/services/agent-runner/internal/store"
-	"openvibe.live/backend/services/agent-runner/internal/tool"
 )
 
 type memTodos struct{ todos []store.Todo }
@@ -24,21 +24,21 @@ func (m *memTodos) SetTodos(_ context.Context, _ string, t []store.Todo) error {
 	return nil
 }
 
-func newCtx(t *testing.T) *tool.Context {
+func newCtx(t *testing.T) *Context {
 	dir := t.TempDir()
-	return &tool.Context{SessionID: "ses_1", ProjectDir: dir, WorkDir: dir, Root: dir, Files: tool.NewFileTimes(),
-		Todos: &memTodos{}, Shell: &tool.Shell{},
-		Ask: func(context.Context, tool.AskInput) error { return nil }}
+	return &Context{SessionID: "ses_1", ProjectDir: dir, WorkDir: dir, Root: dir, Files: NewFileTimes(),
+		Todos: &memTodos{}, Shell: &Shell{},
+		Ask: func(context.Context, AskInput) error { return nil }}
 }
 
-func call(t *testing.T, tl tool.Tool, tc *tool.Context, in any) (tool.Result, error) {
+func call(t *testing.T, tl Tool, tc *Context, in any) (Result, error) {
 	t.Helper()
 	b, err := json.Marshal(in)
 	require.NoError(t, err)
 	return tl.Run(t.Context(), tc, b)
 }
 
-func write(t *testing.T, tc *tool.Context, name, content string) string {
+func write(t *testing.T, tc *Context, name, content string) string {
 	p := filepath.Join(tc.WorkDir, name)
 	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
@@ -103,7 +103,7 @@ func TestEditFailuresTellTheModelWhatDiffered(t *testing.T) {
 			require.NoError(t, err)
 			_, err = call(t, Edit(), tc, map[string]any{"file_path": "m.go", "old_string": c.old, "new_string": "X", "replace_all": c.all})
 			require.Error(t, err)
-			require.True(t, tool.IsInputError(err))
+			require.True(t, IsInputError(err))
 			for _, s := range c.contains {
 				require.Contains(t, err.Error(), s)
 			}
@@ -242,10 +242,24 @@ func TestSchemasAreGenerated(t *testing.T) {
 	require.NotEmpty(t, props["old_string"].(map[string]any)["description"])
 }
 
-func TestCommandPrefix(t *testing.T) {
-	for in, want := range map[string]string{
-		"git status --short": "git status*", "ls -la": "ls*", "npm run dev": "npm run*", "git -C x log": "git*", "": "*",
-	} {
-		require.Equal(t, want, commandPrefix(in), in)
+// TestSchemaDescriptionsWhole: every parameter description reaches the schema as written
+// (struct-tag options are split at commas, so descriptions live in their own tag).
+func TestSchemaDescriptionsWhole(t *testing.T) {
+	params := map[string]any{"bash": BashParams{}, "read": ReadParams{}, "write": WriteParams{}, "edit": EditParams{},
+		"glob": GlobParams{}, "grep": GrepParams{}, "web_fetch": WebFetchParams{}, "task": TaskParams{}, "todo_write": TodoWriteParams{}}
+	schemas := map[string]map[string]any{}
+	for _, tl := range Builtins(Options{}) {
+		schemas[tl.Name()] = tl.Schema()
+	}
+	for name, p := range params {
+		props := schemas[name]["properties"].(map[string]any)
+		typ := reflect.TypeOf(p)
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			require.NotContains(t, f.Tag.Get("jsonschema"), "description=", "%s.%s", name, f.Name)
+			want := f.Tag.Get("jsonschema_description")
+			key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			require.Equal(t, want, props[key].(map[string]any)["description"], "%s.%s", name, key)
+		}
 	}
 }

@@ -1,21 +1,19 @@
-package tools
+package tool
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
-	"syscall"
 	"time"
 
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
 
+	"openvibe.live/backend/services/agent-runner/internal/netguard"
 	"openvibe.live/backend/services/agent-runner/internal/permission"
-	"openvibe.live/backend/services/agent-runner/internal/tool"
 )
 
 const (
@@ -27,29 +25,29 @@ const (
 
 // WebFetchParams are the web_fetch tool's parameters.
 type WebFetchParams struct {
-	URL     string `json:"url" jsonschema:"description=http or https URL to fetch"`
-	Format  string `json:"format,omitempty" jsonschema:"enum=markdown,enum=text,enum=html,description=Output format (default markdown)"`
-	Timeout int    `json:"timeout,omitempty" jsonschema:"description=Timeout in seconds (default 30, at most 120),minimum=0"`
+	URL     string `json:"url" jsonschema_description:"http or https URL to fetch"`
+	Format  string `json:"format,omitempty" jsonschema_description:"Output format (default markdown)" jsonschema:"enum=markdown,enum=text,enum=html"`
+	Timeout int    `json:"timeout,omitempty" jsonschema_description:"Timeout in seconds (default 30, at most 120)" jsonschema:"minimum=0"`
 }
 
 // WebFetch returns the web_fetch tool.
-func WebFetch(o Options) tool.Tool {
+func WebFetch(o Options) Tool {
 	client := o.HTTPClient
 	if client == nil {
 		client = newFetchClient(o.AllowPrivateFetch)
 	}
-	return tool.New(tool.Def[WebFetchParams]{
+	return New(Def[WebFetchParams]{
 		Name:        "web_fetch",
 		Description: "Fetch a URL and return its content as markdown (HTML converted), text or raw HTML. Responses over 5 MB are refused; output is capped at 100 KB.",
-		Kind:        tool.KindRead,
-		Perm: func(tc *tool.Context, p WebFetchParams) tool.Perm {
+		Kind:        KindRead,
+		Perm: func(tc *Context, p WebFetchParams) Perm {
 			host := p.URL
 			if u, err := url.Parse(p.URL); err == nil {
 				host = u.Scheme + "://" + u.Host + "/*"
 			}
-			return tool.Perm{Pattern: p.URL, Kind: permission.KindText, Always: host, Title: "Fetch " + p.URL}
+			return Perm{Pattern: p.URL, Kind: permission.KindText, Always: host, Title: "Fetch " + p.URL}
 		},
-		Run: func(ctx context.Context, tc *tool.Context, p WebFetchParams) (tool.Result, error) {
+		Run: func(ctx context.Context, tc *Context, p WebFetchParams) (Result, error) {
 			return fetch(ctx, client, p)
 		},
 	})
@@ -58,21 +56,8 @@ func WebFetch(o Options) tool.Tool {
 // newFetchClient refuses loopback, private and link-local addresses unless allowPrivate, so
 // the model cannot reach the host's internal services (checked after DNS, on connect).
 func newFetchClient(allowPrivate bool) *http.Client {
-	d := &net.Dialer{Timeout: 10 * time.Second}
-	if !allowPrivate {
-		d.Control = func(_, address string, _ syscall.RawConn) error {
-			host, _, err := net.SplitHostPort(address)
-			if err != nil {
-				return err
-			}
-			ip := net.ParseIP(host)
-			if ip == nil || ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsUnspecified() || ip.IsLinkLocalMulticast() {
-				return fmt.Errorf("refusing to fetch from non-public address %s", host)
-			}
-			return nil
-		}
-	}
-	return &http.Client{Transport: &http.Transport{DialContext: d.DialContext, Proxy: http.ProxyFromEnvironment,
+	dial := netguard.Policy{AllowPrivate: allowPrivate}.DialContext(10 * time.Second)
+	return &http.Client{Transport: &http.Transport{DialContext: dial, Proxy: http.ProxyFromEnvironment,
 		TLSHandshakeTimeout: 10 * time.Second}, CheckRedirect: func(req *http.Request, via []*http.Request) error {
 		if len(via) >= 5 {
 			return errors.New("too many redirects")
@@ -81,17 +66,17 @@ func newFetchClient(allowPrivate bool) *http.Client {
 	}}
 }
 
-func fetch(ctx context.Context, client *http.Client, p WebFetchParams) (tool.Result, error) {
+func fetch(ctx context.Context, client *http.Client, p WebFetchParams) (Result, error) {
 	u, err := url.Parse(p.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return tool.Result{}, tool.Errorf("url must be an absolute http or https URL")
+		return Result{}, Errorf("url must be an absolute http or https URL")
 	}
 	format := p.Format
 	if format == "" {
 		format = "markdown"
 	}
 	if format != "markdown" && format != "text" && format != "html" {
-		return tool.Result{}, tool.Errorf("format %q: want markdown, text or html", format)
+		return Result{}, Errorf("format %q: want markdown, text or html", format)
 	}
 	timeout := fetchDefTimeout
 	if p.Timeout > 0 {
@@ -101,36 +86,36 @@ func fetch(ctx context.Context, client *http.Client, p WebFetchParams) (tool.Res
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return tool.Result{}, tool.Errorf("bad url: %v", err)
+		return Result{}, Errorf("bad url: %v", err)
 	}
 	req.Header.Set("User-Agent", "openvibe/1 (+https://openvibe.live)")
 	req.Header.Set("Accept", "text/markdown;q=1.0, text/html;q=0.9, text/plain;q=0.8, */*;q=0.1")
 	resp, err := client.Do(req)
 	if err != nil {
-		return tool.Result{}, tool.Errorf("fetch %s: %v", u, err)
+		return Result{}, Errorf("fetch %s: %v", u, err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, fetchMaxBytes+1))
 	if err != nil {
-		return tool.Result{}, tool.Errorf("read %s: %v", u, err)
+		return Result{}, Errorf("read %s: %v", u, err)
 	}
 	if len(body) > fetchMaxBytes {
-		return tool.Result{}, tool.Errorf("response from %s is larger than 5 MB", u)
+		return Result{}, Errorf("response from %s is larger than 5 MB", u)
 	}
 	if resp.StatusCode >= 400 {
-		return tool.Result{}, tool.Errorf("fetch %s: HTTP %d", u, resp.StatusCode)
+		return Result{}, Errorf("fetch %s: HTTP %d", u, resp.StatusCode)
 	}
 	out := string(body)
 	isHTML := strings.Contains(resp.Header.Get("Content-Type"), "html")
 	if isHTML && format != "html" {
 		md, err := htmltomarkdown.ConvertString(out)
 		if err != nil {
-			return tool.Result{}, tool.Errorf("convert HTML from %s: %v", u, err)
+			return Result{}, Errorf("convert HTML from %s: %v", u, err)
 		}
 		out = md
 	}
 	if len(out) > fetchMaxOutput {
 		out = strings.ToValidUTF8(out[:fetchMaxOutput], "") + "\n\n[content truncated at 100 KB]"
 	}
-	return tool.Result{Title: fmt.Sprintf("%s (%s)", u, resp.Header.Get("Content-Type")), Output: out}, nil
+	return Result{Title: fmt.Sprintf("%s (%s)", u, resp.Header.Get("Content-Type")), Output: out}, nil
 }

@@ -1,18 +1,16 @@
 package runner
 
 import (
+	"cmp"
 	"net/http"
 	"sort"
-	"strconv"
 
 	"github.com/labstack/echo/v4"
 
 	"openvibe.live/backend/services/agent-runner/internal/agent"
 	"openvibe.live/backend/services/agent-runner/internal/config"
 	"openvibe.live/backend/services/agent-runner/internal/llm/fantasyllm"
-	"openvibe.live/backend/services/agent-runner/internal/permission"
 	"openvibe.live/backend/services/agent-runner/internal/project"
-	"openvibe.live/backend/services/agent-runner/internal/store"
 )
 
 // worktreeParam is the project of ?directory= (confined to the caller's workspace), or "".
@@ -25,17 +23,17 @@ func (r *Runner) worktreeParam(c echo.Context) (string, error) {
 	if root == "" && dir != "" {
 		info, err := project.Detect(dir, "")
 		if err != nil {
-			return "", echo.NewHTTPError(http.StatusBadRequest, err.Error())
+			return "", r.badRequest(c, err)
 		}
 		return info.Worktree, nil
 	}
 	s, err := r.engine.CheckDir(dir, root)
 	if err != nil {
-		return "", echo.NewHTTPError(http.StatusBadRequest, err.Error())
+		return "", r.badRequest(c, err)
 	}
 	info, err := project.Detect(s, root)
 	if err != nil {
-		return "", echo.NewHTTPError(http.StatusBadRequest, err.Error())
+		return "", r.badRequest(c, err)
 	}
 	return info.Worktree, nil
 }
@@ -47,7 +45,7 @@ func (r *Runner) listAgents(c echo.Context) error {
 	}
 	st, err := r.settings(c.Request().Context(), wt)
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+		return r.badRequest(c, err)
 	}
 	out := make([]agent.Agent, 0, len(st.Agents))
 	for _, a := range st.Agents {
@@ -80,7 +78,7 @@ func (r *Runner) getConfig(c echo.Context) error {
 	}
 	cfg, err := r.loader.Load(wt)
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+		return r.badRequest(c, err)
 	}
 	redacted := *cfg
 	redacted.Provider = map[string]config.Provider{}
@@ -131,7 +129,7 @@ type ProviderView struct {
 func (r *Runner) listProviders(c echo.Context) error {
 	cfg, err := r.loader.Load("")
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+		return r.badRequest(c, err)
 	}
 	byName := map[string]ProviderView{}
 	for typ, env := range fantasyllm.KeyEnv {
@@ -155,78 +153,5 @@ func (r *Runner) listProviders(c echo.Context) error {
 		out = append(out, v)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return c.JSON(http.StatusOK, map[string]any{"providers": out, "default": firstNonEmpty(cfg.Model, r.d.DefaultModel)})
-}
-
-func firstNonEmpty(v ...string) string {
-	for _, s := range v {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-func (r *Runner) listPermissions(c echo.Context) error {
-	return c.JSON(http.StatusOK, r.engine.Permissions().Pending(principal(c).UserID, ""))
-}
-
-func (r *Runner) sessionPermissions(c echo.Context) error {
-	s, err := r.session(c)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, r.engine.Permissions().Pending(s.OwnerID, s.ID))
-}
-
-type replyBody struct {
-	RequestID string `json:"request_id"`
-	Decision  string `json:"decision"` // allow or deny
-	Remember  bool   `json:"remember"`
-}
-
-func (r *Runner) replyPermission(c echo.Context) error {
-	var b replyBody
-	if err := bind(c, &b); err != nil {
-		return err
-	}
-	if b.RequestID == "" {
-		return echo.NewHTTPError(http.StatusBadRequest, "request_id is required")
-	}
-	if b.Decision != "allow" && b.Decision != "deny" {
-		return echo.NewHTTPError(http.StatusBadRequest, "decision must be allow or deny")
-	}
-	req, err := r.engine.Permissions().Reply(c.Request().Context(), principal(c).UserID, b.RequestID,
-		permission.Reply{Allow: b.Decision == "allow", Remember: b.Remember})
-	if err != nil {
-		if err == permission.ErrNotFound {
-			return echo.NewHTTPError(http.StatusNotFound, "permission request not found")
-		}
-		return err
-	}
-	r.metrics.replies.WithLabelValues(b.Decision).Inc()
-	return c.JSON(http.StatusOK, map[string]any{"request": req, "decision": b.Decision, "remember": b.Remember})
-}
-
-func (r *Runner) listRules(c echo.Context) error {
-	rules, err := r.store.ListRules(c.Request().Context(), store.RuleFilter{OwnerID: principal(c).UserID,
-		ProjectID: c.QueryParam("project_id"), Agent: c.QueryParam("agent")})
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, rules)
-}
-
-func (r *Runner) deleteRule(c echo.Context) error {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil {
-		return echo.NewHTTPError(http.StatusNotFound, "rule not found")
-	}
-	if err := r.store.DeleteRule(c.Request().Context(), principal(c).UserID, id); err != nil {
-		if store.IsNotFound(err) {
-			return echo.NewHTTPError(http.StatusNotFound, "rule not found")
-		}
-		return err
-	}
-	return c.NoContent(http.StatusNoContent)
+	return c.JSON(http.StatusOK, map[string]any{"providers": out, "default": cmp.Or(cfg.Model, r.d.DefaultModel)})
 }

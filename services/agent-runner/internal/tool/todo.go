@@ -1,4 +1,4 @@
-package tools
+package tool
 
 import (
 	"context"
@@ -7,35 +7,34 @@ import (
 	"strings"
 
 	"openvibe.live/backend/services/agent-runner/internal/store"
-	"openvibe.live/backend/services/agent-runner/internal/tool"
 )
 
 // TodoItem is one entry the model writes.
 type TodoItem struct {
-	ID       string `json:"id" jsonschema:"description=Stable identifier of the item"`
-	Content  string `json:"content" jsonschema:"description=What to do"`
+	ID       string `json:"id" jsonschema_description:"Stable identifier of the item"`
+	Content  string `json:"content" jsonschema_description:"What to do"`
 	Status   string `json:"status" jsonschema:"enum=pending,enum=in_progress,enum=completed,enum=cancelled"`
 	Priority string `json:"priority,omitempty" jsonschema:"enum=high,enum=medium,enum=low"`
 }
 
 // TodoWriteParams are the todo_write tool's parameters.
 type TodoWriteParams struct {
-	Todos []TodoItem `json:"todos" jsonschema:"description=The complete updated todo list"`
+	Todos []TodoItem `json:"todos" jsonschema_description:"The complete updated todo list"`
 }
 
 // TodoWrite returns the todo_write tool.
-func TodoWrite() tool.Tool {
-	return tool.New(tool.Def[TodoWriteParams]{
+func TodoWrite() Tool {
+	return New(Def[TodoWriteParams]{
 		Name:        "todo_write",
 		Description: "Replace the session's todo list. Use it to plan multi-step work and mark progress.",
-		Kind:        tool.KindRead, // it only touches the session's own state
-		Run: func(ctx context.Context, tc *tool.Context, p TodoWriteParams) (tool.Result, error) {
+		Kind:        KindRead, // it only touches the session's own state
+		Run: func(ctx context.Context, tc *Context, p TodoWriteParams) (Result, error) {
 			todos := make([]store.Todo, 0, len(p.Todos))
 			for i, t := range p.Todos {
 				switch t.Status {
 				case "pending", "in_progress", "completed", "cancelled":
 				default:
-					return tool.Result{}, tool.Errorf("todos[%d].status %q: want pending, in_progress, completed or cancelled", i, t.Status)
+					return Result{}, Errorf("todos[%d].status %q: want pending, in_progress, completed or cancelled", i, t.Status)
 				}
 				if t.ID == "" {
 					t.ID = fmt.Sprint(i + 1)
@@ -43,9 +42,9 @@ func TodoWrite() tool.Tool {
 				todos = append(todos, store.Todo(t))
 			}
 			if err := tc.Todos.SetTodos(ctx, tc.SessionID, todos); err != nil {
-				return tool.Result{}, err
+				return Result{}, err
 			}
-			return tool.Result{Title: fmt.Sprintf("%d todos", open(todos)), Output: formatTodos(todos),
+			return Result{Title: fmt.Sprintf("%d todos", open(todos)), Output: formatTodos(todos),
 				Metadata: map[string]any{"todos": todos}}, nil
 		},
 	})
@@ -55,17 +54,17 @@ func TodoWrite() tool.Tool {
 type TodoReadParams struct{}
 
 // TodoRead returns the todo_read tool.
-func TodoRead() tool.Tool {
-	return tool.New(tool.Def[TodoReadParams]{
+func TodoRead() Tool {
+	return New(Def[TodoReadParams]{
 		Name:        "todo_read",
 		Description: "Read the session's todo list.",
-		Kind:        tool.KindRead,
-		Run: func(ctx context.Context, tc *tool.Context, _ TodoReadParams) (tool.Result, error) {
+		Kind:        KindRead,
+		Run: func(ctx context.Context, tc *Context, _ TodoReadParams) (Result, error) {
 			todos, err := tc.Todos.GetTodos(ctx, tc.SessionID)
 			if err != nil {
-				return tool.Result{}, err
+				return Result{}, err
 			}
-			return tool.Result{Title: fmt.Sprintf("%d todos", open(todos)), Output: formatTodos(todos)}, nil
+			return Result{Title: fmt.Sprintf("%d todos", open(todos)), Output: formatTodos(todos)}, nil
 		},
 	})
 }

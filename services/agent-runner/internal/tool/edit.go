@@ -1,62 +1,60 @@
-package tools
+package tool
 
 import (
 	"context"
 	"fmt"
 	"os"
 	"strings"
-
-	"openvibe.live/backend/services/agent-runner/internal/tool"
 )
 
 // EditParams are the edit tool's parameters.
 type EditParams struct {
-	FilePath   string `json:"file_path" jsonschema:"description=Path of the file to edit"`
-	OldString  string `json:"old_string" jsonschema:"description=Exact text to replace (copy it from read output without the line-number prefix)"`
-	NewString  string `json:"new_string" jsonschema:"description=Replacement text"`
-	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"description=Replace every occurrence instead of requiring a unique match"`
+	FilePath   string `json:"file_path" jsonschema_description:"Path of the file to edit"`
+	OldString  string `json:"old_string" jsonschema_description:"Exact text to replace (copy it from read output without the line-number prefix)"`
+	NewString  string `json:"new_string" jsonschema_description:"Replacement text"`
+	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema_description:"Replace every occurrence instead of requiring a unique match"`
 }
 
 // Edit returns the edit tool.
-func Edit() tool.Tool {
-	return tool.New(tool.Def[EditParams]{
+func Edit() Tool {
+	return New(Def[EditParams]{
 		Name: "edit",
 		Description: "Replace exact text in a file. old_string must match the file exactly (whitespace included) " +
 			"and be unique unless replace_all is set. The file must have been read first. When the match fails, " +
 			"the error shows the closest text in the file and where it differs.",
-		Kind: tool.KindWrite,
-		Perm: func(tc *tool.Context, p EditParams) tool.Perm { return pathPerm(tc, p.FilePath, "Edit") },
+		Kind: KindWrite,
+		Perm: func(tc *Context, p EditParams) Perm { return pathPerm(tc, p.FilePath, "Edit") },
 		Run:  runEdit,
 	})
 }
 
-func runEdit(ctx context.Context, tc *tool.Context, p EditParams) (tool.Result, error) {
+func runEdit(ctx context.Context, tc *Context, p EditParams) (Result, error) {
 	path, err := tc.Resolve(ctx, p.FilePath)
 	if err != nil {
-		return tool.Result{}, err
+		return Result{}, err
 	}
 	if p.OldString == p.NewString {
-		return tool.Result{}, tool.Errorf("old_string and new_string are identical; nothing to change")
+		return Result{}, Errorf("old_string and new_string are identical; nothing to change")
 	}
 	if p.OldString == "" {
 		if _, err := os.Stat(path); err == nil {
-			return tool.Result{}, tool.Errorf("old_string is empty but %s exists; give the text to replace, or use write to replace the whole file", path)
+			return Result{}, Errorf("old_string is empty but %s exists; give the text to replace, or use write to replace the whole file", path)
 		}
 		if err := writeFile(path, []byte(p.NewString)); err != nil {
-			return tool.Result{}, err
+			return Result{}, err
 		}
 		tc.Files.Record(tc.SessionID, path)
-		return tool.Result{Title: tc.Rel(path), Output: "Created " + path + "."}, nil
+		return Result{Title: tc.Rel(path), Output: "Created " + path + "."}, nil
 	}
-	if _, err := tool.Ensure(path); err != nil {
-		return tool.Result{}, err
+	if _, err := Ensure(path); err != nil {
+		return Result{}, err
 	}
 	if err := tc.Files.Check(tc.SessionID, path); err != nil {
-		return tool.Result{}, err
+		return Result{}, err
 	}
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return tool.Result{}, fmt.Errorf("read %s: %w", path, err)
+		return Result{}, fmt.Errorf("read %s: %w", path, err)
 	}
 	content := string(raw)
 	oldS, newS := p.OldString, p.NewString
@@ -67,9 +65,9 @@ func runEdit(ctx context.Context, tc *tool.Context, p EditParams) (tool.Result, 
 	n := strings.Count(content, oldS)
 	switch {
 	case n == 0:
-		return tool.Result{}, tool.Errorf("%s", explainMiss(path, content, oldS))
+		return Result{}, Errorf("%s", explainMiss(path, content, oldS))
 	case n > 1 && !p.ReplaceAll:
-		return tool.Result{}, tool.Errorf("old_string occurs %d times in %s (at lines %s); include more surrounding lines to make it unique, or set replace_all to change every occurrence",
+		return Result{}, Errorf("old_string occurs %d times in %s (at lines %s); include more surrounding lines to make it unique, or set replace_all to change every occurrence",
 			n, path, joinInts(matchLines(content, oldS)))
 	}
 	first := strings.Index(content, oldS)
@@ -80,13 +78,13 @@ func runEdit(ctx context.Context, tc *tool.Context, p EditParams) (tool.Result, 
 		updated = content[:first] + newS + content[first+len(oldS):]
 	}
 	if err := writeFile(path, []byte(updated)); err != nil {
-		return tool.Result{}, err
+		return Result{}, err
 	}
 	tc.Files.Record(tc.SessionID, path)
 	line := strings.Count(content[:first], "\n") + 1
 	out := fmt.Sprintf("Edited %s: replaced %d occurrence(s). The changed region now reads:\n%s", path, n,
 		snippet(updated, line, strings.Count(newS, "\n")+1))
-	return tool.Result{Title: tc.Rel(path), Output: out,
+	return Result{Title: tc.Rel(path), Output: out,
 		Metadata: map[string]any{"replacements": n, "line": line}}, nil
 }
 

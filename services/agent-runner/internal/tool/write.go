@@ -1,49 +1,47 @@
-package tools
+package tool
 
 import (
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
-
-	"openvibe.live/backend/services/agent-runner/internal/tool"
 )
 
 // WriteParams are the write tool's parameters.
 type WriteParams struct {
-	FilePath string `json:"file_path" jsonschema:"description=Path of the file to write"`
-	Content  string `json:"content" jsonschema:"description=The complete new content of the file"`
+	FilePath string `json:"file_path" jsonschema_description:"Path of the file to write"`
+	Content  string `json:"content" jsonschema_description:"The complete new content of the file"`
 }
 
 // Write returns the write tool.
-func Write() tool.Tool {
-	return tool.New(tool.Def[WriteParams]{
+func Write() Tool {
+	return New(Def[WriteParams]{
 		Name: "write",
 		Description: "Create a file or replace its whole content. An existing file must have been read first " +
 			"and not changed since. Prefer edit for changes to existing files.",
-		Kind: tool.KindWrite,
-		Perm: func(tc *tool.Context, p WriteParams) tool.Perm { return pathPerm(tc, p.FilePath, "Write") },
-		Run: func(ctx context.Context, tc *tool.Context, p WriteParams) (tool.Result, error) {
+		Kind: KindWrite,
+		Perm: func(tc *Context, p WriteParams) Perm { return pathPerm(tc, p.FilePath, "Write") },
+		Run: func(ctx context.Context, tc *Context, p WriteParams) (Result, error) {
 			path, err := tc.Resolve(ctx, p.FilePath)
 			if err != nil {
-				return tool.Result{}, err
+				return Result{}, err
 			}
 			if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-				return tool.Result{}, tool.Errorf("%s is a directory", path)
+				return Result{}, Errorf("%s is a directory", path)
 			}
 			if err := tc.Files.Check(tc.SessionID, path); err != nil {
-				return tool.Result{}, err
+				return Result{}, err
 			}
 			_, statErr := os.Stat(path)
 			if err := writeFile(path, []byte(p.Content)); err != nil {
-				return tool.Result{}, err
+				return Result{}, err
 			}
 			tc.Files.Record(tc.SessionID, path)
 			verb := "Updated"
 			if os.IsNotExist(statErr) {
 				verb = "Created"
 			}
-			return tool.Result{Title: tc.Rel(path), Output: fmt.Sprintf("%s %s (%d bytes).", verb, path, len(p.Content)),
+			return Result{Title: tc.Rel(path), Output: fmt.Sprintf("%s %s (%d bytes).", verb, path, len(p.Content)),
 				Metadata: map[string]any{"created": verb == "Created", "bytes": len(p.Content)}}, nil
 		},
 	})

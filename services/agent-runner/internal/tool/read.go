@@ -1,4 +1,4 @@
-package tools
+package tool
 
 import (
 	"bufio"
@@ -8,8 +8,6 @@ import (
 	"os"
 	"strings"
 	"unicode/utf8"
-
-	"openvibe.live/backend/services/agent-runner/internal/tool"
 )
 
 const (
@@ -20,44 +18,44 @@ const (
 
 // ReadParams are the read tool's parameters.
 type ReadParams struct {
-	FilePath string `json:"file_path" jsonschema:"description=Path of the file to read (absolute or relative to the working directory)"`
-	Offset   int    `json:"offset,omitempty" jsonschema:"description=Line number to start from (1-based),minimum=0"`
-	Limit    int    `json:"limit,omitempty" jsonschema:"description=Number of lines to read (default 2000),minimum=0"`
+	FilePath string `json:"file_path" jsonschema_description:"Path of the file to read (absolute or relative to the working directory)"`
+	Offset   int    `json:"offset,omitempty" jsonschema_description:"Line number to start from (1-based)" jsonschema:"minimum=0"`
+	Limit    int    `json:"limit,omitempty" jsonschema_description:"Number of lines to read (default 2000)" jsonschema:"minimum=0"`
 }
 
 // Read returns the read tool.
-func Read() tool.Tool {
-	return tool.New(tool.Def[ReadParams]{
+func Read() Tool {
+	return New(Def[ReadParams]{
 		Name: "read",
 		Description: "Read a text file. Returns numbered lines (\"<n>\\t<text>\"); use offset and limit for large " +
 			"files. Refuses binary files. Read a file before editing or overwriting it.",
-		Kind: tool.KindRead,
-		Perm: func(tc *tool.Context, p ReadParams) tool.Perm { return pathPerm(tc, p.FilePath, "Read") },
+		Kind: KindRead,
+		Perm: func(tc *Context, p ReadParams) Perm { return pathPerm(tc, p.FilePath, "Read") },
 		Run:  runRead,
 	})
 }
 
-func runRead(ctx context.Context, tc *tool.Context, p ReadParams) (tool.Result, error) {
+func runRead(ctx context.Context, tc *Context, p ReadParams) (Result, error) {
 	path, err := tc.Resolve(ctx, p.FilePath)
 	if err != nil {
-		return tool.Result{}, err
+		return Result{}, err
 	}
-	fi, err := tool.Ensure(path)
+	fi, err := Ensure(path)
 	if err != nil {
-		return tool.Result{}, err
+		return Result{}, err
 	}
 	if fi.IsDir() {
-		return tool.Result{}, tool.Errorf("%s is a directory; use glob to list files", path)
+		return Result{}, Errorf("%s is a directory; use glob to list files", path)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return tool.Result{}, fmt.Errorf("open %s: %w", path, err)
+		return Result{}, fmt.Errorf("open %s: %w", path, err)
 	}
 	defer f.Close()
 	if binary, err := isBinary(f); err != nil {
-		return tool.Result{}, err
+		return Result{}, err
 	} else if binary {
-		return tool.Result{}, tool.Errorf("%s is a binary file (%d bytes) and cannot be read as text", path, fi.Size())
+		return Result{}, Errorf("%s is a binary file (%d bytes) and cannot be read as text", path, fi.Size())
 	}
 	offset, limit := max(p.Offset, 1), p.Limit
 	if limit <= 0 {
@@ -84,7 +82,7 @@ func runRead(ctx context.Context, tc *tool.Context, p ReadParams) (tool.Result, 
 		shown++
 	}
 	if err := sc.Err(); err != nil {
-		return tool.Result{}, fmt.Errorf("read %s: %w", path, err)
+		return Result{}, fmt.Errorf("read %s: %w", path, err)
 	}
 	tc.Files.Record(tc.SessionID, path)
 	switch {
@@ -95,7 +93,7 @@ func runRead(ctx context.Context, tc *tool.Context, p ReadParams) (tool.Result, 
 	case more:
 		fmt.Fprintf(&b, "\n(more lines follow; continue with offset %d)\n", offset+shown)
 	}
-	return tool.Result{Title: tc.Rel(path), Output: b.String(), Metadata: map[string]any{"lines": shown}}, nil
+	return Result{Title: tc.Rel(path), Output: b.String(), Metadata: map[string]any{"lines": shown}}, nil
 }
 
 // isBinary sniffs the first 8 KiB: a NUL byte or mostly invalid UTF-8 means binary.

@@ -1,4 +1,4 @@
-package tools
+package tool
 
 import (
 	"context"
@@ -11,37 +11,36 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"openvibe.live/backend/services/agent-runner/internal/permission"
-	"openvibe.live/backend/services/agent-runner/internal/tool"
 )
 
 const globMaxResults = 200
 
 // GlobParams are the glob tool's parameters.
 type GlobParams struct {
-	Pattern string `json:"pattern" jsonschema:"description=Glob such as **/*.go or src/*.ts (** crosses directories)"`
-	Path    string `json:"path,omitempty" jsonschema:"description=Directory to search (default: the working directory)"`
+	Pattern string `json:"pattern" jsonschema_description:"Glob such as **/*.go or src/*.ts (** crosses directories)"`
+	Path    string `json:"path,omitempty" jsonschema_description:"Directory to search (default: the working directory)"`
 }
 
 // Glob returns the glob tool.
-func Glob() tool.Tool {
-	return tool.New(tool.Def[GlobParams]{
+func Glob() Tool {
+	return New(Def[GlobParams]{
 		Name:        "glob",
 		Description: "Find files by glob pattern, newest first. Honours .gitignore. At most 200 results.",
-		Kind:        tool.KindRead,
-		Perm: func(tc *tool.Context, p GlobParams) tool.Perm {
-			return tool.Perm{Pattern: p.Pattern, Kind: permission.KindPath, Always: "*", Title: "Glob " + p.Pattern}
+		Kind:        KindRead,
+		Perm: func(tc *Context, p GlobParams) Perm {
+			return Perm{Pattern: p.Pattern, Kind: permission.KindPath, Always: "*", Title: "Glob " + p.Pattern}
 		},
 		Run: runGlob,
 	})
 }
 
-func runGlob(ctx context.Context, tc *tool.Context, p GlobParams) (tool.Result, error) {
+func runGlob(ctx context.Context, tc *Context, p GlobParams) (Result, error) {
 	if !doublestar.ValidatePattern(p.Pattern) {
-		return tool.Result{}, tool.Errorf("invalid glob pattern %q", p.Pattern)
+		return Result{}, Errorf("invalid glob pattern %q", p.Pattern)
 	}
 	base, err := searchBase(ctx, tc, p.Path)
 	if err != nil {
-		return tool.Result{}, err
+		return Result{}, err
 	}
 	type hit struct {
 		path string
@@ -61,7 +60,7 @@ func runGlob(ctx context.Context, tc *tool.Context, p GlobParams) (tool.Result, 
 		return true
 	})
 	if err != nil {
-		return tool.Result{}, fmt.Errorf("glob: %w", err)
+		return Result{}, fmt.Errorf("glob: %w", err)
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].mod > hits[j].mod })
 	var b strings.Builder
@@ -74,10 +73,10 @@ func runGlob(ctx context.Context, tc *tool.Context, p GlobParams) (tool.Result, 
 	if truncated {
 		fmt.Fprintf(&b, "(results truncated at %d; use a narrower pattern or path)\n", globMaxResults)
 	}
-	return tool.Result{Title: p.Pattern, Output: b.String(), Metadata: map[string]any{"count": len(hits), "truncated": truncated}}, nil
+	return Result{Title: p.Pattern, Output: b.String(), Metadata: map[string]any{"count": len(hits), "truncated": truncated}}, nil
 }
 
-func searchBase(ctx context.Context, tc *tool.Context, p string) (string, error) {
+func searchBase(ctx context.Context, tc *Context, p string) (string, error) {
 	if p == "" {
 		p = tc.WorkDir
 	}
@@ -85,12 +84,12 @@ func searchBase(ctx context.Context, tc *tool.Context, p string) (string, error)
 	if err != nil {
 		return "", err
 	}
-	fi, err := tool.Ensure(base)
+	fi, err := Ensure(base)
 	if err != nil {
 		return "", err
 	}
 	if !fi.IsDir() {
-		return "", tool.Errorf("%s is not a directory", base)
+		return "", Errorf("%s is not a directory", base)
 	}
 	return base, nil
 }
