@@ -5,7 +5,6 @@ import (
 	"math"
 	"net"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -41,7 +40,7 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 			return err
 		}
-		if isWrite(r.Method) && fromCookie(r, tok) && !sameOrigin(r) {
+		if auth.CrossSiteWrite(r, tok) {
 			return echo.NewHTTPError(http.StatusForbidden, msgBadOrigin)
 		}
 		c.Set(principalKey, p)
@@ -126,57 +125,9 @@ func (s *Server) clientIP(c echo.Context) string {
 	return host
 }
 
-func isWrite(method string) bool {
-	switch method {
-	case http.MethodGet, http.MethodHead, http.MethodOptions:
-		return false
-	}
-	return true
-}
-
-// fromCookie reports whether the credential came from the session cookie (and not from a
-// header or query parameter a cross-site page cannot set).
-func fromCookie(r *http.Request, tok string) bool {
-	if r.URL.Query().Get("token") != "" || r.Header.Get("Authorization") != "" {
-		return false
-	}
-	c, err := r.Cookie(auth.CookieName)
-	return err == nil && c.Value == tok
-}
-
-// sameOrigin accepts a request without Origin (not a browser, or a same-origin GET) or one
-// whose Origin host is the request's host.
-func sameOrigin(r *http.Request) bool {
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return r.Header.Get("Sec-Fetch-Site") != "cross-site"
-	}
-	u, err := url.Parse(origin)
-	if err != nil {
-		return false
-	}
-	host := r.Host
-	if fh := r.Header.Get("X-Forwarded-Host"); fh != "" && viaProxy(r) {
-		host = fh
-	}
-	return strings.EqualFold(u.Host, host)
-}
-
 // secureRequest reports whether the client reached us over TLS, directly or via a proxy.
 func secureRequest(r *http.Request) bool {
-	return r.TLS != nil || viaProxy(r) && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
-}
-
-// viaProxy reports whether the request came from a loopback, private or link-local address:
-// a reverse proxy, whose X-Forwarded-* headers are believed. Anyone else could set them. It
-// is the rule the client address follows too (platform.NewEcho's IP extractor).
-func viaProxy(r *http.Request) bool {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && (ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast())
+	return r.TLS != nil || auth.ViaProxy(r) && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
 }
 
 // utc returns t in UTC, or nil.

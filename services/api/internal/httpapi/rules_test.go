@@ -97,27 +97,3 @@ func TestClientIP(t *testing.T) {
 	}
 }
 
-func TestSameOrigin(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		origin, site string
-		want         bool
-	}{
-		{"", "", true},
-		{"", "same-origin", true},
-		{"", "cross-site", false},
-		{"http://example.test", "", true},
-		{"http://EXAMPLE.test", "", true},
-		{"https://evil.test", "", false},
-		{"null", "", false},
-	} {
-		req := httptest.NewRequest("POST", "http://example.test/api/x", nil)
-		if tc.origin != "" {
-			req.Header.Set("Origin", tc.origin)
-		}
-		if tc.site != "" {
-			req.Header.Set("Sec-Fetch-Site", tc.site)
-		}
-		require.Equal(t, tc.want, sameOrigin(req), "%+v", tc)
-	}
-}
