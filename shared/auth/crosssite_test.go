@@ -38,7 +38,7 @@ func TestCrossSiteWrite(t *testing.T) {
 	t.Parallel()
 	const tok = "jwt-value"
 	for _, tc := range []struct {
-		name, method, origin string
+		name, method, origin  string
 		cookie, bearer, basic bool
 		query                 bool
 		want                  bool

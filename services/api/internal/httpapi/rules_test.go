@@ -96,4 +96,3 @@ func TestClientIP(t *testing.T) {
 		require.Equal(t, tc.want, s.clientIP(e.NewContext(req, httptest.NewRecorder())))
 	}
 }
-
