@@ -41,8 +41,15 @@ type env struct {
 	session store.VibeSession
 }
 
-func newEnv(t *testing.T, cfg Config) *env {
+// newEnv runs the service with the default configuration, changed by change. Rooms do not
+// linger: each stops with its last viewer.
+func newEnv(t *testing.T, change ...func(*Config)) *env {
 	t.Helper()
+	cfg := DefaultConfig()
+	cfg.RoomLinger = 0
+	for _, c := range change {
+		c(&cfg)
+	}
 	ctx := t.Context()
 	sq, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "chat.db"), sqlite.Options{})
 	require.NoError(t, err)
@@ -165,7 +172,7 @@ const seedEvent = `{
 
 func TestViewerGetsWelcomeAndSeedShapedFrames(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{})
+	e := newEnv(t)
 	c := e.dial("/ws/chat/@ada/camp-code", nil)
 	w := c.next()
 	require.Equal(t, "welcome", w["type"])
@@ -194,7 +201,7 @@ func TestViewerGetsWelcomeAndSeedShapedFrames(t *testing.T) {
 
 func TestSlotByIDAndUnknownSlot(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{})
+	e := newEnv(t)
 	c := e.dial("/ws/chat/ADA/"+itoa(e.slot.ID), nil)
 	require.Equal(t, "welcome", c.next()["type"])
 
@@ -210,7 +217,7 @@ func TestSlotByIDAndUnknownSlot(t *testing.T) {
 
 func TestOriginCheck(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{AllowedOrigins: []string{"*.openvibe.live"}})
+	e := newEnv(t, func(c *Config) { c.AllowedOrigins = []string{"*.openvibe.live"} })
 	for origin, ok := range map[string]bool{
 		"":                          true,
 		"https://www.openvibe.live": true,
@@ -234,7 +241,7 @@ func TestOriginCheck(t *testing.T) {
 
 func TestChat(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{ChatMaxChars: 10, ChatRate: 0.001, ChatBurst: 2})
+	e := newEnv(t, func(c *Config) { c.ChatMaxChars, c.ChatRate, c.ChatBurst = 10, 0.001, 2 })
 	anon := e.dial("/ws/chat/ada/camp-code", nil)
 	anon.nextOf("chat.history")
 	anon.send(map[string]string{"type": "chat.send", "text": "hi"})
@@ -273,7 +280,7 @@ func TestChat(t *testing.T) {
 
 func TestShutdownClosesWithGoingAway(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{})
+	e := newEnv(t)
 	c := e.dial("/ws/chat/ada/camp-code", nil)
 	c.nextOf("chat.history")
 	read := make(chan error, 1)
@@ -330,7 +337,7 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func TestDeadPeerIsDropped(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{PingInterval: 100 * time.Millisecond, PongTimeout: 200 * time.Millisecond})
+	e := newEnv(t, func(c *Config) { c.PingInterval, c.PongTimeout = 100*time.Millisecond, 200*time.Millisecond })
 	c := e.dial("/ws/chat/ada/camp-code", nil)
 	c.nextOf("chat.history")
 	alive := e.dial("/ws/chat/ada/camp-code", nil)

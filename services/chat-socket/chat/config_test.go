@@ -1,11 +1,13 @@
 package chat
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"openvibe.live/backend/shared/platform"
+	"openvibe.live/backend/shared/testenv"
 )
 
 func TestConfigFromEnvironment(t *testing.T) {
@@ -31,5 +33,29 @@ func TestConfigValidateReportsEveryProblem(t *testing.T) {
 	require.ErrorContains(t, err, "OPENVIBE_CHAT_SEND_QUEUE_BYTES")
 	require.ErrorContains(t, err, "OPENVIBE_CHAT_RATE")
 	require.ErrorContains(t, err, "OPENVIBE_CHAT_ROOM_LINGER")
-	require.NoError(t, Config{}.withDefaults().Validate(), "zero values take the defaults")
+}
+
+// TestConfigDefaults: the defaults are valid and are the ones the documentation gives.
+func TestConfigDefaults(t *testing.T) {
+	t.Parallel()
+	c := DefaultConfig()
+	require.NoError(t, c.Validate())
+	root, err := testenv.RepoRoot()
+	require.NoError(t, err)
+	undocumented := testenv.RequireDocumentedDefaults(t, &c,
+		filepath.Join(root, "docs", "operations.md"), filepath.Join(root, "docs", "protocol.md"))
+	require.Empty(t, undocumented, "variables missing from docs/operations.md and docs/protocol.md")
+}
+
+// TestNewTakesTheConfigAsGiven: New fills in nothing; a zero Config is refused with every
+// problem named, like a bad environment.
+func TestNewTakesTheConfigAsGiven(t *testing.T) {
+	t.Parallel()
+	_, err := New(Deps{})
+	require.ErrorContains(t, err, "Store, Broker and Auth are required")
+	for _, v := range []string{"OPENVIBE_CHAT_SEND_QUEUE_BYTES", "OPENVIBE_CHAT_WRITE_TIMEOUT", "OPENVIBE_CHAT_RATE", "OPENVIBE_CHAT_MAX_BATCH_BYTES"} {
+		require.ErrorContains(t, err, v)
+	}
+	_, err = New(Deps{Config: DefaultConfig()})
+	require.EqualError(t, err, "chat: Store, Broker and Auth are required")
 }

@@ -52,7 +52,7 @@ func (e *env) burst(n int) {
 // default viewer as one JSON object per WebSocket message; batch=1 coalesces.
 func TestOneFramePerMessageByDefault(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{})
+	e := newEnv(t)
 	live := e.dial("/ws/chat/ada/camp-code", nil)
 	live.wholeOf("chat.history")
 	e.burst(30)
@@ -101,7 +101,7 @@ func (e *env) goLive() int64 {
 // frames, each message one JSON object.
 func TestOriginalSocket(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{ChatMaxChars: 20})
+	e := newEnv(t, func(c *Config) { c.ChatMaxChars = 20 })
 	streamID := e.goLive()
 	bob, err := e.st.CreateUser(t.Context(), "bob", "x")
 	require.NoError(t, err)
@@ -167,7 +167,7 @@ func TestOriginalSocket(t *testing.T) {
 // error frame and the socket stays open.
 func TestOriginalSocketRefusals(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{})
+	e := newEnv(t)
 	streamID := e.goLive()
 	_, err := e.st.EndLiveStream(t.Context(), e.slot.ID, time.Now())
 	require.NoError(t, err)
