@@ -343,7 +343,7 @@ func testCrossTenantSockets(t *testing.T, s *secServer) {
 	env["managedStreamId"] = a.slotID
 	p.send(env)
 	e := p.expect("vibe-coding.error")
-	require.Equal(t, gateway.ErrSlotMismatch, e["error"])
+	require.Equal(t, gateway.TextSlotMismatch, e["error"])
 	hist := s.must(http.StatusOK, "GET", fmt.Sprintf("/api/vibe-coding/managed/%d/events?limit=200", a.slotID), a.session, nil, nil)
 	require.NotContains(t, string(hist.body), "evt-b-into-a")
 }

@@ -132,7 +132,7 @@ func TestGracefulShutdown(t *testing.T) {
 			acked[id] = true
 		default:
 			e := protoError(t, m)
-			require.Equal(t, ErrShuttingDown, e.Error)
+			require.Equal(t, TextShuttingDown, e.Error)
 			id = e.EventID
 		}
 		require.False(t, answered[id], "%s answered twice", id)
