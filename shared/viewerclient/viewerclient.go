@@ -264,10 +264,11 @@ func parseFrame(b []byte, at time.Time) (Frame, error) {
 }
 
 // ReadMessage reads one WebSocket message into a buffer the Conn reuses and calls fn with
-// each frame it holds (the whole message, or with batch each non-empty line), neither
-// copied nor decoded: the load tools' path, where a decode per frame would cost more than
-// the delivery measured. frame is valid only during fn. It must not be mixed with Next.
-func (c *Conn) ReadMessage(ctx context.Context, fn func(frame []byte)) error {
+// each frame it holds (the whole message, or with batch each non-empty line) and the time
+// the message was read, neither copied nor decoded: the load tools' path, where a decode per
+// frame would cost more than the delivery measured. frame is valid only during fn. It must
+// not be mixed with Next.
+func (c *Conn) ReadMessage(ctx context.Context, fn func(frame []byte, at time.Time)) error {
 	_, r, err := c.ws.Reader(ctx)
 	if err != nil {
 		return err
@@ -276,13 +277,14 @@ func (c *Conn) ReadMessage(ctx context.Context, fn func(frame []byte)) error {
 	if _, err := c.buf.ReadFrom(r); err != nil {
 		return err
 	}
+	at := time.Now()
 	if !c.batch {
-		fn(c.buf.Bytes())
+		fn(c.buf.Bytes(), at)
 		return nil
 	}
 	for line := range bytes.SplitSeq(c.buf.Bytes(), []byte{'\n'}) {
 		if len(line) > 0 {
-			fn(line)
+			fn(line, at)
 		}
 	}
 	return nil

@@ -103,7 +103,7 @@ func TestFramings(t *testing.T) {
 	require.NoError(t, err)
 	defer raw.CloseNow()
 	var frames []string
-	for raw.ReadMessage(ctx, func(b []byte) { frames = append(frames, string(b)) }) == nil {
+	for raw.ReadMessage(ctx, func(b []byte, _ time.Time) { frames = append(frames, string(b)) }) == nil {
 	}
 	require.Equal(t, []string{msgs[0], `{"type":"vibe-coding","seq":4}`, `{"type":"vibe-coding","seq":5}`, msgs[2]}, frames)
 }
