@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -162,6 +163,27 @@ func RequireDocumentedDefaults(t testing.TB, cfg any, docs ...string) (undocumen
 		}
 	}
 	return undocumented
+}
+
+// RequireDefaults checks a service's DefaultConfig: cfg, a pointer to it, must be valid (its
+// Validate method returns nil) and every variable it reads must be listed, with the default
+// it has, in the named documents under the repository's docs/ directory.
+func RequireDefaults(t testing.TB, cfg interface{ Validate() error }, docs ...string) {
+	t.Helper()
+	if err := cfg.Validate(); err != nil {
+		t.Fatalf("the defaults are not valid: %v", err)
+	}
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := make([]string, len(docs))
+	for i, d := range docs {
+		paths[i] = filepath.Join(root, "docs", d)
+	}
+	if missing := RequireDocumentedDefaults(t, cfg, paths...); len(missing) > 0 {
+		t.Errorf("variables missing from %s: %s", strings.Join(docs, ", "), strings.Join(missing, ", "))
+	}
 }
 
 func describe(d Documented) string {

@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -31,12 +30,7 @@ func TestConfigFromEnvironment(t *testing.T) {
 func TestConfigDefaults(t *testing.T) {
 	t.Parallel()
 	c := api.DefaultConfig()
-	require.NoError(t, c.Validate())
-	root, err := testenv.RepoRoot()
-	require.NoError(t, err)
-	undocumented := testenv.RequireDocumentedDefaults(t, &c,
-		filepath.Join(root, "docs", "operations.md"), filepath.Join(root, "docs", "api.md"))
-	require.Empty(t, undocumented, "variables missing from docs/operations.md and docs/api.md")
+	testenv.RequireDefaults(t, &c, "operations.md", "api.md")
 }
 
 // TestNewTakesTheConfigAsGiven: New fills in nothing and refuses an invalid Config, naming

@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -41,12 +40,7 @@ func TestConfigValidateReportsEveryProblem(t *testing.T) {
 func TestConfigDefaults(t *testing.T) {
 	t.Parallel()
 	c := DefaultConfig()
-	require.NoError(t, c.Validate())
-	root, err := testenv.RepoRoot()
-	require.NoError(t, err)
-	undocumented := testenv.RequireDocumentedDefaults(t, &c,
-		filepath.Join(root, "docs", "operations.md"), filepath.Join(root, "docs", "protocol.md"))
-	require.Empty(t, undocumented, "variables missing from docs/operations.md and docs/protocol.md")
+	testenv.RequireDefaults(t, &c, "operations.md", "protocol.md")
 }
 
 // TestNewTakesTheConfigAsGiven: New fills in nothing; a zero Config is refused with every
