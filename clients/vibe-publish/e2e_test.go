@@ -17,17 +17,16 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/stretchr/testify/require"
 
 	"openvibe.live/backend/shared/testenv"
 	"openvibe.live/backend/shared/vibe"
 	"openvibe.live/backend/shared/vibe/publisher"
+	"openvibe.live/backend/shared/viewerclient"
 )
 
 var bins struct {
@@ -186,10 +185,8 @@ func (s *server) call(t *testing.T, method, path, bearer, body string, want int,
 
 // viewer is a chat-socket connection collecting vibe-coding frames.
 type viewer struct {
-	slug   string
-	mu     sync.Mutex
-	frames []vibe.ViewerFrame
-	raw    []string
+	slug string
+	rec  *viewerclient.Recorder
 }
 
 func watch(t *testing.T, s *server) *viewer { return watchSlot(t, s, "camp-code") }
@@ -197,41 +194,24 @@ func watch(t *testing.T, s *server) *viewer { return watchSlot(t, s, "camp-code"
 // watchSlot joins a slot's chat socket as a viewer.
 func watchSlot(t *testing.T, s *server, slug string) *viewer {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	url := strings.Replace(s.base, "http://", "ws://", 1) + "/ws/chat/ada/" + slug + "?batch=0"
-	conn, _, err := websocket.Dial(ctx, url, nil)
+	c, err := viewerclient.Dial(t.Context(), s.base, viewerclient.Options{Username: "ada", Slot: slug, ReadLimit: 1 << 20})
 	require.NoError(t, err)
-	conn.SetReadLimit(1 << 20)
-	v := &viewer{slug: slug}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			_, data, err := conn.Read(ctx)
-			if err != nil {
-				return
-			}
-			var f vibe.ViewerFrame
-			if json.Unmarshal(data, &f) == nil && f.Type == vibe.FrameVibeCoding {
-				v.mu.Lock()
-				v.frames = append(v.frames, f)
-				v.raw = append(v.raw, string(data))
-				v.mu.Unlock()
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		cancel()
-		conn.CloseNow()
-		<-done
-	})
+	v := &viewer{slug: slug, rec: viewerclient.Record(c)}
+	t.Cleanup(v.rec.Close)
 	return v
 }
 
+// snapshot returns the vibe-coding frames so far, and their raw text.
 func (v *viewer) snapshot() ([]vibe.ViewerFrame, string) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	return append([]vibe.ViewerFrame(nil), v.frames...), strings.Join(v.raw, "\n")
+	var frames []vibe.ViewerFrame
+	var raw []string
+	for _, f := range v.rec.Frames() {
+		if vf, err := f.Vibe(); err == nil {
+			frames = append(frames, vf)
+			raw = append(raw, string(f.Raw))
+		}
+	}
+	return frames, strings.Join(raw, "\n")
 }
 
 // waitFrames waits for n frames, then makes sure no more arrive.
@@ -241,6 +221,7 @@ func (v *viewer) waitFrames(t *testing.T, n int) []vibe.ViewerFrame {
 	time.Sleep(300 * time.Millisecond)
 	frames, raw := v.snapshot()
 	require.Len(t, frames, n, raw)
+	require.Empty(t, v.rec.Malformed(), "every message is one JSON object")
 	for _, p := range planted {
 		require.NotContains(t, raw, p, "a planted secret or path reached a viewer")
 	}

@@ -12,8 +12,8 @@ import (
 	"github.com/coder/websocket"
 	"github.com/stretchr/testify/require"
 
-	"openvibe.live/backend/services/publish-gateway/internal/pubclient"
 	"openvibe.live/backend/shared/broker/brokers"
+	"openvibe.live/backend/shared/pubclient"
 	"openvibe.live/backend/shared/slotbus"
 	"openvibe.live/backend/shared/store"
 	"openvibe.live/backend/shared/testenv"

@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"openvibe.live/backend/services/publish-gateway/internal/pubclient"
+	"openvibe.live/backend/shared/pubclient"
 	"openvibe.live/backend/shared/vibe"
 )
 

@@ -53,6 +53,7 @@ func (c *config) Validate() error {
 		p.Addf("OPENVIBE_JWT_SECRET: at least 32 bytes (or unset, to generate one in the data directory)")
 	}
 	p.Add(c.Gateway.Validate())
+	p.Add(c.Chat.Validate())
 	p.Add(c.API.Validate())
 	p.Add(platform.CheckOneOf("OPENVIBE_AGENT_SANDBOX", c.Agent.Sandbox, "auto", "bwrap", "none"))
 	return p.Err()

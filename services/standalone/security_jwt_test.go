@@ -12,7 +12,6 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/stretchr/testify/require"
 
-	"openvibe.live/backend/services/publish-gateway/gateway"
 	"openvibe.live/backend/shared/auth"
 	"openvibe.live/backend/shared/vibe"
 )
@@ -103,7 +102,7 @@ func testJWTTampering(t *testing.T, s *secServer) {
 		r = s.request("PUT", settings, tok, map[string]any{"settings": map[string]any{"paused": 1}}, nil)
 		require.Equal(t, http.StatusUnauthorized, r.status, "%s: %s", name, r)
 
-		k := s.dial(s.wsURL(gateway.PublishPath, publishQuery(tok, a.slotID, "")), nil)
+		k := s.publishSocket(tok, a.slotID, "")
 		code, reason, msgs := k.closed()
 		require.Equal(t, vibe.CloseUnauthorized, int(code), "%s: %v", name, msgs)
 		require.Equal(t, vibe.ReasonAuthRequired, reason)

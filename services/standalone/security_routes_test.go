@@ -330,11 +330,11 @@ func testCrossTenantSockets(t *testing.T, s *secServer) {
 	a, b := s.attackerTenants(t, "ws")
 	for name, cred := range map[string]string{"session": b.session, "publish token": b.tokens[store.ScopeVibeCodingPublish], "stream token": b.tokens[store.ScopeStream]} {
 		for _, slug := range []string{"", a.slug} {
-			k := s.dial(s.wsURL(gateway.PublishPath, publishQuery(cred, a.slotID, slug)), nil)
+			k := s.publishSocket(cred, a.slotID, slug)
 			code, reason, msgs := k.closed()
 			require.Equal(t, 4404, int(code), "%s on A's slot", name)
 			require.Equal(t, vibe.ReasonSlotNotFound, reason)
-			ghost := s.dial(s.wsURL(gateway.PublishPath, publishQuery(cred, 987654321, slug)), nil)
+			ghost := s.publishSocket(cred, 987654321, slug)
 			gcode, greason, gmsgs := ghost.closed()
 			require.Equal(t, gcode, code)
 			require.Equal(t, greason, reason)
@@ -343,7 +343,7 @@ func testCrossTenantSockets(t *testing.T, s *secServer) {
 		}
 	}
 	for _, slot := range []string{fmt.Sprint(a.slotID), a.slug} {
-		k := s.dial(s.wsURL("/ws/chat/"+b.username+"/"+slot, nil), nil)
+		k := s.chatSocket(b.username, slot, "")
 		code, reason, msgs := k.closed()
 		require.Equal(t, 4404, int(code))
 		requireNothingOf(t, a, reason+strings.Join(msgs, "\n"), "chat socket refusal")
@@ -355,7 +355,7 @@ func testCrossTenantSockets(t *testing.T, s *secServer) {
 	env["managedStreamId"] = a.slotID
 	p.send(env)
 	e := p.expect("vibe-coding.error")
-	require.Equal(t, gateway.ErrSlotMismatch, e["error"])
+	require.Equal(t, gateway.TextSlotMismatch, e["error"])
 	hist := s.must(http.StatusOK, "GET", fmt.Sprintf("/api/vibe-coding/managed/%d/events?limit=200", a.slotID), a.session, nil, nil)
 	require.NotContains(t, string(hist.body), "evt-b-into-a")
 }
@@ -450,7 +450,7 @@ func testTokenScopes(t *testing.T, s *secServer) {
 		}
 		// The publisher socket: a session or a publish-scoped token (or the legacy stream
 		// scope, accepted by default) gets ready; other tokens 4403; bad ones 4401.
-		k := s.dial(s.wsURL(gateway.PublishPath, publishQuery(sc.cred(tn), tn.slotID, tn.slug)), nil)
+		k := s.publishSocket(sc.cred(tn), tn.slotID, tn.slug)
 		m, err := k.next()
 		require.NoError(t, err, sc.name)
 		switch sc.name {

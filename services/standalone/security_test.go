@@ -14,9 +14,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -24,9 +22,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"openvibe.live/backend/shared/auth"
+	"openvibe.live/backend/shared/pubclient"
 	"openvibe.live/backend/shared/store"
 	"openvibe.live/backend/shared/store/stores"
 	"openvibe.live/backend/shared/testenv"
+	"openvibe.live/backend/shared/viewerclient"
 )
 
 // testJWTSecret is the session signing key the suite's servers use, so the tests can forge
@@ -249,48 +249,52 @@ func (s *secServer) expiredToken(userID int64) string {
 	return tok
 }
 
-// wsURL turns the server's http base into a ws URL for path and query.
-func (s *secServer) wsURL(path string, q url.Values) string {
-	u := "ws" + strings.TrimPrefix(s.base, "http") + path
-	if len(q) > 0 {
-		u += "?" + q.Encode()
-	}
-	return u
-}
-
-func publishQuery(token string, slotID int64, slug string) url.Values {
-	q := url.Values{"managedStreamId": {fmt.Sprint(slotID)}}
-	if token != "" {
-		q.Set("token", token)
-	}
-	if slug != "" {
-		q.Set("slotSlug", slug)
-	}
-	return q
-}
-
-// socket is a WebSocket client that reads JSON messages.
+// socket is a connection to one of the server's WebSockets, through its typed client
+// (shared/pubclient or shared/viewerclient), that reads JSON messages.
 type socket struct {
 	t    *testing.T
 	ws   *websocket.Conn
 	ctx  context.Context
 	stop context.CancelFunc
-	// pending are frames of the last message not returned yet.
-	pending [][]byte
+	// read returns the next message (the publisher socket) or frame (the chat socket).
+	read func(context.Context) (json.RawMessage, error)
 }
 
-func (s *secServer) dial(rawURL string, header http.Header) *socket {
-	s.t.Helper()
-	ctx, cancel := context.WithTimeout(s.t.Context(), 2*time.Minute)
-	ws, resp, err := websocket.Dial(ctx, rawURL, &websocket.DialOptions{HTTPHeader: header})
-	if resp != nil && resp.Body != nil {
-		resp.Body.Close()
-	}
-	require.NoError(s.t, err, "dial %s", rawURL)
-	ws.SetReadLimit(4 << 20)
-	sock := &socket{t: s.t, ws: ws, ctx: ctx, stop: cancel}
+func (s *secServer) socket(ctx context.Context, cancel context.CancelFunc, ws *websocket.Conn, read func(context.Context) (json.RawMessage, error)) *socket {
+	sock := &socket{t: s.t, ws: ws, ctx: ctx, stop: cancel, read: read}
 	s.t.Cleanup(sock.close)
 	return sock
+}
+
+// publishSocket opens the publisher socket of a slot with a credential (a token or a
+// session, or none).
+func (s *secServer) publishSocket(token string, slotID int64, slug string) *socket {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(s.t.Context(), 2*time.Minute)
+	c, err := pubclient.Dial(ctx, pubclient.URL(s.base, token, slotID, slug), nil)
+	if err != nil {
+		cancel()
+	}
+	require.NoError(s.t, err, "dial the publisher socket")
+	return s.socket(ctx, cancel, c.Conn(), func(ctx context.Context) (json.RawMessage, error) {
+		m, err := c.Next(ctx)
+		return m.Raw, err
+	})
+}
+
+// chatSocket opens the chat socket of username/slot with an optional credential.
+func (s *secServer) chatSocket(username, slot, token string) *socket {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(s.t.Context(), 2*time.Minute)
+	c, err := viewerclient.Dial(ctx, s.base, viewerclient.Options{Username: username, Slot: slot, Token: token})
+	if err != nil {
+		cancel()
+	}
+	require.NoError(s.t, err, "dial the chat socket")
+	return s.socket(ctx, cancel, c.WS(), func(ctx context.Context) (json.RawMessage, error) {
+		f, err := c.Next(ctx)
+		return f.Raw, err
+	})
 }
 
 func (k *socket) close() {
@@ -305,18 +309,12 @@ func (k *socket) send(v any) {
 	require.NoError(k.t, k.ws.Write(k.ctx, websocket.MessageText, raw))
 }
 
-// next reads one frame (a chat socket may batch frames into one message, joined by '\n';
-// they come out one by one).
+// next reads one message (on the chat socket, one frame).
 func (k *socket) next() (map[string]any, error) {
-	if len(k.pending) == 0 {
-		_, data, err := k.ws.Read(k.ctx)
-		if err != nil {
-			return nil, err
-		}
-		k.pending = bytes.Split(data, []byte("\n"))
+	data, err := k.read(k.ctx)
+	if err != nil {
+		return nil, err
 	}
-	data := k.pending[0]
-	k.pending = k.pending[1:]
 	var m map[string]any
 	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, fmt.Errorf("decode %q: %w", data, err)
@@ -342,7 +340,7 @@ func (k *socket) closed() (websocket.StatusCode, string, []string) {
 	k.t.Helper()
 	var msgs []string
 	for {
-		_, data, err := k.ws.Read(k.ctx)
+		data, err := k.read(k.ctx)
 		if err != nil {
 			var ce websocket.CloseError
 			require.ErrorAs(k.t, err, &ce, "socket ended without a close frame: %v", err)
@@ -360,7 +358,7 @@ type pub struct {
 
 func (s *secServer) publisher(token string, slotID int64, slug string) *pub {
 	s.t.Helper()
-	k := s.dial(s.wsURL("/ws/vibe-coding/publish", publishQuery(token, slotID, slug)), nil)
+	k := s.publishSocket(token, slotID, slug)
 	return &pub{socket: k, ready: k.expect("vibe-coding.ready")}
 }
 
@@ -395,10 +393,6 @@ func eventEnvelope(id, key string, fields map[string]any) map[string]any {
 // welcome frame.
 func (s *secServer) viewer(username, slot, token string) (*socket, map[string]any) {
 	s.t.Helper()
-	q := url.Values{}
-	if token != "" {
-		q.Set("token", token)
-	}
-	k := s.dial(s.wsURL("/ws/chat/"+url.PathEscape(username)+"/"+url.PathEscape(slot), q), nil)
+	k := s.chatSocket(username, slot, token)
 	return k, k.expect("welcome")
 }

@@ -32,6 +32,21 @@ func (e *ConfigError) Error() string {
 // Unwrap returns the individual problems.
 func (e *ConfigError) Unwrap() []error { return e.Problems }
 
+// Defaults returns a T (an env-tagged struct, as LoadConfig takes) holding the defaults its
+// envDefault tags declare: what LoadConfig gives for an empty environment, unvalidated. The
+// tags are the one place a default is written; a service's DefaultConfig is Defaults of its
+// Config. A tag that does not parse is a programming error and panics.
+func Defaults[T any]() T {
+	var cfg T
+	err := env.ParseWithOptions(&cfg, env.Options{Environment: map[string]string{}})
+	for _, e := range parseProblems(&cfg, err) {
+		if !errors.As(e, new(env.VarIsNotSetError)) {
+			panic(fmt.Sprintf("platform: the defaults of %T do not parse: %v", cfg, e))
+		}
+	}
+	return cfg
+}
+
 // LoadConfig fills cfg, a pointer to a struct tagged `env:"OPENVIBE_X" envDefault:"…"`
 // (github.com/caarlos0/env/v11 semantics), from getenv. Every variable X may instead be given as
 // X_FILE, the path of a file whose trimmed content is the value; setting both is an error.

@@ -52,7 +52,38 @@ func TestLoadConfigDefaultsAndValues(t *testing.T) {
 	require.False(t, cfg.Enabled)
 	require.Equal(t, 5*time.Second, cfg.Interval)
 	require.Equal(t, 3, cfg.Limits.Max)
-	require.Equal(t, int64(DefaultBodyLimit), cfg.BodyLimit)
+	require.Equal(t, int64(1<<20), cfg.BodyLimit)
+}
+
+func TestDefaults(t *testing.T) {
+	t.Parallel()
+	d := Defaults[testConfig]()
+	require.Equal(t, Common{
+		Addr: "127.0.0.1:8080", LogLevel: "info", LogFormat: "json",
+		ShutdownTimeout: 20 * time.Second, BodyLimit: 1 << 20,
+	}, d.Common)
+	require.True(t, d.Enabled)
+	require.Equal(t, 5*time.Second, d.Interval)
+	require.Equal(t, 10, d.Limits.Max)
+	require.Empty(t, d.JWTSecret)
+
+	// The defaults are what loading an environment without the variables gives.
+	var loaded testConfig
+	require.NoError(t, LoadConfig(&loaded, mapEnv(map[string]string{"OPENVIBE_JWT_SECRET": "0123456789"})))
+	loaded.JWTSecret = ""
+	require.Equal(t, d, loaded)
+
+	// A required variable has no default; Defaults leaves it empty rather than failing.
+	require.Empty(t, Defaults[mainConfig]().JWTSecret)
+}
+
+func TestDefaultsPanicOnATagThatDoesNotParse(t *testing.T) {
+	t.Parallel()
+	type broken struct {
+		Every time.Duration `env:"OPENVIBE_TEST_EVERY" envDefault:"often"`
+	}
+	require.PanicsWithValue(t, `platform: the defaults of platform.broken do not parse: OPENVIBE_TEST_EVERY: invalid value: unable to parse duration: time: invalid duration "often"`,
+		func() { Defaults[broken]() })
 }
 
 func TestLoadConfigFromFile(t *testing.T) {

@@ -18,9 +18,6 @@ import (
 )
 
 const (
-	// DefaultBodyLimit caps request bodies unless WithBodyLimit says otherwise.
-	DefaultBodyLimit = 1 << 20
-
 	// HeaderRequestID carries the request ID in both directions.
 	HeaderRequestID = "X-Request-ID"
 
@@ -39,7 +36,8 @@ type echoOptions struct {
 	bodyLimit int64
 }
 
-// WithBodyLimit caps request bodies at n bytes (n <= 0 keeps DefaultBodyLimit).
+// WithBodyLimit caps request bodies at n bytes (n <= 0 keeps the default of
+// OPENVIBE_HTTP_BODY_LIMIT).
 func WithBodyLimit(n int64) EchoOption {
 	return func(o *echoOptions) {
 		if n > 0 {
@@ -55,7 +53,7 @@ func NewEcho(logger *slog.Logger, reg prometheus.Registerer, opts ...EchoOption)
 	if logger == nil {
 		logger = discardLogger()
 	}
-	o := echoOptions{bodyLimit: DefaultBodyLimit}
+	o := echoOptions{bodyLimit: commonDefaults.BodyLimit}
 	for _, opt := range opts {
 		opt(&o)
 	}

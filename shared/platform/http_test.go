@@ -203,10 +203,11 @@ func TestBodyLimit(t *testing.T) {
 
 func TestDefaultBodyLimit(t *testing.T) {
 	t.Parallel()
+	const limit = 1 << 20 // OPENVIBE_HTTP_BODY_LIMIT's documented default
 	e, _, _ := newTestEcho(t)
-	rec := do(e, httptest.NewRequest(http.MethodPost, "/echo", bytes.NewReader(make([]byte, DefaultBodyLimit+1))))
+	rec := do(e, httptest.NewRequest(http.MethodPost, "/echo", bytes.NewReader(make([]byte, limit+1))))
 	require.Equal(t, http.StatusRequestEntityTooLarge, rec.Code)
-	rec = do(e, httptest.NewRequest(http.MethodPost, "/echo", bytes.NewReader(make([]byte, DefaultBodyLimit))))
+	rec = do(e, httptest.NewRequest(http.MethodPost, "/echo", bytes.NewReader(make([]byte, limit))))
 	require.Equal(t, http.StatusOK, rec.Code)
 }
 

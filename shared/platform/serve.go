@@ -20,8 +20,6 @@ import (
 )
 
 const (
-	// DefaultShutdownTimeout bounds a graceful shutdown when ServeOptions leaves it zero.
-	DefaultShutdownTimeout = 20 * time.Second
 	// DefaultWatchdogGrace is how long past ShutdownTimeout the watchdog waits before exiting.
 	DefaultWatchdogGrace = 5 * time.Second
 	// DefaultReadyTimeout bounds one /readyz evaluation when ServeOptions leaves it zero.
@@ -41,14 +39,15 @@ type ServeOptions struct {
 	Registry *prometheus.Registry // nil: a fresh registry
 	Services []Service
 	Ready    []Check
-	// ShutdownTimeout bounds the whole graceful shutdown, drain included (0: 20s).
+	// ShutdownTimeout bounds the whole graceful shutdown, drain included (0: the default of
+	// OPENVIBE_SHUTDOWN_TIMEOUT).
 	ShutdownTimeout time.Duration
 	// DrainDelay is how long /readyz reports failure before the listener closes, so load
 	// balancers stop routing new requests first.
 	DrainDelay time.Duration
 	// OnListen, if set, is called with the bound address once the server accepts connections.
 	OnListen func(addr string)
-	// BodyLimit caps request bodies in bytes (0: DefaultBodyLimit).
+	// BodyLimit caps request bodies in bytes (0: the default of OPENVIBE_HTTP_BODY_LIMIT).
 	BodyLimit int64
 	// ReadyTimeout bounds one /readyz evaluation (0: 2s).
 	ReadyTimeout time.Duration
@@ -66,7 +65,7 @@ func (o *ServeOptions) defaults() {
 		o.Registry = prometheus.NewRegistry()
 	}
 	if o.ShutdownTimeout <= 0 {
-		o.ShutdownTimeout = DefaultShutdownTimeout
+		o.ShutdownTimeout = commonDefaults.ShutdownTimeout
 	}
 	if o.ReadyTimeout <= 0 {
 		o.ReadyTimeout = DefaultReadyTimeout

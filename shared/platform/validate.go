@@ -92,6 +92,9 @@ type Common struct {
 	BodyLimit       int64         `env:"OPENVIBE_HTTP_BODY_LIMIT" envDefault:"1048576"`
 }
 
+// commonDefaults are Common's defaults, which Serve and NewEcho also fall back on.
+var commonDefaults = Defaults[Common]()
+
 // Validate reports every invalid common setting.
 func (c Common) Validate() error {
 	var p Problems

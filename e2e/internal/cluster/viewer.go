@@ -1,19 +1,15 @@
 package cluster
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"sort"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
+	"openvibe.live/backend/shared/viewerclient"
 )
 
 // Viewer is a chat-socket viewer that records every vibe-coding frame it receives. With
@@ -22,7 +18,7 @@ import (
 type Viewer struct {
 	t         testing.TB
 	addrs     []string
-	path      string
+	join      viewerclient.Options
 	reconnect bool
 	cancel    context.CancelFunc
 	done      chan struct{}
@@ -39,7 +35,7 @@ type Viewer struct {
 	errFrame []string // "error" frames: a client message was refused
 	lastSeq  int64
 	errs     []error
-	conn     *websocket.Conn
+	conn     *viewerclient.Conn
 }
 
 // Delivery is one vibe-coding frame as received.
@@ -62,54 +58,44 @@ func DialViewer(t testing.TB, addrs []string, username, slug string, o ViewerOpt
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	v := &Viewer{
-		t: t, addrs: addrs, path: "/ws/chat/" + url.PathEscape(username) + "/" + url.PathEscape(slug),
+		t: t, addrs: addrs, join: viewerclient.Options{Username: username, Slot: slug, Token: o.Token},
 		reconnect: o.Reconnect, cancel: cancel, done: make(chan struct{}),
 		changed: make(chan struct{}), seen: map[int64]int{}, lastSeq: o.Since,
 	}
-	conn, err := v.dial(ctx, 0, o.Token)
+	conn, err := v.dial(ctx, 0)
 	if err != nil {
 		cancel()
 		t.Fatalf("viewer dial: %v", err)
 	}
-	go v.run(ctx, conn, o.Token)
+	go v.run(ctx, conn)
 	t.Cleanup(v.Close)
 	return v
 }
 
-func (v *Viewer) dial(ctx context.Context, attempt int, token string) (*websocket.Conn, error) {
+func (v *Viewer) dial(ctx context.Context, attempt int) (*viewerclient.Conn, error) {
+	o := v.join
 	v.mu.Lock()
-	since := v.lastSeq
+	o.Since = v.lastSeq
 	v.mu.Unlock()
-	q := url.Values{}
-	if since > 0 {
-		q.Set("since", strconv.FormatInt(since, 10))
-	}
-	if token != "" {
-		q.Set("token", token)
-	}
-	u := "ws://" + v.addrs[attempt%len(v.addrs)] + v.path
-	if len(q) > 0 {
-		u += "?" + q.Encode()
-	}
+	o.Resume = o.Since > 0
 	dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	conn, _, err := websocket.Dial(dctx, u, nil)
+	conn, err := viewerclient.Dial(dctx, v.addrs[attempt%len(v.addrs)], o)
 	if err != nil {
 		return nil, err
 	}
-	conn.SetReadLimit(4 << 20)
 	v.mu.Lock()
 	v.conn = conn
 	v.mu.Unlock()
 	return conn, nil
 }
 
-func (v *Viewer) run(ctx context.Context, conn *websocket.Conn, token string) {
+func (v *Viewer) run(ctx context.Context, conn *viewerclient.Conn) {
 	defer close(v.done)
 	attempt := 0
 	for {
 		err := v.read(ctx, conn)
-		conn.CloseNow()
+		_ = conn.CloseNow()
 		if ctx.Err() != nil {
 			return
 		}
@@ -119,7 +105,7 @@ func (v *Viewer) run(ctx context.Context, conn *websocket.Conn, token string) {
 		}
 		for {
 			attempt++
-			if conn, err = v.dial(ctx, attempt, token); err == nil {
+			if conn, err = v.dial(ctx, attempt); err == nil {
 				break
 			}
 			if ctx.Err() != nil {
@@ -141,17 +127,19 @@ func (v *Viewer) note(err error) {
 	v.broadcastLocked()
 }
 
-func (v *Viewer) read(ctx context.Context, conn *websocket.Conn) error {
+// read records frames until the connection ends; a message that breaks the framing is
+// recorded as an error and reading goes on.
+func (v *Viewer) read(ctx context.Context, conn *viewerclient.Conn) error {
 	for {
-		_, data, err := conn.Read(ctx)
-		if err != nil {
+		f, err := conn.Next(ctx)
+		var fe *viewerclient.FramingError
+		switch {
+		case errors.As(err, &fe):
+			v.note(fe)
+		case err != nil:
 			return err
-		}
-		now := time.Now()
-		for line := range bytes.SplitSeq(data, []byte{'\n'}) {
-			if len(bytes.TrimSpace(line)) > 0 {
-				v.frame(line, now)
-			}
+		default:
+			v.frame(f)
 		}
 	}
 }
@@ -166,12 +154,13 @@ type viewerFrame struct {
 	} `json:"event"`
 }
 
-func (v *Viewer) frame(line []byte, at time.Time) {
+func (v *Viewer) frame(raw viewerclient.Frame) {
 	var f viewerFrame
-	if err := json.Unmarshal(line, &f); err != nil {
-		v.note(fmt.Errorf("bad frame %q: %w", line, err))
+	if err := raw.Decode(&f); err != nil {
+		v.note(fmt.Errorf("bad frame %q: %w", raw.Raw, err))
 		return
 	}
+	at, line := raw.At, raw.Raw
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	switch f.Type {
@@ -208,24 +197,20 @@ func (v *Viewer) Close() {
 	conn := v.conn
 	v.mu.Unlock()
 	if conn != nil {
-		conn.CloseNow()
+		_ = conn.CloseNow()
 	}
 	<-v.done
 }
 
 // Send writes a client frame on the current connection.
 func (v *Viewer) Send(ctx context.Context, frame any) error {
-	b, err := json.Marshal(frame)
-	if err != nil {
-		return err
-	}
 	v.mu.Lock()
 	conn := v.conn
 	v.mu.Unlock()
 	if conn == nil {
 		return errors.New("not connected")
 	}
-	return conn.Write(ctx, websocket.MessageText, b)
+	return conn.Send(ctx, frame)
 }
 
 // Snapshot is what a viewer has recorded so far.

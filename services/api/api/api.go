@@ -25,7 +25,9 @@ import (
 	"openvibe.live/backend/shared/store"
 )
 
-// Config holds the api service's own settings. A rate of 0 turns that limit off.
+// Config holds the api service's own settings. Every field has an OPENVIBE_API_… variable
+// whose envDefault tag is its default. New takes a Config as given (a rate of 0 turns that
+// limit off): start from DefaultConfig to change a few fields.
 type Config struct {
 	UserWritesPerMinute   int           `env:"OPENVIBE_API_USER_WRITES_PER_MINUTE" envDefault:"120"`
 	UserWriteBurst        int           `env:"OPENVIBE_API_USER_WRITE_BURST" envDefault:"30"`
@@ -42,20 +44,12 @@ type Config struct {
 	RetentionInterval time.Duration `env:"OPENVIBE_API_RETENTION_INTERVAL" envDefault:"1h"`
 }
 
-// DefaultConfig returns the defaults above.
-func DefaultConfig() Config {
-	return Config{
-		UserWritesPerMinute: 120, UserWriteBurst: 30,
-		IPWritesPerMinute: 300, IPWriteBurst: 60,
-		AuthAttemptsPerMinute: 20, AuthAttemptBurst: 10,
-		PanicMargin: 2 * time.Second, FeedMaxAge: time.Second,
-		RetentionInterval: time.Hour,
-	}
-}
+// DefaultConfig returns the defaults the env tags declare.
+func DefaultConfig() Config { return platform.Defaults[Config]() }
 
 // Validate reports every problem at once.
 func (c Config) Validate() error {
-	var errs []error
+	var p platform.Problems
 	for _, v := range []struct {
 		name string
 		n    int
@@ -64,23 +58,13 @@ func (c Config) Validate() error {
 		{"OPENVIBE_API_IP_WRITES_PER_MINUTE", c.IPWritesPerMinute}, {"OPENVIBE_API_IP_WRITE_BURST", c.IPWriteBurst},
 		{"OPENVIBE_API_AUTH_ATTEMPTS_PER_MINUTE", c.AuthAttemptsPerMinute}, {"OPENVIBE_API_AUTH_ATTEMPT_BURST", c.AuthAttemptBurst},
 	} {
-		if v.n < 0 {
-			errs = append(errs, fmt.Errorf("%s must not be negative", v.name))
-		}
+		p.Check(v.n >= 0, "%s: must not be negative", v.name)
 	}
-	if c.PanicMargin < 0 || c.PanicMargin > time.Minute {
-		errs = append(errs, errors.New("OPENVIBE_API_PANIC_MARGIN must be between 0 and 1m"))
-	}
-	if c.FeedMaxAge < 0 || c.FeedMaxAge > time.Minute {
-		errs = append(errs, errors.New("OPENVIBE_API_FEED_MAX_AGE must be between 0 and 1m"))
-	}
-	if c.EventRetention < 0 || (c.EventRetention > 0 && c.EventRetention < time.Hour) {
-		errs = append(errs, errors.New("OPENVIBE_API_EVENT_RETENTION must be 0 (keep forever) or at least 1h"))
-	}
-	if c.EventRetention > 0 && c.RetentionInterval <= 0 {
-		errs = append(errs, errors.New("OPENVIBE_API_RETENTION_INTERVAL must be positive"))
-	}
-	return errors.Join(errs...)
+	p.Check(c.PanicMargin >= 0 && c.PanicMargin <= time.Minute, "OPENVIBE_API_PANIC_MARGIN: must be between 0 and 1m")
+	p.Check(c.FeedMaxAge >= 0 && c.FeedMaxAge <= time.Minute, "OPENVIBE_API_FEED_MAX_AGE: must be between 0 and 1m")
+	p.Check(c.EventRetention == 0 || c.EventRetention >= time.Hour, "OPENVIBE_API_EVENT_RETENTION: must be 0 (keep forever) or at least 1h")
+	p.Check(c.EventRetention <= 0 || c.RetentionInterval > 0, "OPENVIBE_API_RETENTION_INTERVAL: must be positive")
+	return p.Err()
 }
 
 // Deps are what the service needs from its host.

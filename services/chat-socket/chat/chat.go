@@ -8,6 +8,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -66,8 +67,15 @@ type userLimiter struct {
 
 // New builds the service.
 func New(d Deps) (*Server, error) {
+	var problems []error
 	if d.Store == nil || d.Broker == nil || d.Auth == nil {
-		return nil, errors.New("chat: Store, Broker and Auth are required")
+		problems = append(problems, errors.New("chat: Store, Broker and Auth are required"))
+	}
+	if err := d.Config.Validate(); err != nil {
+		problems = append(problems, fmt.Errorf("chat config: %w", err))
+	}
+	if len(problems) > 0 {
+		return nil, errors.Join(problems...)
 	}
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
@@ -78,10 +86,7 @@ func New(d Deps) (*Server, error) {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	cfg := d.Config.withDefaults()
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
+	cfg := d.Config
 	m := room.NewMetrics(d.Registerer)
 	s := &Server{
 		store: d.Store, broker: d.Broker, auth: d.Auth, log: d.Logger, now: d.Now, cfg: cfg,

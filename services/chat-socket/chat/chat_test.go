@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -25,6 +25,7 @@ import (
 	"openvibe.live/backend/shared/store"
 	"openvibe.live/backend/shared/store/sqlite"
 	"openvibe.live/backend/shared/vibe"
+	"openvibe.live/backend/shared/viewerclient"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -41,8 +42,15 @@ type env struct {
 	session store.VibeSession
 }
 
-func newEnv(t *testing.T, cfg Config) *env {
+// newEnv runs the service with the default configuration, changed by change. Rooms do not
+// linger: each stops with its last viewer.
+func newEnv(t *testing.T, change ...func(*Config)) *env {
 	t.Helper()
+	cfg := DefaultConfig()
+	cfg.RoomLinger = 0
+	for _, c := range change {
+		c(&cfg)
+	}
 	ctx := t.Context()
 	sq, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "chat.db"), sqlite.Options{})
 	require.NoError(t, err)
@@ -83,43 +91,41 @@ func newEnv(t *testing.T, cfg Config) *env {
 	return &env{t: t, srv: srv, st: sq, br: br, jwt: jwt, http: hs, user: u, slot: slot, session: sess}
 }
 
-func (e *env) url(path string) string { return "ws" + strings.TrimPrefix(e.http.URL, "http") + path }
-
 func (e *env) token(u store.User) string {
 	tok, _, err := e.jwt.Issue(u.ID, u.Username, time.Now())
 	require.NoError(e.t, err)
 	return tok
 }
 
+// client is a viewer socket of the test server.
 type client struct {
-	t    *testing.T
-	conn *websocket.Conn
-	buf  []json.RawMessage
+	t *testing.T
+	c *viewerclient.Conn
 }
 
-func (e *env) dial(path string, hdr http.Header) *client {
+// dial joins as o says (the slot path when o names a user, the original socket otherwise;
+// the original join frame is left to the test).
+func (e *env) dial(o viewerclient.Options) *client {
 	e.t.Helper()
-	conn, _, err := websocket.Dial(e.t.Context(), e.url(path), &websocket.DialOptions{HTTPHeader: hdr})
+	o.NoJoin = true
+	c, err := viewerclient.Dial(e.t.Context(), e.http.URL, o)
 	require.NoError(e.t, err)
-	e.t.Cleanup(func() { conn.CloseNow() })
-	return &client{t: e.t, conn: conn}
+	e.t.Cleanup(func() { _ = c.CloseNow() })
+	return &client{t: e.t, c: c}
 }
 
-// next returns the next frame (splitting coalesced messages).
+// slot is the options that join /ws/chat/ada/camp-code.
+func slot() viewerclient.Options { return viewerclient.Options{Username: "ada", Slot: "camp-code"} }
+
+// next returns the next frame (one per message, unless the socket asked for batch=1).
 func (c *client) next() map[string]any {
 	c.t.Helper()
-	for len(c.buf) == 0 {
-		ctx, cancel := context.WithTimeout(c.t.Context(), 5*time.Second)
-		_, data, err := c.conn.Read(ctx)
-		cancel()
-		require.NoError(c.t, err)
-		for f := range bytes.SplitSeq(data, []byte{'\n'}) {
-			c.buf = append(c.buf, json.RawMessage(f))
-		}
-	}
-	var m map[string]any
-	require.NoError(c.t, json.Unmarshal(c.buf[0], &m))
-	c.buf = c.buf[1:]
+	ctx, cancel := context.WithTimeout(c.t.Context(), 5*time.Second)
+	defer cancel()
+	f, err := c.c.Next(ctx)
+	require.NoError(c.t, err)
+	m, err := f.Fields()
+	require.NoError(c.t, err)
 	return m
 }
 
@@ -133,8 +139,16 @@ func (c *client) nextOf(typ string) map[string]any {
 }
 
 func (c *client) send(v any) {
-	b, _ := json.Marshal(v)
-	require.NoError(c.t, c.conn.Write(c.t.Context(), websocket.MessageText, b))
+	require.NoError(c.t, c.c.Send(c.t.Context(), v))
+}
+
+// closed reads until the socket ends and returns how.
+func (c *client) closed(ctx context.Context) error {
+	for {
+		if _, err := c.c.Next(ctx); err != nil {
+			return err
+		}
+	}
 }
 
 // publish stores an event and publishes it, as the gateway does.
@@ -165,8 +179,8 @@ const seedEvent = `{
 
 func TestViewerGetsWelcomeAndSeedShapedFrames(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{})
-	c := e.dial("/ws/chat/@ada/camp-code", nil)
+	e := newEnv(t)
+	c := e.dial(viewerclient.Options{Username: "@ada", Slot: "camp-code"})
 	w := c.next()
 	require.Equal(t, "welcome", w["type"])
 	require.EqualValues(t, e.slot.ID, w["managed_stream_id"])
@@ -194,23 +208,23 @@ func TestViewerGetsWelcomeAndSeedShapedFrames(t *testing.T) {
 
 func TestSlotByIDAndUnknownSlot(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{})
-	c := e.dial("/ws/chat/ADA/"+itoa(e.slot.ID), nil)
+	e := newEnv(t)
+	c := e.dial(viewerclient.Options{Username: "ADA", Slot: itoa(e.slot.ID)})
 	require.Equal(t, "welcome", c.next()["type"])
 
-	for _, path := range []string{"/ws/chat/ada/nope", "/ws/chat/nobody/camp-code"} {
-		bad := e.dial(path, nil)
-		_, _, err := bad.conn.Read(t.Context())
-		require.EqualValues(t, 4404, websocket.CloseStatus(err), path)
+	for _, o := range []viewerclient.Options{{Username: "ada", Slot: "nope"}, {Username: "nobody", Slot: "camp-code"}} {
+		err := e.dial(o).closed(t.Context())
+		require.EqualValues(t, 4404, websocket.CloseStatus(err), o)
 	}
-	bad := e.dial("/ws/chat/ada/camp-code?since=x", nil)
-	_, _, err := bad.conn.Read(t.Context())
+	o := slot()
+	o.Query = url.Values{"since": {"x"}}
+	err := e.dial(o).closed(t.Context())
 	require.EqualValues(t, 4400, websocket.CloseStatus(err))
 }
 
 func TestOriginCheck(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{AllowedOrigins: []string{"*.openvibe.live"}})
+	e := newEnv(t, func(c *Config) { c.AllowedOrigins = []string{"*.openvibe.live"} })
 	for origin, ok := range map[string]bool{
 		"":                          true,
 		"https://www.openvibe.live": true,
@@ -221,29 +235,33 @@ func TestOriginCheck(t *testing.T) {
 		if origin != "" {
 			hdr.Set("Origin", origin)
 		}
-		conn, resp, err := websocket.Dial(t.Context(), e.url("/ws/chat/ada/camp-code"), &websocket.DialOptions{HTTPHeader: hdr})
+		o := slot()
+		o.Header = hdr
+		conn, err := viewerclient.Dial(t.Context(), e.http.URL, o)
 		if ok {
 			require.NoError(t, err, origin)
-			conn.CloseNow()
+			_ = conn.CloseNow()
 			continue
 		}
-		require.Error(t, err, origin)
-		require.Equal(t, http.StatusForbidden, resp.StatusCode)
+		var refused *viewerclient.DialError
+		require.ErrorAs(t, err, &refused, origin)
+		require.Equal(t, http.StatusForbidden, refused.Status)
 	}
 }
 
 func TestChat(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{ChatMaxChars: 10, ChatRate: 0.001, ChatBurst: 2})
-	anon := e.dial("/ws/chat/ada/camp-code", nil)
+	e := newEnv(t, func(c *Config) { c.ChatMaxChars, c.ChatRate, c.ChatBurst = 10, 0.001, 2 })
+	anon := e.dial(slot())
 	anon.nextOf("chat.history")
 	anon.send(map[string]string{"type": "chat.send", "text": "hi"})
 	require.Equal(t, errLoginRequired, anon.nextOf("error")["error"])
 
 	bob, err := e.st.CreateUser(t.Context(), "bob", "x")
 	require.NoError(t, err)
-	hdr := http.Header{"Authorization": {"Bearer " + e.token(bob)}}
-	me := e.dial("/ws/chat/ada/camp-code", hdr)
+	mine := slot()
+	mine.Header = http.Header{"Authorization": {"Bearer " + e.token(bob)}}
+	me := e.dial(mine)
 	w := me.next()
 	require.Equal(t, map[string]any{"id": float64(bob.ID), "username": "bob"}, w["user"])
 	me.nextOf("chat.history")
@@ -264,7 +282,7 @@ func TestChat(t *testing.T) {
 	me.send(map[string]string{"type": "nope"})
 	require.Equal(t, "unknown message type", me.nextOf("error")["error"])
 
-	late := e.dial("/ws/chat/ada/camp-code", nil)
+	late := e.dial(slot())
 	late.next()
 	h := late.next()
 	require.Equal(t, "chat.history", h["type"])
@@ -273,20 +291,16 @@ func TestChat(t *testing.T) {
 
 func TestShutdownClosesWithGoingAway(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{})
-	c := e.dial("/ws/chat/ada/camp-code", nil)
+	e := newEnv(t)
+	c := e.dial(slot())
 	c.nextOf("chat.history")
 	read := make(chan error, 1)
-	go func() {
-		_, _, err := c.conn.Read(context.Background())
-		read <- err
-	}()
+	go func() { read <- c.closed(context.Background()) }()
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
 	require.NoError(t, e.srv.Shutdown(ctx))
 	require.EqualValues(t, websocket.StatusGoingAway, websocket.CloseStatus(<-read))
-	late := e.dial("/ws/chat/ada/camp-code", nil)
-	_, _, err := late.conn.Read(t.Context())
+	err := e.dial(slot()).closed(t.Context())
 	require.EqualValues(t, websocket.StatusGoingAway, websocket.CloseStatus(err), "no new viewers once shutting down")
 }
 
@@ -310,18 +324,19 @@ func TestWriteCoalescesQueuedFrames(t *testing.T) {
 			_ = cc.write(frames)
 			_ = conn.Close(websocket.StatusNormalClosure, "")
 		}))
-		conn, _, err := websocket.Dial(t.Context(), "ws"+strings.TrimPrefix(hs.URL, "http"), nil)
+		// Batch: the client splits every message into its lines, so they can be counted.
+		conn, err := viewerclient.Dial(t.Context(), hs.URL, viewerclient.Options{Batch: true})
 		require.NoError(t, err)
 		var got []int
 		for {
-			_, data, err := conn.Read(t.Context())
-			if err != nil {
+			n := 0
+			if conn.ReadMessage(t.Context(), func([]byte, time.Time) { n++ }) != nil {
 				break
 			}
-			got = append(got, bytes.Count(data, []byte{'\n'})+1)
+			got = append(got, n)
 		}
 		require.Equal(t, tc.want, got, tc.name)
-		conn.CloseNow()
+		_ = conn.CloseNow()
 		hs.Close()
 	}
 }
@@ -330,10 +345,10 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func TestDeadPeerIsDropped(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{PingInterval: 100 * time.Millisecond, PongTimeout: 200 * time.Millisecond})
-	c := e.dial("/ws/chat/ada/camp-code", nil)
+	e := newEnv(t, func(c *Config) { c.PingInterval, c.PongTimeout = 100*time.Millisecond, 200*time.Millisecond })
+	c := e.dial(slot())
 	c.nextOf("chat.history")
-	alive := e.dial("/ws/chat/ada/camp-code", nil)
+	alive := e.dial(slot())
 	alive.nextOf("chat.history")
 	pongs := make(chan map[string]any, 1)
 	go func() { pongs <- alive.nextOf("pong") }() // keeps reading, so it answers pings
@@ -347,12 +362,7 @@ func TestDeadPeerIsDropped(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
-	for {
-		_, _, err := c.conn.Read(ctx)
-		if err != nil {
-			require.NoError(t, ctx.Err(), "the server must close a peer that does not answer pings")
-			require.Contains(t, []websocket.StatusCode{closePingTimeout, -1}, websocket.CloseStatus(err))
-			return
-		}
-	}
+	err := c.closed(ctx)
+	require.NoError(t, ctx.Err(), "the server must close a peer that does not answer pings")
+	require.Contains(t, []websocket.StatusCode{closePingTimeout, -1}, websocket.CloseStatus(err))
 }

@@ -6,8 +6,10 @@ import (
 	"openvibe.live/backend/shared/platform"
 )
 
-// Config tunes the chat socket. Zero fields take the defaults of DefaultConfig; the env tags
-// are read by the chat-socket binary (and the standalone binary) through platform.LoadConfig.
+// Config tunes the chat socket. Every field has an OPENVIBE_CHAT_… variable whose envDefault
+// tag is its default, read by the chat-socket binary (and the standalone binary) through
+// platform.LoadConfig. New takes a Config as given: start from DefaultConfig to change a few
+// fields.
 type Config struct {
 	// AllowedOrigins lists extra Origin patterns allowed to open the socket (host patterns
 	// such as "openvibe.live" or "*.openvibe.live", or "https://host" to pin the scheme).
@@ -43,25 +45,8 @@ type Config struct {
 	MaxBatchBytes int `env:"OPENVIBE_CHAT_MAX_BATCH_BYTES" envDefault:"65536"`
 }
 
-// DefaultConfig returns the defaults the env tags describe.
-func DefaultConfig() Config {
-	return Config{
-		SendQueueBytes:  1 << 20,
-		WriteTimeout:    10 * time.Second,
-		PingInterval:    25 * time.Second,
-		PongTimeout:     10 * time.Second,
-		ResumeLimit:     1000,
-		ChatHistory:     50,
-		ChatMaxChars:    500,
-		ChatRate:        1,
-		ChatBurst:       5,
-		RefreshInterval: 5 * time.Second,
-		RetryInterval:   time.Second,
-		RoomLinger:      5 * time.Second,
-		MarkInterval:    time.Second,
-		MaxBatchBytes:   64 << 10,
-	}
-}
+// DefaultConfig returns the defaults the env tags declare.
+func DefaultConfig() Config { return platform.Defaults[Config]() }
 
 // Validate reports every invalid setting.
 func (c Config) Validate() error {
@@ -81,35 +66,4 @@ func (c Config) Validate() error {
 	p.Add(platform.CheckPositive("OPENVIBE_CHAT_MARK_INTERVAL", c.MarkInterval))
 	p.Check(c.MaxBatchBytes >= 1024, "OPENVIBE_CHAT_MAX_BATCH_BYTES: must be at least 1024")
 	return p.Err()
-}
-
-// withDefaults fills zero fields from DefaultConfig.
-func (c Config) withDefaults() Config {
-	d := DefaultConfig()
-	set := func(dst *int, v int) {
-		if *dst == 0 {
-			*dst = v
-		}
-	}
-	setD := func(dst *time.Duration, v time.Duration) {
-		if *dst == 0 {
-			*dst = v
-		}
-	}
-	set(&c.SendQueueBytes, d.SendQueueBytes)
-	set(&c.ResumeLimit, d.ResumeLimit)
-	set(&c.ChatHistory, d.ChatHistory)
-	set(&c.ChatMaxChars, d.ChatMaxChars)
-	set(&c.ChatBurst, d.ChatBurst)
-	set(&c.MaxBatchBytes, d.MaxBatchBytes)
-	setD(&c.WriteTimeout, d.WriteTimeout)
-	setD(&c.PingInterval, d.PingInterval)
-	setD(&c.PongTimeout, d.PongTimeout)
-	setD(&c.RefreshInterval, d.RefreshInterval)
-	setD(&c.RetryInterval, d.RetryInterval)
-	setD(&c.MarkInterval, d.MarkInterval)
-	if c.ChatRate == 0 {
-		c.ChatRate = d.ChatRate
-	}
-	return c
 }

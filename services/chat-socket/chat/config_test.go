@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"openvibe.live/backend/shared/platform"
+	"openvibe.live/backend/shared/testenv"
 )
 
 func TestConfigFromEnvironment(t *testing.T) {
@@ -31,5 +32,24 @@ func TestConfigValidateReportsEveryProblem(t *testing.T) {
 	require.ErrorContains(t, err, "OPENVIBE_CHAT_SEND_QUEUE_BYTES")
 	require.ErrorContains(t, err, "OPENVIBE_CHAT_RATE")
 	require.ErrorContains(t, err, "OPENVIBE_CHAT_ROOM_LINGER")
-	require.NoError(t, Config{}.withDefaults().Validate(), "zero values take the defaults")
+}
+
+// TestConfigDefaults: the defaults are valid and are the ones the documentation gives.
+func TestConfigDefaults(t *testing.T) {
+	t.Parallel()
+	c := DefaultConfig()
+	testenv.RequireDefaults(t, &c, "operations.md", "protocol.md")
+}
+
+// TestNewTakesTheConfigAsGiven: New fills in nothing; a zero Config is refused with every
+// problem named, like a bad environment.
+func TestNewTakesTheConfigAsGiven(t *testing.T) {
+	t.Parallel()
+	_, err := New(Deps{})
+	require.ErrorContains(t, err, "Store, Broker and Auth are required")
+	for _, v := range []string{"OPENVIBE_CHAT_SEND_QUEUE_BYTES", "OPENVIBE_CHAT_WRITE_TIMEOUT", "OPENVIBE_CHAT_RATE", "OPENVIBE_CHAT_MAX_BATCH_BYTES"} {
+		require.ErrorContains(t, err, v)
+	}
+	_, err = New(Deps{Config: DefaultConfig()})
+	require.EqualError(t, err, "chat: Store, Broker and Auth are required")
 }

@@ -1,10 +1,10 @@
 package chat
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"testing"
 	"time"
 
@@ -12,21 +12,17 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"openvibe.live/backend/shared/store"
+	"openvibe.live/backend/shared/viewerclient"
 )
 
 // wholeMessages reads n WebSocket messages and decodes each, whole, as one JSON object: what
-// a client that does JSON.parse(e.data) on every message gets.
+// a client that does JSON.parse(e.data) on every message gets (the client's default framing
+// refuses a message that holds anything else).
 func (c *client) wholeMessages(n int) []map[string]any {
 	c.t.Helper()
 	out := make([]map[string]any, 0, n)
 	for range n {
-		ctx, cancel := context.WithTimeout(c.t.Context(), 5*time.Second)
-		_, data, err := c.conn.Read(ctx)
-		cancel()
-		require.NoError(c.t, err)
-		var m map[string]any
-		require.NoError(c.t, json.Unmarshal(data, &m), "each message is one JSON object: %q", data)
-		out = append(out, m)
+		out = append(out, c.next())
 	}
 	return out
 }
@@ -34,11 +30,7 @@ func (c *client) wholeMessages(n int) []map[string]any {
 // wholeOf reads whole messages until one of type typ.
 func (c *client) wholeOf(typ string) map[string]any {
 	c.t.Helper()
-	for {
-		if m := c.wholeMessages(1)[0]; m["type"] == typ {
-			return m
-		}
-	}
+	return c.nextOf(typ)
 }
 
 func (e *env) burst(n int) {
@@ -52,8 +44,8 @@ func (e *env) burst(n int) {
 // default viewer as one JSON object per WebSocket message; batch=1 coalesces.
 func TestOneFramePerMessageByDefault(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{})
-	live := e.dial("/ws/chat/ada/camp-code", nil)
+	e := newEnv(t)
+	live := e.dial(slot())
 	live.wholeOf("chat.history")
 	e.burst(30)
 	for i, m := range live.wholeMessages(30) {
@@ -61,7 +53,9 @@ func TestOneFramePerMessageByDefault(t *testing.T) {
 		require.EqualValues(t, i+1, m["seq"])
 	}
 
-	replay := e.dial("/ws/chat/ada/camp-code?since=0", nil)
+	resume := slot()
+	resume.Resume = true
+	replay := e.dial(resume)
 	msgs := replay.wholeMessages(32)
 	require.Equal(t, "welcome", msgs[0]["type"])
 	require.Equal(t, true, msgs[0]["resumed"])
@@ -69,23 +63,24 @@ func TestOneFramePerMessageByDefault(t *testing.T) {
 		require.EqualValues(t, i+1, m["seq"])
 	}
 
-	batched := e.dial("/ws/chat/ada/camp-code?since=0&batch=1", nil)
+	resume.Batch = true
+	batched := e.dial(resume)
 	messages, frames := 0, 0
 	for frames < 32 {
 		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
-		_, data, err := batched.conn.Read(ctx)
+		err := batched.c.ReadMessage(ctx, func(line []byte, _ time.Time) {
+			require.NoError(t, json.Unmarshal(line, new(map[string]any)), "one frame per line")
+			frames++
+		})
 		cancel()
 		require.NoError(t, err)
 		messages++
-		for line := range bytes.SplitSeq(data, []byte{'\n'}) {
-			require.NoError(t, json.Unmarshal(line, new(map[string]any)), "one frame per line")
-			frames++
-		}
 	}
 	require.Less(t, messages, frames, "batch=1: queued frames share a message")
 
-	bad := e.dial("/ws/chat/ada/camp-code?batch=yes", nil)
-	_, _, err := bad.conn.Read(t.Context())
+	bad := slot()
+	bad.Query = url.Values{"batch": {"yes"}}
+	err := e.dial(bad).closed(t.Context())
 	require.EqualValues(t, 4400, websocket.CloseStatus(err))
 }
 
@@ -101,15 +96,15 @@ func (e *env) goLive() int64 {
 // frames, each message one JSON object.
 func TestOriginalSocket(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{ChatMaxChars: 20})
+	e := newEnv(t, func(c *Config) { c.ChatMaxChars = 20 })
 	streamID := e.goLive()
 	bob, err := e.st.CreateUser(t.Context(), "bob", "x")
 	require.NoError(t, err)
 	_, err = e.st.InsertChatMessage(t.Context(), store.ChatMessage{ManagedStreamID: e.slot.ID, UserID: bob.ID, Text: "earlier", CreatedAt: time.Now()})
 	require.NoError(t, err)
-	path := fmt.Sprintf("/ws/chat?stream=%d", streamID)
+	original := viewerclient.Options{Stream: streamID}
 
-	anon := e.dial(path, nil)
+	anon := e.dial(original)
 	h := anon.wholeOf("chat.history")
 	history := h["messages"].([]any)
 	require.Len(t, history, 1)
@@ -123,7 +118,8 @@ func TestOriginalSocket(t *testing.T) {
 	require.Regexp(t, `^anon\d{4}$`, auth["username"])
 	require.Equal(t, "anon", auth["role"])
 
-	me := e.dial(path+"&token="+e.token(e.user), nil)
+	original.Token = e.token(e.user)
+	me := e.dial(original)
 	me.send(map[string]any{"type": "join", "streamId": fmt.Sprint(streamID)})
 	auth = me.wholeOf("auth")
 	require.Equal(t, true, auth["authenticated"])
@@ -150,7 +146,7 @@ func TestOriginalSocket(t *testing.T) {
 		require.NotEmpty(t, m["timestamp"])
 		require.NotNil(t, m["id"])
 	}
-	native := e.dial("/ws/chat/ada/camp-code", nil)
+	native := e.dial(slot())
 	require.Equal(t, "nice refactor", native.nextOf("chat.history")["messages"].([]any)[1].(map[string]any)["text"],
 		"the same chat on the slot's own socket")
 
@@ -167,12 +163,12 @@ func TestOriginalSocket(t *testing.T) {
 // error frame and the socket stays open.
 func TestOriginalSocketRefusals(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Config{})
+	e := newEnv(t)
 	streamID := e.goLive()
 	_, err := e.st.EndLiveStream(t.Context(), e.slot.ID, time.Now())
 	require.NoError(t, err)
 
-	c := e.dial("/ws/chat", nil)
+	c := e.dial(viewerclient.Options{})
 	for _, tc := range []struct {
 		join map[string]any
 		want string
@@ -190,7 +186,7 @@ func TestOriginalSocketRefusals(t *testing.T) {
 	c.send(map[string]any{"type": "ping"})
 	require.Equal(t, "pong", c.wholeOf("pong")["type"], "the socket stays open")
 
-	ended := e.dial(fmt.Sprintf("/ws/chat?stream=%d", streamID), nil)
+	ended := e.dial(viewerclient.Options{Stream: streamID})
 	require.Equal(t, msgStreamEnded, ended.wholeOf("error")["message"])
 }
 

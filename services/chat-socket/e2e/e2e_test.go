@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -19,6 +20,7 @@ import (
 	"openvibe.live/backend/shared/store"
 	"openvibe.live/backend/shared/testenv"
 	"openvibe.live/backend/shared/vibe"
+	"openvibe.live/backend/shared/viewerclient"
 )
 
 const seedEvent = `{
@@ -42,7 +44,7 @@ func TestDeliveryRules(t *testing.T) {
 	r := testenv.StartRedisServer(t)
 	w := newWorld(t, r.URL)
 	a, b := startChat(t, w.dbURL, r.URL), startChat(t, w.dbURL, r.URL)
-	va, vb := dialViewer(t, a, w, ""), dialViewer(t, b, w, "")
+	va, vb := dialViewer(t, a, w), dialViewer(t, b, w)
 	viewers := []*viewer{va, vb}
 	for _, v := range viewers {
 		wf := v.must("welcome")
@@ -107,7 +109,7 @@ func TestDeliveryRules(t *testing.T) {
 
 	t.Log("resume with since")
 	for _, p := range []*testenv.Process{a, b} {
-		vc := dialViewer(t, p, w, fmt.Sprintf("?since=%d", first.Seq))
+		vc := dialViewer(t, p, w, first.Seq)
 		require.Equal(t, true, vc.must("welcome").m["resumed"])
 		var got []int64
 		for range 3 {
@@ -127,7 +129,7 @@ func TestRetractAndPanic(t *testing.T) {
 	w := newWorld(t, r.URL)
 	w.settings(func(s *vibe.Settings) { s.DelayMs = 3000 })
 	a, b := startChat(t, w.dbURL, r.URL), startChat(t, w.dbURL, r.URL)
-	viewers := []*viewer{dialViewer(t, a, w, ""), dialViewer(t, b, w, "")}
+	viewers := []*viewer{dialViewer(t, a, w), dialViewer(t, b, w)}
 	for _, v := range viewers {
 		v.must("welcome")
 	}
@@ -194,7 +196,7 @@ func TestRedisRestartLosesNothing(t *testing.T) {
 	r := testenv.StartRedisServer(t)
 	w := newWorld(t, r.URL)
 	p := startChat(t, w.dbURL, r.URL)
-	v := dialViewer(t, p, w, "")
+	v := dialViewer(t, p, w)
 	v.must("welcome")
 	const total = 120
 	var wg sync.WaitGroup
@@ -211,17 +213,14 @@ func TestRedisRestartLosesNothing(t *testing.T) {
 		}
 	})
 	var got []int64
-	deadline := time.After(60 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for len(got) < total {
-		select {
-		case f, ok := <-v.frames:
-			require.True(t, ok, "viewer socket closed")
-			if f.Type == vibe.FrameVibeCoding {
-				got = append(got, f.seq())
-			}
-		case <-deadline:
+		f, err := v.rec.NextOf(time.Until(deadline), vibe.FrameVibeCoding)
+		if errors.Is(err, viewerclient.ErrTimeout) {
 			t.Fatalf("got %d of %d events: %v", len(got), total, got)
 		}
+		require.NoError(t, err, "viewer socket closed")
+		got = append(got, f.Seq)
 	}
 	wg.Wait()
 	for i, seq := range got {
@@ -238,7 +237,7 @@ func TestSlowViewerIsCutOff(t *testing.T) {
 	r := testenv.StartRedisServer(t)
 	w := newWorld(t, r.URL)
 	p := startChat(t, w.dbURL, r.URL, "OPENVIBE_CHAT_SEND_QUEUE_BYTES=1048576", "OPENVIBE_CHAT_WRITE_TIMEOUT=3s")
-	fast := dialViewer(t, p, w, "")
+	fast := dialViewer(t, p, w)
 	fast.must("welcome")
 
 	// The slow viewer has a tiny receive buffer and never reads.
@@ -246,7 +245,7 @@ func TestSlowViewerIsCutOff(t *testing.T) {
 		return c.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
 	}}
 	client := &http.Client{Transport: &http.Transport{DialContext: dialer.DialContext}}
-	slow, _, err := websocket.Dial(t.Context(), fmt.Sprintf("ws://%s/ws/chat/%s/%s", p.Addr, w.user.Username, w.slot.Slug), &websocket.DialOptions{HTTPClient: client})
+	slow, err := viewerclient.Dial(t.Context(), p.Addr, viewerclient.Options{Username: w.user.Username, Slot: w.slot.Slug, HTTPClient: client, ReadLimit: 1 << 20})
 	require.NoError(t, err)
 	defer slow.CloseNow()
 
@@ -269,9 +268,8 @@ func TestSlowViewerIsCutOff(t *testing.T) {
 	require.Eventually(t, func() bool { return p.Metric("openvibe_chat_slow_disconnects_total") >= 1 }, 10*time.Second, 100*time.Millisecond)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	slow.SetReadLimit(1 << 20)
 	for {
-		if _, _, err := slow.Read(ctx); err != nil {
+		if _, err := slow.Next(ctx); err != nil {
 			require.NoError(t, ctx.Err(), "the slow viewer's socket must be closed")
 			break
 		}
@@ -287,7 +285,7 @@ func TestNodeRestartResume(t *testing.T) {
 	r := testenv.StartRedisServer(t)
 	w := newWorld(t, r.URL)
 	p := startChat(t, w.dbURL, r.URL)
-	v := dialViewer(t, p, w, "")
+	v := dialViewer(t, p, w)
 	v.must("welcome")
 	for i := range 3 {
 		w.publishEvent(event(vibe.TypePrompt, vibe.VisibilityPublic, fmt.Sprintf("before %d", i)))
@@ -298,8 +296,8 @@ func TestNodeRestartResume(t *testing.T) {
 	}
 	p.Term(10 * time.Second)
 	select {
-	case err := <-v.closed:
-		require.EqualValues(t, websocket.StatusGoingAway, websocket.CloseStatus(err))
+	case <-v.rec.Done():
+		require.EqualValues(t, websocket.StatusGoingAway, websocket.CloseStatus(v.rec.Err()))
 	case <-time.After(10 * time.Second):
 		t.Fatal("viewer not closed by the shutdown")
 	}
@@ -309,7 +307,7 @@ func TestNodeRestartResume(t *testing.T) {
 		missed = append(missed, w.publishEvent(event(vibe.TypePrompt, vibe.VisibilityPublic, fmt.Sprintf("while down %d", i))).Seq)
 	}
 	q := startChat(t, w.dbURL, r.URL)
-	again := dialViewer(t, q, w, fmt.Sprintf("?since=%d", last))
+	again := dialViewer(t, q, w, last)
 	require.Equal(t, true, again.must("welcome").m["resumed"])
 	var got []int64
 	for range 3 {

@@ -25,7 +25,7 @@ func TestGatewayToViewer(t *testing.T) {
 	require.NoError(t, err)
 	gw := startGateway(t, w.dbURL, r.URL)
 	a, b := startChat(t, w.dbURL, r.URL), startChat(t, w.dbURL, r.URL)
-	viewers := []*viewer{dialViewer(t, a, w, ""), dialViewer(t, b, w, "")}
+	viewers := []*viewer{dialViewer(t, a, w), dialViewer(t, b, w)}
 	for _, v := range viewers {
 		v.must("welcome")
 	}
@@ -80,7 +80,7 @@ func TestGatewayOfflineEventsNeverReachViewers(t *testing.T) {
 	w := newWorld(t, r.URL)
 	gw := startGateway(t, w.dbURL, r.URL)
 	chat := startChat(t, w.dbURL, r.URL)
-	v := dialViewer(t, chat, w, "")
+	v := dialViewer(t, chat, w)
 	v.must("welcome")
 
 	pub, acks, errs := dialPublisher(t, w, gw)
@@ -105,7 +105,7 @@ func TestGatewayOfflineEventsNeverReachViewers(t *testing.T) {
 	f := v.must("vibe-coding")
 	require.Equal(t, live.EventID, f.eventField("eventId"), "the offline event never arrives, before or after")
 
-	late := dialViewer(t, chat, w, "?since=0") // a viewer replaying the slot from the start
+	late := dialViewer(t, chat, w, 0) // a viewer replaying the slot from the start
 	late.must("welcome")
 	f = late.must("vibe-coding")
 	require.Equal(t, live.EventID, f.eventField("eventId"))

@@ -4,8 +4,6 @@
 package e2e
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/stretchr/testify/require"
 
 	"openvibe.live/backend/shared/broker"
@@ -24,6 +21,7 @@ import (
 	"openvibe.live/backend/shared/store/stores"
 	"openvibe.live/backend/shared/testenv"
 	"openvibe.live/backend/shared/vibe"
+	"openvibe.live/backend/shared/viewerclient"
 )
 
 const jwtSecret = "e2e-secret-e2e-secret-e2e-secret-e2e"
@@ -186,14 +184,13 @@ func event(typ, visibility, summary string) vibe.Event {
 	return ev
 }
 
-// viewer is a test viewer socket.
+// viewer is a test viewer socket, recording every frame.
 type viewer struct {
-	t      *testing.T
-	conn   *websocket.Conn
-	frames chan frame
-	closed chan error
+	t   *testing.T
+	rec *viewerclient.Recorder
 }
 
+// frame is one frame received, decoded.
 type frame struct {
 	raw  json.RawMessage
 	m    map[string]any
@@ -211,54 +208,45 @@ func (f frame) eventField(k string) any {
 	return ev[k]
 }
 
-func dialViewer(t *testing.T, p *testenv.Process, w *world, query string) *viewer {
+// dialViewer joins the world's slot on p, resuming after since when given.
+func dialViewer(t *testing.T, p *testenv.Process, w *world, since ...int64) *viewer {
 	t.Helper()
-	u := fmt.Sprintf("ws://%s/ws/chat/%s/%s%s", p.Addr, w.user.Username, w.slot.Slug, query)
-	conn, _, err := websocket.Dial(t.Context(), u, nil)
+	o := viewerclient.Options{ReadLimit: 1 << 20}
+	if len(since) > 0 {
+		o.Resume, o.Since = true, since[0]
+	}
+	return watch(t, p, w, o)
+}
+
+// watch joins the world's slot on p with the given options.
+func watch(t *testing.T, p *testenv.Process, w *world, o viewerclient.Options) *viewer {
+	t.Helper()
+	o.Username, o.Slot = w.user.Username, w.slot.Slug
+	c, err := viewerclient.Dial(t.Context(), p.Addr, o)
 	require.NoError(t, err)
-	conn.SetReadLimit(1 << 20)
-	v := &viewer{t: t, conn: conn, frames: make(chan frame, 10_000), closed: make(chan error, 1)}
-	go v.read()
-	t.Cleanup(func() { conn.CloseNow() })
+	v := &viewer{t: t, rec: viewerclient.Record(c)}
+	t.Cleanup(func() {
+		v.rec.Close()
+		require.Empty(t, v.rec.Malformed(), "every message is one JSON object")
+	})
 	return v
 }
 
-func (v *viewer) read() {
-	for {
-		_, data, err := v.conn.Read(context.Background())
-		if err != nil {
-			v.closed <- err
-			close(v.frames)
-			return
-		}
-		now := time.Now()
-		for line := range bytes.SplitSeq(data, []byte{'\n'}) {
-			f := frame{raw: append(json.RawMessage{}, line...), at: now}
-			if json.Unmarshal(line, &f.m) == nil {
-				f.Type, _ = f.m["type"].(string)
-			}
-			v.frames <- f
-		}
-	}
+func decode(t *testing.T, f viewerclient.Frame) frame {
+	t.Helper()
+	m, err := f.Fields()
+	require.NoError(t, err)
+	return frame{raw: f.Raw, m: m, at: f.At, Type: f.Type}
 }
 
 // next returns the next frame of type typ, skipping others.
 func (v *viewer) next(typ string, timeout time.Duration) (frame, bool) {
 	v.t.Helper()
-	deadline := time.After(timeout)
-	for {
-		select {
-		case f, ok := <-v.frames:
-			if !ok {
-				return frame{}, false
-			}
-			if f.Type == typ {
-				return f, true
-			}
-		case <-deadline:
-			return frame{}, false
-		}
+	f, err := v.rec.NextOf(timeout, typ)
+	if err != nil {
+		return frame{}, false
 	}
+	return decode(v.t, f), true
 }
 
 func (v *viewer) must(typ string) frame {

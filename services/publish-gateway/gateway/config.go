@@ -6,8 +6,9 @@ import (
 	"openvibe.live/backend/shared/platform"
 )
 
-// Config holds the gateway's tunables. Every field has an OPENVIBE_GATEWAY_… variable; the
-// defaults are the ones documented in docs/protocol.md.
+// Config holds the gateway's tunables. Every field has an OPENVIBE_GATEWAY_… variable whose
+// envDefault tag is its default (docs/operations.md lists them). New takes a Config as given:
+// start from DefaultConfig to change a few fields.
 type Config struct {
 	// AllowLegacyStreamScope accepts hbt_ tokens that only carry the legacy "stream" scope.
 	AllowLegacyStreamScope bool `env:"OPENVIBE_GATEWAY_ALLOW_LEGACY_STREAM_SCOPE" envDefault:"true"`
@@ -62,30 +63,8 @@ type Config struct {
 	PublishWorkers int `env:"OPENVIBE_GATEWAY_PUBLISH_WORKERS" envDefault:"16"`
 }
 
-// DefaultConfig returns the documented defaults.
-func DefaultConfig() Config {
-	return Config{
-		AllowLegacyStreamScope: true,
-		MaxMessageBytes:        256 << 10,
-		ConnRate:               50,
-		ConnBurst:              200,
-		SlotRate:               100,
-		SlotBurst:              400,
-		MaxConnsPerSlot:        8,
-		MaxInflight:            512,
-		PingInterval:           20 * time.Second,
-		PingTimeout:            10 * time.Second,
-		WriteTimeout:           10 * time.Second,
-		IdleSessionTimeout:     10 * time.Minute,
-		ReapInterval:           time.Minute,
-		SettingsTTL:            time.Second,
-		BatchMaxEvents:         1024,
-		Writers:                2,
-		StoreTimeout:           5 * time.Second,
-		PublishTimeout:         500 * time.Millisecond,
-		PublishWorkers:         16,
-	}
-}
+// DefaultConfig returns the defaults the env tags declare.
+func DefaultConfig() Config { return platform.Defaults[Config]() }
 
 // Validate reports every invalid setting.
 func (c Config) Validate() error {

@@ -283,7 +283,7 @@ func (c *conn) handleSafely(ctx context.Context, data []byte) (req *closeRequest
 		if r := recover(); r != nil {
 			c.log.ErrorContext(ctx, "panic while handling a publisher message", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 			c.g.met.closes.WithLabelValues("internal_error").Inc()
-			req = &closeRequest{code: closeInternalErr, reason: ErrInternal}
+			req = &closeRequest{code: closeInternalErr, reason: TextInternal}
 		}
 	}()
 	return c.handle(ctx, data)

@@ -192,13 +192,13 @@ func TestStoreOutageNeverAcks(t *testing.T) {
 			m, err := c.Next(ctx)
 			require.NoError(t, err)
 			e := protoError(t, m)
-			require.Equal(t, ErrEventStore, e.Error)
+			require.Equal(t, TextEventStore, e.Error)
 			require.Equal(t, numbered(i), e.EventID)
 		}
 		require.NoError(t, c.Send(ctx, helloMsg("key-2")))
 		m, err := c.Next(ctx)
 		require.NoError(t, err)
-		require.Equal(t, ErrSessionStore, protoError(t, m).Error)
+		require.Equal(t, TextSessionStore, protoError(t, m).Error)
 
 		h.st.down.Store(false)
 		a := ack(t, sendEvent(t, ctx, c, "key", "ev-05"))
@@ -226,7 +226,7 @@ func TestBadEventDoesNotSinkItsBatch(t *testing.T) {
 			require.NoError(t, err)
 			if id == "ev-bad" {
 				e := protoError(t, m)
-				require.Equal(t, ErrEventStore, e.Error)
+				require.Equal(t, TextEventStore, e.Error)
 				require.Equal(t, id, e.EventID)
 				continue
 			}
@@ -350,7 +350,7 @@ func TestStorePanicIsAnError(t *testing.T) {
 	}
 	require.Equal(t, "ev-1", ack(t, must(c.Next(ctx))).EventID)
 	e := protoError(t, must(c.Next(ctx)))
-	require.Equal(t, ErrEventStore, e.Error)
+	require.Equal(t, TextEventStore, e.Error)
 	require.Equal(t, "ev-panic", e.EventID)
 	require.Equal(t, "ev-2", ack(t, must(c.Next(ctx))).EventID)
 }

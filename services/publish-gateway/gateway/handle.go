@@ -22,11 +22,11 @@ func (c *conn) handle(ctx context.Context, data []byte) *closeRequest {
 	switch {
 	case errors.Is(err, vibe.ErrMessageNotJSON):
 		c.g.met.messages.WithLabelValues("invalid").Inc()
-		c.fail(reasonInvalidJSON, ErrInvalidJSON, "")
+		c.fail(reasonInvalidJSON, TextInvalidJSON, "")
 		return nil
 	case err != nil || msg.Type == "":
 		c.g.met.messages.WithLabelValues("invalid").Inc()
-		c.fail(reasonInvalidPayload, ErrInvalidPayload, "")
+		c.fail(reasonInvalidPayload, TextInvalidPayload, "")
 		return nil
 	}
 	switch msg.Type {
@@ -59,7 +59,7 @@ func (c *conn) fail(reason, text, eventID string) {
 // checkTarget reports a problem with the slot an envelope names, or "".
 func (c *conn) checkTarget(managedStreamID int64, slotSlug string) string {
 	if managedStreamID != 0 && managedStreamID != c.slot.id {
-		return ErrSlotMismatch
+		return TextSlotMismatch
 	}
 	if slotSlug != "" && !strings.EqualFold(slotSlug, c.slot.slug) {
 		return vibe.ReasonSlugMismatch
@@ -69,7 +69,7 @@ func (c *conn) checkTarget(managedStreamID int64, slotSlug string) string {
 
 func checkVersion(v int) string {
 	if v > vibe.ProtocolVersion || v < 0 {
-		return ErrUnsupportedVersion + strconv.Itoa(v)
+		return TextUnsupportedVersion + strconv.Itoa(v)
 	}
 	return ""
 }
@@ -84,17 +84,17 @@ func (c *conn) handleHello(ctx context.Context, h vibe.Hello) {
 		c.fail(reasonInvalidPayload, c.checkTarget(h.ManagedStreamID, h.SlotSlug), "")
 		return
 	case key == "":
-		c.fail(reasonNoSession, ErrSessionKeyRequired, "")
+		c.fail(reasonNoSession, TextSessionKeyRequired, "")
 		return
 	case len([]rune(key)) > maxSessionKeyLen:
-		c.fail(reasonInvalidPayload, ErrSessionKeyTooLong, "")
+		c.fail(reasonInvalidPayload, TextSessionKeyTooLong, "")
 		return
 	}
 	pub := vibe.NormalizePublisher(h.Publisher)
 	pubJSON, _ := json.Marshal(pub)
 	s, err := c.openSession(ctx, key, pubJSON)
 	if err != nil {
-		c.fail(reasonStoreError, ErrSessionStore, "")
+		c.fail(reasonStoreError, TextSessionStore, "")
 		return
 	}
 	c.publisher, c.current = pubJSON, s
@@ -182,7 +182,7 @@ func (c *conn) handleEvent(ctx context.Context, env *vibe.ClientMessage) *closeR
 		c.fail(reasonInvalidPayload, text, ev.EventID)
 		return nil
 	case err != nil:
-		text := ErrInvalidPayload
+		text := TextInvalidPayload
 		if ee := (*vibe.EventError)(nil); errors.As(err, &ee) {
 			text = ee.Msg
 		}
@@ -195,19 +195,19 @@ func (c *conn) handleEvent(ctx context.Context, env *vibe.ClientMessage) *closeR
 	}
 	switch {
 	case key == "" && c.current == nil:
-		c.fail(reasonNoSession, ErrSessionNotEstablished, ev.EventID)
+		c.fail(reasonNoSession, TextSessionNotEstablished, ev.EventID)
 		return nil
 	case key == "":
 		key = c.current.row.SessionKey
 	case len([]rune(key)) > maxSessionKeyLen:
-		c.fail(reasonInvalidPayload, ErrSessionKeyTooLong, ev.EventID)
+		c.fail(reasonInvalidPayload, TextSessionKeyTooLong, ev.EventID)
 		return nil
 	}
 	sess, err := c.sessionFor(ctx, key)
 	if err != nil {
-		text := ErrSessionStore
+		text := TextSessionStore
 		if errors.Is(err, errTooManySessions) {
-			text = ErrTooManySessions
+			text = TextTooManySessions
 		}
 		c.fail(reasonStoreError, text, ev.EventID)
 		return nil
@@ -275,11 +275,11 @@ func (c *conn) submit(ctx context.Context, j *job) {
 	}
 	if c.closing.Load() {
 		c.release()
-		c.fail(reasonShuttingDown, ErrShuttingDown, j.row.EventID)
+		c.fail(reasonShuttingDown, TextShuttingDown, j.row.EventID)
 		return
 	}
 	if err := c.g.writer.submit(ctx, j); err != nil {
 		c.release()
-		c.fail(reasonShuttingDown, ErrShuttingDown, j.row.EventID)
+		c.fail(reasonShuttingDown, TextShuttingDown, j.row.EventID)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"openvibe.live/backend/services/publish-gateway/internal/pubclient"
+	"openvibe.live/backend/shared/pubclient"
 	"openvibe.live/backend/shared/store"
 	"openvibe.live/backend/shared/vibe"
 )

@@ -30,9 +30,9 @@ var (
 	refuseScope     = &refusal{vibe.CloseForbidden, vibe.ReasonScopeRequired, "forbidden"}
 	refuseNotFound  = &refusal{vibe.CloseNotFound, vibe.ReasonSlotNotFound, "not_found"}
 	refuseSlug      = &refusal{vibe.CloseBadRequest, vibe.ReasonSlugMismatch, "slug_mismatch"}
-	refuseStreamID  = &refusal{vibe.CloseBadRequest, ErrBadStreamID, "bad_request"}
-	refuseSlotFull  = &refusal{vibe.CloseRateLimited, ErrTooManyConnections, "slot_full"}
-	refuseStore     = &refusal{closeInternalErr, ErrUnavailable, "store_error"}
+	refuseStreamID  = &refusal{vibe.CloseBadRequest, TextBadStreamID, "bad_request"}
+	refuseSlotFull  = &refusal{vibe.CloseRateLimited, TextTooManyConnections, "slot_full"}
+	refuseStore     = &refusal{closeInternalErr, TextUnavailable, "store_error"}
 	refuseAfterStop = &refusal{closeGoingAway, closeShutdown, "shutting_down"}
 )
 

@@ -8,7 +8,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/stretchr/testify/require"
 
-	"openvibe.live/backend/services/publish-gateway/internal/pubclient"
+	"openvibe.live/backend/shared/pubclient"
 	"openvibe.live/backend/shared/store"
 	"openvibe.live/backend/shared/vibe"
 )
@@ -61,7 +61,7 @@ func TestHandshakeRefusals(t *testing.T) {
 		{"unknown slot", h.url(aliceTok, 987654, ""), vibe.CloseNotFound, vibe.ReasonSlotNotFound},
 		{"someone else's slot", h.url(bobTok, aliceSlot.ID, ""), vibe.CloseNotFound, vibe.ReasonSlotNotFound},
 		{"someone else's slot with its slug", h.url(bobTok, aliceSlot.ID, "camp-code"), vibe.CloseNotFound, vibe.ReasonSlotNotFound},
-		{"missing managedStreamId", h.url(aliceTok, 0, ""), vibe.CloseBadRequest, ErrBadStreamID},
+		{"missing managedStreamId", h.url(aliceTok, 0, ""), vibe.CloseBadRequest, TextBadStreamID},
 		{"slug mismatch", h.url(aliceTok, aliceSlot.ID, "other-slot"), vibe.CloseBadRequest, vibe.ReasonSlugMismatch},
 	}
 	for _, tc := range cases {
@@ -71,7 +71,7 @@ func TestHandshakeRefusals(t *testing.T) {
 	}
 	t.Run("non-numeric managedStreamId", func(t *testing.T) {
 		refusedWith(t, h, h.srv.URL+"/ws/vibe-coding/publish?token="+aliceTok+"&managedStreamId=abc", nil,
-			vibe.CloseBadRequest, ErrBadStreamID)
+			vibe.CloseBadRequest, TextBadStreamID)
 	})
 	t.Run("bearer header without scope", func(t *testing.T) {
 		refusedWith(t, h, h.url("", aliceSlot.ID, ""), http.Header{"Authorization": {"Bearer " + readOnly}},
@@ -172,7 +172,7 @@ func TestSlotConnectionCap(t *testing.T) {
 		_, err := h.dial(tok, ms.ID, "").Ready(h.ctx())
 		require.NoError(t, err)
 	}
-	refusedWith(t, h, h.url(tok, ms.ID, ""), nil, vibe.CloseRateLimited, ErrTooManyConnections)
+	refusedWith(t, h, h.url(tok, ms.ID, ""), nil, vibe.CloseRateLimited, TextTooManyConnections)
 }
 
 func TestHandshakeStoreOutage(t *testing.T) {
@@ -181,7 +181,7 @@ func TestHandshakeStoreOutage(t *testing.T) {
 	alice, tok := h.user("alice", store.ScopeVibeCodingPublish)
 	ms := h.slot(alice, "camp-code", false, "")
 	h.st.down.Store(true)
-	refusedWith(t, h, h.url(tok, ms.ID, ""), nil, websocket.StatusInternalError, ErrUnavailable)
+	refusedWith(t, h, h.url(tok, ms.ID, ""), nil, websocket.StatusInternalError, TextUnavailable)
 	h.st.down.Store(false)
 	_, err := h.dial(tok, ms.ID, "").Ready(h.ctx())
 	require.NoError(t, err, "recovers with the store")

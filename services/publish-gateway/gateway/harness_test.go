@@ -21,10 +21,10 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"openvibe.live/backend/services/publish-gateway/internal/pubclient"
 	"openvibe.live/backend/shared/auth"
 	"openvibe.live/backend/shared/broker"
 	"openvibe.live/backend/shared/broker/memory"
+	"openvibe.live/backend/shared/pubclient"
 	"openvibe.live/backend/shared/slotbus"
 	"openvibe.live/backend/shared/store"
 	"openvibe.live/backend/shared/store/stores"

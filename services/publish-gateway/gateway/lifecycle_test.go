@@ -10,7 +10,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/stretchr/testify/require"
 
-	"openvibe.live/backend/services/publish-gateway/internal/pubclient"
+	"openvibe.live/backend/shared/pubclient"
 	"openvibe.live/backend/shared/store"
 	"openvibe.live/backend/shared/vibe"
 )
@@ -132,7 +132,7 @@ func TestGracefulShutdown(t *testing.T) {
 			acked[id] = true
 		default:
 			e := protoError(t, m)
-			require.Equal(t, ErrShuttingDown, e.Error)
+			require.Equal(t, TextShuttingDown, e.Error)
 			id = e.EventID
 		}
 		require.False(t, answered[id], "%s answered twice", id)

@@ -10,26 +10,27 @@ import (
 	"openvibe.live/backend/shared/vibe"
 )
 
-// Error texts sent in vibe-coding.error messages (and as close reasons). The publisher
-// protocol document lists each of them; tests assert them verbatim.
+// The texts of the gateway's refusals: the error field of vibe-coding.error messages, and
+// close reasons. They are messages for publishers, not Go errors. The publisher protocol
+// document lists each of them; tests assert them verbatim.
 const (
-	ErrInvalidJSON           = "Invalid JSON payload"
-	ErrInvalidPayload        = "Invalid payload"
-	ErrSessionKeyRequired    = "sessionKey is required"
-	ErrSessionKeyTooLong     = "sessionKey must be at most 256 characters"
-	ErrSessionNotEstablished = "sessionKey must be established before events are accepted"
-	ErrTooManySessions       = "Too many sessions on one connection; reconnect"
-	ErrUnsupportedType       = "Unsupported message type: "    // followed by the type
-	ErrUnsupportedVersion    = "Unsupported protocolVersion: " // followed by the version
-	ErrSlotMismatch          = "managedStreamId does not match this connection"
-	ErrBadStreamID           = "managedStreamId must be a positive integer"
-	ErrSessionStore          = "Session could not be saved; send hello again"
-	ErrEventStore            = "Event could not be stored; send it again"
-	ErrShuttingDown          = "Server is shutting down; reconnect and send the event again"
-	ErrUnavailable           = "Service temporarily unavailable"
-	ErrTooManyConnections    = "Too many publisher connections for this managed stream"
-	ErrMessageTooLarge       = "Message too large"
-	ErrInternal              = "Internal error"
+	TextInvalidJSON           = "Invalid JSON payload"
+	TextInvalidPayload        = "Invalid payload"
+	TextSessionKeyRequired    = "sessionKey is required"
+	TextSessionKeyTooLong     = "sessionKey must be at most 256 characters"
+	TextSessionNotEstablished = "sessionKey must be established before events are accepted"
+	TextTooManySessions       = "Too many sessions on one connection; reconnect"
+	TextUnsupportedType       = "Unsupported message type: "    // followed by the type
+	TextUnsupportedVersion    = "Unsupported protocolVersion: " // followed by the version
+	TextSlotMismatch          = "managedStreamId does not match this connection"
+	TextBadStreamID           = "managedStreamId must be a positive integer"
+	TextSessionStore          = "Session could not be saved; send hello again"
+	TextEventStore            = "Event could not be stored; send it again"
+	TextShuttingDown          = "Server is shutting down; reconnect and send the event again"
+	TextUnavailable           = "Service temporarily unavailable"
+	TextTooManyConnections    = "Too many publisher connections for this managed stream"
+	TextMessageTooLarge       = "Message too large"
+	TextInternal              = "Internal error"
 )
 
 // Close codes beyond the ones in shared/vibe.
@@ -67,7 +68,7 @@ func errorMessage(text, eventID string) []byte {
 }
 
 func tooLargeReason(limit int64) string {
-	return ErrMessageTooLarge + " (limit " + strconv.FormatInt(limit, 10) + " bytes)"
+	return TextMessageTooLarge + " (limit " + strconv.FormatInt(limit, 10) + " bytes)"
 }
 
 func unsupportedType(t string) string {
@@ -75,5 +76,5 @@ func unsupportedType(t string) string {
 	if len(r) > maxEchoedTypeLen {
 		t = string(r[:maxEchoedTypeLen]) + vibe.Ellipsis
 	}
-	return ErrUnsupportedType + t
+	return TextUnsupportedType + t
 }

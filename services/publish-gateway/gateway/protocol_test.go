@@ -38,20 +38,20 @@ func TestProtocolErrors(t *testing.T) {
 		want    string
 		eventID string
 	}{
-		{"not json", false, `{"type":`, ErrInvalidJSON, ""},
-		{"not json at all", false, `hello`, ErrInvalidJSON, ""},
-		{"json array", false, `[1,2]`, ErrInvalidPayload, ""},
-		{"json string", false, `"vibe-coding.ping"`, ErrInvalidPayload, ""},
-		{"missing type", false, `{"sessionKey":"x"}`, ErrInvalidPayload, ""},
-		{"type not a string", false, `{"type":42}`, ErrInvalidPayload, ""},
+		{"not json", false, `{"type":`, TextInvalidJSON, ""},
+		{"not json at all", false, `hello`, TextInvalidJSON, ""},
+		{"json array", false, `[1,2]`, TextInvalidPayload, ""},
+		{"json string", false, `"vibe-coding.ping"`, TextInvalidPayload, ""},
+		{"missing type", false, `{"sessionKey":"x"}`, TextInvalidPayload, ""},
+		{"type not a string", false, `{"type":42}`, TextInvalidPayload, ""},
 		{"unknown type", false, `{"type":"vibe-coding.subscribe"}`, "Unsupported message type: vibe-coding.subscribe", ""},
-		{"hello without sessionKey", false, `{"type":"vibe-coding.hello","protocolVersion":1}`, ErrSessionKeyRequired, ""},
-		{"hello with a long sessionKey", false, `{"type":"vibe-coding.hello","sessionKey":"` + strings.Repeat("k", 257) + `"}`, ErrSessionKeyTooLong, ""},
+		{"hello without sessionKey", false, `{"type":"vibe-coding.hello","protocolVersion":1}`, TextSessionKeyRequired, ""},
+		{"hello with a long sessionKey", false, `{"type":"vibe-coding.hello","sessionKey":"` + strings.Repeat("k", 257) + `"}`, TextSessionKeyTooLong, ""},
 		{"hello with a wrong field type", false, `{"type":"vibe-coding.hello","sessionKey":{"k":1}}`, "sessionKey must be a string", ""},
 		{"hello with a fractional protocolVersion", false, `{"type":"vibe-coding.hello","sessionKey":"k","protocolVersion":1.5}`, "protocolVersion must be an integer", ""},
-		{"keys match exactly: Type", false, `{"Type":"vibe-coding.ping"}`, ErrInvalidPayload, ""},
-		{"keys match exactly: SessionKey", false, `{"type":"vibe-coding.hello","SessionKey":"k"}`, ErrSessionKeyRequired, ""},
-		{"hello for another slot", false, `{"type":"vibe-coding.hello","sessionKey":"k","managedStreamId":99999}`, ErrSlotMismatch, ""},
+		{"keys match exactly: Type", false, `{"Type":"vibe-coding.ping"}`, TextInvalidPayload, ""},
+		{"keys match exactly: SessionKey", false, `{"type":"vibe-coding.hello","SessionKey":"k"}`, TextSessionKeyRequired, ""},
+		{"hello for another slot", false, `{"type":"vibe-coding.hello","sessionKey":"k","managedStreamId":99999}`, TextSlotMismatch, ""},
 		{"hello with another slug", false, `{"type":"vibe-coding.hello","sessionKey":"k","slotSlug":"nope"}`, vibe.ReasonSlugMismatch, ""},
 		{"hello from the future", false, `{"type":"vibe-coding.hello","sessionKey":"k","protocolVersion":2}`, "Unsupported protocolVersion: 2", ""},
 		{"event before hello without any sessionKey", true, withEnvelope(func(m map[string]any) {
@@ -61,15 +61,15 @@ func TestProtocolErrors(t *testing.T) {
 		{"event before hello with a long sessionKey", true, withEnvelope(func(m map[string]any) {
 			m["sessionKey"] = strings.Repeat("k", 257)
 			delete(m["event"].(map[string]any), "sessionKey")
-		}), ErrSessionKeyTooLong, "ev-1"},
+		}), TextSessionKeyTooLong, "ev-1"},
 		{"event missing", false, withEnvelope(func(m map[string]any) { delete(m, "event") }), "event payload is required", ""},
 		{"event null", false, withEnvelope(func(m map[string]any) { m["event"] = nil }), "event payload is required", ""},
 		{"event not an object", false, withEnvelope(func(m map[string]any) { m["event"] = "text" }), "event payload is required", ""},
 		{"event without eventId", false, withEvent(func(ev map[string]any) { delete(ev, "eventId") }), "eventId and eventType are required", ""},
 		{"event with a blank eventId", false, withEvent(func(ev map[string]any) { ev["eventId"] = "  " }), "eventId and eventType are required", ""},
 		{"event with an object eventId", false, withEvent(func(ev map[string]any) { ev["eventId"] = map[string]any{"id": 1} }), "eventId and eventType are required", ""},
-		{"event for another slot", false, withEnvelope(func(m map[string]any) { m["managedStreamId"] = 99999 }), ErrSlotMismatch, "ev-1"},
-		{"event for another slot, as a string", false, withEnvelope(func(m map[string]any) { m["managedStreamId"] = "99999" }), ErrSlotMismatch, "ev-1"},
+		{"event for another slot", false, withEnvelope(func(m map[string]any) { m["managedStreamId"] = 99999 }), TextSlotMismatch, "ev-1"},
+		{"event for another slot, as a string", false, withEnvelope(func(m map[string]any) { m["managedStreamId"] = "99999" }), TextSlotMismatch, "ev-1"},
 		{"event with another slug", false, withEnvelope(func(m map[string]any) { m["slotSlug"] = "nope" }), vibe.ReasonSlugMismatch, "ev-1"},
 		{"event from the future", false, withEnvelope(func(m map[string]any) { m["protocolVersion"] = 2 }), "Unsupported protocolVersion: 2", "ev-1"},
 	}

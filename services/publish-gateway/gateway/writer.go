@@ -296,7 +296,7 @@ func (w *batchWriter) finish(r result, published bool) {
 	j := r.job
 	if r.err != nil {
 		w.met.eventsRejected.WithLabelValues(reasonStoreError).Inc()
-		j.c.deliver(errorMessage(ErrEventStore, j.row.EventID))
+		j.c.deliver(errorMessage(TextEventStore, j.row.EventID))
 		return
 	}
 	ev := r.ins.Event

@@ -16,6 +16,7 @@ import (
 	"openvibe.live/backend/shared/broker/brokers"
 	"openvibe.live/backend/shared/store"
 	"openvibe.live/backend/shared/store/stores"
+	"openvibe.live/backend/shared/viewerclient"
 )
 
 type load struct {
@@ -118,10 +119,7 @@ func (l *load) connect(ctx context.Context, wg *sync.WaitGroup, u store.User, sl
 	for i := range l.o.viewers {
 		base := l.o.chatURLs[i%len(l.o.chatURLs)]
 		slot := slots[i%len(slots)]
-		url := fmt.Sprintf("%s/ws/chat/%s/%s", base, u.Username, slot.Slug)
-		if l.o.coalesce {
-			url += "?batch=1"
-		}
+		join := viewerclient.Options{Username: u.Username, Slot: slot.Slug, Batch: l.o.coalesce}
 		select {
 		case sem <- struct{}{}:
 		case <-ctx.Done():
@@ -129,7 +127,7 @@ func (l *load) connect(ctx context.Context, wg *sync.WaitGroup, u store.User, sl
 		}
 		var once sync.Once
 		wg.Go(func() {
-			runViewer(ctx, url, l.pstats.stored[slot.ID], &l.vstats, func(err error) {
+			runViewer(ctx, base, join, l.pstats.stored[slot.ID], &l.vstats, func(err error) {
 				once.Do(func() {
 					<-sem
 					errs <- err

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/coder/websocket"
+	"openvibe.live/backend/shared/viewerclient"
 )
 
 // viewerStats are shared by every simulated viewer.
@@ -33,15 +33,14 @@ var (
 
 // runViewer connects one viewer and reads until ctx ends. welcomed is called once the
 // welcome frame has arrived (or with the error that prevented it).
-func runViewer(ctx context.Context, url string, stored *storedRing, st *viewerStats, welcomed func(error)) {
-	conn, _, err := websocket.Dial(ctx, url, nil)
+func runViewer(ctx context.Context, base string, join viewerclient.Options, stored *storedRing, st *viewerStats, welcomed func(error)) {
+	conn, err := viewerclient.Dial(ctx, base, join)
 	if err != nil {
 		st.dialErrors.Add(1)
 		welcomed(err)
 		return
 	}
 	defer conn.CloseNow()
-	conn.SetReadLimit(4 << 20)
 	st.connected.Add(1)
 	defer st.connected.Add(-1)
 	v := viewer{st: st, stored: stored, welcomed: welcomed}
@@ -49,17 +48,12 @@ func runViewer(ctx context.Context, url string, stored *storedRing, st *viewerSt
 	// read); ending the run closes the socket instead.
 	stop := context.AfterFunc(ctx, func() { conn.CloseNow() })
 	defer stop()
-	buf := bytes.NewBuffer(make([]byte, 0, 4096))
 	for {
-		_, r, err := conn.Reader(context.Background())
-		if err == nil {
-			buf.Reset()
-			_, err = buf.ReadFrom(r)
-		}
+		err := conn.ReadMessage(context.Background(), v.frame)
 		if err != nil {
 			if ctx.Err() == nil {
 				st.dropped.Add(1)
-				if websocket.CloseStatus(err) == 4008 {
+				if viewerclient.CloseStatus(err) == 4008 {
 					st.slow.Add(1)
 				}
 			}
@@ -68,11 +62,7 @@ func runViewer(ctx context.Context, url string, stored *storedRing, st *viewerSt
 			}
 			return
 		}
-		now := time.Now()
 		st.messages.Add(1)
-		for f := range bytes.SplitSeq(buf.Bytes(), []byte{'\n'}) {
-			v.frame(f, now)
-		}
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"golang.org/x/sync/errgroup"
 
-	"openvibe.live/backend/services/publish-gateway/internal/pubclient"
+	"openvibe.live/backend/shared/pubclient"
 	"openvibe.live/backend/shared/vibe"
 )
 

@@ -1,6 +1,9 @@
-// Package pubclient is a small typed client of the publisher socket for the gateway's
-// end-to-end tests and its load tool: it sends protocol messages and reads the server's
-// answers, keeping every field the server sent so tests can check them all.
+// Package pubclient is a small typed client of the publisher socket
+// (/ws/vibe-coding/publish) for the tests and the load tools: it sends protocol messages as
+// given, in whatever value forms a publisher uses, and reads the server's answers in order,
+// keeping every field the server sent so tests can check them all. (shared/vibe/publisher is
+// the publisher library: it queues, paces, reconnects and resends; this client does none of
+// that.) docs/protocol.md describes the socket.
 package pubclient
 
 import (
@@ -11,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -93,6 +97,24 @@ func (c *Client) Send(ctx context.Context, v any) error {
 // SendRaw sends b as one text message.
 func (c *Client) SendRaw(ctx context.Context, b []byte) error {
 	return c.ws.Write(ctx, websocket.MessageText, b)
+}
+
+// Event sends ev (a vibe.Event, or a map holding an event in any value forms) in a
+// vibe-coding.event envelope of protocol version 1 stamped with the time, for sessionKey
+// (left out when empty: the connection's session is used).
+func (c *Client) Event(ctx context.Context, sessionKey string, ev any) error {
+	return c.Send(ctx, eventEnvelope{
+		Type: vibe.MsgEvent, ProtocolVersion: vibe.ProtocolVersion, SessionKey: sessionKey,
+		Timestamp: time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), Event: ev,
+	})
+}
+
+type eventEnvelope struct {
+	Type            string `json:"type"`
+	ProtocolVersion int    `json:"protocolVersion"`
+	SessionKey      string `json:"sessionKey,omitempty"`
+	Timestamp       string `json:"timestamp"`
+	Event           any    `json:"event"`
 }
 
 // Next reads the next server message.
