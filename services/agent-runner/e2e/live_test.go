@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/labstack/echo/v4"
 	"github.com/stretchr/testify/require"
 
@@ -24,6 +24,8 @@ import (
 	"openvibe.live/backend/shared/store"
 	"openvibe.live/backend/shared/store/stores"
 	"openvibe.live/backend/shared/testenv"
+	"openvibe.live/backend/shared/vibe"
+	"openvibe.live/backend/shared/viewerclient"
 
 	"openvibe.live/backend/services/agent-runner/internal/llm"
 	"openvibe.live/backend/services/agent-runner/runner"
@@ -45,39 +47,12 @@ func start(t *testing.T, name, bin, dbURL, redisURL string) *testenv.Process {
 		"OPENVIBE_CHAT_ROOM_LINGER=0s", "OPENVIBE_SHUTDOWN_TIMEOUT=5s"})
 }
 
-type frame struct {
-	Type  string          `json:"type"`
-	Seq   int64           `json:"seq"`
-	Event json.RawMessage `json:"event"`
-	raw   string
-}
-
-type viewer struct {
-	frames chan frame
-}
-
-func dialViewer(t *testing.T, addr, user, slot string) *viewer {
-	conn, _, err := websocket.Dial(t.Context(), fmt.Sprintf("ws://%s/ws/chat/%s/%s?batch=0", addr, user, slot), nil)
+// dialViewer joins user/slot's chat socket on addr and records every frame.
+func dialViewer(t *testing.T, addr, user, slot string) *viewerclient.Recorder {
+	c, err := viewerclient.Dial(t.Context(), addr, viewerclient.Options{Username: user, Slot: slot, ReadLimit: 1 << 20})
 	require.NoError(t, err)
-	conn.SetReadLimit(1 << 20)
-	v := &viewer{frames: make(chan frame, 1000)}
-	go func() {
-		defer close(v.frames)
-		for {
-			_, data, err := conn.Read(context.Background())
-			if err != nil {
-				return
-			}
-			for line := range bytes.SplitSeq(data, []byte{'\n'}) {
-				var f frame
-				if json.Unmarshal(line, &f) == nil {
-					f.raw = string(line)
-					v.frames <- f
-				}
-			}
-		}
-	}()
-	t.Cleanup(func() { conn.CloseNow() })
+	v := viewerclient.Record(c)
+	t.Cleanup(v.Close)
 	return v
 }
 
@@ -90,23 +65,21 @@ type viewed struct {
 }
 
 // collect reads vibe-coding frames until the predicate holds on everything read so far.
-func (v *viewer) collect(t *testing.T, got []viewed, raws []string, done func([]viewed) bool) ([]viewed, []string) {
+func collect(t *testing.T, v *viewerclient.Recorder, got []viewed, raws []string, done func([]viewed) bool) ([]viewed, []string) {
 	t.Helper()
-	deadline := time.After(40 * time.Second)
+	deadline := time.Now().Add(40 * time.Second)
 	for !done(got) {
-		select {
-		case f, ok := <-v.frames:
-			require.True(t, ok, "viewer socket closed")
-			if f.Type != "vibe-coding" {
-				continue
-			}
-			var ev viewed
-			require.NoError(t, json.Unmarshal(f.Event, &ev))
-			got = append(got, ev)
-			raws = append(raws, f.raw)
-		case <-deadline:
+		f, err := v.NextOf(time.Until(deadline), vibe.FrameVibeCoding)
+		if errors.Is(err, viewerclient.ErrTimeout) {
 			t.Fatalf("viewer frames so far: %+v", got)
 		}
+		require.NoError(t, err, "viewer socket closed")
+		var vf struct {
+			Event viewed `json:"event"`
+		}
+		require.NoError(t, f.Decode(&vf))
+		got = append(got, vf.Event)
+		raws = append(raws, string(f.Raw))
 	}
 	return got, raws
 }
@@ -227,7 +200,7 @@ func TestLinkedSessionReachesViewers(t *testing.T) {
 	call(t, srv.URL, http.MethodPost, "/agent/session/"+sess.ID+"/message",
 		map[string]any{"text": "Make greet friendlier. Token for CI: " + secret, "wait": true}, http.StatusOK, nil)
 
-	got, raws := v.collect(t, nil, nil, func(evs []viewed) bool { return count(evs, "file.change") >= 3 && count(evs, "session.status") >= 2 })
+	got, raws := collect(t, v, nil, nil, func(evs []viewed) bool { return count(evs, "file.change") >= 3 && count(evs, "session.status") >= 2 })
 	ts := types(got)
 	idx := func(typ string) int {
 		for i, x := range ts {
@@ -294,7 +267,7 @@ func TestLinkedSessionReachesViewers(t *testing.T) {
 		return after.Connected && after.Queued == 0 && after.InFlight == 0 && after.Connects >= 2
 	}, 40*time.Second, 100*time.Millisecond, "link caught up: %+v", after)
 
-	got, _ = v.collect(t, got, raws, func(evs []viewed) bool { return count(evs, "file.change") >= 4 })
+	got, _ = collect(t, v, got, raws, func(evs []viewed) bool { return count(evs, "file.change") >= 4 })
 	seen := map[string]int{}
 	for _, ev := range got {
 		seen[ev.EventID]++
