@@ -3,12 +3,14 @@ package app
 import (
 	"log/slog"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"openvibe.live/backend/shared/platform"
+	"openvibe.live/backend/shared/testenv"
 )
 
 func TestConfigValidateReportsEveryProblem(t *testing.T) {
@@ -27,6 +29,20 @@ func TestConfigValidateReportsEveryProblem(t *testing.T) {
 	require.Equal(t, "data/agent.db", cfg.Agent.Database)
 	require.Equal(t, "auto", cfg.Agent.Sandbox)
 	require.Equal(t, "/agent", cfg.Agent.Prefix)
+}
+
+// TestConfigDefaults: the defaults, with the two settings that have none, are valid and are
+// the ones docs/agent-runner.md gives; what it leaves out are the settings every service has,
+// which docs/operations.md lists (and the other services' defaults tests check).
+func TestConfigDefaults(t *testing.T) {
+	c := platform.Defaults[Config]()
+	c.DatabaseURL, c.JWTSecret = "/tmp/accounts.db", strings.Repeat("s", 32)
+	require.NoError(t, c.Validate())
+	root, err := testenv.RepoRoot()
+	require.NoError(t, err)
+	missing := testenv.RequireDocumentedDefaults(t, &c, filepath.Join(root, "docs", "agent-runner.md"))
+	require.ElementsMatch(t, []string{"OPENVIBE_LOG_LEVEL", "OPENVIBE_LOG_FORMAT", "OPENVIBE_SHUTDOWN_TIMEOUT",
+		"OPENVIBE_DRAIN_DELAY", "OPENVIBE_HTTP_BODY_LIMIT", "OPENVIBE_MIGRATE_ON_START"}, missing)
 }
 
 func TestSandboxSelection(t *testing.T) {
