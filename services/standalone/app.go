@@ -91,6 +91,7 @@ func (a *app) serve(ctx context.Context, log *slog.Logger) error {
 		Logger: log.With("component", "agent-runner"), Registerer: reg, Database: cfg.Agent.Database,
 		Auth: b.Auth, WorkspaceRoot: cfg.Agent.WorkspaceRoot, PerUserWorkspace: true,
 		GlobalConfig: cfg.Agent.ConfigFile, DefaultModel: cfg.Agent.Model, Bwrap: bwrap,
+		PublishAllowed: cfg.Agent.PublishAllowedServers,
 	})
 	if err != nil {
 		return err

@@ -38,6 +38,9 @@ type agentConfig struct {
 	ConfigFile    string `env:"OPENVIBE_AGENT_CONFIG"`
 	Model         string `env:"OPENVIBE_AGENT_MODEL"`
 	Sandbox       string `env:"OPENVIBE_AGENT_SANDBOX" envDefault:"auto"`
+	// PublishAllowedServers are gateways on private addresses that a session link may use
+	// beside this server itself.
+	PublishAllowedServers []string `env:"OPENVIBE_AGENT_PUBLISH_ALLOWED_SERVERS" envSeparator:","`
 }
 
 // Validate reports every problem at once. The database URL and JWT secret may be empty: they
