@@ -25,6 +25,7 @@ import (
 	"openvibe.live/backend/shared/slotbus"
 	"openvibe.live/backend/shared/store"
 	"openvibe.live/backend/shared/testenv"
+	"openvibe.live/backend/shared/vibe"
 )
 
 // testSecret signs the test server's session tokens.
@@ -305,7 +306,7 @@ func (e *env) storeEvents(slotID int64, evs ...seedEvent) []store.VibeEvent {
 	for _, ev := range evs {
 		vis := ev.visibility
 		if vis == "" {
-			vis = store.VisibilityPublic
+			vis = vibe.VisibilityPublic
 		}
 		p := map[string]any{"version": 1, "eventId": ev.id, "eventType": ev.typ, "visibility": vis, "summary": "summary of " + ev.id, "sessionKey": "openvibe-test-session"}
 		for k, v := range ev.payload {

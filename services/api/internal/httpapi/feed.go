@@ -201,7 +201,7 @@ func (s *Server) visibleEvents(ctx context.Context, slotID int64, st vibe.Settin
 // projectStored is the viewer's view of a stored event under st, or nil when hidden. A stored
 // payload that no longer decodes is hidden rather than shown raw.
 func projectStored(row store.VibeEvent, st vibe.Settings) *vibe.Event {
-	if row.Visibility != store.VisibilityPublic || row.Withheld || row.RetractedAt != nil {
+	if row.Visibility != vibe.VisibilityPublic || row.Withheld || row.RetractedAt != nil {
 		return nil
 	}
 	var ev vibe.Event

@@ -191,7 +191,7 @@ func viewerStatus(row store.VibeEvent, proj *vibe.Event, visibleAt, now time.Tim
 		return StatusRetracted
 	case row.Withheld:
 		return StatusWithheld
-	case row.Visibility != store.VisibilityPublic:
+	case row.Visibility != vibe.VisibilityPublic:
 		return StatusPrivate
 	case row.FirstDeliveredAt != nil:
 		return StatusDelivered
@@ -258,14 +258,14 @@ func (s *Server) putSettings(c echo.Context) error {
 // updateSettings changes the slot's vibe-coding settings under the store's row lock.
 func (s *Server) updateSettings(ctx context.Context, slotID int64, change func(vibe.Settings) (vibe.Settings, error)) (vibe.Settings, error) {
 	var next vibe.Settings
-	_, err := s.Store.UpdateBroadcastSettings(ctx, slotID, func(cur json.RawMessage) (json.RawMessage, error) {
+	_, err := s.Store.UpdateBroadcastSettings(ctx, slotID, store.SettingsOnly(func(cur json.RawMessage) (json.RawMessage, error) {
 		n, err := change(vibe.SettingsFromBroadcast(cur))
 		if err != nil {
 			return nil, err
 		}
 		next = n
 		return vibe.BroadcastWithSettings(cur, n)
-	})
+	}))
 	return next, err
 }
 
@@ -322,7 +322,7 @@ func (s *Server) panicButton(c echo.Context) error {
 		return err
 	}
 	since := now.Add(-time.Duration(next.DelayMs)*time.Millisecond - s.PanicMargin)
-	n, err := s.Store.WithholdVibeEvents(ctx, ms.ID, since)
+	n, err := s.Store.WithholdVibeEvents(ctx, store.Withhold{ManagedStreamID: ms.ID, ReceivedFrom: since, Reason: vibe.WithheldPanic})
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"openvibe.live/backend/shared/slotbus"
-	"openvibe.live/backend/shared/store"
 	"openvibe.live/backend/shared/vibe"
 )
 
@@ -33,7 +32,7 @@ func BenchmarkFanout(b *testing.B) {
 				r.viewerIndex[viewers[i]] = i
 				r.viewers = append(r.viewers, viewers[i])
 			}
-			ev := slotbus.FromStoreEvent(st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now()))
+			ev := slotbus.FromStoreEvent(st.add(vibe.TypePrompt, vibe.VisibilityPublic, false, time.Now()))
 			drained, cancel := context.WithCancel(context.Background())
 			cancel()
 			b.ReportAllocs()

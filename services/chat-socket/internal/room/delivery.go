@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"openvibe.live/backend/shared/slotbus"
-	"openvibe.live/backend/shared/store"
 	"openvibe.live/backend/shared/vibe"
 )
 
@@ -103,7 +102,7 @@ func (r *Room) ingest(ev *slotbus.Event, base time.Time) {
 		reason = "withheld"
 	case ev.Retracted || r.retracted[ev.Seq]:
 		reason = "retracted"
-	case ev.Visibility != store.VisibilityPublic:
+	case ev.Visibility != vibe.VisibilityPublic:
 		reason = "streamer"
 	}
 	delete(r.retracted, ev.Seq)

@@ -47,21 +47,44 @@ func (s *fakeStore) setFail(f bool) {
 
 // add stores an event and returns it as the gateway would publish it.
 func (s *fakeStore) add(typ, visibility string, withheld bool, at time.Time) store.VibeEvent {
+	ev := vibe.Event{EventType: typ}
+	switch typ {
+	case vibe.TypeThinking:
+		ev.Thinking = &vibe.TextBody{}
+	case vibe.TypePrompt:
+		ev.Prompt = &vibe.TextBody{}
+	}
+	e := s.addEvent(ev, visibility, at)
+	if withheld {
+		s.mu.Lock()
+		s.events[len(s.events)-1].Withheld = true
+		e = s.events[len(s.events)-1]
+		s.mu.Unlock()
+	}
+	return e
+}
+
+// addEvent stores ev under the next seq (its id, summary and text derived from the seq when
+// empty) and returns it as the gateway would publish it.
+func (s *fakeStore) addEvent(ev vibe.Event, visibility string, at time.Time) store.VibeEvent {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	seq := s.slot.LastSeq + 1
 	id := fmt.Sprintf("ev-%d", seq)
-	ev := vibe.Event{Version: 1, EventID: id, EventType: typ, Visibility: visibility, Summary: "summary " + id}
-	switch typ {
-	case vibe.TypeThinking:
-		ev.Thinking = &vibe.TextBody{Text: "thinking " + id}
-	case vibe.TypePrompt:
-		ev.Prompt = &vibe.TextBody{Text: "prompt " + id}
+	ev.Version, ev.EventID, ev.Visibility = 1, id, visibility
+	if ev.Summary == "" {
+		ev.Summary = "summary " + id
+	}
+	if ev.Thinking != nil && ev.Thinking.Text == "" {
+		ev.Thinking.Text = "thinking " + id
+	}
+	if ev.Prompt != nil && ev.Prompt.Text == "" {
+		ev.Prompt.Text = "prompt " + id
 	}
 	payload, _ := json.Marshal(ev)
 	e := store.VibeEvent{
-		ID: seq, ManagedStreamID: s.slot.ID, Seq: seq, EventID: id, EventType: typ, Visibility: visibility,
-		Payload: payload, ReceivedAt: at, Withheld: withheld,
+		ID: seq, ManagedStreamID: s.slot.ID, Seq: seq, EventID: id, EventType: ev.EventType, Visibility: visibility,
+		Payload: payload, ReceivedAt: at,
 	}
 	s.events = append(s.events, e)
 	s.slot.LastSeq = seq

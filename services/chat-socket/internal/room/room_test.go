@@ -74,7 +74,7 @@ func (h *harness) send(m slotbus.Message) {
 
 // store adds an event received now and publishes it.
 func (h *harness) store(typ string) store.VibeEvent {
-	e := h.st.add(typ, store.VisibilityPublic, false, time.Now())
+	e := h.st.add(typ, vibe.VisibilityPublic, false, time.Now())
 	h.publish(e)
 	return e
 }
@@ -126,7 +126,7 @@ func types(fs []frame) []string {
 func TestJoinSendsWelcomeAndChatHistory(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, vibe.DefaultSettings())
-		h.st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now().Add(-time.Minute))
+		h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, false, time.Now().Add(-time.Minute))
 		v, _ := h.join(nil, 1<<20)
 		fs := take(t, v)
 		require.Equal(t, []string{FrameWelcome, FrameChatHistory}, types(fs))
@@ -176,8 +176,8 @@ func TestHiddenEventsNeverReachViewers(t *testing.T) {
 		h := newHarness(t, vibe.DefaultSettings()) // show_thinking=0
 		v := h.watch()
 		h.store(vibe.TypeThinking)
-		h.publish(h.st.add(vibe.TypePrompt, store.VisibilityStreamer, false, time.Now()))
-		h.publish(h.st.add(vibe.TypePrompt, store.VisibilityPublic, true, time.Now()))
+		h.publish(h.st.add(vibe.TypePrompt, vibe.VisibilityStreamer, false, time.Now()))
+		h.publish(h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, true, time.Now()))
 		h.store(vibe.TypePrompt)
 		require.Equal(t, []int64{4}, seqs(take(t, v)))
 	})
@@ -188,12 +188,12 @@ func TestGapsAreFilledFromTheStoreInOrder(t *testing.T) {
 		h := newHarness(t, vibe.DefaultSettings())
 		v := h.watch()
 		h.store(vibe.TypePrompt)
-		h.st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now()) // never published
-		h.st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now())
+		h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, false, time.Now()) // never published
+		h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, false, time.Now())
 		h.store(vibe.TypePrompt)
 		require.Equal(t, []int64{1, 2, 3, 4}, seqs(take(t, v)))
 
-		h.st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now()) // lost, then a gap signal
+		h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, false, time.Now()) // lost, then a gap signal
 		h.br.gap(slotbus.Channel(7))
 		require.Equal(t, []int64{5}, seqs(take(t, v)))
 		require.Equal(t, 2.0, testutil.ToFloat64(h.metrics.GapFills.WithLabelValues("seq_gap"))+testutil.ToFloat64(h.metrics.GapFills.WithLabelValues("broker_gap")))
@@ -204,7 +204,7 @@ func TestGapFillWaitsForTheStore(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, vibe.DefaultSettings())
 		v := h.watch()
-		h.st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now())
+		h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, false, time.Now())
 		h.st.setFail(true)
 		h.store(vibe.TypePrompt)
 		require.Empty(t, seqs(take(t, v)), "seq 2 must not overtake the missing seq 1")
@@ -218,7 +218,7 @@ func TestRefreshRecoversSilentLossAndSettings(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, vibe.DefaultSettings())
 		v := h.watch()
-		h.st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now())
+		h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, false, time.Now())
 		s := vibe.DefaultSettings()
 		s.WidgetTitle = "Late night"
 		h.st.setSettings(s)
@@ -239,7 +239,7 @@ func TestPauseDropsEventsForGood(t *testing.T) {
 		paused := s
 		paused.Paused = 1
 		h.send(slotbus.Message{Kind: slotbus.KindSettings, Settings: &paused})
-		h.publish(h.st.add(vibe.TypePrompt, store.VisibilityPublic, true, time.Now())) // stored while paused
+		h.publish(h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, true, time.Now())) // stored while paused
 		time.Sleep(2 * time.Second)
 		require.Equal(t, []string{vibe.FrameSettings}, types(take(t, v)))
 		h.send(slotbus.Message{Kind: slotbus.KindSettings, Settings: &s})
@@ -337,7 +337,7 @@ func TestResumeAfterRoomRestartUsesTheStore(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, vibe.DefaultSettings())
 		for range 4 {
-			h.st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now())
+			h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, false, time.Now())
 		}
 		since := int64(1)
 		v, _ := h.join(&since, 1<<20)
@@ -453,7 +453,7 @@ func TestBackfillRespectsTheDelay(t *testing.T) {
 		s.DelayMs = 3000
 		h := newHarness(t, s)
 		// Stored a second before the room starts: still inside its window.
-		h.st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now().Add(-time.Second))
+		h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, false, time.Now().Add(-time.Second))
 		zero := int64(0)
 		v, _ := h.join(&zero, 1<<20)
 		require.Empty(t, seqs(take(t, v)), "not replayed before its delay ends")
