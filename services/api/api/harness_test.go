@@ -256,10 +256,11 @@ func (e *env) createToken(bearer string, scopes ...string) tokenResp {
 	return tok
 }
 
-// subscribe listens to a slot's broker channel.
+// subscribe listens to a slot's control channel, where the api sends settings, retractions
+// and panics.
 func (e *env) subscribe(slotID int64) broker.Subscription {
 	e.t.Helper()
-	sub, err := e.broker.Subscribe(context.Background(), slotbus.Channel(slotID))
+	sub, err := e.broker.Subscribe(context.Background(), slotbus.ControlChannel(slotID))
 	require.NoError(e.t, err)
 	e.t.Cleanup(func() { _ = sub.Close() })
 	return sub

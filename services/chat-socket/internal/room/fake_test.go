@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"openvibe.live/backend/shared/broker"
-	"openvibe.live/backend/shared/slotbus"
 	"openvibe.live/backend/shared/store"
 	"openvibe.live/backend/shared/vibe"
 )
@@ -145,9 +144,10 @@ type fakeBroker struct {
 }
 
 type fakeSub struct {
-	b    *fakeBroker
-	ch   chan broker.Message
-	once sync.Once
+	b       *fakeBroker
+	channel string
+	ch      chan broker.Message
+	once    sync.Once
 }
 
 func newFakeBroker() *fakeBroker { return &fakeBroker{subs: map[string][]*fakeSub{}} }
@@ -172,7 +172,7 @@ func (b *fakeBroker) gap(channel string) {
 func (b *fakeBroker) Subscribe(_ context.Context, channel string) (broker.Subscription, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	s := &fakeSub{b: b, ch: make(chan broker.Message, 1024)}
+	s := &fakeSub{b: b, channel: channel, ch: make(chan broker.Message, 1024)}
 	b.subs[channel] = append(b.subs[channel], s)
 	return s, nil
 }
@@ -192,10 +192,10 @@ func (s *fakeSub) Close() error {
 	s.once.Do(func() {
 		s.b.mu.Lock()
 		defer s.b.mu.Unlock()
-		subs := s.b.subs[slotbus.Channel(7)]
+		subs := s.b.subs[s.channel]
 		for i, x := range subs {
 			if x == s {
-				s.b.subs[slotbus.Channel(7)] = append(subs[:i], subs[i+1:]...)
+				s.b.subs[s.channel] = append(subs[:i], subs[i+1:]...)
 				break
 			}
 		}

@@ -1,8 +1,9 @@
 // Package room is the chat-socket's delivery engine. A Room holds, per slot and per node,
-// one broker subscription, one FIFO delay queue with one timer, the slot's settings and a
-// short history of delivered frames; every stored event is projected and encoded once and the
-// same bytes are queued to every viewer. All room state is owned by one goroutine (the room
-// loop); viewers, the hub and the broker talk to it through channels.
+// the slot's two broker subscriptions (events and chat; control messages), one FIFO delay
+// queue with one timer, the slot's settings and a short history of delivered frames; every
+// stored event is projected and encoded once and the same bytes are queued to every viewer.
+// All room state is owned by one goroutine (the room loop); viewers, the hub and the broker
+// talk to it through channels.
 package room
 
 import (
@@ -91,7 +92,8 @@ type Room struct {
 	// Everything below is owned by the room loop.
 	refs         int // viewers attached or attaching; guarded by Hub.mu
 	ready        bool
-	sub          broker.Subscription
+	sub          broker.Subscription // the slot's event channel: events, chat, viewer counts
+	ctl          broker.Subscription // the slot's control channel: settings, retract, panic
 	settings     vibe.Settings
 	liveStreamID *int64
 	next         int64 // the next seq the room expects
@@ -164,12 +166,18 @@ func (r *Room) run(ctx context.Context) {
 	tick := time.NewTicker(r.h.cfg.RetryInterval)
 	defer tick.Stop()
 	for {
-		var msgs <-chan broker.Message
+		var msgs, ctls <-chan broker.Message
 		if r.sub != nil {
-			msgs = r.sub.Messages()
+			msgs, ctls = r.sub.Messages(), r.ctl.Messages()
 		}
 		select {
 		case m, ok := <-msgs:
+			if !ok {
+				r.dropSubscription()
+				continue
+			}
+			r.handle(ctx, m)
+		case m, ok := <-ctls:
 			if !ok {
 				r.dropSubscription()
 				continue
@@ -197,6 +205,7 @@ func (r *Room) cleanup() {
 	r.dropSubscription()
 }
 
+// subscribe subscribes to the slot's two channels, both or neither.
 func (r *Room) subscribe(ctx context.Context) {
 	sctx, cancel := context.WithTimeout(ctx, r.h.cfg.StoreTimeout)
 	defer cancel()
@@ -205,8 +214,16 @@ func (r *Room) subscribe(ctx context.Context) {
 		r.log.WarnContext(ctx, "subscribe to slot channel; polling the store meanwhile", "error", err)
 		return
 	}
-	r.sub = sub
-	r.h.metrics.Subscriptions.Inc()
+	ctl, err := r.h.broker.Subscribe(sctx, slotbus.ControlChannel(r.slot.ID))
+	if err != nil {
+		_ = sub.Close()
+		r.log.WarnContext(ctx, "subscribe to slot control channel; polling the store meanwhile", "error", err)
+		return
+	}
+	r.sub, r.ctl = sub, ctl
+	r.h.metrics.Subscriptions.Add(2)
+	// Control messages sent before the subscriptions were active are lost: refresh soon.
+	r.lastRefresh = time.Time{}
 }
 
 func (r *Room) dropSubscription() {
@@ -214,9 +231,10 @@ func (r *Room) dropSubscription() {
 		return
 	}
 	_ = r.sub.Close()
-	r.sub = nil
+	_ = r.ctl.Close()
+	r.sub, r.ctl = nil, nil
 	r.fillDue = true
-	r.h.metrics.Subscriptions.Dec()
+	r.h.metrics.Subscriptions.Sub(2)
 }
 
 // tick retries what failed and runs the periodic safety net.
@@ -327,7 +345,8 @@ func (r *Room) storeError(ctx context.Context, op string, err error) {
 func (r *Room) handle(ctx context.Context, m broker.Message) {
 	if m.Gap {
 		r.fill(ctx, "broker_gap")
-		r.revalidate(ctx) // a retraction or panic may have been lost too
+		r.revalidate(ctx)           // a retraction or panic may have been lost too
+		r.lastRefresh = time.Time{} // and settings: re-read the slot at the next tick
 		return
 	}
 	msg, err := slotbus.Decode(m.Payload)

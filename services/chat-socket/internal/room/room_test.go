@@ -286,6 +286,7 @@ func TestPanicDropsEveryPendingEvent(t *testing.T) {
 		for range 3 {
 			h.store(vibe.TypePrompt)
 		}
+		synctest.Wait() // the room has them: the panic comes on the other channel
 		paused := s
 		paused.Paused = 1
 		h.st.setSettings(paused) // the api stores the paused settings, then publishes
@@ -388,13 +389,15 @@ func TestRoomReleasesItsSubscriptionWithTheLastViewer(t *testing.T) {
 		h := newHarness(t, vibe.DefaultSettings())
 		a, r := h.join(nil, 1<<20)
 		b, _ := h.join(nil, 1<<20)
-		require.Equal(t, 1, h.br.subscribers(slotbus.Channel(7)), "one subscription per room")
+		require.Equal(t, 1, h.br.subscribers(slotbus.Channel(7)), "one subscription per room and channel")
+		require.Equal(t, 1, h.br.subscribers(slotbus.ControlChannel(7)))
 		h.hub.Leave(r, a)
 		synctest.Wait()
 		require.Equal(t, 1, h.br.subscribers(slotbus.Channel(7)))
 		h.hub.Leave(r, b)
 		synctest.Wait()
 		require.Equal(t, 0, h.br.subscribers(slotbus.Channel(7)))
+		require.Equal(t, 0, h.br.subscribers(slotbus.ControlChannel(7)))
 		require.Equal(t, 0, h.hub.Rooms())
 	})
 }
