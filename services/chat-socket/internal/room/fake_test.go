@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -135,6 +136,49 @@ func (s *fakeStore) MarkVibeEventsDelivered(_ context.Context, _ int64, seqs []i
 		}
 	}
 	return nil
+}
+
+func (s *fakeStore) WithholdVibeEvents(_ context.Context, w store.Withhold) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fail {
+		return 0, errDown
+	}
+	var n int64
+	for i := range s.events {
+		e := &s.events[i]
+		if !e.Withheld && slices.Contains(w.Seqs, e.Seq) {
+			e.Withheld, e.WithheldReason = true, w.Reason
+			n++
+		}
+	}
+	return n, nil
+}
+
+// withholdSince withholds every event received since at, as the panic button does.
+func (s *fakeStore) withholdSince(at time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.events {
+		if e := &s.events[i]; !e.Withheld && !e.ReceivedAt.Before(at) {
+			e.Withheld, e.WithheldReason = true, vibe.WithheldPanic
+		}
+	}
+}
+
+// retract marks seq retracted, as the api does before it publishes the retraction.
+func (s *fakeStore) retract(seq int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	s.events[seq-1].RetractedAt = &now
+}
+
+// event returns the stored row of seq.
+func (s *fakeStore) event(seq int64) store.VibeEvent {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.events[seq-1]
 }
 
 // fakeBroker hands every published message to the channel's subscribers; tests inject gaps.

@@ -69,7 +69,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "openvibe_chat_panics_total", Help: "Panic messages applied by rooms.",
 		}),
 		MarkErrors: f.NewCounter(prometheus.CounterOpts{
-			Name: "openvibe_chat_mark_delivered_errors_total", Help: "Failed writes of first delivery times.",
+			Name: "openvibe_chat_mark_delivered_errors_total", Help: "Failed writes of first delivery times and of events withheld for coming due while paused.",
 		}),
 	}
 }

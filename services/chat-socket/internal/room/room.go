@@ -1,6 +1,6 @@
 // Package room is the chat-socket's delivery engine. A Room holds, per slot and per node,
 // the slot's two broker subscriptions (events and chat; control messages), one FIFO delay
-// queue with one timer, the slot's settings and a short history of delivered frames; every
+// queue with one timer, the slot's settings and a short history of delivered events; every
 // stored event is projected and encoded once and the same bytes are queued to every viewer.
 // All room state is owned by one goroutine (the room loop); viewers, the hub and the broker
 // talk to it through channels.
@@ -68,12 +68,6 @@ type earlyEvent struct {
 	base time.Time
 }
 
-type deliveredFrame struct {
-	seq     int64
-	eventID string
-	frame   []byte
-}
-
 type joinRequest struct {
 	v     *Viewer
 	since *int64
@@ -100,8 +94,11 @@ type Room struct {
 	pending      []pendingEvent
 	early        map[int64]earlyEvent
 	retracted    map[int64]bool // retractions of seqs not yet received
-	ring         []deliveredFrame
-	floor        int64 // resume is possible from any since >= floor
+	ring         []pastEvent    // resume history, oldest first
+	floor        int64          // seqs at or below it are beyond the history (before its window, or dropped from ring)
+	shown        int64          // the newest seq a viewer may have been shown (welcome and reset seq)
+	gen          uint64         // bumped on every settings change
+	pausedAt     *time.Time     // since when the slot's feed has been paused, as last read
 	chat         []ChatMessageFrame
 	viewers      []*Viewer       // iterated on every frame: a slice, not a map
 	viewerIndex  map[*Viewer]int // position in viewers
@@ -276,14 +273,14 @@ func (r *Room) init(ctx context.Context) {
 		return
 	}
 	r.settings = vibe.SettingsFromBroadcast(ms.BroadcastSettings)
-	r.liveStreamID = ms.LiveStreamID
+	r.liveStreamID, r.pausedAt = ms.LiveStreamID, ms.PausedAt
 	r.lastRefresh = r.h.now()
 	r.chat = r.chat[:0]
 	for _, m := range msgs {
 		r.chat = append(r.chat, chatFrame(slotbus.FromStoreChat(m)))
 	}
 	start := max(0, ms.LastSeq-int64(r.h.cfg.ResumeLimit))
-	r.next, r.floor = start+1, start
+	r.next, r.floor, r.shown = start+1, start, 0
 	r.pending, r.ring = r.pending[:0], r.ring[:0] // a failed attempt may have left some
 	clear(r.early)
 	if !r.fetch(ctx, "start") {
@@ -328,6 +325,7 @@ func (r *Room) applyRefresh(ctx context.Context, ms store.ManagedStream, revoked
 		r.storeError(ctx, "refresh_slot", err)
 		return
 	}
+	r.pausedAt = ms.PausedAt
 	r.applySettings(vibe.SettingsFromBroadcast(ms.BroadcastSettings), ms.LiveStreamID)
 	r.dropRevoked(revoked)
 	if ms.LastSeq >= r.next {
@@ -362,7 +360,7 @@ func (r *Room) handle(ctx context.Context, m broker.Message) {
 	case msg.Kind == slotbus.KindRetract && msg.Retract != nil:
 		r.retract(*msg.Retract)
 	case msg.Kind == slotbus.KindPanic && msg.Panic != nil:
-		r.panic(*msg.Panic)
+		r.panic(ctx, *msg.Panic)
 	case msg.Kind == slotbus.KindChat && msg.Chat != nil:
 		r.addChat(msg.Chat)
 	case msg.Kind == slotbus.KindPresence && msg.Presence != nil:

@@ -286,11 +286,13 @@ func TestPanicDropsEveryPendingEvent(t *testing.T) {
 		for range 3 {
 			h.store(vibe.TypePrompt)
 		}
-		synctest.Wait() // the room has them: the panic comes on the other channel
+		synctest.Wait() // the room has them; TestPanicOvertakingItsEvents is the other order
 		paused := s
 		paused.Paused = 1
-		h.st.setSettings(paused) // the api stores the paused settings, then publishes
-		h.send(slotbus.Message{Kind: slotbus.KindPanic, Panic: &slotbus.Panic{At: time.Now(), Settings: paused}})
+		// The api stores the paused settings, withholds the events, then publishes.
+		h.st.setSettings(paused)
+		h.st.withholdSince(time.Now().Add(-4 * time.Second))
+		h.send(slotbus.Message{Kind: slotbus.KindPanic, Panic: &slotbus.Panic{At: time.Now(), Since: time.Now().Add(-4 * time.Second), Settings: paused}})
 		fs := take(t, v)
 		require.Equal(t, []string{vibe.FrameSettings}, types(fs))
 		require.Equal(t, 1, fs[0].Settings.Paused)
@@ -346,7 +348,11 @@ func TestResumeAfterRoomRestartUsesTheStore(t *testing.T) {
 	})
 }
 
-func TestResumeSkipsWhatTheViewerAlreadyHas(t *testing.T) {
+// TestResumeAheadOfThisNode: a viewer coming from a node that already delivered seq 1, while
+// this node still holds it inside its delay. Resuming it at 1 would tell anyone who asks that
+// seq 1 exists before its delay has passed, so it gets a reset at what this node has shown,
+// then both events live, each once.
+func TestResumeAheadOfThisNode(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := vibe.DefaultSettings()
 		s.DelayMs = 1000
@@ -354,12 +360,15 @@ func TestResumeSkipsWhatTheViewerAlreadyHas(t *testing.T) {
 		v, _ := h.join(nil, 1<<20)
 		h.store(vibe.TypePrompt)
 		h.store(vibe.TypePrompt)
-		// A viewer coming from a node that already delivered seq 1.
 		since := int64(1)
 		w, _ := h.join(&since, 1<<20)
 		time.Sleep(time.Second)
 		require.Equal(t, []int64{1, 2}, seqs(take(t, v)))
-		require.Equal(t, []int64{2}, seqs(take(t, w)))
+		fs := take(t, w)
+		require.Equal(t, []string{FrameWelcome, FrameChatHistory, FrameReset, vibe.FrameVibeCoding, vibe.FrameVibeCoding}, types(fs))
+		require.False(t, fs[0].Resumed)
+		require.Zero(t, fs[2].Seq)
+		require.Equal(t, []int64{1, 2}, seqs(fs))
 	})
 }
 
