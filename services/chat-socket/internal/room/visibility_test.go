@@ -12,6 +12,7 @@ import (
 	"openvibe.live/backend/shared/slotbus"
 	"openvibe.live/backend/shared/store"
 	"openvibe.live/backend/shared/vibe"
+	"openvibe.live/backend/shared/vibe/vibetest"
 )
 
 // storeTool adds a public tool call with arguments, received now, and publishes it.
@@ -265,4 +266,52 @@ func TestPanicWaitsForTheStore(t *testing.T) {
 		time.Sleep(3 * time.Second)
 		require.Empty(t, seqs(take(t, v)), "the store says withheld")
 	})
+}
+
+// TestRoomFollowsTheRule: for every case of the rule, a room delivers the event exactly when
+// vibe.WhyHidden shows it: replayed to a viewer that joins after it was stored (and, still
+// inside its delay, sent live once it is due), or sent live when it comes from the broker.
+func TestRoomFollowsTheRule(t *testing.T) {
+	for _, c := range vibetest.Cases() {
+		t.Run(c.Name, func(t *testing.T) {
+			delay := time.Duration(c.Settings.DelayMs) * time.Millisecond
+			add := func(h *harness) store.VibeEvent {
+				e := c.At(time.Now())
+				row := h.st.add(e.EventType, e.Visibility, e.Withheld, e.ReceivedAt)
+				if e.Retracted {
+					h.st.retract(row.Seq)
+				}
+				return h.st.event(row.Seq)
+			}
+			synctest.Test(t, func(t *testing.T) {
+				h := newHarness(t, c.Settings)
+				add(h)
+				fs := h.resume(0)
+				want := []int64(nil)
+				if c.Want == vibe.Shown {
+					want = []int64{1}
+				}
+				require.Equal(t, want, seqs(fs), "stored before the room started")
+				v, _ := h.join(nil, 1<<20)
+				take(t, v)
+				time.Sleep(max(0, delay-c.Age) + time.Millisecond)
+				want = nil
+				if c.Want == vibe.HiddenDelayed {
+					want = []int64{1}
+				}
+				require.Equal(t, want, seqs(take(t, v)), "sent live when due")
+			})
+			synctest.Test(t, func(t *testing.T) {
+				h := newHarness(t, c.Settings)
+				v := h.watch()
+				h.publish(add(h))
+				time.Sleep(delay + time.Millisecond)
+				var want []int64
+				if c.Want.Coming() {
+					want = []int64{1}
+				}
+				require.Equal(t, want, seqs(take(t, v)), "from the broker")
+			})
+		})
+	}
 }
