@@ -84,14 +84,14 @@ func (s *Server) putBroadcastSettings(c echo.Context) error {
 		return err
 	}
 	var before, after vibe.Settings
-	saved, err := s.Store.UpdateBroadcastSettings(ctx, id, store.SettingsOnly(func(cur json.RawMessage) (json.RawMessage, error) {
+	saved, err := s.writeSettings(ctx, id, func(cur json.RawMessage) (json.RawMessage, error) {
 		before = vibe.SettingsFromBroadcast(cur)
 		after = before
 		if raw := vibe.BroadcastVibeSettings(blob); raw != nil {
 			after = vibe.MergeSettings(before, raw)
 		}
 		return vibe.BroadcastWithSettings(blob, after)
-	}))
+	})
 	if err != nil {
 		return err
 	}
