@@ -163,3 +163,51 @@ func TestDownUp(t *testing.T) {
 		})
 	}
 }
+
+// TestPausedSlotsKeepTheirPause: a slot paused or disabled before the pause time was kept
+// counts as paused since its last settings change; the others as shown.
+func TestPausedSlotsKeepTheirPause(t *testing.T) {
+	t.Parallel()
+	for dialect, open := range dialects(t) {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			ctx := t.Context()
+			db := open(t)
+			p, err := migrations.NewProviderForTest(db, dialect, false)
+			require.NoError(t, err)
+			_, err = p.UpTo(ctx, 2)
+			require.NoError(t, err)
+			updated := "2026-01-02T03:04:05Z"
+			if dialect == migrations.SQLite {
+				updated = "1767323045000000"
+			}
+			_, err = db.ExecContext(ctx, `INSERT INTO users (username, password_hash, created_at) VALUES ('alice', 'x', $1)`, updated)
+			require.NoError(t, err)
+			for slug, settings := range map[string]string{
+				"paused":   `{"vibe_coding":{"enabled":1,"paused":1}}`,
+				"disabled": `{"bitrate":6000,"vibe_coding":{"enabled":0,"paused":0}}`,
+				"shown":    `{"vibe_coding":{"enabled":1,"paused":0}}`,
+				"default":  `{}`,
+			} {
+				_, err = db.ExecContext(ctx, `INSERT INTO managed_streams (user_id, slug, title, broadcast_settings, created_at, updated_at)
+					VALUES (1, $1, 't', $2, $3, $3)`, slug, settings, updated)
+				require.NoError(t, err)
+			}
+			require.NoError(t, migrations.Up(ctx, db, dialect))
+			rows, err := db.QueryContext(ctx, `SELECT slug FROM managed_streams WHERE paused_at = updated_at ORDER BY slug`)
+			require.NoError(t, err)
+			defer rows.Close()
+			var paused []string
+			for rows.Next() {
+				var slug string
+				require.NoError(t, rows.Scan(&slug))
+				paused = append(paused, slug)
+			}
+			require.NoError(t, rows.Err())
+			require.Equal(t, []string{"disabled", "paused"}, paused)
+			var n int
+			require.NoError(t, db.QueryRowContext(ctx, `SELECT count(*) FROM managed_streams WHERE paused_at IS NULL`).Scan(&n))
+			require.Equal(t, 2, n)
+		})
+	}
+}

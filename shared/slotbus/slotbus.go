@@ -1,8 +1,16 @@
-// Package slotbus defines the messages the services exchange about one slot over the broker:
-// stored vibe-coding events (gateway → chat-socket), settings changes, retractions and the
-// panic button (api → chat-socket), chat messages and viewer counts (chat-socket ↔
-// chat-socket). Each slot
-// has one channel, so a chat-socket node needs one subscription per slot with viewers.
+// Package slotbus defines the messages the services exchange about one slot over the broker,
+// on two channels per slot:
+//
+//   - the event channel (Channel): stored vibe-coding events (gateway → chat-socket), chat
+//     messages and viewer counts (chat-socket ↔ chat-socket);
+//   - the control channel (ControlChannel): settings changes, retractions and the panic button
+//     (api → gateway and chat-socket).
+//
+// Publish puts each message on its kind's channel. A chat-socket room subscribes to both, a
+// gateway to the control channel only, so it never receives the events and chat it does not
+// need. The broker orders messages per channel only: a control message may overtake the
+// event it concerns, and consumers must not rely on the order between the two channels (the
+// chat-socket room keeps what it needs, such as the seqs retracted before it received them).
 package slotbus
 
 import (
@@ -27,8 +35,25 @@ const (
 	KindPresence = "presence"
 )
 
-// Channel is the broker channel of a slot.
+// Channel is the broker channel of a slot's stored events, chat messages and viewer counts.
 func Channel(slotID int64) string { return "openvibe:slot:" + strconv.FormatInt(slotID, 10) }
+
+// ControlChannel is the broker channel of a slot's settings changes, retractions and panic
+// button.
+func ControlChannel(slotID int64) string { return Channel(slotID) + ":control" }
+
+// IsControl reports whether messages of the kind go on the control channel.
+func IsControl(kind string) bool {
+	return kind == KindSettings || kind == KindRetract || kind == KindPanic
+}
+
+// ChannelOf is the channel m is published on.
+func ChannelOf(m Message) string {
+	if IsControl(m.Kind) {
+		return ControlChannel(m.SlotID)
+	}
+	return Channel(m.SlotID)
+}
 
 // Message is one slot message; exactly one of the pointer fields matching Kind is set.
 type Message struct {
@@ -61,9 +86,11 @@ type Retract struct {
 	EventID string `json:"event_id"`
 }
 
-// Panic pauses the slot and drops every event still pending in a delay queue.
+// Panic pauses the slot and drops every event still pending in a delay queue. Every event
+// received since Since is withheld in the store before the message is sent.
 type Panic struct {
 	At       time.Time     `json:"at"`
+	Since    time.Time     `json:"since,omitzero"`
 	Settings vibe.Settings `json:"settings"`
 }
 
@@ -81,6 +108,12 @@ type Chat struct {
 type Presence struct {
 	Node    string `json:"node"`
 	Viewers int    `json:"viewers"`
+}
+
+// Viewing is what the visibility rule (vibe.WhyHidden) reads of the event.
+func (e *Event) Viewing() vibe.Stored {
+	return vibe.Stored{EventType: e.EventType, Visibility: e.Visibility, Withheld: e.Withheld,
+		Retracted: e.Retracted, ReceivedAt: e.ReceivedAt}
 }
 
 // FromStoreEvent converts a stored event.
@@ -103,7 +136,7 @@ func FromStoreChat(m store.ChatMessage) *Chat {
 	return &Chat{ID: m.ID, UserID: m.UserID, Username: m.Username, Text: m.Text, CreatedAt: m.CreatedAt}
 }
 
-// Publish encodes m and publishes it on its slot's channel.
+// Publish encodes m and publishes it on its slot's channel for its kind.
 func Publish(ctx context.Context, b broker.Broker, m Message) error {
 	return PublishAll(ctx, b, []Message{m})[0]
 }
@@ -120,7 +153,7 @@ func PublishAll(ctx context.Context, b broker.Broker, msgs []Message) []error {
 			errs[i] = fmt.Errorf("encode slot message: %w", err)
 			continue
 		}
-		send = append(send, broker.Outgoing{Channel: Channel(m.SlotID), Payload: payload})
+		send = append(send, broker.Outgoing{Channel: ChannelOf(m), Payload: payload})
 		index = append(index, i)
 	}
 	for j, err := range broker.PublishAll(ctx, b, send) {

@@ -21,6 +21,8 @@ import (
 	"encoding/json"
 	"errors"
 	"time"
+
+	"openvibe.live/backend/shared/vibe"
 )
 
 // Sentinel errors. Backends wrap them; callers match with errors.Is.
@@ -37,12 +39,6 @@ const (
 	ScopeRead              = "read"
 	ScopeStream            = "stream" // legacy publish scope, still accepted by the gateway
 	ScopeAgent             = "agent"  // drives agent-runner sessions
-)
-
-// Event visibilities.
-const (
-	VisibilityPublic   = "public"
-	VisibilityStreamer = "streamer"
 )
 
 // Vibe-coding session statuses.
@@ -83,9 +79,44 @@ type ManagedStream struct {
 	// LiveStreamID is the slot's current live stream, nil when it is not live.
 	LiveStreamID *int64
 	// LastSeq is the sequence number of the slot's newest vibe-coding event (0 when none).
-	LastSeq   int64
+	LastSeq int64
+	// PausedAt is when the slot's vibe-coding feed stopped being shown to viewers (paused or
+	// disabled), nil while it is shown; kept by UpdateBroadcastSettings.
+	PausedAt  *time.Time
 	CreatedAt time.Time
 	UpdatedAt time.Time
+}
+
+// SettingsUpdate is what an UpdateBroadcastSettings callback decides.
+type SettingsUpdate struct {
+	// BroadcastSettings is the slot's new broadcast_settings object.
+	BroadcastSettings json.RawMessage
+	// PausedAt is the slot's PausedAt after the update: the current one to keep it.
+	PausedAt *time.Time
+	// Withhold, when set, withholds the events it selects in the same transaction (its
+	// ManagedStreamID is the slot's): the events that came due while the feed was paused,
+	// when it is shown again.
+	Withhold *Withhold
+}
+
+// SettingsOnly adapts an update of the broadcast settings alone for UpdateBroadcastSettings:
+// PausedAt stays as it is and nothing is withheld.
+func SettingsOnly(update func(current json.RawMessage) (json.RawMessage, error)) func(ManagedStream) (SettingsUpdate, error) {
+	return func(cur ManagedStream) (SettingsUpdate, error) {
+		next, err := update(cur.BroadcastSettings)
+		return SettingsUpdate{BroadcastSettings: next, PausedAt: cur.PausedAt}, err
+	}
+}
+
+// Withhold selects events of one slot to withhold, so that no viewer ever sees them: the
+// seqs listed, or, when Seqs is empty, every event received in [ReceivedFrom, ReceivedTo] (a
+// zero ReceivedTo: no upper bound). An event already withheld keeps its reason.
+type Withhold struct {
+	ManagedStreamID int64
+	Seqs            []int64
+	ReceivedFrom    time.Time
+	ReceivedTo      time.Time
+	Reason          string // vibe.Withheld*
 }
 
 type LiveStream struct {
@@ -120,9 +151,11 @@ type NewVibeEvent struct {
 	Payload         json.RawMessage
 	OccurredAt      *time.Time
 	ReceivedAt      time.Time
-	// Withheld marks an event stored while the slot was paused or disabled: it is kept for
-	// the owner and never shown to viewers, even after the slot resumes.
-	Withheld bool
+	// Withheld marks an event stored while the slot was offline, paused or disabled: it is
+	// kept for the owner and never shown to viewers, even after the slot resumes.
+	// WithheldReason says which (vibe.Withheld*).
+	Withheld       bool
+	WithheldReason string
 	// Normalized is what the gateway mapped onto the canonical model, a JSON object from
 	// field to the value sent (shared/vibe.Normalized); nil when the event was canonical as
 	// sent.
@@ -145,6 +178,7 @@ type VibeEvent struct {
 	OccurredAt       *time.Time
 	ReceivedAt       time.Time
 	Withheld         bool
+	WithheldReason   string // vibe.Withheld*; empty when not withheld, or withheld before reasons were kept
 	RetractedAt      *time.Time
 	RetractedBy      *int64
 	FirstDeliveredAt *time.Time
@@ -156,9 +190,15 @@ type InsertedVibeEvent struct {
 	Duplicate bool // the event_id was already stored; Event is the row stored first
 }
 
+// Viewing is what the visibility rule (vibe.WhyHidden) reads of the event.
+func (e VibeEvent) Viewing() vibe.Stored {
+	return vibe.Stored{EventType: e.EventType, Visibility: e.Visibility, Withheld: e.Withheld,
+		Retracted: e.RetractedAt != nil, ReceivedAt: e.ReceivedAt}
+}
+
 // FeedQuery selects the events a viewer may fetch: public, not withheld, not retracted,
 // received at or before ReceivedBefore (the delay window), of one of Types (all types when
-// empty) and none of ExcludeTypes, newest first.
+// empty) and none of ExcludeTypes, newest first. ViewerFeed builds it from the settings.
 type FeedQuery struct {
 	ManagedStreamID int64
 	ReceivedBefore  time.Time
@@ -197,9 +237,10 @@ type Store interface {
 	ManagedStreamByID(ctx context.Context, id int64) (ManagedStream, error)
 	ManagedStreamBySlug(ctx context.Context, userID int64, slug string) (ManagedStream, error) // case-insensitive slug
 	ListManagedStreams(ctx context.Context, userID int64) ([]ManagedStream, error)             // by id
-	// UpdateBroadcastSettings replaces the slot's broadcast_settings under a row lock:
-	// update receives the current JSON and returns the new one; an error from update aborts.
-	UpdateBroadcastSettings(ctx context.Context, id int64, update func(current json.RawMessage) (json.RawMessage, error)) (ManagedStream, error)
+	// UpdateBroadcastSettings replaces the slot's broadcast_settings and PausedAt under a row
+	// lock, and applies the update's Withhold in the same transaction: update receives the
+	// slot as stored and returns the change; an error from update aborts.
+	UpdateBroadcastSettings(ctx context.Context, id int64, update func(current ManagedStream) (SettingsUpdate, error)) (ManagedStream, error)
 
 	// StartLiveStream makes the slot live. If it is already live, the current live stream is
 	// returned with started=false.
@@ -233,9 +274,10 @@ type Store interface {
 	// RetractVibeEvent marks the event retracted (idempotent: a second call keeps the first
 	// time and author) and returns it.
 	RetractVibeEvent(ctx context.Context, managedStreamID int64, eventID string, by int64, at time.Time) (VibeEvent, error)
-	// WithholdVibeEvents marks the slot's events received after `since` withheld, so none of
-	// them is ever shown to viewers (the panic button); returns how many changed.
-	WithholdVibeEvents(ctx context.Context, managedStreamID int64, since time.Time) (int64, error)
+	// WithholdVibeEvents marks the events w selects withheld, so none of them is ever shown to
+	// viewers (the panic button; events that came due while the slot was paused); returns how
+	// many changed. Idempotent: an event already withheld is left as it is.
+	WithholdVibeEvents(ctx context.Context, w Withhold) (int64, error)
 	// MarkVibeEventsDelivered records the first delivery time of the given events (kept if
 	// already set).
 	MarkVibeEventsDelivered(ctx context.Context, managedStreamID int64, seqs []int64, at time.Time) error

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"openvibe.live/backend/shared/vibe"
 )
 
 // Checks both backends make before writing, so that what one accepts the other does too.
@@ -18,7 +20,7 @@ func ValidateNewEvents(events []NewVibeEvent) error {
 			return fmt.Errorf("event %d: empty event id", i)
 		case e.EventType == "":
 			return fmt.Errorf("event %d: empty event type", i)
-		case e.Visibility != VisibilityPublic && e.Visibility != VisibilityStreamer:
+		case e.Visibility != vibe.VisibilityPublic && e.Visibility != vibe.VisibilityStreamer:
 			return fmt.Errorf("event %d: unknown visibility %q", i, e.Visibility)
 		case !json.Valid(e.Payload):
 			return fmt.Errorf("event %d: payload is not valid JSON", i)

@@ -5,10 +5,12 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"openvibe.live/backend/shared/vibe"
 )
 
 func TestValidateNewEvents(t *testing.T) {
-	ok := NewVibeEvent{EventID: "e-1", EventType: "prompt", Visibility: VisibilityPublic, Payload: json.RawMessage(`{"a":1}`)}
+	ok := NewVibeEvent{EventID: "e-1", EventType: "prompt", Visibility: vibe.VisibilityPublic, Payload: json.RawMessage(`{"a":1}`)}
 	require.NoError(t, ValidateNewEvents([]NewVibeEvent{ok, ok}))
 	for _, tc := range []struct {
 		want string

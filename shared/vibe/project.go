@@ -9,11 +9,12 @@ import (
 )
 
 // Project returns the event a viewer may see given the slot's settings, or nil when viewers
-// see nothing of it: the slot is disabled or paused, the event is streamer-only, or its type
-// is switched off. The result is a new Event; ev is not modified. Settings are applied when
-// the event is read, so a settings change applies to history too.
+// see nothing of it: the event is streamer-only, the slot is disabled or paused, or its type
+// is switched off (the part of WhyHidden that reads only the event and the settings; callers
+// with a stored event check WhyHidden first). The result is a new Event; ev is not modified.
+// Settings are applied when the event is read, so a settings change applies to history too.
 func Project(ev *Event, s Settings) *Event {
-	if ev == nil || !s.Live() || ev.Visibility == VisibilityStreamer || !typeShown(ev.EventType, s) {
+	if ev == nil || hiddenBySettings(ev.EventType, ev.Visibility, s) != Shown {
 		return nil
 	}
 	p := &Event{

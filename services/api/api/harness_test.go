@@ -25,6 +25,7 @@ import (
 	"openvibe.live/backend/shared/slotbus"
 	"openvibe.live/backend/shared/store"
 	"openvibe.live/backend/shared/testenv"
+	"openvibe.live/backend/shared/vibe"
 )
 
 // testSecret signs the test server's session tokens.
@@ -255,10 +256,11 @@ func (e *env) createToken(bearer string, scopes ...string) tokenResp {
 	return tok
 }
 
-// subscribe listens to a slot's broker channel.
+// subscribe listens to a slot's control channel, where the api sends settings, retractions
+// and panics.
 func (e *env) subscribe(slotID int64) broker.Subscription {
 	e.t.Helper()
-	sub, err := e.broker.Subscribe(context.Background(), slotbus.Channel(slotID))
+	sub, err := e.broker.Subscribe(context.Background(), slotbus.ControlChannel(slotID))
 	require.NoError(e.t, err)
 	e.t.Cleanup(func() { _ = sub.Close() })
 	return sub
@@ -305,7 +307,7 @@ func (e *env) storeEvents(slotID int64, evs ...seedEvent) []store.VibeEvent {
 	for _, ev := range evs {
 		vis := ev.visibility
 		if vis == "" {
-			vis = store.VisibilityPublic
+			vis = vibe.VisibilityPublic
 		}
 		p := map[string]any{"version": 1, "eventId": ev.id, "eventType": ev.typ, "visibility": vis, "summary": "summary of " + ev.id, "sessionKey": "openvibe-test-session"}
 		for k, v := range ev.payload {

@@ -25,6 +25,7 @@ type historyResp struct {
 		EventID          string         `json:"event_id"`
 		EventType        string         `json:"event_type"`
 		Withheld         bool           `json:"withheld"`
+		WithheldReason   *string        `json:"withheld_reason"`
 		RetractedAt      *time.Time     `json:"retracted_at"`
 		RetractedBy      map[string]any `json:"retracted_by"`
 		FirstDeliveredAt *time.Time     `json:"first_delivered_at"`
@@ -252,8 +253,9 @@ func TestRetractAndPanic(t *testing.T) {
 			e.clock.Advance(time.Second)
 
 			var out struct {
-				Settings map[string]any `json:"settings"`
-				Withheld int64          `json:"withheld"`
+				Settings      map[string]any `json:"settings"`
+				Withheld      int64          `json:"withheld"`
+				WithheldSince time.Time      `json:"withheld_since"`
 			}
 			e.as(alice.Token).expect(http.MethodPost, base+"/panic", nil, http.StatusOK, &out)
 			require.EqualValues(t, 3, out.Withheld, "the three pending events, not the old ones")
@@ -263,6 +265,7 @@ func TestRetractAndPanic(t *testing.T) {
 			require.Equal(t, slotbus.KindPanic, msg.Kind)
 			require.Equal(t, 1, msg.Panic.Settings.Paused)
 			require.Equal(t, e.clock.Now(), msg.Panic.At.UTC())
+			require.Equal(t, out.WithheldSince, msg.Panic.Since.UTC(), "chat sockets learn what was withheld")
 
 			// resume: the withheld events never come back
 			e.as(alice.Token).expect(http.MethodPut, base+"/settings", map[string]any{"settings": map[string]any{"paused": 0}}, http.StatusOK, nil)
@@ -274,7 +277,9 @@ func TestRetractAndPanic(t *testing.T) {
 			e.as(alice.Token).expect(http.MethodGet, base+"/events", nil, http.StatusOK, &h)
 			for _, ev := range h.Events[:3] {
 				require.Equal(t, "withheld", ev.ViewerStatus, ev.EventID)
+				require.Equal(t, "panic", *ev.WithheldReason, ev.EventID)
 			}
+			require.Nil(t, h.Events[3].WithheldReason, "not withheld")
 		})
 
 		t.Run("retract and panic need the publish scope", func(t *testing.T) {

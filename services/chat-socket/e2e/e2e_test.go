@@ -162,13 +162,13 @@ func TestRetractAndPanic(t *testing.T) {
 	}
 	now := time.Now()
 	var next vibe.Settings
-	_, err := w.st.UpdateBroadcastSettings(ctx, w.slot.ID, func(cur json.RawMessage) (json.RawMessage, error) {
+	_, err := w.st.UpdateBroadcastSettings(ctx, w.slot.ID, store.SettingsOnly(func(cur json.RawMessage) (json.RawMessage, error) {
 		next = vibe.SettingsFromBroadcast(cur)
 		next.Paused = 1
 		return vibe.BroadcastWithSettings(cur, next)
-	})
+	}))
 	require.NoError(t, err)
-	n, err := w.st.WithholdVibeEvents(ctx, w.slot.ID, now.Add(-4*time.Second))
+	n, err := w.st.WithholdVibeEvents(ctx, store.Withhold{ManagedStreamID: w.slot.ID, ReceivedFrom: now.Add(-4 * time.Second), Reason: vibe.WithheldPanic})
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, n, int64(3))
 	require.NoError(t, slotbus.Publish(ctx, w.br, slotbus.Message{Kind: slotbus.KindPanic, SlotID: w.slot.ID, Panic: &slotbus.Panic{At: now, Settings: next}}))

@@ -98,11 +98,11 @@ func newWorld(t *testing.T, redisURL string) *world {
 func (w *world) settings(change func(*vibe.Settings)) vibe.Settings {
 	w.t.Helper()
 	var next vibe.Settings
-	_, err := w.st.UpdateBroadcastSettings(w.t.Context(), w.slot.ID, func(cur json.RawMessage) (json.RawMessage, error) {
+	_, err := w.st.UpdateBroadcastSettings(w.t.Context(), w.slot.ID, store.SettingsOnly(func(cur json.RawMessage) (json.RawMessage, error) {
 		next = vibe.SettingsFromBroadcast(cur)
 		change(&next)
 		return vibe.BroadcastWithSettings(cur, next)
-	})
+	}))
 	require.NoError(w.t, err)
 	require.NoError(w.t, slotbus.Publish(w.t.Context(), w.br, slotbus.Message{Kind: slotbus.KindSettings, SlotID: w.slot.ID, Settings: &next}))
 	return next

@@ -108,16 +108,16 @@ func TestDeliveredFlag(t *testing.T) {
 			eventType string
 			extra     map[string]any
 			delivered bool
-			withheld  bool
+			withheld  string // why the event is stored withheld, "" when it is not
 		}{
-			{"live and shown", true, "", vibe.TypeResponse, nil, true, false},
-			{"offline slot", false, "", vibe.TypeResponse, nil, false, true},
-			{"paused slot", true, `{"paused":1}`, vibe.TypeResponse, nil, false, true},
-			{"disabled slot", true, `{"enabled":0}`, vibe.TypeResponse, nil, false, true},
-			{"streamer-only event", true, "", vibe.TypeResponse, map[string]any{"visibility": "streamer"}, false, false},
-			{"type switched off", true, "", vibe.TypeThinking, nil, false, false},
-			{"type switched on", true, `{"show_thinking":1}`, vibe.TypeThinking, nil, true, false},
-			{"prompts hidden", true, `{"show_prompts":0}`, vibe.TypePrompt, nil, false, false},
+			{"live and shown", true, "", vibe.TypeResponse, nil, true, ""},
+			{"offline slot", false, "", vibe.TypeResponse, nil, false, vibe.WithheldOffline},
+			{"paused slot", true, `{"paused":1}`, vibe.TypeResponse, nil, false, vibe.WithheldPaused},
+			{"disabled slot", true, `{"enabled":0}`, vibe.TypeResponse, nil, false, vibe.WithheldDisabled},
+			{"streamer-only event", true, "", vibe.TypeResponse, map[string]any{"visibility": "streamer"}, false, ""},
+			{"type switched off", true, "", vibe.TypeThinking, nil, false, ""},
+			{"type switched on", true, `{"show_thinking":1}`, vibe.TypeThinking, nil, true, ""},
+			{"prompts hidden", true, `{"show_prompts":0}`, vibe.TypePrompt, nil, false, ""},
 		}
 		for i, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
@@ -132,7 +132,8 @@ func TestDeliveredFlag(t *testing.T) {
 				require.Equal(t, ms.LiveStreamID, a.LiveStreamID)
 				row, err := h.st.VibeEventByEventID(t.Context(), ms.ID, "ev")
 				require.NoError(t, err, "stored whatever the settings")
-				require.Equal(t, tc.withheld, row.Withheld)
+				require.Equal(t, tc.withheld != "", row.Withheld)
+				require.Equal(t, tc.withheld, row.WithheldReason)
 
 				// The delivered decision agrees with the viewer projection.
 				var ev vibe.Event
@@ -297,9 +298,9 @@ func TestPanicTurnsDeliveredOffQuickly(t *testing.T) {
 
 	paused := vibe.DefaultSettings()
 	paused.Paused = 1
-	_, err := h.st.UpdateBroadcastSettings(t.Context(), ms.ID, func(cur json.RawMessage) (json.RawMessage, error) {
+	_, err := h.st.UpdateBroadcastSettings(t.Context(), ms.ID, store.SettingsOnly(func(cur json.RawMessage) (json.RawMessage, error) {
 		return vibe.BroadcastWithSettings(cur, paused)
-	})
+	}))
 	require.NoError(t, err)
 	sent := time.Now()
 	require.NoError(t, slotbus.Publish(t.Context(), h.br, slotbus.Message{Kind: slotbus.KindPanic, SlotID: ms.ID,

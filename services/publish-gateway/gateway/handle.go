@@ -249,6 +249,7 @@ func (c *conn) buildJob(ev vibe.Event, norm vibe.Normalized, sess *connSession, 
 	ev.SessionKey = sess.row.SessionKey
 	payload, _ := json.Marshal(ev) // a vibe.Event always marshals
 	view := c.slot.current()
+	withheld := vibe.WithholdOnReceipt(view.settings, view.liveStreamID != nil)
 	j.row = store.NewVibeEvent{
 		ManagedStreamID: c.slot.id,
 		SessionID:       sess.row.ID,
@@ -259,7 +260,8 @@ func (c *conn) buildJob(ev vibe.Event, norm vibe.Normalized, sess *connSession, 
 		Payload:         payload,
 		Normalized:      sess.san.SanitizeNormalized(norm).JSON(),
 		ReceivedAt:      c.g.now(),
-		Withheld:        !view.settings.Live() || view.liveStreamID == nil,
+		Withheld:        withheld != "",
+		WithheldReason:  withheld,
 	}
 	if t, err := time.Parse(time.RFC3339Nano, ev.OccurredAt); err == nil {
 		t = t.UTC()

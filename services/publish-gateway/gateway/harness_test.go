@@ -105,10 +105,27 @@ func (f *faultyStore) UpsertVibeSession(ctx context.Context, s store.VibeSession
 	return f.Store.UpsertVibeSession(ctx, s)
 }
 
-// faultyBroker wraps a real broker whose publishes can be made to fail (a dead broker).
+// faultyBroker wraps a real broker whose publishes can be made to fail (a dead broker), and
+// records the channels subscribed to.
 type faultyBroker struct {
 	broker.Broker
 	dead atomic.Bool
+
+	mu         sync.Mutex
+	subscribed []string
+}
+
+func (f *faultyBroker) Subscribe(ctx context.Context, channel string) (broker.Subscription, error) {
+	f.mu.Lock()
+	f.subscribed = append(f.subscribed, channel)
+	f.mu.Unlock()
+	return f.Broker.Subscribe(ctx, channel)
+}
+
+func (f *faultyBroker) channels() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.subscribed...)
 }
 
 func (f *faultyBroker) Publish(ctx context.Context, channel string, payload []byte) error {

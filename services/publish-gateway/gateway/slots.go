@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -22,28 +21,10 @@ import (
 type slotView struct {
 	settings     vibe.Settings
 	liveStreamID *int64
-	shown        map[string]bool // event types viewers see (empty when disabled or paused)
 }
 
 func newSlotView(s vibe.Settings, liveStreamID *int64) *slotView {
-	v := &slotView{settings: s, liveStreamID: liveStreamID, shown: map[string]bool{}}
-	for _, t := range vibe.VisibleTypes(s) {
-		v.shown[t] = true
-	}
-	return v
-}
-
-// visible reports whether viewers see an event of this type and visibility under the view's
-// settings: the same decision as vibe.Project(ev, settings) != nil, without building the
-// projected event.
-func (v *slotView) visible(eventType, visibility string) bool {
-	if !v.settings.Live() || visibility == vibe.VisibilityStreamer {
-		return false
-	}
-	if vibe.IsCanonicalType(eventType) {
-		return v.shown[eventType]
-	}
-	return v.settings.ShowCustomEvents == 1
+	return &slotView{settings: s, liveStreamID: liveStreamID}
 }
 
 // slotState is one slot with publisher connections on this gateway.
@@ -64,9 +45,11 @@ func (s *slotState) current() *slotView { return s.view.Load() }
 var errSlotFull = errors.New("slot connection limit reached")
 
 // slotRegistry tracks the slots that have connections and keeps each one's view fresh: a
-// watcher goroutine per slot applies settings and panic messages from the broker at once and
-// reloads the slot from the store every SettingsTTL (which also catches live-stream starts
-// and ends, and anything missed while the broker was away).
+// watcher goroutine per slot applies settings and panic messages from the slot's control
+// channel at once (the gateway never subscribes to the event channel, so it is not sent back
+// the events it publishes, nor chat) and reloads the slot from the store every SettingsTTL
+// (which also catches live-stream starts and ends, and anything missed while the broker was
+// away).
 type slotRegistry struct {
 	st      store.Store
 	br      broker.Broker
@@ -165,7 +148,7 @@ func (r *slotRegistry) watch(ctx context.Context, s *slotState) {
 func (r *slotRegistry) subscribe(ctx context.Context, slotID int64) broker.Subscription {
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.PublishTimeout)
 	defer cancel()
-	sub, err := r.br.Subscribe(ctx, slotbus.Channel(slotID))
+	sub, err := r.br.Subscribe(ctx, slotbus.ControlChannel(slotID))
 	if err != nil {
 		if ctx.Err() == nil || !errors.Is(err, context.Canceled) {
 			r.log.WarnContext(ctx, "slot settings subscription failed; relying on reloads", "managed_stream_id", slotID, "error", err)
@@ -175,19 +158,11 @@ func (r *slotRegistry) subscribe(ctx context.Context, slotID int64) broker.Subsc
 	return sub
 }
 
-// Stored events and chat go through the slot channel too; the gateway skips them without
-// decoding (slotbus encodes the kind first). Anything else is decoded in full.
-var (
-	prefixEvent = []byte(`{"kind":"` + slotbus.KindEvent + `"`)
-	prefixChat  = []byte(`{"kind":"` + slotbus.KindChat + `"`)
-)
-
+// apply takes a message of the slot's control channel: settings and panic change the view; a
+// retraction does not concern the gateway.
 func (r *slotRegistry) apply(ctx context.Context, s *slotState, m broker.Message) {
 	if m.Gap {
 		r.reload(ctx, s)
-		return
-	}
-	if bytes.HasPrefix(m.Payload, prefixEvent) || bytes.HasPrefix(m.Payload, prefixChat) {
 		return
 	}
 	msg, err := slotbus.Decode(m.Payload)

@@ -300,9 +300,10 @@ func (w *batchWriter) finish(r result, published bool) {
 		return
 	}
 	ev := r.ins.Event
-	view := j.slot.current()
-	delivered := published && !ev.Withheld && ev.RetractedAt == nil && ev.LiveStreamID != nil &&
-		view.liveStreamID != nil && view.visible(ev.EventType, ev.Visibility)
+	now := w.now()
+	// Viewers see it now or once its delay has passed, under the settings as the gateway
+	// knows them, and the broker took it (or took its first copy).
+	delivered := published && vibe.WhyHidden(ev.Viewing(), j.slot.current().settings, now).Coming()
 	ack := vibe.Ack{
 		Type:         vibe.MsgAck,
 		EventID:      ev.EventID,
@@ -310,7 +311,7 @@ func (w *batchWriter) finish(r result, published bool) {
 		Delivered:    delivered,
 		Duplicate:    r.ins.Duplicate,
 		Sequence:     ev.Seq,
-		Timestamp:    timestamp(w.now()),
+		Timestamp:    timestamp(now),
 	}
 	if j.sentID != nil {
 		j.c.deliver(encode(sentIDAck{Ack: ack, EventID: j.sentID}))

@@ -10,13 +10,14 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"openvibe.live/backend/shared/store"
 )
 
 const eventCols = `e.id, e.managed_stream_id, e.seq, e.session_id, s.session_key, e.event_id, e.event_type,
 	e.visibility, e.live_stream_id, e.payload::text, e.occurred_at, e.received_at, e.withheld,
-	e.retracted_at, e.retracted_by, e.first_delivered_at, e.normalized::text`
+	coalesce(e.withheld_reason, ''), e.retracted_at, e.retracted_by, e.first_delivered_at, e.normalized::text`
 
 const eventFrom = ` FROM vibe_coding_events e JOIN vibe_coding_sessions s ON s.id = e.session_id `
 
@@ -26,7 +27,7 @@ func scanEvent(row pgx.Row) (store.VibeEvent, error) {
 	var normalized *string
 	if err := row.Scan(&e.ID, &e.ManagedStreamID, &e.Seq, &e.SessionID, &e.SessionKey, &e.EventID, &e.EventType,
 		&e.Visibility, &e.LiveStreamID, &payload, &e.OccurredAt, &e.ReceivedAt, &e.Withheld,
-		&e.RetractedAt, &e.RetractedBy, &e.FirstDeliveredAt, &normalized); err != nil {
+		&e.WithheldReason, &e.RetractedAt, &e.RetractedBy, &e.FirstDeliveredAt, &normalized); err != nil {
 		return store.VibeEvent{}, err
 	}
 	e.Payload = json.RawMessage(payload)
@@ -111,7 +112,7 @@ func (s *Store) insertEvents(ctx context.Context, tx querier, events []store.New
 			ManagedStreamID: e.ManagedStreamID, Seq: seq, SessionID: e.SessionID, SessionKey: sessionKey[e.SessionID],
 			EventID: e.EventID, EventType: e.EventType, Visibility: e.Visibility, LiveStreamID: e.LiveStreamID,
 			Payload: e.Payload, Normalized: e.Normalized, OccurredAt: truncPtr(e.OccurredAt), ReceivedAt: received,
-			Withheld: e.Withheld,
+			Withheld: e.Withheld, WithheldReason: withheldReason(e),
 		}}
 	}
 
@@ -207,6 +208,7 @@ type insertArrays struct {
 	occurred           []*time.Time
 	received           []time.Time
 	withheld           []bool
+	reason             []*string
 }
 
 func (a *insertArrays) add(e store.NewVibeEvent, seq int64, received time.Time) {
@@ -215,6 +217,11 @@ func (a *insertArrays) add(e store.NewVibeEvent, seq int64, received time.Time) 
 	a.live, a.payload = append(a.live, e.LiveStreamID), append(a.payload, string(e.Payload))
 	a.occurred, a.received = append(a.occurred, e.OccurredAt), append(a.received, received)
 	a.withheld = append(a.withheld, e.Withheld)
+	var reason *string
+	if r := withheldReason(e); r != "" {
+		reason = &r
+	}
+	a.reason = append(a.reason, reason)
 	var norm *string
 	if len(e.Normalized) > 0 {
 		n := string(e.Normalized)
@@ -232,14 +239,14 @@ func writeEvents(ctx context.Context, tx querier, a *insertArrays, lastSeq map[i
 	if len(a.slot) > 0 {
 		b.Queue(`
 			INSERT INTO vibe_coding_events (managed_stream_id, seq, session_id, event_id, event_type, visibility,
-				live_stream_id, payload, occurred_at, received_at, withheld, normalized)
-			SELECT slot, seq, session, event_id, typ, vis, live, payload::json, occurred, received, withheld, norm::json
+				live_stream_id, payload, occurred_at, received_at, withheld, withheld_reason, normalized)
+			SELECT slot, seq, session, event_id, typ, vis, live, payload::json, occurred, received, withheld, reason, norm::json
 			FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[],
-				$7::bigint[], $8::text[], $9::timestamptz[], $10::timestamptz[], $11::boolean[], $12::text[])
-				AS t(slot, seq, session, event_id, typ, vis, live, payload, occurred, received, withheld, norm)
+				$7::bigint[], $8::text[], $9::timestamptz[], $10::timestamptz[], $11::boolean[], $12::text[], $13::text[])
+				AS t(slot, seq, session, event_id, typ, vis, live, payload, occurred, received, withheld, norm, reason)
 			RETURNING managed_stream_id, seq, id`,
 			a.slot, a.seq, a.session, a.eventID, a.typ, a.vis, a.live, a.payload, a.occurred, a.received, a.withheld,
-			a.normalized,
+			a.normalized, a.reason,
 		).Query(func(rows pgx.Rows) error {
 			var slot, seq, id int64
 			_, err := pgx.ForEachRow(rows, []any{&slot, &seq, &id}, func() error { ids[eventSeq{slot, seq}] = id; return nil })
@@ -347,15 +354,43 @@ func (s *Store) RetractVibeEvent(ctx context.Context, managedStreamID int64, eve
 	return e, nil
 }
 
-// WithholdVibeEvents withholds the slot's events received at or after since.
-func (s *Store) WithholdVibeEvents(ctx context.Context, managedStreamID int64, since time.Time) (int64, error) {
-	tag, err := s.pool.Exec(ctx,
-		`UPDATE vibe_coding_events SET withheld = true WHERE managed_stream_id = $1 AND received_at >= $2 AND NOT withheld`,
-		managedStreamID, since)
+// WithholdVibeEvents withholds the events w selects.
+func (s *Store) WithholdVibeEvents(ctx context.Context, w store.Withhold) (int64, error) {
+	return withhold(ctx, s.pool, w)
+}
+
+// withhold marks the events w selects withheld in one statement.
+func withhold(ctx context.Context, q querier, w store.Withhold) (int64, error) {
+	var reason *string
+	if w.Reason != "" {
+		reason = &w.Reason
+	}
+	const set = `UPDATE vibe_coding_events SET withheld = true, withheld_reason = $1
+		WHERE managed_stream_id = $2 AND NOT withheld AND `
+	var tag pgconn.CommandTag
+	var err error
+	if len(w.Seqs) > 0 {
+		tag, err = q.Exec(ctx, set+`seq = ANY($3)`, reason, w.ManagedStreamID, w.Seqs)
+	} else {
+		var to *time.Time
+		if !w.ReceivedTo.IsZero() {
+			to = &w.ReceivedTo
+		}
+		tag, err = q.Exec(ctx, set+`received_at >= $3 AND ($4::timestamptz IS NULL OR received_at <= $4)`,
+			reason, w.ManagedStreamID, w.ReceivedFrom, to)
+	}
 	if err != nil {
 		return 0, mapErr(err, "withhold vibe events")
 	}
 	return tag.RowsAffected(), nil
+}
+
+// withheldReason is the reason stored with a new event: none unless it is withheld.
+func withheldReason(e store.NewVibeEvent) string {
+	if !e.Withheld {
+		return ""
+	}
+	return e.WithheldReason
 }
 
 func (s *Store) MarkVibeEventsDelivered(ctx context.Context, managedStreamID int64, seqs []int64, at time.Time) error {

@@ -13,6 +13,7 @@ import (
 	"openvibe.live/backend/shared/store/postgres"
 	"openvibe.live/backend/shared/store/storetest"
 	"openvibe.live/backend/shared/testenv"
+	"openvibe.live/backend/shared/vibe"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -59,7 +60,7 @@ func TestInsertFailureLeavesConnectionClean(t *testing.T) {
 	s := newStoreAt(t, url, 1)
 	ev := func(id string, live *int64) store.NewVibeEvent {
 		return store.NewVibeEvent{ManagedStreamID: m.ID, SessionID: v.ID, EventID: id, EventType: "prompt",
-			Visibility: store.VisibilityPublic, Payload: []byte(`{}`), LiveStreamID: live}
+			Visibility: vibe.VisibilityPublic, Payload: []byte(`{}`), LiveStreamID: live}
 	}
 	bad := int64(1 << 40)
 	for range 3 {

@@ -11,17 +11,18 @@ import (
 	"openvibe.live/backend/shared/store"
 )
 
-const streamCols = `id, user_id, slug, title, broadcast_settings::text, live_stream_id, last_seq, created_at, updated_at`
+const streamCols = `id, user_id, slug, title, broadcast_settings::text, live_stream_id, last_seq, paused_at, created_at, updated_at`
 
 func scanStream(row pgx.Row) (store.ManagedStream, error) {
 	var m store.ManagedStream
 	var settings string
 	if err := row.Scan(&m.ID, &m.UserID, &m.Slug, &m.Title, &settings, &m.LiveStreamID, &m.LastSeq,
-		&m.CreatedAt, &m.UpdatedAt); err != nil {
+		&m.PausedAt, &m.CreatedAt, &m.UpdatedAt); err != nil {
 		return store.ManagedStream{}, err
 	}
 	m.BroadcastSettings = json.RawMessage(settings)
 	utc(&m.CreatedAt, &m.UpdatedAt)
+	utcPtr(&m.PausedAt)
 	return m, nil
 }
 
@@ -56,24 +57,30 @@ func (s *Store) ListManagedStreams(ctx context.Context, userID int64) ([]store.M
 
 // UpdateBroadcastSettings runs update while holding the slot's row lock (SELECT … FOR NO KEY UPDATE),
 // so concurrent read-modify-write cycles from any replica never lose an update.
-func (s *Store) UpdateBroadcastSettings(ctx context.Context, id int64, update func(current json.RawMessage) (json.RawMessage, error)) (store.ManagedStream, error) {
+func (s *Store) UpdateBroadcastSettings(ctx context.Context, id int64, update func(current store.ManagedStream) (store.SettingsUpdate, error)) (store.ManagedStream, error) {
 	var m store.ManagedStream
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		cur, err := scanStream(tx.QueryRow(ctx, `SELECT `+streamCols+` FROM managed_streams WHERE id = $1 FOR NO KEY UPDATE`, id))
 		if err != nil {
 			return mapErr(err, "update broadcast settings")
 		}
-		next, err := update(cur.BroadcastSettings)
+		next, err := update(cur)
 		if err != nil {
 			return err
 		}
-		settings, err := store.ObjectText(next, "broadcast settings")
+		settings, err := store.ObjectText(next.BroadcastSettings, "broadcast settings")
 		if err != nil {
 			return err
+		}
+		if w := next.Withhold; w != nil {
+			w.ManagedStreamID = id
+			if _, err := withhold(ctx, tx, *w); err != nil {
+				return err
+			}
 		}
 		m, err = scanStream(tx.QueryRow(ctx,
-			`UPDATE managed_streams SET broadcast_settings = $1::jsonb, updated_at = $2 WHERE id = $3 RETURNING `+streamCols,
-			settings, s.nowUTC(), id))
+			`UPDATE managed_streams SET broadcast_settings = $1::jsonb, paused_at = $2, updated_at = $3 WHERE id = $4 RETURNING `+streamCols,
+			settings, next.PausedAt, s.nowUTC(), id))
 		return mapErr(err, "update broadcast settings")
 	})
 	return m, err

@@ -15,7 +15,7 @@ import (
 
 const eventCols = `e.id, e.managed_stream_id, e.seq, e.session_id, s.session_key, e.event_id, e.event_type,
 	e.visibility, e.live_stream_id, e.payload, e.occurred_at, e.received_at, e.withheld,
-	e.retracted_at, e.retracted_by, e.first_delivered_at, e.normalized`
+	e.withheld_reason, e.retracted_at, e.retracted_by, e.first_delivered_at, e.normalized`
 
 const eventFrom = ` FROM vibe_coding_events e JOIN vibe_coding_sessions s ON s.id = e.session_id `
 
@@ -23,14 +23,14 @@ func scanEvent(row interface{ Scan(...any) error }) (store.VibeEvent, error) {
 	var e store.VibeEvent
 	var live, occurred, retracted, retractedBy, delivered sql.NullInt64
 	var payload string
-	var normalized sql.NullString
+	var normalized, reason sql.NullString
 	var received int64
 	if err := row.Scan(&e.ID, &e.ManagedStreamID, &e.Seq, &e.SessionID, &e.SessionKey, &e.EventID, &e.EventType,
 		&e.Visibility, &live, &payload, &occurred, &received, &e.Withheld,
-		&retracted, &retractedBy, &delivered, &normalized); err != nil {
+		&reason, &retracted, &retractedBy, &delivered, &normalized); err != nil {
 		return store.VibeEvent{}, err
 	}
-	e.LiveStreamID = int64Ptr(live)
+	e.LiveStreamID, e.WithheldReason = int64Ptr(live), reason.String
 	e.Payload = json.RawMessage(payload)
 	if normalized.Valid {
 		e.Normalized = json.RawMessage(normalized.String)
@@ -73,8 +73,8 @@ func (s *Store) insertEvents(ctx context.Context, tx *sql.Tx, events []store.New
 	}
 	ins, err := tx.PrepareContext(ctx, `
 		INSERT INTO vibe_coding_events (managed_stream_id, seq, session_id, event_id, event_type, visibility,
-			live_stream_id, payload, occurred_at, received_at, withheld, normalized)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			live_stream_id, payload, occurred_at, received_at, withheld, withheld_reason, normalized)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (managed_stream_id, event_id) DO NOTHING`)
 	if err != nil {
 		return mapErr(err, "insert vibe events")
@@ -86,7 +86,7 @@ func (s *Store) insertEvents(ctx context.Context, tx *sql.Tx, events []store.New
 		seq := lastSeq[e.ManagedStreamID] + 1
 		res, err := ins.ExecContext(ctx, e.ManagedStreamID, seq, e.SessionID, e.EventID, e.EventType, e.Visibility,
 			nullInt64(e.LiveStreamID), string(e.Payload), nullMicros(e.OccurredAt), micros(received), e.Withheld,
-			nullText(e.Normalized))
+			withheldReason(e), nullText(e.Normalized))
 		var id, n int64
 		if err == nil {
 			if n, err = res.RowsAffected(); err == nil && n == 1 {
@@ -111,6 +111,7 @@ func (s *Store) insertEvents(ctx context.Context, tx *sql.Tx, events []store.New
 				SessionKey: keys[e.SessionID], EventID: e.EventID, EventType: e.EventType,
 				Visibility: e.Visibility, LiveStreamID: e.LiveStreamID, Payload: e.Payload, Normalized: e.Normalized,
 				OccurredAt: truncPtr(e.OccurredAt), ReceivedAt: received, Withheld: e.Withheld,
+				WithheldReason: withheldReason(e).String,
 			}}
 		}
 		if received.After(seen[e.SessionID]) {
@@ -253,16 +254,56 @@ func (s *Store) RetractVibeEvent(ctx context.Context, managedStreamID int64, eve
 	return e, err
 }
 
-// WithholdVibeEvents withholds the slot's events received at or after since.
-func (s *Store) WithholdVibeEvents(ctx context.Context, managedStreamID int64, since time.Time) (int64, error) {
-	res, err := s.w.ExecContext(ctx,
-		`UPDATE vibe_coding_events SET withheld = 1 WHERE managed_stream_id = ? AND received_at >= ? AND withheld = 0`,
-		managedStreamID, micros(since))
-	if err != nil {
-		return 0, mapErr(err, "withhold vibe events")
+// WithholdVibeEvents withholds the events w selects.
+func (s *Store) WithholdVibeEvents(ctx context.Context, w store.Withhold) (int64, error) {
+	var n int64
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		n, err = withhold(ctx, tx, w)
+		return err
+	})
+	return n, err
+}
+
+// withhold marks the events w selects withheld, markChunk seqs per statement.
+func withhold(ctx context.Context, q querier, w store.Withhold) (int64, error) {
+	const set = `UPDATE vibe_coding_events SET withheld = 1, withheld_reason = ? WHERE managed_stream_id = ? AND withheld = 0 AND `
+	reason := sql.NullString{String: w.Reason, Valid: w.Reason != ""}
+	var total int64
+	exec := func(cond string, args ...any) error {
+		res, err := q.ExecContext(ctx, set+cond, append([]any{reason, w.ManagedStreamID}, args...)...)
+		if err == nil {
+			var n int64
+			n, err = res.RowsAffected()
+			total += n
+		}
+		return mapErr(err, "withhold vibe events")
 	}
-	n, err := res.RowsAffected()
-	return n, mapErr(err, "withhold vibe events")
+	if len(w.Seqs) == 0 {
+		to := int64(math.MaxInt64)
+		if !w.ReceivedTo.IsZero() {
+			to = micros(w.ReceivedTo)
+		}
+		return total, exec(`received_at >= ? AND received_at <= ?`, micros(w.ReceivedFrom), to)
+	}
+	for chunk := range slices.Chunk(w.Seqs, markChunk) {
+		args := make([]any, len(chunk))
+		for i, seq := range chunk {
+			args[i] = seq
+		}
+		if err := exec(`seq IN (`+placeholders(len(chunk))+`)`, args...); err != nil {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
+// withheldReason is the reason column of a new event: NULL unless it is withheld.
+func withheldReason(e store.NewVibeEvent) sql.NullString {
+	if !e.Withheld || e.WithheldReason == "" {
+		return sql.NullString{}
+	}
+	return sql.NullString{String: e.WithheldReason, Valid: true}
 }
 
 // markChunk bounds the number of seqs bound in one statement.

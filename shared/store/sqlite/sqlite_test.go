@@ -14,6 +14,7 @@ import (
 	"openvibe.live/backend/shared/store"
 	"openvibe.live/backend/shared/store/sqlite"
 	"openvibe.live/backend/shared/store/storetest"
+	"openvibe.live/backend/shared/vibe"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -127,7 +128,7 @@ func TestTwoHandlesOneFile(t *testing.T) {
 				for j := range events {
 					events[j] = store.NewVibeEvent{ManagedStreamID: m.ID, SessionID: v.ID,
 						EventID: fmt.Sprintf("h%d-%d-%d", h, i, j), EventType: "prompt",
-						Visibility: store.VisibilityPublic, Payload: []byte(`{}`)}
+						Visibility: vibe.VisibilityPublic, Payload: []byte(`{}`)}
 				}
 				_, err := s.InsertVibeEvents(ctx, events)
 				assert.NoError(t, err)

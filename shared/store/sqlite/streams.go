@@ -11,18 +11,18 @@ import (
 	"openvibe.live/backend/shared/store"
 )
 
-const streamCols = `id, user_id, slug, title, broadcast_settings, live_stream_id, last_seq, created_at, updated_at`
+const streamCols = `id, user_id, slug, title, broadcast_settings, live_stream_id, last_seq, paused_at, created_at, updated_at`
 
 func scanStream(row interface{ Scan(...any) error }) (store.ManagedStream, error) {
 	var m store.ManagedStream
 	var settings string
-	var live sql.NullInt64
+	var live, paused sql.NullInt64
 	var created, updated int64
-	if err := row.Scan(&m.ID, &m.UserID, &m.Slug, &m.Title, &settings, &live, &m.LastSeq, &created, &updated); err != nil {
+	if err := row.Scan(&m.ID, &m.UserID, &m.Slug, &m.Title, &settings, &live, &m.LastSeq, &paused, &created, &updated); err != nil {
 		return store.ManagedStream{}, err
 	}
 	m.BroadcastSettings = json.RawMessage(settings)
-	m.LiveStreamID = int64Ptr(live)
+	m.LiveStreamID, m.PausedAt = int64Ptr(live), timePtr(paused)
 	m.CreatedAt, m.UpdatedAt = fromMicros(created), fromMicros(updated)
 	return m, nil
 }
@@ -61,24 +61,30 @@ func (s *Store) ListManagedStreams(ctx context.Context, userID int64) ([]store.M
 
 // UpdateBroadcastSettings runs update inside the write transaction: update must be quick and
 // must not call back into the store's write methods.
-func (s *Store) UpdateBroadcastSettings(ctx context.Context, id int64, update func(current json.RawMessage) (json.RawMessage, error)) (store.ManagedStream, error) {
+func (s *Store) UpdateBroadcastSettings(ctx context.Context, id int64, update func(current store.ManagedStream) (store.SettingsUpdate, error)) (store.ManagedStream, error) {
 	var m store.ManagedStream
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		cur, err := scanStream(tx.QueryRowContext(ctx, `SELECT `+streamCols+` FROM managed_streams WHERE id = ?`, id))
 		if err != nil {
 			return mapErr(err, "update broadcast settings")
 		}
-		next, err := update(cur.BroadcastSettings)
+		next, err := update(cur)
 		if err != nil {
 			return err
 		}
-		settings, err := store.ObjectText(next, "broadcast settings")
+		settings, err := store.ObjectText(next.BroadcastSettings, "broadcast settings")
 		if err != nil {
 			return err
+		}
+		if w := next.Withhold; w != nil {
+			w.ManagedStreamID = id
+			if _, err := withhold(ctx, tx, *w); err != nil {
+				return err
+			}
 		}
 		m, err = scanStream(tx.QueryRowContext(ctx,
-			`UPDATE managed_streams SET broadcast_settings = ?, updated_at = ? WHERE id = ? RETURNING `+streamCols,
-			settings, micros(s.nowUTC()), id))
+			`UPDATE managed_streams SET broadcast_settings = ?, paused_at = ?, updated_at = ? WHERE id = ? RETURNING `+streamCols,
+			settings, nullMicros(next.PausedAt), micros(s.nowUTC()), id))
 		return mapErr(err, "update broadcast settings")
 	})
 	return m, err

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"openvibe.live/backend/shared/store"
+	"openvibe.live/backend/shared/vibe"
 )
 
 // BenchmarkInsertVibeEvents measures durable InsertVibeEvents throughput for batch sizes
@@ -66,7 +67,7 @@ func benchInsert(b *testing.B, s store.Store, batch, writers int) {
 			}
 			events[i] = store.NewVibeEvent{ManagedStreamID: t.slot, SessionID: t.session,
 				EventID: fmt.Sprintf("ev-%d", counter.Add(1)), EventType: "tool_call",
-				Visibility: store.VisibilityPublic, Payload: benchPayload, ReceivedAt: now}
+				Visibility: vibe.VisibilityPublic, Payload: benchPayload, ReceivedAt: now}
 		}
 		_, err := s.InsertVibeEvents(ctx, events)
 		return err

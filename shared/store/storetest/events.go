@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"openvibe.live/backend/shared/store"
+	"openvibe.live/backend/shared/vibe"
 )
 
 func testInsertVibeEvents(t *testing.T, s store.Store) {
@@ -24,7 +25,7 @@ func testInsertVibeEvents(t *testing.T, s store.Store) {
 	e1.LiveStreamID = &ls.ID
 	e1.OccurredAt = ptr(at(500 * time.Millisecond))
 	e2 := f.event("e2", at(2*time.Second))
-	e2.EventType, e2.Visibility, e2.Withheld = "thinking", store.VisibilityStreamer, true
+	e2.EventType, e2.Visibility, e2.Withheld = "thinking", vibe.VisibilityStreamer, true
 	e2.Payload = json.RawMessage(`{"type":"thinking","text":"ü \u2603 \"quoted\" \u0000","n":[1,2.5,null]}`)
 	e2.Normalized = json.RawMessage(`{"tool.phase":"completed","sequence":"17","occurredAt":1776813001099}`)
 	e3 := f.event("e3", time.Time{}) // zero ReceivedAt: the store's now
@@ -143,13 +144,13 @@ func testInsertVibeEventsAtomic(t *testing.T, s store.Store) {
 		ev   store.NewVibeEvent
 	}{
 		{"unknown slot", store.NewVibeEvent{ManagedStreamID: a.slot.ID + b.slot.ID + 100, SessionID: a.session.ID,
-			EventID: "x", EventType: "prompt", Visibility: store.VisibilityPublic, Payload: json.RawMessage(`{}`), ReceivedAt: at(0)}},
+			EventID: "x", EventType: "prompt", Visibility: vibe.VisibilityPublic, Payload: json.RawMessage(`{}`), ReceivedAt: at(0)}},
 		{"session of another slot", store.NewVibeEvent{ManagedStreamID: a.slot.ID, SessionID: b.session.ID,
-			EventID: "x", EventType: "prompt", Visibility: store.VisibilityPublic, Payload: json.RawMessage(`{}`), ReceivedAt: at(0)}},
+			EventID: "x", EventType: "prompt", Visibility: vibe.VisibilityPublic, Payload: json.RawMessage(`{}`), ReceivedAt: at(0)}},
 		{"unknown session", store.NewVibeEvent{ManagedStreamID: a.slot.ID, SessionID: a.session.ID + b.session.ID + 100,
-			EventID: "x", EventType: "prompt", Visibility: store.VisibilityPublic, Payload: json.RawMessage(`{}`), ReceivedAt: at(0)}},
+			EventID: "x", EventType: "prompt", Visibility: vibe.VisibilityPublic, Payload: json.RawMessage(`{}`), ReceivedAt: at(0)}},
 		{"unknown live stream", store.NewVibeEvent{ManagedStreamID: a.slot.ID, SessionID: a.session.ID, LiveStreamID: ptr(int64(1 << 40)),
-			EventID: "x", EventType: "prompt", Visibility: store.VisibilityPublic, Payload: json.RawMessage(`{}`), ReceivedAt: at(0)}},
+			EventID: "x", EventType: "prompt", Visibility: vibe.VisibilityPublic, Payload: json.RawMessage(`{}`), ReceivedAt: at(0)}},
 	}
 	for _, tc := range bad {
 		// The bad event comes last, after valid events of both slots.

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"openvibe.live/backend/shared/store"
+	"openvibe.live/backend/shared/vibe"
 )
 
 func testVibeEventsPagination(t *testing.T, s store.Store) {
@@ -17,7 +18,7 @@ func testVibeEventsPagination(t *testing.T, s store.Store) {
 	for i := range 10 {
 		ev := f.event(fmt.Sprintf("e%d", i+1), at(time.Duration(i)*time.Second))
 		ev.Withheld = i == 3
-		ev.Visibility = map[bool]string{true: store.VisibilityStreamer, false: store.VisibilityPublic}[i == 4]
+		ev.Visibility = map[bool]string{true: vibe.VisibilityStreamer, false: vibe.VisibilityPublic}[i == 4]
 		batch = append(batch, ev)
 	}
 	insert(t, s, batch...)
@@ -64,15 +65,15 @@ func testVibeFeed(t *testing.T, s store.Store) {
 		received          time.Duration
 	}
 	specs := []spec{
-		{"prompt", store.VisibilityPublic, false, false, 1 * time.Second},    // 1 visible
-		{"thinking", store.VisibilityPublic, false, false, 2 * time.Second},  // 2 visible
-		{"prompt", store.VisibilityStreamer, false, false, 3 * time.Second},  // 3 streamer only
-		{"prompt", store.VisibilityPublic, true, false, 4 * time.Second},     // 4 withheld
-		{"prompt", store.VisibilityPublic, false, true, 5 * time.Second},     // 5 retracted
-		{"tool_call", store.VisibilityPublic, false, false, 6 * time.Second}, // 6 visible
-		{"prompt", store.VisibilityPublic, false, false, 10 * time.Second},   // 7 visible at cutoff
-		{"prompt", store.VisibilityPublic, false, false, 11 * time.Second},   // 8 still delayed
-		{"thinking", store.VisibilityPublic, false, false, 12 * time.Second}, // 9 still delayed
+		{"prompt", vibe.VisibilityPublic, false, false, 1 * time.Second},    // 1 visible
+		{"thinking", vibe.VisibilityPublic, false, false, 2 * time.Second},  // 2 visible
+		{"prompt", vibe.VisibilityStreamer, false, false, 3 * time.Second},  // 3 streamer only
+		{"prompt", vibe.VisibilityPublic, true, false, 4 * time.Second},     // 4 withheld
+		{"prompt", vibe.VisibilityPublic, false, true, 5 * time.Second},     // 5 retracted
+		{"tool_call", vibe.VisibilityPublic, false, false, 6 * time.Second}, // 6 visible
+		{"prompt", vibe.VisibilityPublic, false, false, 10 * time.Second},   // 7 visible at cutoff
+		{"prompt", vibe.VisibilityPublic, false, false, 11 * time.Second},   // 8 still delayed
+		{"thinking", vibe.VisibilityPublic, false, false, 12 * time.Second}, // 9 still delayed
 	}
 	var batch []store.NewVibeEvent
 	for i, sp := range specs {
@@ -151,28 +152,56 @@ func testWithholdVibeEvents(t *testing.T, s store.Store) {
 	ctx := t.Context()
 	f, other := mkFixture(t, s, "alice"), mkFixture(t, s, "bob")
 	already := f.event("e4", at(4*time.Second))
-	already.Withheld = true
-	insert(t, s, f.event("e1", at(time.Second)), f.event("e2", at(2*time.Second)), f.event("e3", at(3*time.Second)), already)
+	already.Withheld, already.WithheldReason = true, vibe.WithheldPaused
+	shown := f.event("e1", at(time.Second))
+	shown.WithheldReason = vibe.WithheldPaused // ignored: the event is not withheld
+	res := insert(t, s, shown, f.event("e2", at(2*time.Second)), f.event("e3", at(3*time.Second)), already,
+		f.event("e5", at(5*time.Second)), f.event("e6", at(6*time.Second)))
+	require.Empty(t, res[0].Event.WithheldReason)
+	require.Equal(t, vibe.WithheldPaused, res[3].Event.WithheldReason)
 	insert(t, s, other.event("o1", at(3*time.Second)))
-
-	n, err := s.WithholdVibeEvents(ctx, f.slot.ID, at(2*time.Second))
-	require.NoError(t, err)
-	require.EqualValues(t, 2, n, "events received since the panic, not already withheld")
-	withheld := map[string]bool{}
-	for _, e := range allEvents(t, s, f.slot.ID) {
-		withheld[e.EventID] = e.Withheld
+	reasons := func() map[string]string {
+		out := map[string]string{}
+		for _, e := range allEvents(t, s, f.slot.ID) {
+			if e.Withheld {
+				out[e.EventID] = e.WithheldReason
+			} else {
+				out[e.EventID] = "-"
+			}
+		}
+		return out
 	}
-	require.Equal(t, map[string]bool{"e1": false, "e2": true, "e3": true, "e4": true}, withheld)
+	withhold := func(w store.Withhold) int64 {
+		t.Helper()
+		w.ManagedStreamID = f.slot.ID
+		n, err := s.WithholdVibeEvents(ctx, w)
+		require.NoError(t, err)
+		return n
+	}
+
+	n := withhold(store.Withhold{ReceivedFrom: at(2 * time.Second), ReceivedTo: at(4 * time.Second), Reason: vibe.WithheldPanic})
+	require.EqualValues(t, 2, n, "events received in the range, not already withheld")
+	require.Equal(t, map[string]string{"e1": "-", "e2": vibe.WithheldPanic, "e3": vibe.WithheldPanic,
+		"e4": vibe.WithheldPaused, "e5": "-", "e6": "-"}, reasons(), "an event already withheld keeps its reason")
 	o, err := s.VibeEventByEventID(ctx, other.slot.ID, "o1")
 	require.NoError(t, err)
 	require.False(t, o.Withheld, "other slots are untouched")
 
-	n, err = s.WithholdVibeEvents(ctx, f.slot.ID, at(0))
-	require.NoError(t, err)
-	require.EqualValues(t, 1, n)
+	// By seq, as chat sockets mark events that came due while the slot was paused: every
+	// replica marks the same event, and the first mark stands.
+	seq := allEvents(t, s, f.slot.ID)[4].Seq
+	for range 3 {
+		withhold(store.Withhold{Seqs: []int64{seq, seq + 100}, Reason: vibe.WithheldDueWhilePaused})
+	}
+	require.Equal(t, vibe.WithheldDueWhilePaused, reasons()["e5"])
+	require.Zero(t, withhold(store.Withhold{Seqs: []int64{seq}, Reason: vibe.WithheldPanic}), "idempotent")
+	require.Equal(t, vibe.WithheldDueWhilePaused, reasons()["e5"])
+
+	require.EqualValues(t, 2, withhold(store.Withhold{Reason: vibe.WithheldPanic}), "no bounds: every event")
 	feed, err := s.VibeFeed(ctx, store.FeedQuery{ManagedStreamID: f.slot.ID, ReceivedBefore: at(time.Hour), Limit: 10})
 	require.NoError(t, err)
 	require.Empty(t, feed)
+	require.Zero(t, withhold(store.Withhold{Seqs: []int64{}, ReceivedFrom: at(time.Hour)}))
 }
 
 func testMarkVibeEventsDelivered(t *testing.T, s store.Store) {

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"openvibe.live/backend/shared/store"
+	"openvibe.live/backend/shared/vibe"
 )
 
 // Run runs the suite. newStore must return a fresh, migrated, empty store and arrange for it
@@ -26,6 +27,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"APITokens", testAPITokens},
 		{"ManagedStreams", testManagedStreams},
 		{"UpdateBroadcastSettings", testUpdateBroadcastSettings},
+		{"UpdateBroadcastSettingsPause", testUpdateBroadcastSettingsPause},
 		{"UpdateBroadcastSettingsConcurrent", testUpdateBroadcastSettingsConcurrent},
 		{"LiveStreams", testLiveStreams},
 		{"VibeSessions", testVibeSessions},
@@ -37,6 +39,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"InsertVibeEventsConcurrent", testInsertVibeEventsConcurrent},
 		{"VibeEventsPagination", testVibeEventsPagination},
 		{"VibeFeed", testVibeFeed},
+		{"ViewerFeedFollowsTheRule", testViewerFeedFollowsTheRule},
 		{"RetractVibeEvent", testRetractVibeEvent},
 		{"WithholdVibeEvents", testWithholdVibeEvents},
 		{"MarkVibeEventsDelivered", testMarkVibeEventsDelivered},
@@ -127,7 +130,7 @@ func mkFixture(t *testing.T, s store.Store, name string) fixture {
 func (f fixture) event(id string, received time.Time) store.NewVibeEvent {
 	return store.NewVibeEvent{
 		ManagedStreamID: f.slot.ID, SessionID: f.session.ID, EventID: id, EventType: "prompt",
-		Visibility: store.VisibilityPublic, ReceivedAt: received,
+		Visibility: vibe.VisibilityPublic, ReceivedAt: received,
 		Payload: json.RawMessage(fmt.Sprintf(`{"eventId":%q,"type":"prompt","text":"hello"}`, id)),
 	}
 }

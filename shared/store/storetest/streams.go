@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"openvibe.live/backend/shared/store"
+	"openvibe.live/backend/shared/vibe"
 )
 
 func testUpdateBroadcastSettings(t *testing.T, s store.Store) {
@@ -19,24 +20,26 @@ func testUpdateBroadcastSettings(t *testing.T, s store.Store) {
 	m, err := s.CreateManagedStream(ctx, u.ID, "main", "Main", []byte(`{"a":1}`))
 	require.NoError(t, err)
 
-	var seen json.RawMessage
-	got, err := s.UpdateBroadcastSettings(ctx, m.ID, func(cur json.RawMessage) (json.RawMessage, error) {
+	var seen store.ManagedStream
+	got, err := s.UpdateBroadcastSettings(ctx, m.ID, func(cur store.ManagedStream) (store.SettingsUpdate, error) {
 		seen = cur
-		return json.RawMessage(`{"a":2,"vibe_coding":{"enabled":true}}`), nil
+		return store.SettingsUpdate{BroadcastSettings: json.RawMessage(`{"a":2,"vibe_coding":{"enabled":true}}`)}, nil
 	})
 	require.NoError(t, err)
-	require.JSONEq(t, `{"a":1}`, string(seen), "update receives the current settings")
+	require.Equal(t, m.ID, seen.ID, "update receives the slot as stored")
+	require.JSONEq(t, `{"a":1}`, string(seen.BroadcastSettings), "update receives the current settings")
+	require.Nil(t, seen.PausedAt)
 	require.Equal(t, m.ID, got.ID)
 	require.JSONEq(t, `{"a":2,"vibe_coding":{"enabled":true}}`, string(got.BroadcastSettings))
 	require.False(t, got.UpdatedAt.Before(m.UpdatedAt))
 
 	boom := errors.New("boom")
-	_, err = s.UpdateBroadcastSettings(ctx, m.ID, func(json.RawMessage) (json.RawMessage, error) {
-		return json.RawMessage(`{"a":3}`), boom
+	_, err = s.UpdateBroadcastSettings(ctx, m.ID, func(store.ManagedStream) (store.SettingsUpdate, error) {
+		return store.SettingsUpdate{BroadcastSettings: json.RawMessage(`{"a":3}`)}, boom
 	})
 	require.ErrorIs(t, err, boom, "an error from update aborts")
-	_, err = s.UpdateBroadcastSettings(ctx, m.ID, func(json.RawMessage) (json.RawMessage, error) {
-		return json.RawMessage(`not json`), nil
+	_, err = s.UpdateBroadcastSettings(ctx, m.ID, func(store.ManagedStream) (store.SettingsUpdate, error) {
+		return store.SettingsUpdate{BroadcastSettings: json.RawMessage(`not json`)}, nil
 	})
 	require.Error(t, err, "invalid JSON is refused")
 	after, err := s.ManagedStreamByID(ctx, m.ID)
@@ -44,12 +47,59 @@ func testUpdateBroadcastSettings(t *testing.T, s store.Store) {
 	require.JSONEq(t, `{"a":2,"vibe_coding":{"enabled":true}}`, string(after.BroadcastSettings), "aborted updates change nothing")
 
 	called := false
-	_, err = s.UpdateBroadcastSettings(ctx, m.ID+100, func(json.RawMessage) (json.RawMessage, error) {
+	_, err = s.UpdateBroadcastSettings(ctx, m.ID+100, func(store.ManagedStream) (store.SettingsUpdate, error) {
 		called = true
-		return json.RawMessage(`{}`), nil
+		return store.SettingsUpdate{BroadcastSettings: json.RawMessage(`{}`)}, nil
 	})
 	require.ErrorIs(t, err, store.ErrNotFound)
 	require.False(t, called)
+}
+
+// testUpdateBroadcastSettingsPause: the update keeps PausedAt as it says, and withholds the
+// events it selects in the same transaction, or not at all when it aborts.
+func testUpdateBroadcastSettingsPause(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	f := mkFixture(t, s, "alice")
+	other := mkFixture(t, s, "bob")
+	insert(t, s, f.event("before", at(0)), f.event("due", at(5*time.Second)), f.event("after", at(11*time.Second)))
+	insert(t, s, other.event("o1", at(5*time.Second)))
+	update := func(u store.SettingsUpdate, fail error) (store.ManagedStream, error) {
+		return s.UpdateBroadcastSettings(ctx, f.slot.ID, func(cur store.ManagedStream) (store.SettingsUpdate, error) {
+			if u.BroadcastSettings == nil {
+				u.BroadcastSettings = cur.BroadcastSettings
+			}
+			return u, fail
+		})
+	}
+
+	paused, err := update(store.SettingsUpdate{PausedAt: ptr(at(2 * time.Second))}, nil)
+	require.NoError(t, err)
+	requireTimePtr(t, ptr(at(2*time.Second)), paused.PausedAt)
+	got, err := s.ManagedStreamByID(ctx, f.slot.ID)
+	require.NoError(t, err)
+	requireTimePtr(t, ptr(at(2*time.Second)), got.PausedAt)
+
+	// The slot id of the withhold is the slot's, whatever the callback says.
+	resume := store.SettingsUpdate{Withhold: &store.Withhold{ManagedStreamID: other.slot.ID,
+		ReceivedFrom: at(time.Second), ReceivedTo: at(10 * time.Second), Reason: vibe.WithheldDueWhilePaused}}
+	_, err = update(resume, errors.New("boom"))
+	require.Error(t, err)
+	for _, e := range allEvents(t, s, f.slot.ID) {
+		require.False(t, e.Withheld, "an aborted update withholds nothing")
+	}
+	shown, err := update(resume, nil)
+	require.NoError(t, err)
+	require.Nil(t, shown.PausedAt)
+	withheld := map[string]string{}
+	for _, e := range allEvents(t, s, f.slot.ID) {
+		if e.Withheld {
+			withheld[e.EventID] = e.WithheldReason
+		}
+	}
+	require.Equal(t, map[string]string{"due": vibe.WithheldDueWhilePaused}, withheld)
+	o, err := s.VibeEventByEventID(ctx, other.slot.ID, "o1")
+	require.NoError(t, err)
+	require.False(t, o.Withheld, "other slots are untouched")
 }
 
 // testUpdateBroadcastSettingsConcurrent: read-modify-write under the row lock loses no update.
@@ -64,12 +114,12 @@ func testUpdateBroadcastSettingsConcurrent(t *testing.T, s store.Store) {
 	for range workers {
 		wg.Go(func() {
 			for range each {
-				_, err := s.UpdateBroadcastSettings(ctx, m.ID, func(cur json.RawMessage) (json.RawMessage, error) {
+				_, err := s.UpdateBroadcastSettings(ctx, m.ID, func(cur store.ManagedStream) (store.SettingsUpdate, error) {
 					var v struct{ N int }
-					if err := json.Unmarshal(cur, &v); err != nil {
-						return nil, err
+					if err := json.Unmarshal(cur.BroadcastSettings, &v); err != nil {
+						return store.SettingsUpdate{}, err
 					}
-					return json.RawMessage(`{"n":` + strconv.Itoa(v.N+1) + `}`), nil
+					return store.SettingsUpdate{BroadcastSettings: json.RawMessage(`{"n":` + strconv.Itoa(v.N+1) + `}`)}, nil
 				})
 				errs <- err
 			}

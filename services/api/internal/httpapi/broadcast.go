@@ -84,7 +84,7 @@ func (s *Server) putBroadcastSettings(c echo.Context) error {
 		return err
 	}
 	var before, after vibe.Settings
-	saved, err := s.Store.UpdateBroadcastSettings(ctx, id, func(cur json.RawMessage) (json.RawMessage, error) {
+	saved, err := s.writeSettings(ctx, id, func(cur json.RawMessage) (json.RawMessage, error) {
 		before = vibe.SettingsFromBroadcast(cur)
 		after = before
 		if raw := vibe.BroadcastVibeSettings(blob); raw != nil {

@@ -160,21 +160,13 @@ func (s *Server) channelSlot(ctx context.Context, username, slot string) (store.
 }
 
 // visibleEvents returns the newest limit events a viewer may see at now, projected, oldest
-// first. Nothing is visible while the slot is disabled or paused; otherwise the store filters
-// out private, withheld, retracted and still-delayed events and the projection applies the
-// owner's settings.
+// first: those vibe.WhyHidden shows. The store's query narrows the rows first (nothing at all
+// while the slot is disabled or paused), the rule decides each one.
 func (s *Server) visibleEvents(ctx context.Context, slotID int64, st vibe.Settings, limit int, now time.Time) ([]feedEvent, error) {
 	out := []feedEvent{}
-	if !st.Live() {
+	q, ok := store.ViewerFeed(slotID, st, now, limit)
+	if !ok {
 		return out, nil
-	}
-	include, exclude := vibe.FeedTypes(st)
-	q := store.FeedQuery{
-		ManagedStreamID: slotID,
-		ReceivedBefore:  now.Add(-time.Duration(st.DelayMs) * time.Millisecond),
-		Types:           include,
-		ExcludeTypes:    exclude,
-		Limit:           limit,
 	}
 	for range feedPages {
 		rows, err := s.Store.VibeFeed(ctx, q)
@@ -182,7 +174,7 @@ func (s *Server) visibleEvents(ctx context.Context, slotID int64, st vibe.Settin
 			return nil, fmt.Errorf("read feed: %w", err)
 		}
 		for _, row := range rows {
-			if p := projectStored(row, st); p != nil {
+			if p, why := viewerView(row, st, now); why == vibe.Shown && p != nil {
 				out = append(out, feedEvent{Seq: row.Seq, Event: p})
 				if len(out) == limit {
 					break
@@ -198,17 +190,25 @@ func (s *Server) visibleEvents(ctx context.Context, slotID int64, st vibe.Settin
 	return out, nil
 }
 
-// projectStored is the viewer's view of a stored event under st, or nil when hidden. A stored
-// payload that no longer decodes is hidden rather than shown raw.
-func projectStored(row store.VibeEvent, st vibe.Settings) *vibe.Event {
-	if row.Visibility != store.VisibilityPublic || row.Withheld || row.RetractedAt != nil {
-		return nil
+// viewerView is what viewers see of a stored event at now under st, and why they do not see
+// it when they do not (vibe.WhyHidden). The projection of an event still inside its delay is
+// returned too: the owner history shows what viewers will see. A stored payload that no
+// longer decodes is hidden rather than shown raw.
+func viewerView(row store.VibeEvent, st vibe.Settings, now time.Time) (*vibe.Event, vibe.Hidden) {
+	why := vibe.WhyHidden(row.Viewing(), st, now)
+	if !why.Coming() {
+		return nil, why
 	}
 	var ev vibe.Event
 	if err := json.Unmarshal(row.Payload, &ev); err != nil {
-		return nil
+		return nil, vibe.HiddenType
 	}
-	return vibe.Project(&ev, st)
+	ev.Visibility = row.Visibility // the stored column is authoritative
+	p := vibe.Project(&ev, st)
+	if p == nil {
+		return nil, vibe.HiddenType
+	}
+	return p, why
 }
 
 // viewerPublisher is the latest session's publisher cut to what viewers may see.

@@ -45,6 +45,7 @@ type historyEvent struct {
 	ReceivedAt       time.Time       `json:"received_at"`
 	VisibleAt        time.Time       `json:"visible_at"`
 	Withheld         bool            `json:"withheld"`
+	WithheldReason   *string         `json:"withheld_reason"`
 	RetractedAt      *time.Time      `json:"retracted_at"`
 	RetractedBy      *userView       `json:"retracted_by"`
 	FirstDeliveredAt *time.Time      `json:"first_delivered_at"`
@@ -157,15 +158,17 @@ func (s *Server) history(c echo.Context) error {
 }
 
 func (s *Server) historyEvent(ctx context.Context, row store.VibeEvent, st vibe.Settings, names map[int64]*userView) (historyEvent, error) {
-	proj := projectStored(row, st)
+	proj, why := viewerView(row, st, s.Now())
 	h := historyEvent{
 		Seq: row.Seq, EventID: row.EventID, EventType: row.EventType, Visibility: row.Visibility,
 		SessionKey: row.SessionKey, LiveStreamID: row.LiveStreamID, OccurredAt: utcPtr(row.OccurredAt),
-		ReceivedAt: row.ReceivedAt.UTC(), VisibleAt: row.ReceivedAt.Add(time.Duration(st.DelayMs) * time.Millisecond).UTC(),
+		ReceivedAt: row.ReceivedAt.UTC(), VisibleAt: vibe.Due(row.ReceivedAt, st).UTC(),
 		Withheld: row.Withheld, RetractedAt: utcPtr(row.RetractedAt), FirstDeliveredAt: utcPtr(row.FirstDeliveredAt),
-		Stored: row.Payload, Normalized: row.Normalized, Projected: proj,
+		Stored: row.Payload, Normalized: row.Normalized, Projected: proj, ViewerStatus: viewerStatus(row, why),
 	}
-	h.ViewerStatus = viewerStatus(row, proj, h.VisibleAt, s.Now())
+	if row.Withheld && row.WithheldReason != "" {
+		h.WithheldReason = &row.WithheldReason
+	}
 	if row.RetractedBy != nil {
 		u, ok := names[*row.RetractedBy]
 		if !ok {
@@ -185,19 +188,22 @@ func (s *Server) historyEvent(ctx context.Context, row store.VibeEvent, st vibe.
 	return h, nil
 }
 
-func viewerStatus(row store.VibeEvent, proj *vibe.Event, visibleAt, now time.Time) string {
+// viewerStatus names for the owner why viewers see, or do not see, the event (why, from
+// viewerView); an event a chat socket delivered is delivered unless it was retracted,
+// withheld or is streamer-only.
+func viewerStatus(row store.VibeEvent, why vibe.Hidden) string {
 	switch {
-	case row.RetractedAt != nil:
+	case why == vibe.HiddenRetracted:
 		return StatusRetracted
-	case row.Withheld:
+	case why == vibe.HiddenWithheld:
 		return StatusWithheld
-	case row.Visibility != store.VisibilityPublic:
+	case why == vibe.HiddenStreamer:
 		return StatusPrivate
 	case row.FirstDeliveredAt != nil:
 		return StatusDelivered
-	case proj == nil:
+	case why == vibe.HiddenPaused || why == vibe.HiddenType:
 		return StatusHidden
-	case now.Before(visibleAt):
+	case why == vibe.HiddenDelayed:
 		return StatusPending
 	}
 	return StatusVisible
@@ -258,7 +264,7 @@ func (s *Server) putSettings(c echo.Context) error {
 // updateSettings changes the slot's vibe-coding settings under the store's row lock.
 func (s *Server) updateSettings(ctx context.Context, slotID int64, change func(vibe.Settings) (vibe.Settings, error)) (vibe.Settings, error) {
 	var next vibe.Settings
-	_, err := s.Store.UpdateBroadcastSettings(ctx, slotID, func(cur json.RawMessage) (json.RawMessage, error) {
+	_, err := s.writeSettings(ctx, slotID, func(cur json.RawMessage) (json.RawMessage, error) {
 		n, err := change(vibe.SettingsFromBroadcast(cur))
 		if err != nil {
 			return nil, err
@@ -322,14 +328,14 @@ func (s *Server) panicButton(c echo.Context) error {
 		return err
 	}
 	since := now.Add(-time.Duration(next.DelayMs)*time.Millisecond - s.PanicMargin)
-	n, err := s.Store.WithholdVibeEvents(ctx, ms.ID, since)
+	n, err := s.Store.WithholdVibeEvents(ctx, store.Withhold{ManagedStreamID: ms.ID, ReceivedFrom: since, Reason: vibe.WithheldPanic})
 	if err != nil {
 		return err
 	}
 	s.Metrics.panics.Inc()
 	s.Metrics.withheld.Add(float64(n))
 	s.Logger.WarnContext(ctx, "panic button pressed", "managed_stream_id", ms.ID, "user_id", principal(c).UserID, "withheld", n)
-	s.publish(ctx, slotbus.Message{Kind: slotbus.KindPanic, SlotID: ms.ID, Panic: &slotbus.Panic{At: now, Settings: next}})
+	s.publish(ctx, slotbus.Message{Kind: slotbus.KindPanic, SlotID: ms.ID, Panic: &slotbus.Panic{At: now, Since: since, Settings: next}})
 	return c.JSON(http.StatusOK, panicResponse{ManagedStreamID: ms.ID, Settings: next, Withheld: n, WithheldSince: since.UTC(), At: now.UTC()})
 }
 

@@ -50,24 +50,44 @@ func TestViewerStatus(t *testing.T) {
 	now := time.Unix(1_700_000_000, 0)
 	at := now.Add(-time.Second)
 	one := int64(1)
-	proj := &vibe.Event{EventID: "x"}
+	def := vibe.DefaultSettings()
+	paused, delayed := def, def
+	paused.Paused = 1
+	delayed.DelayMs = 60_000
+	row := func(f func(*store.VibeEvent)) store.VibeEvent {
+		r := store.VibeEvent{EventType: vibe.TypePrompt, Visibility: vibe.VisibilityPublic, ReceivedAt: at,
+			Payload: []byte(`{"eventId":"x","eventType":"prompt","summary":"s"}`)}
+		if f != nil {
+			f(&r)
+		}
+		return r
+	}
 	cases := []struct {
-		name string
-		row  store.VibeEvent
-		proj *vibe.Event
-		vis  time.Time
-		want string
+		name     string
+		row      store.VibeEvent
+		settings vibe.Settings
+		want     string
+		shown    bool // the projection is given
 	}{
-		{"retracted wins", store.VibeEvent{Visibility: "public", RetractedAt: &at, RetractedBy: &one, Withheld: true, FirstDeliveredAt: &at}, proj, at, StatusRetracted},
-		{"withheld", store.VibeEvent{Visibility: "public", Withheld: true}, nil, at, StatusWithheld},
-		{"private", store.VibeEvent{Visibility: "streamer"}, nil, at, StatusPrivate},
-		{"delivered", store.VibeEvent{Visibility: "public", FirstDeliveredAt: &at}, proj, at, StatusDelivered},
-		{"hidden", store.VibeEvent{Visibility: "public"}, nil, at, StatusHidden},
-		{"pending", store.VibeEvent{Visibility: "public"}, proj, now.Add(time.Second), StatusPending},
-		{"visible", store.VibeEvent{Visibility: "public"}, proj, at, StatusVisible},
+		{"retracted wins", row(func(r *store.VibeEvent) {
+			r.RetractedAt, r.RetractedBy, r.Withheld, r.FirstDeliveredAt = &at, &one, true, &at
+		}), def, StatusRetracted, false},
+		{"withheld", row(func(r *store.VibeEvent) { r.Withheld = true }), def, StatusWithheld, false},
+		{"private", row(func(r *store.VibeEvent) { r.Visibility = vibe.VisibilityStreamer }), def, StatusPrivate, false},
+		{"delivered", row(func(r *store.VibeEvent) { r.FirstDeliveredAt = &at }), def, StatusDelivered, true},
+		{"hidden type", row(func(r *store.VibeEvent) {
+			r.EventType = vibe.TypeThinking
+			r.Payload = []byte(`{"eventType":"thinking"}`)
+		}), def, StatusHidden, false},
+		{"hidden while paused", row(nil), paused, StatusHidden, false},
+		{"payload that no longer decodes", row(func(r *store.VibeEvent) { r.Payload = []byte(`{`) }), def, StatusHidden, false},
+		{"pending", row(nil), delayed, StatusPending, true},
+		{"visible", row(nil), def, StatusVisible, true},
 	}
 	for _, tc := range cases {
-		require.Equal(t, tc.want, viewerStatus(tc.row, tc.proj, tc.vis, now), tc.name)
+		proj, why := viewerView(tc.row, tc.settings, now)
+		require.Equal(t, tc.want, viewerStatus(tc.row, why), tc.name)
+		require.Equal(t, tc.shown, proj != nil, tc.name)
 	}
 }
 

@@ -106,7 +106,7 @@ func (p *storePublisher) publish(ctx context.Context, now time.Time, n int) {
 			SessionID:       p.session.ID,
 			EventID:         ev.EventID,
 			EventType:       ev.EventType,
-			Visibility:      store.VisibilityPublic,
+			Visibility:      vibe.VisibilityPublic,
 			Payload:         payload,
 			ReceivedAt:      time.Now().UTC(),
 		}

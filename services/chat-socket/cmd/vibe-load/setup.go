@@ -37,9 +37,9 @@ func setup(ctx context.Context, st store.Store, username string, slots int) (sto
 		if err != nil {
 			return u, nil, fmt.Errorf("slot %s: %w", slug, err)
 		}
-		ms, err = st.UpdateBroadcastSettings(ctx, ms.ID, func(cur json.RawMessage) (json.RawMessage, error) {
+		ms, err = st.UpdateBroadcastSettings(ctx, ms.ID, store.SettingsOnly(func(cur json.RawMessage) (json.RawMessage, error) {
 			return vibe.BroadcastWithSettings(cur, s)
-		})
+		}))
 		if err != nil {
 			return u, nil, fmt.Errorf("slot %s settings: %w", slug, err)
 		}

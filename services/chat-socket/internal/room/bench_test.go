@@ -11,7 +11,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"openvibe.live/backend/shared/slotbus"
-	"openvibe.live/backend/shared/store"
 	"openvibe.live/backend/shared/vibe"
 )
 
@@ -33,7 +32,7 @@ func BenchmarkFanout(b *testing.B) {
 				r.viewerIndex[viewers[i]] = i
 				r.viewers = append(r.viewers, viewers[i])
 			}
-			ev := slotbus.FromStoreEvent(st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now()))
+			ev := slotbus.FromStoreEvent(st.add(vibe.TypePrompt, vibe.VisibilityPublic, false, time.Now()))
 			drained, cancel := context.WithCancel(context.Background())
 			cancel()
 			b.ReportAllocs()
@@ -48,6 +47,44 @@ func BenchmarkFanout(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "frames/s")
+		})
+	}
+}
+
+// BenchmarkResume measures a viewer joining with ?since=0 a room holding 1 000 delivered
+// events: the replay of all of them, with the settings as they were when the events went
+// out, and right after a settings change (every event projected again).
+func BenchmarkResume(b *testing.B) {
+	for _, changed := range []bool{false, true} {
+		b.Run(fmt.Sprintf("settings_changed=%t", changed), func(b *testing.B) {
+			st := newFakeStore(vibe.DefaultSettings())
+			m := NewMetrics(prometheus.NewRegistry())
+			log := slog.New(slog.NewTextHandler(io.Discard, nil))
+			cfg := testConfig()
+			cfg.ResumeLimit, cfg.MaxReplayBytes = 1000, 1<<30
+			h := NewHub(HubDeps{Store: st, Broker: newFakeBroker(), Marker: NewMarker(st, time.Hour, log, m), Metrics: m, Logger: log, Now: time.Now, Config: cfg})
+			defer h.Close()
+			r := newRoom(h, Slot{ID: 7, Slug: "camp-code"})
+			r.settings, r.ready = vibe.DefaultSettings(), true
+			for range 1000 {
+				ev := slotbus.FromStoreEvent(st.add(vibe.TypePrompt, vibe.VisibilityPublic, false, time.Now().Add(-time.Minute)))
+				r.next = ev.Seq + 1
+				r.deliver(pendingEvent{ev: ev, due: time.Now()}, time.Now(), true)
+			}
+			titles := [2]vibe.Settings{vibe.DefaultSettings(), vibe.DefaultSettings()}
+			titles[1].WidgetTitle = "Late night"
+			ctx := context.Background()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				if changed {
+					r.applySettings(titles[i%2], nil)
+				}
+				v := NewViewer(1<<30, 0, "")
+				since := int64(0)
+				r.join(ctx, v, &since)
+				r.leave(v)
+			}
 		})
 	}
 }

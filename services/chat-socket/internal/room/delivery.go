@@ -2,12 +2,10 @@ package room
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"time"
 
 	"openvibe.live/backend/shared/slotbus"
-	"openvibe.live/backend/shared/store"
 	"openvibe.live/backend/shared/vibe"
 )
 
@@ -24,7 +22,8 @@ func (r *Room) receive(ctx context.Context, ev *slotbus.Event) {
 	if ev.ReceivedAt.After(base) {
 		base = ev.ReceivedAt
 	}
-	if ev.Seq == r.next && len(r.early) == 0 {
+	// While a fill is due (after a failed store read, or a panic) the store decides first.
+	if ev.Seq == r.next && len(r.early) == 0 && !r.fillDue {
 		r.ingest(ev, base)
 		r.schedule()
 		return
@@ -93,22 +92,17 @@ func (r *Room) fetch(ctx context.Context, cause string) bool {
 	}
 }
 
-// ingest decides an event's fate: dropped now (withheld, retracted, streamer-only) or queued
-// until its delay has passed.
+// ingest decides an event's fate: dropped now when nothing can make it visible (retracted,
+// withheld, streamer-only), else queued until its delay has passed, when the rule is asked
+// again under the settings of that moment.
 func (r *Room) ingest(ev *slotbus.Event, base time.Time) {
 	r.next = ev.Seq + 1
-	reason := ""
-	switch {
-	case ev.Withheld:
-		reason = "withheld"
-	case ev.Retracted || r.retracted[ev.Seq]:
-		reason = "retracted"
-	case ev.Visibility != store.VisibilityPublic:
-		reason = "streamer"
+	if r.retracted[ev.Seq] {
+		ev.Retracted = true
+		delete(r.retracted, ev.Seq)
 	}
-	delete(r.retracted, ev.Seq)
-	if reason != "" {
-		r.h.metrics.EventsDropped.WithLabelValues(reason).Inc()
+	if why := vibe.WhyHidden(ev.Viewing(), r.settings, base); why.Final() {
+		r.h.metrics.EventsDropped.WithLabelValues(string(why)).Inc()
 		return
 	}
 	r.pending = append(r.pending, pendingEvent{ev: ev, base: base, due: r.dueTime(base)})
@@ -146,50 +140,40 @@ func (r *Room) deliverDue(now time.Time, live bool) {
 	r.schedule()
 }
 
+// deliver sends an event that has come due, if a viewer may see it now. One that came due
+// while the slot is paused is dropped for good, and marked withheld in the store (off the
+// delivery path), so that the feed and the owner history never show it after a resume
+// either. live=false is used while the room starts: the event only becomes resume history.
 func (r *Room) deliver(p pendingEvent, now time.Time, live bool) {
-	if !r.settings.Live() {
-		r.h.metrics.EventsDropped.WithLabelValues("paused").Inc()
-		return
-	}
-	var ev vibe.Event
-	if err := json.Unmarshal(p.ev.Payload, &ev); err != nil {
-		r.h.metrics.EventsDropped.WithLabelValues("malformed").Inc()
-		r.log.Error("undecodable stored event", "seq", p.ev.Seq, "error", err)
-		return
-	}
-	ev.Visibility = p.ev.Visibility // the stored column is authoritative
-	proj := vibe.Project(&ev, r.settings)
-	if proj == nil {
-		r.h.metrics.EventsDropped.WithLabelValues("hidden").Inc()
-		return
-	}
-	frame := Encode(vibe.ViewerFrame{
-		Type:            vibe.FrameVibeCoding,
-		ManagedStreamID: r.slot.ID,
-		SlotSlug:        r.slot.Slug,
-		DelayMs:         r.settings.DelayMs,
-		Seq:             p.ev.Seq,
-		Event:           proj,
-	})
-	r.remember(deliveredFrame{seq: p.ev.Seq, eventID: p.ev.EventID, frame: frame})
 	if !live {
+		r.rememberPast(p.ev, now)
 		return
 	}
+	why := vibe.WhyHidden(p.ev.Viewing(), r.settings, now)
+	var frame []byte
+	if why == vibe.Shown {
+		var ok bool
+		switch frame, ok = r.project(p.ev); {
+		case !ok:
+			why = "malformed"
+		case frame == nil:
+			why = vibe.HiddenType
+		}
+	}
+	if why != vibe.Shown {
+		r.h.metrics.EventsDropped.WithLabelValues(string(why)).Inc()
+		if why == vibe.HiddenPaused {
+			r.h.marker.Withhold(r.slot.ID, p.ev.Seq)
+		}
+		return
+	}
+	r.remember(p.ev, frame)
+	r.shown = p.ev.Seq
 	r.h.metrics.EventsDelivered.Inc()
 	r.h.metrics.DeliveryLag.Observe(now.Sub(p.due).Seconds())
 	if sent := r.sendSeq(p.ev.Seq, frame); sent > 0 {
 		r.h.metrics.FramesDelivered.Add(float64(sent))
 		r.h.marker.Mark(r.slot.ID, p.ev.Seq, now)
-	}
-}
-
-// remember appends a delivered frame to the resume ring.
-func (r *Room) remember(f deliveredFrame) {
-	r.ring = append(r.ring, f)
-	if len(r.ring) > r.h.cfg.ResumeLimit {
-		r.floor = r.ring[0].seq
-		r.ring[0] = deliveredFrame{}
-		r.ring = r.ring[1:]
 	}
 }
 
@@ -241,6 +225,9 @@ func (r *Room) applySettings(s vibe.Settings, liveStreamID *int64) {
 		return
 	}
 	delayChanged := s.DelayMs != r.settings.DelayMs
+	if s != r.settings {
+		r.gen++ // history frames are projected again under the new settings
+	}
 	r.settings, r.liveStreamID = s, liveStreamID
 	if delayChanged {
 		for i := range r.pending {
@@ -272,7 +259,7 @@ func (r *Room) retract(rt slotbus.Retract) {
 		r.schedule()
 		return
 	}
-	i := slices.IndexFunc(r.ring, func(f deliveredFrame) bool { return f.seq == rt.Seq })
+	i := slices.IndexFunc(r.ring, func(p pastEvent) bool { return p.ev.Seq == rt.Seq })
 	if i < 0 && rt.Seq > r.floor {
 		return // never delivered here (hidden, withheld or paused)
 	}
@@ -288,8 +275,11 @@ func (r *Room) retract(rt slotbus.Retract) {
 	}))
 }
 
-// panic pauses the slot and drops everything still waiting in the delay queue.
-func (r *Room) panic(p slotbus.Panic) {
+// panic pauses the slot and drops everything still waiting in the delay queue, and the
+// history events it withheld. It then reads from the store what was stored but has not
+// arrived yet: the panic message may overtake events on the other channel, and the store
+// already holds them withheld.
+func (r *Room) panic(ctx context.Context, p slotbus.Panic) {
 	r.h.metrics.Panics.Inc()
 	if len(r.pending) > 0 {
 		r.h.metrics.EventsDropped.WithLabelValues("panic").Add(float64(len(r.pending)))
@@ -299,10 +289,19 @@ func (r *Room) panic(p slotbus.Panic) {
 	for seq := range r.early {
 		r.retracted[seq] = true
 	}
+	if !p.Since.IsZero() {
+		for _, past := range r.ring {
+			if !past.ev.ReceivedAt.Before(p.Since) {
+				past.ev.Withheld = true
+			}
+		}
+	}
 	s := p.Settings
 	s.Paused = 1
 	r.applySettings(s, r.liveStreamID)
 	r.schedule()
+	r.fillDue = true
+	r.fill(ctx, "panic")
 }
 
 // addChat broadcasts a chat message once, whether it came from the broker or from a local

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
 	"openvibe.live/backend/shared/broker"
-	"openvibe.live/backend/shared/slotbus"
 	"openvibe.live/backend/shared/store"
 	"openvibe.live/backend/shared/vibe"
 )
@@ -47,21 +47,44 @@ func (s *fakeStore) setFail(f bool) {
 
 // add stores an event and returns it as the gateway would publish it.
 func (s *fakeStore) add(typ, visibility string, withheld bool, at time.Time) store.VibeEvent {
+	ev := vibe.Event{EventType: typ}
+	switch typ {
+	case vibe.TypeThinking:
+		ev.Thinking = &vibe.TextBody{}
+	case vibe.TypePrompt:
+		ev.Prompt = &vibe.TextBody{}
+	}
+	e := s.addEvent(ev, visibility, at)
+	if withheld {
+		s.mu.Lock()
+		s.events[len(s.events)-1].Withheld = true
+		e = s.events[len(s.events)-1]
+		s.mu.Unlock()
+	}
+	return e
+}
+
+// addEvent stores ev under the next seq (its id, summary and text derived from the seq when
+// empty) and returns it as the gateway would publish it.
+func (s *fakeStore) addEvent(ev vibe.Event, visibility string, at time.Time) store.VibeEvent {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	seq := s.slot.LastSeq + 1
 	id := fmt.Sprintf("ev-%d", seq)
-	ev := vibe.Event{Version: 1, EventID: id, EventType: typ, Visibility: visibility, Summary: "summary " + id}
-	switch typ {
-	case vibe.TypeThinking:
-		ev.Thinking = &vibe.TextBody{Text: "thinking " + id}
-	case vibe.TypePrompt:
-		ev.Prompt = &vibe.TextBody{Text: "prompt " + id}
+	ev.Version, ev.EventID, ev.Visibility = 1, id, visibility
+	if ev.Summary == "" {
+		ev.Summary = "summary " + id
+	}
+	if ev.Thinking != nil && ev.Thinking.Text == "" {
+		ev.Thinking.Text = "thinking " + id
+	}
+	if ev.Prompt != nil && ev.Prompt.Text == "" {
+		ev.Prompt.Text = "prompt " + id
 	}
 	payload, _ := json.Marshal(ev)
 	e := store.VibeEvent{
-		ID: seq, ManagedStreamID: s.slot.ID, Seq: seq, EventID: id, EventType: typ, Visibility: visibility,
-		Payload: payload, ReceivedAt: at, Withheld: withheld,
+		ID: seq, ManagedStreamID: s.slot.ID, Seq: seq, EventID: id, EventType: ev.EventType, Visibility: visibility,
+		Payload: payload, ReceivedAt: at,
 	}
 	s.events = append(s.events, e)
 	s.slot.LastSeq = seq
@@ -115,6 +138,49 @@ func (s *fakeStore) MarkVibeEventsDelivered(_ context.Context, _ int64, seqs []i
 	return nil
 }
 
+func (s *fakeStore) WithholdVibeEvents(_ context.Context, w store.Withhold) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fail {
+		return 0, errDown
+	}
+	var n int64
+	for i := range s.events {
+		e := &s.events[i]
+		if !e.Withheld && slices.Contains(w.Seqs, e.Seq) {
+			e.Withheld, e.WithheldReason = true, w.Reason
+			n++
+		}
+	}
+	return n, nil
+}
+
+// withholdSince withholds every event received since at, as the panic button does.
+func (s *fakeStore) withholdSince(at time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.events {
+		if e := &s.events[i]; !e.Withheld && !e.ReceivedAt.Before(at) {
+			e.Withheld, e.WithheldReason = true, vibe.WithheldPanic
+		}
+	}
+}
+
+// retract marks seq retracted, as the api does before it publishes the retraction.
+func (s *fakeStore) retract(seq int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	s.events[seq-1].RetractedAt = &now
+}
+
+// event returns the stored row of seq.
+func (s *fakeStore) event(seq int64) store.VibeEvent {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.events[seq-1]
+}
+
 // fakeBroker hands every published message to the channel's subscribers; tests inject gaps.
 type fakeBroker struct {
 	mu   sync.Mutex
@@ -122,9 +188,10 @@ type fakeBroker struct {
 }
 
 type fakeSub struct {
-	b    *fakeBroker
-	ch   chan broker.Message
-	once sync.Once
+	b       *fakeBroker
+	channel string
+	ch      chan broker.Message
+	once    sync.Once
 }
 
 func newFakeBroker() *fakeBroker { return &fakeBroker{subs: map[string][]*fakeSub{}} }
@@ -149,7 +216,7 @@ func (b *fakeBroker) gap(channel string) {
 func (b *fakeBroker) Subscribe(_ context.Context, channel string) (broker.Subscription, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	s := &fakeSub{b: b, ch: make(chan broker.Message, 1024)}
+	s := &fakeSub{b: b, channel: channel, ch: make(chan broker.Message, 1024)}
 	b.subs[channel] = append(b.subs[channel], s)
 	return s, nil
 }
@@ -169,10 +236,10 @@ func (s *fakeSub) Close() error {
 	s.once.Do(func() {
 		s.b.mu.Lock()
 		defer s.b.mu.Unlock()
-		subs := s.b.subs[slotbus.Channel(7)]
+		subs := s.b.subs[s.channel]
 		for i, x := range subs {
 			if x == s {
-				s.b.subs[slotbus.Channel(7)] = append(subs[:i], subs[i+1:]...)
+				s.b.subs[s.channel] = append(subs[:i], subs[i+1:]...)
 				break
 			}
 		}

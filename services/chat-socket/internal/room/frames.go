@@ -32,13 +32,14 @@ type WelcomeFrame struct {
 	Owner           string        `json:"owner"`
 	LiveStreamID    *int64        `json:"live_stream_id"`
 	Settings        vibe.Settings `json:"settings"`
-	// Seq is the room's delivery position: every visible event with a higher seq will be
-	// sent as a live frame on this socket; nothing at or below it will (except resume
-	// frames, which are sent before any live frame).
+	// Seq is the newest event viewers have been shown (never one they may not see, so it
+	// tells nothing of hidden or delayed events): events delivered from now on come as live
+	// frames with higher seqs; nothing at or below it will (except resume frames, which are
+	// sent before any live frame).
 	Seq  int64 `json:"seq"`
 	User *User `json:"user"`
 	// Resumed is set when the since parameter was honoured: the frames between since and
-	// seq follow the welcome frame.
+	// seq that a viewer may see now follow the welcome frame.
 	Resumed bool `json:"resumed"`
 }
 

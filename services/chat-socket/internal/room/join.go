@@ -2,6 +2,7 @@ package room
 
 import (
 	"context"
+	"time"
 )
 
 // Reset reasons.
@@ -14,6 +15,11 @@ const (
 // join attaches a viewer: welcome frame, recent chat, then either the frames it missed since
 // its resume position or a reset frame; live frames follow. It runs on the room loop, so
 // nothing can slip between the history and the first live frame.
+//
+// What a joining viewer is told depends only on events a viewer may see: the welcome and
+// reset seq is the newest event viewers were shown, a since beyond it is answered with a
+// reset, and the replay is projected under the settings of the moment. So probing ?since=
+// tells nothing of streamer-only, hidden, withheld or still delayed events.
 func (r *Room) join(ctx context.Context, v *Viewer, since *int64) {
 	if !r.ready {
 		r.waiting = append(r.waiting, joinRequest{v: v, since: since})
@@ -22,17 +28,14 @@ func (r *Room) join(ctx context.Context, v *Viewer, since *int64) {
 	if since != nil && *since >= r.next {
 		r.fill(ctx, "resume") // the viewer may know of events this room has not seen yet
 	}
-	c := r.cursor()
-	v.after = c
+	// Every seq up to the cursor is decided: delivered (and replayable) or never to be.
+	v.after = r.cursor()
 	var replay [][]byte
 	reset := ""
 	resumed := false
 	if since != nil {
-		replay, reset = r.replay(*since, c)
+		replay, reset = r.replay(*since, r.h.now())
 		resumed = reset == ""
-		if resumed && *since > c {
-			v.after = *since
-		}
 	}
 	r.viewerIndex[v] = len(r.viewers)
 	r.viewers = append(r.viewers, v)
@@ -47,7 +50,7 @@ func (r *Room) join(ctx context.Context, v *Viewer, since *int64) {
 		Owner:           r.slot.Owner,
 		LiveStreamID:    r.liveStreamID,
 		Settings:        r.settings,
-		Seq:             v.after,
+		Seq:             r.shown,
 		Resumed:         resumed,
 	}
 	if v.UserID != 0 {
@@ -56,7 +59,7 @@ func (r *Room) join(ctx context.Context, v *Viewer, since *int64) {
 	v.Send(Encode(w))
 	v.Send(Encode(ChatHistoryFrame{Type: FrameChatHistory, Messages: append([]ChatMessageFrame{}, r.chat...)}))
 	if reset != "" {
-		v.Send(Encode(ResetFrame{Type: FrameReset, Reason: reset, Seq: c}))
+		v.Send(Encode(ResetFrame{Type: FrameReset, Reason: reset, Seq: r.shown}))
 	}
 	for _, f := range replay {
 		v.Send(f)
@@ -76,26 +79,32 @@ func (r *Room) joinOriginal(v *Viewer) {
 	r.countDirty = true
 }
 
-// replay returns the frames delivered after since (up to the cursor c), or why it cannot.
-func (r *Room) replay(since, c int64) (frames [][]byte, reset string) {
+// replay returns the frames of the history events after since that a viewer may see now,
+// or why it cannot.
+func (r *Room) replay(since int64, now time.Time) (frames [][]byte, reset string) {
 	switch {
-	case since >= r.next:
+	case since > r.shown:
 		return nil, ResetUnknown
-	case since >= c:
+	case since == r.shown:
 		return nil, ""
-	case since < r.floor:
+	case since < r.replayFloor():
 		return nil, ResetTooOld
 	}
 	size := 0
-	for _, f := range r.ring {
-		if f.seq <= since || f.seq > c {
+	for i := range r.ring {
+		p := &r.ring[i]
+		if p.ev.Seq <= since {
 			continue
 		}
-		size += len(f.frame)
+		frame := r.pastFrame(p, now)
+		if frame == nil {
+			continue
+		}
+		size += len(frame)
 		if size > r.h.cfg.MaxReplayBytes {
 			return nil, ResetTooBig
 		}
-		frames = append(frames, f.frame)
+		frames = append(frames, frame)
 	}
 	return frames, ""
 }

@@ -34,7 +34,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "openvibe_chat_rooms", Help: "Slots with a delivery room on this node.",
 		}),
 		Subscriptions: f.NewGauge(prometheus.GaugeOpts{
-			Name: "openvibe_chat_broker_subscriptions", Help: "Active broker subscriptions (one per room).",
+			Name: "openvibe_chat_broker_subscriptions", Help: "Active broker subscriptions (two per room: the slot's event and control channels).",
 		}),
 		EventsDelivered: f.NewCounter(prometheus.CounterOpts{
 			Name: "openvibe_chat_events_delivered_total", Help: "Vibe-coding events delivered by rooms (once per event per room).",
@@ -69,7 +69,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "openvibe_chat_panics_total", Help: "Panic messages applied by rooms.",
 		}),
 		MarkErrors: f.NewCounter(prometheus.CounterOpts{
-			Name: "openvibe_chat_mark_delivered_errors_total", Help: "Failed writes of first delivery times.",
+			Name: "openvibe_chat_mark_delivered_errors_total", Help: "Failed writes of first delivery times and of events withheld for coming due while paused.",
 		}),
 	}
 }

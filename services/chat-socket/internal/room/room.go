@@ -1,8 +1,9 @@
 // Package room is the chat-socket's delivery engine. A Room holds, per slot and per node,
-// one broker subscription, one FIFO delay queue with one timer, the slot's settings and a
-// short history of delivered frames; every stored event is projected and encoded once and the
-// same bytes are queued to every viewer. All room state is owned by one goroutine (the room
-// loop); viewers, the hub and the broker talk to it through channels.
+// the slot's two broker subscriptions (events and chat; control messages), one FIFO delay
+// queue with one timer, the slot's settings and a short history of delivered events; every
+// stored event is projected and encoded once and the same bytes are queued to every viewer.
+// All room state is owned by one goroutine (the room loop); viewers, the hub and the broker
+// talk to it through channels.
 package room
 
 import (
@@ -67,12 +68,6 @@ type earlyEvent struct {
 	base time.Time
 }
 
-type deliveredFrame struct {
-	seq     int64
-	eventID string
-	frame   []byte
-}
-
 type joinRequest struct {
 	v     *Viewer
 	since *int64
@@ -91,15 +86,19 @@ type Room struct {
 	// Everything below is owned by the room loop.
 	refs         int // viewers attached or attaching; guarded by Hub.mu
 	ready        bool
-	sub          broker.Subscription
+	sub          broker.Subscription // the slot's event channel: events, chat, viewer counts
+	ctl          broker.Subscription // the slot's control channel: settings, retract, panic
 	settings     vibe.Settings
 	liveStreamID *int64
 	next         int64 // the next seq the room expects
 	pending      []pendingEvent
 	early        map[int64]earlyEvent
 	retracted    map[int64]bool // retractions of seqs not yet received
-	ring         []deliveredFrame
-	floor        int64 // resume is possible from any since >= floor
+	ring         []pastEvent    // resume history, oldest first
+	floor        int64          // seqs at or below it are beyond the history (before its window, or dropped from ring)
+	shown        int64          // the newest seq a viewer may have been shown (welcome and reset seq)
+	gen          uint64         // bumped on every settings change
+	pausedAt     *time.Time     // since when the slot's feed has been paused, as last read
 	chat         []ChatMessageFrame
 	viewers      []*Viewer       // iterated on every frame: a slice, not a map
 	viewerIndex  map[*Viewer]int // position in viewers
@@ -164,12 +163,18 @@ func (r *Room) run(ctx context.Context) {
 	tick := time.NewTicker(r.h.cfg.RetryInterval)
 	defer tick.Stop()
 	for {
-		var msgs <-chan broker.Message
+		var msgs, ctls <-chan broker.Message
 		if r.sub != nil {
-			msgs = r.sub.Messages()
+			msgs, ctls = r.sub.Messages(), r.ctl.Messages()
 		}
 		select {
 		case m, ok := <-msgs:
+			if !ok {
+				r.dropSubscription()
+				continue
+			}
+			r.handle(ctx, m)
+		case m, ok := <-ctls:
 			if !ok {
 				r.dropSubscription()
 				continue
@@ -197,6 +202,7 @@ func (r *Room) cleanup() {
 	r.dropSubscription()
 }
 
+// subscribe subscribes to the slot's two channels, both or neither.
 func (r *Room) subscribe(ctx context.Context) {
 	sctx, cancel := context.WithTimeout(ctx, r.h.cfg.StoreTimeout)
 	defer cancel()
@@ -205,8 +211,16 @@ func (r *Room) subscribe(ctx context.Context) {
 		r.log.WarnContext(ctx, "subscribe to slot channel; polling the store meanwhile", "error", err)
 		return
 	}
-	r.sub = sub
-	r.h.metrics.Subscriptions.Inc()
+	ctl, err := r.h.broker.Subscribe(sctx, slotbus.ControlChannel(r.slot.ID))
+	if err != nil {
+		_ = sub.Close()
+		r.log.WarnContext(ctx, "subscribe to slot control channel; polling the store meanwhile", "error", err)
+		return
+	}
+	r.sub, r.ctl = sub, ctl
+	r.h.metrics.Subscriptions.Add(2)
+	// Control messages sent before the subscriptions were active are lost: refresh soon.
+	r.lastRefresh = time.Time{}
 }
 
 func (r *Room) dropSubscription() {
@@ -214,9 +228,10 @@ func (r *Room) dropSubscription() {
 		return
 	}
 	_ = r.sub.Close()
-	r.sub = nil
+	_ = r.ctl.Close()
+	r.sub, r.ctl = nil, nil
 	r.fillDue = true
-	r.h.metrics.Subscriptions.Dec()
+	r.h.metrics.Subscriptions.Sub(2)
 }
 
 // tick retries what failed and runs the periodic safety net.
@@ -258,14 +273,14 @@ func (r *Room) init(ctx context.Context) {
 		return
 	}
 	r.settings = vibe.SettingsFromBroadcast(ms.BroadcastSettings)
-	r.liveStreamID = ms.LiveStreamID
+	r.liveStreamID, r.pausedAt = ms.LiveStreamID, ms.PausedAt
 	r.lastRefresh = r.h.now()
 	r.chat = r.chat[:0]
 	for _, m := range msgs {
 		r.chat = append(r.chat, chatFrame(slotbus.FromStoreChat(m)))
 	}
 	start := max(0, ms.LastSeq-int64(r.h.cfg.ResumeLimit))
-	r.next, r.floor = start+1, start
+	r.next, r.floor, r.shown = start+1, start, 0
 	r.pending, r.ring = r.pending[:0], r.ring[:0] // a failed attempt may have left some
 	clear(r.early)
 	if !r.fetch(ctx, "start") {
@@ -310,6 +325,7 @@ func (r *Room) applyRefresh(ctx context.Context, ms store.ManagedStream, revoked
 		r.storeError(ctx, "refresh_slot", err)
 		return
 	}
+	r.pausedAt = ms.PausedAt
 	r.applySettings(vibe.SettingsFromBroadcast(ms.BroadcastSettings), ms.LiveStreamID)
 	r.dropRevoked(revoked)
 	if ms.LastSeq >= r.next {
@@ -327,7 +343,8 @@ func (r *Room) storeError(ctx context.Context, op string, err error) {
 func (r *Room) handle(ctx context.Context, m broker.Message) {
 	if m.Gap {
 		r.fill(ctx, "broker_gap")
-		r.revalidate(ctx) // a retraction or panic may have been lost too
+		r.revalidate(ctx)           // a retraction or panic may have been lost too
+		r.lastRefresh = time.Time{} // and settings: re-read the slot at the next tick
 		return
 	}
 	msg, err := slotbus.Decode(m.Payload)
@@ -343,7 +360,7 @@ func (r *Room) handle(ctx context.Context, m broker.Message) {
 	case msg.Kind == slotbus.KindRetract && msg.Retract != nil:
 		r.retract(*msg.Retract)
 	case msg.Kind == slotbus.KindPanic && msg.Panic != nil:
-		r.panic(*msg.Panic)
+		r.panic(ctx, *msg.Panic)
 	case msg.Kind == slotbus.KindChat && msg.Chat != nil:
 		r.addChat(msg.Chat)
 	case msg.Kind == slotbus.KindPresence && msg.Presence != nil:

@@ -74,7 +74,7 @@ func (h *harness) send(m slotbus.Message) {
 
 // store adds an event received now and publishes it.
 func (h *harness) store(typ string) store.VibeEvent {
-	e := h.st.add(typ, store.VisibilityPublic, false, time.Now())
+	e := h.st.add(typ, vibe.VisibilityPublic, false, time.Now())
 	h.publish(e)
 	return e
 }
@@ -126,7 +126,7 @@ func types(fs []frame) []string {
 func TestJoinSendsWelcomeAndChatHistory(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, vibe.DefaultSettings())
-		h.st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now().Add(-time.Minute))
+		h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, false, time.Now().Add(-time.Minute))
 		v, _ := h.join(nil, 1<<20)
 		fs := take(t, v)
 		require.Equal(t, []string{FrameWelcome, FrameChatHistory}, types(fs))
@@ -176,8 +176,8 @@ func TestHiddenEventsNeverReachViewers(t *testing.T) {
 		h := newHarness(t, vibe.DefaultSettings()) // show_thinking=0
 		v := h.watch()
 		h.store(vibe.TypeThinking)
-		h.publish(h.st.add(vibe.TypePrompt, store.VisibilityStreamer, false, time.Now()))
-		h.publish(h.st.add(vibe.TypePrompt, store.VisibilityPublic, true, time.Now()))
+		h.publish(h.st.add(vibe.TypePrompt, vibe.VisibilityStreamer, false, time.Now()))
+		h.publish(h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, true, time.Now()))
 		h.store(vibe.TypePrompt)
 		require.Equal(t, []int64{4}, seqs(take(t, v)))
 	})
@@ -188,12 +188,12 @@ func TestGapsAreFilledFromTheStoreInOrder(t *testing.T) {
 		h := newHarness(t, vibe.DefaultSettings())
 		v := h.watch()
 		h.store(vibe.TypePrompt)
-		h.st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now()) // never published
-		h.st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now())
+		h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, false, time.Now()) // never published
+		h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, false, time.Now())
 		h.store(vibe.TypePrompt)
 		require.Equal(t, []int64{1, 2, 3, 4}, seqs(take(t, v)))
 
-		h.st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now()) // lost, then a gap signal
+		h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, false, time.Now()) // lost, then a gap signal
 		h.br.gap(slotbus.Channel(7))
 		require.Equal(t, []int64{5}, seqs(take(t, v)))
 		require.Equal(t, 2.0, testutil.ToFloat64(h.metrics.GapFills.WithLabelValues("seq_gap"))+testutil.ToFloat64(h.metrics.GapFills.WithLabelValues("broker_gap")))
@@ -204,7 +204,7 @@ func TestGapFillWaitsForTheStore(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, vibe.DefaultSettings())
 		v := h.watch()
-		h.st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now())
+		h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, false, time.Now())
 		h.st.setFail(true)
 		h.store(vibe.TypePrompt)
 		require.Empty(t, seqs(take(t, v)), "seq 2 must not overtake the missing seq 1")
@@ -218,7 +218,7 @@ func TestRefreshRecoversSilentLossAndSettings(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, vibe.DefaultSettings())
 		v := h.watch()
-		h.st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now())
+		h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, false, time.Now())
 		s := vibe.DefaultSettings()
 		s.WidgetTitle = "Late night"
 		h.st.setSettings(s)
@@ -239,7 +239,7 @@ func TestPauseDropsEventsForGood(t *testing.T) {
 		paused := s
 		paused.Paused = 1
 		h.send(slotbus.Message{Kind: slotbus.KindSettings, Settings: &paused})
-		h.publish(h.st.add(vibe.TypePrompt, store.VisibilityPublic, true, time.Now())) // stored while paused
+		h.publish(h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, true, time.Now())) // stored while paused
 		time.Sleep(2 * time.Second)
 		require.Equal(t, []string{vibe.FrameSettings}, types(take(t, v)))
 		h.send(slotbus.Message{Kind: slotbus.KindSettings, Settings: &s})
@@ -286,10 +286,13 @@ func TestPanicDropsEveryPendingEvent(t *testing.T) {
 		for range 3 {
 			h.store(vibe.TypePrompt)
 		}
+		synctest.Wait() // the room has them; TestPanicOvertakingItsEvents is the other order
 		paused := s
 		paused.Paused = 1
-		h.st.setSettings(paused) // the api stores the paused settings, then publishes
-		h.send(slotbus.Message{Kind: slotbus.KindPanic, Panic: &slotbus.Panic{At: time.Now(), Settings: paused}})
+		// The api stores the paused settings, withholds the events, then publishes.
+		h.st.setSettings(paused)
+		h.st.withholdSince(time.Now().Add(-4 * time.Second))
+		h.send(slotbus.Message{Kind: slotbus.KindPanic, Panic: &slotbus.Panic{At: time.Now(), Since: time.Now().Add(-4 * time.Second), Settings: paused}})
 		fs := take(t, v)
 		require.Equal(t, []string{vibe.FrameSettings}, types(fs))
 		require.Equal(t, 1, fs[0].Settings.Paused)
@@ -337,7 +340,7 @@ func TestResumeAfterRoomRestartUsesTheStore(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, vibe.DefaultSettings())
 		for range 4 {
-			h.st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now())
+			h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, false, time.Now())
 		}
 		since := int64(1)
 		v, _ := h.join(&since, 1<<20)
@@ -345,7 +348,11 @@ func TestResumeAfterRoomRestartUsesTheStore(t *testing.T) {
 	})
 }
 
-func TestResumeSkipsWhatTheViewerAlreadyHas(t *testing.T) {
+// TestResumeAheadOfThisNode: a viewer coming from a node that already delivered seq 1, while
+// this node still holds it inside its delay. Resuming it at 1 would tell anyone who asks that
+// seq 1 exists before its delay has passed, so it gets a reset at what this node has shown,
+// then both events live, each once.
+func TestResumeAheadOfThisNode(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := vibe.DefaultSettings()
 		s.DelayMs = 1000
@@ -353,12 +360,15 @@ func TestResumeSkipsWhatTheViewerAlreadyHas(t *testing.T) {
 		v, _ := h.join(nil, 1<<20)
 		h.store(vibe.TypePrompt)
 		h.store(vibe.TypePrompt)
-		// A viewer coming from a node that already delivered seq 1.
 		since := int64(1)
 		w, _ := h.join(&since, 1<<20)
 		time.Sleep(time.Second)
 		require.Equal(t, []int64{1, 2}, seqs(take(t, v)))
-		require.Equal(t, []int64{2}, seqs(take(t, w)))
+		fs := take(t, w)
+		require.Equal(t, []string{FrameWelcome, FrameChatHistory, FrameReset, vibe.FrameVibeCoding, vibe.FrameVibeCoding}, types(fs))
+		require.False(t, fs[0].Resumed)
+		require.Zero(t, fs[2].Seq)
+		require.Equal(t, []int64{1, 2}, seqs(fs))
 	})
 }
 
@@ -388,13 +398,15 @@ func TestRoomReleasesItsSubscriptionWithTheLastViewer(t *testing.T) {
 		h := newHarness(t, vibe.DefaultSettings())
 		a, r := h.join(nil, 1<<20)
 		b, _ := h.join(nil, 1<<20)
-		require.Equal(t, 1, h.br.subscribers(slotbus.Channel(7)), "one subscription per room")
+		require.Equal(t, 1, h.br.subscribers(slotbus.Channel(7)), "one subscription per room and channel")
+		require.Equal(t, 1, h.br.subscribers(slotbus.ControlChannel(7)))
 		h.hub.Leave(r, a)
 		synctest.Wait()
 		require.Equal(t, 1, h.br.subscribers(slotbus.Channel(7)))
 		h.hub.Leave(r, b)
 		synctest.Wait()
 		require.Equal(t, 0, h.br.subscribers(slotbus.Channel(7)))
+		require.Equal(t, 0, h.br.subscribers(slotbus.ControlChannel(7)))
 		require.Equal(t, 0, h.hub.Rooms())
 	})
 }
@@ -453,7 +465,7 @@ func TestBackfillRespectsTheDelay(t *testing.T) {
 		s.DelayMs = 3000
 		h := newHarness(t, s)
 		// Stored a second before the room starts: still inside its window.
-		h.st.add(vibe.TypePrompt, store.VisibilityPublic, false, time.Now().Add(-time.Second))
+		h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, false, time.Now().Add(-time.Second))
 		zero := int64(0)
 		v, _ := h.join(&zero, 1<<20)
 		require.Empty(t, seqs(take(t, v)), "not replayed before its delay ends")
