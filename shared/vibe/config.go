@@ -19,9 +19,27 @@ const (
 	ruleCLILogin   = "cli-login-password"
 	ruleBearer     = "bearer-token"
 	ruleIDPassword = "id-password-pair"
+	rulePassHash   = "password-hash" // crypt(3), bcrypt, argon2, PBKDF2, Kerberos hashes
 )
 
 var configRules = []extraRule{
+	{
+		// Password hashes in the crypt(3) and PHC formats ($6$salt$hash, $2b$12$…,
+		// $argon2id$v=19$…), Django's pbkdf2_sha256$…, Kerberos AS-REP and TGS hashes: whole,
+		// salt included. Offline cracking is what a hash invites.
+		id: rulePassHash,
+		re: regexp.MustCompile(`(?:\$(?:1|apr1|md5)\$[./0-9A-Za-z]{1,8}\$[./0-9A-Za-z]{22}` +
+			`|\$2[abxy]?\$\d{2}\$[./0-9A-Za-z]{53}` +
+			`|\$[56]\$(?:rounds=\d+\$)?[./0-9A-Za-z]{1,16}\$[./0-9A-Za-z]{43,86}` +
+			`|\$[89]\$[./0-9A-Za-z]{14}\$[./0-9A-Za-z]{43}` +
+			`|\$(?:y|gy|7)\$[./0-9A-Za-z]{1,}\$[./0-9A-Za-z]{1,}\$[./0-9A-Za-z]{43}` +
+			`|\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{8,}\$[A-Za-z0-9+/]{16,}` +
+			`|\$(?:pbkdf2(?:-sha\d+)?|scrypt)\$[^\s"'<>$]{1,40}\$[./0-9A-Za-z+=]{8,}\$[./0-9A-Za-z+=]{16,}` +
+			`|\bpbkdf2_sha(?:1|256)\$\d+\$[A-Za-z0-9]+\$[A-Za-z0-9+/=]{20,}` +
+			`|\$krb5(?:asrep|tgs)\$\d+\$[^\s"'<>]{16,})`),
+		keywords: []string{"$1$", "$apr1$", "$md5$", "$2a$", "$2b$", "$2x$", "$2y$", "$5$", "$6$", "$7$", "$8$", "$9$",
+			"$y$", "$gy$", "$argon2", "$pbkdf2", "$scrypt$", "pbkdf2_sha", "$krb5"},
+	},
 	{
 		// .netrc: machine host login user password secret (one line or several).
 		id:       ruleNetrc,
@@ -100,6 +118,15 @@ var configRules = []extraRule{
 		keywords: []string{"ldap"},
 	},
 	{
+		// A command given an account and a password as -u user -p secret (psexec, and the
+		// many tools that follow it) or -U user -P secret (sqlcmd, bcp, isql). -p as a port
+		// (docker run -u 1000 -p 8080:80, psql -p 5432) is a number.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`(?:\s-u\s*\S+\s+(?:[^-\s]\S*\s+|-\w\s+[^-\s]\S*\s+){0,3}-p|\s-U\s*\S+\s+(?:[^-\s]\S*\s+|-\w\s+[^-\s]\S*\s+){0,3}-P)[ \t]+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-][^\s'"]*))`),
+		keywords: []string{"-p"},
+		check:    notPortOrURL,
+	},
+	{
 		id:       ruleCLILogin,
 		re:       regexp.MustCompile(`\s-U\s+['"]?[^\s%'"]+%([^\s'"]+)`),
 		group:    1,
@@ -132,10 +159,14 @@ var configRules = []extraRule{
 	{
 		// A bearer token anywhere, not only in an Authorization header.
 		id:       ruleBearer,
-		re:       regexp.MustCompile(`(?i)\b(?:bearer|ntlm|negotiate)\s+([A-Za-z0-9._~+/-]{16,}=*)`),
+		re:       regexp.MustCompile(`(?i)\b(?:bearer|ntlm|negotiate)\s+([A-Za-z0-9._~+/-]{8,}=*)`),
 		group:    1,
 		keywords: []string{"bearer", "ntlm", "negotiate"},
-		check:    func(v string) bool { return hasDigitAndLetter(v) || len(v) >= 32 },
+		// 16+ characters with letters and digits, or 8+ mixing cases and digits as
+		// passwords do: "Bearer tokens" and "bearer auth" are words.
+		check: func(v string) bool {
+			return len(v) >= 16 && (hasDigitAndLetter(v) || len(v) >= 32) || mixedClasses(v) && hasDigitAndLetter(v) && !strings.Contains(v, ".")
+		},
 	},
 	{
 		// Basic credentials anywhere: base64 of user:password.
@@ -190,19 +221,22 @@ var configRules = []extraRule{
 		// Chat and CI webhooks: Slack, Discord, Microsoft Teams / Power Automate, Mattermost,
 		// Google Chat, Zapier, IFTTT, PagerDuty, Telegram bot URLs, and any /hooks/<token>.
 		id:      ruleWebhook,
-		re:      regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/_-]{16,})`),
+		whole:   true,
+		re:      regexp.MustCompile(`(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/_-]{16,})`),
 		group:   1,
 		literal: "hooks.slack.com",
 	},
 	{
 		id:       ruleWebhook,
-		re:       regexp.MustCompile(`(?i)discord(?:app)?\.com/api/(?:v\d+/)?webhooks/([0-9]{5,30}/[A-Za-z0-9_-]{20,})`),
+		whole:    true,
+		re:       regexp.MustCompile(`(?i)(?:https?://)?(?:[\w-]+\.)?discord(?:app)?\.com/api/(?:v\d+/)?webhooks/([0-9]{5,30}/[A-Za-z0-9_-]{20,})`),
 		group:    1,
 		keywords: []string{"webhooks/"},
 	},
 	{
 		id:       ruleWebhook,
-		re:       regexp.MustCompile(`(?i)(?:webhook\.office\.com|outlook\.office(?:365)?\.com)/(?:webhookb2|webhook)/([A-Za-z0-9@/_.-]{20,})`),
+		whole:    true,
+		re:       regexp.MustCompile(`(?i)(?:https?://)?(?:[\w-]+\.)?(?:webhook\.office\.com|outlook\.office(?:365)?\.com)/(?:webhookb2|webhook)/([A-Za-z0-9@/_.-]{20,})`),
 		group:    1,
 		keywords: []string{"office"},
 	},
@@ -210,26 +244,30 @@ var configRules = []extraRule{
 		// Any /hooks/<token>, /webhook/<token>, /build_hooks/<token>, /deliver/<token>:
 		// Mattermost, Rocket.Chat, Zapier, Feishu, Buildkite, Netlify, Vercel deploy hooks.
 		id:       ruleWebhook,
-		re:       regexp.MustCompile(`(?i)/(?:hooks?|webhooks?|build_hooks|deliver|deploy)/(?:catch/|v\d+/)?((?:[A-Za-z0-9_-]{6,}/)*[A-Za-z0-9_-]{16,})`),
+		whole:    true,
+		re:       regexp.MustCompile(`(?i)(?:https?://[^\s/"'<>]+)?/(?:hooks?|webhooks?|build_hooks|deliver|deploy)/(?:catch/|v\d+/)?((?:[A-Za-z0-9_-]{6,}/)*[A-Za-z0-9_-]{16,})`),
 		group:    1,
 		keywords: []string{"hook", "deliver/", "deploy/"},
 		check:    webhookToken,
 	},
 	{
 		id:       ruleWebhook,
-		re:       regexp.MustCompile(`(?i)maker\.ifttt\.com/(?:trigger/[\w-]+/(?:json/)?with/)?key/([A-Za-z0-9_-]{16,})`),
+		whole:    true,
+		re:       regexp.MustCompile(`(?i)(?:https?://)?maker\.ifttt\.com/(?:trigger/[\w-]+/(?:json/)?with/)?key/([A-Za-z0-9_-]{16,})`),
 		group:    1,
 		keywords: []string{"ifttt"},
 	},
 	{
 		id:       ruleWebhook,
-		re:       regexp.MustCompile(`(?i)events\.pagerduty\.com/integration/([a-f0-9]{32})`),
+		whole:    true,
+		re:       regexp.MustCompile(`(?i)(?:https?://)?events\.pagerduty\.com/integration/([a-f0-9]{32})`),
 		group:    1,
 		keywords: []string{"pagerduty"},
 	},
 	{
 		id:      ruleWebhook,
-		re:      regexp.MustCompile(`/bot([0-9]{6,12}:[A-Za-z0-9_-]{30,})`),
+		whole:   true,
+		re:      regexp.MustCompile(`(?:https?://[^\s/"'<>]+)?/bot([0-9]{6,12}:[A-Za-z0-9_-]{30,})`),
 		group:   1,
 		literal: "/bot",
 	},
@@ -306,6 +344,16 @@ func notProseWord(v string) bool {
 	for i := 0; i < len(v); i++ {
 		if !isLetter(v[i]) && v[i] != '-' && v[i] != '\'' {
 			return true
+		}
+	}
+	return false
+}
+
+// notPortOrURL rejects what -p takes as a port, a path or a URL rather than a password.
+func notPortOrURL(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if !isDigitByte(v[i]) && v[i] != ':' && v[i] != '.' && v[i] != '/' && v[i] != '-' {
+			return !strings.Contains(v, "://") && !strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "$")
 		}
 	}
 	return false

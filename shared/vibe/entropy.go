@@ -91,6 +91,9 @@ func highEntropySecret(tok string) bool {
 	if strings.Count(tok, "/") >= 2 && !strings.ContainsAny(tok, "+=") && !randomBase64(tok) {
 		return false // a path
 	}
+	if hashedFileName(tok) {
+		return false // app-3f9c2b1a….js: a build's content hash
+	}
 	if strings.Count(tok, ".") >= 1 && !strings.HasPrefix(tok, "ey") && dottedWords(tok) {
 		return false // a dotted identifier or host name
 	}
@@ -122,6 +125,22 @@ func highEntropySecret(tok string) bool {
 		return false // made of words: wantsHttp10KeepAlive, TLS12_CIPHER_SUITES
 	}
 	return shannonEntropy(tok) >= entropyThreshold(len(tok)) && !knownSafeShape(tok)
+}
+
+// hashedFileName reports a file name (app-3f9c2b1a….js, main.7d8e9f0a.css, a content hash
+// in a build artefact's name): random-looking, but not a secret.
+func hashedFileName(tok string) bool {
+	i := strings.LastIndexByte(tok, '.')
+	if i <= 0 {
+		return false
+	}
+	switch strings.ToLower(tok[i+1:]) {
+	case "js", "mjs", "cjs", "css", "map", "html", "json", "png", "jpg", "jpeg", "gif", "svg", "webp", "ico",
+		"woff", "woff2", "ttf", "otf", "eot", "wasm", "txt", "gz", "zip", "tar", "tgz", "whl", "jar", "so",
+		"dll", "exe", "py", "go", "rs", "ts", "tsx", "jsx", "md", "yaml", "yml", "lock", "log", "pdf", "mp4":
+		return true
+	}
+	return false
 }
 
 // randomBase64 reports whether a slash-separated token is one random base64 string (an AWS

@@ -214,7 +214,7 @@ func rulePriority(rule string) int {
 		return 0
 	case ruleSeen, ruleEncoded, ruleIDPassword:
 		return 1
-	case ruleKeyword, ruleURLQuery:
+	case ruleKeyword, ruleURLQuery, rulePrefixed:
 		return 2
 	}
 	return 3

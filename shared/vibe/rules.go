@@ -32,6 +32,9 @@ type extraRule struct {
 	// runs only over their lines. For expressions that open with a character class, which
 	// the regexp engine tries at every position.
 	anchors func(chunk string) []int
+	// whole masks the whole match once the group passed the checks: a webhook URL, whose
+	// host and path say where its token goes.
+	whole bool
 }
 
 // extraGate finds, in one Aho-Corasick pass over a chunk and one over its lower-case form,
@@ -153,9 +156,10 @@ const secretValue = "(?:\"([^\"\\n]{1,400})\"|'([^'\\n]{1,400})'|\x60([^\x60\\n]
 
 var extraRules = append([]extraRule{
 	{
-		// scheme://user:password@host, any scheme.
+		// scheme://user:password@host, any scheme; the password runs to the last @ of the
+		// authority (user:p@ss@host).
 		id:       ruleURLCreds,
-		re:       regexp.MustCompile(`://[^\s:/@"'<>]{0,100}:([^\s@/"'<>]{1,200})@[^\s/@"'<>]`),
+		re:       regexp.MustCompile(`://[^\s:/@"'<>]{0,100}:([^\s/"'<>]{1,200})@[^\s/@"'<>]`),
 		group:    1,
 		keywords: []string{"://"},
 	},
@@ -174,7 +178,7 @@ var extraRules = append([]extraRule{
 	},
 	{
 		id:       ruleAuthHeader,
-		re:       regexp.MustCompile(`(?i)authorization["']?\s{0,3}[:=]\s{0,3}["']?(?:(?:bearer|basic|token|digest|negotiate|bot|apikey|api-key|sso-key|ntlm|hmac|aws4-hmac-sha256)\s+)?([^\s"'\x60,;]{6,})`),
+		re:       regexp.MustCompile(`(?i)authorization["']?\s{0,3}[:=]\s{0,3}["'\x60]?(?:(?:bearer|basic|token|digest|negotiate|bot|apikey|api-key|sso-key|ntlm|hmac|aws4-hmac-sha256)\s+)?([^\s"'\x60,;]{6,})`),
 		group:    1,
 		keywords: []string{"authorization"},
 	},
@@ -188,7 +192,7 @@ var extraRules = append([]extraRule{
 	{
 		id:       ruleCLIFlag,
 		keywords: []string{"pass", "token", "secret", "key", "cred", "pw", "psw"},
-		re:       regexp.MustCompile(`--?(?i:(?:[a-z]\w{0,30}[-_])?(?:password|passwd|passphrase|pass|passin|passout|pwd|pswd|pw|token|oauth2-bearer|secret|api-?key|access-?key|auth-?key|credentials?|requirepass)(?:[-_][\w-]{0,20})?)(?:=|\s+|\\?["'],\s*\\?(?:["']))` + secretValue),
+		re:       regexp.MustCompile(`--?(?i:(?:[a-z][a-z0-9]{0,30}[-_]){0,3}(?:password|passwd|passphrase|pass|passin|passout|pwd|pswd|pw|token|oauth2-bearer|secret|api-?key|access-?key|auth-?key|credentials?|requirepass)(?:[-_][\w-]{0,20})?)(?:=|\s+|\\?["'],\s*\\?(?:["']))` + secretValue),
 		boundary: true,
 	},
 	{
@@ -218,6 +222,7 @@ var extraRules = append([]extraRule{
 		re:       regexp.MustCompile(`(?i)\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}([^;"'\s=][^;"'\s]{0,400})`),
 		group:    1,
 		keywords: []string{"password", "pwd", "accountkey", "sharedaccess", "access_key", "secretkey", "client_secret"},
+		check:    func(v string) bool { return !callLike.MatchString(v) }, // password = get_password()
 	},
 	{
 		// PEM private keys, also cut short (no END line).
@@ -276,7 +281,7 @@ func vendorRules() []extraRule {
 }
 
 // placeholder matches values that stand for a secret rather than being one.
-var placeholder = regexp.MustCompile(`(?i)^(?:[\w.-]{0,16}(?:xxx|\*\*\*|\.\.\.)[\w.*-]{0,16}|\$\{?[\w.:-]*\}?|\$\([^)]*\)|%[\w]+%|<[^<>]*>|\{\{[^{}]*\}\}|\[[^\[\]]*\]|\*+|x+|\.+|-+|_+|#+|null|nil|none|undefined|true|false|yes|no|on|off|required|optional|string|str|bool|int|number|bytes|text|password|secret|token|your[\w-]*|my[\w-]*|changeme|change[_-]?me|example|sample|dummy|placeholder|redacted|\[redacted[^\]]*\]|todo|tbd|env|test|pass|foo|bar|baz|demo|os\.[\w.()"']*|process\.env[\w.]*)$`)
+var placeholder = regexp.MustCompile(`(?i)^(?:[\w.-]{0,16}(?:xxx|\*\*\*|\.\.\.)[\w.*-]{0,16}|\$+\{?[\w.:-]*\}?|\$\([^)]*\)|%[\w]+%|<[^<>]*>|\{\{[^{}]*\}\}|\{\s*[A-Za-z_][\w.-]*\s*\}|\[[^\[\]]*\]|\*+|x+|\.+|-+|_+|#+|null|nil|none|undefined|true|false|yes|no|on|off|required|optional|string|str|bool|int|number|bytes|text|password|secret|token|(?:your|my)[A-Za-z_-]*[0-9]{0,3}|changeme|change[_-]?me|example|sample|dummy|placeholder|redacted|\[redacted[^\]]*\]|todo|tbd|env|test|pass|foo|bar|baz|demo|os\.[\w.()"']*|process\.env[\w.]*)$`)
 
 // codeLike matches values that are program expressions, not literal secrets: calls, member
 // accesses, type names.
@@ -351,7 +356,7 @@ var (
 	secretPairs = map[[2]string]bool{
 		{"api", "key"}: true, {"private", "key"}: true, {"access", "key"}: true, {"auth", "key"}: true,
 		{"signing", "key"}: true, {"encryption", "key"}: true, {"master", "key"}: true,
-		{"client", "secret"}: true, {"secret", "key"}: true,
+		{"client", "secret"}: true, {"secret", "key"}: true, {"license", "key"}: true, {"licence", "key"}: true,
 	}
 	// notSecretWords mark names that hold something about a secret, not the secret.
 	notSecretWords = map[string]bool{
@@ -372,7 +377,7 @@ func nameHasSecretWord(name string) bool {
 		if notSecretWords[p] {
 			return false
 		}
-		if secretWords[p] || i > 0 && secretPairs[[2]string{parts[i-1], p}] || glued(p) {
+		if secretWords[p] || i > 0 && secretPairs[[2]string{parts[i-1], p}] || glued(p) || p == "pat" && len(parts) > 1 {
 			found = true
 		}
 	}
@@ -403,6 +408,13 @@ func glued(p string) bool {
 		if strings.Contains(p, w) {
 			return true
 		}
+	}
+	if strings.HasSuffix(p, "pass") && len(p) > 4 {
+		switch p { // words, not names: bypass, compass
+		case "bypass", "compass", "encompass", "overpass", "underpass", "surpass", "trespass", "firstpass", "onepass", "multipass":
+			return false
+		}
+		return true // dbpass, userpass, sshpass
 	}
 	return strings.HasSuffix(p, "token") || strings.HasSuffix(p, "pwd")
 }

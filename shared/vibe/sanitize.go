@@ -159,6 +159,7 @@ func (ss *SessionSanitizer) maskSecrets(ctx context.Context, text string, entrop
 	if expired(ctx) {
 		return "", errTimeout
 	}
+	ss.s.findEscaped(ctx, text, f, 0)
 	ss.s.decodeAndDetect(ctx, text, f)
 	ss.s.findSplitSecrets(ctx, text, f)
 	f.addRepeats()
@@ -185,6 +186,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 		s.gitleaks.findings(ctx, chunk, lower, f.addSecret)
 		findKeywordAssignments(chunk, lower, off, f)
 		findPairedSecrets(chunk, off, f)
+		findPrefixedTokens(chunk, off, f)
 		if strings.IndexByte(chunk, '.') >= 0 {
 			findIPTriples(chunk, off, f)
 		}
@@ -363,6 +365,9 @@ func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 		if !ok || r.check != nil && !r.check(chunk[start:end]) {
 			continue
 		}
+		if r.whole {
+			start, end = m[0], m[1]
+		}
 		f.addSpan(r.id, off+start, off+end)
 	}
 }
@@ -410,6 +415,9 @@ func placeholderValue(v string) bool {
 	if v == "" || placeholder.MatchString(v) || strings.HasPrefix(v, "[redacted") {
 		return true
 	}
+	if len(v) <= 12 && strings.ContainsAny(v, "@0135$!") && placeholder.MatchString(unleet.Replace(v)) {
+		return true // p@ssw0rd, s3cr3t: the placeholder words in leetspeak
+	}
 	for _, p := range []string{"<", "$(", "${", "{{", "%(", "#{"} {
 		if strings.HasPrefix(v, p) {
 			return true
@@ -417,6 +425,8 @@ func placeholderValue(v string) bool {
 	}
 	return placeholderWords(v)
 }
+
+var unleet = strings.NewReplacer("@", "a", "0", "o", "1", "i", "3", "e", "5", "s", "$", "s", "!", "i")
 
 // placeholderWords reports values that say they stand in for a secret: runs of x or *, the
 // words example, placeholder, changeme, dummy, fake, "your key here".

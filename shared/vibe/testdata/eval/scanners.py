@@ -81,42 +81,42 @@ def rust_pattern(pat):
     return regex.compile(pat, regex.V0)
 
 
-# Rules whose secret is not their last capture group (the groups are read from the rules'
-# comments): rule id → the group holding the secret.
+# Rules whose secret is not their last capture group (read from the rules' patterns and
+# comments): rule id → the groups that may hold the secret, the first that matched wins.
 SECRET_GROUP = {
-    "kingfisher.credentials.1": 2,
-    "kingfisher.databricks.2": 1,
-    "kingfisher.huggingface.1": 0,
-    "kingfisher.slack.2": 1,
-    "kingfisher.readme.1": 1,
-    "kingfisher.privkey.1": 0,
-    "kingfisher.privkey.2": 0,
-    "kingfisher.discord.1": 2,
-    "np.azure.2": 3,
+    "kingfisher.credentials.1": (2,),
+    "kingfisher.databricks.2": (1,),
+    "kingfisher.huggingface.1": (1, 2),
+    "kingfisher.slack.2": (1,),
+    "kingfisher.readme.1": (1,),
+    "kingfisher.privkey.1": (1,),
+    "kingfisher.privkey.2": (1,),
+    "kingfisher.discord.1": (2,),
+    "kingfisher.twitter.v2.1": (1,),
+    "np.azure.2": (3,),
+    "np.mongodb.1": (2,),
+    "np.postgres.1": (2,),
+    "np.generic.8": (3,),
+    "np.google.6": (2, 3),
 }
 SKIP_RULES = {"kingfisher.uri.1", "kingfisher.youtube.1", "kingfisher.azurestorage.name.1", "np.auth0.1",
-              "kingfisher.databricks.3"}
+              "kingfisher.databricks.3", "kingfisher.generic.8", "kingfisher.gradle.1"}
 
 
 def rule_secrets(rid, rx, text):
-    """The secrets a rule's pattern finds in text: its secret group of every match."""
+    """The secrets a rule's pattern finds in text: its secret group of every match (a whole
+    match that is a URL with credentials: its password)."""
     found = []
     for m in rx.finditer(text):
         if rx.groups == 0:
-            found.append(m.group(0))
+            v = m.group(0)
+            found.append(url_password(v) or v)
             continue
-        g = SECRET_GROUP.get(rid)
-        if g == 0:  # the first group that matched
-            vals = [v for v in m.groups() if v]
-            if vals:
-                found.append(vals[0])
-            continue
-        if g is None:
-            vals = [(i, v) for i, v in enumerate(m.groups(), 1) if v]
-            if not vals:
-                continue
-            g = vals[-1][0]
-        v = m.group(g)
+        groups = SECRET_GROUP.get(rid)
+        if groups is None:
+            vals = [i for i, v in enumerate(m.groups(), 1) if v]
+            groups = vals[-1:]
+        v = next((m.group(g) for g in groups if m.group(g)), None)
         if v:
             found.append(v)
     return [s.strip() for s in found if s and len(s.strip()) >= 4]
