@@ -155,13 +155,15 @@ func (ss *SessionSanitizer) cleanWith(ctx context.Context, text string, keepLine
 // [redacted:<rule>].
 func (ss *SessionSanitizer) maskSecrets(ctx context.Context, text string, entropy bool) (string, error) {
 	f := &findings{text: text}
-	ss.s.detect(ctx, text, f, entropy)
+	// The rules read the text with its JSON escapes written out (escaped.go); the view has
+	// the text's byte positions, so what they find masks the text itself.
+	view := escapeView(text)
+	ss.s.detect(ctx, view, f, entropy)
 	if expired(ctx) {
 		return "", errTimeout
 	}
-	ss.s.findEscaped(ctx, text, f, 0)
-	ss.s.decodeAndDetect(ctx, text, f)
-	ss.s.findSplitSecrets(ctx, text, f)
+	ss.s.decodeAndDetect(ctx, view, f)
+	ss.s.findSplitSecrets(ctx, view, f)
 	f.addRepeats()
 	ss.matchSeen(f)
 	if expired(ctx) {
