@@ -71,7 +71,7 @@ func (f *findings) addOccurrences(rule, secret string) {
 // password printed as `Login:x Pwd:x` or echoed on the next line.
 func (f *findings) addRepeats() {
 	for sec, rule := range f.secrets {
-		if len(sec) >= 6 && hasAlnum(sec) && !allLetters(sec) {
+		if len(sec) >= 6 && hasAlnum(sec) && (!allLetters(sec) || len(sec) >= 16) {
 			f.addOccurrences(rule, sec)
 		}
 	}

@@ -7,7 +7,8 @@ import (
 
 // keywordStems find candidate key names for the keyword-assignment rule; nameHasSecretWord
 // then decides on the whole name.
-var keywordStems = []string{"pass", "pasw", "pwd", "pw", "psw", "pssw", "secret", "token", "key", "cred", "dsn", "auth", "_pat", "-pat"}
+var keywordStems = []string{"pass", "pasw", "pwd", "pw", "psw", "pssw", "secret", "token", "key", "cred", "dsn", "auth", "_pat", "-pat",
+	"access", "private"}
 
 // findKeywordAssignments is the keyword-assignment rule: NAME=value, NAME: value,
 // "name": "value", name := "value", name => 'value', NAME "value", name: str = "value", and
@@ -38,10 +39,14 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				}
 				if vs, ve, ok := assignedValue(chunk, nameEnd); ok && keyedValue(name, chunk[vs:ve]) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
-				} else if !ok && keyLikeName(name) {
-					// key abcdef…: a bare key name, then a credential after a blank.
-					if vs, ve, ok := spacedValue(chunk, nameEnd); ok && credentialValue(chunk[vs:ve]) && (randomValue(chunk[vs:ve]) || ve-vs >= 24) {
+				} else if !ok {
+					// vendorKEY abcdef…, vendorACCESS 3f9c…: a name that only suggests a
+					// credential, then a random one after a blank or glued to it.
+					if vs, ve, ok := spacedValue(chunk, nameEnd); ok && credentialValue(chunk[vs:ve]) && generatedValue(chunk[vs:ve], keyLikeName(name)) {
 						f.addSpan(ruleKeyword, off+vs, off+ve)
+					} else if vs, ok := gluedValue(chunk, nameStart, nameEnd); ok {
+						f.addSpan(ruleKeyword, off+nameStart, off+nameEnd)
+						f.note(ruleKeyword, chunk[vs:nameEnd]) // the value alone is what may come back
 					}
 				}
 				continue
@@ -59,7 +64,12 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				if vs, ve, ok := spacedValue(chunk, nameEnd); ok && (credentialValue(chunk[vs:ve]) || dockerEnv(chunk, nameStart) && keepKeyword(name, chunk[vs:ve], true)) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
 				} else if vs, ok := gluedValue(chunk, nameStart, nameEnd); ok {
-					f.addSpan(ruleKeyword, off+vs, off+nameEnd)
+					// The name and its value are one token: mask it whole; the value alone
+					// is what may come back later.
+					f.addSpan(ruleKeyword, off+nameStart, off+nameEnd)
+					f.note(ruleKeyword, chunk[vs:nameEnd])
+				} else if vs, ve, ok := nextLineValue(chunk, nameEnd); ok {
+					f.addSpan(ruleKeyword, off+vs, off+ve)
 				}
 				continue
 			}
@@ -92,7 +102,39 @@ func keyedValue(name, v string) bool {
 	if len(nameParts(name)) < 2 || !keyLikeName(name) || placeholderValue(v) {
 		return false
 	}
-	return uuidRe.MatchString(v) || isHex(v) && len(v) >= 16 && hasDigitAndLetter(v) || isDigits(v) && len(v) >= 24
+	return uuidRe.MatchString(v) || isHex(v) && len(v) >= 16 && hasDigitAndLetter(v) || isDigits(v) && len(v) >= 24 ||
+		credentialValue(v)
+}
+
+// generatedValue holds a value found after a name that only suggests a credential to the
+// shapes generated keys have: random-looking, a UUID, 32+ hex digits, or (after a key name)
+// 24+ characters.
+func generatedValue(v string, keyName bool) bool {
+	return randomValue(v) || uuidRe.MatchString(v) || isHex(v) && len(v) >= 32 || keyName && len(v) >= 24
+}
+
+// nextLineValue takes a credential alone on the line after a name that ends its line
+// ("Your API key:\nsk-…", "private access key\nZXC2…").
+func nextLineValue(s string, i int) (int, int, bool) {
+	j := i
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == ':') && j-i < 4 {
+		j++
+	}
+	if j >= len(s) || s[j] != '\n' {
+		return 0, 0, false
+	}
+	j++
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+		j++
+	}
+	k := j
+	for k < len(s) && k-j < 400 && !strings.ContainsRune(" \t\r\n", rune(s[k])) {
+		k++
+	}
+	if k < len(s) && s[k] != '\n' && s[k] != '\r' {
+		return 0, 0, false // more on the line: prose, not a value
+	}
+	return j, k, k > j && credentialValue(s[j:k])
 }
 
 // spacedValue returns the token after a name and one to three blanks on the same line:
@@ -165,8 +207,11 @@ func credentialValue(v string) bool {
 	if isHex(v) {
 		return len(v) >= 16 && hasDigitAndLetter(v)
 	}
+	if isDigits(v) {
+		return len(v) >= 24
+	}
 	if !hasDigitAndLetter(v) {
-		if len(v) < 24 || strings.ContainsAny(v, "-_./") || isDigits(v) {
+		if len(v) < 20 || strings.ContainsAny(v, "-_./") {
 			return false
 		}
 		return strings.ToLower(v) == v || strings.ToUpper(v) == v || meanRunLength(v) < 3
@@ -290,6 +335,9 @@ func keyLikeName(name string) bool {
 	parts := nameParts(name)
 	has := false
 	for _, p := range parts {
+		if len(p) > 5 && strings.HasSuffix(p, "key") && !keyWords[p] {
+			has = true // samplekey, licensekey: key glued to a word
+		}
 		switch p {
 		case "key", "keys":
 			has = true
@@ -301,6 +349,10 @@ func keyLikeName(name string) bool {
 	}
 	return has
 }
+
+// keyWords are English words ending in key, not names with a key in them.
+var keyWords = map[string]bool{"monkey": true, "hockey": true, "turkey": true, "donkey": true, "whiskey": true,
+	"jockey": true, "lackey": true, "hotkey": true, "passkey": true, "turnkey": true, "latchkey": true}
 
 // fallbackLiteral finds the default of a secret read from the environment, on the rest of
 // the line: getenv("NAME", "default"), os.environ.get("NAME") or "default", env.X || 'default',

@@ -417,7 +417,7 @@ func placeholderValue(v string) bool {
 	if v == "" || placeholder.MatchString(v) || strings.HasPrefix(v, "[redacted") {
 		return true
 	}
-	if len(v) <= 12 && strings.ContainsAny(v, "@0135$!") && placeholder.MatchString(unleet.Replace(v)) {
+	if len(v) <= 12 && strings.ContainsAny(v, "@0135$!") && leetPlaceholders[strings.ToLower(unleet.Replace(v))] {
 		return true // p@ssw0rd, s3cr3t: the placeholder words in leetspeak
 	}
 	for _, p := range []string{"<", "$(", "${", "{{", "%(", "#{"} {
@@ -427,6 +427,9 @@ func placeholderValue(v string) bool {
 	}
 	return placeholderWords(v)
 }
+
+var leetPlaceholders = map[string]bool{"password": true, "passwd": true, "secret": true, "changeme": true, "example": true,
+	"sample": true, "dummy": true, "token": true, "test": true, "pass": true, "letmein": true}
 
 var unleet = strings.NewReplacer("@", "a", "0", "o", "1", "i", "3", "e", "5", "s", "$", "s", "!", "i")
 

@@ -160,7 +160,7 @@ func TestSanitizeSeenSecrets(t *testing.T) {
 	require.Equal(t, "API_TOKEN=[redacted:password/keyword-assignment]", ss.SanitizeText("API_TOKEN="+secret))
 
 	// Echoed later without the name that revealed it.
-	require.Equal(t, "$ echo $API_TOKEN\n[redacted:password/seen-secret]", ss.SanitizeText("$ echo $API_TOKEN\n"+secret))
+	require.Equal(t, "$ ./deploy.sh\nusing [redacted:password/seen-secret]", ss.SanitizeText("$ ./deploy.sh\nusing "+secret))
 	// Split across lines by a terminal, or with an escaped newline in JSON.
 	out := ss.SanitizeText("value: Zq81kPw0\n  Lr5Tn2Vx done")
 	require.False(t, leaks(out, secret), out)

@@ -118,7 +118,7 @@ def rule_secrets(rid, rx, text):
             groups = vals[-1:]
         v = next((m.group(g) for g in groups if m.group(g)), None)
         if v:
-            found.append(v)
+            found.append(url_password(v) or v)
     return [s.strip() for s in found if s and len(s.strip()) >= 4]
 
 
