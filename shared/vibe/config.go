@@ -20,6 +20,7 @@ const (
 	ruleBearer     = "bearer-token"
 	ruleIDPassword = "id-password-pair"
 	rulePassHash   = "password-hash" // crypt(3), bcrypt, argon2, PBKDF2, Kerberos hashes
+	ruleNameValue  = "name-value-pair"
 )
 
 var configRules = []extraRule{
@@ -271,6 +272,86 @@ var configRules = []extraRule{
 		group:   1,
 		literal: "/bot",
 	},
+}
+
+// findNameValuePairs masks the value of a name/value pair whose name says secret: a
+// Kubernetes or ECS environment entry (- name: DB_PASSWORD / value: x, {"name": "API_KEY",
+// "value": "x"}), a Postman variable ({"key": "token", "value": "x"}), an HTML input
+// (name="password" value="x"), an app setting. The name field is looked for in the 240
+// bytes before each value field, within the same object.
+func findNameValuePairs(text, lower string, f *findings) {
+	for from := 0; ; {
+		i := strings.Index(lower[from:], "value")
+		if i < 0 {
+			return
+		}
+		i += from
+		from = i + 5
+		if i > 0 && isWordByte(lower[i-1]) {
+			continue
+		}
+		vs, ve, ok := fieldValue(text, i+5)
+		if !ok {
+			continue
+		}
+		name, ok := pairName(text, lower, i)
+		if !ok || !nameHasSecretWord(name) && !keyLikeName(name) {
+			continue
+		}
+		v := text[vs:ve]
+		if placeholderValue(v) || !hasAlnum(v) || isDigits(v) && len(v) < 6 || !nameHasSecretWord(name) && !generatedValue(v, true) {
+			continue
+		}
+		f.addSpan(ruleNameValue, vs, ve)
+	}
+}
+
+// fieldValue parses `["']? blanks [:=] blanks value` after a field name ending at i; the
+// value is quoted, or a bare word to the end of its line.
+func fieldValue(s string, i int) (int, int, bool) {
+	if i < len(s) && (s[i] == '"' || s[i] == '\'') {
+		i++
+	}
+	i = skipBlanks(s, i, 4)
+	if i >= len(s) || s[i] != ':' && s[i] != '=' {
+		return 0, 0, false
+	}
+	i = skipBlanks(s, i+1, 8)
+	if i < len(s) && (s[i] == '"' || s[i] == '\'') {
+		return quotedLiteral(s, i)
+	}
+	j := i
+	for j < len(s) && !strings.ContainsRune(" \t\r\n,;}]", rune(s[j])) && j-i < 400 {
+		j++
+	}
+	return i, j, j > i
+}
+
+// pairName finds the name field (name, key, variable, parameter, setting) in the 240 bytes
+// before the value field at i, with no object boundary in between, and returns its value.
+func pairName(s, lower string, i int) (string, bool) {
+	lo := max(0, i-240)
+	for _, field := range []string{"name", "key", "variable", "parameter", "param", "setting"} {
+		for end := i; ; {
+			k := strings.LastIndex(lower[lo:end], field)
+			if k < 0 {
+				break
+			}
+			k += lo
+			end = k
+			if k > 0 && isWordByte(lower[k-1]) || k+len(field) < len(lower) && isWordByte(lower[k+len(field)]) {
+				continue
+			}
+			if strings.ContainsAny(s[k:i], "{}[]") && !strings.HasPrefix(strings.TrimLeft(s[k+len(field):i], `"' :=`), "[") {
+				break // another object
+			}
+			vs, ve, ok := fieldValue(s, k+len(field))
+			if ok && ve <= i && ve-vs <= 60 {
+				return s[vs:ve], true
+			}
+		}
+	}
+	return "", false
 }
 
 // findKubernetesSecrets masks the values of a Kubernetes Secret's data and stringData maps.

@@ -357,6 +357,7 @@ var (
 		{"api", "key"}: true, {"private", "key"}: true, {"access", "key"}: true, {"auth", "key"}: true,
 		{"signing", "key"}: true, {"encryption", "key"}: true, {"master", "key"}: true,
 		{"client", "secret"}: true, {"secret", "key"}: true, {"license", "key"}: true, {"licence", "key"}: true,
+		{"auth", "ident"}: true, {"auth", "string"}: true,
 	}
 	// notSecretWords mark names that hold something about a secret, not the secret.
 	notSecretWords = map[string]bool{

@@ -212,6 +212,12 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 	findDERKeys(text, f)
 	findJWK(text, f)
 	findKubernetesSecrets(text, f)
+	if strings.Contains(text, "alue") {
+		if lower == "" {
+			lower = strings.ToLower(text)
+		}
+		findNameValuePairs(text, lower, f)
+	}
 	if entropy {
 		forEachTokenRun(text, 16, func(start, end int) {
 			tok := text[start:end]
