@@ -320,6 +320,9 @@ func fieldValue(s string, i int) (int, int, bool) {
 	if i < len(s) && (s[i] == '"' || s[i] == '\'') {
 		return quotedLiteral(s, i)
 	}
+	if i < len(s) && strings.IndexByte("{[($", s[i]) >= 0 {
+		return 0, 0, false // value={password}, value: $x: an expression
+	}
 	j := i
 	for j < len(s) && !strings.ContainsRune(" \t\r\n,;}]", rune(s[j])) && j-i < 400 {
 		j++

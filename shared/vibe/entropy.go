@@ -45,7 +45,7 @@ func wordyParts(tok string) bool {
 
 var (
 	uuidRe      = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-	integrityRe = regexp.MustCompile(`^(?:sha(?:1|224|256|384|512)-[A-Za-z0-9+/]+=*|h1:.*)$`)
+	integrityRe = regexp.MustCompile(`^(?:(?:sha(?:1|224|256|384|512)|sha3-\d+|md5|blake2[bs]?|crc32c?)-[A-Za-z0-9+/]+=*|h1:.*)$`)
 )
 
 // knownShapeSecret reports tokens whose shape alone says secret, whatever their entropy: a
@@ -85,8 +85,8 @@ func base32Seed(tok string) bool {
 // dotted names).
 func highEntropySecret(tok string) bool {
 	tok = strings.Trim(tok, "=.-_~/")
-	if len(tok) < 20 || isHex(tok) || uuidRe.MatchString(tok) || integrityRe.MatchString(tok) {
-		return false
+	if len(tok) < 20 || isHex(tok) || uuidRe.MatchString(tok) || integrityRe.MatchString(tok) || standIn(tok) {
+		return false // …EXAMPLEKEY, …xxxx…: a stand-in, however random the rest looks
 	}
 	if strings.Count(tok, "/") >= 2 && !strings.ContainsAny(tok, "+=") && !randomBase64(tok) {
 		return false // a path
@@ -125,6 +125,12 @@ func highEntropySecret(tok string) bool {
 		return false // made of words: wantsHttp10KeepAlive, TLS12_CIPHER_SUITES
 	}
 	return shannonEntropy(tok) >= entropyThreshold(len(tok)) && !knownSafeShape(tok)
+}
+
+// standIn reports a token that says it is an example: EXAMPLE or a run of x inside it.
+func standIn(tok string) bool {
+	l := strings.ToLower(tok)
+	return strings.Contains(l, "example") || strings.Contains(l, "xxxx")
 }
 
 // hashedFileName reports a file name (app-3f9c2b1a….js, main.7d8e9f0a.css, a content hash

@@ -404,7 +404,14 @@ func literalArgument(s string, i int) (int, int, bool) {
 	if i >= len(s) || (s[i] != '"' && s[i] != '\'') {
 		return 0, 0, false
 	}
-	return quotedLiteral(s, i)
+	vs, ve, ok := quotedLiteral(s, i)
+	if ok {
+		// {"name": "password", "type": "string"}: the literal is the next key, not an argument.
+		if j := skipBlanks(s, ve+1, 2); j < len(s) && s[j] == ':' {
+			return 0, 0, false
+		}
+	}
+	return vs, ve, ok
 }
 
 // randomValue reports a value that looks generated: 12+ characters mixing letters and digits,

@@ -294,9 +294,10 @@ var callLike = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*\(
 // value is a literal; an unquoted one may be code (token := getToken()).
 func keepKeyword(name, value string, quoted bool) bool {
 	v := strings.TrimSpace(value)
-	if v == "" || placeholderValue(v) {
-		return false
+	if v == "" || placeholderValue(v) || placeholderValue(strings.TrimRight(v, "!?):,;]")) {
+		return false // String!, Int? : GraphQL, Kotlin and Swift types
 	}
+
 	if !nameHasSecretWord(name) && !strings.Contains(strings.ToLower(name), "key") && !strings.Contains(strings.ToLower(name), "token") && !strings.Contains(strings.ToLower(name), "secret") {
 		return false
 	}
@@ -366,6 +367,11 @@ var (
 		"id": true, "expires": true, "expiry": true, "ttl": true, "header": true, "prefix": true,
 		"kind": true, "field": true, "hint": true, "policy": true, "min": true, "max": true,
 		"tokens": true, "mode": true, "format": true, "label": true, "placeholder": true,
+		// what a form or a message says about a secret: login.password.error, apiKey.label
+		"error": true, "errors": true, "message": true, "msg": true, "title": true, "description": true,
+		"desc": true, "help": true, "text": true, "tooltip": true, "caption": true, "warning": true,
+		"validator": true, "validation": true, "strength": true, "rule": true, "rules": true,
+		"requirements": true, "regex": true, "pattern": true, "input": true, "button": true, "link": true,
 	}
 )
 

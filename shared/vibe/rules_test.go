@@ -96,6 +96,10 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"msg_01XFDUDYJgAACzvnptvVoYEL toolu_01A09q90qw90lq917835lq9",
 		"http://username:p@ssword@google.com is a documentation example",
 		"secret-manager-config-v2 and access-token-refresh-flow",
+		"      + password = (sensitive value)\n      + id       = (known after apply)",
+		`"checksum": "md5-1B2M2Y8AsgTpgAmY7PhCfg==", subnet-0bb1c79de3EXAMPLE`,
+		"env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: db\n        key: password\n",
+		`[{"name": "password", "type": "string"}, {"name": "email", "value": "ops@corp.io"}]`,
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}

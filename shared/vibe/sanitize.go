@@ -431,6 +431,14 @@ func placeholderValue(v string) bool {
 			return true
 		}
 	}
+	if v[0] == '(' {
+		// Terraform's (sensitive value) and (known after apply), (redacted), (not set).
+		for _, w := range []string{"(sensitive", "(known", "(redacted", "(hidden", "(not set", "(none", "(empty", "(masked", "(secret"} {
+			if strings.HasPrefix(strings.ToLower(v), w) {
+				return true
+			}
+		}
+	}
 	return placeholderWords(v)
 }
 
