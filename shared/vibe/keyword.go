@@ -32,6 +32,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				nameEnd++
 			}
 			from = max(from, nameEnd)
+			if nameStart >= 3 && chunk[nameStart-3:nameStart] == "://" {
+				continue // https://x-access-token:…@host: a URL's user, the URL rule's
+			}
 			name := strings.Trim(chunk[nameStart:nameEnd], ".-")
 			if !nameHasSecretWord(name) && !twoWordSecretName(chunk, nameStart, name) {
 				if !keyLikeName(name) && !credentialLikeName(name) {

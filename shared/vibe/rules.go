@@ -35,6 +35,8 @@ type extraRule struct {
 	// whole masks the whole match once the group passed the checks: a webhook URL, whose
 	// host and path say where its token goes.
 	whole bool
+	// matchCheck, when set, must accept the whole match.
+	matchCheck func(match string) bool
 }
 
 // extraGate finds, in one Aho-Corasick pass over a chunk and one over its lower-case form,
@@ -190,10 +192,11 @@ var extraRules = append([]extraRule{
 		boundary: true,
 	},
 	{
-		id:       ruleCLIFlag,
-		keywords: []string{"pass", "token", "secret", "key", "cred", "pw", "psw"},
-		re:       regexp.MustCompile(`--?(?i:(?:[a-z][a-z0-9]{0,30}[-_]){0,3}(?:password|passwd|passphrase|pass|passin|passout|pwd|pswd|pw|token|oauth2-bearer|secret|api-?key|access-?key|auth-?key|credentials?|requirepass)(?:[-_][\w-]{0,20})?)(?:=|\s+|\\?["'],\s*\\?(?:["']))` + secretValue),
-		boundary: true,
+		id:         ruleCLIFlag,
+		keywords:   []string{"pass", "token", "secret", "key", "cred", "pw", "psw"},
+		re:         regexp.MustCompile(`--?(?i:(?:[a-z][a-z0-9]{0,30}[-_]){0,3}(?:password|passwd|passphrase|pass|passin|passout|pwd|pswd|pw|token|oauth2-bearer|secret|api-?key|access-?key|auth-?key|credentials?|requirepass)(?:[-_][\w-]{0,20})?)(?:=|\s+|\\?["'],\s*\\?(?:["']))` + secretValue),
+		boundary:   true,
+		matchCheck: noSecretFlag,
 	},
 	{
 		// mysql -uroot -pSECRET (the password is glued to -p).
@@ -214,7 +217,7 @@ var extraRules = append([]extraRule{
 		group:    2,
 		keywords: []string{"-u", "--user", "--proxy-user"},
 		boundary: true,
-		check:    func(v string) bool { return !isDigits(v) }, // docker run -u 1000:1000
+		check:    func(v string) bool { return !isDigits(v) && !strings.HasPrefix(v, "//") }, // docker run -u 1000:1000, redis-cli -u redis://…
 	},
 	{
 		// Password=...; AccountKey=...; in connection strings.
@@ -278,6 +281,22 @@ func vendorRules() []extraRule {
 		})
 	}
 	return rules
+}
+
+// noSecretFlag rejects flags that name where a secret comes from rather than take one:
+// --password-stdin, --token-file, --password-env, --secret-name.
+func noSecretFlag(match string) bool {
+	flag := strings.ToLower(match)
+	if i := strings.IndexAny(flag, "= \t\"'"); i >= 0 {
+		flag = flag[:i]
+	}
+	for _, suffix := range []string{"stdin", "file", "path", "env", "prompt", "cmd", "command", "name", "id", "url",
+		"uri", "endpoint", "length", "policy", "type", "ttl", "expiry", "expires", "hint", "reset", "store"} {
+		if strings.HasSuffix(flag, "-"+suffix) || strings.HasSuffix(flag, "_"+suffix) {
+			return false
+		}
+	}
+	return true
 }
 
 // placeholder matches values that stand for a secret rather than being one.

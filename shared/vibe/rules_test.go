@@ -38,6 +38,8 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"query parameter", "jdbc:mysql://db/app?user=admin&userpass=hunterTwo", "hunterTwo", "user=admin"},
 		{"random value starting with my", `"strava_token": "myrfa4y0dsfh7twl35aty4yt4jl77a3lcrj7edq5",`, "myrfa4y0dsfh7twl35aty4yt4jl77a3lcrj7edq5", "strava_token"},
 		// URLs: a password holding @, webhooks whole.
+		{"url user named token", "git clone https://x-access-token:ghs_Zq8vZ2mXp4Lr7Tn1Wc9Yb3Hd6Fj0Gs5Ae2Uu@github.com/acme/app.git", "Zq8vZ2mXp4Lr7Tn1Wc9Y", "@github.com/acme/app.git"},
+		{"redis url after -u", "redis-cli -u redis://:Qx7kP2mW9zR4@cache.internal:6379/0 ping", "Qx7kP2mW9zR4", "redis://:"},
 		{"url password with @", "mongodb+srv://app:myR3alP@ssw0rd@cluster0.mongodb.net/db", "myR3alP@ssw0rd", "cluster0.mongodb.net/db"},
 		{"teams webhook whole", "curl https://outlook.office.com/webhook/555aa7fc-ea71-4fb7-ae9e-755caa4404ed@72f988bf-86f1-41af-91ab-2d7cd011db47/IncomingWebhook/16085df23e564bb9076842605ede3af2/51dab674", "outlook.office.com/webhook/555aa7fc", "curl "},
 		{"discord webhook whole", "POST https://discord.com/api/webhooks/1234567890123456789/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdEfGhIjKl", "discord.com/api/webhooks/1234567890123456789", "POST "},
@@ -96,6 +98,9 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"msg_01XFDUDYJgAACzvnptvVoYEL toolu_01A09q90qw90lq917835lq9",
 		"http://username:p@ssword@google.com is a documentation example",
 		"secret-manager-config-v2 and access-token-refresh-flow",
+		"aws ecr get-login-password | docker login --username AWS --password-stdin 123456789012.dkr.ecr.eu-west-1.amazonaws.com",
+		"app --token-file token --password-env DB_PASS",
+		"org.gradle.jvmargs=-Xmx2g\nsigning.keyId=24875D73\nsigning.secretKeyRingFile=keyring.gpg",
 		"      + password = (sensitive value)\n      + id       = (known after apply)",
 		`"checksum": "md5-1B2M2Y8AsgTpgAmY7PhCfg==", subnet-0bb1c79de3EXAMPLE`,
 		"env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: db\n        key: password\n",

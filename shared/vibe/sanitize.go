@@ -370,7 +370,7 @@ func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 			continue
 		}
 		start, end, ok := secretGroup(r, chunk, m)
-		if !ok || r.check != nil && !r.check(chunk[start:end]) {
+		if !ok || r.check != nil && !r.check(chunk[start:end]) || r.matchCheck != nil && !r.matchCheck(chunk[m[0]:m[1]]) {
 			continue
 		}
 		if r.whole {
