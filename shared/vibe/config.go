@@ -51,7 +51,7 @@ var configRules = []extraRule{
 	{
 		// .npmrc _auth / _password (base64), and //registry/:_authToken= with any key case.
 		id:       ruleRegAuth,
-		re:       regexp.MustCompile(`(?i)(?:^|[\s:/])_(?:auth|password|authtoken)\s*=\s*("[^"\n]+"|[^\s"#]+)`),
+		re:       regexp.MustCompile(`(?i)(?:^|[\s:/"])_(?:auth|password|authtoken)\s*=\s*("[^"\n]+"|[^\s"#]+)`),
 		group:    1,
 		keywords: []string{"_auth", "_password"},
 	},
@@ -199,7 +199,7 @@ var configRules = []extraRule{
 	{
 		// .pgpass: host:port:database:user:password.
 		id:      ruleNetrc,
-		re:      regexp.MustCompile(`(?m)^[\w.*-]+:(?:\d{2,5}|\*):[\w.*-]+:[\w.*@-]+:(\S+)$`),
+		re:      regexp.MustCompile(`(?m)(?:^|")[\w.*-]+:(?:\d{2,5}|\*):[\w.*-]+:[\w.*@-]+:([^\s"]+)$`),
 		group:   1,
 		anchors: pgpassLines,
 	},
@@ -541,6 +541,7 @@ func pgpassLines(s string) []int {
 		}
 		line := s[from:end]
 		from = end + 1
+		line = line[strings.LastIndexByte(line, '"')+1:] // a .pgpass line quoted in JSON
 		if strings.Count(line, ":") < 4 || strings.IndexByte(line, ' ') >= 0 {
 			continue
 		}

@@ -8,6 +8,8 @@ import "strings"
 // structure the rules read. The rules therefore run over a view of the text in which every
 // escaped line break, tab and quote is written out again, at the same byte positions (the
 // backslashes become blanks), so that what they find there masks the same bytes of the text.
+// A \u escape of a printable ASCII character (Go's encoding/json writes <, > and & so)
+// becomes that character and blanks.
 
 // escapeView returns text with its escaped line breaks, tabs and quotes written out in
 // place, or text itself when it has none. A run of backslashes before n, r, t or " is one
@@ -29,6 +31,22 @@ func escapeView(text string) string {
 			break
 		}
 		switch b[j] {
+		case 'u':
+			// \u003c, \u0026 (Go escapes <, > and & so): the character, then blanks.
+			if r, ok := hex4(text, j+1); ok && r >= 0x20 && r < 0x7f {
+				for k := i; k <= j+4; k++ {
+					b[k] = ' '
+				}
+				// An opening character goes last, next to what it opens (     <password),
+				// any other first, next to what it ends (password>     ).
+				if strings.IndexByte("<([{", byte(r)) >= 0 {
+					b[j+4] = byte(r)
+				} else {
+					b[i] = byte(r)
+				}
+				i = j + 4
+				continue
+			}
 		case 'n', 'r', 't':
 			c := byte('\n')
 			if b[j] == 't' {
@@ -71,7 +89,28 @@ func closingQuote(b []byte, i, j int) bool {
 	return j+1 >= len(b) || strings.IndexByte(" \t\n,;:)]}&|", b[j+1]) >= 0 || b[j+1] == '\\'
 }
 
-// hasJSONEscape reports an escaped quote or line break.
+// hasJSONEscape reports an escaped quote, line break or \u escape.
 func hasJSONEscape(s string) bool {
-	return strings.Contains(s, `\"`) || strings.Contains(s, `\n`)
+	return strings.Contains(s, `\"`) || strings.Contains(s, `\n`) || strings.Contains(s, `\u00`)
+}
+
+func hex4(s string, i int) (rune, bool) {
+	if i+4 > len(s) {
+		return 0, false
+	}
+	var r rune
+	for k := i; k < i+4; k++ {
+		c := s[k]
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
 }

@@ -288,6 +288,9 @@ func vendorRules() []extraRule {
 func noSecretFlag(match string) bool {
 	flag := strings.ToLower(match)
 	if i := strings.IndexAny(flag, "= \t\"'"); i >= 0 {
+		if flagProse[strings.TrimSpace(flag[i:])] {
+			return false // "Using --password via the CLI is insecure": a flag named in prose
+		}
 		flag = flag[:i]
 	}
 	for _, suffix := range []string{"stdin", "file", "path", "env", "prompt", "cmd", "command", "name", "id", "url",
@@ -298,6 +301,12 @@ func noSecretFlag(match string) bool {
 	}
 	return true
 }
+
+// flagProse are the words that follow a flag named in a sentence.
+var flagProse = map[string]bool{"via": true, "with": true, "flag": true, "option": true, "argument": true,
+	"instead": true, "is": true, "to": true, "or": true, "and": true, "the": true, "when": true, "if": true,
+	"in": true, "on": true, "for": true, "parameter": true, "value": true, "only": true, "must": true,
+	"should": true, "will": true, "can": true, "also": true, "from": true, "as": true, "at": true, "of": true}
 
 // placeholder matches values that stand for a secret rather than being one.
 var placeholder = regexp.MustCompile(`(?i)^(?:[\w.-]{0,16}(?:xxx|\*\*\*|\.\.\.)[\w.*-]{0,16}|\$+\{?[\w.:-]*\}?|\$\([^)]*\)|%[\w]+%|<[^<>]*>|\{\{[^{}]*\}\}|\{\s*[A-Za-z_][\w.-]*\s*\}|\[[^\[\]]*\]|\*+|x+|\.+|-+|_+|#+|null|nil|none|undefined|true|false|yes|no|on|off|required|optional|string|str|bool|int|number|bytes|text|password|secret|token|(?:your|my)[A-Za-z_-]*[0-9]{0,3}|changeme|change[_-]?me|example|sample|dummy|placeholder|redacted|\[redacted[^\]]*\]|todo|tbd|env|test|pass|foo|bar|baz|demo|os\.[\w.()"']*|process\.env[\w.]*)$`)

@@ -100,6 +100,7 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"secret-manager-config-v2 and access-token-refresh-flow",
 		"aws ecr get-login-password | docker login --username AWS --password-stdin 123456789012.dkr.ecr.eu-west-1.amazonaws.com",
 		"app --token-file token --password-env DB_PASS",
+		"WARNING! Using --password via the CLI is insecure. Use --password-stdin.",
 		"org.gradle.jvmargs=-Xmx2g\nsigning.keyId=24875D73\nsigning.secretKeyRingFile=keyring.gpg",
 		"      + password = (sensitive value)\n      + id       = (known after apply)",
 		`"checksum": "md5-1B2M2Y8AsgTpgAmY7PhCfg==", subnet-0bb1c79de3EXAMPLE`,

@@ -154,10 +154,13 @@ func (ss *SessionSanitizer) cleanWith(ctx context.Context, text string, keepLine
 // maskSecrets finds every secret in text and replaces each occurrence by
 // [redacted:<rule>].
 func (ss *SessionSanitizer) maskSecrets(ctx context.Context, text string, entropy bool) (string, error) {
-	f := &findings{text: text}
 	// The rules read the text with its JSON escapes written out (escaped.go); the view has
 	// the text's byte positions, so what they find masks the text itself.
 	view := escapeView(text)
+	f := &findings{text: text}
+	if view != text {
+		f.view = view
+	}
 	ss.s.detect(ctx, view, f, entropy)
 	if expired(ctx) {
 		return "", errTimeout
