@@ -119,6 +119,41 @@ var configRules = []extraRule{
 		keywords: []string{"ldap"},
 	},
 	{
+		// Archive passwords: zip/unzip -P secret, 7z/rar/unrar -psecret; openssl enc -k
+		// secret or -K <hex key>; sqlplus/imp/exp user/secret@db; lftp -u user,secret;
+		// Windows tools' /p:secret, /password:secret (xfreerdp, wmic, net use).
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\b(?:zip|unzip|7z|7za|7zr|rar|unrar)\b[^\n|;&]{0,120}?\s-(?:P\s+|p)([^\s'"-][^\s'"]*|'[^'\n]+'|"[^"\n]+")`),
+		group:    1,
+		keywords: []string{"zip", "7z", "rar"},
+		check:    notPortOrURL,
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\bopenssl\b[^\n|;&]{0,200}?\s-[kK]\s+([^\s'"-][^\s'"]*)`),
+		group:    1,
+		keywords: []string{"openssl"},
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\b(?:sqlplus|imp|exp|impdp|expdp|rman)\s+(?:-\w+\s+)*[A-Za-z_][\w$#]*/([^\s@/'"]+)(?:@|\s|$)`),
+		group:    1,
+		keywords: []string{"sqlplus", "imp ", "exp ", "impdp", "expdp", "rman"},
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\blftp\b[^\n|;&]{0,100}?\s-u\s*['"]?[^\s,'"]+,([^\s'"]+)`),
+		group:    1,
+		keywords: []string{"lftp"},
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`(?i)(?:^|\s)/(?:p|pass|password|pwd):(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))`),
+		keywords: []string{"/p:", "/pass:", "/password:", "/pwd:"},
+		// msbuild /p:Configuration=Release sets a property.
+		check: func(v string) bool { return !strings.HasPrefix(v, "/") && !strings.ContainsAny(v, "=:") },
+	},
+	{
 		// A command given an account and a password as -u user -p secret (psexec, and the
 		// many tools that follow it) or -U user -P secret (sqlcmd, bcp, isql). -p as a port
 		// (docker run -u 1000 -p 8080:80, psql -p 5432) is a number.

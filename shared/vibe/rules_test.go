@@ -49,6 +49,12 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		// Command lines.
 		{"psexec", `psexec \\10.0.94.120 -u Administrator -p dev_Admin9 cmd /c echo`, "dev_Admin9", "-u Administrator"},
 		{"sqlcmd", "sqlcmd -S db -U sa -P 'Yuk0n!2024' -Q 'select 1'", "Yuk0n!2024", "-U sa"},
+		{"zip", "zip -r -P Qx7kP2mW9z backup.zip data/", "Qx7kP2mW9z", "backup.zip"},
+		{"7z", "7z a -pQx7kP2mW9z -mhe=on backup.7z data", "Qx7kP2mW9z", "backup.7z"},
+		{"openssl enc", "openssl enc -aes-256-cbc -salt -in a.txt -out a.enc -k Qx7kP2mW9z", "Qx7kP2mW9z", "-in a.txt"},
+		{"sqlplus", "sqlplus -s scott/Qx7kP2mW9z@orcl @report.sql", "Qx7kP2mW9z", "@orcl"},
+		{"lftp", "lftp -u deploy,Qx7kP2mW9z sftp://files.corp.io", "Qx7kP2mW9z", "lftp -u deploy,"},
+		{"windows slash flags", "xfreerdp /v:10.0.0.5 /u:admin /p:Qx7kP2mW9z /cert:ignore", "Qx7kP2mW9z", "/u:admin"},
 		{"multi-part flag", "kubeadm join 10.0.0.1:6443 --tls-bootstrap-token abcdef.1234567890abcdef", "abcdef.1234567890abcdef", "kubeadm join"},
 		// Password hashes, salt included.
 		{"sha512crypt", "root:$6$qoE2letU$wWPRl.PVczjzeMVgjiA8LLy2nOyZbf7Amj3qLIL978o18gbMySdKZ7uepq9tmMQXxyTIrS12Pln.2Q/6Xscao0:19000:0:99999:7:::", "qoE2letU", "root:"},
@@ -101,6 +107,7 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"aws ecr get-login-password | docker login --username AWS --password-stdin 123456789012.dkr.ecr.eu-west-1.amazonaws.com",
 		"app --token-file token --password-env DB_PASS",
 		"WARNING! Using --password via the CLI is insecure. Use --password-stdin.",
+		"dotnet build /p:Configuration=Release /p:Version=1.2.0 && zip -r out.zip bin/",
 		"org.gradle.jvmargs=-Xmx2g\nsigning.keyId=24875D73\nsigning.secretKeyRingFile=keyring.gpg",
 		"      + password = (sensitive value)\n      + id       = (known after apply)",
 		`"checksum": "md5-1B2M2Y8AsgTpgAmY7PhCfg==", subnet-0bb1c79de3EXAMPLE`,
