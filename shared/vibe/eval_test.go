@@ -249,40 +249,74 @@ func TestSanitizerEvaluation(t *testing.T) {
 	}
 	// The targets, and the floors this build is held to where a target is not met yet: a
 	// figure below its floor is a regression and fails; one between floor and target is
-	// reported as not met.
-	all := func(class string) evalTally {
-		if tl := byClass[class]; tl != nil {
-			return *tl
+	// reported as not met. The floors hold for the whole corpus and, so that figures stay
+	// comparable from build to build, for the sources of the first build on their own.
+	sum := func(sources []string, class string) evalTally {
+		var tl evalTally
+		for k, v := range tallies {
+			if k.class == class && (sources == nil && k.source != evalContexts || slices.Contains(sources, k.source)) {
+				tl.n += v.n
+				tl.bad += v.bad
+			}
 		}
-		return evalTally{}
+		return tl
 	}
-	checks := []struct {
-		name           string
-		got            float64 // percent
-		target, floor  float64
-		higherIsBetter bool
-	}{
-		{"known-format secrets caught", 100 - all(evalKnownFormat).pct(), 100, heldFloors.knownFormat, true},
-		{"keyword-context secrets caught", 100 - all(evalKeyword).pct(), 99, heldFloors.keyword, true},
-		{"secret-bearing events leaking", leak["all"].pct(), 0.5, heldFloors.leaking, false},
-	}
-	for _, c := range checks {
-		met := c.higherIsBetter && c.got >= c.target || !c.higherIsBetter && c.got < c.target
-		if !met {
-			t.Logf("TARGET NOT MET on the held-back half: %s %.2f%% (target %s%.1f%%)", c.name, c.got, map[bool]string{true: "≥ ", false: "< "}[c.higherIsBetter], c.target)
+	leaks := func(sources []string) evalTally {
+		if sources == nil {
+			return *leak["all"]
 		}
-		if c.higherIsBetter {
-			require.GreaterOrEqualf(t, c.got, c.floor, "%s fell below its floor", c.name)
-		} else {
-			require.LessOrEqualf(t, c.got, c.floor, "%s rose above its floor", c.name)
+		var tl evalTally
+		for _, src := range sources {
+			if l := leak[src]; l != nil {
+				tl.n += l.n
+				tl.bad += l.bad
+			}
+		}
+		return tl
+	}
+	for _, set := range []struct {
+		name    string
+		sources []string
+		floors  evalFloors
+	}{{"all sources", nil, heldFloors}, {"first-build sources", firstBuildSources, firstBuildFloors}} {
+		known, keyword, leaking := sum(set.sources, evalKnownFormat), sum(set.sources, evalKeyword), leaks(set.sources)
+		t.Logf("%s: known-format %s, keyword-context %s, leaking %.2f%% (%d/%d)", set.name, evalFigure(evalKnownFormat, known),
+			evalFigure(evalKeyword, keyword), leaking.pct(), leaking.bad, leaking.n)
+		checks := []struct {
+			name           string
+			got            float64 // percent
+			target, floor  float64
+			higherIsBetter bool
+		}{
+			{"known-format secrets caught", 100 - known.pct(), 100, set.floors.knownFormat, true},
+			{"keyword-context secrets caught", 100 - keyword.pct(), 99, set.floors.keyword, true},
+			{"secret-bearing events leaking", leaking.pct(), 0.5, set.floors.leaking, false},
+		}
+		for _, c := range checks {
+			met := c.higherIsBetter && c.got >= c.target || !c.higherIsBetter && c.got < c.target
+			if !met {
+				t.Logf("TARGET NOT MET on the held-back half (%s): %s %.2f%% (target %s%.1f%%)", set.name, c.name, c.got, map[bool]string{true: "≥ ", false: "< "}[c.higherIsBetter], c.target)
+			}
+			if c.higherIsBetter {
+				require.GreaterOrEqualf(t, c.got, c.floor, "%s (%s) fell below its floor", c.name, set.name)
+			} else {
+				require.LessOrEqualf(t, c.got, c.floor, "%s (%s) rose above its floor", c.name, set.name)
+			}
 		}
 	}
 }
 
-// heldFloors are the held-back figures of the build that introduced the evaluation, the
-// level below which a change is a regression. They move only up (or, for leaking, down),
-// with the figures in docs/sanitizer.md.
-var heldFloors = struct{ knownFormat, keyword, leaking float64 }{knownFormat: 95, keyword: 90, leaking: 8}
+type evalFloors struct{ knownFormat, keyword, leaking float64 }
+
+// The floors: just short of the held-back figures of the last build measured, the level
+// below which a change is a regression. They move only toward the targets, with the
+// figures in docs/sanitizer.md. The first build's sources (CredSweeper, detect-secrets,
+// secrets-patterns-db) keep floors of their own, comparable with the first build's.
+var (
+	heldFloors        = evalFloors{knownFormat: 92, keyword: 93, leaking: 7}
+	firstBuildSources = []string{"credsweeper", "detect-secrets", "secrets-patterns-db"}
+	firstBuildFloors  = evalFloors{knownFormat: 95.5, keyword: 91.5, leaking: 7}
+)
 
 func evalFigure(class string, tl evalTally) string {
 	switch class {
