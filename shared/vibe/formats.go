@@ -3,6 +3,7 @@ package vibe
 import (
 	"encoding/base64"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -54,7 +55,7 @@ var formatRules = []struct {
 	{"_v1_", `do[opr]_v1_[a-f0-9]{64}`, false, nil},
 	{"sl.", `\bsl\.(?:u\.)?[0-9A-Za-z_-]{77,}`, false, nil},
 	{"oy2", `\boy2[a-z0-9]{43}`, true, nil},
-	{"gl", `\b(?:gl(?:agent|soat|ffct|p[at]t|oas|cbt|imt|rtr|[dfrw]t)-|GR1348941)[0-9A-Za-z_-]{20,64}`, false, nil},
+	{"gl", `\b(?:gl(?:agent|soat|ffct|p[at]t|oas|cbt|imt|rtr|[dfrw]t)-|GR1348941)[0-9A-Za-z_-]{20,64}`, false, gitlabAnchors},
 	{"glc_", `glc_eyJ[0-9A-Za-z_-]{80,}`, false, nil},
 	{"glsa_", `glsa_[0-9A-Za-z_-]{32}_[0-9A-Fa-f]{8}`, false, nil},
 	{"AAAAAAAAAAAAAAAAAAAAA", `AAAAAAAAAAAAAAAAAAAAA[0-9A-Za-z%]{30,}`, false, nil},
@@ -175,6 +176,32 @@ func isDigitByte(c byte) bool  { return c >= '0' && c <= '9' }
 func isAlnum(c byte) bool      { return isDigitByte(c) || isLetter(c) }
 func isHexLower(c byte) bool   { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' }
 func isAlnumLower(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' }
+
+// gitlabAnchors returns the GitLab token prefixes (gl…- and GR1348941): "gl" alone opens
+// too many words (global, glob) to run the expression on every line holding it.
+func gitlabAnchors(c string) []int {
+	var at []int
+	for from := 0; ; {
+		i := strings.Index(c[from:], "gl")
+		if i < 0 {
+			break
+		}
+		i += from
+		from = i + 2
+		k := i + 2
+		for k < len(c) && k-i < 8 && c[k] >= 'a' && c[k] <= 'z' {
+			k++
+		}
+		if k < len(c) && c[k] == '-' && k-i >= 4 {
+			at = append(at, i)
+		}
+	}
+	if i := strings.Index(c, "GR1348941"); i >= 0 {
+		at = append(at, i)
+		slices.Sort(at)
+	}
+	return at
+}
 
 // dotsSevenApart returns dots followed by another seven bytes on, the middle part of a
 // Discord bot token.
@@ -332,6 +359,9 @@ func findPrefixedTokens(chunk string, off int, f *findings) {
 		}
 		if i-start < 24 || start > 0 && strings.IndexByte("./@\\", chunk[start-1]) >= 0 {
 			continue
+		}
+		if sep := strings.IndexAny(chunk[start:min(i, start+14)], "_-"); sep < 2 {
+			continue // no prefix of 2–12 characters and a separator
 		}
 		if i < len(chunk) && chunk[i] == '.' && i+1 < len(chunk) && isLetter(chunk[i+1]) {
 			continue // a file name: app-3f9c….js

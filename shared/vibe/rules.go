@@ -177,6 +177,7 @@ var extraRules = append([]extraRule{
 		re:       regexp.MustCompile(`(?i)[?&;](?:access[_-]?token|refresh[_-]?token|id[_-]?token|auth[_-]?token|token|api[_-]?key|apikey|key|sig|signature|secret|client[_-]?secret|password|passwd|pwd|x-amz-signature|x-amz-credential|x-goog-signature|sv_token|private[_-]?token)=([^&;\s"'#<>]{4,})`),
 		group:    1,
 		keywords: []string{"token=", "key=", "sig=", "signature=", "secret=", "password=", "passwd=", "pwd=", "x-amz-", "x-goog-"},
+		anchors:  queryAnchors,
 	},
 	{
 		id:       ruleAuthHeader,
@@ -197,6 +198,7 @@ var extraRules = append([]extraRule{
 		re:         regexp.MustCompile(`--?(?i:(?:[a-z][a-z0-9]{0,30}[-_]){0,3}(?:password|passwd|passphrase|pass|passin|passout|pwd|pswd|pw|token|oauth2-bearer|secret|api-?key|access-?key|auth-?key|credentials?|requirepass)(?:[-_][\w-]{0,20})?)(?:=|\s+|\\?["'],\s*\\?(?:["']))` + secretValue),
 		boundary:   true,
 		matchCheck: noSecretFlag,
+		anchors:    secretFlagAnchors,
 	},
 	{
 		// mysql -uroot -pSECRET (the password is glued to -p).
@@ -281,6 +283,77 @@ func vendorRules() []extraRule {
 		})
 	}
 	return rules
+}
+
+// secretFlagAnchors returns the dashes that open a command-line flag whose name holds a
+// secret word: the places the secret-flag expression can match.
+func secretFlagAnchors(s string) []int {
+	var at []int
+	for from := 0; ; {
+		i := strings.IndexByte(s[from:], '-')
+		if i < 0 {
+			return at
+		}
+		i += from
+		from = i + 1
+		if i > 0 && (s[i-1] == '-' || isWordByte(s[i-1])) {
+			continue // the second dash of --, or a dash inside a word
+		}
+		j := i + 1
+		if j < len(s) && s[j] == '-' {
+			j++
+		}
+		k := j
+		for k < len(s) && (isWordByte(s[k]) || s[k] == '-') && k-j < 64 {
+			k++
+		}
+		if k == j {
+			continue
+		}
+		name := strings.ToLower(s[j:k])
+		if containsAny(name, []string{"pass", "token", "secret", "key", "cred", "pw", "psw", "bearer"}) {
+			at = append(at, i)
+		}
+		from = k
+	}
+}
+
+// queryAnchors returns the ?, & and ; that open a query parameter whose name holds a
+// secret word.
+func queryAnchors(s string) []int {
+	var at []int
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c != '?' && c != '&' && c != ';' {
+			continue
+		}
+		k := i + 1
+		for k < len(s) && (isWordByte(s[k]) || s[k] == '-') && k-i < 48 {
+			k++
+		}
+		if k < len(s) && s[k] == '=' && containsAny(strings.ToLower(s[i+1:k]), []string{"token", "key", "sig", "secret", "pass", "pwd", "x-amz-", "x-goog-"}) {
+			at = append(at, i)
+		}
+	}
+	return at
+}
+
+// wordAnchors returns an anchors function finding any of words.
+func wordAnchors(words ...string) func(string) []int {
+	return func(s string) []int {
+		var at []int
+		for _, w := range words {
+			for from := 0; ; {
+				i := strings.Index(s[from:], w)
+				if i < 0 {
+					break
+				}
+				at = append(at, from+i)
+				from += i + len(w)
+			}
+		}
+		slices.Sort(at)
+		return at
+	}
 }
 
 // noSecretFlag rejects flags that name where a secret comes from rather than take one:
@@ -456,6 +529,35 @@ func glued(p string) bool {
 
 // nameParts splits an identifier into lower-case components.
 func nameParts(name string) []string {
+	for i := 0; i < len(name); i++ {
+		if name[i] >= 0x80 {
+			return namePartsRunes(name)
+		}
+	}
+	lower := strings.ToLower(name) // ASCII: the same byte positions
+	parts := make([]string, 0, 4)
+	start := 0
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_' || c == '-' || c == '.' || c == ' ':
+			if i > start {
+				parts = append(parts, lower[start:i])
+			}
+			start = i + 1
+		case c >= 'A' && c <= 'Z' && i > start && name[i-1] >= 'a' && name[i-1] <= 'z':
+			parts = append(parts, lower[start:i])
+			start = i
+		}
+	}
+	if start < len(name) {
+		parts = append(parts, lower[start:])
+	}
+	return parts
+}
+
+// namePartsRunes is nameParts for names with non-ASCII letters.
+func namePartsRunes(name string) []string {
 	var parts []string
 	var cur []rune
 	flush := func() {
