@@ -19,9 +19,28 @@ const (
 	ruleCLILogin   = "cli-login-password"
 	ruleBearer     = "bearer-token"
 	ruleIDPassword = "id-password-pair"
+	rulePassHash   = "password-hash" // crypt(3), bcrypt, argon2, PBKDF2, Kerberos hashes
+	ruleNameValue  = "name-value-pair"
 )
 
 var configRules = []extraRule{
+	{
+		// Password hashes in the crypt(3) and PHC formats ($6$salt$hash, $2b$12$…,
+		// $argon2id$v=19$…), Django's pbkdf2_sha256$…, Kerberos AS-REP and TGS hashes: whole,
+		// salt included. Offline cracking is what a hash invites.
+		id: rulePassHash,
+		re: regexp.MustCompile(`(?:\$(?:1|apr1|md5)\$[./0-9A-Za-z]{1,8}\$[./0-9A-Za-z]{22}` +
+			`|\$2[abxy]?\$\d{2}\$[./0-9A-Za-z]{53}` +
+			`|\$[56]\$(?:rounds=\d+\$)?[./0-9A-Za-z]{1,16}\$[./0-9A-Za-z]{43,86}` +
+			`|\$[89]\$[./0-9A-Za-z]{14}\$[./0-9A-Za-z]{43}` +
+			`|\$(?:y|gy|7)\$[./0-9A-Za-z]{1,}\$[./0-9A-Za-z]{1,}\$[./0-9A-Za-z]{43}` +
+			`|\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{8,}\$[A-Za-z0-9+/]{16,}` +
+			`|\$(?:pbkdf2(?:-sha\d+)?|scrypt)\$[^\s"'<>$]{1,40}\$[./0-9A-Za-z+=]{8,}\$[./0-9A-Za-z+=]{16,}` +
+			`|\bpbkdf2_sha(?:1|256)\$\d+\$[A-Za-z0-9]+\$[A-Za-z0-9+/=]{20,}` +
+			`|\$krb5(?:asrep|tgs)\$\d+\$[^\s"'<>]{16,})`),
+		keywords: []string{"$1$", "$apr1$", "$md5$", "$2a$", "$2b$", "$2x$", "$2y$", "$5$", "$6$", "$7$", "$8$", "$9$",
+			"$y$", "$gy$", "$argon2", "$pbkdf2", "$scrypt$", "pbkdf2_sha", "$krb5"},
+	},
 	{
 		// .netrc: machine host login user password secret (one line or several).
 		id:       ruleNetrc,
@@ -32,7 +51,7 @@ var configRules = []extraRule{
 	{
 		// .npmrc _auth / _password (base64), and //registry/:_authToken= with any key case.
 		id:       ruleRegAuth,
-		re:       regexp.MustCompile(`(?i)(?:^|[\s:/])_(?:auth|password|authtoken)\s*=\s*("[^"\n]+"|[^\s"#]+)`),
+		re:       regexp.MustCompile(`(?i)(?:^|[\s:/"])_(?:auth|password|authtoken)\s*=\s*("[^"\n]+"|[^\s"#]+)`),
 		group:    1,
 		keywords: []string{"_auth", "_password"},
 	},
@@ -100,6 +119,54 @@ var configRules = []extraRule{
 		keywords: []string{"ldap"},
 	},
 	{
+		// Archive passwords: zip/unzip -P secret, 7z/rar/unrar -psecret; openssl enc -k
+		// secret or -K <hex key>; sqlplus/imp/exp user/secret@db; lftp -u user,secret;
+		// Windows tools' /p:secret, /password:secret (xfreerdp, wmic, net use).
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\b(?:zip|unzip|7z|7za|7zr|rar|unrar)\b[^\n|;&]{0,120}?\s-(?:P\s+|p)([^\s'"-][^\s'"]*|'[^'\n]+'|"[^"\n]+")`),
+		group:    1,
+		keywords: []string{"zip", "7z", "rar"},
+		check:    notPortOrURL,
+		anchors:  wordAnchors(" -P", " -p"),
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\bopenssl\b[^\n|;&]{0,200}?\s-[kK]\s+([^\s'"-][^\s'"]*)`),
+		group:    1,
+		keywords: []string{"openssl"},
+		anchors:  wordAnchors("openssl"),
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\b(?:sqlplus|impdp|expdp|rman)\s+(?:-\w+\s+)*[A-Za-z_][\w$#]*/([^\s@/'"]+)(?:@|\s|$)`),
+		group:    1,
+		keywords: []string{"sqlplus", "impdp", "expdp", "rman"},
+		anchors:  wordAnchors("sqlplus", "impdp", "expdp", "rman"),
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\blftp\b[^\n|;&]{0,100}?\s-u\s*['"]?[^\s,'"]+,([^\s'"]+)`),
+		group:    1,
+		keywords: []string{"lftp"},
+		anchors:  wordAnchors("lftp"),
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`(?i)(?:^|\s)/(?:p|pass|password|pwd):(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))`),
+		keywords: []string{"/p:", "/pass:", "/password:", "/pwd:"},
+		// msbuild /p:Configuration=Release sets a property.
+		check: func(v string) bool { return !strings.HasPrefix(v, "/") && !strings.ContainsAny(v, "=:") },
+	},
+	{
+		// A command given an account and a password as -u user -p secret (psexec, and the
+		// many tools that follow it) or -U user -P secret (sqlcmd, bcp, isql). -p as a port
+		// (docker run -u 1000 -p 8080:80, psql -p 5432) is a number.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`(?:\s-u\s*\S+\s+(?:[^-\s]\S*\s+|-\w\s+[^-\s]\S*\s+){0,3}-p|\s-U\s*\S+\s+(?:[^-\s]\S*\s+|-\w\s+[^-\s]\S*\s+){0,3}-P)[ \t]+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-][^\s'"]*))`),
+		keywords: []string{"-p"},
+		check:    notPortOrURL,
+	},
+	{
 		id:       ruleCLILogin,
 		re:       regexp.MustCompile(`\s-U\s+['"]?[^\s%'"]+%([^\s'"]+)`),
 		group:    1,
@@ -132,10 +199,14 @@ var configRules = []extraRule{
 	{
 		// A bearer token anywhere, not only in an Authorization header.
 		id:       ruleBearer,
-		re:       regexp.MustCompile(`(?i)\b(?:bearer|ntlm|negotiate)\s+([A-Za-z0-9._~+/-]{16,}=*)`),
+		re:       regexp.MustCompile(`(?i)\b(?:bearer|ntlm|negotiate)\s+([A-Za-z0-9._~+/-]{8,}=*)`),
 		group:    1,
 		keywords: []string{"bearer", "ntlm", "negotiate"},
-		check:    func(v string) bool { return hasDigitAndLetter(v) || len(v) >= 32 },
+		// 16+ characters with letters and digits, or 8+ mixing cases and digits as
+		// passwords do: "Bearer tokens" and "bearer auth" are words.
+		check: func(v string) bool {
+			return len(v) >= 16 && (hasDigitAndLetter(v) || len(v) >= 32) || mixedClasses(v) && hasDigitAndLetter(v) && !strings.Contains(v, ".")
+		},
 	},
 	{
 		// Basic credentials anywhere: base64 of user:password.
@@ -167,7 +238,7 @@ var configRules = []extraRule{
 	{
 		// .pgpass: host:port:database:user:password.
 		id:      ruleNetrc,
-		re:      regexp.MustCompile(`(?m)^[\w.*-]+:(?:\d{2,5}|\*):[\w.*-]+:[\w.*@-]+:(\S+)$`),
+		re:      regexp.MustCompile(`(?m)(?:^|")[\w.*-]+:(?:\d{2,5}|\*):[\w.*-]+:[\w.*@-]+:([^\s"]+)$`),
 		group:   1,
 		anchors: pgpassLines,
 	},
@@ -190,19 +261,22 @@ var configRules = []extraRule{
 		// Chat and CI webhooks: Slack, Discord, Microsoft Teams / Power Automate, Mattermost,
 		// Google Chat, Zapier, IFTTT, PagerDuty, Telegram bot URLs, and any /hooks/<token>.
 		id:      ruleWebhook,
-		re:      regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/_-]{16,})`),
+		whole:   true,
+		re:      regexp.MustCompile(`(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/_-]{16,})`),
 		group:   1,
 		literal: "hooks.slack.com",
 	},
 	{
 		id:       ruleWebhook,
-		re:       regexp.MustCompile(`(?i)discord(?:app)?\.com/api/(?:v\d+/)?webhooks/([0-9]{5,30}/[A-Za-z0-9_-]{20,})`),
+		whole:    true,
+		re:       regexp.MustCompile(`(?i)(?:https?://)?(?:[\w-]+\.)?discord(?:app)?\.com/api/(?:v\d+/)?webhooks/([0-9]{5,30}/[A-Za-z0-9_-]{20,})`),
 		group:    1,
 		keywords: []string{"webhooks/"},
 	},
 	{
 		id:       ruleWebhook,
-		re:       regexp.MustCompile(`(?i)(?:webhook\.office\.com|outlook\.office(?:365)?\.com)/(?:webhookb2|webhook)/([A-Za-z0-9@/_.-]{20,})`),
+		whole:    true,
+		re:       regexp.MustCompile(`(?i)(?:https?://)?(?:[\w-]+\.)?(?:webhook\.office\.com|outlook\.office(?:365)?\.com)/(?:webhookb2|webhook)/([A-Za-z0-9@/_.-]{20,})`),
 		group:    1,
 		keywords: []string{"office"},
 	},
@@ -210,29 +284,116 @@ var configRules = []extraRule{
 		// Any /hooks/<token>, /webhook/<token>, /build_hooks/<token>, /deliver/<token>:
 		// Mattermost, Rocket.Chat, Zapier, Feishu, Buildkite, Netlify, Vercel deploy hooks.
 		id:       ruleWebhook,
-		re:       regexp.MustCompile(`(?i)/(?:hooks?|webhooks?|build_hooks|deliver|deploy)/(?:catch/|v\d+/)?((?:[A-Za-z0-9_-]{6,}/)*[A-Za-z0-9_-]{16,})`),
+		whole:    true,
+		re:       regexp.MustCompile(`(?i)(?:https?://[^\s/"'<>]+)?/(?:hooks?|webhooks?|build_hooks|deliver|deploy)/(?:catch/|v\d+/)?((?:[A-Za-z0-9_-]{6,}/)*[A-Za-z0-9_-]{16,})`),
 		group:    1,
 		keywords: []string{"hook", "deliver/", "deploy/"},
 		check:    webhookToken,
 	},
 	{
 		id:       ruleWebhook,
-		re:       regexp.MustCompile(`(?i)maker\.ifttt\.com/(?:trigger/[\w-]+/(?:json/)?with/)?key/([A-Za-z0-9_-]{16,})`),
+		whole:    true,
+		re:       regexp.MustCompile(`(?i)(?:https?://)?maker\.ifttt\.com/(?:trigger/[\w-]+/(?:json/)?with/)?key/([A-Za-z0-9_-]{16,})`),
 		group:    1,
 		keywords: []string{"ifttt"},
 	},
 	{
 		id:       ruleWebhook,
-		re:       regexp.MustCompile(`(?i)events\.pagerduty\.com/integration/([a-f0-9]{32})`),
+		whole:    true,
+		re:       regexp.MustCompile(`(?i)(?:https?://)?events\.pagerduty\.com/integration/([a-f0-9]{32})`),
 		group:    1,
 		keywords: []string{"pagerduty"},
 	},
 	{
 		id:      ruleWebhook,
-		re:      regexp.MustCompile(`/bot([0-9]{6,12}:[A-Za-z0-9_-]{30,})`),
+		whole:   true,
+		re:      regexp.MustCompile(`(?:https?://[^\s/"'<>]+)?/bot([0-9]{6,12}:[A-Za-z0-9_-]{30,})`),
 		group:   1,
 		literal: "/bot",
 	},
+}
+
+// findNameValuePairs masks the value of a name/value pair whose name says secret: a
+// Kubernetes or ECS environment entry (- name: DB_PASSWORD / value: x, {"name": "API_KEY",
+// "value": "x"}), a Postman variable ({"key": "token", "value": "x"}), an HTML input
+// (name="password" value="x"), an app setting. The name field is looked for in the 240
+// bytes before each value field, within the same object.
+func findNameValuePairs(text, lower string, f *findings) {
+	for from := 0; ; {
+		i := strings.Index(lower[from:], "value")
+		if i < 0 {
+			return
+		}
+		i += from
+		from = i + 5
+		if i > 0 && isWordByte(lower[i-1]) {
+			continue
+		}
+		vs, ve, ok := fieldValue(text, i+5)
+		if !ok {
+			continue
+		}
+		name, ok := pairName(text, lower, i)
+		if !ok || !nameHasSecretWord(name) && !keyLikeName(name) {
+			continue
+		}
+		v := text[vs:ve]
+		if placeholderValue(v) || !hasAlnum(v) || isDigits(v) && len(v) < 6 || !nameHasSecretWord(name) && !generatedValue(v, true) {
+			continue
+		}
+		f.addSpan(ruleNameValue, vs, ve)
+	}
+}
+
+// fieldValue parses `["']? blanks [:=] blanks value` after a field name ending at i; the
+// value is quoted, or a bare word to the end of its line.
+func fieldValue(s string, i int) (int, int, bool) {
+	if i < len(s) && (s[i] == '"' || s[i] == '\'') {
+		i++
+	}
+	i = skipBlanks(s, i, 4)
+	if i >= len(s) || s[i] != ':' && s[i] != '=' {
+		return 0, 0, false
+	}
+	i = skipBlanks(s, i+1, 8)
+	if i < len(s) && (s[i] == '"' || s[i] == '\'') {
+		return quotedLiteral(s, i)
+	}
+	if i < len(s) && strings.IndexByte("{[($", s[i]) >= 0 {
+		return 0, 0, false // value={password}, value: $x: an expression
+	}
+	j := i
+	for j < len(s) && !strings.ContainsRune(" \t\r\n,;}]", rune(s[j])) && j-i < 400 {
+		j++
+	}
+	return i, j, j > i
+}
+
+// pairName finds the name field (name, key, variable, parameter, setting) in the 240 bytes
+// before the value field at i, with no object boundary in between, and returns its value.
+func pairName(s, lower string, i int) (string, bool) {
+	lo := max(0, i-240)
+	for _, field := range []string{"name", "key", "variable", "parameter", "param", "setting"} {
+		for end := i; ; {
+			k := strings.LastIndex(lower[lo:end], field)
+			if k < 0 {
+				break
+			}
+			k += lo
+			end = k
+			if k > 0 && isWordByte(lower[k-1]) || k+len(field) < len(lower) && isWordByte(lower[k+len(field)]) {
+				continue
+			}
+			if strings.ContainsAny(s[k:i], "{}[]") && !strings.HasPrefix(strings.TrimLeft(s[k+len(field):i], `"' :=`), "[") {
+				break // another object
+			}
+			vs, ve, ok := fieldValue(s, k+len(field))
+			if ok && ve <= i && ve-vs <= 60 {
+				return s[vs:ve], true
+			}
+		}
+	}
+	return "", false
 }
 
 // findKubernetesSecrets masks the values of a Kubernetes Secret's data and stringData maps.
@@ -306,6 +467,16 @@ func notProseWord(v string) bool {
 	for i := 0; i < len(v); i++ {
 		if !isLetter(v[i]) && v[i] != '-' && v[i] != '\'' {
 			return true
+		}
+	}
+	return false
+}
+
+// notPortOrURL rejects what -p takes as a port, a path or a URL rather than a password.
+func notPortOrURL(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if !isDigitByte(v[i]) && v[i] != ':' && v[i] != '.' && v[i] != '/' && v[i] != '-' {
+			return !strings.Contains(v, "://") && !strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "$")
 		}
 	}
 	return false
@@ -409,6 +580,7 @@ func pgpassLines(s string) []int {
 		}
 		line := s[from:end]
 		from = end + 1
+		line = line[strings.LastIndexByte(line, '"')+1:] // a .pgpass line quoted in JSON
 		if strings.Count(line, ":") < 4 || strings.IndexByte(line, ' ') >= 0 {
 			continue
 		}

@@ -45,7 +45,7 @@ func wordyParts(tok string) bool {
 
 var (
 	uuidRe      = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-	integrityRe = regexp.MustCompile(`^(?:sha(?:1|224|256|384|512)-[A-Za-z0-9+/]+=*|h1:.*)$`)
+	integrityRe = regexp.MustCompile(`^(?:(?:sha(?:1|224|256|384|512)|sha3-\d+|md5|blake2[bs]?|crc32c?)-[A-Za-z0-9+/]+=*|h1:.*)$`)
 )
 
 // knownShapeSecret reports tokens whose shape alone says secret, whatever their entropy: a
@@ -85,11 +85,14 @@ func base32Seed(tok string) bool {
 // dotted names).
 func highEntropySecret(tok string) bool {
 	tok = strings.Trim(tok, "=.-_~/")
-	if len(tok) < 20 || isHex(tok) || uuidRe.MatchString(tok) || integrityRe.MatchString(tok) {
-		return false
+	if len(tok) < 20 || isHex(tok) || uuidRe.MatchString(tok) || integrityRe.MatchString(tok) || standIn(tok) {
+		return false // …EXAMPLEKEY, …xxxx…: a stand-in, however random the rest looks
 	}
 	if strings.Count(tok, "/") >= 2 && !strings.ContainsAny(tok, "+=") && !randomBase64(tok) {
 		return false // a path
+	}
+	if hashedFileName(tok) {
+		return false // app-3f9c2b1a….js: a build's content hash
 	}
 	if strings.Count(tok, ".") >= 1 && !strings.HasPrefix(tok, "ey") && dottedWords(tok) {
 		return false // a dotted identifier or host name
@@ -122,6 +125,28 @@ func highEntropySecret(tok string) bool {
 		return false // made of words: wantsHttp10KeepAlive, TLS12_CIPHER_SUITES
 	}
 	return shannonEntropy(tok) >= entropyThreshold(len(tok)) && !knownSafeShape(tok)
+}
+
+// standIn reports a token that says it is an example: EXAMPLE or a run of x inside it.
+func standIn(tok string) bool {
+	l := strings.ToLower(tok)
+	return strings.Contains(l, "example") || strings.Contains(l, "xxxx")
+}
+
+// hashedFileName reports a file name (app-3f9c2b1a….js, main.7d8e9f0a.css, a content hash
+// in a build artefact's name): random-looking, but not a secret.
+func hashedFileName(tok string) bool {
+	i := strings.LastIndexByte(tok, '.')
+	if i <= 0 {
+		return false
+	}
+	switch strings.ToLower(tok[i+1:]) {
+	case "js", "mjs", "cjs", "css", "map", "html", "json", "png", "jpg", "jpeg", "gif", "svg", "webp", "ico",
+		"woff", "woff2", "ttf", "otf", "eot", "wasm", "txt", "gz", "zip", "tar", "tgz", "whl", "jar", "so",
+		"dll", "exe", "py", "go", "rs", "ts", "tsx", "jsx", "md", "yaml", "yml", "lock", "log", "pdf", "mp4":
+		return true
+	}
+	return false
 }
 
 // randomBase64 reports whether a slash-separated token is one random base64 string (an AWS

@@ -26,7 +26,11 @@ var (
 	evalShow  = flag.Bool("eval.show", false, "print every miss and false redaction (development half only)")
 )
 
-const evalSecretsFile = "testdata/eval/secrets.jsonl"
+const (
+	evalSecretsFile  = "testdata/eval/secrets.jsonl"
+	evalContextsFile = "testdata/eval/contexts.jsonl" // development half only
+	evalContexts     = "agent-contexts"
+)
 
 type evalExample struct {
 	ID      string   `json:"id"`
@@ -36,6 +40,8 @@ type evalExample struct {
 	Label   string   `json:"label"`
 	Text    string   `json:"text"`
 	Secrets []string `json:"secrets"`
+	// Before holds the texts the same session sanitized first (agent-contexts only).
+	Before []string `json:"before,omitempty"`
 }
 
 // Example classes.
@@ -54,33 +60,46 @@ func evalSplitOf(id string) string {
 	return "held"
 }
 
-func loadEvalExamples(t testing.TB) []evalExample {
+func loadEvalExamples(t testing.TB, files ...string) []evalExample {
 	t.Helper()
-	f, err := os.Open(evalSecretsFile)
-	require.NoError(t, err)
-	defer f.Close()
 	var out []evalExample
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 4<<20), 4<<20)
-	for sc.Scan() {
-		var e evalExample
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &e))
-		require.Equal(t, evalSplitOf(e.ID), e.Split, "%s: the split is fixed by the id", e.ID)
-		out = append(out, e)
+	for _, name := range files {
+		f, err := os.Open(name)
+		require.NoError(t, err)
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 4<<20), 4<<20)
+		for sc.Scan() {
+			var e evalExample
+			require.NoError(t, json.Unmarshal(sc.Bytes(), &e))
+			if e.Source == evalContexts {
+				// Generated from the development half: never part of the held-back one.
+				require.Equal(t, "dev", e.Split, "%s: agent contexts are development data", e.ID)
+			} else {
+				require.Equal(t, evalSplitOf(e.ID), e.Split, "%s: the split is fixed by the id", e.ID)
+				require.Empty(t, e.Before, "%s: only agent contexts span events", e.ID)
+			}
+			out = append(out, e)
+		}
+		require.NoError(t, sc.Err())
+		f.Close()
 	}
-	require.NoError(t, sc.Err())
 	return out
 }
 
 // secretLeaks reports whether out still holds the secret or any 8-character piece of it that
-// the text did not hold elsewhere (the key name `password` in `password=password123` is not
-// a leak of the secret).
-func secretLeaks(text, out, secret string) bool {
+// the text did not hold outside the example's secrets (the key name `password` in
+// `password=password123` is not a leak of the secret).
+func secretLeaks(text, out, secret string, all []string) bool {
 	if secret == "" {
 		return false
 	}
 	out = redactionMark.ReplaceAllString(out, "\x00")
-	rest := strings.ReplaceAll(text, secret, "\x00")
+	rest := text
+	for _, s := range slices.SortedFunc(slices.Values(all), func(a, b string) int { return len(b) - len(a) }) {
+		if s != "" {
+			rest = strings.ReplaceAll(rest, s, "\x00")
+		}
+	}
 	for _, line := range strings.Split(secret, "\n") {
 		line = strings.TrimSpace(line)
 		if len(line) <= 8 {
@@ -139,21 +158,40 @@ func TestSanitizerEvaluation(t *testing.T) {
 		}
 		return tallies[k]
 	}
-	for _, e := range loadEvalExamples(t) {
+	files := []string{evalSecretsFile}
+	if *evalSplit == "dev" {
+		files = append(files, evalContextsFile)
+	}
+	contexts := map[string]*evalTally{} // per context of agent-contexts
+	for _, e := range loadEvalExamples(t, files...) {
 		if e.Split != *evalSplit {
 			continue
 		}
-		out := san.NewSession(SessionHints{}).SanitizeText(e.Text)
+		ss := san.NewSession(SessionHints{})
+		for _, b := range e.Before {
+			ss.SanitizeText(b)
+		}
+		out := ss.SanitizeText(e.Text)
 		switch e.Class {
 		case evalKnownFormat, evalKeyword:
 			leaked := false
 			for _, s := range e.Secrets {
-				if secretLeaks(e.Text, out, s) {
+				if secretLeaks(e.Text, out, s, e.Secrets) {
 					leaked = true
 				}
 			}
 			tally(key{e.Source, e.Class}).add(leaked)
-			for _, k := range []string{e.Source, "all"} {
+			if e.Source == evalContexts {
+				if contexts[e.Label] == nil {
+					contexts[e.Label] = &evalTally{}
+				}
+				contexts[e.Label].add(leaked)
+			}
+			sums := []string{e.Source, "all"}
+			if e.Source == evalContexts {
+				sums = sums[:1] // "all" is the corpora written by others
+			}
+			for _, k := range sums {
 				if leak[k] == nil {
 					leak[k] = &evalTally{}
 				}
@@ -183,20 +221,26 @@ func TestSanitizerEvaluation(t *testing.T) {
 	fmt.Fprintf(&report, "evaluation, %s half:\n", *evalSplit)
 	for _, k := range keys {
 		tl := tallies[k]
+		fmt.Fprintf(&report, "  %-21s %-16s %s\n", k.source, k.class, evalFigure(k.class, *tl))
+		if k.source == evalContexts {
+			continue
+		}
 		if byClass[k.class] == nil {
 			byClass[k.class] = &evalTally{}
 		}
 		byClass[k.class].n += tl.n
 		byClass[k.class].bad += tl.bad
-		fmt.Fprintf(&report, "  %-16s %-16s %s\n", k.source, k.class, evalFigure(k.class, *tl))
 	}
 	for _, c := range []string{evalKnownFormat, evalKeyword, evalHarmless, evalFormatNeg} {
 		if tl := byClass[c]; tl != nil {
-			fmt.Fprintf(&report, "  %-16s %-16s %s\n", "all", c, evalFigure(c, *tl))
+			fmt.Fprintf(&report, "  %-21s %-16s %s\n", "all", c, evalFigure(c, *tl))
 		}
 	}
 	for _, s := range slices.Sorted(maps.Keys(leak)) {
-		fmt.Fprintf(&report, "  %-16s %-16s %.2f%% (%d/%d) of secret-bearing events leak ≥ 8 characters\n", s, "leaking", leak[s].pct(), leak[s].bad, leak[s].n)
+		fmt.Fprintf(&report, "  %-21s %-16s %.2f%% (%d/%d) of secret-bearing events leak ≥ 8 characters\n", s, "leaking", leak[s].pct(), leak[s].bad, leak[s].n)
+	}
+	for _, c := range slices.Sorted(maps.Keys(contexts)) {
+		fmt.Fprintf(&report, "  %-21s %-18s %s\n", evalContexts, c, evalFigure(evalKnownFormat, *contexts[c]))
 	}
 	t.Log(report.String())
 
@@ -205,40 +249,74 @@ func TestSanitizerEvaluation(t *testing.T) {
 	}
 	// The targets, and the floors this build is held to where a target is not met yet: a
 	// figure below its floor is a regression and fails; one between floor and target is
-	// reported as not met.
-	all := func(class string) evalTally {
-		if tl := byClass[class]; tl != nil {
-			return *tl
+	// reported as not met. The floors hold for the whole corpus and, so that figures stay
+	// comparable from build to build, for the sources of the first build on their own.
+	sum := func(sources []string, class string) evalTally {
+		var tl evalTally
+		for k, v := range tallies {
+			if k.class == class && (sources == nil && k.source != evalContexts || slices.Contains(sources, k.source)) {
+				tl.n += v.n
+				tl.bad += v.bad
+			}
 		}
-		return evalTally{}
+		return tl
 	}
-	checks := []struct {
-		name           string
-		got            float64 // percent
-		target, floor  float64
-		higherIsBetter bool
-	}{
-		{"known-format secrets caught", 100 - all(evalKnownFormat).pct(), 100, heldFloors.knownFormat, true},
-		{"keyword-context secrets caught", 100 - all(evalKeyword).pct(), 99, heldFloors.keyword, true},
-		{"secret-bearing events leaking", leak["all"].pct(), 0.5, heldFloors.leaking, false},
-	}
-	for _, c := range checks {
-		met := c.higherIsBetter && c.got >= c.target || !c.higherIsBetter && c.got < c.target
-		if !met {
-			t.Logf("TARGET NOT MET on the held-back half: %s %.2f%% (target %s%.1f%%)", c.name, c.got, map[bool]string{true: "≥ ", false: "< "}[c.higherIsBetter], c.target)
+	leaks := func(sources []string) evalTally {
+		if sources == nil {
+			return *leak["all"]
 		}
-		if c.higherIsBetter {
-			require.GreaterOrEqualf(t, c.got, c.floor, "%s fell below its floor", c.name)
-		} else {
-			require.LessOrEqualf(t, c.got, c.floor, "%s rose above its floor", c.name)
+		var tl evalTally
+		for _, src := range sources {
+			if l := leak[src]; l != nil {
+				tl.n += l.n
+				tl.bad += l.bad
+			}
+		}
+		return tl
+	}
+	for _, set := range []struct {
+		name    string
+		sources []string
+		floors  evalFloors
+	}{{"all sources", nil, heldFloors}, {"first-build sources", firstBuildSources, firstBuildFloors}} {
+		known, keyword, leaking := sum(set.sources, evalKnownFormat), sum(set.sources, evalKeyword), leaks(set.sources)
+		t.Logf("%s: known-format %s, keyword-context %s, leaking %.2f%% (%d/%d)", set.name, evalFigure(evalKnownFormat, known),
+			evalFigure(evalKeyword, keyword), leaking.pct(), leaking.bad, leaking.n)
+		checks := []struct {
+			name           string
+			got            float64 // percent
+			target, floor  float64
+			higherIsBetter bool
+		}{
+			{"known-format secrets caught", 100 - known.pct(), 100, set.floors.knownFormat, true},
+			{"keyword-context secrets caught", 100 - keyword.pct(), 99, set.floors.keyword, true},
+			{"secret-bearing events leaking", leaking.pct(), 0.5, set.floors.leaking, false},
+		}
+		for _, c := range checks {
+			met := c.higherIsBetter && c.got >= c.target || !c.higherIsBetter && c.got < c.target
+			if !met {
+				t.Logf("TARGET NOT MET on the held-back half (%s): %s %.2f%% (target %s%.1f%%)", set.name, c.name, c.got, map[bool]string{true: "≥ ", false: "< "}[c.higherIsBetter], c.target)
+			}
+			if c.higherIsBetter {
+				require.GreaterOrEqualf(t, c.got, c.floor, "%s (%s) fell below its floor", c.name, set.name)
+			} else {
+				require.LessOrEqualf(t, c.got, c.floor, "%s (%s) rose above its floor", c.name, set.name)
+			}
 		}
 	}
 }
 
-// heldFloors are the held-back figures of the build that introduced the evaluation, the
-// level below which a change is a regression. They move only up (or, for leaking, down),
-// with the figures in docs/sanitizer.md.
-var heldFloors = struct{ knownFormat, keyword, leaking float64 }{knownFormat: 95, keyword: 90, leaking: 8}
+type evalFloors struct{ knownFormat, keyword, leaking float64 }
+
+// The floors: just short of the held-back figures of the last build measured, the level
+// below which a change is a regression. They move only toward the targets, with the
+// figures in docs/sanitizer.md. The first build's sources (CredSweeper, detect-secrets,
+// secrets-patterns-db) keep floors of their own, comparable with the first build's.
+var (
+	heldFloors        = evalFloors{knownFormat: 92, keyword: 93, leaking: 7}
+	firstBuildSources = []string{"credsweeper", "detect-secrets", "secrets-patterns-db"}
+	firstBuildFloors  = evalFloors{knownFormat: 95.5, keyword: 91.5, leaking: 7}
+)
 
 func evalFigure(class string, tl evalTally) string {
 	switch class {

@@ -10,6 +10,7 @@ import (
 // whose every occurrence is masked.
 type findings struct {
 	text    string
+	view    string // what the rules read: text with its JSON escapes written out (escaped.go), or ""
 	spans   []span
 	secrets map[string]string // secret → rule
 }
@@ -21,6 +22,15 @@ type span struct {
 }
 
 func (f *findings) addSpan(rule string, start, end int) {
+	if f.view != "" {
+		// Blanks the view put in place of escapes are not part of what a rule found.
+		for start < end && (f.view[start] == ' ' || f.view[start] == '\n') && f.view[start] != f.text[start] {
+			start++
+		}
+		for end > start && (f.view[end-1] == ' ' || f.view[end-1] == '\n') && f.view[end-1] != f.text[end-1] {
+			end--
+		}
+	}
 	if start >= end {
 		return
 	}
@@ -71,7 +81,7 @@ func (f *findings) addOccurrences(rule, secret string) {
 // password printed as `Login:x Pwd:x` or echoed on the next line.
 func (f *findings) addRepeats() {
 	for sec, rule := range f.secrets {
-		if len(sec) >= 6 && hasAlnum(sec) && !allLetters(sec) {
+		if len(sec) >= 6 && hasAlnum(sec) && (!allLetters(sec) || len(sec) >= 16) {
 			f.addOccurrences(rule, sec)
 		}
 	}
@@ -214,7 +224,7 @@ func rulePriority(rule string) int {
 		return 0
 	case ruleSeen, ruleEncoded, ruleIDPassword:
 		return 1
-	case ruleKeyword, ruleURLQuery:
+	case ruleKeyword, ruleURLQuery, rulePrefixed:
 		return 2
 	}
 	return 3

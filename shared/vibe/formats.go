@@ -3,6 +3,7 @@ package vibe
 import (
 	"encoding/base64"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -54,7 +55,7 @@ var formatRules = []struct {
 	{"_v1_", `do[opr]_v1_[a-f0-9]{64}`, false, nil},
 	{"sl.", `\bsl\.(?:u\.)?[0-9A-Za-z_-]{77,}`, false, nil},
 	{"oy2", `\boy2[a-z0-9]{43}`, true, nil},
-	{"gl", `\b(?:gl(?:agent|soat|ffct|p[at]t|oas|cbt|imt|rtr|[dfrw]t)-|GR1348941)[0-9A-Za-z_-]{20,64}`, false, nil},
+	{"gl", `\b(?:gl(?:agent|soat|ffct|p[at]t|oas|cbt|imt|rtr|[dfrw]t)-|GR1348941)[0-9A-Za-z_-]{20,64}`, false, gitlabAnchors},
 	{"glc_", `glc_eyJ[0-9A-Za-z_-]{80,}`, false, nil},
 	{"glsa_", `glsa_[0-9A-Za-z_-]{32}_[0-9A-Fa-f]{8}`, false, nil},
 	{"AAAAAAAAAAAAAAAAAAAAA", `AAAAAAAAAAAAAAAAAAAAA[0-9A-Za-z%]{30,}`, false, nil},
@@ -109,12 +110,26 @@ var formatRules = []struct {
 	{".", `\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}`, true, dotsSevenApart},
 	{"eyJ", `\beyJ[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]{4,}={0,2}\.[A-Za-z0-9_.+/=-]*`, false, nil},
 	{"xox", `xox[a-z]-[0-9A-Za-z-]{10,}`, false, nil},
-	{"hooks.slack.com", `hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}`, false, nil},
+	{"hooks.slack.com", `(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}`, false, nil},
 	{"AKIA", `\bA(?:KIA|SIA|GPA|IDA|ROA|IPA|NPA|NVA|PKA)[0-9A-Z]{16}\b`, false, nil},
 	{"dop_", `dop_v1_[a-f0-9]{64}`, false, nil},
 	{"glptt-", `glptt-[0-9a-f]{40}`, false, nil},
 	{"ghp_", `ghp_[0-9A-Za-z]{36}`, false, nil},
 	{"AGE-PLUGIN-", `AGE-PLUGIN-[0-9A-Z-]{20,}`, false, nil},
+	{"tskey-", `tskey-[a-z]+-[0-9A-Za-z]{6,}-[0-9A-Za-z]{10,}`, false, nil},
+	{"pk_", `\bpk_(?:[0-9]{6,10}_[0-9A-Z]{32}|[0-9A-Za-z]{6}_[0-9a-f]{34}|[0-9a-f]{34})`, true, nil},
+	{"sk_", `\bsk_[0-9a-f]{48}`, true, nil},
+	{"CFPAT-", `CFPAT-[0-9A-Za-z_-]{43}`, false, nil},
+	{"thog-", `thog-(?:key-[0-9a-f]{16}|secret-[0-9a-f]{32})`, false, nil},
+	{"rh-api-", `rh-api-[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}`, false, nil},
+	{"VF.", `\bVF\.(?:DM\.)?[0-9A-Za-z]{24}\.[0-9A-Za-z]{16}`, false, nil},
+	{"NRAL", `\b[0-9A-Za-z]{36}NRAL`, true, func(c string) []int { return runBefore(c, "NRAL", 36, isAlnum) }},
+	{"-NRMA", `\bAA[0-9a-f]{40}-NRMA`, false, nil},
+	{"nvapi-", `nvapi-[0-9A-Za-z_-]{64}`, false, nil},
+	{"sgp_", `sgp_(?:(?:[0-9a-fA-F]{16}|local)_)?[0-9a-fA-F]{40}`, false, nil},
+	{"rdme_", `rdme_[0-9a-z]{70}`, false, nil},
+	{"-c-", `\b(?:pub|sub|sec)-c-[0-9a-z]{8}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{12}`, false, nil},
+	{"scp-", `scp-(?:live|test)-[0-9a-f]{32}`, false, nil},
 }
 
 // ruleFormat names the matches of formatRules.
@@ -158,8 +173,35 @@ func runBefore(c, lit string, n int, class func(byte) bool) []int {
 }
 
 func isDigitByte(c byte) bool  { return c >= '0' && c <= '9' }
+func isAlnum(c byte) bool      { return isDigitByte(c) || isLetter(c) }
 func isHexLower(c byte) bool   { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' }
 func isAlnumLower(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' }
+
+// gitlabAnchors returns the GitLab token prefixes (gl…- and GR1348941): "gl" alone opens
+// too many words (global, glob) to run the expression on every line holding it.
+func gitlabAnchors(c string) []int {
+	var at []int
+	for from := 0; ; {
+		i := strings.Index(c[from:], "gl")
+		if i < 0 {
+			break
+		}
+		i += from
+		from = i + 2
+		k := i + 2
+		for k < len(c) && k-i < 8 && c[k] >= 'a' && c[k] <= 'z' {
+			k++
+		}
+		if k < len(c) && c[k] == '-' && k-i >= 4 {
+			at = append(at, i)
+		}
+	}
+	if i := strings.Index(c, "GR1348941"); i >= 0 {
+		at = append(at, i)
+		slices.Sort(at)
+	}
+	return at
+}
 
 // dotsSevenApart returns dots followed by another seven bytes on, the middle part of a
 // Discord bot token.
@@ -293,4 +335,113 @@ func findJWK(text string, f *findings) {
 	for _, m := range jwkMember.FindAllStringSubmatchIndex(text, -1) {
 		f.addSpan(ruleJWK, m[2], m[3])
 	}
+}
+
+// rulePrefixed names findPrefixedTokens' matches.
+const rulePrefixed = "prefixed-token"
+
+// findPrefixedTokens finds tokens made of a short prefix, a separator and a generated body —
+// the shape most services give their keys (slk_…, nvapi-…, ak_live_…, CFPAT-…) — also of
+// services no rule here names. The prefix is 2–12 lower-case letters and digits (or 2–8
+// upper-case), maybe followed by a second short segment (sk_live_, scp-test-); the body's
+// longest unbroken part is 20+ characters mixing letters and digits that look generated:
+// 32+ hex digits, or high entropy without words in it. Ids of a known-safe shape, digests
+// and file names pass.
+func findPrefixedTokens(chunk string, off int, f *findings) {
+	for i := 0; i < len(chunk); {
+		if !prefixedChar(chunk[i]) {
+			i++
+			continue
+		}
+		start := i
+		for i < len(chunk) && prefixedChar(chunk[i]) {
+			i++
+		}
+		if i-start < 24 || start > 0 && strings.IndexByte("./@\\", chunk[start-1]) >= 0 {
+			continue
+		}
+		if sep := strings.IndexAny(chunk[start:min(i, start+14)], "_-"); sep < 2 {
+			continue // no prefix of 2–12 characters and a separator
+		}
+		if i < len(chunk) && chunk[i] == '.' && i+1 < len(chunk) && isLetter(chunk[i+1]) {
+			continue // a file name: app-3f9c….js
+		}
+		if prefixedToken(chunk[start:i]) {
+			f.addSpan(rulePrefixed, off+start, off+i)
+		}
+	}
+}
+
+func prefixedChar(c byte) bool { return isWordByte(c) || c == '-' }
+
+// prefixedToken decides one run for findPrefixedTokens.
+func prefixedToken(run string) bool {
+	p := 0
+	upper := run[0] >= 'A' && run[0] <= 'Z'
+	if !isLetter(run[0]) {
+		return false
+	}
+	segment := func(from, maxLen int) int {
+		k := from
+		for k < len(run) && k-from < maxLen+1 {
+			c := run[k]
+			if upper && (c >= 'A' && c <= 'Z' || isDigitByte(c)) || !upper && (c >= 'a' && c <= 'z' || isDigitByte(c)) {
+				k++
+				continue
+			}
+			break
+		}
+		return k
+	}
+	maxPrefix := 12
+	if upper {
+		maxPrefix = 8
+	}
+	k := segment(0, maxPrefix)
+	if k < 2 || k-0 > maxPrefix || k >= len(run) || run[k] != '_' && run[k] != '-' {
+		return false
+	}
+	if prefixDeny[strings.ToLower(run[:k])] {
+		return false
+	}
+	p = k + 1
+	// A second segment: sk_live_, scp-test-, lin_api_.
+	if k2 := segment(p, 10); k2-p >= 2 && k2 < len(run) && (run[k2] == '_' || run[k2] == '-') && k2-p <= 10 {
+		if rest := run[k2+1:]; len(longestPart(rest)) >= 20 {
+			p = k2 + 1
+		}
+	}
+	body := longestPart(run[p:])
+	if len(body) < 20 || !hasDigitAndLetter(body) || providerID.MatchString(run) || knownSafeShape(run) {
+		return false
+	}
+	if isHex(body) {
+		return len(body) >= 32
+	}
+	h := shannonEntropy(body)
+	return h >= 3.5 && (meanRunLength(body) < 3.2 || len(body) >= 40 && h >= 4.3)
+}
+
+// longestPart returns the longest part of s between _ and - separators.
+func longestPart(s string) string {
+	best := ""
+	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '-' }) {
+		if len(part) > len(best) {
+			best = part
+		}
+	}
+	return best
+}
+
+// prefixDeny are prefixes of ids, digests and names, not of credentials.
+var prefixDeny = map[string]bool{
+	"sha": true, "sha1": true, "sha256": true, "sha384": true, "sha512": true, "md5": true, "hash": true,
+	"commit": true, "rev": true, "ref": true, "refs": true, "build": true, "run": true, "job": true,
+	"chunk": true, "blob": true, "tree": true, "layer": true, "digest": true, "etag": true, "id": true,
+	"uid": true, "uuid": true, "guid": true, "trace": true, "span": true, "req": true, "request": true,
+	"msg": true, "message": true, "file": true, "img": true, "image": true, "asset": true, "static": true,
+	"v": true, "ver": true, "version": true, "tmp": true, "temp": true, "cache": true, "index": true,
+	"node": true, "pod": true, "container": true, "org": true, "proj": true, "project": true, "user": true,
+	"usr": true, "acct": true, "account": true, "team": true, "ws": true, "workspace": true, "crc": true,
+	"checksum": true, "test": true, "tests": true, "fixture": true, "mock": true, "example": true,
 }

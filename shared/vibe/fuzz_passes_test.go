@@ -3,8 +3,10 @@ package vibe
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -33,7 +35,7 @@ func fuzzValue(raw string) (string, bool) {
 func checkPlanted(t *testing.T, san *Sanitizer, in, secret string) {
 	t.Helper()
 	out := san.NewSession(SessionHints{}).SanitizeText(in)
-	if secretLeaks(in, out, secret) {
+	if secretLeaks(in, out, secret, []string{secret}) {
 		t.Fatalf("secret %q survived:\n in: %q\nout: %q", secret, in, out)
 	}
 	if !utf8.ValidString(out) {
@@ -236,4 +238,121 @@ func FuzzStripANSI(f *testing.F) {
 			t.Fatalf("escape survived in %q", out)
 		}
 	})
+}
+
+// nameValueTemplates place a password (%[1]s) as the value of a name/value pair whose name
+// field says secret.
+var nameValueTemplates = []string{
+	"env:\n  - name: DEBUG\n    value: \"1\"\n  - name: DB_PASSWORD\n    value: %[1]s\n",
+	`"environment": [{"name": "API_TOKEN", "value": "%[1]s"}]`,
+	`{"key": "client_secret", "value": "%[1]s", "type": "secret"}`,
+	`<input type="password" name="password" value="%[1]s">`,
+	"name = \"SECRET_KEY\"\nvalue = \"%[1]s\"\n",
+}
+
+// FuzzNameValuePairs: the value of a pair named secret is masked, whatever surrounds it.
+func FuzzNameValuePairs(f *testing.F) {
+	fuzzTemplates(f, nameValueTemplates, "$ kubectl get deploy -o yaml\n", "\n")
+}
+
+// FuzzEscapedConfig: a config file or command line inside a JSON string (a tool call's
+// arguments) is read unescaped: its password is masked, once or twice escaped.
+func FuzzEscapedConfig(f *testing.F) {
+	templates := slices.Concat(configTemplates, commandTemplates)
+	for i := range templates {
+		f.Add(uint8(i), false, "s3cr3tValue")
+		f.Add(uint8(i), true, "s3cr3tValue")
+	}
+	san := testSanitizer(f)
+	f.Fuzz(func(t *testing.T, which uint8, twice bool, raw string) {
+		v, ok := fuzzValue(raw)
+		if !ok {
+			return
+		}
+		body := fmt.Sprintf(templates[int(which)%len(templates)], v)
+		b, _ := json.Marshal(map[string]string{"file_path": "notes.md", "content": body})
+		in := string(b)
+		if twice {
+			b, _ = json.Marshal(map[string]string{"arguments": in})
+			in = string(b)
+		}
+		checkPlanted(t, san, in, v)
+		if len(escapeView(in)) != len(in) {
+			t.Fatalf("the view moved bytes: %q", in)
+		}
+	})
+}
+
+// hashTemplates place a password hash's salt (%[1]s, letters and digits) in the hash formats.
+var hashTemplates = []string{
+	"root:$6$%[1]s$wWPRl.PVczjzeMVgjiA8LLy2nOyZbf7Amj3qLIL978o18gbMySdKZ7uepq9tmMQXxyTIrS12Pln.2Q/6Xscao0:19000:0:99999:7:::",
+	"admin:$apr1$%.8[1]s$vQK3lmgMGvcXcRP8bQ9xZ1",
+	`"hash": "$argon2id$v=19$m=65536,t=3,p=4$%[1]s$RdescudvJCsgt3ub+b+dWRWJTmaaJObG"`,
+	"pbkdf2_sha256$260000$%[1]s$zR1cJvY2Qm3nX8pL5tK0wH4sG7fD6aB9=",
+}
+
+// FuzzPasswordHashes: a password hash is masked whole, salt included.
+func FuzzPasswordHashes(f *testing.F) {
+	for i := range hashTemplates {
+		f.Add(uint8(i), "Qx7kP2mW9zR4vT8n")
+	}
+	san := testSanitizer(f)
+	f.Fuzz(func(t *testing.T, which uint8, raw string) {
+		var b strings.Builder
+		for i := 0; i < len(raw) && b.Len() < 16; i++ {
+			if c := raw[i]; (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') && c != 'x' && c != 'X' {
+				b.WriteByte(c) // no x: a run of x is a placeholder
+			}
+		}
+		salt := b.String() + "Qx7kP2mW9zR4vT8n"[:max(0, 16-b.Len())]
+		tmpl := hashTemplates[int(which)%len(hashTemplates)]
+		in := fmt.Sprintf(tmpl, salt)
+		if strings.Contains(tmpl, "%.8[1]s") {
+			salt = salt[:8]
+		}
+		out := san.NewSession(SessionHints{}).SanitizeText(in)
+		if strings.Contains(out, salt) {
+			t.Fatalf("salt survived:\n in: %q\nout: %q", in, out)
+		}
+	})
+}
+
+// prefixes are vendor prefixes the rules do not name.
+var prefixes = []string{"slk_", "acme_live_", "nvapi-", "CFPAT-", "xyz-api-"}
+
+// FuzzPrefixedTokens: a token of an unknown vendor's prefix and a generated body is masked.
+func FuzzPrefixedTokens(f *testing.F) {
+	for i := range prefixes {
+		f.Add(uint8(i), "found ", " in the logs", "q8Zr2mXv7Lp4Nw9Tc3Yb6Hd1Fk5Js0")
+	}
+	san := testSanitizer(f)
+	f.Fuzz(func(t *testing.T, which uint8, before, after, raw string) {
+		v, ok := fuzzValue(raw + "q8Zr2mXv7Lp4Nw9Tc3Yb6Hd1")
+		if !ok || len(v) < 24 || shannonEntropy(v) < 4 || meanRunLength(v) >= 2.5 || repeats(v, 4) {
+			return // the body of a generated token, not letters a fuzzer strung together
+		}
+		if n := len(before); n > 0 && prefixedChar(before[n-1]) {
+			before += " "
+		}
+		if len(after) > 0 && (prefixedChar(after[0]) || after[0] == '.') {
+			after = " " + after
+		}
+		tok := prefixes[int(which)%len(prefixes)] + v
+		checkPlanted(t, san, before+tok+after, v)
+	})
+}
+
+// repeats reports a run of n equal bytes in s.
+func repeats(s string, n int) bool {
+	run := 1
+	for i := 1; i < len(s); i++ {
+		if s[i] == s[i-1] {
+			if run++; run >= n {
+				return true
+			}
+		} else {
+			run = 1
+		}
+	}
+	return false
 }

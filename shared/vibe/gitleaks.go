@@ -73,25 +73,41 @@ func newGitleaksDetector(drop ...string) (*detect.Detector, error) {
 	return d, nil
 }
 
-// gitleaksScanner runs gitleaks' rules with one detector per rule. gitleaks' own Detector
-// scans a text with every rule whose keywords occur in it; but each call also walks all of
-// its two hundred rules and lowercases each rule's keywords, which for a one-line text costs
-// far more than the scan itself. Here one keyword search over the lowercased text picks the
-// rules whose keywords occur, and only their detectors run: the same rules over the same
+// gitleaksScanner runs gitleaks' rules over a text with a detector made of just the rules
+// whose keywords occur in it. gitleaks' own Detector scans a text with every rule whose
+// keywords occur; but each call also walks all of its two hundred rules and lowercases each
+// rule's keywords, which for a one-line text costs far more than the scan itself, and a
+// detector per rule would lowercase the text and search its keywords once per rule. Here
+// one keyword search over the lowercased text picks the rules, and a detector of exactly
+// those rules (built once per set of rules and kept) runs: the same rules over the same
 // text, so the same secrets are found.
 type gitleaksScanner struct {
+	cfg       config.Config
 	prefilter *ahocorasick.Trie
-	byKeyword [][]int // keyword (by its index in the prefilter) → indexes into rules
-	rules     []*detect.Detector
-	always    []int // rules without keywords: gitleaks runs them on every text
+	byKeyword [][]int  // keyword (by its index in the prefilter) → indexes into ids
+	ids       []string // rule ids, by index
+	always    []int    // rules without keywords: gitleaks runs them on every text
+
+	mu       sync.RWMutex
+	bySet    map[gitleaksSet]*detect.Detector
+	template *detect.Detector // the settings each detector copies
 }
 
-// newGitleaksScanner splits a configured detector into one detector per rule. A rule that
-// needs other rules' findings (a composite rule) gets those rules in its detector too.
+// gitleaksSet is a set of rules by index; the default config has fewer than 256.
+type gitleaksSet [4]uint64
+
+// maxGitleaksSets bounds the detectors kept; past it the cache starts over.
+const maxGitleaksSets = 2048
+
+// newGitleaksScanner indexes a configured detector's rules by keyword. A rule that needs
+// other rules' findings (a composite rule) runs with those rules.
 func newGitleaksScanner(full *detect.Detector) *gitleaksScanner {
 	cfg := full.Config
 	ids := slices.Sorted(maps.Keys(cfg.Rules))
-	sc := &gitleaksScanner{}
+	sc := &gitleaksScanner{cfg: cfg, template: full, bySet: map[gitleaksSet]*detect.Detector{}}
+	if len(ids) > 64*len(gitleaksSet{}) {
+		panic("vibe: more gitleaks rules than a gitleaksSet holds")
+	}
 	var keywords []string
 	index := map[string]int{}
 	for _, id := range ids {
@@ -100,25 +116,13 @@ func newGitleaksScanner(full *detect.Detector) *gitleaksScanner {
 			// A path-only rule (pkcs12-file) matches file names, and texts here have none.
 			continue
 		}
-		one := cfg
-		one.Rules = map[string]config.Rule{id: r}
-		for _, req := range r.RequiredRules {
-			if rr, ok := cfg.Rules[req.RuleID]; ok {
-				one.Rules[req.RuleID] = rr
-			}
-		}
-		one.Keywords = map[string]struct{}{}
-		for _, k := range r.Keywords {
-			one.Keywords[strings.ToLower(k)] = struct{}{}
-		}
-		d := detect.NewDetectorContext(context.Background(), one)
-		d.IgnoreGitleaksAllow, d.Redact, d.MaxDecodeDepth = full.IgnoreGitleaksAllow, full.Redact, full.MaxDecodeDepth
-		i := len(sc.rules)
-		sc.rules = append(sc.rules, d)
+		i := len(sc.ids)
+		sc.ids = append(sc.ids, id)
 		if len(r.Keywords) == 0 {
 			sc.always = append(sc.always, i)
 		}
-		for k := range one.Keywords {
+		for _, k := range r.Keywords {
+			k = strings.ToLower(k)
 			ki, ok := index[k]
 			if !ok {
 				ki = len(keywords)
@@ -126,7 +130,9 @@ func newGitleaksScanner(full *detect.Detector) *gitleaksScanner {
 				keywords = append(keywords, k)
 				sc.byKeyword = append(sc.byKeyword, nil)
 			}
-			sc.byKeyword[ki] = append(sc.byKeyword[ki], i)
+			if !slices.Contains(sc.byKeyword[ki], i) {
+				sc.byKeyword[ki] = append(sc.byKeyword[ki], i)
+			}
 		}
 	}
 	sc.prefilter = ahocorasick.NewTrieBuilder().AddStrings(keywords).Build()
@@ -136,19 +142,61 @@ func newGitleaksScanner(full *detect.Detector) *gitleaksScanner {
 // findings reports each secret the rules find in text, with its rule id; lower is
 // strings.ToLower(text).
 func (sc *gitleaksScanner) findings(ctx context.Context, text, lower string, add func(rule, secret string)) {
-	matches := sc.prefilter.MatchString(lower)
-	if len(matches) == 0 && len(sc.always) == 0 {
+	var set gitleaksSet
+	for _, i := range sc.always {
+		set[i>>6] |= 1 << (i & 63)
+	}
+	found := len(sc.always) > 0
+	sc.prefilter.Walk(stringBytes(lower), func(_, _, p int64) bool {
+		for _, i := range sc.byKeyword[p] {
+			set[i>>6] |= 1 << (i & 63)
+			found = true
+		}
+		return true
+	})
+	if !found {
 		return
 	}
-	var run []int
-	run = append(run, sc.always...)
-	for _, m := range matches {
-		run = append(run, sc.byKeyword[m.Pattern()]...)
+	gitleaksFindings(ctx, sc.detector(set), text, add)
+}
+
+// detector returns the detector of a set of rules, building it the first time.
+func (sc *gitleaksScanner) detector(set gitleaksSet) *detect.Detector {
+	sc.mu.RLock()
+	d := sc.bySet[set]
+	sc.mu.RUnlock()
+	if d != nil {
+		return d
 	}
-	slices.Sort(run)
-	for _, i := range slices.Compact(run) {
-		gitleaksFindings(ctx, sc.rules[i], text, add)
+	one := sc.cfg
+	one.Rules = map[string]config.Rule{}
+	one.Keywords = map[string]struct{}{}
+	for i, id := range sc.ids {
+		if set[i>>6]&(1<<(i&63)) == 0 {
+			continue
+		}
+		r := sc.cfg.Rules[id]
+		one.Rules[id] = r
+		for _, req := range r.RequiredRules {
+			if rr, ok := sc.cfg.Rules[req.RuleID]; ok {
+				one.Rules[req.RuleID] = rr
+			}
+		}
 	}
+	for _, r := range one.Rules {
+		for _, k := range r.Keywords {
+			one.Keywords[strings.ToLower(k)] = struct{}{}
+		}
+	}
+	d = detect.NewDetectorContext(context.Background(), one)
+	d.IgnoreGitleaksAllow, d.Redact, d.MaxDecodeDepth = sc.template.IgnoreGitleaksAllow, sc.template.Redact, sc.template.MaxDecodeDepth
+	sc.mu.Lock()
+	if len(sc.bySet) >= maxGitleaksSets {
+		clear(sc.bySet)
+	}
+	sc.bySet[set] = d
+	sc.mu.Unlock()
+	return d
 }
 
 // gitleaksFindings runs a detector over text and reports each secret with its rule id.

@@ -7,7 +7,8 @@ import (
 
 // keywordStems find candidate key names for the keyword-assignment rule; nameHasSecretWord
 // then decides on the whole name.
-var keywordStems = []string{"pass", "pasw", "pwd", "pw", "psw", "pssw", "secret", "token", "key", "cred", "dsn", "auth"}
+var keywordStems = []string{"pass", "pasw", "pwd", "pw", "psw", "pssw", "secret", "token", "key", "cred", "dsn", "auth", "_pat", "-pat",
+	"access", "private"}
 
 // findKeywordAssignments is the keyword-assignment rule: NAME=value, NAME: value,
 // "name": "value", name := "value", name => 'value', NAME "value", name: str = "value", and
@@ -31,10 +32,25 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				nameEnd++
 			}
 			from = max(from, nameEnd)
+			if nameStart >= 3 && chunk[nameStart-3:nameStart] == "://" {
+				continue // https://x-access-token:…@host: a URL's user, the URL rule's
+			}
 			name := strings.Trim(chunk[nameStart:nameEnd], ".-")
 			if !nameHasSecretWord(name) && !twoWordSecretName(chunk, nameStart, name) {
-				if vs, ve, ok := assignedValue(chunk, nameEnd); ok && (keyLikeName(name) || credentialLikeName(name)) && randomValue(chunk[vs:ve]) {
+				if !keyLikeName(name) && !credentialLikeName(name) {
+					continue
+				}
+				if vs, ve, ok := assignedValue(chunk, nameEnd); ok && keyedValue(name, chunk[vs:ve]) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
+				} else if !ok {
+					// vendorKEY abcdef…, vendorACCESS 3f9c…: a name that only suggests a
+					// credential, then a random one after a blank or glued to it.
+					if vs, ve, ok := spacedValue(chunk, nameEnd); ok && credentialValue(chunk[vs:ve]) && generatedValue(chunk[vs:ve], keyLikeName(name)) {
+						f.addSpan(ruleKeyword, off+vs, off+ve)
+					} else if vs, ok := gluedValue(chunk, nameStart, nameEnd); ok {
+						f.addSpan(ruleKeyword, off+nameStart, off+nameEnd)
+						f.note(ruleKeyword, chunk[vs:nameEnd]) // the value alone is what may come back
+					}
 				}
 				continue
 			}
@@ -46,13 +62,28 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				vs, ve, ok = literalArgument(chunk, nameEnd)
 			}
 			if !ok {
+				// NAME value with only blanks between (a log line, a table, a Dockerfile ENV),
+				// or the value glued to the name: api-secret-3f9c…, TOKEN_ab12….
+				if vs, ve, ok := spacedValue(chunk, nameEnd); ok && (credentialValue(chunk[vs:ve]) || dockerEnv(chunk, nameStart) && keepKeyword(name, chunk[vs:ve], true)) {
+					f.addSpan(ruleKeyword, off+vs, off+ve)
+				} else if vs, ok := gluedValue(chunk, nameStart, nameEnd); ok {
+					// The name and its value are one token: mask it whole; the value alone
+					// is what may come back later.
+					f.addSpan(ruleKeyword, off+nameStart, off+nameEnd)
+					f.note(ruleKeyword, chunk[vs:nameEnd])
+				} else if vs, ve, ok := nextLineValue(chunk, nameEnd); ok {
+					f.addSpan(ruleKeyword, off+vs, off+ve)
+				}
 				continue
 			}
 			for ve > vs && chunk[ve-1] == '\\' {
 				ve--
 			}
 			quoted := vs > 0 && (strings.IndexByte("\"'`", chunk[vs-1]) >= 0 || strings.HasSuffix(chunk[:vs], "&quot;"))
-			if keepKeyword(name, chunk[vs:ve], quoted) {
+			// A query parameter's value (?userpass=x&…) is a literal as much as a config line's.
+			query := nameStart > 0 && (chunk[nameStart-1] == '?' || chunk[nameStart-1] == '&') && vs > 0 && chunk[vs-1] == '='
+			literal := quoted || query || configLiteral(chunk, nameStart, nameEnd, vs, ve) && !callLike.MatchString(chunk[vs:ve])
+			if keepKeyword(name, chunk[vs:ve], literal) {
 				f.addSpan(ruleKeyword, off+vs, off+ve)
 			} else if callLike.MatchString(chunk[vs:ve]) {
 				if fs, fe, ok := fallbackLiteral(chunk, vs); ok {
@@ -61,6 +92,215 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			}
 		}
 	}
+}
+
+// keyedValue decides a value under a name that only suggests a credential (vendor_key,
+// client, auth): random-looking, or, under a name of two or more parts with a key part, a
+// UUID, 16+ hex digits or a long number, the shapes of many vendors' keys.
+func keyedValue(name, v string) bool {
+	v = strings.Trim(v, `"'`+"`")
+	if randomValue(v) {
+		return true
+	}
+	if len(nameParts(name)) < 2 || !keyLikeName(name) || placeholderValue(v) {
+		return false
+	}
+	return uuidRe.MatchString(v) || isHex(v) && len(v) >= 16 && hasDigitAndLetter(v) || isDigits(v) && len(v) >= 24 ||
+		credentialValue(v)
+}
+
+// generatedValue holds a value found after a name that only suggests a credential to the
+// shapes generated keys have: random-looking, a UUID, 32+ hex digits, or (after a key name)
+// 24+ characters.
+func generatedValue(v string, keyName bool) bool {
+	return randomValue(v) || uuidRe.MatchString(v) || isHex(v) && len(v) >= 32 || keyName && len(v) >= 24
+}
+
+// nextLineValue takes a credential alone on the line after a name that ends its line
+// ("Your API key:\nsk-…", "private access key\nZXC2…").
+func nextLineValue(s string, i int) (int, int, bool) {
+	j := i
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == ':') && j-i < 4 {
+		j++
+	}
+	if j >= len(s) || s[j] != '\n' {
+		return 0, 0, false
+	}
+	j++
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+		j++
+	}
+	k := j
+	for k < len(s) && k-j < 400 && !strings.ContainsRune(" \t\r\n", rune(s[k])) {
+		k++
+	}
+	if k < len(s) && s[k] != '\n' && s[k] != '\r' {
+		return 0, 0, false // more on the line: prose, not a value
+	}
+	return j, k, k > j && credentialValue(s[j:k])
+}
+
+// spacedValue returns the token after a name and one to three blanks on the same line:
+// NAME value, NAME: with the value on the line, "key token value" in a log.
+func spacedValue(s string, i int) (int, int, bool) {
+	j := i
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t') && j-i < 3 {
+		j++
+	}
+	if j == i || j >= len(s) {
+		return 0, 0, false
+	}
+	k := j
+	for k < len(s) && k-j < 400 && (tokenChar(s[k]) || strings.IndexByte("!@#$%^&*=", s[k]) >= 0) {
+		k++
+	}
+	if k < len(s) && !strings.ContainsRune(" \t\r\n\"'`,;)]}", rune(s[k])) {
+		return 0, 0, false // the token goes on (a call, a path): not a value
+	}
+	return j, k, k > j
+}
+
+// dockerEnv reports a Dockerfile ENV line (ENV NAME value): its value is a literal.
+func dockerEnv(s string, nameStart int) bool {
+	return lineHead(s, nameStart) == "ENV "
+}
+
+// gluedValue finds a credential glued to the secret word of its name by - or _
+// (launchdarkly-secret-3f9c…, API_TOKEN_Ab12…): the part after the last secret word,
+// when it is shaped like a credential and not more words.
+func gluedValue(s string, nameStart, nameEnd int) (int, bool) {
+	run := s[nameStart:nameEnd]
+	lower := strings.ToLower(run)
+	best := -1
+	for _, w := range []string{"secret", "token", "key", "password", "passwd", "pwd", "apikey", "access", "private"} {
+		for from := 0; ; {
+			k := strings.Index(lower[from:], w)
+			if k < 0 {
+				break
+			}
+			k += from
+			from = k + len(w)
+			e := k + len(w)
+			if e < len(run) && (run[e] == '-' || run[e] == '_') && e+1 > best {
+				best = e + 1
+			}
+		}
+	}
+	if best < 0 || nameEnd-(nameStart+best) < 16 {
+		return 0, false
+	}
+	v := run[best:]
+	if !credentialValue(v) || wordyParts(v) && !uuidRe.MatchString(v) && countDigits(v) < 6 {
+		return 0, false
+	}
+	return nameStart + best, true
+}
+
+// credentialValue reports a value shaped like a generated credential rather than a word,
+// an identifier, a path or a number: a UUID, 16+ hex digits with letters, 12+ token
+// characters mixing letters and digits (not a version, a file name, a date or dotted
+// words), or 24+ letters of one case without a break.
+func credentialValue(v string) bool {
+	if len(v) < 12 || len(v) > 400 || placeholderValue(v) || v[0] == '-' || strings.Contains(v, "://") {
+		return false
+	}
+	if uuidRe.MatchString(v) {
+		return true
+	}
+	if isHex(v) {
+		return len(v) >= 16 && hasDigitAndLetter(v)
+	}
+	if isDigits(v) {
+		return len(v) >= 24
+	}
+	if !hasDigitAndLetter(v) {
+		if len(v) < 20 || strings.ContainsAny(v, "-_./") {
+			return false
+		}
+		return strings.ToLower(v) == v || strings.ToUpper(v) == v || meanRunLength(v) < 3
+	}
+	if countDigits(v) < 2 || fileNameLike(v) || versionLike.MatchString(v) || dateLike.MatchString(v) {
+		return false
+	}
+	if strings.Count(v, ".") >= 1 && dottedWords(v) && !strings.HasPrefix(v, "ey") {
+		return false
+	}
+	return !(strings.Count(v, "/") >= 2 && !randomBase64(v))
+}
+
+var (
+	versionLike = regexp.MustCompile(`^v?\d+(?:\.\d+)+(?:[-+.][\w.]+)?$`)
+	dateLike    = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?$`)
+)
+
+// fileNameLike reports a name with a file extension: build-2024.tar.gz, report_v12.pdf.
+func fileNameLike(v string) bool {
+	i := strings.LastIndexByte(v, '.')
+	if i <= 0 || len(v)-i-1 < 1 || len(v)-i-1 > 5 {
+		return false
+	}
+	ext := v[i+1:]
+	for j := 0; j < len(ext); j++ {
+		if !isLetter(ext[j]) && !(j > 0 && isDigitByte(ext[j])) {
+			return false
+		}
+	}
+	return true
+}
+
+func countDigits(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if isDigitByte(s[i]) {
+			n++
+		}
+	}
+	return n
+}
+
+// configLiteral reports a value a config file spells literally: the name opens its line
+// (YAML, INI, .env, properties), and the value, after ": " or a "=" with no blank before
+// it, ends the line without the comma or semicolon of code (password: hunter2, but not
+// password: pwd, in an object literal).
+func configLiteral(s string, nameStart, nameEnd, vs, ve int) bool {
+	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
+	head := lineHead(s, nameStart)
+	for _, p := range []string{"export ", "ENV ", "set "} {
+		head = strings.TrimPrefix(head, p)
+	}
+	if strings.Trim(head, `"'`) != "" {
+		return false
+	}
+	between := s[nameEnd:vs]
+	op := strings.Trim(between, `"' \t`)
+	switch op {
+	case ":":
+	case "=":
+		if strings.ContainsAny(between, " \t") && !iniSection(s, ls) {
+			return false // name = value outside an INI file: code as often as config
+		}
+	default:
+		return false
+	}
+	le := strings.IndexByte(s[ve:], '\n')
+	if le < 0 {
+		le = len(s) - ve
+	}
+	rest := strings.Trim(strings.TrimSpace(s[ve:ve+le]), `"'`)
+	return rest == "" || strings.HasPrefix(rest, "#") || strings.HasPrefix(rest, ";") && op == "="
+}
+
+// iniSection reports whether a line above ls opens an INI section ([pypi], [client]).
+func iniSection(s string, ls int) bool {
+	for i := 0; i < 40 && ls > 0; i++ {
+		ps := strings.LastIndexByte(s[:ls-1], '\n') + 1
+		line := strings.TrimSpace(s[ps : ls-1])
+		if len(line) > 2 && line[0] == '[' && line[len(line)-1] == ']' && !strings.ContainsAny(line, " ,'\"") {
+			return true
+		}
+		ls = ps
+	}
+	return false
 }
 
 func isNameByte(c byte) bool { return isWordByte(c) || c == '.' || c == '-' }
@@ -98,6 +338,9 @@ func keyLikeName(name string) bool {
 	parts := nameParts(name)
 	has := false
 	for _, p := range parts {
+		if len(p) > 5 && strings.HasSuffix(p, "key") && !keyWords[p] {
+			has = true // samplekey, licensekey: key glued to a word
+		}
 		switch p {
 		case "key", "keys":
 			has = true
@@ -109,6 +352,10 @@ func keyLikeName(name string) bool {
 	}
 	return has
 }
+
+// keyWords are English words ending in key, not names with a key in them.
+var keyWords = map[string]bool{"monkey": true, "hockey": true, "turkey": true, "donkey": true, "whiskey": true,
+	"jockey": true, "lackey": true, "hotkey": true, "passkey": true, "turnkey": true, "latchkey": true}
 
 // fallbackLiteral finds the default of a secret read from the environment, on the rest of
 // the line: getenv("NAME", "default"), os.environ.get("NAME") or "default", env.X || 'default',
@@ -160,7 +407,14 @@ func literalArgument(s string, i int) (int, int, bool) {
 	if i >= len(s) || (s[i] != '"' && s[i] != '\'') {
 		return 0, 0, false
 	}
-	return quotedLiteral(s, i)
+	vs, ve, ok := quotedLiteral(s, i)
+	if ok {
+		// {"name": "password", "type": "string"}: the literal is the next key, not an argument.
+		if j := skipBlanks(s, ve+1, 2); j < len(s) && s[j] == ':' {
+			return 0, 0, false
+		}
+	}
+	return vs, ve, ok
 }
 
 // randomValue reports a value that looks generated: 12+ characters mixing letters and digits,
@@ -198,7 +452,7 @@ func assignedValue(s string, i int) (int, int, bool) {
 		}
 	}
 	blank := i
-	i = skipBlanks(s, i, 4)
+	i = skipBlanks(s, i, 8)
 	if i >= len(s) {
 		return 0, 0, false
 	}
@@ -247,7 +501,7 @@ func assignedValue(s string, i int) (int, int, bool) {
 	default:
 		return 0, 0, false
 	}
-	i = skipBlanks(s, i, 4)
+	i = skipBlanks(s, i, 32)
 	i = skipEscapedQuote(s, i, 1)
 	if i >= len(s) {
 		return 0, 0, false
@@ -303,8 +557,17 @@ func assignedValue(s string, i int) (int, int, bool) {
 			return start, start + len(v), len(v) > 0
 		}
 	}
-	for i < len(s) && i-start < 400 && !strings.ContainsRune(" \t\r\n\"'`,;<>&", rune(s[i])) {
+	stops := " \t\r\n\"'`,;<>&"
+	if envLine(s, start) {
+		stops = " \t\r\n" // NAME=value alone on its line (.env): the value is the whole word
+	}
+	for i < len(s) && i-start < 400 && !strings.ContainsRune(stops, rune(s[i])) {
 		i++
+	}
+	if stops == " \t\r\n" {
+		for i > start && s[i-1] == ';' {
+			i--
+		}
 	}
 	// A closing bracket the value did not open belongs to the text around it: (pw:x1y2).
 	for i > start && strings.IndexByte(")]}", s[i-1]) >= 0 && strings.Count(s[start:i], string(opening(s[i-1]))) < strings.Count(s[start:i], string(s[i-1])) {
@@ -324,6 +587,61 @@ func opening(c byte) byte {
 }
 
 // macroLine reports a line that opens with a macro definition keyword.
+// envLine reports a value right after NAME= that opens its line, with nothing after the
+// value's word but blanks or a comment: a .env or properties line.
+func envLine(s string, start int) bool {
+	if start == 0 || s[start-1] != '=' {
+		return false
+	}
+	head := lineHead(s, start)
+	head = strings.TrimPrefix(strings.TrimPrefix(head, "export "), "ENV ")
+	for k := 0; k < len(head)-1; k++ {
+		if !isNameByte(head[k]) {
+			return false
+		}
+	}
+	end := strings.IndexAny(s[start:], " \t\n")
+	if end < 0 {
+		return true
+	}
+	rest := s[start+end:]
+	if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
+		rest = rest[:nl]
+	}
+	rest = strings.TrimSpace(rest)
+	return rest == "" || strings.HasPrefix(rest, "#")
+}
+
+// lineHead returns the line up to i without its indentation, the line-number gutter of
+// cat -n, grep -n or an editor view ("    12\t", "12→", "12 | "), a diff's or a list's
+// leading +, - or a quote's >.
+func lineHead(s string, i int) string {
+	ls := strings.LastIndexByte(s[:i], '\n') + 1
+	head := strings.TrimLeft(s[ls:i], " \t")
+	if k := gutterEnd(head); k > 0 {
+		head = head[k:]
+	}
+	return strings.TrimLeft(head, " \t-+>")
+}
+
+// gutterEnd returns the length of a line-number gutter opening head, or 0.
+func gutterEnd(head string) int {
+	k := 0
+	for k < len(head) && isDigitByte(head[k]) && k < 7 {
+		k++
+	}
+	if k == 0 || k == len(head) {
+		return 0
+	}
+	rest := head[k:]
+	for _, sep := range []string{"\t", "→", "│", " │ ", " | ", ": "} {
+		if strings.HasPrefix(rest, sep) {
+			return k + len(sep)
+		}
+	}
+	return 0
+}
+
 func macroLine(s string, i int) bool {
 	ls := strings.LastIndexByte(s[:i], '\n') + 1
 	head := strings.TrimLeft(s[ls:i], " \t")
@@ -338,8 +656,7 @@ func macroLine(s string, i int) bool {
 // lineStartName reports whether the value at i follows a key name that begins its line
 // (after indentation, a list dash, export or set), as in a config file.
 func lineStartName(s string, i int) bool {
-	ls := strings.LastIndexByte(s[:i], '\n') + 1
-	head := strings.TrimLeft(s[ls:i], " \t-")
+	head := lineHead(s, i)
 	for _, p := range []string{"export ", "set ", "setx ", "ENV ", "$env:"} {
 		head = strings.TrimPrefix(head, p)
 	}

@@ -32,6 +32,11 @@ type extraRule struct {
 	// runs only over their lines. For expressions that open with a character class, which
 	// the regexp engine tries at every position.
 	anchors func(chunk string) []int
+	// whole masks the whole match once the group passed the checks: a webhook URL, whose
+	// host and path say where its token goes.
+	whole bool
+	// matchCheck, when set, must accept the whole match.
+	matchCheck func(match string) bool
 }
 
 // extraGate finds, in one Aho-Corasick pass over a chunk and one over its lower-case form,
@@ -153,9 +158,10 @@ const secretValue = "(?:\"([^\"\\n]{1,400})\"|'([^'\\n]{1,400})'|\x60([^\x60\\n]
 
 var extraRules = append([]extraRule{
 	{
-		// scheme://user:password@host, any scheme.
+		// scheme://user:password@host, any scheme; the password runs to the last @ of the
+		// authority (user:p@ss@host).
 		id:       ruleURLCreds,
-		re:       regexp.MustCompile(`://[^\s:/@"'<>]{0,100}:([^\s@/"'<>]{1,200})@[^\s/@"'<>]`),
+		re:       regexp.MustCompile(`://[^\s:/@"'<>]{0,100}:([^\s/"'<>]{1,200})@[^\s/@"'<>]`),
 		group:    1,
 		keywords: []string{"://"},
 	},
@@ -171,10 +177,11 @@ var extraRules = append([]extraRule{
 		re:       regexp.MustCompile(`(?i)[?&;](?:access[_-]?token|refresh[_-]?token|id[_-]?token|auth[_-]?token|token|api[_-]?key|apikey|key|sig|signature|secret|client[_-]?secret|password|passwd|pwd|x-amz-signature|x-amz-credential|x-goog-signature|sv_token|private[_-]?token)=([^&;\s"'#<>]{4,})`),
 		group:    1,
 		keywords: []string{"token=", "key=", "sig=", "signature=", "secret=", "password=", "passwd=", "pwd=", "x-amz-", "x-goog-"},
+		anchors:  queryAnchors,
 	},
 	{
 		id:       ruleAuthHeader,
-		re:       regexp.MustCompile(`(?i)authorization["']?\s{0,3}[:=]\s{0,3}["']?(?:(?:bearer|basic|token|digest|negotiate|bot|apikey|api-key|sso-key|ntlm|hmac|aws4-hmac-sha256)\s+)?([^\s"'\x60,;]{6,})`),
+		re:       regexp.MustCompile(`(?i)authorization["']?\s{0,3}[:=]\s{0,3}["'\x60]?(?:(?:bearer|basic|token|digest|negotiate|bot|apikey|api-key|sso-key|ntlm|hmac|aws4-hmac-sha256)\s+)?([^\s"'\x60,;]{6,})`),
 		group:    1,
 		keywords: []string{"authorization"},
 	},
@@ -186,10 +193,12 @@ var extraRules = append([]extraRule{
 		boundary: true,
 	},
 	{
-		id:       ruleCLIFlag,
-		keywords: []string{"pass", "token", "secret", "key", "cred", "pw", "psw"},
-		re:       regexp.MustCompile(`--?(?i:(?:[a-z]\w{0,30}[-_])?(?:password|passwd|passphrase|pass|passin|passout|pwd|pswd|pw|token|oauth2-bearer|secret|api-?key|access-?key|auth-?key|credentials?|requirepass)(?:[-_][\w-]{0,20})?)(?:=|\s+|\\?["'],\s*\\?(?:["']))` + secretValue),
-		boundary: true,
+		id:         ruleCLIFlag,
+		keywords:   []string{"pass", "token", "secret", "key", "cred", "pw", "psw"},
+		re:         regexp.MustCompile(`--?(?i:(?:[a-z][a-z0-9]{0,30}[-_]){0,3}(?:password|passwd|passphrase|pass|passin|passout|pwd|pswd|pw|token|oauth2-bearer|secret|api-?key|access-?key|auth-?key|credentials?|requirepass)(?:[-_][\w-]{0,20})?)(?:=|\s+|\\?["'],\s*\\?(?:["']))` + secretValue),
+		boundary:   true,
+		matchCheck: noSecretFlag,
+		anchors:    secretFlagAnchors,
 	},
 	{
 		// mysql -uroot -pSECRET (the password is glued to -p).
@@ -210,7 +219,7 @@ var extraRules = append([]extraRule{
 		group:    2,
 		keywords: []string{"-u", "--user", "--proxy-user"},
 		boundary: true,
-		check:    func(v string) bool { return !isDigits(v) }, // docker run -u 1000:1000
+		check:    func(v string) bool { return !isDigits(v) && !strings.HasPrefix(v, "//") }, // docker run -u 1000:1000, redis-cli -u redis://…
 	},
 	{
 		// Password=...; AccountKey=...; in connection strings.
@@ -218,6 +227,7 @@ var extraRules = append([]extraRule{
 		re:       regexp.MustCompile(`(?i)\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}([^;"'\s=][^;"'\s]{0,400})`),
 		group:    1,
 		keywords: []string{"password", "pwd", "accountkey", "sharedaccess", "access_key", "secretkey", "client_secret"},
+		check:    func(v string) bool { return !callLike.MatchString(v) }, // password = get_password()
 	},
 	{
 		// PEM private keys, also cut short (no END line).
@@ -275,8 +285,104 @@ func vendorRules() []extraRule {
 	return rules
 }
 
+// secretFlagAnchors returns the dashes that open a command-line flag whose name holds a
+// secret word: the places the secret-flag expression can match.
+func secretFlagAnchors(s string) []int {
+	var at []int
+	for from := 0; ; {
+		i := strings.IndexByte(s[from:], '-')
+		if i < 0 {
+			return at
+		}
+		i += from
+		from = i + 1
+		if i > 0 && (s[i-1] == '-' || isWordByte(s[i-1])) {
+			continue // the second dash of --, or a dash inside a word
+		}
+		j := i + 1
+		if j < len(s) && s[j] == '-' {
+			j++
+		}
+		k := j
+		for k < len(s) && (isWordByte(s[k]) || s[k] == '-') && k-j < 64 {
+			k++
+		}
+		if k == j {
+			continue
+		}
+		name := strings.ToLower(s[j:k])
+		if containsAny(name, []string{"pass", "token", "secret", "key", "cred", "pw", "psw", "bearer"}) {
+			at = append(at, i)
+		}
+		from = k
+	}
+}
+
+// queryAnchors returns the ?, & and ; that open a query parameter whose name holds a
+// secret word.
+func queryAnchors(s string) []int {
+	var at []int
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c != '?' && c != '&' && c != ';' {
+			continue
+		}
+		k := i + 1
+		for k < len(s) && (isWordByte(s[k]) || s[k] == '-') && k-i < 48 {
+			k++
+		}
+		if k < len(s) && s[k] == '=' && containsAny(strings.ToLower(s[i+1:k]), []string{"token", "key", "sig", "secret", "pass", "pwd", "x-amz-", "x-goog-"}) {
+			at = append(at, i)
+		}
+	}
+	return at
+}
+
+// wordAnchors returns an anchors function finding any of words.
+func wordAnchors(words ...string) func(string) []int {
+	return func(s string) []int {
+		var at []int
+		for _, w := range words {
+			for from := 0; ; {
+				i := strings.Index(s[from:], w)
+				if i < 0 {
+					break
+				}
+				at = append(at, from+i)
+				from += i + len(w)
+			}
+		}
+		slices.Sort(at)
+		return at
+	}
+}
+
+// noSecretFlag rejects flags that name where a secret comes from rather than take one:
+// --password-stdin, --token-file, --password-env, --secret-name.
+func noSecretFlag(match string) bool {
+	flag := strings.ToLower(match)
+	if i := strings.IndexAny(flag, "= \t\"'"); i >= 0 {
+		if flagProse[strings.TrimSpace(flag[i:])] {
+			return false // "Using --password via the CLI is insecure": a flag named in prose
+		}
+		flag = flag[:i]
+	}
+	for _, suffix := range []string{"stdin", "file", "path", "env", "prompt", "cmd", "command", "name", "id", "url",
+		"uri", "endpoint", "length", "policy", "type", "ttl", "expiry", "expires", "hint", "reset", "store"} {
+		if strings.HasSuffix(flag, "-"+suffix) || strings.HasSuffix(flag, "_"+suffix) {
+			return false
+		}
+	}
+	return true
+}
+
+// flagProse are the words that follow a flag named in a sentence.
+var flagProse = map[string]bool{"via": true, "with": true, "flag": true, "option": true, "argument": true,
+	"instead": true, "is": true, "to": true, "or": true, "and": true, "the": true, "when": true, "if": true,
+	"in": true, "on": true, "for": true, "parameter": true, "value": true, "only": true, "must": true,
+	"should": true, "will": true, "can": true, "also": true, "from": true, "as": true, "at": true, "of": true}
+
 // placeholder matches values that stand for a secret rather than being one.
-var placeholder = regexp.MustCompile(`(?i)^(?:[\w.-]{0,16}(?:xxx|\*\*\*|\.\.\.)[\w.*-]{0,16}|\$\{?[\w.:-]*\}?|\$\([^)]*\)|%[\w]+%|<[^<>]*>|\{\{[^{}]*\}\}|\[[^\[\]]*\]|\*+|x+|\.+|-+|_+|#+|null|nil|none|undefined|true|false|yes|no|on|off|required|optional|string|str|bool|int|number|bytes|text|password|secret|token|your[\w-]*|my[\w-]*|changeme|change[_-]?me|example|sample|dummy|placeholder|redacted|\[redacted[^\]]*\]|todo|tbd|env|test|pass|foo|bar|baz|demo|os\.[\w.()"']*|process\.env[\w.]*)$`)
+var placeholder = regexp.MustCompile(`(?i)^(?:[\w.-]{0,16}(?:xxx|\*\*\*|\.\.\.)[\w.*-]{0,16}|\$+\{?[\w.:-]*\}?|\$\([^)]*\)|%[\w]+%|<[^<>]*>|\{\{[^{}]*\}\}|\{\s*[A-Za-z_][\w.-]*\s*\}|\[[^\[\]]*\]|\*+|x+|\.+|-+|_+|#+|null|nil|none|undefined|true|false|yes|no|on|off|required|optional|string|str|bool|int|number|bytes|text|password|secret|token|(?:your|my)[A-Za-z_-]*[0-9]{0,3}|changeme|change[_-]?me|example|sample|dummy|placeholder|redacted|\[redacted[^\]]*\]|todo|tbd|env|test|pass|foo|bar|baz|demo|os\.[\w.()"']*|process\.env[\w.]*)$`)
 
 // codeLike matches values that are program expressions, not literal secrets: calls, member
 // accesses, type names.
@@ -289,9 +395,10 @@ var callLike = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*\(
 // value is a literal; an unquoted one may be code (token := getToken()).
 func keepKeyword(name, value string, quoted bool) bool {
 	v := strings.TrimSpace(value)
-	if v == "" || placeholderValue(v) {
-		return false
+	if v == "" || placeholderValue(v) || placeholderValue(strings.TrimRight(v, "!?):,;]")) {
+		return false // String!, Int? : GraphQL, Kotlin and Swift types
 	}
+
 	if !nameHasSecretWord(name) && !strings.Contains(strings.ToLower(name), "key") && !strings.Contains(strings.ToLower(name), "token") && !strings.Contains(strings.ToLower(name), "secret") {
 		return false
 	}
@@ -351,7 +458,8 @@ var (
 	secretPairs = map[[2]string]bool{
 		{"api", "key"}: true, {"private", "key"}: true, {"access", "key"}: true, {"auth", "key"}: true,
 		{"signing", "key"}: true, {"encryption", "key"}: true, {"master", "key"}: true,
-		{"client", "secret"}: true, {"secret", "key"}: true,
+		{"client", "secret"}: true, {"secret", "key"}: true, {"license", "key"}: true, {"licence", "key"}: true,
+		{"auth", "ident"}: true, {"auth", "string"}: true,
 	}
 	// notSecretWords mark names that hold something about a secret, not the secret.
 	notSecretWords = map[string]bool{
@@ -360,6 +468,11 @@ var (
 		"id": true, "expires": true, "expiry": true, "ttl": true, "header": true, "prefix": true,
 		"kind": true, "field": true, "hint": true, "policy": true, "min": true, "max": true,
 		"tokens": true, "mode": true, "format": true, "label": true, "placeholder": true,
+		// what a form or a message says about a secret: login.password.error, apiKey.label
+		"error": true, "errors": true, "message": true, "msg": true, "title": true, "description": true,
+		"desc": true, "help": true, "text": true, "tooltip": true, "caption": true, "warning": true,
+		"validator": true, "validation": true, "strength": true, "rule": true, "rules": true,
+		"requirements": true, "regex": true, "pattern": true, "input": true, "button": true, "link": true,
 	}
 )
 
@@ -372,7 +485,7 @@ func nameHasSecretWord(name string) bool {
 		if notSecretWords[p] {
 			return false
 		}
-		if secretWords[p] || i > 0 && secretPairs[[2]string{parts[i-1], p}] || glued(p) {
+		if secretWords[p] || i > 0 && secretPairs[[2]string{parts[i-1], p}] || glued(p) || p == "pat" && len(parts) > 1 {
 			found = true
 		}
 	}
@@ -404,11 +517,47 @@ func glued(p string) bool {
 			return true
 		}
 	}
+	if strings.HasSuffix(p, "pass") && len(p) > 4 {
+		switch p { // words, not names: bypass, compass
+		case "bypass", "compass", "encompass", "overpass", "underpass", "surpass", "trespass", "firstpass", "onepass", "multipass":
+			return false
+		}
+		return true // dbpass, userpass, sshpass
+	}
 	return strings.HasSuffix(p, "token") || strings.HasSuffix(p, "pwd")
 }
 
 // nameParts splits an identifier into lower-case components.
 func nameParts(name string) []string {
+	for i := 0; i < len(name); i++ {
+		if name[i] >= 0x80 {
+			return namePartsRunes(name)
+		}
+	}
+	lower := strings.ToLower(name) // ASCII: the same byte positions
+	parts := make([]string, 0, 4)
+	start := 0
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_' || c == '-' || c == '.' || c == ' ':
+			if i > start {
+				parts = append(parts, lower[start:i])
+			}
+			start = i + 1
+		case c >= 'A' && c <= 'Z' && i > start && name[i-1] >= 'a' && name[i-1] <= 'z':
+			parts = append(parts, lower[start:i])
+			start = i
+		}
+	}
+	if start < len(name) {
+		parts = append(parts, lower[start:])
+	}
+	return parts
+}
+
+// namePartsRunes is nameParts for names with non-ASCII letters.
+func namePartsRunes(name string) []string {
 	var parts []string
 	var cur []rune
 	flush := func() {

@@ -154,13 +154,19 @@ func (ss *SessionSanitizer) cleanWith(ctx context.Context, text string, keepLine
 // maskSecrets finds every secret in text and replaces each occurrence by
 // [redacted:<rule>].
 func (ss *SessionSanitizer) maskSecrets(ctx context.Context, text string, entropy bool) (string, error) {
+	// The rules read the text with its JSON escapes written out (escaped.go); the view has
+	// the text's byte positions, so what they find masks the text itself.
+	view := escapeView(text)
 	f := &findings{text: text}
-	ss.s.detect(ctx, text, f, entropy)
+	if view != text {
+		f.view = view
+	}
+	ss.s.detect(ctx, view, f, entropy)
 	if expired(ctx) {
 		return "", errTimeout
 	}
-	ss.s.decodeAndDetect(ctx, text, f)
-	ss.s.findSplitSecrets(ctx, text, f)
+	ss.s.decodeAndDetect(ctx, view, f)
+	ss.s.findSplitSecrets(ctx, view, f)
 	f.addRepeats()
 	ss.matchSeen(f)
 	if expired(ctx) {
@@ -185,6 +191,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 		s.gitleaks.findings(ctx, chunk, lower, f.addSecret)
 		findKeywordAssignments(chunk, lower, off, f)
 		findPairedSecrets(chunk, off, f)
+		findPrefixedTokens(chunk, off, f)
 		if strings.IndexByte(chunk, '.') >= 0 {
 			findIPTriples(chunk, off, f)
 		}
@@ -208,6 +215,12 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 	findDERKeys(text, f)
 	findJWK(text, f)
 	findKubernetesSecrets(text, f)
+	if strings.Contains(text, "alue") {
+		if lower == "" {
+			lower = strings.ToLower(text)
+		}
+		findNameValuePairs(text, lower, f)
+	}
 	if entropy {
 		forEachTokenRun(text, 16, func(start, end int) {
 			tok := text[start:end]
@@ -360,8 +373,11 @@ func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 			continue
 		}
 		start, end, ok := secretGroup(r, chunk, m)
-		if !ok || r.check != nil && !r.check(chunk[start:end]) {
+		if !ok || r.check != nil && !r.check(chunk[start:end]) || r.matchCheck != nil && !r.matchCheck(chunk[m[0]:m[1]]) {
 			continue
+		}
+		if r.whole {
+			start, end = m[0], m[1]
 		}
 		f.addSpan(r.id, off+start, off+end)
 	}
@@ -410,13 +426,29 @@ func placeholderValue(v string) bool {
 	if v == "" || placeholder.MatchString(v) || strings.HasPrefix(v, "[redacted") {
 		return true
 	}
+	if len(v) <= 12 && strings.ContainsAny(v, "@0135$!") && leetPlaceholders[strings.ToLower(unleet.Replace(v))] {
+		return true // p@ssw0rd, s3cr3t: the placeholder words in leetspeak
+	}
 	for _, p := range []string{"<", "$(", "${", "{{", "%(", "#{"} {
 		if strings.HasPrefix(v, p) {
 			return true
 		}
 	}
+	if v[0] == '(' {
+		// Terraform's (sensitive value) and (known after apply), (redacted), (not set).
+		for _, w := range []string{"(sensitive", "(known", "(redacted", "(hidden", "(not set", "(none", "(empty", "(masked", "(secret"} {
+			if strings.HasPrefix(strings.ToLower(v), w) {
+				return true
+			}
+		}
+	}
 	return placeholderWords(v)
 }
+
+var leetPlaceholders = map[string]bool{"password": true, "passwd": true, "secret": true, "changeme": true, "example": true,
+	"sample": true, "dummy": true, "token": true, "test": true, "pass": true, "letmein": true}
+
+var unleet = strings.NewReplacer("@", "a", "0", "o", "1", "i", "3", "e", "5", "s", "$", "s", "!", "i")
 
 // placeholderWords reports values that say they stand in for a secret: runs of x or *, the
 // words example, placeholder, changeme, dummy, fake, "your key here".

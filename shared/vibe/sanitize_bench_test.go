@@ -2,6 +2,7 @@ package vibe
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"slices"
@@ -14,8 +15,9 @@ import (
 	"github.com/zricethezav/gitleaks/v8/detect"
 )
 
-// benchTexts returns 4 KB event texts: Go source, prose, source with two secrets in it, and
-// agent output packed with secrets (the worst case).
+// benchTexts returns 4 KB event texts: Go source, prose, source with two secrets in it,
+// agent output packed with secrets (the worst case), and a tool call's JSON arguments
+// writing a file.
 func benchTexts(b *testing.B) map[string]string {
 	b.Helper()
 	code, _ := negativeChunks(b, "code")
@@ -36,7 +38,10 @@ func benchTexts(b *testing.B) map[string]string {
 	}
 	cases := loadPositiveCorpus(b)
 	terminal := cases[0].Text + "\n" + code[7] + "\n" + cases[40].Text
-	return map[string]string{"code": fit(code[3]), "prose": fit(prose[5]), "terminal": fit(terminal), "secrets": fit(mixed.String())}
+	// A tool call's arguments: a file written through the tool, JSON-escaped, one secret in it.
+	args, _ := json.Marshal(map[string]string{"file_path": "internal/server/config.go", "content": cases[0].Text + "\n" + code[5]})
+	return map[string]string{"code": fit(code[3]), "prose": fit(prose[5]), "terminal": fit(terminal), "secrets": fit(mixed.String()),
+		"json": fit(string(args))}
 }
 
 // BenchmarkGitleaksRules measures gitleaks' detector on 4 KB texts with every default rule
@@ -106,7 +111,7 @@ func BenchmarkSanitizeEvent(b *testing.B) {
 		b.Fatal(err)
 	}
 	texts := benchTexts(b)
-	for _, kind := range []string{"code", "prose", "terminal", "secrets"} {
+	for _, kind := range []string{"code", "prose", "terminal", "secrets", "json"} {
 		ev := Event{EventID: "e1", EventType: TypeResponse, Summary: "Explained the change",
 			Response: &ResponseBody{Text: texts[kind]}}
 		b.Run(kind, func(b *testing.B) {

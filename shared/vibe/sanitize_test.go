@@ -56,7 +56,7 @@ func TestSanitizeSecrets(t *testing.T) {
 		{"postgres url", "postgres://u:p4ssw0rd@h:5432/db", "postgres://u:[redacted:password/url-credentials]@h:5432/db"},
 		{"https basic", "https://user:tok3nValue99@example.com/x", "https://user:[redacted:password/url-credentials]@example.com/x"},
 		{"url kept", "https://example.com/a/b?x=1", "https://example.com/a/b?x=1"},
-		{"aws secret in prose", "use it with secret wJalrXUtnFEMI/K7MDENG/bPxRfiCY8zQ4vN2mLp now", "use it with secret [redacted:high-entropy] now"},
+		{"aws secret in prose", "use it with secret wJalrXUtnFEMI/K7MDENG/bPxRfiCY8zQ4vN2mLp now", "use it with secret [redacted:password/keyword-assignment] now"},
 		{"slashed path kept", "see services/chat-socket/internal/room/room.go", "see services/chat-socket/internal/room/room.go"},
 		{"bearer", "Authorization: Bearer abcdef123456ghijkl", "Authorization: Bearer [redacted:credential/authorization-header]"},
 		{"cookie", "Cookie: sid=abc123def456; theme=dark", "Cookie: [redacted:credential/cookie-header]"},
@@ -160,7 +160,7 @@ func TestSanitizeSeenSecrets(t *testing.T) {
 	require.Equal(t, "API_TOKEN=[redacted:password/keyword-assignment]", ss.SanitizeText("API_TOKEN="+secret))
 
 	// Echoed later without the name that revealed it.
-	require.Equal(t, "$ echo $API_TOKEN\n[redacted:password/seen-secret]", ss.SanitizeText("$ echo $API_TOKEN\n"+secret))
+	require.Equal(t, "$ ./deploy.sh\nusing [redacted:password/seen-secret]", ss.SanitizeText("$ ./deploy.sh\nusing "+secret))
 	// Split across lines by a terminal, or with an escaped newline in JSON.
 	out := ss.SanitizeText("value: Zq81kPw0\n  Lr5Tn2Vx done")
 	require.False(t, leaks(out, secret), out)

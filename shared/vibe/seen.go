@@ -107,6 +107,25 @@ func (s *seenSecrets) find(f *findings) {
 	}
 }
 
+// lowerPercent writes the hex digits of every %XX escape of s in lower case.
+func lowerPercent(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	b := []byte(s)
+	for i := 0; i+2 < len(b); i++ {
+		if b[i] == '%' {
+			for k := i + 1; k <= i+2; k++ {
+				if b[k] >= 'A' && b[k] <= 'F' {
+					b[k] += 'a' - 'A'
+				}
+			}
+			i += 2
+		}
+	}
+	return string(b)
+}
+
 // secretForms lists the forms a secret may reappear in. A secret inside a longer base64 text
 // (base64 of "user:secret", of a whole .env file) is encoded differently depending on its
 // offset modulo 3; for each offset the characters that do not depend on the neighbouring
@@ -116,6 +135,9 @@ func secretForms(sec string) []string {
 	for _, v := range []string{url.QueryEscape(sec), url.PathEscape(sec), jsonEscape(sec)} {
 		if v != sec {
 			forms = append(forms, v)
+			if low := lowerPercent(v); low != v {
+				forms = append(forms, low) // %2f as often as %2F
+			}
 		}
 	}
 	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {

@@ -186,7 +186,8 @@ func tokenLineRuns(text string) [][]piece {
 		}
 		ok := le-ls >= 8
 		for k := ls; ok && k < le; k++ {
-			ok = tokenChar(text[k]) || text[k] == '='
+			// = only as base64 padding: name=value lines are assignments, not pieces.
+			ok = tokenChar(text[k]) || text[k] == '=' && k >= le-2
 		}
 		if ok {
 			r.add(piece{ls, le})

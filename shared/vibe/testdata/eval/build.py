@@ -20,6 +20,8 @@ import re
 import subprocess
 import sys
 
+import scanners
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 SOURCES = {
@@ -29,7 +31,19 @@ SOURCES = {
     "spotter": ("marot/spotter", "MIT"),
     "claude-code-log": ("daaain/claude-code-log", "MIT"),
     "claude-code-transcripts": ("simonw/claude-code-transcripts", "Apache-2.0"),
+    "noseyparker": ("praetorian-inc/noseyparker", "Apache-2.0"),
+    "kingfisher": ("mongodb/kingfisher", "Apache-2.0"),
+    "secretlint": ("secretlint/secretlint", "MIT"),
+    "whispers": ("Skyscanner/whispers", "Apache-2.0"),
+    "ripsecrets": ("sirwart/ripsecrets", "MIT"),
+    "ggshield": ("GitGuardian/ggshield", "MIT"),
+    "trufflehog": ("trufflesecurity/trufflehog", "AGPL-3.0 (facts only: examples generated here)"),
+    "ms-security-utilities": ("microsoft/security-utilities", "MIT (facts only: examples generated here)"),
 }
+
+# The sources of the second build, from the secret scanners' test suites (scanners.py).
+SCANNERS = ["noseyparker", "kingfisher", "secretlint", "whispers", "ripsecrets", "ggshield", "trufflehog",
+            "ms-security-utilities"]
 
 
 def split_of(ident):
@@ -402,43 +416,138 @@ def yaml_patterns(text):
     return out
 
 
+def measurable(text, secrets):
+    """The secrets whose survival can be told: a short label that is also part of a longer
+    word of the text (the value hardcoded in the key hardcoded_password) is left out."""
+    kept = []
+    for s in sorted(secrets, key=len, reverse=True):
+        t = text
+        for longer in kept:
+            t = t.replace(longer, "\x00")
+        inside = re.search(r"[A-Za-z0-9_]" + re.escape(s) + "|" + re.escape(s) + r"[A-Za-z0-9_]", t)
+        if len(s) >= 12 or not inside:
+            kept.append(s)
+    return sorted(kept)
+
+
+def merge_new(existing, new, seen_texts):
+    """Adds the scanner sources' examples to the corpus. An example whose text or secret is
+    already in the corpus, or in gitleaks' rule examples (seen in full while the rules were
+    written), is left out; examples that share a secret are joined into one event, so that
+    no secret is in both halves."""
+    taken_text = {e["text"] for e in existing}
+    taken_secret = {s for e in existing for s in e["secrets"]}
+    groups, by_secret = [], {}
+    negatives = []
+    for e in new:
+        if e["text"] in taken_text or any(s in taken_secret or any(s in t for t in seen_texts) for s in e["secrets"]):
+            continue
+        if not e["secrets"]:
+            negatives.append(e)
+            continue
+        hit = sorted({by_secret[s] for s in e["secrets"] if s in by_secret})
+        if not hit:
+            g = len(groups)
+            groups.append([e])
+        else:
+            g = hit[0]
+            for h in hit[1:]:
+                groups[g].extend(groups[h])
+                for x in groups[h]:
+                    for s in x["secrets"]:
+                        by_secret[s] = g
+                groups[h] = []
+            groups[g].append(e)
+        for s in e["secrets"]:
+            by_secret[s] = g
+    out, ids = [], {e["id"] for e in existing}
+    for g in groups:
+        if not g:
+            continue
+        first = dict(g[0])
+        texts = []
+        for x in g:
+            if x["text"] not in texts:
+                texts.append(x["text"])
+        first["text"] = "\n\n".join(texts)
+        first["secrets"] = measurable(first["text"], {s for x in g for s in x["secrets"]})
+        if not first["secrets"]:
+            continue
+        if first["id"] not in ids:
+            ids.add(first["id"])
+            out.append(first)
+    positive_secrets = [s for e in existing + out for s in e["secrets"]]
+    for e in negatives:
+        if e["id"] in ids or e["text"] in taken_text or any(s in e["text"] for s in positive_secrets if len(s) >= 8):
+            continue
+        ids.add(e["id"])
+        taken_text.add(e["text"])
+        out.append(e)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mirror", required=True)
+    ap.add_argument("--only", default="", help="comma-separated sources to rebuild; the examples of the others are kept as written")
     args = ap.parse_args()
-    repos = {k: Repo(args.mirror, v[0]) for k, v in SOURCES.items()}
+    only = set(args.only.split(",")) if args.only else set(SOURCES)
+    unknown = only - set(SOURCES)
+    if unknown:
+        sys.exit(f"unknown sources: {sorted(unknown)}")
+    repos = {k: Repo(args.mirror, v[0]) for k, v in SOURCES.items() if k in only}
+    kept = []
+    if args.only:
+        with open(os.path.join(HERE, "secrets.jsonl")) as f:
+            kept = [e for e in map(json.loads, f) if e["source"] not in only]
+        with open(os.path.join(HERE, "manifest.json")) as f:
+            manifest.extend(m for m in json.load(f) if m["source"] not in only)
     secrets = []
-    credsweeper(repos["credsweeper"], secrets)
-    detect_secrets(repos["detect-secrets"], secrets)
-    secrets_patterns_db(repos["secrets-patterns-db"], secrets)
-    os.makedirs(os.path.join(HERE, "transcripts"), exist_ok=True)
-    sessions = []
-    sp = repos["spotter"]
-    transcripts(sp, "spotter", [p for p in sp.ls("test/fixtures/transcripts/") if p.endswith(".jsonl")], sessions, 1_000_000)
-    cl = repos["claude-code-log"]
-    transcripts(cl, "claude-code-log", [p for p in cl.ls("test/test_data/") if p.endswith(".jsonl")], sessions, 400_000)
-    ct = repos["claude-code-transcripts"]
-    transcripts(ct, "claude-code-transcripts", [p for p in ct.ls("tests/") if p.endswith(".jsonl")], sessions, 400_000)
-    seen = set()
-    with open(os.path.join(HERE, "secrets.jsonl"), "w") as f:
-        for e in secrets:
-            if e["id"] in seen:
-                continue
+    if "credsweeper" in only:
+        credsweeper(repos["credsweeper"], secrets)
+    if "detect-secrets" in only:
+        detect_secrets(repos["detect-secrets"], secrets)
+    if "secrets-patterns-db" in only:
+        secrets_patterns_db(repos["secrets-patterns-db"], secrets)
+    if {"spotter", "claude-code-log", "claude-code-transcripts"} <= only:
+        os.makedirs(os.path.join(HERE, "transcripts"), exist_ok=True)
+        sessions = []
+        sp = repos["spotter"]
+        transcripts(sp, "spotter", [p for p in sp.ls("test/fixtures/transcripts/") if p.endswith(".jsonl")], sessions, 1_000_000)
+        cl = repos["claude-code-log"]
+        transcripts(cl, "claude-code-log", [p for p in cl.ls("test/test_data/") if p.endswith(".jsonl")], sessions, 400_000)
+        ct = repos["claude-code-transcripts"]
+        transcripts(ct, "claude-code-transcripts", [p for p in ct.ls("tests/") if p.endswith(".jsonl")], sessions, 400_000)
+        with open(os.path.join(HERE, "transcripts.jsonl"), "w") as f:
+            for e in sessions:
+                f.write(json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n")
+    seen, corpus = set(), []
+    for e in kept + secrets:
+        if e["id"] not in seen:
             seen.add(e["id"])
-            f.write(json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n")
-    with open(os.path.join(HERE, "transcripts.jsonl"), "w") as f:
-        for e in sessions:
+            corpus.append(e)
+    new = []
+    for src in SCANNERS:
+        if src in only:
+            getattr(scanners, src.replace("-", "_"))(repos[src], new, record, is_placeholder)
+    with open(os.path.join(HERE, "..", "gitleaks", "examples.jsonl")) as f:
+        gitleaks_texts = [t for r in map(json.loads, f) for t in r["tps"]]
+    corpus += merge_new(corpus, new, gitleaks_texts)
+    with open(os.path.join(HERE, "secrets.jsonl"), "w") as f:
+        for e in corpus:
             f.write(json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n")
     with open(os.path.join(HERE, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
         f.write("\n")
-    for name, (repo, lic) in SOURCES.items():
-        lic_path = {"mazen160/secrets-patterns-db": "LICENSE.md", "Samsung/CredSweeper": "LICENSE", "Yelp/detect-secrets": "LICENSE", "marot/spotter": "LICENSE",
-                    "daaain/claude-code-log": "LICENSE", "simonw/claude-code-transcripts": "LICENSE"}[repo]
-        os.makedirs(os.path.join(HERE, "licenses"), exist_ok=True)
+    os.makedirs(os.path.join(HERE, "licenses"), exist_ok=True)
+    for name, repo in repos.items():
+        lic_path = "LICENSE.md" if repo.name == "mazen160/secrets-patterns-db" else "LICENSE"
         with open(os.path.join(HERE, "licenses", name + ".txt"), "wb") as f:
-            f.write(repos[name].raw(lic_path))
-    print(f"{len(seen)} examples, {len(sessions)} transcripts, {len(manifest)} files")
+            f.write(repo.raw(lic_path))
+        if "NOTICE" in repo.ls("NOTICE"):
+            with open(os.path.join(HERE, "licenses", name + ".NOTICE.txt"), "wb") as f:
+                f.write(repo.raw("NOTICE"))
+    print(f"{len(corpus)} examples ({len(corpus) - len(kept) - len(secrets)} from the scanners), {len(manifest)} files")
 
 
 if __name__ == "__main__":
