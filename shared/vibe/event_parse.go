@@ -35,8 +35,8 @@ func eventErr(msg string) error { return &EventError{Msg: msg} }
 
 // The two refusals: what is not an event at all. The texts are the original protocol's.
 const (
-	ErrTextEventRequired = "event payload is required"
-	ErrTextEventID       = "eventId and eventType are required"
+	TextEventRequired = "event payload is required"
+	TextEventID       = "eventId and eventType are required"
 )
 
 // CanonicalEvent reads the event object of a vibe-coding.event envelope into the canonical
@@ -66,7 +66,7 @@ func ParseEvent(raw json.RawMessage) (Event, error) {
 		switch {
 		case strings.HasPrefix(f.Field, "publisher."):
 		case f.want == "":
-			return Event{}, eventErr(ErrTextEventID)
+			return Event{}, eventErr(TextEventID)
 		default:
 			return Event{}, eventErr(f.Field + " must be " + f.want)
 		}
@@ -81,13 +81,13 @@ func ParseEvent(raw json.RawMessage) (Event, error) {
 // not one).
 func parseEventObject(obj object, ok bool) (Event, Normalized, error) {
 	if !ok {
-		return Event{}, nil, eventErr(ErrTextEventRequired)
+		return Event{}, nil, eventErr(TextEventRequired)
 	}
 	var norm Normalized
 	d := decoder{obj: obj, norm: &norm}
 	var ev Event
 	if !d.header(&ev) {
-		return Event{}, nil, eventErr(ErrTextEventID)
+		return Event{}, nil, eventErr(TextEventID)
 	}
 	d.bodies(&ev)
 	return ev, norm, nil
