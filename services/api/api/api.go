@@ -8,7 +8,6 @@ package api
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -73,8 +72,8 @@ type Deps struct {
 	Broker     broker.Broker
 	Auth       *auth.Authenticator
 	JWT        *auth.JWT
-	Logger     *slog.Logger
-	Registerer prometheus.Registerer
+	Logger     *slog.Logger          // discarded when nil
+	Registerer prometheus.Registerer // a private registry when nil
 	// Now is the clock (time.Now when nil); tests inject one to step through delay windows.
 	Now    func() time.Time
 	Config Config
@@ -94,8 +93,11 @@ func New(d Deps) (*API, error) {
 	if err := d.Config.Validate(); err != nil {
 		return nil, fmt.Errorf("api config: %w", err)
 	}
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
 	if d.Registerer == nil {
-		return nil, errors.New("api: registerer is required")
+		d.Registerer = prometheus.NewRegistry()
 	}
 	if d.Now == nil {
 		d.Now = time.Now
