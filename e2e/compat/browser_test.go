@@ -1,20 +1,17 @@
 package compat
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"os/exec"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
-	"openvibe.live/backend/shared/testenv"
+	"openvibe.live/backend/shared/testenv/browser"
 )
 
 // frontDoor is what the original platform's page expects of its origin: the page, /api and
@@ -36,76 +33,25 @@ func frontDoor(t *testing.T, api, chat string) string {
 	return srv.URL
 }
 
-// browser starts a headless Chromium with a fresh profile and returns its first tab.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		path, err = exec.LookPath("chromium-browser")
-	}
-	if err != nil {
-		if testenv.RequireServices() {
-			t.Fatal("chromium is not installed (scripts/install-test-deps.sh installs it)")
-		}
-		t.Skip("chromium is not installed")
-	}
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-dev-shm-usage", true), chromedp.Flag("disable-background-networking", true))
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	t.Cleanup(func() {
-		cancel()
-		cancelAlloc()
-	})
-	require.NoError(t, chromedp.Do(ctx))
-	return ctx
-}
-
-func run(t *testing.T, ctx context.Context, actions ...chromedp.Action[chromedp.Void]) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 45*time.Second)
-	defer cancel()
-	require.NoError(t, chromedp.Do(ctx, actions...))
-}
-
-func eval[T any](t *testing.T, ctx context.Context, expr string) T {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
-	require.NoError(t, err, expr)
-	return v
-}
-
-// waitJS polls a JavaScript expression until it is truthy.
-func waitJS(expr string) chromedp.Action[chromedp.Void] {
-	poll := chromedp.Poll[any](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second))
-	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
-		_, err := poll(ctx, tg)
-		return chromedp.Void{}, err
-	}
-}
-
 // TestOriginalBrowserChat: a page running the original browser chat client's flow joins
 // the live stream's chat through the front door, shows every vibe-coding event of a burst
 // (no message lost to parsing), chats with a viewer on the other replica, shows the viewer
 // count of both, and finds the chat again in the history after a reload.
 func TestOriginalBrowserChat(t *testing.T) {
-	ctx := browser(t)
+	ctx := browser.Start(t)
 	d := deploy(t)
 	c, slot, live, token := d.c, d.slot, d.live, d.token
 	carol, bob := d.viewer("carol"), d.viewer("bob")
 
 	base := frontDoor(t, c.APIs[0].Addr, c.Chats[0].Addr)
 	page := fmt.Sprintf("%s/compat/chat.html?stream=%d&user=ada&slot=camp-code", base, live)
-	run(t, ctx,
+	browser.Run(t, ctx,
 		chromedp.Navigate(base+"/compat/chat.html"),
 		chromedp.Evaluate[chromedp.Void](fmt.Sprintf("localStorage.setItem('token', %q)", carol.Token)),
 		chromedp.Navigate(page),
-		waitJS(`window.__compat && window.__compat.auth && window.__compat.auth.authenticated`),
+		browser.WaitJS(`window.__compat && window.__compat.auth && window.__compat.auth.authenticated`),
 	)
-	require.Equal(t, "carol", eval[string](t, ctx, `window.__compat.auth.username`))
+	require.Equal(t, "carol", browser.Eval[string](t, ctx, `window.__compat.auth.username`))
 
 	p := dialPublisher(t, c.Gateways[0].Addr, token, slot.ID)
 	const key = "openvibe-browser-session"
@@ -118,17 +64,17 @@ func TestOriginalBrowserChat(t *testing.T) {
 	for range 30 {
 		require.Equal(t, "vibe-coding.ack", p.next()["type"])
 	}
-	run(t, ctx, waitJS(`document.querySelectorAll('#vibe-feed li').length === 30`))
-	require.Zero(t, eval[int](t, ctx, `window.__compat.parseErrors`), "every message is one JSON object")
-	require.Equal(t, "b-29", eval[string](t, ctx, `document.querySelector('#vibe-feed li:last-child').dataset.eventId`))
+	browser.Run(t, ctx, browser.WaitJS(`document.querySelectorAll('#vibe-feed li').length === 30`))
+	require.Zero(t, browser.Eval[int](t, ctx, `window.__compat.parseErrors`), "every message is one JSON object")
+	require.Equal(t, "b-29", browser.Eval[string](t, ctx, `document.querySelector('#vibe-feed li:last-child').dataset.eventId`))
 
 	other := dialOriginalViewer(t, c.Chats[1].Addr, live, bob.Token)
 	other.waitFor("auth", func(f []map[string]any) bool { return len(ofType(f, "auth")) > 0 })
-	run(t, ctx, waitJS(`document.getElementById('user-count').textContent === '2'`))
+	browser.Run(t, ctx, browser.WaitJS(`document.getElementById('user-count').textContent === '2'`))
 
 	other.send(map[string]any{"type": "chat", "message": "hello from the other replica"})
-	run(t, ctx, waitJS(`[...document.querySelectorAll('#chat-messages li')].some(li => li.textContent === 'hello from the other replica')`))
-	run(t, ctx,
+	browser.Run(t, ctx, browser.WaitJS(`[...document.querySelectorAll('#chat-messages li')].some(li => li.textContent === 'hello from the other replica')`))
+	browser.Run(t, ctx,
 		chromedp.SendKeys(chromedp.CSS("#chat-input"), "hello from the browser"),
 		chromedp.Click(chromedp.CSS("#chat-form button")),
 	)
@@ -141,11 +87,11 @@ func TestOriginalBrowserChat(t *testing.T) {
 		return false
 	})
 
-	run(t, ctx, chromedp.Navigate(page), waitJS(`window.__compat && window.__compat.auth`),
-		waitJS(`document.querySelectorAll('#chat-messages li').length === 2`),
-		waitJS(`document.querySelectorAll('#vibe-feed li').length === 18`))
+	browser.Run(t, ctx, chromedp.Navigate(page), browser.WaitJS(`window.__compat && window.__compat.auth`),
+		browser.WaitJS(`document.querySelectorAll('#chat-messages li').length === 2`),
+		browser.WaitJS(`document.querySelectorAll('#vibe-feed li').length === 18`))
 	require.Equal(t, []string{"hello from the other replica", "hello from the browser"},
-		eval[[]string](t, ctx, `[...document.querySelectorAll('#chat-messages li')].map(li => li.textContent)`),
+		browser.Eval[[]string](t, ctx, `[...document.querySelectorAll('#chat-messages li')].map(li => li.textContent)`),
 		"the history, oldest first, each message once")
-	require.Empty(t, eval[[]string](t, ctx, `window.__compat.errors`))
+	require.Empty(t, browser.Eval[[]string](t, ctx, `window.__compat.errors`))
 }

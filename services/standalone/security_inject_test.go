@@ -1,15 +1,11 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -17,7 +13,7 @@ import (
 
 	"openvibe.live/backend/shared/auth"
 	"openvibe.live/backend/shared/store"
-	"openvibe.live/backend/shared/testenv"
+	"openvibe.live/backend/shared/testenv/browser"
 )
 
 // Hostile text planted in every text field. Each HTML payload would set window.__pwned or
@@ -139,88 +135,37 @@ func testInjectionRoundTrip(t *testing.T, s *secServer) {
 // untouched. The pages are loaded in headless Chromium.
 func testInjectionInBrowser(t *testing.T, s *secServer) {
 	h := s.plantHostile(t, "kimbrowser", "kim-slot")
-	ctx := securityBrowser(t)
+	ctx := browser.Start(t)
 
 	inert := func(t *testing.T, page string) {
 		t.Helper()
-		require.Equal(t, "", browserEval[string](t, ctx, `String(window.__pwned || "")`), "%s: a payload ran", page)
-		require.NotContains(t, browserEval[string](t, ctx, `document.title`), "XSS", page)
-		n := browserEval[float64](t, ctx, `document.querySelectorAll('img[src="x"], svg[onload], b[onmouseover], [onerror]').length +
+		require.Equal(t, "", browser.Eval[string](t, ctx, `String(window.__pwned || "")`), "%s: a payload ran", page)
+		require.NotContains(t, browser.Eval[string](t, ctx, `document.title`), "XSS", page)
+		n := browser.Eval[float64](t, ctx, `document.querySelectorAll('img[src="x"], svg[onload], b[onmouseover], [onerror]').length +
 			Array.from(document.scripts).filter(s => s.textContent.includes('__pwned')).length`)
 		require.Zero(t, n, "%s: a payload became an element", page)
 	}
 
 	// The viewer page: slot title, widget title, publisher label, every event and the chat.
-	browserRun(t, ctx, chromedp.Navigate(s.base+"/"+h.username+"/"+h.slug),
-		waitFor(`document.querySelectorAll('#vibe-events [data-event-id]').length >= 4`),
-		waitFor(`document.querySelector('#chat-messages').textContent.includes('C <img')`))
-	body := browserEval[string](t, ctx, `document.body.innerText`)
+	browser.Run(t, ctx, chromedp.Navigate(s.base+"/"+h.username+"/"+h.slug),
+		browser.WaitJS(`document.querySelectorAll('#vibe-events [data-event-id]').length >= 4`),
+		browser.WaitJS(`document.querySelector('#chat-messages').textContent.includes('C <img')`))
+	body := browser.Eval[string](t, ctx, `document.body.innerText`)
 	for _, want := range []string{"T " + imgPayload, svgPayload, "C " + imgPayload, "P " + scrPayload} {
 		require.Contains(t, body, want, "viewer page shows the payload as text")
 	}
-	require.Contains(t, browserEval[string](t, ctx, `document.querySelector('#vibe-publisher').textContent`), "<img")
+	require.Contains(t, browser.Eval[string](t, ctx, `document.querySelector('#vibe-publisher').textContent`), "<img")
 	inert(t, "viewer page")
 
 	// The studio, logged in: slot list, token list, settings form, preview and history.
 	httpOnly := true
 	_, err := chromedp.Call(ctx, network.SetCookie, network.SetCookieParams{Name: auth.CookieName, Value: h.session, URL: s.base, Path: "/", HTTPOnly: &httpOnly})
 	require.NoError(t, err)
-	browserRun(t, ctx, chromedp.Navigate(s.base+"/studio"),
-		waitFor(`document.querySelector('#history-body') && document.querySelector('#history-body').textContent.includes('R <img')`),
-		waitFor(`document.querySelector('#token-list').textContent.includes('<i>x\'); DROP TABLE')`))
-	body = browserEval[string](t, ctx, `document.body.innerText`)
+	browser.Run(t, ctx, chromedp.Navigate(s.base+"/studio"),
+		browser.WaitJS(`document.querySelector('#history-body') && document.querySelector('#history-body').textContent.includes('R <img')`),
+		browser.WaitJS(`document.querySelector('#token-list').textContent.includes('<i>x\'); DROP TABLE')`))
+	body = browser.Eval[string](t, ctx, `document.body.innerText`)
 	require.Contains(t, body, "T "+imgPayload)
-	require.Equal(t, svgPayload, browserEval[string](t, ctx, `document.querySelector('#s-widget_title').value`))
+	require.Equal(t, svgPayload, browser.Eval[string](t, ctx, `document.querySelector('#s-widget_title').value`))
 	inert(t, "studio")
-}
-
-// securityBrowser starts headless Chromium (Debian's chromium) with a fresh profile.
-func securityBrowser(t *testing.T) context.Context {
-	t.Helper()
-	path := ""
-	for _, name := range []string{os.Getenv("OPENVIBE_CHROMIUM"), "/usr/bin/chromium", "chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); name != "" && err == nil {
-			path = p
-			break
-		}
-	}
-	if path == "" {
-		if testenv.RequireServices() {
-			t.Fatal("chromium is required (REQUIRE_SERVICES=1): apt-get install chromium")
-		}
-		t.Skip("chromium not installed (apt-get install chromium)")
-	}
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck, chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true), chromedp.UserDataDir(t.TempDir()))
-	ctx, cancel := chromedp.NewContext(alloc)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
-	require.NoError(t, chromedp.Do(ctx), "start chromium")
-	return ctx
-}
-
-func browserRun(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 45*time.Second)
-	defer cancel()
-	require.NoError(t, chromedp.Do(ctx, steps...))
-}
-
-func browserEval[T any](t *testing.T, ctx context.Context, expr string) T {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
-	require.NoError(t, err, expr)
-	return v
-}
-
-func waitFor(expr string) chromedp.Action[chromedp.Void] {
-	poll := chromedp.Poll[any](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second))
-	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
-		_, err := poll(ctx, tg)
-		return chromedp.Void{}, err
-	}
 }

@@ -14,84 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"openvibe.live/backend/shared/auth"
+	"openvibe.live/backend/shared/testenv/browser"
 )
-
-// step is a browser action that returns nothing.
-type step = chromedp.Action[chromedp.Void]
-
-// browser starts a headless Chromium with a fresh profile and returns its first tab.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	path := chromiumPath(t)
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 860),
-	}
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	t.Cleanup(func() {
-		cancel()
-		cancelAlloc()
-	})
-	require.NoError(t, chromedp.Do(ctx), "start chromium") // no timeout: it would outlive the browser
-	return ctx
-}
-
-// incognito opens a tab in a new browser context: its own cookies and storage.
-func incognito(t *testing.T, parent context.Context) context.Context {
-	t.Helper()
-	ctx, cancel := chromedp.NewContext(parent, chromedp.WithNewBrowserContext())
-	t.Cleanup(cancel)
-	require.NoError(t, chromedp.Do(ctx))
-	return ctx
-}
-
-// tab opens another tab in the same browser context as parent.
-func tab(t *testing.T, parent context.Context) context.Context {
-	t.Helper()
-	ctx, cancel := chromedp.NewContext(parent)
-	t.Cleanup(cancel)
-	require.NoError(t, chromedp.Do(ctx))
-	return ctx
-}
-
-// run runs steps with a deadline.
-func run(t *testing.T, ctx context.Context, steps ...step) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 45*time.Second)
-	defer cancel()
-	require.NoError(t, chromedp.Do(ctx, steps...))
-}
-
-// eval evaluates a JavaScript expression in the tab.
-func eval[T any](t *testing.T, ctx context.Context, expr string) T {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
-	require.NoError(t, err, expr)
-	return v
-}
-
-// waitJS polls a JavaScript expression until it is truthy.
-func waitJS(expr string) step {
-	poll := chromedp.Poll[any](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second))
-	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
-		_, err := poll(ctx, tg)
-		return chromedp.Void{}, err
-	}
-}
 
 func css(sel string) chromedp.CSS { return chromedp.CSS(sel) }
 
@@ -136,10 +60,10 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 // widgetIDs lists the event ids shown in a widget list, top to bottom.
 func widgetIDs(t *testing.T, ctx context.Context, list string) []string {
 	t.Helper()
-	return eval[[]string](t, ctx, `Array.from(document.querySelectorAll('`+list+` .ev')).map(e => e.dataset.eventId)`)
+	return browser.Eval[[]string](t, ctx, `Array.from(document.querySelectorAll('`+list+` .ev')).map(e => e.dataset.eventId)`)
 }
 
 func textOf(t *testing.T, ctx context.Context, sel string) string {
 	t.Helper()
-	return strings.TrimSpace(eval[string](t, ctx, `(document.querySelector('`+sel+`') || {}).textContent || ""`))
+	return strings.TrimSpace(browser.Eval[string](t, ctx, `(document.querySelector('`+sel+`') || {}).textContent || ""`))
 }

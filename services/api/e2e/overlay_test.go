@@ -15,6 +15,8 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
+
+	"openvibe.live/backend/shared/testenv/browser"
 )
 
 // TestOverlay: the overlay URL shows the same widget and events as the viewer page, on a
@@ -32,22 +34,22 @@ func TestOverlay(t *testing.T) {
 	first, rest := widgetEvents()
 	publish(t, pub, append(first, rest...)...)
 
-	b := browser(t)
-	run(t, b, chromedp.Navigate(s.url+"/alice/camp-code"), waitJS(`document.querySelectorAll('#vibe-events .ev').length === 5`))
+	b := browser.Start(t)
+	browser.Run(t, b, chromedp.Navigate(s.url+"/alice/camp-code"), browser.WaitJS(`document.querySelectorAll('#vibe-events .ev').length === 5`))
 	onPage := widgetIDs(t, b, "#vibe-events")
 
-	o := tab(t, b)
-	run(t, o, chromedp.EmulateViewport(520, 900), chromedp.Navigate(s.url+"/alice/camp-code/overlay?theme=dark&width=420&font=16"),
-		waitJS(`document.body.dataset.connected === "true" && document.querySelectorAll('#vibe-events .ev').length === 5`))
+	o := browser.Tab(t, b)
+	browser.Run(t, o, chromedp.EmulateViewport(520, 900), chromedp.Navigate(s.url+"/alice/camp-code/overlay?theme=dark&width=420&font=16"),
+		browser.WaitJS(`document.body.dataset.connected === "true" && document.querySelectorAll('#vibe-events .ev').length === 5`))
 	transparent(t, o)
 	require.Equal(t, onPage, widgetIDs(t, o, "#vibe-events"), "the same events as the viewer page")
 	require.Equal(t, "Alice codes", textOf(t, o, "#vibe-title"), "the title from the owner's settings")
-	require.False(t, eval[bool](t, o, `!!document.querySelector('#chat-messages, #chat-form, .topbar')`), "no chat, no site chrome")
-	require.Equal(t, []string{"rgba(0, 0, 0, 0)", "rgba(0, 0, 0, 0)"}, eval[[]string](t, o,
+	require.False(t, browser.Eval[bool](t, o, `!!document.querySelector('#chat-messages, #chat-form, .topbar')`), "no chat, no site chrome")
+	require.Equal(t, []string{"rgba(0, 0, 0, 0)", "rgba(0, 0, 0, 0)"}, browser.Eval[[]string](t, o,
 		`[getComputedStyle(document.documentElement).backgroundColor, getComputedStyle(document.body).backgroundColor]`))
-	require.Equal(t, 420, eval[int](t, o, `Math.round(document.querySelector('#vibe-widget').getBoundingClientRect().width)`))
-	require.Equal(t, "16px", eval[string](t, o, `getComputedStyle(document.body).fontSize`))
-	require.True(t, eval[bool](t, o, `!!document.querySelector('[data-event-id="w2-tool"][data-end-event-id="w4-tool"]')`), "tool calls grouped")
+	require.Equal(t, 420, browser.Eval[int](t, o, `Math.round(document.querySelector('#vibe-widget').getBoundingClientRect().width)`))
+	require.Equal(t, "16px", browser.Eval[string](t, o, `getComputedStyle(document.body).fontSize`))
+	require.True(t, browser.Eval[bool](t, o, `!!document.querySelector('[data-event-id="w2-tool"][data-end-event-id="w4-tool"]')`), "tool calls grouped")
 	require.Equal(t, "night bus", textOf(t, o, `[data-event-id="w1-prompt"] strong`), "Markdown rendered")
 
 	shot, err := chromedp.Run(o, chromedp.CaptureScreenshot())
@@ -62,11 +64,11 @@ func TestOverlay(t *testing.T) {
 	require.NotZero(t, a, "the widget is not")
 
 	t.Run("light theme, title off, fewer entries", func(t *testing.T) {
-		l := tab(t, b)
-		run(t, l, chromedp.EmulateViewport(420, 600), chromedp.Navigate(s.url+"/alice/camp-code/overlay?theme=light&width=360&title=0&max=3"),
-			waitJS(`document.querySelectorAll('#vibe-events .ev').length >= 2`))
+		l := browser.Tab(t, b)
+		browser.Run(t, l, chromedp.EmulateViewport(420, 600), chromedp.Navigate(s.url+"/alice/camp-code/overlay?theme=light&width=360&title=0&max=3"),
+			browser.WaitJS(`document.querySelectorAll('#vibe-events .ev').length >= 2`))
 		transparent(t, l)
-		require.False(t, eval[bool](t, l, `getComputedStyle(document.querySelector('.vibe-head')).display !== 'none'`), "no title")
+		require.False(t, browser.Eval[bool](t, l, `getComputedStyle(document.querySelector('.vibe-head')).display !== 'none'`), "no title")
 		require.Equal(t, []string{"w4-tool", "w5-file", "w6-long"}, widgetIDs(t, l, "#vibe-events"), "the newest three events (a tool call's end alone once its start is cut)")
 		require.Empty(t, lowContrast(t, l, "rgb(255, 255, 255)"), "contrast below 4.5:1 on the light theme")
 		shot, err := chromedp.Run(l, chromedp.CaptureScreenshot())
@@ -76,11 +78,11 @@ func TestOverlay(t *testing.T) {
 
 	t.Run("the slot's delay holds events back", func(t *testing.T) {
 		s.call(http.MethodPut, "/api/vibe-coding/managed/"+id+"/settings", alice.Token, map[string]any{"settings": map[string]any{"delay_ms": 3000}}, http.StatusOK, nil)
-		run(t, o, waitJS(`document.body.dataset.connected === "true"`))
+		browser.Run(t, o, browser.WaitJS(`document.body.dataset.connected === "true"`))
 		time.Sleep(300 * time.Millisecond) // the settings frame reaches the page
 		sent := time.Now()
 		publish(t, pub, prompt("w8-delayed", "delayed prompt"))
-		run(t, o, waitJS(`!!document.querySelector('[data-event-id="w8-delayed"]')`))
+		browser.Run(t, o, browser.WaitJS(`!!document.querySelector('[data-event-id="w8-delayed"]')`))
 		require.GreaterOrEqual(t, time.Since(sent), 2500*time.Millisecond, "not shown before the delay ends")
 	})
 

@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
+	"openvibe.live/backend/shared/testenv/browser"
 	"openvibe.live/backend/shared/vibe"
 )
 
@@ -19,8 +20,8 @@ func TestPreviewMatchesServerProjection(t *testing.T) {
 	s := startStack(t)
 	a := s.register("previewer")
 	s.createSlot(a, "preview")
-	b := browser(t)
-	run(t, b, chromedp.Navigate(s.url+"/previewer/preview"), waitJS(`!!window.OpenVibe`))
+	b := browser.Start(t)
+	browser.Run(t, b, chromedp.Navigate(s.url+"/previewer/preview"), browser.WaitJS(`!!window.OpenVibe`))
 
 	long := strings.Repeat("ünïcode wörds and more text ", 60)
 	snippet := "for attempt := 1; attempt <= 5; attempt++ { " + strings.Repeat("x", 300) + " }"
@@ -54,7 +55,7 @@ func TestPreviewMatchesServerProjection(t *testing.T) {
 				require.NoError(t, err)
 				stJSON, err := json.Marshal(st)
 				require.NoError(t, err)
-				raw := eval[string](t, b, fmt.Sprintf(`JSON.stringify(OpenVibe.project(%s, %s))`, evJSON, stJSON))
+				raw := browser.Eval[string](t, b, fmt.Sprintf(`JSON.stringify(OpenVibe.project(%s, %s))`, evJSON, stJSON))
 				want := vibe.Project(&ev, st)
 				if want == nil {
 					require.Equal(t, "null", raw)

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -23,7 +22,6 @@ import (
 	"openvibe.live/backend/services/publish-gateway/gateway"
 	"openvibe.live/backend/shared/auth"
 	"openvibe.live/backend/shared/platform"
-	"openvibe.live/backend/shared/testenv"
 	"openvibe.live/backend/shared/vibe"
 	"openvibe.live/backend/shared/vibe/publisher"
 )
@@ -221,24 +219,6 @@ func artifacts(t *testing.T) string {
 	}
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	return dir
-}
-
-// chromiumPath finds Debian's chromium, or skips (fails under REQUIRE_SERVICES=1).
-func chromiumPath(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{os.Getenv("OPENVIBE_CHROMIUM"), "chromium", "chromium-browser", "google-chrome"} {
-		if name == "" {
-			continue
-		}
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if testenv.RequireServices() {
-		t.Fatal("chromium is required (REQUIRE_SERVICES=1): apt-get install chromium")
-	}
-	t.Skip("chromium not installed (apt-get install chromium)")
-	return ""
 }
 
 func uniqueID(prefix string) string { return fmt.Sprintf("%s-%d", prefix, time.Now().UnixNano()) }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
+
+	"openvibe.live/backend/shared/testenv/browser"
 )
 
 // TestStudio: register in the studio, create a slot and a token there, publish with that
@@ -15,8 +17,8 @@ import (
 // it leave the viewer page, then press panic.
 func TestStudio(t *testing.T) {
 	s := startStack(t)
-	studio := browser(t)
-	run(t, studio,
+	studio := browser.Start(t)
+	browser.Run(t, studio,
 		chromedp.Navigate(s.url+"/studio"),
 		chromedp.WaitVisible(css("#register-form")),
 		chromedp.SendKeys(css("#register-username"), "streamer_sam"),
@@ -27,18 +29,18 @@ func TestStudio(t *testing.T) {
 		chromedp.SendKeys(css("#slot-title"), "Live Lab"),
 		chromedp.Click(css("#slot-form button[type=submit]")),
 		chromedp.WaitVisible(css("#slot-panel")),
-		waitJS(`document.querySelector('#slot-panel-title').textContent === 'Live Lab'`),
+		browser.WaitJS(`document.querySelector('#slot-panel-title').textContent === 'Live Lab'`),
 		chromedp.WaitVisible(css("#offline-help")), // offline: the owner is told viewers see nothing
 		chromedp.Click(css("#go-live")),
-		waitJS(`document.querySelector('#slot-live').textContent === 'Live'`),
+		browser.WaitJS(`document.querySelector('#slot-live').textContent === 'Live'`),
 		chromedp.WaitNotVisible(css("#offline-help")),
 		chromedp.SendKeys(css("#token-name"), "laptop"),
 		chromedp.Click(css("#token-form button[type=submit]")),
 		chromedp.WaitVisible(css("#token-created")),
 		// The list is fetched again after the token is shown.
-		waitJS(`document.querySelector('#token-list').textContent.includes('laptop')`),
+		browser.WaitJS(`document.querySelector('#token-list').textContent.includes('laptop')`),
 	)
-	token := eval[string](t, studio, `document.querySelector('#token-value').value`)
+	token := browser.Eval[string](t, studio, `document.querySelector('#token-value').value`)
 	slotText := textOf(t, studio, "#slot-id")
 	require.True(t, strings.HasPrefix(token, "hbt_"), token)
 	require.NotContains(t, textOf(t, studio, "#token-list"), token, "the list shows a hint, not the token")
@@ -52,32 +54,32 @@ func TestStudio(t *testing.T) {
 		response("s3-response", "Renamed it and updated both callers."),
 	)
 
-	viewer := tab(t, studio)
-	run(t, viewer, chromedp.Navigate(s.url+"/streamer_sam/live-lab"),
-		waitJS(`!!document.querySelector('#vibe-events [data-event-id="s3-response"]')`))
+	viewer := browser.Tab(t, studio)
+	browser.Run(t, viewer, chromedp.Navigate(s.url+"/streamer_sam/live-lab"),
+		browser.WaitJS(`!!document.querySelector('#vibe-events [data-event-id="s3-response"]')`))
 	require.Equal(t, []string{"s1-prompt", "s3-response"}, widgetIDs(t, viewer, "#vibe-events"))
 
 	t.Run("a setting changed in the studio applies on the viewer page", func(t *testing.T) {
-		run(t, studio,
+		browser.Run(t, studio,
 			chromedp.Click(css(`#settings-form input[name="show_thinking"]`)),
-			waitJS(`!!document.querySelector('#preview-events [data-event-id="s2-thinking"]')`), // the live preview follows the form
-			waitJS(`(document.querySelector('#s-widget_title').value = '') === ''`),
+			browser.WaitJS(`!!document.querySelector('#preview-events [data-event-id="s2-thinking"]')`), // the live preview follows the form
+			browser.WaitJS(`(document.querySelector('#s-widget_title').value = '') === ''`),
 			chromedp.SendKeys(css("#s-widget_title"), "Sam codes"),
 			chromedp.Click(css("#settings-form button[type=submit]")),
-			waitJS(`document.querySelector('#settings-status').textContent.startsWith('Saved')`))
-		run(t, viewer, waitJS(`!!document.querySelector('#vibe-events [data-event-id="s2-thinking"]') && document.querySelector('#vibe-title').textContent === 'Sam codes'`))
+			browser.WaitJS(`document.querySelector('#settings-status').textContent.startsWith('Saved')`))
+		browser.Run(t, viewer, browser.WaitJS(`!!document.querySelector('#vibe-events [data-event-id="s2-thinking"]') && document.querySelector('#vibe-title').textContent === 'Sam codes'`))
 		require.Equal(t, []string{"s1-prompt", "s2-thinking", "s3-response"}, widgetIDs(t, viewer, "#vibe-events"))
 		screenshot(t, studio, "studio-settings")
 	})
 
 	t.Run("retract in the studio removes the event from the open viewer page", func(t *testing.T) {
-		run(t, studio,
+		browser.Run(t, studio,
 			chromedp.Click(css("#history-refresh")),
 			// Wait for the refreshed rows (the old ones are replaced), then click the current button.
-			waitJS(`document.querySelector('#history-body').getAttribute('aria-busy') !== 'true' && !!document.querySelector('#history-body tr[data-event-id="s1-prompt"] button.retract')`),
-			waitJS(`(() => { document.querySelector('#history-body tr[data-event-id="s1-prompt"] button.retract').click(); return true; })()`),
-			waitJS(`(document.querySelector('#history-body tr[data-event-id="s1-prompt"] .status') || {}).textContent === 'Retracted'`))
-		run(t, viewer, waitJS(`!document.querySelector('#vibe-events [data-event-id="s1-prompt"]')`))
+			browser.WaitJS(`document.querySelector('#history-body').getAttribute('aria-busy') !== 'true' && !!document.querySelector('#history-body tr[data-event-id="s1-prompt"] button.retract')`),
+			browser.WaitJS(`(() => { document.querySelector('#history-body tr[data-event-id="s1-prompt"] button.retract').click(); return true; })()`),
+			browser.WaitJS(`(document.querySelector('#history-body tr[data-event-id="s1-prompt"] .status') || {}).textContent === 'Retracted'`))
+		browser.Run(t, viewer, browser.WaitJS(`!document.querySelector('#vibe-events [data-event-id="s1-prompt"]')`))
 		require.Equal(t, []string{"s2-thinking", "s3-response"}, widgetIDs(t, viewer, "#vibe-events"))
 		var feed struct {
 			Events []struct {
@@ -91,18 +93,18 @@ func TestStudio(t *testing.T) {
 	})
 
 	t.Run("the panic button pauses the viewer page", func(t *testing.T) {
-		run(t, studio, chromedp.Click(css("#panic")),
-			waitJS(`document.querySelector('#settings-form input[name="paused"]').checked`))
-		run(t, viewer, waitJS(`document.querySelector('#vibe-state').textContent === 'Paused' && document.querySelectorAll('#vibe-events .ev').length === 0`))
+		browser.Run(t, studio, chromedp.Click(css("#panic")),
+			browser.WaitJS(`document.querySelector('#settings-form input[name="paused"]').checked`))
+		browser.Run(t, viewer, browser.WaitJS(`document.querySelector('#vibe-state').textContent === 'Paused' && document.querySelectorAll('#vibe-events .ev').length === 0`))
 		require.Equal(t, "Paused by the streamer.", textOf(t, viewer, "#vibe-empty"))
 		publish(t, pub, prompt("s4-after-panic", "This must not reach viewers"))
-		require.Zero(t, eval[int](t, viewer, `document.querySelectorAll('#vibe-events [data-event-id="s4-after-panic"]').length`))
+		require.Zero(t, browser.Eval[int](t, viewer, `document.querySelectorAll('#vibe-events [data-event-id="s4-after-panic"]').length`))
 		screenshot(t, viewer, "viewer-paused")
-		run(t, studio, chromedp.Click(css("#history-refresh")),
-			waitJS(`!!document.querySelector('#history-body tr[data-event-id="s4-after-panic"]')`))
+		browser.Run(t, studio, chromedp.Click(css("#history-refresh")),
+			browser.WaitJS(`!!document.querySelector('#history-body tr[data-event-id="s4-after-panic"]')`))
 		screenshot(t, studio, "studio-history")
-		run(t, studio, chromedp.EmulateViewport(360, 740))
-		require.False(t, eval[bool](t, studio, `document.documentElement.scrollWidth > window.innerWidth`), "no horizontal scrolling at 360 px")
+		browser.Run(t, studio, chromedp.EmulateViewport(360, 740))
+		require.False(t, browser.Eval[bool](t, studio, `document.documentElement.scrollWidth > window.innerWidth`), "no horizontal scrolling at 360 px")
 		screenshot(t, studio, "studio-360px")
 	})
 }

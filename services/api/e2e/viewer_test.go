@@ -8,6 +8,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
+
+	"openvibe.live/backend/shared/testenv/browser"
 )
 
 // TestViewerPage: events published through the gateway appear in the widget in order, a
@@ -21,9 +23,9 @@ func TestViewerPage(t *testing.T) {
 	s.call(http.MethodPost, "/api/managed-streams/"+strconv.FormatInt(slotID, 10)+"/live", alice.Token, nil, http.StatusCreated, nil)
 	pub := s.publisher(s.publishToken(alice), slotID)
 
-	viewer := browser(t)
+	viewer := browser.Start(t)
 	recordSockets(t, viewer)
-	run(t, viewer, chromedp.Navigate(s.url+"/alice/camp-code"), waitJS(`document.body.dataset.connected === "true"`))
+	browser.Run(t, viewer, chromedp.Navigate(s.url+"/alice/camp-code"), browser.WaitJS(`document.body.dataset.connected === "true"`))
 
 	publish(t, pub,
 		prompt("e1-prompt", "Add retry with backoff to the upload client"),
@@ -32,48 +34,48 @@ func TestViewerPage(t *testing.T) {
 		fileChange("e4-file", "src/net/upload.go"),
 		response("e5-response", "Added up to five attempts with jittered exponential backoff."),
 	)
-	run(t, viewer, waitJS(`document.querySelectorAll('#vibe-events .ev').length >= 4 && !!document.querySelector('[data-event-id="e5-response"]')`))
+	browser.Run(t, viewer, browser.WaitJS(`document.querySelectorAll('#vibe-events .ev').length >= 4 && !!document.querySelector('[data-event-id="e5-response"]')`))
 	require.Equal(t, []string{"e1-prompt", "e3-tool", "e4-file", "e5-response"}, widgetIDs(t, viewer, "#vibe-events"))
 	require.NotContains(t, textOf(t, viewer, "#vibe-widget"), "THINKING-SHOULD-NOT-SHOW")
 	require.Equal(t, "via openvibe agent", textOf(t, viewer, "#vibe-publisher"))
 	require.Equal(t, "upload.go", textOf(t, viewer, `[data-event-id="e4-file"] .ev-text`)[len("Editing "):], "file paths are redacted to the file name")
-	turns := eval[int](t, viewer, `document.querySelectorAll('#vibe-events > .turn').length`)
+	turns := browser.Eval[int](t, viewer, `document.querySelectorAll('#vibe-events > .turn').length`)
 	require.Equal(t, 1, turns, "the prompt's tool call, file edit and response form one turn")
 
 	t.Run("chat from a second browser context", func(t *testing.T) {
-		other := incognito(t, viewer)
+		other := browser.Incognito(t, viewer)
 		setSession(t, other, s.url, bob.Token)
-		run(t, other, chromedp.Navigate(s.url+"/alice/camp-code"),
+		browser.Run(t, other, chromedp.Navigate(s.url+"/alice/camp-code"),
 			chromedp.WaitVisible(css("#chat-input")),
 			chromedp.SendKeys(css("#chat-input"), "hello from bob <b>not bold</b>"),
 			chromedp.Click(css("#chat-form button")))
-		run(t, viewer, waitJS(`document.querySelector('#chat-messages').textContent.includes('hello from bob')`))
+		browser.Run(t, viewer, browser.WaitJS(`document.querySelector('#chat-messages').textContent.includes('hello from bob')`))
 		require.Equal(t, "bobhello from bob <b>not bold</b>", textOf(t, viewer, "#chat-messages .chat-msg"), "chat text is shown as text")
-		require.Zero(t, eval[int](t, viewer, `document.querySelectorAll('#chat-messages b').length`))
+		require.Zero(t, browser.Eval[int](t, viewer, `document.querySelectorAll('#chat-messages b').length`))
 		require.True(t, textOf(t, viewer, "#chat-login") != "", "an anonymous viewer is invited to log in")
 		// the logged-in viewer's widget shows the same events
-		run(t, other, waitJS(`!!document.querySelector('#vibe-events [data-event-id="e5-response"]')`))
+		browser.Run(t, other, browser.WaitJS(`!!document.querySelector('#vibe-events [data-event-id="e5-response"]')`))
 		require.Equal(t, []string{"e1-prompt", "e3-tool", "e4-file", "e5-response"}, widgetIDs(t, other, "#vibe-events"))
 		screenshot(t, other, "viewer-chat")
 	})
 
 	t.Run("a dropped connection resumes without duplicates", func(t *testing.T) {
-		eval[bool](t, viewer, `window.__sockets[window.__sockets.length-1].close(); true`)
-		run(t, viewer, waitJS(`document.body.dataset.connected === "false"`))
+		browser.Eval[bool](t, viewer, `window.__sockets[window.__sockets.length-1].close(); true`)
+		browser.Run(t, viewer, browser.WaitJS(`document.body.dataset.connected === "false"`))
 		publish(t, pub, prompt("e6-prompt", "Now cover it with a test"))
-		run(t, viewer, waitJS(`document.body.dataset.connected === "true" && !!document.querySelector('[data-event-id="e6-prompt"]')`))
-		require.GreaterOrEqual(t, eval[int](t, viewer, `window.__sockets.length`), 2, "the page reconnected")
+		browser.Run(t, viewer, browser.WaitJS(`document.body.dataset.connected === "true" && !!document.querySelector('[data-event-id="e6-prompt"]')`))
+		require.GreaterOrEqual(t, browser.Eval[int](t, viewer, `window.__sockets.length`), 2, "the page reconnected")
 		require.Equal(t, []string{"e1-prompt", "e3-tool", "e4-file", "e5-response", "e6-prompt"}, widgetIDs(t, viewer, "#vibe-events"))
 	})
 
 	t.Run("the widget keeps max_events and follows settings live", func(t *testing.T) {
 		s.call(http.MethodPut, "/api/vibe-coding/managed/"+strconv.FormatInt(slotID, 10)+"/settings", alice.Token,
 			map[string]any{"settings": map[string]any{"max_events": 2, "widget_title": "Alice builds"}}, http.StatusOK, nil)
-		run(t, viewer, waitJS(`document.querySelector('#vibe-title').textContent === 'Alice builds' && document.querySelectorAll('#vibe-events .ev').length === 2`))
+		browser.Run(t, viewer, browser.WaitJS(`document.querySelector('#vibe-title').textContent === 'Alice builds' && document.querySelectorAll('#vibe-events .ev').length === 2`))
 		require.Equal(t, []string{"e5-response", "e6-prompt"}, widgetIDs(t, viewer, "#vibe-events"))
 		s.call(http.MethodPut, "/api/vibe-coding/managed/"+strconv.FormatInt(slotID, 10)+"/settings", alice.Token,
 			map[string]any{"settings": map[string]any{"max_events": 18}}, http.StatusOK, nil)
-		run(t, viewer, waitJS(`document.querySelectorAll('#vibe-events .ev').length === 5`))
+		browser.Run(t, viewer, browser.WaitJS(`document.querySelectorAll('#vibe-events .ev').length === 5`))
 	})
 
 	t.Run("an event retracted inside its delay window never reaches the page", func(t *testing.T) {
@@ -82,7 +84,7 @@ func TestViewerPage(t *testing.T) {
 		publish(t, pub, prompt("e7-oops", "OOPS-PRIVATE-TEXT"), prompt("e8-kept", "Second thought"))
 		time.Sleep(time.Second) // four seconds before the delay ends, time enough on a loaded machine
 		s.call(http.MethodDelete, "/api/vibe-coding/managed/"+strconv.FormatInt(slotID, 10)+"/events/e7-oops", alice.Token, nil, http.StatusOK, nil)
-		run(t, viewer, waitJS(`!!document.querySelector('[data-event-id="e8-kept"]')`)) // the delay has passed
+		browser.Run(t, viewer, browser.WaitJS(`!!document.querySelector('[data-event-id="e8-kept"]')`)) // the delay has passed
 		time.Sleep(500 * time.Millisecond)
 		require.NotContains(t, widgetIDs(t, viewer, "#vibe-events"), "e7-oops")
 		require.NotContains(t, textOf(t, viewer, "#vibe-widget"), "OOPS-PRIVATE-TEXT")
@@ -118,7 +120,7 @@ func TestViewerPage(t *testing.T) {
 	})
 
 	screenshot(t, viewer, "viewer-desktop")
-	run(t, viewer, chromedp.EmulateViewport(360, 740))
-	require.False(t, eval[bool](t, viewer, `document.documentElement.scrollWidth > window.innerWidth`), "no horizontal scrolling at 360 px")
+	browser.Run(t, viewer, chromedp.EmulateViewport(360, 740))
+	require.False(t, browser.Eval[bool](t, viewer, `document.documentElement.scrollWidth > window.innerWidth`), "no horizontal scrolling at 360 px")
 	screenshot(t, viewer, "viewer-360px")
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
+	"openvibe.live/backend/shared/testenv/browser"
 	"openvibe.live/backend/shared/vibe"
 )
 
@@ -52,26 +53,26 @@ func TestWidget(t *testing.T) {
 		map[string]any{"settings": map[string]any{"show_tool_arguments": 1, "show_file_snippets": 1, "max_snippet_chars": 400, "max_response_chars": 2000}}, http.StatusOK, nil)
 	pub := s.publisher(s.publishToken(alice), slotID)
 
-	b := browser(t)
-	run(t, b, chromedp.EmulateViewport(1280, 1100), chromedp.Navigate(s.url+"/alice/camp-code"), waitJS(`document.body.dataset.connected === "true"`))
+	b := browser.Start(t)
+	browser.Run(t, b, chromedp.EmulateViewport(1280, 1100), chromedp.Navigate(s.url+"/alice/camp-code"), browser.WaitJS(`document.body.dataset.connected === "true"`))
 	first, rest := widgetEvents()
 	publish(t, pub, first...)
-	run(t, b, waitJS(`!!document.querySelector('[data-event-id="w2-tool"].tool-running')`))
+	browser.Run(t, b, browser.WaitJS(`!!document.querySelector('[data-event-id="w2-tool"].tool-running')`))
 	require.Equal(t, "running", textOf(t, b, `[data-event-id="w2-tool"] .ev-head .sr-only`))
 
 	publish(t, pub, rest...)
-	run(t, b, waitJS(`!!document.querySelector('[data-event-id="w6-long"]') && !!document.querySelector('[data-end-event-id="w4-tool"]')`))
+	browser.Run(t, b, browser.WaitJS(`!!document.querySelector('[data-event-id="w6-long"]') && !!document.querySelector('[data-end-event-id="w4-tool"]')`))
 
 	t.Run("markdown", func(t *testing.T) {
 		require.Equal(t, "night bus", textOf(t, b, `[data-event-id="w1-prompt"] strong`))
 		require.Equal(t, "parse.go", textOf(t, b, `[data-event-id="w1-prompt"] code`))
 		r := `[data-event-id="w3-response"]`
-		require.Equal(t, 2, eval[int](t, b, `document.querySelectorAll('`+r+` ol.md-list > li').length`))
-		require.Equal(t, []string{"file", "change"}, eval[[]string](t, b, `Array.from(document.querySelectorAll('`+r+` table th')).map(e => e.textContent)`))
+		require.Equal(t, 2, browser.Eval[int](t, b, `document.querySelectorAll('`+r+` ol.md-list > li').length`))
+		require.Equal(t, []string{"file", "change"}, browser.Eval[[]string](t, b, `Array.from(document.querySelectorAll('`+r+` table th')).map(e => e.textContent)`))
 		require.Equal(t, "new", textOf(t, b, r+` table em`))
-		links := eval[[]string](t, b, `Array.from(document.querySelectorAll('#vibe-widget a')).map(a => a.getAttribute('href'))`)
+		links := browser.Eval[[]string](t, b, `Array.from(document.querySelectorAll('#vibe-widget a')).map(a => a.getAttribute('href'))`)
 		require.Equal(t, []string{"internal/timetable/parse.go"}, links, "only links to relative paths")
-		require.Zero(t, eval[int](t, b, `document.querySelectorAll('#vibe-widget img, #vibe-widget b, #vibe-widget script').length`), "no images, no HTML")
+		require.Zero(t, browser.Eval[int](t, b, `document.querySelectorAll('#vibe-widget img, #vibe-widget b, #vibe-widget script').length`), "no images, no HTML")
 		text := textOf(t, b, r)
 		require.Contains(t, text, "<b>not bold</b>", "HTML stays text")
 		require.Contains(t, text, "a pixel", "an image shows its alt text")
@@ -81,10 +82,10 @@ func TestWidget(t *testing.T) {
 	})
 
 	t.Run("a tool call is one entry", func(t *testing.T) {
-		require.Equal(t, 1, eval[int](t, b, `document.querySelectorAll('#vibe-events .ev-tool-call').length`))
+		require.Equal(t, 1, browser.Eval[int](t, b, `document.querySelectorAll('#vibe-events .ev-tool-call').length`))
 		sel := `[data-event-id="w2-tool"]`
-		require.Equal(t, "w4-tool", eval[string](t, b, `document.querySelector('`+sel+`').dataset.endEventId`))
-		require.True(t, eval[bool](t, b, `document.querySelector('`+sel+`').classList.contains('tool-failed')`))
+		require.Equal(t, "w4-tool", browser.Eval[string](t, b, `document.querySelector('`+sel+`').dataset.endEventId`))
+		require.True(t, browser.Eval[bool](t, b, `document.querySelector('`+sel+`').classList.contains('tool-failed')`))
 		require.Equal(t, "Ran tests (go test) — 3 failed", textOf(t, b, sel+` .ev-text`))
 		require.Equal(t, "failed", textOf(t, b, sel+` .ev-head .sr-only`))
 		require.Contains(t, textOf(t, b, sel+` details`), "--- FAIL: TestWrap", "the result preview, behind details")
@@ -94,45 +95,45 @@ func TestWidget(t *testing.T) {
 		sel := `[data-event-id="w5-file"]`
 		require.Equal(t, "+2", textOf(t, b, sel+` .stat-add`))
 		require.Equal(t, "−1", textOf(t, b, sel+` .stat-del`))
-		require.Equal(t, "2 lines added, 1 removed", eval[string](t, b, `document.querySelector('`+sel+` .ev-stat').getAttribute('aria-label')`))
-		require.Equal(t, 2, eval[int](t, b, `document.querySelectorAll('`+sel+` .diff-add').length`))
-		require.Equal(t, 1, eval[int](t, b, `document.querySelectorAll('`+sel+` .diff-del').length`))
-		require.Contains(t, eval[[]string](t, b, `Array.from(document.querySelectorAll('`+sel+` .tok-keyword')).map(e => e.textContent)`), "return")
+		require.Equal(t, "2 lines added, 1 removed", browser.Eval[string](t, b, `document.querySelector('`+sel+` .ev-stat').getAttribute('aria-label')`))
+		require.Equal(t, 2, browser.Eval[int](t, b, `document.querySelectorAll('`+sel+` .diff-add').length`))
+		require.Equal(t, 1, browser.Eval[int](t, b, `document.querySelectorAll('`+sel+` .diff-del').length`))
+		require.Contains(t, browser.Eval[[]string](t, b, `Array.from(document.querySelectorAll('`+sel+` .tok-keyword')).map(e => e.textContent)`), "return")
 		require.NotEmpty(t, textOf(t, b, sel+` .tok-comment`))
 	})
 
 	t.Run("a long reply folds behind more, and the keyboard opens it", func(t *testing.T) {
 		sel := `[data-event-id="w6-long"]`
-		require.True(t, eval[bool](t, b, `document.querySelector('`+sel+` .ev-body').classList.contains('clamped')`))
-		require.Equal(t, "false", eval[string](t, b, `document.querySelector('`+sel+` .ev-more').getAttribute('aria-expanded')`))
-		require.False(t, eval[bool](t, b, `!!document.querySelector('[data-event-id="w1-prompt"] .ev-more')`), "a short one does not")
-		run(t, b, chromedp.Focus(css(sel+" .ev-more")), chromedp.KeyEvent("\r"))
-		require.Equal(t, "true", eval[string](t, b, `document.querySelector('`+sel+` .ev-more').getAttribute('aria-expanded')`))
-		require.False(t, eval[bool](t, b, `document.querySelector('`+sel+` .ev-body').classList.contains('clamped')`))
+		require.True(t, browser.Eval[bool](t, b, `document.querySelector('`+sel+` .ev-body').classList.contains('clamped')`))
+		require.Equal(t, "false", browser.Eval[string](t, b, `document.querySelector('`+sel+` .ev-more').getAttribute('aria-expanded')`))
+		require.False(t, browser.Eval[bool](t, b, `!!document.querySelector('[data-event-id="w1-prompt"] .ev-more')`), "a short one does not")
+		browser.Run(t, b, chromedp.Focus(css(sel+" .ev-more")), chromedp.KeyEvent("\r"))
+		require.Equal(t, "true", browser.Eval[string](t, b, `document.querySelector('`+sel+` .ev-more').getAttribute('aria-expanded')`))
+		require.False(t, browser.Eval[bool](t, b, `document.querySelector('`+sel+` .ev-body').classList.contains('clamped')`))
 		// it stays open when the list is drawn again
 		publish(t, pub, prompt("w7-prompt", "thanks"))
-		run(t, b, waitJS(`!!document.querySelector('[data-event-id="w7-prompt"]')`))
-		require.Equal(t, "true", eval[string](t, b, `document.querySelector('`+sel+` .ev-more').getAttribute('aria-expanded')`))
-		run(t, b, chromedp.KeyEvent("\r"))
-		require.True(t, eval[bool](t, b, `document.querySelector('`+sel+` .ev-body').classList.contains('clamped')`))
+		browser.Run(t, b, browser.WaitJS(`!!document.querySelector('[data-event-id="w7-prompt"]')`))
+		require.Equal(t, "true", browser.Eval[string](t, b, `document.querySelector('`+sel+` .ev-more').getAttribute('aria-expanded')`))
+		browser.Run(t, b, chromedp.KeyEvent("\r"))
+		require.True(t, browser.Eval[bool](t, b, `document.querySelector('`+sel+` .ev-body').classList.contains('clamped')`))
 	})
 
 	t.Run("accessible", func(t *testing.T) {
-		require.Equal(t, "Recent coding activity", eval[string](t, b, `document.querySelector('#vibe-events').getAttribute('aria-label')`))
-		require.Zero(t, eval[int](t, b, `Array.from(document.querySelectorAll('#vibe-widget button')).filter(e => !e.textContent.trim() && !e.getAttribute('aria-label')).length`), "every button has a name")
+		require.Equal(t, "Recent coding activity", browser.Eval[string](t, b, `document.querySelector('#vibe-events').getAttribute('aria-label')`))
+		require.Zero(t, browser.Eval[int](t, b, `Array.from(document.querySelectorAll('#vibe-widget button')).filter(e => !e.textContent.trim() && !e.getAttribute('aria-label')).length`), "every button has a name")
 		// Text colours against the panel: at least 4.5:1 (WCAG AA).
 		require.Empty(t, lowContrast(t, b, "rgb(23, 26, 33)"), "contrast below 4.5:1")
 	})
 
 	t.Run("socket frames one per message or joined by newlines", func(t *testing.T) {
-		require.Equal(t, 1, eval[int](t, b, `OpenVibe.feed.parseFrames('{"type":"vibe-coding","seq":1}').length`))
-		require.Equal(t, 2, eval[int](t, b, `OpenVibe.feed.parseFrames('{"type":"a"}\n{"type":"b"}\n').length`))
-		require.Equal(t, 1, eval[int](t, b, `OpenVibe.feed.parseFrames('{"type":"a"}\nnot json').length`))
+		require.Equal(t, 1, browser.Eval[int](t, b, `OpenVibe.feed.parseFrames('{"type":"vibe-coding","seq":1}').length`))
+		require.Equal(t, 2, browser.Eval[int](t, b, `OpenVibe.feed.parseFrames('{"type":"a"}\n{"type":"b"}\n').length`))
+		require.Equal(t, 1, browser.Eval[int](t, b, `OpenVibe.feed.parseFrames('{"type":"a"}\nnot json').length`))
 	})
 
 	// For the README: the plan opened, so that its list and table show.
-	run(t, b, chromedp.EmulateViewport(1280, 2200), chromedp.Click(css(`[data-event-id="w3-response"] .ev-more`)))
-	eval[bool](t, b, `document.activeElement.blur(), true`)
+	browser.Run(t, b, chromedp.EmulateViewport(1280, 2200), chromedp.Click(css(`[data-event-id="w3-response"] .ev-more`)))
+	browser.Eval[bool](t, b, `document.activeElement.blur(), true`)
 	png, err := chromedp.Run(b, chromedp.Screenshot(css("#vibe-widget")))
 	require.NoError(t, err)
 	saveImage(t, "widget", png)
@@ -151,7 +152,7 @@ func saveImage(t *testing.T, name string, png []byte) {
 // lowContrast lists the widget's text colours whose contrast against bg is below 4.5:1.
 func lowContrast(t *testing.T, ctx context.Context, bg string) []string {
 	t.Helper()
-	return eval[[]string](t, ctx, `(() => {
+	return browser.Eval[[]string](t, ctx, `(() => {
 		const lum = (c) => { const v = c.match(/[\d.]+/g).slice(0, 3).map(x => { x = x / 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); }); return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; };
 		const bg = lum('`+bg+`');
 		const out = [];
