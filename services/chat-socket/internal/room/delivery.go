@@ -275,6 +275,18 @@ func (r *Room) retract(rt slotbus.Retract) {
 	}))
 }
 
+// beforeResume runs when the slot is shown again, before anything is delivered under the new
+// settings. The resume has withheld in the store, in its own transaction, every event that
+// came due while the slot was paused, timed by the store's receive times; the room times a
+// live event from its arrival, a little later, so it may still hold one of them pending, or
+// not have received it yet. It drops the pending ones the store now holds withheld and reads
+// the store for the rest, as after a panic.
+func (r *Room) beforeResume(ctx context.Context) {
+	r.revalidate(ctx)
+	r.fillDue = true
+	r.fill(ctx, "unpause")
+}
+
 // panic pauses the slot and drops everything still waiting in the delay queue, and the
 // history events it withheld. It then reads from the store what was stored but has not
 // arrived yet: the panic message may overtake events on the other channel, and the store

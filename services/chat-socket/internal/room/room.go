@@ -356,6 +356,9 @@ func (r *Room) handle(ctx context.Context, m broker.Message) {
 	case msg.Kind == slotbus.KindEvent && msg.Event != nil:
 		r.receive(ctx, msg.Event)
 	case msg.Kind == slotbus.KindSettings && msg.Settings != nil:
+		if !r.settings.Live() && msg.Settings.Live() {
+			r.beforeResume(ctx)
+		}
 		r.applySettings(*msg.Settings, r.liveStreamID)
 	case msg.Kind == slotbus.KindRetract && msg.Retract != nil:
 		r.retract(*msg.Retract)

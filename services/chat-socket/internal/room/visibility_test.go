@@ -315,3 +315,36 @@ func TestRoomFollowsTheRule(t *testing.T) {
 		})
 	}
 }
+
+// TestResumeDropsWhatItWithheld: the resume withholds, in its own transaction, every event
+// that came due while the slot was paused, timed by the store's receive times. The room times
+// a live event from its arrival, a little later, so when the resume reaches it the room may
+// still hold such an event pending, or not have received it yet. Neither is shown.
+func TestResumeDropsWhatItWithheld(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := vibe.DefaultSettings()
+		s.DelayMs = 2000
+		h := newHarness(t, s)
+		v := h.watch()
+		pending := h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, false, time.Now())
+		late := h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, false, time.Now())
+		time.Sleep(100 * time.Millisecond)
+		h.publish(pending) // arrives 100 ms after it was stored: due 100 ms after the store has it due
+		paused := s
+		paused.Paused = 1
+		h.settings(paused)
+		time.Sleep(1950 * time.Millisecond) // due by the store's clock, still pending in the room
+
+		// The resume, as the api does it: withhold what came due while paused, then save and
+		// send the settings.
+		_, err := h.st.WithholdVibeEvents(t.Context(), store.Withhold{ManagedStreamID: 7,
+			Seqs: []int64{pending.Seq, late.Seq}, Reason: vibe.WithheldDueWhilePaused})
+		require.NoError(t, err)
+		h.settings(s)
+		h.publish(late) // its broker copy, from before it was withheld, comes after the resume
+		kept := h.store(vibe.TypePrompt)
+		time.Sleep(3 * time.Second)
+		require.Equal(t, []int64{kept.Seq}, seqs(take(t, v)), "events the resume withheld are never shown")
+		require.Equal(t, []int64{kept.Seq}, seqs(h.resume(0)), "nor replayed")
+	})
+}
