@@ -29,6 +29,9 @@ type Options struct {
 	OnBadLine func(path string, line int64, err error)
 	OnSession func(path string)
 	OnWaiting func(dir string)
+	// Stop, following the given Rollout, ends Run (with nil) at a moment when everything
+	// written so far was read; the calls still open are ended as at the end of a session.
+	Stop func() bool
 }
 
 // ErrNoSession means the project has no Codex session (and not following).
@@ -62,7 +65,7 @@ func Run(ctx context.Context, opt Options, emit func(context.Context, vibe.Event
 			}}, emit)
 	}
 	if opt.Rollout != "" {
-		return read(ctx, opt.Rollout, opt.Follow && !opt.Replay, nil)
+		return read(ctx, opt.Rollout, opt.Follow && !opt.Replay, opt.Stop)
 	}
 	dir := SessionsDir(opt.CodexHome)
 	finder := &finder{dir: dir, project: root, cwds: map[string]string{}}
