@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -73,21 +74,21 @@ func TestAutoSwitchesToTheAgentWrittenTo(t *testing.T) {
 	require.Contains(t, out.String(), "auto: Claude Code (4f35e220-c435-4cf7-b9b9-f40426042847.jsonl")
 
 	// Claude Code goes on writing its session, line by line.
-	appendSlowly(t, transcript, claudeLines[held:], 30*time.Millisecond)
+	appendSlowly(t, transcript, claudeLines[held:], 30*time.Millisecond, false)
 	require.Eventually(t, func() bool { f, _ := v.snapshot(); return len(f) >= claudeCount }, 30*time.Second, 20*time.Millisecond, out.String())
 
 	// Claude Code is quiet; the streamer opens Codex CLI, which writes its new session
-	// over a few seconds.
+	// over a few seconds (more than two looks).
 	time.Sleep(4 * time.Second)
 	rollout := filepath.Join(codexHome, "sessions", "2026", "12", "01", filepath.Base(codexFixture))
 	require.NoError(t, os.MkdirAll(filepath.Dir(rollout), 0o755))
-	appendSlowly(t, rollout, lines(t, codexFixture), 200*time.Millisecond)
+	appendSlowly(t, rollout, lines(t, codexFixture), 200*time.Millisecond, true)
 	require.Eventually(t, func() bool { f, _ := v.snapshot(); return len(f) >= claudeCount+codexCount-1 }, 60*time.Second, 50*time.Millisecond, out.String())
 
 	// Codex is quiet (its last call still open); a new Claude Code session begins.
 	time.Sleep(4 * time.Second)
 	transcript2 := filepath.Join(filepath.Dir(transcript), newSession+".jsonl")
-	appendSlowly(t, transcript2, claude2Lines, 150*time.Millisecond)
+	appendSlowly(t, transcript2, claude2Lines, 300*time.Millisecond, true) // over more than two looks
 
 	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		if f, _ := v.snapshot(); len(f) >= len(want) {
@@ -144,13 +145,20 @@ func withNewline(b []byte) []byte {
 	return b
 }
 
-// appendSlowly appends the lines to path one at a time, as an agent writes its session.
-func appendSlowly(t *testing.T, path string, ls [][]byte, every time.Duration) {
+var timestamp = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`)
+
+// appendSlowly appends the lines to path one at a time, as an agent writes its session; with
+// now, its timestamps say when (a session begun after vibe-publish started is published
+// from the time it started).
+func appendSlowly(t *testing.T, path string, ls [][]byte, every time.Duration, now bool) {
 	t.Helper()
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	require.NoError(t, err)
 	defer f.Close()
 	for _, l := range ls {
+		if now {
+			l = timestamp.ReplaceAll(l, []byte(time.Now().UTC().Format("2006-01-02T15:04:05.000Z")))
+		}
 		_, err := f.Write(withNewline(l))
 		require.NoError(t, err)
 		time.Sleep(every)

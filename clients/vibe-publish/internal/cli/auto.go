@@ -32,8 +32,24 @@ type candidate struct {
 // autoDirs are where each agent keeps its sessions (empty: its default).
 type autoDirs struct{ claude, codex, gemini, opencode string }
 
-// newestSessions lists, for each agent that has one, its newest session of the project.
-func newestSessions(project string, d autoDirs) []candidate {
+// looker finds each agent's newest session of a project.
+type looker struct {
+	project string
+	dirs    autoDirs
+	codex   *codex.Finder // remembers which project each rollout belongs to
+}
+
+func newLooker(project string, d autoDirs) (*looker, error) {
+	f, err := codex.NewFinder(project, d.codex)
+	if err != nil {
+		return nil, err
+	}
+	return &looker{project: project, dirs: d, codex: f}, nil
+}
+
+// newest lists, for each agent that has one, its newest session of the project.
+func (l *looker) newest() []candidate {
+	project, d := l.project, l.dirs
 	var out []candidate
 	add := func(adapter, label, path string, mod time.Time, err error) {
 		if err != nil {
@@ -51,7 +67,7 @@ func newestSessions(project string, d autoDirs) []candidate {
 		p, m, err := claudecode.NewestTranscript(dir)
 		add("claude-code", "Claude Code", p, m, err)
 	}
-	p, m, err := codex.Newest(project, d.codex)
+	p, m, err := l.codex.Newest()
 	add("codex", "Codex CLI", p, m, err)
 	p, m, err = gemini.Newest(project, d.gemini)
 	add("gemini", "Gemini CLI", p, m, err)
@@ -93,7 +109,11 @@ func autoAdapter(ctx context.Context, fs *flag.FlagSet, args []string, g *global
 	if err != nil {
 		return adapter{}, err
 	}
-	c, err := waitForSession(ctx, project, d, !*af.once, st)
+	look, err := newLooker(project, d)
+	if err != nil {
+		return adapter{}, err
+	}
+	c, err := waitForSession(ctx, look, !*af.once, st)
 	if err != nil {
 		return adapter{}, err
 	}
@@ -105,7 +125,7 @@ func autoAdapter(ctx context.Context, fs *flag.FlagSet, args []string, g *global
 		}
 		return parseAdapter(ctx, c.adapter, append(sub, dirFlags(c.adapter, d)...), g, stdio, st)
 	}
-	a := &autoRun{project: project, dirs: d, g: g, stdio: stdio, st: st,
+	a := &autoRun{project: project, dirs: d, look: look, g: g, stdio: stdio, st: st, replay: *af.replay, started: time.Now(),
 		seen: map[string]map[string]bool{}, keys: map[string]string{c.path: ""},
 		sw: newSwitcher(c.candidate, c.all, switchMargin)}
 	first, err := a.session(ctx, c.candidate)
@@ -143,21 +163,29 @@ func dirFlags(agent string, d autoDirs) []string {
 const (
 	autoPoll     = 2 * time.Second
 	switchMargin = 3 * time.Second
+	// startSlack: an event of a session first looked at after auto started is published when
+	// it happened at most this long before the start (the agent's clock is the machine's).
+	startSlack = 2 * time.Second
 )
 
 // autoRun follows one session after another through the same publisher.
 type autoRun struct {
 	project string
 	dirs    autoDirs
+	look    *looker
 	g       *globalFlags
 	stdio   IO
 	st      *status
 	first   vibe.Publisher // the hello's
 	flush   func(context.Context) error
+	replay  bool
+	started time.Time
 
 	// seen holds, per session file, the ids of the events not to publish (again): those
 	// published, and those the session held when auto started (unless --replay). Each
-	// session is read whole, so going back to one publishes only what it got meanwhile.
+	// session is read whole, so going back to one publishes only what it got meanwhile. Of a
+	// session not looked at when auto started (an older one resumed, say), what happened
+	// before then is not published either (unless --replay).
 	seen map[string]map[string]bool
 	keys map[string]string // each session's key; "" is the run's (the hello's)
 	sw   *switcher
@@ -191,6 +219,7 @@ func (a *autoRun) baseline(ctx context.Context, c candidate) {
 		a.st.logf("auto: %s: %v", filepath.Base(c.path), err)
 	}
 }
+
 func appendFlag(args []string, name, value string) []string {
 	if value == "" {
 		return args
@@ -207,10 +236,11 @@ type found struct {
 	all   []candidate // every agent's newest session then
 }
 
-func waitForSession(ctx context.Context, project string, d autoDirs, follow bool, st *status) (found, error) {
+func waitForSession(ctx context.Context, look *looker, follow bool, st *status) (found, error) {
+	project := look.project
 	waited := false
 	for {
-		cs := newestSessions(project, d)
+		cs := look.newest()
 		if c, ok := pick(cs); ok {
 			return found{c, waited, cs}, nil
 		}
@@ -232,7 +262,7 @@ func waitForSession(ctx context.Context, project string, d autoDirs, follow bool
 // adapter fails.
 func (a *autoRun) run(ctx context.Context, c candidate, ad adapter, emit emitFunc) error {
 	for {
-		if err := ad.follow(ctx, a.sw.stop(a.look), a.emitter(c, ad, emit)); err != nil {
+		if err := ad.follow(ctx, a.sw.stop(a.look.newest), a.emitter(c, ad, emit)); err != nil {
 			return err
 		}
 		next, ok := a.sw.take()
@@ -256,8 +286,6 @@ func (a *autoRun) run(ctx context.Context, c candidate, ad adapter, emit emitFun
 	}
 }
 
-func (a *autoRun) look() []candidate { return newestSessions(a.project, a.dirs) }
-
 // emitter publishes c's events not seen before, under c's session key, naming c's agent
 // when it is not the one the hello named.
 func (a *autoRun) emitter(c candidate, ad adapter, emit emitFunc) emitFunc {
@@ -267,9 +295,13 @@ func (a *autoRun) emitter(c candidate, ad adapter, emit emitFunc) emitFunc {
 		a.keys[c.path] = key
 	}
 	seen := a.seen[c.path]
+	var before time.Time // what the session got before this is not published
 	if seen == nil {
 		seen = map[string]bool{}
 		a.seen[c.path] = seen
+		if !a.replay {
+			before = a.started.Add(-startSlack)
+		}
 	}
 	var pub *vibe.Publisher
 	if ad.publisher.IntegrationID != a.first.IntegrationID {
@@ -284,6 +316,9 @@ func (a *autoRun) emitter(c candidate, ad adapter, emit emitFunc) emitFunc {
 			return nil
 		}
 		seen[ev.EventID] = true
+		if at, err := time.Parse(time.RFC3339Nano, ev.OccurredAt); err == nil && at.Before(before) {
+			return nil
+		}
 		if key != "" {
 			ev.SessionKey = key
 		}

@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"openvibe.live/backend/shared/vibe"
 )
 
 func TestSwitcherFollowsTheSessionWrittenTo(t *testing.T) {
@@ -66,4 +68,51 @@ func TestSwitcherStopLooksEverySoOften(t *testing.T) {
 	require.True(t, ok)
 	require.False(t, stop(), "no second look within autoPoll")
 	require.Equal(t, 1, looks)
+}
+
+func TestAutoEmitterPublishesEachEventOnce(t *testing.T) {
+	start := time.Date(2026, 12, 1, 15, 0, 0, 0, time.UTC)
+	a := &autoRun{started: start, first: vibe.Publisher{IntegrationID: "claude-code"},
+		seen: map[string]map[string]bool{"/c/a.jsonl": {"held": true}}, keys: map[string]string{"/c/a.jsonl": ""}}
+	var got []vibe.Event
+	emit := func(_ context.Context, ev vibe.Event) error { got = append(got, ev); return nil }
+	ev := func(id string, at time.Time) vibe.Event {
+		return vibe.Event{EventID: id, OccurredAt: at.Format(time.RFC3339Nano)}
+	}
+	ctx := context.Background()
+
+	// The session followed first: what it held at start is not sent, the rest once, under the
+	// run's key and without a publisher of its own.
+	claude := a.emitter(candidate{adapter: "claude-code", path: "/c/a.jsonl"},
+		adapter{publisher: vibe.Publisher{IntegrationID: "claude-code"}}, emit)
+	require.NoError(t, claude(ctx, ev("held", start.Add(-time.Hour))))
+	require.NoError(t, claude(ctx, ev("new", start.Add(-time.Hour)))) // written since, about an earlier moment
+	require.NoError(t, claude(ctx, ev("new", start.Add(-time.Hour))))
+	require.Len(t, got, 1)
+	require.Equal(t, "new", got[0].EventID)
+	require.Empty(t, got[0].SessionKey)
+	require.Nil(t, got[0].Publisher)
+
+	// A session first looked at later (an old one resumed): only what happened since the start.
+	codex := a.emitter(candidate{adapter: "codex", path: "/x/r.jsonl"},
+		adapter{publisher: vibe.Publisher{IntegrationID: "codex", IntegrationLabel: "Codex CLI", Vendor: "OpenAI", ClientType: "cli"}}, emit)
+	require.NoError(t, codex(ctx, ev("yesterday", start.Add(-24*time.Hour))))
+	require.NoError(t, codex(ctx, ev("now", start.Add(time.Minute))))
+	require.Len(t, got, 2)
+	require.Equal(t, "now", got[1].EventID)
+	require.NotEmpty(t, got[1].SessionKey, "a session key of its own")
+	require.Equal(t, "Codex CLI", got[1].Publisher.IntegrationLabel)
+
+	// Going back to it: the same key, nothing sent twice.
+	again := a.emitter(candidate{adapter: "codex", path: "/x/r.jsonl"}, adapter{publisher: vibe.Publisher{IntegrationID: "codex"}}, emit)
+	require.NoError(t, again(ctx, ev("now", start.Add(time.Minute))))
+	require.NoError(t, again(ctx, ev("later", start.Add(time.Hour))))
+	require.Len(t, got, 3)
+	require.Equal(t, got[1].SessionKey, got[2].SessionKey)
+
+	// With --replay, a session's whole past is published.
+	a.replay = true
+	old := a.emitter(candidate{adapter: "gemini", path: "/g/s.json"}, adapter{publisher: vibe.Publisher{IntegrationID: "gemini-cli"}}, emit)
+	require.NoError(t, old(ctx, ev("last-year", start.AddDate(-1, 0, 0))))
+	require.Len(t, got, 4)
 }

@@ -34,7 +34,8 @@ Usage:
   vibe-publish [flags] <adapter> [adapter flags] [args]
 
 Adapters (the agent adapters also take --project DIR, --replay and --once):
-  auto                                         the agent whose newest session is this project's
+  auto                                         the agent session of this project written to now
+                                               (switching when you use another)
   claude-code [--transcript FILE] [--claude-dir DIR]
                                                follow Claude Code's session transcript
   codex [--rollout FILE] [--codex-home DIR]    follow Codex CLI's session rollout
