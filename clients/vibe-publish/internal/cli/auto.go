@@ -113,6 +113,7 @@ func autoAdapter(ctx context.Context, fs *flag.FlagSet, args []string, g *global
 	if err != nil {
 		return adapter{}, err
 	}
+	started := time.Now() // before waiting: a session that begins meanwhile is published whole
 	c, err := waitForSession(ctx, look, !*af.once, st)
 	if err != nil {
 		return adapter{}, err
@@ -125,7 +126,7 @@ func autoAdapter(ctx context.Context, fs *flag.FlagSet, args []string, g *global
 		}
 		return parseAdapter(ctx, c.adapter, append(sub, dirFlags(c.adapter, d)...), g, stdio, st)
 	}
-	a := &autoRun{project: project, dirs: d, look: look, g: g, stdio: stdio, st: st, replay: *af.replay, started: time.Now(),
+	a := &autoRun{project: project, dirs: d, look: look, g: g, stdio: stdio, st: st, replay: *af.replay, started: started,
 		seen: map[string]map[string]bool{}, keys: map[string]string{c.path: ""},
 		sw: newSwitcher(c.candidate, c.all, switchMargin)}
 	first, err := a.session(ctx, c.candidate)
