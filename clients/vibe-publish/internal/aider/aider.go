@@ -28,6 +28,9 @@ type Options struct {
 	OnBadLine func(line int64, err error)
 	OnHistory func(path string)
 	OnWaiting func(path string)
+	// Stop, when set, ends Run (with nil) at a moment when everything written so far was
+	// read; the calls still open are ended as at the end of a session.
+	Stop func() bool
 }
 
 // ErrNoHistory means the repository has no aider chat history (and not following).
@@ -59,7 +62,7 @@ func Run(ctx context.Context, opt Options, emit func(context.Context, vibe.Event
 		return session.ReadLines(ctx, path, NewMapper(root), session.Lines{Follow: opt.Follow, History: history, Poll: opt.Poll, Stop: stop,
 			OnBadLine: opt.OnBadLine, Blank: true}, emit)
 	}
-	return session.Run(ctx, session.Options{Follow: opt.Follow, Replay: opt.Replay, Poll: opt.Poll, Newest: newest, Read: read,
+	return session.Run(ctx, session.Options{Follow: opt.Follow, Replay: opt.Replay, Poll: opt.Poll, Newest: newest, Read: read, Stop: opt.Stop,
 		OnWaiting: func(error) {
 			if opt.OnWaiting != nil {
 				opt.OnWaiting(path)

@@ -29,6 +29,9 @@ type Options struct {
 	OnBadLine    func(path string, line int64, err error)
 	OnTranscript func(path string) // told which transcript is being read
 	OnWaiting    func(dir string)  // told once when following and no transcript exists yet
+	// Stop, following the given Transcript, ends Run (with nil) at a moment when everything
+	// written so far was read; the calls still open are ended as at the end of a session.
+	Stop func() bool
 
 	maxLine int // tests: follow.MaxLine
 }
@@ -49,7 +52,7 @@ func Run(ctx context.Context, opt Options, emit func(context.Context, vibe.Event
 		return readSession(ctx, opt, path, history, stop, emit)
 	}
 	if opt.Transcript != "" {
-		return read(ctx, opt.Transcript, opt.Follow && !opt.Replay, nil)
+		return read(ctx, opt.Transcript, opt.Follow && !opt.Replay, opt.Stop)
 	}
 	dir, err := ProjectTranscriptDir(opt)
 	if err != nil {

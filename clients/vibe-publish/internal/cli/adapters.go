@@ -101,10 +101,11 @@ func claudeAdapter(fs *flag.FlagSet, args []string, pub vibe.Publisher, st *stat
 	if dir == "" {
 		dir = "."
 	}
-	return adapter{name: "claude-code", project: dir, publisher: pub,
-		run: func(ctx context.Context, emit func(context.Context, vibe.Event) error) error {
-			return claudecode.Run(ctx, opt, emit)
-		}}, nil
+	return adapter{name: "claude-code", project: dir, publisher: pub}.following(func(ctx context.Context, stop func() bool, emit emitFunc) error {
+		o := opt
+		o.Stop = stop
+		return claudecode.Run(ctx, o, emit)
+	}), nil
 }
 
 func gitWatchAdapter(fs *flag.FlagSet, args []string, pub vibe.Publisher, st *status) (adapter, error) {

@@ -61,10 +61,11 @@ func codexAdapter(fs *flag.FlagSet, args []string, pub vibe.Publisher, st *statu
 		OnBadLine: func(p string, n int64, err error) { st.logf("%s:%d skipped: %v", filepath.Base(p), n, err) },
 		OnSession: func(p string) { st.infof("following %s", p) },
 		OnWaiting: func(dir string) { st.infof("waiting for a Codex session of this project in %s", dir) }}
-	return adapter{name: "codex", project: af.dir(), publisher: agentPublisher(pub, "codex", "Codex CLI", "OpenAI"),
-		run: func(ctx context.Context, emit func(context.Context, vibe.Event) error) error {
-			return codex.Run(ctx, opt, emit)
-		}}, nil
+	return adapter{name: "codex", project: af.dir(), publisher: agentPublisher(pub, "codex", "Codex CLI", "OpenAI")}.following(func(ctx context.Context, stop func() bool, emit emitFunc) error {
+		o := opt
+		o.Stop = stop
+		return codex.Run(ctx, o, emit)
+	}), nil
 }
 
 func geminiAdapter(fs *flag.FlagSet, args []string, pub vibe.Publisher, st *status) (adapter, error) {
@@ -87,10 +88,11 @@ func geminiAdapter(fs *flag.FlagSet, args []string, pub vibe.Publisher, st *stat
 				st.logf("%s (read again when it changes)", msg)
 			}
 		}}
-	return adapter{name: "gemini", project: af.dir(), publisher: agentPublisher(pub, "gemini-cli", "Gemini CLI", "Google"),
-		run: func(ctx context.Context, emit func(context.Context, vibe.Event) error) error {
-			return gemini.Run(ctx, opt, emit)
-		}}, nil
+	return adapter{name: "gemini", project: af.dir(), publisher: agentPublisher(pub, "gemini-cli", "Gemini CLI", "Google")}.following(func(ctx context.Context, stop func() bool, emit emitFunc) error {
+		o := opt
+		o.Stop = stop
+		return gemini.Run(ctx, o, emit)
+	}), nil
 }
 
 func aiderAdapter(fs *flag.FlagSet, args []string, pub vibe.Publisher, st *status) (adapter, error) {
@@ -110,10 +112,11 @@ func aiderAdapter(fs *flag.FlagSet, args []string, pub vibe.Publisher, st *statu
 		OnBadLine: func(n int64, err error) { st.logf("line %d skipped: %v", n, err) },
 		OnHistory: func(p string) { st.infof("following %s", p) },
 		OnWaiting: func(p string) { st.infof("waiting for aider to write %s", p) }}
-	return adapter{name: "aider", project: root, publisher: agentPublisher(pub, "aider", "aider", "Aider"),
-		run: func(ctx context.Context, emit func(context.Context, vibe.Event) error) error {
-			return aider.Run(ctx, opt, emit)
-		}}, nil
+	return adapter{name: "aider", project: root, publisher: agentPublisher(pub, "aider", "aider", "Aider")}.following(func(ctx context.Context, stop func() bool, emit emitFunc) error {
+		o := opt
+		o.Stop = stop
+		return aider.Run(ctx, o, emit)
+	}), nil
 }
 
 func opencodeAdapter(fs *flag.FlagSet, args []string, pub vibe.Publisher, st *status) (adapter, error) {
@@ -129,8 +132,9 @@ func opencodeAdapter(fs *flag.FlagSet, args []string, pub vibe.Publisher, st *st
 	opt := opencode.Options{ProjectDir: *af.project, DataDir: *dir, Session: *sess, Follow: !*af.once, Replay: *af.replay,
 		OnSession: func(p string) { st.infof("following %s", p) },
 		OnWaiting: func(dir string) { st.infof("waiting for an opencode session of this project in %s", dir) }}
-	return adapter{name: "opencode", project: af.dir(), publisher: agentPublisher(pub, "opencode", "opencode", "SST"),
-		run: func(ctx context.Context, emit func(context.Context, vibe.Event) error) error {
-			return opencode.Run(ctx, opt, emit)
-		}}, nil
+	return adapter{name: "opencode", project: af.dir(), publisher: agentPublisher(pub, "opencode", "opencode", "SST")}.following(func(ctx context.Context, stop func() bool, emit emitFunc) error {
+		o := opt
+		o.Stop = stop
+		return opencode.Run(ctx, o, emit)
+	}), nil
 }

@@ -34,7 +34,8 @@ Usage:
   vibe-publish [flags] <adapter> [adapter flags] [args]
 
 Adapters (the agent adapters also take --project DIR, --replay and --once):
-  auto                                         the agent whose newest session is this project's
+  auto                                         the agent session of this project written to now
+                                               (switching when you use another)
   claude-code [--transcript FILE] [--claude-dir DIR]
                                                follow Claude Code's session transcript
   codex [--rollout FILE] [--codex-home DIR]    follow Codex CLI's session rollout
@@ -99,6 +100,23 @@ type adapter struct {
 	project   string // directory the activity happens in (for sanitizer hints)
 	publisher vibe.Publisher
 	run       func(ctx context.Context, emit func(context.Context, vibe.Event) error) error
+	// follow, for an agent's adapter following one session, is run that also returns (nil)
+	// once stop returns true, the session's open calls ended as at its end.
+	follow followFunc
+	// useFlush, when set, is given the wait for every published event's ack.
+	useFlush func(flush func(context.Context) error)
+}
+
+// emitFunc hands an event on (to the publisher, or the dry run's output).
+type emitFunc = func(context.Context, vibe.Event) error
+
+type followFunc func(ctx context.Context, stop func() bool, emit emitFunc) error
+
+// following sets a's follow, and its run as follow without a stop.
+func (a adapter) following(f followFunc) adapter {
+	a.follow = f
+	a.run = func(ctx context.Context, emit emitFunc) error { return f(ctx, nil, emit) }
+	return a
 }
 
 // Run is the whole command.
@@ -204,6 +222,9 @@ func live(ctx context.Context, ad adapter, conf settings, cfg publisher.Config, 
 		return err
 	}
 	st.attach(label, client.Stats)
+	if ad.useFlush != nil {
+		ad.useFlush(client.Flush)
+	}
 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -29,6 +29,9 @@ type Options struct {
 	OnBadLine func(path string, line int64, err error)
 	OnSession func(path string)
 	OnWaiting func(dir string)
+	// Stop, following the given Rollout, ends Run (with nil) at a moment when everything
+	// written so far was read; the calls still open are ended as at the end of a session.
+	Stop func() bool
 }
 
 // ErrNoSession means the project has no Codex session (and not following).
@@ -62,7 +65,7 @@ func Run(ctx context.Context, opt Options, emit func(context.Context, vibe.Event
 			}}, emit)
 	}
 	if opt.Rollout != "" {
-		return read(ctx, opt.Rollout, opt.Follow && !opt.Replay, nil)
+		return read(ctx, opt.Rollout, opt.Follow && !opt.Replay, opt.Stop)
 	}
 	dir := SessionsDir(opt.CodexHome)
 	finder := &finder{dir: dir, project: root, cwds: map[string]string{}}
@@ -97,13 +100,28 @@ func SessionsDir(home string) string {
 
 // Newest returns the project's most recently written rollout.
 func Newest(projectDir, codexHome string) (string, time.Time, error) {
-	root, err := filepath.Abs(projectDir)
+	f, err := NewFinder(projectDir, codexHome)
 	if err != nil {
 		return "", time.Time{}, err
 	}
-	f := &finder{dir: SessionsDir(codexHome), project: root, cwds: map[string]string{}}
-	return f.newest()
+	return f.Newest()
 }
+
+// Finder is Newest for a caller that asks again and again: each rollout's cwd is read once.
+type Finder struct{ f *finder }
+
+// NewFinder finds the newest rollouts of projectDir in codexHome (default $CODEX_HOME or
+// ~/.codex).
+func NewFinder(projectDir, codexHome string) (*Finder, error) {
+	root, err := filepath.Abs(projectDir)
+	if err != nil {
+		return nil, err
+	}
+	return &Finder{&finder{dir: SessionsDir(codexHome), project: root, cwds: map[string]string{}}}, nil
+}
+
+// Newest returns the project's most recently written rollout.
+func (f *Finder) Newest() (string, time.Time, error) { return f.f.newest() }
 
 // finder picks the newest rollout whose session ran in the project (or below it). The cwd of
 // each rollout is read once from its first line.

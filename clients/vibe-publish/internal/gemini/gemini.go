@@ -29,6 +29,9 @@ type Options struct {
 	OnSession func(path string)
 	OnWaiting func(dir string)
 	OnError   func(err error) // a read that failed while following (retried)
+	// Stop, following the given Session, ends Run (with nil) at a moment when everything
+	// written so far was read; the calls still open are ended as at the end of a session.
+	Stop func() bool
 }
 
 // ErrNoSession means the project has no Gemini CLI session (and not following).
@@ -51,7 +54,7 @@ func Run(ctx context.Context, opt Options, emit func(context.Context, vibe.Event
 		return follow(ctx, opt, path, root, history, stop, emit)
 	}
 	if opt.Session != "" {
-		return read(ctx, opt.Session, opt.Follow && !opt.Replay, nil)
+		return read(ctx, opt.Session, opt.Follow && !opt.Replay, opt.Stop)
 	}
 	dirs := ChatDirs(opt.GeminiDir, project)
 	return session.Run(ctx, session.Options{Follow: opt.Follow, Replay: opt.Replay, Poll: opt.Poll, Read: read,

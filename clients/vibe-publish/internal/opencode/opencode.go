@@ -23,6 +23,9 @@ type Options struct {
 
 	OnSession func(path string)
 	OnWaiting func(dir string)
+	// Stop, following the given Session, ends Run (with nil) at a moment when everything
+	// written so far was read; the calls still open are ended as at the end of a session.
+	Stop func() bool
 }
 
 // Run publishes the project's newest opencode session (or Options.Session).
@@ -39,7 +42,7 @@ func Run(ctx context.Context, opt Options, emit func(context.Context, vibe.Event
 		return follow(ctx, opt, path, history, stop, emit)
 	}
 	if opt.Session != "" {
-		return read(ctx, opt.Session, opt.Follow && !opt.Replay, nil)
+		return read(ctx, opt.Session, opt.Follow && !opt.Replay, opt.Stop)
 	}
 	return session.Run(ctx, session.Options{Follow: opt.Follow, Replay: opt.Replay, Poll: opt.Poll, Read: read,
 		Newest: func() (string, time.Time, error) { return Newest(storage, project) },

@@ -207,3 +207,34 @@ func sortedJSON(dir string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// Written measures how much a session holds (its file, its messages and the parts of its
+// newest message, in bytes), so that a caller can tell a session being written to from one
+// whose files were only touched.
+func Written(sessionFile string) int64 {
+	info, err := os.Stat(sessionFile)
+	if err != nil {
+		return 0
+	}
+	n := info.Size()
+	var s sessionInfo
+	if readJSON(sessionFile, &s) != nil || s.ID == "" {
+		return n
+	}
+	storage := filepath.Dir(filepath.Dir(filepath.Dir(sessionFile)))
+	messages := sortedJSON(filepath.Join(storage, "message", s.ID))
+	for _, m := range messages {
+		if info, err := os.Stat(m); err == nil {
+			n += info.Size()
+		}
+	}
+	if len(messages) > 0 {
+		last := strings.TrimSuffix(filepath.Base(messages[len(messages)-1]), ".json")
+		for _, p := range sortedJSON(filepath.Join(storage, "part", last)) {
+			if info, err := os.Stat(p); err == nil {
+				n += info.Size()
+			}
+		}
+	}
+	return n
+}

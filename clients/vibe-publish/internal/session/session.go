@@ -26,6 +26,9 @@ type Options struct {
 	Read func(ctx context.Context, path string, history bool, stop func() bool) error
 	// OnWaiting is told once when following and no session exists yet.
 	OnWaiting func(err error)
+	// Stop, when set, is asked with the check for a newer session: returning true ends the
+	// session being read as a switch to a newer one would, and Run returns nil.
+	Stop func() bool
 }
 
 // Run follows the newest session, then each newer one from its start.
@@ -52,7 +55,12 @@ func Run(ctx context.Context, opt Options) error {
 			continue
 		}
 		var lastCheck time.Time
+		stopped := false
 		newer := func() bool {
+			if opt.Stop != nil && opt.Stop() {
+				stopped = true
+				return true
+			}
 			if time.Since(lastCheck) < time.Second {
 				return false
 			}
@@ -60,7 +68,7 @@ func Run(ctx context.Context, opt Options) error {
 			p, m, err := opt.Newest()
 			return err == nil && p != path && m.After(mod)
 		}
-		if err := opt.Read(ctx, path, history, newer); err != nil || !opt.Follow {
+		if err := opt.Read(ctx, path, history, newer); err != nil || !opt.Follow || stopped {
 			return err
 		}
 		history = false // a newer session is published from its start
