@@ -136,9 +136,10 @@ func (c *conn) openSession(ctx context.Context, key string, pubJSON json.RawMess
 // sessionFor returns the session an event names. A key this connection has not opened is
 // opened as the original platform does: the first event on a connection without hello
 // establishes its key, and an event naming another key is stored in that session. A session
-// already in the store keeps its publisher; a new one takes the connection's (from its last
-// hello, if any).
-func (c *conn) sessionFor(ctx context.Context, key string) (*connSession, error) {
+// already in the store keeps its publisher; a new one takes the publisher the event names
+// (one connection may carry the sessions of several agents), else the connection's (from its
+// last hello, if any).
+func (c *conn) sessionFor(ctx context.Context, key string, evPub *vibe.Publisher) (*connSession, error) {
 	if s, ok := c.byKey[key]; ok {
 		return s, nil
 	}
@@ -146,6 +147,12 @@ func (c *conn) sessionFor(ctx context.Context, key string) (*connSession, error)
 		return nil, errTooManySessions
 	}
 	pubJSON := c.publisher
+	if evPub != nil {
+		raw, _ := json.Marshal(evPub)
+		if pub := vibe.NormalizePublisher(raw); pub != (vibe.Publisher{}) {
+			pubJSON, _ = json.Marshal(pub)
+		}
+	}
 	sctx, cancel := context.WithTimeout(ctx, c.g.cfg.StoreTimeout)
 	existing, err := c.g.st.VibeSessionByKey(sctx, c.slot.id, key)
 	cancel()
@@ -203,7 +210,7 @@ func (c *conn) handleEvent(ctx context.Context, env *vibe.ClientMessage) *closeR
 		c.fail(reasonInvalidPayload, TextSessionKeyTooLong, ev.EventID)
 		return nil
 	}
-	sess, err := c.sessionFor(ctx, key)
+	sess, err := c.sessionFor(ctx, key, ev.Publisher)
 	if err != nil {
 		text := TextSessionStore
 		if errors.Is(err, errTooManySessions) {

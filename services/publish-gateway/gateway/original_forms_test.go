@@ -161,8 +161,8 @@ func TestEventBeforeHello(t *testing.T) {
 }
 
 // TestEventNamingAnotherSession: an event naming a session key other than the hello's is
-// stored in that session, which takes the hello's publisher; a session already known keeps
-// its own.
+// stored in that session, which takes the event's publisher or else the hello's; a session
+// already known keeps its own.
 func TestEventNamingAnotherSession(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -185,4 +185,21 @@ func TestEventNamingAnotherSession(t *testing.T) {
 	row, err = h.st.VibeEventByEventID(t.Context(), ms.ID, "x-2")
 	require.NoError(t, err)
 	require.Equal(t, "first", row.SessionKey, "an event without a key belongs to the hello's session")
+
+	// A new session opened by an event that names its own publisher (one connection carrying
+	// two agents' sessions) takes that publisher; a known session keeps its own.
+	codex := map[string]any{"integrationId": "codex-cli", "integrationLabel": "Codex CLI\u0007 ", "clientType": "cli"}
+	require.NoError(t, c.Send(ctx, map[string]any{"type": vibe.MsgEvent, "event": map[string]any{
+		"eventId": "x-3", "eventType": "prompt", "sessionKey": "third", "publisher": codex}}))
+	require.Equal(t, "x-3", ack(t, must(c.Next(ctx))).EventID)
+	sess, err = h.st.VibeSessionByKey(t.Context(), ms.ID, "third")
+	require.NoError(t, err)
+	require.Equal(t, vibe.Publisher{IntegrationID: "codex-cli", IntegrationLabel: "Codex CLI", ClientType: "cli"},
+		vibe.NormalizePublisher(sess.Publisher), "the event's publisher, cleaned as a hello's is")
+	require.NoError(t, c.Send(ctx, map[string]any{"type": vibe.MsgEvent, "event": map[string]any{
+		"eventId": "x-4", "eventType": "prompt", "sessionKey": "second", "publisher": codex}}))
+	require.Equal(t, "x-4", ack(t, must(c.Next(ctx))).EventID)
+	sess, err = h.st.VibeSessionByKey(t.Context(), ms.ID, "second")
+	require.NoError(t, err)
+	require.Equal(t, "GitHub Copilot", vibe.NormalizePublisher(sess.Publisher).IntegrationLabel)
 }
