@@ -51,7 +51,7 @@ var configRules = []extraRule{
 	{
 		// .npmrc _auth / _password (base64), and //registry/:_authToken= with any key case.
 		id:       ruleRegAuth,
-		re:       regexp.MustCompile(`(?i)(?:^|[\s:/"])_(?:auth|password|authtoken)\s*=\s*("[^"\n]+"|[^\s"#]+)`),
+		re:       regexp.MustCompile(`(?i)(?:^|[\s:/"])_(?:auth|password|authtoken)\s*=\s*("[^"\n]+"|[^\s"]+)`),
 		group:    1,
 		keywords: []string{"_auth", "_password"},
 	},
@@ -197,16 +197,23 @@ var configRules = []extraRule{
 		anchors:  secretWordBeforeIs,
 	},
 	{
-		// A bearer token anywhere, not only in an Authorization header.
+		// A bearer token anywhere, not only in an Authorization header. The credential is
+		// the run of non-blank characters after the scheme (RFC 6750's token68 and, as
+		// people write them, passwords with symbols: Bearer at5G6zi!m).
 		id:       ruleBearer,
-		re:       regexp.MustCompile(`(?i)\b(?:bearer|ntlm|negotiate)\s+([A-Za-z0-9._~+/-]{8,}=*)`),
+		re:       regexp.MustCompile(`(?i)\b(?:bearer|ntlm|negotiate)[ \t]+([^\s"'\x60,;<>]{5,399}[^\s"'\x60,;<>.:)\]}])`),
 		group:    1,
 		keywords: []string{"bearer", "ntlm", "negotiate"},
-		// 16+ characters with letters and digits, or 8+ mixing cases and digits as
-		// passwords do: "Bearer tokens" and "bearer auth" are words.
-		check: func(v string) bool {
-			return len(v) >= 16 && (hasDigitAndLetter(v) || len(v) >= 32) || mixedClasses(v) && hasDigitAndLetter(v) && !strings.Contains(v, ".")
-		},
+		check:    bearerCredential,
+	},
+	{
+		// A bearer credential of words (Bearer dev_admin, Bearer open-sesame) where a header
+		// is meant: after Authorization, -H, "header".
+		id:       ruleBearer,
+		re:       regexp.MustCompile(`(?i)(?:authorization|header|-H)[^\n]{0,40}?\bbearer[ \t]+([A-Za-z][A-Za-z_-]{4,62}[A-Za-z])\b`),
+		group:    1,
+		keywords: []string{"bearer"},
+		check:    bearerWords,
 	},
 	{
 		// Basic credentials anywhere: base64 of user:password.
@@ -440,6 +447,38 @@ func findKubernetesSecrets(text string, f *findings) {
 }
 
 var jsonStringValue = regexp.MustCompile(`"[^"\n]+"\s*:\s*"([^"\n]{4,})"`)
+
+// bearerCredential decides the value after Bearer, NTLM or Negotiate outside a header: 16+
+// characters with letters and digits (or 32+), 8+ mixing cases and digits as passwords do,
+// or 6+ holding a letter and a symbol no identifier has (Prl23Db#@). "Bearer tokens",
+// "bearer auth" and "Bearer v1.2" are words.
+func bearerCredential(v string) bool {
+	if len(v) >= 16 && (hasDigitAndLetter(v) || len(v) >= 32) {
+		return true
+	}
+	if mixedClasses(v) && hasDigitAndLetter(v) && !strings.Contains(v, ".") {
+		return true
+	}
+	return len(v) >= 6 && strings.ContainsAny(v, "!#@$%^*?|{}[]()&<>~") && strings.IndexFunc(v, func(r rune) bool {
+		return r < 128 && isLetter(byte(r))
+	}) >= 0 && !placeholderValue(v)
+}
+
+// bearerWords accepts a header's bearer credential made of words joined by - or _ or of
+// mixed case (dev_admin, open-sesame, OpenSesame), not the words that name the scheme's
+// parts (Bearer token, Bearer access_token).
+func bearerWords(v string) bool {
+	l := strings.ToLower(v)
+	if !strings.ContainsAny(v, "-_") && l == v || bearerNameWords[strings.NewReplacer("-", "_").Replace(l)] {
+		return false
+	}
+	return !placeholderValue(v)
+}
+
+var bearerNameWords = map[string]bool{"token": true, "tokens": true, "access_token": true, "auth_token": true,
+	"id_token": true, "api_key": true, "apikey": true, "authentication": true, "authorization": true,
+	"credential": true, "credentials": true, "scheme": true, "header": true, "jwt": true, "value": true,
+	"bearer_token": true, "oauth_token": true, "session_token": true, "refresh_token": true, "secret": true}
 
 // mixedClasses reports a value with upper- and lower-case letters and a digit or symbol.
 func mixedClasses(v string) bool {

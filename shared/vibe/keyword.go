@@ -557,23 +557,63 @@ func assignedValue(s string, i int) (int, int, bool) {
 			return start, start + len(v), len(v) > 0
 		}
 	}
-	stops := " \t\r\n\"'`,;<>&"
 	if envLine(s, start) {
-		stops = " \t\r\n" // NAME=value alone on its line (.env): the value is the whole word
-	}
-	for i < len(s) && i-start < 400 && !strings.ContainsRune(stops, rune(s[i])) {
-		i++
-	}
-	if stops == " \t\r\n" {
+		// NAME=value alone on its line (.env): the value is the whole word.
+		for i < len(s) && i-start < 400 && !strings.ContainsRune(" \t\r\n", rune(s[i])) {
+			i++
+		}
 		for i > start && s[i-1] == ';' {
 			i--
 		}
+	} else {
+		i = bareValueEnd(s, start, 400)
 	}
 	// A closing bracket the value did not open belongs to the text around it: (pw:x1y2).
 	for i > start && strings.IndexByte(")]}", s[i-1]) >= 0 && strings.Count(s[start:i], string(opening(s[i-1]))) < strings.Count(s[start:i], string(s[i-1])) {
 		i--
 	}
 	return start, i, i > start
+}
+
+// bareValueEnd returns the end of an unquoted value starting at start: the run of non-blank
+// characters up to a quote, a comma or a semicolon (code around the value), or the <, > or &
+// that opens a tag, a redirection or the next query parameter. Generated passwords hold <, >
+// and & too (m{{h}o)p${e]nob(ody[finds>-_$#thisone}}), so those inside the run belong to it.
+func bareValueEnd(s string, start, limit int) int {
+	i := start
+	for ; i < len(s) && i-start < limit; i++ {
+		c := s[i]
+		if strings.IndexByte(" \t\r\n\"'`,;", c) >= 0 {
+			break
+		}
+		if c == '<' || c == '>' || c == '&' {
+			if i+1 >= len(s) || valueBreak(s, i) {
+				break
+			}
+		}
+	}
+	return i
+}
+
+// valueBreak reports whether the <, > or & at i ends a value: a tag (</td>, <br>), a
+// redirection or pipe-like operator (x > file, x>>log, x&&cmd, x&), an entity (&amp;) or
+// the next parameter of a query (&user=…).
+func valueBreak(s string, i int) bool {
+	c, n := s[i], s[i+1]
+	switch c {
+	case '<':
+		return n == '/' || n == '!' || n == '<' || isLetter(n) || n == ' '
+	case '>':
+		return n == '>' || n == ' ' || n == '\t' || n == '\n' || n == '<' || n == '"' || n == '\''
+	}
+	if n == '&' || n == ' ' || n == '\t' || n == '\n' || n == '#' {
+		return true
+	}
+	j := i + 1
+	for j < len(s) && (isWordByte(s[j]) || s[j] == '.' || s[j] == '-' || s[j] == '[' || s[j] == ']') && j-i < 40 {
+		j++
+	}
+	return j > i+1 && (j < len(s) && (s[j] == '=' || s[j] == ';'))
 }
 
 func opening(c byte) byte {

@@ -154,7 +154,9 @@ const (
 )
 
 // secretValue is an assignment's value: quoted, or a run of non-space characters.
-const secretValue = "(?:\"([^\"\\n]{1,400})\"|'([^'\\n]{1,400})'|\x60([^\x60\\n]{1,400})\x60|([^\\s\"'\x60,;<>&]{1,400}))"
+// Unquoted, a <, > or & inside the run belongs to it (generated passwords hold them); one
+// that ends it is left out (x > file, x&&, x</td>).
+const secretValue = "(?:\"([^\"\\n]{1,400})\"|'([^'\\n]{1,400})'|\x60([^\x60\\n]{1,400})\x60|([^\\s\"'\x60,;<>&](?:[^\\s\"'\x60,;]{0,398}[^\\s\"'\x60,;<>&])?))"
 
 var extraRules = append([]extraRule{
 	{

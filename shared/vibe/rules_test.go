@@ -46,6 +46,13 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		// Bearer credentials outside a header, also short ones.
 		{"bearer in prose", "> Use this header: Bearer dipPr10Gg", "dipPr10Gg", "Use this header"},
 		{"bearer in a template literal", "const headers = { Authorization: `Bearer dipPr10Gg!` };", "dipPr10Gg", "const headers"},
+		{"bearer with symbols", "> Use this header: Bearer Prl23Db#@", "Prl23Db#@", "Use this header"},
+		{"bearer with = inside", "token is Bearer IaA-pItAhnAFOZj6UkfE3M_7aTfL=BByQ87+eNAW5bc9pB3Z now", "BByQ87+eNAW5bc9pB3Z", " now"},
+		{"bearer of words in a header", "> Use this header: Bearer dev_admin", "dev_admin", "Use this header"},
+		// Unquoted values holding <, > and &, generated passwords do.
+		{"flag value with >", "./deploy.sh --api-key Qm{{h}o)p${e]nob(ody[finds>-_$#thisone}} --region eu-west-1", ">-_$#thisone", "--region eu-west-1"},
+		{"assignment value with > and &", "run --opt db_pass_secure=Qx7>kP2&mW9z<R4 --next", "kP2&mW9z", "--next"},
+		{"npmrc token with #", "//registry.npmjs.org/:_authToken=Qx7kP2#mW9zR4vL\nalways-auth=true\n", "mW9zR4vL", "always-auth=true"},
 		// Command lines.
 		{"psexec", `psexec \\10.0.94.120 -u Administrator -p dev_Admin9 cmd /c echo`, "dev_Admin9", "-u Administrator"},
 		{"sqlcmd", "sqlcmd -S db -U sa -P 'Yuk0n!2024' -Q 'select 1'", "Yuk0n!2024", "-U sa"},
@@ -113,6 +120,9 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		`"checksum": "md5-1B2M2Y8AsgTpgAmY7PhCfg==", subnet-0bb1c79de3EXAMPLE`,
 		"env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: db\n        key: password\n",
 		`[{"name": "password", "type": "string"}, {"name": "email", "value": "ops@corp.io"}]`,
+		"Send it as a Bearer token in the header, or use Bearer access_token auth.",
+		"curl -H 'Authorization: Bearer $TOKEN' -H \"Authorization: Bearer ${API_TOKEN}\" https://api.corp.io",
+		"See the Bearer authentication scheme (RFC 6750) and NTLM v2.",
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
