@@ -548,6 +548,11 @@ func assignedValue(s string, i int) (int, int, bool) {
 			end++
 		}
 		v := s[start:end]
+		if _, ok := jsonStringHead(s[strings.LastIndexByte(s[:start], '\n')+1 : start]); ok {
+			if q := strings.IndexByte(v, '"'); q >= 0 {
+				v = v[:q] // the JSON string ends the line
+			}
+		}
 		if c := strings.Index(v, " #"); c >= 0 {
 			v = v[:c]
 		}
@@ -655,13 +660,33 @@ func envLine(s string, start int) bool {
 // lineHead returns the line up to i without its indentation, the line-number gutter of
 // cat -n, grep -n or an editor view ("    12\t", "12→", "12 | "), a diff's or a list's
 // leading +, - or a quote's >.
+//
+// A JSON string value opens a line too: "content": "password: x\n…" is a file a tool call
+// writes, and its first line is as much a config line as the others.
 func lineHead(s string, i int) string {
 	ls := strings.LastIndexByte(s[:i], '\n') + 1
 	head := strings.TrimLeft(s[ls:i], " \t")
+	if h, ok := jsonStringHead(head); ok {
+		head = strings.TrimLeft(h, " \t")
+	}
 	if k := gutterEnd(head); k > 0 {
 		head = head[k:]
 	}
 	return strings.TrimLeft(head, " \t-+>")
+}
+
+// jsonStringHead returns what follows the opening quote of a JSON member's string value in
+// head ({"content": "…), when head holds one and the string is still open.
+func jsonStringHead(head string) (string, bool) {
+	q := strings.LastIndexByte(head, '"')
+	if q < 0 {
+		return head, false
+	}
+	before := strings.TrimRight(head[:q], " \t")
+	if !strings.HasSuffix(before, ":") || !strings.HasSuffix(strings.TrimRight(before[:len(before)-1], " \t"), `"`) {
+		return head, false
+	}
+	return head[q+1:], true
 }
 
 // gutterEnd returns the length of a line-number gutter opening head, or 0.

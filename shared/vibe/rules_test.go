@@ -139,10 +139,13 @@ func TestSanitizeEscapedText(t *testing.T) {
 		{`{"command": "curl -X PUT -u \"admin:dG9rZW4g\" https://127.0.0.1"}`, "dG9rZW4g"},
 		{`{"args": "{\"env\": \"PGPASSWORD=Abc123xyz psql\"}"}`, "Abc123xyz"},
 		{`{"content": "[pypi]\nusername = __token__\npassword = hunterTwo`, "hunterTwo"}, // cut short
+		// The string's first line is a config line too, its value up to the closing quote.
+		{`{"file_path": "notes/setup.md", "content": "aws_secret_access_key: two words"}`, "two words"},
 	} {
 		out := san.NewSession(SessionHints{}).SanitizeText(tt.in)
 		require.NotContains(t, out, tt.secret, "%q → %q", tt.in, out)
 		require.True(t, strings.HasPrefix(out, `{"`), out)
+		require.True(t, strings.HasSuffix(out, `"}`) || !strings.HasSuffix(tt.in, `"}`), out)
 	}
 }
 
