@@ -168,6 +168,14 @@ func TestSanitizeSeenSecrets(t *testing.T) {
 	require.False(t, leaks(out, secret), out)
 	// Another session has not seen it.
 	require.Equal(t, "plain "+secret[:8], san.NewSession(SessionHints{}).SanitizeText("plain "+secret[:8]))
+
+	// A base64 value found again without its padding, raw or URL-escaped.
+	padded := "abcdefghij+klmnopqrst/uvwx=="
+	require.NotContains(t, ss.SanitizeText("line_token: "+padded), "klmnopqrst")
+	for _, later := range []string{"abcdefghij+klmnopqrst/uvwx", "abcdefghij%2Bklmnopqrst%2Fuvwx"} {
+		out := ss.SanitizeText("GET /cb?code=" + later + " HTTP/1.1")
+		require.NotContains(t, out, "klmnopqrst", out)
+	}
 }
 
 func TestSanitizeFailsClosed(t *testing.T) {

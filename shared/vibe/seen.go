@@ -140,6 +140,14 @@ func secretForms(sec string) []string {
 			}
 		}
 	}
+	if core := strings.TrimRight(sec, "="); core != sec && len(core) >= minSeenForm {
+		// A base64 value comes back without its padding as often as with it (base64url,
+		// JWT segments, a query parameter): the unpadded value, raw and URL-escaped.
+		forms = append(forms, core)
+		if v := url.QueryEscape(core); v != core {
+			forms = append(forms, v, lowerPercent(v))
+		}
+	}
 	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
 		for off := range 3 {
 			padded := strings.Repeat("\x00", off) + sec
