@@ -39,6 +39,11 @@ func (s *Sanitizer) detectJoined(ctx context.Context, text string, run []piece, 
 		return
 	}
 	var b strings.Builder
+	// What opens the first piece's line comes first, so that the name a chain is assigned
+	// to (api_key = "…" +\n "…") is read with the value it makes.
+	ls := strings.LastIndexByte(text[:run[0].start], '\n') + 1
+	ls = max(ls, run[0].start-80)
+	b.WriteString(text[ls:run[0].start])
 	offsets := make([]int, len(run)) // start of each piece in the joined text
 	for i, p := range run {
 		offsets[i] = b.Len()

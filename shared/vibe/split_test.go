@@ -25,6 +25,7 @@ func TestSanitizeSplitSecrets(t *testing.T) {
 		{"php dot", `$t = '` + tok[:10] + `' . '` + tok[10:] + `';`, []string{tok[:10], tok[10:]}},
 		{"wrapped terminal", "token:\n" + tok[:20] + "\n" + tok[20:] + "\n", []string{tok[:20], tok[20:]}},
 		{"diff hunk", "@@ -1,2 +1,2 @@\n+" + tok[:21] + "\n+" + tok[21:] + "\n", []string{tok[:21], tok[21:]}},
+		{"a password concatenated", "api_key = \"Zx8cV7bN6mQ5\" +\n  \"wE4rT3yU9oPa\"", []string{"Zx8cV7bN6mQ5", "wE4rT3yU9oPa"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
