@@ -109,6 +109,12 @@ var configRules = []extraRule{
 		keywords: []string{"htpasswd"},
 	},
 	{
+		// poetry config http-basic.REPO user SECRET (pip, uv and pdm read the same).
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\bconfig\s+(?:--\S+\s+)*http-basic\.[\w.-]+\s+\S+\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-]\S*))`),
+		keywords: []string{"http-basic."},
+	},
+	{
 		id:       ruleCLILogin,
 		re:       regexp.MustCompile(`\b(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|az|keytool|jarsigner)\b[^\n|;&]{0,200}?\s(?:-p|-storepass|-keypass|-srcstorepass|-deststorepass)\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-][^\s'"]*))`),
 		keywords: []string{"mongo", "az ", "keytool", "jarsigner"},
@@ -296,6 +302,24 @@ var configRules = []extraRule{
 		group:    1,
 		keywords: []string{"hook", "deliver/", "deploy/"},
 		check:    webhookToken,
+	},
+	{
+		// Zapier's catch hooks: an account number and a short token.
+		id:      ruleWebhook,
+		whole:   true,
+		re:      regexp.MustCompile(`(?:https?://)?hooks\.zapier\.com/hooks/catch/([0-9]{3,12}/[A-Za-z0-9]{4,})`),
+		group:   1,
+		literal: "hooks.zapier.com",
+	},
+	{
+		// A webhook URL that carries its credential in the query (AppVeyor's ?id=, a
+		// hook's ?key=, ?code= of an Azure Function): the path says hook, the value is long.
+		id:       ruleWebhook,
+		whole:    true,
+		re:       regexp.MustCompile(`(?i)https?://[^\s/"'<>]+/[^\s?"'<>]*hook[^\s?"'<>]*\?(?:[^\s"'<>#]*&)?(?:id|key|token|secret|code|sig|signature|auth)=([A-Za-z0-9_%.~+-]{12,})`),
+		group:    1,
+		keywords: []string{"hook"},
+		check:    func(v string) bool { return hasDigitAndLetter(v) && !placeholderValue(v) },
 	},
 	{
 		id:       ruleWebhook,

@@ -43,6 +43,9 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"url password with @", "mongodb+srv://app:myR3alP@ssw0rd@cluster0.mongodb.net/db", "myR3alP@ssw0rd", "cluster0.mongodb.net/db"},
 		{"teams webhook whole", "curl https://outlook.office.com/webhook/555aa7fc-ea71-4fb7-ae9e-755caa4404ed@72f988bf-86f1-41af-91ab-2d7cd011db47/IncomingWebhook/16085df23e564bb9076842605ede3af2/51dab674", "outlook.office.com/webhook/555aa7fc", "curl "},
 		{"discord webhook whole", "POST https://discord.com/api/webhooks/1234567890123456789/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdEfGhIjKl", "discord.com/api/webhooks/1234567890123456789", "POST "},
+		{"zapier catch hook", "curl -X POST https://hooks.zapier.com/hooks/catch/1234567/zx8cv7b/ -d @payload.json", "zx8cv7b", "-d @payload.json"},
+		{"webhook with its key in the query", "https://ci.appveyor.com/api/github/webhook?id=Zx8cV7bN6mQ5wE4r", "Zx8cV7bN6mQ5wE4r", ""},
+		{"poetry http-basic", "$ poetry config http-basic.corp bot Zx8cV7bN6mQ5wE4r", "Zx8cV7bN6mQ5wE4r", "http-basic.corp bot"},
 		// Bearer credentials outside a header, also short ones.
 		{"bearer in prose", "> Use this header: Bearer dipPr10Gg", "dipPr10Gg", "Use this header"},
 		{"bearer in a template literal", "const headers = { Authorization: `Bearer dipPr10Gg!` };", "dipPr10Gg", "const headers"},
@@ -123,6 +126,8 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"Send it as a Bearer token in the header, or use Bearer access_token auth.",
 		"curl -H 'Authorization: Bearer $TOKEN' -H \"Authorization: Bearer ${API_TOKEN}\" https://api.corp.io",
 		"See the Bearer authentication scheme (RFC 6750) and NTLM v2.",
+		"https://github.com/acme/app/settings/hooks?page=2 and /api/webhooks?id=42&type=push",
+		"poetry config http-basic.corp --unset",
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
