@@ -217,6 +217,52 @@ func (f *findings) dropInsideMarks() {
 	})
 }
 
+// dropInDataURIs drops spans that lie inside the base64 payload of a data: URI (an inline
+// image or font, data:font/woff2;charset=utf-8;base64,d09G…): its bytes are a file's, and
+// any run of them can look like a token. What such a span found is not remembered either.
+func (f *findings) dropInDataURIs() {
+	if !strings.Contains(f.text, "data:") {
+		return
+	}
+	var payloads [][2]int
+	for from := 0; ; {
+		i := strings.Index(f.text[from:], "data:")
+		if i < 0 {
+			break
+		}
+		i += from
+		from = i + 5
+		head := f.text[i:min(len(f.text), i+160)]
+		c := strings.Index(head, ";base64,")
+		if c < 0 || strings.ContainsAny(head[:c], " \t\n\"'") {
+			continue
+		}
+		start := i + c + len(";base64,")
+		end := start
+		for end < len(f.text) && (isWordByte(f.text[end]) || strings.IndexByte("+/=-", f.text[end]) >= 0) {
+			end++
+		}
+		if end-start >= 16 {
+			payloads = append(payloads, [2]int{start, end})
+		}
+		from = end
+	}
+	if len(payloads) == 0 {
+		return
+	}
+	f.spans = slices.DeleteFunc(f.spans, func(s span) bool {
+		for _, p := range payloads {
+			if s.start >= p[0] && s.end <= p[1] {
+				if f.secrets != nil {
+					delete(f.secrets, f.text[s.start:s.end])
+				}
+				return true
+			}
+		}
+		return false
+	})
+}
+
 // rulePriority prefers a specific rule's name over the catch-all ones when spans overlap.
 func rulePriority(rule string) int {
 	switch rule {

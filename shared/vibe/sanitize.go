@@ -168,6 +168,7 @@ func (ss *SessionSanitizer) maskSecrets(ctx context.Context, text string, entrop
 	ss.s.decodeAndDetect(ctx, view, f)
 	ss.s.findSplitSecrets(ctx, view, f)
 	f.addRepeats()
+	f.dropInDataURIs()
 	ss.matchSeen(f)
 	if expired(ctx) {
 		return "", errTimeout
@@ -434,6 +435,19 @@ func placeholderValue(v string) bool {
 			return true
 		}
 	}
+	if v[0] == '!' && len(v) > 2 && isLetter(v[1]) {
+		// A YAML tag: !ENV ${API_KEY}, !Ref DbPassword, !GetAtt Db.Password, !vault |
+		// (Ansible's ciphertext follows): a reference or an encrypted value, not the secret.
+		if sp := strings.IndexAny(v, " \t"); sp > 0 && allLettersDigits(v[1:sp]) {
+			rest := strings.TrimSpace(v[sp:])
+			if rest == "" || rest == "|" || rest == ">" || placeholderValue(rest) || identifierWords(rest) {
+				return true
+			}
+		}
+	}
+	if selfDescribing(v) {
+		return true
+	}
 	if v[0] == '(' {
 		// Terraform's (sensitive value) and (known after apply), (redacted), (not set).
 		for _, w := range []string{"(sensitive", "(known", "(redacted", "(hidden", "(not set", "(none", "(empty", "(masked", "(secret"} {
@@ -443,6 +457,47 @@ func placeholderValue(v string) bool {
 		}
 	}
 	return placeholderWords(v)
+}
+
+func allLettersDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isLetter(s[i]) && !isDigitByte(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// identifierWords reports a name made of letters joined by . : _ or - (Db.Password,
+// AWS::StackName): what a YAML tag refers to.
+func identifierWords(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isLetter(s[i]) && strings.IndexByte(".:_-", s[i]) < 0 {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// selfDescribing reports a value made of lower-case words that say what it stands in for:
+// a stand-in word and a secret's name (test-api-key, my-secret, dummy_token, fake-password).
+func selfDescribing(v string) bool {
+	if len(v) > 40 || !strings.ContainsAny(v, "-_") {
+		return false
+	}
+	var stand, named bool
+	for _, w := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' }) {
+		if !identifierWords(w) || strings.ToLower(w) != w {
+			return false
+		}
+		switch w {
+		case "test", "tests", "testing", "my", "your", "dummy", "sample", "fake", "demo", "foo", "bar", "mock", "some", "default":
+			stand = true
+		case "key", "api", "apikey", "token", "secret", "password", "pass", "passwd", "pwd", "credential", "credentials", "auth":
+			named = true
+		}
+	}
+	return stand && named
 }
 
 var leetPlaceholders = map[string]bool{"password": true, "passwd": true, "secret": true, "changeme": true, "example": true,

@@ -57,6 +57,11 @@ func TestSanitizeKnownSafeShapes(t *testing.T) {
 		"password: ${DB_PASSWORD}", "api_key: <your-key>", "token: xxx", "SECRET=changeme",
 		`<img src="` + img + `">`,
 		"background: url(" + img + ")",
+		// A font inline, with a parameter before base64: no run of its bytes is a token.
+		`src: url("data:font/woff2;charset=utf-8;base64,d09GMgABAAAAAAKoAA0AAAAABlQAAAJRAAEAAAAAAAAAAAAAAAAAAAAAAAAAAAAAP0ZGVE0cGh4GYACCUhEICkSCUgsGAAE2AiQDCAQgBYNdBzcbrgXIjpQ")`,
+		// YAML tags refer to a secret kept elsewhere; values that say what they stand in for.
+		"api_key: !ENV ${API_KEY}\npassword: !Ref DbPassword\ntoken: !GetAtt Db.Token",
+		"apiKey: 'test-api-key'\nsecret: 'my-secret'\npassword: fake_password",
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
