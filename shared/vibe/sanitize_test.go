@@ -166,6 +166,10 @@ func TestSanitizeSeenSecrets(t *testing.T) {
 	require.False(t, leaks(out, secret), out)
 	out = ss.SanitizeText(`{"out":"Zq81kPw0Lr\n5Tn2Vx"}`)
 	require.False(t, leaks(out, secret), out)
+	// Put together again from string literals.
+	out = ss.SanitizeText(`const t = "Zq81kP" + "w0Lr5Tn2Vx";`)
+	require.False(t, leaks(out, secret), out)
+	require.Contains(t, out, "const t = ")
 	// Another session has not seen it.
 	require.Equal(t, "plain "+secret[:8], san.NewSession(SessionHints{}).SanitizeText("plain "+secret[:8]))
 
