@@ -109,6 +109,68 @@ var configRules = []extraRule{
 		keywords: []string{"htpasswd"},
 	},
 	{
+		// A password fed to a command that reads it from its input: echo x | sudo -S,
+		// sudo -S <<< x, passwd --stdin, and the first line of a heredoc given to sudo -S or
+		// passwd --stdin (sudo -S bash <<EOF\nSECRET\n…). mysql -p reads its terminal, not
+		// its input: a heredoc after it is SQL.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\b(?:echo|printf)\s+(?:-[ne]\s+)?(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'"|$]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|passwd\s+--stdin|[^\n|]{0,40}\bchpasswd\b)`),
+		keywords: []string{"sudo", "passwd"},
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\b(?:sudo\s+(?:-\w+\s+)*-S|passwd\s+--stdin)\b[^\n<]{0,120}<<<\s*(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'"$]+))`),
+		keywords: []string{"<<<"},
+	},
+	{
+		id:        ruleCLILogin,
+		re:        regexp.MustCompile(`\b(?:sudo\s+(?:-\w+\s+)*-S\b|passwd\s+--stdin\b)[^\n]{0,120}?<<-?\s*['"]?(\w+)['"]?[ \t]*\n[ \t]*([^\s][^\n]{0,200})`),
+		group:     2,
+		keywords:  []string{"<<"},
+		multiline: true,
+		check:     func(v string) bool { return !strings.HasPrefix(v, "EOF") && !strings.HasPrefix(v, "END") },
+	},
+	{
+		// ssh-keygen -N new / -P old passphrase; gh secret set NAME --body SECRET; mc alias set
+		// NAME URL ACCESS SECRET; net use DRIVE SHARE SECRET /user:NAME.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\bssh-keygen\b[^\n|;&]{0,120}?\s-[NP]\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-][^\s'"]*))`),
+		keywords: []string{"ssh-keygen"},
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\bgh\s+secret\s+set\b[^\n|;&]{0,120}?\s(?:--body|-b)[ =]?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-][^\s'"]*))`),
+		keywords: []string{"gh secret"},
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\bmc\s+(?:alias\s+set|config\s+host\s+add)\s+\S+\s+\S+\s+\S+\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-][^\s'"]*))`),
+		keywords: []string{"mc alias", "mc config"},
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`(?i)\bnet\s+use\s+(?:[a-z]:\s+|\*\s+)?\\\\\S+\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"/*][^\s'"]*))[^\n]{0,80}/user:`),
+		keywords: []string{"net use"},
+	},
+	{
+		// XML elements whose key or name attribute says secret, the value their text:
+		// <entry key="password">x</entry> (Java properties XML), <setting name="ApiKey">x</setting>.
+		id:       ruleXMLSecret,
+		re:       regexp.MustCompile(`(?i)<[\w:.-]+\s+(?:key|name)\s*=\s*["'][\w.:-]*(?:pass|pwd|secret|token|api_?key|credential|private_?key)[\w.:-]*["'][^>]{0,80}>([^<\n]{1,400})</`),
+		group:    1,
+		keywords: []string{"key=", "name="},
+	},
+	{
+		// A secret set through a tool's config command: aws configure set
+		// aws_secret_access_key x, npm config set //host/:_authToken x, dotnet user-secrets
+		// set Api:Key x, git config --global github.token x. The name must say secret.
+		id:         ruleCLILogin,
+		re:         regexp.MustCompile(`\b(?:configure\s+set|config\s+(?:--\S+\s+)*set|user-secrets\s+set|config)\s+(?:--\S+\s+)*(?:[\w.:/@-]+)[ \t=]+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-][^\s'"]*))`),
+		group:      0,
+		keywords:   []string{"config"},
+		matchCheck: configSetSecret,
+	},
+	{
 		// poetry config http-basic.REPO user SECRET (pip, uv and pdm read the same).
 		id:       ruleCLILogin,
 		re:       regexp.MustCompile(`\bconfig\s+(?:--\S+\s+)*http-basic\.[\w.-]+\s+\S+\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-]\S*))`),
@@ -342,6 +404,64 @@ var configRules = []extraRule{
 		group:   1,
 		literal: "/bot",
 	},
+}
+
+// configSetSecret accepts a config command whose key says secret.
+func configSetSecret(match string) bool {
+	m := configSetName.FindStringSubmatch(match)
+	if m == nil {
+		return false
+	}
+	name := m[1]
+	if i := strings.LastIndexAny(name, ".:/"); i >= 0 && i+1 < len(name) {
+		name = name[i+1:]
+	}
+	return nameHasSecretWord(name)
+}
+
+var configSetName = regexp.MustCompile(`(?:set|config)\s+(?:--\S+\s+)*([\w.:/@-]+)[ \t=]+\S`)
+
+// findYAMLBlockSecrets masks the body of a YAML block scalar whose key says secret
+// (password: |, token: >-): every line indented under the key, up to the first line that is
+// not. PEM blocks inside are the private-key rule's too; this takes any value.
+func findYAMLBlockSecrets(text string, f *findings) {
+	if !strings.Contains(text, ": |") && !strings.Contains(text, ": >") {
+		return
+	}
+	lines := strings.SplitAfter(text, "\n")
+	off := 0
+	for i := 0; i < len(lines); i++ {
+		body := strings.TrimRight(lines[i], "\r\n")
+		trimmed := strings.TrimLeft(lineHead(body, len(body)), " \t")
+		c := strings.Index(trimmed, ":")
+		if c <= 0 {
+			off += len(lines[i])
+			continue
+		}
+		marker := strings.TrimSpace(trimmed[c+1:])
+		name := strings.Trim(trimmed[:c], `"' `)
+		if len(marker) == 0 || len(marker) > 3 || marker[0] != '|' && marker[0] != '>' || strings.Trim(marker[1:], "-+0123456789") != "" ||
+			!nameHasSecretWord(name) {
+			off += len(lines[i])
+			continue
+		}
+		indent := len(body) - len(strings.TrimLeft(body, " \t"))
+		next := off + len(lines[i])
+		for j := i + 1; j < len(lines) && j <= i+64; j++ {
+			lb := strings.TrimRight(lines[j], "\r\n")
+			lt := strings.TrimLeft(lb, " \t")
+			if lt != "" && len(lb)-len(lt) <= indent {
+				break
+			}
+			if v := strings.TrimSpace(lb); v != "" && !placeholderValue(v) {
+				vs := next + strings.Index(lines[j], v)
+				f.addSpan(ruleKeyword, vs, vs+len(v))
+			}
+			next += len(lines[j])
+			i = j
+		}
+		off = next
+	}
 }
 
 // findNameValuePairs masks the value of a name/value pair whose name says secret: a

@@ -66,6 +66,16 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"lftp", "lftp -u deploy,Qx7kP2mW9z sftp://files.corp.io", "Qx7kP2mW9z", "lftp -u deploy,"},
 		{"windows slash flags", "xfreerdp /v:10.0.0.5 /u:admin /p:Qx7kP2mW9z /cert:ignore", "Qx7kP2mW9z", "/u:admin"},
 		{"multi-part flag", "kubeadm join 10.0.0.1:6443 --tls-bootstrap-token abcdef.1234567890abcdef", "abcdef.1234567890abcdef", "kubeadm join"},
+		{"sudo -S from echo", "$ echo 'Zx8cV7bN6mQ5' | sudo -S apt-get update", "Zx8cV7bN6mQ5", "apt-get update"},
+		{"sudo -S here-string", "$ sudo -S <<< 'Zx8cV7bN6mQ5' ls /etc", "Zx8cV7bN6mQ5", "ls /etc"},
+		{"sudo -S heredoc", "$ sudo -S bash <<EOF\nZx8cV7bN6mQ5\napt-get update\nEOF", "Zx8cV7bN6mQ5", "apt-get update"},
+		{"ssh-keygen passphrase", "$ ssh-keygen -t ed25519 -N 'Zx8cV7bN6mQ5' -f id", "Zx8cV7bN6mQ5", "-f id"},
+		{"gh secret set", "$ gh secret set TOKEN --body Zx8cV7bN6mQ5", "Zx8cV7bN6mQ5", "gh secret set TOKEN"},
+		{"minio alias", "$ mc alias set minio http://minio:9000 admin Zx8cV7bN6mQ5", "Zx8cV7bN6mQ5", "http://minio:9000 admin"},
+		{"net use", `$ net use Z: \\srv\share Zx8cV7bN6mQ5 /user:bot`, "Zx8cV7bN6mQ5", "/user:bot"},
+		{"config set", "$ aws configure set aws_secret_access_key wJalrXUtnFEMI/K7MDENG/bPxRfiCYzzAMPLEKEQ", "bPxRfiCY", "aws_secret_access_key"},
+		{"properties xml", `<entry key="db.password">Zx8cV7bN6mQ5</entry>`, "Zx8cV7bN6mQ5", `key="db.password"`},
+		{"yaml block scalar", "database:\n  password: |\n    Zx8cV7bN6mQ5\n  host: db\n", "Zx8cV7bN6mQ5", "host: db"},
 		// Password hashes, salt included.
 		{"sha512crypt", "root:$6$qoE2letU$wWPRl.PVczjzeMVgjiA8LLy2nOyZbf7Amj3qLIL978o18gbMySdKZ7uepq9tmMQXxyTIrS12Pln.2Q/6Xscao0:19000:0:99999:7:::", "qoE2letU", "root:"},
 		{"bcrypt", `"hash": "$2b$12$R9h/cIPz0gi.URNNX3kh2OPST9/PgBkqquzi.Ss7KIUgO2t0jWMUW"`, "R9h/cIPz0gi.URNNX3kh2O", `"hash"`},
@@ -128,6 +138,10 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"See the Bearer authentication scheme (RFC 6750) and NTLM v2.",
 		"https://github.com/acme/app/settings/hooks?page=2 and /api/webhooks?id=42&type=push",
 		"poetry config http-basic.corp --unset",
+		"$ mysql -u root -p <<EOF\nSELECT 1;\nEOF",
+		"$ git config --global user.name bot && npm config set registry https://npm.corp.io/",
+		"description: |\n  Reads the password from the vault.\nname: app",
+		`<entry key="db.url">jdbc:postgresql://db/app</entry>`,
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
