@@ -119,14 +119,14 @@ var configRules = []extraRule{
 	},
 	{
 		id:       ruleCLILogin,
-		re:       regexp.MustCompile(`\b(?:sudo\s+(?:-\w+\s+)*-S|passwd\s+--stdin)\b[^\n<]{0,120}<<<\s*(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'"$]+))`),
-		keywords: []string{"<<<"},
+		re:       regexp.MustCompile(`\b(?:sudo\s+(?:-\w+\s+)*-S|passwd\s+--stdin)\b[^\n<]{0,120}<\s{0,6}<\s{0,6}<\s*(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'"$]+))`),
+		keywords: []string{"sudo", "passwd"},
 	},
 	{
 		id:        ruleCLILogin,
-		re:        regexp.MustCompile(`\b(?:sudo\s+(?:-\w+\s+)*-S\b|passwd\s+--stdin\b)[^\n]{0,120}?<<-?\s*['"]?(\w+)['"]?[ \t]*\n[ \t]*([^\s][^\n]{0,200})`),
+		re:        regexp.MustCompile(`\b(?:sudo\s+(?:-\w+\s+)*-S\b|passwd\s+--stdin\b)[^\n]{0,120}?<\s{0,6}<-?\s*['"]?(\w+)['"]?[ \t]*\n[ \t]*([^\s][^\n]{0,200})`),
 		group:     2,
-		keywords:  []string{"<<"},
+		keywords:  []string{"sudo", "passwd"},
 		multiline: true,
 		check:     func(v string) bool { return !strings.HasPrefix(v, "EOF") && !strings.HasPrefix(v, "END") },
 	},
@@ -169,6 +169,25 @@ var configRules = []extraRule{
 		group:      0,
 		keywords:   []string{"config"},
 		matchCheck: configSetSecret,
+	},
+	{
+		// A user and a password passed side by side to what logs in: login("admin", "x"),
+		// HTTPBasicAuth('admin', 'x'), auth=('admin', 'x'), new NetworkCredential("u", "x"),
+		// DirectoryEntry(path, "u", "x"): the literal after the user's is the password.
+		id:       ruleIDPassword,
+		re:       regexp.MustCompile(`(?i)\b[\w.]*(?:login|log_in|signin|sign_in|logon|authenticate|auth|credentials?|credential|directoryentry|connect)\w*\s*(?:=\s*)?[(\[]\s*(?:[^()"'\n]{1,80},\s*)?["']([^"'\n]{1,80})["']\s*,\s*["']([^"'\n]{4,200})["']\s*[),\]]`),
+		group:    2,
+		keywords: []string{"login", "log_in", "signin", "sign_in", "logon", "auth", "credential", "directoryentry", "connect"},
+		check: func(v string) bool {
+			return (hasDigitAndLetter(v) || mixedClasses(v)) && !strings.HasPrefix(v, "/") && !strings.Contains(v, "://") && !strings.ContainsAny(v, " \t")
+		},
+	},
+	{
+		// An element named for a secret holding it in a value attribute: <Password value="x"/>.
+		id:       ruleXMLSecret,
+		re:       regexp.MustCompile(`(?i)<[\w:.-]*(?:password|passwd|pwd|secret|token|apikey|api_key|credential)[\w:.-]*\s+(?:[\w:-]+\s*=\s*"[^"]*"\s+)*value\s*=\s*"([^"\n]{1,400})"`),
+		group:    1,
+		keywords: []string{"value"},
 	},
 	{
 		// poetry config http-basic.REPO user SECRET (pip, uv and pdm read the same).
@@ -258,9 +277,9 @@ var configRules = []extraRule{
 		// "the password is Xy7pass99", "token was: abc123DEF": the value after is/was needs a
 		// digit or symbol, which prose words lack.
 		id:       ruleIDPassword,
-		re:       regexp.MustCompile(`(?i)\b(?:[\w-]*(?:password|passwd|passphrase|pwd|pw|pswd|passcode|secret|token|credential|api[ _-]?key|access[ _-]?key|private[ _-]?key)|pin)s?["'\x60]?\s+(?:is|are|was|were)\s*[:-]?\s+["'\x60]?([^\s"'\x60]{4,64})`),
+		re:       regexp.MustCompile(`(?i)\b(?:[\w-]*(?:password|passwd|passphrase|pwd|pw|pswd|passcode|secret|token|credential|api[ _-]?key|access[ _-]?key|private[ _-]?key)|pin)s?["'\x60]?\s+(?:is|are|was|were|will\s+be|(?:has\s+been\s+|was\s+|is\s+)?(?:set|changed|reset|updated)\s+to)\s*[:-]?\s+["'\x60]?([^\s"'\x60]{4,64})`),
 		group:    1,
-		keywords: []string{" is", " are", " was", " were"},
+		keywords: []string{" is", " are", " was", " were", " be", " to"},
 		check:    notProseWord,
 		anchors:  secretWordBeforeIs,
 	},
@@ -327,10 +346,14 @@ var configRules = []extraRule{
 	},
 	{
 		// Passwords named in other languages: 비밀번호: x, Passwort = x, пароль: x.
-		id:       ruleIDPassword,
-		re:       regexp.MustCompile(`(?i)(?:비밀번호|비번|패스워드|암호|passwort|kennwort|contraseña|mot de passe|пароль|密码|口令|パスワード)\s*(?:설정은|은|는|:|=|：|is)\s*["']?([^\s"'，,)]{4,64})`),
-		group:    1,
-		keywords: []string{"비", "패", "암", "passwort", "kennwort", "contrase", "mot de passe", "пароль", "密", "口令", "パス"},
+		id: ruleIDPassword,
+		// Also Portuguese, Dutch, Polish, Turkish, Swedish, Finnish, Czech, Slovak, Vietnamese,
+		// Italian, Danish and Norwegian.
+		re:    regexp.MustCompile(`(?i)(?:비밀번호|비번|패스워드|암호|passwort|kennwort|contraseña|mot de passe|пароль|密码|口令|パスワード|senha|wachtwoord|hasło|haslo|şifre|sifre|lösenord|salasana|heslo|mật khẩu|mat khau|parola|adgangskode|passord)\s*(?:설정은|은|는|:|=|：|is)\s*["']?([^\s"'，,)]{4,64})`),
+		group: 1,
+		keywords: []string{"비", "패", "암", "passwort", "kennwort", "contrase", "mot de passe", "пароль", "密", "口令", "パス",
+			"senha", "wachtwoord", "has", "şifre", "sifre", "lösenord", "salasana", "heslo", "khẩu", "khau", "parola", "adgangskode", "passord"},
+		check: notProseWord,
 	},
 	{
 		// Chat and CI webhooks: Slack, Discord, Microsoft Teams / Power Automate, Mattermost,
@@ -648,7 +671,7 @@ func notProseWord(v string) bool {
 		return false
 	}
 	for i := 0; i < len(v); i++ {
-		if !isLetter(v[i]) && v[i] != '-' && v[i] != '\'' {
+		if !isLetter(v[i]) && v[i] < 0x80 && v[i] != '-' && v[i] != '\'' {
 			return true
 		}
 	}
@@ -779,7 +802,7 @@ func pgpassLines(s string) []int {
 // that names a secret, the only places the is/are rule can match.
 func secretWordBeforeIs(s string) []int {
 	var at []int
-	for _, verb := range []string{" is ", " was ", " are ", " were ", " is:", " was:"} {
+	for _, verb := range []string{" is ", " was ", " are ", " were ", " is:", " was:", " be ", " to "} {
 		for from := 0; ; {
 			i := strings.Index(s[from:], verb)
 			if i < 0 {

@@ -58,7 +58,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if !ok {
 				vs, ve, ok = comparedLiteral(chunk, nameStart)
 			}
-			if !ok && (len(nameParts(name)) == 1 || name == strings.ToUpper(name)) {
+			if !ok && (len(nameParts(name)) == 1 || name == strings.ToUpper(name) || setterName(name)) {
 				vs, ve, ok = literalArgument(chunk, nameEnd)
 			}
 			if !ok {
@@ -451,6 +451,13 @@ func assignedValue(s string, i int) (int, int, bool) {
 			i += j + 1
 		}
 	}
+	if i < len(s) && s[i] == ']' { // ['password'] = "…", options[:password] = "…"
+		i++
+	}
+	// Markdown emphasis around the name: **Password:** x, __token__: x.
+	for k := 0; k < 2 && i < len(s) && (s[i] == '*' || s[i] == '_'); k++ {
+		i++
+	}
 	blank := i
 	i = skipBlanks(s, i, 8)
 	if i >= len(s) {
@@ -472,11 +479,22 @@ func assignedValue(s string, i int) (int, int, bool) {
 		i += 2
 	case s[i] == '=':
 		i++
+	case strings.HasPrefix(s[i:], "→"), strings.HasPrefix(s[i:], "⇒"):
+		// password → x, in notes and tables: a value that is no word.
+		vs, ve, ok := spacedValue(s, i+len("→"))
+		return vs, ve, ok && notProseWord(s[vs:ve]) && mixedClasses(s[vs:ve])
+	case s[i] == '-' && i > blank && i+1 < len(s) && s[i+1] == ' ' && oneWordHead(s, i):
+		// Password - x: a name opening its line, a dash, a value that is no word.
+		vs, ve, ok := spacedValue(s, i+1)
+		return vs, ve, ok && notProseWord(s[vs:ve]) && mixedClasses(s[vs:ve])
 	case s[i] == ':':
 		if i+1 < len(s) && s[i+1] == ':' {
 			return 0, 0, false
 		}
 		i++
+		for k := 0; k < 2 && i < len(s) && s[i] == '*'; k++ {
+			i++ // **Password:** x
+		}
 		// name: Type = "value"
 		j := skipBlanks(s, i, 2)
 		k := j
@@ -619,6 +637,22 @@ func valueBreak(s string, i int) bool {
 		j++
 	}
 	return j > i+1 && (j < len(s) && (s[j] == '=' || s[j] == ';'))
+}
+
+// setterName reports a setter or builder of a secret: setPassword, set_api_key, withToken,
+// .password( … of a builder: its literal argument is the value.
+func setterName(name string) bool {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	parts := nameParts(name)
+	return len(parts) >= 2 && (parts[0] == "set" || parts[0] == "with" || parts[0] == "use") && nameHasSecretWord(strings.Join(parts[1:], "_"))
+}
+
+// oneWordHead reports a line that holds only one word (a name, maybe in **) before i.
+func oneWordHead(s string, i int) bool {
+	head := strings.Trim(strings.TrimSpace(lineHead(s, i)), "*_")
+	return head != "" && !strings.ContainsAny(head, " \t")
 }
 
 func opening(c byte) byte {
