@@ -229,7 +229,8 @@ var extraRules = append([]extraRule{
 		re:       regexp.MustCompile(`(?i)\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}([^;"'\s=][^;"'\s]{0,400})`),
 		group:    1,
 		keywords: []string{"password", "pwd", "accountkey", "sharedaccess", "access_key", "secretkey", "client_secret"},
-		check:    func(v string) bool { return !callLike.MatchString(v) }, // password = get_password()
+		// Not a call (password = get_password()) nor what opens an expression (password = (…).
+		check: func(v string) bool { return !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" },
 	},
 	{
 		// PEM private keys, also cut short (no END line).

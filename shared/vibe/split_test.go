@@ -26,6 +26,10 @@ func TestSanitizeSplitSecrets(t *testing.T) {
 		{"wrapped terminal", "token:\n" + tok[:20] + "\n" + tok[20:] + "\n", []string{tok[:20], tok[20:]}},
 		{"diff hunk", "@@ -1,2 +1,2 @@\n+" + tok[:21] + "\n+" + tok[21:] + "\n", []string{tok[:21], tok[21:]}},
 		{"a password concatenated", "api_key = \"Zx8cV7bN6mQ5\" +\n  \"wE4rT3yU9oPa\"", []string{"Zx8cV7bN6mQ5", "wE4rT3yU9oPa"}},
+		{"a value wrapped after its name", "DB_PASSWORD=Zx8cV7bN6m\nQ5wE4rT3yU\n", []string{"Zx8cV7bN6m", "Q5wE4rT3yU"}},
+		{"wrapped in a JSON string", `{"out": "token: ` + tok[:25] + `\n` + tok[25:] + `"}`, []string{tok[:25], tok[25:]}},
+		{"continued in a quoted string", "  password: \"Zx8cV7bN6m\\\n    Q5wE4rT3yU\"", []string{"Zx8cV7bN6m", "Q5wE4rT3yU"}},
+		{"literals on the lines after the name", "password = (\n    \"Zx8cV7bN6m\"\n    \"Q5wE4rT3yU\"\n)", []string{"Zx8cV7bN6m", "Q5wE4rT3yU"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
