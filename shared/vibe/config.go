@@ -151,6 +151,7 @@ var configRules = []extraRule{
 		id:       ruleCLILogin,
 		re:       regexp.MustCompile(`(?i)\bnet\s+use\s+(?:[a-z]:\s+|\*\s+)?\\\\\S+\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"/*][^\s'"]*))[^\n]{0,80}/user:`),
 		keywords: []string{"net use"},
+		anchors:  wordAnchors("net use", "NET USE", "Net use"),
 	},
 	{
 		// XML elements whose key or name attribute says secret, the value their text:
@@ -169,6 +170,7 @@ var configRules = []extraRule{
 		group:      0,
 		keywords:   []string{"config"},
 		matchCheck: configSetSecret,
+		anchors:    wordAnchors("config", "user-secrets"),
 	},
 	{
 		// A user and a password passed side by side to what logs in: login("admin", "x"),
@@ -178,6 +180,7 @@ var configRules = []extraRule{
 		re:       regexp.MustCompile(`(?i)\b[\w.]*(?:login|log_in|signin|sign_in|logon|authenticate|auth|credentials?|credential|directoryentry|connect)\w*\s*(?:=\s*)?[(\[]\s*(?:[^()"'\n]{1,80},\s*)?["']([^"'\n]{1,80})["']\s*,\s*["']([^"'\n]{4,200})["']\s*[),\]]`),
 		group:    2,
 		keywords: []string{"login", "log_in", "signin", "sign_in", "logon", "auth", "credential", "directoryentry", "connect"},
+		anchors:  wordAnchors(`", "`, `', '`, `","`, `','`, `" , "`),
 		check: func(v string) bool {
 			return (hasDigitAndLetter(v) || mixedClasses(v)) && !strings.HasPrefix(v, "/") && !strings.Contains(v, "://") && !strings.ContainsAny(v, " \t")
 		},
@@ -301,6 +304,7 @@ var configRules = []extraRule{
 		group:    1,
 		keywords: []string{"bearer"},
 		check:    bearerWords,
+		anchors:  wordAnchors("Bearer", "bearer", "BEARER"),
 	},
 	{
 		// Basic credentials anywhere: base64 of user:password.
@@ -352,7 +356,7 @@ var configRules = []extraRule{
 		re:    regexp.MustCompile(`(?i)(?:비밀번호|비번|패스워드|암호|passwort|kennwort|contraseña|mot de passe|пароль|密码|口令|パスワード|senha|wachtwoord|hasło|haslo|şifre|sifre|lösenord|salasana|heslo|mật khẩu|mat khau|parola|adgangskode|passord)\s*(?:설정은|은|는|:|=|：|is)\s*["']?([^\s"'，,)]{4,64})`),
 		group: 1,
 		keywords: []string{"비", "패", "암", "passwort", "kennwort", "contrase", "mot de passe", "пароль", "密", "口令", "パス",
-			"senha", "wachtwoord", "has", "şifre", "sifre", "lösenord", "salasana", "heslo", "khẩu", "khau", "parola", "adgangskode", "passord"},
+			"senha", "wachtwoord", "hasło", "haslo", "şifre", "sifre", "lösenord", "salasana", "heslo", "khẩu", "khau", "parola", "adgangskode", "passord"},
 		check: notProseWord,
 	},
 	{
@@ -405,6 +409,7 @@ var configRules = []extraRule{
 		group:    1,
 		keywords: []string{"hook"},
 		check:    func(v string) bool { return hasDigitAndLetter(v) && !placeholderValue(v) },
+		anchors:  wordAnchors("hook", "Hook", "HOOK"),
 	},
 	{
 		id:       ruleWebhook,
