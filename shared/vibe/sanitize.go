@@ -235,6 +235,9 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 			}
 			if highEntropySecret(tok) {
 				f.addSpan(ruleEntropy, start, end)
+				if ws, we, ok := wideSecretRun(text, start, end); ok {
+					f.addSpan(ruleEntropy, ws, we)
+				}
 				return
 			}
 			if strings.IndexByte(tok, '/') >= 0 && !integrityRe.MatchString(strings.Trim(tok, "=.-_~/")) {
@@ -294,6 +297,29 @@ func chunkEnd(text string, off int) int {
 
 // forEachTokenRun calls fn for every run of at least minLen token characters
 // ([A-Za-z0-9+/_.~-], then up to two '=').
+// wideSecretRun widens a random run found at text[start:end] to the run of token
+// characters, = and , around it, when that run is long and random as a whole: a token
+// whose alphabet holds = and , (Fly.io's FlyV1 fm2_…,…=…) would otherwise keep the pieces
+// between its random-looking parts.
+func wideSecretRun(text string, start, end int) (int, int, bool) {
+	wide := func(c byte) bool { return tokenChar(c) || c == '=' || c == ',' }
+	ws, we := start, end
+	for ws > 0 && wide(text[ws-1]) && start-ws < 2048 {
+		ws--
+	}
+	for we < len(text) && wide(text[we]) && we-end < 2048 {
+		we++
+	}
+	if ws == start && we == end || we-ws < 64 || strings.Contains(text[ws:we], "://") || inDataURI(text, ws) {
+		return 0, 0, false
+	}
+	run := text[ws:we]
+	if strings.Count(run, ",") < 1 && strings.Count(run, "=") < 2 || shannonEntropy(run) < 4.5 {
+		return 0, 0, false
+	}
+	return ws, we, true
+}
+
 func forEachTokenRun(text string, minLen int, fn func(start, end int)) {
 	for i := 0; i < len(text); {
 		if !tokenChar(text[i]) {
