@@ -193,6 +193,17 @@ var configRules = []extraRule{
 		keywords: []string{"value"},
 	},
 	{
+		// Keys that say which mode they are for, as Stripe's do and many payment and API
+		// services copy (sk_live_…, ak_test_…, api_prod_…): a short prefix, the mode, and a
+		// generated body.
+		id:       ruleFormat,
+		re:       regexp.MustCompile(`\b[a-z][a-z0-9]{1,7}_(?:live|test|prod|sandbox)_([A-Za-z0-9]{20,200})\b`),
+		group:    1,
+		keywords: []string{"_live_", "_test_", "_prod_", "_sandbox_"},
+		check:    credentialValue,
+		whole:    true,
+	},
+	{
 		// poetry config http-basic.REPO user SECRET (pip, uv and pdm read the same).
 		id:       ruleCLILogin,
 		re:       regexp.MustCompile(`\bconfig\s+(?:--\S+\s+)*http-basic\.[\w.-]+\s+\S+\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-]\S*))`),
