@@ -207,11 +207,11 @@ func credentialValue(v string) bool {
 	if uuidRe.MatchString(v) {
 		return true
 	}
+	if isDigits(v) { // before isHex: digits alone are hex too
+		return len(v) >= 24
+	}
 	if isHex(v) {
 		return len(v) >= 16 && hasDigitAndLetter(v)
-	}
-	if isDigits(v) {
-		return len(v) >= 24
 	}
 	if !hasDigitAndLetter(v) {
 		if len(v) < 20 || strings.ContainsAny(v, "-_./") {

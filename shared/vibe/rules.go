@@ -419,10 +419,21 @@ func keepKeyword(name, value string, quoted bool) bool {
 		// token := getToken(), password: string, apiKey = cfg.apiKey
 		return false
 	}
-	if !upperName && codeLike.MatchString(v) && strings.ContainsAny(v, "().") {
+	if !upperName && codeLike.MatchString(v) && strings.ContainsAny(v, "().") && !randomSegment(v) {
 		return false
 	}
 	return true
+}
+
+// randomSegment reports a dotted value with a part no identifier has: 16+ characters with
+// four or more digits among four or more letters (abc.def.ghi456ijk789mno0123456789).
+func randomSegment(v string) bool {
+	for _, seg := range strings.Split(v, ".") {
+		if len(seg) >= 16 && countDigits(seg) >= 4 && len(seg)-countDigits(seg) >= 4 && !strings.ContainsAny(seg, "()[]") {
+			return true
+		}
+	}
+	return false
 }
 
 func hasAlnum(s string) bool {
