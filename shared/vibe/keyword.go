@@ -96,7 +96,8 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 
 // keyedValue decides a value under a name that only suggests a credential (vendor_key,
 // client, auth): random-looking, or, under a name of two or more parts with a key part, a
-// UUID, 16+ hex digits or a long number, the shapes of many vendors' keys.
+// UUID, 10+ hex digits (three of them digits) or a long number, the shapes of many vendors'
+// keys.
 func keyedValue(name, v string) bool {
 	v = strings.Trim(v, `"'`+"`")
 	if randomValue(v) {
@@ -105,7 +106,7 @@ func keyedValue(name, v string) bool {
 	if len(nameParts(name)) < 2 || !keyLikeName(name) || placeholderValue(v) {
 		return false
 	}
-	return uuidRe.MatchString(v) || isHex(v) && len(v) >= 16 && hasDigitAndLetter(v) || isDigits(v) && len(v) >= 24 ||
+	return uuidRe.MatchString(v) || isHex(v) && len(v) >= 10 && hasDigitAndLetter(v) && countDigits(v) >= 3 || isDigits(v) && len(v) >= 24 ||
 		credentialValue(v)
 }
 

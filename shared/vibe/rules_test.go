@@ -108,6 +108,7 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"token with = and , in its alphabet", "[INFO] connecting with FlyV1 fm2_lJPECAAAAAAAA8vNxBBq,zw2zqI0vM80s,1Jgavvm/JndgOp6pVfnKi+vb2wsLVcqxcX,4r5tLCuq,LFdmkR9Hv/b6i_DKv/_gqFAWmXkSpTZWM=Qx7", "zw2zqI0vM80s", "[INFO] connecting with"},
 		{"long number after a secret word", "vercel SECRET 123456789012345678901234", "123456789012345678901234", "vercel SECRET"},
 		{"dotted value with a random part", "shipday_token = abc.def.ghi456ijk789mno0123456789abcde", "ghi456ijk789mno0", "shipday_token ="},
+		{"short hex vendor key", "debounce_key = 123456789ABCD", "123456789ABCD", "debounce_key ="},
 		{"mode in the key", "PAGARME=ak_live_q8Zr2mXv7Lp4Nw9Tc3Yb6Hd1Fk5", "q8Zr2mXv7Lp4Nw9T", "PAGARME="},
 		{"hubspot private app", "HUBSPOT=pat-na1-a426fccc-ea16-e36b-afdc-03d64a56b32f", "a426fccc-ea16", "HUBSPOT="},
 		{"astra", "token AstraCS:yEu817UAYrfhcKo4bWMPpA42:4cb30a504b7ca6fc331eea4b2089d4980c5e92d7c7a6fb30d703adce753b8889 ok", "4cb30a504b7ca6fc", "token "},
