@@ -240,6 +240,10 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				}
 				return
 			}
+			if assignedRandom(tok) && literalPosition(text, start, end) {
+				f.addSpan(ruleEntropy, start, end)
+				return
+			}
 			if strings.IndexByte(tok, '/') >= 0 && !integrityRe.MatchString(strings.Trim(tok, "=.-_~/")) {
 				// A token inside a URL path or a path: each segment on its own.
 				seg := start
@@ -297,6 +301,85 @@ func chunkEnd(text string, off int) int {
 
 // forEachTokenRun calls fn for every run of at least minLen token characters
 // ([A-Za-z0-9+/_.~-], then up to two '=').
+// assignedRandom holds a value assigned to a name to a lower bar than highEntropySecret: a
+// generated key of one letter case and digits (pyowm = '3k144a5af729351d0fc58bdrj9a21mkr')
+// is random enough there, where an id or a digest would be named so.
+func assignedRandom(tok string) bool {
+	if len(tok) < 20 || len(tok) > 256 || isHex(tok) || uuidRe.MatchString(tok) || integrityRe.MatchString(tok) || standIn(tok) ||
+		strings.ContainsAny(tok, "./") || hashedFileName(tok) {
+		return false
+	}
+	if strings.Trim(tok, "0123456789abcdefABCDEF-") == "" {
+		return false // hex groups: a trace context (00-5f16…-d9c0…-01), a dashed digest
+	}
+	digits := countDigits(tok)
+	if digits < 3 || len(tok)-digits < 4 {
+		return false
+	}
+	return meanRunLength(tok) < 2.6 && shannonEntropy(tok) >= 3.8 && !knownSafeShape(tok)
+}
+
+// literalPosition reports a token that is the whole literal value of an assignment whose
+// name is not an id's, a digest's or a version's: name = 'tok', name: "tok", name=tok.
+func literalPosition(text string, start, end int) bool {
+	i := start
+	quote := byte(0)
+	if i > 0 && (text[i-1] == '"' || text[i-1] == '\'') {
+		quote = text[i-1]
+		i--
+	}
+	if quote != 0 && (end >= len(text) || text[end] != quote) {
+		return false
+	}
+	if quote == 0 && end < len(text) && !strings.ContainsRune(" \t\r\n,;", rune(text[end])) {
+		return false
+	}
+	for k := 0; k < 2 && i > 0 && text[i-1] == ' '; k++ {
+		i--
+	}
+	switch {
+	case i >= 2 && text[i-2:i] == "=>":
+		i -= 2
+	case i > 0 && (text[i-1] == '=' || text[i-1] == ':'):
+		i--
+	default:
+		return false
+	}
+	if i > 0 && text[i-1] == ':' { // :=
+		i--
+	}
+	for k := 0; k < 2 && i > 0 && text[i-1] == ' '; k++ {
+		i--
+	}
+	if i > 0 && (text[i-1] == '"' || text[i-1] == '\'') {
+		i--
+	}
+	ne := i
+	for i > 0 && ne-i < 60 && isNameByte(text[i-1]) {
+		i--
+	}
+	if i == ne {
+		return false
+	}
+	parts := nameParts(text[i:ne])
+	if len(parts) == 0 || idNameParts[parts[len(parts)-1]] {
+		return false
+	}
+	for _, p := range parts {
+		if p == "public" || p == "pub" {
+			return false // VAPID_PUBLIC_KEY, a public key: published by design
+		}
+	}
+	return true
+}
+
+var idNameParts = map[string]bool{"id": true, "ids": true, "uuid": true, "guid": true, "sha": true, "sha1": true, "sha256": true,
+	"sha512": true, "hash": true, "digest": true, "commit": true, "rev": true, "revision": true, "checksum": true, "etag": true,
+	"nonce": true, "integrity": true, "version": true, "ref": true, "fingerprint": true, "name": true, "slug": true, "path": true,
+	"url": true, "uri": true, "file": true, "filename": true, "image": true, "tag": true, "build": true, "trace": true, "span": true,
+	"event": true, "message": true, "msg": true, "request": true, "session": true, "user": true, "username": true, "email": true,
+	"model": true, "region": true, "zone": true, "host": true, "hostname": true, "title": true, "label": true, "code": true}
+
 // wideSecretRun widens a random run found at text[start:end] to the run of token
 // characters, = and , around it, when that run is long and random as a whole: a token
 // whose alphabet holds = and , (Fly.io's FlyV1 fm2_…,…=…) would otherwise keep the pieces
