@@ -26,8 +26,9 @@ const (
 var configRules = []extraRule{
 	{
 		// Password hashes in the crypt(3) and PHC formats ($6$salt$hash, $2b$12$…,
-		// $argon2id$v=19$…), Django's pbkdf2_sha256$…, Kerberos AS-REP and TGS hashes: whole,
-		// salt included. Offline cracking is what a hash invites.
+		// $argon2id$v=19$…), Django's pbkdf2_sha256$…, Kerberos AS-REP and TGS hashes, LDAP
+		// and .htpasswd's {SHA}/{SSHA}…: whole, salt included. Offline cracking is what a
+		// hash invites.
 		id: rulePassHash,
 		re: regexp.MustCompile(`(?:\$(?:1|apr1|md5)\$[./0-9A-Za-z]{1,8}\$[./0-9A-Za-z]{22}` +
 			`|\$2[abxy]?\$\d{2}\$[./0-9A-Za-z]{53}` +
@@ -37,9 +38,10 @@ var configRules = []extraRule{
 			`|\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{8,}\$[A-Za-z0-9+/]{16,}` +
 			`|\$(?:pbkdf2(?:-sha\d+)?|scrypt)\$[^\s"'<>$]{1,40}\$[./0-9A-Za-z+=]{8,}\$[./0-9A-Za-z+=]{16,}` +
 			`|\bpbkdf2_sha(?:1|256)\$\d+\$[A-Za-z0-9]+\$[A-Za-z0-9+/=]{20,}` +
-			`|\$krb5(?:asrep|tgs)\$\d+\$[^\s"'<>]{16,})`),
+			`|\$krb5(?:asrep|tgs)\$\d+\$[^\s"'<>]{16,}` +
+			`|\{(?:SHA|SSHA|SHA256|SSHA256|SHA512|SSHA512|SMD5|MD5|CRYPT)\}[A-Za-z0-9+/.$]{20,}={0,2})`),
 		keywords: []string{"$1$", "$apr1$", "$md5$", "$2a$", "$2b$", "$2x$", "$2y$", "$5$", "$6$", "$7$", "$8$", "$9$",
-			"$y$", "$gy$", "$argon2", "$pbkdf2", "$scrypt$", "pbkdf2_sha", "$krb5"},
+			"$y$", "$gy$", "$argon2", "$pbkdf2", "$scrypt$", "pbkdf2_sha", "$krb5", "{sha", "{ssha", "{smd5", "{md5}", "{crypt}"},
 	},
 	{
 		// .netrc: machine host login user password secret (one line or several).

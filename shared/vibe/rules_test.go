@@ -94,6 +94,9 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		// Password hashes, salt included.
 		{"sha512crypt", "root:$6$qoE2letU$wWPRl.PVczjzeMVgjiA8LLy2nOyZbf7Amj3qLIL978o18gbMySdKZ7uepq9tmMQXxyTIrS12Pln.2Q/6Xscao0:19000:0:99999:7:::", "qoE2letU", "root:"},
 		{"bcrypt", `"hash": "$2b$12$R9h/cIPz0gi.URNNX3kh2OPST9/PgBkqquzi.Ss7KIUgO2t0jWMUW"`, "R9h/cIPz0gi.URNNX3kh2O", `"hash"`},
+		// (the marker names the hash's rule, not entropy's)
+		{"ldap ssha", "userPassword: {SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g5k6Ak", "W6ph5Mm5Pz8GgiUL", "/password-hash]"},
+		{"htpasswd sha", "admin:{SHA}qUqP5cyxm6YcTAhz05Hph5gvu9M=", "qUqP5cyxm6YcTAhz", "admin:[redacted:password/password-hash]"},
 		{"django pbkdf2", "pbkdf2_sha256$260000$Qx7aB2cD9eF1$zR1cJvY2Qm3nX8pL5tK0wH4sG7fD6aB9=", "Qx7aB2cD9eF1", ""},
 		// Name/value pairs whose name field says secret.
 		{"kubernetes env", "env:\n  - name: DEBUG\n    value: \"true\"\n  - name: DB_PASSWORD\n    value: hunterTwo9\n", "hunterTwo9", "name: DB_PASSWORD"},
