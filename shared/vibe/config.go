@@ -188,6 +188,17 @@ var configRules = []extraRule{
 		},
 	},
 	{
+		// user:password after a word for credentials: "credentials admin:x", "login
+		// deploy:x", "basic auth: bob:x". Not a port (host:8080) nor a path.
+		id:       ruleIDPassword,
+		re:       regexp.MustCompile(`(?i)\b(?:credentials?|creds|login|basic[ -]?auth|auth)\b\s*[:=]?\s+["'\x60]?[\w.@+-]{1,64}:([^\s:@"'\x60]{4,128})["'\x60]?(?:[\s,;.)]|$)`),
+		group:    1,
+		keywords: []string{"cred", "login", "auth"},
+		check: func(v string) bool {
+			return notProseWord(v) && !isDigits(v) && !strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "~") && !strings.HasPrefix(v, "\\")
+		},
+	},
+	{
 		// An element named for a secret holding it in a value attribute: <Password value="x"/>.
 		id:       ruleXMLSecret,
 		re:       regexp.MustCompile(`(?i)<[\w:.-]*(?:password|passwd|pwd|secret|token|apikey|api_key|credential)[\w:.-]*\s+(?:[\w:-]+\s*=\s*"[^"]*"\s+)*value\s*=\s*"([^"\n]{1,400})"`),
