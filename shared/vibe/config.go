@@ -315,16 +315,18 @@ var configRules = []extraRule{
 		// the run of non-blank characters after the scheme (RFC 6750's token68 and, as
 		// people write them, passwords with symbols: Bearer at5G6zi!m).
 		id:       ruleBearer,
-		re:       regexp.MustCompile(`(?i)\b(?:bearer|ntlm|negotiate)[ \t]+([^\s"'\x60,;<>]{5,399}[^\s"'\x60,;<>.:)\]}])`),
+		re:       regexp.MustCompile(`(?i)\b(?:bearer|ntlm|negotiate)[ \t]+([^\s"'\x60,;<>]{5,399}[^\s"'\x60,;<>.:)\]}])(?:\.\.\.|…)?`),
 		group:    1,
 		keywords: []string{"bearer", "ntlm", "negotiate"},
 		check:    bearerCredential,
+		// A token cut short on purpose (Bearer sk-ant-api03-...) shows only its prefix.
+		matchCheck: func(m string) bool { return !strings.Contains(m, "...") && !strings.Contains(m, "…") },
 	},
 	{
 		// A bearer credential of words (Bearer dev_admin, Bearer open-sesame) where a header
 		// is meant: after Authorization, -H, "header".
 		id:       ruleBearer,
-		re:       regexp.MustCompile(`(?i)(?:authorization|header|-H)[^\n]{0,40}?\bbearer[ \t]+([A-Za-z][A-Za-z_-]{4,62}[A-Za-z])\b`),
+		re:       regexp.MustCompile(`(?i)(?:authorization|header|-H)[^\n]{0,40}?\bbearer[ \t]+([A-Za-z][A-Za-z_-]{4,62}[A-Za-z])(?:[\s"'\x60,;]|\.(?:\s|$)|$)`),
 		group:    1,
 		keywords: []string{"bearer"},
 		check:    bearerWords,
@@ -649,6 +651,9 @@ var jsonStringValue = regexp.MustCompile(`"[^"\n]+"\s*:\s*"([^"\n]{4,})"`)
 // or 6+ holding a letter and a symbol no identifier has (Prl23Db#@). "Bearer tokens",
 // "bearer auth" and "Bearer v1.2" are words.
 func bearerCredential(v string) bool {
+	if v[0] == '[' || v[0] == '(' || v[0] == '{' {
+		return false // Bearer [hidden], Bearer (token), Bearer {token}
+	}
 	if len(v) >= 16 && (hasDigitAndLetter(v) || len(v) >= 32) {
 		return true
 	}

@@ -186,6 +186,9 @@ var extraRules = append([]extraRule{
 		re:       regexp.MustCompile(`(?i)authorization["']?\s{0,3}[:=]\s{0,3}["'\x60]?(?:(?:bearer|basic|token|digest|negotiate|bot|apikey|api-key|sso-key|ntlm|hmac|aws4-hmac-sha256)\s+)?([^\s"'\x60,;]{6,})`),
 		group:    1,
 		keywords: []string{"authorization"},
+		// The scheme alone is no credential (Authorization: Bearer {{ token }}: the
+		// expression backtracks to the scheme when what follows is too short to match).
+		check: func(v string) bool { return !authSchemes[strings.ToLower(v)] },
 	},
 	{
 		id:       ruleCookie,
@@ -386,6 +389,9 @@ var flagProse = map[string]bool{"via": true, "with": true, "flag": true, "option
 
 // placeholder matches values that stand for a secret rather than being one.
 var placeholder = regexp.MustCompile(`(?i)^(?:[\w.-]{0,16}(?:xxx|\*\*\*|\.\.\.)[\w.*-]{0,16}|\$+\{?[\w.:-]*\}?|\$\([^)]*\)|%[\w]+%|<[^<>]*>|\{\{[^{}]*\}\}|\{\s*[A-Za-z_][\w.-]*\s*\}|\[[^\[\]]*\]|\*+|x+|\.+|-+|_+|#+|null|nil|none|undefined|true|false|yes|no|on|off|required|optional|string|str|bool|int|number|bytes|text|password|secret|token|(?:your|my)[A-Za-z_-]*[0-9]{0,3}|changeme|change[_-]?me|example|sample|dummy|placeholder|redacted|\[redacted[^\]]*\]|todo|tbd|env|test|pass|foo|bar|baz|demo|os\.[\w.()"']*|process\.env[\w.]*)$`)
+
+var authSchemes = map[string]bool{"bearer": true, "basic": true, "token": true, "digest": true, "negotiate": true,
+	"apikey": true, "api-key": true, "sso-key": true, "hmac": true}
 
 // codeLike matches values that are program expressions, not literal secrets: calls, member
 // accesses, type names.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -555,7 +556,10 @@ func placeholderValue(v string) bool {
 			}
 		}
 	}
-	if selfDescribing(v) {
+	if strings.Trim(v, "•●*·∙") == "" {
+		return true // a masked display: ••••••
+	}
+	if selfDescribing(v) || secretReference(v) || trivialValue(v) {
 		return true
 	}
 	if v[0] == '(' {
@@ -588,6 +592,31 @@ func identifierWords(s string) bool {
 	}
 	return s != ""
 }
+
+// secretReference reports a value that names where a secret is kept rather than holding it:
+// a secret manager's reference (vault:secret/data/app#password, op://vault/item/field,
+// arn:aws:secretsmanager:…, projects/1/secrets/db/versions/latest, keyvault://…, ssm:/…),
+// a sops-encrypted value (ENC[AES256_GCM,…]) or an environment reference ({env:API_KEY}).
+func secretReference(v string) bool {
+	l := strings.ToLower(v)
+	for _, p := range []string{"vault:", "op://", "arn:aws:secretsmanager:", "arn:aws:ssm:", "arn:aws:kms:", "keyvault://", "akv://",
+		"azurekeyvault://", "sm://", "ssm:/", "ssm://", "secretsmanager:", "gcpsm://", "gsm://", "doppler://", "infisical://", "bws://",
+		"enc[aes256_gcm,", "enc[", "{env:", "env:", "secret:", "secretref:", "file:", "k8s://", "kubernetes://"} {
+		if strings.HasPrefix(l, p) && len(l) > len(p) {
+			return true
+		}
+	}
+	return strings.HasPrefix(l, "projects/") && strings.Contains(l, "/secrets/")
+}
+
+// trivialValue reports a value no one would generate as a secret: the nil UUID, or a stand-in
+// word with a number (test123, demo2). Runs of one character (AAAA…) and ascending runs
+// (1234567890abcdef) stay secrets: the scanners' own examples are written so.
+func trivialValue(v string) bool {
+	return v == "00000000-0000-0000-0000-000000000000" || trivialWord.MatchString(v)
+}
+
+var trivialWord = regexp.MustCompile(`(?i)^(?:test|testing|demo|dummy|fake|sample|example|foo|bar)[-_]?[0-9]{1,6}$`)
 
 // selfDescribing reports a value made of lower-case words that say what it stands in for:
 // a stand-in word and a secret's name (test-api-key, my-secret, dummy_token, fake-password).

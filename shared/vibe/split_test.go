@@ -66,6 +66,12 @@ func TestSanitizeKnownSafeShapes(t *testing.T) {
 		// YAML tags refer to a secret kept elsewhere; values that say what they stand in for.
 		"api_key: !ENV ${API_KEY}\npassword: !Ref DbPassword\ntoken: !GetAtt Db.Token",
 		"apiKey: 'test-api-key'\nsecret: 'my-secret'\npassword: fake_password",
+		// References to where a secret is kept, masked displays, elided tokens, schemes alone.
+		"password: vault:secret/data/app#password\ntoken: op://Private/db/password\nkey: ENC[AES256_GCM,data:Tr7o=,iv:1=,tag:k=,type:str]",
+		"DB_PASSWORD=arn:aws:secretsmanager:eu-west-1:123456789012:secret:db-AbCdEf\nAPI_KEY=projects/123/secrets/api/versions/latest",
+		"password: ••••••\ntoken: test123\nid: 00000000-0000-0000-0000-000000000000",
+		"Authorization: Bearer sk-ant-api03-...\nAuthorization: Bearer eyJhbGciOi...\nAuthorization: Bearer [hidden]",
+		"Authorization: Bearer {{ .Values.token }}\nAuthorization: Bearer ${{ secrets.TOKEN }}\nAuthorization: Bearer TODO",
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
