@@ -194,6 +194,7 @@ var configRules = []extraRule{
 		re:       regexp.MustCompile(`(?i)\b(?:credentials?|creds|login|basic[ -]?auth|auth)\b\s*[:=]?\s+["'\x60]?[\w.@+-]{1,64}:([^\s:@"'\x60]{4,128})["'\x60]?(?:[\s,;.)]|$)`),
 		group:    1,
 		keywords: []string{"cred", "login", "auth"},
+		anchors:  colonPairAnchors,
 		check: func(v string) bool {
 			return notProseWord(v) && !isDigits(v) && !strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "~") && !strings.HasPrefix(v, "\\")
 		},
@@ -213,6 +214,7 @@ var configRules = []extraRule{
 		re:       regexp.MustCompile(`\b[a-z][a-z0-9]{1,7}_(?:live|test|prod|sandbox)_([A-Za-z0-9]{20,200})\b`),
 		group:    1,
 		keywords: []string{"_live_", "_test_", "_prod_", "_sandbox_"},
+		anchors:  wordAnchors("_live_", "_test_", "_prod_", "_sandbox_"),
 		check:    credentialValue,
 		whole:    true,
 	},
@@ -306,7 +308,7 @@ var configRules = []extraRule{
 		id:       ruleIDPassword,
 		re:       regexp.MustCompile(`(?i)\b(?:[\w-]*(?:password|passwd|passphrase|pwd|pw|pswd|passcode|secret|token|credential|api[ _-]?key|access[ _-]?key|private[ _-]?key)|pin)s?["'\x60]?\s+(?:is|are|was|were|will\s+be|(?:has\s+been\s+|was\s+|is\s+)?(?:set|changed|reset|updated)\s+to)\s*[:-]?\s+["'\x60]?([^\s"'\x60]{4,64})`),
 		group:    1,
-		keywords: []string{" is", " are", " was", " were", " be", " to"},
+		keywords: []string{" is", " are", " was", " were", " will be", "set to", "changed to", "reset to", "updated to"},
 		check:    notProseWord,
 		anchors:  secretWordBeforeIs,
 	},
@@ -458,6 +460,18 @@ var configRules = []extraRule{
 		group:   1,
 		literal: "/bot",
 	},
+}
+
+// colonPairAnchors finds the user:password pairs a credentials word may precede: a colon
+// between two non-blank characters.
+func colonPairAnchors(s string) []int {
+	var at []int
+	for i := 1; i+1 < len(s); i++ {
+		if s[i] == ':' && s[i-1] > ' ' && s[i+1] > ' ' && s[i+1] != '/' && s[i+1] != ':' {
+			at = append(at, i)
+		}
+	}
+	return at
 }
 
 // configSetSecret accepts a config command whose key says secret.
@@ -844,6 +858,20 @@ func secretWordBeforeIs(s string) []int {
 			}
 			i += from
 			from = i + len(verb)
+			if verb == " be " || verb == " to " {
+				// will be, set to, changed to, reset to, updated to: the word before the verb
+				// is where the secret's name ends.
+				j := i
+				for j > 0 && isLetter(s[j-1]) {
+					j--
+				}
+				switch strings.ToLower(s[j:i]) {
+				case "will", "set", "changed", "reset", "updated":
+					i = max(j-1, 0)
+				default:
+					continue
+				}
+			}
 			k := i
 			for k > 0 && i-k < 40 && (isNameByte(s[k-1]) || s[k-1] == ' ' && i-k < 8) {
 				k--

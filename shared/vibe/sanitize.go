@@ -241,7 +241,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				}
 				return
 			}
-			if assignedRandom(tok) && literalPosition(text, start, end) {
+			if literalPosition(text, start, end) && assignedRandom(tok) {
 				f.addSpan(ruleEntropy, start, end)
 				return
 			}
@@ -306,18 +306,20 @@ func chunkEnd(text string, off int) int {
 // generated key of one letter case and digits (pyowm = '3k144a5af729351d0fc58bdrj9a21mkr')
 // is random enough there, where an id or a digest would be named so.
 func assignedRandom(tok string) bool {
-	if len(tok) < 20 || len(tok) > 256 || isHex(tok) || uuidRe.MatchString(tok) || integrityRe.MatchString(tok) || standIn(tok) ||
-		strings.ContainsAny(tok, "./") || hashedFileName(tok) {
+	if len(tok) < 20 || len(tok) > 256 || strings.ContainsAny(tok, "./") {
 		return false
 	}
 	if strings.Trim(tok, "0123456789abcdefABCDEF-") == "" {
-		return false // hex groups: a trace context (00-5f16…-d9c0…-01), a dashed digest
+		return false // hex, or hex groups: a trace context (00-5f16…-d9c0…-01), a dashed digest
 	}
 	digits := countDigits(tok)
-	if digits < 3 || len(tok)-digits < 4 {
+	if digits < 3 || len(tok)-digits < 4 || meanRunLength(tok) >= 2.6 {
 		return false
 	}
-	return meanRunLength(tok) < 2.6 && shannonEntropy(tok) >= 3.8 && !knownSafeShape(tok)
+	if uuidRe.MatchString(tok) || integrityRe.MatchString(tok) || standIn(tok) || hashedFileName(tok) {
+		return false
+	}
+	return shannonEntropy(tok) >= 3.8 && !knownSafeShape(tok)
 }
 
 // literalPosition reports a token that is the whole literal value of an assignment whose
