@@ -26,8 +26,9 @@ const (
 var configRules = []extraRule{
 	{
 		// Password hashes in the crypt(3) and PHC formats ($6$salt$hash, $2b$12$…,
-		// $argon2id$v=19$…), Django's pbkdf2_sha256$…, Kerberos AS-REP and TGS hashes: whole,
-		// salt included. Offline cracking is what a hash invites.
+		// $argon2id$v=19$…), Django's pbkdf2_sha256$…, Kerberos AS-REP and TGS hashes, LDAP
+		// and .htpasswd's {SHA}/{SSHA}…: whole, salt included. Offline cracking is what a
+		// hash invites.
 		id: rulePassHash,
 		re: regexp.MustCompile(`(?:\$(?:1|apr1|md5)\$[./0-9A-Za-z]{1,8}\$[./0-9A-Za-z]{22}` +
 			`|\$2[abxy]?\$\d{2}\$[./0-9A-Za-z]{53}` +
@@ -37,9 +38,10 @@ var configRules = []extraRule{
 			`|\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{8,}\$[A-Za-z0-9+/]{16,}` +
 			`|\$(?:pbkdf2(?:-sha\d+)?|scrypt)\$[^\s"'<>$]{1,40}\$[./0-9A-Za-z+=]{8,}\$[./0-9A-Za-z+=]{16,}` +
 			`|\bpbkdf2_sha(?:1|256)\$\d+\$[A-Za-z0-9]+\$[A-Za-z0-9+/=]{20,}` +
-			`|\$krb5(?:asrep|tgs)\$\d+\$[^\s"'<>]{16,})`),
+			`|\$krb5(?:asrep|tgs)\$\d+\$[^\s"'<>]{16,}` +
+			`|\{(?:SHA|SSHA|SHA256|SSHA256|SHA512|SSHA512|SMD5|MD5|CRYPT)\}[A-Za-z0-9+/.$]{20,}={0,2})`),
 		keywords: []string{"$1$", "$apr1$", "$md5$", "$2a$", "$2b$", "$2x$", "$2y$", "$5$", "$6$", "$7$", "$8$", "$9$",
-			"$y$", "$gy$", "$argon2", "$pbkdf2", "$scrypt$", "pbkdf2_sha", "$krb5"},
+			"$y$", "$gy$", "$argon2", "$pbkdf2", "$scrypt$", "pbkdf2_sha", "$krb5", "{sha", "{ssha", "{smd5", "{md5}", "{crypt}"},
 	},
 	{
 		// .netrc: machine host login user password secret (one line or several).
@@ -51,7 +53,7 @@ var configRules = []extraRule{
 	{
 		// .npmrc _auth / _password (base64), and //registry/:_authToken= with any key case.
 		id:       ruleRegAuth,
-		re:       regexp.MustCompile(`(?i)(?:^|[\s:/"])_(?:auth|password|authtoken)\s*=\s*("[^"\n]+"|[^\s"#]+)`),
+		re:       regexp.MustCompile(`(?i)(?:^|[\s:/"])_(?:auth|password|authtoken)\s*=\s*("[^"\n]+"|[^\s"]+)`),
 		group:    1,
 		keywords: []string{"_auth", "_password"},
 	},
@@ -107,6 +109,120 @@ var configRules = []extraRule{
 		re:       regexp.MustCompile(`\bhtpasswd\s+(?:-\w+\s+)*-\w*b\w*(?:\s+-\w+)*\s+[^\s-]\S*\s+\S+\s+(\S+)`),
 		group:    1,
 		keywords: []string{"htpasswd"},
+	},
+	{
+		// A password fed to a command that reads it from its input: echo x | sudo -S,
+		// sudo -S <<< x, passwd --stdin, and the first line of a heredoc given to sudo -S or
+		// passwd --stdin (sudo -S bash <<EOF\nSECRET\n…). mysql -p reads its terminal, not
+		// its input: a heredoc after it is SQL.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\b(?:echo|printf)\s+(?:-[ne]\s+)?(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'"|$]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|passwd\s+--stdin|[^\n|]{0,40}\bchpasswd\b)`),
+		keywords: []string{"sudo", "passwd"},
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\b(?:sudo\s+(?:-\w+\s+)*-S|passwd\s+--stdin)\b[^\n<]{0,120}<\s{0,6}<\s{0,6}<\s*(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'"$]+))`),
+		keywords: []string{"sudo", "passwd"},
+	},
+	{
+		id:        ruleCLILogin,
+		re:        regexp.MustCompile(`\b(?:sudo\s+(?:-\w+\s+)*-S\b|passwd\s+--stdin\b)[^\n]{0,120}?<\s{0,6}<-?\s*['"]?(\w+)['"]?[ \t]*\n[ \t]*([^\s][^\n]{0,200})`),
+		group:     2,
+		keywords:  []string{"sudo", "passwd"},
+		multiline: true,
+		check:     func(v string) bool { return !strings.HasPrefix(v, "EOF") && !strings.HasPrefix(v, "END") },
+	},
+	{
+		// ssh-keygen -N new / -P old passphrase; gh secret set NAME --body SECRET; mc alias set
+		// NAME URL ACCESS SECRET; net use DRIVE SHARE SECRET /user:NAME.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\bssh-keygen\b[^\n|;&]{0,120}?\s-[NP]\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-][^\s'"]*))`),
+		keywords: []string{"ssh-keygen"},
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\bgh\s+secret\s+set\b[^\n|;&]{0,120}?\s(?:--body|-b)[ =]?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-][^\s'"]*))`),
+		keywords: []string{"gh secret"},
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\bmc\s+(?:alias\s+set|config\s+host\s+add)\s+\S+\s+\S+\s+\S+\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-][^\s'"]*))`),
+		keywords: []string{"mc alias", "mc config"},
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`(?i)\bnet\s+use\s+(?:[a-z]:\s+|\*\s+)?\\\\\S+\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"/*][^\s'"]*))[^\n]{0,80}/user:`),
+		keywords: []string{"net use"},
+		anchors:  wordAnchors("net use", "NET USE", "Net use"),
+	},
+	{
+		// XML elements whose key or name attribute says secret, the value their text:
+		// <entry key="password">x</entry> (Java properties XML), <setting name="ApiKey">x</setting>.
+		id:       ruleXMLSecret,
+		re:       regexp.MustCompile(`(?i)<[\w:.-]+\s+(?:key|name)\s*=\s*["'][\w.:-]*(?:pass|pwd|secret|token|api_?key|credential|private_?key)[\w.:-]*["'][^>]{0,80}>([^<\n]{1,400})</`),
+		group:    1,
+		keywords: []string{"key=", "name="},
+	},
+	{
+		// A secret set through a tool's config command: aws configure set
+		// aws_secret_access_key x, npm config set //host/:_authToken x, dotnet user-secrets
+		// set Api:Key x, git config --global github.token x. The name must say secret.
+		id:         ruleCLILogin,
+		re:         regexp.MustCompile(`\b(?:configure\s+set|config\s+(?:--\S+\s+)*set|user-secrets\s+set|config)\s+(?:--\S+\s+)*(?:[\w.:/@-]+)[ \t=]+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-][^\s'"]*))`),
+		group:      0,
+		keywords:   []string{"config"},
+		matchCheck: configSetSecret,
+		anchors:    wordAnchors("config", "user-secrets"),
+	},
+	{
+		// A user and a password passed side by side to what logs in: login("admin", "x"),
+		// HTTPBasicAuth('admin', 'x'), auth=('admin', 'x'), new NetworkCredential("u", "x"),
+		// DirectoryEntry(path, "u", "x"): the literal after the user's is the password.
+		id:       ruleIDPassword,
+		re:       regexp.MustCompile(`(?i)\b[\w.]*(?:login|log_in|signin|sign_in|logon|authenticate|auth|credentials?|credential|directoryentry|connect)\w*\s*(?:=\s*)?[(\[]\s*(?:[^()"'\n]{1,80},\s*)?["']([^"'\n]{1,80})["']\s*,\s*["']([^"'\n]{4,200})["']\s*[),\]]`),
+		group:    2,
+		keywords: []string{"login", "log_in", "signin", "sign_in", "logon", "auth", "credential", "directoryentry", "connect"},
+		anchors:  wordAnchors(`", "`, `', '`, `","`, `','`, `" , "`),
+		check: func(v string) bool {
+			return (hasDigitAndLetter(v) || mixedClasses(v)) && !strings.HasPrefix(v, "/") && !strings.Contains(v, "://") && !strings.ContainsAny(v, " \t")
+		},
+	},
+	{
+		// user:password after a word for credentials: "credentials admin:x", "login
+		// deploy:x", "basic auth: bob:x". Not a port (host:8080) nor a path.
+		id:       ruleIDPassword,
+		re:       regexp.MustCompile(`(?i)\b(?:credentials?|creds|login|basic[ -]?auth|auth)\b\s*[:=]?\s+["'\x60]?[\w.@+-]{1,64}:([^\s:@"'\x60]{4,128})["'\x60]?(?:[\s,;.)]|$)`),
+		group:    1,
+		keywords: []string{"cred", "login", "auth"},
+		anchors:  colonPairAnchors,
+		check: func(v string) bool {
+			return notProseWord(v) && !isDigits(v) && !strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "~") && !strings.HasPrefix(v, "\\")
+		},
+	},
+	{
+		// An element named for a secret holding it in a value attribute: <Password value="x"/>.
+		id:       ruleXMLSecret,
+		re:       regexp.MustCompile(`(?i)<[\w:.-]*(?:password|passwd|pwd|secret|token|apikey|api_key|credential)[\w:.-]*\s+(?:[\w:-]+\s*=\s*"[^"]*"\s+)*value\s*=\s*"([^"\n]{1,400})"`),
+		group:    1,
+		keywords: []string{"value"},
+	},
+	{
+		// Keys that say which mode they are for, as Stripe's do and many payment and API
+		// services copy (sk_live_…, ak_test_…, api_prod_…): a short prefix, the mode, and a
+		// generated body.
+		id:       ruleFormat,
+		re:       regexp.MustCompile(`\b[a-z][a-z0-9]{1,7}_(?:live|test|prod|sandbox)_([A-Za-z0-9]{20,200})\b`),
+		group:    1,
+		keywords: []string{"_live_", "_test_", "_prod_", "_sandbox_"},
+		anchors:  wordAnchors("_live_", "_test_", "_prod_", "_sandbox_"),
+		check:    credentialValue,
+		whole:    true,
+	},
+	{
+		// poetry config http-basic.REPO user SECRET (pip, uv and pdm read the same).
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\bconfig\s+(?:--\S+\s+)*http-basic\.[\w.-]+\s+\S+\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-]\S*))`),
+		keywords: []string{"http-basic."},
 	},
 	{
 		id:       ruleCLILogin,
@@ -190,23 +306,33 @@ var configRules = []extraRule{
 		// "the password is Xy7pass99", "token was: abc123DEF": the value after is/was needs a
 		// digit or symbol, which prose words lack.
 		id:       ruleIDPassword,
-		re:       regexp.MustCompile(`(?i)\b(?:[\w-]*(?:password|passwd|passphrase|pwd|pw|pswd|passcode|secret|token|credential|api[ _-]?key|access[ _-]?key|private[ _-]?key)|pin)s?["'\x60]?\s+(?:is|are|was|were)\s*[:-]?\s+["'\x60]?([^\s"'\x60]{4,64})`),
+		re:       regexp.MustCompile(`(?i)\b(?:[\w-]*(?:password|passwd|passphrase|pwd|pw|pswd|passcode|secret|token|credential|api[ _-]?key|access[ _-]?key|private[ _-]?key)|pin)s?["'\x60]?\s+(?:is|are|was|were|will\s+be|(?:has\s+been\s+|was\s+|is\s+)?(?:set|changed|reset|updated)\s+to)\s*[:-]?\s+["'\x60]?([^\s"'\x60]{4,64})`),
 		group:    1,
-		keywords: []string{" is", " are", " was", " were"},
+		keywords: []string{" is", " are", " was", " were", " will be", "set to", "changed to", "reset to", "updated to"},
 		check:    notProseWord,
 		anchors:  secretWordBeforeIs,
 	},
 	{
-		// A bearer token anywhere, not only in an Authorization header.
+		// A bearer token anywhere, not only in an Authorization header. The credential is
+		// the run of non-blank characters after the scheme (RFC 6750's token68 and, as
+		// people write them, passwords with symbols: Bearer at5G6zi!m).
 		id:       ruleBearer,
-		re:       regexp.MustCompile(`(?i)\b(?:bearer|ntlm|negotiate)\s+([A-Za-z0-9._~+/-]{8,}=*)`),
+		re:       regexp.MustCompile(`(?i)\b(?:bearer|ntlm|negotiate)[ \t]+([^\s"'\x60,;<>]{5,399}[^\s"'\x60,;<>.:)\]}])(?:\.\.\.|…)?`),
 		group:    1,
 		keywords: []string{"bearer", "ntlm", "negotiate"},
-		// 16+ characters with letters and digits, or 8+ mixing cases and digits as
-		// passwords do: "Bearer tokens" and "bearer auth" are words.
-		check: func(v string) bool {
-			return len(v) >= 16 && (hasDigitAndLetter(v) || len(v) >= 32) || mixedClasses(v) && hasDigitAndLetter(v) && !strings.Contains(v, ".")
-		},
+		check:    bearerCredential,
+		// A token cut short on purpose (Bearer sk-ant-api03-...) shows only its prefix.
+		matchCheck: func(m string) bool { return !strings.Contains(m, "...") && !strings.Contains(m, "…") },
+	},
+	{
+		// A bearer credential of words (Bearer dev_admin, Bearer open-sesame) where a header
+		// is meant: after Authorization, -H, "header".
+		id:       ruleBearer,
+		re:       regexp.MustCompile(`(?i)(?:authorization|header|-H)[^\n]{0,40}?\bbearer[ \t]+([A-Za-z][A-Za-z_-]{4,62}[A-Za-z])(?:[\s"'\x60,;]|\.(?:\s|$)|$)`),
+		group:    1,
+		keywords: []string{"bearer"},
+		check:    bearerWords,
+		anchors:  wordAnchors("Bearer", "bearer", "BEARER"),
 	},
 	{
 		// Basic credentials anywhere: base64 of user:password.
@@ -252,10 +378,14 @@ var configRules = []extraRule{
 	},
 	{
 		// Passwords named in other languages: 비밀번호: x, Passwort = x, пароль: x.
-		id:       ruleIDPassword,
-		re:       regexp.MustCompile(`(?i)(?:비밀번호|비번|패스워드|암호|passwort|kennwort|contraseña|mot de passe|пароль|密码|口令|パスワード)\s*(?:설정은|은|는|:|=|：|is)\s*["']?([^\s"'，,)]{4,64})`),
-		group:    1,
-		keywords: []string{"비", "패", "암", "passwort", "kennwort", "contrase", "mot de passe", "пароль", "密", "口令", "パス"},
+		id: ruleIDPassword,
+		// Also Portuguese, Dutch, Polish, Turkish, Swedish, Finnish, Czech, Slovak, Vietnamese,
+		// Italian, Danish and Norwegian.
+		re:    regexp.MustCompile(`(?i)(?:비밀번호|비번|패스워드|암호|passwort|kennwort|contraseña|mot de passe|пароль|密码|口令|パスワード|senha|wachtwoord|hasło|haslo|şifre|sifre|lösenord|salasana|heslo|mật khẩu|mat khau|parola|adgangskode|passord)\s*(?:설정은|은|는|:|=|：|is)\s*["']?([^\s"'，,)]{4,64})`),
+		group: 1,
+		keywords: []string{"비", "패", "암", "passwort", "kennwort", "contrase", "mot de passe", "пароль", "密", "口令", "パス",
+			"senha", "wachtwoord", "hasło", "haslo", "şifre", "sifre", "lösenord", "salasana", "heslo", "khẩu", "khau", "parola", "adgangskode", "passord"},
+		check: notProseWord,
 	},
 	{
 		// Chat and CI webhooks: Slack, Discord, Microsoft Teams / Power Automate, Mattermost,
@@ -291,6 +421,25 @@ var configRules = []extraRule{
 		check:    webhookToken,
 	},
 	{
+		// Zapier's catch hooks: an account number and a short token.
+		id:      ruleWebhook,
+		whole:   true,
+		re:      regexp.MustCompile(`(?:https?://)?hooks\.zapier\.com/hooks/catch/([0-9]{3,12}/[A-Za-z0-9]{4,})`),
+		group:   1,
+		literal: "hooks.zapier.com",
+	},
+	{
+		// A webhook URL that carries its credential in the query (AppVeyor's ?id=, a
+		// hook's ?key=, ?code= of an Azure Function): the path says hook, the value is long.
+		id:       ruleWebhook,
+		whole:    true,
+		re:       regexp.MustCompile(`(?i)https?://[^\s/"'<>]+/[^\s?"'<>]*hook[^\s?"'<>]*\?(?:[^\s"'<>#]*&)?(?:id|key|token|secret|code|sig|signature|auth)=([A-Za-z0-9_%.~+-]{12,})`),
+		group:    1,
+		keywords: []string{"hook"},
+		check:    func(v string) bool { return hasDigitAndLetter(v) && !placeholderValue(v) },
+		anchors:  wordAnchors("hook", "Hook", "HOOK"),
+	},
+	{
 		id:       ruleWebhook,
 		whole:    true,
 		re:       regexp.MustCompile(`(?i)(?:https?://)?maker\.ifttt\.com/(?:trigger/[\w-]+/(?:json/)?with/)?key/([A-Za-z0-9_-]{16,})`),
@@ -311,6 +460,76 @@ var configRules = []extraRule{
 		group:   1,
 		literal: "/bot",
 	},
+}
+
+// colonPairAnchors finds the user:password pairs a credentials word may precede: a colon
+// between two non-blank characters.
+func colonPairAnchors(s string) []int {
+	var at []int
+	for i := 1; i+1 < len(s); i++ {
+		if s[i] == ':' && s[i-1] > ' ' && s[i+1] > ' ' && s[i+1] != '/' && s[i+1] != ':' {
+			at = append(at, i)
+		}
+	}
+	return at
+}
+
+// configSetSecret accepts a config command whose key says secret.
+func configSetSecret(match string) bool {
+	m := configSetName.FindStringSubmatch(match)
+	if m == nil {
+		return false
+	}
+	name := m[1]
+	if i := strings.LastIndexAny(name, ".:/"); i >= 0 && i+1 < len(name) {
+		name = name[i+1:]
+	}
+	return nameHasSecretWord(name)
+}
+
+var configSetName = regexp.MustCompile(`(?:set|config)\s+(?:--\S+\s+)*([\w.:/@-]+)[ \t=]+\S`)
+
+// findYAMLBlockSecrets masks the body of a YAML block scalar whose key says secret
+// (password: |, token: >-): every line indented under the key, up to the first line that is
+// not. PEM blocks inside are the private-key rule's too; this takes any value.
+func findYAMLBlockSecrets(text string, f *findings) {
+	if !strings.Contains(text, ": |") && !strings.Contains(text, ": >") {
+		return
+	}
+	lines := strings.SplitAfter(text, "\n")
+	off := 0
+	for i := 0; i < len(lines); i++ {
+		body := strings.TrimRight(lines[i], "\r\n")
+		trimmed := strings.TrimLeft(lineHead(body, len(body)), " \t")
+		c := strings.Index(trimmed, ":")
+		if c <= 0 {
+			off += len(lines[i])
+			continue
+		}
+		marker := strings.TrimSpace(trimmed[c+1:])
+		name := strings.Trim(trimmed[:c], `"' `)
+		if len(marker) == 0 || len(marker) > 3 || marker[0] != '|' && marker[0] != '>' || strings.Trim(marker[1:], "-+0123456789") != "" ||
+			!nameHasSecretWord(name) {
+			off += len(lines[i])
+			continue
+		}
+		indent := len(body) - len(strings.TrimLeft(body, " \t"))
+		next := off + len(lines[i])
+		for j := i + 1; j < len(lines) && j <= i+64; j++ {
+			lb := strings.TrimRight(lines[j], "\r\n")
+			lt := strings.TrimLeft(lb, " \t")
+			if lt != "" && len(lb)-len(lt) <= indent {
+				break
+			}
+			if v := strings.TrimSpace(lb); v != "" && !placeholderValue(v) {
+				vs := next + strings.Index(lines[j], v)
+				f.addSpan(ruleKeyword, vs, vs+len(v))
+			}
+			next += len(lines[j])
+			i = j
+		}
+		off = next
+	}
 }
 
 // findNameValuePairs masks the value of a name/value pair whose name says secret: a
@@ -441,6 +660,41 @@ func findKubernetesSecrets(text string, f *findings) {
 
 var jsonStringValue = regexp.MustCompile(`"[^"\n]+"\s*:\s*"([^"\n]{4,})"`)
 
+// bearerCredential decides the value after Bearer, NTLM or Negotiate outside a header: 16+
+// characters with letters and digits (or 32+), 8+ mixing cases and digits as passwords do,
+// or 6+ holding a letter and a symbol no identifier has (Prl23Db#@). "Bearer tokens",
+// "bearer auth" and "Bearer v1.2" are words.
+func bearerCredential(v string) bool {
+	if v[0] == '[' || v[0] == '(' || v[0] == '{' {
+		return false // Bearer [hidden], Bearer (token), Bearer {token}
+	}
+	if len(v) >= 16 && (hasDigitAndLetter(v) || len(v) >= 32) {
+		return true
+	}
+	if mixedClasses(v) && hasDigitAndLetter(v) && !strings.Contains(v, ".") {
+		return true
+	}
+	return len(v) >= 6 && strings.ContainsAny(v, "!#@$%^*?|{}[]()&<>~") && strings.IndexFunc(v, func(r rune) bool {
+		return r < 128 && isLetter(byte(r))
+	}) >= 0 && !placeholderValue(v)
+}
+
+// bearerWords accepts a header's bearer credential made of words joined by - or _ or of
+// mixed case (dev_admin, open-sesame, OpenSesame), not the words that name the scheme's
+// parts (Bearer token, Bearer access_token).
+func bearerWords(v string) bool {
+	l := strings.ToLower(v)
+	if !strings.ContainsAny(v, "-_") && l == v || bearerNameWords[strings.NewReplacer("-", "_").Replace(l)] {
+		return false
+	}
+	return !placeholderValue(v)
+}
+
+var bearerNameWords = map[string]bool{"token": true, "tokens": true, "access_token": true, "auth_token": true,
+	"id_token": true, "api_key": true, "apikey": true, "authentication": true, "authorization": true,
+	"credential": true, "credentials": true, "scheme": true, "header": true, "jwt": true, "value": true,
+	"bearer_token": true, "oauth_token": true, "session_token": true, "refresh_token": true, "secret": true}
+
 // mixedClasses reports a value with upper- and lower-case letters and a digit or symbol.
 func mixedClasses(v string) bool {
 	var up, low, other bool
@@ -465,7 +719,7 @@ func notProseWord(v string) bool {
 		return false
 	}
 	for i := 0; i < len(v); i++ {
-		if !isLetter(v[i]) && v[i] != '-' && v[i] != '\'' {
+		if !isLetter(v[i]) && v[i] < 0x80 && v[i] != '-' && v[i] != '\'' {
 			return true
 		}
 	}
@@ -596,7 +850,7 @@ func pgpassLines(s string) []int {
 // that names a secret, the only places the is/are rule can match.
 func secretWordBeforeIs(s string) []int {
 	var at []int
-	for _, verb := range []string{" is ", " was ", " are ", " were ", " is:", " was:"} {
+	for _, verb := range []string{" is ", " was ", " are ", " were ", " is:", " was:", " be ", " to "} {
 		for from := 0; ; {
 			i := strings.Index(s[from:], verb)
 			if i < 0 {
@@ -604,6 +858,20 @@ func secretWordBeforeIs(s string) []int {
 			}
 			i += from
 			from = i + len(verb)
+			if verb == " be " || verb == " to " {
+				// will be, set to, changed to, reset to, updated to: the word before the verb
+				// is where the secret's name ends.
+				j := i
+				for j > 0 && isLetter(s[j-1]) {
+					j--
+				}
+				switch strings.ToLower(s[j:i]) {
+				case "will", "set", "changed", "reset", "updated":
+					i = max(j-1, 0)
+				default:
+					continue
+				}
+			}
 			k := i
 			for k > 0 && i-k < 40 && (isNameByte(s[k-1]) || s[k-1] == ' ' && i-k < 8) {
 				k--

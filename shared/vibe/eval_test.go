@@ -313,9 +313,9 @@ type evalFloors struct{ knownFormat, keyword, leaking float64 }
 // figures in docs/sanitizer.md. The first build's sources (CredSweeper, detect-secrets,
 // secrets-patterns-db) keep floors of their own, comparable with the first build's.
 var (
-	heldFloors        = evalFloors{knownFormat: 92, keyword: 93, leaking: 7}
+	heldFloors        = evalFloors{knownFormat: 93, keyword: 94, leaking: 6.5}
 	firstBuildSources = []string{"credsweeper", "detect-secrets", "secrets-patterns-db"}
-	firstBuildFloors  = evalFloors{knownFormat: 95.5, keyword: 91.5, leaking: 7}
+	firstBuildFloors  = evalFloors{knownFormat: 95.5, keyword: 92, leaking: 6.5}
 )
 
 func evalFigure(class string, tl evalTally) string {

@@ -99,7 +99,7 @@ func allLetters(s string) bool {
 // addSplitSeen finds secrets broken up by whitespace or escaped line breaks (a terminal
 // wrapping a long token, a JSON string with \n inside) and masks the whole broken-up run.
 func (f *findings) addSplitSeen(seen []string, class map[string]string) {
-	if !strings.ContainsAny(f.text, " \t\n\\") {
+	if !strings.ContainsAny(f.text, " \t\n\\\"'") {
 		return
 	}
 	norm, pos := squeeze(f.text)
@@ -117,8 +117,9 @@ func (f *findings) addSplitSeen(seen []string, class map[string]string) {
 	}
 }
 
-// squeeze removes whitespace and the escapes \n, \r, \t from s, returning the result and the
-// position in s of each byte kept.
+// squeeze removes whitespace, the escapes \n, \r, \t and the joints of string literals
+// joined into one ("abc" + "def", 'abc' . 'def', "abc" "def") from s, returning the result and
+// the position in s of each byte kept.
 func squeeze(s string) (string, []int) {
 	var b strings.Builder
 	b.Grow(len(s))
@@ -131,11 +132,39 @@ func squeeze(s string) (string, []int) {
 		case c == '\\' && i+1 < len(s) && (s[i+1] == 'n' || s[i+1] == 'r' || s[i+1] == 't'):
 			i++
 			continue
+		case c == '"' || c == '\'':
+			if j := literalJoint(s, i); j > i {
+				i = j
+				continue
+			}
 		}
 		b.WriteByte(c)
 		pos = append(pos, i)
 	}
 	return b.String(), pos
+}
+
+// literalJoint returns the position of the quote that reopens a literal closed at i, when
+// only blanks and one join operator (+ . .. & ||) lie between: "abc" + "def". Otherwise i.
+func literalJoint(s string, i int) int {
+	j := skipLiteralSpace(s, i+1)
+	switch {
+	case strings.HasPrefix(s[j:], "||"), strings.HasPrefix(s[j:], ".."):
+		j = skipLiteralSpace(s, j+2)
+	case j < len(s) && (s[j] == '+' || s[j] == '.' || s[j] == '&'):
+		j = skipLiteralSpace(s, j+1)
+	}
+	if j < len(s) && j > i+1 && s[j] == s[i] {
+		return j
+	}
+	return i
+}
+
+func skipLiteralSpace(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 var jsonEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "/", `\/`, "\n", `\n`, "\r", `\r`, "\t", `\t`)
@@ -210,6 +239,52 @@ func (f *findings) dropInsideMarks() {
 	f.spans = slices.DeleteFunc(f.spans, func(s span) bool {
 		for _, m := range marks {
 			if s.start < m[1] && s.end > m[0] {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// dropInDataURIs drops spans that lie inside the base64 payload of a data: URI (an inline
+// image or font, data:font/woff2;charset=utf-8;base64,d09G…): its bytes are a file's, and
+// any run of them can look like a token. What such a span found is not remembered either.
+func (f *findings) dropInDataURIs() {
+	if !strings.Contains(f.text, "data:") {
+		return
+	}
+	var payloads [][2]int
+	for from := 0; ; {
+		i := strings.Index(f.text[from:], "data:")
+		if i < 0 {
+			break
+		}
+		i += from
+		from = i + 5
+		head := f.text[i:min(len(f.text), i+160)]
+		c := strings.Index(head, ";base64,")
+		if c < 0 || strings.ContainsAny(head[:c], " \t\n\"'") {
+			continue
+		}
+		start := i + c + len(";base64,")
+		end := start
+		for end < len(f.text) && (isWordByte(f.text[end]) || strings.IndexByte("+/=-", f.text[end]) >= 0) {
+			end++
+		}
+		if end-start >= 16 {
+			payloads = append(payloads, [2]int{start, end})
+		}
+		from = end
+	}
+	if len(payloads) == 0 {
+		return
+	}
+	f.spans = slices.DeleteFunc(f.spans, func(s span) bool {
+		for _, p := range payloads {
+			if s.start >= p[0] && s.end <= p[1] {
+				if f.secrets != nil {
+					delete(f.secrets, f.text[s.start:s.end])
+				}
 				return true
 			}
 		}

@@ -24,6 +24,8 @@ var formatRules = []struct {
 	{"dnkey-", `dnkey-[A-Z2-7]{26}-[A-Z2-7]{52}`, false, nil},
 	{"dt0", `dt0[a-z][0-9]{2}\.[0-9A-Z]{24}\.[0-9A-Z]{64}`, false, nil},
 	{"dp.", `dp\.(?:pt|st|sa|ct|scim|audit)\.[0-9A-Za-z]{40,44}`, false, nil},
+	{"pat-", `\bpat-(?:na|eu|ap|au)[0-9]-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`, true, nil}, // HubSpot private apps
+	{"AstraCS:", `AstraCS:[A-Za-z0-9]{24}:[0-9a-f]{64}`, true, nil},                                                // DataStax Astra
 	{"EAA", `EAA[0-9A-Za-z]{80,}`, false, nil},
 	{"EAACEdEose0cBA", `EAACEdEose0cBA[0-9A-Za-z]+`, false, nil},
 	{"pk_", `\bpk_(?:test|live)_[0-9A-Za-z]{20,}`, false, nil},

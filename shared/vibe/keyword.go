@@ -35,6 +35,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if nameStart >= 3 && chunk[nameStart-3:nameStart] == "://" {
 				continue // https://x-access-token:…@host: a URL's user, the URL rule's
 			}
+			if nameStart > 0 && chunk[nameStart-1] == ':' && strings.Contains(chunk[max(0, nameStart-120):nameStart], "arn:") {
+				continue // arn:aws:secretsmanager:…:secret:db-AbCd: a secret's name in an ARN
+			}
 			name := strings.Trim(chunk[nameStart:nameEnd], ".-")
 			if !nameHasSecretWord(name) && !twoWordSecretName(chunk, nameStart, name) {
 				if !keyLikeName(name) && !credentialLikeName(name) {
@@ -58,7 +61,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if !ok {
 				vs, ve, ok = comparedLiteral(chunk, nameStart)
 			}
-			if !ok && (len(nameParts(name)) == 1 || name == strings.ToUpper(name)) {
+			if !ok && (len(nameParts(name)) == 1 || name == strings.ToUpper(name) || setterName(name)) {
 				vs, ve, ok = literalArgument(chunk, nameEnd)
 			}
 			if !ok {
@@ -96,7 +99,8 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 
 // keyedValue decides a value under a name that only suggests a credential (vendor_key,
 // client, auth): random-looking, or, under a name of two or more parts with a key part, a
-// UUID, 16+ hex digits or a long number, the shapes of many vendors' keys.
+// UUID, 10+ hex digits (three of them digits) or a long number, the shapes of many vendors'
+// keys.
 func keyedValue(name, v string) bool {
 	v = strings.Trim(v, `"'`+"`")
 	if randomValue(v) {
@@ -105,7 +109,7 @@ func keyedValue(name, v string) bool {
 	if len(nameParts(name)) < 2 || !keyLikeName(name) || placeholderValue(v) {
 		return false
 	}
-	return uuidRe.MatchString(v) || isHex(v) && len(v) >= 16 && hasDigitAndLetter(v) || isDigits(v) && len(v) >= 24 ||
+	return uuidRe.MatchString(v) || isHex(v) && len(v) >= 10 && hasDigitAndLetter(v) && countDigits(v) >= 3 || isDigits(v) && len(v) >= 24 ||
 		credentialValue(v)
 }
 
@@ -207,11 +211,11 @@ func credentialValue(v string) bool {
 	if uuidRe.MatchString(v) {
 		return true
 	}
+	if isDigits(v) { // before isHex: digits alone are hex too
+		return len(v) >= 24
+	}
 	if isHex(v) {
 		return len(v) >= 16 && hasDigitAndLetter(v)
-	}
-	if isDigits(v) {
-		return len(v) >= 24
 	}
 	if !hasDigitAndLetter(v) {
 		if len(v) < 20 || strings.ContainsAny(v, "-_./") {
@@ -451,6 +455,13 @@ func assignedValue(s string, i int) (int, int, bool) {
 			i += j + 1
 		}
 	}
+	if i < len(s) && s[i] == ']' { // ['password'] = "…", options[:password] = "…"
+		i++
+	}
+	// Markdown emphasis around the name: **Password:** x, __token__: x.
+	for k := 0; k < 2 && i < len(s) && (s[i] == '*' || s[i] == '_'); k++ {
+		i++
+	}
 	blank := i
 	i = skipBlanks(s, i, 8)
 	if i >= len(s) {
@@ -472,11 +483,22 @@ func assignedValue(s string, i int) (int, int, bool) {
 		i += 2
 	case s[i] == '=':
 		i++
+	case strings.HasPrefix(s[i:], "→"), strings.HasPrefix(s[i:], "⇒"):
+		// password → x, in notes and tables: a value that is no word.
+		vs, ve, ok := spacedValue(s, i+len("→"))
+		return vs, ve, ok && notProseWord(s[vs:ve]) && mixedClasses(s[vs:ve])
+	case s[i] == '-' && i > blank && i+1 < len(s) && s[i+1] == ' ' && oneWordHead(s, i):
+		// Password - x: a name opening its line, a dash, a value that is no word.
+		vs, ve, ok := spacedValue(s, i+1)
+		return vs, ve, ok && notProseWord(s[vs:ve]) && mixedClasses(s[vs:ve])
 	case s[i] == ':':
 		if i+1 < len(s) && s[i+1] == ':' {
 			return 0, 0, false
 		}
 		i++
+		for k := 0; k < 2 && i < len(s) && s[i] == '*'; k++ {
+			i++ // **Password:** x
+		}
 		// name: Type = "value"
 		j := skipBlanks(s, i, 2)
 		k := j
@@ -548,6 +570,11 @@ func assignedValue(s string, i int) (int, int, bool) {
 			end++
 		}
 		v := s[start:end]
+		if _, ok := jsonStringHead(s[strings.LastIndexByte(s[:start], '\n')+1 : start]); ok {
+			if q := strings.IndexByte(v, '"'); q >= 0 {
+				v = v[:q] // the JSON string ends the line
+			}
+		}
 		if c := strings.Index(v, " #"); c >= 0 {
 			v = v[:c]
 		}
@@ -557,23 +584,79 @@ func assignedValue(s string, i int) (int, int, bool) {
 			return start, start + len(v), len(v) > 0
 		}
 	}
-	stops := " \t\r\n\"'`,;<>&"
 	if envLine(s, start) {
-		stops = " \t\r\n" // NAME=value alone on its line (.env): the value is the whole word
-	}
-	for i < len(s) && i-start < 400 && !strings.ContainsRune(stops, rune(s[i])) {
-		i++
-	}
-	if stops == " \t\r\n" {
+		// NAME=value alone on its line (.env): the value is the whole word.
+		for i < len(s) && i-start < 400 && !strings.ContainsRune(" \t\r\n", rune(s[i])) {
+			i++
+		}
 		for i > start && s[i-1] == ';' {
 			i--
 		}
+	} else {
+		i = bareValueEnd(s, start, 400)
 	}
 	// A closing bracket the value did not open belongs to the text around it: (pw:x1y2).
 	for i > start && strings.IndexByte(")]}", s[i-1]) >= 0 && strings.Count(s[start:i], string(opening(s[i-1]))) < strings.Count(s[start:i], string(s[i-1])) {
 		i--
 	}
 	return start, i, i > start
+}
+
+// bareValueEnd returns the end of an unquoted value starting at start: the run of non-blank
+// characters up to a quote, a comma or a semicolon (code around the value), or the <, > or &
+// that opens a tag, a redirection or the next query parameter. Generated passwords hold <, >
+// and & too (m{{h}o)p${e]nob(ody[finds>-_$#thisone}}), so those inside the run belong to it.
+func bareValueEnd(s string, start, limit int) int {
+	i := start
+	for ; i < len(s) && i-start < limit; i++ {
+		c := s[i]
+		if strings.IndexByte(" \t\r\n\"'`,;", c) >= 0 {
+			break
+		}
+		if c == '<' || c == '>' || c == '&' {
+			if i+1 >= len(s) || valueBreak(s, i) {
+				break
+			}
+		}
+	}
+	return i
+}
+
+// valueBreak reports whether the <, > or & at i ends a value: a tag (</td>, <br>), a
+// redirection or pipe-like operator (x > file, x>>log, x&&cmd, x&), an entity (&amp;) or
+// the next parameter of a query (&user=…).
+func valueBreak(s string, i int) bool {
+	c, n := s[i], s[i+1]
+	switch c {
+	case '<':
+		return n == '/' || n == '!' || n == '<' || isLetter(n) || n == ' '
+	case '>':
+		return n == '>' || n == ' ' || n == '\t' || n == '\n' || n == '<' || n == '"' || n == '\''
+	}
+	if n == '&' || n == ' ' || n == '\t' || n == '\n' || n == '#' {
+		return true
+	}
+	j := i + 1
+	for j < len(s) && (isWordByte(s[j]) || s[j] == '.' || s[j] == '-' || s[j] == '[' || s[j] == ']') && j-i < 40 {
+		j++
+	}
+	return j > i+1 && (j < len(s) && (s[j] == '=' || s[j] == ';'))
+}
+
+// setterName reports a setter or builder of a secret: setPassword, set_api_key, withToken,
+// .password( … of a builder: its literal argument is the value.
+func setterName(name string) bool {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	parts := nameParts(name)
+	return len(parts) >= 2 && (parts[0] == "set" || parts[0] == "with" || parts[0] == "use") && nameHasSecretWord(strings.Join(parts[1:], "_"))
+}
+
+// oneWordHead reports a line that holds only one word (a name, maybe in **) before i.
+func oneWordHead(s string, i int) bool {
+	head := strings.Trim(strings.TrimSpace(lineHead(s, i)), "*_")
+	return head != "" && !strings.ContainsAny(head, " \t")
 }
 
 func opening(c byte) byte {
@@ -615,13 +698,33 @@ func envLine(s string, start int) bool {
 // lineHead returns the line up to i without its indentation, the line-number gutter of
 // cat -n, grep -n or an editor view ("    12\t", "12→", "12 | "), a diff's or a list's
 // leading +, - or a quote's >.
+//
+// A JSON string value opens a line too: "content": "password: x\n…" is a file a tool call
+// writes, and its first line is as much a config line as the others.
 func lineHead(s string, i int) string {
 	ls := strings.LastIndexByte(s[:i], '\n') + 1
 	head := strings.TrimLeft(s[ls:i], " \t")
+	if h, ok := jsonStringHead(head); ok {
+		head = strings.TrimLeft(h, " \t")
+	}
 	if k := gutterEnd(head); k > 0 {
 		head = head[k:]
 	}
 	return strings.TrimLeft(head, " \t-+>")
+}
+
+// jsonStringHead returns what follows the opening quote of a JSON member's string value in
+// head ({"content": "…), when head holds one and the string is still open.
+func jsonStringHead(head string) (string, bool) {
+	q := strings.LastIndexByte(head, '"')
+	if q < 0 {
+		return head, false
+	}
+	before := strings.TrimRight(head[:q], " \t")
+	if !strings.HasSuffix(before, ":") || !strings.HasSuffix(strings.TrimRight(before[:len(before)-1], " \t"), `"`) {
+		return head, false
+	}
+	return head[q+1:], true
 }
 
 // gutterEnd returns the length of a line-number gutter opening head, or 0.

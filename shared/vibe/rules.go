@@ -154,7 +154,9 @@ const (
 )
 
 // secretValue is an assignment's value: quoted, or a run of non-space characters.
-const secretValue = "(?:\"([^\"\\n]{1,400})\"|'([^'\\n]{1,400})'|\x60([^\x60\\n]{1,400})\x60|([^\\s\"'\x60,;<>&]{1,400}))"
+// Unquoted, a <, > or & inside the run belongs to it (generated passwords hold them); one
+// that ends it is left out (x > file, x&&, x</td>).
+const secretValue = "(?:\"([^\"\\n]{1,400})\"|'([^'\\n]{1,400})'|\x60([^\x60\\n]{1,400})\x60|([^\\s\"'\x60,;<>&](?:[^\\s\"'\x60,;]{0,398}[^\\s\"'\x60,;<>&])?))"
 
 var extraRules = append([]extraRule{
 	{
@@ -184,6 +186,9 @@ var extraRules = append([]extraRule{
 		re:       regexp.MustCompile(`(?i)authorization["']?\s{0,3}[:=]\s{0,3}["'\x60]?(?:(?:bearer|basic|token|digest|negotiate|bot|apikey|api-key|sso-key|ntlm|hmac|aws4-hmac-sha256)\s+)?([^\s"'\x60,;]{6,})`),
 		group:    1,
 		keywords: []string{"authorization"},
+		// The scheme alone is no credential (Authorization: Bearer {{ token }}: the
+		// expression backtracks to the scheme when what follows is too short to match).
+		check: func(v string) bool { return !authSchemes[strings.ToLower(v)] },
 	},
 	{
 		id:       ruleCookie,
@@ -227,7 +232,8 @@ var extraRules = append([]extraRule{
 		re:       regexp.MustCompile(`(?i)\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}([^;"'\s=][^;"'\s]{0,400})`),
 		group:    1,
 		keywords: []string{"password", "pwd", "accountkey", "sharedaccess", "access_key", "secretkey", "client_secret"},
-		check:    func(v string) bool { return !callLike.MatchString(v) }, // password = get_password()
+		// Not a call (password = get_password()) nor what opens an expression (password = (…).
+		check: func(v string) bool { return !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" },
 	},
 	{
 		// PEM private keys, also cut short (no END line).
@@ -384,6 +390,9 @@ var flagProse = map[string]bool{"via": true, "with": true, "flag": true, "option
 // placeholder matches values that stand for a secret rather than being one.
 var placeholder = regexp.MustCompile(`(?i)^(?:[\w.-]{0,16}(?:xxx|\*\*\*|\.\.\.)[\w.*-]{0,16}|\$+\{?[\w.:-]*\}?|\$\([^)]*\)|%[\w]+%|<[^<>]*>|\{\{[^{}]*\}\}|\{\s*[A-Za-z_][\w.-]*\s*\}|\[[^\[\]]*\]|\*+|x+|\.+|-+|_+|#+|null|nil|none|undefined|true|false|yes|no|on|off|required|optional|string|str|bool|int|number|bytes|text|password|secret|token|(?:your|my)[A-Za-z_-]*[0-9]{0,3}|changeme|change[_-]?me|example|sample|dummy|placeholder|redacted|\[redacted[^\]]*\]|todo|tbd|env|test|pass|foo|bar|baz|demo|os\.[\w.()"']*|process\.env[\w.]*)$`)
 
+var authSchemes = map[string]bool{"bearer": true, "basic": true, "token": true, "digest": true, "negotiate": true,
+	"apikey": true, "api-key": true, "sso-key": true, "hmac": true}
+
 // codeLike matches values that are program expressions, not literal secrets: calls, member
 // accesses, type names.
 var codeLike = regexp.MustCompile(`^(?:[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*(?:\(.*\)?|\[.*\]?)?[;,)]*|&?[A-Za-z_][\w.]+\{(?:[^{].*)?|\(.*|[\[{(]|\w+\.\w+\(.*)$`)
@@ -416,10 +425,21 @@ func keepKeyword(name, value string, quoted bool) bool {
 		// token := getToken(), password: string, apiKey = cfg.apiKey
 		return false
 	}
-	if !upperName && codeLike.MatchString(v) && strings.ContainsAny(v, "().") {
+	if !upperName && codeLike.MatchString(v) && strings.ContainsAny(v, "().") && !randomSegment(v) {
 		return false
 	}
 	return true
+}
+
+// randomSegment reports a dotted value with a part no identifier has: 16+ characters with
+// four or more digits among four or more letters (abc.def.ghi456ijk789mno0123456789).
+func randomSegment(v string) bool {
+	for _, seg := range strings.Split(v, ".") {
+		if len(seg) >= 16 && countDigits(seg) >= 4 && len(seg)-countDigits(seg) >= 4 && !strings.ContainsAny(seg, "()[]") {
+			return true
+		}
+	}
+	return false
 }
 
 func hasAlnum(s string) bool {

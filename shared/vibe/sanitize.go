@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -168,6 +169,7 @@ func (ss *SessionSanitizer) maskSecrets(ctx context.Context, text string, entrop
 	ss.s.decodeAndDetect(ctx, view, f)
 	ss.s.findSplitSecrets(ctx, view, f)
 	f.addRepeats()
+	f.dropInDataURIs()
 	ss.matchSeen(f)
 	if expired(ctx) {
 		return "", errTimeout
@@ -215,6 +217,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 	findDERKeys(text, f)
 	findJWK(text, f)
 	findKubernetesSecrets(text, f)
+	findYAMLBlockSecrets(text, f)
 	if strings.Contains(text, "alue") {
 		if lower == "" {
 			lower = strings.ToLower(text)
@@ -232,6 +235,13 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				return
 			}
 			if highEntropySecret(tok) {
+				f.addSpan(ruleEntropy, start, end)
+				if ws, we, ok := wideSecretRun(text, start, end); ok {
+					f.addSpan(ruleEntropy, ws, we)
+				}
+				return
+			}
+			if literalPosition(text, start, end) && assignedRandom(tok) {
 				f.addSpan(ruleEntropy, start, end)
 				return
 			}
@@ -292,6 +302,110 @@ func chunkEnd(text string, off int) int {
 
 // forEachTokenRun calls fn for every run of at least minLen token characters
 // ([A-Za-z0-9+/_.~-], then up to two '=').
+// assignedRandom holds a value assigned to a name to a lower bar than highEntropySecret: a
+// generated key of one letter case and digits (pyowm = '3k144a5af729351d0fc58bdrj9a21mkr')
+// is random enough there, where an id or a digest would be named so.
+func assignedRandom(tok string) bool {
+	if len(tok) < 20 || len(tok) > 256 || strings.ContainsAny(tok, "./") {
+		return false
+	}
+	if strings.Trim(tok, "0123456789abcdefABCDEF-") == "" {
+		return false // hex, or hex groups: a trace context (00-5f16…-d9c0…-01), a dashed digest
+	}
+	digits := countDigits(tok)
+	if digits < 3 || len(tok)-digits < 4 || meanRunLength(tok) >= 2.6 {
+		return false
+	}
+	if uuidRe.MatchString(tok) || integrityRe.MatchString(tok) || standIn(tok) || hashedFileName(tok) {
+		return false
+	}
+	return shannonEntropy(tok) >= 3.8 && !knownSafeShape(tok)
+}
+
+// literalPosition reports a token that is the whole literal value of an assignment whose
+// name is not an id's, a digest's or a version's: name = 'tok', name: "tok", name=tok.
+func literalPosition(text string, start, end int) bool {
+	i := start
+	quote := byte(0)
+	if i > 0 && (text[i-1] == '"' || text[i-1] == '\'') {
+		quote = text[i-1]
+		i--
+	}
+	if quote != 0 && (end >= len(text) || text[end] != quote) {
+		return false
+	}
+	if quote == 0 && end < len(text) && !strings.ContainsRune(" \t\r\n,;", rune(text[end])) {
+		return false
+	}
+	for k := 0; k < 2 && i > 0 && text[i-1] == ' '; k++ {
+		i--
+	}
+	switch {
+	case i >= 2 && text[i-2:i] == "=>":
+		i -= 2
+	case i > 0 && (text[i-1] == '=' || text[i-1] == ':'):
+		i--
+	default:
+		return false
+	}
+	if i > 0 && text[i-1] == ':' { // :=
+		i--
+	}
+	for k := 0; k < 2 && i > 0 && text[i-1] == ' '; k++ {
+		i--
+	}
+	if i > 0 && (text[i-1] == '"' || text[i-1] == '\'') {
+		i--
+	}
+	ne := i
+	for i > 0 && ne-i < 60 && isNameByte(text[i-1]) {
+		i--
+	}
+	if i == ne {
+		return false
+	}
+	parts := nameParts(text[i:ne])
+	if len(parts) == 0 || idNameParts[parts[len(parts)-1]] {
+		return false
+	}
+	for _, p := range parts {
+		if p == "public" || p == "pub" {
+			return false // VAPID_PUBLIC_KEY, a public key: published by design
+		}
+	}
+	return true
+}
+
+var idNameParts = map[string]bool{"id": true, "ids": true, "uuid": true, "guid": true, "sha": true, "sha1": true, "sha256": true,
+	"sha512": true, "hash": true, "digest": true, "commit": true, "rev": true, "revision": true, "checksum": true, "etag": true,
+	"nonce": true, "integrity": true, "version": true, "ref": true, "fingerprint": true, "name": true, "slug": true, "path": true,
+	"url": true, "uri": true, "file": true, "filename": true, "image": true, "tag": true, "build": true, "trace": true, "span": true,
+	"event": true, "message": true, "msg": true, "request": true, "session": true, "user": true, "username": true, "email": true,
+	"model": true, "region": true, "zone": true, "host": true, "hostname": true, "title": true, "label": true, "code": true}
+
+// wideSecretRun widens a random run found at text[start:end] to the run of token
+// characters, = and , around it, when that run is long and random as a whole: a token
+// whose alphabet holds = and , (Fly.io's FlyV1 fm2_…,…=…) would otherwise keep the pieces
+// between its random-looking parts.
+func wideSecretRun(text string, start, end int) (int, int, bool) {
+	wide := func(c byte) bool { return tokenChar(c) || c == '=' || c == ',' }
+	ws, we := start, end
+	for ws > 0 && wide(text[ws-1]) && start-ws < 2048 {
+		ws--
+	}
+	for we < len(text) && wide(text[we]) && we-end < 2048 {
+		we++
+	}
+	if ws == start && we == end || we-ws < 64 || strings.Contains(text[ws:we], "://") || inDataURI(text, ws) {
+		return 0, 0, false
+	}
+	run := text[ws:we]
+	if strings.Count(run, ",") < 1 && strings.Count(run, "=") < 2 || shannonEntropy(run) < 4.5 {
+		return 0, 0, false
+	}
+	return ws, we, true
+}
+
 func forEachTokenRun(text string, minLen int, fn func(start, end int)) {
 	for i := 0; i < len(text); {
 		if !tokenChar(text[i]) {
@@ -434,6 +548,22 @@ func placeholderValue(v string) bool {
 			return true
 		}
 	}
+	if v[0] == '!' && len(v) > 2 && isLetter(v[1]) {
+		// A YAML tag: !ENV ${API_KEY}, !Ref DbPassword, !GetAtt Db.Password, !vault |
+		// (Ansible's ciphertext follows): a reference or an encrypted value, not the secret.
+		if sp := strings.IndexAny(v, " \t"); sp > 0 && allLettersDigits(v[1:sp]) {
+			rest := strings.TrimSpace(v[sp:])
+			if rest == "" || rest == "|" || rest == ">" || placeholderValue(rest) || identifierWords(rest) {
+				return true
+			}
+		}
+	}
+	if strings.Trim(v, "•●*·∙") == "" {
+		return true // a masked display: ••••••
+	}
+	if selfDescribing(v) || secretReference(v) || trivialValue(v) {
+		return true
+	}
 	if v[0] == '(' {
 		// Terraform's (sensitive value) and (known after apply), (redacted), (not set).
 		for _, w := range []string{"(sensitive", "(known", "(redacted", "(hidden", "(not set", "(none", "(empty", "(masked", "(secret"} {
@@ -443,6 +573,72 @@ func placeholderValue(v string) bool {
 		}
 	}
 	return placeholderWords(v)
+}
+
+func allLettersDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isLetter(s[i]) && !isDigitByte(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// identifierWords reports a name made of letters joined by . : _ or - (Db.Password,
+// AWS::StackName): what a YAML tag refers to.
+func identifierWords(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isLetter(s[i]) && strings.IndexByte(".:_-", s[i]) < 0 {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// secretReference reports a value that names where a secret is kept rather than holding it:
+// a secret manager's reference (vault:secret/data/app#password, op://vault/item/field,
+// arn:aws:secretsmanager:…, projects/1/secrets/db/versions/latest, keyvault://…, ssm:/…),
+// a sops-encrypted value (ENC[AES256_GCM,…]) or an environment reference ({env:API_KEY}).
+func secretReference(v string) bool {
+	l := strings.ToLower(v)
+	for _, p := range []string{"vault:", "op://", "arn:aws:secretsmanager:", "arn:aws:ssm:", "arn:aws:kms:", "keyvault://", "akv://",
+		"azurekeyvault://", "sm://", "ssm:/", "ssm://", "secretsmanager:", "gcpsm://", "gsm://", "doppler://", "infisical://", "bws://",
+		"enc[aes256_gcm,", "enc[", "{env:", "env:", "secret:", "secretref:", "file:", "k8s://", "kubernetes://"} {
+		if strings.HasPrefix(l, p) && len(l) > len(p) {
+			return true
+		}
+	}
+	return strings.HasPrefix(l, "projects/") && strings.Contains(l, "/secrets/")
+}
+
+// trivialValue reports a value no one would generate as a secret: the nil UUID, or a stand-in
+// word with a number (test123, demo2). Runs of one character (AAAA…) and ascending runs
+// (1234567890abcdef) stay secrets: the scanners' own examples are written so.
+func trivialValue(v string) bool {
+	return v == "00000000-0000-0000-0000-000000000000" || trivialWord.MatchString(v)
+}
+
+var trivialWord = regexp.MustCompile(`(?i)^(?:test|testing|demo|dummy|fake|sample|example|foo|bar)[-_]?[0-9]{1,6}$`)
+
+// selfDescribing reports a value made of lower-case words that say what it stands in for:
+// a stand-in word and a secret's name (test-api-key, my-secret, dummy_token, fake-password).
+func selfDescribing(v string) bool {
+	if len(v) > 40 || !strings.ContainsAny(v, "-_") {
+		return false
+	}
+	var stand, named bool
+	for _, w := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' }) {
+		if !identifierWords(w) || strings.ToLower(w) != w {
+			return false
+		}
+		switch w {
+		case "test", "tests", "testing", "my", "your", "dummy", "sample", "fake", "demo", "foo", "bar", "mock", "some", "default":
+			stand = true
+		case "key", "api", "apikey", "token", "secret", "password", "pass", "passwd", "pwd", "credential", "credentials", "auth":
+			named = true
+		}
+	}
+	return stand && named
 }
 
 var leetPlaceholders = map[string]bool{"password": true, "passwd": true, "secret": true, "changeme": true, "example": true,

@@ -166,8 +166,27 @@ func TestSanitizeSeenSecrets(t *testing.T) {
 	require.False(t, leaks(out, secret), out)
 	out = ss.SanitizeText(`{"out":"Zq81kPw0Lr\n5Tn2Vx"}`)
 	require.False(t, leaks(out, secret), out)
+	// Quoted again in HTML or escaped for a shell.
+	sym := "Qx7!kP2&mW9$zR4<v"
+	ss.SanitizeText("DB_PASSWORD='" + sym + "'")
+	for _, later := range []string{"<td>Qx7!kP2&amp;mW9$zR4&lt;v</td>", `ssh host DB_PASS=Qx7\!kP2\&mW9\$zR4\<v ./run`} {
+		out := ss.SanitizeText(later)
+		require.NotContains(t, out, "mW9", out)
+	}
+	// Put together again from string literals.
+	out = ss.SanitizeText(`const t = "Zq81kP" + "w0Lr5Tn2Vx";`)
+	require.False(t, leaks(out, secret), out)
+	require.Contains(t, out, "const t = ")
 	// Another session has not seen it.
 	require.Equal(t, "plain "+secret[:8], san.NewSession(SessionHints{}).SanitizeText("plain "+secret[:8]))
+
+	// A base64 value found again without its padding, raw or URL-escaped.
+	padded := "abcdefghij+klmnopqrst/uvwx=="
+	require.NotContains(t, ss.SanitizeText("line_token: "+padded), "klmnopqrst")
+	for _, later := range []string{"abcdefghij+klmnopqrst/uvwx", "abcdefghij%2Bklmnopqrst%2Fuvwx"} {
+		out := ss.SanitizeText("GET /cb?code=" + later + " HTTP/1.1")
+		require.NotContains(t, out, "klmnopqrst", out)
+	}
 }
 
 func TestSanitizeFailsClosed(t *testing.T) {

@@ -49,6 +49,12 @@ func (s *seenSecrets) add(secret, class string) bool {
 	return true
 }
 
+var (
+	htmlEscaper  = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;")
+	shellEscaper = strings.NewReplacer("!", `\!`, "$", `\$`, "&", `\&`, ";", `\;`, "|", `\|`, "<", `\<`, ">", `\>`,
+		"(", `\(`, ")", `\)`, `"`, `\"`, "'", `\'`, "`", "\\`", `\`, `\\`, "*", `\*`, " ", `\ `)
+)
+
 // addForms queues the forms of a new secret, rebuilding the trie once enough are queued.
 func (s *seenSecrets) addForms(secret string) {
 	if s.dedup == nil {
@@ -138,6 +144,24 @@ func secretForms(sec string) []string {
 			if low := lowerPercent(v); low != v {
 				forms = append(forms, low) // %2f as often as %2F
 			}
+		}
+	}
+	if strings.ContainsAny(sec, "&<>\"'") {
+		// Quoted in HTML or XML: &amp;, &lt;, &quot;, &#39;.
+		if v := htmlEscaper.Replace(sec); v != sec {
+			forms = append(forms, v, strings.ReplaceAll(v, "&#39;", "&apos;"))
+		}
+	}
+	if strings.ContainsAny(sec, "!$&;|<>()\"'`\\* ") {
+		// Escaped for a shell with backslashes: p\@ss\!w\$rd.
+		forms = append(forms, shellEscaper.Replace(sec))
+	}
+	if core := strings.TrimRight(sec, "="); core != sec && len(core) >= minSeenForm {
+		// A base64 value comes back without its padding as often as with it (base64url,
+		// JWT segments, a query parameter): the unpadded value, raw and URL-escaped.
+		forms = append(forms, core)
+		if v := url.QueryEscape(core); v != core {
+			forms = append(forms, v, lowerPercent(v))
 		}
 	}
 	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {

@@ -39,6 +39,18 @@ func (s *Sanitizer) detectJoined(ctx context.Context, text string, run []piece, 
 		return
 	}
 	var b strings.Builder
+	// What opens the first piece's line comes first, so that the name a chain is assigned
+	// to (api_key = "…" +\n "…") is read with the value it makes.
+	ls := strings.LastIndexByte(text[:run[0].start], '\n') + 1
+	ls = max(ls, run[0].start-80)
+	head := text[ls:run[0].start]
+	if ls > 0 && strings.Trim(head, " \t\"'`(") == "" {
+		// The chain opens its own line: the name is on the line before (password = (\n "…"),
+		// read as if the chain followed it.
+		prev := text[max(strings.LastIndexByte(text[:ls-1], '\n')+1, ls-81) : ls-1]
+		head = strings.TrimRight(prev, " \t\r(") + " " + strings.TrimLeft(head, " \t(")
+	}
+	b.WriteString(head)
 	offsets := make([]int, len(run)) // start of each piece in the joined text
 	for i, p := range run {
 		offsets[i] = b.Len()
@@ -184,6 +196,10 @@ func tokenLineRuns(text string) [][]piece {
 		for le > ls && (text[le-1] == ' ' || text[le-1] == '\r' || text[le-1] == '\\') {
 			le--
 		}
+		// The quote, bracket or comma that closes what the wrapped value was in.
+		for n := 0; n < 3 && le > ls && strings.IndexByte("\"'`)]};,", text[le-1]) >= 0; n++ {
+			le--
+		}
 		ok := le-ls >= 8
 		for k := ls; ok && k < le; k++ {
 			// = only as base64 padding: name=value lines are assignments, not pieces.
@@ -193,6 +209,15 @@ func tokenLineRuns(text string) [][]piece {
 			r.add(piece{ls, le})
 		} else {
 			r.flush()
+			// A value wrapped after its name (DB_PASSWORD=Zx8c…\nQ5wE…, "token: ghp_…\n…"):
+			// the line's last token opens a run that lines of one token may continue.
+			k := le
+			for k > ls && tokenChar(text[k-1]) {
+				k--
+			}
+			if le-k >= 8 && k > ls && strings.IndexByte("=: \"'\t", text[k-1]) >= 0 {
+				r.add(piece{k, le})
+			}
 		}
 		off = end + 1
 	}

@@ -25,6 +25,11 @@ func TestSanitizeSplitSecrets(t *testing.T) {
 		{"php dot", `$t = '` + tok[:10] + `' . '` + tok[10:] + `';`, []string{tok[:10], tok[10:]}},
 		{"wrapped terminal", "token:\n" + tok[:20] + "\n" + tok[20:] + "\n", []string{tok[:20], tok[20:]}},
 		{"diff hunk", "@@ -1,2 +1,2 @@\n+" + tok[:21] + "\n+" + tok[21:] + "\n", []string{tok[:21], tok[21:]}},
+		{"a password concatenated", "api_key = \"Zx8cV7bN6mQ5\" +\n  \"wE4rT3yU9oPa\"", []string{"Zx8cV7bN6mQ5", "wE4rT3yU9oPa"}},
+		{"a value wrapped after its name", "DB_PASSWORD=Zx8cV7bN6m\nQ5wE4rT3yU\n", []string{"Zx8cV7bN6m", "Q5wE4rT3yU"}},
+		{"wrapped in a JSON string", `{"out": "token: ` + tok[:25] + `\n` + tok[25:] + `"}`, []string{tok[:25], tok[25:]}},
+		{"continued in a quoted string", "  password: \"Zx8cV7bN6m\\\n    Q5wE4rT3yU\"", []string{"Zx8cV7bN6m", "Q5wE4rT3yU"}},
+		{"literals on the lines after the name", "password = (\n    \"Zx8cV7bN6m\"\n    \"Q5wE4rT3yU\"\n)", []string{"Zx8cV7bN6m", "Q5wE4rT3yU"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,6 +61,17 @@ func TestSanitizeKnownSafeShapes(t *testing.T) {
 		"password: ${DB_PASSWORD}", "api_key: <your-key>", "token: xxx", "SECRET=changeme",
 		`<img src="` + img + `">`,
 		"background: url(" + img + ")",
+		// A font inline, with a parameter before base64: no run of its bytes is a token.
+		`src: url("data:font/woff2;charset=utf-8;base64,d09GMgABAAAAAAKoAA0AAAAABlQAAAJRAAEAAAAAAAAAAAAAAAAAAAAAAAAAAAAAP0ZGVE0cGh4GYACCUhEICkSCUgsGAAE2AiQDCAQgBYNdBzcbrgXIjpQ")`,
+		// YAML tags refer to a secret kept elsewhere; values that say what they stand in for.
+		"api_key: !ENV ${API_KEY}\npassword: !Ref DbPassword\ntoken: !GetAtt Db.Token",
+		"apiKey: 'test-api-key'\nsecret: 'my-secret'\npassword: fake_password",
+		// References to where a secret is kept, masked displays, elided tokens, schemes alone.
+		"password: vault:secret/data/app#password\ntoken: op://Private/db/password\nkey: ENC[AES256_GCM,data:Tr7o=,iv:1=,tag:k=,type:str]",
+		"DB_PASSWORD=arn:aws:secretsmanager:eu-west-1:123456789012:secret:db-AbCdEf\nAPI_KEY=projects/123/secrets/api/versions/latest",
+		"password: ••••••\ntoken: test123\nid: 00000000-0000-0000-0000-000000000000",
+		"Authorization: Bearer sk-ant-api03-...\nAuthorization: Bearer eyJhbGciOi...\nAuthorization: Bearer [hidden]",
+		"Authorization: Bearer {{ .Values.token }}\nAuthorization: Bearer ${{ secrets.TOKEN }}\nAuthorization: Bearer TODO",
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
