@@ -1,6 +1,7 @@
 package vibe
 
 import (
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -80,7 +81,9 @@ func (f *findings) addOccurrences(rule, secret string) {
 // addRepeats masks every other occurrence in the text of a secret found once in it: a
 // password printed as `Login:x Pwd:x` or echoed on the next line.
 func (f *findings) addRepeats() {
-	for sec, rule := range f.secrets {
+	// In a fixed order: which of two rules on the same span names it depends on the order.
+	for _, sec := range slices.Sorted(maps.Keys(f.secrets)) {
+		rule := f.secrets[sec]
 		if len(sec) >= 6 && hasAlnum(sec) && (!allLetters(sec) || len(sec) >= 16) {
 			f.addOccurrences(rule, sec)
 		}

@@ -1,6 +1,7 @@
 package vibe
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -14,6 +15,7 @@ import (
 	"github.com/zricethezav/gitleaks/v8/config"
 	"github.com/zricethezav/gitleaks/v8/detect"
 	"github.com/zricethezav/gitleaks/v8/logging"
+	"github.com/zricethezav/gitleaks/v8/report"
 )
 
 // gitleaksGenericRule is the gitleaks rule this package replaces by its own keyword rule: with
@@ -201,7 +203,14 @@ func (sc *gitleaksScanner) detector(set gitleaksSet) *detect.Detector {
 
 // gitleaksFindings runs a detector over text and reports each secret with its rule id.
 func gitleaksFindings(ctx context.Context, d *detect.Detector, text string, add func(rule, secret string)) {
-	for _, f := range d.DetectContext(ctx, detect.Fragment{Raw: text}) {
+	fs := d.DetectContext(ctx, detect.Fragment{Raw: text})
+	// gitleaks visits its rules in map order; the first rule to report a secret names it,
+	// so the findings are put in a fixed order first.
+	slices.SortFunc(fs, func(a, b report.Finding) int {
+		return cmp.Or(strings.Compare(a.RuleID, b.RuleID), cmp.Compare(a.StartLine, b.StartLine),
+			cmp.Compare(a.StartColumn, b.StartColumn), strings.Compare(a.Secret, b.Secret), strings.Compare(a.Match, b.Match))
+	})
+	for _, f := range fs {
 		secret := f.Secret
 		if secret == "" {
 			secret = f.Match

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -686,7 +688,10 @@ func (ss *SessionSanitizer) remember(secrets map[string]string) {
 	type found struct{ secret, class string }
 	var add []found
 	ss.mu.RLock()
-	for sec, rule := range secrets {
+	// In a fixed order: the order secrets are added decides when the trie is rebuilt and
+	// which secret's class a form shared by two keeps.
+	for _, sec := range slices.Sorted(maps.Keys(secrets)) {
+		rule := secrets[sec]
 		if len(sec) < minSeenSecret || shannonEntropy(sec) < 2.5 {
 			continue
 		}

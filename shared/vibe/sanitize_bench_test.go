@@ -18,7 +18,7 @@ import (
 // benchTexts returns 4 KB event texts: Go source, prose, source with two secrets in it,
 // agent output packed with secrets (the worst case), and a tool call's JSON arguments
 // writing a file.
-func benchTexts(b *testing.B) map[string]string {
+func benchTexts(b testing.TB) map[string]string {
 	b.Helper()
 	code, _ := negativeChunks(b, "code")
 	prose, _ := negativeChunks(b, "prose")
