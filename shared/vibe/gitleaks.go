@@ -5,11 +5,13 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
+	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"sync"
 
-	ahocorasick "github.com/BobuSumisu/aho-corasick"
 	"github.com/rs/zerolog"
 	"github.com/spf13/viper"
 	"github.com/zricethezav/gitleaks/v8/config"
@@ -85,10 +87,13 @@ func newGitleaksDetector(drop ...string) (*detect.Detector, error) {
 // text, so the same secrets are found.
 type gitleaksScanner struct {
 	cfg       config.Config
-	prefilter *ahocorasick.Trie
+	prefilter *acMatcher
+	keywords  []string // the prefilter's patterns
 	byKeyword [][]int  // keyword (by its index in the prefilter) → indexes into ids
 	ids       []string // rule ids, by index
 	always    []int    // rules without keywords: gitleaks runs them on every text
+
+	anchored map[string]*anchoredRule // rule id → how to find its matches from its literals
 
 	mu       sync.RWMutex
 	bySet    map[gitleaksSet]*detect.Detector
@@ -106,7 +111,7 @@ const maxGitleaksSets = 2048
 func newGitleaksScanner(full *detect.Detector) *gitleaksScanner {
 	cfg := full.Config
 	ids := slices.Sorted(maps.Keys(cfg.Rules))
-	sc := &gitleaksScanner{cfg: cfg, template: full, bySet: map[gitleaksSet]*detect.Detector{}}
+	sc := &gitleaksScanner{cfg: cfg, template: full, bySet: map[gitleaksSet]*detect.Detector{}, anchored: map[string]*anchoredRule{}}
 	if len(ids) > 64*len(gitleaksSet{}) {
 		panic("vibe: more gitleaks rules than a gitleaksSet holds")
 	}
@@ -117,6 +122,9 @@ func newGitleaksScanner(full *detect.Detector) *gitleaksScanner {
 		if r.Regex == nil && len(r.Keywords) == 0 {
 			// A path-only rule (pkcs12-file) matches file names, and texts here have none.
 			continue
+		}
+		if a := newAnchoredRule(r.Regex); a != nil {
+			sc.anchored[id] = a
 		}
 		i := len(sc.ids)
 		sc.ids = append(sc.ids, id)
@@ -137,7 +145,7 @@ func newGitleaksScanner(full *detect.Detector) *gitleaksScanner {
 			}
 		}
 	}
-	sc.prefilter = ahocorasick.NewTrieBuilder().AddStrings(keywords).Build()
+	sc.prefilter, sc.keywords = newACMatcher(keywords), keywords
 	return sc
 }
 
@@ -149,17 +157,20 @@ func (sc *gitleaksScanner) findings(ctx context.Context, text, lower string, add
 		set[i>>6] |= 1 << (i & 63)
 	}
 	found := len(sc.always) > 0
-	sc.prefilter.Walk(stringBytes(lower), func(_, _, p int64) bool {
+	sc.prefilter.each(lower, func(p, _ int) {
 		for _, i := range sc.byKeyword[p] {
 			set[i>>6] |= 1 << (i & 63)
 			found = true
 		}
-		return true
 	})
 	if !found {
 		return
 	}
-	gitleaksFindings(ctx, sc.detector(set), text, add)
+	if sc.composite(set) {
+		gitleaksFindings(ctx, sc.detector(set), text, add)
+		return
+	}
+	sc.run(ctx, set, text, add)
 }
 
 // detector returns the detector of a set of rules, building it the first time.
@@ -211,13 +222,301 @@ func gitleaksFindings(ctx context.Context, d *detect.Detector, text string, add 
 			cmp.Compare(a.StartColumn, b.StartColumn), strings.Compare(a.Secret, b.Secret), strings.Compare(a.Match, b.Match))
 	})
 	for _, f := range fs {
-		secret := f.Secret
-		if secret == "" {
-			secret = f.Match
-		}
-		add(f.RuleID, secret)
-		if f.Match != secret && strings.HasPrefix(f.RuleID, "private-key") {
-			add(f.RuleID, f.Match)
+		reportGitleaksFinding(add, f.RuleID, f.Secret, f.Match)
+	}
+}
+
+// reportGitleaksFinding reports a finding's secret, and a private key's whole block too.
+func reportGitleaksFinding(add func(rule, secret string), rule, secret, match string) {
+	if secret == "" {
+		secret = match
+	}
+	add(rule, secret)
+	if match != secret && strings.HasPrefix(rule, "private-key") {
+		add(rule, match)
+	}
+}
+
+// composite reports whether a set holds a rule that needs other rules' findings; gitleaks'
+// own detector runs those sets (the default config has no such rule).
+func (sc *gitleaksScanner) composite(set gitleaksSet) bool {
+	for i, id := range sc.ids {
+		if set[i>>6]&(1<<(i&63)) != 0 && len(sc.cfg.Rules[id].RequiredRules) > 0 {
+			return true
 		}
 	}
+	return false
+}
+
+// run applies the rules of set to text as gitleaks' Detector.DetectContext does for a
+// fragment without a path, a commit or decoding (the way newGitleaksDetector configures it,
+// gitleaks:allow ignored), and reports the same findings in the order gitleaksFindings
+// sorts them: rule by rule in the order of their ids, each rule's matches in text order.
+// Going through DetectContext cost a second regexp scan of every rule that matched, a
+// regexp scan for the line breaks, a logger, the text lower-cased again and its keywords
+// searched again, per call.
+func (sc *gitleaksScanner) run(ctx context.Context, set gitleaksSet, text string, add func(rule, secret string)) {
+	var found []gitleaksFound
+	var lines []int // positions of the line breaks, found on the first match
+	for i, id := range sc.ids {
+		if set[i>>6]&(1<<(i&63)) == 0 {
+			continue
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		r := sc.cfg.Rules[id]
+		if r.SkipReport || r.Regex == nil || r.Path != nil && !r.Path.MatchString("") {
+			continue
+		}
+		var matches [][]int
+		if a := sc.anchored[id]; a != nil {
+			matches = a.findAll(text)
+		} else {
+			matches = r.Regex.FindAllStringIndex(text, -1)
+		}
+		if len(matches) == 0 {
+			continue
+		}
+		if lines == nil {
+			lines = make([]int, 0, 64)
+			for j := 0; j < len(text); j++ {
+				if text[j] == '\n' {
+					lines = append(lines, j)
+				}
+			}
+		}
+		for _, m := range matches {
+			match := strings.Trim(text[m[0]:m[1]], "\n")
+			line, startLine, startCol := gitleaksLine(lines, text, m[0], m[0]+len(match))
+			secret := match
+			if groups := r.Regex.FindStringSubmatch(match); len(groups) >= 2 {
+				if r.SecretGroup > 0 {
+					if len(groups) <= r.SecretGroup {
+						continue
+					}
+					secret = groups[r.SecretGroup]
+				} else {
+					for _, g := range groups[1:] {
+						if len(g) > 0 {
+							secret = g
+							break
+						}
+					}
+				}
+			}
+			if r.Entropy != 0 && gitleaksEntropy(secret) <= r.Entropy {
+				continue
+			}
+			if gitleaksAllowed(sc.cfg.Allowlists, secret, match, line) || gitleaksAllowed(r.Allowlists, secret, match, line) {
+				continue
+			}
+			found = append(found, gitleaksFound{rule: id, secret: secret, match: match, line: startLine, col: startCol})
+		}
+	}
+	// gitleaks drops a generic rule's finding that another rule found on the same line.
+	for _, f := range found {
+		if strings.Contains(strings.ToLower(f.rule), "generic") && slices.ContainsFunc(found, func(g gitleaksFound) bool {
+			return g.line == f.line && g.rule != f.rule && strings.Contains(g.secret, f.secret) && !strings.Contains(strings.ToLower(g.rule), "generic")
+		}) {
+			continue
+		}
+		reportGitleaksFinding(add, f.rule, f.secret, f.match)
+	}
+}
+
+type gitleaksFound struct {
+	rule, secret, match string
+	line, col           int
+}
+
+// gitleaksLine returns what gitleaks calls the line of a match at text[start:end] (from the
+// line break before it, included, to the one after it), and the match's line and column
+// numbers; breaks holds the positions of text's line breaks.
+func gitleaksLine(breaks []int, text string, start, end int) (string, int, int) {
+	if len(breaks) == 0 {
+		breaks = []int{len(text)}
+	}
+	prev, lineNum := 0, 0
+	startLine, startCol, startIdx, endIdx, set := 0, 0, 0, 0, false
+	for n, b := range breaks {
+		lineNum = n
+		if prev <= start && start < b {
+			set = true
+			startLine, startCol, startIdx, endIdx = n, start-prev+1, prev, b
+		}
+		if prev < end && end <= b {
+			endIdx = b
+		}
+		prev = b
+	}
+	if !set {
+		startLine, startCol = lineNum+1, start-prev+1
+		i := 0
+		for end+i < len(text) && text[end+i] != '\n' && text[end+i] != '\r' {
+			i++
+		}
+		endIdx = end + i
+	}
+	endIdx = max(endIdx, end)
+	return text[startIdx:endIdx], startLine, startCol
+}
+
+// gitleaksAllowed applies allowlists to a finding as gitleaks does for a fragment without a
+// path or commit.
+func gitleaksAllowed(lists []*config.Allowlist, secret, match, line string) bool {
+	for _, a := range lists {
+		target := secret
+		switch a.RegexTarget {
+		case "match":
+			target = match
+		case "line":
+			target = line
+		}
+		regexAllowed := a.RegexAllowed(target)
+		stop, _ := a.ContainsStopWord(secret)
+		if a.MatchCondition == config.AllowlistMatchAnd {
+			ok := true
+			if len(a.Commits) > 0 {
+				c, _ := a.CommitAllowed("")
+				ok = ok && c
+			}
+			if len(a.Paths) > 0 {
+				ok = ok && a.PathAllowed("")
+			}
+			if len(a.Regexes) > 0 {
+				ok = ok && regexAllowed
+			}
+			if len(a.StopWords) > 0 {
+				ok = ok && stop
+			}
+			if ok {
+				return true
+			}
+		} else if regexAllowed || stop {
+			return true
+		}
+	}
+	return false
+}
+
+// gitleaksEntropy is gitleaks' Shannon entropy of a secret, computed its way (over runes,
+// summed in map order), so that a secret at a rule's threshold is judged alike.
+func gitleaksEntropy(data string) (entropy float64) {
+	if data == "" {
+		return 0
+	}
+	counts := make(map[rune]int)
+	for _, c := range data {
+		counts[c]++
+	}
+	inv := 1.0 / float64(len(data))
+	for _, n := range counts {
+		freq := float64(n) * inv
+		entropy -= freq * math.Log2(freq)
+	}
+	return entropy
+}
+
+// anchoredRule finds the matches of an expression every match of which opens with one of a
+// few literals, after at most a word boundary (\b(?:hvs\.…|s\.…), \b(ey…): the expression
+// runs, anchored, only where a literal occurs. Go's regexp finds the literal prefix of an
+// expression itself, but not behind \b or in an alternation, and then tries the expression
+// at every position: two such rules with keywords as common as "s." and "ey" (in "key")
+// cost more than all of gitleaks' other rules together.
+type anchoredRule struct {
+	literals []string
+	boundary bool           // a \b precedes the literals
+	re       *regexp.Regexp // ^(?:expression)
+}
+
+// newAnchoredRule returns the anchored form of re, or nil when not every match of re is
+// known to open with a literal of two bytes or more.
+func newAnchoredRule(re *regexp.Regexp) *anchoredRule {
+	tree, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	a := &anchoredRule{}
+	if tree.Op == syntax.OpConcat && len(tree.Sub) > 1 && tree.Sub[0].Op == syntax.OpWordBoundary {
+		a.boundary = true
+		tree = tree.Sub[1]
+	}
+	lits, ok := openingLiterals(tree)
+	if !ok {
+		return nil
+	}
+	a.literals = lits
+	a.re = regexp.MustCompile(`^(?:` + re.String() + `)`)
+	return a
+}
+
+// openingLiterals returns literals one of which opens every match of re, when re's form
+// shows them: a case-sensitive literal of two bytes or more, or a concatenation, capture or
+// alternation of such.
+func openingLiterals(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 || len(string(re.Rune)) < 2 {
+			return nil, false
+		}
+		return []string{string(re.Rune)}, true
+	case syntax.OpCapture:
+		return openingLiterals(re.Sub[0])
+	case syntax.OpConcat:
+		if len(re.Sub) == 0 {
+			return nil, false
+		}
+		return openingLiterals(re.Sub[0])
+	case syntax.OpAlternate:
+		var all []string
+		for _, sub := range re.Sub {
+			lits, ok := openingLiterals(sub)
+			if !ok {
+				return nil, false
+			}
+			all = append(all, lits...)
+		}
+		return all, true
+	}
+	return nil, false
+}
+
+// findAll returns what FindAllStringIndex of the rule's expression returns: candidates are
+// the literals' positions in order, each tried with the anchored expression unless it lies
+// inside the previous match or fails the word boundary.
+func (a *anchoredRule) findAll(text string) [][]int {
+	var at []int
+	for _, lit := range a.literals {
+		for from := 0; ; {
+			i := strings.Index(text[from:], lit)
+			if i < 0 {
+				break
+			}
+			at = append(at, from+i)
+			from += i + 1
+		}
+	}
+	if len(at) == 0 {
+		return nil
+	}
+	if len(a.literals) > 1 {
+		slices.Sort(at)
+		at = slices.Compact(at)
+	}
+	var out [][]int
+	end := 0
+	for _, p := range at {
+		if p < end {
+			continue
+		}
+		if a.boundary && (p > 0 && isWordByte(text[p-1])) == isWordByte(text[p]) {
+			continue
+		}
+		if m := a.re.FindStringIndex(text[p:]); m != nil {
+			out = append(out, []int{p, p + m[1]})
+			end = p + m[1]
+		}
+	}
+	return out
 }

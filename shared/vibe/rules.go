@@ -6,7 +6,6 @@ import (
 	"sync"
 	"unsafe"
 
-	ahocorasick "github.com/BobuSumisu/aho-corasick"
 	"strings"
 )
 
@@ -43,7 +42,7 @@ type extraRule struct {
 // which added rules may match: a rule needs its literal and one of its keywords. Checking
 // each of some two hundred rules' gates one by one cost more than the rules.
 type extraGate struct {
-	literals, keywords *ahocorasick.Trie
+	literals, keywords *acMatcher
 	byLiteral          [][]int // trie pattern → rules
 	byKeyword          [][]int
 	noLiteral          ruleSet // rules without a literal
@@ -81,8 +80,8 @@ var extraGates = sync.OnceValue(func() *extraGate {
 			g.noKeyword.add(i)
 		}
 	}
-	g.literals = ahocorasick.NewTrieBuilder().AddStrings(lits).Build()
-	g.keywords = ahocorasick.NewTrieBuilder().AddStrings(kws).Build()
+	g.literals = newACMatcher(lits)
+	g.keywords = newACMatcher(kws)
 	return g
 })
 
@@ -105,17 +104,15 @@ func (r *ruleSet) or(o *ruleSet) {
 // active returns the rules whose gates chunk passes.
 func (g *extraGate) active(chunk, lower string) ruleSet {
 	var lit, kw ruleSet
-	g.literals.Walk(stringBytes(chunk), func(_, _, p int64) bool {
+	g.literals.each(chunk, func(p, _ int) {
 		for _, r := range g.byLiteral[p] {
 			lit.add(r)
 		}
-		return true
 	})
-	g.keywords.Walk(stringBytes(lower), func(_, _, p int64) bool {
+	g.keywords.each(lower, func(p, _ int) {
 		for _, r := range g.byKeyword[p] {
 			kw.add(r)
 		}
-		return true
 	})
 	// A rule passes when it needs no literal or has it, and needs no keyword or has one.
 	lit.or(&g.noLiteral)
