@@ -8,7 +8,7 @@ package vibe
 type acMatcher struct {
 	class  [256]uint8 // byte → class; 0 for bytes no pattern holds
 	nclass int
-	delta  []int32 // state·nclass + class → next state
+	delta  []int32 // state·nclass + class → next state·nclass·2, +1 when it has outputs
 	outAt  []int32 // state → its outputs in out[outAt[s]:outAt[s+1]]
 	out    []int32 // pattern indexes, each state's own and those of its failure chain
 	lens   []int32 // pattern → length
@@ -92,18 +92,28 @@ func newACMatcher(patterns []string) *acMatcher {
 		m.out = append(m.out, outs[s]...)
 	}
 	m.outAt[states] = int32(len(m.out))
+	// Rows premultiplied and the output flag in the low bit: one load a byte.
+	for i, n := range m.delta {
+		v := n * int32(nc) * 2
+		if m.outAt[n] < m.outAt[n+1] {
+			v |= 1
+		}
+		m.delta[i] = v
+	}
 	return m
 }
 
 // each calls fn for every occurrence of every pattern in text, with the pattern's index
 // and the position just past its end, in order of the end position.
 func (m *acMatcher) each(text string, fn func(pattern, end int)) {
-	s := int32(0)
-	nc := int32(m.nclass)
+	row := int32(0)
+	delta, class := m.delta, &m.class
 	for i := 0; i < len(text); i++ {
-		s = m.delta[s*nc+int32(m.class[text[i]])]
-		if a, b := m.outAt[s], m.outAt[s+1]; a < b {
-			for _, p := range m.out[a:b] {
+		v := delta[row+int32(class[text[i]])]
+		row = v >> 1
+		if v&1 != 0 {
+			s := row / int32(m.nclass)
+			for _, p := range m.out[m.outAt[s]:m.outAt[s+1]] {
 				fn(int(p), i+1)
 			}
 		}

@@ -77,7 +77,7 @@ func (p *pathRewriter) rewrite(text string) string {
 		if !ok || start < last || insideAny(urls, start) {
 			continue
 		}
-		loc := pathToken.FindStringIndex(text[start:])
+		loc := pathToken.FindStringIndex(text[start:tokenEnd(text, start)])
 		if loc == nil {
 			continue
 		}
@@ -95,6 +95,19 @@ func (p *pathRewriter) rewrite(text string) string {
 	}
 	b.WriteString(text[last:])
 	return p.maskMachine(b.String())
+}
+
+// tokenEnd returns the position of the first blank at or after i, or len(text): no path
+// token holds one, and an anchored match run on the rest of a 4 KB text costs the regexp
+// engine a bitmap as long as the rest at every candidate.
+func tokenEnd(text string, i int) int {
+	for ; i < len(text); i++ {
+		switch text[i] {
+		case ' ', '\t', '\n', '\r', '\f':
+			return i
+		}
+	}
+	return i
 }
 
 // editorLink matches the scheme part of editor and IDE links to local files

@@ -188,10 +188,12 @@ func (ss *SessionSanitizer) maskSecrets(ctx context.Context, text string, entrop
 // Secrets never span lines except PEM blocks, whose rule runs over the whole text.
 func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entropy bool) {
 	gate := extraGates()
+	var lowers []string // each chunk lower-cased: joined, the text lower-cased (per rune, chunks end at line breaks)
 	for off := 0; off < len(text); {
 		end := chunkEnd(text, off)
 		chunk := text[off:end]
 		lower := strings.ToLower(chunk)
+		lowers = append(lowers, lower)
 		s.gitleaks.findings(ctx, chunk, lower, f.addSecret)
 		findKeywordAssignments(chunk, lower, off, f)
 		findPairedSecrets(chunk, off, f)
@@ -211,7 +213,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 	for i := range extraRules {
 		if extraRules[i].multiline {
 			if lower == "" {
-				lower = strings.ToLower(text)
+				lower = strings.Join(lowers, "")
 			}
 			runExtraRule(&extraRules[i], text, lower, 0, f)
 		}
@@ -222,7 +224,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 	findYAMLBlockSecrets(text, f)
 	if strings.Contains(text, "alue") {
 		if lower == "" {
-			lower = strings.ToLower(text)
+			lower = strings.Join(lowers, "")
 		}
 		findNameValuePairs(text, lower, f)
 	}
@@ -710,6 +712,7 @@ func (ss *SessionSanitizer) remember(secrets map[string]string) {
 			ss.known.addForms(a.secret)
 		}
 	}
+	ss.known.build()
 }
 
 // expired reports whether ctx is done or past its deadline. The deadline is checked against

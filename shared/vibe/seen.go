@@ -17,6 +17,7 @@ type seenSecrets struct {
 	class   map[string]string // secret → class of the rule that found it
 	forms   []seenForm        // the forms of the secrets in the trie, its patterns
 	trie    *ahocorasick.Trie // nil until the first rebuild
+	stale   bool              // forms changed since trie was built: build before the next find
 	pending []seenForm        // forms of secrets added since, looked for one by one
 	dedup   map[string]bool   // every form held, in the trie or pending
 }
@@ -72,11 +73,12 @@ func (s *seenSecrets) addForms(secret string) {
 	}
 }
 
-// rebuild puts every remembered secret's forms into a new trie.
+// rebuild puts every remembered secret's forms into the trie's patterns. The trie itself is
+// built by build, once per batch of secrets: a batch can pass the rebuild mark several times
+// (a private key's lines), and each build of forms kilobytes long costs milliseconds.
 func (s *seenSecrets) rebuild() {
 	s.forms, s.pending = s.forms[:0], nil
 	s.dedup = make(map[string]bool)
-	b := ahocorasick.NewTrieBuilder()
 	for _, sec := range s.order {
 		for _, f := range secretForms(sec) {
 			if len(f) < minSeenForm || s.dedup[f] {
@@ -84,10 +86,21 @@ func (s *seenSecrets) rebuild() {
 			}
 			s.dedup[f] = true
 			s.forms = append(s.forms, seenForm{f, s.class[sec]})
-			b.AddString(f)
 		}
 	}
-	s.trie = b.Build()
+	s.stale = true
+}
+
+// build builds the trie of the forms the last rebuild listed, if it has not been yet.
+func (s *seenSecrets) build() {
+	if !s.stale {
+		return
+	}
+	b := ahocorasick.NewTrieBuilder()
+	for _, f := range s.forms {
+		b.AddString(f.form)
+	}
+	s.trie, s.stale = b.Build(), false
 }
 
 // find marks every occurrence of a known secret's forms in f's text.
