@@ -54,3 +54,47 @@ func TestACMatcher(t *testing.T) {
 		compare(kws, text[:100])
 	}
 }
+
+// TestFormIndex compares the seen-secret index with the trie walk it replaces, occurrence
+// by occurrence and in the same order, over random forms that overlap, nest and repeat.
+func TestFormIndex(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	word := func(min, n int) string {
+		b := make([]byte, min+r.IntN(n))
+		for i := range b {
+			b[i] = "ab\x00"[r.IntN(3)]
+		}
+		return string(b)
+	}
+	type hit struct{ p, start, end int }
+	for range 3000 {
+		var forms []string
+		seen := map[string]bool{}
+		for range 1 + r.IntN(10) {
+			if w := word(minSeenForm, 6); !seen[w] {
+				seen[w] = true
+				forms = append(forms, w)
+			}
+		}
+		// Suffixes and prefixes of a form: occurrences that end together or start together.
+		if f := forms[0]; len(f) > minSeenForm {
+			for _, g := range []string{f[len(f)-minSeenForm:], f[:minSeenForm]} {
+				if !seen[g] {
+					seen[g] = true
+					forms = append(forms, g)
+				}
+			}
+		}
+		text := word(0, 80)
+		if r.IntN(2) == 0 {
+			text += forms[r.IntN(len(forms))] + word(0, 5) + forms[r.IntN(len(forms))]
+		}
+		var want, got []hit
+		ahocorasick.NewTrieBuilder().AddStrings(forms).Build().Walk([]byte(text), func(end, n, p int64) bool {
+			want = append(want, hit{int(p), int(end - n + 1), int(end + 1)})
+			return true
+		})
+		newFormIndex(forms).each(text, func(p, start, end int) { got = append(got, hit{p, start, end}) })
+		require.Equal(t, want, got, "forms %q text %q", forms, text)
+	}
+}

@@ -4,25 +4,24 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"net/url"
+	"slices"
 	"strings"
-
-	ahocorasick "github.com/BobuSumisu/aho-corasick"
 )
 
 // seenSecrets is a session's memory of the secrets it has found: each one in the forms it
 // may come back in later (raw, base64 in each alphabet and at each alignment, hex, URL- and
-// JSON-escaped), found again in one pass over a text by an Aho-Corasick trie.
+// JSON-escaped), found again in one pass over a text by an index of their first bytes.
 type seenSecrets struct {
 	order   []string          // secrets, oldest first
 	class   map[string]string // secret → class of the rule that found it
-	forms   []seenForm        // the forms of the secrets in the trie, its patterns
-	trie    *ahocorasick.Trie // nil until the first rebuild
-	stale   bool              // forms changed since trie was built: build before the next find
+	forms   []seenForm        // the forms of the secrets in the index
+	index   *formIndex        // nil until the first rebuild
+	stale   bool              // forms changed since the index was built: build before the next find
 	pending []seenForm        // forms of secrets added since, looked for one by one
-	dedup   map[string]bool   // every form held, in the trie or pending
+	dedup   map[string]bool   // every form held, in the index or pending
 }
 
-// rebuildEvery is how many new secrets' forms are looked for one by one before the trie is
+// rebuildEvery is how many new secrets' forms are looked for one by one before the index is
 // built again: rebuilding for every secret made a session with many secrets quadratic.
 const rebuildEvery = 16
 
@@ -56,7 +55,7 @@ var (
 		"(", `\(`, ")", `\)`, `"`, `\"`, "'", `\'`, "`", "\\`", `\`, `\\`, "*", `\*`, " ", `\ `)
 )
 
-// addForms queues the forms of a new secret, rebuilding the trie once enough are queued.
+// addForms queues the forms of a new secret, rebuilding the index once enough are queued.
 func (s *seenSecrets) addForms(secret string) {
 	if s.dedup == nil {
 		s.dedup = make(map[string]bool)
@@ -73,9 +72,8 @@ func (s *seenSecrets) addForms(secret string) {
 	}
 }
 
-// rebuild puts every remembered secret's forms into the trie's patterns. The trie itself is
-// built by build, once per batch of secrets: a batch can pass the rebuild mark several times
-// (a private key's lines), and each build of forms kilobytes long costs milliseconds.
+// rebuild lists every remembered secret's forms for the index; build builds it, once per
+// batch of secrets, which can pass the rebuild mark several times (a private key's lines).
 func (s *seenSecrets) rebuild() {
 	s.forms, s.pending = s.forms[:0], nil
 	s.dedup = make(map[string]bool)
@@ -91,26 +89,23 @@ func (s *seenSecrets) rebuild() {
 	s.stale = true
 }
 
-// build builds the trie of the forms the last rebuild listed, if it has not been yet.
+// build builds the index of the forms the last rebuild listed, if it has not been yet.
 func (s *seenSecrets) build() {
 	if !s.stale {
 		return
 	}
-	b := ahocorasick.NewTrieBuilder()
-	for _, f := range s.forms {
-		b.AddString(f.form)
+	forms := make([]string, len(s.forms))
+	for i, f := range s.forms {
+		forms[i] = f.form
 	}
-	s.trie, s.stale = b.Build(), false
+	s.index, s.stale = newFormIndex(forms), false
 }
 
 // find marks every occurrence of a known secret's forms in f's text.
 func (s *seenSecrets) find(f *findings) {
-	if s.trie != nil && len(s.forms) > 0 {
-		s.trie.Walk(stringBytes(f.text), func(end, n, pattern int64) bool {
-			start := int(end - n + 1)
-			sf := s.forms[pattern]
-			f.spans = append(f.spans, span{start: start, end: start + int(n), rule: ruleSeen, class: sf.class})
-			return true
+	if s.index != nil && len(s.forms) > 0 {
+		s.index.each(f.text, func(pattern, start, end int) {
+			f.spans = append(f.spans, span{start: start, end: end, rule: ruleSeen, class: s.forms[pattern].class})
 		})
 	}
 	for _, sf := range s.pending {
@@ -192,4 +187,67 @@ func secretForms(sec string) []string {
 		}
 	}
 	return forms
+}
+
+// formIndex finds every occurrence of a set of forms, each at least minSeenForm bytes long,
+// as an Aho-Corasick trie walk reports them (by end, the longer first at the same end): the
+// forms are keyed by their first 8 bytes, and a table of hashes of their first 4 bytes
+// sends most positions of a text past the key lookup. It replaces a trie whose size grew
+// with the forms' total length: a private key's forms (200 KB) took seconds to build.
+type formIndex struct {
+	forms  []string
+	filter [1 << 16 / 64]uint64 // hash of a form's first 4 bytes
+	byKey  map[uint64][]int32   // first 8 bytes → forms
+}
+
+func newFormIndex(forms []string) *formIndex {
+	x := &formIndex{forms: forms, byKey: make(map[uint64][]int32, len(forms))}
+	for i, f := range forms {
+		if len(f) < 8 {
+			panic("vibe: seen form shorter than 8 bytes")
+		}
+		h := formHash(f)
+		x.filter[h>>6] |= 1 << (h & 63)
+		k := formKey(f)
+		x.byKey[k] = append(x.byKey[k], int32(i))
+	}
+	return x
+}
+
+func formKey(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+func formHash(s string) uint32 {
+	_ = s[3]
+	v := uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+	return (v * 0x9E3779B1) >> 16
+}
+
+// each calls fn for every occurrence of every form in text.
+func (x *formIndex) each(text string, fn func(form, start, end int)) {
+	type hit struct{ form, start, end int }
+	var hits []hit
+	for i := 0; i+8 <= len(text); i++ {
+		h := formHash(text[i:])
+		if x.filter[h>>6]&(1<<(h&63)) == 0 {
+			continue
+		}
+		for _, p := range x.byKey[formKey(text[i:])] {
+			if f := x.forms[p]; strings.HasPrefix(text[i:], f) {
+				hits = append(hits, hit{int(p), i, i + len(f)})
+			}
+		}
+	}
+	slices.SortFunc(hits, func(a, b hit) int {
+		if a.end != b.end {
+			return a.end - b.end
+		}
+		return a.start - b.start
+	})
+	for _, h := range hits {
+		fn(h.form, h.start, h.end)
+	}
 }
