@@ -3,6 +3,7 @@ package vibe
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	ahocorasick "github.com/BobuSumisu/aho-corasick"
@@ -96,5 +97,21 @@ func TestFormIndex(t *testing.T) {
 		})
 		newFormIndex(forms).each(text, func(p, start, end int) { got = append(got, hit{p, start, end}) })
 		require.Equal(t, want, got, "forms %q text %q", forms, text)
+	}
+}
+
+// BenchmarkACMatcher walks the gates' and gitleaks' keyword automata over a 4 KB terminal
+// text, lower-cased as the gates read it.
+func BenchmarkACMatcher(b *testing.B) {
+	san, err := NewSanitizer()
+	require.NoError(b, err)
+	text := strings.ToLower(benchTexts(b)["terminal"])
+	g := extraGates()
+	b.SetBytes(int64(3 * len(text)))
+	n := 0
+	for b.Loop() {
+		for _, m := range []*acMatcher{san.gitleaks.prefilter, g.literals, g.keywords} {
+			m.each(text, func(int, int) { n++ })
+		}
 	}
 }
