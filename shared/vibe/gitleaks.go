@@ -93,7 +93,8 @@ type gitleaksScanner struct {
 	ids       []string // rule ids, by index
 	always    []int    // rules without keywords: gitleaks runs them on every text
 
-	anchored map[string]*anchoredRule // rule id → how to find its matches from its literals
+	anchored map[string]*anchoredRule             // rule id → how to find its matches from its literals
+	allowRe  map[*config.Allowlist]*regexp.Regexp // allowlists whose expressions all open with ^, as one anchored expression
 
 	mu       sync.RWMutex
 	bySet    map[gitleaksSet]*detect.Detector
@@ -111,7 +112,9 @@ const maxGitleaksSets = 2048
 func newGitleaksScanner(full *detect.Detector) *gitleaksScanner {
 	cfg := full.Config
 	ids := slices.Sorted(maps.Keys(cfg.Rules))
-	sc := &gitleaksScanner{cfg: cfg, template: full, bySet: map[gitleaksSet]*detect.Detector{}, anchored: map[string]*anchoredRule{}}
+	sc := &gitleaksScanner{cfg: cfg, template: full, bySet: map[gitleaksSet]*detect.Detector{}, anchored: map[string]*anchoredRule{},
+		allowRe: map[*config.Allowlist]*regexp.Regexp{}}
+	sc.anchorAllowlists(cfg.Allowlists)
 	if len(ids) > 64*len(gitleaksSet{}) {
 		panic("vibe: more gitleaks rules than a gitleaksSet holds")
 	}
@@ -126,6 +129,7 @@ func newGitleaksScanner(full *detect.Detector) *gitleaksScanner {
 		if a := newAnchoredRule(r.Regex); a != nil {
 			sc.anchored[id] = a
 		}
+		sc.anchorAllowlists(r.Allowlists)
 		i := len(sc.ids)
 		sc.ids = append(sc.ids, id)
 		if len(r.Keywords) == 0 {
@@ -308,7 +312,7 @@ func (sc *gitleaksScanner) run(ctx context.Context, set gitleaksSet, text string
 			if r.Entropy != 0 && gitleaksEntropy(secret) <= r.Entropy {
 				continue
 			}
-			if gitleaksAllowed(sc.cfg.Allowlists, secret, match, line) || gitleaksAllowed(r.Allowlists, secret, match, line) {
+			if sc.allowed(sc.cfg.Allowlists, secret, match, line) || sc.allowed(r.Allowlists, secret, match, line) {
 				continue
 			}
 			found = append(found, gitleaksFound{rule: id, secret: secret, match: match, line: startLine, col: startCol})
@@ -362,9 +366,51 @@ func gitleaksLine(breaks []int, text string, start, end int) (string, int, int) 
 	return text[startIdx:endIdx], startLine, startCol
 }
 
-// gitleaksAllowed applies allowlists to a finding as gitleaks does for a fragment without a
-// path or commit.
-func gitleaksAllowed(lists []*config.Allowlist, secret, match, line string) bool {
+// anchorAllowlists keeps, for each allowlist whose expressions all open with ^ (the default
+// config's global one: stand-ins such as ${VAR}, {{ … }}, a single repeated letter), their
+// union anchored at the start. gitleaks joins them unanchored, so the regexp engine tries the
+// union at every position of the secret (about 50 µs for a 108-character key), though only
+// a match at its start can succeed. The union is written as gitleaks writes it, (?:a|b|…),
+// since a flag opening one expression carries into those after it.
+func (sc *gitleaksScanner) anchorAllowlists(lists []*config.Allowlist) {
+	for _, a := range lists {
+		if len(a.Regexes) == 0 {
+			continue
+		}
+		parts := make([]string, len(a.Regexes))
+		for i, re := range a.Regexes {
+			parts[i] = re.String()
+		}
+		union := "(?:" + strings.Join(parts, "|") + ")"
+		if tree, err := syntax.Parse(union, syntax.Perl); err == nil && opensAtStart(tree) {
+			sc.allowRe[a] = regexp.MustCompile("^" + union)
+		}
+	}
+}
+
+// opensAtStart reports whether every match of re begins with ^ (the start of the text).
+func opensAtStart(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpBeginText:
+		return true
+	case syntax.OpConcat:
+		return len(re.Sub) > 0 && opensAtStart(re.Sub[0])
+	case syntax.OpCapture:
+		return opensAtStart(re.Sub[0])
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			if !opensAtStart(sub) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// allowed applies allowlists to a finding as gitleaks does for a fragment without a path or
+// commit.
+func (sc *gitleaksScanner) allowed(lists []*config.Allowlist, secret, match, line string) bool {
 	for _, a := range lists {
 		target := secret
 		switch a.RegexTarget {
@@ -373,7 +419,12 @@ func gitleaksAllowed(lists []*config.Allowlist, secret, match, line string) bool
 		case "line":
 			target = line
 		}
-		regexAllowed := a.RegexAllowed(target)
+		var regexAllowed bool
+		if re := sc.allowRe[a]; re != nil {
+			regexAllowed = target != "" && re.MatchString(target)
+		} else {
+			regexAllowed = a.RegexAllowed(target)
+		}
 		stop, _ := a.ContainsStopWord(secret)
 		if a.MatchCondition == config.AllowlistMatchAnd {
 			ok := true

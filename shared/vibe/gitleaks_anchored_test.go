@@ -51,3 +51,36 @@ func TestAnchoredRules(t *testing.T) {
 	t.Logf("%d anchored rules, %d of them with matches in the texts", len(sc.anchored), hit)
 	require.Greater(t, hit, len(sc.anchored)*3/4)
 }
+
+// TestAnchoredAllowlists checks that each allowlist run as one anchored expression allows
+// exactly what gitleaks' own check allows, over gitleaks' examples, their secrets' likely
+// stand-ins and the corpus's secrets.
+func TestAnchoredAllowlists(t *testing.T) {
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	sc := san.gitleaks
+	require.NotEmpty(t, sc.allowRe, "the global allowlist is anchored")
+	targets := []string{"", "true", "FALSE", "null", "aaaa", "${HOME}", "$API_KEY", "{{ secrets.X }}", "${{ secrets.TOKEN }}",
+		"%APPDATA%", "%s", "{0}", "@TOKEN@", "/Users/alice/x", "/etc/passwd", "$1", "x${HOME}", "ab$API_KEY"}
+	for _, e := range loadGitleaksExamples(t) {
+		for _, x := range append(e.TPs, e.FPs...) {
+			targets = append(targets, x, strings.TrimSpace(x))
+		}
+	}
+	for _, e := range loadEvalExamples(t, evalSecretsFile) {
+		if e.Split == "dev" {
+			targets = append(targets, e.Secrets...)
+		}
+	}
+	allowed := 0
+	for a, re := range sc.allowRe {
+		for _, x := range targets {
+			want := a.RegexAllowed(x)
+			require.Equal(t, want, x != "" && re.MatchString(x), "%q", x)
+			if want {
+				allowed++
+			}
+		}
+	}
+	require.Greater(t, allowed, 10)
+}
