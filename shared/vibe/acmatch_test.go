@@ -115,3 +115,23 @@ func BenchmarkACMatcher(b *testing.B) {
 		}
 	}
 }
+
+// TestANSIPrefilters checks that the literal checks in front of the escaped-ANSI and
+// SGR-remnant expressions never skip a text either matches.
+func TestANSIPrefilters(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	pieces := []string{`\`, "u", "001", "b", "B", "x", "1", "033", "e", "[", "m", ";", "0", "9", "3", "a", " ", "]"}
+	for range 200000 {
+		var b strings.Builder
+		for range 1 + r.IntN(12) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		if escapedANSI.MatchString(s) {
+			require.True(t, hasEscapedESC(s), "%q", s)
+		}
+		if sgrRemnant.MatchString(s) {
+			require.True(t, hasBracketDigit(s), "%q", s)
+		}
+	}
+}

