@@ -114,7 +114,7 @@ func (f *findings) addSplitSeen(seen []string, class map[string]string) {
 			}
 			start := from + i
 			end := start + len(sec)
-			f.spans = append(f.spans, span{start: pos[start], end: pos[end-1] + 1, rule: ruleSeen, class: class[sec]})
+			f.spans = append(f.spans, span{start: int(pos[start]), end: int(pos[end-1]) + 1, rule: ruleSeen, class: class[sec]})
 			from = end
 		}
 	}
@@ -123,10 +123,10 @@ func (f *findings) addSplitSeen(seen []string, class map[string]string) {
 // squeeze removes whitespace, the escapes \n, \r, \t and the joints of string literals
 // joined into one ("abc" + "def", 'abc' . 'def', "abc" "def") from s, returning the result and
 // the position in s of each byte kept.
-func squeeze(s string) (string, []int) {
+func squeeze(s string) (string, []int32) {
 	var b strings.Builder
 	b.Grow(len(s))
-	pos := make([]int, 0, len(s))
+	pos := make([]int32, 0, len(s)) // int32: MaxSanitizeInput is far below 2 GB
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -142,7 +142,7 @@ func squeeze(s string) (string, []int) {
 			}
 		}
 		b.WriteByte(c)
-		pos = append(pos, i)
+		pos = append(pos, int32(i))
 	}
 	return b.String(), pos
 }
