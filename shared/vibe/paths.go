@@ -81,7 +81,7 @@ func (p *pathRewriter) rewrite(text string) string {
 		if loc == nil {
 			continue
 		}
-		end := start + loc[1]
+		end := escapedEnd(text, start, start+loc[1])
 		if b.Len() == 0 {
 			b.Grow(len(text))
 		}
@@ -126,6 +126,9 @@ func pathCandidate(text string, i int) (int, bool) {
 		}
 		if i >= 5 && c == '/' && strings.EqualFold(text[i-5:i], "file:") && pathStart(text, i-5) {
 			return i - 5, true
+		}
+		if c == '\\' && escapeAt(text, i) {
+			return 0, false // \n, \t, \" of JSON- or C-escaped text: no separator
 		}
 		return i, pathStart(text, i)
 	case c == '%' || c == '$':
@@ -324,11 +327,66 @@ func replaceWord(s, w, repl string) string {
 
 // pathStart reports whether a path may start at i: not inside a word or a relative path.
 func pathStart(text string, i int) bool {
-	if i == 0 {
+	if i == 0 || escapeBefore(text, i) {
 		return true
 	}
 	c := text[i-1]
 	return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' || c == '~' || c == '/' || c == '@' || c == '$')
+}
+
+// escapeAt reports whether the backslash at i opens an escape of JSON- or C-escaped text
+// (\n, \t, \r, \b, \f, \", \uXXXX) rather than a separator: it follows an even run of
+// backslashes (\\n is an escaped backslash and a letter). A rooted Windows path without a
+// drive whose first directory begins with one of those letters (\temp\x) is read as text.
+func escapeAt(text string, i int) bool {
+	if i+1 >= len(text) || oddBackslashesBefore(text, i) {
+		return false
+	}
+	switch text[i+1] {
+	case 'n', 't', 'r', 'b', 'f', '"':
+		return true
+	case 'u':
+		return i+6 <= len(text) && isHex(text[i+2:i+6])
+	}
+	return false
+}
+
+// escapedEnd cuts a path token [start, end) at the first escape (escapeAt) in it, unless the
+// path's own separator is a lone backslash (C:\Users\nick is a path, not C:\Users and a
+// newline): /home/alice/a.go\n/home/alice/b.go in JSON-escaped text is two paths.
+func escapedEnd(text string, start, end int) int {
+	first := strings.IndexAny(text[start:end], `/\`)
+	if first < 0 {
+		return end
+	}
+	first += start
+	if text[first] == '\\' && first+1 < end && text[first+1] != '\\' && text[first+1] != '/' {
+		return end // separated by lone backslashes
+	}
+	for j := first + 1; j < end; j++ {
+		if text[j] == '\\' && escapeAt(text, j) {
+			return j
+		}
+	}
+	return end
+}
+
+// escapeBefore reports whether an escape (escapeAt) ends just before i, so that a path may
+// start there: "x\n/home/alice/…" holds a path after its newline.
+func escapeBefore(text string, i int) bool {
+	if i >= 2 && text[i-2] == '\\' && escapeAt(text, i-2) && text[i-1] != 'u' {
+		return true
+	}
+	return i >= 6 && text[i-6] == '\\' && text[i-5] == 'u' && escapeAt(text, i-6)
+}
+
+// oddBackslashesBefore reports whether an odd number of backslashes ends just before i.
+func oddBackslashesBefore(text string, i int) bool {
+	n := 0
+	for j := i - 1; j >= 0 && text[j] == '\\'; j-- {
+		n++
+	}
+	return n%2 == 1
 }
 
 func insideAny(spans [][]int, i int) bool {

@@ -143,6 +143,12 @@ func TestSanitizePaths(t *testing.T) {
 		{"relative kept", SessionHints{}, "src/main.go and ./x/y and ../z", "src/main.go and ./x/y and ../z"},
 		{"url kept", SessionHints{}, "https://github.com/home/alice/x", "https://github.com/home/alice/x"},
 		{"email kept", SessionHints{}, "mail alice@example.com now", "mail alice@example.com now"},
+		{"escaped newline then home", SessionHints{}, `{"out":"x\n/home/alice/src/app/main.go\n"}`, `{"out":"x\n~/src/app/main.go\n"}`},
+		{"escaped paths on two lines", SessionHints{}, `"/home/alice/a.go\n/home/alice/b.go"`, `"~/a.go\n~/b.go"`},
+		{"escaped unicode then home", SessionHints{}, `x\u003e/home/bob/y.txt`, `x\u003e~/y.txt`},
+		{"escapes are no path", SessionHints{}, `{"c":"func main() {\n\tfmt.Println(\"hi\")\n}\nsee \nabc/def/g.go"}`, `{"c":"func main() {\n\tfmt.Println(\"hi\")\n}\nsee \nabc/def/g.go"}`},
+		{"windows home with an escape letter", SessionHints{}, `C:\Users\nick\proj\x.go`, `~\proj\x.go`},
+		{"windows json with an escape letter", SessionHints{}, `"C:\\Users\\nick\\x.go\n"`, `"~\\x.go\n"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
