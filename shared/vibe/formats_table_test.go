@@ -1,0 +1,141 @@
+package vibe
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// genTokenFormat writes a token of format f from r: the anchor and its parts filled with
+// characters of their sets, lengths within their ranges.
+func genTokenFormat(f *tokenFormat, r *rand.Rand) string {
+	fill := func(p formatPart) string {
+		if p.lit != "" {
+			return p.lit
+		}
+		var chars []byte
+		for c := 0; c < 256; c++ {
+			if p.set.has(byte(c)) {
+				chars = append(chars, byte(c))
+			}
+		}
+		n := p.min + r.IntN(min(p.max-p.min, 24)+1)
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = chars[r.IntN(len(chars))]
+		}
+		return string(b)
+	}
+	var before strings.Builder
+	for i := len(f.before) - 1; i >= 0; i-- {
+		before.WriteString(fill(f.before[i]))
+	}
+	tok := before.String() + f.anchor
+	for _, p := range f.after {
+		tok += fill(p)
+	}
+	return tok
+}
+
+// TestTokenFormatTable: every format of the table, generated a few times and put where
+// agents print tokens (a grep hit, a JSON value, a shell export, the end of a line), is
+// found by findTableFormats exactly and is gone after sanitizing.
+func TestTokenFormatTable(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	ix := tokenFormats()
+	require.Len(t, ix.formats, len(tokenFormatTable))
+	contexts := []string{"config/app.go:12: key %s found\n", `{"value": "%s", "n": 1}`, "export SERVICE=%s && make\n", "got %s"}
+	r := rand.New(rand.NewPCG(17, 4))
+	for k := range ix.formats {
+		f := &ix.formats[k]
+		for i := 0; i < 6; i++ {
+			tok := genTokenFormat(f, r)
+			if !plausibleGenerated(f, tok) || standIn(tok) {
+				continue // a draw of only letters or holding xxxx, which real tokens are not
+			}
+			text := strings.Replace(contexts[i%len(contexts)], "%s", tok, 1)
+			fs := &findings{text: text}
+			findTableFormats(text, 0, fs)
+			at := strings.Index(text, tok)
+			require.Condition(t, func() bool {
+				for _, s := range fs.spans {
+					if s.start <= at && s.end >= at+len(tok) {
+						return true
+					}
+				}
+				return false
+			}, "%s (%s): %q not found in %q", f.vendor, tokenFormatTable[k].format, tok, text)
+			out := san.NewSession(SessionHints{}).SanitizeText(text)
+			require.False(t, secretLeaks(text, out, tok, []string{tok}), "%s: %q leaks in %q", f.vendor, tok, out)
+		}
+	}
+}
+
+// plausibleGenerated reports whether a generated token passes the words check a real token
+// passes: a draw without digits from an alphabet with digits is rare for real tokens, and
+// rejected when it reads like words.
+func plausibleGenerated(f *tokenFormat, tok string) bool {
+	at := strings.Index(tok, f.anchor)
+	gen := tok[:at] + tok[at+len(f.anchor):]
+	return !f.generated || strings.ContainsAny(gen, digitChars) || meanRunLength(gen) < 3
+}
+
+// TestTokenFormatTableNegatives: what shares a format's signature but is an id, a digest, a
+// file name, a stand-in or prose is not taken.
+func TestTokenFormatTableNegatives(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{
+		"pip install scikit-learn && python -m sk-learn-demo",
+		"see static/fc-3f9c2b1a4d5e6f708192a3b4c5d6e7f8.js for the bundle",
+		"commit 3f786850e387550fdab836ed7e6dc881de23001b",
+		"sk_live_xxxxxxxxxxxxxxxxxxxxxxxx",
+		"STRIPE_KEY=sk_test_EXAMPLEKEYEXAMPLEKEY1234",
+		"AKIAIOSFODNN7EXAMPLE",
+		"the ghp_ prefix marks a classic token; github_pat_ a fine-grained one",
+		"npm_config_registry=https://registry.npmjs.org/",
+		"key-value-store-implementation-detail-notes",
+		"tvly-search-results-for-the-query-were-empty",
+		"xoxb-your-bot-token-here-goes-in-this-field",
+		"msg_01XFDUDYJgAACzvnptvVoYEL req_011CQ3b5Aqq6VqYsL6pGq1Ue",
+		"model HuggingFaceTB/SmolLM3-3B and claude-3-5-sonnet-20241022",
+		"id 123e4567-e89b-12d3-a456-426614174000",
+		"dapi is the prefix; dapi-tokens are created under User Settings",
+		"hvs.token and hvs.accessor are fields of the response",
+	} {
+		fs := &findings{text: text}
+		findTableFormats(text, 0, fs)
+		require.Empty(t, fs.spans, "%q", text)
+	}
+}
+
+// TestTokenFormatTableBoundaries: a token inside a longer run of its alphabet is no token of
+// the format (a longer hash is not cut to a key's length), and one glued to a word is not
+// one either.
+func TestTokenFormatTableBoundaries(t *testing.T) {
+	t.Parallel()
+	tok := "slk_" + strings.Repeat("0f1e2d3c", 8)
+	for _, text := range []string{tok + "ab", "x" + tok, "unslk_" + strings.Repeat("0f1e2d3c", 8)} {
+		fs := &findings{text: text}
+		findTableFormats(text, 0, fs)
+		require.Empty(t, fs.spans, "%q", text)
+	}
+	fs := &findings{text: "(" + tok + ")"}
+	findTableFormats(fs.text, 0, fs)
+	require.Len(t, fs.spans, 1)
+}
+
+func TestParseTokenFormat(t *testing.T) {
+	t.Parallel()
+	f, err := parseTokenFormat("v", "{b33}AzCa{[ABCDEFGHIJKLMNOP]1}{b5}=")
+	require.NoError(t, err)
+	require.Equal(t, "AzCa", f.anchor)
+	require.Len(t, f.before, 1)
+	require.Len(t, f.after, 3)
+	for _, bad := range []string{"{a32}", "ab{q3}", "ab{a3", "ab{a5-2}", "ab{[]3}"} {
+		_, err := parseTokenFormat("v", bad)
+		require.Error(t, err, bad)
+	}
+}
