@@ -202,13 +202,13 @@ func findTableFormats(chunk string, off int, f *findings) {
 		}
 		// The longest token of the anchor's formats: dapi… with its -<digits> suffix, not
 		// only the part a shorter format of the same vendor covers.
-		bs, be := 0, -1
+		bs, be, best := 0, -1, -1
 		for _, k := range ix.byAnchor[p] {
 			if s, e, ok := ix.formats[k].match(chunk, at); ok && e-s > be-bs {
-				bs, be = s, e
+				bs, be, best = s, e, k
 			}
 		}
-		if be > 0 {
+		if best >= 0 && ix.formats[best].plausible(chunk, bs, be, at) {
 			f.addSpan(ruleTableFormat, off+bs, off+be)
 			covered = max(covered, be)
 		}
@@ -216,7 +216,7 @@ func findTableFormats(chunk string, off int, f *findings) {
 	})
 }
 
-// match reports the token of format f whose anchor is at text[at:].
+// match reports the token of format f whose anchor is at text[at:], by its shape alone.
 func (f *tokenFormat) match(text string, at int) (start, end int, ok bool) {
 	budget := 512 // backtracking steps: the parts are few and bounded, this is never reached by a token
 	// A side without parts ends with the anchor: only a letter or digit would continue it
@@ -236,7 +236,7 @@ func (f *tokenFormat) match(text string, at int) (start, end int, ok bool) {
 	if start < 0 {
 		return 0, 0, false
 	}
-	return start, end, f.plausible(text, start, end, at)
+	return start, end, true
 }
 
 // matchParts matches parts from pos in direction dir (1: rightwards, -1: leftwards, pos is
