@@ -2,6 +2,7 @@ package vibe
 
 import (
 	"encoding/base64"
+	"hash/crc32"
 	"regexp"
 	"slices"
 	"strings"
@@ -368,7 +369,7 @@ func findPrefixedTokens(chunk string, off int, f *findings) {
 		if i < len(chunk) && chunk[i] == '.' && i+1 < len(chunk) && isLetter(chunk[i+1]) {
 			continue // a file name: app-3f9c….js
 		}
-		if prefixedToken(chunk[start:i]) {
+		if run := chunk[start:i]; checksummedToken(run) || prefixedToken(run) {
 			f.addSpan(rulePrefixed, off+start, off+i)
 		}
 	}
@@ -446,4 +447,35 @@ var prefixDeny = map[string]bool{
 	"node": true, "pod": true, "container": true, "org": true, "proj": true, "project": true, "user": true,
 	"usr": true, "acct": true, "account": true, "team": true, "ws": true, "workspace": true, "crc": true,
 	"checksum": true, "test": true, "tests": true, "fixture": true, "mock": true, "example": true,
+}
+
+// base62Digits is the alphabet of base62-encoded checksums, in the order GitHub's encoding
+// uses (digits, upper case, lower case).
+const base62Digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// checksummedToken reports a token whose body carries its own checksum: a prefix of letters,
+// _ and a body of base62 characters whose last six are the CRC-32 of the others, base62
+// encoded — GitHub's token format (ghp_, gho_, ghu_, ghs_, ghr_), npm's (npm_) and that of
+// services following them. A random string passes the check once in 5·10¹⁰, so the body is
+// a token whatever its entropy, and no id or name is taken.
+func checksummedToken(run string) bool {
+	sep := strings.IndexByte(run, '_')
+	if sep < 2 || sep > 16 || !allLetters(run[:sep]) {
+		return false
+	}
+	body := run[sep+1:]
+	if len(body) < 24 || len(body) > 80 {
+		return false
+	}
+	var sum uint64
+	for i := 0; i < len(body); i++ {
+		d := strings.IndexByte(base62Digits, body[i])
+		if d < 0 {
+			return false
+		}
+		if i >= len(body)-6 {
+			sum = sum*62 + uint64(d)
+		}
+	}
+	return sum == uint64(crc32.ChecksumIEEE([]byte(body[:len(body)-6])))
 }

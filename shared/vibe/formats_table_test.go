@@ -1,6 +1,7 @@
 package vibe
 
 import (
+	"hash/crc32"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -137,5 +138,44 @@ func TestParseTokenFormat(t *testing.T) {
 	for _, bad := range []string{"{a32}", "ab{q3}", "ab{a3", "ab{a5-2}", "ab{[]3}"} {
 		_, err := parseTokenFormat("v", bad)
 		require.Error(t, err, bad)
+	}
+}
+
+// withCRC appends the base62 CRC-32 of body, as GitHub's tokens carry it.
+func withCRC(body string) string {
+	sum := crc32.ChecksumIEEE([]byte(body))
+	b := make([]byte, 6)
+	for i := 5; i >= 0; i-- {
+		b[i] = base62Digits[sum%62]
+		sum /= 62
+	}
+	return body + string(b)
+}
+
+// TestChecksummedTokens: a body that carries its CRC-32 is a token whatever its entropy and
+// whoever issued it (the gist's published GitHub example, a vendor's token of repeated
+// letters); the same shape with a wrong checksum and a body of words is not.
+func TestChecksummedTokens(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, "zQWBuTSOoRi4A9spHcVY5ncnsDkxkJ0mLq17", withCRC("zQWBuTSOoRi4A9spHcVY5ncnsDkxkJ"))
+	for _, tok := range []string{
+		"ghp_" + withCRC("zQWBuTSOoRi4A9spHcVY5ncnsDkxkJ"),
+		"acme_" + withCRC("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"),
+		"Vendor_" + withCRC("ThisIsMyServiceTokenBodyABC"),
+	} {
+		require.True(t, checksummedToken(tok), tok)
+		text := "token " + tok + " printed"
+		f := &findings{text: text}
+		findPrefixedTokens(text, 0, f)
+		require.Len(t, f.spans, 1, tok)
+		require.Equal(t, tok, text[f.spans[0].start:f.spans[0].end])
+	}
+	for _, tok := range []string{
+		"acme_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa000000",
+		"Vendor_ThisIsMyServiceTokenBodyABCdefghi",
+		"ghp_zQWBuTSOoRi4A9spHcVY5ncnsDkxkJ0mLq18",
+		"12_" + withCRC("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"),
+	} {
+		require.False(t, checksummedToken(tok), tok)
 	}
 }
