@@ -18,6 +18,7 @@ const (
 	fromNoseyParker
 	fromSecretsPatternsDB
 	fromSecurityUtilities
+	fromCredSweeper
 )
 
 // byteSet is a set of bytes.
@@ -194,12 +195,9 @@ const ruleTableFormat = "vendor-format"
 // matched outwards from it.
 func findTableFormats(chunk string, off int, f *findings) {
 	ix := tokenFormats()
-	covered := -1 // the end of the last token found: anchors inside it are not looked at again
+	cs, ce := 0, -1 // the last token found: a match inside it adds nothing
 	ix.trie.Walk(stringBytes(chunk), func(end, n, p int64) bool {
 		at := int(end - n + 1)
-		if at < covered {
-			return true
-		}
 		// The longest token of the anchor's formats: dapi… with its -<digits> suffix, not
 		// only the part a shorter format of the same vendor covers.
 		bs, be, best := 0, -1, -1
@@ -208,9 +206,9 @@ func findTableFormats(chunk string, off int, f *findings) {
 				bs, be, best = s, e, k
 			}
 		}
-		if best >= 0 && ix.formats[best].plausible(chunk, bs, be, at) {
+		if best >= 0 && (bs < cs || be > ce) && ix.formats[best].plausible(chunk, bs, be, at) {
 			f.addSpan(ruleTableFormat, off+bs, off+be)
-			covered = max(covered, be)
+			cs, ce = bs, be
 		}
 		return true
 	})
