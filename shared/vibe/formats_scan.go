@@ -217,20 +217,11 @@ func findTableFormats(chunk string, off int, f *findings) {
 // match reports the token of format f whose anchor is at text[at:], by its shape alone.
 func (f *tokenFormat) match(text string, at int) (start, end int, ok bool) {
 	budget := 512 // backtracking steps: the parts are few and bounded, this is never reached by a token
-	// A side without parts ends with the anchor: only a letter or digit would continue it
-	// (3MVG9… right after an =).
-	var none byteSet
-	side := func(parts []formatPart) *byteSet {
-		if len(parts) == 0 {
-			return &none
-		}
-		return &f.alphabet
-	}
-	end = matchParts(text, at+len(f.anchor), f.after, 1, side(f.after), &budget)
+	end = matchParts(text, at+len(f.anchor), f.after, 1, nil, &budget)
 	if end < 0 {
 		return 0, 0, false
 	}
-	start = matchParts(text, at, f.before, -1, side(f.before), &budget)
+	start = matchParts(text, at, f.before, -1, nil, &budget)
 	if start < 0 {
 		return 0, 0, false
 	}
@@ -239,9 +230,10 @@ func (f *tokenFormat) match(text string, at int) (start, end int, ok bool) {
 
 // matchParts matches parts from pos in direction dir (1: rightwards, -1: leftwards, pos is
 // then the end of what the parts must fill), longest runs first, and returns where the match
-// ends. The token must end there: the next character is neither of the format's alphabet
-// (a shorter run would cut a longer token) nor a letter or digit.
-func matchParts(text string, pos int, parts []formatPart, dir int, alphabet *byteSet, budget *int) int {
+// ends. The token must end there: the next character is no letter or digit and does not
+// continue the run of the last part that took characters (a shorter run would cut a longer
+// token; a literal ends where it ends). last is that part's set, nil after a literal.
+func matchParts(text string, pos int, parts []formatPart, dir int, last *byteSet, budget *int) int {
 	*budget--
 	if *budget < 0 {
 		return -1
@@ -251,7 +243,7 @@ func matchParts(text string, pos int, parts []formatPart, dir int, alphabet *byt
 		if dir < 0 {
 			next = pos - 1
 		}
-		if next >= 0 && next < len(text) && (alphabet.has(text[next]) || isAlnum(text[next])) {
+		if next >= 0 && next < len(text) && (isAlnum(text[next]) || last != nil && last.has(text[next])) {
 			return -1
 		}
 		return pos
@@ -259,10 +251,10 @@ func matchParts(text string, pos int, parts []formatPart, dir int, alphabet *byt
 	p := &parts[0]
 	if p.lit != "" {
 		if dir > 0 && strings.HasPrefix(text[pos:], p.lit) {
-			return matchParts(text, pos+len(p.lit), parts[1:], dir, alphabet, budget)
+			return matchParts(text, pos+len(p.lit), parts[1:], dir, nil, budget)
 		}
 		if dir < 0 && strings.HasSuffix(text[:pos], p.lit) {
-			return matchParts(text, pos-len(p.lit), parts[1:], dir, alphabet, budget)
+			return matchParts(text, pos-len(p.lit), parts[1:], dir, nil, budget)
 		}
 		return -1
 	}
@@ -278,14 +270,19 @@ func matchParts(text string, pos int, parts []formatPart, dir int, alphabet *byt
 		run++
 	}
 	for n := run; n >= p.min; n-- {
-		if r := matchParts(text, pos+dir*n, parts[1:], dir, alphabet, budget); r >= 0 {
+		next := last
+		if n > 0 {
+			next = &p.set
+		}
+		if r := matchParts(text, pos+dir*n, parts[1:], dir, next, budget); r >= 0 {
 			return r
 		}
 	}
 	return -1
 }
 
-// plausible rejects a match that is a stand-in, a provider's id, a file name, or made of words where the format's alphabet would give a generated token digits.
+// plausible rejects a match that is a stand-in, a provider's id, a file name, or made of
+// words where the format's alphabet would give a generated token digits.
 func (f *tokenFormat) plausible(text string, start, end, at int) bool {
 	tok := text[start:end]
 	if placeholderWords(tok) || standIn(tok) {
