@@ -126,6 +126,22 @@ func TestTokenFormatTableBoundaries(t *testing.T) {
 	fs := &findings{text: "(" + tok + ")"}
 	findTableFormats(fs.text, 0, fs)
 	require.Len(t, fs.spans, 1)
+
+	// A run cut short at a character its part could have taken is not the token; a literal
+	// edge may follow one (an assignment's =).
+	cut := "glc_" + strings.Repeat("Ab3+", 14) + "x+y"
+	for _, text := range []string{cut, "tok=" + cut} {
+		fs := &findings{text: text}
+		findTableFormats(text, 0, fs)
+		for _, s := range fs.spans {
+			require.Equal(t, len(text), s.end, "%q cut at %d", text, s.end)
+		}
+	}
+	jwt := "eyJ" + strings.Repeat("hbGc", 4) + ".ewo" + strings.Repeat("ic3V", 5) + "." + strings.Repeat("Sfl3", 6)
+	fs = &findings{text: "SERVICE=" + jwt}
+	findTableFormats(fs.text, 0, fs)
+	require.NotEmpty(t, fs.spans)
+	require.Equal(t, jwt, fs.text[fs.spans[0].start:fs.spans[0].end])
 }
 
 func TestParseTokenFormat(t *testing.T) {
