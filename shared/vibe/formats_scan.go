@@ -161,6 +161,8 @@ type tokenFormatIndex struct {
 	trie     *ahocorasick.Trie
 	byAnchor [][]int
 	formats  []tokenFormat
+	chars    byteSet // every character any format's token may hold
+	minLen   int     // the shortest token any format allows
 }
 
 var tokenFormats = sync.OnceValue(func() *tokenFormatIndex {
@@ -181,6 +183,20 @@ var tokenFormats = sync.OnceValue(func() *tokenFormatIndex {
 		}
 		ix.byAnchor[k] = append(ix.byAnchor[k], len(ix.formats))
 		ix.formats = append(ix.formats, f)
+		ix.chars.addAll(f.anchor)
+		n := len(f.anchor)
+		for _, p := range append(f.before[:len(f.before):len(f.before)], f.after...) {
+			n += p.min
+			if p.lit != "" {
+				ix.chars.addAll(p.lit)
+			}
+		}
+		for i := range f.alphabet {
+			ix.chars[i] |= f.alphabet[i]
+		}
+		if ix.minLen == 0 || n < ix.minLen {
+			ix.minLen = n
+		}
 	}
 	ix.trie = ahocorasick.NewTrieBuilder().AddStrings(anchors).Build()
 	return ix
@@ -190,14 +206,32 @@ var tokenFormats = sync.OnceValue(func() *tokenFormatIndex {
 // (gitleaks' or a vendor rule here), its name is kept: the table is the wider net.
 const ruleTableFormat = "vendor-format"
 
-// findTableFormats masks every token of a format in tokenFormatTable: one pass of the
-// anchors' automaton over the chunk, then, at each anchor found, its formats' parts are
-// matched outwards from it.
+// findTableFormats masks every token of a format in tokenFormatTable: the anchors'
+// automaton runs over each run of characters a token may hold that is long enough for the
+// shortest format (words, code punctuation and blanks are skipped at a byte compare each),
+// then, at each anchor found, its formats' parts are matched outwards from it.
 func findTableFormats(chunk string, off int, f *findings) {
 	ix := tokenFormats()
+	for i := 0; i < len(chunk); {
+		if !ix.chars.has(chunk[i]) {
+			i++
+			continue
+		}
+		start := i
+		for i < len(chunk) && ix.chars.has(chunk[i]) {
+			i++
+		}
+		if i-start >= ix.minLen {
+			ix.findIn(chunk, start, i, off, f)
+		}
+	}
+}
+
+// findIn finds the table's tokens whose anchors lie in chunk[from:to].
+func (ix *tokenFormatIndex) findIn(chunk string, from, to, off int, f *findings) {
 	cs, ce := 0, -1 // the last token found: a match inside it adds nothing
-	ix.trie.Walk(stringBytes(chunk), func(end, n, p int64) bool {
-		at := int(end - n + 1)
+	ix.trie.Walk(stringBytes(chunk[from:to]), func(end, n, p int64) bool {
+		at := from + int(end-n+1)
 		// The longest token of the anchor's formats: dapi… with its -<digits> suffix, not
 		// only the part a shorter format of the same vendor covers.
 		bs, be, best := 0, -1, -1
