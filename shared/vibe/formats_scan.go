@@ -19,6 +19,7 @@ const (
 	fromSecretsPatternsDB
 	fromSecurityUtilities
 	fromCredSweeper
+	fromDetectSecrets
 )
 
 // byteSet is a set of bytes.

@@ -4,8 +4,9 @@ package vibe
 // literal signature (a prefix, or a fixed part inside the key) and generated characters of a
 // known alphabet and length around it. The facts were read from TruffleHog's detectors,
 // Kingfisher's and Nosey Parker's rules, secrets-patterns-db's high-confidence patterns,
-// Microsoft security-utilities' identifiable key formats and CredSweeper's pattern rules (docs/sanitizer.md names the
-// revisions and licences); each entry is written here in this table's own notation:
+// Microsoft security-utilities' identifiable key formats, CredSweeper's pattern rules and
+// detect-secrets' plugins (docs/sanitizer.md names the revisions and licences); each entry
+// is written here in this table's own notation:
 //
 //	literal characters stand for themselves;
 //	{c n} or {c n-m} is n (to m) characters of alphabet c:
@@ -37,6 +38,7 @@ var tokenFormatTable = []struct {
 	{"Plaidkey", `access-sandbox-{x8}-{x4}-{x4}-{x4}-{x12}`, fromTruffleHog},
 	{"PayPal Braintree access token", `access_token$production${l16}${x32}`, fromSecretsPatternsDB},
 	{"Braintree API Key", `access_tokenproduction{l16}{x32}`, fromSecretsPatternsDB},
+	{"azure_storage_key", `AccountKey={B88}`, fromDetectSecrets},
 	{"Age Identity (X22519 secret key)", `AGE-SECRET-KEY-1{u58}`, fromKingfisher | fromNoseyParker},
 	{"AWS API Key", `AGPA{u16}`, fromNoseyParker},
 	{"AWS API Key", `AIDA{u16}`, fromNoseyParker},
@@ -115,6 +117,12 @@ var tokenFormatTable = []struct {
 	{"Newreliclicensekey", `eu01xx{x26}FFFFNRAL`, fromTruffleHog},
 	{"Newrelicmobileapptoken", `eu01xx{x36}-NRMA`, fromTruffleHog},
 	{"TeamCity API Token", `eyJ0eXAiOiAiVENWMiJ9.{k36}.{k48}`, fromNoseyParker},
+	{"Appfollow API Token", `eyJ0eXAiOiJKV1QiLCJhbGciOiJIUzI1NiJ9.{a74}.{k43}`, fromKingfisher | fromTruffleHog},
+	{"Flightlabs", `eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.ey{k1-300}.{k86}`, fromTruffleHog},
+	{"LemonSqueezy API Token", `eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.{a314}.{k512}`, fromKingfisher | fromTruffleHog},
+	{"Web3.storage API Key", `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ{k100-300}.{k25-100}`, fromKingfisher | fromTruffleHog},
+	{"FormIO JWT Token", `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.{a220-310}.{k43}`, fromKingfisher},
+	{"Portainer", `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.{a50-310}.{k43}`, fromTruffleHog},
 	{"Stripo JWT Token", `eyJhbGciOiJIUzI1NiJ9.{a130}.{k43}`, fromKingfisher | fromTruffleHog},
 	{"Caflou", `eyJhbGciOiJIUzI1NiJ9{[-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz]135}`, fromTruffleHog},
 	{"Grafana API Token", `eyJrIjoi{a60-100}`, fromKingfisher | fromNoseyParker},
@@ -157,6 +165,7 @@ var tokenFormatTable = []struct {
 	{"Github", `github_pat_{w36-255}`, fromTruffleHog},
 	{"GitHub Personal Access Token (fine-grained permissions)", `github_pat_{w82}`, fromKingfisher | fromNoseyParker},
 	{"Gitlab Prefix Token", `glagent-{k20-64}{[-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz]0-34}`, fromCredSweeper},
+	{"gitlab_token", `glagent-{k50-1024}`, fromDetectSecrets},
 	{"Grafana Cloud API Token", `glc_eyJrIjoi{a60-100}`, fromNoseyParker},
 	{"Grafana", `glc_eyJ{B60-160}`, fromTruffleHog},
 	{"Grafana Cloud API Token", `glc_{b50-150}{[=]0-2}`, fromKingfisher},
@@ -165,6 +174,7 @@ var tokenFormatTable = []struct {
 	{"Gitlab Prefix Token", `glffct-{k20-64}{[-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz]0-34}`, fromCredSweeper},
 	{"Gitlab Prefix Token", `glft-{k20-64}{[-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz]0-34}`, fromCredSweeper},
 	{"Gitlab Prefix Token", `glimt-{k20-64}{[-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz]0-34}`, fromCredSweeper},
+	{"gitlab_token", `glimt-{k25}`, fromDetectSecrets},
 	{"Gitlaboauth2", `gloas-{x64}`, fromTruffleHog},
 	{"Gitlabv2", `glpat-{[-0123456789=ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz]20-22}`, fromSecretsPatternsDB | fromTruffleHog},
 	{"Gitlab", `glpat-{[-0123456789=ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz]27-300}.{l2}.{l9}`, fromTruffleHog},
@@ -200,6 +210,9 @@ var tokenFormatTable = []struct {
 	{"Twitch Stream Key", `live_{d8-12}_{a30-36}`, fromNoseyParker},
 	{"Lob", `live_{x35}`, fromTruffleHog},
 	{"LLAMA API Key", `llx-{k48}`, fromCredSweeper},
+	{"Base64-PEM-Encoded Private Key", `LS0tLS1CRUdJTiBEU0EgUFJJVkFURSBLRVktLS0t{B50-300}`, fromKingfisher | fromNoseyParker},
+	{"Base64-PEM-Encoded Private Key", `LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0t{B50-300}`, fromKingfisher | fromNoseyParker},
+	{"Base64-PEM-Encoded Private Key", `LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0t{B50-300}`, fromKingfisher | fromNoseyParker},
 	{"Alibaba Access Key ID", `LTAI{a17-21}`, fromKingfisher | fromSecretsPatternsDB | fromTruffleHog},
 	{"MongoDB Atlas Service Account Token", `mdb_sa_sk_{k6}{a34}`, fromKingfisher},
 	{"Midise", `midi-662b69edd2{a54}`, fromSecretsPatternsDB},
@@ -261,6 +274,7 @@ var tokenFormatTable = []struct {
 	{"New Relic Pixie Deploy Key", `px-dep-{h8}-{h4}-{h4}-{h4}-{h12}`, fromNoseyParker},
 	{"PyPI upload token", `pypi-AgEIcHlwaS5vcmc{k50-1000}`, fromSecretsPatternsDB},
 	{"PyPI Upload Token", `pypi-AgEIcHlwaS5vcmc{k50-300}`, fromKingfisher | fromNoseyParker},
+	{"pypi_token", `pypi-AgENdGVzdC5weXBpLm9yZw{k70-300}`, fromDetectSecrets},
 	{"PyPi API Token", `pypi-{k150-255}`, fromCredSweeper},
 	{"Replicate API Key", `r8_{k37}`, fromKingfisher | fromTruffleHog},
 	{"Ramp", `ramp_id_{a40}`, fromTruffleHog},
@@ -311,6 +325,7 @@ var tokenFormatTable = []struct {
 	{"Langfuse", `sk-lf-{x8}-{x4}-{x4}-{x4}-{x12}`, fromTruffleHog},
 	{"Openrouter", `sk-or-v1-{x64}`, fromTruffleHog},
 	{"OpenAI API Key", `sk-{a48}`, fromKingfisher | fromNoseyParker},
+	{"openai", `sk-{k0-300}{a20}T3BlbkFJ{a20}`, fromDetectSecrets},
 	{"OpenAI Token", `sk-{k16-160}9wZW5BS{k16-160}`, fromCredSweeper},
 	{"OpenAI Token", `sk-{k16-160}PcGVuQU{k16-160}`, fromCredSweeper},
 	{"OpenAI Token", `sk-{k16-160}T3BlbkFJ{k16-160}`, fromCredSweeper},
