@@ -195,3 +195,24 @@ func TestChecksummedTokens(t *testing.T) {
 		require.False(t, checksummedToken(tok), tok)
 	}
 }
+
+// FuzzTableFormats: on any text the table's pass stays inside the text, finds tokens no
+// shorter than the shortest format, and finds the same again (no state leaks between calls).
+func FuzzTableFormats(f *testing.F) {
+	ix := tokenFormats()
+	r := rand.New(rand.NewPCG(3, 9))
+	for k := 0; k < len(ix.formats); k += 7 {
+		f.Add("x=" + genTokenFormat(&ix.formats[k], r) + "\n")
+	}
+	f.Add("glc_" + strings.Repeat("Ab3+", 40))
+	f.Fuzz(func(t *testing.T, text string) {
+		a, b := &findings{text: text}, &findings{text: text}
+		findTableFormats(text, 0, a)
+		findTableFormats(text, 0, b)
+		require.Equal(t, a.spans, b.spans)
+		for _, s := range a.spans {
+			require.True(t, 0 <= s.start && s.start < s.end && s.end <= len(text), "%v", s)
+			require.GreaterOrEqual(t, s.end-s.start, ix.minLen)
+		}
+	})
+}
