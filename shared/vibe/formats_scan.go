@@ -74,6 +74,14 @@ type tokenFormat struct {
 	after     []formatPart
 	generated bool    // the generated parts may hold digits
 	alphabet  byteSet // every character a generated part may hold
+	// generic: the signature is a word many names open with (live_, test_, sk_, api-), so
+	// a body of mixed case must look generated, not like camel-case words.
+	generic bool
+}
+
+// genericSignatures are signatures that open names as well as keys.
+var genericSignatures = map[string]bool{
+	"live_": true, "test_": true, "api_": true, "pk_": true, "sk_": true, "secret_": true, "api-": true, "sdk-": true,
 }
 
 // parseTokenFormat reads one format of the table's notation.
@@ -109,7 +117,7 @@ func parseTokenFormat(vendor, spec string) (tokenFormat, error) {
 	if anchor < 0 || len(parts[anchor].lit) < 2 {
 		return tokenFormat{}, fmt.Errorf("%s: no literal to anchor on", spec)
 	}
-	f := tokenFormat{vendor: vendor, anchor: parts[anchor].lit, after: parts[anchor+1:]}
+	f := tokenFormat{vendor: vendor, anchor: parts[anchor].lit, after: parts[anchor+1:], generic: anchor == 0 && genericSignatures[parts[0].lit]}
 	for k := anchor - 1; k >= 0; k-- {
 		f.before = append(f.before, parts[k])
 	}
@@ -334,6 +342,9 @@ func (f *tokenFormat) plausible(text string, start, end, at int) bool {
 	gen := text[start:at] + text[at+len(f.anchor):end]
 	if f.generated && !strings.ContainsAny(gen, digitChars) && meanRunLength(gen) >= 3 {
 		return false // words: sk-ant-api03-… written out as a phrase
+	}
+	if f.generic && f.alphabet.has('a') && f.alphabet.has('A') && meanRunLength(gen) >= 2.6 {
+		return false // test_userCanLoginWithValid2FA: a name (random mixed case averages 1.6)
 	}
 	return true
 }
