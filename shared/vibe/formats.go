@@ -27,7 +27,7 @@ var formatRules = []struct {
 	{"dp.", `dp\.(?:pt|st|sa|ct|scim|audit)\.[0-9A-Za-z]{40,44}`, false, nil},
 	{"pat-", `\bpat-(?:na|eu|ap|au)[0-9]-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`, true, nil}, // HubSpot private apps
 	{"AstraCS:", `AstraCS:[A-Za-z0-9]{24}:[0-9a-f]{64}`, true, nil},                                                // DataStax Astra
-	{"EAA", `EAA[0-9A-Za-z]{80,}`, false, nil},
+	{"EAA", `\bEAA[0-9A-Za-z]{80,}`, false, nil},                                                                   // not inside a base64 blob (an SSH public key's AAAAB3…EAAAADAQAB…)
 	{"EAACEdEose0cBA", `EAACEdEose0cBA[0-9A-Za-z]+`, false, nil},
 	{"pk_", `\bpk_(?:test|live)_[0-9A-Za-z]{20,}`, false, nil},
 	{"|", `\b[0-9]{12,18}\|[0-9A-Za-z_-]{24,28}`, true, func(c string) []int { return runBefore(c, "|", 12, isDigitByte) }},

@@ -220,3 +220,21 @@ func FuzzTableFormats(f *testing.F) {
 		}
 	})
 }
+
+// TestPublicKeysPass: public keys are no secrets — an OpenSSH public key (whose base64 blob
+// names its algorithm) and an age recipient pass whole, while a key blob of another kind
+// and an age secret key do not.
+func TestPublicKeysPass(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	for _, text := range []string{
+		"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl alice@laptop",
+		"ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7vbqajDhA9W8b3Ck1ZmQ3XBX5c2QeQk6wV1xqAi9yZzq8t6N4m2pL0kQ5r7sT3uV9w1xY2z4A6b8C0d2E4f6G8h0J2k4L6m8N0p2Q4r6S8t0U2v4W6x8Y0z2 bob@box",
+		"encrypted to age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p",
+	} {
+		require.Equal(t, text, san.NewSession(SessionHints{}).SanitizeText(text))
+	}
+	require.False(t, sshPublicKeyBlob("AAAAB3Zx9Kq2mVb4Nc8Lp1Rt5Ws3Yz6A7Jx9Kq2mVb4Nc8Lp1Rt5Ws3Yz6A7Jx9Kq2mVb4Nc8Lp1"))
+	out := san.NewSession(SessionHints{}).SanitizeText("AGE-SECRET-KEY-1QL3Z7HJY54PW3HYWW5AYYFG7ZQGVC7W3J2ELW8ZMRJ2KG5SFN9AQMCAC8P")
+	require.Contains(t, out, "[redacted:")
+}
