@@ -447,6 +447,7 @@ var prefixDeny = map[string]bool{
 	"node": true, "pod": true, "container": true, "org": true, "proj": true, "project": true, "user": true,
 	"usr": true, "acct": true, "account": true, "team": true, "ws": true, "workspace": true, "crc": true,
 	"checksum": true, "test": true, "tests": true, "fixture": true, "mock": true, "example": true,
+	"nonce": true, // a CSP or request nonce is sent in the open
 }
 
 // base62Digits is the alphabet of base62-encoded checksums, in the order GitHub's encoding

@@ -238,3 +238,11 @@ func TestPublicKeysPass(t *testing.T) {
 	out := san.NewSession(SessionHints{}).SanitizeText("AGE-SECRET-KEY-1QL3Z7HJY54PW3HYWW5AYYFG7ZQGVC7W3J2ELW8ZMRJ2KG5SFN9AQMCAC8P")
 	require.Contains(t, out, "[redacted:")
 }
+
+// TestNonceIsNoToken: a nonce is sent in the open (a CSP source list, a request's nonce), so
+// its random body is no prefixed token.
+func TestNonceIsNoToken(t *testing.T) {
+	t.Parallel()
+	text := "Content-Security-Policy: script-src 'nonce-r4nd0mB4se64Str1ngHere2' 'strict-dynamic'"
+	require.Equal(t, text, testSanitizer(t).NewSession(SessionHints{}).SanitizeText(text))
+}
