@@ -48,6 +48,10 @@ func TestTokenFormatTable(t *testing.T) {
 	san := testSanitizer(t)
 	ix := tokenFormats()
 	require.Len(t, ix.formats, len(tokenFormatTable))
+	for _, e := range tokenFormatTable {
+		require.NotZero(t, e.from, "%s: every format names the rule sets it was read from", e.format)
+		require.NotEmpty(t, e.vendor, e.format)
+	}
 	contexts := []string{"config/app.go:12: key %s found\n", `{"value": "%s", "n": 1}`, "export SERVICE=%s && make\n", "got %s"}
 	r := rand.New(rand.NewPCG(17, 4))
 	for k := range ix.formats {
