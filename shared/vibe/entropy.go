@@ -19,7 +19,7 @@ var modelName = regexp.MustCompile(`^(?:[A-Za-z0-9][\w.-]{0,40}/)?(?i:[a-z][\w.]
 // knownSafeShape reports tokens whose shape says they are ids or names, which entropy alone
 // never redacts.
 func knownSafeShape(tok string) bool {
-	if providerID.MatchString(tok) {
+	if providerID.MatchString(tok) || sshPublicKeyBlob(tok) || ageRecipient.MatchString(tok) {
 		return true
 	}
 	if strings.ContainsAny(tok, "-_./:") && modelName.MatchString(tok) && wordyParts(tok) {
@@ -253,3 +253,29 @@ func dottedWords(s string) bool {
 	}
 	return true
 }
+
+// sshPublicKeyBlob reports the base64 blob of an OpenSSH public key (authorized_keys,
+// known_hosts, a .pub file): it opens with the length-prefixed name of its algorithm
+// (AAAAC3NzaC1lZDI1NTE5… is "\0\0\0\x0bssh-ed25519"). A public key is no secret.
+func sshPublicKeyBlob(tok string) bool {
+	if len(tok) < 60 || !strings.HasPrefix(tok, "AAAA") {
+		return false
+	}
+	b, err := base64.StdEncoding.DecodeString(tok[:48])
+	if err != nil || len(b) < 4 {
+		return false
+	}
+	n := int(b[0])<<24 | int(b[1])<<16 | int(b[2])<<8 | int(b[3])
+	if n < 7 || n > len(b)-4 {
+		return false
+	}
+	switch name := string(b[4 : 4+n]); {
+	case strings.HasPrefix(name, "ssh-"), strings.HasPrefix(name, "ecdsa-sha2-"), strings.HasPrefix(name, "sk-ssh-"), strings.HasPrefix(name, "sk-ecdsa-"):
+		return true
+	}
+	return false
+}
+
+// ageRecipient matches an age public key (age1 and 58 bech32 characters), which a file is
+// encrypted to and which is shared openly; its secret counterpart is AGE-SECRET-KEY-1….
+var ageRecipient = regexp.MustCompile(`^age1[02-9ac-hj-np-z]{58}$`)

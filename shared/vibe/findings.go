@@ -302,7 +302,7 @@ func rulePriority(rule string) int {
 		return 0
 	case ruleSeen, ruleEncoded, ruleIDPassword:
 		return 1
-	case ruleKeyword, ruleURLQuery, rulePrefixed:
+	case ruleKeyword, ruleURLQuery, rulePrefixed, ruleTableFormat:
 		return 2
 	}
 	return 3

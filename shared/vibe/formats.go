@@ -2,6 +2,7 @@ package vibe
 
 import (
 	"encoding/base64"
+	"hash/crc32"
 	"regexp"
 	"slices"
 	"strings"
@@ -26,7 +27,7 @@ var formatRules = []struct {
 	{"dp.", `dp\.(?:pt|st|sa|ct|scim|audit)\.[0-9A-Za-z]{40,44}`, false, nil},
 	{"pat-", `\bpat-(?:na|eu|ap|au)[0-9]-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`, true, nil}, // HubSpot private apps
 	{"AstraCS:", `AstraCS:[A-Za-z0-9]{24}:[0-9a-f]{64}`, true, nil},                                                // DataStax Astra
-	{"EAA", `EAA[0-9A-Za-z]{80,}`, false, nil},
+	{"EAA", `\bEAA[0-9A-Za-z]{80,}`, false, nil},                                                                   // not inside a base64 blob (an SSH public key's AAAAB3…EAAAADAQAB…)
 	{"EAACEdEose0cBA", `EAACEdEose0cBA[0-9A-Za-z]+`, false, nil},
 	{"pk_", `\bpk_(?:test|live)_[0-9A-Za-z]{20,}`, false, nil},
 	{"|", `\b[0-9]{12,18}\|[0-9A-Za-z_-]{24,28}`, true, func(c string) []int { return runBefore(c, "|", 12, isDigitByte) }},
@@ -368,7 +369,7 @@ func findPrefixedTokens(chunk string, off int, f *findings) {
 		if i < len(chunk) && chunk[i] == '.' && i+1 < len(chunk) && isLetter(chunk[i+1]) {
 			continue // a file name: app-3f9c….js
 		}
-		if prefixedToken(chunk[start:i]) {
+		if run := chunk[start:i]; checksummedToken(run) || prefixedToken(run) {
 			f.addSpan(rulePrefixed, off+start, off+i)
 		}
 	}
@@ -446,4 +447,36 @@ var prefixDeny = map[string]bool{
 	"node": true, "pod": true, "container": true, "org": true, "proj": true, "project": true, "user": true,
 	"usr": true, "acct": true, "account": true, "team": true, "ws": true, "workspace": true, "crc": true,
 	"checksum": true, "test": true, "tests": true, "fixture": true, "mock": true, "example": true,
+	"nonce": true, // a CSP or request nonce is sent in the open
+}
+
+// base62Digits is the alphabet of base62-encoded checksums, in the order GitHub's encoding
+// uses (digits, upper case, lower case).
+const base62Digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// checksummedToken reports a token whose body carries its own checksum: a prefix of letters,
+// _ and a body of base62 characters whose last six are the CRC-32 of the others, base62
+// encoded — GitHub's token format (ghp_, gho_, ghu_, ghs_, ghr_), npm's (npm_) and that of
+// services following them. A random string passes the check once in 5·10¹⁰, so the body is
+// a token whatever its entropy, and no id or name is taken.
+func checksummedToken(run string) bool {
+	sep := strings.IndexByte(run, '_')
+	if sep < 2 || sep > 16 || !allLetters(run[:sep]) {
+		return false
+	}
+	body := run[sep+1:]
+	if len(body) < 24 || len(body) > 80 {
+		return false
+	}
+	var sum uint64
+	for i := 0; i < len(body); i++ {
+		d := strings.IndexByte(base62Digits, body[i])
+		if d < 0 {
+			return false
+		}
+		if i >= len(body)-6 {
+			sum = sum*62 + uint64(d)
+		}
+	}
+	return sum == uint64(crc32.ChecksumIEEE([]byte(body[:len(body)-6])))
 }
