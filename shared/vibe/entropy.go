@@ -91,7 +91,7 @@ func highEntropySecret(tok string) bool {
 	if strings.Count(tok, "/") >= 2 && !strings.ContainsAny(tok, "+=") && !randomBase64(tok) {
 		return false // a path
 	}
-	if hashedFileName(tok) {
+	if hashedFileName(tok) || idNamed(tok) {
 		return false // app-3f9c2b1a….js: a build's content hash
 	}
 	if strings.Count(tok, ".") >= 1 && !strings.HasPrefix(tok, "ey") && dottedWords(tok) {
@@ -155,7 +155,7 @@ func hashedFileName(tok string) bool {
 // path segments are words.
 func randomBase64(tok string) bool {
 	s := strings.ReplaceAll(tok, "/", "")
-	return len(s) >= 30 && meanRunLength(s) < 2.2
+	return len(s) >= 30 && meanRunLength(s) < 2.2 && !strings.Contains(s, ".") // base64 has no dot: a URL's host
 }
 
 // classRuns counts the runs meanRunLength sees.

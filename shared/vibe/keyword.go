@@ -39,6 +39,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				continue // arn:aws:secretsmanager:…:secret:db-AbCd: a secret's name in an ARN
 			}
 			name := strings.Trim(chunk[nameStart:nameEnd], ".-")
+			if fs := flagStart(chunk, nameStart); fs >= 0 && flagTakesNoSecret(chunk[fs:nameEnd]) {
+				continue // gpg --export-secret-keys KEYID: a flag that acts on secrets
+			}
 			if !nameHasSecretWord(name) && !twoWordSecretName(chunk, nameStart, name) {
 				if !keyLikeName(name) && !credentialLikeName(name) {
 					continue

@@ -231,7 +231,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				f.addSpan(ruleFormat, start, end)
 				return
 			}
-			if end-start < 20 || afterDigestPrefix(text, start) || inDataURI(text, start) {
+			if end-start < 20 || afterDigestPrefix(text, start) || inDataURI(text, start) || inPublicKey(text, start) {
 				return
 			}
 			if highEntropySecret(tok) {
@@ -250,7 +250,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				seg := start
 				for i := start; i <= end; i++ {
 					if i == end || text[i] == '/' {
-						if s := text[seg:i]; len(s) >= 16 && (knownShapeSecret(s) || len(s) >= 24 && highEntropySecret(s)) {
+						if s := text[seg:i]; len(s) >= 16 && !citationRedirect(text, seg) && (knownShapeSecret(s) || len(s) >= 24 && highEntropySecret(s)) {
 							f.addSpan(ruleEntropy, seg, i)
 						}
 						seg = i + 1

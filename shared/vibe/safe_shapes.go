@@ -1,0 +1,233 @@
+package vibe
+
+import (
+	"slices"
+	"strings"
+)
+
+// Shapes of harmless values that agents' tool output is full of and that look random to the
+// entropy and structure rules, found by replaying real sessions (Gemini CLI, Claude Code,
+// aider) of other public repositories.
+
+// idNamed reports a name made of words and an id: hashNamed's, or a path whose file is named
+// by a UUID (antigravity-data/034f02b8-1fdf-4197-b597-050b7caac6f5.pb, as git and ls print
+// them).
+func idNamed(tok string) bool {
+	if hashNamed(tok) {
+		return true
+	}
+	i := strings.LastIndexByte(tok, '/')
+	if i < 0 {
+		return false
+	}
+	name := tok[i+1:]
+	if j := strings.LastIndexByte(name, '.'); j > 0 && j >= len(name)-6 {
+		name = name[:j]
+	}
+	return uuidRe.MatchString(name) && wordParts(strings.ReplaceAll(tok[:i], "/", "-"), 1)
+}
+
+// hashNamed reports a name that carries a build's or a package store's hash beside words:
+// cargo's registry index and build artefacts (index.crates.io-1949cf8c6b5b557f,
+// blocky_cosmic_iced-6f4369831df35eb4.d), and Nix store entries
+// (q3fzb7ay6r0jcvq9ap7yyjr2ywv1z2pv-python3-3.11.6). The hash is one part of 8 to 20 hex
+// digits (at most 80 bits, where a key in hex has 32 or more) among parts that are words, two
+// of them at least (a vendor's prefix and a short hex key, dapi-1a2b3c4d5e6f7a8b, is no such
+// name), or a Nix store hash (32 characters of Nix's base32, which has no e, o, u or t)
+// before a name.
+func hashNamed(tok string) bool {
+	if len(tok) > 34 && tok[32] == '-' && nixBase32(tok[:32]) {
+		return wordParts(tok[33:], 0)
+	}
+	hashes := 0
+	words := 0
+	for p := range strings.FieldsFuncSeq(tok, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		switch {
+		case len(p) >= 8 && len(p) <= 20 && isHex(p) && hasDigitAndLetter(p):
+			hashes++
+		case len(p) > 20 && isHex(p):
+			return false
+		case !wordPart(p):
+			return false
+		case len(p) >= 3 && isLetters(p):
+			words++
+		}
+	}
+	return hashes == 1 && words >= 2
+}
+
+// wordParts reports a name made of word parts (a package name and its version), at least min
+// of them letters only.
+func wordParts(s string, min int) bool {
+	words := 0
+	for p := range strings.FieldsFuncSeq(s, func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == '+' }) {
+		if !wordPart(p) {
+			return false
+		}
+		if isLetters(p) {
+			words++
+		}
+	}
+	return s != "" && words >= min
+}
+
+// wordPart reports a part of a name that is no random run: letters, digits, or a short mix
+// (py311, v2, x86).
+func wordPart(p string) bool {
+	return isLetters(p) || isDigits(p) || len(p) <= 6 || meanRunLength(p) >= 3
+}
+
+func isLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// nixBase32 reports 32 characters of the alphabet Nix writes store hashes in.
+func nixBase32(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' && c != 'e' && c != 'o' && c != 'u' && c != 't') {
+			return false
+		}
+	}
+	return len(s) == 32
+}
+
+// notColonHexGroups rejects a .pgpass-looking match whose port, database and user fields are
+// one or two hex digits each: the groups of a MAC address, a key fingerprint or an IPv6
+// address (90:10:57:d2:ae:e2), not host:port:database:user:password.
+func notColonHexGroups(match string) bool {
+	f := strings.SplitN(strings.TrimLeft(match, `"`), ":", 5)
+	if len(f) < 5 {
+		return true
+	}
+	for _, p := range f[1:4] {
+		if len(p) > 2 || !isHex(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// flagTakesNoSecret rejects a cli-secret-flag match whose flag acts on secrets rather than
+// passing one (gpg --list-secret-keys, --export-secret-keys KEYID, gh --enable-secret-scanning,
+// --no-password, --show-token) or whose value is a PAM control list (the "-password
+// [success=1 default=ignore]" lines of /etc/pam.d, where a leading dash marks an optional
+// module).
+func flagTakesNoSecret(match string) bool {
+	flag := strings.ToLower(strings.TrimLeft(match, "-"))
+	if i := strings.IndexAny(flag, "= \t\n\"'\\"); i >= 0 {
+		if v := strings.TrimLeft(flag[i:], "= \t\n\"'\\,"); strings.HasPrefix(v, "[") && strings.Contains(v, "=") {
+			return true
+		}
+		flag = flag[:i]
+	}
+	first, _, _ := strings.Cut(strings.ReplaceAll(flag, "_", "-"), "-")
+	switch first {
+	case "list", "enable", "disable", "no", "show", "export", "import", "delete", "remove", "rotate", "revoke",
+		"generate", "gen", "scan", "print", "verify", "require", "allow", "skip", "ignore", "forget", "clear":
+		return true
+	}
+	return strings.HasSuffix(flag, "-scanning") || strings.HasSuffix(flag, "-protection")
+}
+
+// flagStart returns where the command-line flag holding the name at i starts (its first
+// dash), or -1 when the name is no flag's.
+func flagStart(s string, i int) int {
+	for i > 0 && (isWordByte(s[i-1]) || s[i-1] == '-') {
+		i--
+	}
+	if i < len(s) && s[i] == '-' {
+		return i
+	}
+	return -1
+}
+
+// passwordCompound reports a word that makes a compound noun with "password" in prose ("as
+// password login is now disabled", "a password prompt appeared", "password manager"): what
+// follows the word there, not a .netrc password.
+func passwordCompound(v string) bool {
+	switch strings.ToLower(strings.TrimRight(v, ".,;:!?)")) {
+	case "login", "logins", "prompt", "prompts", "prompted", "authentication", "auth", "manager", "managers",
+		"reset", "resets", "change", "changes", "field", "fields", "policy", "policies", "hash", "hashes",
+		"strength", "expiry", "expiration", "less", "protected", "protection", "based", "entry", "input",
+		"dialog", "request", "requests", "required", "requirement", "requirements", "rotation", "store",
+		"storage", "vault", "file", "recovery", "update", "updates", "history", "length", "complexity":
+		return true
+	}
+	return false
+}
+
+// inPublicKey reports whether the token at start is the key of an OpenSSH public key line
+// (ssh-ed25519 AAAAC3Nz…, as .pub files, authorized_keys and ssh-add -L print it) or a line of
+// an armored PGP PUBLIC KEY BLOCK: public by definition, where private keys come as PEM or PGP
+// PRIVATE KEY blocks, which the key rules mask whole.
+func inPublicKey(text string, start int) bool {
+	if strings.HasPrefix(text[start:], "AAAA") {
+		head := text[max(0, start-40):start]
+		for _, alg := range []string{"ssh-ed25519 ", "ssh-rsa ", "ssh-dss ", "ecdsa-sha2-nistp256 ", "ecdsa-sha2-nistp384 ",
+			"ecdsa-sha2-nistp521 ", "sk-ssh-ed25519@openssh.com ", "sk-ecdsa-sha2-nistp256@openssh.com "} {
+			if strings.HasSuffix(head, alg) {
+				return true
+			}
+		}
+	}
+	// An armored line opens its line (after indentation or a JSON-escaped line break).
+	i := start
+	for i > 0 && (text[i-1] == ' ' || text[i-1] == '\t') {
+		i--
+	}
+	if i > 0 && text[i-1] != '\n' && !(i > 1 && text[i-2] == '\\' && text[i-1] == 'n') {
+		return false
+	}
+	head := text[max(0, start-8192):start]
+	b := strings.LastIndex(head, "BEGIN PGP PUBLIC KEY BLOCK-----")
+	return b >= 0 && !strings.Contains(head[b:], "-----END PGP")
+}
+
+// citationRedirect reports whether the URL path segment at seg is the opaque id of a search
+// provider's citation redirect (vertexaisearch.cloud.google.com/grounding-api-redirect/…,
+// the links Gemini cites its web sources with): a link handed to the user, not a credential.
+func citationRedirect(text string, seg int) bool {
+	return strings.HasSuffix(text[max(0, seg-64):seg], ".google.com/grounding-api-redirect/")
+}
+
+// accountSpellings are the spellings of an account name to mask, those not in known yet: the
+// name, lower-case and capitalised (account names match regardless of case on Windows and
+// macOS, and prose capitalises them: "the user, Mischa,").
+func accountSpellings(u string, known []string) []string {
+	var out []string
+	for _, v := range []string{u, strings.ToLower(u), strings.ToUpper(u[:1]) + strings.ToLower(u[1:])} {
+		if !slices.Contains(known, v) && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// memberName reports whether a quoted literal whose closing quote is at end names a member
+// ("sessionId": …, 'key': …): a JSON, YAML or dict key, never a piece of a secret split
+// across literals, so no chain runs through it.
+func memberName(text string, end int) bool {
+	i := end + 1
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	return i < len(text) && text[i] == ':'
+}
+
+// plainURL reports a value that is a URL without credentials in it (no user part, query or
+// fragment): where a secret is used or kept, as in git's [credential "https://github.com"]
+// sections, not the secret.
+func plainURL(v string) bool {
+	v = strings.Trim(v, `"'`)
+	i := strings.Index(v, "://")
+	if i <= 0 || !isLetters(v[:i]) {
+		return false
+	}
+	return !strings.ContainsAny(v[i+3:], "@?#&= \t")
+}
