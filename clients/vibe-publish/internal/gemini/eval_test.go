@@ -1,0 +1,31 @@
+package gemini
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"openvibe.live/backend/clients/vibe-publish/internal/fixture"
+	"openvibe.live/backend/shared/vibe"
+)
+
+// TestTranscriptEvaluation replays one half of the recorded Gemini CLI sessions that
+// shared/vibe/testdata/eval/agents.jsonl lists as vibe-publish publishes them
+// (fixture.Replay), the project directory each was recorded in as the workspace root:
+//
+//	go test ./internal/gemini -run TestTranscriptEvaluation -eval.split=dev -eval.show -v
+func TestTranscriptEvaluation(t *testing.T) {
+	san, err := vibe.NewSanitizer()
+	require.NoError(t, err)
+	tallies := fixture.Tallies{}
+	for _, rec := range fixture.AgentRecords(t, "gemini") {
+		p := fixture.SessionFile(t, rec, t.TempDir())
+		r := fixture.NewReplay(san, tallies.Of(rec.Source), rec.Root)
+		var s fixture.Sink
+		require.NoError(t, Run(t.Context(), Options{Session: p, ProjectDir: rec.Root}, s.Emit), rec.ID)
+		for _, ev := range s.Events() {
+			r.Event(t, ev)
+		}
+	}
+	tallies.Report(t, "Gemini CLI sessions")
+}
