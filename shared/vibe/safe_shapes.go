@@ -32,8 +32,8 @@ func idNamed(tok string) bool {
 // blocky_cosmic_iced-6f4369831df35eb4.d), and Nix store entries
 // (q3fzb7ay6r0jcvq9ap7yyjr2ywv1z2pv-python3-3.11.6). The hash is one part of 8 to 20 hex
 // digits (at most 80 bits, where a key in hex has 32 or more) among parts that are words, two
-// of them at least (a vendor's prefix and a short hex key, dapi-1a2b3c4d5e6f7a8b, is no such
-// name), or a Nix store hash (32 characters of Nix's base32, which has no e, o, u or t)
+// of them at least, in a dotted name (a host, a file with its extension: a vendor's prefix and
+// a short hex key, dapi-1a2b3c4d5e6f7a8b, is no such name), or a Nix store hash (32 characters of Nix's base32, which has no e, o, u or t)
 // before a name.
 func hashNamed(tok string) bool {
 	if len(tok) > 34 && tok[32] == '-' && nixBase32(tok[:32]) {
@@ -53,7 +53,7 @@ func hashNamed(tok string) bool {
 			words++
 		}
 	}
-	return hashes == 1 && words >= 2
+	return hashes == 1 && words >= 2 && strings.Contains(tok, ".")
 }
 
 // wordParts reports a name made of word parts (a package name and its version), at least min
@@ -163,8 +163,8 @@ func passwordCompound(v string) bool {
 }
 
 // inPublicKey reports whether the token at start is the key of an OpenSSH public key line
-// (ssh-ed25519 AAAAC3Nz…, as .pub files, authorized_keys and ssh-add -L print it) or a line of
-// an armored PGP PUBLIC KEY BLOCK: public by definition, where private keys come as PEM or PGP
+// (ssh-ed25519 AAAAC3Nz…, as .pub files, authorized_keys and ssh-add -L print it), of a
+// pam_u2f authfile line, or a line of an armored PGP PUBLIC KEY BLOCK: public by definition, where private keys come as PEM or PGP
 // PRIVATE KEY blocks, which the key rules mask whole.
 func inPublicKey(text string, start int) bool {
 	if strings.HasPrefix(text[start:], "AAAA") {
@@ -175,6 +175,9 @@ func inPublicKey(text string, start int) bool {
 				return true
 			}
 		}
+	}
+	if u2fKeysLine(text, start) {
+		return true
 	}
 	// An armored line opens its line (after indentation or a JSON-escaped line break).
 	i := start
@@ -189,11 +192,72 @@ func inPublicKey(text string, start int) bool {
 	return b >= 0 && !strings.Contains(head[b:], "-----END PGP")
 }
 
-// citationRedirect reports whether the URL path segment at seg is the opaque id of a search
-// provider's citation redirect (vertexaisearch.cloud.google.com/grounding-api-redirect/…,
-// the links Gemini cites its web sources with): a link handed to the user, not a credential.
-func citationRedirect(text string, seg int) bool {
-	return strings.HasSuffix(text[max(0, seg-64):seg], ".google.com/grounding-api-redirect/")
+// u2fKeysLine reports whether the token at start is on a line of pam_u2f's authfile
+// (user:KeyHandle,UserKey,es256,+presence, as pamu2fcfg prints it): a FIDO credential's id and
+// public key, where the private key never leaves the authenticator.
+func u2fKeysLine(text string, start int) bool {
+	ls := strings.LastIndexByte(text[:start], '\n') + 1
+	le := strings.IndexByte(text[start:], '\n')
+	if le < 0 {
+		le = len(text)
+	} else {
+		le += start
+	}
+	line := text[ls:le]
+	if len(line) > 2048 || strings.IndexByte(line, ':') < 0 {
+		return false
+	}
+	for _, alg := range []string{",es256,", ",eddsa,", ",rs256,"} {
+		if strings.Contains(line, alg) {
+			return true
+		}
+	}
+	return false
+}
+
+// idPathSegment reports whether the path segment at seg of the token run at start names
+// rather than unlocks: the opaque id of a search provider's citation redirect
+// (vertexaisearch.cloud.google.com/grounding-api-redirect/…, the links Gemini cites its web
+// sources with) or a resource of an AWS ARN (arn:aws:iam::…:role/service-role/
+// AWSLambdaBasicExecutionRole-5f1c9e2a).
+func idPathSegment(text string, start, seg int) bool {
+	if strings.HasSuffix(text[max(0, seg-64):seg], ".google.com/grounding-api-redirect/") {
+		return true
+	}
+	head := text[max(0, start-96):start] // the run opens after the ARN's last colon
+	i := strings.LastIndex(head, "arn:aws")
+	return i >= 0 && !strings.ContainsAny(head[i:], " \t\n\"'")
+}
+
+// qualifiedKey reports a key named by the word before it as one that is no secret: "Cache
+// key: v1-deps-…", "Primary key", "Sort key", "Host key".
+func qualifiedKey(s string, nameStart int, name string) bool {
+	if l := strings.ToLower(name); l != "key" && l != "keys" || nameStart < 2 || s[nameStart-1] != ' ' {
+		return false
+	}
+	i := nameStart - 1
+	for i > 0 && isLetter(s[i-1]) {
+		i--
+	}
+	switch strings.ToLower(s[i : nameStart-1]) {
+	case "public", "pub", "primary", "foreign", "sort", "partition", "cache", "idempotency", "hash", "lookup",
+		"unique", "map", "dict", "group", "row", "column", "index", "shortcut", "hot", "react", "translation", "host":
+		return true
+	}
+	return false
+}
+
+// kubectlResult reports a quoted name that kubectl or helm reports on (secret "app-tls"
+// created): a resource's name, not the secret's value.
+func kubectlResult(s string, end int) bool {
+	rest := strings.TrimLeft(s[end:], "\"' ")
+	for _, verb := range []string{"created", "deleted", "configured", "unchanged", "patched", "labeled", "annotated",
+		"replaced", "not found", "already exists", "serverside-applied"} {
+		if strings.HasPrefix(rest, verb) {
+			return true
+		}
+	}
+	return false
 }
 
 // accountSpellings are the spellings of an account name to mask, those not in known yet: the
@@ -220,14 +284,23 @@ func memberName(text string, end int) bool {
 	return i < len(text) && text[i] == ':'
 }
 
-// plainURL reports a value that is a URL without credentials in it (no user part, query or
-// fragment): where a secret is used or kept, as in git's [credential "https://github.com"]
-// sections, not the secret.
+// plainURL reports a value that is a URL without credentials in it (no user part, query,
+// fragment or generated path segment): where a secret is used or kept, as in git's
+// [credential "https://github.com"] sections, not the secret.
 func plainURL(v string) bool {
 	v = strings.Trim(v, `"'`)
 	i := strings.Index(v, "://")
 	if i <= 0 || !isLetters(v[:i]) {
 		return false
 	}
-	return !strings.ContainsAny(v[i+3:], "@?#&= \t")
+	rest := v[i+3:]
+	if strings.ContainsAny(rest, "@?#&= \t") {
+		return false
+	}
+	for _, seg := range strings.Split(rest, "/")[1:] {
+		if seg != "" && !wordParts(seg, 0) {
+			return false // a generated segment may be the credential (/hooks/<token>)
+		}
+	}
+	return true
 }

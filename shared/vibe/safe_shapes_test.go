@@ -16,13 +16,15 @@ func TestSafeShapes(t *testing.T) {
 		{"cargo registry index", "/srv/build/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/kurbo-0.10.4/src/translate_scale.rs"},
 		{"cargo build artefact", "target/debug/deps/blocky_cosmic_iced-6f4369831df35eb4.d\ntarget/debug/deps/libring-3f1c5a0e3a9d7c44.rlib"},
 		{"cargo artefact in prose", "removed blocky_cosmic_iced-6f4369831df35eb4.d and rebuilt"},
-		{"container name", "docker run --name web-frontend-6f4369831df35eb4 nginx"},
 		{"nix store path", "/nix/store/q3fzb7ay6r0jcvq9ap7yyjr2ywv1z2pv-python3-3.11.6/bin/python3"},
 		{"nix store entry", "building 'q3fzb7ay6r0jcvq9ap7yyjr2ywv1z2pv-openssl-3.0.12-dev'"},
 		{"mac addresses in a script", "add_lease \"Legion_Pro_7i\" \"90:10:57:d2:ae:e2\" \"192.168.8.10\"\nadd_lease \"MacBook_Pro\"   \"16:63:ea:84:8b:c6\" \"192.168.8.11\""},
 		{"mac address line", "90:10:57:d2:ae:e2\n16:63:ea:84:8b:c6"},
 		{"files named by uuids", " create mode 100644 antigravity-data/034f02b8-1fdf-4197-b597-050b7caac6f5.pb\n create mode 100644 raw_data/sessions/0c86f822-80be-489e-878a-42325677b25e.json"},
 		{"gist url", `{"title":"Tools and system prompt of Claude Code · GitHub","url":"https://gist.github.com/wong2/e0f34aac66caf890a332f7b6f9e2ba8f"}`},
+		{"aws arn", "arn:aws:iam::123456789012:role/service-role/AWSLambdaBasicExecutionRole-5f1c9e2a"},
+		{"qualified keys", "Primary key: Xk29fQz81LmP\nCache key: Xk29fQz81LmP"},
+		{"kubectl output", `secret "app-tls" created` + "\n" + `secret "db-credentials" deleted`},
 		{"key fingerprint", "Fingerprint: 2c:1f:ab:4e:90:10:57:d2:ae:e2:16:63:ea:84:8b:c6"},
 		{"gpg lists secret keys", `{"command":"gpg --list-secret-keys","description":"List GPG secret keys."}`},
 		{"gpg exports a key by id", "gpg --armor --export-secret-keys 8D357AFBEA94CD48BC1982CCBDDE13F749C6CF8A > key.asc"},
@@ -32,6 +34,7 @@ func TestSafeShapes(t *testing.T) {
 		{"ssh ed25519 public key", `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAII3eL1K+hH/lrVbaXkjwZJzJwxmchBNSCOTCM8ErwQjb dev@box`},
 		{"ssh rsa public key", `ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAAAgQCcsUtCwFAwpl076MfaGTSWwTtnJQg2G3pj6KONMIcsWGoKNzHI1czVFIlds/LaMkTEwqiD/G1uz2IHixs35d/zqkRxQ90RUfjnF6iSLr2ApOxTjZH0e08PBNfBmrZqgTYgVMKvO5E/JAktyh4NLFXiRTHuMXSmHz9+mGqNcF3QcQ== x`},
 		{"authorized_keys line", "command=\"/usr/bin/backup\" " + `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAII3eL1K+hH/lrVbaXkjwZJzJwxmchBNSCOTCM8ErwQjb dev@box`},
+		{"pam_u2f authfile", "$ cat ~/.config/Yubico/u2f_keys\ndev:Hd3Tq0Yk9bWz1Lr5Xc7Vn2Mp8Gs4Jf6Ah0Ue3Io9Py1Ta5Sb7Dc2Ev4Fw6Gx8Hy0Iz,mQ9xT2vR7kL4pZ1wN8cB5yH3jF6gD0sA2eU9iO4tY7rE1qW3zX5vC8bM6nK0lJ2hG4fD6sA8pO0iU2yT4rE6wQ8,es256,+presence"},
 		{"pgp public key block", `-----BEGIN PGP PUBLIC KEY BLOCK-----
 
 mDMEaw8JxxYJKwYBBAHaRw8BAQdAUo1eA6HQADJYHbxHgl1cz6QNUKlmtdKnkoud
@@ -74,6 +77,7 @@ AAAEDxEufizy+mXCBdLBZEPwkBZzQNiZTJsfBpirApKL8zMo3eL1K+hH/lrVbaXkjwZJzJ
 wxmchBNSCOTCM8ErwQjbAAAAB2RldkBib3gBAgMEBQY=
 -----END OPENSSH PRIVATE KEY-----`, "QyNTUxOQAAACCN3i9SvoR/5a"},
 		{"random run after ssh-rsa", "ssh-rsa Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
+		{"random run on another line than a u2f key", "dev:Hd3Tq0Yk9bWz1Lr5Xc7Vn2Mp8Gs4Jf6Ah0Ue3Io9Py1Ta5Sb7Dc2Ev4Fw6Gx8Hy0Iz,mQ9xT2vR7kL4pZ1wN8cB5yH3jF6gD0sA,es256,+presence\ntoken Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
 		{"random run after a public key block", `-----BEGIN PGP PUBLIC KEY BLOCK-----
 
 mDMEaw8JxxYJKwYBBAHaRw8BAQdAUo1eA6HQADJYHbxHgl1cz6QNUKlmtdKnkoud
@@ -85,6 +89,10 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 -----END PGP PUBLIC KEY BLOCK-----` + "\n\ntoken Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
 		{"random file name beside a uuid one", "keys/Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts.pem and keys/034f02b8-1fdf-4197-b597-050b7caac6f5.pem", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
 		{"aws secret with slashes", "aws_secret wJalrXUtnFEMI/K7MDENG/bPxRfiCY8zQ4vN2mLp done", "wJalrXUtnFEMI/K7MDENG/bPxRfiCY8zQ4vN2mLp"},
+		{"license key", "License key: Xk29fQz81LmP", "Xk29fQz81LmP"},
+		{"bare key", "key: Xk29fQz81LmP", "Xk29fQz81LmP"},
+		{"kubectl creating a secret from a literal", "kubectl create secret generic db --from-literal=password=Zx8kq2pLm9", "Zx8kq2pLm9"},
+		{"random path segment beside an arn", "arn:aws:iam::123456789012:role/x /opt/keys/Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
 		{"random segment of another url", "https://files.example.com/download/Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts/app.zip", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
 		{"password split over literals", "password = (\n    \"Qx7mB2pzR9vL\"\n    \"4kWn8cT1yH6j\"\n)", "4kWn8cT1yH6j"},
 		{"url with credentials under a secret name", "password: \"https://deploy:Zx8kq2pLm9@git.example.com\"", "Zx8kq2pLm9"},
