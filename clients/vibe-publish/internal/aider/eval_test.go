@@ -21,22 +21,19 @@ import (
 //
 //	go test ./internal/aider -run TestTranscriptEvaluation -eval.split=dev -eval.show -v
 func TestTranscriptEvaluation(t *testing.T) {
-	san, err := vibe.NewSanitizer()
-	require.NoError(t, err)
-	tallies := fixture.Tallies{}
-	for _, rec := range fixture.AgentRecords(t, "aider") {
+	fixture.EvaluateAgent(t, "aider", "aider chats", func(rec fixture.AgentRecord, path string) (string, []vibe.Event, error) {
 		repo := filepath.Join(t.TempDir(), "repo")
-		require.NoError(t, os.Mkdir(repo, 0o755))
 		history := filepath.Join(repo, HistoryFile)
-		require.NoError(t, os.WriteFile(history, []byte(chat(t, fixture.SessionFile(t, rec, t.TempDir()), rec.Part)), 0o644), rec.ID)
-		r := fixture.NewReplay(san, tallies.Of(rec.Source), repo)
-		var s fixture.Sink
-		require.NoError(t, Run(t.Context(), Options{History: history}, s.Emit), rec.ID)
-		for _, ev := range s.Events() {
-			r.Event(t, ev)
+		if err := os.Mkdir(repo, 0o755); err != nil {
+			return "", nil, err
 		}
-	}
-	tallies.Report(t, "aider chats")
+		if err := os.WriteFile(history, []byte(chat(t, path, rec.Part)), 0o644); err != nil {
+			return "", nil, err
+		}
+		var s fixture.Sink
+		err := Run(t.Context(), Options{History: history}, s.Emit)
+		return repo, s.Events(), err
+	})
 }
 
 // chat is the part of a history from its header part (the n-th of equal headers when part

@@ -3,8 +3,6 @@ package codex
 import (
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"openvibe.live/backend/clients/vibe-publish/internal/fixture"
 	"openvibe.live/backend/shared/vibe"
 )
@@ -15,17 +13,9 @@ import (
 //
 //	go test ./internal/codex -run TestTranscriptEvaluation -eval.split=dev -eval.show -v
 func TestTranscriptEvaluation(t *testing.T) {
-	san, err := vibe.NewSanitizer()
-	require.NoError(t, err)
-	tallies := fixture.Tallies{}
-	for _, rec := range fixture.AgentRecords(t, "codex") {
-		p := fixture.SessionFile(t, rec, t.TempDir())
-		r := fixture.NewReplay(san, tallies.Of(rec.Source), rolloutCwd(p))
+	fixture.EvaluateAgent(t, "codex", "Codex rollouts", func(_ fixture.AgentRecord, path string) (string, []vibe.Event, error) {
 		var s fixture.Sink
-		require.NoError(t, Run(t.Context(), Options{Rollout: p}, s.Emit), rec.ID)
-		for _, ev := range s.Events() {
-			r.Event(t, ev)
-		}
-	}
-	tallies.Report(t, "Codex rollouts")
+		err := Run(t.Context(), Options{Rollout: path}, s.Emit)
+		return rolloutCwd(path), s.Events(), err
+	})
 }

@@ -3,8 +3,6 @@ package gemini
 import (
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"openvibe.live/backend/clients/vibe-publish/internal/fixture"
 	"openvibe.live/backend/shared/vibe"
 )
@@ -15,17 +13,9 @@ import (
 //
 //	go test ./internal/gemini -run TestTranscriptEvaluation -eval.split=dev -eval.show -v
 func TestTranscriptEvaluation(t *testing.T) {
-	san, err := vibe.NewSanitizer()
-	require.NoError(t, err)
-	tallies := fixture.Tallies{}
-	for _, rec := range fixture.AgentRecords(t, "gemini") {
-		p := fixture.SessionFile(t, rec, t.TempDir())
-		r := fixture.NewReplay(san, tallies.Of(rec.Source), rec.Root)
+	fixture.EvaluateAgent(t, "gemini", "Gemini CLI sessions", func(rec fixture.AgentRecord, path string) (string, []vibe.Event, error) {
 		var s fixture.Sink
-		require.NoError(t, Run(t.Context(), Options{Session: p, ProjectDir: rec.Root}, s.Emit), rec.ID)
-		for _, ev := range s.Events() {
-			r.Event(t, ev)
-		}
-	}
-	tallies.Report(t, "Gemini CLI sessions")
+		err := Run(t.Context(), Options{Session: path, ProjectDir: rec.Root}, s.Emit)
+		return rec.Root, s.Events(), err
+	})
 }
