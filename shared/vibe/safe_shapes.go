@@ -1,6 +1,7 @@
 package vibe
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -245,6 +246,32 @@ func qualifiedKey(s string, nameStart int, name string) bool {
 		return true
 	}
 	return false
+}
+
+// testStatus reports a test runner's PASS (Go's "--- PASS: TestX/case", "=== PASS", TAP and
+// Jest's "PASS src/…"), which the keyword rule would read as a password's name.
+func testStatus(s string, nameStart int, name string) bool {
+	if name != "PASS" {
+		return false
+	}
+	head := s[max(0, nameStart-4):nameStart]
+	return strings.HasSuffix(head, "--- ") || strings.HasSuffix(head, "=== ") ||
+		strings.HasPrefix(strings.TrimLeft(s[min(nameStart+4, len(s)):], ": "), "Test")
+}
+
+var (
+	// hclReference matches a Terraform/HCL reference: var.db_password, local.creds.pw,
+	// module.db.password, data.aws_ssm_parameter.pw.value, each.value.secret.
+	hclReference = regexp.MustCompile(`^(?:var|local|module|data|each\.value|self)\.[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[[^\]]*\])*$`)
+	// instruction matches a value that tells what to put there: change-this-to-a-random-string,
+	// replace-with-your-key, insert_token_here, generate-a-secret.
+	instruction = regexp.MustCompile(`(?i)(?:^|[-_ ])(?:change|replace|insert|fill|generate|put|enter|paste)[-_ ](?:this|me|it|your|with|in|a|the|here)(?:[-_ ]|$)`)
+)
+
+// standInValue reports a value that stands in for a secret beside the placeholders: a
+// reference to a Terraform variable or output, or an instruction.
+func standInValue(v string) bool {
+	return hclReference.MatchString(v) || instruction.MatchString(v)
 }
 
 // kubectlResult reports a quoted name that kubectl or helm reports on (secret "app-tls"

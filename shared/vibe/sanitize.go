@@ -561,7 +561,7 @@ func placeholderValue(v string) bool {
 	if strings.Trim(v, "•●*·∙") == "" {
 		return true // a masked display: ••••••
 	}
-	if selfDescribing(v) || secretReference(v) || trivialValue(v) {
+	if selfDescribing(v) || secretReference(v) || trivialValue(v) || standInValue(v) {
 		return true
 	}
 	if v[0] == '(' {
