@@ -163,6 +163,72 @@ func passwordCompound(v string) bool {
 	return false
 }
 
+// harmlessRun reports a random-looking run that entropy alone must not redact: a public key
+// (inPublicKey) or an encoded image, font or document (inEncodedMedia).
+func harmlessRun(text string, start int) bool {
+	return inPublicKey(text, start) || inEncodedMedia(text, start)
+}
+
+// mediaSignatures are the base64 forms of the first bytes of images, fonts and documents:
+// PNG, JPEG, GIF, WebP/RIFF, PDF, WOFF and WOFF2, SVG (<svg, <?xml).
+var mediaSignatures = []string{"iVBORw0KGgo", "/9j/", "R0lGOD", "UklGR", "JVBERi0", "d09GRg", "d09GMg", "PHN2Zy", "PD94bWwg"}
+
+// inEncodedMedia reports whether the token at start is part of an encoded image, font or
+// document (looking back at most 8 KB, so a larger file's later lines are judged alone): the payload of a data: URI whose slashes are JSON-escaped (data:image\/png;base64,
+// …\/…), a base64 string that opens with a media file's signature (a JSON "thumbnail":
+// "iVBORw0KGgo…"), or a line of a base64 block (a MIME part, a wrapped file) whose first line
+// does.
+func inEncodedMedia(text string, start int) bool {
+	// Back over base64 characters, JSON-escaped slashes and line breaks to where the run opens.
+	i := start
+	for n := 0; i > 0 && n < 8192; n++ {
+		c := text[i-1]
+		switch {
+		case isBase64Byte(c) || c == '=':
+			i--
+		case c == '\\' && i < len(text) && text[i] == '/':
+			i--
+		case c == '\n' && i >= 2 && isBase64Byte(text[i-2]) && lineIsBase64(text, i):
+			i--
+		case c == '\\' && i < len(text) && text[i] == 'n' && i >= 2 && isBase64Byte(text[i-2]) && lineIsBase64(text, i+1):
+			i-- // a JSON-escaped line break (the n was taken for base64)
+		case c == ' ' && i >= 3 && text[i-2] == '\n' && isBase64Byte(text[i-3]) && lineIsBase64(text, i):
+			i -= 2 // the same read through the escaped view, "\n" then a blank
+		default:
+			n = 8192
+		}
+	}
+	if hasPrefixAny(text[i:], mediaSignatures) {
+		return true
+	}
+	head := text[max(0, i-64):i]
+	j := strings.LastIndex(head, "data:")
+	return j >= 0 && strings.HasSuffix(head, ";base64,") && !strings.ContainsAny(head[j:], " \t\n\"'")
+}
+
+// lineIsBase64 reports whether the line starting at i is one line of a base64 block: 40 or
+// more base64 characters and nothing else.
+func lineIsBase64(text string, i int) bool {
+	j := i
+	for j < len(text) && (isBase64Byte(text[j]) || text[j] == '=') {
+		j++
+	}
+	return j-i >= 40 && (j == len(text) || text[j] == '\n' || text[j] == '"' || text[j] == '\\' && j+1 < len(text) && text[j+1] == 'n')
+}
+
+func isBase64Byte(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/'
+}
+
+func hasPrefixAny(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // inPublicKey reports whether the token at start is the key of an OpenSSH public key line
 // (ssh-ed25519 AAAAC3Nz…, as .pub files, authorized_keys and ssh-add -L print it), of a
 // pam_u2f authfile line, or a line of an armored PGP PUBLIC KEY BLOCK: public by definition, where private keys come as PEM or PGP

@@ -28,6 +28,15 @@ func TestSafeShapes(t *testing.T) {
 		{"terraform references", "password = var.db_password\nmaster_password = module.db.master_password\ntoken = data.aws_ssm_parameter.token.value"},
 		{"instructions as values", "JWT_SECRET=change-this-to-a-random-string\nAPI_KEY=replace-with-your-key\nSESSION_SECRET=generate-a-long-random-value"},
 		{"go test output", "--- PASS: TestTokenRefresh/expired_token_is_rejected (0.00s)\n=== PASS: TestPasswordReset\nPASS\nok  \tgithub.com/acme/app/internal/auth\t0.512s"},
+		// A PNG of random pixels made here, in the forms tools print it.
+		{"json-escaped data uri", `{"src":"data:image\/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAA00lEQVR4nAHIADf\/AFLyJmWmDBLSiRhdlQ7ogTYJFm9rET0XjQBsD9OQH\/I5oaCV8g+TlWUM+TgLjtsiSmsAJIoekk6P0K4uGpSSozBfGIy2EJAPnjR\/AK6IbcZQd5XsdFxMP8sussc+FJNMhn7gVwC6ckmb+hIeg2sqwVcm7n1rCvarE8OOksoA4NFQV7FZmH+UzHQR1xfxRXmyqhAPu7NPAKWT\/q7Scki3YuOrWAXwdlornB1+DzfESQAhvT9lZOrffxQqcmaMR+Ij0W7djEe0avxAHVlU1Uq5sAAAAABJRU5ErkJggg=="}`},
+		{"image in a json field", `"thumbnail": "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAA00lEQVR4nAHIADf/AFLyJmWmDBLSiRhdlQ7ogTYJFm9rET0XjQBsD9OQH/I5oaCV8g+TlWUM+TgLjtsiSmsAJIoekk6P0K4uGpSSozBfGIy2EJAPnjR/AK6IbcZQd5XsdFxMP8sussc+FJNMhn7gVwC6ckmb+hIeg2sqwVcm7n1rCvarE8OOksoA4NFQV7FZmH+UzHQR1xfxRXmyqhAPu7NPAKWT/q7Scki3YuOrWAXwdlornB1+DzfESQAhvT9lZOrffxQqcmaMR+Ij0W7djEe0avxAHVlU1Uq5sAAAAABJRU5ErkJggg==", "photo": "/9j/4AAQSkZJRluu4mH1OyYVLSY7qDsDfNSWLkNIASVriF6ckFHzILDbg/Oep629DXTm3sfz367Mj2RlZmQae6JmDzAR/DVwKRxXmQ0aAJEmiRnyXZ0GEt81nWAmokD0WJpdeR8d2Xz++nd6e08VJBq/V71DetSxKYQFNPPzh1wlsA=="`},
+		{"mime part, json-escaped lines", `Content-Transfer-Encoding: base64\n\niVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAA00lEQVR4nAHIADf/AFLyJmWmDBLS\niRhdlQ7ogTYJFm9rET0XjQBsD9OQH/I5oaCV8g+TlWUM+TgLjtsiSmsAJIoekk6P0K4uGpSSozBf\nGIy2EJAPnjR/AK6IbcZQd5XsdFxMP8sussc+FJNMhn7gVwC6ckmb+hIeg2sqwVcm7n1rCvarE8OO\nksoA4NFQV7FZmH+UzHQR1xfxRXmyqhAPu7NPAKWT/q7Scki3YuOrWAXwdlornB1+DzfESQAhvT9l\nZOrffxQqcmaMR+Ij0W7djEe0avxAHVlU1Uq5sAAAAABJRU5ErkJggg==`},
+		{"mime part", "Content-Transfer-Encoding: base64\n\n" + `iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAA00lEQVR4nAHIADf/AFLyJmWmDBLS
+iRhdlQ7ogTYJFm9rET0XjQBsD9OQH/I5oaCV8g+TlWUM+TgLjtsiSmsAJIoekk6P0K4uGpSSozBf
+GIy2EJAPnjR/AK6IbcZQd5XsdFxMP8sussc+FJNMhn7gVwC6ckmb+hIeg2sqwVcm7n1rCvarE8OO
+ksoA4NFQV7FZmH+UzHQR1xfxRXmyqhAPu7NPAKWT/q7Scki3YuOrWAXwdlornB1+DzfESQAhvT9l
+ZOrffxQqcmaMR+Ij0W7djEe0avxAHVlU1Uq5sAAAAABJRU5ErkJggg==`},
 		{"key fingerprint", "Fingerprint: 2c:1f:ab:4e:90:10:57:d2:ae:e2:16:63:ea:84:8b:c6"},
 		{"gpg lists secret keys", `{"command":"gpg --list-secret-keys","description":"List GPG secret keys."}`},
 		{"gpg exports a key by id", "gpg --armor --export-secret-keys 8D357AFBEA94CD48BC1982CCBDDE13F749C6CF8A > key.asc"},
@@ -99,6 +108,9 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a value under a variable's name", "password = variable_pw_Zx8kq2pLm9", "variable_pw_Zx8kq2pLm9"},
 		{"a passphrase of words", "JWT_SECRET=correct-horse-battery-staple", "correct-horse-battery-staple"},
 		{"pass followed by a value", "PASS: Zx8kq2pLm9!", "Zx8kq2pLm9!"},
+		{"random base64 in a json field", `"blob": "i+oGwodM+qTdF7LYQoRd6CpbxTmIiseAVKI5nM/J/MLaMc490Wa9zTozhH5buwf9B8pHeEIxsZr0WHLO77n8WfT5XRQ4Gjp4MlY0e5/85pzXAHrop1jMpBXV"`, "i+oGwodM+qTdF7LYQoRd6CpbxTmIiseAVKI5nM/J"},
+		{"gzip in base64", `echo "H4sIAKke6GPItsAzeuMtb8qiVRbN8vi4ZXZmvvIVuSgr/iAHJpfnd86nJZzTmPp5qO9ZJ4yMIQUDzPi5phqGv+8jb/zfMdPfNgdANkqAPcOWU0KLa9UhD+i9WuV1qQ==" | base64 -d | gunzip`, "6GPItsAzeuMtb8qiVRbN8vi4ZXZmvvIVuSgr/iAH"},
+		{"random base64 after an image line", "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAA00lEQVR4nAHIADf/AFLyJmWmDBLS\n\nkey i+oGwodM+qTdF7LYQoRd6CpbxTmIiseAVKI5nM/J/MLaMc490Wa9zTozhH5buwf9B8pHeEIxsZr0WHLO77n8WfT5XRQ4Gjp4MlY0e5/85pzXAHrop1jMpBXV", "i+oGwodM+qTdF7LYQoRd6CpbxTmIiseAVKI5nM/J"},
 		{"random segment of another url", "https://files.example.com/download/Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts/app.zip", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
 		{"password split over literals", "password = (\n    \"Qx7mB2pzR9vL\"\n    \"4kWn8cT1yH6j\"\n)", "4kWn8cT1yH6j"},
 		{"url with credentials under a secret name", "password: \"https://deploy:Zx8kq2pLm9@git.example.com\"", "Zx8kq2pLm9"},

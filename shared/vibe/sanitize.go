@@ -231,7 +231,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				f.addSpan(ruleFormat, start, end)
 				return
 			}
-			if end-start < 20 || afterDigestPrefix(text, start) || inDataURI(text, start) || inPublicKey(text, start) {
+			if end-start < 20 || afterDigestPrefix(text, start) || inDataURI(text, start) || harmlessRun(text, start) {
 				return
 			}
 			if highEntropySecret(tok) {
