@@ -314,6 +314,37 @@ func qualifiedKey(s string, nameStart int, name string) bool {
 	return false
 }
 
+// idNamedValue reports a token that is the whole quoted value of a member whose name says it
+// is an id ("responseId": "mNq7aPmTLeyWz7IP3YKb2Qo", Gemini's response ids; "node_id":
+// "PR_kwDO…", GitHub's): random, but an identifier, unless the name also says secret, token,
+// password, auth, session, cookie or signature (Vault's secret_id is a credential).
+func idNamedValue(text string, start, end int) bool {
+	if start < 4 || end >= len(text) || text[start-1] != '"' || text[end] != '"' {
+		return false
+	}
+	i := start - 2
+	for i >= 0 && (text[i] == ' ' || text[i] == '\t') {
+		i--
+	}
+	if i < 0 || text[i] != ':' && text[i] != '=' {
+		return false
+	}
+	i--
+	for i >= 0 && (text[i] == ' ' || text[i] == '"' || text[i] == '\\') {
+		i--
+	}
+	e := i + 1
+	for i >= 0 && (isWordByte(text[i]) || text[i] == '-') {
+		i--
+	}
+	name := text[i+1 : e]
+	l := strings.ToLower(name)
+	if !(l == "id" || strings.HasSuffix(l, "_id") || strings.HasSuffix(l, "-id") || strings.HasSuffix(name, "Id") || strings.HasSuffix(name, "ID")) {
+		return false
+	}
+	return !containsAny(l, []string{"secret", "token", "pass", "pwd", "auth", "session", "cookie", "sig", "key"})
+}
+
 // testStatus reports a test runner's PASS (Go's "--- PASS: TestX/case", "=== PASS", TAP and
 // Jest's "PASS src/…"), which the keyword rule would read as a password's name.
 func testStatus(s string, nameStart int, name string) bool {

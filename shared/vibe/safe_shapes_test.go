@@ -37,6 +37,8 @@ iRhdlQ7ogTYJFm9rET0XjQBsD9OQH/I5oaCV8g+TlWUM+TgLjtsiSmsAJIoekk6P0K4uGpSSozBf
 GIy2EJAPnjR/AK6IbcZQd5XsdFxMP8sussc+FJNMhn7gVwC6ckmb+hIeg2sqwVcm7n1rCvarE8OO
 ksoA4NFQV7FZmH+UzHQR1xfxRXmyqhAPu7NPAKWT/q7Scki3YuOrWAXwdlornB1+DzfESQAhvT9l
 ZOrffxQqcmaMR+Ij0W7djEe0avxAHVlU1Uq5sAAAAABJRU5ErkJggg==`},
+		{"provider ids on other platforms", `{"id":"toolu_vrtx_01Xk9QmDvV4Rfq3tC7bLpWsZ"} {"id":"msg_bdrk_01HCbRZ1kLkZu6ydwUiGxqrd"} id: gen-1734567890-Xk9QmDvV4Rfq3tC7bLpW`},
+		{"ids named so", `"responseId": "mNq7aPmTLeyWz7IP3YKb2Qo", "node_id": "PR_kwDOAbCdEf5Xk9QmDv", "conversationId":"Xk9QmDvV4Rfq3tC7bLpWsZ2N"`},
 		{"key fingerprint", "Fingerprint: 2c:1f:ab:4e:90:10:57:d2:ae:e2:16:63:ea:84:8b:c6"},
 		{"gpg lists secret keys", `{"command":"gpg --list-secret-keys","description":"List GPG secret keys."}`},
 		{"gpg exports a key by id", "gpg --armor --export-secret-keys 8D357AFBEA94CD48BC1982CCBDDE13F749C6CF8A > key.asc"},
@@ -111,6 +113,10 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"random base64 in a json field", `"blob": "i+oGwodM+qTdF7LYQoRd6CpbxTmIiseAVKI5nM/J/MLaMc490Wa9zTozhH5buwf9B8pHeEIxsZr0WHLO77n8WfT5XRQ4Gjp4MlY0e5/85pzXAHrop1jMpBXV"`, "i+oGwodM+qTdF7LYQoRd6CpbxTmIiseAVKI5nM/J"},
 		{"gzip in base64", `echo "H4sIAKke6GPItsAzeuMtb8qiVRbN8vi4ZXZmvvIVuSgr/iAHJpfnd86nJZzTmPp5qO9ZJ4yMIQUDzPi5phqGv+8jb/zfMdPfNgdANkqAPcOWU0KLa9UhD+i9WuV1qQ==" | base64 -d | gunzip`, "6GPItsAzeuMtb8qiVRbN8vi4ZXZmvvIVuSgr/iAH"},
 		{"random base64 after an image line", "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAA00lEQVR4nAHIADf/AFLyJmWmDBLS\n\nkey i+oGwodM+qTdF7LYQoRd6CpbxTmIiseAVKI5nM/J/MLaMc490Wa9zTozhH5buwf9B8pHeEIxsZr0WHLO77n8WfT5XRQ4Gjp4MlY0e5/85pzXAHrop1jMpBXV", "i+oGwodM+qTdF7LYQoRd6CpbxTmIiseAVKI5nM/J"},
+		{"a secret id", `"secret_id": "Xk9QmDvV4Rfq3tC7bLpWsZ2N"`, "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
+		{"a session id", `"session_id": "Xk9QmDvV4Rfq3tC7bLpWsZ2N"`, "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
+		{"a random value beside an id", `"id": 42, "data": "Xk9QmDvV4Rfq3tC7bLpWsZ2N"`, "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
+		{"a vendor token on a platform", "sk-ant-api03-Xk9QmDvV4Rfq3tC7bLpWsZ2NXk9QmDvV4Rfq3tC7bLpWsZ2NXk9QmDvV4Rfq3tC7bLpWsZ2NXk9QmDvV4Rfq3tC7b-AAAA", "Xk9QmDvV4Rfq3tC7bLpWsZ2NXk9QmDvV4Rfq3tC7bLpWsZ2N"},
 		{"random segment of another url", "https://files.example.com/download/Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts/app.zip", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
 		{"password split over literals", "password = (\n    \"Qx7mB2pzR9vL\"\n    \"4kWn8cT1yH6j\"\n)", "4kWn8cT1yH6j"},
 		{"url with credentials under a secret name", "password: \"https://deploy:Zx8kq2pLm9@git.example.com\"", "Zx8kq2pLm9"},

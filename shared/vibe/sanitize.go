@@ -234,7 +234,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 			if end-start < 20 || afterDigestPrefix(text, start) || inDataURI(text, start) || harmlessRun(text, start) {
 				return
 			}
-			if highEntropySecret(tok) {
+			if highEntropySecret(tok) && !idNamedValue(text, start, end) {
 				f.addSpan(ruleEntropy, start, end)
 				if ws, we, ok := wideSecretRun(text, start, end); ok {
 					f.addSpan(ruleEntropy, ws, we)
