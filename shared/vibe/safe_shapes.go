@@ -345,6 +345,17 @@ func idNamedValue(text string, start, end int) bool {
 	return !containsAny(l, []string{"secret", "token", "pass", "pwd", "auth", "session", "cookie", "sig", "key"})
 }
 
+// gitRefLine matches the start of a line git push and fetch print for a ref they updated:
+// "   3f9c2b1..7d4b9c8  feature/token-refresh -> feature/token-refresh", "* [new branch]".
+var gitRefLine = regexp.MustCompile(`^\s*(?:[+ ] )?(?:[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}|\* \[new (?:branch|tag|ref)\]|- \[deleted\]|= \[up to date\]|! \[rejected\])\s`)
+
+// gitRefUpdate reports a name on such a line: a branch or tag name (token-refresh), which
+// the keyword rule would read as a name assigned with ->.
+func gitRefUpdate(s string, nameStart int) bool {
+	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
+	return nameStart-ls < 160 && gitRefLine.MatchString(s[ls:nameStart])
+}
+
 // testStatus reports a test runner's PASS (Go's "--- PASS: TestX/case", "=== PASS", TAP and
 // Jest's "PASS src/…"), which the keyword rule would read as a password's name.
 func testStatus(s string, nameStart int, name string) bool {
