@@ -314,6 +314,25 @@ func qualifiedKey(s string, nameStart int, name string) bool {
 	return false
 }
 
+// urlWithHost reports a token that opens with a host name in lower case (words and digits
+// joined by dots and dashes, the last part a top-level domain of letters): the rest of a URL
+// after its scheme (gist.github.com/wong2/e0f3…), whose slashes are a path's, not random
+// base64's, which mixes cases.
+func urlWithHost(tok string) bool {
+	host, _, _ := strings.Cut(strings.TrimLeft(tok, "/"), "/")
+	parts := strings.Split(host, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.Trim(p, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+			return false
+		}
+	}
+	tld := parts[len(parts)-1]
+	return len(tld) >= 2 && len(tld) <= 12 && isLetters(tld)
+}
+
 // idNamedValue reports a token that is the whole quoted value of a member whose name says it
 // is an id ("responseId": "mNq7aPmTLeyWz7IP3YKb2Qo", Gemini's response ids; "node_id":
 // "PR_kwDO…", GitHub's): random, but an identifier, unless the name also says secret, token,

@@ -103,6 +103,7 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 =CEd3
 -----END PGP PUBLIC KEY BLOCK-----` + "\n\ntoken Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
 		{"random file name beside a uuid one", "keys/Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts.pem and keys/034f02b8-1fdf-4197-b597-050b7caac6f5.pem", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
+		{"random run with slashes and a dot", "key aB3xY9pQ/7kLm2Nz.Qw8/Rt5vXc1Zb4/Yh6Jd0Fg3", "Rt5vXc1Zb4/Yh6Jd0Fg3"},
 		{"aws secret with slashes", "aws_secret wJalrXUtnFEMI/K7MDENG/bPxRfiCY8zQ4vN2mLp done", "wJalrXUtnFEMI/K7MDENG/bPxRfiCY8zQ4vN2mLp"},
 		{"license key", "License key: Xk29fQz81LmP", "Xk29fQz81LmP"},
 		{"bare key", "key: Xk29fQz81LmP", "Xk29fQz81LmP"},
