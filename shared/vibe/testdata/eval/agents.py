@@ -16,10 +16,9 @@ Sources:
   published after the author's own redaction (four that still hold real credentials are left
   out, WITH_CREDENTIALS); only sessions whose project directory is known
   (Gemini CLI names it by the SHA-256 of its path: /home/mischa, C:\\Users\\Mischa);
-- Aquaticat/Monochromatic (Apache-2.0), Asphyksia/OpenCoder (MIT) and AlexShchuka/mozgoslav
-  (MIT, each at the commit its history was largest): .aider.chat.history.md, real aider
-  histories, one record per chat ("# aider chat started at"), so a history's chats fall in
-  both halves;
+- Aquaticat/Monochromatic (Apache-2.0) and Asphyksia/OpenCoder (MIT, at the commit its history
+  was largest): .aider.chat.history.md, real aider histories, one record per chat ("# aider
+  chat started at"), so a history's chats fall in both halves;
 - jazzyalex/agent-sessions (MIT): Resources/Fixtures' Claude Code and Codex format fixtures
   (trimmed values: format fixtures, not sessions; reported on their own)."""
 import argparse, gzip, hashlib, json, os, re, subprocess
@@ -32,7 +31,6 @@ SOURCES = {
     "monochromatic": ("Aquaticat/Monochromatic", "56372c6db0d4f2431d99bfdbe2142702ed891101", "Apache-2.0"),
     "agent-sessions": ("jazzyalex/agent-sessions", "651e854f4dbfaaa1161ffc9015045921ed30cf12", "MIT"),
     "opencoder": ("Asphyksia/OpenCoder", "b4e1e3e322c9f8ef10a0ac4913e1443f06f926c8", "MIT"),
-    "mozgoslav": ("AlexShchuka/mozgoslav", "1f66bc9d44c5950cada7054a9581d7058caaac66", "MIT"),
 }
 # Sessions that hold real credentials (checked by hand), left out: a Gemini API key given to
 # the agent, Google API keys in a fetched page's data, PGP private key blocks and a 1Password
@@ -134,7 +132,7 @@ def main():
         data = json.dumps(cut_strings(doc), ensure_ascii=False)
         record("m-gemini", "gemini", r, p, keep("m-gemini", p, data), "Gemini CLI session, strings cut to 4000 characters", root=root)
 
-    for src in ("monochromatic", "opencoder", "mozgoslav"):
+    for src in ("monochromatic", "opencoder"):
         r = Repo(mirror, src)
         p = ".aider.chat.history.md"
         text = r.show(p)
