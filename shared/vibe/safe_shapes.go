@@ -261,21 +261,15 @@ func inPublicKey(text string, start int) bool {
 
 // u2fKeysLine reports whether the token at start is on a line of pam_u2f's authfile
 // (user:KeyHandle,UserKey,es256,+presence, as pamu2fcfg prints it): a FIDO credential's id and
-// public key, where the private key never leaves the authenticator.
+// public key, where the private key never leaves the authenticator. Both keys come before the
+// algorithm, so the rest of the line is enough to tell.
 func u2fKeysLine(text string, start int) bool {
-	ls := strings.LastIndexByte(text[:start], '\n') + 1
-	le := strings.IndexByte(text[start:], '\n')
-	if le < 0 {
-		le = len(text)
-	} else {
-		le += start
-	}
-	line := text[ls:le]
-	if len(line) > 2048 || strings.IndexByte(line, ':') < 0 {
-		return false
+	rest := text[start:min(len(text), start+400)]
+	if i := strings.IndexByte(rest, '\n'); i >= 0 {
+		rest = rest[:i]
 	}
 	for _, alg := range []string{",es256,", ",eddsa,", ",rs256,"} {
-		if strings.Contains(line, alg) {
+		if strings.Contains(rest, alg) {
 			return true
 		}
 	}
@@ -386,19 +380,44 @@ func testStatus(s string, nameStart int, name string) bool {
 		strings.HasPrefix(strings.TrimLeft(s[min(nameStart+4, len(s)):], ": "), "Test")
 }
 
-var (
-	// hclReference matches a Terraform/HCL reference: var.db_password, local.creds.pw,
-	// module.db.password, data.aws_ssm_parameter.pw.value, each.value.secret.
-	hclReference = regexp.MustCompile(`^(?:var|local|module|data|each\.value|self)\.[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[[^\]]*\])*$`)
-	// instruction matches a value that tells what to put there: change-this-to-a-random-string,
-	// replace-with-your-key, insert_token_here, generate-a-secret.
-	instruction = regexp.MustCompile(`(?i)(?:^|[-_ ])(?:change|replace|insert|fill|generate|put|enter|paste)[-_ ](?:this|me|it|your|with|in|a|the|here)(?:[-_ ]|$)`)
-)
+// hclReference matches a Terraform/HCL reference: var.db_password, local.creds.pw,
+// module.db.password, data.aws_ssm_parameter.pw.value, each.value.secret.
+var hclReference = regexp.MustCompile(`^(?:var|local|module|data|each\.value|self)\.[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[[^\]]*\])*$`)
 
 // standInValue reports a value that stands in for a secret beside the placeholders: a
-// reference to a Terraform variable or output, or an instruction.
+// reference to a Terraform variable or output, or an instruction (change-this-to-a-random-
+// string, replace-with-your-key, insert_token_here, generate-a-secret). Without regexps but
+// for a value that opens like a reference: it is asked of every candidate secret.
 func standInValue(v string) bool {
-	return hclReference.MatchString(v) || instruction.MatchString(v)
+	if i := strings.IndexByte(v, '.'); i >= 3 && i <= 10 && hclReference.MatchString(v) {
+		return true
+	}
+	if len(v) < 8 || !strings.ContainsAny(v, "-_ ") {
+		return false
+	}
+	verb := false
+	for i := 0; i < len(v); {
+		j := i
+		for j < len(v) && v[j] != '-' && v[j] != '_' && v[j] != ' ' {
+			j++
+		}
+		w := v[i:j]
+		if verb && oneOfFold(w, "this", "me", "it", "your", "with", "in", "a", "the", "here") {
+			return true
+		}
+		verb = oneOfFold(w, "change", "replace", "insert", "fill", "generate", "put", "enter", "paste")
+		i = j + 1
+	}
+	return false
+}
+
+func oneOfFold(w string, words ...string) bool {
+	for _, x := range words {
+		if len(w) == len(x) && strings.EqualFold(w, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // kubectlResult reports a quoted name that kubectl or helm reports on (secret "app-tls"
