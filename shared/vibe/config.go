@@ -49,6 +49,7 @@ var configRules = []extraRule{
 		re:       regexp.MustCompile(`(?:^|\s)(?:password|passwd|account)\s+("[^"\n]+"|[^\s"]+)`),
 		group:    1,
 		keywords: []string{"machine "},
+		check:    func(v string) bool { return !passwordCompound(v) },
 	},
 	{
 		// .npmrc _auth / _password (base64), and //registry/:_authToken= with any key case.
@@ -839,7 +840,7 @@ func pgpassLines(s string) []int {
 			continue
 		}
 		f := strings.SplitN(line, ":", 3)
-		if f[1] == "*" || isDigits(f[1]) {
+		if (f[1] == "*" || isDigits(f[1])) && notColonHexGroups(line) {
 			at = append(at, end-len(line))
 		}
 	}

@@ -10,7 +10,7 @@ import (
 // providerID matches the request, response, message and object ids of model providers
 // (Anthropic req_011…, msg_01…, toolu_01…; OpenAI chatcmpl-…, resp_…, call_…, run_…) and the
 // ids other services print in logs (Stripe evt_…, ch_…): random, but not secrets.
-var providerID = regexp.MustCompile(`^(?:req|request|msg|message|toolu|srvtoolu|msgbatch|compl|chatcmpl|cmpl|resp|response|call|fc|rs|run|thread|asst|step|batch|file|ftjob|ft|modr|vs|evt|ch|pi|cus|in|sub|prod|price|pm|txn|trace|span|gen|generation|conv|turn|item|ctx|task|job|build|deploy|srv|dpl|eval|upload|part|chunk|event|op|exec|workflow)[_-](?:[0-9]{2,3}[A-Za-z0-9]{16,40}|[A-Za-z0-9]{12,64})$`)
+var providerID = regexp.MustCompile(`^(?:req|request|msg|message|toolu|srvtoolu|msgbatch|compl|chatcmpl|cmpl|resp|response|call|fc|rs|run|thread|asst|step|batch|file|ftjob|ft|modr|vs|evt|ch|pi|cus|in|sub|prod|price|pm|txn|trace|span|gen|generation|conv|turn|item|ctx|task|job|build|deploy|srv|dpl|eval|upload|part|chunk|event|op|exec|workflow)[_-](?:(?:vrtx|bdrk)_)?(?:[0-9]{2,3}[A-Za-z0-9]{16,40}|[A-Za-z0-9]{12,64})$|^gen-[0-9]{10}-[A-Za-z0-9]{16,40}$`)
 
 // modelName matches model identifiers: claude-3-5-sonnet-20241022, gpt-4o-2024-08-06,
 // HuggingFaceTB/SmolLM3-3B, meta-llama/Llama-3.1-8B-Instruct.
@@ -91,7 +91,7 @@ func highEntropySecret(tok string) bool {
 	if strings.Count(tok, "/") >= 2 && !strings.ContainsAny(tok, "+=") && !randomBase64(tok) {
 		return false // a path
 	}
-	if hashedFileName(tok) {
+	if hashedFileName(tok) || idNamed(tok) {
 		return false // app-3f9c2b1a….js: a build's content hash
 	}
 	if strings.Count(tok, ".") >= 1 && !strings.HasPrefix(tok, "ey") && dottedWords(tok) {
@@ -155,7 +155,7 @@ func hashedFileName(tok string) bool {
 // path segments are words.
 func randomBase64(tok string) bool {
 	s := strings.ReplaceAll(tok, "/", "")
-	return len(s) >= 30 && meanRunLength(s) < 2.2
+	return len(s) >= 30 && meanRunLength(s) < 2.2 && !urlWithHost(tok) // //gist.github.com/…: a URL
 }
 
 // classRuns counts the runs meanRunLength sees.

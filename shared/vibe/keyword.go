@@ -39,6 +39,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				continue // arn:aws:secretsmanager:…:secret:db-AbCd: a secret's name in an ARN
 			}
 			name := strings.Trim(chunk[nameStart:nameEnd], ".-")
+			if fs := flagStart(chunk, nameStart); fs >= 0 && flagTakesNoSecret(chunk[fs:nameEnd]) || qualifiedKey(chunk, nameStart, name) || testStatus(chunk, nameStart, name) || gitRefUpdate(chunk, nameStart) {
+				continue // gpg --export-secret-keys KEYID: a flag that acts on secrets; Cache key: …
+			}
 			if !nameHasSecretWord(name) && !twoWordSecretName(chunk, nameStart, name) {
 				if !keyLikeName(name) && !credentialLikeName(name) {
 					continue
@@ -86,6 +89,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			// A query parameter's value (?userpass=x&…) is a literal as much as a config line's.
 			query := nameStart > 0 && (chunk[nameStart-1] == '?' || chunk[nameStart-1] == '&') && vs > 0 && chunk[vs-1] == '='
 			literal := quoted || query || configLiteral(chunk, nameStart, nameEnd, vs, ve) && !callLike.MatchString(chunk[vs:ve])
+			if kubectlResult(chunk, ve) {
+				continue // secret "app-tls" created: a resource's name
+			}
 			if keepKeyword(name, chunk[vs:ve], literal) {
 				f.addSpan(ruleKeyword, off+vs, off+ve)
 			} else if callLike.MatchString(chunk[vs:ve]) {

@@ -295,7 +295,7 @@ func (p *pathRewriter) learnUser(u string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !slices.Contains(p.users, u) && len(p.users) < maxLearnedUsers {
-		p.users = append(slices.Clip(p.users), u)
+		p.users = append(slices.Clip(p.users), accountSpellings(u, p.users)...)
 	}
 }
 

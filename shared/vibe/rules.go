@@ -363,6 +363,9 @@ func wordAnchors(words ...string) func(string) []int {
 // --password-stdin, --token-file, --password-env, --secret-name.
 func noSecretFlag(match string) bool {
 	flag := strings.ToLower(match)
+	if flagTakesNoSecret(match) {
+		return false
+	}
 	if i := strings.IndexAny(flag, "= \t\"'"); i >= 0 {
 		if flagProse[strings.TrimSpace(flag[i:])] {
 			return false // "Using --password via the CLI is insecure": a flag named in prose
@@ -401,7 +404,7 @@ var callLike = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*\(
 // value is a literal; an unquoted one may be code (token := getToken()).
 func keepKeyword(name, value string, quoted bool) bool {
 	v := strings.TrimSpace(value)
-	if v == "" || placeholderValue(v) || placeholderValue(strings.TrimRight(v, "!?):,;]")) {
+	if v == "" || placeholderValue(v) || placeholderValue(strings.TrimRight(v, "!?):,;]")) || plainURL(v) {
 		return false // String!, Int? : GraphQL, Kotlin and Swift types
 	}
 

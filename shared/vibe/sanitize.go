@@ -236,10 +236,10 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				f.addSpan(ruleFormat, start, end)
 				return
 			}
-			if end-start < 20 || afterDigestPrefix(text, start) || inDataURI(text, start) {
+			if end-start < 20 || afterDigestPrefix(text, start) || inDataURI(text, start) || harmlessRun(text, start) {
 				return
 			}
-			if highEntropySecret(tok) {
+			if highEntropySecret(tok) && !idNamedValue(text, start, end) {
 				f.addSpan(ruleEntropy, start, end)
 				if ws, we, ok := wideSecretRun(text, start, end); ok {
 					f.addSpan(ruleEntropy, ws, we)
@@ -255,7 +255,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				seg := start
 				for i := start; i <= end; i++ {
 					if i == end || text[i] == '/' {
-						if s := text[seg:i]; len(s) >= 16 && (knownShapeSecret(s) || len(s) >= 24 && highEntropySecret(s)) {
+						if s := text[seg:i]; len(s) >= 16 && !idPathSegment(text, start, seg) && (knownShapeSecret(s) || len(s) >= 24 && highEntropySecret(s)) {
 							f.addSpan(ruleEntropy, seg, i)
 						}
 						seg = i + 1
@@ -566,7 +566,7 @@ func placeholderValue(v string) bool {
 	if strings.Trim(v, "•●*·∙") == "" {
 		return true // a masked display: ••••••
 	}
-	if selfDescribing(v) || secretReference(v) || trivialValue(v) {
+	if selfDescribing(v) || secretReference(v) || trivialValue(v) || standInValue(v) {
 		return true
 	}
 	if v[0] == '(' {

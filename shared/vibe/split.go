@@ -115,6 +115,12 @@ func literalChains(text string) [][]piece {
 			lastEnd = -1
 			continue
 		}
+		if memberName(text, end) {
+			r.flush()
+			lastEnd = -1
+			i = end
+			continue
+		}
 		p := piece{i + 1, end}
 		for p.end-p.start >= 2 && text[p.end-2] == '\\' && (text[p.end-1] == 'n' || text[p.end-1] == 'r') {
 			p.end -= 2

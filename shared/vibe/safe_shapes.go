@@ -1,0 +1,479 @@
+package vibe
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Shapes of harmless values that agents' tool output is full of and that look random to the
+// entropy and structure rules, found by replaying real sessions (Gemini CLI, Claude Code,
+// aider) of other public repositories.
+
+// idNamed reports a name made of words and an id: hashNamed's, or a path whose file is named
+// by a UUID (antigravity-data/034f02b8-1fdf-4197-b597-050b7caac6f5.pb, as git and ls print
+// them).
+func idNamed(tok string) bool {
+	if hashNamed(tok) {
+		return true
+	}
+	i := strings.LastIndexByte(tok, '/')
+	if i < 0 {
+		return false
+	}
+	name := tok[i+1:]
+	if j := strings.LastIndexByte(name, '.'); j > 0 && j >= len(name)-6 {
+		name = name[:j]
+	}
+	return uuidRe.MatchString(name) && wordParts(strings.ReplaceAll(tok[:i], "/", "-"), 1)
+}
+
+// hashNamed reports a name that carries a build's or a package store's hash beside words:
+// cargo's registry index and build artefacts (index.crates.io-1949cf8c6b5b557f,
+// blocky_cosmic_iced-6f4369831df35eb4.d), and Nix store entries
+// (q3fzb7ay6r0jcvq9ap7yyjr2ywv1z2pv-python3-3.11.6). The hash is one part of 8 to 20 hex
+// digits (at most 80 bits, where a key in hex has 32 or more) among parts that are words, two
+// of them at least, in a dotted name (a host, a file with its extension: a vendor's prefix and
+// a short hex key, dapi-1a2b3c4d5e6f7a8b, is no such name), or a Nix store hash (32 characters of Nix's base32, which has no e, o, u or t)
+// before a name.
+func hashNamed(tok string) bool {
+	if len(tok) > 34 && tok[32] == '-' && nixBase32(tok[:32]) {
+		return wordParts(tok[33:], 0)
+	}
+	hashes := 0
+	words := 0
+	for p := range strings.FieldsFuncSeq(tok, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		switch {
+		case len(p) >= 8 && len(p) <= 20 && isHex(p) && hasDigitAndLetter(p):
+			hashes++
+		case len(p) > 20 && isHex(p):
+			return false
+		case !wordPart(p):
+			return false
+		case len(p) >= 3 && isLetters(p):
+			words++
+		}
+	}
+	return hashes == 1 && words >= 2 && strings.Contains(tok, ".")
+}
+
+// wordParts reports a name made of word parts (a package name and its version), at least min
+// of them letters only.
+func wordParts(s string, min int) bool {
+	words := 0
+	for p := range strings.FieldsFuncSeq(s, func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == '+' }) {
+		if !wordPart(p) {
+			return false
+		}
+		if isLetters(p) {
+			words++
+		}
+	}
+	return s != "" && words >= min
+}
+
+// wordPart reports a part of a name that is no random run: letters, digits, or a short mix
+// (py311, v2, x86).
+func wordPart(p string) bool {
+	return isLetters(p) || isDigits(p) || len(p) <= 6 || meanRunLength(p) >= 3
+}
+
+func isLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// nixBase32 reports 32 characters of the alphabet Nix writes store hashes in.
+func nixBase32(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' && c != 'e' && c != 'o' && c != 'u' && c != 't') {
+			return false
+		}
+	}
+	return len(s) == 32
+}
+
+// notColonHexGroups rejects a .pgpass-looking match whose port, database and user fields are
+// one or two hex digits each: the groups of a MAC address, a key fingerprint or an IPv6
+// address (90:10:57:d2:ae:e2), not host:port:database:user:password.
+func notColonHexGroups(match string) bool {
+	f := strings.SplitN(strings.TrimLeft(match, `"`), ":", 5)
+	if len(f) < 5 {
+		return true
+	}
+	for _, p := range f[1:4] {
+		if len(p) > 2 || !isHex(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// flagTakesNoSecret rejects a cli-secret-flag match whose flag acts on secrets rather than
+// passing one (gpg --list-secret-keys, --export-secret-keys KEYID, gh --enable-secret-scanning,
+// --no-password, --show-token) or whose value is a PAM control list (the "-password
+// [success=1 default=ignore]" lines of /etc/pam.d, where a leading dash marks an optional
+// module).
+func flagTakesNoSecret(match string) bool {
+	flag := strings.ToLower(strings.TrimLeft(match, "-"))
+	if i := strings.IndexAny(flag, "= \t\n\"'\\"); i >= 0 {
+		if v := strings.TrimLeft(flag[i:], "= \t\n\"'\\,"); strings.HasPrefix(v, "[") && strings.Contains(v, "=") {
+			return true
+		}
+		flag = flag[:i]
+	}
+	first, _, _ := strings.Cut(strings.ReplaceAll(flag, "_", "-"), "-")
+	switch first {
+	case "list", "enable", "disable", "no", "show", "export", "import", "delete", "remove", "rotate", "revoke",
+		"generate", "gen", "scan", "print", "verify", "require", "allow", "skip", "ignore", "forget", "clear":
+		return true
+	}
+	return strings.HasSuffix(flag, "-scanning") || strings.HasSuffix(flag, "-protection")
+}
+
+// flagStart returns where the command-line flag holding the name at i starts (its first
+// dash), or -1 when the name is no flag's.
+func flagStart(s string, i int) int {
+	for i > 0 && (isWordByte(s[i-1]) || s[i-1] == '-') {
+		i--
+	}
+	if i < len(s) && s[i] == '-' {
+		return i
+	}
+	return -1
+}
+
+// passwordCompound reports a word that makes a compound noun with "password" in prose ("as
+// password login is now disabled", "a password prompt appeared", "password manager"): what
+// follows the word there, not a .netrc password.
+func passwordCompound(v string) bool {
+	switch strings.ToLower(strings.TrimRight(v, ".,;:!?)")) {
+	case "login", "logins", "prompt", "prompts", "prompted", "authentication", "auth", "manager", "managers",
+		"reset", "resets", "change", "changes", "field", "fields", "policy", "policies", "hash", "hashes",
+		"strength", "expiry", "expiration", "less", "protected", "protection", "based", "entry", "input",
+		"dialog", "request", "requests", "required", "requirement", "requirements", "rotation", "store",
+		"storage", "vault", "file", "recovery", "update", "updates", "history", "length", "complexity":
+		return true
+	}
+	return false
+}
+
+// harmlessRun reports a random-looking run that entropy alone must not redact: a public key
+// (inPublicKey) or an encoded image, font or document (inEncodedMedia).
+func harmlessRun(text string, start int) bool {
+	return inPublicKey(text, start) || inEncodedMedia(text, start)
+}
+
+// mediaSignatures are the base64 forms of the first bytes of images, fonts and documents:
+// PNG, JPEG, GIF, WebP/RIFF, PDF, WOFF and WOFF2, SVG (<svg, <?xml).
+var mediaSignatures = []string{"iVBORw0KGgo", "/9j/", "R0lGOD", "UklGR", "JVBERi0", "d09GRg", "d09GMg", "PHN2Zy", "PD94bWwg"}
+
+// inEncodedMedia reports whether the token at start is part of an encoded image, font or
+// document (looking back at most 8 KB, so a larger file's later lines are judged alone): the payload of a data: URI whose slashes are JSON-escaped (data:image\/png;base64,
+// …\/…), a base64 string that opens with a media file's signature (a JSON "thumbnail":
+// "iVBORw0KGgo…"), or a line of a base64 block (a MIME part, a wrapped file) whose first line
+// does.
+func inEncodedMedia(text string, start int) bool {
+	// Back over base64 characters, JSON-escaped slashes and line breaks to where the run opens.
+	i := start
+	for n := 0; i > 0 && n < 8192; n++ {
+		c := text[i-1]
+		switch {
+		case isBase64Byte(c) || c == '=':
+			i--
+		case c == '\\' && i < len(text) && text[i] == '/':
+			i--
+		case c == '\n' && i >= 2 && isBase64Byte(text[i-2]) && lineIsBase64(text, i):
+			i--
+		case c == '\\' && i < len(text) && text[i] == 'n' && i >= 2 && isBase64Byte(text[i-2]) && lineIsBase64(text, i+1):
+			i-- // a JSON-escaped line break (the n was taken for base64)
+		case c == ' ' && i >= 3 && text[i-2] == '\n' && isBase64Byte(text[i-3]) && lineIsBase64(text, i):
+			i -= 2 // the same read through the escaped view, "\n" then a blank
+		default:
+			n = 8192
+		}
+	}
+	if hasPrefixAny(text[i:], mediaSignatures) {
+		return true
+	}
+	head := text[max(0, i-64):i]
+	j := strings.LastIndex(head, "data:")
+	return j >= 0 && strings.HasSuffix(head, ";base64,") && !strings.ContainsAny(head[j:], " \t\n\"'")
+}
+
+// lineIsBase64 reports whether the line starting at i is one line of a base64 block: 40 or
+// more base64 characters and nothing else.
+func lineIsBase64(text string, i int) bool {
+	j := i
+	for j < len(text) && (isBase64Byte(text[j]) || text[j] == '=') {
+		j++
+	}
+	return j-i >= 40 && (j == len(text) || text[j] == '\n' || text[j] == '"' || text[j] == '\\' && j+1 < len(text) && text[j+1] == 'n')
+}
+
+func isBase64Byte(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/'
+}
+
+func hasPrefixAny(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// inPublicKey reports whether the token at start is the key of an OpenSSH public key line
+// (ssh-ed25519 AAAAC3Nz…, as .pub files, authorized_keys and ssh-add -L print it), of a
+// pam_u2f authfile line, or a line of an armored PGP PUBLIC KEY BLOCK: public by definition, where private keys come as PEM or PGP
+// PRIVATE KEY blocks, which the key rules mask whole.
+func inPublicKey(text string, start int) bool {
+	if strings.HasPrefix(text[start:], "AAAA") {
+		head := text[max(0, start-40):start]
+		for _, alg := range []string{"ssh-ed25519 ", "ssh-rsa ", "ssh-dss ", "ecdsa-sha2-nistp256 ", "ecdsa-sha2-nistp384 ",
+			"ecdsa-sha2-nistp521 ", "sk-ssh-ed25519@openssh.com ", "sk-ecdsa-sha2-nistp256@openssh.com "} {
+			if strings.HasSuffix(head, alg) {
+				return true
+			}
+		}
+	}
+	if u2fKeysLine(text, start) {
+		return true
+	}
+	// An armored line opens its line (after indentation or a JSON-escaped line break).
+	i := start
+	for i > 0 && (text[i-1] == ' ' || text[i-1] == '\t') {
+		i--
+	}
+	if i > 0 && text[i-1] != '\n' && !(i > 1 && text[i-2] == '\\' && text[i-1] == 'n') {
+		return false
+	}
+	head := text[max(0, start-8192):start]
+	b := strings.LastIndex(head, "BEGIN PGP PUBLIC KEY BLOCK-----")
+	return b >= 0 && !strings.Contains(head[b:], "-----END PGP")
+}
+
+// u2fKeysLine reports whether the token at start is on a line of pam_u2f's authfile
+// (user:KeyHandle,UserKey,es256,+presence, as pamu2fcfg prints it): a FIDO credential's id and
+// public key, where the private key never leaves the authenticator. Both keys come before the
+// algorithm, so the rest of the line is enough to tell.
+func u2fKeysLine(text string, start int) bool {
+	rest := text[start:min(len(text), start+400)]
+	if i := strings.IndexByte(rest, '\n'); i >= 0 {
+		rest = rest[:i]
+	}
+	for _, alg := range []string{",es256,", ",eddsa,", ",rs256,"} {
+		if strings.Contains(rest, alg) {
+			return true
+		}
+	}
+	return false
+}
+
+// idPathSegment reports whether the path segment at seg of the token run at start names
+// rather than unlocks: the opaque id of a search provider's citation redirect
+// (vertexaisearch.cloud.google.com/grounding-api-redirect/…, the links Gemini cites its web
+// sources with) or a resource of an AWS ARN (arn:aws:iam::…:role/service-role/
+// AWSLambdaBasicExecutionRole-5f1c9e2a).
+func idPathSegment(text string, start, seg int) bool {
+	if strings.HasSuffix(text[max(0, seg-64):seg], ".google.com/grounding-api-redirect/") {
+		return true
+	}
+	head := text[max(0, start-96):start] // the run opens after the ARN's last colon
+	i := strings.LastIndex(head, "arn:aws")
+	return i >= 0 && !strings.ContainsAny(head[i:], " \t\n\"'")
+}
+
+// qualifiedKey reports a key named by the word before it as one that is no secret: "Cache
+// key: v1-deps-…", "Primary key", "Sort key", "Host key".
+func qualifiedKey(s string, nameStart int, name string) bool {
+	if l := strings.ToLower(name); l != "key" && l != "keys" || nameStart < 2 || s[nameStart-1] != ' ' {
+		return false
+	}
+	i := nameStart - 1
+	for i > 0 && isLetter(s[i-1]) {
+		i--
+	}
+	switch strings.ToLower(s[i : nameStart-1]) {
+	case "public", "pub", "primary", "foreign", "sort", "partition", "cache", "idempotency", "hash", "lookup",
+		"unique", "map", "dict", "group", "row", "column", "index", "shortcut", "hot", "react", "translation", "host":
+		return true
+	}
+	return false
+}
+
+// urlWithHost reports a token that opens with a host name in lower case (words and digits
+// joined by dots and dashes, the last part a top-level domain of letters): the rest of a URL
+// after its scheme (gist.github.com/wong2/e0f3…), whose slashes are a path's, not random
+// base64's, which mixes cases.
+func urlWithHost(tok string) bool {
+	host, _, _ := strings.Cut(strings.TrimLeft(tok, "/"), "/")
+	parts := strings.Split(host, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.Trim(p, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+			return false
+		}
+	}
+	tld := parts[len(parts)-1]
+	return len(tld) >= 2 && len(tld) <= 12 && isLetters(tld)
+}
+
+// idNamedValue reports a token that is the whole quoted value of a member whose name says it
+// is an id ("responseId": "mNq7aPmTLeyWz7IP3YKb2Qo", Gemini's response ids; "node_id":
+// "PR_kwDO…", GitHub's): random, but an identifier, unless the name also says secret, token,
+// password, auth, session, cookie or signature (Vault's secret_id is a credential).
+func idNamedValue(text string, start, end int) bool {
+	if start < 4 || end >= len(text) || text[start-1] != '"' || text[end] != '"' {
+		return false
+	}
+	i := start - 2
+	for i >= 0 && (text[i] == ' ' || text[i] == '\t') {
+		i--
+	}
+	if i < 0 || text[i] != ':' && text[i] != '=' {
+		return false
+	}
+	i--
+	for i >= 0 && (text[i] == ' ' || text[i] == '"' || text[i] == '\\') {
+		i--
+	}
+	e := i + 1
+	for i >= 0 && (isWordByte(text[i]) || text[i] == '-') {
+		i--
+	}
+	name := text[i+1 : e]
+	l := strings.ToLower(name)
+	if !(l == "id" || strings.HasSuffix(l, "_id") || strings.HasSuffix(l, "-id") || strings.HasSuffix(name, "Id") || strings.HasSuffix(name, "ID")) {
+		return false
+	}
+	return !containsAny(l, []string{"secret", "token", "pass", "pwd", "auth", "session", "cookie", "sig", "key"})
+}
+
+// gitRefLine matches the start of a line git push and fetch print for a ref they updated:
+// "   3f9c2b1..7d4b9c8  feature/token-refresh -> feature/token-refresh", "* [new branch]".
+var gitRefLine = regexp.MustCompile(`^\s*(?:[+ ] )?(?:[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}|\* \[new (?:branch|tag|ref)\]|- \[deleted\]|= \[up to date\]|! \[rejected\])\s`)
+
+// gitRefUpdate reports a name on such a line: a branch or tag name (token-refresh), which
+// the keyword rule would read as a name assigned with ->.
+func gitRefUpdate(s string, nameStart int) bool {
+	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
+	return nameStart-ls < 160 && gitRefLine.MatchString(s[ls:nameStart])
+}
+
+// testStatus reports a test runner's PASS (Go's "--- PASS: TestX/case", "=== PASS", TAP and
+// Jest's "PASS src/…"), which the keyword rule would read as a password's name.
+func testStatus(s string, nameStart int, name string) bool {
+	if name != "PASS" {
+		return false
+	}
+	head := s[max(0, nameStart-4):nameStart]
+	return strings.HasSuffix(head, "--- ") || strings.HasSuffix(head, "=== ") ||
+		strings.HasPrefix(strings.TrimLeft(s[min(nameStart+4, len(s)):], ": "), "Test")
+}
+
+// hclReference matches a Terraform/HCL reference: var.db_password, local.creds.pw,
+// module.db.password, data.aws_ssm_parameter.pw.value, each.value.secret.
+var hclReference = regexp.MustCompile(`^(?:var|local|module|data|each\.value|self)\.[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[[^\]]*\])*$`)
+
+// standInValue reports a value that stands in for a secret beside the placeholders: a
+// reference to a Terraform variable or output, or an instruction (change-this-to-a-random-
+// string, replace-with-your-key, insert_token_here, generate-a-secret). Without regexps but
+// for a value that opens like a reference: it is asked of every candidate secret.
+func standInValue(v string) bool {
+	if i := strings.IndexByte(v, '.'); i >= 3 && i <= 10 && hclReference.MatchString(v) {
+		return true
+	}
+	if len(v) < 8 || !strings.ContainsAny(v, "-_ ") {
+		return false
+	}
+	verb := false
+	for i := 0; i < len(v); {
+		j := i
+		for j < len(v) && v[j] != '-' && v[j] != '_' && v[j] != ' ' {
+			j++
+		}
+		w := v[i:j]
+		if verb && oneOfFold(w, "this", "me", "it", "your", "with", "in", "a", "the", "here") {
+			return true
+		}
+		verb = oneOfFold(w, "change", "replace", "insert", "fill", "generate", "put", "enter", "paste")
+		i = j + 1
+	}
+	return false
+}
+
+func oneOfFold(w string, words ...string) bool {
+	for _, x := range words {
+		if len(w) == len(x) && strings.EqualFold(w, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// kubectlResult reports a quoted name that kubectl or helm reports on (secret "app-tls"
+// created): a resource's name, not the secret's value.
+func kubectlResult(s string, end int) bool {
+	rest := strings.TrimLeft(s[end:], "\"' ")
+	for _, verb := range []string{"created", "deleted", "configured", "unchanged", "patched", "labeled", "annotated",
+		"replaced", "not found", "already exists", "serverside-applied"} {
+		if strings.HasPrefix(rest, verb) {
+			return true
+		}
+	}
+	return false
+}
+
+// accountSpellings are the spellings of an account name to mask, those not in known yet: the
+// name, lower-case and capitalised (account names match regardless of case on Windows and
+// macOS, and prose capitalises them: "the user, Mischa,").
+func accountSpellings(u string, known []string) []string {
+	var out []string
+	for _, v := range []string{u, strings.ToLower(u), strings.ToUpper(u[:1]) + strings.ToLower(u[1:])} {
+		if !slices.Contains(known, v) && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// memberName reports whether a quoted literal whose closing quote is at end names a member
+// ("sessionId": …, 'key': …): a JSON, YAML or dict key, never a piece of a secret split
+// across literals, so no chain runs through it.
+func memberName(text string, end int) bool {
+	i := end + 1
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	return i < len(text) && text[i] == ':'
+}
+
+// plainURL reports a value that is a URL without credentials in it (no user part, query,
+// fragment or generated path segment): where a secret is used or kept, as in git's
+// [credential "https://github.com"] sections, not the secret.
+func plainURL(v string) bool {
+	v = strings.Trim(v, `"'`)
+	i := strings.Index(v, "://")
+	if i <= 0 || !isLetters(v[:i]) {
+		return false
+	}
+	rest := v[i+3:]
+	if strings.ContainsAny(rest, "@?#&= \t") {
+		return false
+	}
+	for _, seg := range strings.Split(rest, "/")[1:] {
+		if seg != "" && !wordParts(seg, 0) {
+			return false // a generated segment may be the credential (/hooks/<token>)
+		}
+	}
+	return true
+}

@@ -1,0 +1,165 @@
+package vibe
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Each harmless shape found in real sessions beside a secret of a similar shape that is
+// still caught.
+func TestSafeShapes(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	kept := []struct{ name, in string }{
+		{"cargo registry index", "/srv/build/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/kurbo-0.10.4/src/translate_scale.rs"},
+		{"cargo build artefact", "target/debug/deps/blocky_cosmic_iced-6f4369831df35eb4.d\ntarget/debug/deps/libring-3f1c5a0e3a9d7c44.rlib"},
+		{"cargo artefact in prose", "removed blocky_cosmic_iced-6f4369831df35eb4.d and rebuilt"},
+		{"nix store path", "/nix/store/q3fzb7ay6r0jcvq9ap7yyjr2ywv1z2pv-python3-3.11.6/bin/python3"},
+		{"nix store entry", "building 'q3fzb7ay6r0jcvq9ap7yyjr2ywv1z2pv-openssl-3.0.12-dev'"},
+		{"mac addresses in a script", "add_lease \"Legion_Pro_7i\" \"90:10:57:d2:ae:e2\" \"192.168.8.10\"\nadd_lease \"MacBook_Pro\"   \"16:63:ea:84:8b:c6\" \"192.168.8.11\""},
+		{"mac address line", "90:10:57:d2:ae:e2\n16:63:ea:84:8b:c6"},
+		{"files named by uuids", " create mode 100644 antigravity-data/034f02b8-1fdf-4197-b597-050b7caac6f5.pb\n create mode 100644 raw_data/sessions/0c86f822-80be-489e-878a-42325677b25e.json"},
+		{"gist url", `{"title":"Tools and system prompt of Claude Code · GitHub","url":"https://gist.github.com/wong2/e0f34aac66caf890a332f7b6f9e2ba8f"}`},
+		{"aws arn", "arn:aws:iam::123456789012:role/service-role/AWSLambdaBasicExecutionRole-5f1c9e2a"},
+		{"qualified keys", "Primary key: Xk29fQz81LmP\nCache key: Xk29fQz81LmP"},
+		{"kubectl output", `secret "app-tls" created` + "\n" + `secret "db-credentials" deleted`},
+		{"terraform references", "password = var.db_password\nmaster_password = module.db.master_password\ntoken = data.aws_ssm_parameter.token.value"},
+		{"instructions as values", "JWT_SECRET=change-this-to-a-random-string\nAPI_KEY=replace-with-your-key\nSESSION_SECRET=generate-a-long-random-value"},
+		{"go test output", "--- PASS: TestTokenRefresh/expired_token_is_rejected (0.00s)\n=== PASS: TestPasswordReset\nPASS\nok  \tgithub.com/acme/app/internal/auth\t0.512s"},
+		// A PNG of random pixels made here, in the forms tools print it.
+		{"json-escaped data uri", `{"src":"data:image\/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAA00lEQVR4nAHIADf\/AFLyJmWmDBLSiRhdlQ7ogTYJFm9rET0XjQBsD9OQH\/I5oaCV8g+TlWUM+TgLjtsiSmsAJIoekk6P0K4uGpSSozBfGIy2EJAPnjR\/AK6IbcZQd5XsdFxMP8sussc+FJNMhn7gVwC6ckmb+hIeg2sqwVcm7n1rCvarE8OOksoA4NFQV7FZmH+UzHQR1xfxRXmyqhAPu7NPAKWT\/q7Scki3YuOrWAXwdlornB1+DzfESQAhvT9lZOrffxQqcmaMR+Ij0W7djEe0avxAHVlU1Uq5sAAAAABJRU5ErkJggg=="}`},
+		{"image in a json field", `"thumbnail": "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAA00lEQVR4nAHIADf/AFLyJmWmDBLSiRhdlQ7ogTYJFm9rET0XjQBsD9OQH/I5oaCV8g+TlWUM+TgLjtsiSmsAJIoekk6P0K4uGpSSozBfGIy2EJAPnjR/AK6IbcZQd5XsdFxMP8sussc+FJNMhn7gVwC6ckmb+hIeg2sqwVcm7n1rCvarE8OOksoA4NFQV7FZmH+UzHQR1xfxRXmyqhAPu7NPAKWT/q7Scki3YuOrWAXwdlornB1+DzfESQAhvT9lZOrffxQqcmaMR+Ij0W7djEe0avxAHVlU1Uq5sAAAAABJRU5ErkJggg==", "photo": "/9j/4AAQSkZJRluu4mH1OyYVLSY7qDsDfNSWLkNIASVriF6ckFHzILDbg/Oep629DXTm3sfz367Mj2RlZmQae6JmDzAR/DVwKRxXmQ0aAJEmiRnyXZ0GEt81nWAmokD0WJpdeR8d2Xz++nd6e08VJBq/V71DetSxKYQFNPPzh1wlsA=="`},
+		{"mime part, json-escaped lines", `Content-Transfer-Encoding: base64\n\niVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAA00lEQVR4nAHIADf/AFLyJmWmDBLS\niRhdlQ7ogTYJFm9rET0XjQBsD9OQH/I5oaCV8g+TlWUM+TgLjtsiSmsAJIoekk6P0K4uGpSSozBf\nGIy2EJAPnjR/AK6IbcZQd5XsdFxMP8sussc+FJNMhn7gVwC6ckmb+hIeg2sqwVcm7n1rCvarE8OO\nksoA4NFQV7FZmH+UzHQR1xfxRXmyqhAPu7NPAKWT/q7Scki3YuOrWAXwdlornB1+DzfESQAhvT9l\nZOrffxQqcmaMR+Ij0W7djEe0avxAHVlU1Uq5sAAAAABJRU5ErkJggg==`},
+		{"mime part", "Content-Transfer-Encoding: base64\n\n" + `iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAA00lEQVR4nAHIADf/AFLyJmWmDBLS
+iRhdlQ7ogTYJFm9rET0XjQBsD9OQH/I5oaCV8g+TlWUM+TgLjtsiSmsAJIoekk6P0K4uGpSSozBf
+GIy2EJAPnjR/AK6IbcZQd5XsdFxMP8sussc+FJNMhn7gVwC6ckmb+hIeg2sqwVcm7n1rCvarE8OO
+ksoA4NFQV7FZmH+UzHQR1xfxRXmyqhAPu7NPAKWT/q7Scki3YuOrWAXwdlornB1+DzfESQAhvT9l
+ZOrffxQqcmaMR+Ij0W7djEe0avxAHVlU1Uq5sAAAAABJRU5ErkJggg==`},
+		{"provider ids on other platforms", `{"id":"toolu_vrtx_01Xk9QmDvV4Rfq3tC7bLpWsZ"} {"id":"msg_bdrk_01HCbRZ1kLkZu6ydwUiGxqrd"} id: gen-1734567890-Xk9QmDvV4Rfq3tC7bLpW`},
+		{"ids named so", `"responseId": "mNq7aPmTLeyWz7IP3YKb2Qo", "node_id": "PR_kwDOAbCdEf5Xk9QmDv", "conversationId":"Xk9QmDvV4Rfq3tC7bLpWsZ2N"`},
+		{"git push output", "To github.com:acme/app.git\n   3f9c2b1..7d4b9c8  feature/token-refresh -> feature/token-refresh\n * [new branch]      fix/password-reset -> fix/password-reset"},
+		{"key fingerprint", "Fingerprint: 2c:1f:ab:4e:90:10:57:d2:ae:e2:16:63:ea:84:8b:c6"},
+		{"gpg lists secret keys", `{"command":"gpg --list-secret-keys","description":"List GPG secret keys."}`},
+		{"gpg exports a key by id", "gpg --armor --export-secret-keys 8D357AFBEA94CD48BC1982CCBDDE13F749C6CF8A > key.asc"},
+		{"boolean flags", "gh repo edit acme/app --enable-secret-scanning --enable-secret-scanning-push-protection"},
+		{"pam control lists", "-auth      [success=2 default=ignore]  pam_systemd_home.so\nauth       [success=1 default=bad]     pam_unix.so try_first_pass nullok\n-password  [success=1 default=ignore]  pam_systemd_home.so"},
+		{"password compounds in prose", "Copy your key to this machine first, as password login is now disabled; expect no password prompts."},
+		{"ssh ed25519 public key", `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAII3eL1K+hH/lrVbaXkjwZJzJwxmchBNSCOTCM8ErwQjb dev@box`},
+		{"ssh rsa public key", `ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAAAgQCcsUtCwFAwpl076MfaGTSWwTtnJQg2G3pj6KONMIcsWGoKNzHI1czVFIlds/LaMkTEwqiD/G1uz2IHixs35d/zqkRxQ90RUfjnF6iSLr2ApOxTjZH0e08PBNfBmrZqgTYgVMKvO5E/JAktyh4NLFXiRTHuMXSmHz9+mGqNcF3QcQ== x`},
+		{"authorized_keys line", "command=\"/usr/bin/backup\" " + `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAII3eL1K+hH/lrVbaXkjwZJzJwxmchBNSCOTCM8ErwQjb dev@box`},
+		{"pam_u2f authfile", "$ cat ~/.config/Yubico/u2f_keys\ndev:Hd3Tq0Yk9bWz1Lr5Xc7Vn2Mp8Gs4Jf6Ah0Ue3Io9Py1Ta5Sb7Dc2Ev4Fw6Gx8Hy0Iz,mQ9xT2vR7kL4pZ1wN8cB5yH3jF6gD0sA2eU9iO4tY7rE1qW3zX5vC8bM6nK0lJ2hG4fD6sA8pO0iU2yT4rE6wQ8,es256,+presence"},
+		{"pgp public key block", `-----BEGIN PGP PUBLIC KEY BLOCK-----
+
+mDMEaw8JxxYJKwYBBAHaRw8BAQdAUo1eA6HQADJYHbxHgl1cz6QNUKlmtdKnkoud
+oXSdZK20GURldiBCb3ggPGRldkBib3guaW52YWxpZD6IkAQTFggAOBYhBKiO5TkX
+1W1r9G6YZEExivwjEv3sBQJrDwnHAhsDBQsJCAcCBhUKCQgLAgQWAgMBAh4BAheA
+AAoJEEExivwjEv3sllsA/R7+WAE2xPmlRYEifB5/O53geCPsOt09deFlhtncFRYc
+AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
+=CEd3
+-----END PGP PUBLIC KEY BLOCK-----`},
+		// A link of a Gemini CLI session in mischa-thisness/M-Gemini (CC0).
+		{"gemini citation links", "[1] archlinux.org (https://vertexaisearch.cloud.google.com/grounding-api-redirect/AUZIYQHCQoZMSFll5D_fB8UdNPvYc2vDKuYPM1ZYH3ABnqqzzLw66PE_jPsYSXnaj3rQRK9tjUsrI3ObM7gkyK5a6HC2SNSh6SudzOMoSRGtPy0kh1Mh6RXAPAHHSubbLbXXNUCHZEhcm4hzxmNxIsgBe8CZNDsbiGJCLuFQ9G75fKtU3FhsxTB9T4CnoDdFepCDc4t5iV4ayFAlnQ)"},
+		{"json member names on their lines", "{\n  \"sessionId\": \"d2230b34-e170-4c53-976d-5fec7ff9a796\",\n  \"projectHash\": \"86bc0e27f2bad5ee2e2625969dc74484f7717cff50ea68e3c3f18194c802a493\"\n}"},
+		{"git credential sections", "[credential \"https://github.com\"]\n\thelper = !gh auth git-credential\n[credential \"https://gist.github.com\"]"},
+	}
+	for _, tc := range kept {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			out := san.NewSession(SessionHints{}).SanitizeText(tc.in)
+			require.NotContains(t, out, "[redacted", "in %q", tc.in)
+		})
+	}
+	caught := []struct{ name, in, secret string }{
+		{"hex key after a vendor prefix", "export KEY=1 && run sk-1949cf8c6b5b557f1949cf8c6b5b557f", "1949cf8c6b5b557f1949cf8c6b5b557f"},
+		{"long hex body beside words", "deploy_token-1949cf8c6b5b557f2a3b4c5d6e7f8091aabbccdd0011 used", "1949cf8c6b5b557f2a3b4c5d6e7f8091aabbccdd0011"},
+		{"random run beside a hash", "id Qx7mB2pzR9vL4kWn8cT1yH6j-6f4369831df35eb4 set", "Qx7mB2pzR9vL4kWn8cT1yH6j"},
+		{"mixed-case run shaped like a store path", "/nix/store/Q3fzB7aY6R0jcvQ9aP7yyJr2yWv1Z2pV-python3/bin", "Q3fzB7aY6R0jcvQ9aP7yyJr2yWv1Z2pV"},
+		{"a hash-named value assigned to a secret", "API_TOKEN=index.crates.io-1949cf8c6b5b557f", "1949cf8c6b5b557f"},
+		{"pgpass line", "db.internal:5432:app:deploy:Xy7pass99q", "Xy7pass99q"},
+		{"pgpass line with short fields", "10.0.0.5:5432:ab:cd:hunter2pass", "hunter2pass"},
+		{"password flag", "mysql_setup --password hunter2x --host db", "hunter2x"},
+		{"api key flag", "deploy --api-key=Qx7mB2pzR9vL4kWn", "Qx7mB2pzR9vL4kWn"},
+		{"secret flag named for a client", "login --client-secret abc123XYZ789", "abc123XYZ789"},
+		{"netrc password of letters", "machine api.example.com login deploy password hardcoded", "hardcoded"},
+		{"netrc password after prose", "this machine uses password Zx8kq2pLm9", "Zx8kq2pLm9"},
+		{"private key after a public one", `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAII3eL1K+hH/lrVbaXkjwZJzJwxmchBNSCOTCM8ErwQjb dev@box` + "\n" + `-----BEGIN OPENSSH PRIVATE KEY-----
+b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW
+QyNTUxOQAAACCN3i9SvoR/5a1W2l5I8GScycMZnIQTUgjkwjPBK8EI2wAAAJCdVIY0nVSG
+NAAAAAtzc2gtZWQyNTUxOQAAACCN3i9SvoR/5a1W2l5I8GScycMZnIQTUgjkwjPBK8EI2w
+AAAEDxEufizy+mXCBdLBZEPwkBZzQNiZTJsfBpirApKL8zMo3eL1K+hH/lrVbaXkjwZJzJ
+wxmchBNSCOTCM8ErwQjbAAAAB2RldkBib3gBAgMEBQY=
+-----END OPENSSH PRIVATE KEY-----`, "QyNTUxOQAAACCN3i9SvoR/5a"},
+		{"random run after ssh-rsa", "ssh-rsa Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
+		{"random run on another line than a u2f key", "dev:Hd3Tq0Yk9bWz1Lr5Xc7Vn2Mp8Gs4Jf6Ah0Ue3Io9Py1Ta5Sb7Dc2Ev4Fw6Gx8Hy0Iz,mQ9xT2vR7kL4pZ1wN8cB5yH3jF6gD0sA,es256,+presence\ntoken Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
+		{"random run after a public key block", `-----BEGIN PGP PUBLIC KEY BLOCK-----
+
+mDMEaw8JxxYJKwYBBAHaRw8BAQdAUo1eA6HQADJYHbxHgl1cz6QNUKlmtdKnkoud
+oXSdZK20GURldiBCb3ggPGRldkBib3guaW52YWxpZD6IkAQTFggAOBYhBKiO5TkX
+1W1r9G6YZEExivwjEv3sBQJrDwnHAhsDBQsJCAcCBhUKCQgLAgQWAgMBAh4BAheA
+AAoJEEExivwjEv3sllsA/R7+WAE2xPmlRYEifB5/O53geCPsOt09deFlhtncFRYc
+AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
+=CEd3
+-----END PGP PUBLIC KEY BLOCK-----` + "\n\ntoken Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
+		{"random file name beside a uuid one", "keys/Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts.pem and keys/034f02b8-1fdf-4197-b597-050b7caac6f5.pem", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
+		{"random run with slashes and a dot", "key aB3xY9pQ/7kLm2Nz.Qw8/Rt5vXc1Zb4/Yh6Jd0Fg3", "Rt5vXc1Zb4/Yh6Jd0Fg3"},
+		{"aws secret with slashes", "aws_secret wJalrXUtnFEMI/K7MDENG/bPxRfiCY8zQ4vN2mLp done", "wJalrXUtnFEMI/K7MDENG/bPxRfiCY8zQ4vN2mLp"},
+		{"license key", "License key: Xk29fQz81LmP", "Xk29fQz81LmP"},
+		{"bare key", "key: Xk29fQz81LmP", "Xk29fQz81LmP"},
+		{"kubectl creating a secret from a literal", "kubectl create secret generic db --from-literal=password=Zx8kq2pLm9", "Zx8kq2pLm9"},
+		{"random path segment beside an arn", "arn:aws:iam::123456789012:role/x /opt/keys/Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
+		{"a value under a variable's name", "password = variable_pw_Zx8kq2pLm9", "variable_pw_Zx8kq2pLm9"},
+		{"a passphrase of words", "JWT_SECRET=correct-horse-battery-staple", "correct-horse-battery-staple"},
+		{"pass followed by a value", "PASS: Zx8kq2pLm9!", "Zx8kq2pLm9!"},
+		{"random base64 in a json field", `"blob": "i+oGwodM+qTdF7LYQoRd6CpbxTmIiseAVKI5nM/J/MLaMc490Wa9zTozhH5buwf9B8pHeEIxsZr0WHLO77n8WfT5XRQ4Gjp4MlY0e5/85pzXAHrop1jMpBXV"`, "i+oGwodM+qTdF7LYQoRd6CpbxTmIiseAVKI5nM/J"},
+		{"gzip in base64", `echo "H4sIAKke6GPItsAzeuMtb8qiVRbN8vi4ZXZmvvIVuSgr/iAHJpfnd86nJZzTmPp5qO9ZJ4yMIQUDzPi5phqGv+8jb/zfMdPfNgdANkqAPcOWU0KLa9UhD+i9WuV1qQ==" | base64 -d | gunzip`, "6GPItsAzeuMtb8qiVRbN8vi4ZXZmvvIVuSgr/iAH"},
+		{"random base64 after an image line", "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAA00lEQVR4nAHIADf/AFLyJmWmDBLS\n\nkey i+oGwodM+qTdF7LYQoRd6CpbxTmIiseAVKI5nM/J/MLaMc490Wa9zTozhH5buwf9B8pHeEIxsZr0WHLO77n8WfT5XRQ4Gjp4MlY0e5/85pzXAHrop1jMpBXV", "i+oGwodM+qTdF7LYQoRd6CpbxTmIiseAVKI5nM/J"},
+		{"a secret id", `"secret_id": "Xk9QmDvV4Rfq3tC7bLpWsZ2N"`, "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
+		{"a session id", `"session_id": "Xk9QmDvV4Rfq3tC7bLpWsZ2N"`, "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
+		{"a random value beside an id", `"id": 42, "data": "Xk9QmDvV4Rfq3tC7bLpWsZ2N"`, "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
+		{"a vendor token on a platform", "sk-ant-api03-Xk9QmDvV4Rfq3tC7bLpWsZ2NXk9QmDvV4Rfq3tC7bLpWsZ2NXk9QmDvV4Rfq3tC7bLpWsZ2NXk9QmDvV4Rfq3tC7b-AAAA", "Xk9QmDvV4Rfq3tC7bLpWsZ2NXk9QmDvV4Rfq3tC7bLpWsZ2N"},
+		{"an arrow assignment", "$config->password = 'Zx8kq2pLm9';\n$token -> 'Qx7mB2pzR9vL'", "Zx8kq2pLm9"},
+		{"random segment of another url", "https://files.example.com/download/Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts/app.zip", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
+		{"password split over literals", "password = (\n    \"Qx7mB2pzR9vL\"\n    \"4kWn8cT1yH6j\"\n)", "4kWn8cT1yH6j"},
+		{"url with credentials under a secret name", "password: \"https://deploy:Zx8kq2pLm9@git.example.com\"", "Zx8kq2pLm9"},
+		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
+	}
+	for _, tc := range caught {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			out := san.NewSession(SessionHints{}).SanitizeText(tc.in)
+			require.NotContains(t, out, tc.secret, "in %q", tc.in)
+			require.True(t, strings.Contains(out, "[redacted:"), out)
+		})
+	}
+}
+
+func TestHashNamed(t *testing.T) {
+	t.Parallel()
+	for tok, want := range map[string]bool{
+		"index.crates.io-1949cf8c6b5b557f":                true,
+		"blocky_cosmic_iced-6f4369831df35eb4.d":           true,
+		"q3fzb7ay6r0jcvq9ap7yyjr2ywv1z2pv-python3-3.11.6": true,
+		"sk-1949cf8c6b5b557f1949cf8c6b5b557f":             false, // 32 hex: a key's body
+		"1949cf8c6b5b557f":                                false, // a hash alone is isHex's
+		"Qx7mB2pzR9vL4kWn8cT1yH6j-6f4369831df35eb4":       false,
+		"e3fzb7ay6r0jcvq9ap7yyjr2ywv1z2pv-python3":        false, // e is no Nix base32 digit
+		"ab-6f4369831df35eb4":                             false, // no word beside the hash
+		"build-6f4369831df35eb4-6f4369831df35eb4":         false, // two hashes
+		"release-v1.2.3-6f4369831df35eb4-linux-amd64.tar": true,
+	} {
+		require.Equal(t, want, hashNamed(tok), tok)
+	}
+}
+
+// An account name learned from a home directory is masked however it is capitalised; a longer
+// word holding it is not.
+func TestAccountSpellings(t *testing.T) {
+	t.Parallel()
+	ss := testSanitizer(t).NewSession(SessionHints{WorkspaceRoots: []string{"/home/mischa"}})
+	out := ss.SanitizeText("the user, Mischa, should run `sudo passwd mischa`; key comment MISCHA? mischa@legion; Mischanko stays")
+	require.Equal(t, "the user, [user], should run `sudo passwd [user]`; key comment MISCHA? [user]@legion; Mischanko stays", out)
+	require.Equal(t, []string{"Mischa", "mischa"}, accountSpellings("Mischa", nil))
+	require.Equal(t, []string{"Mischa"}, accountSpellings("mischa", []string{"mischa"}))
+}
