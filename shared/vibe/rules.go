@@ -388,7 +388,7 @@ var flagProse = map[string]bool{"via": true, "with": true, "flag": true, "option
 	"should": true, "will": true, "can": true, "also": true, "from": true, "as": true, "at": true, "of": true}
 
 // placeholder matches values that stand for a secret rather than being one.
-var placeholder = regexp.MustCompile(`(?i)^(?:[\w.-]{0,16}(?:xxx|\*\*\*|\.\.\.)[\w.*-]{0,16}|\$+\{?[\w.:-]*\}?|\$\([^)]*\)|%[\w]+%|<[^<>]*>|\{\{[^{}]*\}\}|\{\s*[A-Za-z_][\w.-]*\s*\}|\[[^\[\]]*\]|\*+|x+|\.+|-+|_+|#+|null|nil|none|undefined|true|false|yes|no|on|off|required|optional|string|str|bool|int|number|bytes|text|password|secret|token|(?:your|my)[A-Za-z_-]*[0-9]{0,3}|changeme|change[_-]?me|example|sample|dummy|placeholder|redacted|\[redacted[^\]]*\]|todo|tbd|env|test|pass|foo|bar|baz|demo|os\.[\w.()"']*|process\.env[\w.]*)$`)
+var placeholder = regexp.MustCompile(`(?i)^(?:[\w.-]{0,16}(?:xxx|\*\*\*|\.\.\.)[\w.*-]{0,16}|\$+\{?[\w.:-]*\}?|\$\([^)]*\)|%[\w]+%|<[^<>]*>|\{\{[^{}]*\}\}|\{\s*[A-Za-z_][\w.-]*\s*\}|\[[^\[\]]*\]|\*+|x+|\.+|-+|_+|#+|null|nil|none|undefined|true|false|yes|no|on|off|required|optional|string|str|bool|int|number|bytes|text|password|secret|token|your[A-Za-z_-]*[0-9]{0,3}|changeme|change[_-]?me|example|sample|dummy|placeholder|redacted|\[redacted[^\]]*\]|todo|tbd|env|test|pass|foo|bar|baz|demo|os\.[\w.()"']*|process\.env[\w.]*)$`)
 
 var authSchemes = map[string]bool{"bearer": true, "basic": true, "token": true, "digest": true, "negotiate": true,
 	"apikey": true, "api-key": true, "sso-key": true, "hmac": true}

@@ -36,6 +36,11 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"license key", "license_key: 0a14254db7a1e9d29c3370dacc798cb65d25c9af", "0a14254db7a1e9d29c3370dacc798cb65d25c9af", "license_key:"},
 		{"pat", "asana_pat = 1/1248440223456784:d3d7e52e5c4a5d4c9bc424d2d882324d", "d3d7e52e5c4a5d4c9bc424d2d882324d", "asana_pat"},
 		{"query parameter", "jdbc:mysql://db/app?user=admin&userpass=hunterTwo", "hunterTwo", "user=admin"},
+		// A value that starts with "my" is a password people choose, not a stand-in, unless
+		// its words say what it stands for (my-secret, my_api_key).
+		{"connection string my-word", "Server=db;Uid=myUsername;Pwd=myPassword;", "myPassword", "Uid=myUsername;Pwd="},
+		{"psexec my-word", `psexec \\host -u DOMAIN\ops -p mypass99 cmd`, "mypass99", "-u DOMAIN"},
+		{"url password my-word", "mongodb://devuser:mySecret789@dev.mongodb.com:27017/dev_db", "mySecret789", "@dev.mongodb.com"},
 		{"random value starting with my", `"strava_token": "myrfa4y0dsfh7twl35aty4yt4jl77a3lcrj7edq5",`, "myrfa4y0dsfh7twl35aty4yt4jl77a3lcrj7edq5", "strava_token"},
 		// URLs: a password holding @, webhooks whole.
 		{"url user named token", "git clone https://x-access-token:ghs_Zq8vZ2mXp4Lr7Tn1Wc9Yb3Hd6Fj0Gs5Ae2Uu@github.com/acme/app.git", "Zq8vZ2mXp4Lr7Tn1Wc9Y", "@github.com/acme/app.git"},
@@ -178,6 +183,7 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"$ git config --global user.name bot && npm config set registry https://npm.corp.io/",
 		"description: |\n  Reads the password from the vault.\nname: app",
 		`<entry key="db.url">jdbc:postgresql://db/app</entry>`,
+		"password = my-secret\ntoken: my_api_key\nAPI_KEY=your_api_key",
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
