@@ -1,10 +1,12 @@
 package vibe
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -372,4 +374,28 @@ func repeats(s string, n int) bool {
 		}
 	}
 	return false
+}
+
+// vendorTemplates place a generated key (%[1]s) after a service's name (%[2]s).
+var vendorTemplates = []string{"%[2]s %[1]s", "%[2]s=%[1]s", "%[2]s: \"%[1]s\",", "%[2]sACCESS %[1]s", "%[2]s KEY %[1]s",
+	"export %[2]s '%[1]s'", "%[2]s => '%[1]s'"}
+
+// FuzzVendorKeys: a generated key (hex, or a UUID) after any service's name, joined in any of
+// the ways the vendor-key pass reads, is masked whatever text comes before and after it.
+func FuzzVendorKeys(f *testing.F) {
+	names := slices.Sorted(maps.Keys(vendorNames()))
+	for i := range vendorTemplates {
+		f.Add(uint8(i), uint16(i*37), "deploy log:", "done", "seed")
+	}
+	san := testSanitizer(f)
+	f.Fuzz(func(t *testing.T, which uint8, name uint16, before, after, raw string) {
+		sum := sha256.Sum256([]byte(raw))
+		v := hex.EncodeToString(sum[:20]) + "a1"
+		if which%2 == 1 {
+			h := hex.EncodeToString(sum[:16])
+			v = h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+		}
+		in := before + "\n" + fmt.Sprintf(vendorTemplates[int(which)%len(vendorTemplates)], v, names[int(name)%len(names)]) + "\n" + after
+		checkPlanted(t, san, in, v)
+	})
 }

@@ -194,6 +194,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 		findKeywordAssignments(chunk, lower, off, f)
 		findPairedSecrets(chunk, off, f)
 		findPrefixedTokens(chunk, off, f)
+		findVendorValues(chunk, off, f)
 		if strings.IndexByte(chunk, '.') >= 0 {
 			findIPTriples(chunk, off, f)
 		}
