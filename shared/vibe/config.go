@@ -176,12 +176,13 @@ var configRules = []extraRule{
 	},
 	{
 		// A user and a password passed side by side to what logs in: login("admin", "x"),
-		// HTTPBasicAuth('admin', 'x'), auth=('admin', 'x'), new NetworkCredential("u", "x"),
-		// DirectoryEntry(path, "u", "x"): the literal after the user's is the password.
+		// HTTPBasicAuth('admin', 'x'), auth=('admin', 'x'), new NetworkCredential("u", "x"):
+		// the literal after the user's is the password (calls whose password has a fixed
+		// position, DirectoryEntry(path, "u", "x"), are credential-call's, calls.go).
 		id:       ruleIDPassword,
-		re:       regexp.MustCompile(`(?i)\b[\w.]*(?:login|log_in|signin|sign_in|logon|authenticate|auth|credentials?|credential|directoryentry|connect)\w*\s*(?:=\s*)?[(\[]\s*(?:[^()"'\n]{1,80},\s*)?["']([^"'\n]{1,80})["']\s*,\s*["']([^"'\n]{4,200})["']\s*[),\]]`),
+		re:       regexp.MustCompile(`(?i)\b[\w.]*(?:login|log_in|signin|sign_in|logon|authenticate|auth|credentials?|credential|connect)\w*\s*(?:=\s*)?[(\[]\s*(?:[^()"'\n]{1,80},\s*)?["']([^"'\n]{1,80})["']\s*,\s*["']([^"'\n]{4,200})["']\s*[),\]]`),
 		group:    2,
-		keywords: []string{"login", "log_in", "signin", "sign_in", "logon", "auth", "credential", "directoryentry", "connect"},
+		keywords: []string{"login", "log_in", "signin", "sign_in", "logon", "auth", "credential", "connect"},
 		anchors:  wordAnchors(`", "`, `', '`, `","`, `','`, `" , "`),
 		check: func(v string) bool {
 			return (hasDigitAndLetter(v) || mixedClasses(v)) && !strings.HasPrefix(v, "/") && !strings.Contains(v, "://") && !strings.ContainsAny(v, " \t")

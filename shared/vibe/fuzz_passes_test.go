@@ -399,3 +399,19 @@ func FuzzVendorKeys(f *testing.F) {
 		checkPlanted(t, san, in, v)
 	})
 }
+
+// callTemplates place a password (%[1]s) at its position in the calls that take one.
+var callTemplates = []string{
+	`var de = new DirectoryEntry("LDAP://dc01.corp.local", "CORP\\svc", "%[1]s");`,
+	"new NetworkCredential(\n    \"svc\",\n    \"%[1]s\", \"CORP\")",
+	`conn = DriverManager.getConnection(url, "root", "%[1]s");`,
+	`$db = mysqli_connect($host, 'root', '%[1]s', 'shop');`,
+	`$pdo = new PDO("mysql:host=db", $user, '%[1]s');`,
+	`ftp = ftplib.FTP("ftp.corp.io", "deploy", "%[1]s")`,
+	`new PasswordAuthentication(user, "%[1]s".toCharArray())`,
+	`req.SetBasicAuth(name, "%[1]s")`,
+}
+
+// FuzzCredentialCalls: a password passed by position to a call that takes one is masked,
+// whatever text comes before and after the call.
+func FuzzCredentialCalls(f *testing.F) { fuzzTemplates(f, callTemplates, "// connect\n", "\nreturn nil") }

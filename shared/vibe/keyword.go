@@ -61,7 +61,8 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if !ok {
 				vs, ve, ok = comparedLiteral(chunk, nameStart)
 			}
-			if !ok && (len(nameParts(name)) == 1 || name == strings.ToUpper(name) || setterName(name)) {
+			if !ok && (len(nameParts(name)) == 1 || name == strings.ToUpper(name) || setterName(name)) && (nameStart == 0 || chunk[nameStart-1] != '$') {
+				// Not after a variable: new PDO($dsn, 'app', …) passes $dsn, then the user.
 				vs, ve, ok = literalArgument(chunk, nameEnd)
 			}
 			if !ok {

@@ -1,0 +1,156 @@
+package vibe
+
+import "strings"
+
+// ruleCredentialCall is a password passed by position to what takes an account and its
+// password: new DirectoryEntry(path, "user", "secret"), new NetworkCredential("user",
+// "secret"), DriverManager.getConnection(url, "user", "secret"), mysqli_connect(host, user,
+// "secret", db), ftplib.FTP(host, user, "secret").
+const ruleCredentialCall = "credential-call"
+
+// credentialCalls are the constructors and functions that take a password as a positional
+// argument, each with the argument's position (1-based): facts of their APIs.
+var credentialCalls = []struct {
+	name string
+	arg  int
+}{
+	{"DirectoryEntry", 3},                      // .NET System.DirectoryServices(path, user, password)
+	{"NetworkCredential", 2},                   // .NET System.Net(user, password[, domain])
+	{"PasswordAuthentication", 2},              // Java java.net(user, password.toCharArray())
+	{"UsernamePasswordCredentials", 2},         // Apache HttpClient(user, password)
+	{"UsernamePasswordAuthenticationToken", 2}, // Spring Security(principal, credentials)
+	{"BasicAWSCredentials", 2},                 // AWS SDK for Java(access key, secret key)
+	{"AwsBasicCredentials.create", 2},          // AWS SDK for Java 2
+	{"NewStaticCredentialsProvider", 2},        // AWS SDK for Go v2(id, secret, session token)
+	{"NewStaticCredentials", 2},                // AWS SDK for Go(id, secret, session token)
+	{"getConnection", 3},                       // JDBC DriverManager(url, user, password)
+	{"mysqli_connect", 3},                      // PHP(host, user, password, db)
+	{"mysql_connect", 3},                       // PHP(host, user, password)
+	{"new mysqli", 3},                          // PHP(host, user, password, db)
+	{"new PDO", 3},                             // PHP(dsn, user, password)
+	{"ldap_bind", 3},                           // PHP(link, dn, password)
+	{"simple_bind_s", 2},                       // python-ldap(dn, password)
+	{"simple_bind", 2},
+	{"ftplib.FTP", 3}, // Python(host, user, passwd)
+	{"FTP_TLS", 3},
+	{"pymysql.connect", 3}, // Python(host, user, password, db)
+	{"MySQLdb.connect", 3},
+	{"aiohttp.BasicAuth", 2}, // Python(login, password)
+	{"HttpNtlmAuth", 2},      // requests-ntlm(user, password)
+	{"HTTPDigestAuth", 2},    // requests(user, password)
+	{"Credentials.basic", 2}, // OkHttp(user, password)
+	{"SetBasicAuth", 2},      // Go net/http (*Request).SetBasicAuth(user, password)
+}
+
+// findCredentialCalls masks the password argument of the calls above when it is a string
+// literal (not a variable, a call or a placeholder), with the arguments over several lines
+// too: the call's name is found with strings.Index and its arguments read up to the closing
+// parenthesis, quotes and brackets respected.
+func findCredentialCalls(text string, f *findings) {
+	for _, c := range credentialCalls {
+		for from := 0; ; {
+			i := strings.Index(text[from:], c.name)
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + len(c.name)
+			if i > 0 && isWordByte(text[i-1]) {
+				continue // MyDirectoryEntry, xgetConnection
+			}
+			j := from
+			if j < len(text) && isWordByte(text[j]) {
+				continue // DirectoryEntryFactory: another name
+			}
+			for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+				j++
+			}
+			if j >= len(text) || text[j] != '(' {
+				continue
+			}
+			if vs, ve, ok := literalArgAt(text, j+1, c.arg); ok {
+				f.addSpan(ruleCredentialCall, vs, ve)
+			}
+		}
+	}
+}
+
+// literalArgAt returns the span of the contents of argument n (1-based) of the argument list
+// opening at s[i:], when that argument is a string literal (maybe followed by a method call:
+// "x".toCharArray()) that is no placeholder.
+func literalArgAt(s string, i, n int) (int, int, bool) {
+	arg, start := 1, i
+	depth := 0
+	limit := min(len(s), i+800)
+	for k := i; k < limit; k++ {
+		c := s[k]
+		switch {
+		case c == '"' || c == '\'' || c == '`':
+			e := callQuoteEnd(s, k, limit)
+			if e < 0 {
+				return 0, 0, false
+			}
+			k = e
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case (c == ')' || c == ']' || c == '}') && depth > 0:
+			depth--
+		case c == ',' && depth == 0 || c == ')' && depth == 0:
+			if arg == n {
+				return literalSpan(s, start, k)
+			}
+			if c == ')' {
+				return 0, 0, false
+			}
+			arg++
+			start = k + 1
+		}
+	}
+	return 0, 0, false
+}
+
+// callQuoteEnd returns the index of the quote closing the one at s[i], backslash escapes
+// skipped, or -1 when the line (or, for a backtick, the limit) ends first.
+func callQuoteEnd(s string, i, limit int) int {
+	q := s[i]
+	for k := i + 1; k < limit; k++ {
+		switch s[k] {
+		case '\\':
+			k++
+		case q:
+			return k
+		case '\n':
+			if q != '`' {
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// literalSpan returns the contents of the string literal that s[start:end] (an argument) is,
+// after blanks and an @, r, b, u or L prefix, and before a method call on it.
+func literalSpan(s string, start, end int) (int, int, bool) {
+	for start < end && strings.IndexByte(" \t\r\n", s[start]) >= 0 {
+		start++
+	}
+	if start < end && strings.IndexByte("@rbuL", s[start]) >= 0 && start+1 < end && (s[start+1] == '"' || s[start+1] == '\'') {
+		start++
+	}
+	if start >= end || s[start] != '"' && s[start] != '\'' && s[start] != '`' {
+		return 0, 0, false
+	}
+	e := callQuoteEnd(s, start, end)
+	if e < 0 {
+		return 0, 0, false
+	}
+	rest := strings.TrimSpace(s[e+1 : end])
+	if rest != "" && !(rest[0] == '.' && strings.HasSuffix(rest, "()")) {
+		return 0, 0, false // "a" + b, "x" if y: not the literal alone
+	}
+	v := s[start+1 : e]
+	if len(v) < 3 || placeholderValue(v) || strings.ContainsAny(v, " \t") && !hasDigitAndLetter(v) {
+		return 0, 0, false
+	}
+	return start + 1, e, true
+}
