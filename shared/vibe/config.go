@@ -18,6 +18,7 @@ const (
 	ruleSQLPass    = "sql-password"
 	ruleCLILogin   = "cli-login-password"
 	ruleBearer     = "bearer-token"
+	rulePathToken  = "url-path-token"
 	ruleIDPassword = "id-password-pair"
 	rulePassHash   = "password-hash" // crypt(3), bcrypt, argon2, PBKDF2, Kerberos hashes
 	ruleNameValue  = "name-value-pair"
@@ -461,6 +462,29 @@ var configRules = []extraRule{
 		group:   1,
 		literal: "/bot",
 	},
+	// Services that put a device's or a check's credential in the URL path: ThingsBoard's
+	// device API (/api/v1/<access token>/telemetry, on any host: it is self-hosted too),
+	// Blynk's legacy cloud (blynk-cloud.com/<auth token>/…), Healthchecks pings
+	// (hc-ping.com/<uuid>). The token alone is masked; the host and the path stay.
+	{
+		id:      rulePathToken,
+		re:      regexp.MustCompile(`/api/v1/([A-Za-z0-9_-]{8,128})/(?:telemetry|attributes|rpc|claim|firmware|software)\b`),
+		group:   1,
+		literal: "/api/v1/",
+		check:   func(v string) bool { return hasDigitAndLetter(v) && !placeholderValue(v) },
+	},
+	{
+		id:       rulePathToken,
+		re:       regexp.MustCompile(`(?i)blynk-cloud\.com(?::\d+)?/([A-Za-z0-9_-]{20,64})/`),
+		group:    1,
+		keywords: []string{"blynk-cloud.com"},
+	},
+	{
+		id:       rulePathToken,
+		re:       regexp.MustCompile(`(?i)hc-ping\.com/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z0-9_-]{22}/)`),
+		group:    1,
+		keywords: []string{"hc-ping.com"},
+	},
 }
 
 // colonPairAnchors finds the user:password pairs a credentials word may precede: a colon
@@ -674,6 +698,9 @@ func bearerCredential(v string) bool {
 	}
 	if mixedClasses(v) && hasDigitAndLetter(v) && !strings.Contains(v, ".") {
 		return true
+	}
+	if len(v) >= 10 && countDigits(v) >= 3 && len(v)-countDigits(v) >= 3 && hasDigitAndLetter(v) && !strings.ContainsAny(v, ".") && !placeholderValue(v) {
+		return true // Bearer 123456789ABCD: one letter case and digits
 	}
 	return len(v) >= 6 && strings.ContainsAny(v, "!#@$%^*?|{}[]()&<>~") && strings.IndexFunc(v, func(r rune) bool {
 		return r < 128 && isLetter(byte(r))

@@ -121,6 +121,8 @@ var commandTemplates = []string{
 	"ssh-keygen -t ed25519 -N '%[1]s' -f id",
 	"gh secret set TOKEN --body '%[1]s'",
 	"poetry config http-basic.corp bot '%[1]s'",
+	"curl -H \"X-Acme-Token: %[1]s\" https://api.corp.io/v1",
+	"curl --header 'Private-Token: %[1]s' https://gitlab.corp.io/api/v4/user",
 }
 
 // FuzzCommandLines: a password on any of the command lines that take one is masked.
@@ -135,6 +137,7 @@ var webhookTemplates = []string{
 	"https://gitlab.com/api/v4/projects/7/trigger/pipeline?token=%[1]s&ref=main",
 	"https://jenkins.corp.io/job/x/build?token=%[1]s",
 	"https://api.telegram.org/bot123456789:%[1]s/sendMessage",
+	"http://tb.corp.io:8080/api/v1/%[1]s/telemetry",
 }
 
 // FuzzWebhookURLs: the token of a webhook URL is masked.
@@ -414,4 +417,6 @@ var callTemplates = []string{
 
 // FuzzCredentialCalls: a password passed by position to a call that takes one is masked,
 // whatever text comes before and after the call.
-func FuzzCredentialCalls(f *testing.F) { fuzzTemplates(f, callTemplates, "// connect\n", "\nreturn nil") }
+func FuzzCredentialCalls(f *testing.F) {
+	fuzzTemplates(f, callTemplates, "// connect\n", "\nreturn nil")
+}

@@ -507,7 +507,9 @@ func assignedValue(s string, i int) (int, int, bool) {
 			k++
 		}
 		if k > j {
-			if m := skipBlanks(s, k, 2); m < len(s) && s[m] == '=' && (m+1 >= len(s) || s[m+1] != '=') {
+			// The type is set apart from its default by a blank (str = "x"); a value
+			// holding an = has none (secret: live_8uq9…=CTsQ…, password: hunter2=abc).
+			if m := skipBlanks(s, k, 2); m > k && m < len(s) && s[m] == '=' && (m+1 >= len(s) || s[m+1] != '=') {
 				i = m + 1
 			}
 		}

@@ -136,21 +136,22 @@ func (r *extraRule) prefixed() bool {
 
 // Rule ids of the rules added to gitleaks'.
 const (
-	ruleKeyword    = "keyword-assignment"
-	ruleURLCreds   = "url-credentials"
-	ruleURLQuery   = "url-query-secret"
-	ruleAuthHeader = "authorization-header"
-	ruleCookie     = "cookie-header"
-	ruleCLIFlag    = "cli-secret-flag"
-	ruleConnString = "connection-string"
-	rulePEM        = "private-key-block"
-	ruleVendor     = "vendor-token"
-	ruleEntropy    = "high-entropy"
-	ruleSeen       = "seen-secret"
-	ruleEncoded    = "encoded-secret"
-	ruleDERKey     = "der-private-key"
-	ruleJWK        = "json-web-key"
-	ruleWebhook    = "webhook-url"
+	ruleKeyword      = "keyword-assignment"
+	ruleURLCreds     = "url-credentials"
+	ruleURLQuery     = "url-query-secret"
+	ruleAuthHeader   = "authorization-header"
+	ruleCookie       = "cookie-header"
+	ruleCLIFlag      = "cli-secret-flag"
+	ruleConnString   = "connection-string"
+	rulePEM          = "private-key-block"
+	ruleVendor       = "vendor-token"
+	ruleEntropy      = "high-entropy"
+	ruleSeen         = "seen-secret"
+	ruleEncoded      = "encoded-secret"
+	ruleDERKey       = "der-private-key"
+	ruleJWK          = "json-web-key"
+	ruleWebhook      = "webhook-url"
+	ruleSecretHeader = "secret-header"
 )
 
 // secretValue is an assignment's value: quoted, or a run of non-space characters.
@@ -225,6 +226,18 @@ var extraRules = append([]extraRule{
 		keywords: []string{"-u", "--user", "--proxy-user"},
 		boundary: true,
 		check:    func(v string) bool { return !isDigits(v) && !strings.HasPrefix(v, "//") }, // docker run -u 1000:1000, redis-cli -u redis://…
+	},
+	{
+		// A header named for a credential, its value whatever the token's alphabet:
+		// X-Bombbomb-Token: 0,1400,4190,171, X-Api-Key: …, Private-Token: …, X-Auth-Token: ….
+		id:       ruleSecretHeader,
+		re:       regexp.MustCompile(`(?i)(?:^|[^\w-])((?:[a-z0-9]+-)+(?:[a-z0-9]*(?:token|key|secret|auth|password|passwd|signature|crumb))|apikey)["']?[ \t]{0,2}:[ \t]{0,3}([^\s"'\x60<>]{6,400})`),
+		group:    2,
+		keywords: []string{"token", "key", "secret", "auth", "passw", "signature", "crumb"},
+		anchors:  headerAnchors,
+		check:    headerCredential,
+		// https://x-access-token:…@host: a URL's user, the URL rule's.
+		matchCheck: func(m string) bool { return m[0] != '/' },
 	},
 	{
 		// Password=...; AccountKey=...; in connection strings.
@@ -341,6 +354,57 @@ func queryAnchors(s string) []int {
 		}
 	}
 	return at
+}
+
+// headerAnchors returns where the header names that say credential open: a run of letters,
+// digits and dashes with a dash in it (or apikey) ending in a credential word, right before a
+// colon.
+func headerAnchors(s string) []int {
+	var at []int
+	for from := 0; ; {
+		i := strings.IndexByte(s[from:], ':')
+		if i < 0 {
+			return at
+		}
+		i += from
+		from = i + 1
+		j := i
+		if j > 0 && (s[j-1] == '"' || s[j-1] == '\'') {
+			j--
+		}
+		k := j
+		for k > 0 && j-k < 64 && (isWordByte(s[k-1]) && s[k-1] != '_' || s[k-1] == '-') {
+			k--
+		}
+		if name := strings.ToLower(s[k:j]); headerName(name) {
+			at = append(at, k)
+		}
+	}
+}
+
+// headerName reports a header name that says it carries a credential: dashed, ending in
+// token, key, secret, auth, password, signature or crumb (a key of a kind the key names
+// allow: not Cache-Key, Sort-Key, Sec-WebSocket-Key), or apikey.
+func headerName(name string) bool {
+	if name == "apikey" {
+		return true
+	}
+	if !strings.Contains(name, "-") || strings.HasPrefix(name, "sec-websocket") {
+		return false
+	}
+	for _, w := range []string{"token", "secret", "auth", "password", "passwd", "signature", "crumb"} {
+		if strings.HasSuffix(name, w) {
+			return true
+		}
+	}
+	return strings.HasSuffix(name, "key") && keyLikeName(name)
+}
+
+// headerCredential holds a credential header's value to what a credential is: no
+// placeholder or variable, and a digit in it or 16+ characters.
+func headerCredential(v string) bool {
+	v = strings.TrimRight(v, ",;\\")
+	return !placeholderValue(v) && !strings.HasPrefix(v, "$") && hasAlnum(v) && (countDigits(v) > 0 || len(v) >= 16)
 }
 
 // wordAnchors returns an anchors function finding any of words.

@@ -41,6 +41,18 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"connection string my-word", "Server=db;Uid=myUsername;Pwd=myPassword;", "myPassword", "Uid=myUsername;Pwd="},
 		{"psexec my-word", `psexec \\host -u DOMAIN\ops -p mypass99 cmd`, "mypass99", "-u DOMAIN"},
 		{"url password my-word", "mongodb://devuser:mySecret789@dev.mongodb.com:27017/dev_db", "mySecret789", "@dev.mongodb.com"},
+		// A value holding an = is the value whole, not a type annotation and a default.
+		{"value with =", "  secret_token: live_8uq9fsUA28SqKT=CTsQxgKrqB6_7QV5tA39I8y5H\n  pool: 5", "live_8uq9fsUA28SqKT", "pool: 5"},
+		{"password with =", "password: hunter2=abc", "hunter2", "password: "},
+		{"typed default", `passwd: str = "Tz9kLm2q"`, "Tz9kLm2q", `passwd: str = "`},
+		// Headers named for a credential, whatever the token's alphabet; bearer tokens of one
+		// letter case; tokens services put in the URL path.
+		{"vendor token header", `curl -H "X-Bombbomb-Token: 0,1400,4190,171" https://api.bombbomb.com/v1/me`, "0,1400,4190,171", "https://api.bombbomb.com/v1/me"},
+		{"private token header", "curl --header 'Private-Token: abcdefghij12' https://gitlab.corp.io", "abcdefghij12", "Private-Token: "},
+		{"crumb header", "Jenkins-Crumb: 4d1b0c3a9f2e8d7c6b5a4f3e2d1c0b9a", "4d1b0c3a9f2e8d7c", "Jenkins-Crumb: "},
+		{"bearer of one case", "> Use this header: Bearer 123456789ABCD", "123456789ABCD", "Use this header: Bearer "},
+		{"thingsboard path token", "curl -X POST http://tb.corp.io:8080/api/v1/354u1g321kcqc1oad3w7/telemetry -d '{}'", "354u1g321kcqc1oad3w7", "/telemetry"},
+		{"blynk path token", "http://blynk-cloud.com/4ae3851817194e2596cf1b7103603ef8/update/V1?value=1", "4ae3851817194e2596cf1b7103603ef8", "/update/V1"},
 		{"random value starting with my", `"strava_token": "myrfa4y0dsfh7twl35aty4yt4jl77a3lcrj7edq5",`, "myrfa4y0dsfh7twl35aty4yt4jl77a3lcrj7edq5", "strava_token"},
 		// URLs: a password holding @, webhooks whole.
 		{"url user named token", "git clone https://x-access-token:ghs_Zq8vZ2mXp4Lr7Tn1Wc9Yb3Hd6Fj0Gs5Ae2Uu@github.com/acme/app.git", "Zq8vZ2mXp4Lr7Tn1Wc9Y", "@github.com/acme/app.git"},
@@ -184,6 +196,9 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"description: |\n  Reads the password from the vault.\nname: app",
 		`<entry key="db.url">jdbc:postgresql://db/app</entry>`,
 		"password = my-secret\ntoken: my_api_key\nAPI_KEY=your_api_key",
+		"X-Auth-Token: $TOKEN\nX-Api-Key: <your-key>\ncache-key: v1-deps\nx-ratelimit-key: 10\nSec-WebSocket-Version: 13",
+		"GET /api/v1/users/telemetry and /api/v1/devices/attributes",
+		"See the Bearer RFC6750 scheme, Bearer v2 and Bearer 2024.",
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
