@@ -307,12 +307,16 @@ var configRules = []extraRule{
 	{
 		// "the password is Xy7pass99", "token was: abc123DEF": the value after is/was needs a
 		// digit or symbol, which prose words lack.
-		id:       ruleIDPassword,
-		re:       regexp.MustCompile(`(?i)\b(?:[\w-]*(?:password|passwd|passphrase|pwd|pw|pswd|passcode|secret|token|credential|api[ _-]?key|access[ _-]?key|private[ _-]?key)|pin)s?["'\x60]?\s+(?:is|are|was|were|will\s+be|(?:has\s+been\s+|was\s+|is\s+)?(?:set|changed|reset|updated)\s+to)\s*[:-]?\s+["'\x60]?([^\s"'\x60]{4,64})`),
+		id: ruleIDPassword,
+		// With the account it belongs to in between: "the password for root is x", "Password
+		// for admin: x", "the token of the bot was x".
+		re:       regexp.MustCompile(`(?i)\b(?:[\w-]*(?:password|passwd|passphrase|pwd|pw|pswd|passcode|secret|token|credential|api[ _-]?key|access[ _-]?key|private[ _-]?key)|pin)s?["'\x60]?(?:[ \t]+(?:for|of)[ \t]+(?:the[ \t]+)?["'\x60]?[\w.@\\/-]{1,64}["'\x60]?(?:[ \t]+(?:user|account))?[ \t]*:[ \t]*|\s+(?:(?:for|of)[ \t]+(?:the[ \t]+)?["'\x60]?[\w.@\\/-]{1,64}["'\x60]?(?:[ \t]+(?:user|account))?[ \t]+)?(?:is|are|was|were|will\s+be|(?:has\s+been\s+|was\s+|is\s+)?(?:set|changed|reset|updated)\s+to)\s*[:-]?\s+)["'\x60]?([^\s"'\x60]{4,64})`),
 		group:    1,
-		keywords: []string{" is", " are", " was", " were", " will be", "set to", "changed to", "reset to", "updated to"},
-		check:    notProseWord,
-		anchors:  secretWordBeforeIs,
+		keywords: []string{" is", " are", " was", " were", " will be", "set to", "changed to", "reset to", "updated to", " for ", " of "},
+		// Not a path nor what follows a URL's scheme: git's prompt Password for
+		// 'https://bot@github.com': has no value.
+		check:   func(v string) bool { return notProseWord(v) && v[0] != '/' && v[0] != '\\' },
+		anchors: secretWordBeforeIs,
 	},
 	{
 		// A bearer token anywhere, not only in an Authorization header. The credential is
@@ -906,6 +910,25 @@ func secretWordBeforeIs(s string) []int {
 			}
 			w := strings.ToLower(s[k:i])
 			if containsAny(w, []string{"pass", "pwd", "pw", "psw", "secret", "token", "credential", "key", "pin"}) {
+				at = append(at, i)
+			}
+		}
+	}
+	// " for " and " of " right after a secret's name: the account comes next, then the value
+	// after a colon or a verb.
+	for _, prep := range []string{" for ", " of ", " FOR "} {
+		for from := 0; ; {
+			i := strings.Index(s[from:], prep)
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + len(prep)
+			k := i
+			for k > 0 && i-k < 24 && isNameByte(s[k-1]) {
+				k--
+			}
+			if k < i && containsAny(strings.ToLower(s[k:i]), []string{"pass", "pwd", "pw", "psw", "secret", "token", "credential", "key"}) {
 				at = append(at, i)
 			}
 		}

@@ -32,6 +32,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				nameEnd++
 			}
 			from = max(from, nameEnd)
+			if nameEnd > i+len(stem) && chunk[nameEnd-1] == '-' && nameEnd < len(chunk) && chunk[nameEnd] == '>' {
+				nameEnd-- // password-> x: the dash is the arrow's
+			}
 			if nameStart >= 3 && chunk[nameStart-3:nameStart] == "://" {
 				continue // https://x-access-token:…@host: a URL's user, the URL rule's
 			}
@@ -68,7 +71,8 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if !ok {
 				// NAME value with only blanks between (a log line, a table, a Dockerfile ENV),
 				// or the value glued to the name: api-secret-3f9c…, TOKEN_ab12….
-				if vs, ve, ok := spacedValue(chunk, nameEnd); ok && (credentialValue(chunk[vs:ve]) || dockerEnv(chunk, nameStart) && keepKeyword(name, chunk[vs:ve], true)) {
+				if vs, ve, ok := spacedValue(chunk, nameEnd); ok && (credentialValue(chunk[vs:ve]) || dockerEnv(chunk, nameStart) && keepKeyword(name, chunk[vs:ve], true) ||
+					(passwordWord(name) || name == strings.ToUpper(name)) && randomValue(chunk[vs:ve])) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
 				} else if vs, ok := gluedValue(chunk, nameStart, nameEnd); ok {
 					// The name and its value are one token: mask it whole; the value alone
@@ -96,6 +100,16 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			}
 		}
 	}
+}
+
+// passwordWord reports a name that is only a word for a password (PASS, pw, passwd): a
+// value of a password's shape after it and a blank is one (FTP's PASS x, "id admin pw x").
+func passwordWord(name string) bool {
+	switch strings.ToLower(name) {
+	case "pass", "passwd", "password", "pw", "pwd", "pswd", "passphrase", "passcode":
+		return true
+	}
+	return false
 }
 
 // keyedValue decides a value under a name that only suggests a credential (vendor_key,

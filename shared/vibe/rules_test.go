@@ -53,6 +53,14 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"bearer of one case", "> Use this header: Bearer 123456789ABCD", "123456789ABCD", "Use this header: Bearer "},
 		{"thingsboard path token", "curl -X POST http://tb.corp.io:8080/api/v1/354u1g321kcqc1oad3w7/telemetry -d '{}'", "354u1g321kcqc1oad3w7", "/telemetry"},
 		{"blynk path token", "http://blynk-cloud.com/4ae3851817194e2596cf1b7103603ef8/update/V1?value=1", "4ae3851817194e2596cf1b7103603ef8", "/update/V1"},
+		// Documentation and protocol forms: an arrow after the name, a password word and a
+		// blank (FTP's PASS), the account the password is for between name and value.
+		{"arrow after the name", "password-> Xk4mR9qLw2", "Xk4mR9qLw2", "password->"},
+		{"ftp pass command", "USER deploy\nPASS Xk4mR9qLw2\n230 Login successful.", "Xk4mR9qLw2", "230 Login successful."},
+		{"id and pw words", "id admin pw Xk4#mR9qLw", "Xk4#mR9qLw", "id admin pw "},
+		{"upper-case name and a blank", "APP_SECRET_KEY Xk4mR9qLw2z", "Xk4mR9qLw2z", "APP_SECRET_KEY "},
+		{"password for an account is", "the password for root is Xk4mR9qLw2", "Xk4mR9qLw2", "for root is "},
+		{"password for an account colon", "Password for admin: Xk4mR9qLw2", "Xk4mR9qLw2", "Password for admin: "},
 		{"random value starting with my", `"strava_token": "myrfa4y0dsfh7twl35aty4yt4jl77a3lcrj7edq5",`, "myrfa4y0dsfh7twl35aty4yt4jl77a3lcrj7edq5", "strava_token"},
 		// URLs: a password holding @, webhooks whole.
 		{"url user named token", "git clone https://x-access-token:ghs_Zq8vZ2mXp4Lr7Tn1Wc9Yb3Hd6Fj0Gs5Ae2Uu@github.com/acme/app.git", "Zq8vZ2mXp4Lr7Tn1Wc9Y", "@github.com/acme/app.git"},
@@ -199,6 +207,8 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"X-Auth-Token: $TOKEN\nX-Api-Key: <your-key>\ncache-key: v1-deps\nx-ratelimit-key: 10\nSec-WebSocket-Version: 13",
 		"GET /api/v1/users/telemetry and /api/v1/devices/attributes",
 		"See the Bearer RFC6750 scheme, Bearer v2 and Bearer 2024.",
+		"Password for 'https://bot@github.com':\nPASS tests/unit\npass the value for the token of the session",
+		"echo done > password> out.txt\nThe password for the admin account is required.",
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
