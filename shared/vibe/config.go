@@ -134,6 +134,21 @@ var configRules = []extraRule{
 		check:     func(v string) bool { return !strings.HasPrefix(v, "EOF") && !strings.HasPrefix(v, "END") },
 	},
 	{
+		// A here-string fed to a command that takes a secret on its input: vercel env add
+		// API_TOKEN production <<< "x", ssh-add - <<< x, docker login --password-stdin <<< x,
+		// gh secret set NAME <<< x: the command says secret, login, auth or stdin.
+		id: ruleCLILogin,
+		// (A JSON-escaped < is read as < and blanks: \u003c.)
+		re:      regexp.MustCompile(`(?i)(?:^|[\n;&|(])[ \t]*(?:[^\n;&|(<]*?(?:pass|secret|token|key|cred|auth|login|stdin|ssh-add|env\s+add))[^\n;&|(<]*<\s{0,6}<\s{0,6}<[ \t]*(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'"$]+))`),
+		anchors: lessThanAnchors("<<"),
+	},
+	{
+		// A password file given as a process substitution: --password-file=<(echo x).
+		id:      ruleCLILogin,
+		re:      regexp.MustCompile(`(?i)-[\w-]*(?:pass|secret|token|key|cred)[\w-]*[= ]\s{0,6}<\s{0,6}\(\s*(?:echo|printf)\s+(?:-n\s+)?(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'")$]+))\s*\)`),
+		anchors: lessThanAnchors("<("),
+	},
+	{
 		// ssh-keygen -N new / -P old passphrase; gh secret set NAME --body SECRET; mc alias set
 		// NAME URL ACCESS SECRET; net use DRIVE SHARE SECRET /user:NAME.
 		id:       ruleCLILogin,
@@ -489,6 +504,30 @@ var configRules = []extraRule{
 		group:    1,
 		keywords: []string{"hc-ping.com"},
 	},
+}
+
+// lessThanAnchors returns where pair (<< or <() opens, with up to six blanks between its two
+// characters: how a JSON-escaped \u003c reads.
+func lessThanAnchors(pair string) func(string) []int {
+	return func(s string) []int {
+		var at []int
+		for from := 0; ; {
+			i := strings.IndexByte(s[from:], '<')
+			if i < 0 {
+				return at
+			}
+			i += from
+			from = i + 1
+			j := i + 1
+			for j < len(s) && s[j] == ' ' && j-i <= 6 {
+				j++
+			}
+			if j < len(s) && s[j] == pair[1] {
+				at = append(at, i)
+				from = j + 1
+			}
+		}
+	}
 }
 
 // colonPairAnchors finds the user:password pairs a credentials word may precede: a colon

@@ -123,6 +123,8 @@ var commandTemplates = []string{
 	"poetry config http-basic.corp bot '%[1]s'",
 	"curl -H \"X-Acme-Token: %[1]s\" https://api.corp.io/v1",
 	"curl --header 'Private-Token: %[1]s' https://gitlab.corp.io/api/v4/user",
+	"vercel env add API_TOKEN production <<< \"%[1]s\"",
+	"rsync rsync://bob@backup/share --password-file=<(echo %[1]s)",
 }
 
 // FuzzCommandLines: a password on any of the command lines that take one is masked.

@@ -241,8 +241,9 @@ var extraRules = append([]extraRule{
 	},
 	{
 		// Password=...; AccountKey=...; in connection strings.
-		id:       ruleConnString,
-		re:       regexp.MustCompile(`(?i)\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}([^;"'\s=][^;"'\s]{0,400})`),
+		id: ruleConnString,
+		// A value in braces may hold ; (ADO.NET: Password={a;b}).
+		re:       regexp.MustCompile(`(?i)\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}(\{[^}\n]{1,400}\}|[^;"'\s=][^;"'\s]{0,400})`),
 		group:    1,
 		keywords: []string{"password", "pwd", "accountkey", "sharedaccess", "access_key", "secretkey", "client_secret"},
 		// Not a call (password = get_password()) nor what opens an expression (password = (…).

@@ -61,6 +61,12 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"upper-case name and a blank", "APP_SECRET_KEY Xk4mR9qLw2z", "Xk4mR9qLw2z", "APP_SECRET_KEY "},
 		{"password for an account is", "the password for root is Xk4mR9qLw2", "Xk4mR9qLw2", "for root is "},
 		{"password for an account colon", "Password for admin: Xk4mR9qLw2", "Xk4mR9qLw2", "Password for admin: "},
+		// Secrets fed to a command's input: here-strings, process substitutions; a
+		// connection string's value in braces.
+		{"here-string to env add", `vercel env add API_TOKEN production <<< "Xk4mR9qLw2z"`, "Xk4mR9qLw2z", "production <<< "},
+		{"here-string to ssh-add", "ssh-add - <<< 'Xk4mR9qLw2z'", "Xk4mR9qLw2z", "ssh-add - <<< "},
+		{"password file substitution", "rsync rsync://deploy@backup/share --password-file=<(echo Xk4mR9qLw2z)", "Xk4mR9qLw2z", "--password-file=<(echo "},
+		{"connection string braces", "Server=tcp:db,1433;User ID=app;Password={Xk4mR9q;Lw2z};Encrypt=True", "Lw2z", "Encrypt=True"},
 		{"random value starting with my", `"strava_token": "myrfa4y0dsfh7twl35aty4yt4jl77a3lcrj7edq5",`, "myrfa4y0dsfh7twl35aty4yt4jl77a3lcrj7edq5", "strava_token"},
 		// URLs: a password holding @, webhooks whole.
 		{"url user named token", "git clone https://x-access-token:ghs_Zq8vZ2mXp4Lr7Tn1Wc9Yb3Hd6Fj0Gs5Ae2Uu@github.com/acme/app.git", "Zq8vZ2mXp4Lr7Tn1Wc9Y", "@github.com/acme/app.git"},
@@ -209,6 +215,7 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"See the Bearer RFC6750 scheme, Bearer v2 and Bearer 2024.",
 		"Password for 'https://bot@github.com':\nPASS tests/unit\npass the value for the token of the session",
 		"echo done > password> out.txt\nThe password for the admin account is required.",
+		"cat <<< \"hello world\"\ngrep token <<< \"$data\"\nbc <<< \"2+2\"\ndiff <(echo a) <(echo b)",
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
