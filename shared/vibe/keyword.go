@@ -43,8 +43,8 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			}
 			name := strings.Trim(chunk[nameStart:nameEnd], ".-")
 			if !nameHasSecretWord(name) && !twoWordSecretName(chunk, nameStart, name) {
-				if !keyLikeName(name) && !credentialLikeName(name) {
-					continue
+				if !keyLikeName(name) && !credentialLikeName(name) || metadataName(name) {
+					continue // private_key_path, client_id_label: about a secret, not one
 				}
 				if vs, ve, ok := assignedValue(chunk, nameEnd); ok && keyedValue(name, chunk[vs:ve]) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
@@ -100,6 +100,17 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			}
 		}
 	}
+}
+
+// metadataName reports a name with a part that says it holds something about a secret
+// (notSecretWords: path, file, url, name, id, type…).
+func metadataName(name string) bool {
+	for _, p := range nameParts(name) {
+		if notSecretWords[p] {
+			return true
+		}
+	}
+	return false
 }
 
 // passwordWord reports a name that is only a word for a password (PASS, pw, passwd): a

@@ -246,8 +246,12 @@ var extraRules = append([]extraRule{
 		re:       regexp.MustCompile(`(?i)\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}(\{[^}\n]{1,400}\}|[^;"'\s=][^;"'\s]{0,400})`),
 		group:    1,
 		keywords: []string{"password", "pwd", "accountkey", "sharedaccess", "access_key", "secretkey", "client_secret"},
-		// Not a call (password = get_password()) nor what opens an expression (password = (…).
-		check: func(v string) bool { return !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" },
+		// Not a call (password = get_password()), what opens an expression (password = (…)
+		// nor a member or an index (password = os.environ["DB_PASSWORD"], cfg.Password).
+		check: func(v string) bool {
+			return !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" &&
+				!(codeLike.MatchString(v) && strings.ContainsAny(v, ".[") && !randomSegment(v))
+		},
 	},
 	{
 		// PEM private keys, also cut short (no END line).

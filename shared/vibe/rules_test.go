@@ -216,6 +216,8 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"Password for 'https://bot@github.com':\nPASS tests/unit\npass the value for the token of the session",
 		"echo done > password> out.txt\nThe password for the admin account is required.",
 		"cat <<< \"hello world\"\ngrep token <<< \"$data\"\nbc <<< \"2+2\"\ndiff <(echo a) <(echo b)",
+		"password = os.environ[\"DB_PASSWORD\"]\nconn = \"Server=db;Password=\" + cfg.Db.Password",
+		"private_key_path = \"~/.ssh/id_ed25519\"\nclient_cert_file: ./certs/client2024.pem",
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
