@@ -40,6 +40,8 @@ var credentialCalls = []struct {
 	{"HTTPDigestAuth", 2},    // requests(user, password)
 	{"Credentials.basic", 2}, // OkHttp(user, password)
 	{"SetBasicAuth", 2},      // Go net/http (*Request).SetBasicAuth(user, password)
+	{"create_superuser", 3},  // Django(username, email, password)
+	{"create_user", 3},
 }
 
 // findCredentialCalls masks the password argument of the calls above when it is a string

@@ -143,6 +143,53 @@ var configRules = []extraRule{
 		anchors: lessThanAnchors("<<"),
 	},
 	{
+		// A value echoed into a command that stores a secret: echo x | docker secret create
+		// NAME -, printf '%s' x | gh secret set NAME, echo x | wrangler secret put NAME.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\b(?:echo|printf)\s+(?:-[ne]\s+)?(?:'%s'\s+|"%s"\s+)?(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'"|$]+))\s*\|\s*[^\n|]{0,80}?\bsecrets?\s+(?:create|set|put|add)\b`),
+		keywords: []string{"secret"},
+	},
+	{
+		// Java system properties named for a secret: -Djavax.net.ssl.keyStorePassword=x,
+		// -Dmaven.password=x, SonarQube's -Dsonar.login=<token> and -Dsonar.token=.
+		id:       ruleCLIFlag,
+		re:       regexp.MustCompile(`(?i)(?:^|\s)-D[\w.-]*(?:password|passwd|pwd|passphrase|token|secret|api[._-]?key|credentials?|sonar\.login)=(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"$][^\s'"]*))`),
+		keywords: []string{"-d"},
+		anchors:  wordAnchors(" -D", "\t-D", "\n-D"),
+	},
+	{
+		// Tools that take a token or a password as a positional argument or a short flag,
+		// as facts: cargo login TOKEN, consul acl set-agent-token TYPE TOKEN, net user NAME
+		// PASSWORD, htpasswd -nb USER PASSWORD, codecov -t TOKEN, doctl auth init -t TOKEN.
+		id:      ruleCLILogin,
+		re:      regexp.MustCompile(`\bcargo\s+login\s+(?:--registry[ =]\S+\s+)?([^\s-]\S{11,})`),
+		group:   1,
+		literal: "cargo",
+	},
+	{
+		id:      ruleCLILogin,
+		re:      regexp.MustCompile(`\bconsul\s+acl\s+set-agent-token\s+(?:-\S+\s+)*\S+\s+([^\s-]\S{7,})`),
+		group:   1,
+		literal: "set-agent-token",
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`(?i)\bnet\s+user\s+(?:"[^"\n]+"|[^\s/"]+)\s+(?:"([^"\n]+)"|([^\s/*"|&<>][^\s]*))`),
+		keywords: []string{"net user"},
+		anchors:  wordAnchors("net user", "NET USER", "Net user"),
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\bhtpasswd\s+(?:-\w+\s+)*-(?:\w*n\w*b|\w*b\w*n)\w*\s+\S+\s+(\S+)`),
+		group:    1,
+		keywords: []string{"htpasswd"},
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\b(?:codecov|doctl\s+auth\s+init)\b[^\n|;&]{0,80}?\s-t[ =]?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-]\S*))`),
+		keywords: []string{"codecov", "doctl"},
+	},
+	{
 		// A password file given as a process substitution: --password-file=<(echo x).
 		id:      ruleCLILogin,
 		re:      regexp.MustCompile(`(?i)-[\w-]*(?:pass|secret|token|key|cred)[\w-]*[= ]\s{0,6}<\s{0,6}\(\s*(?:echo|printf)\s+(?:-n\s+)?(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'")$]+))\s*\)`),

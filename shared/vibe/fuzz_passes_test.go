@@ -125,6 +125,10 @@ var commandTemplates = []string{
 	"curl --header 'Private-Token: %[1]s' https://gitlab.corp.io/api/v4/user",
 	"vercel env add API_TOKEN production <<< \"%[1]s\"",
 	"rsync rsync://bob@backup/share --password-file=<(echo %[1]s)",
+	"cargo login %[1]s",
+	"java -Dapp.db.password=%[1]s -jar app.jar",
+	"echo %[1]s | docker secret create db_pass -",
+	"net user bob %[1]s /add",
 }
 
 // FuzzCommandLines: a password on any of the command lines that take one is masked.

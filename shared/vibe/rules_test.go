@@ -67,6 +67,17 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"here-string to ssh-add", "ssh-add - <<< 'Xk4mR9qLw2z'", "Xk4mR9qLw2z", "ssh-add - <<< "},
 		{"password file substitution", "rsync rsync://deploy@backup/share --password-file=<(echo Xk4mR9qLw2z)", "Xk4mR9qLw2z", "--password-file=<(echo "},
 		{"connection string braces", "Server=tcp:db,1433;User ID=app;Password={Xk4mR9q;Lw2z};Encrypt=True", "Lw2z", "Encrypt=True"},
+		// Tools that take a secret positionally, by a short flag or a system property, or
+		// from an echo into a secret-storing command.
+		{"cargo login", "cargo login Xk4mR9qLw2zQx7mB2pz9Lw4R", "Xk4mR9qLw2zQx7mB", "cargo login "},
+		{"consul agent token", "consul acl set-agent-token default 3f9c2a1b-4d5e-4f70-8192-a3b4c5d6e7f8", "3f9c2a1b-4d5e", "set-agent-token default "},
+		{"net user", "net user bob Xk4mR9qLw2z /add", "Xk4mR9qLw2z", "/add"},
+		{"htpasswd -nb", "htpasswd -nb admin Xk4mR9qLw2z", "Xk4mR9qLw2z", "-nb admin "},
+		{"codecov -t", "codecov -t 3f9c2a1b-4d5e-4f70-8192-a3b4c5d6e7f8 -f cover.out", "3f9c2a1b-4d5e", "-f cover.out"},
+		{"system property", "java -Djavax.net.ssl.keyStorePassword=Xk4mR9qLw2z -jar app.jar", "Xk4mR9qLw2z", "-jar app.jar"},
+		{"sonar login", "sonar-scanner -Dsonar.login=Xk4mR9qLw2zQx7mB -Dsonar.host.url=https://sonar", "Xk4mR9qLw2zQx7mB", "-Dsonar.host.url="},
+		{"echo into a secret store", "echo Xk4mR9qLw2z | docker secret create db_pass -", "Xk4mR9qLw2z", "docker secret create db_pass -"},
+		{"django superuser", "User.objects.create_superuser('admin', 'a@b.c', 'Xk4mR9qLw2z')", "Xk4mR9qLw2z", "'a@b.c'"},
 		{"random value starting with my", `"strava_token": "myrfa4y0dsfh7twl35aty4yt4jl77a3lcrj7edq5",`, "myrfa4y0dsfh7twl35aty4yt4jl77a3lcrj7edq5", "strava_token"},
 		// URLs: a password holding @, webhooks whole.
 		{"url user named token", "git clone https://x-access-token:ghs_Zq8vZ2mXp4Lr7Tn1Wc9Yb3Hd6Fj0Gs5Ae2Uu@github.com/acme/app.git", "Zq8vZ2mXp4Lr7Tn1Wc9Y", "@github.com/acme/app.git"},
@@ -218,6 +229,8 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"cat <<< \"hello world\"\ngrep token <<< \"$data\"\nbc <<< \"2+2\"\ndiff <(echo a) <(echo b)",
 		"password = os.environ[\"DB_PASSWORD\"]\nconn = \"Server=db;Password=\" + cfg.Db.Password",
 		"private_key_path = \"~/.ssh/id_ed25519\"\nclient_cert_file: ./certs/client2024.pem",
+		"net user bob /add\nnet user bob * /domain\nnet user guest | findstr Active\ncargo login --help",
+		"java -Dspring.profiles.active=prod -Dtoken.ttl=3600s -jar app.jar\necho $TOKEN | docker secret create t -",
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
