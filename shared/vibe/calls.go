@@ -156,3 +156,48 @@ func literalSpan(s string, start, end int) (int, int, bool) {
 	}
 	return start + 1, e, true
 }
+
+// formFillMethods are the calls end-to-end tests type a value into a form field with:
+// Cypress .type, Playwright .fill/.type/.pressSequentially, Selenium .send_keys/.sendKeys,
+// WebdriverIO .setValue.
+var formFillMethods = []string{".type(", ".fill(", ".send_keys(", ".sendKeys(", ".setValue(", ".pressSequentially("}
+
+// findFormFills masks what an end-to-end test types into a field its selector names for a
+// secret: cy.get('#password').type('x'), page.fill('input[name="password"]', 'x'),
+// getByLabel('Password').fill('x'), find_element(By.ID, "password").send_keys("x").
+func findFormFills(text string, f *findings) {
+	for _, m := range formFillMethods {
+		for from := 0; ; {
+			i := strings.Index(text[from:], m)
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + len(m)
+			open := i + len(m) - 1
+			ls := strings.LastIndexByte(text[:i], '\n') + 1
+			before := strings.ToLower(text[max(ls, i-160):i])
+			if sc := strings.LastIndexByte(before, ';'); sc >= 0 {
+				before = before[sc+1:] // the statement the call is in
+			}
+			if vs, ve, ok := literalArgAt(text, open+1, 2); ok {
+				// page.fill(selector, value): the selector is the first argument.
+				if ss, se, ok := literalArgAt(text, open+1, 1); ok && secretSelector(strings.ToLower(text[ss:se])) {
+					f.addSpan(ruleFormFill, vs, ve)
+				}
+				continue
+			}
+			if vs, ve, ok := literalArgAt(text, open+1, 1); ok && secretSelector(before) {
+				f.addSpan(ruleFormFill, vs, ve)
+			}
+		}
+	}
+}
+
+// ruleFormFill is a value an end-to-end test types into a password field.
+const ruleFormFill = "form-fill"
+
+// secretSelector reports a selector or locator (lower case) naming a secret's field.
+func secretSelector(s string) bool {
+	return containsAny(s, []string{"password", "passwd", "passphrase", "pwd", "secret", "token", "apikey", "api-key", "api_key"})
+}

@@ -419,6 +419,9 @@ var callTemplates = []string{
 	`ftp = ftplib.FTP("ftp.corp.io", "deploy", "%[1]s")`,
 	`new PasswordAuthentication(user, "%[1]s".toCharArray())`,
 	`req.SetBasicAuth(name, "%[1]s")`,
+	`cy.get('#password').type('%[1]s')`,
+	`await page.fill('input[name="password"]', '%[1]s')`,
+	`System.setProperty("db.password", "%[1]s");`,
 }
 
 // FuzzCredentialCalls: a password passed by position to a call that takes one is masked,

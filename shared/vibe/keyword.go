@@ -64,7 +64,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if !ok {
 				vs, ve, ok = comparedLiteral(chunk, nameStart)
 			}
-			if !ok && (len(nameParts(name)) == 1 || name == strings.ToUpper(name) || setterName(name)) && (nameStart == 0 || chunk[nameStart-1] != '$') {
+			if !ok && (len(nameParts(name)) == 1 || name == strings.ToUpper(name) || setterName(name) || quotedFirstArgument(chunk, nameStart, nameEnd)) &&
+				(nameStart == 0 || chunk[nameStart-1] != '$') && !inList(chunk, nameStart) {
+				// Not in a list: ["password", "email"] names two fields.
 				// Not after a variable: new PDO($dsn, 'app', …) passes $dsn, then the user.
 				vs, ve, ok = literalArgument(chunk, nameEnd)
 			}
@@ -100,6 +102,41 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			}
 		}
 	}
+}
+
+// quotedFirstArgument reports a name that is the whole of a quoted literal opening a call's
+// arguments: setProperty("db.password", …), headers.set("X-Api-Key", …), the key of a
+// key/value call.
+func quotedFirstArgument(s string, nameStart, nameEnd int) bool {
+	if nameStart < 2 || nameEnd >= len(s) || s[nameStart-1] != '"' && s[nameStart-1] != '\'' || s[nameEnd] != s[nameStart-1] {
+		return false
+	}
+	j := nameStart - 1
+	for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
+		j--
+	}
+	return j > 0 && s[j-1] == '('
+}
+
+// inList reports a quoted name inside a list or set literal: the nearest bracket left open
+// before it on its line is [ or {.
+func inList(s string, nameStart int) bool {
+	if nameStart < 1 || s[nameStart-1] != '"' && s[nameStart-1] != '\'' {
+		return false
+	}
+	depth := 0
+	for j := nameStart - 2; j >= 0 && s[j] != '\n' && nameStart-j < 200; j-- {
+		switch s[j] {
+		case ')', ']', '}':
+			depth++
+		case '(', '[', '{':
+			if depth == 0 {
+				return s[j] == '[' || s[j] == '{'
+			}
+			depth--
+		}
+	}
+	return false
 }
 
 // metadataName reports a name with a part that says it holds something about a secret

@@ -78,6 +78,13 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"sonar login", "sonar-scanner -Dsonar.login=Xk4mR9qLw2zQx7mB -Dsonar.host.url=https://sonar", "Xk4mR9qLw2zQx7mB", "-Dsonar.host.url="},
 		{"echo into a secret store", "echo Xk4mR9qLw2z | docker secret create db_pass -", "Xk4mR9qLw2z", "docker secret create db_pass -"},
 		{"django superuser", "User.objects.create_superuser('admin', 'a@b.c', 'Xk4mR9qLw2z')", "Xk4mR9qLw2z", "'a@b.c'"},
+		// Key/value calls whose key literal says secret; what an end-to-end test types into a
+		// password field.
+		{"property call", `System.setProperty("db.password", "Xk4mR9qLw2zQx7")`, "Xk4mR9qLw2zQx7", `"db.password"`},
+		{"header set call", `req.Header.Set("X-Auth-Token", "Xk4mR9qLw2zQx7")`, "Xk4mR9qLw2zQx7", `"X-Auth-Token"`},
+		{"cypress type", "cy.get('#password').type('Xk4mR9qLw2z'); cy.get('#email').type('bob@x.io')", "Xk4mR9qLw2z", "type('bob@x.io')"},
+		{"playwright fill", `await page.fill('input[name="password"]', 'Xk4mR9qLw2z')`, "Xk4mR9qLw2z", `input[name="password"]`},
+		{"selenium send_keys", `driver.find_element(By.ID, "password").send_keys("Xk4mR9qLw2z")`, "Xk4mR9qLw2z", `By.ID, "password"`},
 		{"random value starting with my", `"strava_token": "myrfa4y0dsfh7twl35aty4yt4jl77a3lcrj7edq5",`, "myrfa4y0dsfh7twl35aty4yt4jl77a3lcrj7edq5", "strava_token"},
 		// URLs: a password holding @, webhooks whole.
 		{"url user named token", "git clone https://x-access-token:ghs_Zq8vZ2mXp4Lr7Tn1Wc9Yb3Hd6Fj0Gs5Ae2Uu@github.com/acme/app.git", "Zq8vZ2mXp4Lr7Tn1Wc9Y", "@github.com/acme/app.git"},
@@ -231,6 +238,7 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"private_key_path = \"~/.ssh/id_ed25519\"\nclient_cert_file: ./certs/client2024.pem",
 		"net user bob /add\nnet user bob * /domain\nnet user guest | findstr Active\ncargo login --help",
 		"java -Dspring.profiles.active=prod -Dtoken.ttl=3600s -jar app.jar\necho $TOKEN | docker secret create t -",
+		"fields = [\"username\", \"password\", \"email\"]\ncy.get('#email').type('bob@corp.io')\nawait page.fill('#search', 'Xk4mR9qLw2z')\ncy.get('#password').type(password)",
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}

@@ -217,6 +217,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 	}
 	findDERKeys(text, f)
 	findCredentialCalls(text, f)
+	findFormFills(text, f)
 	findJWK(text, f)
 	findKubernetesSecrets(text, f)
 	findYAMLBlockSecrets(text, f)
