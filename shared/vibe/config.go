@@ -150,6 +150,12 @@ var configRules = []extraRule{
 		keywords: []string{"secret"},
 	},
 	{
+		// A Basic credential being made: echo -n 'user:password' | base64.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\b(?:echo|printf)\s+(?:-n\s+|-ne\s+)?(?:'[^'\n:%]{1,64}:([^'\n]+)'|"[^"\n:$%]{1,64}:([^"\n$]+)"|[^\s'":$%]{1,64}:([^\s'"|$]+))\s*\|\s*base64\b`),
+		keywords: []string{"base64"},
+	},
+	{
 		// Java system properties named for a secret: -Djavax.net.ssl.keyStorePassword=x,
 		// -Dmaven.password=x, SonarQube's -Dsonar.login=<token> and -Dsonar.token=.
 		id:       ruleCLIFlag,

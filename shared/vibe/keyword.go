@@ -615,6 +615,13 @@ func assignedValue(s string, i int) (int, int, bool) {
 		for end < len(s) && s[end] != '\n' && end-i < 400 {
 			end++
 		}
+		if end < len(s) && s[end-1] == '\\' {
+			// "abc\<newline>def": a shell or C string continued with a backslash is one
+			// value, up to its closing quote.
+			if c := strings.IndexByte(s[end:min(len(s), i+400)], q); c > 0 && !strings.Contains(s[end+1:end+c], "\n") {
+				return i + 1, end + c, true
+			}
+		}
 		for end > i+1 && (s[end-1] == '\\' || s[end-1] == ' ') {
 			end--
 		}

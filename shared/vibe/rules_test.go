@@ -85,6 +85,11 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"cypress type", "cy.get('#password').type('Xk4mR9qLw2z'); cy.get('#email').type('bob@x.io')", "Xk4mR9qLw2z", "type('bob@x.io')"},
 		{"playwright fill", `await page.fill('input[name="password"]', 'Xk4mR9qLw2z')`, "Xk4mR9qLw2z", `input[name="password"]`},
 		{"selenium send_keys", `driver.find_element(By.ID, "password").send_keys("Xk4mR9qLw2z")`, "Xk4mR9qLw2z", `By.ID, "password"`},
+		// Values split over lines inside parentheses or by a backslash, a Basic credential
+		// being made.
+		{"chain in parentheses", "api_key = (\"Xk4mR9qLw2\"\n           \"zQx7mB2pz9\")", "zQx7mB2pz9", "api_key = ("},
+		{"backslash continued", "DB_PASSWORD=\"Xk4mR9q\\\nLw2zQx7mB\"\nDEBUG=1", "Lw2zQx7mB", "DEBUG=1"},
+		{"basic credential made", "echo -n 'deploy:Xk4mR9qLw2z' | base64", "Xk4mR9qLw2z", "echo -n 'deploy:"},
 		{"random value starting with my", `"strava_token": "myrfa4y0dsfh7twl35aty4yt4jl77a3lcrj7edq5",`, "myrfa4y0dsfh7twl35aty4yt4jl77a3lcrj7edq5", "strava_token"},
 		// URLs: a password holding @, webhooks whole.
 		{"url user named token", "git clone https://x-access-token:ghs_Zq8vZ2mXp4Lr7Tn1Wc9Yb3Hd6Fj0Gs5Ae2Uu@github.com/acme/app.git", "Zq8vZ2mXp4Lr7Tn1Wc9Y", "@github.com/acme/app.git"},
@@ -238,7 +243,8 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"private_key_path = \"~/.ssh/id_ed25519\"\nclient_cert_file: ./certs/client2024.pem",
 		"net user bob /add\nnet user bob * /domain\nnet user guest | findstr Active\ncargo login --help",
 		"java -Dspring.profiles.active=prod -Dtoken.ttl=3600s -jar app.jar\necho $TOKEN | docker secret create t -",
-		"fields = [\"username\", \"password\", \"email\"]\ncy.get('#email').type('bob@corp.io')\nawait page.fill('#search', 'Xk4mR9qLw2z')\ncy.get('#password').type(password)",
+		"echo 'a:b' | wc -c\necho $USER:$PASS | base64\n" +
+			"fields = [\"username\", \"password\", \"email\"]\ncy.get('#email').type('bob@corp.io')\nawait page.fill('#search', 'Xk4mR9qLw2z')\ncy.get('#password').type(password)",
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
