@@ -176,11 +176,15 @@ var extraRules = append([]extraRule{
 		keywords: []string{"://"},
 	},
 	{
-		id:       ruleURLQuery,
-		re:       regexp.MustCompile(`(?i)[?&;](?:access[_-]?token|refresh[_-]?token|id[_-]?token|auth[_-]?token|token|api[_-]?key|apikey|key|sig|signature|secret|client[_-]?secret|password|passwd|pwd|x-amz-signature|x-amz-credential|x-goog-signature|sv_token|private[_-]?token)=([^&;\s"'#<>]{4,})`),
-		group:    1,
-		keywords: []string{"token=", "key=", "sig=", "signature=", "secret=", "password=", "passwd=", "pwd=", "x-amz-", "x-goog-"},
-		anchors:  queryAnchors,
+		id: ruleURLQuery,
+		// Any parameter whose name ends in a credential word (api_token=, app_key=,
+		// webhook_secret=), an OAuth authorization code and Firebase's auth= when the value
+		// is generated; not pagination or cache keys (pageToken=, sort_key=).
+		re:         regexp.MustCompile(`(?i)[?&;]([\w-]{0,40}?(?:token|key|sig|signature|secret|password|passwd|pwd|credential|x-amz-signature|x-amz-credential|x-goog-signature)|code|auth|jwt)=([^&;\s"'#<>]{4,})`),
+		group:      2,
+		keywords:   []string{"token=", "key=", "sig=", "signature=", "secret=", "password=", "passwd=", "pwd=", "credential=", "x-amz-", "x-goog-", "code=", "auth=", "jwt="},
+		anchors:    queryAnchors,
+		matchCheck: queryCredential,
 	},
 	{
 		id:       ruleAuthHeader,
@@ -354,7 +358,7 @@ func queryAnchors(s string) []int {
 		for k < len(s) && (isWordByte(s[k]) || s[k] == '-') && k-i < 48 {
 			k++
 		}
-		if k < len(s) && s[k] == '=' && containsAny(strings.ToLower(s[i+1:k]), []string{"token", "key", "sig", "secret", "pass", "pwd", "x-amz-", "x-goog-"}) {
+		if k < len(s) && s[k] == '=' && containsAny(strings.ToLower(s[i+1:k]), []string{"token", "key", "sig", "secret", "pass", "pwd", "x-amz-", "x-goog-", "code", "auth", "jwt", "credential"}) {
 			at = append(at, i)
 		}
 	}
@@ -410,6 +414,25 @@ func headerName(name string) bool {
 func headerCredential(v string) bool {
 	v = strings.TrimRight(v, ",;\\")
 	return !placeholderValue(v) && !strings.HasPrefix(v, "$") && hasAlnum(v) && (countDigits(v) > 0 || len(v) >= 16)
+}
+
+// queryCredential holds a query parameter named for a credential to one: not a page token
+// or a key that is an identifier (sort_key, cache_key), and, for code= and auth=, a
+// generated value (12+ characters with letters and digits), not ?code=200 or ?auth=true.
+func queryCredential(m string) bool {
+	eq := strings.IndexByte(m, '=')
+	name, v := strings.ToLower(m[1:eq]), m[eq+1:]
+	if strings.Contains(name, "page") || strings.Contains(name, "continuation") || strings.Contains(name, "next") {
+		return false
+	}
+	if strings.HasSuffix(name, "key") && name != "key" && !keyLikeName(name) && !nameHasSecretWord(name) {
+		return false
+	}
+	switch name {
+	case "code", "auth":
+		return len(v) >= 12 && hasDigitAndLetter(v) && !placeholderValue(v)
+	}
+	return true
 }
 
 // wordAnchors returns an anchors function finding any of words.

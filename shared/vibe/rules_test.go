@@ -90,6 +90,10 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"chain in parentheses", "api_key = (\"Xk4mR9qLw2\"\n           \"zQx7mB2pz9\")", "zQx7mB2pz9", "api_key = ("},
 		{"backslash continued", "DB_PASSWORD=\"Xk4mR9q\\\nLw2zQx7mB\"\nDEBUG=1", "Lw2zQx7mB", "DEBUG=1"},
 		{"basic credential made", "echo -n 'deploy:Xk4mR9qLw2z' | base64", "Xk4mR9qLw2z", "echo -n 'deploy:"},
+		// Query parameters named for a credential, an OAuth authorization code.
+		{"oauth code", "GET /callback?code=abcd1234abcd1234abcd1234&scope=email HTTP/1.1", "abcd1234abcd1234", "&scope=email"},
+		{"firebase auth", "https://app.firebaseio.com/users.json?auth=Xk4mR9qLw2zQx7mB2pz9", "Xk4mR9qLw2zQx7mB", "users.json?auth="},
+		{"suffixed token parameter", "curl 'https://api.x.io/v1/items?limit=10&app_token=Xk4mR9qLw2zQ'", "Xk4mR9qLw2zQ", "limit=10"},
 		{"random value starting with my", `"strava_token": "myrfa4y0dsfh7twl35aty4yt4jl77a3lcrj7edq5",`, "myrfa4y0dsfh7twl35aty4yt4jl77a3lcrj7edq5", "strava_token"},
 		// URLs: a password holding @, webhooks whole.
 		{"url user named token", "git clone https://x-access-token:ghs_Zq8vZ2mXp4Lr7Tn1Wc9Yb3Hd6Fj0Gs5Ae2Uu@github.com/acme/app.git", "Zq8vZ2mXp4Lr7Tn1Wc9Y", "@github.com/acme/app.git"},
@@ -243,7 +247,8 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"private_key_path = \"~/.ssh/id_ed25519\"\nclient_cert_file: ./certs/client2024.pem",
 		"net user bob /add\nnet user bob * /domain\nnet user guest | findstr Active\ncargo login --help",
 		"java -Dspring.profiles.active=prod -Dtoken.ttl=3600s -jar app.jar\necho $TOKEN | docker secret create t -",
-		"echo 'a:b' | wc -c\necho $USER:$PASS | base64\n" +
+		"GET /r?code=200&auth=true&status_code=404&sort_key=name HTTP/1.1\n" +
+			"echo 'a:b' | wc -c\necho $USER:$PASS | base64\n" +
 			"fields = [\"username\", \"password\", \"email\"]\ncy.get('#email').type('bob@corp.io')\nawait page.fill('#search', 'Xk4mR9qLw2z')\ncy.get('#password').type(password)",
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
