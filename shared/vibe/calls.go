@@ -197,7 +197,28 @@ func findFormFills(text string, f *findings) {
 // ruleFormFill is a value an end-to-end test types into a password field.
 const ruleFormFill = "form-fill"
 
-// secretSelector reports a selector or locator (lower case) naming a secret's field.
+// secretSelector reports a selector or locator (lower case) naming a secret's field, not a
+// field about one ("Token name", #password-hint: the word after it is a notSecretWords one).
 func secretSelector(s string) bool {
-	return containsAny(s, []string{"password", "passwd", "passphrase", "pwd", "secret", "token", "apikey", "api-key", "api_key"})
+	for _, w := range []string{"password", "passwd", "passphrase", "pwd", "secret", "token", "apikey", "api-key", "api_key"} {
+		for from := 0; ; {
+			i := strings.Index(s[from:], w)
+			if i < 0 {
+				break
+			}
+			j := from + i + len(w)
+			from = j
+			if j < len(s) && (s[j] == ' ' || s[j] == '-' || s[j] == '_') {
+				j++
+			}
+			k := j
+			for k < len(s) && isLetter(s[k]) {
+				k++
+			}
+			if !notSecretWords[s[j:k]] {
+				return true
+			}
+		}
+	}
+	return false
 }

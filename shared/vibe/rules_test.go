@@ -247,7 +247,8 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"private_key_path = \"~/.ssh/id_ed25519\"\nclient_cert_file: ./certs/client2024.pem",
 		"net user bob /add\nnet user bob * /domain\nnet user guest | findstr Active\ncargo login --help",
 		"java -Dspring.profiles.active=prod -Dtoken.ttl=3600s -jar app.jar\necho $TOKEN | docker secret create t -",
-		"GET /r?code=200&auth=true&status_code=404&sort_key=name HTTP/1.1\n" +
+		"await page.getByRole('textbox', { name: 'Token name' }).fill('ci-deploy-2024')\n" +
+			"GET /r?code=200&auth=true&status_code=404&sort_key=name HTTP/1.1\n" +
 			"echo 'a:b' | wc -c\necho $USER:$PASS | base64\n" +
 			"fields = [\"username\", \"password\", \"email\"]\ncy.get('#email').type('bob@corp.io')\nawait page.fill('#search', 'Xk4mR9qLw2z')\ncy.get('#password').type(password)",
 	} {
