@@ -9,70 +9,93 @@ import "strings"
 const ruleCredentialCall = "credential-call"
 
 // credentialCalls are the constructors and functions that take a password as a positional
-// argument, each with the argument's position (1-based): facts of their APIs.
-var credentialCalls = []struct {
-	name string
+// argument, by the name before their parenthesis, each with the argument's position
+// (1-based) and, for names that are common words, what must come right before the name:
+// facts of their APIs.
+var credentialCalls = map[string]struct {
 	arg  int
+	qual []string
 }{
-	{"DirectoryEntry", 3},                      // .NET System.DirectoryServices(path, user, password)
-	{"NetworkCredential", 2},                   // .NET System.Net(user, password[, domain])
-	{"PasswordAuthentication", 2},              // Java java.net(user, password.toCharArray())
-	{"UsernamePasswordCredentials", 2},         // Apache HttpClient(user, password)
-	{"UsernamePasswordAuthenticationToken", 2}, // Spring Security(principal, credentials)
-	{"BasicAWSCredentials", 2},                 // AWS SDK for Java(access key, secret key)
-	{"AwsBasicCredentials.create", 2},          // AWS SDK for Java 2
-	{"NewStaticCredentialsProvider", 2},        // AWS SDK for Go v2(id, secret, session token)
-	{"NewStaticCredentials", 2},                // AWS SDK for Go(id, secret, session token)
-	{"getConnection", 3},                       // JDBC DriverManager(url, user, password)
-	{"mysqli_connect", 3},                      // PHP(host, user, password, db)
-	{"mysql_connect", 3},                       // PHP(host, user, password)
-	{"new mysqli", 3},                          // PHP(host, user, password, db)
-	{"new PDO", 3},                             // PHP(dsn, user, password)
-	{"ldap_bind", 3},                           // PHP(link, dn, password)
-	{"simple_bind_s", 2},                       // python-ldap(dn, password)
-	{"simple_bind", 2},
-	{"ftplib.FTP", 3}, // Python(host, user, passwd)
-	{"FTP_TLS", 3},
-	{"pymysql.connect", 3}, // Python(host, user, password, db)
-	{"MySQLdb.connect", 3},
-	{"aiohttp.BasicAuth", 2}, // Python(login, password)
-	{"HttpNtlmAuth", 2},      // requests-ntlm(user, password)
-	{"HTTPDigestAuth", 2},    // requests(user, password)
-	{"Credentials.basic", 2}, // OkHttp(user, password)
-	{"SetBasicAuth", 2},      // Go net/http (*Request).SetBasicAuth(user, password)
-	{"create_superuser", 3},  // Django(username, email, password)
-	{"create_user", 3},
+	"DirectoryEntry":                      {3, nil},                              // .NET System.DirectoryServices(path, user, password)
+	"NetworkCredential":                   {2, nil},                              // .NET System.Net(user, password[, domain])
+	"PasswordAuthentication":              {2, nil},                              // Java java.net(user, password.toCharArray())
+	"UsernamePasswordCredentials":         {2, nil},                              // Apache HttpClient(user, password)
+	"UsernamePasswordAuthenticationToken": {2, nil},                              // Spring Security(principal, credentials)
+	"BasicAWSCredentials":                 {2, nil},                              // AWS SDK for Java(access key, secret key)
+	"create":                              {2, []string{"AwsBasicCredentials."}}, // AWS SDK for Java 2
+	"NewStaticCredentialsProvider":        {2, nil},                              // AWS SDK for Go v2(id, secret, session token)
+	"NewStaticCredentials":                {2, nil},                              // AWS SDK for Go(id, secret, session token)
+	"getConnection":                       {3, nil},                              // JDBC DriverManager(url, user, password)
+	"mysqli_connect":                      {3, nil},                              // PHP(host, user, password, db)
+	"mysql_connect":                       {3, nil},                              // PHP(host, user, password)
+	"mysqli":                              {3, []string{"new "}},                 // PHP(host, user, password, db)
+	"PDO":                                 {3, []string{"new "}},                 // PHP(dsn, user, password)
+	"ldap_bind":                           {3, nil},                              // PHP(link, dn, password)
+	"simple_bind_s":                       {2, nil},                              // python-ldap(dn, password)
+	"simple_bind":                         {2, nil},
+	"FTP":                                 {3, []string{"ftplib."}}, // Python(host, user, passwd)
+	"FTP_TLS":                             {3, nil},
+	"connect":                             {3, []string{"pymysql.", "MySQLdb."}}, // Python(host, user, password, db)
+	"BasicAuth":                           {2, []string{"aiohttp."}},             // Python(login, password)
+	"HttpNtlmAuth":                        {2, nil},                              // requests-ntlm(user, password)
+	"HTTPDigestAuth":                      {2, nil},                              // requests(user, password)
+	"basic":                               {2, []string{"Credentials."}},         // OkHttp(user, password)
+	"SetBasicAuth":                        {2, nil},                              // Go net/http (*Request).SetBasicAuth(user, password)
+	"create_superuser":                    {3, nil},                              // Django(username, email, password)
+	"create_user":                         {3, nil},
 }
+
+// formFillMethods are the calls end-to-end tests type a value into a form field with:
+// Cypress .type, Playwright .fill/.type/.pressSequentially, Selenium .send_keys/.sendKeys,
+// WebdriverIO .setValue.
+var formFillMethods = map[string]bool{"type": true, "fill": true, "send_keys": true, "sendKeys": true, "setValue": true,
+	"pressSequentially": true}
 
 // findCredentialCalls masks the password argument of the calls above when it is a string
 // literal (not a variable, a call or a placeholder), with the arguments over several lines
-// too: the call's name is found with strings.Index and its arguments read up to the closing
-// parenthesis, quotes and brackets respected.
+// too, and what an end-to-end test types into a field its selector names for a secret
+// (findFormFill). One scan over the opening parentheses: the name before each is looked up,
+// and only then are the arguments read, up to the closing parenthesis, quotes and brackets
+// respected.
 func findCredentialCalls(text string, f *findings) {
-	for _, c := range credentialCalls {
-		for from := 0; ; {
-			i := strings.Index(text[from:], c.name)
-			if i < 0 {
-				break
+	for from := 0; ; {
+		i := strings.IndexByte(text[from:], '(')
+		if i < 0 {
+			return
+		}
+		i += from
+		from = i + 1
+		e := i
+		for e > 0 && (text[e-1] == ' ' || text[e-1] == '\t') && i-e < 4 {
+			e--
+		}
+		b := e
+		for b > 0 && isWordByte(text[b-1]) && e-b < 40 {
+			b--
+		}
+		if b == e {
+			continue
+		}
+		name := text[b:e]
+		if formFillMethods[name] && b > 0 && text[b-1] == '.' {
+			findFormFill(text, b-1, i, f)
+			continue
+		}
+		c, ok := credentialCalls[name]
+		if !ok {
+			continue
+		}
+		if c.qual != nil {
+			q := false
+			for _, p := range c.qual {
+				q = q || strings.HasSuffix(text[:b], p)
 			}
-			i += from
-			from = i + len(c.name)
-			if i > 0 && isWordByte(text[i-1]) {
-				continue // MyDirectoryEntry, xgetConnection
-			}
-			j := from
-			if j < len(text) && isWordByte(text[j]) {
-				continue // DirectoryEntryFactory: another name
-			}
-			for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
-				j++
-			}
-			if j >= len(text) || text[j] != '(' {
+			if !q {
 				continue
 			}
-			if vs, ve, ok := literalArgAt(text, j+1, c.arg); ok {
-				f.addSpan(ruleCredentialCall, vs, ve)
-			}
+		}
+		if vs, ve, ok := literalArgAt(text, i+1, c.arg); ok {
+			f.addSpan(ruleCredentialCall, vs, ve)
 		}
 	}
 }
@@ -157,40 +180,25 @@ func literalSpan(s string, start, end int) (int, int, bool) {
 	return start + 1, e, true
 }
 
-// formFillMethods are the calls end-to-end tests type a value into a form field with:
-// Cypress .type, Playwright .fill/.type/.pressSequentially, Selenium .send_keys/.sendKeys,
-// WebdriverIO .setValue.
-var formFillMethods = []string{".type(", ".fill(", ".send_keys(", ".sendKeys(", ".setValue(", ".pressSequentially("}
-
-// findFormFills masks what an end-to-end test types into a field its selector names for a
-// secret: cy.get('#password').type('x'), page.fill('input[name="password"]', 'x'),
+// findFormFill masks what an end-to-end test types into a field its selector names for a
+// secret, for the method call whose dot is at text[dot] and parenthesis at text[open]:
+// cy.get('#password').type('x'), page.fill('input[name="password"]', 'x'),
 // getByLabel('Password').fill('x'), find_element(By.ID, "password").send_keys("x").
-func findFormFills(text string, f *findings) {
-	for _, m := range formFillMethods {
-		for from := 0; ; {
-			i := strings.Index(text[from:], m)
-			if i < 0 {
-				break
-			}
-			i += from
-			from = i + len(m)
-			open := i + len(m) - 1
-			ls := strings.LastIndexByte(text[:i], '\n') + 1
-			before := strings.ToLower(text[max(ls, i-160):i])
-			if sc := strings.LastIndexByte(before, ';'); sc >= 0 {
-				before = before[sc+1:] // the statement the call is in
-			}
-			if vs, ve, ok := literalArgAt(text, open+1, 2); ok {
-				// page.fill(selector, value): the selector is the first argument.
-				if ss, se, ok := literalArgAt(text, open+1, 1); ok && secretSelector(strings.ToLower(text[ss:se])) {
-					f.addSpan(ruleFormFill, vs, ve)
-				}
-				continue
-			}
-			if vs, ve, ok := literalArgAt(text, open+1, 1); ok && secretSelector(before) {
-				f.addSpan(ruleFormFill, vs, ve)
-			}
+func findFormFill(text string, dot, open int, f *findings) {
+	if vs, ve, ok := literalArgAt(text, open+1, 2); ok {
+		// page.fill(selector, value): the selector is the first argument.
+		if ss, se, ok := literalArgAt(text, open+1, 1); ok && secretSelector(strings.ToLower(text[ss:se])) {
+			f.addSpan(ruleFormFill, vs, ve)
 		}
+		return
+	}
+	ls := strings.LastIndexByte(text[:dot], '\n') + 1
+	before := strings.ToLower(text[max(ls, dot-160):dot])
+	if sc := strings.LastIndexByte(before, ';'); sc >= 0 {
+		before = before[sc+1:] // the statement the call is in
+	}
+	if vs, ve, ok := literalArgAt(text, open+1, 1); ok && secretSelector(before) {
+		f.addSpan(ruleFormFill, vs, ve)
 	}
 }
 

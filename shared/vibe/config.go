@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 // Structure-aware passes: credentials whose place in a file format or command line, not
@@ -559,6 +560,25 @@ var configRules = []extraRule{
 	},
 }
 
+// secretStem reports, without allocating, whether a name of at most 24 bytes holds a
+// secret word's stem in any case.
+func secretStem(name string) bool {
+	var buf [24]byte
+	n := copy(buf[:], name)
+	for i := 0; i < n; i++ {
+		if c := buf[i]; c >= 'A' && c <= 'Z' {
+			buf[i] = c + 'a' - 'A'
+		}
+	}
+	l := unsafe.String(&buf[0], n)
+	for _, w := range []string{"pass", "pwd", "pw", "psw", "secret", "token", "credential", "key"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // lessThanAnchors returns where pair (<< or <() opens, with up to six blanks between its two
 // characters: how a JSON-escaped \u003c reads.
 func lessThanAnchors(pair string) func(string) []int {
@@ -1020,7 +1040,7 @@ func secretWordBeforeIs(s string) []int {
 			for k > 0 && i-k < 24 && isNameByte(s[k-1]) {
 				k--
 			}
-			if k < i && containsAny(strings.ToLower(s[k:i]), []string{"pass", "pwd", "pw", "psw", "secret", "token", "credential", "key"}) {
+			if k < i && secretStem(s[k:i]) {
 				at = append(at, i)
 			}
 		}

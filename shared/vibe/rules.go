@@ -385,6 +385,9 @@ func headerAnchors(s string) []int {
 		for k > 0 && j-k < 64 && (isWordByte(s[k-1]) && s[k-1] != '_' || s[k-1] == '-') {
 			k--
 		}
+		if j-k < 6 || j-k > 6 && strings.IndexByte(s[k:j], '-') < 0 {
+			continue // neither dashed nor apikey: no allocation for every colon of a text
+		}
 		if name := strings.ToLower(s[k:j]); headerName(name) {
 			at = append(at, k)
 		}

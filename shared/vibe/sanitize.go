@@ -217,7 +217,6 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 	}
 	findDERKeys(text, f)
 	findCredentialCalls(text, f)
-	findFormFills(text, f)
 	findJWK(text, f)
 	findKubernetesSecrets(text, f)
 	findYAMLBlockSecrets(text, f)
