@@ -261,14 +261,24 @@ var configRules = []extraRule{
 	{
 		// user:password after a word for credentials: "credentials admin:x", "login
 		// deploy:x", "basic auth: bob:x". Not a port (host:8080) nor a path.
-		id:       ruleIDPassword,
-		re:       regexp.MustCompile(`(?i)\b(?:credentials?|creds|login|basic[ -]?auth|auth)\b\s*[:=]?\s+["'\x60]?[\w.@+-]{1,64}:([^\s:@"'\x60]{4,128})["'\x60]?(?:[\s,;.)]|$)`),
+		id: ruleIDPassword,
+		// (with|as|using between the word and the pair: "Login with admin:x").
+		re:       regexp.MustCompile(`(?i)\b(?:credentials?|creds|login|basic[ -]?auth|auth)\b\s*[:=]?\s+(?:(?:with|as|using)\s+)?["'\x60]?[\w.@+-]{1,64}:([^\s:@"'\x60]{4,128})["'\x60]?(?:[\s,;.)]|$)`),
 		group:    1,
 		keywords: []string{"cred", "login", "auth"},
 		anchors:  colonPairAnchors,
 		check: func(v string) bool {
 			return notProseWord(v) && !isDigits(v) && !strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "~") && !strings.HasPrefix(v, "\\")
 		},
+	},
+	{
+		// The pair set apart by a slash: "default credentials: admin / x", "login: root / x".
+		id:       ruleIDPassword,
+		re:       regexp.MustCompile(`(?i)\b(?:credentials?|creds|login)\b\s*[:=]?\s+(?:(?:with|as|using)\s+)?["'\x60]?[\w.@+-]{1,64}["'\x60]?\s+/\s+["'\x60]?([^\s"'\x60]{4,128})`),
+		group:    1,
+		keywords: []string{"cred", "login"},
+		anchors:  wordAnchors(" / "),
+		check:    func(v string) bool { return notProseWord(v) && !strings.HasPrefix(v, "/") && hasDigitAndLetter(v) },
 	},
 	{
 		// An element named for a secret holding it in a value attribute: <Password value="x"/>.

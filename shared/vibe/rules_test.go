@@ -94,6 +94,8 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"oauth code", "GET /callback?code=abcd1234abcd1234abcd1234&scope=email HTTP/1.1", "abcd1234abcd1234", "&scope=email"},
 		{"firebase auth", "https://app.firebaseio.com/users.json?auth=Xk4mR9qLw2zQx7mB2pz9", "Xk4mR9qLw2zQx7mB", "users.json?auth="},
 		{"suffixed token parameter", "curl 'https://api.x.io/v1/items?limit=10&app_token=Xk4mR9qLw2zQ'", "Xk4mR9qLw2zQ", "limit=10"},
+		{"credentials with a slash", "default credentials: admin / Xk4mR9qLw2", "Xk4mR9qLw2", "credentials: admin / "},
+		{"login with a pair", "Login with admin:Xk4mR9qLw2 on the console", "Xk4mR9qLw2", "on the console"},
 		{"random value starting with my", `"strava_token": "myrfa4y0dsfh7twl35aty4yt4jl77a3lcrj7edq5",`, "myrfa4y0dsfh7twl35aty4yt4jl77a3lcrj7edq5", "strava_token"},
 		// URLs: a password holding @, webhooks whole.
 		{"url user named token", "git clone https://x-access-token:ghs_Zq8vZ2mXp4Lr7Tn1Wc9Yb3Hd6Fj0Gs5Ae2Uu@github.com/acme/app.git", "Zq8vZ2mXp4Lr7Tn1Wc9Y", "@github.com/acme/app.git"},
@@ -247,7 +249,8 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"private_key_path = \"~/.ssh/id_ed25519\"\nclient_cert_file: ./certs/client2024.pem",
 		"net user bob /add\nnet user bob * /domain\nnet user guest | findstr Active\ncargo login --help",
 		"java -Dspring.profiles.active=prod -Dtoken.ttl=3600s -jar app.jar\necho $TOKEN | docker secret create t -",
-		"await page.getByRole('textbox', { name: 'Token name' }).fill('ci-deploy-2024')\n" +
+		"login with admin / settings and credentials: see docs / setup\n" +
+			"await page.getByRole('textbox', { name: 'Token name' }).fill('ci-deploy-2024')\n" +
 			"GET /r?code=200&auth=true&status_code=404&sort_key=name HTTP/1.1\n" +
 			"echo 'a:b' | wc -c\necho $USER:$PASS | base64\n" +
 			"fields = [\"username\", \"password\", \"email\"]\ncy.get('#email').type('bob@corp.io')\nawait page.fill('#search', 'Xk4mR9qLw2z')\ncy.get('#password').type(password)",
