@@ -1046,6 +1046,9 @@ func secretWordBeforeIs(s string) []int {
 			}
 			i += from
 			from = i + len(prep)
+			if i == 0 || strings.IndexByte("sdwtnlySDWTNLY", s[i-1]) < 0 {
+				continue // the stems end password(s), pwd, pw, secret, token, credential, key
+			}
 			k := i
 			for k > 0 && i-k < 24 && isNameByte(s[k-1]) {
 				k--

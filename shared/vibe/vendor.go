@@ -19,7 +19,7 @@ const ruleVendorKey = "vendor-key"
 // value needs a digit, so ordinary text costs one pass over its bytes.
 func findVendorValues(chunk string, off int, f *findings) {
 	for i := 0; i < len(chunk); {
-		if !vendorValueByte(chunk[i]) {
+		if vendorBytes[chunk[i]] == 0 {
 			i++
 			continue
 		}
@@ -28,8 +28,12 @@ func findVendorValues(chunk string, off int, f *findings) {
 		// An = inside a value once it has had a digit (base64: …XYZ+=Sdf==); before, it
 		// is the assignment after a name (smartsheets=…), where the value starts over. A /
 		// inside one is base64's too.
-		for i < len(chunk) && (vendorValueByte(chunk[i]) || chunk[i] == '=' && digit || chunk[i] == '/' && i+1 < len(chunk) && isWordByte(chunk[i+1])) {
-			digit = digit || isDigitByte(chunk[i])
+		for i < len(chunk) {
+			c := vendorBytes[chunk[i]]
+			if c == 0 && !(chunk[i] == '=' && digit || chunk[i] == '/' && i+1 < len(chunk) && isWordByte(chunk[i+1])) {
+				break
+			}
+			digit = digit || c == 2
 			i++
 		}
 		end := i
@@ -66,10 +70,18 @@ func wordyValue(v string) bool {
 	return words >= 2
 }
 
-// vendorValueByte reports the bytes of a generated value: letters, digits, _ - +.
-func vendorValueByte(c byte) bool {
-	return isWordByte(c) || c == '-' || c == '+'
-}
+// vendorBytes classes the bytes of a generated value: 1 for letters, _, - and +, 2 for digits.
+var vendorBytes = func() (t [256]byte) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c >= '0' && c <= '9':
+			t[c] = 2
+		case isWordByte(byte(c)) || c == '-' || c == '+':
+			t[c] = 1
+		}
+	}
+	return t
+}()
 
 // vendorNameBefore reports whether the value at s[i:] follows a service's name.
 func vendorNameBefore(s string, i int) bool {
