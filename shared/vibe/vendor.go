@@ -157,7 +157,9 @@ func trimCredentialSuffix(p string) string {
 // at the snapshots testdata/eval/manifest.json names, lower-cased, with the credential word
 // they end in (apikey, token, secret, oauth…) taken off. Left out are names that are common
 // words or generic technology (line, front, segment, docker, redis, ldap, user) and the
-// code hosts whose names precede commit hashes (github, gitlab, bitbucket).
+// code hosts whose names precede commit hashes (github, gitlab, bitbucket). The last line
+// holds the names as people write them, without a product suffix the detector's name has
+// (nozbe of nozbeteams, mailjet of mailjetsms, checkly of checklyhq).
 var vendorNames = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(vendorNameList) {
@@ -257,4 +259,6 @@ websitepulse weightsandbiases wepay whoxy wistia worksnaps workstack worldcoinin
 wrike yandex yelp youneedabudget yousign zapier zendeskapi zenkitapi zenrows zenscrape zenserp
 zeplin zerobounce zerotier zipapi zipbooks zipcodeapi zipcodebase zohocrm zonkafeedback
 zulipchat
+adafruit aletheia canny centralstation checkly clicksend drona lessannoying mailjet mattermost neutrino nozbe
+paydirt paymo skrapp supernotes tatum theodds zendesk zenkit
 `

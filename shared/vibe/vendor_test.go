@@ -21,6 +21,7 @@ func TestVendorKeys(t *testing.T) {
 		{"mixpanel SECRET 2b4d6f8a1c3e5a7b9d0f2e4c", "2b4d6f8a1c3e5a7b9d0f2e4c", "mixpanel SECRET "},
 		{"the nexmo key is set: nexmo => 'Zx81Qw72Er63Ty54'", "Zx81Qw72Er63Ty54", "nexmo => '"},
 		{"opsgenie_api: Zx8+1Qw72Er/63Ty54==", "Zx8+1Qw72Er", "opsgenie_api: "},
+		{"paymo 0f1e2d3c4b5a69788796a5b4c3d2e1f0aa", "0f1e2d3c4b5a6978", "paymo "}, // the name without its app
 	} {
 		out := san.NewSession(SessionHints{}).SanitizeText(tt.in)
 		require.NotContains(t, out, tt.secret, "%q", tt.in)
