@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 // Structure-aware passes: credentials whose place in a file format or command line, not
@@ -18,6 +19,7 @@ const (
 	ruleSQLPass    = "sql-password"
 	ruleCLILogin   = "cli-login-password"
 	ruleBearer     = "bearer-token"
+	rulePathToken  = "url-path-token"
 	ruleIDPassword = "id-password-pair"
 	rulePassHash   = "password-hash" // crypt(3), bcrypt, argon2, PBKDF2, Kerberos hashes
 	ruleNameValue  = "name-value-pair"
@@ -134,6 +136,74 @@ var configRules = []extraRule{
 		check:     func(v string) bool { return !strings.HasPrefix(v, "EOF") && !strings.HasPrefix(v, "END") },
 	},
 	{
+		// A here-string fed to a command that takes a secret on its input: vercel env add
+		// API_TOKEN production <<< "x", ssh-add - <<< x, docker login --password-stdin <<< x,
+		// gh secret set NAME <<< x: the command says secret, login, auth or stdin.
+		id: ruleCLILogin,
+		// (A JSON-escaped < is read as < and blanks: \u003c.)
+		re:      regexp.MustCompile(`(?i)(?:^|[\n;&|(])[ \t]*(?:[^\n;&|(<]*?(?:pass|secret|token|key|cred|auth|login|stdin|ssh-add|env\s+add))[^\n;&|(<]*<\s{0,6}<\s{0,6}<[ \t]*(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'"$]+))`),
+		anchors: lessThanAnchors("<<"),
+	},
+	{
+		// A value echoed into a command that stores a secret: echo x | docker secret create
+		// NAME -, printf '%s' x | gh secret set NAME, echo x | wrangler secret put NAME.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\b(?:echo|printf)\s+(?:-[ne]\s+)?(?:'%s'\s+|"%s"\s+)?(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'"|$]+))\s*\|\s*[^\n|]{0,80}?\bsecrets?\s+(?:create|set|put|add)\b`),
+		keywords: []string{"secret"},
+	},
+	{
+		// A Basic credential being made: echo -n 'user:password' | base64.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\b(?:echo|printf)\s+(?:-n\s+|-ne\s+)?(?:'[^'\n:%]{1,64}:([^'\n]+)'|"[^"\n:$%]{1,64}:([^"\n$]+)"|[^\s'":$%]{1,64}:([^\s'"|$]+))\s*\|\s*base64\b`),
+		keywords: []string{"base64"},
+	},
+	{
+		// Java system properties named for a secret: -Djavax.net.ssl.keyStorePassword=x,
+		// -Dmaven.password=x, SonarQube's -Dsonar.login=<token> and -Dsonar.token=.
+		id:       ruleCLIFlag,
+		re:       regexp.MustCompile(`(?i)(?:^|\s)-D[\w.-]*(?:password|passwd|pwd|passphrase|token|secret|api[._-]?key|credentials?|sonar\.login)=(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"$][^\s'"]*))`),
+		keywords: []string{"-d"},
+		anchors:  wordAnchors(" -D", "\t-D", "\n-D"),
+	},
+	{
+		// Tools that take a token or a password as a positional argument or a short flag,
+		// as facts: cargo login TOKEN, consul acl set-agent-token TYPE TOKEN, net user NAME
+		// PASSWORD, htpasswd -nb USER PASSWORD, codecov -t TOKEN, doctl auth init -t TOKEN.
+		id:      ruleCLILogin,
+		re:      regexp.MustCompile(`\bcargo\s+login\s+(?:--registry[ =]\S+\s+)?([^\s-]\S{11,})`),
+		group:   1,
+		literal: "cargo",
+	},
+	{
+		id:      ruleCLILogin,
+		re:      regexp.MustCompile(`\bconsul\s+acl\s+set-agent-token\s+(?:-\S+\s+)*\S+\s+([^\s-]\S{7,})`),
+		group:   1,
+		literal: "set-agent-token",
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`(?i)\bnet\s+user\s+(?:"[^"\n]+"|[^\s/"]+)\s+(?:"([^"\n]+)"|([^\s/*"|&<>][^\s]*))`),
+		keywords: []string{"net user"},
+		anchors:  wordAnchors("net user", "NET USER", "Net user"),
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\bhtpasswd\s+(?:-\w+\s+)*-(?:\w*n\w*b|\w*b\w*n)\w*\s+\S+\s+(\S+)`),
+		group:    1,
+		keywords: []string{"htpasswd"},
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\b(?:codecov|doctl\s+auth\s+init)\b[^\n|;&]{0,80}?\s-t[ =]?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-]\S*))`),
+		keywords: []string{"codecov", "doctl"},
+	},
+	{
+		// A password file given as a process substitution: --password-file=<(echo x).
+		id:      ruleCLILogin,
+		re:      regexp.MustCompile(`(?i)-[\w-]*(?:pass|secret|token|key|cred)[\w-]*[= ]\s{0,6}<\s{0,6}\(\s*(?:echo|printf)\s+(?:-n\s+)?(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'")$]+))\s*\)`),
+		anchors: lessThanAnchors("<("),
+	},
+	{
 		// ssh-keygen -N new / -P old passphrase; gh secret set NAME --body SECRET; mc alias set
 		// NAME URL ACCESS SECRET; net use DRIVE SHARE SECRET /user:NAME.
 		id:       ruleCLILogin,
@@ -177,12 +247,13 @@ var configRules = []extraRule{
 	},
 	{
 		// A user and a password passed side by side to what logs in: login("admin", "x"),
-		// HTTPBasicAuth('admin', 'x'), auth=('admin', 'x'), new NetworkCredential("u", "x"),
-		// DirectoryEntry(path, "u", "x"): the literal after the user's is the password.
+		// HTTPBasicAuth('admin', 'x'), auth=('admin', 'x'), new NetworkCredential("u", "x"):
+		// the literal after the user's is the password (calls whose password has a fixed
+		// position, DirectoryEntry(path, "u", "x"), are credential-call's, calls.go).
 		id:       ruleIDPassword,
-		re:       regexp.MustCompile(`(?i)\b[\w.]*(?:login|log_in|signin|sign_in|logon|authenticate|auth|credentials?|credential|directoryentry|connect)\w*\s*(?:=\s*)?[(\[]\s*(?:[^()"'\n]{1,80},\s*)?["']([^"'\n]{1,80})["']\s*,\s*["']([^"'\n]{4,200})["']\s*[),\]]`),
+		re:       regexp.MustCompile(`(?i)\b[\w.]*(?:login|log_in|signin|sign_in|logon|authenticate|auth|credentials?|credential|connect)\w*\s*(?:=\s*)?[(\[]\s*(?:[^()"'\n]{1,80},\s*)?["']([^"'\n]{1,80})["']\s*,\s*["']([^"'\n]{4,200})["']\s*[),\]]`),
 		group:    2,
-		keywords: []string{"login", "log_in", "signin", "sign_in", "logon", "auth", "credential", "directoryentry", "connect"},
+		keywords: []string{"login", "log_in", "signin", "sign_in", "logon", "auth", "credential", "connect"},
 		anchors:  wordAnchors(`", "`, `', '`, `","`, `','`, `" , "`),
 		check: func(v string) bool {
 			return (hasDigitAndLetter(v) || mixedClasses(v)) && !strings.HasPrefix(v, "/") && !strings.Contains(v, "://") && !strings.ContainsAny(v, " \t")
@@ -191,14 +262,24 @@ var configRules = []extraRule{
 	{
 		// user:password after a word for credentials: "credentials admin:x", "login
 		// deploy:x", "basic auth: bob:x". Not a port (host:8080) nor a path.
-		id:       ruleIDPassword,
-		re:       regexp.MustCompile(`(?i)\b(?:credentials?|creds|login|basic[ -]?auth|auth)\b\s*[:=]?\s+["'\x60]?[\w.@+-]{1,64}:([^\s:@"'\x60]{4,128})["'\x60]?(?:[\s,;.)]|$)`),
+		id: ruleIDPassword,
+		// (with|as|using between the word and the pair: "Login with admin:x").
+		re:       regexp.MustCompile(`(?i)\b(?:credentials?|creds|login|basic[ -]?auth|auth)\b\s*[:=]?\s+(?:(?:with|as|using)\s+)?["'\x60]?[\w.@+-]{1,64}:([^\s:@"'\x60]{4,128})["'\x60]?(?:[\s,;.)]|$)`),
 		group:    1,
 		keywords: []string{"cred", "login", "auth"},
 		anchors:  colonPairAnchors,
 		check: func(v string) bool {
 			return notProseWord(v) && !isDigits(v) && !strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "~") && !strings.HasPrefix(v, "\\")
 		},
+	},
+	{
+		// The pair set apart by a slash: "default credentials: admin / x", "login: root / x".
+		id:       ruleIDPassword,
+		re:       regexp.MustCompile(`(?i)\b(?:credentials?|creds|login)\b\s*[:=]?\s+(?:(?:with|as|using)\s+)?["'\x60]?[\w.@+-]{1,64}["'\x60]?\s+/\s+["'\x60]?([^\s"'\x60]{4,128})`),
+		group:    1,
+		keywords: []string{"cred", "login"},
+		anchors:  wordAnchors(" / "),
+		check:    func(v string) bool { return notProseWord(v) && !strings.HasPrefix(v, "/") && hasDigitAndLetter(v) },
 	},
 	{
 		// An element named for a secret holding it in a value attribute: <Password value="x"/>.
@@ -306,12 +387,16 @@ var configRules = []extraRule{
 	{
 		// "the password is Xy7pass99", "token was: abc123DEF": the value after is/was needs a
 		// digit or symbol, which prose words lack.
-		id:       ruleIDPassword,
-		re:       regexp.MustCompile(`(?i)\b(?:[\w-]*(?:password|passwd|passphrase|pwd|pw|pswd|passcode|secret|token|credential|api[ _-]?key|access[ _-]?key|private[ _-]?key)|pin)s?["'\x60]?\s+(?:is|are|was|were|will\s+be|(?:has\s+been\s+|was\s+|is\s+)?(?:set|changed|reset|updated)\s+to)\s*[:-]?\s+["'\x60]?([^\s"'\x60]{4,64})`),
+		id: ruleIDPassword,
+		// With the account it belongs to in between: "the password for root is x", "Password
+		// for admin: x", "the token of the bot was x".
+		re:       regexp.MustCompile(`(?i)\b(?:[\w-]*(?:password|passwd|passphrase|pwd|pw|pswd|passcode|secret|token|credential|api[ _-]?key|access[ _-]?key|private[ _-]?key)|pin)s?["'\x60]?(?:[ \t]+(?:for|of)[ \t]+(?:the[ \t]+)?["'\x60]?[\w.@\\/-]{1,64}["'\x60]?(?:[ \t]+(?:user|account))?[ \t]*:[ \t]*|\s+(?:(?:for|of)[ \t]+(?:the[ \t]+)?["'\x60]?[\w.@\\/-]{1,64}["'\x60]?(?:[ \t]+(?:user|account))?[ \t]+)?(?:is|are|was|were|will\s+be|(?:has\s+been\s+|was\s+|is\s+)?(?:set|changed|reset|updated)\s+to)\s*[:-]?\s+)["'\x60]?([^\s"'\x60]{4,64})`),
 		group:    1,
-		keywords: []string{" is", " are", " was", " were", " will be", "set to", "changed to", "reset to", "updated to"},
-		check:    notProseWord,
-		anchors:  secretWordBeforeIs,
+		keywords: []string{" is", " are", " was", " were", " will be", "set to", "changed to", "reset to", "updated to", " for ", " of "},
+		// Not a path nor what follows a URL's scheme: git's prompt Password for
+		// 'https://bot@github.com': has no value.
+		check:   func(v string) bool { return notProseWord(v) && v[0] != '/' && v[0] != '\\' },
+		anchors: secretWordBeforeIs,
 	},
 	{
 		// A bearer token anywhere, not only in an Authorization header. The credential is
@@ -461,6 +546,72 @@ var configRules = []extraRule{
 		group:   1,
 		literal: "/bot",
 	},
+	// Services that put a device's or a check's credential in the URL path: ThingsBoard's
+	// device API (/api/v1/<access token>/telemetry, on any host: it is self-hosted too),
+	// Blynk's legacy cloud (blynk-cloud.com/<auth token>/…), Healthchecks pings
+	// (hc-ping.com/<uuid>). The token alone is masked; the host and the path stay.
+	{
+		id:      rulePathToken,
+		re:      regexp.MustCompile(`/api/v1/([A-Za-z0-9_-]{8,128})/(?:telemetry|attributes|rpc|claim|firmware|software)\b`),
+		group:   1,
+		literal: "/api/v1/",
+		check:   func(v string) bool { return hasDigitAndLetter(v) && !placeholderValue(v) },
+	},
+	{
+		id:       rulePathToken,
+		re:       regexp.MustCompile(`(?i)blynk-cloud\.com(?::\d+)?/([A-Za-z0-9_-]{20,64})/`),
+		group:    1,
+		keywords: []string{"blynk-cloud.com"},
+	},
+	{
+		id:       rulePathToken,
+		re:       regexp.MustCompile(`(?i)hc-ping\.com/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z0-9_-]{22}/)`),
+		group:    1,
+		keywords: []string{"hc-ping.com"},
+	},
+}
+
+// secretStem reports, without allocating, whether a name of at most 24 bytes holds a
+// secret word's stem in any case.
+func secretStem(name string) bool {
+	var buf [24]byte
+	n := copy(buf[:], name)
+	for i := 0; i < n; i++ {
+		if c := buf[i]; c >= 'A' && c <= 'Z' {
+			buf[i] = c + 'a' - 'A'
+		}
+	}
+	l := unsafe.String(&buf[0], n)
+	for _, w := range []string{"pass", "pwd", "pw", "psw", "secret", "token", "credential", "key"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// lessThanAnchors returns where pair (<< or <() opens, with up to six blanks between its two
+// characters: how a JSON-escaped \u003c reads.
+func lessThanAnchors(pair string) func(string) []int {
+	return func(s string) []int {
+		var at []int
+		for from := 0; ; {
+			i := strings.IndexByte(s[from:], '<')
+			if i < 0 {
+				return at
+			}
+			i += from
+			from = i + 1
+			j := i + 1
+			for j < len(s) && s[j] == ' ' && j-i <= 6 {
+				j++
+			}
+			if j < len(s) && s[j] == pair[1] {
+				at = append(at, i)
+				from = j + 1
+			}
+		}
+	}
 }
 
 // colonPairAnchors finds the user:password pairs a credentials word may precede: a colon
@@ -675,6 +826,9 @@ func bearerCredential(v string) bool {
 	if mixedClasses(v) && hasDigitAndLetter(v) && !strings.Contains(v, ".") {
 		return true
 	}
+	if len(v) >= 10 && countDigits(v) >= 3 && len(v)-countDigits(v) >= 3 && hasDigitAndLetter(v) && !strings.ContainsAny(v, ".") && !placeholderValue(v) {
+		return true // Bearer 123456789ABCD: one letter case and digits
+	}
 	return len(v) >= 6 && strings.ContainsAny(v, "!#@$%^*?|{}[]()&<>~") && strings.IndexFunc(v, func(r rune) bool {
 		return r < 128 && isLetter(byte(r))
 	}) >= 0 && !placeholderValue(v)
@@ -879,6 +1033,28 @@ func secretWordBeforeIs(s string) []int {
 			}
 			w := strings.ToLower(s[k:i])
 			if containsAny(w, []string{"pass", "pwd", "pw", "psw", "secret", "token", "credential", "key", "pin"}) {
+				at = append(at, i)
+			}
+		}
+	}
+	// " for " and " of " right after a secret's name: the account comes next, then the value
+	// after a colon or a verb.
+	for _, prep := range []string{" for ", " of ", " FOR "} {
+		for from := 0; ; {
+			i := strings.Index(s[from:], prep)
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + len(prep)
+			if i == 0 || strings.IndexByte("sdwtnlySDWTNLY", s[i-1]) < 0 {
+				continue // the stems end password(s), pwd, pw, secret, token, credential, key
+			}
+			k := i
+			for k > 0 && i-k < 24 && isNameByte(s[k-1]) {
+				k--
+			}
+			if k < i && secretStem(s[k:i]) {
 				at = append(at, i)
 			}
 		}

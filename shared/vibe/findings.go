@@ -300,7 +300,7 @@ func rulePriority(rule string) int {
 	switch rule {
 	case ruleEntropy:
 		return 0
-	case ruleSeen, ruleEncoded, ruleIDPassword:
+	case ruleSeen, ruleEncoded, ruleIDPassword, ruleVendorKey:
 		return 1
 	case ruleKeyword, ruleURLQuery, rulePrefixed, ruleTableFormat:
 		return 2

@@ -1,10 +1,12 @@
 package vibe
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -119,6 +121,14 @@ var commandTemplates = []string{
 	"ssh-keygen -t ed25519 -N '%[1]s' -f id",
 	"gh secret set TOKEN --body '%[1]s'",
 	"poetry config http-basic.corp bot '%[1]s'",
+	"curl -H \"X-Acme-Token: %[1]s\" https://api.corp.io/v1",
+	"curl --header 'Private-Token: %[1]s' https://gitlab.corp.io/api/v4/user",
+	"vercel env add API_TOKEN production <<< \"%[1]s\"",
+	"rsync rsync://bob@backup/share --password-file=<(echo %[1]s)",
+	"cargo login %[1]s",
+	"java -Dapp.db.password=%[1]s -jar app.jar",
+	"echo %[1]s | docker secret create db_pass -",
+	"net user bob %[1]s /add",
 }
 
 // FuzzCommandLines: a password on any of the command lines that take one is masked.
@@ -133,6 +143,7 @@ var webhookTemplates = []string{
 	"https://gitlab.com/api/v4/projects/7/trigger/pipeline?token=%[1]s&ref=main",
 	"https://jenkins.corp.io/job/x/build?token=%[1]s",
 	"https://api.telegram.org/bot123456789:%[1]s/sendMessage",
+	"http://tb.corp.io:8080/api/v1/%[1]s/telemetry",
 }
 
 // FuzzWebhookURLs: the token of a webhook URL is masked.
@@ -372,4 +383,49 @@ func repeats(s string, n int) bool {
 		}
 	}
 	return false
+}
+
+// vendorTemplates place a generated key (%[1]s) after a service's name (%[2]s).
+var vendorTemplates = []string{"%[2]s %[1]s", "%[2]s=%[1]s", "%[2]s: \"%[1]s\",", "%[2]sACCESS %[1]s", "%[2]s KEY %[1]s",
+	"export %[2]s '%[1]s'", "%[2]s => '%[1]s'"}
+
+// FuzzVendorKeys: a generated key (hex, or a UUID) after any service's name, joined in any of
+// the ways the vendor-key pass reads, is masked whatever text comes before and after it.
+func FuzzVendorKeys(f *testing.F) {
+	names := slices.Sorted(maps.Keys(vendorNames()))
+	for i := range vendorTemplates {
+		f.Add(uint8(i), uint16(i*37), "deploy log:", "done", "seed")
+	}
+	san := testSanitizer(f)
+	f.Fuzz(func(t *testing.T, which uint8, name uint16, before, after, raw string) {
+		sum := sha256.Sum256([]byte(raw))
+		v := hex.EncodeToString(sum[:20]) + "a1"
+		if which%2 == 1 {
+			h := hex.EncodeToString(sum[:16])
+			v = h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+		}
+		in := before + "\n" + fmt.Sprintf(vendorTemplates[int(which)%len(vendorTemplates)], v, names[int(name)%len(names)]) + "\n" + after
+		checkPlanted(t, san, in, v)
+	})
+}
+
+// callTemplates place a password (%[1]s) at its position in the calls that take one.
+var callTemplates = []string{
+	`var de = new DirectoryEntry("LDAP://dc01.corp.local", "CORP\\svc", "%[1]s");`,
+	"new NetworkCredential(\n    \"svc\",\n    \"%[1]s\", \"CORP\")",
+	`conn = DriverManager.getConnection(url, "root", "%[1]s");`,
+	`$db = mysqli_connect($host, 'root', '%[1]s', 'shop');`,
+	`$pdo = new PDO("mysql:host=db", $user, '%[1]s');`,
+	`ftp = ftplib.FTP("ftp.corp.io", "deploy", "%[1]s")`,
+	`new PasswordAuthentication(user, "%[1]s".toCharArray())`,
+	`req.SetBasicAuth(name, "%[1]s")`,
+	`cy.get('#password').type('%[1]s')`,
+	`await page.fill('input[name="password"]', '%[1]s')`,
+	`System.setProperty("db.password", "%[1]s");`,
+}
+
+// FuzzCredentialCalls: a password passed by position to a call that takes one is masked,
+// whatever text comes before and after the call.
+func FuzzCredentialCalls(f *testing.F) {
+	fuzzTemplates(f, callTemplates, "// connect\n", "\nreturn nil")
 }

@@ -32,6 +32,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				nameEnd++
 			}
 			from = max(from, nameEnd)
+			if nameEnd > i+len(stem) && chunk[nameEnd-1] == '-' && nameEnd < len(chunk) && chunk[nameEnd] == '>' {
+				nameEnd-- // password-> x: the dash is the arrow's
+			}
 			if nameStart >= 3 && chunk[nameStart-3:nameStart] == "://" {
 				continue // https://x-access-token:…@host: a URL's user, the URL rule's
 			}
@@ -43,8 +46,8 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				continue // gpg --export-secret-keys KEYID: a flag that acts on secrets; Cache key: …
 			}
 			if !nameHasSecretWord(name) && !twoWordSecretName(chunk, nameStart, name) {
-				if !keyLikeName(name) && !credentialLikeName(name) {
-					continue
+				if !keyLikeName(name) && !credentialLikeName(name) || metadataName(name) {
+					continue // private_key_path, client_id_label: about a secret, not one
 				}
 				if vs, ve, ok := assignedValue(chunk, nameEnd); ok && keyedValue(name, chunk[vs:ve]) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
@@ -64,13 +67,17 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if !ok {
 				vs, ve, ok = comparedLiteral(chunk, nameStart)
 			}
-			if !ok && (len(nameParts(name)) == 1 || name == strings.ToUpper(name) || setterName(name)) {
+			if !ok && (len(nameParts(name)) == 1 || name == strings.ToUpper(name) || setterName(name) || quotedFirstArgument(chunk, nameStart, nameEnd)) &&
+				(nameStart == 0 || chunk[nameStart-1] != '$') && !inList(chunk, nameStart) {
+				// Not in a list: ["password", "email"] names two fields.
+				// Not after a variable: new PDO($dsn, 'app', …) passes $dsn, then the user.
 				vs, ve, ok = literalArgument(chunk, nameEnd)
 			}
 			if !ok {
 				// NAME value with only blanks between (a log line, a table, a Dockerfile ENV),
 				// or the value glued to the name: api-secret-3f9c…, TOKEN_ab12….
-				if vs, ve, ok := spacedValue(chunk, nameEnd); ok && (credentialValue(chunk[vs:ve]) || dockerEnv(chunk, nameStart) && keepKeyword(name, chunk[vs:ve], true)) {
+				if vs, ve, ok := spacedValue(chunk, nameEnd); ok && (credentialValue(chunk[vs:ve]) || dockerEnv(chunk, nameStart) && keepKeyword(name, chunk[vs:ve], true) ||
+					(passwordWord(name) || name == strings.ToUpper(name)) && randomValue(chunk[vs:ve])) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
 				} else if vs, ok := gluedValue(chunk, nameStart, nameEnd); ok {
 					// The name and its value are one token: mask it whole; the value alone
@@ -101,6 +108,62 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			}
 		}
 	}
+}
+
+// quotedFirstArgument reports a name that is the whole of a quoted literal opening a call's
+// arguments: setProperty("db.password", …), headers.set("X-Api-Key", …), the key of a
+// key/value call.
+func quotedFirstArgument(s string, nameStart, nameEnd int) bool {
+	if nameStart < 2 || nameEnd >= len(s) || s[nameStart-1] != '"' && s[nameStart-1] != '\'' || s[nameEnd] != s[nameStart-1] {
+		return false
+	}
+	j := nameStart - 1
+	for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
+		j--
+	}
+	return j > 0 && s[j-1] == '('
+}
+
+// inList reports a quoted name inside a list or set literal: the nearest bracket left open
+// before it on its line is [ or {.
+func inList(s string, nameStart int) bool {
+	if nameStart < 1 || s[nameStart-1] != '"' && s[nameStart-1] != '\'' {
+		return false
+	}
+	depth := 0
+	for j := nameStart - 2; j >= 0 && s[j] != '\n' && nameStart-j < 200; j-- {
+		switch s[j] {
+		case ')', ']', '}':
+			depth++
+		case '(', '[', '{':
+			if depth == 0 {
+				return s[j] == '[' || s[j] == '{'
+			}
+			depth--
+		}
+	}
+	return false
+}
+
+// metadataName reports a name with a part that says it holds something about a secret
+// (notSecretWords: path, file, url, name, id, type…).
+func metadataName(name string) bool {
+	for _, p := range nameParts(name) {
+		if notSecretWords[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// passwordWord reports a name that is only a word for a password (PASS, pw, passwd): a
+// value of a password's shape after it and a blank is one (FTP's PASS x, "id admin pw x").
+func passwordWord(name string) bool {
+	switch strings.ToLower(name) {
+	case "pass", "passwd", "password", "pw", "pwd", "pswd", "passphrase", "passcode":
+		return true
+	}
+	return false
 }
 
 // keyedValue decides a value under a name that only suggests a credential (vendor_key,
@@ -512,7 +575,9 @@ func assignedValue(s string, i int) (int, int, bool) {
 			k++
 		}
 		if k > j {
-			if m := skipBlanks(s, k, 2); m < len(s) && s[m] == '=' && (m+1 >= len(s) || s[m+1] != '=') {
+			// The type is set apart from its default by a blank (str = "x"); a value
+			// holding an = has none (secret: live_8uq9…=CTsQ…, password: hunter2=abc).
+			if m := skipBlanks(s, k, 2); m > k && m < len(s) && s[m] == '=' && (m+1 >= len(s) || s[m+1] != '=') {
 				i = m + 1
 			}
 		}
@@ -555,6 +620,13 @@ func assignedValue(s string, i int) (int, int, bool) {
 		end := i + 1
 		for end < len(s) && s[end] != '\n' && end-i < 400 {
 			end++
+		}
+		if end < len(s) && s[end-1] == '\\' {
+			// "abc\<newline>def": a shell or C string continued with a backslash is one
+			// value, up to its closing quote.
+			if c := strings.IndexByte(s[end:min(len(s), i+400)], q); c > 0 && !strings.Contains(s[end+1:end+c], "\n") {
+				return i + 1, end + c, true
+			}
 		}
 		for end > i+1 && (s[end-1] == '\\' || s[end-1] == ' ') {
 			end--

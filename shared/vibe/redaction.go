@@ -28,9 +28,9 @@ func ruleClass(rule string) string {
 	case ruleWebhook:
 		return ClassWebhook
 	case ruleKeyword, ruleCLIFlag, ruleConnString, ruleURLCreds, ruleNetrc, ruleRegAuth, ruleXMLSecret,
-		ruleK8sSecret, ruleSQLPass, ruleCLILogin, ruleIDPassword, rulePassHash, ruleNameValue, "curl-auth-user":
+		ruleK8sSecret, ruleSQLPass, ruleCLILogin, ruleIDPassword, rulePassHash, ruleNameValue, ruleCredentialCall, ruleFormFill, "curl-auth-user":
 		return ClassPassword
-	case ruleAuthHeader, ruleCookie, ruleURLQuery, ruleBearer, "curl-auth-header":
+	case ruleAuthHeader, ruleCookie, ruleURLQuery, ruleBearer, ruleSecretHeader, rulePathToken, "curl-auth-header":
 		return ClassCredential
 	}
 	if strings.Contains(rule, "webhook") {

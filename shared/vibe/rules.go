@@ -133,21 +133,22 @@ func (r *extraRule) prefixed() bool {
 
 // Rule ids of the rules added to gitleaks'.
 const (
-	ruleKeyword    = "keyword-assignment"
-	ruleURLCreds   = "url-credentials"
-	ruleURLQuery   = "url-query-secret"
-	ruleAuthHeader = "authorization-header"
-	ruleCookie     = "cookie-header"
-	ruleCLIFlag    = "cli-secret-flag"
-	ruleConnString = "connection-string"
-	rulePEM        = "private-key-block"
-	ruleVendor     = "vendor-token"
-	ruleEntropy    = "high-entropy"
-	ruleSeen       = "seen-secret"
-	ruleEncoded    = "encoded-secret"
-	ruleDERKey     = "der-private-key"
-	ruleJWK        = "json-web-key"
-	ruleWebhook    = "webhook-url"
+	ruleKeyword      = "keyword-assignment"
+	ruleURLCreds     = "url-credentials"
+	ruleURLQuery     = "url-query-secret"
+	ruleAuthHeader   = "authorization-header"
+	ruleCookie       = "cookie-header"
+	ruleCLIFlag      = "cli-secret-flag"
+	ruleConnString   = "connection-string"
+	rulePEM          = "private-key-block"
+	ruleVendor       = "vendor-token"
+	ruleEntropy      = "high-entropy"
+	ruleSeen         = "seen-secret"
+	ruleEncoded      = "encoded-secret"
+	ruleDERKey       = "der-private-key"
+	ruleJWK          = "json-web-key"
+	ruleWebhook      = "webhook-url"
+	ruleSecretHeader = "secret-header"
 )
 
 // secretValue is an assignment's value: quoted, or a run of non-space characters.
@@ -172,11 +173,15 @@ var extraRules = append([]extraRule{
 		keywords: []string{"://"},
 	},
 	{
-		id:       ruleURLQuery,
-		re:       regexp.MustCompile(`(?i)[?&;](?:access[_-]?token|refresh[_-]?token|id[_-]?token|auth[_-]?token|token|api[_-]?key|apikey|key|sig|signature|secret|client[_-]?secret|password|passwd|pwd|x-amz-signature|x-amz-credential|x-goog-signature|sv_token|private[_-]?token)=([^&;\s"'#<>]{4,})`),
-		group:    1,
-		keywords: []string{"token=", "key=", "sig=", "signature=", "secret=", "password=", "passwd=", "pwd=", "x-amz-", "x-goog-"},
-		anchors:  queryAnchors,
+		id: ruleURLQuery,
+		// Any parameter whose name ends in a credential word (api_token=, app_key=,
+		// webhook_secret=), an OAuth authorization code and Firebase's auth= when the value
+		// is generated; not pagination or cache keys (pageToken=, sort_key=).
+		re:         regexp.MustCompile(`(?i)[?&;]([\w-]{0,40}?(?:token|key|sig|signature|secret|password|passwd|pwd|credential|x-amz-signature|x-amz-credential|x-goog-signature)|code|auth|jwt)=([^&;\s"'#<>]{4,})`),
+		group:      2,
+		keywords:   []string{"token=", "key=", "sig=", "signature=", "secret=", "password=", "passwd=", "pwd=", "credential=", "x-amz-", "x-goog-", "code=", "auth=", "jwt="},
+		anchors:    queryAnchors,
+		matchCheck: queryCredential,
 	},
 	{
 		id:       ruleAuthHeader,
@@ -224,13 +229,30 @@ var extraRules = append([]extraRule{
 		check:    func(v string) bool { return !isDigits(v) && !strings.HasPrefix(v, "//") }, // docker run -u 1000:1000, redis-cli -u redis://…
 	},
 	{
+		// A header named for a credential, its value whatever the token's alphabet:
+		// X-Bombbomb-Token: 0,1400,4190,171, X-Api-Key: …, Private-Token: …, X-Auth-Token: ….
+		id:       ruleSecretHeader,
+		re:       regexp.MustCompile(`(?i)(?:^|[^\w-])((?:[a-z0-9]+-)+(?:[a-z0-9]*(?:token|key|secret|auth|password|passwd|signature|crumb))|apikey)["']?[ \t]{0,2}:[ \t]{0,3}([^\s"'\x60<>]{6,400})`),
+		group:    2,
+		keywords: []string{"token", "key", "secret", "auth", "passw", "signature", "crumb"},
+		anchors:  headerAnchors,
+		check:    headerCredential,
+		// https://x-access-token:…@host: a URL's user, the URL rule's.
+		matchCheck: func(m string) bool { return m[0] != '/' },
+	},
+	{
 		// Password=...; AccountKey=...; in connection strings.
-		id:       ruleConnString,
-		re:       regexp.MustCompile(`(?i)\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}([^;"'\s=][^;"'\s]{0,400})`),
+		id: ruleConnString,
+		// A value in braces may hold ; (ADO.NET: Password={a;b}).
+		re:       regexp.MustCompile(`(?i)\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}(\{[^}\n]{1,400}\}|[^;"'\s=][^;"'\s]{0,400})`),
 		group:    1,
 		keywords: []string{"password", "pwd", "accountkey", "sharedaccess", "access_key", "secretkey", "client_secret"},
-		// Not a call (password = get_password()) nor what opens an expression (password = (…).
-		check: func(v string) bool { return !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" },
+		// Not a call (password = get_password()), what opens an expression (password = (…)
+		// nor a member or an index (password = os.environ["DB_PASSWORD"], cfg.Password).
+		check: func(v string) bool {
+			return !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" &&
+				!(codeLike.MatchString(v) && strings.ContainsAny(v, ".[") && !randomSegment(v))
+		},
 	},
 	{
 		// PEM private keys, also cut short (no END line).
@@ -333,11 +355,84 @@ func queryAnchors(s string) []int {
 		for k < len(s) && (isWordByte(s[k]) || s[k] == '-') && k-i < 48 {
 			k++
 		}
-		if k < len(s) && s[k] == '=' && containsAny(strings.ToLower(s[i+1:k]), []string{"token", "key", "sig", "secret", "pass", "pwd", "x-amz-", "x-goog-"}) {
+		if k < len(s) && s[k] == '=' && containsAny(strings.ToLower(s[i+1:k]), []string{"token", "key", "sig", "secret", "pass", "pwd", "x-amz-", "x-goog-", "code", "auth", "jwt", "credential"}) {
 			at = append(at, i)
 		}
 	}
 	return at
+}
+
+// headerAnchors returns where the header names that say credential open: a run of letters,
+// digits and dashes with a dash in it (or apikey) ending in a credential word, right before a
+// colon.
+func headerAnchors(s string) []int {
+	var at []int
+	for from := 0; ; {
+		i := strings.IndexByte(s[from:], ':')
+		if i < 0 {
+			return at
+		}
+		i += from
+		from = i + 1
+		j := i
+		if j > 0 && (s[j-1] == '"' || s[j-1] == '\'') {
+			j--
+		}
+		k := j
+		for k > 0 && j-k < 64 && (isWordByte(s[k-1]) && s[k-1] != '_' || s[k-1] == '-') {
+			k--
+		}
+		if j-k < 6 || j-k > 6 && strings.IndexByte(s[k:j], '-') < 0 {
+			continue // neither dashed nor apikey: no allocation for every colon of a text
+		}
+		if name := strings.ToLower(s[k:j]); headerName(name) {
+			at = append(at, k)
+		}
+	}
+}
+
+// headerName reports a header name that says it carries a credential: dashed, ending in
+// token, key, secret, auth, password, signature or crumb (a key of a kind the key names
+// allow: not Cache-Key, Sort-Key, Sec-WebSocket-Key), or apikey.
+func headerName(name string) bool {
+	if name == "apikey" {
+		return true
+	}
+	if !strings.Contains(name, "-") || strings.HasPrefix(name, "sec-websocket") {
+		return false
+	}
+	for _, w := range []string{"token", "secret", "auth", "password", "passwd", "signature", "crumb"} {
+		if strings.HasSuffix(name, w) {
+			return true
+		}
+	}
+	return strings.HasSuffix(name, "key") && keyLikeName(name)
+}
+
+// headerCredential holds a credential header's value to what a credential is: no
+// placeholder or variable, and a digit in it or 16+ characters.
+func headerCredential(v string) bool {
+	v = strings.TrimRight(v, ",;\\")
+	return !placeholderValue(v) && !strings.HasPrefix(v, "$") && hasAlnum(v) && (countDigits(v) > 0 || len(v) >= 16)
+}
+
+// queryCredential holds a query parameter named for a credential to one: not a page token
+// or a key that is an identifier (sort_key, cache_key), and, for code= and auth=, a
+// generated value (12+ characters with letters and digits), not ?code=200 or ?auth=true.
+func queryCredential(m string) bool {
+	eq := strings.IndexByte(m, '=')
+	name, v := strings.ToLower(m[1:eq]), m[eq+1:]
+	if strings.Contains(name, "page") || strings.Contains(name, "continuation") || strings.Contains(name, "next") {
+		return false
+	}
+	if strings.HasSuffix(name, "key") && name != "key" && !keyLikeName(name) && !nameHasSecretWord(name) {
+		return false
+	}
+	switch name {
+	case "code", "auth":
+		return len(v) >= 12 && hasDigitAndLetter(v) && !placeholderValue(v)
+	}
+	return true
 }
 
 // wordAnchors returns an anchors function finding any of words.
@@ -388,7 +483,7 @@ var flagProse = map[string]bool{"via": true, "with": true, "flag": true, "option
 	"should": true, "will": true, "can": true, "also": true, "from": true, "as": true, "at": true, "of": true}
 
 // placeholder matches values that stand for a secret rather than being one.
-var placeholder = regexp.MustCompile(`(?i)^(?:[\w.-]{0,16}(?:xxx|\*\*\*|\.\.\.)[\w.*-]{0,16}|\$+\{?[\w.:-]*\}?|\$\([^)]*\)|%[\w]+%|<[^<>]*>|\{\{[^{}]*\}\}|\{\s*[A-Za-z_][\w.-]*\s*\}|\[[^\[\]]*\]|\*+|x+|\.+|-+|_+|#+|null|nil|none|undefined|true|false|yes|no|on|off|required|optional|string|str|bool|int|number|bytes|text|password|secret|token|(?:your|my)[A-Za-z_-]*[0-9]{0,3}|changeme|change[_-]?me|example|sample|dummy|placeholder|redacted|\[redacted[^\]]*\]|todo|tbd|env|test|pass|foo|bar|baz|demo|os\.[\w.()"']*|process\.env[\w.]*)$`)
+var placeholder = regexp.MustCompile(`(?i)^(?:[\w.-]{0,16}(?:xxx|\*\*\*|\.\.\.)[\w.*-]{0,16}|\$+\{?[\w.:-]*\}?|\$\([^)]*\)|%[\w]+%|<[^<>]*>|\{\{[^{}]*\}\}|\{\s*[A-Za-z_][\w.-]*\s*\}|\[[^\[\]]*\]|\*+|x+|\.+|-+|_+|#+|null|nil|none|undefined|true|false|yes|no|on|off|required|optional|string|str|bool|int|number|bytes|text|password|secret|token|your[A-Za-z_-]*[0-9]{0,3}|changeme|change[_-]?me|example|sample|dummy|placeholder|redacted|\[redacted[^\]]*\]|todo|tbd|env|test|pass|foo|bar|baz|demo|os\.[\w.()"']*|process\.env[\w.]*)$`)
 
 var authSchemes = map[string]bool{"bearer": true, "basic": true, "token": true, "digest": true, "negotiate": true,
 	"apikey": true, "api-key": true, "sso-key": true, "hmac": true}

@@ -36,6 +36,66 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"license key", "license_key: 0a14254db7a1e9d29c3370dacc798cb65d25c9af", "0a14254db7a1e9d29c3370dacc798cb65d25c9af", "license_key:"},
 		{"pat", "asana_pat = 1/1248440223456784:d3d7e52e5c4a5d4c9bc424d2d882324d", "d3d7e52e5c4a5d4c9bc424d2d882324d", "asana_pat"},
 		{"query parameter", "jdbc:mysql://db/app?user=admin&userpass=hunterTwo", "hunterTwo", "user=admin"},
+		// A value that starts with "my" is a password people choose, not a stand-in, unless
+		// its words say what it stands for (my-secret, my_api_key).
+		{"connection string my-word", "Server=db;Uid=myUsername;Pwd=myPassword;", "myPassword", "Uid=myUsername;Pwd="},
+		{"psexec my-word", `psexec \\host -u DOMAIN\ops -p mypass99 cmd`, "mypass99", "-u DOMAIN"},
+		{"url password my-word", "mongodb://devuser:mySecret789@dev.mongodb.com:27017/dev_db", "mySecret789", "@dev.mongodb.com"},
+		// A value holding an = is the value whole, not a type annotation and a default.
+		{"value with =", "  secret_token: live_8uq9fsUA28SqKT=CTsQxgKrqB6_7QV5tA39I8y5H\n  pool: 5", "live_8uq9fsUA28SqKT", "pool: 5"},
+		{"password with =", "password: hunter2=abc", "hunter2", "password: "},
+		{"typed default", `passwd: str = "Tz9kLm2q"`, "Tz9kLm2q", `passwd: str = "`},
+		// Headers named for a credential, whatever the token's alphabet; bearer tokens of one
+		// letter case; tokens services put in the URL path.
+		{"vendor token header", `curl -H "X-Bombbomb-Token: 0,1400,4190,171" https://api.bombbomb.com/v1/me`, "0,1400,4190,171", "https://api.bombbomb.com/v1/me"},
+		{"private token header", "curl --header 'Private-Token: abcdefghij12' https://gitlab.corp.io", "abcdefghij12", "Private-Token: "},
+		{"crumb header", "Jenkins-Crumb: 4d1b0c3a9f2e8d7c6b5a4f3e2d1c0b9a", "4d1b0c3a9f2e8d7c", "Jenkins-Crumb: "},
+		{"bearer of one case", "> Use this header: Bearer 123456789ABCD", "123456789ABCD", "Use this header: Bearer "},
+		{"thingsboard path token", "curl -X POST http://tb.corp.io:8080/api/v1/354u1g321kcqc1oad3w7/telemetry -d '{}'", "354u1g321kcqc1oad3w7", "/telemetry"},
+		{"blynk path token", "http://blynk-cloud.com/4ae3851817194e2596cf1b7103603ef8/update/V1?value=1", "4ae3851817194e2596cf1b7103603ef8", "/update/V1"},
+		// Documentation and protocol forms: an arrow after the name, a password word and a
+		// blank (FTP's PASS), the account the password is for between name and value.
+		{"arrow after the name", "password-> Xk4mR9qLw2", "Xk4mR9qLw2", "password->"},
+		{"ftp pass command", "USER deploy\nPASS Xk4mR9qLw2\n230 Login successful.", "Xk4mR9qLw2", "230 Login successful."},
+		{"id and pw words", "id admin pw Xk4#mR9qLw", "Xk4#mR9qLw", "id admin pw "},
+		{"upper-case name and a blank", "APP_SECRET_KEY Xk4mR9qLw2z", "Xk4mR9qLw2z", "APP_SECRET_KEY "},
+		{"password for an account is", "the password for root is Xk4mR9qLw2", "Xk4mR9qLw2", "for root is "},
+		{"password for an account colon", "Password for admin: Xk4mR9qLw2", "Xk4mR9qLw2", "Password for admin: "},
+		// Secrets fed to a command's input: here-strings, process substitutions; a
+		// connection string's value in braces.
+		{"here-string to env add", `vercel env add API_TOKEN production <<< "Xk4mR9qLw2z"`, "Xk4mR9qLw2z", "production <<< "},
+		{"here-string to ssh-add", "ssh-add - <<< 'Xk4mR9qLw2z'", "Xk4mR9qLw2z", "ssh-add - <<< "},
+		{"password file substitution", "rsync rsync://deploy@backup/share --password-file=<(echo Xk4mR9qLw2z)", "Xk4mR9qLw2z", "--password-file=<(echo "},
+		{"connection string braces", "Server=tcp:db,1433;User ID=app;Password={Xk4mR9q;Lw2z};Encrypt=True", "Lw2z", "Encrypt=True"},
+		// Tools that take a secret positionally, by a short flag or a system property, or
+		// from an echo into a secret-storing command.
+		{"cargo login", "cargo login Xk4mR9qLw2zQx7mB2pz9Lw4R", "Xk4mR9qLw2zQx7mB", "cargo login "},
+		{"consul agent token", "consul acl set-agent-token default 3f9c2a1b-4d5e-4f70-8192-a3b4c5d6e7f8", "3f9c2a1b-4d5e", "set-agent-token default "},
+		{"net user", "net user bob Xk4mR9qLw2z /add", "Xk4mR9qLw2z", "/add"},
+		{"htpasswd -nb", "htpasswd -nb admin Xk4mR9qLw2z", "Xk4mR9qLw2z", "-nb admin "},
+		{"codecov -t", "codecov -t 3f9c2a1b-4d5e-4f70-8192-a3b4c5d6e7f8 -f cover.out", "3f9c2a1b-4d5e", "-f cover.out"},
+		{"system property", "java -Djavax.net.ssl.keyStorePassword=Xk4mR9qLw2z -jar app.jar", "Xk4mR9qLw2z", "-jar app.jar"},
+		{"sonar login", "sonar-scanner -Dsonar.login=Xk4mR9qLw2zQx7mB -Dsonar.host.url=https://sonar", "Xk4mR9qLw2zQx7mB", "-Dsonar.host.url="},
+		{"echo into a secret store", "echo Xk4mR9qLw2z | docker secret create db_pass -", "Xk4mR9qLw2z", "docker secret create db_pass -"},
+		{"django superuser", "User.objects.create_superuser('admin', 'a@b.c', 'Xk4mR9qLw2z')", "Xk4mR9qLw2z", "'a@b.c'"},
+		// Key/value calls whose key literal says secret; what an end-to-end test types into a
+		// password field.
+		{"property call", `System.setProperty("db.password", "Xk4mR9qLw2zQx7")`, "Xk4mR9qLw2zQx7", `"db.password"`},
+		{"header set call", `req.Header.Set("X-Auth-Token", "Xk4mR9qLw2zQx7")`, "Xk4mR9qLw2zQx7", `"X-Auth-Token"`},
+		{"cypress type", "cy.get('#password').type('Xk4mR9qLw2z'); cy.get('#email').type('bob@x.io')", "Xk4mR9qLw2z", "type('bob@x.io')"},
+		{"playwright fill", `await page.fill('input[name="password"]', 'Xk4mR9qLw2z')`, "Xk4mR9qLw2z", `input[name="password"]`},
+		{"selenium send_keys", `driver.find_element(By.ID, "password").send_keys("Xk4mR9qLw2z")`, "Xk4mR9qLw2z", `By.ID, "password"`},
+		// Values split over lines inside parentheses or by a backslash, a Basic credential
+		// being made.
+		{"chain in parentheses", "api_key = (\"Xk4mR9qLw2\"\n           \"zQx7mB2pz9\")", "zQx7mB2pz9", "api_key = ("},
+		{"backslash continued", "DB_PASSWORD=\"Xk4mR9q\\\nLw2zQx7mB\"\nDEBUG=1", "Lw2zQx7mB", "DEBUG=1"},
+		{"basic credential made", "echo -n 'deploy:Xk4mR9qLw2z' | base64", "Xk4mR9qLw2z", "echo -n 'deploy:"},
+		// Query parameters named for a credential, an OAuth authorization code.
+		{"oauth code", "GET /callback?code=abcd1234abcd1234abcd1234&scope=email HTTP/1.1", "abcd1234abcd1234", "&scope=email"},
+		{"firebase auth", "https://app.firebaseio.com/users.json?auth=Xk4mR9qLw2zQx7mB2pz9", "Xk4mR9qLw2zQx7mB", "users.json?auth="},
+		{"suffixed token parameter", "curl 'https://api.x.io/v1/items?limit=10&app_token=Xk4mR9qLw2zQ'", "Xk4mR9qLw2zQ", "limit=10"},
+		{"credentials with a slash", "default credentials: admin / Xk4mR9qLw2", "Xk4mR9qLw2", "credentials: admin / "},
+		{"login with a pair", "Login with admin:Xk4mR9qLw2 on the console", "Xk4mR9qLw2", "on the console"},
 		{"random value starting with my", `"strava_token": "myrfa4y0dsfh7twl35aty4yt4jl77a3lcrj7edq5",`, "myrfa4y0dsfh7twl35aty4yt4jl77a3lcrj7edq5", "strava_token"},
 		// URLs: a password holding @, webhooks whole.
 		{"url user named token", "git clone https://x-access-token:ghs_Zq8vZ2mXp4Lr7Tn1Wc9Yb3Hd6Fj0Gs5Ae2Uu@github.com/acme/app.git", "Zq8vZ2mXp4Lr7Tn1Wc9Y", "@github.com/acme/app.git"},
@@ -178,6 +238,22 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"$ git config --global user.name bot && npm config set registry https://npm.corp.io/",
 		"description: |\n  Reads the password from the vault.\nname: app",
 		`<entry key="db.url">jdbc:postgresql://db/app</entry>`,
+		"password = my-secret\ntoken: my_api_key\nAPI_KEY=your_api_key",
+		"X-Auth-Token: $TOKEN\nX-Api-Key: <your-key>\ncache-key: v1-deps\nx-ratelimit-key: 10\nSec-WebSocket-Version: 13",
+		"GET /api/v1/users/telemetry and /api/v1/devices/attributes",
+		"See the Bearer RFC6750 scheme, Bearer v2 and Bearer 2024.",
+		"Password for 'https://bot@github.com':\nPASS tests/unit\npass the value for the token of the session",
+		"echo done > password> out.txt\nThe password for the admin account is required.",
+		"cat <<< \"hello world\"\ngrep token <<< \"$data\"\nbc <<< \"2+2\"\ndiff <(echo a) <(echo b)",
+		"password = os.environ[\"DB_PASSWORD\"]\nconn = \"Server=db;Password=\" + cfg.Db.Password",
+		"private_key_path = \"~/.ssh/id_ed25519\"\nclient_cert_file: ./certs/client2024.pem",
+		"net user bob /add\nnet user bob * /domain\nnet user guest | findstr Active\ncargo login --help",
+		"java -Dspring.profiles.active=prod -Dtoken.ttl=3600s -jar app.jar\necho $TOKEN | docker secret create t -",
+		"login with admin / settings and credentials: see docs / setup\n" +
+			"await page.getByRole('textbox', { name: 'Token name' }).fill('ci-deploy-2024')\n" +
+			"GET /r?code=200&auth=true&status_code=404&sort_key=name HTTP/1.1\n" +
+			"echo 'a:b' | wc -c\necho $USER:$PASS | base64\n" +
+			"fields = [\"username\", \"password\", \"email\"]\ncy.get('#email').type('bob@corp.io')\nawait page.fill('#search', 'Xk4mR9qLw2z')\ncy.get('#password').type(password)",
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
@@ -212,4 +288,27 @@ func TestSanitizeSeenLowerPercent(t *testing.T) {
 	ss.SanitizeText("DB_PASSWORD=Zq9/Xv2+Lm7Pw4Rt8Ks3")
 	out := ss.SanitizeText("GET /cb?state=1&p=Zq9%2fXv2%2bLm7Pw4Rt8Ks3 HTTP/1.1")
 	require.NotContains(t, out, "Lm7Pw4Rt8Ks3", out)
+}
+
+// TestSanitizeSeenTruncated: a secret seen once is found again cut short (a log printing its
+// first characters) or without its prefix; a short secret, or a window of one character
+// class, is not looked for in pieces.
+func TestSanitizeSeenTruncated(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	ss := san.NewSession(SessionHints{})
+	ss.SanitizeText("STORE_PASSWORD=admin-Qx7mB2pz9Lw4RtK8vN3c")
+	for _, tt := range []struct{ in, piece string }{
+		{"retrying with admin-Qx7mB2pz9L (truncated)", "Qx7mB2pz9L"},
+		{"401 for Qx7mB2pz9Lw4RtK8vN after the prefix was dropped", "Qx7mB2pz9Lw4"},
+	} {
+		out := ss.SanitizeText(tt.in)
+		require.NotContains(t, out, tt.piece, "%q → %q", tt.in, out)
+		require.Contains(t, out, "[redacted:", out)
+	}
+	ss = san.NewSession(SessionHints{})
+	ss.SanitizeText("DB_PASSWORD=Zq8plM3xw7") // too short to be looked for in pieces
+	require.Equal(t, "user Zq8plM3x logged in", ss.SanitizeText("user Zq8plM3x logged in"))
+	ss.SanitizeText("LOG_TOKEN=aaaaaaaaaaaaaaaaaaaaaaaa-Bc9")
+	require.Equal(t, "aaaaaaaaaaaaaaaaaaaaaaaa", ss.SanitizeText("aaaaaaaaaaaaaaaaaaaaaaaa"))
 }

@@ -327,10 +327,13 @@ func urlWithHost(tok string) bool {
 	return len(tld) >= 2 && len(tld) <= 12 && isLetters(tld)
 }
 
-// idNamedValue reports a token that is the whole quoted value of a member whose name says it
-// is an id ("responseId": "mNq7aPmTLeyWz7IP3YKb2Qo", Gemini's response ids; "node_id":
-// "PR_kwDO…", GitHub's): random, but an identifier, unless the name also says secret, token,
-// password, auth, session, cookie or signature (Vault's secret_id is a credential).
+// idNamedValue reports a token that is the whole quoted value of a member named for the
+// identifier of a record that model providers, agents and APIs return ("responseId":
+// "mNq7aPmTLeyWz7IP3YKb2Qo", Gemini's response ids; "node_id": "PR_kwDO…", GitHub's;
+// "conversationId", "traceId", "tool_call_id"): random, but an identifier. Only those names:
+// the id of a client, an app, an account, a tenant or a key can be half of a credential pair
+// or a secret itself (Vault's secret_id, an API key's key_id), and a bare "id" or "uuid" says
+// nothing of what it identifies (an API key object's), so entropy still decides them.
 func idNamedValue(text string, start, end int) bool {
 	if start < 4 || end >= len(text) || text[start-1] != '"' || text[end] != '"' {
 		return false
@@ -350,12 +353,19 @@ func idNamedValue(text string, start, end int) bool {
 	for i >= 0 && (isWordByte(text[i]) || text[i] == '-') {
 		i--
 	}
-	name := text[i+1 : e]
-	l := strings.ToLower(name)
-	if !(l == "id" || strings.HasSuffix(l, "_id") || strings.HasSuffix(l, "-id") || strings.HasSuffix(name, "Id") || strings.HasSuffix(name, "ID")) {
-		return false
-	}
-	return !containsAny(l, []string{"secret", "token", "pass", "pwd", "auth", "session", "cookie", "sig", "key"})
+	name := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(text[i+1 : e]))
+	return recordIDNames[name]
+}
+
+// recordIDNames are the names, lower-cased without separators, of members holding a returned
+// record's identifier.
+var recordIDNames = map[string]bool{
+	"nodeid": true, "responseid": true,
+	"requestid": true, "messageid": true, "msgid": true, "conversationid": true, "threadid": true,
+	"chatid": true, "turnid": true, "runid": true, "stepid": true, "itemid": true, "eventid": true,
+	"parentid": true, "callid": true, "toolcallid": true, "tooluseid": true, "generationid": true,
+	"completionid": true, "promptid": true, "traceid": true, "spanid": true, "correlationid": true,
+	"executionid": true, "jobid": true, "taskid": true, "commitid": true, "checkrunid": true,
 }
 
 // gitRefLine matches the start of a line git push and fetch print for a ref they updated:

@@ -116,6 +116,8 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"gzip in base64", `echo "H4sIAKke6GPItsAzeuMtb8qiVRbN8vi4ZXZmvvIVuSgr/iAHJpfnd86nJZzTmPp5qO9ZJ4yMIQUDzPi5phqGv+8jb/zfMdPfNgdANkqAPcOWU0KLa9UhD+i9WuV1qQ==" | base64 -d | gunzip`, "6GPItsAzeuMtb8qiVRbN8vi4ZXZmvvIVuSgr/iAH"},
 		{"random base64 after an image line", "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAA00lEQVR4nAHIADf/AFLyJmWmDBLS\n\nkey i+oGwodM+qTdF7LYQoRd6CpbxTmIiseAVKI5nM/J/MLaMc490Wa9zTozhH5buwf9B8pHeEIxsZr0WHLO77n8WfT5XRQ4Gjp4MlY0e5/85pzXAHrop1jMpBXV", "i+oGwodM+qTdF7LYQoRd6CpbxTmIiseAVKI5nM/J"},
 		{"a secret id", `"secret_id": "Xk9QmDvV4Rfq3tC7bLpWsZ2N"`, "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
+		{"a client id", `"client_id": "Xk9QmDvV4Rfq3tC7bLpWsZ2N"`, "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
+		{"a bare id", `{"id": "Xk9QmDvV4Rfq3tC7bLpWsZ2N", "object": "api_key"}`, "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
 		{"a session id", `"session_id": "Xk9QmDvV4Rfq3tC7bLpWsZ2N"`, "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
 		{"a random value beside an id", `"id": 42, "data": "Xk9QmDvV4Rfq3tC7bLpWsZ2N"`, "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
 		{"a vendor token on a platform", "sk-ant-api03-Xk9QmDvV4Rfq3tC7bLpWsZ2NXk9QmDvV4Rfq3tC7bLpWsZ2NXk9QmDvV4Rfq3tC7bLpWsZ2NXk9QmDvV4Rfq3tC7b-AAAA", "Xk9QmDvV4Rfq3tC7bLpWsZ2NXk9QmDvV4Rfq3tC7bLpWsZ2N"},

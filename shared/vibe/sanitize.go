@@ -199,6 +199,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 		findPairedSecrets(chunk, off, f)
 		findPrefixedTokens(chunk, off, f)
 		findTableFormats(chunk, off, f)
+		findVendorValues(chunk, off, f)
 		if strings.IndexByte(chunk, '.') >= 0 {
 			findIPTriples(chunk, off, f)
 		}
@@ -220,6 +221,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 		}
 	}
 	findDERKeys(text, f)
+	findCredentialCalls(text, f)
 	findJWK(text, f)
 	findKubernetesSecrets(text, f)
 	findYAMLBlockSecrets(text, f)

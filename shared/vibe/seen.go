@@ -27,6 +27,39 @@ const rebuildEvery = 16
 
 type seenForm struct {
 	form, class string
+	// full and off, for a window of a secret (truncatedForms): the secret, and where in it
+	// the window starts, so that a match extends over as much of the secret as follows.
+	full string
+	off  int
+}
+
+// Windows of a secret: a secret of minTruncated or more characters is also looked for as its
+// first windowLen characters and those after each separator (-, _, ., =, :, /) among its
+// first 48, so that it is found again truncated (a log printing the first 20 characters, a
+// label cut short) or without its prefix (sk-live- dropped, the value of NAME-SECRET-value).
+const (
+	minTruncated = 20
+	windowLen    = 16
+	maxWindows   = 6
+)
+
+// truncatedForms returns the offsets of a secret's windows.
+func truncatedForms(sec string) []int {
+	if len(sec) < minTruncated || strings.ContainsAny(sec, " \t\n") {
+		return nil
+	}
+	offs := []int{0}
+	for i := 0; i < min(len(sec), 48) && len(offs) < maxWindows; i++ {
+		if strings.IndexByte("-_.=:/", sec[i]) >= 0 && i+1+windowLen <= len(sec) && i+1 > offs[len(offs)-1] {
+			if w := sec[i+1 : i+1+windowLen]; hasDigitAndLetter(w) || mixedClasses(w) {
+				offs = append(offs, i+1)
+			}
+		}
+	}
+	if !hasDigitAndLetter(sec[:windowLen]) && !mixedClasses(sec[:windowLen]) {
+		offs = offs[1:] // a window of one class of characters would match by chance
+	}
+	return offs
 }
 
 // minSeenForm is the shortest encoded form kept: shorter ones would match by chance.
@@ -65,7 +98,13 @@ func (s *seenSecrets) addForms(secret string) {
 			continue
 		}
 		s.dedup[f] = true
-		s.pending = append(s.pending, seenForm{f, s.class[secret]})
+		s.pending = append(s.pending, seenForm{form: f, class: s.class[secret]})
+	}
+	for _, off := range truncatedForms(secret) {
+		if f := secret[off : off+windowLen]; !s.dedup[f] {
+			s.dedup[f] = true
+			s.pending = append(s.pending, seenForm{form: f, class: s.class[secret], full: secret, off: off})
+		}
 	}
 	if len(s.pending) >= rebuildEvery*8 || len(s.order) > 0 && len(s.order)%rebuildEvery == 0 {
 		s.rebuild()
@@ -83,7 +122,13 @@ func (s *seenSecrets) rebuild() {
 				continue
 			}
 			s.dedup[f] = true
-			s.forms = append(s.forms, seenForm{f, s.class[sec]})
+			s.forms = append(s.forms, seenForm{form: f, class: s.class[sec]})
+		}
+		for _, off := range truncatedForms(sec) {
+			if f := sec[off : off+windowLen]; !s.dedup[f] {
+				s.dedup[f] = true
+				s.forms = append(s.forms, seenForm{form: f, class: s.class[sec], full: sec, off: off})
+			}
 		}
 	}
 	s.stale = true
@@ -105,7 +150,8 @@ func (s *seenSecrets) build() {
 func (s *seenSecrets) find(f *findings) {
 	if s.index != nil && len(s.forms) > 0 {
 		s.index.each(f.text, func(pattern, start, end int) {
-			f.spans = append(f.spans, span{start: start, end: end, rule: ruleSeen, class: s.forms[pattern].class})
+			sf := s.forms[pattern]
+			f.spans = append(f.spans, span{start: start, end: sf.extend(f.text, start, end), rule: ruleSeen, class: sf.class})
 		})
 	}
 	for _, sf := range s.pending {
@@ -115,10 +161,22 @@ func (s *seenSecrets) find(f *findings) {
 				break
 			}
 			start := from + i
-			f.spans = append(f.spans, span{start: start, end: start + len(sf.form), rule: ruleSeen, class: sf.class})
+			f.spans = append(f.spans, span{start: start, end: sf.extend(f.text, start, start+len(sf.form)), rule: ruleSeen, class: sf.class})
 			from = start + len(sf.form)
 		}
 	}
+}
+
+// extend returns where a match of a window at text[start:end] ends when it is followed by more
+// of its secret.
+func (sf *seenForm) extend(text string, start, end int) int {
+	if sf.full == "" {
+		return end
+	}
+	for k := sf.off + end - start; end < len(text) && k < len(sf.full) && text[end] == sf.full[k]; k++ {
+		end++
+	}
+	return end
 }
 
 // lowerPercent writes the hex digits of every %XX escape of s in lower case.

@@ -50,6 +50,10 @@ func (s *Sanitizer) detectJoined(ctx context.Context, text string, run []piece, 
 		prev := text[max(strings.LastIndexByte(text[:ls-1], '\n')+1, ls-81) : ls-1]
 		head = strings.TrimRight(prev, " \t\r(") + " " + strings.TrimLeft(head, " \t(")
 	}
+	if h := strings.TrimRight(head, "\"'`"); h != head && strings.HasSuffix(strings.TrimRight(h, " \t"), "(") {
+		// api_key = ("…"\n "…"): the parenthesis only groups the chain.
+		head = strings.TrimRight(strings.TrimRight(h, " \t"), "(") + head[len(h):]
+	}
 	b.WriteString(head)
 	offsets := make([]int, len(run)) // start of each piece in the joined text
 	for i, p := range run {

@@ -1,0 +1,232 @@
+package vibe
+
+import "strings"
+
+// ruleCredentialCall is a password passed by position to what takes an account and its
+// password: new DirectoryEntry(path, "user", "secret"), new NetworkCredential("user",
+// "secret"), DriverManager.getConnection(url, "user", "secret"), mysqli_connect(host, user,
+// "secret", db), ftplib.FTP(host, user, "secret").
+const ruleCredentialCall = "credential-call"
+
+// credentialCalls are the constructors and functions that take a password as a positional
+// argument, by the name before their parenthesis, each with the argument's position
+// (1-based) and, for names that are common words, what must come right before the name:
+// facts of their APIs.
+var credentialCalls = map[string]struct {
+	arg  int
+	qual []string
+}{
+	"DirectoryEntry":                      {3, nil},                              // .NET System.DirectoryServices(path, user, password)
+	"NetworkCredential":                   {2, nil},                              // .NET System.Net(user, password[, domain])
+	"PasswordAuthentication":              {2, nil},                              // Java java.net(user, password.toCharArray())
+	"UsernamePasswordCredentials":         {2, nil},                              // Apache HttpClient(user, password)
+	"UsernamePasswordAuthenticationToken": {2, nil},                              // Spring Security(principal, credentials)
+	"BasicAWSCredentials":                 {2, nil},                              // AWS SDK for Java(access key, secret key)
+	"create":                              {2, []string{"AwsBasicCredentials."}}, // AWS SDK for Java 2
+	"NewStaticCredentialsProvider":        {2, nil},                              // AWS SDK for Go v2(id, secret, session token)
+	"NewStaticCredentials":                {2, nil},                              // AWS SDK for Go(id, secret, session token)
+	"getConnection":                       {3, nil},                              // JDBC DriverManager(url, user, password)
+	"mysqli_connect":                      {3, nil},                              // PHP(host, user, password, db)
+	"mysql_connect":                       {3, nil},                              // PHP(host, user, password)
+	"mysqli":                              {3, []string{"new "}},                 // PHP(host, user, password, db)
+	"PDO":                                 {3, []string{"new "}},                 // PHP(dsn, user, password)
+	"ldap_bind":                           {3, nil},                              // PHP(link, dn, password)
+	"simple_bind_s":                       {2, nil},                              // python-ldap(dn, password)
+	"simple_bind":                         {2, nil},
+	"FTP":                                 {3, []string{"ftplib."}}, // Python(host, user, passwd)
+	"FTP_TLS":                             {3, nil},
+	"connect":                             {3, []string{"pymysql.", "MySQLdb."}}, // Python(host, user, password, db)
+	"BasicAuth":                           {2, []string{"aiohttp."}},             // Python(login, password)
+	"HttpNtlmAuth":                        {2, nil},                              // requests-ntlm(user, password)
+	"HTTPDigestAuth":                      {2, nil},                              // requests(user, password)
+	"basic":                               {2, []string{"Credentials."}},         // OkHttp(user, password)
+	"SetBasicAuth":                        {2, nil},                              // Go net/http (*Request).SetBasicAuth(user, password)
+	"create_superuser":                    {3, nil},                              // Django(username, email, password)
+	"create_user":                         {3, nil},
+}
+
+// formFillMethods are the calls end-to-end tests type a value into a form field with:
+// Cypress .type, Playwright .fill/.type/.pressSequentially, Selenium .send_keys/.sendKeys,
+// WebdriverIO .setValue.
+var formFillMethods = map[string]bool{"type": true, "fill": true, "send_keys": true, "sendKeys": true, "setValue": true,
+	"pressSequentially": true}
+
+// findCredentialCalls masks the password argument of the calls above when it is a string
+// literal (not a variable, a call or a placeholder), with the arguments over several lines
+// too, and what an end-to-end test types into a field its selector names for a secret
+// (findFormFill). One scan over the opening parentheses: the name before each is looked up,
+// and only then are the arguments read, up to the closing parenthesis, quotes and brackets
+// respected.
+func findCredentialCalls(text string, f *findings) {
+	for from := 0; ; {
+		i := strings.IndexByte(text[from:], '(')
+		if i < 0 {
+			return
+		}
+		i += from
+		from = i + 1
+		e := i
+		for e > 0 && (text[e-1] == ' ' || text[e-1] == '\t') && i-e < 4 {
+			e--
+		}
+		b := e
+		for b > 0 && isWordByte(text[b-1]) && e-b < 40 {
+			b--
+		}
+		if b == e {
+			continue
+		}
+		name := text[b:e]
+		if formFillMethods[name] && b > 0 && text[b-1] == '.' {
+			findFormFill(text, b-1, i, f)
+			continue
+		}
+		c, ok := credentialCalls[name]
+		if !ok {
+			continue
+		}
+		if c.qual != nil {
+			q := false
+			for _, p := range c.qual {
+				q = q || strings.HasSuffix(text[:b], p)
+			}
+			if !q {
+				continue
+			}
+		}
+		if vs, ve, ok := literalArgAt(text, i+1, c.arg); ok {
+			f.addSpan(ruleCredentialCall, vs, ve)
+		}
+	}
+}
+
+// literalArgAt returns the span of the contents of argument n (1-based) of the argument list
+// opening at s[i:], when that argument is a string literal (maybe followed by a method call:
+// "x".toCharArray()) that is no placeholder.
+func literalArgAt(s string, i, n int) (int, int, bool) {
+	arg, start := 1, i
+	depth := 0
+	limit := min(len(s), i+800)
+	for k := i; k < limit; k++ {
+		c := s[k]
+		switch {
+		case c == '"' || c == '\'' || c == '`':
+			e := callQuoteEnd(s, k, limit)
+			if e < 0 {
+				return 0, 0, false
+			}
+			k = e
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case (c == ')' || c == ']' || c == '}') && depth > 0:
+			depth--
+		case c == ',' && depth == 0 || c == ')' && depth == 0:
+			if arg == n {
+				return literalSpan(s, start, k)
+			}
+			if c == ')' {
+				return 0, 0, false
+			}
+			arg++
+			start = k + 1
+		}
+	}
+	return 0, 0, false
+}
+
+// callQuoteEnd returns the index of the quote closing the one at s[i], backslash escapes
+// skipped, or -1 when the line (or, for a backtick, the limit) ends first.
+func callQuoteEnd(s string, i, limit int) int {
+	q := s[i]
+	for k := i + 1; k < limit; k++ {
+		switch s[k] {
+		case '\\':
+			k++
+		case q:
+			return k
+		case '\n':
+			if q != '`' {
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// literalSpan returns the contents of the string literal that s[start:end] (an argument) is,
+// after blanks and an @, r, b, u or L prefix, and before a method call on it.
+func literalSpan(s string, start, end int) (int, int, bool) {
+	for start < end && strings.IndexByte(" \t\r\n", s[start]) >= 0 {
+		start++
+	}
+	if start < end && strings.IndexByte("@rbuL", s[start]) >= 0 && start+1 < end && (s[start+1] == '"' || s[start+1] == '\'') {
+		start++
+	}
+	if start >= end || s[start] != '"' && s[start] != '\'' && s[start] != '`' {
+		return 0, 0, false
+	}
+	e := callQuoteEnd(s, start, end)
+	if e < 0 {
+		return 0, 0, false
+	}
+	rest := strings.TrimSpace(s[e+1 : end])
+	if rest != "" && !(rest[0] == '.' && strings.HasSuffix(rest, "()")) {
+		return 0, 0, false // "a" + b, "x" if y: not the literal alone
+	}
+	v := s[start+1 : e]
+	if len(v) < 3 || placeholderValue(v) || strings.ContainsAny(v, " \t") && !hasDigitAndLetter(v) {
+		return 0, 0, false
+	}
+	return start + 1, e, true
+}
+
+// findFormFill masks what an end-to-end test types into a field its selector names for a
+// secret, for the method call whose dot is at text[dot] and parenthesis at text[open]:
+// cy.get('#password').type('x'), page.fill('input[name="password"]', 'x'),
+// getByLabel('Password').fill('x'), find_element(By.ID, "password").send_keys("x").
+func findFormFill(text string, dot, open int, f *findings) {
+	if vs, ve, ok := literalArgAt(text, open+1, 2); ok {
+		// page.fill(selector, value): the selector is the first argument.
+		if ss, se, ok := literalArgAt(text, open+1, 1); ok && secretSelector(strings.ToLower(text[ss:se])) {
+			f.addSpan(ruleFormFill, vs, ve)
+		}
+		return
+	}
+	ls := strings.LastIndexByte(text[:dot], '\n') + 1
+	before := strings.ToLower(text[max(ls, dot-160):dot])
+	if sc := strings.LastIndexByte(before, ';'); sc >= 0 {
+		before = before[sc+1:] // the statement the call is in
+	}
+	if vs, ve, ok := literalArgAt(text, open+1, 1); ok && secretSelector(before) {
+		f.addSpan(ruleFormFill, vs, ve)
+	}
+}
+
+// ruleFormFill is a value an end-to-end test types into a password field.
+const ruleFormFill = "form-fill"
+
+// secretSelector reports a selector or locator (lower case) naming a secret's field, not a
+// field about one ("Token name", #password-hint: the word after it is a notSecretWords one).
+func secretSelector(s string) bool {
+	for _, w := range []string{"password", "passwd", "passphrase", "pwd", "secret", "token", "apikey", "api-key", "api_key"} {
+		for from := 0; ; {
+			i := strings.Index(s[from:], w)
+			if i < 0 {
+				break
+			}
+			j := from + i + len(w)
+			from = j
+			if j < len(s) && (s[j] == ' ' || s[j] == '-' || s[j] == '_') {
+				j++
+			}
+			k := j
+			for k < len(s) && isLetter(s[k]) {
+				k++
+			}
+			if !notSecretWords[s[j:k]] {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,264 @@
+package vibe
+
+import (
+	"strings"
+	"sync"
+)
+
+// ruleVendorKey is a generated value right after the name of the service it unlocks:
+// `cloudsmith <40 hex>`, `smartsheets=…`, `postmark: "<uuid>"`, `d7networkACCESS …`,
+// `convertapi KEY …`. Most services' keys have no format of their own; what says the value
+// is a key is the service's name before it.
+const ruleVendorKey = "vendor-key"
+
+// findVendorValues masks a value of a generated shape (credentialValue, randomValue) whose
+// name is a service's: the word before it, after at most an `=`, `:` or `=>`, quotes and
+// blanks, or that word followed by a word for a credential (`karma PRIVATE …`), where the
+// word, or one of its snake, kebab or camel parts, with a glued KEY, TOKEN, ACCESS, PRIVATE,
+// SECRET or API taken off, is in vendorNames. The scan looks back from values only, and a
+// value needs a digit, so ordinary text costs one pass over its bytes.
+func findVendorValues(chunk string, off int, f *findings) {
+	for i := 0; i < len(chunk); {
+		if vendorBytes[chunk[i]] == 0 {
+			i++
+			continue
+		}
+		start := i
+		digit := false
+		// An = inside a value once it has had a digit (base64: …XYZ+=Sdf==); before, it
+		// is the assignment after a name (smartsheets=…), where the value starts over. A /
+		// inside one is base64's too.
+		for i < len(chunk) {
+			c := vendorBytes[chunk[i]]
+			if c == 0 && !(chunk[i] == '=' && digit || chunk[i] == '/' && i+1 < len(chunk) && isWordByte(chunk[i+1])) {
+				break
+			}
+			digit = digit || c == 2
+			i++
+		}
+		end := i
+		if !digit || end-start < 12 || end-start > 400 || start > 0 && strings.IndexByte(".@/:", chunk[start-1]) >= 0 ||
+			end < len(chunk) && (chunk[end] == '.' && end+1 < len(chunk) && isWordByte(chunk[end+1]) || strings.IndexByte("@/:", chunk[end]) >= 0) {
+			continue // a host, a path, an address, a dotted name, a time
+		}
+		named := false
+		if eq := strings.IndexByte(chunk[start:end], '='); eq > 0 && vendorName(chunk[start:start+eq]) {
+			start, named = start+eq+1, true // auth0=…: the name had a digit, so the = stayed in the run
+		}
+		if end-start < 12 || !named && !vendorNameBefore(chunk, start) {
+			continue
+		}
+		v := chunk[start:end]
+		if (credentialValue(v) || randomValue(v)) && !wordyValue(v) {
+			f.addSpan(ruleVendorKey, off+start, off+end)
+		}
+	}
+}
+
+// wordyValue reports a value joined from words (newsletter_template_2024, build-cache-v12):
+// two or more of its -, _ or + separated parts are words of three or more letters with a
+// vowel, in lower case or capitalised.
+func wordyValue(v string) bool {
+	words := 0
+	for _, p := range strings.FieldsFunc(v, func(r rune) bool { return r == '_' || r == '-' || r == '+' }) {
+		if len(p) < 3 || !identifierWords(p) || strings.ContainsAny(p, ".:_-") || !strings.ContainsAny(strings.ToLower(p), "aeiouy") ||
+			strings.ToLower(p[1:]) != p[1:] {
+			continue
+		}
+		words++
+	}
+	return words >= 2
+}
+
+// vendorBytes classes the bytes of a generated value: 1 for letters, _, - and +, 2 for digits.
+var vendorBytes = func() (t [256]byte) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c >= '0' && c <= '9':
+			t[c] = 2
+		case isWordByte(byte(c)) || c == '-' || c == '+':
+			t[c] = 1
+		}
+	}
+	return t
+}()
+
+// vendorNameBefore reports whether the value at s[i:] follows a service's name.
+func vendorNameBefore(s string, i int) bool {
+	j := i
+	// The assignment between name and value: quotes, blanks, one of = : => and no more.
+	for k := 0; k < 6 && j > 0 && strings.IndexByte(" \t\"'`=:>", s[j-1]) >= 0; k++ {
+		j--
+	}
+	if j == i || j == 0 {
+		return false
+	}
+	for words := 0; words < 2; words++ {
+		ns := j
+		for ns > 0 && j-ns < 60 && (isWordByte(s[ns-1]) || s[ns-1] == '-') {
+			ns--
+		}
+		if ns == j || ns > 0 && (s[ns-1] == '.' || s[ns-1] == '/' || s[ns-1] == '$' || s[ns-1] == '@') {
+			return false // a host, a path, a variable
+		}
+		name := s[ns:j]
+		if vendorName(name) {
+			return true
+		}
+		if !credentialWord(strings.ToLower(name)) || ns == 0 || s[ns-1] != ' ' {
+			return false
+		}
+		j = ns - 1 // karma PRIVATE …, convertapi KEY …: the service's name is the word before
+	}
+	return false
+}
+
+// credentialWord reports the words that follow a service's name to say which of its values
+// comes next.
+func credentialWord(w string) bool {
+	switch w {
+	case "key", "token", "secret", "access", "private", "api", "apikey", "api_key", "api-key", "auth", "pat":
+		return true
+	}
+	return false
+}
+
+// vendorName reports whether name is, or has a part that is, a service's name.
+func vendorName(name string) bool {
+	names := vendorNames()
+	for _, p := range nameParts(name) {
+		for p != "" {
+			if names[p] {
+				return true
+			}
+			q := trimCredentialSuffix(p)
+			if q == p {
+				break
+			}
+			p = q
+		}
+	}
+	return false
+}
+
+// trimCredentialSuffix takes a glued credential word off the end of a name part:
+// d7networkaccess → d7network, collect2private → collect2.
+func trimCredentialSuffix(p string) string {
+	for _, s := range []string{"apikey", "token", "access", "private", "secret", "key", "api", "auth"} {
+		if len(p) > len(s)+3 && strings.HasSuffix(p, s) {
+			return strings.TrimRight(p[:len(p)-len(s)], "_-")
+		}
+	}
+	return p
+}
+
+// vendorNames are the services whose keys scanners look for, as facts: the detector names
+// of TruffleHog (pkg/detectors), Kingfisher (data/rules) and Nosey Parker (its builtin rules)
+// at the snapshots testdata/eval/manifest.json names, lower-cased, with the credential word
+// they end in (apikey, token, secret, oauth…) taken off. Left out are names that are common
+// words or generic technology (line, front, segment, docker, redis, ldap, user) and the
+// code hosts whose names precede commit hashes (github, gitlab, bitbucket). The last line
+// holds the names as people write them, without a product suffix the detector's name has
+// (nozbe of nozbeteams, mailjet of mailjetsms, checkly of checklyhq).
+var vendorNames = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(vendorNameList) {
+		m[w] = true
+	}
+	return m
+})
+
+const vendorNameList = `
+abuseipdb abyssale accuweather adafruitio adobe adobeio adzuna aeroworkflow airbrake
+airbrakeproject airbrakeuser airship airtable airvisual aiven alchemy alconost alegra
+aletheiaapi algolia algoliaadmin alibaba alienvault allsports amadeus ambee amplitude anthropic
+anypoint apacta api2cart apideck apiflash apifonica apify apilayer apimatic apimetrics
+apitemplate appcues appfollow appointedd appoptics appsynergy apptivo artifactory
+artifactoryreference artsy asana assemblyai atera atlassian atlassiandatacenter audd auth0
+auth0management autodesk autoklose autopilot avaza aviationstack axonaut aylien ayrshare
+azureapimanagement azureapimanagementsubscription azureappconfigconnectionstring azurebatch
+azurecontainerregistry azurecosmosdb azuredevops azuredirectmanagement azureentra azurefunction
+azureopenai azuresas azuresearchadmin azuresearchquery bannerbear baremetrics beebole besnappy
+besttime betterstack billomat bitbar bitbucketapppassword bitcoinaverage bitfinex bitly bitmex
+blazemeter blitapp blocknative blynk bombbomb boostnote borgbase braintreepayments braintrust
+brandfetch browserstack browshot bscscan buddyns budibase bugherd bugsnag buildkite bulbul
+bulksms buttercms caflou calendarific calendly calorieninja campayn cannyio capsulecrm
+captaindata carboninterface cashboard caspio censys centralstationcrm cexio chartmogul chatfule
+checio checklyhq checkvist circleci clarifai clearbit clickhelp clicksendsms clickup
+clickuppersonal cliengo clientary clinchpad clockify clockworksms closecrm cloudconvert
+cloudelements cloudflare cloudflareca cloudflareglobal cloudimage cloudinary cloudmersive
+cloudplan cloudsight cloudsmith cloverly cloze clustdoc codacy codeclimate codemagic codequiry
+coinapi coinbase coinlayer coinlib collect2 commercejs companyhub confluent contentful
+conversiontools convertapi convertkit convier countrylayer coveralls craftmypdf crates crowdin
+cryptocompare currencycloud currencyfreaks currencylayer currencyscoop currentsapi customerguru
+customerio d7network dailyco dandelion dareboost databox databricks datadog datagov debounce
+deepai deepgram deepseek delighted demio dependencytrack detectify detectlanguage dfuse diffbot
+diggernaut digitalocean discord discordbot disqus dnscheck docparser documo docusign doppler
+dotdigital dovico dronahq droneci dropbox duffel duply dwolla dynalist dynatrace dyspatch
+eagleeyenetworks easyinsight easypost ecostruxureit edamam edenai eightxeight elasticemail
+elevenlabs enablex endorlabs etherscan ethplorer eventbrite everhour exchangerateapi
+exchangeratesapi exportsdk extractorapi facebook faceplusplus fastforex fastly fastlypersonal
+feedier fetchrss fibery figma fileio finage financialmodelingprep finicity finnhub firecrawl
+fixerio flatio fleetbase flexport flickr flightapi flightlabs flightstats flowflu flutterwave
+flyio fmfw formbucket formcraft formio formsite foursquare frame frameio freshbooks freshdesk
+fullstory fxmarket gcpapplicationdefault geckoboard gengo geoapify geocode geocodify geocodio
+geoipifi getemail getemails getgeoapi getgist getresponse getsandbox gitalk glassnode gocanvas
+gocardless godaddy goodday grafana grafanaserviceaccount graphcms graphhopper groovehq groq
+gtmetrix guardianapi gumroad gyazo happyscribe hasura hellosign helpcrunch helpscout hereapi
+heroku hiveage holidayapi honeycomb html2pdf hubspot huggingface hybiscus hypertrack
+ibmclouduser iconfinder iexapis iexcloud imagekit imagga infura insightly instabot instamojo
+intercom interseller intra42 intrinio invoiceocean ip2location ipapi ipgeolocation ipinfo
+ipinfodb ipquality ipstack jina jira jotform jumpcloud jupiterone juro kagi kanbantool karmacrm
+keenio kickbox klaviyo klipfolio knapsackpro kontent kucoin kylas langfuse langsmith
+languagelayer larksuite launchdarkly leadfeeder lemlist lemonsqueezy lendflow lessannoyingcrm
+lexigram linear linearapi linemessaging linenotify linkedin linkpreview liveagent livestorm
+loadmill locationiq loggly loginradius logzio lokalise loyverse lunchmoney madkudu magicbell
+mailboxlayer mailchimp mailerlite mailgun mailjetbasicauth mailjetsms mailmodo mailsac mandrill
+mapbox mapquest marketstack mattermostpersonal mavenlink maxmindlicense meaningcloud mediastack
+meistertask meraki mesibo messagebird metaapi metabase metrilo microsoftteams mindmeister miro
+mixmax mixpanel mockaroo monkeylearn moonclerk moosend moralis mrticktock myfreshworks
+myintervals nasdaqdatalink nethunt netlify netsuite neutrinoapi newrelic newrelicbrowser
+newrelicinsightsinsert newrelicinsightsquery newreliclicense newrelicmobileapp newrelicpersonal
+newrelicuser newsapi newscatcher nexmo nftport ngrok nicereply nightfall noticeable notion
+nozbeteams nuget numverify nutritionix nvapi nylas oanda octopusdeploy okta omnisend onedesk
+onelogin onepagecrm onesignal onfleet oopspam openai openaiadmin opencagedata openrouter openuv
+openweather opsgenie optimizely overloop owlbot packagecloud pagarme pagerduty pandadoc
+pandascore paperform paralleldots parsehub parseur particle partnerstack pastebin paydirtapp
+paymoapp paymongo paypal paystack pdflayer pdfshift peopledatalabs pepipost pganalyzeread
+photoroom phpmailer pinata pinecone pipedream pipedrive pivotaltracker pixabay plaid planetscale
+planetscaledb planviewleankit planyo plivo podio pollsapi poloniex portainer positionstack
+postageapp postbacks posthog postman postmark powrbot prodpad prospectcrm protocolsio proxycrawl
+pubnub pubnubpublish pubnubsubscription pulumi purestake pushbullet pusherchannel pypi qase
+qualaroo qubole railwayapp rapidapi rawg razorpay reachmail reallysimplesystems rebrandly
+recaptcha rechargepayments redhatpyxis rentman repairshopr replicate replyio requestfinance
+restpack restpackhtmltopdfapi restpackscreenshotapi revampcrm ringcentral ritekit
+robinhoodcrypto rocketreach rockset rootly route4me rownd rubygems runrunit saladcloud
+salesblink salescookie salesflare salesforce salesforcerefresh salesmate satismeterproject
+satismeterwrite saucelabs scaleway scalr scrapeowl scraperapi scraperbox scrapestack scrapfly
+scrapingant scrapingbee screenshotapi screenshotlayer scrutinizerci securitytrails selectpdf
+sendbird sendbirdorganizationapi sendgrid sendinblue sentry sentryorg serphouse serpstack sheety
+sherpadesk shipday shippo shodan shopify shotstack shutterstock signalwire signaturit
+signupgenius sigopt simfin simplesat simplynoted simvoly sinchmessage sirv siteleaf skrappio
+skybiometry slack smartsheets smartystreets smooch snipcart snyk solarwindsobservability
+sonarcloud sonarqube sourcegraph sourcegraphcody sparkpost spectralops speechtextai splunk
+splunkobservability spoonacular sportsmonk spotify square squareapp squarespace squareup sslmate
+stackhawk statuscake statuspage statuspal stitchdata stockdata storecove stormboard stormglass
+storyblok storychief strava stripe stripepaymentintent stripo stytch sugester sumologic supabase
+supernotesapi surveyanyplace surveybot surveysparrow survicate swiftype tableau tailscale
+tallyfy tatumio tavily taxjar teamcity teamgate teamworkcrm teamworkdesk teamworkspaces
+technicalanalysisapi tefter telegram telegrambot teletype telnyx terraformcloud
+terraformcloudpersonal testingbot textmagic theoddsapi thingsboard thinkific thousandeyes
+ticketmaster tickettailor tiingo timecamp timezoneapi tmetric todoist toggltrack tokeet
+tomorrowio tomtom tradier transferwise travelpayouts travisci trello trufflehogenterprise
+twelvedata twilio twitch twitter twitterconsumer tyntec typeform typetalk ubidots uclassify
+unifyid unplugg unsplash upcdatabase uplead uploadcare uptimerobot upwave urlscan userflow
+userstack vagrantcloud vagrantcloudpersonal vatlayer vbout vercel verimail veriphone versioneye
+viewneo virustotal visualcrossing voiceflow voicegain voodoosms vouchery vpnapi vultr vyte
+walkscore weatherbit weatherstack web3storage webex webexbot webflow webscraper webscraping
+websitepulse weightsandbiases wepay whoxy wistia worksnaps workstack worldcoinindex worldweather
+wrike yandex yelp youneedabudget yousign zapier zendeskapi zenkitapi zenrows zenscrape zenserp
+zeplin zerobounce zerotier zipapi zipbooks zipcodeapi zipcodebase zohocrm zonkafeedback
+zulipchat
+adafruit aletheia canny centralstation checkly clicksend drona lessannoying mailjet mattermost neutrino nozbe
+paydirt paymo skrapp supernotes tatum theodds zendesk zenkit
+`
