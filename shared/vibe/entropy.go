@@ -12,6 +12,25 @@ import (
 // ids other services print in logs (Stripe evt_…, ch_…): random, but not secrets.
 var providerID = regexp.MustCompile(`^(?:req|request|msg|message|toolu|srvtoolu|msgbatch|compl|chatcmpl|cmpl|resp|response|call|fc|rs|run|thread|asst|step|batch|file|ftjob|ft|modr|vs|evt|ch|pi|cus|in|sub|prod|price|pm|txn|trace|span|gen|generation|conv|turn|item|ctx|task|job|build|deploy|srv|dpl|eval|upload|part|chunk|event|op|exec|workflow)[_-](?:(?:vrtx|bdrk)_)?(?:[0-9]{2,3}[A-Za-z0-9]{16,40}|[A-Za-z0-9]{12,64})$|^gen-[0-9]{10}-[A-Za-z0-9]{16,40}$`)
 
+// providerPrefixes are the words providerID's ids open with, read from its expression: an id
+// is a prefix, a _ or -, and the rest, so a token whose first separator does not follow one
+// of them is no provider id, which saves running the expression on every candidate.
+var providerPrefixes = func() map[string]bool {
+	src := providerID.String()
+	words := src[len("^(?:"):strings.Index(src, ")[_-]")]
+	m := make(map[string]bool)
+	for _, w := range strings.Split(words, "|") {
+		m[w] = true
+	}
+	return m
+}()
+
+// isProviderID is providerID.MatchString, with the prefix looked up first.
+func isProviderID(tok string) bool {
+	i := strings.IndexAny(tok, "_-")
+	return i > 0 && providerPrefixes[tok[:i]] && providerID.MatchString(tok)
+}
+
 // modelName matches model identifiers: claude-3-5-sonnet-20241022, gpt-4o-2024-08-06,
 // HuggingFaceTB/SmolLM3-3B, meta-llama/Llama-3.1-8B-Instruct.
 var modelName = regexp.MustCompile(`^(?:[A-Za-z0-9][\w.-]{0,40}/)?(?i:[a-z][\w.]*)(?:[-_.:][A-Za-z0-9.]{1,24}){1,10}$`)
@@ -19,7 +38,7 @@ var modelName = regexp.MustCompile(`^(?:[A-Za-z0-9][\w.-]{0,40}/)?(?i:[a-z][\w.]
 // knownSafeShape reports tokens whose shape says they are ids or names, which entropy alone
 // never redacts.
 func knownSafeShape(tok string) bool {
-	if providerID.MatchString(tok) || sshPublicKeyBlob(tok) || ageRecipient.MatchString(tok) {
+	if isProviderID(tok) || sshPublicKeyBlob(tok) || ageRecipient.MatchString(tok) {
 		return true
 	}
 	if strings.ContainsAny(tok, "-_./:") && modelName.MatchString(tok) && wordyParts(tok) {

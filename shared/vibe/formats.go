@@ -415,7 +415,7 @@ func prefixedToken(run string) bool {
 		}
 	}
 	body := longestPart(run[p:])
-	if len(body) < 20 || !hasDigitAndLetter(body) || providerID.MatchString(run) || knownSafeShape(run) {
+	if len(body) < 20 || !hasDigitAndLetter(body) || isProviderID(run) || knownSafeShape(run) {
 		return false
 	}
 	if isHex(body) {

@@ -333,7 +333,7 @@ func (f *tokenFormat) plausible(text string, start, end, at int) bool {
 	}
 	// A provider's object id (msg_01…, req_011…) is no key, whatever table format it fits;
 	// their separator is _, while a key's signature may end in - (Firecrawl's fc-).
-	if strings.IndexByte(tok, '_') >= 0 && providerID.MatchString(tok) {
+	if strings.IndexByte(tok, '_') >= 0 && isProviderID(tok) {
 		return false
 	}
 	if end+1 < len(text) && text[end] == '.' && isLetter(text[end+1]) && !f.alphabet.has('.') {

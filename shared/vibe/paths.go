@@ -73,6 +73,9 @@ func (p *pathRewriter) rewrite(text string) string {
 	var b strings.Builder
 	last := 0
 	for i := 0; i < len(text); i++ {
+		if c := text[i]; c != '/' && c != '\\' && c != '%' && c != '$' {
+			continue // the only bytes pathCandidate starts at
+		}
 		start, ok := pathCandidate(text, i)
 		if !ok || start < last || insideAny(urls, start) {
 			continue

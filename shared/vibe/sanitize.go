@@ -112,7 +112,7 @@ func safeID(s string) bool {
 		}
 		return true
 	}
-	return providerID.MatchString(s) || uuidRe.MatchString(s) || modelName.MatchString(s) && wordyParts(s)
+	return isProviderID(s) || uuidRe.MatchString(s) || modelName.MatchString(s) && wordyParts(s)
 }
 
 // cleanID sanitizes an identifier field (a provider's request or response id, a model

@@ -144,7 +144,18 @@ func stripANSI(s string) string {
 // with (\u001b, \x1b, \033, \e[): JSON-escaped text holds backslashes and brackets
 // everywhere, and the expression run over a 4 KB tool call cost 6% of its sanitizing.
 func hasEscapedESC(s string) bool {
-	return strings.Contains(s, `\u001`) || strings.Contains(s, `\x1`) || strings.Contains(s, `\033`) || strings.Contains(s, `\e[`)
+	for i := strings.IndexByte(s, '\\'); i >= 0; {
+		r := s[i+1:]
+		if strings.HasPrefix(r, "u001") || strings.HasPrefix(r, "x1") || strings.HasPrefix(r, "033") || strings.HasPrefix(r, "e[") {
+			return true
+		}
+		j := strings.IndexByte(r, '\\')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // hasBracketDigit reports whether s holds a [ followed by a digit, as every SGR remnant does.
