@@ -313,9 +313,9 @@ type evalFloors struct{ knownFormat, keyword, leaking float64 }
 // figures in docs/sanitizer.md. The first build's sources (CredSweeper, detect-secrets,
 // secrets-patterns-db) keep floors of their own, comparable with the first build's.
 var (
-	heldFloors        = evalFloors{knownFormat: 93, keyword: 94, leaking: 6.5}
+	heldFloors        = evalFloors{knownFormat: 96, keyword: 95, leaking: 4.8}
 	firstBuildSources = []string{"credsweeper", "detect-secrets", "secrets-patterns-db"}
-	firstBuildFloors  = evalFloors{knownFormat: 95.5, keyword: 92, leaking: 6.5}
+	firstBuildFloors  = evalFloors{knownFormat: 95.5, keyword: 92.5, leaking: 6.2}
 )
 
 func evalFigure(class string, tl evalTally) string {
