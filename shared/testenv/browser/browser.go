@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -84,12 +85,16 @@ func Tab(t testing.TB, parent context.Context) context.Context {
 	return ctx
 }
 
-// Run runs steps in the tab, all of them within 45 seconds.
+// Run runs steps in the tab, one after the other, all of them within 45 seconds. A step that
+// met the page replacing its JavaScript context (a navigation that had not settled) runs again.
 func Run(t testing.TB, ctx context.Context, steps ...Step) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(ctx, 45*time.Second)
 	defer cancel()
-	require.NoError(t, chromedp.Do(ctx, steps...))
+	for _, step := range steps {
+		_, err := retryGoneContext(ctx, func() (chromedp.Void, error) { return chromedp.Run(ctx, step) })
+		require.NoError(t, err)
+	}
 }
 
 // Eval evaluates a JavaScript expression in the tab, within 10 seconds.
@@ -97,9 +102,32 @@ func Eval[T any](t testing.TB, ctx context.Context, expr string) T {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	v, err := retryGoneContext(ctx, func() (T, error) { return chromedp.Run(ctx, chromedp.Evaluate[T](expr)) })
 	require.NoError(t, err, expr)
 	return v
+}
+
+// retryGoneContext runs f again while it fails because the execution context it ran in went
+// away under it (the page navigated between the lookup of its context and the call), until
+// ctx ends.
+func retryGoneContext[T any](ctx context.Context, f func() (T, error)) (T, error) {
+	for {
+		v, err := f()
+		if err == nil || !goneContext(err) || ctx.Err() != nil {
+			return v, err
+		}
+		select {
+		case <-ctx.Done():
+			return v, err
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+func goneContext(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "Cannot find context with specified id") ||
+		strings.Contains(msg, "Execution context was destroyed")
 }
 
 // WaitJS polls a JavaScript expression every 50 ms until it is truthy, for up to 30 seconds.
