@@ -3,7 +3,6 @@ package claudecode
 import (
 	"bufio"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -50,17 +49,7 @@ func TestTranscriptEvaluation(t *testing.T) {
 
 func loadTranscriptRecords(t *testing.T) []transcriptRecord {
 	t.Helper()
-	f, err := os.Open(filepath.Join(fixture.EvalDir, "transcripts.jsonl"))
-	require.NoError(t, err)
-	defer f.Close()
-	var out []transcriptRecord
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var r transcriptRecord
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &r))
-		out = append(out, r)
-	}
-	require.NoError(t, sc.Err())
+	out := fixture.ReadJSONL[transcriptRecord](t, "transcripts.jsonl")
 	require.NotEmpty(t, out)
 	return out
 }
