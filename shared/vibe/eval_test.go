@@ -244,13 +244,11 @@ func TestSanitizerEvaluation(t *testing.T) {
 	}
 	t.Log(report.String())
 
-	if *evalSplit != "held" {
-		return
-	}
 	// The targets, and the floors this build is held to where a target is not met yet: a
 	// figure below its floor is a regression and fails; one between floor and target is
 	// reported as not met. The floors hold for the whole corpus and, so that figures stay
-	// comparable from build to build, for the sources of the first build on their own.
+	// comparable from build to build, for the sources of the first build on their own; the
+	// code sources are reported as a group of their own, without floors yet.
 	sum := func(sources []string, class string) evalTally {
 		var tl evalTally
 		for k, v := range tallies {
@@ -277,11 +275,16 @@ func TestSanitizerEvaluation(t *testing.T) {
 	for _, set := range []struct {
 		name    string
 		sources []string
-		floors  evalFloors
-	}{{"all sources", nil, heldFloors}, {"first-build sources", firstBuildSources, firstBuildFloors}} {
+		floors  *evalFloors // nil: reported, not held to floors yet
+	}{{"all sources", nil, &heldFloors}, {"first-build sources", firstBuildSources, &firstBuildFloors},
+		{"code sources", codeSources, nil}} {
 		known, keyword, leaking := sum(set.sources, evalKnownFormat), sum(set.sources, evalKeyword), leaks(set.sources)
-		t.Logf("%s: known-format %s, keyword-context %s, leaking %.2f%% (%d/%d)", set.name, evalFigure(evalKnownFormat, known),
-			evalFigure(evalKeyword, keyword), leaking.pct(), leaking.bad, leaking.n)
+		t.Logf("%s: known-format %s, keyword-context %s, leaking %.2f%% (%d/%d), format negatives %s", set.name,
+			evalFigure(evalKnownFormat, known), evalFigure(evalKeyword, keyword), leaking.pct(), leaking.bad, leaking.n,
+			evalFigure(evalFormatNeg, sum(set.sources, evalFormatNeg)))
+		if set.floors == nil || *evalSplit != "held" {
+			continue
+		}
 		checks := []struct {
 			name           string
 			got            float64 // percent
@@ -316,6 +319,9 @@ var (
 	heldFloors        = evalFloors{knownFormat: 96, keyword: 95, leaking: 4.8}
 	firstBuildSources = []string{"credsweeper", "detect-secrets", "secrets-patterns-db"}
 	firstBuildFloors  = evalFloors{knownFormat: 95.5, keyword: 92.5, leaking: 6.2}
+	// The code sources (testdata/eval/sources3.py): credentials written into code, build
+	// files and cloud configuration, labelled by static analysers' and scanners' tests.
+	codeSources = []string{"trivy", "gosec", "bandit", "semgrep-rules"}
 )
 
 func evalFigure(class string, tl evalTally) string {

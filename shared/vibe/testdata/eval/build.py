@@ -548,6 +548,9 @@ def main():
             with open(os.path.join(HERE, "licenses", name + ".NOTICE.txt"), "wb") as f:
                 f.write(repo.raw("NOTICE"))
     print(f"{len(corpus)} examples ({len(corpus) - len(kept) - len(secrets)} from the scanners), {len(manifest)} files")
+    if not args.only:
+        import sources3  # the code sources, appended after the rest
+        sources3.add(args.mirror)
 
 
 if __name__ == "__main__":
