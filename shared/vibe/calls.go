@@ -41,6 +41,9 @@ var credentialCalls = map[string]struct {
 	"HTTPDigestAuth":                      {2, nil},                              // requests(user, password)
 	"basic":                               {2, []string{"Credentials."}},         // OkHttp(user, password)
 	"SetBasicAuth":                        {2, nil},                              // Go net/http (*Request).SetBasicAuth(user, password)
+	"Password":                            {1, []string{"ssh."}},                 // golang.org/x/crypto/ssh Password(secret)
+	"HTTPBasicAuth":                       {2, nil},                              // requests(user, password)
+	"basic_auth":                          {2, []string{"."}},                    // reqwest .basic_auth(user, Some(password))
 	"create_superuser":                    {3, nil},                              // Django(username, email, password)
 	"create_user":                         {3, nil},
 }
@@ -81,9 +84,13 @@ func findCredentialCalls(text string, f *findings) {
 			findFormFill(text, b-1, i, f)
 			continue
 		}
+		rule := ruleCredentialCall
 		c, ok := credentialCalls[name]
 		if !ok {
-			continue
+			if c, ok = signingKeyCalls[name]; !ok {
+				continue
+			}
+			rule = ruleSigningKey
 		}
 		if c.qual != nil {
 			q := false
@@ -95,7 +102,7 @@ func findCredentialCalls(text string, f *findings) {
 			}
 		}
 		if vs, ve, ok := literalArgAt(text, i+1, c.arg); ok {
-			f.addSpan(ruleCredentialCall, vs, ve)
+			f.addSpan(rule, vs, ve)
 		}
 	}
 }
@@ -156,6 +163,7 @@ func callQuoteEnd(s string, i, limit int) int {
 // literalSpan returns the contents of the string literal that s[start:end] (an argument) is,
 // after blanks and an @, r, b, u or L prefix, and before a method call on it.
 func literalSpan(s string, start, end int) (int, int, bool) {
+	start, end = unwrapLiteral(s, start, end) // []byte("k"), Some("k")
 	for start < end && strings.IndexByte(" \t\r\n", s[start]) >= 0 {
 		start++
 	}
@@ -170,8 +178,8 @@ func literalSpan(s string, start, end int) (int, int, bool) {
 		return 0, 0, false
 	}
 	rest := strings.TrimSpace(s[e+1 : end])
-	if rest != "" && !(rest[0] == '.' && strings.HasSuffix(rest, "()")) {
-		return 0, 0, false // "a" + b, "x" if y: not the literal alone
+	if rest != "" && !(rest[0] == '.' && strings.HasSuffix(rest, ")")) {
+		return 0, 0, false // "a" + b, "x" if y: not the literal alone ("x".getBytes(UTF_8) is)
 	}
 	v := s[start+1 : e]
 	if len(v) < 3 || placeholderValue(v) || strings.ContainsAny(v, " \t") && !hasDigitAndLetter(v) {

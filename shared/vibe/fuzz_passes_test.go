@@ -422,10 +422,15 @@ var callTemplates = []string{
 	`cy.get('#password').type('%[1]s')`,
 	`await page.fill('input[name="password"]', '%[1]s')`,
 	`System.setProperty("db.password", "%[1]s");`,
+	`token = jwt.encode(payload, "%[1]s", algorithm="HS256")`,
+	`s, err := token.SignedString([]byte("%[1]s"))`,
+	`const sig = crypto.createHmac("sha256", "%[1]s").update(body).digest("hex")`,
+	`Algorithm algorithm = Algorithm.HMAC256("%[1]s");`,
+	`client.get(url).basic_auth("admin", Some("%[1]s"))`,
 }
 
-// FuzzCredentialCalls: a password passed by position to a call that takes one is masked,
-// whatever text comes before and after the call.
+// FuzzCredentialCalls: a password or a signing key passed by position to a call that takes
+// one is masked, whatever text comes before and after the call.
 func FuzzCredentialCalls(f *testing.F) {
 	fuzzTemplates(f, callTemplates, "// connect\n", "\nreturn nil")
 }

@@ -1,0 +1,72 @@
+package vibe
+
+import "strings"
+
+// Credentials written into code: the key a token is signed with, passed by position to the
+// signing call, and the wrappers code puts around a literal.
+
+// ruleSigningKey is a literal key passed by position to what signs or verifies with it:
+// jwt.encode(payload, "k", algorithm="HS256"), Algorithm.HMAC256("k"),
+// crypto.createHmac("sha256", "k"), token.SignedString([]byte("k")).
+const ruleSigningKey = "signing-key"
+
+// signingKeyCalls are the functions that take a signing key as a positional argument, by the name before their parenthesis, with the argument's position
+// (1-based) and what must come right before the name: facts of their APIs. They are looked
+// up in the credential-call scan (calls.go), on a name credentialCalls does not hold.
+var signingKeyCalls = map[string]struct {
+	arg  int
+	qual []string
+}{
+	// PyJWT encode(payload, key)/decode(token, key); ruby-jwt JWT.encode(payload, key) and
+	// JWT.decode(token, key); php-jwt JWT::encode($payload, $key) and JWT::decode($jwt, $key);
+	// jwt-scala Jwt.encode(claim, key, algo) and Jwt.decode(token, key, algos).
+	"encode": {2, []string{"jwt.", "JWT.", "JWT::", "Jwt.", "JwtJson.", "JwtCirce."}},
+	"decode": {2, []string{"jwt.", "JWT.", "JWT::", "Jwt.", "JwtJson.", "JwtCirce."}},
+	// jsonwebtoken (Node) sign(payload, secret) and verify(token, secret).
+	"sign":   {2, []string{"jwt.", "jsonwebtoken."}},
+	"verify": {2, []string{"jwt.", "jsonwebtoken."}},
+	// java-jwt Algorithm.HMAC256(secret).
+	"HMAC256": {1, []string{"Algorithm."}},
+	"HMAC384": {1, []string{"Algorithm."}},
+	"HMAC512": {1, []string{"Algorithm."}},
+	// jjwt signWith(SignatureAlgorithm.HS256, secret) and Keys.hmacShaKeyFor(secret bytes).
+	"signWith":      {2, nil},
+	"hmacShaKeyFor": {1, nil},
+	// golang-jwt (*Token).SignedString(key).
+	"SignedString": {1, nil},
+	// Node crypto.createHmac(algorithm, key); Python hmac.new(key, msg); PHP hash_hmac(algo,
+	// data, key); Ruby OpenSSL::HMAC.hexdigest(digest, key, data).
+	"createHmac": {2, nil},
+	"new":        {1, []string{"hmac."}},
+	"hash_hmac":  {3, nil},
+	"hexdigest":  {2, []string{"HMAC."}},
+	"digest":     {2, []string{"HMAC."}},
+}
+
+// literalWrappers are what code puts around a string literal to hand it on as bytes or as
+// an option: []byte("k") in Go, Some("k") in Rust, Buffer.from("k") in Node,
+// Encoding.UTF8.GetBytes("k") in .NET.
+var literalWrappers = []string{"[]byte(", "Some(", "Buffer.from(", "Encoding.UTF8.GetBytes(", "Encoding.ASCII.GetBytes(",
+	"Encoding.Default.GetBytes("}
+
+// unwrapLiteral narrows the argument s[start:end] to what a wrapper of literalWrappers
+// holds, when the argument is one call of it.
+func unwrapLiteral(s string, start, end int) (int, int) {
+	b := start
+	for b < end && strings.IndexByte(" \t\r\n", s[b]) >= 0 {
+		b++
+	}
+	e := end
+	for e > b && strings.IndexByte(" \t\r\n", s[e-1]) >= 0 {
+		e--
+	}
+	if e-b < 4 || s[e-1] != ')' {
+		return start, end
+	}
+	for _, w := range literalWrappers {
+		if strings.HasPrefix(s[b:e], w) {
+			return b + len(w), e - 1
+		}
+	}
+	return start, end
+}

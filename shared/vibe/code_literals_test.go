@@ -1,0 +1,55 @@
+package vibe
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestSigningKeyCalls: a literal key passed by position to what signs or verifies with it
+// is masked, through the wrappers code puts around a literal ([]byte(…), Some(…),
+// Buffer.from(…)); the same call with a variable, a call or a placeholder in that place,
+// another argument (the payload, the algorithm) and a same-named call of another object
+// are kept.
+func TestSigningKeyCalls(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	for _, tt := range []struct{ in, secret, kept string }{
+		{`token = jwt.encode(payload, "Zq8rT2vLm9xKpW4a", algorithm="HS256")`, "Zq8rT2vLm9xKpW4a", `"HS256"`},
+		{`claims = jwt.decode(token, 'k3y-Sign1ng-Secr3t', algorithms=["HS256"])`, "k3y-Sign1ng-Secr3t", `"HS256"`},
+		{`decoded = JWT.decode(token, "rbJwtS3cret77", true, { algorithm: 'HS256' })`, "rbJwtS3cret77", `'HS256'`},
+		{`$jwt = JWT::encode($payload, 'phpJwtK3y!x9', 'HS256');`, "phpJwtK3y!x9", `'HS256'`},
+		{`val token = Jwt.encode(claim, "scalaK3ySecret", JwtAlgorithm.HS256)`, "scalaK3ySecret", "JwtAlgorithm.HS256"},
+		{`Algorithm algorithm = Algorithm.HMAC256("j4vaJwtS3cret");`, "j4vaJwtS3cret", "Algorithm.HMAC256("},
+		{`Jwts.builder().setSubject(u).signWith(SignatureAlgorithm.HS512, "jjwtS3cretK3y").compact();`, "jjwtS3cretK3y", "SignatureAlgorithm.HS512"},
+		{`Keys.hmacShaKeyFor("hmacSh4KeyFor-long-secret".getBytes(StandardCharsets.UTF_8))`, "hmacSh4KeyFor-long-secret", "hmacShaKeyFor("},
+		{`s, err := token.SignedString([]byte("g0JwtSigningK3y"))`, "g0JwtSigningK3y", "SignedString("},
+		{`const h = crypto.createHmac('sha256', 'n0deHmacK3y!').update(body).digest('hex');`, "n0deHmacK3y!", `'sha256'`},
+		{`sig = hmac.new(b"pyHmacK3y2024", msg, hashlib.sha256).hexdigest()`, "pyHmacK3y2024", "hashlib.sha256"},
+		{`$sig = hash_hmac('sha256', $data, 'phpHmacK3y77');`, "phpHmacK3y77", "$data"},
+		{`OpenSSL::HMAC.hexdigest("SHA256", "rubyHmacK3y9", data)`, "rubyHmacK3y9", `"SHA256"`},
+		{`Auth: []ssh.AuthMethod{ssh.Password("sshPassw0rd!")},`, "sshPassw0rd!", "ssh.AuthMethod"},
+		{`r = requests.get(url, auth=HTTPBasicAuth("admin", "reqPassw0rd"))`, "reqPassw0rd", `"admin"`},
+		{`let res = client.get(url).basic_auth("admin", Some("rustPassw0rd")).send()?;`, "rustPassw0rd", `"admin"`},
+		{`const token = jwt.sign({ id: user.id }, Buffer.from("b4seSecretK3y"), { expiresIn: "1h" });`, "b4seSecretK3y", `"1h"`},
+	} {
+		out := san.NewSession(SessionHints{}).SanitizeText(tt.in)
+		require.NotContains(t, out, tt.secret, "%q", tt.in)
+		require.Contains(t, out, "[redacted:", "%q → %q", tt.in, out)
+		require.Contains(t, out, tt.kept, "%q → %q", tt.in, out)
+	}
+	for _, in := range []string{
+		`token = jwt.encode(payload, settings.SECRET_KEY, algorithm="HS256")`,
+		`claims = jwt.decode(token, os.environ["JWT_SECRET"], algorithms=["HS256"])`,
+		`Algorithm algorithm = Algorithm.HMAC256(secret);`,
+		`s, err := token.SignedString([]byte(os.Getenv("JWT_KEY")))`,
+		`const h = crypto.createHmac('sha256', process.env.HMAC_KEY)`,
+		`data = base64.encode(payload, "utf-8-variant-name")`,
+		`const out = codec.encode(payload, "application/json+v2")`,
+		`jwt.encode(payload, "<your-secret>", algorithm="HS256")`,
+		`x = json.decode(body, "strict-mode-on")`,
+		`let res = client.get(url).basic_auth("admin", None::<&str>).send()?;`,
+	} {
+		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
+	}
+}
