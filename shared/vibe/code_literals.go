@@ -1,9 +1,13 @@
 package vibe
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
-// Credentials written into code: the key a token is signed with, passed by position to the
-// signing call, and the wrappers code puts around a literal.
+// Credentials written into code and build files: the key a token is signed with, passed by
+// position to the signing call, and the wrappers code puts around a literal; the keys of
+// Android and properties XML, Maven's master password, a docker-config secret.
 
 // ruleSigningKey is a literal key passed by position to what signs or verifies with it:
 // jwt.encode(payload, "k", algorithm="HS256"), Algorithm.HMAC256("k"),
@@ -69,4 +73,59 @@ func unwrapLiteral(s string, start, end int) (int, int) {
 		}
 	}
 	return start, end
+}
+
+// Rule ids of the credential shapes of code and build files added here.
+const (
+	ruleKeyElement = "key-element" // <string name="maps_api_key">…</string>, <entry key="x.key">…</entry>
+)
+
+func init() {
+	extraRules = append(extraRules,
+		extraRule{
+			// An element whose name or key attribute names a key, holding a generated value
+			// as its text: Android's strings.xml (<string name="hockeyapp_key"
+			// translatable="false">…</string>), Java properties XML, .NET settings. Only a
+			// generated value: a preference key's value is a word (<string
+			// name="pref_key_theme">theme</string>).
+			id:       ruleKeyElement,
+			re:       regexp.MustCompile(`<[\w:.-]+\s+(?:[\w:-]+\s*=\s*["'][^"'<>\n]*["']\s+)*(?:key|name)\s*=\s*["'][\w.:-]*?(?:[a-z0-9][_.-]?(?:key|Key)|_KEY)["'][^<>\n]{0,120}>([^<\n]{8,400})</`),
+			group:    1,
+			keywords: []string{"key"},
+			anchors:  wordAnchors(`key"`, `Key"`, `KEY"`, `key'`, `Key'`),
+			check: func(v string) bool {
+				v = strings.TrimSpace(v)
+				return !strings.ContainsAny(v, " \t") && generatedValue(v, false) && !placeholderValue(v)
+			},
+		},
+		extraRule{
+			// Maven's settings-security.xml: the master password the others are encrypted
+			// with (<master>{…}</master>, or in plain text), the element first in the file.
+			id:        ruleXMLSecret,
+			re:        regexp.MustCompile(`<settingsSecurity>[^<]{0,200}(?:<!--[^>]{0,400}-->[^<]{0,200})*<master>\s*([^<\s][^<\n]{3,400}?)\s*</master>`),
+			group:     1,
+			literal:   "<settingsSecurity>",
+			keywords:  []string{"</master>"},
+			multiline: true,
+		},
+		extraRule{
+			// A Kubernetes secret of type dockerconfigjson or dockercfg: the value of the key
+			// is the registry login, base64-encoded, also without the manifest's kind line.
+			id:       ruleK8sSecret,
+			re:       regexp.MustCompile(`\.docker(?:configjson|cfg)["']?\s*:\s*["']?([A-Za-z0-9+/_-]{8,}={0,2})`),
+			group:    1,
+			literal:  ".docker",
+			keywords: []string{".dockerconfigjson", ".dockercfg"},
+		},
+		extraRule{
+			// A bearer token written with a colon after the scheme inside a literal
+			// ("Bearer: 2lkj…"), as code sets a header's value.
+			id:       ruleBearer,
+			re:       regexp.MustCompile(`["'\x60](?:Bearer|BEARER|bearer):[ \t]+([^\s"'\x60,;<>]{8,400})["'\x60]`),
+			group:    1,
+			literal:  "earer:",
+			keywords: []string{"bearer:"},
+			check:    bearerCredential,
+		},
+	)
 }

@@ -53,3 +53,36 @@ func TestSigningKeyCalls(t *testing.T) {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
 }
+
+// TestBuildFileSecrets: an element named for a key holding a generated value (Android's
+// strings.xml, Java properties XML), Maven's master password, a Kubernetes docker-config
+// secret's value and a bearer token written "Bearer: x" in a literal are masked; an element
+// holding a word, a <master> branch element and a type named for docker config are kept.
+func TestBuildFileSecrets(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	for _, tt := range []struct{ in, secret string }{
+		{`<string name="hockeyapp_key">ac4fbb5fa9ae7de11f4c8150394ac543</string>`, "ac4fbb5fa9ae7de11f4c8150394ac543"},
+		{`<string name="google_maps_key" templateMergeStrategy="preserve" translatable="false">AIzbZq8rT2vLm9xKpW4a-Zq8rT2vLm9xKpW4</string>`, "Zq8rT2vLm9xKpW4a-Zq8rT2vLm9xKpW4"},
+		{`<entry key="signing.key">Zq8rT2vLm9xKpW4a</entry>`, "Zq8rT2vLm9xKpW4a"},
+		{"<settingsSecurity>\n<master>plainMaster</master>\n</settingsSecurity>\n", "plainMaster"},
+		{"<settingsSecurity>\n  <master>{jSMOWnoPFgsHVpMvz5VrIt5kRbzGpI8u+9EF1iFQyJQ=}</master>\n</settingsSecurity>", "jSMOWnoPFgsHVpMvz5VrIt5kRbzGpI8u"},
+		{"data:\n  .dockerconfigjson: eyE1x2a3MpLe\n", "eyE1x2a3MpLe"},
+		{`{"data": {".dockercfg": "ewE1x2a3MpLeZq8rT2vLm9"}}`, "ewE1x2a3MpLeZq8rT2vLm9"},
+		{"\tbearer = \"Bearer: 2lkjdfoiuwer092834kjdwf09\"", "2lkjdfoiuwer092834kjdwf09"},
+	} {
+		out := san.NewSession(SessionHints{}).SanitizeText(tt.in)
+		require.NotContains(t, out, tt.secret, "%q → %q", tt.in, out)
+	}
+	for _, in := range []string{
+		`<string name="pref_key_theme">theme_preference</string>`,
+		`<string name="cache_key">v2-cache-2024</string>`,
+		`<string name="maps_api_key">YOUR_API_KEY</string>`,
+		`<branches><master>origin/master</master></branches>`,
+		`  "type": "kubernetes.io/dockerconfigjson",`,
+		"\tfmt.Println(\"Bearer: none\")",
+		"\tbearer = \"Bearer: ${TOKEN}\"",
+	} {
+		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
+	}
+}

@@ -74,6 +74,8 @@ var configTemplates = []string{
 	"localhost:5432:app:postgres:%[1]s\n",
 	"database:\n  password: |\n    %[1]s\n  host: db\n",
 	`<entry key="db.password">%[1]s</entry>`,
+	"<settingsSecurity>\n  <master>%[1]s</master>\n</settingsSecurity>\n",
+	"type: kubernetes.io/dockerconfigjson\ndata:\n  .dockerconfigjson: %[1]s\n",
 }
 
 // FuzzConfigFiles: a password in any of the config file formats is masked, whatever text
