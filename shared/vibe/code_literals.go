@@ -7,7 +7,9 @@ import (
 
 // Credentials written into code and build files: the key a token is signed with, passed by
 // position to the signing call, and the wrappers code puts around a literal; the keys of
-// Android and properties XML, Maven's master password, a docker-config secret.
+// Android and properties XML, Maven's master password, a docker-config secret. And what code
+// writes in a credential's place (a format verb, an interpolation, a variable handed on, a
+// repeated filler), which is none.
 
 // ruleSigningKey is a literal key passed by position to what signs or verifies with it:
 // jwt.encode(payload, "k", algorithm="HS256"), Algorithm.HMAC256("k"),
@@ -75,6 +77,67 @@ func unwrapLiteral(s string, start, end int) (int, int) {
 	return start, end
 }
 
+// formatVerb is a value that is all a format verb or a positional slot: %s, %v, %1$s, {0}.
+var formatVerb = regexp.MustCompile(`^(?:%[-+# 0]?\d*\$?[svdqxXp]|\{\d{1,2}\})$`)
+
+// templateReference reports a value that is what code or a template writes in the place of
+// a credential: a format verb (https://%s:%s@host, password=%s), a positional slot ({0}),
+// an interpolated expression ({get_token()}, {self.password}, {cfg["pw"]}) or a pair
+// repeated (ghp_abababab…): the value comes later, or it is filler.
+func templateReference(v string) bool {
+	if (v[0] == '%' || v[0] == '{') && formatVerb.MatchString(v) {
+		return true
+	}
+	if len(v) >= 3 && v[0] == '{' && v[len(v)-1] == '}' && interpolatedExpression(v[1:len(v)-1]) {
+		return true
+	}
+	return repeatedFiller(v)
+}
+
+// interpolatedExpression reports the inside of an f-string's or a format string's braces
+// when it reads as code: names, attributes, calls, indexes and quoted keys, one of them a
+// word of code (an underscore, a dot or a call) rather than a random run.
+func interpolatedExpression(e string) bool {
+	e = strings.TrimSpace(e)
+	if e == "" || !(isLetter(e[0]) || e[0] == '_') {
+		return false
+	}
+	code := false
+	for i := 0; i < len(e); i++ {
+		c := e[i]
+		switch {
+		case isWordByte(c):
+		case strings.IndexByte("._()[]'\" ", c) >= 0:
+			code = true
+		case c == '!' || c == ':': // {x!r}, {x:>10}: a conversion or a format spec
+			return code || identifierWords(e[:i])
+		default:
+			return false
+		}
+	}
+	return code || strings.IndexByte(e, '_') >= 0 || !hasDigitAndLetter(e)
+}
+
+// repeatedFiller reports a value whose body (after a vendor prefix ending in _ or -) is one
+// pair of characters repeated to sixteen characters or more (ghp_abab…, 0101…): written by
+// hand to fill a token's shape, never generated. A run of one character stays a secret to
+// mask (a scanner's test tokens are written so, and masking one costs a viewer nothing).
+func repeatedFiller(v string) bool {
+	body := v
+	if i := strings.LastIndexAny(v, "_-"); i >= 0 && i < len(v)-1 && i <= 12 {
+		body = v[i+1:]
+	}
+	if len(body) < 16 || body[0] == body[1] {
+		return false
+	}
+	for i := 2; i < len(body); i++ {
+		if body[i] != body[i%2] {
+			return false
+		}
+	}
+	return true
+}
+
 // Rule ids of the credential shapes of code and build files added here.
 const (
 	ruleKeyElement = "key-element" // <string name="maps_api_key">…</string>, <entry key="x.key">…</entry>
@@ -128,4 +191,24 @@ func init() {
 			check:    bearerCredential,
 		},
 	)
+}
+
+// codeArgumentReference reports an unquoted value that is a variable handed on in a call's
+// arguments (Client(password=pw), boto3.client(aws_secret_access_key=ok_secret,
+// region_name=…)): a name, maybe dotted, then the comma or parenthesis that ends the
+// argument. A value with digits among its letters may be a password and is not one.
+func codeArgumentReference(v string) bool {
+	if len(v) < 2 || v[len(v)-1] != ',' && v[len(v)-1] != ')' {
+		return false
+	}
+	name := v[:len(v)-1]
+	if name == "" || !isLetter(name[0]) && name[0] != '_' || hasDigitAndLetter(name) {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if !isWordByte(name[i]) && name[i] != '.' {
+			return false
+		}
+	}
+	return true
 }

@@ -54,6 +54,56 @@ func TestSigningKeyCalls(t *testing.T) {
 	}
 }
 
+// TestTemplateReferences: a format verb, a positional slot or an interpolated expression
+// where a credential goes is no credential (the value comes at run time), nor is a token
+// shape filled with one pair of characters; the same places holding a literal are masked.
+func TestTemplateReferences(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	for _, in := range []string{
+		`url = "https://%s:%s@github.com/%s.git" % (user, token, repo)`,
+		`f"https://{get_user_name}:{_github_pat(github_secret_name)}@github.com/"`,
+		`f"postgresql://{cfg.user}:{cfg['password']}@{cfg.host}/app"`,
+		`String.format("https://{0}:{1}@registry.corp.io", user, pass)`,
+		`gitfake_token:ghp_abababababababababababababababababab`,
+	} {
+		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
+	}
+	for _, tt := range []struct{ in, secret string }{
+		{`url = "https://deploy:Zq8rT2vLm9xKpW4a@github.com/org/repo.git"`, "Zq8rT2vLm9xKpW4a"},
+		{`f"https://{user}:Zq8rT2vLm9xKpW4a@github.com/"`, "Zq8rT2vLm9xKpW4a"},
+		{`Password={Zq8rT2vLm9xKpW4a+9EF1iFQ=}`, "Zq8rT2vLm9xKpW4a"},
+		{`gitfake_token:ghp_abababababababababababZq8rT2vLm9xK`, "ghp_abababababababababababZq8rT2vLm9xK"},
+		{`tmetric TOKEN AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`, "AAAAAAAAAAAAAAAAAAAAAAAAAAAA"},
+	} {
+		out := san.NewSession(SessionHints{}).SanitizeText(tt.in)
+		require.NotContains(t, out, tt.secret, "%q → %q", tt.in, out)
+	}
+}
+
+// TestCodeArgumentReferences: a credential's keyword argument holding a variable, across
+// the lines of a call, is no credential; the same argument holding a value with digits, or
+// a quoted one, is masked.
+func TestCodeArgumentReferences(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	for _, in := range []string{
+		"s3 = boto3.resource(\n    \"s3\",\n    aws_access_key_id=ok_key,\n    aws_secret_access_key=ok_secret,\n    region_name=\"sfo2\",\n)",
+		`client = Client(api_key=settings.API_KEY, password=pw)`,
+		"db = connect(\n    host=host,\n    password=db_password,\n)",
+	} {
+		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
+	}
+	for _, tt := range []struct{ in, secret string }{
+		{"s3 = boto3.resource(\n    aws_secret_access_key=wZq8rT2vLm9xKpW4aZq8r,\n)", "wZq8rT2vLm9xKpW4aZq8r"},
+		{`client = Client(password=hunter2x)`, "hunter2x"},
+		{"db = connect(\n    password=\"db_password\",\n)", "db_password"},
+	} {
+		out := san.NewSession(SessionHints{}).SanitizeText(tt.in)
+		require.NotContains(t, out, tt.secret, "%q → %q", tt.in, out)
+	}
+}
+
 // TestBuildFileSecrets: an element named for a key holding a generated value (Android's
 // strings.xml, Java properties XML), Maven's master password, a Kubernetes docker-config
 // secret's value and a bearer token written "Bearer: x" in a literal are masked; an element
@@ -85,4 +135,21 @@ func TestBuildFileSecrets(t *testing.T) {
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
+}
+
+// TestPublicKeyNames: a name for the public half of a key pair, or for a key published by
+// design, does not make its value a secret (publicKeyToken in .NET assembly names, pubkey);
+// the private half beside it is masked.
+func TestPublicKeyNames(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	for _, in := range []string{
+		`<assemblyIdentity name="Microsoft.IdentityModel.Protocols" publicKeyToken="31bf3856ad364e35" culture="neutral" />`,
+		`"pubkey": "asdsadsadsadsadsadsadsawAJbNbGKPFXCWuBvf9Ss623VQ5DA",`,
+	} {
+		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
+	}
+	out := san.NewSession(SessionHints{}).SanitizeText(`"pubkey": "npub1qZq8rT2vLm9xK", "privkey": "asdsadsadsadsadsadsadsawAJbNbGKPFXCWuBvf9Ss623VQ5DA"`)
+	require.NotContains(t, out, "wAJbNbGKPFXCWuBvf9Ss623VQ5DA")
+	require.Contains(t, out, "npub1qZq8rT2vLm9xK")
 }

@@ -99,7 +99,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if kubectlResult(chunk, ve) {
 				continue // secret "app-tls" created: a resource's name
 			}
-			if keepKeyword(name, chunk[vs:ve], literal) {
+			if keepKeyword(name, chunk[vs:ve], literal) && (quoted || !codeArgumentReference(chunk[vs:ve])) {
 				f.addSpan(ruleKeyword, off+vs, off+ve)
 			} else if callLike.MatchString(chunk[vs:ve]) {
 				if fs, fe, ok := fallbackLiteral(chunk, vs); ok {

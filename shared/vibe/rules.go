@@ -250,7 +250,7 @@ var extraRules = append([]extraRule{
 		// Not a call (password = get_password()), what opens an expression (password = (…)
 		// nor a member or an index (password = os.environ["DB_PASSWORD"], cfg.Password).
 		check: func(v string) bool {
-			return !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" &&
+			return !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" && !codeArgumentReference(v) &&
 				!(codeLike.MatchString(v) && strings.ContainsAny(v, ".[") && !randomSegment(v))
 		},
 	},
@@ -512,7 +512,7 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if quoted {
 		return true
 	}
-	if callLike.MatchString(v) {
+	if callLike.MatchString(v) || codeArgumentReference(v) {
 		return false // PASSWORD = os.environ.get(…), SECRET := getenv(
 	}
 	upperName := name == strings.ToUpper(name)
@@ -588,6 +588,9 @@ var (
 		"desc": true, "help": true, "text": true, "tooltip": true, "caption": true, "warning": true,
 		"validator": true, "validation": true, "strength": true, "rule": true, "rules": true,
 		"requirements": true, "regex": true, "pattern": true, "input": true, "button": true, "link": true,
+		// the public half of a key pair, or a key published by design: publicKeyToken (.NET
+		// assembly names), pubkey, NEXT_PUBLIC_…, publishable_key
+		"public": true, "pub": true, "pubkey": true, "publickey": true, "publishable": true,
 	}
 )
 
