@@ -9,7 +9,8 @@ import (
 // position to the signing call, and the wrappers code puts around a literal; the keys of
 // Android and properties XML, Maven's master password, a docker-config secret. And what code
 // writes in a credential's place (a format verb, an interpolation, a variable handed on, a
-// repeated filler), which is none.
+// repeated filler, an elided display), which is none, and identifiers a token format's
+// signature opens.
 
 // ruleSigningKey is a literal key passed by position to what signs or verifies with it:
 // jwt.encode(payload, "k", algorithm="HS256"), Algorithm.HMAC256("k"),
@@ -82,14 +83,18 @@ var formatVerb = regexp.MustCompile(`^(?:%[-+# 0]?\d*\$?[svdqxXp]|\{\d{1,2}\})$`
 
 // templateReference reports a value that is what code or a template writes in the place of
 // a credential: a format verb (https://%s:%s@host, password=%s), a positional slot ({0}),
-// an interpolated expression ({get_token()}, {self.password}, {cfg["pw"]}) or a pair
-// repeated (ghp_abababab…): the value comes later, or it is filler.
+// an interpolated expression ({get_token()}, {self.password}, {cfg["pw"]}), a display cut
+// short with words in the gap (ab12...omitted for brevity...yz89) or a pair repeated
+// (ghp_abababab…): the value comes later, is elsewhere, or is filler.
 func templateReference(v string) bool {
 	if (v[0] == '%' || v[0] == '{') && formatVerb.MatchString(v) {
 		return true
 	}
 	if len(v) >= 3 && v[0] == '{' && v[len(v)-1] == '}' && interpolatedExpression(v[1:len(v)-1]) {
 		return true
+	}
+	if (strings.Contains(v, "...") || strings.Contains(v, "…")) && strings.Count(v, " ") >= 2 {
+		return true // 4AEA6u7J...The full token has been omitted for brevity...MzY2OA==: a display cut short
 	}
 	return repeatedFiller(v)
 }
@@ -191,6 +196,13 @@ func init() {
 			check:    bearerCredential,
 		},
 	)
+}
+
+// formatChecks vet the matches of a few formatRules (by expression) whose signature also
+// opens identifiers: Artifactory's AP[0-9A-F]… opens PascalCase names (APDosLogConf,
+// APCInjector), whose body reads as words where a key's changes class every character or two.
+var formatChecks = map[string]func(string) bool{
+	`\bAP[0-9A-F][a-zA-Z0-9]{8,}`: func(v string) bool { return meanRunLength(v[2:]) < 2.6 },
 }
 
 // codeArgumentReference reports an unquoted value that is a variable handed on in a call's

@@ -153,3 +153,29 @@ func TestPublicKeyNames(t *testing.T) {
 	require.NotContains(t, out, "wAJbNbGKPFXCWuBvf9Ss623VQ5DA")
 	require.Contains(t, out, "npub1qZq8rT2vLm9xK")
 }
+
+// TestSignatureIdentifiers: an identifier a token format's signature opens (Artifactory's
+// AP[0-9A-F]… before PascalCase words), a display cut short with words in the gap, and a
+// name for where something is (…_ADDRESS) are kept; a generated Artifactory token, the same
+// token uncut and a secret's name with its value are masked.
+func TestSignatureIdentifiers(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	for _, in := range []string{
+		"apiVersion: appprotectdos.f5.com/v1beta1\nkind: APDosLogConf\nmetadata:\n  name: doslogconf",
+		`private final APCInjectorFactory factory = new APCInjectorFactory();`,
+		`"nextToken": "4AEA6u7J...The full token has been omitted for brevity...MzY2OA==",`,
+		`export const NATIVE_TOKEN_ADDRESS = "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee";`,
+	} {
+		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
+	}
+	for _, tt := range []struct{ in, secret string }{
+		{`ARTIFACTORY_PASSWORD=AP6xJ3kLq9Zr2mTv8w`, "AP6xJ3kLq9Zr2mTv8w"},
+		{`curl -H "X-JFrog-Art-Api: AP3Hj9kLq2ZrXm7Wn4" https://corp.jfrog.io`, "AP3Hj9kLq2ZrXm7Wn4"},
+		{`"nextToken": "4AEA6u7Jx9Kq2mZr8vLp3nWt",`, "4AEA6u7Jx9Kq2mZr8vLp3nWt"},
+		{`export const NATIVE_TOKEN = "ghp_Zq8rT2vLm9xKpW4aZq8rT2vLm9xKpW4aZq8r";`, "Zq8rT2vLm9xKpW4aZq8r"},
+	} {
+		out := san.NewSession(SessionHints{}).SanitizeText(tt.in)
+		require.NotContains(t, out, tt.secret, "%q → %q", tt.in, out)
+	}
+}

@@ -591,6 +591,8 @@ var (
 		// the public half of a key pair, or a key published by design: publicKeyToken (.NET
 		// assembly names), pubkey, NEXT_PUBLIC_…, publishable_key
 		"public": true, "pub": true, "pubkey": true, "publickey": true, "publishable": true,
+		// where something is, not a secret: NATIVE_TOKEN_ADDRESS (a contract's), token_addr
+		"address": true, "addr": true,
 	}
 )
 
