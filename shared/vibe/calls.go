@@ -44,6 +44,8 @@ var credentialCalls = map[string]struct {
 	"Password":                            {1, []string{"ssh."}},                 // golang.org/x/crypto/ssh Password(secret)
 	"HTTPBasicAuth":                       {2, nil},                              // requests(user, password)
 	"basic_auth":                          {2, []string{"."}},                    // reqwest .basic_auth(user, Some(password))
+	"login":                               {2, []string{"."}},                    // smtplib, imaplib, ftplib .login(user, password)
+	"PBEKeySpec":                          {1, nil},                              // Java javax.crypto.spec(password.toCharArray(), salt, …)
 	"create_superuser":                    {3, nil},                              // Django(username, email, password)
 	"create_user":                         {3, nil},
 }
@@ -87,6 +89,10 @@ func findCredentialCalls(text string, f *findings) {
 		rule := ruleCredentialCall
 		c, ok := credentialCalls[name]
 		if !ok {
+			if n, ok := charArrayCalls[name]; ok && b > 0 && text[b-1] == '.' {
+				findCharArrayPassword(text, i+1, n, f)
+				continue
+			}
 			if c, ok = signingKeyCalls[name]; !ok {
 				continue
 			}

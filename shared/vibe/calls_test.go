@@ -24,6 +24,11 @@ func TestCredentialCalls(t *testing.T) {
 		{`creds := credentials.NewStaticCredentialsProvider("AKIDEXAMPLE1", "wJalrXUtnFEMI7K7MDENGbPxRfiCY", "")`, "wJalrXUtnFEMI7K7MDENGbPxRfiCY", "NewStaticCredentialsProvider("},
 		{`req.SetBasicAuth("admin", "h0rse-Battery")`, "h0rse-Battery", `"admin"`},
 		{`ldap_bind($ds, "cn=admin,dc=corp", "Ld4pSecret")`, "Ld4pSecret", "cn=admin"},
+		{`server.login(sender_email, "Sm7pPassw0rd")`, "Sm7pPassw0rd", "sender_email"},
+		{`ks.load(new FileInputStream("app.p12"), "Ks7orePass!".toCharArray());`, "Ks7orePass!", `"app.p12"`},
+		{`Key k = keyStore.getKey("signing", "K3yPassw0rd".toCharArray());`, "K3yPassw0rd", `"signing"`},
+		{`kmf.init(ks, "KmfPassw0rd".toCharArray());`, "KmfPassw0rd", "kmf.init(ks"},
+		{`new PBEKeySpec("Pbe7Passw0rd".toCharArray(), salt, 65536, 256)`, "Pbe7Passw0rd", "65536"},
 	} {
 		out := san.NewSession(SessionHints{}).SanitizeText(tt.in)
 		require.NotContains(t, out, tt.secret, "%q", tt.in)
@@ -41,6 +46,10 @@ func TestCredentialCalls(t *testing.T) {
 		`MyDirectoryEntry("a", "b", "Zq8plM3xw") and DirectoryEntryFactory("a", "b", "Zq8plM3xw")`,
 		`ftplib.FTP("ftp.corp.io")`,
 		`new PDO('sqlite::memory:', null, "a" + suffix)`,
+		`server.login(sender_email, password)`,
+		`ks.load(new FileInputStream("app.p12"), password);`,
+		`config.load(path, "defaults-section")`,
+		`app.init(ctx, "production-mode")`,
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}

@@ -12,12 +12,13 @@ import (
 // repeated filler, an elided display), which is none, and identifiers a token format's
 // signature opens.
 
-// ruleSigningKey is a literal key passed by position to what signs or verifies with it:
-// jwt.encode(payload, "k", algorithm="HS256"), Algorithm.HMAC256("k"),
-// crypto.createHmac("sha256", "k"), token.SignedString([]byte("k")).
+// ruleSigningKey is a literal key passed by position to what signs, verifies, encrypts or
+// decrypts with it: jwt.encode(payload, "k", algorithm="HS256"), Algorithm.HMAC256("k"),
+// crypto.createHmac("sha256", "k"), token.SignedString([]byte("k")), AES.new(b"k", mode).
 const ruleSigningKey = "signing-key"
 
-// signingKeyCalls are the functions that take a signing key as a positional argument, by the name before their parenthesis, with the argument's position
+// signingKeyCalls are the functions that take a signing or encryption key as a positional
+// argument, by the name before their parenthesis, with the argument's position
 // (1-based) and what must come right before the name: facts of their APIs. They are looked
 // up in the credential-call scan (calls.go), on a name credentialCalls does not hold.
 var signingKeyCalls = map[string]struct {
@@ -44,10 +45,31 @@ var signingKeyCalls = map[string]struct {
 	// Node crypto.createHmac(algorithm, key); Python hmac.new(key, msg); PHP hash_hmac(algo,
 	// data, key); Ruby OpenSSL::HMAC.hexdigest(digest, key, data).
 	"createHmac": {2, nil},
-	"new":        {1, []string{"hmac."}},
+	"new":        {1, []string{"hmac.", "AES.", "DES3.", "DES.", "Blowfish.", "ChaCha20.", "Salsa20.", "ARC4."}},
 	"hash_hmac":  {3, nil},
 	"hexdigest":  {2, []string{"HMAC."}},
 	"digest":     {2, []string{"HMAC."}},
+	// The key an encryption call takes: PyCryptodome AES.new(key, mode) (and the other
+	// ciphers' new, above), cryptography's Fernet(key), CryptoJS.AES.encrypt(data, key).
+	"Fernet": {1, nil},
+	// .NET's new SymmetricSecurityKey(Encoding.UTF8.GetBytes(key)) signs JWTs.
+	"SymmetricSecurityKey": {1, nil},
+	"encrypt":              {2, []string{"AES.", "TripleDES.", "DES.", "Rabbit.", "RC4."}},
+	"decrypt":              {2, []string{"AES.", "TripleDES.", "DES.", "Rabbit.", "RC4."}},
+}
+
+// charArrayCalls are the Java methods that take a keystore's or a key's password as a
+// char array at a fixed position: KeyStore.load(in, pw), getKey(alias, pw),
+// setKeyEntry(alias, key, pw, chain), KeyManagerFactory.init(ks, pw). Their names are common
+// words, so only a literal made a char array there ("x".toCharArray()) is taken.
+var charArrayCalls = map[string]int{"load": 2, "getKey": 2, "setKeyEntry": 3, "init": 2, "store": 2}
+
+// findCharArrayPassword masks the literal at argument n of the call whose arguments open at
+// text[i:] when it is made a char array.
+func findCharArrayPassword(text string, i, n int, f *findings) {
+	if vs, ve, ok := literalArgAt(text, i, n); ok && strings.HasPrefix(text[ve+1:], ".toCharArray()") {
+		f.addSpan(ruleCredentialCall, vs, ve)
+	}
 }
 
 // literalWrappers are what code puts around a string literal to hand it on as bytes or as

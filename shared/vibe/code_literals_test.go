@@ -32,6 +32,10 @@ func TestSigningKeyCalls(t *testing.T) {
 		{`r = requests.get(url, auth=HTTPBasicAuth("admin", "reqPassw0rd"))`, "reqPassw0rd", `"admin"`},
 		{`let res = client.get(url).basic_auth("admin", Some("rustPassw0rd")).send()?;`, "rustPassw0rd", `"admin"`},
 		{`const token = jwt.sign({ id: user.id }, Buffer.from("b4seSecretK3y"), { expiresIn: "1h" });`, "b4seSecretK3y", `"1h"`},
+		{`cipher = AES.new(b"pyCrypt0K3y16by", AES.MODE_GCM)`, "pyCrypt0K3y16by", "AES.MODE_GCM"},
+		{`f = Fernet(b"Zq8rT2vLm9xKpW4aZq8rT2vLm9xKpW4aZq8rT2vLm9x=")`, "Zq8rT2vLm9xKpW4aZq8rT2vLm9x", "Fernet("},
+		{`const ct = CryptoJS.AES.encrypt(data, "cryptoJsPassphr4se").toString();`, "cryptoJsPassphr4se", "toString()"},
+		{`var key = new SymmetricSecurityKey(Encoding.UTF8.GetBytes("dotnetJwtS1gningKey"));`, "dotnetJwtS1gningKey", "SymmetricSecurityKey("},
 	} {
 		out := san.NewSession(SessionHints{}).SanitizeText(tt.in)
 		require.NotContains(t, out, tt.secret, "%q", tt.in)
@@ -49,6 +53,9 @@ func TestSigningKeyCalls(t *testing.T) {
 		`jwt.encode(payload, "<your-secret>", algorithm="HS256")`,
 		`x = json.decode(body, "strict-mode-on")`,
 		`let res = client.get(url).basic_auth("admin", None::<&str>).send()?;`,
+		`cipher = AES.new(key, AES.MODE_GCM)`,
+		`const ct = CryptoJS.AES.encrypt(data, secretKey).toString();`,
+		`plain = cipher.decrypt(data, "utf-8-strict-mode")`,
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
