@@ -100,8 +100,9 @@ func unwrapLiteral(s string, start, end int) (int, int) {
 	return start, end
 }
 
-// formatVerb is a value that is all a format verb or a positional slot: %s, %v, %1$s, {0}.
-var formatVerb = regexp.MustCompile(`^(?:%[-+# 0]?\d*\$?[svdqxXp]|\{\d{1,2}\})$`)
+// formatVerb is a value that is all a format verb or a positional slot: %s, %v, %w (Go's
+// wrapped error: "failed to get token: %w"), %1$s, {0}.
+var formatVerb = regexp.MustCompile(`^(?:%[-+# 0]?\d*\$?[svdqxXpwTtcobefgEG]|\{\d{1,2}\})$`)
 
 // templateReference reports a value that is what code or a template writes in the place of
 // a credential: a format verb (https://%s:%s@host, password=%s), a positional slot ({0}),
@@ -112,13 +113,29 @@ func templateReference(v string) bool {
 	if (v[0] == '%' || v[0] == '{') && formatVerb.MatchString(v) {
 		return true
 	}
-	if len(v) >= 3 && v[0] == '{' && v[len(v)-1] == '}' && interpolatedExpression(v[1:len(v)-1]) {
-		return true
+	if e := strings.TrimRight(v, ".…"); len(e) >= 3 && e[0] == '{' && e[len(e)-1] == '}' && interpolatedExpression(e[1:len(e)-1]) {
+		return true // {token[:8]}...: a piece of it shown, interpolated
 	}
 	if (strings.Contains(v, "...") || strings.Contains(v, "…")) && strings.Count(v, " ") >= 2 {
 		return true // 4AEA6u7J...The full token has been omitted for brevity...MzY2OA==: a display cut short
 	}
-	return repeatedFiller(v)
+	return repeatedFiller(v) || regexFragment(v)
+}
+
+// regexFragment reports a value that is a piece of a regular expression: a character class
+// with a range and a quantifier after it ([a-zA-Z0-9\.\-]{1,128}), what a scanner's or a
+// validator's pattern holds where a credential goes.
+func regexFragment(v string) bool {
+	i := strings.IndexByte(v, '[')
+	if i < 0 {
+		return false
+	}
+	j := strings.IndexByte(v[i:], ']')
+	if j < 0 || i+j+1 >= len(v) || strings.IndexByte("{+*?", v[i+j+1]) < 0 {
+		return false
+	}
+	class := v[i : i+j]
+	return strings.Contains(class, "a-z") || strings.Contains(class, "A-Z") || strings.Contains(class, "0-9")
 }
 
 // interpolatedExpression reports the inside of an f-string's or a format string's braces
@@ -129,12 +146,17 @@ func interpolatedExpression(e string) bool {
 	if e == "" || !(isLetter(e[0]) || e[0] == '_') {
 		return false
 	}
-	code := false
+	code, brackets := false, 0
 	for i := 0; i < len(e); i++ {
 		c := e[i]
 		switch {
 		case isWordByte(c):
-		case strings.IndexByte("._()[]'\" ", c) >= 0:
+		case c == '[':
+			code, brackets = true, brackets+1
+		case c == ']':
+			brackets--
+		case c == ':' && brackets > 0: // {token[:8]}: a slice
+		case strings.IndexByte("._()'\" ", c) >= 0:
 			code = true
 		case c == '!' || c == ':': // {x!r}, {x:>10}: a conversion or a format spec
 			return code || identifierWords(e[:i])
@@ -227,15 +249,35 @@ var formatChecks = map[string]func(string) bool{
 	`\bAP[0-9A-F][a-zA-Z0-9]{8,}`: func(v string) bool { return meanRunLength(v[2:]) < 2.6 },
 }
 
-// codeArgumentReference reports an unquoted value that is a variable handed on in a call's
-// arguments (Client(password=pw), boto3.client(aws_secret_access_key=ok_secret,
-// region_name=…)): a name, maybe dotted, then the comma or parenthesis that ends the
-// argument. A value with digits among its letters may be a password and is not one.
+// codeArgumentReference reports an unquoted value that is code, not a credential: a
+// variable handed on in a call's arguments (Client(password=pw), boto3.client(
+// aws_secret_access_key=ok_secret, region_name=…)), a name then the comma or parenthesis
+// that ends the argument; a pointer to or through a variable (Secret: &result,
+// aiAPIKey = *flagAiAPIKey); a Go composite literal or type assertion (Secrets:
+// []types.Secret{result}, passwords = []string{…}, [...]secretPattern{, res.(secretResult)).
+// A name with digits among its letters may be a password and is not one.
 func codeArgumentReference(v string) bool {
-	if len(v) < 2 || v[len(v)-1] != ',' && v[len(v)-1] != ')' {
+	if len(v) < 2 {
 		return false
 	}
-	name := v[:len(v)-1]
+	if strings.HasPrefix(v, "[]") || strings.HasPrefix(v, "[...]") || strings.HasPrefix(v, "map[") {
+		return len(v) > 3 && (isLetter(v[strings.IndexByte(v, ']')+1]) || v[strings.IndexByte(v, ']')+1] == '*')
+	}
+	if i := strings.Index(v, ".("); i > 0 && identifierPath(v[:i]) && strings.HasSuffix(strings.TrimRight(v, ",;"), ")") {
+		return true
+	}
+	name := strings.TrimRight(v, ",;")
+	if name == v && v[len(v)-1] != ')' && v[0] != '&' && v[0] != '*' {
+		return false
+	}
+	name = strings.TrimSuffix(name, ")")
+	name = strings.TrimLeft(name, "&*")
+	return identifierPath(name)
+}
+
+// identifierPath reports a name of code, maybe dotted (cfg.db.password), with no digits
+// among its letters.
+func identifierPath(name string) bool {
 	if name == "" || !isLetter(name[0]) && name[0] != '_' || hasDigitAndLetter(name) {
 		return false
 	}
@@ -245,4 +287,23 @@ func codeArgumentReference(v string) bool {
 		}
 	}
 	return true
+}
+
+// pemHeaderAlone reports a private-key armour line with no key after it inside a literal
+// ("-----BEGIN RSA PRIVATE KEY-----" as a pattern or a prefix to look for): the closing
+// quote comes right after the header and the literal ends there.
+func pemHeaderAlone(match string) bool {
+	i := strings.Index(match[len("-----BEGIN"):], "-----")
+	if i < 0 {
+		return false
+	}
+	rest := match[len("-----BEGIN")+i+len("-----"):]
+	for strings.HasPrefix(rest, "\\n") || strings.HasPrefix(rest, "\\r") {
+		rest = rest[2:]
+	}
+	if rest == "" || strings.IndexByte("\"'`", rest[0]) < 0 {
+		return false
+	}
+	rest = strings.TrimLeft(rest[1:], " \t")
+	return rest == "" || strings.IndexByte("),;]}:\n", rest[0]) >= 0
 }

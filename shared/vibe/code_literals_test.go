@@ -73,6 +73,7 @@ func TestTemplateReferences(t *testing.T) {
 		`f"postgresql://{cfg.user}:{cfg['password']}@{cfg.host}/app"`,
 		`String.format("https://{0}:{1}@registry.corp.io", user, pass)`,
 		`gitfake_token:ghp_abababababababababababababababababab`,
+		`print(f"Token: {token[:8]}...")`,
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
@@ -181,6 +182,42 @@ func TestSignatureIdentifiers(t *testing.T) {
 		{`curl -H "X-JFrog-Art-Api: AP3Hj9kLq2ZrXm7Wn4" https://corp.jfrog.io`, "AP3Hj9kLq2ZrXm7Wn4"},
 		{`"nextToken": "4AEA6u7Jx9Kq2mZr8vLp3nWt",`, "4AEA6u7Jx9Kq2mZr8vLp3nWt"},
 		{`export const NATIVE_TOKEN = "ghp_Zq8rT2vLm9xKpW4aZq8rT2vLm9xKpW4aZq8r";`, "Zq8rT2vLm9xKpW4aZq8r"},
+	} {
+		out := san.NewSession(SessionHints{}).SanitizeText(tt.in)
+		require.NotContains(t, out, tt.secret, "%q → %q", tt.in, out)
+	}
+}
+
+// TestCodeOfSecretHandling: the code that handles secrets is no secret — a wrapped error's
+// verb after a secret's name ("failed to get token: %w"), a pointer, a composite literal or a
+// type assertion as the value, a regular expression's character class where a URL's
+// password goes, a private-key armour line alone in a literal (a prefix or pattern code
+// looks for); the same places holding a key are masked.
+func TestCodeOfSecretHandling(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	for _, in := range []string{
+		"\t\treturn xerrors.Errorf(\"failed to store credentials: %w\", err)",
+		"\t\treturn \"\", xerrors.Errorf(\"unable to refresh token: %w\", err)",
+		"\t\tSecret: &result,",
+		"\t\taiAPIKey = *flagAiAPIKey",
+		"\t\tSecrets: []types.Secret{result},",
+		"\tpasswords = []string{strings.TrimRight(string(contents), \"\\r\\n\")}",
+		"var secretsPatterns = [...]secretPattern{",
+		"\t\tsecretRes := res.(secretResult)",
+		"\t\tregexp: regexp.MustCompile(`[a-zA-Z]{3,10}://[a-zA-Z0-9\\.\\-\\_\\+]{1,64}:[a-zA-Z0-9\\.\\-\\_\\!\\$\\%\\&\\*\\+\\=\\^\\(\\)]{1,128}@[a-zA-Z0-9\\.\\-\\_]+(:[0-9]+)?`),",
+		"\t\tregexp: regexp.MustCompile(`-----BEGIN RSA PRIVATE KEY-----`),",
+		"if strings.HasPrefix(s, \"-----BEGIN OPENSSH PRIVATE KEY-----\") {\n\treturn parseOpenSSH(s)\n}",
+	} {
+		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
+	}
+	for _, tt := range []struct{ in, secret string }{
+		{"\t\treturn fmt.Errorf(\"failed to get token: Zq8rT2vLm9xKpW4aZq8r\")", "Zq8rT2vLm9xKpW4aZq8r"},
+		{"\t\tSecret: &Zq8rT2vLm9xKpW4a,", "Zq8rT2vLm9xKpW4a"},
+		{"https://deploy:Zq8rT2v[Lm9]+xKpW4a@git.corp.io/app.git", "Zq8rT2v"},
+		{"const key = \"-----BEGIN RSA PRIVATE KEY-----\\n\" +\n\t\"MIIEpAIBAAKCAQEA2vzZq8rT2vLm9xKpW4aZq8rT2vLm9xKpW4a\\n\"", "MIIEpAIBAAKCAQEA2vzZq8rT2vLm9xKpW4a"},
+		{"-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA2vzZq8rT2vLm9xKpW4aZq8rT2vLm9xKpW4a\n-----END RSA PRIVATE KEY-----", "MIIEpAIBAAKCAQEA2vzZq8rT2vLm9xKpW4a"},
+		{"key := `-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIZq8rT2vLm9xKpW4aZq8rT2vLm9xKpW4aZq8rT2vLm9xK\n-----END EC PRIVATE KEY-----`", "MHcCAQEEIZq8rT2vLm9xKpW4a"},
 	} {
 		out := san.NewSession(SessionHints{}).SanitizeText(tt.in)
 		require.NotContains(t, out, tt.secret, "%q → %q", tt.in, out)

@@ -260,6 +260,8 @@ var extraRules = append([]extraRule{
 		re:        regexp.MustCompile(`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9_-]{0,100}-----|[\s\S]*)`),
 		keywords:  []string{"-----begin"},
 		multiline: true,
+		// Not the header alone inside a literal, a pattern or prefix code looks for.
+		matchCheck: func(m string) bool { return !pemHeaderAlone(m) },
 	},
 }, slices.Concat(vendorRules(), formatExtraRules(), configRules)...)
 
