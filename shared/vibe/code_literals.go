@@ -100,26 +100,88 @@ func unwrapLiteral(s string, start, end int) (int, int) {
 	return start, end
 }
 
+// wrappedLiteral returns the contents of the string literal a value opens with a wrapper of
+// literalWrappers (jwtKey := []byte("k"), secret = Buffer.from('k')): s[vs:ve] is the
+// wrapper, the literal right after it.
+func wrappedLiteral(s string, vs, ve int) (int, int, bool) {
+	if ve >= len(s) || s[ve] != '"' && s[ve] != '\'' && s[ve] != '`' {
+		return 0, 0, false
+	}
+	w := s[vs:ve]
+	ok := false
+	for _, p := range literalWrappers {
+		ok = ok || w == p
+	}
+	if !ok {
+		return 0, 0, false
+	}
+	e := callQuoteEnd(s, ve, min(len(s), ve+402))
+	if e < 0 || e+1 >= len(s) || s[e+1] != ')' {
+		return 0, 0, false
+	}
+	return ve + 1, e, e > ve+1
+}
+
 // formatVerb is a value that is all a format verb or a positional slot: %s, %v, %w (Go's
-// wrapped error: "failed to get token: %w"), %1$s, {0}.
-var formatVerb = regexp.MustCompile(`^(?:%[-+# 0]?\d*\$?[svdqxXpwTtcobefgEG]|\{\d{1,2}\})$`)
+// wrapped error: "failed to get token: %w"), %1$s, {0}, an SQL bind (access_token = ?).
+var formatVerb = regexp.MustCompile(`^(?:%[-+# 0]?\d*\$?[svdqxXpwTtcobefgEG]|\{\d{1,2}\}|\?)$`)
+
+// versionRange is a package manager's version or range (the value of a dependency named
+// jsonwebtoken, passport-jwt or keytar in package.json): ^9.0.2, ~1.2, >=2.0.0, 1.2.3-beta.1;
+// an exact version has three parts (four dotted numbers are an address).
+var versionRange = regexp.MustCompile(`^(?:(?:[~^]|[<>]=?\s?)v?\d{1,4}(?:\.(?:\d{1,6}|x|\*)){0,3}|v?\d{1,4}\.\d{1,6}\.\d{1,6})(?:[-+][A-Za-z][0-9A-Za-z.-]{0,40})?$`)
+
+// optionWords are the values of options named for credentials that say how they are sent,
+// not what they are: fetch's credentials: 'same-origin' | 'include' | 'omit'.
+var optionWords = map[string]bool{"same-origin": true, "include": true, "omit": true}
 
 // templateReference reports a value that is what code or a template writes in the place of
-// a credential: a format verb (https://%s:%s@host, password=%s), a positional slot ({0}),
+// a credential: a format verb (https://%s:%s@host, password=%s), a positional slot ({0}), a
+// version range ("jsonwebtoken": "^9.0.2"), how a credential is sent (credentials: 'omit'),
 // an interpolated expression ({get_token()}, {self.password}, {cfg["pw"]}), a display cut
 // short with words in the gap (ab12...omitted for brevity...yz89) or a pair repeated
 // (ghp_abababab…): the value comes later, is elsewhere, or is filler.
 func templateReference(v string) bool {
-	if (v[0] == '%' || v[0] == '{') && formatVerb.MatchString(v) {
+	if (v[0] == '%' || v[0] == '{' || v[0] == '?') && formatVerb.MatchString(v) || optionWords[v] {
+		return true
+	}
+	if (v[0] >= '0' && v[0] <= '9' || strings.IndexByte("~^<>v", v[0]) >= 0) && len(v) <= 64 && versionRange.MatchString(v) {
 		return true
 	}
 	if e := strings.TrimRight(v, ".…"); len(e) >= 3 && e[0] == '{' && e[len(e)-1] == '}' && interpolatedExpression(e[1:len(e)-1]) {
 		return true // {token[:8]}...: a piece of it shown, interpolated
 	}
+	if templateLiteral(v) {
+		return true
+	}
 	if (strings.Contains(v, "...") || strings.Contains(v, "…")) && strings.Count(v, " ") >= 2 {
 		return true // 4AEA6u7J...The full token has been omitted for brevity...MzY2OA==: a display cut short
 	}
 	return repeatedFiller(v) || regexFragment(v)
+}
+
+// templateLiteral reports a template string whose parts are interpolations, the text
+// between them a few characters of punctuation and words (`!anon-game:${key}:${rand()}`,
+// "${user}:${pass}"): what it holds is computed.
+func templateLiteral(v string) bool {
+	if !strings.Contains(v, "${") {
+		return false
+	}
+	outside := v[:0]
+	for r := v; ; {
+		i := strings.Index(r, "${")
+		if i < 0 {
+			outside += r
+			break
+		}
+		outside += r[:i]
+		j := strings.IndexByte(r[i:], '}')
+		if j < 0 || !interpolatedExpression(r[i+2:i+j]) && !identifierWords(r[i+2:i+j]) {
+			return false
+		}
+		r = r[i+j+1:]
+	}
+	return len(outside) <= 16 && !hasDigitAndLetter(outside) && !strings.ContainsAny(outside, "{}()[]<>$")
 }
 
 // regexFragment reports a value that is a piece of a regular expression: a character class
@@ -242,6 +304,37 @@ func init() {
 	)
 }
 
+// storageWords name what an application keeps under a storage key (localStorage, a
+// settings store): the key then names a place, not a credential.
+var storageWords = map[string]bool{"storage": true, "settings": true, "setting": true, "prefs": true, "pref": true,
+	"preferences": true, "progress": true, "volume": true, "muted": true, "mute": true, "state": true, "theme": true,
+	"domains": true, "points": true, "history": true, "layout": true, "geom": true, "draft": true, "drafts": true,
+	"filter": true, "filters": true, "scroll": true, "position": true, "locale": true, "lang": true, "tab": true,
+	"view": true, "currency": true, "player": true, "chat": true, "dm": true, "consent": true, "cookie": true,
+	"banner": true, "onboarding": true, "tour": true, "dismissed": true, "seen": true, "recent": true, "favorites": true}
+
+// storageKey reports a name for a storage key (PLAYER_VOLUME_KEY, CHAT_SETTINGS_KEY) whose
+// value is the words it keeps the entry under ('openvibe_player_volume'), not a key.
+func storageKey(name, v string) bool {
+	parts := nameParts(name)
+	if len(parts) < 2 || parts[len(parts)-1] != "key" {
+		return false
+	}
+	stored := false
+	for _, p := range parts[:len(parts)-1] {
+		stored = stored || storageWords[p]
+	}
+	if !stored || len(v) < 3 || hasDigitAndLetter(v) {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !isLetter(v[i]) && strings.IndexByte("_-.:", v[i]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // formatChecks vet the matches of a few formatRules (by expression) whose signature also
 // opens identifiers: Artifactory's AP[0-9A-F]… opens PascalCase names (APDosLogConf,
 // APCInjector), whose body reads as words where a key's changes class every character or two.
@@ -260,6 +353,9 @@ func codeArgumentReference(v string) bool {
 	if len(v) < 2 {
 		return false
 	}
+	if strings.ContainsAny(v, "\"'`") {
+		return false // []byte("k"), []string{"a", "k"}: a literal inside is what it holds
+	}
 	if strings.HasPrefix(v, "[]") || strings.HasPrefix(v, "[...]") || strings.HasPrefix(v, "map[") {
 		return len(v) > 3 && (isLetter(v[strings.IndexByte(v, ']')+1]) || v[strings.IndexByte(v, ']')+1] == '*')
 	}
@@ -273,6 +369,104 @@ func codeArgumentReference(v string) bool {
 	name = strings.TrimSuffix(name, ")")
 	name = strings.TrimLeft(name, "&*")
 	return identifierPath(name)
+}
+
+// codeValue reports an unquoted value s[vs:ve] that reads as code in its text, not a
+// credential: codeArgumentReference's shapes; a name, maybe dotted, the text going on with
+// a comma, a semicolon or a parenthesis (RS_TOKEN: session.token,); a JavaScript expression
+// (process.env.X || ”, c.has_token ? A : B, !!row.token, ++counter, new Set([, await f(),
+// a call x.y(…), a small number); an arrow function's parameter or body (LS_KEY =
+// (id) => …, filter(token => token.is_active)).
+func codeValue(s string, vs, ve int) bool {
+	v := s[vs:ve]
+	if v == "" {
+		return false
+	}
+	if codeArgumentReference(v) || jsExpression(v) {
+		return true
+	}
+	if i := strings.Index(v, ", "); i > 0 && strings.IndexByte(v[:i], '.') > 0 && identifierPath(v[:i]) {
+		return true // access_token: tok.accessToken, refresh_token: …: an object literal's members
+	}
+	if v[0] == '?' && (len(v) == 1 || v[1] == ',' || v[1] == ' ' || v[1] == ')') {
+		return true // access_token = ?, refresh_token = …: an SQL bind
+	}
+	if (v == "new" || v == "await" || v == "typeof") && ve+1 < len(s) && s[ve] == ' ' && (isLetter(s[ve+1]) || s[ve+1] == '_') {
+		return true // TTS_SECRET_KEYS = new Set([
+	}
+	if ve < len(s) && strings.IndexByte(",;)", s[ve]) >= 0 && identifierPath(v) {
+		return true
+	}
+	after := strings.TrimLeft(s[ve:min(len(s), ve+8)], " \t")
+	before := strings.TrimRight(s[max(0, vs-8):vs], " \t")
+	return strings.HasPrefix(after, "=>") || strings.HasSuffix(before, "=>") && (isLetter(v[0]) || v[0] == '_')
+}
+
+// jsExpression reports a value holding an operator of code around names: a logical or
+// nullish operator, a conditional, a negation or an increment of a name, a constructor, an
+// await, a call of a name (crypto.randomBytes(32)…), a small negative number.
+func jsExpression(v string) bool {
+	for _, op := range []string{" || ", " && ", " ?? ", "=>"} {
+		if strings.Contains(v, op) {
+			return true
+		}
+	}
+	if strings.Contains(v, " ? ") {
+		return true // a conditional: x ? a : b
+	}
+	if len(v) >= 2 && (v[0] == '!' || v[:2] == "++" || v[:2] == "--") {
+		// !!row.token, !integration.enabled, ++counter: the operand a name of code (a
+		// password may open with ! too: !Passw0rd)
+		if n := strings.TrimRight(strings.TrimLeft(v, "!+-"), ",;)"); identifierPath(n) {
+			return true
+		}
+	}
+	for _, kw := range []string{"new ", "await ", "typeof "} {
+		if strings.HasPrefix(v, kw) && len(v) > len(kw) && (isLetter(v[len(kw)]) || v[len(kw)] == '_') {
+			return true
+		}
+	}
+	if i := strings.IndexByte(v, '('); i > 0 && (identifierPath(v[:i]) || codeName(v[:i])) {
+		return true
+	}
+	return len(v) >= 2 && len(v) <= 4 && v[0] == '-' && isDigits(v[1:]) // yytoken = -1
+}
+
+// codeName reports a name of code whose digits belong to its words (urlBase64ToUint8Array,
+// sha256Hex): camel-case words, their runs three characters long or more on average.
+func codeName(name string) bool {
+	if name == "" || !isLetter(name[0]) {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if !isWordByte(name[i]) && name[i] != '.' {
+			return false
+		}
+	}
+	return meanRunLength(name) >= 3
+}
+
+// codeIdentifierAt reports a run at text[start:] that is a name of code made of words and
+// the digits they hold (urlBase64ToUint8Array, MakeFileBase64Sha256Func) where code names
+// one: called, or after func, function, def, class, type or a comment's opening.
+func codeIdentifierAt(text string, start int) bool {
+	end := start
+	for end < len(text) && isWordByte(text[end]) && end-start < 128 {
+		end++
+	}
+	if end-start < 12 || !codeName(text[start:end]) {
+		return false
+	}
+	if end < len(text) && text[end] == '(' {
+		return true
+	}
+	head := text[max(0, start-10):start]
+	for _, kw := range []string{"func ", "function ", "def ", "class ", "type ", "// ", "# "} {
+		if strings.HasSuffix(head, kw) {
+			return true
+		}
+	}
+	return false
 }
 
 // identifierPath reports a name of code, maybe dotted (cfg.db.password), with no digits

@@ -223,3 +223,65 @@ func TestCodeOfSecretHandling(t *testing.T) {
 		require.NotContains(t, out, tt.secret, "%q → %q", tt.in, out)
 	}
 }
+
+// TestCodeExpressionValues: JavaScript and SQL code after a credential's name is no
+// credential — logical and nullish operators, conditionals, negations and increments of a
+// name, constructors, calls, arrow functions, an object literal's members, an SQL bind, a
+// storage key's name, a dependency's version, fetch's credentials mode, a template string's
+// interpolations, a called name of words and digits; beside each, the same name holding a
+// generated value is masked.
+func TestCodeExpressionValues(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	for _, in := range []string{
+		"        internalApiKey: process.env.INTERNAL_API_KEY || process.env.OV_INTERNAL_KEY || '',",
+		"            credential: process.env.TURN_CREDENTIAL || '',",
+		"        refresh_token: json.refresh_token || null,",
+		"                tokenEl.value = c.has_token ? TOKEN_SENTINEL : '';",
+		"            credentials: crossOrigin ? 'omit' : 'include',",
+		"        has_token: !!token,",
+		"                hasToken: !!integration.has_token || !!payload.token,",
+		"    const myToken = ++_streamSwitchToken;",
+		"const TTS_SECRET_KEYS = new Set([",
+		"        const rawKey = crypto.randomBytes(32).toString('hex');",
+		"        streamKey = keyRes.data && keyRes.data[0] && keyRes.data[0].stream_key;",
+		"    const LS_KEY = (streamId) => `ov-pip-geom-${streamId}`;",
+		"        byo_key: (v) => String(v || '').trim().slice(0, 400),",
+		"            active_token_count: tokens.filter(token => token.is_active).length,",
+		"            access_token: tok.accessToken, refresh_token: tok.refreshToken,",
+		"                access_token = ?, refresh_token = COALESCE(?, refresh_token),",
+		"                RS_TOKEN: session.token,",
+		"        'stream-key': streamKeyModal(),",
+		"                'X-Internal-Key': config.internalApiKey,",
+		"const PLAYER_VOLUME_KEY = 'openvibe_player_volume';",
+		"const CHAT_SETTINGS_KEY = 'openvibe_chat_settings';",
+		`    "jsonwebtoken": "^9.0.2",`,
+		`    "passport-jwt": "4.0.1",`,
+		"        const res = await fetch('/api/auth/refresh', { method: 'POST', credentials: 'same-origin' });",
+		"    const passwordHash = `!anon-game:${safeAnonKey}:${crypto.randomBytes(12).toString('hex')}`;",
+		"\tyytoken := -1",
+		"                const applicationServerKey = urlBase64ToUint8Array(keyRes.publicKey);",
+		"func MakeFileBase64Sha256Func(target fs.FS, baseDir string) function.Function {",
+	} {
+		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
+	}
+	for _, tt := range []struct{ in, secret string }{
+		{"        internalApiKey: 'Zq8rT2vLm9xKpW4aZq8r',", "Zq8rT2vLm9xKpW4aZq8r"},
+		{"            credential: process.env.TURN_CREDENTIAL || 'Zq8rT2vLm9xKpW4a',", "Zq8rT2vLm9xKpW4a"},
+		{"        const token = process.env.API_TOKEN ?? \"Zq8rT2vLm9xKpW4aZq8r\";", "Zq8rT2vLm9xKpW4aZq8r"},
+		{"                RS_TOKEN: 'Zq8rT2vLm9xKpW4aZq8r',", "Zq8rT2vLm9xKpW4aZq8r"},
+		{"DB_PASSWORD=!Passw0rd2024x", "Passw0rd2024x"},
+		{"PIN_PASSWORD=123456", "123456"},
+		{"const PLAYER_VOLUME_KEY = 'Zq8rT2vLm9xKpW4aZq8r';", "Zq8rT2vLm9xKpW4aZq8r"},
+		{"AUTH_TOKEN=m{{h}o)p${e]nob(ody>-_$#x}}", "nob(ody>-_$#x"},
+		{"    const passwordHash = `Zq8rT2vLm9xKpW4a${salt}`;", "Zq8rT2vLm9xKpW4a"},
+		{"export AZURE_API_KEY=010.55.6.8-9.5.93.4", "010.55.6.8-9.5.93.4"},
+		{"        'X-Internal-Key': 'Zq8rT2vLm9xKpW4aZq8r',", "Zq8rT2vLm9xKpW4aZq8r"},
+		{"\tjwtKey := []byte(\"Zq8rT2vLm9xKpW4a\")", "Zq8rT2vLm9xKpW4a"},
+		{"\tvar jwtSecret = []byte(\"Zq8rT2vLm9xKpW4a\")", "Zq8rT2vLm9xKpW4a"},
+		{"const secret = Buffer.from('Zq8rT2vLm9xKpW4a');", "Zq8rT2vLm9xKpW4a"},
+	} {
+		out := san.NewSession(SessionHints{}).SanitizeText(tt.in)
+		require.NotContains(t, out, tt.secret, "%q → %q", tt.in, out)
+	}
+}

@@ -49,7 +49,11 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				if !keyLikeName(name) && !credentialLikeName(name) || metadataName(name) {
 					continue // private_key_path, client_id_label: about a secret, not one
 				}
-				if vs, ve, ok := assignedValue(chunk, nameEnd); ok && keyedValue(name, chunk[vs:ve]) {
+				vs, ve, ok := assignedValue(chunk, nameEnd)
+				if ws, we, w := wrappedLiteral(chunk, vs, ve); ok && w {
+					vs, ve = ws, we // jwtKey := []byte("…")
+				}
+				if ok && keyedValue(name, chunk[vs:ve]) && !codeValue(chunk, vs, ve) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
 				} else if !ok {
 					// vendorKEY abcdef…, vendorACCESS 3f9c…: a name that only suggests a
@@ -92,6 +96,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			for ve > vs && chunk[ve-1] == '\\' {
 				ve--
 			}
+			if ws, we, ok := wrappedLiteral(chunk, vs, ve); ok {
+				vs, ve = ws, we // jwtKey := []byte("…"): the literal inside the conversion
+			}
 			quoted := vs > 0 && (strings.IndexByte("\"'`", chunk[vs-1]) >= 0 || strings.HasSuffix(chunk[:vs], "&quot;"))
 			// A query parameter's value (?userpass=x&…) is a literal as much as a config line's.
 			query := nameStart > 0 && (chunk[nameStart-1] == '?' || chunk[nameStart-1] == '&') && vs > 0 && chunk[vs-1] == '='
@@ -99,9 +106,10 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if kubectlResult(chunk, ve) {
 				continue // secret "app-tls" created: a resource's name
 			}
-			if keepKeyword(name, chunk[vs:ve], literal) && (quoted || !codeArgumentReference(chunk[vs:ve])) {
+			code := !quoted && codeValue(chunk, vs, ve)
+			if !code && keepKeyword(name, chunk[vs:ve], literal) {
 				f.addSpan(ruleKeyword, off+vs, off+ve)
-			} else if callLike.MatchString(chunk[vs:ve]) {
+			} else if code || callLike.MatchString(chunk[vs:ve]) {
 				if fs, fe, ok := fallbackLiteral(chunk, vs); ok {
 					f.addSpan(ruleKeyword, off+fs, off+fe)
 				}

@@ -236,7 +236,9 @@ var extraRules = append([]extraRule{
 		group:    2,
 		keywords: []string{"token", "key", "secret", "auth", "passw", "signature", "crumb"},
 		anchors:  headerAnchors,
-		check:    headerCredential,
+		check: func(v string) bool {
+			return headerCredential(v) && !codeArgumentReference(v) && !jsExpression(strings.TrimRight(v, ",;"))
+		},
 		// https://x-access-token:…@host: a URL's user, the URL rule's.
 		matchCheck: func(m string) bool { return m[0] != '/' },
 	},
@@ -507,6 +509,9 @@ func keepKeyword(name, value string, quoted bool) bool {
 
 	if !nameHasSecretWord(name) && !strings.Contains(strings.ToLower(name), "key") && !strings.Contains(strings.ToLower(name), "token") && !strings.Contains(strings.ToLower(name), "secret") {
 		return false
+	}
+	if storageKey(name, v) {
+		return false // CHAT_SETTINGS_KEY = 'openvibe_chat_settings': where an entry is kept
 	}
 	if isDigits(v) && len(v) < 6 || !hasAlnum(v) {
 		return false

@@ -166,7 +166,7 @@ func passwordCompound(v string) bool {
 // harmlessRun reports a random-looking run that entropy alone must not redact: a public key
 // (inPublicKey) or an encoded image, font or document (inEncodedMedia).
 func harmlessRun(text string, start int) bool {
-	return inPublicKey(text, start) || inEncodedMedia(text, start)
+	return inPublicKey(text, start) || inEncodedMedia(text, start) || codeIdentifierAt(text, start)
 }
 
 // mediaSignatures are the base64 forms of the first bytes of images, fonts and documents:
