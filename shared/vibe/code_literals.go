@@ -142,22 +142,49 @@ var optionWords = map[string]bool{"same-origin": true, "include": true, "omit": 
 // short with words in the gap (ab12...omitted for brevity...yz89) or a pair repeated
 // (ghp_abababab…): the value comes later, is elsewhere, or is filler.
 func templateReference(v string) bool {
-	if (v[0] == '%' || v[0] == '{' || v[0] == '?') && formatVerb.MatchString(v) || optionWords[v] {
+	switch c := v[0]; {
+	case c == '%' || c == '?':
+		return formatVerb.MatchString(v)
+	case c == '{':
+		if formatVerb.MatchString(v) {
+			return true
+		}
+		if e := strings.TrimRight(v, ".…"); len(e) >= 3 && e[len(e)-1] == '}' && interpolatedExpression(e[1:len(e)-1]) {
+			return true // {token[:8]}...: a piece of it shown, interpolated
+		}
+	case c == 's' || c == 'i' || c == 'o':
+		if len(v) <= 11 && optionWords[v] {
+			return true
+		}
+	case isDigitByte(c) || c == '~' || c == '^' || c == '<' || c == '>' || c == 'v' && len(v) > 1 && isDigitByte(v[1]):
+		if len(v) <= 64 && strings.IndexByte(v, '.') > 0 && versionRange.MatchString(v) {
+			return true
+		}
+	}
+	// One pass for the marks the rest look for: ${, an ellipsis, blanks, a bracket.
+	var interp, ellipsis, bracket bool
+	blanks := 0
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '$':
+			interp = interp || i+1 < len(v) && v[i+1] == '{'
+		case '.':
+			ellipsis = ellipsis || i+2 < len(v) && v[i+1] == '.' && v[i+2] == '.'
+		case 0xE2: // the first byte of …
+			ellipsis = ellipsis || strings.HasPrefix(v[i:], "…")
+		case ' ':
+			blanks++
+		case '[':
+			bracket = true
+		}
+	}
+	if interp && templateLiteral(v) {
 		return true
 	}
-	if (v[0] >= '0' && v[0] <= '9' || strings.IndexByte("~^<>v", v[0]) >= 0) && len(v) <= 64 && versionRange.MatchString(v) {
-		return true
-	}
-	if e := strings.TrimRight(v, ".…"); len(e) >= 3 && e[0] == '{' && e[len(e)-1] == '}' && interpolatedExpression(e[1:len(e)-1]) {
-		return true // {token[:8]}...: a piece of it shown, interpolated
-	}
-	if templateLiteral(v) {
-		return true
-	}
-	if (strings.Contains(v, "...") || strings.Contains(v, "…")) && strings.Count(v, " ") >= 2 {
+	if ellipsis && blanks >= 2 {
 		return true // 4AEA6u7J...The full token has been omitted for brevity...MzY2OA==: a display cut short
 	}
-	return repeatedFiller(v) || regexFragment(v)
+	return bracket && regexFragment(v) || len(v) >= 16 && repeatedFiller(v)
 }
 
 // templateLiteral reports a template string whose parts are interpolations, the text
@@ -265,7 +292,7 @@ func init() {
 			id:       ruleKeyElement,
 			re:       regexp.MustCompile(`<[\w:.-]+\s+(?:[\w:-]+\s*=\s*["'][^"'<>\n]*["']\s+)*(?:key|name)\s*=\s*["'][\w.:-]*?(?:[a-z0-9][_.-]?(?:key|Key)|_KEY)["'][^<>\n]{0,120}>([^<\n]{8,400})</`),
 			group:    1,
-			keywords: []string{"key"},
+			keywords: []string{`key"`, `key'`},
 			anchors:  wordAnchors(`key"`, `Key"`, `KEY"`, `key'`, `Key'`),
 			check: func(v string) bool {
 				v = strings.TrimSpace(v)
