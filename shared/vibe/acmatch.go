@@ -12,6 +12,7 @@ type acMatcher struct {
 	outAt  []int32 // state → its outputs in out[outAt[s]:outAt[s+1]]
 	out    []int32 // pattern indexes, each state's own and those of its failure chain
 	lens   []int32 // pattern → length
+	maxLen int     // the longest pattern's length
 }
 
 // newACMatcher builds the automaton of patterns; pattern i is reported as i. Empty patterns
@@ -40,6 +41,7 @@ func newACMatcher(patterns []string) *acMatcher {
 	own = append(own, nil)
 	for pi, p := range patterns {
 		m.lens[pi] = int32(len(p))
+		m.maxLen = max(m.maxLen, len(p))
 		if p == "" {
 			continue
 		}
@@ -118,4 +120,122 @@ func (m *acMatcher) each(text string, fn func(pattern, end int)) {
 			}
 		}
 	}
+}
+
+// acHits holds every occurrence of a matcher's patterns in one text, so that a scan asking
+// pattern by pattern for the next occurrence (strings.Index in a loop, once per pattern)
+// reads them instead of searching the text again for each pattern.
+type acHits struct {
+	text string
+	hits []uint32  // start<<8 | pattern, in order of end position
+	cur  [64]int32 // pattern → index in hits of its first occurrence not yet passed
+}
+
+// hits finds every occurrence of m's patterns (at most 64 of them) in text, appending to
+// buf.
+func (m *acMatcher) hits(text string, buf []uint32) acHits {
+	if len(m.lens) > len(acHits{}.cur) || len(text) >= 1<<24 {
+		panic("vibe: acHits holds 64 patterns of a text under 16 MB")
+	}
+	m.each(text, func(p, end int) {
+		buf = append(buf, uint32(end-int(m.lens[p]))<<8|uint32(p))
+	})
+	return acHits{text: text, hits: buf}
+}
+
+// next returns the position of the first occurrence of pattern p at from or after it, or -1:
+// what strings.Index(text[from:], pattern) returns, plus from. Calls for one pattern must not
+// go back (from never smaller than in the call before).
+func (h *acHits) next(p, from int) int {
+	_ = h.text[from:] // past the end, strings.Index's slicing would panic: so does this
+	for k := int(h.cur[p]); k < len(h.hits); k++ {
+		v := h.hits[k]
+		if int(v&0xff) == p && int(v>>8) >= from {
+			h.cur[p] = int32(k)
+			return int(v >> 8)
+		}
+	}
+	h.cur[p] = int32(len(h.hits))
+	return -1
+}
+
+// stateRows builds, for a set of w-word bit sets, one row of w words per state of m: the
+// union of the sets of the patterns the state reports, which add sets in row.
+func (m *acMatcher) stateRows(w int, add func(pattern int, row []uint64)) []uint64 {
+	states := len(m.outAt) - 1
+	rows := make([]uint64, states*w)
+	for s := range states {
+		for _, p := range m.out[m.outAt[s]:m.outAt[s+1]] {
+			add(int(p), rows[s*w:s*w+w])
+		}
+	}
+	return rows
+}
+
+// union ORs into dst the row (of rows, built by stateRows with len(dst) words) of every
+// state reached in text that reports a pattern: the union of the sets of the patterns that
+// occur, without a call per occurrence. It reports whether any pattern occurs.
+//
+// The walk is a chain of dependent table loads, so it runs as two walks at once, which the
+// processor overlaps: the first over the text's first half, the second from the root over
+// the rest, starting early enough (the longest pattern's length less one) to see whole
+// every occurrence that ends in the second half. An occurrence either walk sees twice is
+// the same set twice.
+func (m *acMatcher) union(text string, rows, dst []uint64) bool {
+	w := len(dst)
+	delta, class := m.delta, &m.class
+	found := false
+	// A state's row is ORed in once: the states already done, when there are few enough.
+	var done [64]uint64
+	track := len(m.outAt)-1 <= 64*len(done)
+	or := func(v int32) {
+		s := int(v>>1) / m.nclass
+		if track {
+			if done[s>>6]&(1<<(s&63)) != 0 {
+				return
+			}
+			done[s>>6] |= 1 << (s & 63)
+		}
+		r := rows[s*w : s*w+w]
+		for k := range dst {
+			dst[k] |= r[k]
+		}
+		found = true
+	}
+	mid := len(text) / 2
+	from := mid - (m.maxLen - 1)
+	if from <= 0 || m.maxLen == 0 {
+		mid, from = len(text), len(text)
+	}
+	a, b := text[:mid], text[from:]
+	ra, rb := int32(0), int32(0)
+	i := 0
+	for ; i < len(a) && i < len(b); i++ {
+		va := delta[ra+int32(class[a[i]])]
+		vb := delta[rb+int32(class[b[i]])]
+		ra, rb = va>>1, vb>>1
+		if (va|vb)&1 != 0 {
+			if va&1 != 0 {
+				or(va)
+			}
+			if vb&1 != 0 {
+				or(vb)
+			}
+		}
+	}
+	for ; i < len(a); i++ {
+		va := delta[ra+int32(class[a[i]])]
+		ra = va >> 1
+		if va&1 != 0 {
+			or(va)
+		}
+	}
+	for ; i < len(b); i++ {
+		vb := delta[rb+int32(class[b[i]])]
+		rb = vb >> 1
+		if vb&1 != 0 {
+			or(vb)
+		}
+	}
+	return found
 }

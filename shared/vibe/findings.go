@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 // findings collects what to mask in one text: positions found by rules, and secret strings
@@ -124,9 +125,9 @@ func (f *findings) addSplitSeen(seen []string, class map[string]string) {
 // joined into one ("abc" + "def", 'abc' . 'def', "abc" "def") from s, returning the result and
 // the position in s of each byte kept.
 func squeeze(s string) (string, []int32) {
-	var b strings.Builder
-	b.Grow(len(s))
-	pos := make([]int32, 0, len(s)) // int32: MaxSanitizeInput is far below 2 GB
+	b := make([]byte, len(s))
+	pos := make([]int32, len(s)) // int32: MaxSanitizeInput is far below 2 GB
+	n := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -141,10 +142,11 @@ func squeeze(s string) (string, []int32) {
 				continue
 			}
 		}
-		b.WriteByte(c)
-		pos = append(pos, int32(i))
+		b[n] = c
+		pos[n] = int32(i)
+		n++
 	}
-	return b.String(), pos
+	return unsafe.String(unsafe.SliceData(b), n), pos[:n]
 }
 
 // literalJoint returns the position of the quote that reopens a literal closed at i, when
