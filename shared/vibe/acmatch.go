@@ -176,11 +176,10 @@ func (m *acMatcher) stateRows(w int, add func(pattern int, row []uint64)) []uint
 // state reached in text that reports a pattern: the union of the sets of the patterns that
 // occur, without a call per occurrence. It reports whether any pattern occurs.
 //
-// The walk is a chain of dependent table loads, so it runs as two walks at once, which the
-// processor overlaps: the first over the text's first half, the second from the root over
-// the rest, starting early enough (the longest pattern's length less one) to see whole
-// every occurrence that ends in the second half. An occurrence either walk sees twice is
-// the same set twice.
+// The walk is a chain of dependent table loads, so a long text is walked as four parts at
+// once, which the processor overlaps: each part from the root, starting early enough (the
+// longest pattern's length less one) to see whole every occurrence that ends in it. An
+// occurrence two walks see is the same set twice.
 func (m *acMatcher) union(text string, rows, dst []uint64) bool {
 	w := len(dst)
 	delta, class := m.delta, &m.class
@@ -202,40 +201,72 @@ func (m *acMatcher) union(text string, rows, dst []uint64) bool {
 		}
 		found = true
 	}
-	mid := len(text) / 2
-	from := mid - (m.maxLen - 1)
-	if from <= 0 || m.maxLen == 0 {
-		mid, from = len(text), len(text)
+	const parts = 4
+	overlap := max(m.maxLen-1, 0)
+	part := len(text) / parts
+	if part <= overlap || m.maxLen == 0 {
+		row := int32(0)
+		for i := 0; i < len(text); i++ {
+			v := delta[row+int32(class[text[i]])]
+			row = v >> 1
+			if v&1 != 0 {
+				or(v)
+			}
+		}
+		return found
 	}
-	a, b := text[:mid], text[from:]
-	ra, rb := int32(0), int32(0)
-	i := 0
-	for ; i < len(a) && i < len(b); i++ {
+	// Parts b, c and d start overlap bytes before their thirds' ends; d runs to the end.
+	a := text[:part]
+	b := text[part-overlap : 2*part]
+	c := text[2*part-overlap : 3*part]
+	d := text[3*part-overlap:]
+	var ra, rb, rc, rd int32
+	n := len(a) // b and c are longer, d the longest
+	for i := 0; i < n; i++ {
 		va := delta[ra+int32(class[a[i]])]
 		vb := delta[rb+int32(class[b[i]])]
-		ra, rb = va>>1, vb>>1
-		if (va|vb)&1 != 0 {
-			if va&1 != 0 {
-				or(va)
-			}
-			if vb&1 != 0 {
-				or(vb)
+		vc := delta[rc+int32(class[c[i]])]
+		vd := delta[rd+int32(class[d[i]])]
+		ra, rb, rc, rd = va>>1, vb>>1, vc>>1, vd>>1
+		if (va|vb|vc|vd)&1 != 0 {
+			for _, v := range [...]int32{va, vb, vc, vd} {
+				if v&1 != 0 {
+					or(v)
+				}
 			}
 		}
 	}
-	for ; i < len(a); i++ {
-		va := delta[ra+int32(class[a[i]])]
-		ra = va >> 1
-		if va&1 != 0 {
-			or(va)
-		}
-	}
-	for ; i < len(b); i++ {
-		vb := delta[rb+int32(class[b[i]])]
-		rb = vb >> 1
-		if vb&1 != 0 {
-			or(vb)
+	for _, t := range [...]struct {
+		s   string
+		row int32
+	}{{b, rb}, {c, rc}, {d, rd}} {
+		row := t.row
+		for i := n; i < len(t.s); i++ {
+			v := delta[row+int32(class[t.s[i]])]
+			row = v >> 1
+			if v&1 != 0 {
+				or(v)
+			}
 		}
 	}
 	return found
+}
+
+// containsFold reports whether an ASCII text holds one of m's lower-case patterns in any
+// case: what strings.Contains of each over strings.ToLower(text) reports.
+func (m *acMatcher) containsFold(text string) bool {
+	row := int32(0)
+	delta, class := m.delta, &m.class
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		v := delta[row+int32(class[c])]
+		if v&1 != 0 {
+			return true
+		}
+		row = v >> 1
+	}
+	return false
 }

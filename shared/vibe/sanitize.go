@@ -794,10 +794,17 @@ func identifierWords(s string) bool {
 // arn:aws:secretsmanager:…, projects/1/secrets/db/versions/latest, keyvault://…, ssm:/…),
 // a sops-encrypted value (ENC[AES256_GCM,…]) or an environment reference ({env:API_KEY}).
 func secretReference(v string) bool {
+	if isASCII(v) {
+		// As below, without lower-casing: an ASCII value keeps its length.
+		for _, p := range secretReferencePrefixes {
+			if len(v) > len(p) && hasPrefixFold(v, p) {
+				return true
+			}
+		}
+		return hasPrefixFold(v, "projects/") && strings.Contains(strings.ToLower(v), "/secrets/")
+	}
 	l := strings.ToLower(v)
-	for _, p := range []string{"vault:", "op://", "arn:aws:secretsmanager:", "arn:aws:ssm:", "arn:aws:kms:", "keyvault://", "akv://",
-		"azurekeyvault://", "sm://", "ssm:/", "ssm://", "secretsmanager:", "gcpsm://", "gsm://", "doppler://", "infisical://", "bws://",
-		"enc[aes256_gcm,", "enc[", "{env:", "env:", "secret:", "secretref:", "file:", "k8s://", "kubernetes://"} {
+	for _, p := range secretReferencePrefixes {
 		if strings.HasPrefix(l, p) && len(l) > len(p) {
 			return true
 		}
@@ -805,11 +812,16 @@ func secretReference(v string) bool {
 	return strings.HasPrefix(l, "projects/") && strings.Contains(l, "/secrets/")
 }
 
+var secretReferencePrefixes = []string{"vault:", "op://", "arn:aws:secretsmanager:", "arn:aws:ssm:", "arn:aws:kms:", "keyvault://", "akv://",
+	"azurekeyvault://", "sm://", "ssm:/", "ssm://", "secretsmanager:", "gcpsm://", "gsm://", "doppler://", "infisical://", "bws://",
+	"enc[aes256_gcm,", "enc[", "{env:", "env:", "secret:", "secretref:", "file:", "k8s://", "kubernetes://"}
+
 // trivialValue reports a value no one would generate as a secret: the nil UUID, or a stand-in
 // word with a number (test123, demo2). Runs of one character (AAAA…) and ascending runs
 // (1234567890abcdef) stay secrets: the scanners' own examples are written so.
 func trivialValue(v string) bool {
-	return v == "00000000-0000-0000-0000-000000000000" || trivialWord.MatchString(v)
+	// trivialWord's matches end with a digit.
+	return v == "00000000-0000-0000-0000-000000000000" || v != "" && isDigitByte(v[len(v)-1]) && trivialWord.MatchString(v)
 }
 
 var trivialWord = regexp.MustCompile(`(?i)^(?:test|testing|demo|dummy|fake|sample|example|foo|bar)[-_]?[0-9]{1,6}$`)
@@ -843,16 +855,25 @@ var unleet = strings.NewReplacer("@", "a", "0", "o", "1", "i", "3", "e", "5", "s
 // placeholderWords reports values that say they stand in for a secret: runs of x or *, the
 // words example, placeholder, changeme, dummy, fake, "your key here".
 func placeholderWords(v string) bool {
+	if isASCII(v) {
+		return placeholderWordMatcher().containsFold(v)
+	}
 	l := strings.ToLower(v)
-	for _, w := range []string{"xxxx", "****", "example", "placeholder", "changeme", "change_me", "change-me",
-		"dummy", "fake", "your_", "your-", "yourkey", "yourtoken", "yoursecret", "yourpassword", "replace_me",
-		"replace-me", "replaceme", "insert_", "insert-", "_here", "-here", "redacted", "sample_", "notreal", "not-a-real", "not_a_real"} {
+	for _, w := range placeholderWordList {
 		if strings.Contains(l, w) {
 			return true
 		}
 	}
 	return false
 }
+
+var placeholderWordList = []string{"xxxx", "****", "example", "placeholder", "changeme", "change_me", "change-me",
+	"dummy", "fake", "your_", "your-", "yourkey", "yourtoken", "yoursecret", "yourpassword", "replace_me",
+	"replace-me", "replaceme", "insert_", "insert-", "_here", "-here", "redacted", "sample_", "notreal", "not-a-real", "not_a_real"}
+
+// placeholderWordMatcher finds placeholderWordList in one pass over an ASCII value in any
+// case, instead of lower-casing it and searching it once per word.
+var placeholderWordMatcher = sync.OnceValue(func() *acMatcher { return newACMatcher(placeholderWordList) })
 
 func containsAny(s string, subs []string) bool {
 	for _, sub := range subs {

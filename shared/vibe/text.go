@@ -341,3 +341,23 @@ func gitRefOpening(line string) bool {
 	}
 	return i < len(line) && strings.IndexByte("0123456789abcdef+*-=!", line[i]) >= 0
 }
+
+// hasPathSegment reports whether tok may match pathToken: every match holds a separator (/
+// or \) right before a segment's first character, which is none of the bytes segments
+// exclude. A token without one, such as a comment's //, does not run the expression.
+func hasPathSegment(tok string) bool {
+	for k := 0; k+1 < len(tok); k++ {
+		if (tok[k] == '/' || tok[k] == '\\') && !notSegmentByte[tok[k+1]] {
+			return true
+		}
+	}
+	return false
+}
+
+// notSegmentByte holds the bytes pathToken's segments exclude: [^\s"'<>|*?:;,()\[\]{}`\\/].
+var notSegmentByte = func() (t [256]bool) {
+	for _, c := range []byte("\t\n\f\r \"'<>|*?:;,()[]{}`\\/") {
+		t[c] = true
+	}
+	return t
+}()

@@ -132,3 +132,64 @@ func TestRequiredLiteralsHoldInMatches(t *testing.T) {
 		}
 	}
 }
+
+// squeeze's marks give every kept byte's position, as the position list squeeze returned
+// before (written out here) did.
+func TestSqueezePositions(t *testing.T) {
+	reference := func(s string) (string, []int) {
+		var b strings.Builder
+		var pos []int
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			switch {
+			case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+				continue
+			case c == '\\' && i+1 < len(s) && (s[i+1] == 'n' || s[i+1] == 'r' || s[i+1] == 't'):
+				i++
+				continue
+			case c == '"' || c == '\'':
+				if j := literalJoint(s, i); j > i {
+					i = j
+					continue
+				}
+			}
+			b.WriteByte(c)
+			pos = append(pos, i)
+		}
+		return b.String(), pos
+	}
+	pieces := []string{" ", "\t", "\n", "\r", `\`, "n", "t", `"`, "'", "+", ".", "..", "&", "||", "a", "b", "9", `" + "`, `' . '`, `\n`}
+	r := rand.New(rand.NewPCG(11, 12))
+	for range 20000 {
+		s := randomShape(r, pieces, r.IntN(120))
+		wantNorm, wantPos := reference(s)
+		norm, marks := squeeze(s)
+		if norm != wantNorm {
+			t.Fatalf("squeeze(%q) = %q, want %q", s, norm, wantNorm)
+		}
+		for k, p := range wantPos {
+			if got := squeezedPos(s, marks, k); got != p {
+				t.Fatalf("squeezedPos(%q, %d) = %d, want %d", s, k, got, p)
+			}
+		}
+	}
+}
+
+func TestHasPathSegmentPrefilter(t *testing.T) {
+	pieces := []string{"/", "\\", "//", "\\\\", "\\/", "a", "Z", "9", ".", "-", " ", ":", "C:", "file:", "file:///", "%USERPROFILE%",
+		"$HOME", "${HOME}", "\"", "'", "<", "*", "?", "é", "\xff", "\v", "home", "Users"}
+	r := rand.New(rand.NewPCG(13, 14))
+	matched := 0
+	for range 300000 {
+		s := randomShape(r, pieces, r.IntN(8))
+		if pathToken.MatchString(s) {
+			matched++
+			if !hasPathSegment(s) {
+				t.Fatalf("hasPathSegment(%q) = false, but pathToken matches", s)
+			}
+		}
+	}
+	if matched == 0 {
+		t.Fatal("no generated token matched pathToken")
+	}
+}
