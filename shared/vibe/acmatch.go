@@ -12,6 +12,7 @@ type acMatcher struct {
 	outAt  []int32 // state → its outputs in out[outAt[s]:outAt[s+1]]
 	out    []int32 // pattern indexes, each state's own and those of its failure chain
 	lens   []int32 // pattern → length
+	maxLen int     // the longest pattern's length
 }
 
 // newACMatcher builds the automaton of patterns; pattern i is reported as i. Empty patterns
@@ -40,6 +41,7 @@ func newACMatcher(patterns []string) *acMatcher {
 	own = append(own, nil)
 	for pi, p := range patterns {
 		m.lens[pi] = int32(len(p))
+		m.maxLen = max(m.maxLen, len(p))
 		if p == "" {
 			continue
 		}
@@ -118,4 +120,153 @@ func (m *acMatcher) each(text string, fn func(pattern, end int)) {
 			}
 		}
 	}
+}
+
+// acHits holds every occurrence of a matcher's patterns in one text, so that a scan asking
+// pattern by pattern for the next occurrence (strings.Index in a loop, once per pattern)
+// reads them instead of searching the text again for each pattern.
+type acHits struct {
+	text string
+	hits []uint32  // start<<8 | pattern, in order of end position
+	cur  [64]int32 // pattern → index in hits of its first occurrence not yet passed
+}
+
+// hits finds every occurrence of m's patterns (at most 64 of them) in text, appending to
+// buf.
+func (m *acMatcher) hits(text string, buf []uint32) acHits {
+	if len(m.lens) > len(acHits{}.cur) || len(text) >= 1<<24 {
+		panic("vibe: acHits holds 64 patterns of a text under 16 MB")
+	}
+	m.each(text, func(p, end int) {
+		buf = append(buf, uint32(end-int(m.lens[p]))<<8|uint32(p))
+	})
+	return acHits{text: text, hits: buf}
+}
+
+// next returns the position of the first occurrence of pattern p at from or after it, or -1:
+// what strings.Index(text[from:], pattern) returns, plus from. Calls for one pattern must not
+// go back (from never smaller than in the call before).
+func (h *acHits) next(p, from int) int {
+	_ = h.text[from:] // past the end, strings.Index's slicing would panic: so does this
+	for k := int(h.cur[p]); k < len(h.hits); k++ {
+		v := h.hits[k]
+		if int(v&0xff) == p && int(v>>8) >= from {
+			h.cur[p] = int32(k)
+			return int(v >> 8)
+		}
+	}
+	h.cur[p] = int32(len(h.hits))
+	return -1
+}
+
+// stateRows builds, for a set of w-word bit sets, one row of w words per state of m: the
+// union of the sets of the patterns the state reports, which add sets in row.
+func (m *acMatcher) stateRows(w int, add func(pattern int, row []uint64)) []uint64 {
+	states := len(m.outAt) - 1
+	rows := make([]uint64, states*w)
+	for s := range states {
+		for _, p := range m.out[m.outAt[s]:m.outAt[s+1]] {
+			add(int(p), rows[s*w:s*w+w])
+		}
+	}
+	return rows
+}
+
+// union ORs into dst the row (of rows, built by stateRows with len(dst) words) of every
+// state reached in text that reports a pattern: the union of the sets of the patterns that
+// occur, without a call per occurrence. It reports whether any pattern occurs.
+//
+// The walk is a chain of dependent table loads, so a long text is walked as four parts at
+// once, which the processor overlaps: each part from the root, starting early enough (the
+// longest pattern's length less one) to see whole every occurrence that ends in it. An
+// occurrence two walks see is the same set twice.
+func (m *acMatcher) union(text string, rows, dst []uint64) bool {
+	w := len(dst)
+	delta, class := m.delta, &m.class
+	found := false
+	// A state's row is ORed in once: the states already done, when there are few enough.
+	var done [64]uint64
+	track := len(m.outAt)-1 <= 64*len(done)
+	or := func(v int32) {
+		s := int(v>>1) / m.nclass
+		if track {
+			if done[s>>6]&(1<<(s&63)) != 0 {
+				return
+			}
+			done[s>>6] |= 1 << (s & 63)
+		}
+		r := rows[s*w : s*w+w]
+		for k := range dst {
+			dst[k] |= r[k]
+		}
+		found = true
+	}
+	const parts = 4
+	overlap := max(m.maxLen-1, 0)
+	part := len(text) / parts
+	if part <= overlap || m.maxLen == 0 {
+		row := int32(0)
+		for i := 0; i < len(text); i++ {
+			v := delta[row+int32(class[text[i]])]
+			row = v >> 1
+			if v&1 != 0 {
+				or(v)
+			}
+		}
+		return found
+	}
+	// Parts b, c and d start overlap bytes before their thirds' ends; d runs to the end.
+	a := text[:part]
+	b := text[part-overlap : 2*part]
+	c := text[2*part-overlap : 3*part]
+	d := text[3*part-overlap:]
+	var ra, rb, rc, rd int32
+	n := len(a) // b and c are longer, d the longest
+	for i := 0; i < n; i++ {
+		va := delta[ra+int32(class[a[i]])]
+		vb := delta[rb+int32(class[b[i]])]
+		vc := delta[rc+int32(class[c[i]])]
+		vd := delta[rd+int32(class[d[i]])]
+		ra, rb, rc, rd = va>>1, vb>>1, vc>>1, vd>>1
+		if (va|vb|vc|vd)&1 != 0 {
+			for _, v := range [...]int32{va, vb, vc, vd} {
+				if v&1 != 0 {
+					or(v)
+				}
+			}
+		}
+	}
+	for _, t := range [...]struct {
+		s   string
+		row int32
+	}{{b, rb}, {c, rc}, {d, rd}} {
+		row := t.row
+		for i := n; i < len(t.s); i++ {
+			v := delta[row+int32(class[t.s[i]])]
+			row = v >> 1
+			if v&1 != 0 {
+				or(v)
+			}
+		}
+	}
+	return found
+}
+
+// containsFold reports whether an ASCII text holds one of m's lower-case patterns in any
+// case: what strings.Contains of each over strings.ToLower(text) reports.
+func (m *acMatcher) containsFold(text string) bool {
+	row := int32(0)
+	delta, class := m.delta, &m.class
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		v := delta[row+int32(class[c])]
+		if v&1 != 0 {
+			return true
+		}
+		row = v >> 1
+	}
+	return false
 }

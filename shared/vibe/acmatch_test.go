@@ -135,3 +135,80 @@ func TestANSIPrefilters(t *testing.T) {
 		}
 	}
 }
+
+// TestACMatcherUnionAndHits compares union (two walks at once) with the sets of the
+// occurrences each reports, and acHits.next with strings.Index, over random patterns and
+// texts of a small alphabet, short and long (the walks split only texts longer than four
+// times the longest pattern).
+func TestACMatcherUnionAndHits(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	word := func(n int) string {
+		b := make([]byte, 1+r.IntN(n))
+		for i := range b {
+			b[i] = "abcA\xff"[r.IntN(5)]
+		}
+		return string(b)
+	}
+	for range 3000 {
+		var pats []string
+		seen := map[string]bool{}
+		for range 1 + r.IntN(12) {
+			if w := word(6); !seen[w] {
+				seen[w] = true
+				pats = append(pats, w)
+			}
+		}
+		m := newACMatcher(pats)
+		rows := m.stateRows(1, func(p int, row []uint64) { row[0] |= 1 << p })
+		text := word(1 + r.IntN(600))
+		var want uint64
+		m.each(text, func(p, _ int) { want |= 1 << p })
+		var got [1]uint64
+		found := m.union(text, rows, got[:])
+		require.Equal(t, want, got[0], "patterns %q text %q", pats, text)
+		require.Equal(t, want != 0, found)
+
+		hits := m.hits(text, nil)
+		for p, pat := range pats {
+			for from := 0; ; {
+				i := strings.Index(text[from:], pat)
+				if i >= 0 {
+					i += from
+				}
+				require.Equal(t, i, hits.next(p, from), "pattern %q text %q from %d", pat, text, from)
+				if i < 0 {
+					break
+				}
+				from = i + 1 + r.IntN(len(pat))
+			}
+		}
+	}
+}
+
+// TestContainsFold compares containsFold with strings.Contains of each pattern over the
+// lower-cased text.
+func TestContainsFold(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	word := func(n int, alphabet string) string {
+		b := make([]byte, 1+r.IntN(n))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	for range 5000 {
+		var pats []string
+		for range 1 + r.IntN(8) {
+			pats = append(pats, word(5, "ab-x*"))
+		}
+		m := newACMatcher(pats)
+		text := word(40, "abAB-x*X_")
+		want := false
+		for _, p := range pats {
+			want = want || strings.Contains(strings.ToLower(text), p)
+		}
+		require.Equal(t, want, m.containsFold(text), "patterns %q text %q", pats, text)
+	}
+	require.True(t, placeholderWords("MY_API_KEY_HERE_ChangeMe"))
+	require.False(t, placeholderWords("sk-live-4f9a8b7c6d5e"))
+}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -1001,17 +1002,24 @@ func pgpassLines(s string) []int {
 	return at
 }
 
+var (
+	beforeIsVerbs   = []string{" is ", " was ", " are ", " were ", " is:", " was:", " be ", " to "}
+	beforeIsPreps   = []string{" for ", " of ", " FOR "}
+	beforeIsMatcher = sync.OnceValue(func() *acMatcher { return newACMatcher(append(slices.Clip(beforeIsVerbs), beforeIsPreps...)) })
+)
+
 // secretWordBeforeIs returns each " is ", " was ", " are " or " were " right after a word
 // that names a secret, the only places the is/are rule can match.
 func secretWordBeforeIs(s string) []int {
 	var at []int
-	for _, verb := range []string{" is ", " was ", " are ", " were ", " is:", " was:", " be ", " to "} {
+	var buf [64]uint32
+	hits := beforeIsMatcher().hits(s, buf[:0])
+	for vi, verb := range beforeIsVerbs {
 		for from := 0; ; {
-			i := strings.Index(s[from:], verb)
+			i := hits.next(vi, from)
 			if i < 0 {
 				break
 			}
-			i += from
 			from = i + len(verb)
 			if verb == " be " || verb == " to " {
 				// will be, set to, changed to, reset to, updated to: the word before the verb
@@ -1039,13 +1047,12 @@ func secretWordBeforeIs(s string) []int {
 	}
 	// " for " and " of " right after a secret's name: the account comes next, then the value
 	// after a colon or a verb.
-	for _, prep := range []string{" for ", " of ", " FOR "} {
+	for pi, prep := range beforeIsPreps {
 		for from := 0; ; {
-			i := strings.Index(s[from:], prep)
+			i := hits.next(len(beforeIsVerbs)+pi, from)
 			if i < 0 {
 				break
 			}
-			i += from
 			from = i + len(prep)
 			if i == 0 || strings.IndexByte("sdwtnlySDWTNLY", s[i-1]) < 0 {
 				continue // the stems end password(s), pwd, pw, secret, token, credential, key

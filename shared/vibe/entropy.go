@@ -41,7 +41,7 @@ func knownSafeShape(tok string) bool {
 	if isProviderID(tok) || sshPublicKeyBlob(tok) || ageRecipient.MatchString(tok) {
 		return true
 	}
-	if strings.ContainsAny(tok, "-_./:") && modelName.MatchString(tok) && wordyParts(tok) {
+	if strings.ContainsAny(tok, "-_./:") && isModelName(tok) && wordyParts(tok) {
 		return true
 	}
 	return false

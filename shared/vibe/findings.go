@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 // findings collects what to mask in one text: positions found by rules, and secret strings
@@ -105,7 +106,7 @@ func (f *findings) addSplitSeen(seen []string, class map[string]string) {
 	if !strings.ContainsAny(f.text, " \t\n\\\"'") {
 		return
 	}
-	norm, pos := squeeze(f.text)
+	norm, marks := squeeze(f.text)
 	for _, sec := range seen {
 		for from := 0; ; {
 			i := strings.Index(norm[from:], sec)
@@ -114,7 +115,7 @@ func (f *findings) addSplitSeen(seen []string, class map[string]string) {
 			}
 			start := from + i
 			end := start + len(sec)
-			f.spans = append(f.spans, span{start: int(pos[start]), end: int(pos[end-1]) + 1, rule: ruleSeen, class: class[sec]})
+			f.spans = append(f.spans, span{start: squeezedPos(f.text, marks, start), end: squeezedPos(f.text, marks, end-1) + 1, rule: ruleSeen, class: class[sec]})
 			from = end
 		}
 	}
@@ -122,29 +123,63 @@ func (f *findings) addSplitSeen(seen []string, class map[string]string) {
 
 // squeeze removes whitespace, the escapes \n, \r, \t and the joints of string literals
 // joined into one ("abc" + "def", 'abc' . 'def', "abc" "def") from s, returning the result and
-// the position in s of each byte kept.
+// marks for squeezedPos: the position in s of every squeezeMark-th byte kept.
 func squeeze(s string) (string, []int32) {
-	var b strings.Builder
-	b.Grow(len(s))
-	pos := make([]int32, 0, len(s)) // int32: MaxSanitizeInput is far below 2 GB
+	b := make([]byte, len(s))
+	marks := make([]int32, 0, len(s)/squeezeMark/2+1) // int32: MaxSanitizeInput is far below 2 GB
+	n := 0
 	for i := 0; i < len(s); i++ {
+		if squeezeDrops[s[i]] {
+			if i = squeezeNext(s, i); i == len(s) {
+				break
+			}
+		}
+		if n%squeezeMark == 0 {
+			marks = append(marks, int32(i))
+		}
+		b[n] = s[i]
+		n++
+	}
+	return unsafe.String(unsafe.SliceData(b), n), marks
+}
+
+// squeezeDrops holds the bytes at which squeeze may drop something.
+var squeezeDrops = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, '\\': true, '"': true, '\'': true}
+
+// squeezeMark is how far apart squeeze marks the positions of the bytes it keeps; a
+// position between marks is found by walking on from the mark before it.
+const squeezeMark = 32
+
+// squeezedPos returns the position in s of byte k of squeeze(s), whose marks are marks.
+func squeezedPos(s string, marks []int32, k int) int {
+	i := int(marks[k/squeezeMark])
+	for r := k % squeezeMark; r > 0; r-- {
+		i = squeezeNext(s, i+1)
+	}
+	return i
+}
+
+// squeezeNext returns the position of the first byte at or after i that squeeze keeps, or
+// len(s).
+func squeezeNext(s string, i int) int {
+	for i < len(s) {
 		c := s[i]
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
 			continue
 		case c == '\\' && i+1 < len(s) && (s[i+1] == 'n' || s[i+1] == 'r' || s[i+1] == 't'):
-			i++
+			i += 2
 			continue
 		case c == '"' || c == '\'':
 			if j := literalJoint(s, i); j > i {
-				i = j
+				i = j + 1
 				continue
 			}
 		}
-		b.WriteByte(c)
-		pos = append(pos, int32(i))
+		return i
 	}
-	return b.String(), pos
+	return len(s)
 }
 
 // literalJoint returns the position of the quote that reopens a literal closed at i, when

@@ -90,6 +90,7 @@ type gitleaksScanner struct {
 	prefilter *acMatcher
 	keywords  []string // the prefilter's patterns
 	byKeyword [][]int  // keyword (by its index in the prefilter) → indexes into ids
+	rows      []uint64 // prefilter state → the rules of the keywords it reports (acMatcher.stateRows)
 	ids       []string // rule ids, by index
 	always    []int    // rules without keywords: gitleaks runs them on every text
 
@@ -150,6 +151,11 @@ func newGitleaksScanner(full *detect.Detector) *gitleaksScanner {
 		}
 	}
 	sc.prefilter, sc.keywords = newACMatcher(keywords), keywords
+	sc.rows = sc.prefilter.stateRows(len(gitleaksSet{}), func(p int, row []uint64) {
+		for _, i := range sc.byKeyword[p] {
+			row[i>>6] |= 1 << (i & 63)
+		}
+	})
 	return sc
 }
 
@@ -160,14 +166,8 @@ func (sc *gitleaksScanner) findings(ctx context.Context, text, lower string, add
 	for _, i := range sc.always {
 		set[i>>6] |= 1 << (i & 63)
 	}
-	found := len(sc.always) > 0
-	sc.prefilter.each(lower, func(p, _ int) {
-		for _, i := range sc.byKeyword[p] {
-			set[i>>6] |= 1 << (i & 63)
-			found = true
-		}
-	})
-	if !found {
+	found := sc.prefilter.union(lower, sc.rows, set[:])
+	if !found && len(sc.always) == 0 {
 		return
 	}
 	if sc.composite(set) {

@@ -3,6 +3,7 @@ package vibe
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // keywordStems find candidate key names for the keyword-assignment rule; nameHasSecretWord
@@ -10,19 +11,23 @@ import (
 var keywordStems = []string{"pass", "pasw", "pwd", "pw", "psw", "pssw", "secret", "token", "key", "cred", "dsn", "auth", "_pat", "-pat",
 	"access", "private"}
 
+// keywordStemMatcher finds every keyword stem in one pass.
+var keywordStemMatcher = sync.OnceValue(func() *acMatcher { return newACMatcher(keywordStems) })
+
 // findKeywordAssignments is the keyword-assignment rule: NAME=value, NAME: value,
 // "name": "value", name := "value", name => 'value', NAME "value", name: str = "value", and
 // comparisons with a literal (apikey == "value", "value" != password), where the key name
 // says secret. It is written out by hand because, as a regular expression, it cost more
 // than every other rule together. It records each value that keepKeyword accepts.
 func findKeywordAssignments(chunk, lower string, off int, f *findings) {
-	for _, stem := range keywordStems {
+	var buf [256]uint32
+	stems := keywordStemMatcher().hits(lower, buf[:0])
+	for si, stem := range keywordStems {
 		for from := 0; ; {
-			i := strings.Index(lower[from:], stem)
+			i := stems.next(si, from)
 			if i < 0 {
 				break
 			}
-			i += from
 			from = i + len(stem)
 			nameStart, nameEnd := i, i+len(stem)
 			for nameStart > 0 && i-nameStart < 60 && isNameByte(chunk[nameStart-1]) {

@@ -80,7 +80,11 @@ func (p *pathRewriter) rewrite(text string) string {
 		if !ok || start < last || insideAny(urls, start) {
 			continue
 		}
-		loc := pathToken.FindStringIndex(text[start:tokenEnd(text, start)])
+		tok := text[start:tokenEnd(text, start)]
+		if !hasPathSegment(tok) {
+			continue
+		}
+		loc := pathToken.FindStringIndex(tok)
 		if loc == nil {
 			continue
 		}

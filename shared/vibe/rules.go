@@ -45,8 +45,15 @@ type extraGate struct {
 	literals, keywords *acMatcher
 	byLiteral          [][]int // trie pattern → rules
 	byKeyword          [][]int
-	noLiteral          ruleSet // rules without a literal
-	noKeyword          ruleSet // rules without keywords
+	litRows, kwRows    []uint64 // automaton state → gateBits of the patterns it reports (acMatcher.stateRows)
+	// Literals each match of a rule's expression holds one of (ruleRequiredLiterals), in
+	// sets; the literals are patterns of the same automata, case-folded ones of keywords.
+	required  [][][]reqLiteral // rule → its sets
+	setMask   []reqSets        // rule → the sets it needs
+	needsSets []int            // rules with sets
+	foldSets  reqSets          // sets holding a case-folded literal: only an ASCII chunk's lower-case form has their positions
+	noLiteral ruleSet          // rules without a literal
+	noKeyword ruleSet          // rules without keywords
 }
 
 var extraGates = sync.OnceValue(func() *extraGate {
@@ -80,10 +87,76 @@ var extraGates = sync.OnceValue(func() *extraGate {
 			g.noKeyword.add(i)
 		}
 	}
+	// The required literals' sets, numbered in order, as patterns of the two automata.
+	var litSets, kwSets [][]int // pattern → sets
+	addSet := func(pats *[]string, by *[][]int, sets *[][]int, seen map[string]int, p string, set int) {
+		k, ok := seen[p]
+		if !ok {
+			k = len(*pats)
+			seen[p] = k
+			*pats = append(*pats, p)
+			*by = append(*by, nil)
+		}
+		for len(*sets) <= k {
+			*sets = append(*sets, nil)
+		}
+		(*sets)[k] = append((*sets)[k], set)
+	}
+	g.required = make([][][]reqLiteral, len(extraRules))
+	g.setMask = make([]reqSets, len(extraRules))
+	nsets := 0
+	for i := range extraRules {
+		req := ruleRequiredLiterals(&extraRules[i])
+		if nsets+len(req) > 64*len(reqSets{}) {
+			break // the rules past the bits run without the sets
+		}
+		g.required[i] = req
+		for _, set := range req {
+			for _, l := range set {
+				if l.fold {
+					addSet(&kws, &g.byKeyword, &kwSets, kwSeen, l.s, nsets)
+					g.foldSets[nsets>>6] |= 1 << (nsets & 63)
+				} else {
+					addSet(&lits, &g.byLiteral, &litSets, litSeen, l.s, nsets)
+				}
+			}
+			g.setMask[i][nsets>>6] |= 1 << (nsets & 63)
+			nsets++
+		}
+		if len(req) > 0 {
+			g.needsSets = append(g.needsSets, i)
+		}
+	}
 	g.literals = newACMatcher(lits)
 	g.keywords = newACMatcher(kws)
+	rows := func(by [][]int, sets [][]int) func(int, []uint64) {
+		return func(p int, row []uint64) {
+			bits := (*gateBits)(row)
+			for _, r := range by[p] {
+				bits.rules().add(r)
+			}
+			if p < len(sets) {
+				for _, set := range sets[p] {
+					bits.sets()[set>>6] |= 1 << (set & 63)
+				}
+			}
+		}
+	}
+	g.litRows = g.literals.stateRows(len(gateBits{}), rows(g.byLiteral, litSets))
+	g.kwRows = g.keywords.stateRows(len(gateBits{}), rows(g.byKeyword, kwSets))
 	return g
 })
+
+// reqSets is a set of required-literal sets by number.
+type reqSets [4]uint64
+
+// gateBits is what one automaton state of the gates reports, a row of acMatcher.stateRows:
+// the rules whose literal or keyword it found (a ruleSet), then the required-literal sets
+// one of whose literals it found (a reqSets).
+type gateBits [len(ruleSet{}) + len(reqSets{})]uint64
+
+func (b *gateBits) rules() *ruleSet { return (*ruleSet)(b[:len(ruleSet{})]) }
+func (b *gateBits) sets() *reqSets  { return (*reqSets)(b[len(ruleSet{}):]) }
 
 // ruleSet is a set of added rules by index; extraRules has fewer than 64·len(ruleSet).
 type ruleSet [8]uint64
@@ -102,23 +175,39 @@ func (r *ruleSet) or(o *ruleSet) {
 }
 
 // active returns the rules whose gates chunk passes.
-func (g *extraGate) active(chunk, lower string) ruleSet {
-	var lit, kw ruleSet
-	g.literals.each(chunk, func(p, _ int) {
-		for _, r := range g.byLiteral[p] {
-			lit.add(r)
-		}
-	})
-	g.keywords.each(lower, func(p, _ int) {
-		for _, r := range g.byKeyword[p] {
-			kw.add(r)
-		}
-	})
+//
+// lower is chunk lower-cased; ascii reports an ASCII chunk, whose lower-case form has its
+// byte positions. A rule with required literals (ruleRequiredLiterals) passes only when the
+// chunk holds one literal of each of its sets; in a chunk that is not ASCII a set with a
+// case-folded literal counts as held.
+func (g *extraGate) active(chunk, lower string, ascii bool) ruleSet {
+	var lit, kw gateBits
+	g.literals.union(chunk, g.litRows, lit[:])
+	g.keywords.union(lower, g.kwRows, kw[:])
 	// A rule passes when it needs no literal or has it, and needs no keyword or has one.
-	lit.or(&g.noLiteral)
-	kw.or(&g.noKeyword)
-	lit.and(&kw)
-	return lit
+	on := *lit.rules()
+	on.or(&g.noLiteral)
+	kw.rules().or(&g.noKeyword)
+	on.and(kw.rules())
+	var held reqSets
+	for k := range held {
+		held[k] = lit.sets()[k] | kw.sets()[k]
+		if !ascii {
+			held[k] |= g.foldSets[k]
+		}
+	}
+	for _, i := range g.needsSets {
+		if !on.has(i) {
+			continue
+		}
+		for k, m := range g.setMask[i] {
+			if held[k]&m != m {
+				on[i>>6] &^= 1 << (i & 63)
+				break
+			}
+		}
+	}
+	return on
 }
 
 // stringBytes views s as bytes without copying; the trie only reads them.

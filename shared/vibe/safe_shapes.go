@@ -376,7 +376,7 @@ var gitRefLine = regexp.MustCompile(`^\s*(?:[+ ] )?(?:[0-9a-f]{7,40}\.\.\.?[0-9a
 // the keyword rule would read as a name assigned with ->.
 func gitRefUpdate(s string, nameStart int) bool {
 	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
-	return nameStart-ls < 160 && gitRefLine.MatchString(s[ls:nameStart])
+	return nameStart-ls < 160 && gitRefOpening(s[ls:nameStart]) && gitRefLine.MatchString(s[ls:nameStart])
 }
 
 // testStatus reports a test runner's PASS (Go's "--- PASS: TestX/case", "=== PASS", TAP and

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"sync"
@@ -112,7 +113,7 @@ func safeID(s string) bool {
 		}
 		return true
 	}
-	return isProviderID(s) || uuidRe.MatchString(s) || modelName.MatchString(s) && wordyParts(s)
+	return isProviderID(s) || uuidRe.MatchString(s) || isModelName(s) && wordyParts(s)
 }
 
 // cleanID sanitizes an identifier field (a provider's request or response id, a model
@@ -188,12 +189,23 @@ func (ss *SessionSanitizer) maskSecrets(ctx context.Context, text string, entrop
 // Secrets never span lines except PEM blocks, whose rule runs over the whole text.
 func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entropy bool) {
 	gate := extraGates()
-	var lowers []string // each chunk lower-cased: joined, the text lower-cased (per rune, chunks end at line breaks)
+	// Each chunk lower-cased; joined, they are the text lower-cased (per rune, and chunks end
+	// at line breaks). An ASCII text is lower-cased once and its chunks' forms sliced from it.
+	var lowers []string
+	textLower := ""
+	if isASCII(text) {
+		textLower = asciiLower(text)
+	}
 	for off := 0; off < len(text); {
 		end := chunkEnd(text, off)
 		chunk := text[off:end]
-		lower := strings.ToLower(chunk)
-		lowers = append(lowers, lower)
+		var lower string
+		if textLower != "" {
+			lower = textLower[off:end]
+		} else {
+			lower = strings.ToLower(chunk)
+			lowers = append(lowers, lower)
+		}
 		s.gitleaks.findings(ctx, chunk, lower, f.addSecret)
 		findKeywordAssignments(chunk, lower, off, f)
 		findPairedSecrets(chunk, off, f)
@@ -203,15 +215,15 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 		if strings.IndexByte(chunk, '.') >= 0 {
 			findIPTriples(chunk, off, f)
 		}
-		on := gate.active(chunk, lower)
+		on := gate.active(chunk, lower, textLower != "")
 		for i := range extraRules {
 			if on.has(i) && !extraRules[i].multiline {
-				runExtraRule(&extraRules[i], chunk, lower, off, f)
+				runGatedRule(&extraRules[i], gate.required[i], chunk, lower, textLower != "", off, f)
 			}
 		}
 		off = end
 	}
-	lower := ""
+	lower := textLower
 	for i := range extraRules {
 		if extraRules[i].multiline {
 			if lower == "" {
@@ -449,6 +461,17 @@ func runExtraRule(r *extraRule, chunk, lower string, off int, f *findings) {
 	if r.literal != "" && !strings.Contains(chunk, r.literal) || len(r.keywords) > 0 && !containsAny(lower, r.keywords) {
 		return
 	}
+	runGatedRule(r, nil, chunk, lower, false, off, f)
+}
+
+// runGatedRule is runExtraRule for a rule whose literal, keywords and required literals the
+// chunk is known to hold (the chunk passed the rule's gate). When the chunk is ASCII (lower
+// then has its byte positions), a line that lacks the literals every match of the rule's
+// expression holds (req, requiredLiterals) is not searched.
+func runGatedRule(r *extraRule, req [][]reqLiteral, chunk, lower string, ascii bool, off int, f *findings) {
+	if !ascii {
+		req = nil
+	}
 	var at []int
 	switch {
 	case r.anchors != nil:
@@ -480,8 +503,172 @@ func runExtraRule(r *extraRule, chunk, lower string, off int, f *findings) {
 		} else {
 			end += p
 		}
-		matchExtraRule(r, chunk[ls:end], off+ls, f)
+		if req == nil || holdsRequired(req, chunk[ls:end], lower[ls:end]) {
+			matchExtraRule(r, chunk[ls:end], off+ls, f)
+		}
 	}
+}
+
+// reqLiteral is a literal every match of an expression holds one of; fold: in any case (the
+// expression's (?i)), lower-cased.
+type reqLiteral struct {
+	s    string
+	fold bool
+}
+
+// holdsRequired reports whether text holds one literal of each set of req; lower is text
+// lower-cased, byte for byte (an ASCII text).
+func holdsRequired(req [][]reqLiteral, text, lower string) bool {
+	for _, set := range req {
+		if !holdsOne(set, text, lower) {
+			return false
+		}
+	}
+	return true
+}
+
+func holdsOne(set []reqLiteral, text, lower string) bool {
+	for _, l := range set {
+		if l.fold && strings.Contains(lower, l.s) || !l.fold && strings.Contains(text, l.s) {
+			return true
+		}
+	}
+	return false
+}
+
+// requiredLiterals returns sets of literals such that every match of re holds one literal
+// of each set, read from the expression's form; none when the form shows none. A literal
+// under (?i) is kept only when ASCII (lower-cased; an ASCII text holds no other case of it:
+// ſ and the Kelvin sign, which fold with s and k, are not ASCII).
+func requiredLiterals(re *syntax.Regexp) [][]reqLiteral {
+	switch re.Op {
+	case syntax.OpLiteral:
+		lit := string(re.Rune)
+		if re.Flags&syntax.FoldCase == 0 {
+			return [][]reqLiteral{{{s: lit}}}
+		}
+		if !isASCII(lit) {
+			return nil
+		}
+		return [][]reqLiteral{{{s: strings.ToLower(lit), fold: true}}}
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredLiterals(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return requiredLiterals(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		// A match holds a match of every part; a literal followed by an alternation whose
+		// branches all open with a literal, the literal and each opening joined
+		// (p(?:ass|w|swd): pass, pw, pswd).
+		var all [][]reqLiteral
+		for i, sub := range re.Sub {
+			all = append(all, requiredLiterals(sub)...)
+			if sub.Op == syntax.OpLiteral && i+1 < len(re.Sub) {
+				if joined := joinOpenings(sub, re.Sub[i+1]); joined != nil {
+					all = append(all, joined)
+				}
+			}
+		}
+		return all
+	case syntax.OpAlternate:
+		// A match holds a match of one branch: one set of each branch, joined.
+		var one []reqLiteral
+		for _, sub := range re.Sub {
+			sets := requiredLiterals(sub)
+			if len(sets) == 0 {
+				return nil
+			}
+			best := sets[0]
+			for _, set := range sets[1:] {
+				if shortestLiteral(set) > shortestLiteral(best) {
+					best = set
+				}
+			}
+			one = append(one, best...)
+		}
+		return [][]reqLiteral{one}
+	}
+	return nil
+}
+
+// joinOpenings returns lit joined with each literal one of which opens every match of next,
+// when lit and those literals share their case folding; otherwise nil.
+func joinOpenings(lit, next *syntax.Regexp) []reqLiteral {
+	opens := openingLiteralsOf(next)
+	if opens == nil {
+		return nil
+	}
+	head := requiredLiterals(lit)
+	if len(head) != 1 || len(head[0]) != 1 {
+		return nil
+	}
+	h := head[0][0]
+	var out []reqLiteral
+	for _, o := range opens {
+		if o.fold != h.fold {
+			return nil
+		}
+		out = append(out, reqLiteral{s: h.s + o.s, fold: h.fold})
+	}
+	return out
+}
+
+// openingLiteralsOf returns literals one of which opens every match of re (a literal, or a
+// concatenation opening with one, or an alternation of such), or nil.
+func openingLiteralsOf(re *syntax.Regexp) []reqLiteral {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if sets := requiredLiterals(re); len(sets) == 1 {
+			return sets[0]
+		}
+	case syntax.OpCapture:
+		return openingLiteralsOf(re.Sub[0])
+	case syntax.OpConcat:
+		if len(re.Sub) > 0 {
+			return openingLiteralsOf(re.Sub[0])
+		}
+	case syntax.OpAlternate:
+		var all []reqLiteral
+		for _, sub := range re.Sub {
+			o := openingLiteralsOf(sub)
+			if o == nil {
+				return nil
+			}
+			all = append(all, o...)
+		}
+		return all
+	}
+	return nil
+}
+
+func shortestLiteral(set []reqLiteral) int {
+	n := len(set[0].s)
+	for _, l := range set[1:] {
+		n = min(n, len(l.s))
+	}
+	return n
+}
+
+// ruleRequiredLiterals returns what requiredLiterals reads from a rule's expression, without
+// the sets that tell no more than the rule's own literal (which its gate checks) and those
+// of one-byte literals; nil when none is left.
+func ruleRequiredLiterals(r *extraRule) [][]reqLiteral {
+	tree, err := syntax.Parse(r.re.String(), syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	var req [][]reqLiteral
+	for _, set := range requiredLiterals(tree) {
+		if shortestLiteral(set) < 2 || len(set) == 1 && !set[0].fold && strings.Contains(r.literal, set[0].s) {
+			continue
+		}
+		req = append(req, set)
+	}
+	if len(req) > 3 {
+		req = req[:3] // the first three are selective enough; each costs a search
+	}
+	return req
 }
 
 // matchExtraRule runs a rule's expression over text, which starts at off.
@@ -544,7 +731,7 @@ func secretGroup(r *extraRule, text string, m []int) (int, int, bool) {
 
 func placeholderValue(v string) bool {
 	v = strings.Trim(strings.TrimSpace(v), `"'`)
-	if v == "" || placeholder.MatchString(v) || strings.HasPrefix(v, "[redacted") {
+	if v == "" || isPlaceholder(v) || strings.HasPrefix(v, "[redacted") {
 		return true
 	}
 	if len(v) <= 12 && strings.ContainsAny(v, "@0135$!") && leetPlaceholders[strings.ToLower(unleet.Replace(v))] {
@@ -607,10 +794,17 @@ func identifierWords(s string) bool {
 // arn:aws:secretsmanager:…, projects/1/secrets/db/versions/latest, keyvault://…, ssm:/…),
 // a sops-encrypted value (ENC[AES256_GCM,…]) or an environment reference ({env:API_KEY}).
 func secretReference(v string) bool {
+	if isASCII(v) {
+		// As below, without lower-casing: an ASCII value keeps its length.
+		for _, p := range secretReferencePrefixes {
+			if len(v) > len(p) && hasPrefixFold(v, p) {
+				return true
+			}
+		}
+		return hasPrefixFold(v, "projects/") && strings.Contains(strings.ToLower(v), "/secrets/")
+	}
 	l := strings.ToLower(v)
-	for _, p := range []string{"vault:", "op://", "arn:aws:secretsmanager:", "arn:aws:ssm:", "arn:aws:kms:", "keyvault://", "akv://",
-		"azurekeyvault://", "sm://", "ssm:/", "ssm://", "secretsmanager:", "gcpsm://", "gsm://", "doppler://", "infisical://", "bws://",
-		"enc[aes256_gcm,", "enc[", "{env:", "env:", "secret:", "secretref:", "file:", "k8s://", "kubernetes://"} {
+	for _, p := range secretReferencePrefixes {
 		if strings.HasPrefix(l, p) && len(l) > len(p) {
 			return true
 		}
@@ -618,11 +812,16 @@ func secretReference(v string) bool {
 	return strings.HasPrefix(l, "projects/") && strings.Contains(l, "/secrets/")
 }
 
+var secretReferencePrefixes = []string{"vault:", "op://", "arn:aws:secretsmanager:", "arn:aws:ssm:", "arn:aws:kms:", "keyvault://", "akv://",
+	"azurekeyvault://", "sm://", "ssm:/", "ssm://", "secretsmanager:", "gcpsm://", "gsm://", "doppler://", "infisical://", "bws://",
+	"enc[aes256_gcm,", "enc[", "{env:", "env:", "secret:", "secretref:", "file:", "k8s://", "kubernetes://"}
+
 // trivialValue reports a value no one would generate as a secret: the nil UUID, or a stand-in
 // word with a number (test123, demo2). Runs of one character (AAAA…) and ascending runs
 // (1234567890abcdef) stay secrets: the scanners' own examples are written so.
 func trivialValue(v string) bool {
-	return v == "00000000-0000-0000-0000-000000000000" || trivialWord.MatchString(v)
+	// trivialWord's matches end with a digit.
+	return v == "00000000-0000-0000-0000-000000000000" || v != "" && isDigitByte(v[len(v)-1]) && trivialWord.MatchString(v)
 }
 
 var trivialWord = regexp.MustCompile(`(?i)^(?:test|testing|demo|dummy|fake|sample|example|foo|bar)[-_]?[0-9]{1,6}$`)
@@ -656,16 +855,25 @@ var unleet = strings.NewReplacer("@", "a", "0", "o", "1", "i", "3", "e", "5", "s
 // placeholderWords reports values that say they stand in for a secret: runs of x or *, the
 // words example, placeholder, changeme, dummy, fake, "your key here".
 func placeholderWords(v string) bool {
+	if isASCII(v) {
+		return placeholderWordMatcher().containsFold(v)
+	}
 	l := strings.ToLower(v)
-	for _, w := range []string{"xxxx", "****", "example", "placeholder", "changeme", "change_me", "change-me",
-		"dummy", "fake", "your_", "your-", "yourkey", "yourtoken", "yoursecret", "yourpassword", "replace_me",
-		"replace-me", "replaceme", "insert_", "insert-", "_here", "-here", "redacted", "sample_", "notreal", "not-a-real", "not_a_real"} {
+	for _, w := range placeholderWordList {
 		if strings.Contains(l, w) {
 			return true
 		}
 	}
 	return false
 }
+
+var placeholderWordList = []string{"xxxx", "****", "example", "placeholder", "changeme", "change_me", "change-me",
+	"dummy", "fake", "your_", "your-", "yourkey", "yourtoken", "yoursecret", "yourpassword", "replace_me",
+	"replace-me", "replaceme", "insert_", "insert-", "_here", "-here", "redacted", "sample_", "notreal", "not-a-real", "not_a_real"}
+
+// placeholderWordMatcher finds placeholderWordList in one pass over an ASCII value in any
+// case, instead of lower-casing it and searching it once per word.
+var placeholderWordMatcher = sync.OnceValue(func() *acMatcher { return newACMatcher(placeholderWordList) })
 
 func containsAny(s string, subs []string) bool {
 	for _, sub := range subs {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Ellipsis marks text cut short.
@@ -179,3 +180,184 @@ var (
 	// sgrRemnant is a colour code whose ESC is gone: [0m, [1;32m, [38;5;245m.
 	sgrRemnant = regexp.MustCompile(`\[\d{1,3}(?:;\d{1,3}){0,4}m`)
 )
+
+// isASCII reports whether s holds only ASCII bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// isModelName is modelName.MatchString, decided by hand for the ASCII names it is asked
+// about (Go's regexp runs the expression's bounded repetitions as a backtracking machine of
+// some hundred states, several microseconds a token): an optional owner and a slash, then a
+// letter, name characters, and one to ten parts of a separator and one to 24 letters,
+// digits or dots. Other texts, and long ones, go to the expression.
+func isModelName(s string) bool {
+	if len(s) > 120 || !isASCII(s) {
+		return modelName.MatchString(s)
+	}
+	rest := s
+	if j := strings.IndexByte(s, '/'); j >= 0 {
+		// The owner, [A-Za-z0-9][\w.-]{0,40}/: no other part holds a slash.
+		if j < 1 || j > 41 || !isLetter(s[0]) && !isDigitByte(s[0]) {
+			return false
+		}
+		for i := 1; i < j; i++ {
+			if !isWordByte(s[i]) && s[i] != '.' && s[i] != '-' {
+				return false
+			}
+		}
+		rest = s[j+1:]
+		if strings.IndexByte(rest, '/') >= 0 {
+			return false
+		}
+	}
+	n := len(rest)
+	if n < 3 || !isLetter(rest[0]) {
+		return false
+	}
+	// reach[i] has bit c when rest[:i] is the name and c parts.
+	var reach [121]uint16
+	for k := 1; k <= n; k++ {
+		reach[k] = 1
+		if k < n && !isWordByte(rest[k]) && rest[k] != '.' {
+			break
+		}
+	}
+	for i := 1; i < n; i++ {
+		if reach[i] == 0 || strings.IndexByte("-_.:", rest[i]) < 0 {
+			continue
+		}
+		next := reach[i] << 1 & 0x7fe // one part more; at most ten
+		for l := 1; l <= 24 && i+l < n && (isLetter(rest[i+l]) || isDigitByte(rest[i+l]) || rest[i+l] == '.'); l++ {
+			reach[i+l+1] |= next
+		}
+	}
+	return reach[n]&0x7fe != 0
+}
+
+// isPlaceholder is placeholder.MatchString: an ASCII value that opens with none of the
+// characters the expression's forms open with, holds no xxx, *** or ..., and is none of its
+// words, is no placeholder, without running the expression.
+func isPlaceholder(v string) bool {
+	if !isASCII(v) || v == "" || placeholderOpening(v) {
+		return placeholder.MatchString(v)
+	}
+	return false
+}
+
+// placeholderOpening reports whether the ASCII value v may match placeholder: it opens with
+// $ % < { [ * x . - _ #, holds xxx, *** or ... in any case, opens with your, change, os. or
+// process.env, or is one of the expression's words.
+func placeholderOpening(v string) bool {
+	if strings.IndexByte("$%<{[*xX.-_#", v[0]) >= 0 {
+		return true
+	}
+	for i := 0; i+3 <= len(v); i++ {
+		switch v[i] {
+		case 'x', 'X':
+			if v[i+1]|0x20 == 'x' && v[i+2]|0x20 == 'x' {
+				return true
+			}
+		case '*', '.':
+			if v[i+1] == v[i] && v[i+2] == v[i] {
+				return true
+			}
+		}
+	}
+	if hasPrefixFold(v, "your") || hasPrefixFold(v, "change") || hasPrefixFold(v, "os.") || hasPrefixFold(v, "process.env") {
+		return true
+	}
+	var buf [16]byte
+	if len(v) > len(buf) {
+		return false // longer than every word
+	}
+	l := buf[:len(v)]
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		l[i] = c
+	}
+	return placeholderWordSet[string(l)]
+}
+
+// placeholderWordSet holds the words placeholder matches as a whole value.
+var placeholderWordSet = map[string]bool{"null": true, "nil": true, "none": true, "undefined": true, "true": true, "false": true,
+	"yes": true, "no": true, "on": true, "off": true, "required": true, "optional": true, "string": true, "str": true, "bool": true,
+	"int": true, "number": true, "bytes": true, "text": true, "password": true, "secret": true, "token": true, "changeme": true,
+	"example": true, "sample": true, "dummy": true, "placeholder": true, "redacted": true, "todo": true, "tbd": true, "env": true,
+	"test": true, "pass": true, "foo": true, "bar": true, "baz": true, "demo": true}
+
+// hasPrefixFold reports whether s opens with the lower-case ASCII prefix p, in any case.
+func hasPrefixFold(s, p string) bool {
+	if len(s) < len(p) {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != p[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiLower is strings.ToLower of an ASCII text, in one pass and one allocation.
+func asciiLower(s string) string {
+	i := 0
+	for i < len(s) && (s[i] < 'A' || s[i] > 'Z') {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	b := make([]byte, len(s))
+	copy(b, s[:i])
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// gitRefOpening reports whether line may match gitRefLine: its first character after
+// whitespace opens one of the expression's forms (a hex digit, + * - = or !).
+func gitRefOpening(line string) bool {
+	i := 0
+	for i < len(line) && strings.IndexByte(" \t\n\f\r", line[i]) >= 0 {
+		i++
+	}
+	return i < len(line) && strings.IndexByte("0123456789abcdef+*-=!", line[i]) >= 0
+}
+
+// hasPathSegment reports whether tok may match pathToken: every match holds a separator (/
+// or \) right before a segment's first character, which is none of the bytes segments
+// exclude. A token without one, such as a comment's //, does not run the expression.
+func hasPathSegment(tok string) bool {
+	for k := 0; k+1 < len(tok); k++ {
+		if (tok[k] == '/' || tok[k] == '\\') && !notSegmentByte[tok[k+1]] {
+			return true
+		}
+	}
+	return false
+}
+
+// notSegmentByte holds the bytes pathToken's segments exclude: [^\s"'<>|*?:;,()\[\]{}`\\/].
+var notSegmentByte = func() (t [256]bool) {
+	for _, c := range []byte("\t\n\f\r \"'<>|*?:;,()[]{}`\\/") {
+		t[c] = true
+	}
+	return t
+}()
