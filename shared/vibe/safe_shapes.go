@@ -164,9 +164,10 @@ func passwordCompound(v string) bool {
 }
 
 // harmlessRun reports a random-looking run that entropy alone must not redact: a public key
-// (inPublicKey) or an encoded image, font or document (inEncodedMedia).
+// (inPublicKey), an encoded image, font or document (inEncodedMedia) or a header's request
+// id (idHeaderValue).
 func harmlessRun(text string, start int) bool {
-	return inPublicKey(text, start) || inEncodedMedia(text, start)
+	return inPublicKey(text, start) || inEncodedMedia(text, start) || idHeaderValue(text, start)
 }
 
 // mediaSignatures are the base64 forms of the first bytes of images, fonts and documents:
@@ -486,4 +487,67 @@ func plainURL(v string) bool {
 		}
 	}
 	return true
+}
+
+// idHeaderValue reports a token that is the value of an HTTP header carrying the id of a
+// request or a trace, or a protocol's nonce, as curl -v, an SDK's debug log or a dict of
+// response headers prints it (x-amz-id-2: <base64>, x-amz-request-id, x-request-id, cf-ray,
+// x-goog-…, apigw-requestid, Sec-WebSocket-Key/Accept, traceparent): random, and no
+// credential.
+func idHeaderValue(text string, start int) bool {
+	i := start
+	if i > 0 && (text[i-1] == '"' || text[i-1] == '\'') {
+		i--
+	}
+	for k := 0; k < 4 && i > 0 && (text[i-1] == ' ' || text[i-1] == '\t'); k++ {
+		i--
+	}
+	if i == 0 || text[i-1] != ':' {
+		return false
+	}
+	i--
+	if i > 0 && (text[i-1] == '"' || text[i-1] == '\'') {
+		i--
+	}
+	ne := i
+	for i > 0 && ne-i < 64 && (isAlnum(text[i-1]) || text[i-1] == '-') {
+		i--
+	}
+	if i > 0 && text[i-1] == '_' {
+		return false // part of a longer name
+	}
+	return idHeaderName(strings.ToLower(text[i:ne]))
+}
+
+// idHeaderName reports the lower-cased name of a header that carries an id or a nonce: a
+// dashed name whose last part is an id (x-request-id, x-amzn-requestid, x-guploader-uploadid,
+// x-b3-traceid), a ray or a ref (cf-ray, x-azure-ref), a cloud's own response headers
+// (x-amz-…, x-goog-…, x-ms-…), a WebSocket handshake's nonce and the trace context's. Never
+// a name that says credential: x-amz-security-token, x-goog-api-key, x-ms-client-secret.
+func idHeaderName(n string) bool {
+	switch n {
+	case "sec-websocket-key", "sec-websocket-accept", "traceparent", "tracestate", "x-amz-id-2":
+		return true
+	}
+	if !strings.Contains(n, "-") {
+		return false
+	}
+	for _, w := range []string{"key", "token", "secret", "auth", "sig", "pass", "pwd", "cookie", "session", "cred", "bearer", "jwt", "hmac"} {
+		if strings.Contains(n, w) {
+			return false
+		}
+	}
+	last := n[strings.LastIndexByte(n, '-')+1:]
+	switch {
+	case strings.HasSuffix(last, "id") && len(last) <= 16, last == "ray", last == "ref", last == "context":
+		return true
+	}
+	return hasPrefixAny(n, []string{"x-amz-", "x-amzn-", "x-goog-", "x-guploader-", "x-ms-", "x-azure-", "x-cloud-trace-", "x-datadog-", "x-b3-", "x-github-request"})
+}
+
+// stateWord reports a value that states a setting's state rather than holding a secret
+// (X-Auth-Token: enabled, password: disabled, token: missing).
+func stateWord(v string) bool {
+	return oneOfFold(v, "enabled", "disabled", "unset", "missing", "present", "absent", "configured", "provided", "supplied",
+		"expired", "revoked")
 }

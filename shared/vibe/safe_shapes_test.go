@@ -62,6 +62,12 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		// A link of a Gemini CLI session in mischa-thisness/M-Gemini (CC0).
 		{"gemini citation links", "[1] archlinux.org (https://vertexaisearch.cloud.google.com/grounding-api-redirect/AUZIYQHCQoZMSFll5D_fB8UdNPvYc2vDKuYPM1ZYH3ABnqqzzLw66PE_jPsYSXnaj3rQRK9tjUsrI3ObM7gkyK5a6HC2SNSh6SudzOMoSRGtPy0kh1Mh6RXAPAHHSubbLbXXNUCHZEhcm4hzxmNxIsgBe8CZNDsbiGJCLuFQ9G75fKtU3FhsxTB9T4CnoDdFepCDc4t5iV4ayFAlnQ)"},
 		{"json member names on their lines", "{\n  \"sessionId\": \"d2230b34-e170-4c53-976d-5fec7ff9a796\",\n  \"projectHash\": \"86bc0e27f2bad5ee2e2625969dc74484f7717cff50ea68e3c3f18194c802a493\"\n}"},
+		{"request ids in response headers", "< x-amz-id-2: vlR7PnpV2Ce81l0PRw6jlUpck7Jo5ZsQjryTjKlc5aLWGVHPZLj5NeC6qPa0emYBDXOo6QBMlwI=\n< x-amz-request-id: 8D2B1F0A3C4E5G6H\n< x-amz-cf-id: oE9gV8tYv1Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8c==\n" +
+			"x-request-id: 7f3c9b1eXk9QmDvV4Rfq3tC7bLpWsZ2N\ncf-ray: 8a1b2c3d4e5f6a7b-FRA\nx-goog-request-id: Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pz\n" +
+			"x-guploader-uploadid: ABPtcPpXk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT1yH6j\napigw-requestid: Xk9QmDvV4Rfq3tC7bL=\n"},
+		{"request ids in a dict of headers", `{'x-amz-id-2': 'vlR7PnpV2Ce81l0PRw6jlUpck7Jo5ZsQjryTjKlc5aLWGVHPZLj5NeC6qPa0emYBDXOo6QBMlwI=', "X-Ms-Request-Id": "Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pz"}`},
+		{"websocket handshake", "GET /chat HTTP/1.1\nUpgrade: websocket\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\n\nHTTP/1.1 101 Switching Protocols\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo="},
+		{"states under a credential's name", "X-Auth-Token: enabled\napi_token: disabled\nPASSWORD=unset"},
 		{"git credential sections", "[credential \"https://github.com\"]\n\thelper = !gh auth git-credential\n[credential \"https://gist.github.com\"]"},
 	}
 	for _, tc := range kept {
@@ -125,6 +131,10 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"random segment of another url", "https://files.example.com/download/Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts/app.zip", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
 		{"password split over literals", "password = (\n    \"Qx7mB2pzR9vL\"\n    \"4kWn8cT1yH6j\"\n)", "4kWn8cT1yH6j"},
 		{"url with credentials under a secret name", "password: \"https://deploy:Zx8kq2pLm9@git.example.com\"", "Zx8kq2pLm9"},
+		{"a credential header beside request ids", "x-amz-request-id: 4XJ9K2M8N1P3Q5R7\nx-amz-security-token: Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
+		{"an api key header of a cloud", "x-goog-api-key: Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
+		{"a random run under a header that is no id's", "x-upload-blob: Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
+		{"a credential header's value", "X-Auth-Token: Qx7mB2pz9", "Qx7mB2pz9"},
 		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
 	}
 	for _, tc := range caught {

@@ -568,7 +568,7 @@ func placeholderValue(v string) bool {
 	if strings.Trim(v, "•●*·∙") == "" {
 		return true // a masked display: ••••••
 	}
-	if selfDescribing(v) || secretReference(v) || trivialValue(v) || standInValue(v) {
+	if selfDescribing(v) || secretReference(v) || trivialValue(v) || standInValue(v) || stateWord(v) {
 		return true
 	}
 	if v[0] == '(' {
