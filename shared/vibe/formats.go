@@ -145,7 +145,8 @@ func formatExtraRules() []extraRule {
 		// boundary is checked after the match instead.
 		src, boundary := strings.CutPrefix(f.re, `\b`)
 		re := regexp.MustCompile(src)
-		r := extraRule{id: ruleFormat, re: re, literal: f.prefix, endWord: f.endWord, boundary: boundary, anchors: f.anchors}
+		r := extraRule{id: ruleFormat, re: re, literal: f.prefix, endWord: f.endWord, boundary: boundary, anchors: f.anchors,
+			notInBase64: strings.HasPrefix(src, f.prefix) && allLettersDigits(f.prefix)}
 		if re.NumSubexp() > 0 {
 			r.group = 1
 		}

@@ -25,6 +25,9 @@ type extraRule struct {
 	multiline bool
 	// endWord requires the match not to be followed by a token character.
 	endWord bool
+	// notInBase64 requires the match not to follow a base64 character: a signature made of
+	// base64's letters (EAAA, AIza) is found by chance inside any long enough blob.
+	notInBase64 bool
 	// check, when set, must accept the secret.
 	check func(secret string) bool
 	// anchors, when set, finds the positions a match must touch, cheaply: the expression then

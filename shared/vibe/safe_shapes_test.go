@@ -68,6 +68,7 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"request ids in a dict of headers", `{'x-amz-id-2': 'vlR7PnpV2Ce81l0PRw6jlUpck7Jo5ZsQjryTjKlc5aLWGVHPZLj5NeC6qPa0emYBDXOo6QBMlwI=', "X-Ms-Request-Id": "Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pz"}`},
 		{"websocket handshake", "GET /chat HTTP/1.1\nUpgrade: websocket\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\n\nHTTP/1.1 101 Switching Protocols\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo="},
 		{"states under a credential's name", "X-Auth-Token: enabled\napi_token: disabled\nPASSWORD=unset"},
+		{"a signature inside a base64 blob", "/opt/google/chrome/chrome --type=gpu-process --gpu-preferences=WAAAAAAAAAAgAAAIAAAAAAAAAAAAAAAAAABgAAAAAAA4AAAAAAAAAAAAAAAEAAAAAAAAAAAAAAAAAAAAAgAAAAAAAAAAAAAAAAAAABAAAAAAAAAAEAAAAAAAAAAIAAAAAAAAAAgAAAAAAAAA --shared-files"},
 		{"git credential sections", "[credential \"https://github.com\"]\n\thelper = !gh auth git-credential\n[credential \"https://gist.github.com\"]"},
 	}
 	for _, tc := range kept {
@@ -135,6 +136,7 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"an api key header of a cloud", "x-goog-api-key: Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
 		{"a random run under a header that is no id's", "x-upload-blob: Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
 		{"a credential header's value", "X-Auth-Token: Qx7mB2pz9", "Qx7mB2pz9"},
+		{"a facebook token standing alone", "FB_TOKEN=EAAAQx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5TsQx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
 		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
 	}
 	for _, tc := range caught {

@@ -487,7 +487,7 @@ func runExtraRule(r *extraRule, chunk, lower string, off int, f *findings) {
 // matchExtraRule runs a rule's expression over text, which starts at off.
 func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 	for _, m := range r.re.FindAllStringSubmatchIndex(chunk, -1) {
-		if r.boundary && m[0] > 0 && isWordByte(chunk[m[0]-1]) {
+		if r.boundary && m[0] > 0 && isWordByte(chunk[m[0]-1]) || r.notInBase64 && m[0] > 0 && isBase64Byte(chunk[m[0]-1]) {
 			continue
 		}
 		if r.endWord && m[1] < len(chunk) && (tokenChar(chunk[m[1]]) && chunk[m[1]] != '.' || chunk[m[1]] == '.' && m[1]+1 < len(chunk) && isWordByte(chunk[m[1]+1])) {
