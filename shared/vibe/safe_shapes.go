@@ -551,3 +551,20 @@ func stateWord(v string) bool {
 	return oneOfFold(v, "enabled", "disabled", "unset", "missing", "present", "absent", "configured", "provided", "supplied",
 		"expired", "revoked")
 }
+
+// pastAuthority returns where a secret may start in the token run text[start:end]: after the
+// // of a scheme (https://ghp_…@github.com: the run is the user part) and after a host name
+// that opens the run (https://api.example.com/<token>), so a URL keeps its scheme and host.
+func pastAuthority(text string, start, end int) int {
+	if start == 0 || text[start-1] != ':' || !strings.HasPrefix(text[start:end], "//") {
+		return start
+	}
+	s := start + 2
+	if i := strings.IndexByte(text[s:end], '/'); i > 0 && urlWithHost(text[s:end]) {
+		s += i + 1
+	}
+	if end-s < 16 {
+		return start
+	}
+	return s
+}

@@ -149,6 +149,30 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 	}
 }
 
+// A secret inside a URL is masked alone: the URL keeps its scheme, host and path.
+func TestSafeShapesURLKeepsHost(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	for _, tc := range []struct{ in, secret string }{
+		{"git clone https://ghp_Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL@github.com/acme/app.git", "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
+		{"https://Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pz@sentry.io/123", "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
+		{"see https://s3.amazonaws.com/bucket/key?AWSAccessKeyId=AKIAIOSFODNN7EXAMPLF&Signature=Xk9QmDvV4Rfq3tC7bLpWsZ2N%2BQx7&Expires=1712345678 ok", "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
+		{"curl 'https://api.example.com/v1/items?q=a%20b&api_key=Qx7mB2pzR9vL4kWn8cT1yH6j%2FPq3Zr5Ts'", "Qx7mB2pzR9vL4kWn8cT1yH6j"},
+	} {
+		out := san.NewSession(SessionHints{}).SanitizeText(tc.in)
+		require.NotContains(t, out, tc.secret, "in %q", tc.in)
+		// What is left of the URL: its scheme and // and, after the user part, its host.
+		url := tc.in[strings.Index(tc.in, "https://"):]
+		if at := strings.IndexByte(url, '@'); at >= 0 {
+			url = url[at:]
+		} else {
+			url = url[:strings.IndexByte(url, '?')]
+		}
+		require.Contains(t, out, "https://", "in %q", tc.in)
+		require.Contains(t, out, url[:strings.IndexAny(url[1:], "/?")+1], "in %q", tc.in)
+	}
+}
+
 func TestHashNamed(t *testing.T) {
 	t.Parallel()
 	for tok, want := range map[string]bool{

@@ -242,7 +242,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				return
 			}
 			if highEntropySecret(tok) && !idNamedValue(text, start, end) {
-				f.addSpan(ruleEntropy, start, end)
+				f.addSpan(ruleEntropy, pastAuthority(text, start, end), end)
 				if ws, we, ok := wideSecretRun(text, start, end); ok {
 					f.addSpan(ruleEntropy, ws, we)
 				}
