@@ -164,10 +164,10 @@ func passwordCompound(v string) bool {
 }
 
 // harmlessRun reports a random-looking run that entropy alone must not redact: a public key
-// (inPublicKey), an encoded image, font or document (inEncodedMedia) or a header's request
-// id (idHeaderValue).
+// (inPublicKey), an encoded image, font or document (inEncodedMedia), a header's request
+// id (idHeaderValue) or a Content-Security-Policy nonce (cspNonce).
 func harmlessRun(text string, start int) bool {
-	return inPublicKey(text, start) || inEncodedMedia(text, start) || idHeaderValue(text, start)
+	return inPublicKey(text, start) || inEncodedMedia(text, start) || idHeaderValue(text, start) || cspNonce(text, start)
 }
 
 // mediaSignatures are the base64 forms of the first bytes of images, fonts and documents:
@@ -567,4 +567,27 @@ func pastAuthority(text string, start, end int) int {
 		return start
 	}
 	return s
+}
+
+// cspSource reports a quoted literal that is a source expression of a Content-Security-Policy
+// ('self', 'unsafe-inline', 'strict-dynamic', 'nonce-…', 'sha256-…', also quoted again in a
+// JavaScript or Python list: "'self'"), which is never a piece of a secret split across
+// literals: a source list reads as adjacent literals.
+func cspSource(lit string) bool {
+	v := strings.Trim(lit, "'")
+	if len(v)+2 != len(lit) && v != lit {
+		return false
+	}
+	switch v {
+	case "self", "none", "unsafe-inline", "unsafe-eval", "unsafe-hashes", "strict-dynamic", "report-sample",
+		"wasm-unsafe-eval", "unsafe-allow-redirects", "inline-speculation-rules", "script", "trusted-types-eval":
+		return true
+	}
+	return hasPrefixAny(v, []string{"nonce-", "sha256-", "sha384-", "sha512-"})
+}
+
+// cspNonce reports the token of a CSP nonce source ('nonce-rAnd0m…'): a value made per
+// response to let one script run, published in the page it protects.
+func cspNonce(text string, start int) bool {
+	return start > 0 && text[start-1] == '\'' && strings.HasPrefix(text[start:], "nonce-")
 }

@@ -69,6 +69,9 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"websocket handshake", "GET /chat HTTP/1.1\nUpgrade: websocket\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\n\nHTTP/1.1 101 Switching Protocols\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo="},
 		{"states under a credential's name", "X-Auth-Token: enabled\napi_token: disabled\nPASSWORD=unset"},
 		{"a signature inside a base64 blob", "/opt/google/chrome/chrome --type=gpu-process --gpu-preferences=WAAAAAAAAAAgAAAIAAAAAAAAAAAAAAAAAABgAAAAAAA4AAAAAAAAAAAAAAAEAAAAAAAAAAAAAAAAAAAAAgAAAAAAAAAAAAAAAAAAABAAAAAAAAAAEAAAAAAAAAAIAAAAAAAAAAgAAAAAAAAA --shared-files"},
+		{"csp source list", "Content-Security-Policy: script-src 'self' 'unsafe-hashes' 'sha256-Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT=' 'wasm-unsafe-eval' 'report-sample'; object-src 'none'"},
+		{"csp nonce", `add_header Content-Security-Policy "script-src 'self' 'nonce-Xk9QmDvV4Rfq3tC7bLpWsZ2N' 'strict-dynamic' https://cdn.example.com";`},
+		{"csp sources in a list", `scriptSrc: ["'self'", "'unsafe-inline'", "'sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC'", "https://js.stripe.com"],`},
 		{"git credential sections", "[credential \"https://github.com\"]\n\thelper = !gh auth git-credential\n[credential \"https://gist.github.com\"]"},
 	}
 	for _, tc := range kept {
@@ -137,6 +140,8 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a random run under a header that is no id's", "x-upload-blob: Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
 		{"a credential header's value", "X-Auth-Token: Qx7mB2pz9", "Qx7mB2pz9"},
 		{"a facebook token standing alone", "FB_TOKEN=EAAAQx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5TsQx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
+		{"a secret split beside a source list", "csp = \"'self' 'unsafe-inline'\"\npassword = (\n    \"Qx7mB2pzR9vL\"\n    \"4kWn8cT1yH6j\"\n)", "4kWn8cT1yH6j"},
+		{"a random quoted run that is no nonce", "script_token = 'noncE-Xk9QmDvV4Rfq3tC7bLpWsZ2N'", "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
 		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
 	}
 	for _, tc := range caught {
