@@ -72,6 +72,7 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"csp source list", "Content-Security-Policy: script-src 'self' 'unsafe-hashes' 'sha256-Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT=' 'wasm-unsafe-eval' 'report-sample'; object-src 'none'"},
 		{"csp nonce", `add_header Content-Security-Policy "script-src 'self' 'nonce-Xk9QmDvV4Rfq3tC7bLpWsZ2N' 'strict-dynamic' https://cdn.example.com";`},
 		{"csp sources in a list", `scriptSrc: ["'self'", "'unsafe-inline'", "'sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC'", "https://js.stripe.com"],`},
+		{"times with four colons", "10:30:00:000:ready\n[12:01:55:123:INFO] started"},
 		{"git credential sections", "[credential \"https://github.com\"]\n\thelper = !gh auth git-credential\n[credential \"https://gist.github.com\"]"},
 	}
 	for _, tc := range kept {
@@ -142,6 +143,8 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a facebook token standing alone", "FB_TOKEN=EAAAQx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5TsQx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
 		{"a secret split beside a source list", "csp = \"'self' 'unsafe-inline'\"\npassword = (\n    \"Qx7mB2pzR9vL\"\n    \"4kWn8cT1yH6j\"\n)", "4kWn8cT1yH6j"},
 		{"a random quoted run that is no nonce", "script_token = 'noncE-Xk9QmDvV4Rfq3tC7bLpWsZ2N'", "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
+		{"pgpass line echoed into its file", `{"command":"echo 'db.acme.io:5432:orders:orders_rw:Qx7mB2pzR9vL' >> ~/.pgpass && chmod 600 ~/.pgpass"}`, "Qx7mB2pzR9vL"},
+		{"pgpass line as a json value", `{"PGPASS": "db.acme.io:5432:app:deploy:Xy7pass99q", "x": 1}`, "Xy7pass99q"},
 		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
 	}
 	for _, tc := range caught {
