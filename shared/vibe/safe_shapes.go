@@ -591,3 +591,23 @@ func cspSource(lit string) bool {
 func cspNonce(text string, start int) bool {
 	return start > 0 && text[start-1] == '\'' && strings.HasPrefix(text[start:], "nonce-")
 }
+
+// urlPastHost returns a URL without its host, so that a placeholder's word in the host
+// (hooks.example.com, the domain documentation uses) does not make a random token in its path
+// or user part a placeholder; other values are returned as they are.
+func urlPastHost(v string) string {
+	i := strings.Index(v, "://")
+	if i <= 0 || i > 10 || !isLetters(v[:i]) {
+		return v
+	}
+	rest := v[i+3:]
+	j := strings.IndexAny(rest, "/?#")
+	if j < 0 {
+		j = len(rest)
+	}
+	user := ""
+	if at := strings.LastIndexByte(rest[:j], '@'); at >= 0 {
+		user = rest[:at+1]
+	}
+	return v[:i+3] + user + rest[j:]
+}

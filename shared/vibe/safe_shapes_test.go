@@ -73,6 +73,7 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"csp nonce", `add_header Content-Security-Policy "script-src 'self' 'nonce-Xk9QmDvV4Rfq3tC7bLpWsZ2N' 'strict-dynamic' https://cdn.example.com";`},
 		{"csp sources in a list", `scriptSrc: ["'self'", "'unsafe-inline'", "'sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC'", "https://js.stripe.com"],`},
 		{"times with four colons", "10:30:00:000:ready\n[12:01:55:123:INFO] started"},
+		{"a stand-in url under a secret's name", `"api_key": "https://example.com/your-api-key-here", "secret": "https://docs.acme.io/guides/secret-management"`},
 		{"git credential sections", "[credential \"https://github.com\"]\n\thelper = !gh auth git-credential\n[credential \"https://gist.github.com\"]"},
 	}
 	for _, tc := range kept {
@@ -145,6 +146,9 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a random quoted run that is no nonce", "script_token = 'noncE-Xk9QmDvV4Rfq3tC7bLpWsZ2N'", "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
 		{"pgpass line echoed into its file", `{"command":"echo 'db.acme.io:5432:orders:orders_rw:Qx7mB2pzR9vL' >> ~/.pgpass && chmod 600 ~/.pgpass"}`, "Qx7mB2pzR9vL"},
 		{"pgpass line as a json value", `{"PGPASS": "db.acme.io:5432:app:deploy:Xy7pass99q", "x": 1}`, "Xy7pass99q"},
+		{"a url under a secret's name on a documentation host", `{"webhook_secret": "https://hooks.example.com/in/Xk9QmDvV4Rfq3tC7"}`, "Xk9QmDvV4Rfq3tC7"},
+		{"a session token in a cookie", "Set-Cookie: sid=sess_2Wq8Z1nX4cV7bN0mL3kJ6hG9fD2sA5pO; Path=/; HttpOnly", "2Wq8Z1nX4cV7bN0mL3kJ6hG9fD2sA5pO"},
+		{"a session token in a json member", `{"session": "sess_2Wq8Z1nX4cV7bN0mL3kJ6hG9fD2sA5pO"}`, "2Wq8Z1nX4cV7bN0mL3kJ6hG9fD2sA5pO"},
 		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
 	}
 	for _, tc := range caught {

@@ -656,7 +656,7 @@ var unleet = strings.NewReplacer("@", "a", "0", "o", "1", "i", "3", "e", "5", "s
 // placeholderWords reports values that say they stand in for a secret: runs of x or *, the
 // words example, placeholder, changeme, dummy, fake, "your key here".
 func placeholderWords(v string) bool {
-	l := strings.ToLower(v)
+	l := strings.ToLower(urlPastHost(v))
 	for _, w := range []string{"xxxx", "****", "example", "placeholder", "changeme", "change_me", "change-me",
 		"dummy", "fake", "your_", "your-", "yourkey", "yourtoken", "yoursecret", "yourpassword", "replace_me",
 		"replace-me", "replaceme", "insert_", "insert-", "_here", "-here", "redacted", "sample_", "notreal", "not-a-real", "not_a_real"} {
