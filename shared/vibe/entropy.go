@@ -103,17 +103,18 @@ func base32Seed(tok string) bool {
 // strings code is full of (git SHAs and other hex digests, UUIDs, integrity hashes, paths,
 // dotted names).
 func highEntropySecret(tok string) bool {
+	rooted := rootedPath(tok) // /var/folders/…: a path, however random its segments look together
 	tok = strings.Trim(tok, "=.-_~/")
 	if len(tok) < 20 || isHex(tok) || uuidRe.MatchString(tok) || integrityRe.MatchString(tok) || standIn(tok) {
 		return false // …EXAMPLEKEY, …xxxx…: a stand-in, however random the rest looks
 	}
-	if strings.Count(tok, "/") >= 2 && !strings.ContainsAny(tok, "+=") && !randomBase64(tok) {
+	if strings.Count(tok, "/") >= 2 && !strings.ContainsAny(tok, "+=") && (rooted || !randomBase64(tok)) {
 		return false // a path
 	}
 	if hashedFileName(tok) || idNamed(tok) {
 		return false // app-3f9c2b1a….js: a build's content hash
 	}
-	if strings.Count(tok, ".") >= 1 && !strings.HasPrefix(tok, "ey") && dottedWords(tok) {
+	if strings.Count(tok, ".") >= 1 && !strings.HasPrefix(tok, "ey") && (dottedWords(tok) || hostName(tok)) {
 		return false // a dotted identifier or host name
 	}
 	var lower, upper, digit int

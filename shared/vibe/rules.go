@@ -502,7 +502,7 @@ var callLike = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*\(
 // value is a literal; an unquoted one may be code (token := getToken()).
 func keepKeyword(name, value string, quoted bool) bool {
 	v := strings.TrimSpace(value)
-	if v == "" || placeholderValue(v) || placeholderValue(strings.TrimRight(v, "!?):,;]")) || plainURL(v) {
+	if v == "" || placeholderValue(v) || placeholderValue(strings.TrimRight(v, "!?):,;]")) || plainURL(v) || namesNoSecret(name, v) {
 		return false // String!, Int? : GraphQL, Kotlin and Swift types
 	}
 
@@ -591,6 +591,8 @@ var (
 		"desc": true, "help": true, "text": true, "tooltip": true, "caption": true, "warning": true,
 		"validator": true, "validation": true, "strength": true, "rule": true, "rules": true,
 		"requirements": true, "regex": true, "pattern": true, "input": true, "button": true, "link": true,
+		// how many tokens a model may use: token_budget=128000
+		"budget": true, "usage": true, "remaining": true,
 	}
 )
 

@@ -165,9 +165,11 @@ func passwordCompound(v string) bool {
 
 // harmlessRun reports a random-looking run that entropy alone must not redact: a public key
 // (inPublicKey), an encoded image, font or document (inEncodedMedia), a header's request
-// id (idHeaderValue) or a Content-Security-Policy nonce (cspNonce).
-func harmlessRun(text string, start int) bool {
-	return inPublicKey(text, start) || inEncodedMedia(text, start) || idHeaderValue(text, start) || cspNonce(text, start)
+// id (idHeaderValue, idLabelValue), a Content-Security-Policy nonce (cspNonce) or a JWT cut
+// short on purpose (elidedJWT).
+func harmlessRun(text string, start, end int) bool {
+	return inPublicKey(text, start) || inEncodedMedia(text, start) || idHeaderValue(text, start) || idLabelValue(text, start) ||
+		cspNonce(text, start) || elidedJWT(text[start:end]) || strings.HasPrefix(text[end:], "…") && elidedJWT(text[start:end]+"…")
 }
 
 // mediaSignatures are the base64 forms of the first bytes of images, fonts and documents:
@@ -257,7 +259,20 @@ func inPublicKey(text string, start int) bool {
 	}
 	head := text[max(0, start-8192):start]
 	b := strings.LastIndex(head, "BEGIN PGP PUBLIC KEY BLOCK-----")
-	return b >= 0 && !strings.Contains(head[b:], "-----END PGP")
+	if b >= 0 && !strings.Contains(head[b:], "-----END PGP") {
+		return true
+	}
+	// A certificate, a certificate request or a public key in PEM: public by definition.
+	b = strings.LastIndex(head, "-----BEGIN ")
+	if b < 0 || strings.Contains(head[b:], "-----END") {
+		return false
+	}
+	label, _, _ := strings.Cut(head[b+len("-----BEGIN "):], "-----")
+	switch label {
+	case "CERTIFICATE", "TRUSTED CERTIFICATE", "CERTIFICATE REQUEST", "NEW CERTIFICATE REQUEST", "X509 CRL", "PUBLIC KEY", "RSA PUBLIC KEY":
+		return true
+	}
+	return false
 }
 
 // u2fKeysLine reports whether the token at start is on a line of pam_u2f's authfile
@@ -367,6 +382,13 @@ var recordIDNames = map[string]bool{
 	"parentid": true, "callid": true, "toolcallid": true, "tooluseid": true, "generationid": true,
 	"completionid": true, "promptid": true, "traceid": true, "spanid": true, "correlationid": true,
 	"executionid": true, "jobid": true, "taskid": true, "commitid": true, "checkrunid": true,
+	// what a cloud's API and Terraform's plan print for a request's host and for resources
+	"hostid": true, "extendedrequestid": true, "resourceid": true, "instanceid": true, "imageid": true,
+	"containerid": true, "snapshotid": true, "volumeid": true, "insertid": true, "segmentid": true,
+	"invocationid": true, "operationid": true, "deploymentid": true, "buildid": true,
+	// what OpenID Connect and PKCE publish in a request: the verifier and the client's secret
+	// stay secret
+	"nonce": true, "codechallenge": true,
 }
 
 // gitRefLine matches the start of a line git push and fetch print for a ref they updated:
@@ -610,4 +632,160 @@ func urlPastHost(v string) string {
 		user = rest[:at+1]
 	}
 	return v[:i+3] + user + rest[j:]
+}
+
+// notAssignedName reports a keyword candidate that is no name a value is assigned to, by
+// what is around it: a source file's position in a trace (phoenix/token.ex:48:,
+// password_reset.spec.js:27:14), a string literal compared with another ('token_expired' ==
+// 'token_valid'), the shell's working directory ("$PWD":/app, PWD=/home/…) or a
+// parameter expansion that fails or substitutes without a default (${TOKEN:?TOKEN is not
+// set}, ${TOKEN:+--token}).
+func notAssignedName(s string, nameStart, nameEnd int) bool {
+	name := s[nameStart:nameEnd]
+	if nameEnd+1 < len(s) && s[nameEnd] == ':' && isDigitByte(s[nameEnd+1]) && sourceFileName(name) {
+		return true
+	}
+	if nameStart > 0 && nameEnd < len(s) && (s[nameStart-1] == '\'' || s[nameStart-1] == '"') && s[nameEnd] == s[nameStart-1] {
+		rest := strings.TrimLeft(s[nameEnd+1:min(len(s), nameEnd+8)], " \t")
+		if strings.HasPrefix(rest, "==") || strings.HasPrefix(rest, "!=") {
+			return true
+		}
+	}
+	if name == "PWD" || name == "OLDPWD" {
+		if nameStart > 0 && (s[nameStart-1] == '$' || s[nameStart-1] == '{' && nameStart > 1 && s[nameStart-2] == '$') {
+			return true
+		}
+		if nameEnd+1 < len(s) && s[nameEnd] == '=' && (s[nameEnd+1] == '/' || s[nameEnd+1] == '~') {
+			return true
+		}
+	}
+	if nameStart > 1 && s[nameStart-2:nameStart] == "${" {
+		rest := s[nameEnd:min(len(s), nameEnd+2)]
+		return strings.HasPrefix(rest, ":?") || strings.HasPrefix(rest, ":+") || strings.HasPrefix(rest, "?") || strings.HasPrefix(rest, "+") || rest == "}" || strings.HasPrefix(rest, "}")
+	}
+	return false
+}
+
+// sourceFileName reports a name that is a source file's (token.ex, auth/tokens.py,
+// password_reset.spec.js): what a stack trace or a compiler puts before :line.
+func sourceFileName(name string) bool {
+	i := strings.LastIndexByte(name, '.')
+	if i <= 0 {
+		return false
+	}
+	switch strings.ToLower(name[i+1:]) {
+	case "go", "py", "rb", "js", "mjs", "cjs", "ts", "tsx", "jsx", "ex", "exs", "erl", "java", "kt", "kts", "scala",
+		"c", "h", "cc", "cpp", "hpp", "cs", "swift", "m", "mm", "rs", "php", "pl", "pm", "lua", "dart", "vue",
+		"svelte", "sh", "bash", "zsh", "sql", "hs", "ml", "clj", "groovy", "gradle", "tf", "yaml", "yml", "toml",
+		"json", "xml", "html", "css", "scss", "md", "txt", "ini", "cfg", "conf", "env", "lock", "proto", "zig", "nim", "jl", "r":
+		return true
+	}
+	return false
+}
+
+// hostName reports a token that is a host name in lower case whose labels are words or a
+// hash in hex (3f9c2b1a….cloudfront.net, as a CDN's via header prints it): no path, the last
+// label a top-level domain. A generated label of other letters makes no host name harmless
+// (<digits>-<random>.apps.googleusercontent.com is an OAuth client's id).
+func hostName(tok string) bool {
+	if strings.Contains(tok, "/") || !urlWithHost(tok) {
+		return false
+	}
+	for l := range strings.SplitSeq(tok, ".") {
+		if !isHex(l) && !wordParts(l, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// rootedPath reports a slash-separated token that opens like a file system path: a root
+// directory's name in letters (/var/folders/…, /Users/…, ~/Library/…) and another segment
+// after it, where random base64 does not open with a slash and a word.
+func rootedPath(tok string) bool {
+	t, ok := strings.CutPrefix(tok, "~/")
+	if !ok {
+		if t, ok = strings.CutPrefix(tok, "/"); !ok {
+			return false
+		}
+	}
+	seg, rest, ok := strings.Cut(t, "/")
+	return ok && rest != "" && len(seg) >= 2 && isLetters(seg) && (strings.ToLower(seg) == seg || strings.ToLower(seg[1:]) == seg[1:])
+}
+
+// idLabelValue reports a token after a prose label that names it an id (S3's "S3 Extended
+// Request ID: <base64>", "Host ID:", "Trace ID:"): the label's words read as a header's name
+// (idHeaderName), up to four of them.
+func idLabelValue(text string, start int) bool {
+	i := start
+	for k := 0; k < 2 && i > 0 && text[i-1] == ' '; k++ {
+		i--
+	}
+	if i == 0 || text[i-1] != ':' {
+		return false
+	}
+	ne := i - 1
+	j := ne
+	for j > 0 && ne-j < 40 && (isAlnum(text[j-1]) || text[j-1] == ' ') {
+		j--
+	}
+	words := strings.Fields(text[j:ne])
+	if len(words) < 2 || len(words) > 4 {
+		return false
+	}
+	return idHeaderName(strings.ToLower(strings.Join(words, "-")))
+}
+
+// elidedJWT reports a JSON Web Token cut short on purpose, as documentation writes one
+// (Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9..., eyJhbGciOi…): an ellipsis before the
+// signature, so what is shown is at most the header and part of the claims, and no
+// credential.
+func elidedJWT(v string) bool {
+	body, ok := strings.CutSuffix(v, "...")
+	if !ok {
+		if body, ok = strings.CutSuffix(v, "…"); !ok {
+			return false
+		}
+	}
+	body = strings.TrimRight(body, ".")
+	return strings.HasPrefix(body, "eyJ") && strings.Count(body, ".") <= 1 && strings.Trim(body, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.") == ""
+}
+
+// namesNoSecret reports a keyword candidate whose value names a thing rather than holds a
+// secret: a dependency's version under a package named for secrets (secret-service =
+// "3.0.1", keyring = "2.3.3"), the Secret a chart reads credentials from (existingSecret:
+// db-credentials) and the key it reads a password from there (adminPasswordKey:
+// postgres-password, the Bitnami charts' …PasswordKey).
+func namesNoSecret(name, v string) bool {
+	v = strings.Trim(v, `"'`)
+	if versionValue(v) {
+		return true
+	}
+	parts := nameParts(name)
+	if len(parts) == 2 && parts[0] == "existing" && parts[1] == "secret" {
+		return true // existingSecret: db-credentials, the Secret a chart reads its credentials from
+	}
+	if len(parts) >= 2 && parts[len(parts)-1] == "key" {
+		switch parts[len(parts)-2] {
+		case "password", "passwd", "token", "secret", "credential", "credentials":
+			return v != "" && strings.ToLower(v) == v && identifierWords(v) && strings.ContainsAny(v, "-.")
+		}
+	}
+	return false
+}
+
+// versionValue reports a version (3.0.1, ^2.3, ~1.4.2, v0.19.1): two or three parts of one to
+// three digits.
+func versionValue(v string) bool {
+	v = strings.TrimLeft(v, "^~=v")
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return false
+	}
+	for _, p := range parts {
+		if len(p) == 0 || len(p) > 3 || !isDigits(p) {
+			return false
+		}
+	}
+	return true
 }

@@ -238,7 +238,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				f.addSpan(ruleFormat, start, end)
 				return
 			}
-			if end-start < 20 || afterDigestPrefix(text, start) || inDataURI(text, start) || harmlessRun(text, start) {
+			if end-start < 20 || afterDigestPrefix(text, start) || inDataURI(text, start) || harmlessRun(text, start, end) {
 				return
 			}
 			if highEntropySecret(tok) && !idNamedValue(text, start, end) {
@@ -656,6 +656,9 @@ var unleet = strings.NewReplacer("@", "a", "0", "o", "1", "i", "3", "e", "5", "s
 // placeholderWords reports values that say they stand in for a secret: runs of x or *, the
 // words example, placeholder, changeme, dummy, fake, "your key here".
 func placeholderWords(v string) bool {
+	if elidedJWT(v) {
+		return true
+	}
 	l := strings.ToLower(urlPastHost(v))
 	for _, w := range []string{"xxxx", "****", "example", "placeholder", "changeme", "change_me", "change-me",
 		"dummy", "fake", "your_", "your-", "yourkey", "yourtoken", "yoursecret", "yourpassword", "replace_me",
