@@ -74,6 +74,7 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"csp sources in a list", `scriptSrc: ["'self'", "'unsafe-inline'", "'sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC'", "https://js.stripe.com"],`},
 		{"times with four colons", "10:30:00:000:ready\n[12:01:55:123:INFO] started"},
 		{"a stand-in url under a secret's name", `"api_key": "https://example.com/your-api-key-here", "secret": "https://docs.acme.io/guides/secret-management"`},
+		{"stripe publishable keys", "const stripe = Stripe('pk_live_51HXk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5TsAbCdEfGhIj00abcdef');\nSTRIPE_PUBLISHABLE_KEY=pk_test_TYooMQauvdEDq54NiTphI7jx"},
 		{"git credential sections", "[credential \"https://github.com\"]\n\thelper = !gh auth git-credential\n[credential \"https://gist.github.com\"]"},
 	}
 	for _, tc := range kept {
@@ -162,6 +163,10 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a version with more in it", `password = "3.0.1a9Zx"`, "3.0.1a9Zx"},
 		{"a secret beside a request id label", "Request ID: 4XJ9K2M8N1P3Q5R7; Secret Access Key: Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
 		{"a host with a generated label", "482910573621-x7k2m9qwz4rt8vb1np5sd3fg6hj0lc2e.apps.googleusercontent.com", "x7k2m9qwz4rt8vb1np5sd3fg6hj0lc2e"},
+		{"a stripe secret key beside a publishable one", "STRIPE_PUBLISHABLE_KEY=pk_test_TYooMQauvdEDq54NiTphI7jx\nSTRIPE_SECRET_KEY=sk_test_4eC39HqLyjWDarjtT1zdp7dc", "4eC39HqLyjWDarjtT1zdp7dc"},
+		{"a stripe restricted key", "rk_live_51HXk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "51HXk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pz"},
+		{"a courier key, upper case", "COURIER_AUTH_TOKEN=pk_prod_Q7ZK3R8DPWN2X4HVBQY5MGCS7L1A", "Q7ZK3R8DPWN2X4HVBQY5MGCS7L1A"},
+		{"a courier key without its name", "send(pk_test_Q7ZK3R8DPWN2X4HVBQY5MGCS7L1A)", "Q7ZK3R8DPWN2X4HVBQY5MGCS7L1A"},
 		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
 	}
 	for _, tc := range caught {
