@@ -803,3 +803,25 @@ func publishableKey(tok string) bool {
 	}
 	return len(body) >= 20 && allLettersDigits(body) && strings.ToUpper(body) != body
 }
+
+// closesParenthesis reports an address's account and password that are the words of a
+// parenthesis after it (1.1.1.2 (Cloudflare Malware), 10.0.0.5 (Primary Backup)): the
+// parenthesis opened before the account closes at the end of the "password".
+func closesParenthesis(before, value string) bool {
+	return strings.Contains(before, "(") && strings.HasSuffix(value, ")") && !strings.Contains(value, "(")
+}
+
+// passVerb reports the word pass used as a verb in prose (how to pass "…" as an argument,
+// you can pass '…' to node): after a word that a verb follows, lower case; an account's
+// password after pass (user admin pass x, FTP's PASS x) is no verb.
+func passVerb(s string, nameStart int, name string) bool {
+	if name != "pass" || nameStart < 3 || s[nameStart-1] != ' ' {
+		return false
+	}
+	i := nameStart - 1
+	for i > 0 && isLetter(s[i-1]) || i > 0 && s[i-1] == '\'' {
+		i--
+	}
+	return oneOfFold(s[i:nameStart-1], "to", "can", "could", "will", "would", "should", "must", "may", "might", "we",
+		"you", "i", "they", "then", "and", "also", "just", "simply", "not", "don't", "never", "please", "i'll", "we'll", "let's")
+}

@@ -75,6 +75,8 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"times with four colons", "10:30:00:000:ready\n[12:01:55:123:INFO] started"},
 		{"a stand-in url under a secret's name", `"api_key": "https://example.com/your-api-key-here", "secret": "https://docs.acme.io/guides/secret-management"`},
 		{"stripe publishable keys", "const stripe = Stripe('pk_live_51HXk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5TsAbCdEfGhIj00abcdef');\nSTRIPE_PUBLISHABLE_KEY=pk_test_TYooMQauvdEDq54NiTphI7jx"},
+		{"pass as a verb", "My focus is on determining how to pass \"hello world 42\" as a single argument. You can pass '--max-old-space-size=4096' to node."},
+		{"words in a parenthesis after an address", "*   **Upstreams:** 1.1.1.2 (Cloudflare Malware) & 9.9.9.9 (Quad9)"},
 		{"git credential sections", "[credential \"https://github.com\"]\n\thelper = !gh auth git-credential\n[credential \"https://gist.github.com\"]"},
 	}
 	for _, tc := range kept {
@@ -167,6 +169,8 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a stripe restricted key", "rk_live_51HXk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "51HXk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pz"},
 		{"a courier key, upper case", "COURIER_AUTH_TOKEN=pk_prod_Q7ZK3R8DPWN2X4HVBQY5MGCS7L1A", "Q7ZK3R8DPWN2X4HVBQY5MGCS7L1A"},
 		{"a courier key without its name", "send(pk_test_Q7ZK3R8DPWN2X4HVBQY5MGCS7L1A)", "Q7ZK3R8DPWN2X4HVBQY5MGCS7L1A"},
+		{"a password after pass and an account", "user admin pass 'Zx8kq2pLm9!'", "Zx8kq2pLm9!"},
+		{"an account in a parenthesis and its password", "10.0.0.5 (root) Zx8kq2pLm9!", "Zx8kq2pLm9!"},
 		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
 	}
 	for _, tc := range caught {
