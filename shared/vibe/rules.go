@@ -525,6 +525,9 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if !upperName && codeLike.MatchString(v) && strings.ContainsAny(v, "().") && !randomSegment(v) {
 		return false
 	}
+	if !upperName && codePath(v) {
+		return false // type SecretString = secrecy::SecretBox<str>;
+	}
 	return true
 }
 

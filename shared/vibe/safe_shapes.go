@@ -825,3 +825,22 @@ func passVerb(s string, nameStart int, name string) bool {
 	return oneOfFold(s[i:nameStart-1], "to", "can", "could", "will", "would", "should", "must", "may", "might", "we",
 		"you", "i", "they", "then", "and", "also", "just", "simply", "not", "don't", "never", "please", "i'll", "we'll", "let's")
 }
+
+// codePath reports a value that is a path in code: names joined by :: (Rust, C++, PHP,
+// Ruby), maybe with type arguments (secrecy::SecretBox<str>, Foo::Bar::TOKEN).
+func codePath(v string) bool {
+	v = strings.TrimRight(v, ";,)")
+	if i := strings.IndexByte(v, '<'); i > 0 && strings.HasSuffix(v, ">") {
+		v = v[:i]
+	}
+	parts := strings.Split(v, "::")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || !identifierWords(strings.Trim(p, "0123456789")) || isDigitByte(p[0]) {
+			return false
+		}
+	}
+	return true
+}

@@ -77,6 +77,8 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"stripe publishable keys", "const stripe = Stripe('pk_live_51HXk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5TsAbCdEfGhIj00abcdef');\nSTRIPE_PUBLISHABLE_KEY=pk_test_TYooMQauvdEDq54NiTphI7jx"},
 		{"pass as a verb", "My focus is on determining how to pass \"hello world 42\" as a single argument. You can pass '--max-old-space-size=4096' to node."},
 		{"words in a parenthesis after an address", "*   **Upstreams:** 1.1.1.2 (Cloudflare Malware) & 9.9.9.9 (Quad9)"},
+		{"an organization id header", "anthropic-organization-id: 3f1c5a0e-3a9d-4c44-b597-050b7caac6f5\nx-request-id: req_011CRqN5sdXzY2vKjqGpQ8Lb"},
+		{"a type alias named for a secret", "type SecretString = secrecy::SecretBox<str>;\nlet token_kind = TokenKind::Bearer;"},
 		{"git credential sections", "[credential \"https://github.com\"]\n\thelper = !gh auth git-credential\n[credential \"https://gist.github.com\"]"},
 	}
 	for _, tc := range kept {
@@ -171,6 +173,8 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a courier key without its name", "send(pk_test_Q7ZK3R8DPWN2X4HVBQY5MGCS7L1A)", "Q7ZK3R8DPWN2X4HVBQY5MGCS7L1A"},
 		{"a password after pass and an account", "user admin pass 'Zx8kq2pLm9!'", "Zx8kq2pLm9!"},
 		{"an account in a parenthesis and its password", "10.0.0.5 (root) Zx8kq2pLm9!", "Zx8kq2pLm9!"},
+		{"a vendor's key beside an id header", "anthropic-organization-id: 3f1c5a0e-3a9d-4c44-b597-050b7caac6f5\ncloudsmith: 3f9c2b1a7d4b9c8e0f1a2b3c4d5e6f7a8b9c0d1e", "3f9c2b1a7d4b9c8e0f1a2b3c4d5e6f7a8b9c0d1e"},
+		{"a secret with colons under an upper-case name", `SECRET = "Zx8kq::pLm9Q"`, "Zx8kq::pLm9Q"},
 		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
 	}
 	for _, tc := range caught {
