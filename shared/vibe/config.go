@@ -993,7 +993,7 @@ func pgpassLines(s string) []int {
 			end += from
 		}
 		line := s[from:end]
-		if strings.Count(line, ":") >= 4 {
+		if left := strings.Count(line, ":"); left >= 4 {
 			for i := 0; i < len(line); {
 				c := strings.IndexByte(line[i:], ':')
 				if c < 0 {
@@ -1001,8 +1001,9 @@ func pgpassLines(s string) []int {
 				}
 				c += i
 				i = c + 1
+				left-- // the colons after c
 				p := strings.IndexByte(line[c+1:], ':')
-				if p < 0 || strings.Count(line[c+1:], ":") < 3 {
+				if p < 0 || left < 3 {
 					break
 				}
 				if port := line[c+1 : c+1+p]; port == "*" || len(port) >= 2 && len(port) <= 5 && isDigits(port) {

@@ -42,7 +42,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				continue // arn:aws:secretsmanager:…:secret:db-AbCd: a secret's name in an ARN
 			}
 			name := strings.Trim(chunk[nameStart:nameEnd], ".-")
-			if fs := flagStart(chunk, nameStart); fs >= 0 && flagTakesNoSecret(chunk[fs:nameEnd]) || qualifiedKey(chunk, nameStart, name) || testStatus(chunk, nameStart, name) || gitRefUpdate(chunk, nameStart) || idHeaderName(strings.ToLower(name)) || notAssignedName(chunk, nameStart, nameEnd) || passVerb(chunk, nameStart, name) {
+			if fs := flagStart(chunk, nameStart); fs >= 0 && flagTakesNoSecret(chunk[fs:nameEnd]) || qualifiedKey(chunk, nameStart, name) || testStatus(chunk, nameStart, name) || gitRefUpdate(chunk, nameStart) || idHeaderName(strings.ToLower(name)) || notAssignedName(chunk, nameStart, nameEnd) || passVerb(chunk, nameStart, name) || hclBlockLabel(chunk, nameStart) {
 				continue // gpg --export-secret-keys KEYID: a flag that acts on secrets; Cache key: …
 			}
 			if !nameHasSecretWord(name) && !twoWordSecretName(chunk, nameStart, name) {
@@ -274,7 +274,7 @@ func gluedValue(s string, nameStart, nameEnd int) (int, bool) {
 // characters mixing letters and digits (not a version, a file name, a date or dotted
 // words), or 24+ letters of one case without a break.
 func credentialValue(v string) bool {
-	if len(v) < 12 || len(v) > 400 || placeholderValue(v) || v[0] == '-' || strings.Contains(v, "://") {
+	if len(v) < 12 || len(v) > 400 || placeholderValue(v) || v[0] == '-' || strings.Contains(v, "://") || pathValue(v) {
 		return false
 	}
 	if uuidRe.MatchString(v) {
@@ -494,7 +494,7 @@ func literalArgument(s string, i int) (int, int, bool) {
 // changing character class often.
 func randomValue(v string) bool {
 	v = strings.Trim(v, `"'`+"`")
-	if len(v) < 8 || len(v) > 400 || placeholderValue(v) || isHex(v) || uuidRe.MatchString(v) {
+	if len(v) < 8 || len(v) > 400 || placeholderValue(v) || isHex(v) || uuidRe.MatchString(v) || pathValue(v) {
 		return false
 	}
 	for i := 0; i < len(v); i++ {

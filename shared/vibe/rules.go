@@ -253,7 +253,7 @@ var extraRules = append([]extraRule{
 		// Not a call (password = get_password()), what opens an expression (password = (…)
 		// nor a member or an index (password = os.environ["DB_PASSWORD"], cfg.Password).
 		check: func(v string) bool {
-			return !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" &&
+			return !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" && !pathValue(v) &&
 				!(codeLike.MatchString(v) && strings.ContainsAny(v, ".[") && !randomSegment(v))
 		},
 	},
@@ -501,7 +501,7 @@ var callLike = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*\(
 // value is a literal; an unquoted one may be code (token := getToken()).
 func keepKeyword(name, value string, quoted bool) bool {
 	v := strings.TrimSpace(value)
-	if v == "" || placeholderValue(v) || placeholderValue(strings.TrimRight(v, "!?):,;]")) || plainURL(v) || namesNoSecret(name, v) || publishableKey(strings.Trim(v, `"'`)) {
+	if v == "" || placeholderValue(v) || placeholderValue(strings.TrimRight(v, "!?):,;]")) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || publishableKey(strings.Trim(v, `"'`)) {
 		return false // String!, Int? : GraphQL, Kotlin and Swift types
 	}
 
@@ -525,8 +525,8 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if !upperName && codeLike.MatchString(v) && strings.ContainsAny(v, "().") && !randomSegment(v) {
 		return false
 	}
-	if !upperName && codePath(v) {
-		return false // type SecretString = secrecy::SecretBox<str>;
+	if !upperName && (codePath(v) || typeAnnotation(v)) {
+		return false // type SecretString = secrecy::SecretBox<str>; refreshToken: string | null;
 	}
 	return true
 }

@@ -844,3 +844,69 @@ func codePath(v string) bool {
 	}
 	return true
 }
+
+// hclBlockLabel reports a name that is a label of a Terraform or HCL block (resource
+// "aws_secretsmanager_secret" "db" {, resource "random_password" "db" {): a resource's type
+// and name, not an assignment.
+func hclBlockLabel(s string, nameStart int) bool {
+	head := lineHead(s, nameStart)
+	kw, rest, ok := strings.Cut(head, " ")
+	if !ok || !oneOfFold(kw, "resource", "data", "variable", "output", "module", "provider", "ephemeral", "check", "import", "removed") {
+		return false
+	}
+	rest = strings.TrimSpace(rest)
+	if rest == "" || rest[0] != '"' {
+		return false
+	}
+	le := strings.IndexByte(s[nameStart:], '\n')
+	if le < 0 {
+		le = len(s) - nameStart
+	}
+	return strings.HasSuffix(strings.TrimRight(s[nameStart:nameStart+le], " \t\r"), "{")
+}
+
+// typeAnnotation reports a value that is a type, after a lower-case name in TypeScript,
+// Kotlin, Swift, Rust or Go (refreshToken: string | null;, secret: Uint8Array;, key: [u8; 32],
+// token: Option<String>): a union of type names, a typed array or buffer, or a built-in
+// type of bytes.
+func typeAnnotation(v string) bool {
+	v = strings.TrimRight(v, ";,")
+	if strings.Contains(v, " | ") {
+		for _, alt := range strings.Split(v, " | ") {
+			alt = strings.TrimSuffix(strings.TrimSpace(alt), "[]")
+			if alt == "" || !identifierWords(strings.Trim(alt, "0123456789<>")) {
+				return false
+			}
+		}
+		return true
+	}
+	switch strings.TrimSuffix(v, "?") {
+	case "Uint8Array", "Uint8ClampedArray", "Int8Array", "Uint16Array", "Int16Array", "Uint32Array", "Int32Array",
+		"Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array", "ArrayBuffer", "Buffer", "ByteArray",
+		"[]byte", "[u8; 32]", "[u8; 64]", "Vec<u8>", "Option<String>", "SecretString", "SecretBox<str>", "Data", "bytes":
+		return true
+	}
+	return false
+}
+
+// pathValue reports a value that is a file's path of word segments (/home/dev/.ssh/id_ed25519,
+// /run/secrets/db_password): where a secret is kept, as a prompt or a mounted secret names it.
+func pathValue(v string) bool {
+	v = strings.Trim(v, `"'`)
+	t, ok := strings.CutPrefix(v, "~/")
+	if !ok {
+		if t, ok = strings.CutPrefix(v, "/"); !ok {
+			return false
+		}
+	}
+	segs := strings.Split(t, "/")
+	if len(segs) < 2 {
+		return false
+	}
+	for _, seg := range segs {
+		if seg == "" || !wordParts(strings.TrimPrefix(seg, "."), 0) {
+			return false
+		}
+	}
+	return true
+}

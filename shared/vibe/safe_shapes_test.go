@@ -79,6 +79,9 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"words in a parenthesis after an address", "*   **Upstreams:** 1.1.1.2 (Cloudflare Malware) & 9.9.9.9 (Quad9)"},
 		{"an organization id header", "anthropic-organization-id: 3f1c5a0e-3a9d-4c44-b597-050b7caac6f5\nx-request-id: req_011CRqN5sdXzY2vKjqGpQ8Lb"},
 		{"a type alias named for a secret", "type SecretString = secrecy::SecretBox<str>;\nlet token_kind = TokenKind::Bearer;"},
+		{"typescript types named for secrets", "interface Session {\n  token?: string;\n  refreshToken: string | null;\n  secret: Uint8Array;\n}"},
+		{"terraform block labels", "resource \"aws_secretsmanager_secret\" \"db\" {\n  name = \"prod/db/password\"\n}\nresource \"random_password\" \"db\" {\n  length  = 32\n}"},
+		{"ssh's passphrase prompt", "Enter passphrase for key '/home/dev/.ssh/id_ed25519':\nDB_PASSWORD_FILE=/run/secrets/db_password\nPASSWORD=/run/secrets/db_password"},
 		{"git credential sections", "[credential \"https://github.com\"]\n\thelper = !gh auth git-credential\n[credential \"https://gist.github.com\"]"},
 	}
 	for _, tc := range kept {
@@ -175,6 +178,9 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"an account in a parenthesis and its password", "10.0.0.5 (root) Zx8kq2pLm9!", "Zx8kq2pLm9!"},
 		{"a vendor's key beside an id header", "anthropic-organization-id: 3f1c5a0e-3a9d-4c44-b597-050b7caac6f5\ncloudsmith: 3f9c2b1a7d4b9c8e0f1a2b3c4d5e6f7a8b9c0d1e", "3f9c2b1a7d4b9c8e0f1a2b3c4d5e6f7a8b9c0d1e"},
 		{"a secret with colons under an upper-case name", `SECRET = "Zx8kq::pLm9Q"`, "Zx8kq::pLm9Q"},
+		{"a password inside a terraform block", "resource \"aws_db_instance\" \"main\" {\n  password = \"Zx8kq2pLm9!\"\n}", "Zx8kq2pLm9!"},
+		{"a random value that opens with a slash", `password = "/a1B2c3/D4e5F6g7H8"`, "D4e5F6g7H8"},
+		{"a password typed as a string's value", "const password: string = 'Zx8kq2pLm9!';", "Zx8kq2pLm9!"},
 		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
 	}
 	for _, tc := range caught {
