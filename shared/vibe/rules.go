@@ -595,6 +595,8 @@ var (
 		"requirements": true, "regex": true, "pattern": true, "input": true, "button": true, "link": true,
 		// how many tokens a model may use: token_budget=128000
 		"budget": true, "usage": true, "remaining": true,
+		// what hands out a credential: credential_helper = osxkeychain
+		"helper": true, "helpers": true,
 	}
 )
 

@@ -165,11 +165,13 @@ func passwordCompound(v string) bool {
 
 // harmlessRun reports a random-looking run that entropy alone must not redact: a public key
 // (inPublicKey), an encoded image, font or document (inEncodedMedia), a header's request
-// id (idHeaderValue, idLabelValue), a Content-Security-Policy nonce (cspNonce) or a JWT cut
-// short on purpose (elidedJWT).
+// id (idHeaderValue, idLabelValue), a Content-Security-Policy nonce (cspNonce), a JWT cut
+// short on purpose (elidedJWT), a certificate or public key in base64 (publicPEMBase64) or a
+// JSON Web Key's public member (jwkPublicMember).
 func harmlessRun(text string, start, end int) bool {
 	return inPublicKey(text, start) || inEncodedMedia(text, start) || idHeaderValue(text, start) || idLabelValue(text, start) ||
-		cspNonce(text, start) || elidedJWT(text[start:end]) || strings.HasPrefix(text[end:], "…") && elidedJWT(text[start:end]+"…")
+		cspNonce(text, start) || elidedJWT(text[start:end]) || strings.HasPrefix(text[end:], "…") && elidedJWT(text[start:end]+"…") ||
+		publicPEMBase64(text[start:end]) || jwkPublicMember(text, start, end)
 }
 
 // mediaSignatures are the base64 forms of the first bytes of images, fonts and documents:
@@ -561,7 +563,8 @@ func idHeaderName(n string) bool {
 	}
 	last := n[strings.LastIndexByte(n, '-')+1:]
 	switch {
-	case strings.HasSuffix(last, "id") && len(last) <= 16, last == "ray", last == "ref", last == "context":
+	case strings.HasSuffix(last, "id") && len(last) <= 16, last == "ray", last == "ref", last == "context",
+		last == "digest", last == "md5", last == "hash", last == "checksum", last == "etag": // Content-Digest, Content-MD5
 		return true
 	}
 	return hasPrefixAny(n, []string{"x-amz-", "x-amzn-", "x-goog-", "x-guploader-", "x-ms-", "x-azure-", "x-cloud-trace-", "x-datadog-", "x-b3-", "x-github-request"})
@@ -753,7 +756,8 @@ func elidedJWT(v string) bool {
 
 // namesNoSecret reports a keyword candidate whose value names a thing rather than holds a
 // secret: a dependency's version under a package named for secrets (secret-service =
-// "3.0.1", keyring = "2.3.3"), the Secret a chart reads credentials from (existingSecret:
+// "3.0.1", keyring = "2.3.3"), docker's credential helper ("credsStore": "desktop"), the
+// Secret a chart reads credentials from (existingSecret:
 // db-credentials) and the key it reads a password from there (adminPasswordKey:
 // postgres-password, the Bitnami charts' …PasswordKey).
 func namesNoSecret(name, v string) bool {
@@ -764,6 +768,9 @@ func namesNoSecret(name, v string) bool {
 	parts := nameParts(name)
 	if len(parts) == 2 && parts[0] == "existing" && parts[1] == "secret" {
 		return true // existingSecret: db-credentials, the Secret a chart reads its credentials from
+	}
+	if len(parts) == 2 && (parts[0] == "creds" || parts[0] == "cred") && parts[1] == "store" && isLetters(strings.ReplaceAll(v, "-", "")) {
+		return true // docker's "credsStore": "desktop", the helper that keeps the credentials
 	}
 	if len(parts) >= 2 && parts[len(parts)-1] == "key" {
 		switch parts[len(parts)-2] {
@@ -909,4 +916,32 @@ func pathValue(v string) bool {
 		}
 	}
 	return true
+}
+
+// publicPEMBase64 reports base64 of a PEM certificate or public key (a kubeconfig's
+// certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0t…): public; client-key-data, a
+// private key's, stays masked.
+func publicPEMBase64(tok string) bool {
+	return hasPrefixAny(tok, []string{"LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t", "LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0"})
+}
+
+// jwkPublicMember reports the quoted value of a JSON Web Key's public member (the modulus
+// "n", the exponent "e", the point "x" and "y") in an object that says its key type
+// ("kty"): a public key. The private members (d, p, q, dp, dq, qi, k) are the json-web-key
+// rule's.
+func jwkPublicMember(text string, start, end int) bool {
+	if start < 5 || end >= len(text) || text[start-1] != '"' || text[end] != '"' {
+		return false
+	}
+	head := strings.TrimRight(text[max(0, start-8):start-1], " \t")
+	if !strings.HasSuffix(head, ":") {
+		return false
+	}
+	head = strings.TrimRight(head[:len(head)-1], " \t")
+	switch {
+	case strings.HasSuffix(head, `"n"`), strings.HasSuffix(head, `"e"`), strings.HasSuffix(head, `"x"`), strings.HasSuffix(head, `"y"`):
+	default:
+		return false
+	}
+	return strings.Contains(text[max(0, start-200):min(len(text), end+200)], `"kty"`)
 }

@@ -181,6 +181,10 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a password inside a terraform block", "resource \"aws_db_instance\" \"main\" {\n  password = \"Zx8kq2pLm9!\"\n}", "Zx8kq2pLm9!"},
 		{"a random value that opens with a slash", `password = "/a1B2c3/D4e5F6g7H8"`, "D4e5F6g7H8"},
 		{"a password typed as a string's value", "const password: string = 'Zx8kq2pLm9!';", "Zx8kq2pLm9!"},
+		{"a private key in a kubeconfig", "users:\n- user:\n    client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJrVENDQVRlZ0F3SUJBZ0lJWGs5UW1EdlY0UmZxM3RDN2JMcFdzWjJOUXg3\n    client-key-data: LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0tCk1IY0NBUUVFSUJxN1hrOVFtRHZWNFJmcTN0QzdiTHBXc1oyTlF4N21CMnB6Ujl2TA==", "LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0tCk1IY0NBUUVF"},
+		{"a private json web key", `{"kty":"RSA","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc","e":"AQAB","d":"X4cTteJY_gn4FYPsXB8rdXix5vwsg1FLN5E3EaG6RJoVH-HLLKD9M7dx5oo7GURknchnrRweUkC7hT5fJLM0WbFAKNLWY2vv7B6NqXSzUvxT0_YSfqijwp3RTzlBaCxWp4doFk5N2o8Gy_nHNKroADIkJ46pRUohsXywbReAdYaMwFs9tv8d_cPVY3i07a3t8MN6TNwm0dSawm9v47UiCl3Sk5ZiG7xojPLu4sbg1U2jx4IBTNBznbJSzFHK66jT8bgkuqsk0GjskDJk19Z4qwjwbsnn4j2WBii3RL-Us2lGVkY8fkFzme1z0HbIkfz0Y6mqnOYtqc0X4jfcKoAC8Q"}`, "X4cTteJY_gn4FYPsXB8rdXix5vwsg1FLN5E3EaG6RJoV"},
+		{"a gradle store password", "signingConfigs { release { storePassword \"Zx8kq2pLm9!\"\n keyPassword \"Qx7mB2pz9!\" } }", "Zx8kq2pLm9!"},
+		{"a password digest header's secret neighbour", "Content-Digest: sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:\nX-Api-Key: Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
 		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
 	}
 	for _, tc := range caught {

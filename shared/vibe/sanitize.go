@@ -273,7 +273,7 @@ const chunkSize = 512
 // afterDigestPrefix reports whether the token at start follows a digest label (go.sum's h1:,
 // sha256:, sha512:): a content hash, not a secret.
 func afterDigestPrefix(text string, start int) bool {
-	for _, p := range []string{"h1:", "sha256:", "sha512:", "sha384:", "sha1:"} {
+	for _, p := range []string{"h1:", "sha256:", "sha512:", "sha384:", "sha1:", "sha-256=:", "sha-512=:", "sha-384=:", "sha-256=", "sha-512="} {
 		if start >= len(p) && strings.EqualFold(text[start-len(p):start], p) {
 			return true
 		}
