@@ -201,6 +201,7 @@ var extraRules = append([]extraRule{
 		group:    1,
 		keywords: []string{"cookie"},
 		boundary: true,
+		check:    cookieCredential,
 	},
 	{
 		id:         ruleCLIFlag,
@@ -595,6 +596,8 @@ var (
 		"requirements": true, "regex": true, "pattern": true, "input": true, "button": true, "link": true,
 		// how many tokens a model may use: token_budget=128000
 		"budget": true, "usage": true, "remaining": true,
+		// where a listing goes on: nextPageToken, continuationToken, syncToken
+		"page": true, "continuation": true, "sync": true,
 		// what hands out a credential: credential_helper = osxkeychain
 		"helper": true, "helpers": true,
 	}

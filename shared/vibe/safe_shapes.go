@@ -391,6 +391,9 @@ var recordIDNames = map[string]bool{
 	// what OpenID Connect and PKCE publish in a request: the verifier and the client's secret
 	// stay secret
 	"nonce": true, "codechallenge": true,
+	// where a listing goes on, and a content's version
+	"cursor": true, "nextcursor": true, "startcursor": true, "endcursor": true, "pagetoken": true,
+	"nextpagetoken": true, "continuationtoken": true, "etag": true, "ulid": true,
 }
 
 // gitRefLine matches the start of a line git push and fetch print for a ref they updated:
@@ -944,4 +947,47 @@ func jwkPublicMember(text string, start, end int) bool {
 		return false
 	}
 	return strings.Contains(text[max(0, start-200):min(len(text), end+200)], `"kty"`)
+}
+
+// cookieCredential holds a cookie header to one that may carry a credential: a value that
+// is more than a word, a number or an analytics id (theme=dark, lang=en-US,
+// _ga=GA1.2.1234567890.1717405964 pass; session=… is masked whole).
+func cookieCredential(v string) bool {
+	for pair := range strings.SplitSeq(v, ";") {
+		name, val, ok := strings.Cut(strings.TrimSpace(pair), "=")
+		if !ok {
+			continue
+		}
+		if oneOfFold(name, "path", "domain", "expires", "max-age", "samesite", "priority", "partitioned") {
+			continue
+		}
+		val = strings.Trim(val, `"`)
+		switch {
+		case isLetters(strings.ReplaceAll(val, "-", "")) && len(val) <= 12, strings.Trim(val, "0123456789.") == "",
+			(strings.HasPrefix(val, "GA1.") || strings.HasPrefix(val, "GS1.")) && strings.Trim(val[4:], "0123456789.") == "":
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// ulidShape reports a ULID (26 characters of Crockford's base32 whose first ten are a time
+// in milliseconds between 2016 and 2040): an id that sorts by creation, not a secret.
+func ulidShape(tok string) bool {
+	if len(tok) != 26 {
+		return false
+	}
+	const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+	var ms int64
+	for i := 0; i < 26; i++ {
+		k := strings.IndexByte(alphabet, tok[i])
+		if k < 0 {
+			return false
+		}
+		if i < 10 {
+			ms = ms<<5 | int64(k)
+		}
+	}
+	return ms >= 1451606400000 && ms <= 2208988800000
 }

@@ -82,6 +82,9 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"typescript types named for secrets", "interface Session {\n  token?: string;\n  refreshToken: string | null;\n  secret: Uint8Array;\n}"},
 		{"terraform block labels", "resource \"aws_secretsmanager_secret\" \"db\" {\n  name = \"prod/db/password\"\n}\nresource \"random_password\" \"db\" {\n  length  = 32\n}"},
 		{"ssh's passphrase prompt", "Enter passphrase for key '/home/dev/.ssh/id_ed25519':\nDB_PASSWORD_FILE=/run/secrets/db_password\nPASSWORD=/run/secrets/db_password"},
+		{"pagination tokens and cursors", `{"nextPageToken": "CgwIARIIZXhhbXBsZRgB", "next_cursor": "dXNlcjpXMDdRQ1JQQTQ="}` + "\n" + `"pagination": {"cursor": "eyJpZCI6MTIzNDU2LCJ0cyI6MTcxNzQwNTk2NH0="}`},
+		{"a ulid", `{"ulid": "01HZX3K9Q2W5E8R1T4Y7V0J3M6"} created 01HZX3K9Q2W5E8R1T4Y7V0J3M6`},
+		{"cookies of words and analytics ids", "Set-Cookie: _ga=GA1.2.1234567890.1717405964; Path=/; Domain=.acme.io\nSet-Cookie: theme=dark; Path=/\nCookie: lang=en-US; consent=yes"},
 		{"git credential sections", "[credential \"https://github.com\"]\n\thelper = !gh auth git-credential\n[credential \"https://gist.github.com\"]"},
 	}
 	for _, tc := range kept {
@@ -185,6 +188,8 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a private json web key", `{"kty":"RSA","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc","e":"AQAB","d":"X4cTteJY_gn4FYPsXB8rdXix5vwsg1FLN5E3EaG6RJoVH-HLLKD9M7dx5oo7GURknchnrRweUkC7hT5fJLM0WbFAKNLWY2vv7B6NqXSzUvxT0_YSfqijwp3RTzlBaCxWp4doFk5N2o8Gy_nHNKroADIkJ46pRUohsXywbReAdYaMwFs9tv8d_cPVY3i07a3t8MN6TNwm0dSawm9v47UiCl3Sk5ZiG7xojPLu4sbg1U2jx4IBTNBznbJSzFHK66jT8bgkuqsk0GjskDJk19Z4qwjwbsnn4j2WBii3RL-Us2lGVkY8fkFzme1z0HbIkfz0Y6mqnOYtqc0X4jfcKoAC8Q"}`, "X4cTteJY_gn4FYPsXB8rdXix5vwsg1FLN5E3EaG6RJoV"},
 		{"a gradle store password", "signingConfigs { release { storePassword \"Zx8kq2pLm9!\"\n keyPassword \"Qx7mB2pz9!\" } }", "Zx8kq2pLm9!"},
 		{"a password digest header's secret neighbour", "Content-Digest: sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:\nX-Api-Key: Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
+		{"a session cookie beside an analytics one", "Cookie: _ga=GA1.2.1234567890.1717405964; session=Qx7mB2pzR9vL4kWn8cT1yH6j", "Qx7mB2pzR9vL4kWn8cT1yH6j"},
+		{"a token beside a page token", `{"nextPageToken": "CgwIARIIZXhhbXBsZRgB", "access_token": "Qx7mB2pzR9vL4kWn8cT1yH6j"}`, "Qx7mB2pzR9vL4kWn8cT1yH6j"},
 		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
 	}
 	for _, tc := range caught {

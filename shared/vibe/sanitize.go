@@ -248,7 +248,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				}
 				return
 			}
-			if literalPosition(text, start, end) && assignedRandom(tok) {
+			if literalPosition(text, start, end) && assignedRandom(tok) && !idNamedValue(text, start, end) {
 				f.addSpan(ruleEntropy, start, end)
 				return
 			}
