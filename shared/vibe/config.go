@@ -299,8 +299,6 @@ var configRules = []extraRule{
 		anchors:  wordAnchors("_live_", "_test_", "_prod_", "_sandbox_"),
 		check:    credentialValue,
 		whole:    true,
-		// Stripe's publishable keys (pk_live_…) are public by design.
-		matchCheck: func(m string) bool { return !publishableKey(m) },
 	},
 	{
 		// poetry config http-basic.REPO user SECRET (pip, uv and pdm read the same).

@@ -29,7 +29,7 @@ var formatRules = []struct {
 	{"AstraCS:", `AstraCS:[A-Za-z0-9]{24}:[0-9a-f]{64}`, true, nil},                                                // DataStax Astra
 	{"EAA", `\bEAA[0-9A-Za-z]{80,}`, false, nil},                                                                   // not inside a base64 blob (an SSH public key's AAAAB3…EAAAADAQAB…)
 	{"EAACEdEose0cBA", `EAACEdEose0cBA[0-9A-Za-z]+`, false, nil},
-	{"pk_", `\bpk_(?:test|live|prod)_[0-9A-Z]{20,}`, true, nil}, // Courier's; Stripe's publishable keys (a lower-case letter in them) are public
+	{"pk_", `\bpk_(?:test|live)_[0-9A-Za-z]{20,}`, false, nil},
 	{"|", `\b[0-9]{12,18}\|[0-9A-Za-z_-]{24,28}`, true, func(c string) []int { return runBefore(c, "|", 12, isDigitByte) }},
 	{"GOCSPX-", `GOCSPX-[0-9A-Za-z_-]{28}`, false, nil},
 	{"1//0", `1//0[0-9A-Za-z_-]{80,}`, false, nil},

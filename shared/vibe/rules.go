@@ -291,6 +291,7 @@ var vendorPrefixes = []struct{ prefix, rest string }{
 	{"AKIA", `[A-Z0-9]{16}`},
 	{"ASIA", `[A-Z0-9]{16}`},
 	{"AIza", `[\w-]{35}`},
+	{"pk_live_", `[A-Za-z0-9]{20,}`},
 	{"sk_live_", `[A-Za-z0-9]{20,}`},
 	{"rk_live_", `[A-Za-z0-9]{20,}`},
 	{"sk_test_", `[A-Za-z0-9]{20,}`},
@@ -502,7 +503,7 @@ var callLike = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*\(
 // value is a literal; an unquoted one may be code (token := getToken()).
 func keepKeyword(name, value string, quoted bool) bool {
 	v := strings.TrimSpace(value)
-	if v == "" || placeholderValue(v) || placeholderValue(strings.TrimRight(v, "!?):,;]")) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || publishableKey(strings.Trim(v, `"'`)) {
+	if v == "" || placeholderValue(v) || placeholderValue(strings.TrimRight(v, "!?):,;]")) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) {
 		return false // String!, Int? : GraphQL, Kotlin and Swift types
 	}
 

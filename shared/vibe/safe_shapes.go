@@ -800,20 +800,6 @@ func versionValue(v string) bool {
 	return true
 }
 
-// publishableKey reports a Stripe publishable key (pk_live_…, pk_test_… with lower-case
-// letters in its body): published in every page that takes a payment, by design. Courier's
-// pk_prod_/pk_test_ keys (upper case and digits) and Stripe's secret and restricted keys
-// (sk_, rk_) are secrets.
-func publishableKey(tok string) bool {
-	body, ok := strings.CutPrefix(tok, "pk_live_")
-	if !ok {
-		if body, ok = strings.CutPrefix(tok, "pk_test_"); !ok {
-			return false
-		}
-	}
-	return len(body) >= 20 && allLettersDigits(body) && strings.ToUpper(body) != body
-}
-
 // closesParenthesis reports an address's account and password that are the words of a
 // parenthesis after it (1.1.1.2 (Cloudflare Malware), 10.0.0.5 (Primary Backup)): the
 // parenthesis opened before the account closes at the end of the "password".

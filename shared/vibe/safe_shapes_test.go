@@ -74,7 +74,6 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"csp sources in a list", `scriptSrc: ["'self'", "'unsafe-inline'", "'sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC'", "https://js.stripe.com"],`},
 		{"times with four colons", "10:30:00:000:ready\n[12:01:55:123:INFO] started"},
 		{"a stand-in url under a secret's name", `"api_key": "https://example.com/your-api-key-here", "secret": "https://docs.acme.io/guides/secret-management"`},
-		{"stripe publishable keys", "const stripe = Stripe('pk_live_51HXk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5TsAbCdEfGhIj00abcdef');\nSTRIPE_PUBLISHABLE_KEY=pk_test_TYooMQauvdEDq54NiTphI7jx"},
 		{"pass as a verb", "My focus is on determining how to pass \"hello world 42\" as a single argument. You can pass '--max-old-space-size=4096' to node."},
 		{"words in a parenthesis after an address", "*   **Upstreams:** 1.1.1.2 (Cloudflare Malware) & 9.9.9.9 (Quad9)"},
 		{"an organization id header", "anthropic-organization-id: 3f1c5a0e-3a9d-4c44-b597-050b7caac6f5\nx-request-id: req_011CRqN5sdXzY2vKjqGpQ8Lb"},
