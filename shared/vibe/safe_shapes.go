@@ -709,11 +709,9 @@ func hostName(tok string) bool {
 // directory's name in letters (/var/folders/…, /Users/…, ~/Library/…) and another segment
 // after it, where random base64 does not open with a slash and a word.
 func rootedPath(tok string) bool {
-	t, ok := strings.CutPrefix(tok, "~/")
+	t, ok := cutPrefixAny(tok, "~/", "/")
 	if !ok {
-		if t, ok = strings.CutPrefix(tok, "/"); !ok {
-			return false
-		}
+		return false
 	}
 	seg, rest, ok := strings.Cut(t, "/")
 	return ok && rest != "" && len(seg) >= 2 && isLetters(seg) && (strings.ToLower(seg) == seg || strings.ToLower(seg[1:]) == seg[1:])
@@ -749,12 +747,10 @@ func idLabelValue(text string, start int) bool {
 func elidedJWT(v string) bool {
 	body, ok := strings.CutSuffix(v, "...")
 	if !ok {
-		if body, ok = strings.CutSuffix(v, "…"); !ok {
-			return false
-		}
+		body, ok = strings.CutSuffix(v, "…")
 	}
 	body = strings.TrimRight(body, ".")
-	return strings.HasPrefix(body, "eyJ") && strings.Count(body, ".") <= 1 && strings.Trim(body, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.") == ""
+	return ok && strings.HasPrefix(body, "eyJ") && strings.Count(body, ".") <= 1 && strings.Trim(body, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.") == ""
 }
 
 // namesNoSecret reports a keyword candidate whose value names a thing rather than holds a
@@ -888,12 +884,9 @@ func typeAnnotation(v string) bool {
 // pathValue reports a value that is a file's path of word segments (/home/dev/.ssh/id_ed25519,
 // /run/secrets/db_password): where a secret is kept, as a prompt or a mounted secret names it.
 func pathValue(v string) bool {
-	v = strings.Trim(v, `"'`)
-	t, ok := strings.CutPrefix(v, "~/")
+	t, ok := cutPrefixAny(strings.Trim(v, `"'`), "~/", "/")
 	if !ok {
-		if t, ok = strings.CutPrefix(v, "/"); !ok {
-			return false
-		}
+		return false
 	}
 	segs := strings.Split(t, "/")
 	if len(segs) < 2 {
@@ -976,4 +969,14 @@ func ulidShape(tok string) bool {
 		}
 	}
 	return ms >= 1451606400000 && ms <= 2208988800000
+}
+
+// cutPrefixAny returns s without the first of prefixes it opens with.
+func cutPrefixAny(s string, prefixes ...string) (string, bool) {
+	for _, p := range prefixes {
+		if rest, ok := strings.CutPrefix(s, p); ok {
+			return rest, true
+		}
+	}
+	return s, false
 }
