@@ -171,7 +171,7 @@ func passwordCompound(v string) bool {
 func harmlessRun(text string, start, end int) bool {
 	return inPublicKey(text, start) || inEncodedMedia(text, start) || idHeaderValue(text, start) || idLabelValue(text, start) ||
 		cspNonce(text, start) || elidedJWT(text[start:end]) || strings.HasPrefix(text[end:], "…") && elidedJWT(text[start:end]+"…") ||
-		publicPEMBase64(text[start:end]) || jwkPublicMember(text, start, end)
+		publicPEMBase64(text[start:end]) || jwkPublicMember(text, start, end) || imageHostRun(text, start)
 }
 
 // mediaSignatures are the base64 forms of the first bytes of images, fonts and documents:
@@ -297,10 +297,11 @@ func u2fKeysLine(text string, start int) bool {
 // idPathSegment reports whether the path segment at seg of the token run at start names
 // rather than unlocks: the opaque id of a search provider's citation redirect
 // (vertexaisearch.cloud.google.com/grounding-api-redirect/…, the links Gemini cites its web
-// sources with) or a resource of an AWS ARN (arn:aws:iam::…:role/service-role/
-// AWSLambdaBasicExecutionRole-5f1c9e2a).
+// sources with), a resource of an AWS ARN (arn:aws:iam::…:role/service-role/
+// AWSLambdaBasicExecutionRole-5f1c9e2a) or the key of an image on a profile-picture or media
+// CDN (imageHostRun).
 func idPathSegment(text string, start, seg int) bool {
-	if strings.HasSuffix(text[max(0, seg-64):seg], ".google.com/grounding-api-redirect/") {
+	if strings.HasSuffix(text[max(0, seg-64):seg], ".google.com/grounding-api-redirect/") || imageHostRun(text, start) {
 		return true
 	}
 	head := text[max(0, start-96):start] // the run opens after the ARN's last colon
@@ -979,4 +980,25 @@ func cutPrefixAny(s string, prefixes ...string) (string, bool) {
 		}
 	}
 	return s, false
+}
+
+// imageHostRun reports a token run that is a URL's host and path on a CDN that serves
+// profile pictures and media by opaque keys (lh3.googleusercontent.com/a/ACg8oc…=s96-c,
+// pbs.twimg.com, yt3.ggpht.com, i.ytimg.com, scontent…fbcdn.net): an image's address. Its
+// query, where a signed URL keeps its signature, is no part of the run.
+func imageHostRun(text string, start int) bool {
+	rest, ok := strings.CutPrefix(text[start:], "//")
+	if !ok {
+		return false
+	}
+	host, _, ok := strings.Cut(rest[:min(len(rest), 80)], "/")
+	if !ok {
+		return false
+	}
+	for _, h := range []string{".googleusercontent.com", ".ggpht.com", ".ytimg.com", ".twimg.com", ".fbcdn.net", ".cdninstagram.com", ".licdn.com", ".gravatar.com"} {
+		if strings.HasSuffix(host, h) {
+			return true
+		}
+	}
+	return false
 }

@@ -189,6 +189,8 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a password digest header's secret neighbour", "Content-Digest: sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:\nX-Api-Key: Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
 		{"a session cookie beside an analytics one", "Cookie: _ga=GA1.2.1234567890.1717405964; session=Qx7mB2pzR9vL4kWn8cT1yH6j", "Qx7mB2pzR9vL4kWn8cT1yH6j"},
 		{"a token beside a page token", `{"nextPageToken": "CgwIARIIZXhhbXBsZRgB", "access_token": "Qx7mB2pzR9vL4kWn8cT1yH6j"}`, "Qx7mB2pzR9vL4kWn8cT1yH6j"},
+		{"an opaque key on another host", `"src": "https://files.acme.io/a/ACg8ocJXk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT1yH6j=s96-c"`, "Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pz"},
+		{"a signature in an image url's query", "https://lh3.googleusercontent.com/a/ACg8oc?sig=Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT1yH6j", "Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pz"},
 		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
 	}
 	for _, tc := range caught {
