@@ -503,7 +503,7 @@ var callLike = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*\(
 // value is a literal; an unquoted one may be code (token := getToken()).
 func keepKeyword(name, value string, quoted bool) bool {
 	v := strings.TrimSpace(value)
-	if v == "" || placeholderValue(v) || placeholderValue(strings.TrimRight(v, "!?):,;]")) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) {
+	if v == "" || placeholderValue(v) || placeholderValue(strings.TrimRight(v, "!?):,;]")) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || betweenLiterals(value) {
 		return false // String!, Int? : GraphQL, Kotlin and Swift types
 	}
 
@@ -597,6 +597,8 @@ var (
 		"requirements": true, "regex": true, "pattern": true, "input": true, "button": true, "link": true,
 		// how many tokens a model may use: token_budget=128000
 		"budget": true, "usage": true, "remaining": true,
+		// a list of secrets' names, not of secrets: SECRET_NAMES = ["db-password", …]
+		"names": true, "labels": true, "fields": true, "kinds": true, "types": true,
 		// where a listing goes on: nextPageToken, continuationToken, syncToken
 		"page": true, "continuation": true, "sync": true,
 		// what hands out a credential: credential_helper = osxkeychain

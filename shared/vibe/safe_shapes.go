@@ -1002,3 +1002,14 @@ func imageHostRun(text string, start int) bool {
 	}
 	return false
 }
+
+// betweenLiterals reports a "quoted value" that is the code between two string literals: the
+// name closed its literal and the next one opened ("token: " + token[:4] + "...", 'Using API
+// key ' + apiKey.slice(0, 4) + '****'), so the value opens or closes with a concatenation.
+func betweenLiterals(v string) bool {
+	if v == "" || v[0] != ' ' && v[len(v)-1] != ' ' {
+		return false
+	}
+	t := strings.TrimSpace(v)
+	return hasPrefixAny(t, []string{"+ ", ". ", ".. ", "|| ", "& "}) || strings.HasSuffix(t, " +") || strings.HasSuffix(t, " .") || strings.HasSuffix(t, " ..")
+}

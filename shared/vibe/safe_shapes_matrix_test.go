@@ -243,6 +243,18 @@ func TestSafeShapesMatrix(t *testing.T) {
 		{"web asset", "google profile picture", "\"src\": \"https://lh3.googleusercontent.com/a/ACg8ocJXk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT1yH6j=s96-c\""},
 		{"web asset", "discord avatar", "https://cdn.discordapp.com/avatars/123456789012345678/a_3f9c2b1a7d4b9c8e0f1a2b3c4d5e6f7a.gif"},
 		{"web asset", "twitter profile image", "https://pbs.twimg.com/profile_images/1234567890123456789/Xk9QmDvV_400x400.jpg"},
+		{"identifier", "usage text of adjacent literals", "static const char *usage =\n    \"Usage: tool [options]\\n\"\n    \"  --token TOKEN     the API token to use\\n\"\n    \"  --password PASS   the password\\n\";"},
+		{"identifier", "lists of hosts and secrets' names", "ALLOWED_HOSTS = [\n    \"api.acme.io\",\n    \"auth.acme.io\",\n]\nSECRET_NAMES = [\n    \"db-password\",\n    \"api-token\",\n]"},
+		{"identifier", "a message of adjacent literals", "msg = (\"Your session has expired. \"\n       \"Please log in again with your password \"\n       \"or use a personal access token.\")"},
+		{"identifier", "a masked token printed in go", "fmt.Println(\"token: \" + token[:4] + \"...\" + token[len(token)-4:])"},
+		{"identifier", "a masked key printed in js", "console.log('Using API key ' + apiKey.slice(0, 4) + '****');"},
+		{"identifier", "sql in list", "SELECT * FROM tokens WHERE kind IN ('access', 'refresh', 'id');"},
+		{"identifier", "tags named for secrets", "tags = [\"auth\", \"password-reset\", \"token-refresh\", \"secret-rotation\"]"},
+		{"identifier", "script names", "\"scripts\": [\"sk-learn\", \"api-tokens\"],"},
+		{"identifier", "argparse help of adjacent literals", "parser.add_argument(\"--api-key\", help=\"API key \" \"(or set API_KEY)\")"},
+		{"shell", "echo of adjacent words", "echo \"export PATH=\" \"$HOME/bin:$PATH\" >> ~/.bashrc"},
+		{"digest", "a list of csp hashes", "const hashes = [\n  \"sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\",\n  \"sha256-Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT=\",\n];"},
+		{"provider id", "a list of message ids", "const ids = [\n  \"msg_01XFDUDYJgAACzvnptvVoYEL\",\n  \"msg_01HCbRZ1kLkZu6ydwUiGxqrd\",\n];"},
 	} {
 		t.Run(tc.class+"/"+tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -84,6 +84,8 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"pagination tokens and cursors", `{"nextPageToken": "CgwIARIIZXhhbXBsZRgB", "next_cursor": "dXNlcjpXMDdRQ1JQQTQ="}` + "\n" + `"pagination": {"cursor": "eyJpZCI6MTIzNDU2LCJ0cyI6MTcxNzQwNTk2NH0="}`},
 		{"a ulid", `{"ulid": "01HZX3K9Q2W5E8R1T4Y7V0J3M6"} created 01HZX3K9Q2W5E8R1T4Y7V0J3M6`},
 		{"cookies of words and analytics ids", "Set-Cookie: _ga=GA1.2.1234567890.1717405964; Path=/; Domain=.acme.io\nSet-Cookie: theme=dark; Path=/\nCookie: lang=en-US; consent=yes"},
+		{"a masked token printed between literals", "fmt.Println(\"token: \" + token[:4] + \"...\" + token[len(token)-4:])\nconsole.log('Using API key ' + apiKey.slice(0, 4) + '****');"},
+		{"a list of secrets' names", "SECRET_NAMES = [\n    \"db-password\",\n    \"api-token\",\n]"},
 		{"git credential sections", "[credential \"https://github.com\"]\n\thelper = !gh auth git-credential\n[credential \"https://gist.github.com\"]"},
 	}
 	for _, tc := range kept {
@@ -191,6 +193,8 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a token beside a page token", `{"nextPageToken": "CgwIARIIZXhhbXBsZRgB", "access_token": "Qx7mB2pzR9vL4kWn8cT1yH6j"}`, "Qx7mB2pzR9vL4kWn8cT1yH6j"},
 		{"an opaque key on another host", `"src": "https://files.acme.io/a/ACg8ocJXk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT1yH6j=s96-c"`, "Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pz"},
 		{"a signature in an image url's query", "https://lh3.googleusercontent.com/a/ACg8oc?sig=Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT1yH6j", "Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pz"},
+		{"a token literal concatenated after its label", `print("token: " + "Qx7mB2pzR9vL4kWn8cT1")`, "Qx7mB2pzR9vL4kWn8cT1"},
+		{"a list of keys", `API_KEYS = ["Qx7mB2pzR9vL4kWn8cT1", "Zx8kq2pLm9QmDvV4Rf3t"]`, "Qx7mB2pzR9vL4kWn8cT1"},
 		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
 	}
 	for _, tc := range caught {
