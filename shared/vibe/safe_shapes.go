@@ -644,7 +644,8 @@ func urlPastHost(v string) string {
 // notAssignedName reports a keyword candidate that is no name a value is assigned to, by
 // what is around it: a source file's position in a trace (phoenix/token.ex:48:,
 // password_reset.spec.js:27:14), a string literal compared with another ('token_expired' ==
-// 'token_valid'), the shell's working directory ("$PWD":/app, PWD=/home/…) or a
+// 'token_valid'), kubectl's reference to a Secret (<set to the key 'token' in secret
+// 'api'>), the shell's working directory ("$PWD":/app, PWD=/home/…) or a
 // parameter expansion that fails or substitutes without a default (${TOKEN:?TOKEN is not
 // set}, ${TOKEN:+--token}).
 func notAssignedName(s string, nameStart, nameEnd int) bool {
@@ -665,6 +666,9 @@ func notAssignedName(s string, nameStart, nameEnd int) bool {
 		if nameEnd+1 < len(s) && s[nameEnd] == '=' && (s[nameEnd+1] == '/' || s[nameEnd+1] == '~') {
 			return true
 		}
+	}
+	if head := s[max(0, nameStart-80):nameStart]; strings.HasSuffix(head, "' in ") && strings.Contains(head, "<set to the key '") {
+		return true // kubectl describe: <set to the key 'token' in secret 'api'>
 	}
 	if nameStart > 1 && s[nameStart-2:nameStart] == "${" {
 		rest := s[nameEnd:min(len(s), nameEnd+2)]

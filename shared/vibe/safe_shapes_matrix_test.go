@@ -255,6 +255,20 @@ func TestSafeShapesMatrix(t *testing.T) {
 		{"shell", "echo of adjacent words", "echo \"export PATH=\" \"$HOME/bin:$PATH\" >> ~/.bashrc"},
 		{"digest", "a list of csp hashes", "const hashes = [\n  \"sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\",\n  \"sha256-Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT=\",\n];"},
 		{"provider id", "a list of message ids", "const ids = [\n  \"msg_01XFDUDYJgAACzvnptvVoYEL\",\n  \"msg_01HCbRZ1kLkZu6ydwUiGxqrd\",\n];"},
+		{"test runner", "vitest", " ✓ src/auth/token.test.ts (3 tests) 12ms\n ✓ src/auth/password.test.ts (5 tests) 48ms\n Test Files  2 passed (2)\n      Tests  8 passed (8)\n   Start at  10:12:44"},
+		{"test runner", "rspec", "AuthTokensController\n  POST /api/tokens\n    returns a new token (FAILED - 1)\nFailures:\n  1) AuthTokensController POST /api/tokens returns a new token\n     Failure/Error: expect(response.body[\"token\"]).to match(/\\A[a-f0-9]{64}\\z/)"},
+		{"test runner", "phpunit", "PHPUnit 10.5.2 by Sebastian Bergmann and contributors.\n..F.                                                                4 / 4 (100%)\n1) Tests\\Feature\\PasswordResetTest::test_reset_token_expires\nFailed asserting that false is true."},
+		{"test runner", "go test -json", "{\"Time\":\"2024-06-03T10:12:44.123+02:00\",\"Action\":\"pass\",\"Package\":\"github.com/acme/app/internal/auth\",\"Test\":\"TestTokenRefresh\",\"Elapsed\":0.01}"},
+		{"shell", "colon-separated reads and prompts", "IFS=: read -r user _ uid gid _ home shell <<< \"$(getent passwd dev)\"\ntr ':' '\\n' <<< \"$PATH\"\nexport PS1='\\u@\\h:\\w\\$ '\nhistory | grep -i token | tail -3"},
+		{"shell", "openssl with a secret from the environment", "openssl req -x509 -newkey rsa:4096 -keyout key.pem -out cert.pem -days 365 -nodes -subj \"/CN=localhost\"\nopenssl dgst -sha256 -hmac \"$SECRET\" payload.json"},
+		{"shell", "curl with a password from the environment", "curl -sS -X POST https://api.acme.io/v1/login -H 'Content-Type: application/json' -d '{\"email\":\"dev@acme.io\",\"password\":\"'\"$PASSWORD\"'\"}'"},
+		{"tool output", "gh secret list", "gh secret set NPM_TOKEN < npm-token.txt\ngh secret list\nNAME              UPDATED\nNPM_TOKEN         about 2 days ago\nSENTRY_AUTH_TOKEN about 1 month ago"},
+		{"tool output", "kubectl get secrets", "kubectl create secret generic app --from-env-file=.env --dry-run=client -o yaml | kubectl apply -f -\nkubectl get secrets\nNAME                  TYPE                                  DATA   AGE\napp                   Opaque                                4      3d\ndefault-token-x2k9p   kubernetes.io/service-account-token   3      90d"},
+		{"tool output", "vault token lookup", "vault kv get -field=password secret/app/db\nvault token lookup\nKey                 Value\n---                 -----\naccessor            (redacted)\npolicies            [default app-read]\nttl                 767h59m12s"},
+		{"tool output", "npm token list", "npm token list\n┌────────┬─────────┬────────────┬──────────┬────────────────┐\n│ id     │ token   │ created    │ readonly │ CIDR whitelist │\n├────────┼─────────┼────────────┼──────────┼────────────────┤\n│ 3f9c2b │ npm_…   │ 2024-06-03 │ no       │                │\n└────────┴─────────┴────────────┴──────────┴────────────────┘"},
+		{"cloud", "secrets manager list", "aws secretsmanager list-secrets --query 'SecretList[].Name'\n[\n    \"prod/db/password\",\n    \"prod/api/stripe-secret-key\"\n]"},
+		{"tool output", "kubectl describe of secret references", "  Secrets:\n    DATABASE_URL  <set to the key 'url' in secret 'db'>  Optional: false\n    API_TOKEN     <set to the key 'token' in secret 'api'>  Optional: false"},
+		{"tool output", "wrangler secret put", "$ wrangler secret put API_TOKEN\n✔ Enter a secret value: … ********\n✨ Success! Uploaded secret API_TOKEN"},
 	} {
 		t.Run(tc.class+"/"+tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -86,6 +86,7 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"cookies of words and analytics ids", "Set-Cookie: _ga=GA1.2.1234567890.1717405964; Path=/; Domain=.acme.io\nSet-Cookie: theme=dark; Path=/\nCookie: lang=en-US; consent=yes"},
 		{"a masked token printed between literals", "fmt.Println(\"token: \" + token[:4] + \"...\" + token[len(token)-4:])\nconsole.log('Using API key ' + apiKey.slice(0, 4) + '****');"},
 		{"a list of secrets' names", "SECRET_NAMES = [\n    \"db-password\",\n    \"api-token\",\n]"},
+		{"kubectl describe of a secret's reference", "    Environment:\n      DATABASE_URL:  <set to the key 'url' in secret 'db'>  Optional: false\n      API_TOKEN:     <set to the key 'token' in secret 'api'>  Optional: false"},
 		{"git credential sections", "[credential \"https://github.com\"]\n\thelper = !gh auth git-credential\n[credential \"https://gist.github.com\"]"},
 	}
 	for _, tc := range kept {
@@ -195,6 +196,7 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a signature in an image url's query", "https://lh3.googleusercontent.com/a/ACg8oc?sig=Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT1yH6j", "Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pz"},
 		{"a token literal concatenated after its label", `print("token: " + "Qx7mB2pzR9vL4kWn8cT1")`, "Qx7mB2pzR9vL4kWn8cT1"},
 		{"a list of keys", `API_KEYS = ["Qx7mB2pzR9vL4kWn8cT1", "Zx8kq2pLm9QmDvV4Rf3t"]`, "Qx7mB2pzR9vL4kWn8cT1"},
+		{"a secret after kubectl's reference", "<set to the key 'token' in secret 'api'>\nsecret 'Zx8kq2pLm9!'", "Zx8kq2pLm9!"},
 		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
 	}
 	for _, tc := range caught {
