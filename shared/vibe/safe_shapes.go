@@ -1,6 +1,7 @@
 package vibe
 
 import (
+	"encoding/base64"
 	"regexp"
 	"slices"
 	"strings"
@@ -1016,4 +1017,27 @@ func betweenLiterals(v string) bool {
 	}
 	t := strings.TrimSpace(v)
 	return hasPrefixAny(t, []string{"+ ", ". ", ".. ", "|| ", "& "}) || strings.HasSuffix(t, " +") || strings.HasSuffix(t, " .") || strings.HasSuffix(t, " ..")
+}
+
+// graphQLGlobalID reports a GraphQL global id: base64 of a type's name and a number, as Relay
+// servers and GitHub's API write them (VXNlcjoxMjM0NTY3ODkw is User:1234567890,
+// MDQ6VXNlcjE= is 04:User1).
+func graphQLGlobalID(tok string) bool {
+	if len(tok) > 64 {
+		return false
+	}
+	b, err := base64.StdEncoding.DecodeString(tok)
+	if err != nil {
+		if b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(tok, "=")); err != nil {
+			return false
+		}
+	}
+	head, num, ok := strings.Cut(string(b), ":")
+	if !ok {
+		return false
+	}
+	if isDigits(head) { // GitHub's legacy ids: 04:User1
+		head, num = strings.TrimRight(num, "0123456789"), num[len(strings.TrimRight(num, "0123456789")):]
+	}
+	return len(head) >= 2 && head[0] >= 'A' && head[0] <= 'Z' && isLetters(head) && num != "" && isDigits(num)
 }

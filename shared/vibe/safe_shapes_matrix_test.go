@@ -269,6 +269,18 @@ func TestSafeShapesMatrix(t *testing.T) {
 		{"cloud", "secrets manager list", "aws secretsmanager list-secrets --query 'SecretList[].Name'\n[\n    \"prod/db/password\",\n    \"prod/api/stripe-secret-key\"\n]"},
 		{"tool output", "kubectl describe of secret references", "  Secrets:\n    DATABASE_URL  <set to the key 'url' in secret 'db'>  Optional: false\n    API_TOKEN     <set to the key 'token' in secret 'api'>  Optional: false"},
 		{"tool output", "wrangler secret put", "$ wrangler secret put API_TOKEN\n✔ Enter a secret value: … ********\n✨ Success! Uploaded secret API_TOKEN"},
+		{"provider id", "graphql global ids", "{\"data\":{\"viewer\":{\"id\":\"VXNlcjoxMjM0NTY3ODkw\",\"repositories\":{\"edges\":[{\"node\":{\"id\":\"UmVwb3NpdG9yeToxMjM0NTY3ODk=\",\"name\":\"app\"}}]}}}}"},
+		{"provider id", "shopify gid", "\"admin_graphql_api_id\": \"gid://shopify/Product/1234567890\", \"id\": 1234567890"},
+		{"build file", "next.js build routes", "Route (app)                              Size     First Load JS\n┌ ○ /                                    5.2 kB         92.1 kB\n├ ○ /login                               1.9 kB         88.8 kB\n└ λ /api/auth/[...nextauth]              0 B                0 B\n+ First Load JS shared by all            86.9 kB\n  ├ chunks/framework-3f9c2b1a7d4b9c8e.js 45.2 kB"},
+		{"placeholder", "env names that say set or public", "  VITE_API_URL=https://api.acme.io\n  VITE_SUPABASE_ANON_KEY is set\n  NEXT_PUBLIC_STRIPE_KEY (public)"},
+		{"placeholder", "instructions to create a key", "To get an API key, sign in at https://platform.openai.com/api-keys and click \"Create new secret key\". Then set OPENAI_API_KEY in your .env file."},
+		{"placeholder", "a revoked token notice", "Your API token has been revoked. Generate a new one under Settings → Developer settings → Personal access tokens."},
+		{"digest", "git lfs pointer", "warning: Git LFS pointer: version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345"},
+		{"digest", "release checksum", "Checksum: 8f434346648f6b96df89dda901c5176b10a6d83961dd3c1ac88b59b2dc327aa4\nUploaded to https://storage.acme.io/releases/v1.4.2/app-linux-amd64.tar.gz"},
+		{"lockfile", "package.json resolved and integrity", "  \"peerDependencies\": {\"react\": \"^18.2.0\"},\n  \"_resolved\": \"https://registry.npmjs.org/react/-/react-18.3.1.tgz\",\n  \"_integrity\": \"sha512-wS+hAgJShR0KhEvPJArfuPVN1+Hz1t0Y6n5jLrGQbkb4urgPE/0Rve+1kMB1v/oWgHgm4WIcV+i7F2pTVj+2iQ==\","},
+		{"digest", "kubernetes metadata", "created: 2024-06-03T10:12:44.123456789Z\nuid: 3f1c5a0e-3a9d-4c44-b597-050b7caac6f5\ngeneration: 42\nobservedGeneration: 42"},
+		{"git", "github push webhook payload", "{\"event\":\"push\",\"ref\":\"refs/heads/main\",\"before\":\"3f9c2b1a7d4b9c8e0f1a2b3c4d5e6f7a8b9c0d1e\",\"after\":\"7d4b9c8e0f1a2b3c4d5e6f7a8b9c0d1e3f9c2b1a\",\"installation\":{\"id\":12345678,\"node_id\":\"MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMTIzNDU2Nzg=\"}}"},
+		{"cloud", "github webhook delivery headers", "X-GitHub-Delivery: 72d3162e-cc78-11e3-81ab-4c9367dc0958\nX-GitHub-Hook-ID: 292430182\nX-Hub-Signature-256: sha256=d57c68ca6f92289e6987922ff26938930f6e66a2d161ef06abdf1859230aa23c"},
 	} {
 		t.Run(tc.class+"/"+tc.name, func(t *testing.T) {
 			t.Parallel()

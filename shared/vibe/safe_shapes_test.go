@@ -87,6 +87,7 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a masked token printed between literals", "fmt.Println(\"token: \" + token[:4] + \"...\" + token[len(token)-4:])\nconsole.log('Using API key ' + apiKey.slice(0, 4) + '****');"},
 		{"a list of secrets' names", "SECRET_NAMES = [\n    \"db-password\",\n    \"api-token\",\n]"},
 		{"kubectl describe of a secret's reference", "    Environment:\n      DATABASE_URL:  <set to the key 'url' in secret 'db'>  Optional: false\n      API_TOKEN:     <set to the key 'token' in secret 'api'>  Optional: false"},
+		{"graphql global ids", `{"data":{"viewer":{"id":"VXNlcjoxMjM0NTY3ODkw","repositories":{"edges":[{"node":{"id":"UmVwb3NpdG9yeToxMjM0NTY3ODk=","name":"app"}}]}}}}` + "\n" + `"installation":{"node_id":"MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMTIzNDU2Nzg="}`},
 		{"git credential sections", "[credential \"https://github.com\"]\n\thelper = !gh auth git-credential\n[credential \"https://gist.github.com\"]"},
 	}
 	for _, tc := range kept {
@@ -197,6 +198,8 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a token literal concatenated after its label", `print("token: " + "Qx7mB2pzR9vL4kWn8cT1")`, "Qx7mB2pzR9vL4kWn8cT1"},
 		{"a list of keys", `API_KEYS = ["Qx7mB2pzR9vL4kWn8cT1", "Zx8kq2pLm9QmDvV4Rf3t"]`, "Qx7mB2pzR9vL4kWn8cT1"},
 		{"a secret after kubectl's reference", "<set to the key 'token' in secret 'api'>\nsecret 'Zx8kq2pLm9!'", "Zx8kq2pLm9!"},
+		{"base64 of an account and its password", `{"id":"VXNlcjoxMjM0NTY3ODkw","auth":"ZGVwbG95Olp4OGtxMnBMbTlRbUR2VjQ="}`, "ZGVwbG95Olp4OGtxMnBMbTlRbUR2VjQ="},
+		{"basic credentials of a type-like user", "Authorization: Basic VXNlcjpaeDhrcTJwTG05IQ==", "VXNlcjpaeDhrcTJwTG05IQ=="},
 		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
 	}
 	for _, tc := range caught {
