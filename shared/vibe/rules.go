@@ -469,6 +469,9 @@ func noSecretFlag(match string) bool {
 		if flagProse[strings.TrimSpace(flag[i:])] {
 			return false // "Using --password via the CLI is insecure": a flag named in prose
 		}
+		if secretNameValue(strings.Trim(match[i:], "= \t\"'")) {
+			return false // gcloud secrets versions access latest --secret=db-password
+		}
 		flag = flag[:i]
 	}
 	for _, suffix := range []string{"stdin", "file", "path", "env", "prompt", "cmd", "command", "name", "id", "url",

@@ -771,7 +771,7 @@ func namesNoSecret(name, v string) bool {
 		return true
 	}
 	parts := nameParts(name)
-	if len(parts) == 2 && parts[0] == "existing" && parts[1] == "secret" {
+	if len(parts) >= 2 && parts[len(parts)-2] == "existing" && parts[len(parts)-1] == "secret" {
 		return true // existingSecret: db-credentials, the Secret a chart reads its credentials from
 	}
 	if len(parts) == 2 && (parts[0] == "creds" || parts[0] == "cred") && parts[1] == "store" && isLetters(strings.ReplaceAll(v, "-", "")) {
@@ -1040,4 +1040,37 @@ func graphQLGlobalID(tok string) bool {
 		head, num = strings.TrimRight(num, "0123456789"), num[len(strings.TrimRight(num, "0123456789")):]
 	}
 	return len(head) >= 2 && head[0] >= 'A' && head[0] <= 'Z' && isLetters(head) && num != "" && isDigits(num)
+}
+
+// secretNameValue reports a value that names a secret rather than holds it: lower-case words
+// joined by - or _, one of them a secret's (db-password, api-token, stripe_secret_key), as a
+// secret manager's command takes it (gcloud secrets versions access latest --secret=db-password).
+func secretNameValue(v string) bool {
+	if len(v) < 4 || len(v) > 64 || strings.ToLower(v) != v || !strings.ContainsAny(v, "-_") {
+		return false
+	}
+	named := false
+	for _, w := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' }) {
+		if !isLetters(w) {
+			return false
+		}
+		switch w {
+		case "password", "passwd", "token", "secret", "key", "credentials", "creds", "apikey":
+			named = true
+		}
+	}
+	return named
+}
+
+// flagValue returns the word after a command-line flag's name (--secret=db-password, --secret
+// db-password), unquoted.
+func flagValue(s string, nameEnd int) string {
+	if nameEnd >= len(s) || s[nameEnd] != '=' && s[nameEnd] != ' ' {
+		return ""
+	}
+	v := s[nameEnd+1 : min(len(s), nameEnd+80)]
+	if i := strings.IndexAny(v, " \t\n;&|)"); i >= 0 {
+		v = v[:i]
+	}
+	return strings.Trim(v, `"'`)
 }

@@ -88,6 +88,7 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a list of secrets' names", "SECRET_NAMES = [\n    \"db-password\",\n    \"api-token\",\n]"},
 		{"kubectl describe of a secret's reference", "    Environment:\n      DATABASE_URL:  <set to the key 'url' in secret 'db'>  Optional: false\n      API_TOKEN:     <set to the key 'token' in secret 'api'>  Optional: false"},
 		{"graphql global ids", `{"data":{"viewer":{"id":"VXNlcjoxMjM0NTY3ODkw","repositories":{"edges":[{"node":{"id":"UmVwb3NpdG9yeToxMjM0NTY3ODk=","name":"app"}}]}}}}` + "\n" + `"installation":{"node_id":"MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMTIzNDU2Nzg="}`},
+		{"a secret's name after a secret manager's flag", "gcloud secrets versions access latest --secret=db-password\nhelm install db bitnami/postgresql --set auth.existingSecret=db-credentials"},
 		{"git credential sections", "[credential \"https://github.com\"]\n\thelper = !gh auth git-credential\n[credential \"https://gist.github.com\"]"},
 	}
 	for _, tc := range kept {
@@ -200,6 +201,8 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a secret after kubectl's reference", "<set to the key 'token' in secret 'api'>\nsecret 'Zx8kq2pLm9!'", "Zx8kq2pLm9!"},
 		{"base64 of an account and its password", `{"id":"VXNlcjoxMjM0NTY3ODkw","auth":"ZGVwbG95Olp4OGtxMnBMbTlRbUR2VjQ="}`, "ZGVwbG95Olp4OGtxMnBMbTlRbUR2VjQ="},
 		{"basic credentials of a type-like user", "Authorization: Basic VXNlcjpaeDhrcTJwTG05IQ==", "VXNlcjpaeDhrcTJwTG05IQ=="},
+		{"a secret after a secret flag", "gcloud secrets create app --secret=Zx8kq2pLm9Qm --data-file=-", "Zx8kq2pLm9Qm"},
+		{"a generated value of words and digits after a flag", "deploy --token=api-token-3f9c2b1a7d4b", "api-token-3f9c2b1a7d4b"},
 		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
 	}
 	for _, tc := range caught {
