@@ -42,7 +42,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				continue // arn:aws:secretsmanager:…:secret:db-AbCd: a secret's name in an ARN
 			}
 			name := strings.Trim(chunk[nameStart:nameEnd], ".-")
-			if fs := flagStart(chunk, nameStart); fs >= 0 && (flagTakesNoSecret(chunk[fs:nameEnd]) || secretNameValue(flagValue(chunk, nameEnd))) || qualifiedKey(chunk, nameStart, name) || testStatus(chunk, nameStart, name) || gitRefUpdate(chunk, nameStart) || idHeaderName(strings.ToLower(name)) || notAssignedName(chunk, nameStart, nameEnd) || passVerb(chunk, nameStart, name) || hclBlockLabel(chunk, nameStart) {
+			if fs := flagStart(chunk, nameStart); fs >= 0 && (flagTakesNoSecret(chunk[fs:nameEnd]) || secretNameValue(flagValue(chunk, nameEnd))) || qualifiedKey(chunk, nameStart, name) || testStatus(chunk, nameStart, name) || gitRefUpdate(chunk, nameStart) || strings.IndexByte(name, '-') >= 0 && idHeaderName(strings.ToLower(name)) || notAssignedName(chunk, nameStart, nameEnd) || passVerb(chunk, nameStart, name) || hclBlockLabel(chunk, nameStart) {
 				continue // gpg --export-secret-keys KEYID: a flag that acts on secrets; Cache key: …
 			}
 			if !nameHasSecretWord(name) && !twoWordSecretName(chunk, nameStart, name) {

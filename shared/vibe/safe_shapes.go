@@ -770,6 +770,9 @@ func namesNoSecret(name, v string) bool {
 	if versionValue(v) {
 		return true
 	}
+	if len(name) < 5 || !strings.EqualFold(name[len(name)-3:], "key") && !strings.EqualFold(name[len(name)-3:], "ret") && !strings.EqualFold(name[len(name)-3:], "ore") {
+		return false // none of the names below: no nameParts for every candidate
+	}
 	parts := nameParts(name)
 	if len(parts) >= 2 && parts[len(parts)-2] == "existing" && parts[len(parts)-1] == "secret" {
 		return true // existingSecret: db-credentials, the Secret a chart reads its credentials from
@@ -847,6 +850,9 @@ func codePath(v string) bool {
 // "aws_secretsmanager_secret" "db" {, resource "random_password" "db" {): a resource's type
 // and name, not an assignment.
 func hclBlockLabel(s string, nameStart int) bool {
+	if nameStart < 8 || s[nameStart-1] != '"' {
+		return false // a label is quoted; most names are not, and lineHead reads back to the line's start
+	}
 	head := lineHead(s, nameStart)
 	kw, rest, ok := strings.Cut(head, " ")
 	if !ok || !oneOfFold(kw, "resource", "data", "variable", "output", "module", "provider", "ephemeral", "check", "import", "removed") {
@@ -856,11 +862,11 @@ func hclBlockLabel(s string, nameStart int) bool {
 	if rest == "" || rest[0] != '"' {
 		return false
 	}
-	le := strings.IndexByte(s[nameStart:], '\n')
-	if le < 0 {
-		le = len(s) - nameStart
+	line := s[nameStart:min(len(s), nameStart+200)]
+	if le := strings.IndexByte(line, '\n'); le >= 0 {
+		line = line[:le]
 	}
-	return strings.HasSuffix(strings.TrimRight(s[nameStart:nameStart+le], " \t\r"), "{")
+	return strings.HasSuffix(strings.TrimRight(line, " \t\r"), "{")
 }
 
 // typeAnnotation reports a value that is a type, after a lower-case name in TypeScript,
