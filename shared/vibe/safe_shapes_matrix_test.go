@@ -304,6 +304,22 @@ func TestSafeShapesMatrix(t *testing.T) {
 		{"tool output", "ssh config", "Host prod\n  HostName 203.0.113.10\n  User deploy\n  IdentityFile ~/.ssh/id_ed25519\n  ForwardAgent yes"},
 		{"git", "git config", "[core]\n\trepositoryformatversion = 0\n[remote \"origin\"]\n\turl = git@github.com:acme/app.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*"},
 		{"placeholder", "npmrc with a reference", "registry=https://registry.npmjs.org/\n@acme:registry=https://npm.pkg.github.com\n//npm.pkg.github.com/:_authToken=${NODE_AUTH_TOKEN}\nalways-auth=true"},
+		{"identifier", "prose about limits", "The token limit is 128000 and the password must be at least 12 characters long."},
+		{"identifier", "prose about generating a secret", "Set the secret to 32 random bytes, e.g. `openssl rand -base64 32`, and rotate the API key every 90 days."},
+		{"tool output", "token and cost counters", "Tokens: 1,532 in / 421 out · Cost: $0.0123 · Context: 45% used"},
+		{"tool output", "session usage line", "> Tokens used: 12.3k (cache read 8.1k) | Session cost: $0.42"},
+		{"identifier", "password policy in markdown", "## Password policy\n- Minimum length: 12\n- Require uppercase: yes\n- Password expiry: 90d"},
+		{"identifier", "prose about where a key is kept", "The API key is stored in the OS keychain; the token is refreshed every 55 minutes."},
+		{"tool output", "secret scanning summary", "Secret scanning found 0 secrets in 1,204 files (3 ignored by .gitleaksignore)."},
+		{"shell", "token read from a mounted secret", "token=$(cat /run/secrets/token) && curl -H \"Authorization: Bearer $token\" https://api.acme.io"},
+		{"identifier", "bcrypt hashing", "password_hash = bcrypt.hashpw(password.encode(), bcrypt.gensalt(rounds=12))"},
+		{"identifier", "an env check", "if (!process.env.API_KEY) throw new Error(\"API_KEY is not set\");"},
+		{"identifier", "a length assertion", "assert len(secret) == 32, \"secret must be 32 bytes\""},
+		{"identifier", "constants of sizes", "KEY_LENGTH = 32  # bytes\nTOKEN_BYTES = 48\nSECRET_VERSION = 3"},
+		{"tool output", "token length report", "Generated token length: 43 characters (256 bits of entropy)"},
+		{"tool output", "a truncated key and a fingerprint", "The session key is 6f1c…e9a2 (truncated), fingerprint SHA256:Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT"},
+		{"tool output", "kubectl secret not found", "Error: secret \"db-credentials\" not found in namespace \"default\""},
+		{"tool output", "token expiry warning", "WARN  Token expires in 2h 14m; run `acme auth refresh` to renew."},
 	} {
 		t.Run(tc.class+"/"+tc.name, func(t *testing.T) {
 			t.Parallel()
