@@ -285,3 +285,24 @@ func TestCodeExpressionValues(t *testing.T) {
 		require.NotContains(t, out, tt.secret, "%q → %q", tt.in, out)
 	}
 }
+
+// TestFallbackLiterals: the default a secret read from the environment falls back to is
+// masked; the next member's key of an object the secret's variable is put in is not.
+func TestFallbackLiterals(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	for _, tt := range []struct{ in, secret string }{
+		{`api_key = os.environ.get("API_KEY") or "fallbackS3cret99"`, "fallbackS3cret99"},
+		{`password = process.env.DB_PASSWORD || 'nodeFallbackPw9';`, "nodeFallbackPw9"},
+		{`password := getenv("DB_PASSWORD", "g0Fallback!pw")`, "g0Fallback!pw"},
+	} {
+		out := san.NewSession(SessionHints{}).SanitizeText(tt.in)
+		require.NotContains(t, out, tt.secret, "%q", tt.in)
+	}
+	for _, in := range []string{
+		`return {"access_token": access_token, "token_type": "bearer"}`,
+		`resp = {'access_token': tok, 'refresh_token': refresh, 'expires_in': 3600}`,
+	} {
+		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
+	}
+}

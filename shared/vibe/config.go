@@ -449,11 +449,13 @@ var configRules = []extraRule{
 		keywords: []string{"set password"},
 	},
 	{
-		// .pgpass: host:port:database:user:password.
-		id:      ruleNetrc,
-		re:      regexp.MustCompile(`(?m)(?:^|")[\w.*-]+:(?:\d{2,5}|\*):[\w.*-]+:[\w.*@-]+:([^\s"]+)$`),
-		group:   1,
-		anchors: pgpassLines,
+		// .pgpass: host:port:database:user:password, a line of its own or quoted in a
+		// command or a string (echo 'host:5432:db:user:x' >> ~/.pgpass, "DB": "host:…:x").
+		id:         ruleNetrc,
+		re:         regexp.MustCompile(`(?:^|["'\s=>])[\w.*-]+:(?:\d{2,5}|\*):[\w.*-]+:[\w.*@-]+:([^\s"']+)`),
+		group:      1,
+		anchors:    pgpassLines,
+		matchCheck: pgpassFields,
 	},
 	{
 		// A table row: | password | Xy7pass99 |
@@ -972,13 +974,14 @@ func findIPTriples(chunk string, off int, f *findings) {
 		for v < len(chunk) && !strings.ContainsRune(" \t\n\r/", rune(chunk[v])) && v-k < 64 {
 			v++
 		}
-		if v-k >= 7 && mixedClasses(chunk[k:v]) {
+		if v-k >= 7 && mixedClasses(chunk[k:v]) && !closesParenthesis(chunk[e:a], chunk[k:v]) {
 			f.addSpan(ruleIDPassword, off+k, off+v)
 		}
 	}
 }
 
-// pgpassLines returns the lines with four colons whose second field is a port or *.
+// pgpassLines returns where host:port:database:user:password may start: before a colon
+// followed by a port or * and a colon, on a line with three colons more.
 func pgpassLines(s string) []int {
 	var at []int
 	for from := 0; from < len(s); {
@@ -989,15 +992,31 @@ func pgpassLines(s string) []int {
 			end += from
 		}
 		line := s[from:end]
+		if left := strings.Count(line, ":"); left >= 4 {
+			for i := 0; i < len(line); {
+				c := strings.IndexByte(line[i:], ':')
+				if c < 0 {
+					break
+				}
+				c += i
+				i = c + 1
+				left-- // the colons after c
+				p := strings.IndexByte(line[c+1:], ':')
+				if p < 0 || left < 3 {
+					break
+				}
+				if port := line[c+1 : c+1+p]; port == "*" || len(port) >= 2 && len(port) <= 5 && isDigits(port) {
+					h := c
+					for h > 0 && (isWordByte(line[h-1]) || strings.IndexByte(".*-", line[h-1]) >= 0) {
+						h--
+					}
+					if h < c {
+						at = append(at, from+h)
+					}
+				}
+			}
+		}
 		from = end + 1
-		line = line[strings.LastIndexByte(line, '"')+1:] // a .pgpass line quoted in JSON
-		if strings.Count(line, ":") < 4 || strings.IndexByte(line, ' ') >= 0 {
-			continue
-		}
-		f := strings.SplitN(line, ":", 3)
-		if (f[1] == "*" || isDigits(f[1])) && notColonHexGroups(line) {
-			at = append(at, end-len(line))
-		}
 	}
 	return at
 }
@@ -1007,6 +1026,14 @@ var (
 	beforeIsPreps   = []string{" for ", " of ", " FOR "}
 	beforeIsMatcher = sync.OnceValue(func() *acMatcher { return newACMatcher(append(slices.Clip(beforeIsVerbs), beforeIsPreps...)) })
 )
+
+// pgpassFields holds a .pgpass match to its fields: a host (a name, an address or *, not a
+// number: 10:30:00:000:x is a time) and not the hex groups of a MAC address.
+func pgpassFields(match string) bool {
+	m := strings.TrimLeft(match, "\"' \t\n=>")
+	host, _, _ := strings.Cut(m, ":")
+	return (host == "*" || !isDigits(host)) && notColonHexGroups(m)
+}
 
 // secretWordBeforeIs returns each " is ", " was ", " are " or " were " right after a word
 // that names a secret, the only places the is/are rule can match.

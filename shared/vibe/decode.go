@@ -3,7 +3,6 @@ package vibe
 import (
 	"context"
 	"encoding/base64"
-	"net/url"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -19,7 +18,9 @@ const maxDecodeCandidates = 64
 // encoded run is masked.
 func (s *Sanitizer) decodeAndDetect(ctx context.Context, text string, f *findings) {
 	n := 0
-	try := func(start, end int, decoded string) {
+	// pos, when set, maps each byte of decoded to where it starts in text[start:end]: only
+	// what holds the secret is masked then, so a URL keeps its scheme, host and path.
+	try := func(start, end int, decoded string, pos []int) {
 		n++
 		if decoded == "" || expired(ctx) {
 			return
@@ -27,7 +28,22 @@ func (s *Sanitizer) decodeAndDetect(ctx context.Context, text string, f *finding
 		inner := &findings{text: decoded}
 		s.detect(ctx, decoded, inner, false)
 		if len(inner.spans) > 0 {
-			f.addSpan(ruleEncoded, start, end)
+			if pos == nil {
+				f.addSpan(ruleEncoded, start, end)
+			}
+			for _, sp := range inner.spans {
+				if pos != nil {
+					// To the end of the parameter's value: what the rule left of a value
+					// read apart from the URL (a blank for a +) goes with it.
+					e := start + pos[sp.end]
+					if i := strings.IndexAny(text[e:end], "&#"); i >= 0 {
+						e += i
+					} else {
+						e = end
+					}
+					f.addSpan(ruleEncoded, start+pos[sp.start], e)
+				}
+			}
 			for sec, rule := range inner.secrets {
 				f.note(rule, sec)
 			}
@@ -38,7 +54,7 @@ func (s *Sanitizer) decodeAndDetect(ctx context.Context, text string, f *finding
 			return
 		}
 		if d, ok := decodeBase64(text[start:end]); ok {
-			try(start, end, d)
+			try(start, end, d, nil)
 		}
 	})
 	if n >= maxDecodeCandidates || !strings.Contains(text, "%") {
@@ -48,8 +64,8 @@ func (s *Sanitizer) decodeAndDetect(ctx context.Context, text string, f *finding
 		if n >= maxDecodeCandidates {
 			return
 		}
-		if d, err := url.QueryUnescape(text[loc[0]:loc[1]]); err == nil && d != text[loc[0]:loc[1]] {
-			try(loc[0], loc[1], d)
+		if d, pos, ok := queryUnescape(text[loc[0]:loc[1]]); ok && d != text[loc[0]:loc[1]] {
+			try(loc[0], loc[1], d, pos)
 		}
 	}
 }
@@ -80,4 +96,39 @@ func printable(b []byte) bool {
 		}
 	}
 	return bad*20 <= len(b)
+}
+
+// queryUnescape decodes s as url.QueryUnescape does (%XX escapes, + for a blank) and maps
+// each byte of the result, and its end, to where it starts in s.
+func queryUnescape(s string) (string, []int, bool) {
+	var b strings.Builder
+	pos := make([]int, 0, len(s)+1)
+	for i := 0; i < len(s); {
+		pos = append(pos, i)
+		switch c := s[i]; {
+		case c == '%':
+			if i+2 >= len(s) || !isHex(s[i+1:i+3]) {
+				return "", nil, false
+			}
+			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+			i += 3
+		case c == '+':
+			b.WriteByte(' ')
+			i++
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String(), append(pos, len(s)), true
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
 }

@@ -38,7 +38,7 @@ var modelName = regexp.MustCompile(`^(?:[A-Za-z0-9][\w.-]{0,40}/)?(?i:[a-z][\w.]
 // knownSafeShape reports tokens whose shape says they are ids or names, which entropy alone
 // never redacts.
 func knownSafeShape(tok string) bool {
-	if isProviderID(tok) || sshPublicKeyBlob(tok) || ageRecipient.MatchString(tok) {
+	if isProviderID(tok) || sshPublicKeyBlob(tok) || ageRecipient.MatchString(tok) || ulidShape(tok) || graphQLGlobalID(tok) {
 		return true
 	}
 	if strings.ContainsAny(tok, "-_./:") && isModelName(tok) && wordyParts(tok) {
@@ -103,17 +103,18 @@ func base32Seed(tok string) bool {
 // strings code is full of (git SHAs and other hex digests, UUIDs, integrity hashes, paths,
 // dotted names).
 func highEntropySecret(tok string) bool {
+	rooted := rootedPath(tok) // /var/folders/…: a path, however random its segments look together
 	tok = strings.Trim(tok, "=.-_~/")
 	if len(tok) < 20 || isHex(tok) || uuidRe.MatchString(tok) || integrityRe.MatchString(tok) || standIn(tok) {
 		return false // …EXAMPLEKEY, …xxxx…: a stand-in, however random the rest looks
 	}
-	if strings.Count(tok, "/") >= 2 && !strings.ContainsAny(tok, "+=") && !randomBase64(tok) {
+	if strings.Count(tok, "/") >= 2 && !strings.ContainsAny(tok, "+=") && (rooted || !randomBase64(tok)) {
 		return false // a path
 	}
 	if hashedFileName(tok) || idNamed(tok) {
 		return false // app-3f9c2b1a….js: a build's content hash
 	}
-	if strings.Count(tok, ".") >= 1 && !strings.HasPrefix(tok, "ey") && dottedWords(tok) {
+	if strings.Count(tok, ".") >= 1 && !strings.HasPrefix(tok, "ey") && (dottedWords(tok) || hostName(tok)) {
 		return false // a dotted identifier or host name
 	}
 	var lower, upper, digit int

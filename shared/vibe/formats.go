@@ -146,7 +146,7 @@ func formatExtraRules() []extraRule {
 		src, boundary := strings.CutPrefix(f.re, `\b`)
 		re := regexp.MustCompile(src)
 		r := extraRule{id: ruleFormat, re: re, literal: f.prefix, endWord: f.endWord, boundary: boundary, anchors: f.anchors,
-			check: formatChecks[f.re]}
+			check: formatChecks[f.re], notInBase64: strings.HasPrefix(src, f.prefix) && allLettersDigits(f.prefix)}
 		if re.NumSubexp() > 0 {
 			r.group = 1
 		}

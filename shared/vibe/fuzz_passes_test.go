@@ -436,3 +436,29 @@ var callTemplates = []string{
 func FuzzCredentialCalls(f *testing.F) {
 	fuzzTemplates(f, callTemplates, "// connect\n", "\nreturn nil")
 }
+
+// queryUnescape decodes as url.QueryUnescape does, and its map points each decoded byte at
+// the escape or character it came from.
+func FuzzQueryUnescape(f *testing.F) {
+	for _, s := range []string{"a%20b+c", "%2", "%zz", "https://h/p?sig=Xk9%2BQx7%3D&x=1", "%E2%82%AC", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, pos, ok := queryUnescape(s)
+		want, err := url.QueryUnescape(s)
+		if ok != (err == nil) || ok && got != want {
+			t.Fatalf("queryUnescape(%q) = %q, %v; url.QueryUnescape: %q, %v", s, got, ok, want, err)
+		}
+		if !ok {
+			return
+		}
+		if len(pos) != len(got)+1 || pos[len(got)] != len(s) {
+			t.Fatalf("queryUnescape(%q): %d positions for %d bytes", s, len(pos), len(got))
+		}
+		for i := range len(got) {
+			if c := s[pos[i]]; c != got[i] && c != '%' && !(c == '+' && got[i] == ' ') {
+				t.Fatalf("queryUnescape(%q): byte %d (%q) maps to %q", s, i, got[i], c)
+			}
+		}
+	})
+}

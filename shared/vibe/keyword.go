@@ -47,7 +47,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				continue // arn:aws:secretsmanager:…:secret:db-AbCd: a secret's name in an ARN
 			}
 			name := strings.Trim(chunk[nameStart:nameEnd], ".-")
-			if fs := flagStart(chunk, nameStart); fs >= 0 && flagTakesNoSecret(chunk[fs:nameEnd]) || qualifiedKey(chunk, nameStart, name) || testStatus(chunk, nameStart, name) || gitRefUpdate(chunk, nameStart) {
+			if fs := flagStart(chunk, nameStart); fs >= 0 && (flagTakesNoSecret(chunk[fs:nameEnd]) || secretNameValue(flagValue(chunk, nameEnd))) || qualifiedKey(chunk, nameStart, name) || testStatus(chunk, nameStart, name) || gitRefUpdate(chunk, nameStart) || strings.IndexByte(name, '-') >= 0 && idHeaderName(strings.ToLower(name)) || notAssignedName(chunk, nameStart, nameEnd) || passVerb(chunk, nameStart, name) || hclBlockLabel(chunk, nameStart) {
 				continue // gpg --export-secret-keys KEYID: a flag that acts on secrets; Cache key: …
 			}
 			if !nameHasSecretWord(name) && !twoWordSecretName(chunk, nameStart, name) {
@@ -287,7 +287,7 @@ func gluedValue(s string, nameStart, nameEnd int) (int, bool) {
 // characters mixing letters and digits (not a version, a file name, a date or dotted
 // words), or 24+ letters of one case without a break.
 func credentialValue(v string) bool {
-	if len(v) < 12 || len(v) > 400 || placeholderValue(v) || v[0] == '-' || strings.Contains(v, "://") {
+	if len(v) < 12 || len(v) > 400 || placeholderValue(v) || v[0] == '-' || strings.Contains(v, "://") || pathValue(v) {
 		return false
 	}
 	if uuidRe.MatchString(v) {
@@ -459,6 +459,9 @@ func fallbackLiteral(s string, i int) (int, int, bool) {
 		if v == strings.ToUpper(v) && !hasDigitAndLetter(v) || placeholderValue(v) {
 			continue
 		}
+		if j := skipBlanks(line, m[1], 2); j < len(line) && line[j] == ':' {
+			continue // {"access_token": token, "token_type": "bearer"}: the next member's key
+		}
 		return i + m[4], i + m[5], true
 	}
 	return 0, 0, false
@@ -507,7 +510,7 @@ func literalArgument(s string, i int) (int, int, bool) {
 // changing character class often.
 func randomValue(v string) bool {
 	v = strings.Trim(v, `"'`+"`")
-	if len(v) < 8 || len(v) > 400 || placeholderValue(v) || isHex(v) || uuidRe.MatchString(v) {
+	if len(v) < 8 || len(v) > 400 || placeholderValue(v) || isHex(v) || uuidRe.MatchString(v) || pathValue(v) {
 		return false
 	}
 	for i := 0; i < len(v); i++ {

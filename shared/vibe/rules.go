@@ -25,6 +25,9 @@ type extraRule struct {
 	multiline bool
 	// endWord requires the match not to be followed by a token character.
 	endWord bool
+	// notInBase64 requires the match not to follow a base64 character: a signature made of
+	// base64's letters (EAAA, AIza) is found by chance inside any long enough blob.
+	notInBase64 bool
 	// check, when set, must accept the secret.
 	check func(secret string) bool
 	// anchors, when set, finds the positions a match must touch, cheaply: the expression then
@@ -287,6 +290,7 @@ var extraRules = append([]extraRule{
 		group:    1,
 		keywords: []string{"cookie"},
 		boundary: true,
+		check:    cookieCredential,
 	},
 	{
 		id:         ruleCLIFlag,
@@ -341,7 +345,7 @@ var extraRules = append([]extraRule{
 		// Not a call (password = get_password()), what opens an expression (password = (…)
 		// nor a member or an index (password = os.environ["DB_PASSWORD"], cfg.Password).
 		check: func(v string) bool {
-			return !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" && !codeArgumentReference(v) &&
+			return !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" && !codeArgumentReference(v) && !pathValue(v) &&
 				!(codeLike.MatchString(v) && strings.ContainsAny(v, ".[") && !randomSegment(v))
 		},
 	},
@@ -558,6 +562,9 @@ func noSecretFlag(match string) bool {
 		if flagProse[strings.TrimSpace(flag[i:])] {
 			return false // "Using --password via the CLI is insecure": a flag named in prose
 		}
+		if secretNameValue(strings.Trim(match[i:], "= \t\"'")) {
+			return false // gcloud secrets versions access latest --secret=db-password
+		}
 		flag = flag[:i]
 	}
 	for _, suffix := range []string{"stdin", "file", "path", "env", "prompt", "cmd", "command", "name", "id", "url",
@@ -592,7 +599,7 @@ var callLike = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*\(
 // value is a literal; an unquoted one may be code (token := getToken()).
 func keepKeyword(name, value string, quoted bool) bool {
 	v := strings.TrimSpace(value)
-	if v == "" || placeholderValue(v) || placeholderValue(strings.TrimRight(v, "!?):,;]")) || plainURL(v) {
+	if v == "" || placeholderValue(v) || placeholderValue(strings.TrimRight(v, "!?):,;]")) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || betweenLiterals(value) {
 		return false // String!, Int? : GraphQL, Kotlin and Swift types
 	}
 
@@ -618,6 +625,9 @@ func keepKeyword(name, value string, quoted bool) bool {
 	}
 	if !upperName && codeLike.MatchString(v) && strings.ContainsAny(v, "().") && !randomSegment(v) {
 		return false
+	}
+	if !upperName && (codePath(v) || typeAnnotation(v)) {
+		return false // type SecretString = secrecy::SecretBox<str>; refreshToken: string | null;
 	}
 	return true
 }
@@ -689,6 +699,14 @@ var (
 		"public": true, "pub": true, "pubkey": true, "publickey": true, "publishable": true,
 		// where something is, not a secret: NATIVE_TOKEN_ADDRESS (a contract's), token_addr
 		"address": true, "addr": true,
+		// how many tokens a model may use: token_budget=128000
+		"budget": true, "usage": true, "remaining": true,
+		// a list of secrets' names, not of secrets: SECRET_NAMES = ["db-password", …]
+		"names": true, "labels": true, "fields": true, "kinds": true, "types": true,
+		// where a listing goes on: nextPageToken, continuationToken, syncToken
+		"page": true, "continuation": true, "sync": true,
+		// what hands out a credential: credential_helper = osxkeychain
+		"helper": true, "helpers": true,
 	}
 )
 

@@ -1,6 +1,7 @@
 package vibe
 
 import (
+	"encoding/base64"
 	"regexp"
 	"slices"
 	"strings"
@@ -164,9 +165,15 @@ func passwordCompound(v string) bool {
 }
 
 // harmlessRun reports a random-looking run that entropy alone must not redact: a public key
-// (inPublicKey) or an encoded image, font or document (inEncodedMedia).
-func harmlessRun(text string, start int) bool {
-	return inPublicKey(text, start) || inEncodedMedia(text, start) || codeIdentifierAt(text, start)
+// (inPublicKey), an encoded image, font or document (inEncodedMedia), a header's request
+// id (idHeaderValue, idLabelValue), a Content-Security-Policy nonce (cspNonce), a JWT cut
+// short on purpose (elidedJWT), a certificate or public key in base64 (publicPEMBase64) or a
+// JSON Web Key's public member (jwkPublicMember).
+func harmlessRun(text string, start, end int) bool {
+	return inPublicKey(text, start) || inEncodedMedia(text, start) || idHeaderValue(text, start) || idLabelValue(text, start) ||
+		cspNonce(text, start) || elidedJWT(text[start:end]) || strings.HasPrefix(text[end:], "…") && elidedJWT(text[start:end]+"…") ||
+		publicPEMBase64(text[start:end]) || jwkPublicMember(text, start, end) || imageHostRun(text, start) ||
+		codeIdentifierAt(text, start)
 }
 
 // mediaSignatures are the base64 forms of the first bytes of images, fonts and documents:
@@ -256,7 +263,20 @@ func inPublicKey(text string, start int) bool {
 	}
 	head := text[max(0, start-8192):start]
 	b := strings.LastIndex(head, "BEGIN PGP PUBLIC KEY BLOCK-----")
-	return b >= 0 && !strings.Contains(head[b:], "-----END PGP")
+	if b >= 0 && !strings.Contains(head[b:], "-----END PGP") {
+		return true
+	}
+	// A certificate, a certificate request or a public key in PEM: public by definition.
+	b = strings.LastIndex(head, "-----BEGIN ")
+	if b < 0 || strings.Contains(head[b:], "-----END") {
+		return false
+	}
+	label, _, _ := strings.Cut(head[b+len("-----BEGIN "):], "-----")
+	switch label {
+	case "CERTIFICATE", "TRUSTED CERTIFICATE", "CERTIFICATE REQUEST", "NEW CERTIFICATE REQUEST", "X509 CRL", "PUBLIC KEY", "RSA PUBLIC KEY":
+		return true
+	}
+	return false
 }
 
 // u2fKeysLine reports whether the token at start is on a line of pam_u2f's authfile
@@ -279,10 +299,11 @@ func u2fKeysLine(text string, start int) bool {
 // idPathSegment reports whether the path segment at seg of the token run at start names
 // rather than unlocks: the opaque id of a search provider's citation redirect
 // (vertexaisearch.cloud.google.com/grounding-api-redirect/…, the links Gemini cites its web
-// sources with) or a resource of an AWS ARN (arn:aws:iam::…:role/service-role/
-// AWSLambdaBasicExecutionRole-5f1c9e2a).
+// sources with), a resource of an AWS ARN (arn:aws:iam::…:role/service-role/
+// AWSLambdaBasicExecutionRole-5f1c9e2a) or the key of an image on a profile-picture or media
+// CDN (imageHostRun).
 func idPathSegment(text string, start, seg int) bool {
-	if strings.HasSuffix(text[max(0, seg-64):seg], ".google.com/grounding-api-redirect/") {
+	if strings.HasSuffix(text[max(0, seg-64):seg], ".google.com/grounding-api-redirect/") || imageHostRun(text, start) {
 		return true
 	}
 	head := text[max(0, start-96):start] // the run opens after the ARN's last colon
@@ -366,6 +387,16 @@ var recordIDNames = map[string]bool{
 	"parentid": true, "callid": true, "toolcallid": true, "tooluseid": true, "generationid": true,
 	"completionid": true, "promptid": true, "traceid": true, "spanid": true, "correlationid": true,
 	"executionid": true, "jobid": true, "taskid": true, "commitid": true, "checkrunid": true,
+	// what a cloud's API and Terraform's plan print for a request's host and for resources
+	"hostid": true, "extendedrequestid": true, "resourceid": true, "instanceid": true, "imageid": true,
+	"containerid": true, "snapshotid": true, "volumeid": true, "insertid": true, "segmentid": true,
+	"invocationid": true, "operationid": true, "deploymentid": true, "buildid": true,
+	// what OpenID Connect and PKCE publish in a request: the verifier and the client's secret
+	// stay secret
+	"nonce": true, "codechallenge": true,
+	// where a listing goes on, and a content's version
+	"cursor": true, "nextcursor": true, "startcursor": true, "endcursor": true, "pagetoken": true,
+	"nextpagetoken": true, "continuationtoken": true, "etag": true, "ulid": true,
 }
 
 // gitRefLine matches the start of a line git push and fetch print for a ref they updated:
@@ -486,4 +517,567 @@ func plainURL(v string) bool {
 		}
 	}
 	return true
+}
+
+// idHeaderValue reports a token that is the value of an HTTP header carrying the id of a
+// request or a trace, or a protocol's nonce, as curl -v, an SDK's debug log or a dict of
+// response headers prints it (x-amz-id-2: <base64>, x-amz-request-id, x-request-id, cf-ray,
+// x-goog-…, apigw-requestid, Sec-WebSocket-Key/Accept, traceparent): random, and no
+// credential.
+func idHeaderValue(text string, start int) bool {
+	i := start
+	if i > 0 && (text[i-1] == '"' || text[i-1] == '\'') {
+		i--
+	}
+	for k := 0; k < 4 && i > 0 && (text[i-1] == ' ' || text[i-1] == '\t'); k++ {
+		i--
+	}
+	if i == 0 || text[i-1] != ':' {
+		return false
+	}
+	i--
+	if i > 0 && (text[i-1] == '"' || text[i-1] == '\'') {
+		i--
+	}
+	ne := i
+	for i > 0 && ne-i < 64 && (isAlnum(text[i-1]) || text[i-1] == '-') {
+		i--
+	}
+	if i > 0 && text[i-1] == '_' {
+		return false // part of a longer name
+	}
+	return idHeaderName(strings.ToLower(text[i:ne]))
+}
+
+// idHeaderName reports the lower-cased name of a header that carries an id or a nonce: a
+// dashed name whose last part is an id (x-request-id, x-amzn-requestid, x-guploader-uploadid,
+// x-b3-traceid), a ray or a ref (cf-ray, x-azure-ref), a cloud's own response headers
+// (x-amz-…, x-goog-…, x-ms-…), a WebSocket handshake's nonce and the trace context's. Never
+// a name that says credential: x-amz-security-token, x-goog-api-key, x-ms-client-secret.
+func idHeaderName(n string) bool {
+	switch n {
+	case "sec-websocket-key", "sec-websocket-accept", "traceparent", "tracestate", "x-amz-id-2":
+		return true
+	}
+	if !strings.Contains(n, "-") {
+		return false
+	}
+	for _, w := range []string{"key", "token", "secret", "auth", "sig", "pass", "pwd", "cookie", "session", "cred", "bearer", "jwt", "hmac"} {
+		if strings.Contains(n, w) {
+			return false
+		}
+	}
+	last := n[strings.LastIndexByte(n, '-')+1:]
+	switch {
+	case strings.HasSuffix(last, "id") && len(last) <= 16, last == "ray", last == "ref", last == "context",
+		last == "digest", last == "md5", last == "hash", last == "checksum", last == "etag": // Content-Digest, Content-MD5
+		return true
+	}
+	return hasPrefixAny(n, []string{"x-amz-", "x-amzn-", "x-goog-", "x-guploader-", "x-ms-", "x-azure-", "x-cloud-trace-", "x-datadog-", "x-b3-", "x-github-request"})
+}
+
+// stateWord reports a value that states a setting's state rather than holding a secret
+// (X-Auth-Token: enabled, password: disabled, token: missing).
+func stateWord(v string) bool {
+	return oneOfFold(v, "enabled", "disabled", "unset", "missing", "present", "absent", "configured", "provided", "supplied",
+		"expired", "revoked")
+}
+
+// pastAuthority returns where a secret may start in the token run text[start:end]: after the
+// // of a scheme (https://ghp_…@github.com: the run is the user part) and after a host name
+// that opens the run (https://api.example.com/<token>), so a URL keeps its scheme and host.
+func pastAuthority(text string, start, end int) int {
+	if start == 0 || text[start-1] != ':' || !strings.HasPrefix(text[start:end], "//") {
+		return start
+	}
+	s := start + 2
+	if i := strings.IndexByte(text[s:end], '/'); i > 0 && urlWithHost(text[s:end]) {
+		s += i + 1
+	}
+	if end-s < 16 {
+		return start
+	}
+	return s
+}
+
+// cspSource reports a quoted literal that is a source expression of a Content-Security-Policy
+// ('self', 'unsafe-inline', 'strict-dynamic', 'nonce-…', 'sha256-…', also quoted again in a
+// JavaScript or Python list: "'self'"), which is never a piece of a secret split across
+// literals: a source list reads as adjacent literals.
+func cspSource(lit string) bool {
+	v := strings.Trim(lit, "'")
+	if len(v)+2 != len(lit) && v != lit {
+		return false
+	}
+	switch v {
+	case "self", "none", "unsafe-inline", "unsafe-eval", "unsafe-hashes", "strict-dynamic", "report-sample",
+		"wasm-unsafe-eval", "unsafe-allow-redirects", "inline-speculation-rules", "script", "trusted-types-eval":
+		return true
+	}
+	return hasPrefixAny(v, []string{"nonce-", "sha256-", "sha384-", "sha512-"})
+}
+
+// cspNonce reports the token of a CSP nonce source ('nonce-rAnd0m…'): a value made per
+// response to let one script run, published in the page it protects.
+func cspNonce(text string, start int) bool {
+	return start > 0 && text[start-1] == '\'' && strings.HasPrefix(text[start:], "nonce-")
+}
+
+// urlPastHost returns a URL without its host, so that a placeholder's word in the host
+// (hooks.example.com, the domain documentation uses) does not make a random token in its path
+// or user part a placeholder; other values are returned as they are.
+func urlPastHost(v string) string {
+	i := strings.Index(v, "://")
+	if i <= 0 || i > 10 || !isLetters(v[:i]) {
+		return v
+	}
+	rest := v[i+3:]
+	j := strings.IndexAny(rest, "/?#")
+	if j < 0 {
+		j = len(rest)
+	}
+	user := ""
+	if at := strings.LastIndexByte(rest[:j], '@'); at >= 0 {
+		user = rest[:at+1]
+	}
+	return v[:i+3] + user + rest[j:]
+}
+
+// notAssignedName reports a keyword candidate that is no name a value is assigned to, by
+// what is around it: a source file's position in a trace (phoenix/token.ex:48:,
+// password_reset.spec.js:27:14), a string literal compared with another ('token_expired' ==
+// 'token_valid'), kubectl's reference to a Secret (<set to the key 'token' in secret
+// 'api'>), the shell's working directory ("$PWD":/app, PWD=/home/…) or a
+// parameter expansion that fails or substitutes without a default (${TOKEN:?TOKEN is not
+// set}, ${TOKEN:+--token}).
+func notAssignedName(s string, nameStart, nameEnd int) bool {
+	name := s[nameStart:nameEnd]
+	if nameEnd+1 < len(s) && s[nameEnd] == ':' && isDigitByte(s[nameEnd+1]) && sourceFileName(name) {
+		return true
+	}
+	if nameStart > 0 && nameEnd < len(s) && (s[nameStart-1] == '\'' || s[nameStart-1] == '"') && s[nameEnd] == s[nameStart-1] {
+		rest := strings.TrimLeft(s[nameEnd+1:min(len(s), nameEnd+8)], " \t")
+		if strings.HasPrefix(rest, "==") || strings.HasPrefix(rest, "!=") {
+			return true
+		}
+	}
+	if name == "PWD" || name == "OLDPWD" {
+		if nameStart > 0 && (s[nameStart-1] == '$' || s[nameStart-1] == '{' && nameStart > 1 && s[nameStart-2] == '$') {
+			return true
+		}
+		if nameEnd+1 < len(s) && s[nameEnd] == '=' && (s[nameEnd+1] == '/' || s[nameEnd+1] == '~') {
+			return true
+		}
+	}
+	if head := s[max(0, nameStart-80):nameStart]; strings.HasSuffix(head, "' in ") && strings.Contains(head, "<set to the key '") {
+		return true // kubectl describe: <set to the key 'token' in secret 'api'>
+	}
+	if nameStart > 1 && s[nameStart-2:nameStart] == "${" {
+		rest := s[nameEnd:min(len(s), nameEnd+2)]
+		return strings.HasPrefix(rest, ":?") || strings.HasPrefix(rest, ":+") || strings.HasPrefix(rest, "?") || strings.HasPrefix(rest, "+") || rest == "}" || strings.HasPrefix(rest, "}")
+	}
+	return false
+}
+
+// sourceFileName reports a name that is a source file's (token.ex, auth/tokens.py,
+// password_reset.spec.js): what a stack trace or a compiler puts before :line.
+func sourceFileName(name string) bool {
+	i := strings.LastIndexByte(name, '.')
+	if i <= 0 {
+		return false
+	}
+	switch strings.ToLower(name[i+1:]) {
+	case "go", "py", "rb", "js", "mjs", "cjs", "ts", "tsx", "jsx", "ex", "exs", "erl", "java", "kt", "kts", "scala",
+		"c", "h", "cc", "cpp", "hpp", "cs", "swift", "m", "mm", "rs", "php", "pl", "pm", "lua", "dart", "vue",
+		"svelte", "sh", "bash", "zsh", "sql", "hs", "ml", "clj", "groovy", "gradle", "tf", "yaml", "yml", "toml",
+		"json", "xml", "html", "css", "scss", "md", "txt", "ini", "cfg", "conf", "env", "lock", "proto", "zig", "nim", "jl", "r":
+		return true
+	}
+	return false
+}
+
+// hostName reports a token that is a host name in lower case whose labels are words or a
+// hash in hex (3f9c2b1a….cloudfront.net, as a CDN's via header prints it): no path, the last
+// label a top-level domain. A generated label of other letters makes no host name harmless
+// (<digits>-<random>.apps.googleusercontent.com is an OAuth client's id).
+func hostName(tok string) bool {
+	if strings.Contains(tok, "/") || !urlWithHost(tok) {
+		return false
+	}
+	for l := range strings.SplitSeq(tok, ".") {
+		if !isHex(l) && !wordParts(l, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// rootedPath reports a slash-separated token that opens like a file system path: a root
+// directory's name in letters (/var/folders/…, /Users/…, ~/Library/…) and another segment
+// after it, where random base64 does not open with a slash and a word.
+func rootedPath(tok string) bool {
+	t, ok := cutPrefixAny(tok, "~/", "/")
+	if !ok {
+		return false
+	}
+	seg, rest, ok := strings.Cut(t, "/")
+	return ok && rest != "" && len(seg) >= 2 && isLetters(seg) && (strings.ToLower(seg) == seg || strings.ToLower(seg[1:]) == seg[1:])
+}
+
+// idLabelValue reports a token after a prose label that names it an id (S3's "S3 Extended
+// Request ID: <base64>", "Host ID:", "Trace ID:"): the label's words read as a header's name
+// (idHeaderName), up to four of them.
+func idLabelValue(text string, start int) bool {
+	i := start
+	for k := 0; k < 2 && i > 0 && text[i-1] == ' '; k++ {
+		i--
+	}
+	if i == 0 || text[i-1] != ':' {
+		return false
+	}
+	ne := i - 1
+	j := ne
+	for j > 0 && ne-j < 40 && (isAlnum(text[j-1]) || text[j-1] == ' ') {
+		j--
+	}
+	words := strings.Fields(text[j:ne])
+	if len(words) < 2 || len(words) > 4 {
+		return false
+	}
+	return idHeaderName(strings.ToLower(strings.Join(words, "-")))
+}
+
+// elidedJWT reports a JSON Web Token cut short on purpose, as documentation writes one
+// (Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9..., eyJhbGciOi…): an ellipsis before the
+// signature, so what is shown is at most the header and part of the claims, and no
+// credential.
+func elidedJWT(v string) bool {
+	body, ok := strings.CutSuffix(v, "...")
+	if !ok {
+		body, ok = strings.CutSuffix(v, "…")
+	}
+	body = strings.TrimRight(body, ".")
+	return ok && strings.HasPrefix(body, "eyJ") && strings.Count(body, ".") <= 1 && strings.Trim(body, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.") == ""
+}
+
+// namesNoSecret reports a keyword candidate whose value names a thing rather than holds a
+// secret: a dependency's version under a package named for secrets (secret-service =
+// "3.0.1", keyring = "2.3.3"), docker's credential helper ("credsStore": "desktop"), the
+// Secret a chart reads credentials from (existingSecret:
+// db-credentials) and the key it reads a password from there (adminPasswordKey:
+// postgres-password, the Bitnami charts' …PasswordKey).
+func namesNoSecret(name, v string) bool {
+	v = strings.Trim(v, `"'`)
+	if versionValue(v) {
+		return true
+	}
+	if len(name) < 5 || !strings.EqualFold(name[len(name)-3:], "key") && !strings.EqualFold(name[len(name)-3:], "ret") && !strings.EqualFold(name[len(name)-3:], "ore") {
+		return false // none of the names below: no nameParts for every candidate
+	}
+	parts := nameParts(name)
+	if len(parts) >= 2 && parts[len(parts)-2] == "existing" && parts[len(parts)-1] == "secret" {
+		return true // existingSecret: db-credentials, the Secret a chart reads its credentials from
+	}
+	if len(parts) == 2 && (parts[0] == "creds" || parts[0] == "cred") && parts[1] == "store" && isLetters(strings.ReplaceAll(v, "-", "")) {
+		return true // docker's "credsStore": "desktop", the helper that keeps the credentials
+	}
+	if len(parts) >= 2 && parts[len(parts)-1] == "key" {
+		switch parts[len(parts)-2] {
+		case "password", "passwd", "token", "secret", "credential", "credentials":
+			return v != "" && strings.ToLower(v) == v && identifierWords(v) && strings.ContainsAny(v, "-.")
+		}
+	}
+	return false
+}
+
+// versionValue reports a version (3.0.1, ^2.3, ~1.4.2, v0.19.1): two or three parts of one to
+// three digits.
+func versionValue(v string) bool {
+	v = strings.TrimLeft(v, "^~=v")
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return false
+	}
+	for _, p := range parts {
+		if len(p) == 0 || len(p) > 3 || !isDigits(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// closesParenthesis reports an address's account and password that are the words of a
+// parenthesis after it (1.1.1.2 (Cloudflare Malware), 10.0.0.5 (Primary Backup)): the
+// parenthesis opened before the account closes at the end of the "password".
+func closesParenthesis(before, value string) bool {
+	return strings.Contains(before, "(") && strings.HasSuffix(value, ")") && !strings.Contains(value, "(")
+}
+
+// passVerb reports the word pass used as a verb in prose (how to pass "…" as an argument,
+// you can pass '…' to node): after a word that a verb follows, lower case; an account's
+// password after pass (user admin pass x, FTP's PASS x) is no verb.
+func passVerb(s string, nameStart int, name string) bool {
+	if name != "pass" || nameStart < 3 || s[nameStart-1] != ' ' {
+		return false
+	}
+	i := nameStart - 1
+	for i > 0 && isLetter(s[i-1]) || i > 0 && s[i-1] == '\'' {
+		i--
+	}
+	return oneOfFold(s[i:nameStart-1], "to", "can", "could", "will", "would", "should", "must", "may", "might", "we",
+		"you", "i", "they", "then", "and", "also", "just", "simply", "not", "don't", "never", "please", "i'll", "we'll", "let's")
+}
+
+// codePath reports a value that is a path in code: names joined by :: (Rust, C++, PHP,
+// Ruby), maybe with type arguments (secrecy::SecretBox<str>, Foo::Bar::TOKEN).
+func codePath(v string) bool {
+	v = strings.TrimRight(v, ";,)")
+	if i := strings.IndexByte(v, '<'); i > 0 && strings.HasSuffix(v, ">") {
+		v = v[:i]
+	}
+	parts := strings.Split(v, "::")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || !identifierWords(strings.Trim(p, "0123456789")) || isDigitByte(p[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// hclBlockLabel reports a name that is a label of a Terraform or HCL block (resource
+// "aws_secretsmanager_secret" "db" {, resource "random_password" "db" {): a resource's type
+// and name, not an assignment.
+func hclBlockLabel(s string, nameStart int) bool {
+	if nameStart < 8 || s[nameStart-1] != '"' {
+		return false // a label is quoted; most names are not, and lineHead reads back to the line's start
+	}
+	head := lineHead(s, nameStart)
+	kw, rest, ok := strings.Cut(head, " ")
+	if !ok || !oneOfFold(kw, "resource", "data", "variable", "output", "module", "provider", "ephemeral", "check", "import", "removed") {
+		return false
+	}
+	rest = strings.TrimSpace(rest)
+	if rest == "" || rest[0] != '"' {
+		return false
+	}
+	line := s[nameStart:min(len(s), nameStart+200)]
+	if le := strings.IndexByte(line, '\n'); le >= 0 {
+		line = line[:le]
+	}
+	return strings.HasSuffix(strings.TrimRight(line, " \t\r"), "{")
+}
+
+// typeAnnotation reports a value that is a type, after a lower-case name in TypeScript,
+// Kotlin, Swift, Rust or Go (refreshToken: string | null;, secret: Uint8Array;, key: [u8; 32],
+// token: Option<String>): a union of type names, a typed array or buffer, or a built-in
+// type of bytes.
+func typeAnnotation(v string) bool {
+	v = strings.TrimRight(v, ";,")
+	if strings.Contains(v, " | ") {
+		for _, alt := range strings.Split(v, " | ") {
+			alt = strings.TrimSuffix(strings.TrimSpace(alt), "[]")
+			if alt == "" || !identifierWords(strings.Trim(alt, "0123456789<>")) {
+				return false
+			}
+		}
+		return true
+	}
+	switch strings.TrimSuffix(v, "?") {
+	case "Uint8Array", "Uint8ClampedArray", "Int8Array", "Uint16Array", "Int16Array", "Uint32Array", "Int32Array",
+		"Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array", "ArrayBuffer", "Buffer", "ByteArray",
+		"[]byte", "[u8; 32]", "[u8; 64]", "Vec<u8>", "Option<String>", "SecretString", "SecretBox<str>", "Data", "bytes":
+		return true
+	}
+	return false
+}
+
+// pathValue reports a value that is a file's path of word segments (/home/dev/.ssh/id_ed25519,
+// /run/secrets/db_password): where a secret is kept, as a prompt or a mounted secret names it.
+func pathValue(v string) bool {
+	t, ok := cutPrefixAny(strings.Trim(v, `"'`), "~/", "/")
+	if !ok {
+		return false
+	}
+	segs := strings.Split(t, "/")
+	if len(segs) < 2 {
+		return false
+	}
+	for _, seg := range segs {
+		if seg == "" || !wordParts(strings.TrimPrefix(seg, "."), 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// publicPEMBase64 reports base64 of a PEM certificate or public key (a kubeconfig's
+// certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0t…): public; client-key-data, a
+// private key's, stays masked.
+func publicPEMBase64(tok string) bool {
+	return hasPrefixAny(tok, []string{"LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t", "LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0"})
+}
+
+// jwkPublicMember reports the quoted value of a JSON Web Key's public member (the modulus
+// "n", the exponent "e", the point "x" and "y") in an object that says its key type
+// ("kty"): a public key. The private members (d, p, q, dp, dq, qi, k) are the json-web-key
+// rule's.
+func jwkPublicMember(text string, start, end int) bool {
+	if start < 5 || end >= len(text) || text[start-1] != '"' || text[end] != '"' {
+		return false
+	}
+	head := strings.TrimRight(text[max(0, start-8):start-1], " \t")
+	if !strings.HasSuffix(head, ":") {
+		return false
+	}
+	head = strings.TrimRight(head[:len(head)-1], " \t")
+	switch {
+	case strings.HasSuffix(head, `"n"`), strings.HasSuffix(head, `"e"`), strings.HasSuffix(head, `"x"`), strings.HasSuffix(head, `"y"`):
+	default:
+		return false
+	}
+	return strings.Contains(text[max(0, start-200):min(len(text), end+200)], `"kty"`)
+}
+
+// cookieCredential holds a cookie header to one that may carry a credential: a value that
+// is more than a word, a number or an analytics id (theme=dark, lang=en-US,
+// _ga=GA1.2.1234567890.1717405964 pass; session=… is masked whole).
+func cookieCredential(v string) bool {
+	for pair := range strings.SplitSeq(v, ";") {
+		name, val, ok := strings.Cut(strings.TrimSpace(pair), "=")
+		if !ok {
+			continue
+		}
+		if oneOfFold(name, "path", "domain", "expires", "max-age", "samesite", "priority", "partitioned") {
+			continue
+		}
+		val = strings.Trim(val, `"`)
+		switch {
+		case isLetters(strings.ReplaceAll(val, "-", "")) && len(val) <= 12, strings.Trim(val, "0123456789.") == "",
+			(strings.HasPrefix(val, "GA1.") || strings.HasPrefix(val, "GS1.")) && strings.Trim(val[4:], "0123456789.") == "":
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// ulidShape reports a ULID (26 characters of Crockford's base32 whose first ten are a time
+// in milliseconds between 2016 and 2040): an id that sorts by creation, not a secret.
+func ulidShape(tok string) bool {
+	if len(tok) != 26 {
+		return false
+	}
+	const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+	var ms int64
+	for i := 0; i < 26; i++ {
+		k := strings.IndexByte(alphabet, tok[i])
+		if k < 0 {
+			return false
+		}
+		if i < 10 {
+			ms = ms<<5 | int64(k)
+		}
+	}
+	return ms >= 1451606400000 && ms <= 2208988800000
+}
+
+// cutPrefixAny returns s without the first of prefixes it opens with.
+func cutPrefixAny(s string, prefixes ...string) (string, bool) {
+	for _, p := range prefixes {
+		if rest, ok := strings.CutPrefix(s, p); ok {
+			return rest, true
+		}
+	}
+	return s, false
+}
+
+// imageHostRun reports a token run that is a URL's host and path on a CDN that serves
+// profile pictures and media by opaque keys (lh3.googleusercontent.com/a/ACg8oc…=s96-c,
+// pbs.twimg.com, yt3.ggpht.com, i.ytimg.com, scontent…fbcdn.net): an image's address. Its
+// query, where a signed URL keeps its signature, is no part of the run.
+func imageHostRun(text string, start int) bool {
+	rest, ok := strings.CutPrefix(text[start:], "//")
+	if !ok {
+		return false
+	}
+	host, _, ok := strings.Cut(rest[:min(len(rest), 80)], "/")
+	if !ok {
+		return false
+	}
+	for _, h := range []string{".googleusercontent.com", ".ggpht.com", ".ytimg.com", ".twimg.com", ".fbcdn.net", ".cdninstagram.com", ".licdn.com", ".gravatar.com"} {
+		if strings.HasSuffix(host, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// betweenLiterals reports a "quoted value" that is the code between two string literals: the
+// name closed its literal and the next one opened ("token: " + token[:4] + "...", 'Using API
+// key ' + apiKey.slice(0, 4) + '****'), so the value opens or closes with a concatenation.
+func betweenLiterals(v string) bool {
+	if v == "" || v[0] != ' ' && v[len(v)-1] != ' ' {
+		return false
+	}
+	t := strings.TrimSpace(v)
+	return hasPrefixAny(t, []string{"+ ", ". ", ".. ", "|| ", "& "}) || strings.HasSuffix(t, " +") || strings.HasSuffix(t, " .") || strings.HasSuffix(t, " ..")
+}
+
+// graphQLGlobalID reports a GraphQL global id: base64 of a type's name and a number, as Relay
+// servers and GitHub's API write them (VXNlcjoxMjM0NTY3ODkw is User:1234567890,
+// MDQ6VXNlcjE= is 04:User1).
+func graphQLGlobalID(tok string) bool {
+	if len(tok) > 64 {
+		return false
+	}
+	b, err := base64.StdEncoding.DecodeString(tok)
+	if err != nil {
+		if b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(tok, "=")); err != nil {
+			return false
+		}
+	}
+	head, num, ok := strings.Cut(string(b), ":")
+	if !ok {
+		return false
+	}
+	if isDigits(head) { // GitHub's legacy ids: 04:User1
+		head, num = strings.TrimRight(num, "0123456789"), num[len(strings.TrimRight(num, "0123456789")):]
+	}
+	return len(head) >= 2 && head[0] >= 'A' && head[0] <= 'Z' && isLetters(head) && num != "" && isDigits(num)
+}
+
+// secretNameValue reports a value that names a secret rather than holds it: lower-case words
+// joined by - or _, one of them a secret's (db-password, api-token, stripe_secret_key), as a
+// secret manager's command takes it (gcloud secrets versions access latest --secret=db-password).
+func secretNameValue(v string) bool {
+	if len(v) < 4 || len(v) > 64 || strings.ToLower(v) != v || !strings.ContainsAny(v, "-_") {
+		return false
+	}
+	named := false
+	for _, w := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' }) {
+		if !isLetters(w) {
+			return false
+		}
+		switch w {
+		case "password", "passwd", "token", "secret", "key", "credentials", "creds", "apikey":
+			named = true
+		}
+	}
+	return named
+}
+
+// flagValue returns the word after a command-line flag's name (--secret=db-password, --secret
+// db-password), unquoted.
+func flagValue(s string, nameEnd int) string {
+	if nameEnd >= len(s) || s[nameEnd] != '=' && s[nameEnd] != ' ' {
+		return ""
+	}
+	v := s[nameEnd+1 : min(len(s), nameEnd+80)]
+	if i := strings.IndexAny(v, " \t\n;&|)"); i >= 0 {
+		v = v[:i]
+	}
+	return strings.Trim(v, `"'`)
 }

@@ -62,6 +62,33 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		// A link of a Gemini CLI session in mischa-thisness/M-Gemini (CC0).
 		{"gemini citation links", "[1] archlinux.org (https://vertexaisearch.cloud.google.com/grounding-api-redirect/AUZIYQHCQoZMSFll5D_fB8UdNPvYc2vDKuYPM1ZYH3ABnqqzzLw66PE_jPsYSXnaj3rQRK9tjUsrI3ObM7gkyK5a6HC2SNSh6SudzOMoSRGtPy0kh1Mh6RXAPAHHSubbLbXXNUCHZEhcm4hzxmNxIsgBe8CZNDsbiGJCLuFQ9G75fKtU3FhsxTB9T4CnoDdFepCDc4t5iV4ayFAlnQ)"},
 		{"json member names on their lines", "{\n  \"sessionId\": \"d2230b34-e170-4c53-976d-5fec7ff9a796\",\n  \"projectHash\": \"86bc0e27f2bad5ee2e2625969dc74484f7717cff50ea68e3c3f18194c802a493\"\n}"},
+		{"request ids in response headers", "< x-amz-id-2: vlR7PnpV2Ce81l0PRw6jlUpck7Jo5ZsQjryTjKlc5aLWGVHPZLj5NeC6qPa0emYBDXOo6QBMlwI=\n< x-amz-request-id: 8D2B1F0A3C4E5G6H\n< x-amz-cf-id: oE9gV8tYv1Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8c==\n" +
+			"x-request-id: 7f3c9b1eXk9QmDvV4Rfq3tC7bLpWsZ2N\ncf-ray: 8a1b2c3d4e5f6a7b-FRA\nx-goog-request-id: Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pz\n" +
+			"x-guploader-uploadid: ABPtcPpXk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT1yH6j\napigw-requestid: Xk9QmDvV4Rfq3tC7bL=\n"},
+		{"request ids in a dict of headers", `{'x-amz-id-2': 'vlR7PnpV2Ce81l0PRw6jlUpck7Jo5ZsQjryTjKlc5aLWGVHPZLj5NeC6qPa0emYBDXOo6QBMlwI=', "X-Ms-Request-Id": "Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pz"}`},
+		{"websocket handshake", "GET /chat HTTP/1.1\nUpgrade: websocket\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\n\nHTTP/1.1 101 Switching Protocols\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo="},
+		{"states under a credential's name", "X-Auth-Token: enabled\napi_token: disabled\nPASSWORD=unset"},
+		{"a signature inside a base64 blob", "/opt/google/chrome/chrome --type=gpu-process --gpu-preferences=WAAAAAAAAAAgAAAIAAAAAAAAAAAAAAAAAABgAAAAAAA4AAAAAAAAAAAAAAAEAAAAAAAAAAAAAAAAAAAAAgAAAAAAAAAAAAAAAAAAABAAAAAAAAAAEAAAAAAAAAAIAAAAAAAAAAgAAAAAAAAA --shared-files"},
+		{"csp source list", "Content-Security-Policy: script-src 'self' 'unsafe-hashes' 'sha256-Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT=' 'wasm-unsafe-eval' 'report-sample'; object-src 'none'"},
+		{"csp nonce", `add_header Content-Security-Policy "script-src 'self' 'nonce-Xk9QmDvV4Rfq3tC7bLpWsZ2N' 'strict-dynamic' https://cdn.example.com";`},
+		{"csp sources in a list", `scriptSrc: ["'self'", "'unsafe-inline'", "'sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC'", "https://js.stripe.com"],`},
+		{"times with four colons", "10:30:00:000:ready\n[12:01:55:123:INFO] started"},
+		{"a stand-in url under a secret's name", `"api_key": "https://example.com/your-api-key-here", "secret": "https://docs.acme.io/guides/secret-management"`},
+		{"pass as a verb", "My focus is on determining how to pass \"hello world 42\" as a single argument. You can pass '--max-old-space-size=4096' to node."},
+		{"words in a parenthesis after an address", "*   **Upstreams:** 1.1.1.2 (Cloudflare Malware) & 9.9.9.9 (Quad9)"},
+		{"an organization id header", "anthropic-organization-id: 3f1c5a0e-3a9d-4c44-b597-050b7caac6f5\nx-request-id: req_011CRqN5sdXzY2vKjqGpQ8Lb"},
+		{"a type alias named for a secret", "type SecretString = secrecy::SecretBox<str>;\nlet token_kind = TokenKind::Bearer;"},
+		{"typescript types named for secrets", "interface Session {\n  token?: string;\n  refreshToken: string | null;\n  secret: Uint8Array;\n}"},
+		{"terraform block labels", "resource \"aws_secretsmanager_secret\" \"db\" {\n  name = \"prod/db/password\"\n}\nresource \"random_password\" \"db\" {\n  length  = 32\n}"},
+		{"ssh's passphrase prompt", "Enter passphrase for key '/home/dev/.ssh/id_ed25519':\nDB_PASSWORD_FILE=/run/secrets/db_password\nPASSWORD=/run/secrets/db_password"},
+		{"pagination tokens and cursors", `{"nextPageToken": "CgwIARIIZXhhbXBsZRgB", "next_cursor": "dXNlcjpXMDdRQ1JQQTQ="}` + "\n" + `"pagination": {"cursor": "eyJpZCI6MTIzNDU2LCJ0cyI6MTcxNzQwNTk2NH0="}`},
+		{"a ulid", `{"ulid": "01HZX3K9Q2W5E8R1T4Y7V0J3M6"} created 01HZX3K9Q2W5E8R1T4Y7V0J3M6`},
+		{"cookies of words and analytics ids", "Set-Cookie: _ga=GA1.2.1234567890.1717405964; Path=/; Domain=.acme.io\nSet-Cookie: theme=dark; Path=/\nCookie: lang=en-US; consent=yes"},
+		{"a masked token printed between literals", "fmt.Println(\"token: \" + token[:4] + \"...\" + token[len(token)-4:])\nconsole.log('Using API key ' + apiKey.slice(0, 4) + '****');"},
+		{"a list of secrets' names", "SECRET_NAMES = [\n    \"db-password\",\n    \"api-token\",\n]"},
+		{"kubectl describe of a secret's reference", "    Environment:\n      DATABASE_URL:  <set to the key 'url' in secret 'db'>  Optional: false\n      API_TOKEN:     <set to the key 'token' in secret 'api'>  Optional: false"},
+		{"graphql global ids", `{"data":{"viewer":{"id":"VXNlcjoxMjM0NTY3ODkw","repositories":{"edges":[{"node":{"id":"UmVwb3NpdG9yeToxMjM0NTY3ODk=","name":"app"}}]}}}}` + "\n" + `"installation":{"node_id":"MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMTIzNDU2Nzg="}`},
+		{"a secret's name after a secret manager's flag", "gcloud secrets versions access latest --secret=db-password\nhelm install db bitnami/postgresql --set auth.existingSecret=db-credentials"},
 		{"git credential sections", "[credential \"https://github.com\"]\n\thelper = !gh auth git-credential\n[credential \"https://gist.github.com\"]"},
 	}
 	for _, tc := range kept {
@@ -125,6 +152,57 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"random segment of another url", "https://files.example.com/download/Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts/app.zip", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
 		{"password split over literals", "password = (\n    \"Qx7mB2pzR9vL\"\n    \"4kWn8cT1yH6j\"\n)", "4kWn8cT1yH6j"},
 		{"url with credentials under a secret name", "password: \"https://deploy:Zx8kq2pLm9@git.example.com\"", "Zx8kq2pLm9"},
+		{"a credential header beside request ids", "x-amz-request-id: 4XJ9K2M8N1P3Q5R7\nx-amz-security-token: Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
+		{"an api key header of a cloud", "x-goog-api-key: Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
+		{"a random run under a header that is no id's", "x-upload-blob: Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
+		{"a credential header's value", "X-Auth-Token: Qx7mB2pz9", "Qx7mB2pz9"},
+		{"a facebook token standing alone", "FB_TOKEN=EAAAQx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5TsQx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
+		{"a secret split beside a source list", "csp = \"'self' 'unsafe-inline'\"\npassword = (\n    \"Qx7mB2pzR9vL\"\n    \"4kWn8cT1yH6j\"\n)", "4kWn8cT1yH6j"},
+		{"a random quoted run that is no nonce", "script_token = 'noncE-Xk9QmDvV4Rfq3tC7bLpWsZ2N'", "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
+		{"pgpass line echoed into its file", `{"command":"echo 'db.acme.io:5432:orders:orders_rw:Qx7mB2pzR9vL' >> ~/.pgpass && chmod 600 ~/.pgpass"}`, "Qx7mB2pzR9vL"},
+		{"pgpass line as a json value", `{"PGPASS": "db.acme.io:5432:app:deploy:Xy7pass99q", "x": 1}`, "Xy7pass99q"},
+		{"a url under a secret's name on a documentation host", `{"webhook_secret": "https://hooks.example.com/in/Xk9QmDvV4Rfq3tC7"}`, "Xk9QmDvV4Rfq3tC7"},
+		{"a session token in a cookie", "Set-Cookie: sid=sess_2Wq8Z1nX4cV7bN0mL3kJ6hG9fD2sA5pO; Path=/; HttpOnly", "2Wq8Z1nX4cV7bN0mL3kJ6hG9fD2sA5pO"},
+		{"a session token in a json member", `{"session": "sess_2Wq8Z1nX4cV7bN0mL3kJ6hG9fD2sA5pO"}`, "2Wq8Z1nX4cV7bN0mL3kJ6hG9fD2sA5pO"},
+		{"a whole jwt after a bearer", "Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ.Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5TsXk9QmDvV4Rf", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
+		{"a token compared with a literal", "if token == 'Qx7mB2pzR9vL4kWn8cT1':", "Qx7mB2pzR9vL4kWn8cT1"},
+		{"a password under the name PWD", "PWD=Zx8kq2pLm9!", "Zx8kq2pLm9!"},
+		{"a default in a parameter expansion", `curl -H "X-Token: ${API_TOKEN:-Qx7mB2pzR9vL4kWn8cT1}" https://api.acme.io`, "Qx7mB2pzR9vL4kWn8cT1"},
+		{"a secret after a file's name", "secrets.env:3:API_KEY=Qx7mB2pzR9vL4kWn8cT1", "Qx7mB2pzR9vL4kWn8cT1"},
+		{"a random segment in a rooted path", "ls /var/keys/Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
+		{"a private key after a certificate", "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUXk9QmDvV4Rfq3tC7bLpWsZ2NQx4wCgYIKoZIzj0EAwIw\n-----END CERTIFICATE-----\n-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBq7Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT1oAoGCCqGSM49\n-----END EC PRIVATE KEY-----", "MHcCAQEEIBq7Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
+		{"a pkce verifier", `"code_verifier": "dBjftJeZ4CVPmB92K27uhbUJU1p1rwW1gFWFOEjXk"`, "dBjftJeZ4CVPmB92K27uhbUJU1p1rwW1gFWFOEjXk"},
+		{"a password under a password key's name", "adminPasswordKey: Zx8kq2pLm9!", "Zx8kq2pLm9!"},
+		{"an existing password", "existing_password = 'Zx8kq2pLm9!'", "Zx8kq2pLm9!"},
+		{"a version with more in it", `password = "3.0.1a9Zx"`, "3.0.1a9Zx"},
+		{"a secret beside a request id label", "Request ID: 4XJ9K2M8N1P3Q5R7; Secret Access Key: Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
+		{"a host with a generated label", "482910573621-x7k2m9qwz4rt8vb1np5sd3fg6hj0lc2e.apps.googleusercontent.com", "x7k2m9qwz4rt8vb1np5sd3fg6hj0lc2e"},
+		{"a stripe secret key beside a publishable one", "STRIPE_PUBLISHABLE_KEY=pk_test_TYooMQauvdEDq54NiTphI7jx\nSTRIPE_SECRET_KEY=sk_test_4eC39HqLyjWDarjtT1zdp7dc", "4eC39HqLyjWDarjtT1zdp7dc"},
+		{"a stripe restricted key", "rk_live_51HXk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "51HXk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pz"},
+		{"a courier key, upper case", "COURIER_AUTH_TOKEN=pk_prod_Q7ZK3R8DPWN2X4HVBQY5MGCS7L1A", "Q7ZK3R8DPWN2X4HVBQY5MGCS7L1A"},
+		{"a courier key without its name", "send(pk_test_Q7ZK3R8DPWN2X4HVBQY5MGCS7L1A)", "Q7ZK3R8DPWN2X4HVBQY5MGCS7L1A"},
+		{"a password after pass and an account", "user admin pass 'Zx8kq2pLm9!'", "Zx8kq2pLm9!"},
+		{"an account in a parenthesis and its password", "10.0.0.5 (root) Zx8kq2pLm9!", "Zx8kq2pLm9!"},
+		{"a vendor's key beside an id header", "anthropic-organization-id: 3f1c5a0e-3a9d-4c44-b597-050b7caac6f5\ncloudsmith: 3f9c2b1a7d4b9c8e0f1a2b3c4d5e6f7a8b9c0d1e", "3f9c2b1a7d4b9c8e0f1a2b3c4d5e6f7a8b9c0d1e"},
+		{"a secret with colons under an upper-case name", `SECRET = "Zx8kq::pLm9Q"`, "Zx8kq::pLm9Q"},
+		{"a password inside a terraform block", "resource \"aws_db_instance\" \"main\" {\n  password = \"Zx8kq2pLm9!\"\n}", "Zx8kq2pLm9!"},
+		{"a random value that opens with a slash", `password = "/a1B2c3/D4e5F6g7H8"`, "D4e5F6g7H8"},
+		{"a password typed as a string's value", "const password: string = 'Zx8kq2pLm9!';", "Zx8kq2pLm9!"},
+		{"a private key in a kubeconfig", "users:\n- user:\n    client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJrVENDQVRlZ0F3SUJBZ0lJWGs5UW1EdlY0UmZxM3RDN2JMcFdzWjJOUXg3\n    client-key-data: LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0tCk1IY0NBUUVFSUJxN1hrOVFtRHZWNFJmcTN0QzdiTHBXc1oyTlF4N21CMnB6Ujl2TA==", "LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0tCk1IY0NBUUVF"},
+		{"a private json web key", `{"kty":"RSA","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc","e":"AQAB","d":"X4cTteJY_gn4FYPsXB8rdXix5vwsg1FLN5E3EaG6RJoVH-HLLKD9M7dx5oo7GURknchnrRweUkC7hT5fJLM0WbFAKNLWY2vv7B6NqXSzUvxT0_YSfqijwp3RTzlBaCxWp4doFk5N2o8Gy_nHNKroADIkJ46pRUohsXywbReAdYaMwFs9tv8d_cPVY3i07a3t8MN6TNwm0dSawm9v47UiCl3Sk5ZiG7xojPLu4sbg1U2jx4IBTNBznbJSzFHK66jT8bgkuqsk0GjskDJk19Z4qwjwbsnn4j2WBii3RL-Us2lGVkY8fkFzme1z0HbIkfz0Y6mqnOYtqc0X4jfcKoAC8Q"}`, "X4cTteJY_gn4FYPsXB8rdXix5vwsg1FLN5E3EaG6RJoV"},
+		{"a gradle store password", "signingConfigs { release { storePassword \"Zx8kq2pLm9!\"\n keyPassword \"Qx7mB2pz9!\" } }", "Zx8kq2pLm9!"},
+		{"a password digest header's secret neighbour", "Content-Digest: sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:\nX-Api-Key: Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
+		{"a session cookie beside an analytics one", "Cookie: _ga=GA1.2.1234567890.1717405964; session=Qx7mB2pzR9vL4kWn8cT1yH6j", "Qx7mB2pzR9vL4kWn8cT1yH6j"},
+		{"a token beside a page token", `{"nextPageToken": "CgwIARIIZXhhbXBsZRgB", "access_token": "Qx7mB2pzR9vL4kWn8cT1yH6j"}`, "Qx7mB2pzR9vL4kWn8cT1yH6j"},
+		{"an opaque key on another host", `"src": "https://files.acme.io/a/ACg8ocJXk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT1yH6j=s96-c"`, "Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pz"},
+		{"a signature in an image url's query", "https://lh3.googleusercontent.com/a/ACg8oc?sig=Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT1yH6j", "Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pz"},
+		{"a token literal concatenated after its label", `print("token: " + "Qx7mB2pzR9vL4kWn8cT1")`, "Qx7mB2pzR9vL4kWn8cT1"},
+		{"a list of keys", `API_KEYS = ["Qx7mB2pzR9vL4kWn8cT1", "Zx8kq2pLm9QmDvV4Rf3t"]`, "Qx7mB2pzR9vL4kWn8cT1"},
+		{"a secret after kubectl's reference", "<set to the key 'token' in secret 'api'>\nsecret 'Zx8kq2pLm9!'", "Zx8kq2pLm9!"},
+		{"base64 of an account and its password", `{"id":"VXNlcjoxMjM0NTY3ODkw","auth":"ZGVwbG95Olp4OGtxMnBMbTlRbUR2VjQ="}`, "ZGVwbG95Olp4OGtxMnBMbTlRbUR2VjQ="},
+		{"basic credentials of a type-like user", "Authorization: Basic VXNlcjpaeDhrcTJwTG05IQ==", "VXNlcjpaeDhrcTJwTG05IQ=="},
+		{"a secret after a secret flag", "gcloud secrets create app --secret=Zx8kq2pLm9Qm --data-file=-", "Zx8kq2pLm9Qm"},
+		{"a generated value of words and digits after a flag", "deploy --token=api-token-3f9c2b1a7d4b", "api-token-3f9c2b1a7d4b"},
 		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
 	}
 	for _, tc := range caught {
@@ -134,6 +212,30 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 			require.NotContains(t, out, tc.secret, "in %q", tc.in)
 			require.True(t, strings.Contains(out, "[redacted:"), out)
 		})
+	}
+}
+
+// A secret inside a URL is masked alone: the URL keeps its scheme, host and path.
+func TestSafeShapesURLKeepsHost(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	for _, tc := range []struct{ in, secret string }{
+		{"git clone https://ghp_Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL@github.com/acme/app.git", "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
+		{"https://Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pz@sentry.io/123", "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
+		{"see https://s3.amazonaws.com/bucket/key?AWSAccessKeyId=AKIAIOSFODNN7EXAMPLF&Signature=Xk9QmDvV4Rfq3tC7bLpWsZ2N%2BQx7&Expires=1712345678 ok", "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
+		{"curl 'https://api.example.com/v1/items?q=a%20b&api_key=Qx7mB2pzR9vL4kWn8cT1yH6j%2FPq3Zr5Ts'", "Qx7mB2pzR9vL4kWn8cT1yH6j"},
+	} {
+		out := san.NewSession(SessionHints{}).SanitizeText(tc.in)
+		require.NotContains(t, out, tc.secret, "in %q", tc.in)
+		// What is left of the URL: its scheme and // and, after the user part, its host.
+		url := tc.in[strings.Index(tc.in, "https://"):]
+		if at := strings.IndexByte(url, '@'); at >= 0 {
+			url = url[at:]
+		} else {
+			url = url[:strings.IndexByte(url, '?')]
+		}
+		require.Contains(t, out, "https://", "in %q", tc.in)
+		require.Contains(t, out, url[:strings.IndexAny(url[1:], "/?")+1], "in %q", tc.in)
 	}
 }
 

@@ -250,17 +250,17 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				f.addSpan(ruleFormat, start, end)
 				return
 			}
-			if end-start < 20 || afterDigestPrefix(text, start) || inDataURI(text, start) || harmlessRun(text, start) {
+			if end-start < 20 || afterDigestPrefix(text, start) || inDataURI(text, start) || harmlessRun(text, start, end) {
 				return
 			}
 			if highEntropySecret(tok) && !idNamedValue(text, start, end) {
-				f.addSpan(ruleEntropy, start, end)
+				f.addSpan(ruleEntropy, pastAuthority(text, start, end), end)
 				if ws, we, ok := wideSecretRun(text, start, end); ok {
 					f.addSpan(ruleEntropy, ws, we)
 				}
 				return
 			}
-			if literalPosition(text, start, end) && assignedRandom(tok) {
+			if literalPosition(text, start, end) && assignedRandom(tok) && !idNamedValue(text, start, end) {
 				f.addSpan(ruleEntropy, start, end)
 				return
 			}
@@ -285,7 +285,7 @@ const chunkSize = 512
 // afterDigestPrefix reports whether the token at start follows a digest label (go.sum's h1:,
 // sha256:, sha512:): a content hash, not a secret.
 func afterDigestPrefix(text string, start int) bool {
-	for _, p := range []string{"h1:", "sha256:", "sha512:", "sha384:", "sha1:"} {
+	for _, p := range []string{"h1:", "sha256:", "sha512:", "sha384:", "sha1:", "sha-256=:", "sha-512=:", "sha-384=:", "sha-256=", "sha-512="} {
 		if start >= len(p) && strings.EqualFold(text[start-len(p):start], p) {
 			return true
 		}
@@ -674,7 +674,7 @@ func ruleRequiredLiterals(r *extraRule) [][]reqLiteral {
 // matchExtraRule runs a rule's expression over text, which starts at off.
 func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 	for _, m := range r.re.FindAllStringSubmatchIndex(chunk, -1) {
-		if r.boundary && m[0] > 0 && isWordByte(chunk[m[0]-1]) {
+		if r.boundary && m[0] > 0 && isWordByte(chunk[m[0]-1]) || r.notInBase64 && m[0] > 0 && isBase64Byte(chunk[m[0]-1]) {
 			continue
 		}
 		if r.endWord && m[1] < len(chunk) && (tokenChar(chunk[m[1]]) && chunk[m[1]] != '.' || chunk[m[1]] == '.' && m[1]+1 < len(chunk) && isWordByte(chunk[m[1]+1])) {
@@ -755,7 +755,7 @@ func placeholderValue(v string) bool {
 	if strings.Trim(v, "•●*·∙") == "" {
 		return true // a masked display: ••••••
 	}
-	if selfDescribing(v) || secretReference(v) || trivialValue(v) || standInValue(v) || templateReference(v) {
+	if selfDescribing(v) || secretReference(v) || trivialValue(v) || standInValue(v) || templateReference(v) || stateWord(v) {
 		return true
 	}
 	if v[0] == '(' {
@@ -855,6 +855,10 @@ var unleet = strings.NewReplacer("@", "a", "0", "o", "1", "i", "3", "e", "5", "s
 // placeholderWords reports values that say they stand in for a secret: runs of x or *, the
 // words example, placeholder, changeme, dummy, fake, "your key here".
 func placeholderWords(v string) bool {
+	if elidedJWT(v) {
+		return true
+	}
+	v = urlPastHost(v)
 	if isASCII(v) {
 		return placeholderWordMatcher().containsFold(v)
 	}

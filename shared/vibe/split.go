@@ -119,7 +119,7 @@ func literalChains(text string) [][]piece {
 			lastEnd = -1
 			continue
 		}
-		if memberName(text, end) {
+		if memberName(text, end) || cspSource(text[i+1:end]) {
 			r.flush()
 			lastEnd = -1
 			i = end
