@@ -71,16 +71,18 @@ var configRules = []extraRule{
 	{
 		// Maven settings.xml, .NET config, Tomcat users, Spring XML: an element or a
 		// key/value attribute pair whose name says secret.
-		id:       ruleXMLSecret,
-		re:       regexp.MustCompile(`(?i)<([\w:.-]*(?:password|passwd|passphrase|secret|token|apikey|api-key|api_key|privatekey|credentials?)[\w.-]*)(?:\s[^>]*)?>([^<\n]{1,400})</[\w:.-]+>`),
-		group:    2,
-		keywords: []string{"</"},
+		id:         ruleXMLSecret,
+		re:         regexp.MustCompile(`(?i)<([\w:.-]*(?:pass|pwd|secret|token|key|cred|auth)[\w.-]*)(?:\s[^>]*)?>([^<\n]{1,400})</[\w:.-]+>`),
+		matchCheck: xmlSecretElement,
+		group:      2,
+		keywords:   []string{"</"},
 	},
 	{
-		id:       ruleXMLSecret,
-		re:       regexp.MustCompile(`(?i)\b(?:key|name)\s*=\s*"[\w.:-]*(?:password|passwd|passphrase|secret|token|apikey|api-key|api_key|connectionstring|credentials?)[\w.:-]*"\s+(?:value|password)\s*=\s*"([^"\n]{1,400})"`),
-		group:    1,
-		keywords: []string{"value="},
+		id:         ruleXMLSecret,
+		re:         regexp.MustCompile(`(?i)\b(?:key|name)\s*=\s*"([\w.:-]*(?:pass|pwd|secret|token|key|cred|auth|connectionstring)[\w.:-]*)"\s+(?:value|password)\s*=\s*"([^"\n]{1,400})"`),
+		group:      2,
+		matchCheck: xmlSecretKey,
+		keywords:   []string{"value="},
 	},
 	{
 		// SQL: CREATE/ALTER USER … IDENTIFIED BY x, … WITH [LOGIN] PASSWORD 'x'.
@@ -624,6 +626,45 @@ func colonPairAnchors(s string) []int {
 		}
 	}
 	return at
+}
+
+// xmlSecretElement accepts an element whose name, namespace aside, says secret
+// (<password>, <dbPass>, <ss:secret>), or only suggests a credential (<accessKey>, <auth>)
+// and holds a generated value.
+func xmlSecretElement(m string) bool {
+	end := strings.IndexAny(m, " \t\n>")
+	name := m[1:end]
+	vs := strings.IndexByte(m, '>') + 1
+	ve := strings.LastIndex(m, "</")
+	if vs <= 0 || ve < vs {
+		return false
+	}
+	return xmlSecretName(name, m[vs:ve])
+}
+
+// xmlSecretKey accepts an add/entry element whose key attribute says secret.
+func xmlSecretKey(m string) bool {
+	q := strings.IndexByte(m, '"')
+	e := strings.IndexByte(m[q+1:], '"')
+	v := strings.LastIndexByte(m[:len(m)-1], '"')
+	if q < 0 || e < 0 || v < 0 {
+		return false
+	}
+	return xmlSecretName(m[q+1:q+1+e], m[v+1:len(m)-1])
+}
+
+// xmlSecretName decides an XML name and its value the way the keyword rule decides a key.
+func xmlSecretName(name, v string) bool {
+	if i := strings.LastIndexByte(name, ':'); i >= 0 {
+		name = name[i+1:]
+	}
+	if nameHasSecretWord(name) || passwordName(name) {
+		return true
+	}
+	if (keyLikeName(name) || credentialLikeName(name)) && !metadataName(name) {
+		return keyedValue(name, strings.TrimSpace(v))
+	}
+	return strings.Contains(strings.ToLower(name), "connectionstring")
 }
 
 // configSetSecret accepts a config command whose key says secret.
