@@ -32,7 +32,7 @@ var configRules = []extraRule{
 		// and .htpasswd's {SHA}/{SSHA}…: whole, salt included. Offline cracking is what a
 		// hash invites.
 		id: rulePassHash,
-		re: regexp.MustCompile(`(?:\$(?:1|apr1|md5)\$[./0-9A-Za-z]{1,8}\$[./0-9A-Za-z]{22}` +
+		re: regexp.MustCompile(`(?:\$(?:1|apr1|md5)\$[./0-9A-Za-z]{1,8}\$[./0-9A-Za-z]{22,}` +
 			`|\$2[abxy]?\$\d{2}\$[./0-9A-Za-z]{53}` +
 			`|\$[56]\$(?:rounds=\d+\$)?[./0-9A-Za-z]{1,16}\$[./0-9A-Za-z]{43,86}` +
 			`|\$[89]\$[./0-9A-Za-z]{14}\$[./0-9A-Za-z]{43}` +
@@ -44,6 +44,18 @@ var configRules = []extraRule{
 			`|\{(?:SHA|SSHA|SHA256|SSHA256|SHA512|SSHA512|SMD5|MD5|CRYPT)\}[A-Za-z0-9+/.$]{20,}={0,2})`),
 		keywords: []string{"$1$", "$apr1$", "$md5$", "$2a$", "$2b$", "$2x$", "$2y$", "$5$", "$6$", "$7$", "$8$", "$9$",
 			"$y$", "$gy$", "$argon2", "$pbkdf2", "$scrypt$", "pbkdf2_sha", "$krb5", "{sha", "{ssha", "{smd5", "{md5}", "{crypt}"},
+	},
+	{
+		// An htpasswd file's user:password lines (Apache takes a plaintext password on some
+		// platforms): in a text that shows such a file — its name, or a line holding a
+		// password hash after a user — every line that is only user:value. The hash lines
+		// are the rule above's too.
+		id:        rulePassHash,
+		re:        regexp.MustCompile(`(?m)^[ \t]*[\w.@-]{1,64}:([^\s:]{4,200})[ \t]*$`),
+		group:     1,
+		keywords:  []string{".htpasswd", ":$apr1$", ":$2y$", ":{sha}", ":{ssha}", ":$1$"},
+		multiline: true,
+		check:     htpasswdValue,
 	},
 	{
 		// .netrc: machine host login user password secret (one line or several).
@@ -104,7 +116,7 @@ var configRules = []extraRule{
 	{
 		// echo SECRET | docker login --password-stdin
 		id:       ruleCLILogin,
-		re:       regexp.MustCompile(`\b(?:echo|printf)\s+(?:-n\s+)?(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'"|$]+))\s*\|\s*[^\n]{0,80}--password-stdin`),
+		re:       regexp.MustCompile(`\b(?:echo|printf)\s+(?:-n\s+)?(?:'([^'\n]+)'|"([^"\n$][^"\n]*)"|([^\s'"|$]+))\s*\|\s*[^\n]{0,80}--password-stdin`),
 		keywords: []string{"--password-stdin"},
 	},
 	{
@@ -121,12 +133,12 @@ var configRules = []extraRule{
 		// passwd --stdin (sudo -S bash <<EOF\nSECRET\n…). mysql -p reads its terminal, not
 		// its input: a heredoc after it is SQL.
 		id:       ruleCLILogin,
-		re:       regexp.MustCompile(`\b(?:echo|printf)\s+(?:-[ne]\s+)?(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'"|$]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|passwd\s+--stdin|[^\n|]{0,40}\bchpasswd\b)`),
+		re:       regexp.MustCompile(`\b(?:echo|printf)\s+(?:-[ne]\s+)?(?:'([^'\n]+)'|"([^"\n$][^"\n]*)"|([^\s'"|$]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|passwd\s+--stdin|[^\n|]{0,40}\bchpasswd\b)`),
 		keywords: []string{"sudo", "passwd"},
 	},
 	{
 		id:       ruleCLILogin,
-		re:       regexp.MustCompile(`\b(?:sudo\s+(?:-\w+\s+)*-S|passwd\s+--stdin)\b[^\n<]{0,120}<\s{0,6}<\s{0,6}<\s*(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'"$]+))`),
+		re:       regexp.MustCompile(`\b(?:sudo\s+(?:-\w+\s+)*-S|passwd\s+--stdin)\b[^\n<]{0,120}<\s{0,6}<\s{0,6}<\s*(?:'([^'\n]+)'|"([^"\n$][^"\n]*)"|([^\s'"$]+))`),
 		keywords: []string{"sudo", "passwd"},
 	},
 	{
@@ -143,14 +155,14 @@ var configRules = []extraRule{
 		// gh secret set NAME <<< x: the command says secret, login, auth or stdin.
 		id: ruleCLILogin,
 		// (A JSON-escaped < is read as < and blanks: \u003c.)
-		re:      regexp.MustCompile(`(?i)(?:^|[\n;&|(])[ \t]*(?:[^\n;&|(<]*?(?:pass|secret|token|key|cred|auth|login|stdin|ssh-add|env\s+add))[^\n;&|(<]*<\s{0,6}<\s{0,6}<[ \t]*(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'"$]+))`),
+		re:      regexp.MustCompile(`(?i)(?:^|[\n;&|(])[ \t]*(?:[^\n;&|(<]*?(?:pass|secret|token|key|cred|auth|login|stdin|ssh-add|env\s+add))[^\n;&|(<]*<\s{0,6}<\s{0,6}<[ \t]*(?:'([^'\n]+)'|"([^"\n$][^"\n]*)"|([^\s'"$]+))`),
 		anchors: lessThanAnchors("<<"),
 	},
 	{
 		// A value echoed into a command that stores a secret: echo x | docker secret create
 		// NAME -, printf '%s' x | gh secret set NAME, echo x | wrangler secret put NAME.
 		id:       ruleCLILogin,
-		re:       regexp.MustCompile(`\b(?:echo|printf)\s+(?:-[ne]\s+)?(?:'%s'\s+|"%s"\s+)?(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'"|$]+))\s*\|\s*[^\n|]{0,80}?\bsecrets?\s+(?:create|set|put|add)\b`),
+		re:       regexp.MustCompile(`\b(?:echo|printf)\s+(?:-[ne]\s+)?(?:'%s'\s+|"%s"\s+)?(?:'([^'\n]+)'|"([^"\n$][^"\n]*)"|([^\s'"|$]+))\s*\|\s*[^\n|]{0,80}?\bsecrets?\s+(?:create|set|put|add)\b`),
 		keywords: []string{"secret"},
 	},
 	{
@@ -202,7 +214,7 @@ var configRules = []extraRule{
 	{
 		// A password file given as a process substitution: --password-file=<(echo x).
 		id:      ruleCLILogin,
-		re:      regexp.MustCompile(`(?i)-[\w-]*(?:pass|secret|token|key|cred)[\w-]*[= ]\s{0,6}<\s{0,6}\(\s*(?:echo|printf)\s+(?:-n\s+)?(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'")$]+))\s*\)`),
+		re:      regexp.MustCompile(`(?i)-[\w-]*(?:pass|secret|token|key|cred)[\w-]*[= ]\s{0,6}<\s{0,6}\(\s*(?:echo|printf)\s+(?:-n\s+)?(?:'([^'\n]+)'|"([^"\n$][^"\n]*)"|([^\s'")$]+))\s*\)`),
 		anchors: lessThanAnchors("<("),
 	},
 	{
@@ -626,6 +638,11 @@ func colonPairAnchors(s string) []int {
 		}
 	}
 	return at
+}
+
+// htpasswdValue accepts an htpasswd line's value: not a number (a port, a count) nor a path.
+func htpasswdValue(v string) bool {
+	return !isDigits(v) && v[0] != '/' && !strings.Contains(v, "//") && (hasDigitAndLetter(v) || mixedClasses(v) || strings.HasPrefix(v, "$") || strings.HasPrefix(v, "{"))
 }
 
 // xmlSecretElement accepts an element whose name, namespace aside, says secret

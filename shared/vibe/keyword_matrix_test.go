@@ -461,8 +461,6 @@ var matrixKnownFailures = map[string]string{
 		"credential: not shaped enough like a generated one",
 	"xml-element/authorization(camel)/punct": "an element's text holding an entity (&lt;) under authorization: the value " +
 		"check reads the entity as symbols and words",
-	"htpasswd-line/password/weak": "a plaintext password on an htpasswd-style user:password line: nothing but the file's " +
-		"name says what the line is",
 	"harmless/17/identifier": "mysql -u root -p app: the -u/-p pair rule takes the database after mysql's prompting -p",
 	"harmless/24/identifier": "psql's :'variable' after PASSWORD is read as a literal",
 }

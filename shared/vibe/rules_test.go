@@ -196,6 +196,9 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"xml element named for a password", "<dbPass>hunter2x</dbPass>\n<passenger>bob</passenger>", "hunter2x", "<passenger>bob</passenger>"},
 		{"xml key of a password", `<add key="Pwd" value="P@ssw0rd" /><add key="Sample" value="s3cr3t" />`, "P@ssw0rd", `"Sample" value="s3cr3t"`},
 		{"private key flag", "app serve --private-key 9:n/vmhct!7ax67-gW --private-key-file key.pem", "vmhct!7ax67", "--private-key-file key.pem"},
+		{"htpasswd plaintext line", "$ cat .htpasswd\nadmin:hunter2x\nbob:$apr1$l0cpzs5a$vQK3lmgMGvcXcRP8bhardcoded\nport:8080", "hunter2x", "port:8080"},
+		{"htpasswd md5 hash longer than its 22", "ops:$apr1$l0cpzs5a$vQK3lmgMGvcXcRP8bhardcoded", "bhardcoded", "ops:"},
+		{"echoed password with ${ inside", "echo \"m{{h}o)p${e]nob(ody[finds>-_$#thisone}}\" | docker login -u bot --password-stdin\necho \"$TOKEN\" | gh auth login --with-token", "thisone", `echo "$TOKEN"`},
 		{"leetspeak password in sql", "CREATE USER 'app'@'%' IDENTIFIED BY 'P@ssw0rd';\n-- never s3cr3t", "P@ssw0rd", "never s3cr3t"},
 	}
 	for _, tt := range tests {
@@ -282,6 +285,7 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"jdbc:postgresql://db:5432/app?user=app&password=xxx&ssl=true\nfn verify(password: &str, hash: &str) -> bool",
 		"database:\n  authorization: !vault |\n  port: 5432\nAuthorization: Bearer ${TOKEN}\nauthorization = \"Required for all endpoints\"",
 		"vault.getSecret(\"db-password\")\nclient.readToken(\"scope\")\npublic string Password { get; set; }",
+		"$ cat .htpasswd\nhost:localhost\nport:8080\necho \"$DB_PASS\" | docker login -u bot --password-stdin",
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
