@@ -99,13 +99,20 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			for ve > vs && chunk[ve-1] == '\\' {
 				ve--
 			}
+			if nameStart >= 2 && chunk[nameStart-2:nameStart] == "${" && vs < len(chunk) && (chunk[vs] == '?' || chunk[vs] == '+') {
+				continue // ${DB_PASSWORD:?must be set}, ${X:+alt}: a message or an alternative, not a value
+			}
+			e, def := placeholderDefaultEnd(chunk, nameStart, vs)
+			if def {
+				ve = e // ${app.password:x,y<z}: the default, a literal, runs to its closing brace
+			}
 			quoted := vs > 0 && (strings.IndexByte("\"'`", chunk[vs-1]) >= 0 || strings.HasSuffix(chunk[:vs], "&quot;"))
 			if quoted && f.view != "" {
 				ve = escapedQuoteEnd(f, chunk, off, vs, ve)
 			}
 			// A query parameter's value (?userpass=x&…) is a literal as much as a config line's.
 			query := nameStart > 0 && (chunk[nameStart-1] == '?' || chunk[nameStart-1] == '&') && vs > 0 && chunk[vs-1] == '='
-			literal := quoted || query || configLiteral(chunk, nameStart, nameEnd, vs, ve) && !callLike.MatchString(chunk[vs:ve])
+			literal := quoted || query || def || configLiteral(chunk, nameStart, nameEnd, vs, ve) && !callLike.MatchString(chunk[vs:ve])
 			if kubectlResult(chunk, ve) {
 				continue // secret "app-tls" created: a resource's name
 			}
@@ -118,6 +125,20 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			}
 		}
 	}
+}
+
+// placeholderDefaultEnd returns the closing brace of a placeholder's default whose name
+// opens at nameStart and whose default at vs: Spring's ${app.password:default}, the shell's
+// ${DB_PASSWORD:-default}.
+func placeholderDefaultEnd(s string, nameStart, vs int) (int, bool) {
+	if nameStart < 2 || s[nameStart-2:nameStart] != "${" || vs >= len(s) {
+		return 0, false
+	}
+	e := strings.IndexByte(s[vs:min(len(s), vs+400)], '}')
+	if e <= 0 || strings.IndexByte(s[vs:vs+e], '\n') >= 0 {
+		return 0, false
+	}
+	return vs + e, true
 }
 
 // escapedQuoteEnd extends a quoted value whose end the view (escaped.go) put at a quote the

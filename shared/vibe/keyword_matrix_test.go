@@ -88,7 +88,7 @@ const (
 	mxURL                    // inside a URL or a ;-separated string: unreserved characters only
 	mxXML                    // "…" in XML, entities for & < > "
 	mxObjC                   // @"…"
-	mxRawDQ                  // inside a quoted string already: "…" is the string's, no escapes
+	mxRawDQ                  // inside a quoted string already, as a placeholder's default: no quotes, braces or colons
 	mxXMLText                // an element's text: entities for & and <
 )
 
@@ -115,7 +115,7 @@ var (
 var matrixSyntaxes = []mxSyntax{
 	// Python
 	{id: "py-assign", styles: []mxStyle{mxSnake, mxUpper}, quote: mxDouble, tmpl: "import os\n\n{N} = {V}\nclient = Client(host=\"db.internal\")\n",
-		refs: []string{`os.environ["{U}"]`, `os.getenv("{U}")`, `get_{s}()`, `config.{s}`, `self.{s}`, `None`, `""`, `''`}},
+		refs: []string{`os.environ["{U}"]`, `os.getenv("{U}")`, `get_{s}()`, `config.{s}`, `self.{s}`, `None`, `""`, `''`, `True`, `False`, `str`}},
 	{id: "py-kwarg", styles: []mxStyle{mxSnake}, quote: mxDouble, tmpl: "client = Client(host=\"db.internal\", {N}={V}, timeout=30)\n",
 		refs: []string{`os.environ["{U}"]`, `settings.{s}`, `None`, `args.{s}`}},
 	{id: "py-dict", styles: []mxStyle{mxSnake, mxKebab, mxCamel}, quote: mxDouble, tmpl: "CONFIG = {\n    \"host\": \"db.internal\",\n    \"{N}\": {V},\n}\n",
@@ -147,6 +147,7 @@ var matrixSyntaxes = []mxSyntax{
 		refs: []string{`System.getenv("{U}")`, `props.getProperty("{s}")`}},
 	{id: "kotlin-builder", styles: []mxStyle{mxCamel}, quote: mxDouble, tmpl: "val client = Client.builder()\n    .host(\"db.internal\")\n    .{N}({V})\n    .build()\n",
 		refs: []string{`System.getenv("{U}")`, `config.{c}`}},
+	{id: "java-annotation", styles: []mxStyle{mxCamel}, quote: mxRawDQ, tmpl: "@Value(\"${app.{N}:{V}}\")\nprivate String {N};\n"},
 	{id: "kotlin-val", styles: []mxStyle{mxCamel}, quote: mxDouble, tmpl: "val {N} = {V}\n",
 		refs: []string{`System.getenv("{U}")`, `BuildConfig.{U}`}},
 	// C#
@@ -189,6 +190,8 @@ var matrixSyntaxes = []mxSyntax{
 	{id: "sh-export-quoted", styles: []mxStyle{mxUpper}, quote: mxDouble, tmpl: "export {N}={V}\n"},
 	{id: "sh-prefix", styles: []mxStyle{mxUpper}, quote: mxBare, tmpl: "{N}={V} ./bin/server --port 8080\n",
 		refs: []string{`$(vault kv get -field=value secret/app)`}},
+	{id: "cmd-set", styles: []mxStyle{mxUpper}, quote: mxBare, tmpl: "C:\\app> set {N}={V}\nC:\\app> app.exe --serve\n",
+		refs: []string{`%VAULT_{U}%`}},
 	{id: "sh-trace", styles: []mxStyle{mxUpper}, quote: mxBare, tmpl: "+ {N}={V}\n+ ./deploy.sh production\n"},
 	// PowerShell
 	{id: "ps-assign", styles: []mxStyle{mxCamel, mxPascal}, quote: mxDoubled, tmpl: "${N} = {V}\n",
@@ -209,12 +212,12 @@ var matrixSyntaxes = []mxSyntax{
 	{id: "toml", styles: []mxStyle{mxSnake}, quote: mxDouble, tmpl: "[database]\nhost = \"db.internal\"\n{N} = {V}\n",
 		refs: []string{`"${{U}}"`}},
 	{id: "yaml-block", styles: []mxStyle{mxSnake, mxCamel, mxKebab}, quote: mxBare, tmpl: "database:\n  host: db.internal\n  {N}: {V}\n  port: 5432\n",
-		refs: []string{`${{U}}`, `"{{ .Values.{c} }}"`, `<%= ENV['{U}'] %>`, `!vault |`, `~`, `null`, `""`}},
+		refs: []string{`${{U}}`, `"{{ .Values.{c} }}"`, `<%= ENV['{U}'] %>`, `!vault |`, `~`, `null`, `""`, `true`, `false`}},
 	{id: "yaml-quoted", styles: []mxStyle{mxSnake, mxCamel}, quote: mxDouble, tmpl: "database:\n  host: db.internal\n  {N}: {V}\n"},
 	{id: "yaml-flow", styles: []mxStyle{mxSnake}, quote: mxDouble, tmpl: "database: {host: db.internal, {N}: {V}, port: 5432}\n",
 		refs: []string{`"${{U}}"`}},
 	{id: "json", styles: []mxStyle{mxSnake, mxCamel, mxKebab}, quote: mxDouble, tmpl: "{\n  \"host\": \"db.internal\",\n  \"{N}\": {V}\n}\n",
-		refs: []string{`null`, `""`, `"${{U}}"`, `"{{ {s} }}"`}},
+		refs: []string{`null`, `""`, `"${{U}}"`, `"{{ {s} }}"`, `true`, `false`, `"${{U}:-}"`}},
 	{id: "xml-element", styles: []mxStyle{mxCamel, mxSnake}, quote: mxXMLText, tmpl: "<config>\n  <host>db.internal</host>\n  <{N}>{V}</{N}>\n</config>\n"},
 	{id: "xml-add-key", styles: []mxStyle{mxPascal, mxCamel}, quote: mxXML, tmpl: "<appSettings>\n  <add key=\"{N}\" value={V} />\n</appSettings>\n",
 		refs: []string{`"${{U}}"`, `""`}},
@@ -325,10 +328,12 @@ var mxStandIns = []string{"changeme", "<your-password>", "YOUR_API_KEY_HERE", "x
 // write renders v as a literal of the quoting q, or reports that q cannot hold it.
 func (q mxQuote) write(v string) (string, bool) {
 	switch q {
-	case mxDouble, mxObjC, mxRawDQ:
-		if q == mxRawDQ && strings.ContainsAny(v, `"\`) {
+	case mxRawDQ:
+		if strings.ContainsAny(v, "\"\\{}: ") {
 			return "", false
 		}
+		return v, true
+	case mxDouble, mxObjC:
 		e := strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(v)
 		if q == mxObjC {
 			return `@"` + e + `"`, true
@@ -394,7 +399,7 @@ func matrixRows() []mxRow {
 						continue
 					}
 					secret := w
-					if sx.quote != mxBare && sx.quote != mxURL && sx.quote != mxXMLText {
+					if sx.quote != mxBare && sx.quote != mxURL && sx.quote != mxXMLText && sx.quote != mxRawDQ {
 						secret = w[strings.IndexAny(w, `"'`)+1 : len(w)-1]
 					}
 					rows = append(rows, mxRow{sx.id, id, st.String(), v.class, strings.ReplaceAll(tmpl, "{V}", w), secret})

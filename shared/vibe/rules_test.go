@@ -199,6 +199,7 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"htpasswd plaintext line", "$ cat .htpasswd\nadmin:hunter2x\nbob:$apr1$l0cpzs5a$vQK3lmgMGvcXcRP8bhardcoded\nport:8080", "hunter2x", "port:8080"},
 		{"htpasswd md5 hash longer than its 22", "ops:$apr1$l0cpzs5a$vQK3lmgMGvcXcRP8bhardcoded", "bhardcoded", "ops:"},
 		{"echoed password with ${ inside", "echo \"m{{h}o)p${e]nob(ody[finds>-_$#thisone}}\" | docker login -u bot --password-stdin\necho \"$TOKEN\" | gh auth login --with-token", "thisone", `echo "$TOKEN"`},
+		{"placeholder default", "@Value(\"${app.password:d%sdD,yqp*84Yy0E*M}\")\npassword: ${DB_PASSWORD:?DB_PASSWORD must be set}", "yqp*84Yy0E", "DB_PASSWORD must be set"},
 		{"leetspeak password in sql", "CREATE USER 'app'@'%' IDENTIFIED BY 'P@ssw0rd';\n-- never s3cr3t", "P@ssw0rd", "never s3cr3t"},
 	}
 	for _, tt := range tests {
