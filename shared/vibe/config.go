@@ -377,6 +377,9 @@ var configRules = []extraRule{
 		re:       regexp.MustCompile(`(?:\s-u\s*\S+\s+(?:[^-\s]\S*\s+|-\w\s+[^-\s]\S*\s+){0,3}-p|\s-U\s*\S+\s+(?:[^-\s]\S*\s+|-\w\s+[^-\s]\S*\s+){0,3}-P)[ \t]+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-][^\s'"]*))`),
 		keywords: []string{"-p"},
 		check:    notPortOrURL,
+		// Not mysql's or mariadb's -p, which prompts when a blank follows it: mysql -u root
+		// -p app names the database (its -pSECRET form is cli-secret-flag's).
+		anchors: accountFlagAnchors,
 	},
 	{
 		id:       ruleCLILogin,
@@ -638,6 +641,28 @@ func colonPairAnchors(s string) []int {
 		}
 	}
 	return at
+}
+
+// accountFlagAnchors returns the -u and -U flags on lines that do not run mysql or mariadb.
+func accountFlagAnchors(s string) []int {
+	var at []int
+	for from := 0; ; {
+		i := strings.Index(s[from:], " -")
+		if i < 0 {
+			return at
+		}
+		i += from
+		from = i + 2
+		if i+2 >= len(s) || s[i+2] != 'u' && s[i+2] != 'U' {
+			continue
+		}
+		ls := strings.LastIndexByte(s[:i], '\n') + 1
+		head := strings.ToLower(s[ls:i])
+		if strings.Contains(head, "mysql") || strings.Contains(head, "mariadb") {
+			continue
+		}
+		at = append(at, i)
+	}
 }
 
 // htpasswdValue accepts an htpasswd line's value: not a number (a port, a count) nor a path.

@@ -51,12 +51,17 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				}
 				if vs, ve, ok := assignedValue(chunk, nameEnd); ok && keyedValue(name, chunk[vs:ve]) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
+				} else if ok && f.view != "" && vs > 0 && strings.IndexByte("\"'", chunk[vs-1]) >= 0 {
+					// A quote escaped inside the value: judge the value as the text writes it.
+					if e := escapedQuoteEnd(f, chunk, off, vs, ve); e > ve && keyedValue(name, f.text[off+vs:off+e]) {
+						f.addSpan(ruleKeyword, off+vs, off+e)
+					}
 				} else if !ok {
 					// vendorKEY abcdef…, vendorACCESS 3f9c…: a name that only suggests a
 					// credential, then a random one after a blank or glued to it.
 					// setAuth("…"), .authorization("…"), define('AUTH', '…'): a generated
 					// literal passed under an auth name.
-					if vs, ve, ok := literalArgument(chunk, nameEnd); ok && authName(name) && keyedValue(name, chunk[vs:ve]) {
+					if vs, ve, ok := authArgument(f, chunk, off, name, nameEnd); ok {
 						f.addSpan(ruleKeyword, off+vs, off+ve)
 					} else if vs, ve, ok := spacedValue(chunk, nameEnd); ok && credentialValue(chunk[vs:ve]) && generatedValue(chunk[vs:ve], keyLikeName(name)) {
 						f.addSpan(ruleKeyword, off+vs, off+ve)
@@ -125,6 +130,24 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			}
 		}
 	}
+}
+
+// authArgument returns a generated literal passed to a call named for an authorization
+// (setAuth("…"), .authorization("…"), define('AUTH', '…')), judged as the text writes it.
+func authArgument(f *findings, chunk string, off int, name string, nameEnd int) (int, int, bool) {
+	if !authName(name) {
+		return 0, 0, false
+	}
+	vs, ve, ok := literalArgument(chunk, nameEnd)
+	if !ok {
+		return 0, 0, false
+	}
+	v := chunk[vs:ve]
+	if f.view != "" {
+		ve = escapedQuoteEnd(f, chunk, off, vs, ve)
+		v = f.text[off+vs : off+ve]
+	}
+	return vs, ve, keyedValue(name, v)
 }
 
 // placeholderDefaultEnd returns the closing brace of a placeholder's default whose name

@@ -458,15 +458,12 @@ var matrixHarmless = []string{
 // matrixKnownFailures are the rows allowed to fail, as syntax/name/class patterns
 // (path.Match), each with the reason it is not fixed.
 var matrixKnownFailures = map[string]string{
-	"*/auth*/quote": "a value holding an escaped quote under auth or authorization, names that only suggest a credential: " +
-		"whether the value is generated is judged on the rules' view of the text, where the escape is a blank",
 	"cli-flag-space/authorization/alnum": "--authorization takes a scheme or a mode as often as a credential (--auth basic); " +
 		"no flag rule reads it",
 	"xml-attribute/auth/alnum": "a 20-character value with a single digit under auth, an attribute that only suggests a " +
 		"credential: not shaped enough like a generated one",
 	"xml-element/authorization(camel)/punct": "an element's text holding an entity (&lt;) under authorization: the value " +
 		"check reads the entity as symbols and words",
-	"harmless/17/identifier": "mysql -u root -p app: the -u/-p pair rule takes the database after mysql's prompting -p",
 	"harmless/24/identifier": "psql's :'variable' after PASSWORD is read as a literal",
 }
 
