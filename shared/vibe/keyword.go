@@ -51,10 +51,14 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				}
 				if vs, ve, ok := assignedValue(chunk, nameEnd); ok && keyedValue(name, chunk[vs:ve]) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
-				} else if ok && f.view != "" && vs > 0 && strings.IndexByte("\"'", chunk[vs-1]) >= 0 {
-					// A quote escaped inside the value: judge the value as the text writes it.
-					if e := escapedQuoteEnd(f, chunk, off, vs, ve); e > ve && keyedValue(name, f.text[off+vs:off+e]) {
-						f.addSpan(ruleKeyword, off+vs, off+e)
+				} else if ok && f.view != "" {
+					// Escapes in the value (\u0026, a quote escaped inside it): judge the value
+					// as the text writes it.
+					if vs > 0 && strings.IndexByte("\"'", chunk[vs-1]) >= 0 {
+						ve = escapedQuoteEnd(f, chunk, off, vs, ve)
+					}
+					if v := f.text[off+vs : off+ve]; v != chunk[vs:ve] && keyedValue(name, v) {
+						f.addSpan(ruleKeyword, off+vs, off+ve)
 					}
 				} else if !ok {
 					// vendorKEY abcdef…, vendorACCESS 3f9c…: a name that only suggests a
@@ -683,8 +687,8 @@ func assignedValue(s string, i int) (int, int, bool) {
 			i += j + 1
 		}
 	}
-	if i < len(s) && s[i] == ']' { // ['password'] = "…", options[:password] = "…"
-		i++
+	if j := skipBlanks(s, i, 7); j < len(s) && s[j] == ']' { // ['password'] = "…", options[:password] = "…"
+		i = j + 1 // (the blanks: a JSON string's escapes, written out)
 	}
 	i = skipAccessors(s, i)
 	// Markdown emphasis around the name: **Password:** x, __token__: x.
@@ -759,8 +763,11 @@ func assignedValue(s string, i int) (int, int, bool) {
 	if i >= len(s) {
 		return 0, 0, false
 	}
-	if i+1 < len(s) && (s[i] == '@' || s[i] == 'r' || s[i] == 'b' || s[i] == 'f') && (s[i+1] == '"' || s[i+1] == '\'') {
-		i++ // @"…", r"…", b'…'
+	if i+1 < len(s) && (s[i] == '@' || s[i] == 'r' || s[i] == 'b' || s[i] == 'f') {
+		// @"…", r"…", b'…' (in a JSON string @\"…: blanks where its backslashes were)
+		if j := skipBlanks(s, i+1, 7); j < len(s) && (s[j] == '"' || s[j] == '\'') && (j == i+1 || s[i] == '@') {
+			i = j
+		}
 	}
 	if strings.HasPrefix(s[i:], "&quot;") {
 		end := strings.Index(s[i+6:], "&quot;")

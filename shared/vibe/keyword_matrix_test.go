@@ -1,6 +1,7 @@
 package vibe
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"hash/fnv"
@@ -263,6 +264,21 @@ var matrixSyntaxes = []mxSyntax{
 	{id: "cli-user-pass", quote: mxBare, names: mxNoName, tmpl: "app login --user=admin --pass={V}\n"},
 	{id: "htpasswd-line", quote: mxURL, names: mxNoName, tmpl: "$ cat .htpasswd\nadmin:{V}\n"},
 	{id: "log-line", styles: []mxStyle{mxSnake}, quote: mxBare, tmpl: "2024-05-01T10:00:00Z INFO connecting host=db.internal {N}={V} user=app\n"},
+	// Setting a secret through an API or a tool
+	{id: "py-config-index", styles: []mxStyle{mxSnake}, quote: mxSingle, tmpl: "config['{N}'] = {V}\n",
+		refs: []string{`os.environ['{U}']`}},
+	{id: "go-setenv", styles: []mxStyle{mxUpper}, quote: mxDouble, tmpl: "os.Setenv(\"{N}\", {V})\n",
+		refs: []string{`cfg.{P}`}},
+	{id: "java-setproperty", styles: []mxStyle{mxSnake, mxCamel}, quote: mxDouble, tmpl: "props.setProperty(\"db.{N}\", {V});\n",
+		refs: []string{`System.getenv("{U}")`}},
+	{id: "rb-env-set", styles: []mxStyle{mxUpper}, quote: mxSingle, tmpl: "ENV['{N}'] = {V}\n"},
+	{id: "js-headers", styles: []mxStyle{mxKebab}, quote: mxSingle, tmpl: "fetch(url, { headers: { 'content-type': 'application/json', '{N}': {V} } });\n",
+		refs: []string{`process.env.{U}`}},
+	{id: "docker-run-e", styles: []mxStyle{mxUpper}, quote: mxBare, tmpl: "docker run -d -e APP_ENV=prod -e {N}={V} app:latest\n"},
+	{id: "kubectl-from-literal", styles: []mxStyle{mxSnake}, quote: mxBare, tmpl: "kubectl create secret generic app --from-literal={N}={V}\n"},
+	{id: "helm-set", styles: []mxStyle{mxCamel}, quote: mxBare, tmpl: "helm upgrade --install app ./chart --set db.{N}={V} --set replicas=2\n"},
+	{id: "terraform-var", styles: []mxStyle{mxSnake}, quote: mxBare, tmpl: "terraform apply -var 'region=eu-west-1' -var '{N}={V}'\n"},
+	{id: "http-header", styles: []mxStyle{mxKebab}, quote: mxBare, tmpl: "GET /v1/me HTTP/1.1\nHost: api.internal\nX-{N}: {V}\n"},
 	// Diff hunks
 	{id: "diff-yaml", styles: []mxStyle{mxSnake}, quote: mxBare, tmpl: "@@ -3,3 +3,3 @@ database:\n   host: db.internal\n-  {N}: \"\"\n+  {N}: {V}\n"},
 	{id: "diff-env", styles: []mxStyle{mxUpper}, quote: mxBare, tmpl: "--- a/.env\n+++ b/.env\n@@ -1,2 +1,2 @@\n APP_ENV=production\n+{N}={V}\n"},
@@ -402,7 +418,14 @@ func matrixRows() []mxRow {
 					if sx.quote != mxBare && sx.quote != mxURL && sx.quote != mxXMLText && sx.quote != mxRawDQ {
 						secret = w[strings.IndexAny(w, `"'`)+1 : len(w)-1]
 					}
-					rows = append(rows, mxRow{sx.id, id, st.String(), v.class, strings.ReplaceAll(tmpl, "{V}", w), secret})
+					text := strings.ReplaceAll(tmpl, "{V}", w)
+					rows = append(rows, mxRow{sx.id, id, st.String(), v.class, text, secret})
+					if v.class == "alnum" || v.class == "punct" || v.class == "weak" && v.v == "Summer2024!" {
+						// The same file written through a tool call: a JSON string.
+						j, _ := json.Marshal(map[string]string{"file_path": "notes.txt", "content": text})
+						js, _ := json.Marshal(secret)
+						rows = append(rows, mxRow{sx.id, id, st.String(), "json-" + v.class, string(j), string(js[1 : len(js)-1])})
+					}
 				}
 				if si > 0 {
 					continue // negatives in the syntax's first style
@@ -458,13 +481,16 @@ var matrixHarmless = []string{
 // matrixKnownFailures are the rows allowed to fail, as syntax/name/class patterns
 // (path.Match), each with the reason it is not fixed.
 var matrixKnownFailures = map[string]string{
-	"cli-flag-space/authorization/alnum": "--authorization takes a scheme or a mode as often as a credential (--auth basic); " +
+	"cli-flag-space/authorization/*alnum": "--authorization takes a scheme or a mode as often as a credential (--auth basic); " +
 		"no flag rule reads it",
-	"xml-attribute/auth/alnum": "a 20-character value with a single digit under auth, an attribute that only suggests a " +
+	"xml-attribute/auth/*alnum": "a 20-character value with a single digit under auth, an attribute that only suggests a " +
 		"credential: not shaped enough like a generated one",
-	"xml-element/authorization(camel)/punct": "an element's text holding an entity (&lt;) under authorization: the value " +
+	"java-setproperty/auth(snake)/*alnum": "the same value under db.auth: one digit in twenty letters reads as a word",
+	"xml-element/authorization(camel)/*punct": "an element's text holding an entity (&lt;) under authorization: the value " +
 		"check reads the entity as symbols and words",
-	"harmless/24/identifier": "psql's :'variable' after PASSWORD is read as a literal",
+	"xml-element/auth(camel)/json-punct": "the same, an entity under auth inside a JSON string",
+	"xml-add-key/auth*/json-punct":       "an attribute value holding an entity under auth or authorization inside a JSON string",
+	"harmless/24/identifier":             "psql's :'variable' after PASSWORD is read as a literal",
 }
 
 var matrixDump = flag.String("matrix.dump", "", "write every failing row of the keyword matrix to this file")
