@@ -700,8 +700,11 @@ func xmlSecretName(name, v string) bool {
 	if i := strings.LastIndexByte(name, ':'); i >= 0 {
 		name = name[i+1:]
 	}
-	if nameHasSecretWord(name) || passwordName(name) {
+	if nameHasSecretWord(name) || passwordName(name) && !metadataName(name) {
 		return true
+	}
+	if parts := nameParts(name); len(parts) > 0 && passwordName(parts[len(parts)-1]) {
+		return true // ClearTextPassword: ends in a word for one, whatever comes before
 	}
 	if (keyLikeName(name) || credentialLikeName(name)) && !metadataName(name) {
 		return keyedValue(name, strings.TrimSpace(v))
@@ -788,8 +791,8 @@ func findNameValuePairs(text, lower string, f *findings) {
 			continue
 		}
 		name, ok := pairName(text, lower, i)
-		if !ok || !nameHasSecretWord(name) && !keyLikeName(name) {
-			continue
+		if !ok || !nameHasSecretWord(name) && !keyLikeName(name) || metadataName(name) {
+			continue // ApiKeyUrl, SecretKeyFile: about a secret
 		}
 		v := text[vs:ve]
 		if placeholderValue(v) || !hasAlnum(v) || isDigits(v) && len(v) < 6 || !nameHasSecretWord(name) && !generatedValue(v, true) {

@@ -341,6 +341,13 @@ func mxValues(seed string, n mxName) []mxValue {
 // mxStandIns are values that stand in for a secret, written as literals.
 var mxStandIns = []string{"changeme", "<your-password>", "YOUR_API_KEY_HERE", "xxx", "***", "example", "dummy", "test", "REPLACE_ME"}
 
+// mxDescribed are names that describe a secret (the name's parts and a suffix) with the
+// values they hold.
+var mxDescribed = []struct{ suffix, value string }{
+	{"file", "config/app-credentials.json"}, {"url", "https://auth.internal/oauth/token"},
+	{"length", "32"}, {"ttl", "3600"}, {"type", "bearer"}, {"id", "4f9c2b1a"},
+}
+
 // write renders v as a literal of the quoting q, or reports that q cannot hold it.
 func (q mxQuote) write(v string) (string, bool) {
 	switch q {
@@ -433,6 +440,15 @@ func matrixRows() []mxRow {
 				for _, s := range mxStandIns {
 					if w, ok := sx.quote.write(s); ok {
 						rows = append(rows, mxRow{sx.id, id, st.String(), "stand-in:" + s, strings.ReplaceAll(tmpl, "{V}", w), ""})
+					}
+				}
+				if sx.names == nil && sx.id != "k8s-stringdata" { // (a Secret's every value is one)
+					// Names about a secret, not of one: its file, its endpoint, its lifetime.
+					for _, d := range mxDescribed {
+						dn := mxName{parts: append(slices.Clone(n.parts), d.suffix)}
+						if w, ok := sx.quote.write(d.value); ok {
+							rows = append(rows, mxRow{sx.id, id, st.String(), "described:" + d.suffix, strings.ReplaceAll(sx.expand(sx.tmpl, dn, st), "{V}", w), ""})
+						}
 					}
 				}
 				for _, ref := range sx.refs {

@@ -291,6 +291,7 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"database:\n  authorization: !vault |\n  port: 5432\nAuthorization: Bearer ${TOKEN}\nauthorization = \"Required for all endpoints\"",
 		"vault.getSecret(\"db-password\")\nclient.readToken(\"scope\")\npublic string Password { get; set; }",
 		"$ cat .htpasswd\nhost:localhost\nport:8080\necho \"$DB_PASS\" | docker login -u bot --password-stdin",
+		"<add key=\"ApiKeyUrl\" value=\"https://auth.internal/oauth/token\" />\n<add key=\"PasswordFile\" value=\"config/app-credentials.json\" />\n<dbPasswordLength>32</dbPasswordLength>",
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
