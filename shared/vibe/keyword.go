@@ -136,10 +136,10 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 	}
 }
 
-// authArgument returns a generated literal passed to a call named for an authorization
-// (setAuth("…"), .authorization("…"), define('AUTH', '…')), judged as the text writes it.
+// authArgument returns a generated literal passed to a call named for an authorization or
+// a key (setAuth("…"), .appKey("…"), define('AUTH', '…')), judged as the text writes it.
 func authArgument(f *findings, chunk string, off int, name string, nameEnd int) (int, int, bool) {
-	if !authName(name) {
+	if !authName(name) && !keyLikeName(name) {
 		return 0, 0, false
 	}
 	vs, ve, ok := literalArgument(chunk, nameEnd)
@@ -270,8 +270,8 @@ func keyedValue(name, v string) bool {
 	if codeReference(v) {
 		return false // auth = ENV['AUTH'], credentials: config.credentials
 	}
-	if randomValue(v) {
-		return true
+	if randomValue(v) || keyLikeName(name) && symbolRandom(v) && !placeholderValue(v) {
+		return true // (a generated password with symbols: app_key = "Hq8(x]{Lm;4v.<Z>?")
 	}
 	if authName(name) && !placeholderValue(v) && !strings.ContainsAny(v, " \t") && (isHex(v) && len(v) >= 32 || len(v) >= 16 && credentialValue(v) || symbolRandom(v)) {
 		return true // auth = "<64 hex>", AUTHORIZATION: 3f9c…: the name alone says credential

@@ -76,7 +76,8 @@ var matrixNames = mxNames("!password", "!passwd", "!pwd", "!pass", "!passphrase"
 	"token", "access_token", "auth_token", "refresh_token", "api_key", "apikey", "x_api_key", "access_key", "private_key",
 	"credentials", "auth", "authorization", "!db_password", "!db_pass", "!mysql_root_password", "!postgres_password",
 	"!redis_password", "!smtp_password", "signing_key", "encryption_key", "master_key", "session_secret", "webhook_secret",
-	"!admin_password", "!user_pwd")
+	"!admin_password", "!user_pwd", "jwt_secret", "consumer_secret", "aws_secret_access_key", "github_token", "bot_token",
+	"sas_token", "app_key", "!root_pwd", "!keystore_password", "!ftp_pass", "!wifi_passphrase")
 
 // mxQuote is how a syntax writes a literal.
 type mxQuote int
@@ -502,11 +503,13 @@ var matrixKnownFailures = map[string]string{
 	"xml-attribute/auth/*alnum": "a 20-character value with a single digit under auth, an attribute that only suggests a " +
 		"credential: not shaped enough like a generated one",
 	"java-setproperty/auth(snake)/*alnum": "the same value under db.auth: one digit in twenty letters reads as a word",
+	"cs-property/app_key/*alnum":          "the same under AppKey (lsYNBSJYXntgE0YHksFe)",
 	"xml-element/authorization(camel)/*punct": "an element's text holding an entity (&lt;) under authorization: the value " +
 		"check reads the entity as symbols and words",
 	"xml-element/auth(camel)/json-punct": "the same, an entity under auth inside a JSON string",
 	"xml-add-key/auth*/json-punct":       "an attribute value holding an entity under auth or authorization inside a JSON string",
 	"harmless/24/identifier":             "psql's :'variable' after PASSWORD is read as a literal",
+	"java-setter/ftp_pass/*alnum":        "a generated value that happens to hold XXX (4kjMpOmINfHXXXxN4eSf) reads as a stand-in",
 }
 
 var matrixDump = flag.String("matrix.dump", "", "write every failing row of the keyword matrix to this file")
@@ -531,6 +534,16 @@ func TestKeywordMatrix(t *testing.T) {
 	t.Parallel()
 	san := testSanitizer(t)
 	rows := matrixRows()
+	if testing.Short() {
+		// -short: every fourth row (known failures still have to fail).
+		var some []mxRow
+		for i, r := range rows {
+			if i%4 == 0 || r.syntax == "harmless" {
+				some = append(some, r)
+			}
+		}
+		rows = some
+	}
 	bySyntax, byName, byClass := map[string]*mxTally{}, map[string]*mxTally{}, map[string]*mxTally{}
 	get := func(m map[string]*mxTally, k string) *mxTally {
 		if m[k] == nil {
@@ -598,7 +611,7 @@ func TestKeywordMatrix(t *testing.T) {
 		t.Log(b.String())
 	}
 	for p, reason := range matrixKnownFailures {
-		if !used[p] {
+		if !used[p] && !testing.Short() {
 			t.Errorf("known failure %s (%s) no longer fails: take it off the list", p, reason)
 		}
 	}

@@ -519,13 +519,13 @@ var callLike = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:(?:\??\.|::)[A-Za-z_$][\w
 // secret.Authorization, random_password.db.result), or a PowerShell cmdlet (Read-Host).
 func codeReference(v string) bool {
 	v = strings.TrimRight(v, ";,)")
-	if m := referenceHead.FindStringIndex(v); m != nil {
+	if end := referenceHeadEnd(v); end > 0 {
 		// The index or the arguments open with a quote or close at once (a value cut at
 		// its quote ends at the bracket): os.environ["X"], getenv('X'), get_password().
-		if c := v[m[1]-1]; (c == '[' || c == '(') && (m[1] == len(v) || strings.IndexByte(`"')`, v[m[1]]) >= 0) {
+		if c := v[end-1]; (c == '[' || c == '(') && (end == len(v) || strings.IndexByte(`"')`, v[end]) >= 0) {
 			return true
 		}
-		if m[1] == len(v) && strings.ContainsAny(v, ".:") && !randomSegment(v) {
+		if end == len(v) && strings.ContainsAny(v, ".:") && !randomSegment(v) {
 			segs := strings.FieldsFunc(v, func(r rune) bool { return r == '.' || r == ':' })
 			if len(segs) >= 2 && (referenceRoots[strings.ToLower(segs[0])] || nameHasSecretWord(segs[len(segs)-1]) ||
 				strings.Contains(strings.ToLower(segs[len(segs)-1]), "auth")) {
@@ -540,7 +540,44 @@ func codeReference(v string) bool {
 	return false
 }
 
-var referenceHead = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:(?:\??\.|::)[A-Za-z_$][\w$]*)*[\[(]?`)
+// referenceHeadEnd returns the end of the member path opening v (os.environ, std::env::var,
+// a?.b) and of the [ or ( right after it, or 0 when v opens with no identifier.
+func referenceHeadEnd(v string) int {
+	ident := func(i int) int {
+		if i >= len(v) || !(isLetter(v[i]) || v[i] == '_' || v[i] == '$') {
+			return -1
+		}
+		for i < len(v) && (isWordByte(v[i]) || v[i] == '$') {
+			i++
+		}
+		return i
+	}
+	i := ident(0)
+	if i < 0 {
+		return 0
+	}
+	for {
+		j := i
+		switch {
+		case strings.HasPrefix(v[j:], "?."):
+			j += 2
+		case strings.HasPrefix(v[j:], "."):
+			j++
+		case strings.HasPrefix(v[j:], "::"):
+			j += 2
+		default:
+			if i < len(v) && (v[i] == '[' || v[i] == '(') {
+				return i + 1
+			}
+			return i
+		}
+		k := ident(j)
+		if k < 0 {
+			return i
+		}
+		i = k
+	}
+}
 
 // referenceRoots are the objects code reads settings and arguments from.
 var referenceRoots = map[string]bool{"os": true, "process": true, "self": true, "this": true, "args": true, "argv": true,
