@@ -108,6 +108,13 @@ var configRules = []extraRule{
 		keywords: []string{"password"},
 	},
 	{
+		// SQL Server's sp_addlogin 'login', 'password' (named or by position).
+		id:       ruleSQLPass,
+		re:       regexp.MustCompile(`(?i)\bsp_addlogin\s+(?:@loginame\s*=\s*)?N?'[^'\n]*'\s*,\s*(?:@passwd\s*=\s*)?N?'((?:[^'\n]|'')+)'`),
+		group:    1,
+		keywords: []string{"sp_addlogin"},
+	},
+	{
 		// docker|podman|helm|oras … login … -p SECRET (the long form is cli-secret-flag's).
 		id:       ruleCLILogin,
 		re:       regexp.MustCompile(`\b(?:docker|podman|nerdctl|buildah|skopeo|oras|helm|crane|regctl)\b[^\n|;&]{0,120}?\blogin\b[^\n|;&]{0,200}?\s-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))`),

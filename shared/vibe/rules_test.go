@@ -206,6 +206,7 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"escapes in a generated value under auth", `{"content": "AUTH = \"TD[zs\u003eufNpoZ^A*9Pq\"\nAUTH_MODE = \"basic\""}`, "ufNpoZ^A", `AUTH_MODE = \"basic\"`},
 		{"symbols under a key name", "app_key = \"lGt<LWNJfB1T(q]t#w\"\ncache_key = \"v1-deps-Linux(x64)-2024\"", "LWNJfB1T", `cache_key = "v1-deps-Linux(x64)-2024"`},
 		{"key passed to a builder", "Client.builder().appKey(\"dcaf739951919ddf7f8718bd1df1975d\").appName(\"billing-service-2\")", "dcaf739951919ddf", `appName("billing-service-2")`},
+		{"sp_addlogin", "EXEC sp_addlogin 'app', 'Qx7!mB2pzLw';\nEXEC sp_helplogins 'app';", "Qx7!mB2pzLw", "sp_helplogins 'app'"},
 		{"leetspeak password in sql", "CREATE USER 'app'@'%' IDENTIFIED BY 'P@ssw0rd';\n-- never s3cr3t", "P@ssw0rd", "never s3cr3t"},
 	}
 	for _, tt := range tests {

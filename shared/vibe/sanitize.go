@@ -546,7 +546,7 @@ func secretGroup(r *extraRule, text string, m []int) (int, int, bool) {
 // a rule of a password's place in a command or a statement (-p, IDENTIFIED BY,
 // ConvertTo-SecureString), or a match naming a password.
 func leetSlot(r *extraRule, match, v string) bool {
-	if r.id == ruleSQLPass || r.id == ruleCLILogin || r.id == ruleCLIFlag || r.id == ruleXMLSecret {
+	if r.id == ruleSQLPass || r.id == ruleCLILogin || r.id == ruleCLIFlag || r.id == ruleXMLSecret || r.id == ruleRegAuth {
 		return leetPassword("password", v)
 	}
 	return leetPassword(match, v)
