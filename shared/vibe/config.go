@@ -414,13 +414,14 @@ var configRules = []extraRule{
 		id: ruleIDPassword,
 		// With the account it belongs to in between: "the password for root is x", "Password
 		// for admin: x", "the token of the bot was x".
-		re:       regexp.MustCompile(`(?i)\b(?:[\w-]*(?:password|passwd|passphrase|pwd|pw|pswd|passcode|secret|token|credential|api[ _-]?key|access[ _-]?key|private[ _-]?key)|pin)s?["'\x60]?(?:[ \t]+(?:for|of)[ \t]+(?:the[ \t]+)?["'\x60]?[\w.@\\/-]{1,64}["'\x60]?(?:[ \t]+(?:user|account))?[ \t]*:[ \t]*|\s+(?:(?:for|of)[ \t]+(?:the[ \t]+)?["'\x60]?[\w.@\\/-]{1,64}["'\x60]?(?:[ \t]+(?:user|account))?[ \t]+)?(?:is|are|was|were|will\s+be|(?:has\s+been\s+|was\s+|is\s+)?(?:set|changed|reset|updated)\s+to)\s*[:-]?\s+)["'\x60]?([^\s"'\x60]{4,64})`),
+		re:       regexp.MustCompile(`(?i)\b(?:[\w-]*(?:password|passwd|passphrase|pwd|pw|pswd|passcode|secret|token|credential|api[ _-]?key|access[ _-]?key|private[ _-]?key|_key|_pass|_auth)|pin|pass|auth|authorization)s?["'\x60]?(?:[ \t]+(?:for|of)[ \t]+(?:the[ \t]+)?["'\x60]?[\w.@\\/-]{1,64}["'\x60]?(?:[ \t]+(?:user|account))?[ \t]*:[ \t]*|\s+(?:(?:for|of)[ \t]+(?:the[ \t]+)?["'\x60]?[\w.@\\/-]{1,64}["'\x60]?(?:[ \t]+(?:user|account))?[ \t]+)?(?:is|are|was|were|will\s+be|(?:has\s+been\s+|was\s+|is\s+)?(?:set|changed|reset|updated)\s+to)\s*[:-]?\s+)["'\x60]?([^\s"'\x60]{4,64})`),
 		group:    1,
 		keywords: []string{" is", " are", " was", " were", " will be", "set to", "changed to", "reset to", "updated to", " for ", " of "},
 		// Not a path nor what follows a URL's scheme: git's prompt Password for
 		// 'https://bot@github.com': has no value.
-		check:   func(v string) bool { return notProseWord(v) && v[0] != '/' && v[0] != '\\' },
-		anchors: secretWordBeforeIs,
+		check:      func(v string) bool { return v[0] != '/' && v[0] != '\\' },
+		matchCheck: proseNamedValue,
+		anchors:    secretWordBeforeIs,
 	},
 	{
 		// A bearer token anywhere, not only in an Authorization header. The credential is
@@ -479,12 +480,14 @@ var configRules = []extraRule{
 		anchors: pgpassLines,
 	},
 	{
-		// A table row: | password | Xy7pass99 |
-		id:       ruleIDPassword,
-		re:       regexp.MustCompile(`(?i)\|\s*(?:[\w -]*(?:password|passwd|pwd|pw|passphrase|secret|token|api[ _-]?key|credentials?))\s*\|\s*\x60?([^|\s\x60]{4,128})\x60?\s*\|`),
-		group:    1,
-		keywords: []string{"|"},
-		check:    notProseWord,
+		// A table row: | password | Xy7pass99 |, | signing_key | <64 hex> |: the name cell
+		// decides as a key name does.
+		id:         ruleIDPassword,
+		re:         regexp.MustCompile(`\|[ \t]*([\w .-]{2,60}?)[ \t]*\|[ \t]*\x60?([^|\s\x60]{4,128})\x60?[ \t]*\|`),
+		group:      2,
+		keywords:   []string{"|"},
+		matchCheck: tableNamedValue,
+		anchors:    tableRowAnchors,
 	},
 	{
 		// Passwords named in other languages: 비밀번호: x, Passwort = x, пароль: x.
@@ -670,6 +673,61 @@ func accountFlagAnchors(s string) []int {
 		}
 		at = append(at, i)
 	}
+}
+
+// namedValue decides a value by the name written before it in prose or a table: under a
+// name that says secret, a value that is no plain word (or a leetspeak one under a
+// password's name); under one that only suggests a credential (signing_key, auth), a
+// generated value.
+func namedValue(name, v string) bool {
+	name = strings.Trim(strings.TrimSpace(name), "\"'`*_")
+	if placeholderValue(v) && !leetPassword(name, v) || metadataName(name) {
+		return false
+	}
+	if nameHasSecretWord(name) || passwordName(name) || strings.EqualFold(name, "pin") {
+		return notProseWord(v) || leetPassword(name, v)
+	}
+	return (keyLikeName(name) || credentialLikeName(name)) && keyedValue(name, v)
+}
+
+// tableNamedValue accepts a table row whose name cell names a secret for its value cell.
+func tableNamedValue(m string) bool {
+	cells := strings.Split(strings.Trim(m, "|"), "|")
+	if len(cells) != 2 {
+		return false
+	}
+	return namedValue(cells[0], strings.Trim(strings.TrimSpace(cells[1]), "`"))
+}
+
+// proseNamedValue accepts "the NAME is VALUE" (for ACCOUNT, set to, was…) when NAME names a
+// secret for VALUE.
+func proseNamedValue(m string) bool {
+	end := 0
+	for end < len(m) && (isWordByte(m[end]) || m[end] == '-' || m[end] == ' ' && end+4 < len(m) && strings.EqualFold(m[end+1:end+4], "key")) {
+		end++
+	}
+	v := m[strings.LastIndexAny(m, " \t\"'`")+1:]
+	return v != "" && namedValue(m[:end], v)
+}
+
+// tableRowAnchors returns the starts of lines that open with a | (a Markdown table's rows).
+func tableRowAnchors(s string) []int {
+	var at []int
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+			j++
+		}
+		if j < len(s) && s[j] == '|' {
+			at = append(at, j)
+		}
+		nl := strings.IndexByte(s[i:], '\n')
+		if nl < 0 {
+			break
+		}
+		i += nl + 1
+	}
+	return at
 }
 
 // htpasswdValue accepts an htpasswd line's value: not a number (a port, a count) nor a path.
@@ -1125,7 +1183,7 @@ func secretWordBeforeIs(s string) []int {
 				k--
 			}
 			w := strings.ToLower(s[k:i])
-			if containsAny(w, []string{"pass", "pwd", "pw", "psw", "secret", "token", "credential", "key", "pin"}) {
+			if containsAny(w, []string{"pass", "pwd", "pw", "psw", "secret", "token", "credential", "key", "pin", "auth"}) {
 				at = append(at, i)
 			}
 		}

@@ -293,6 +293,13 @@ var matrixSyntaxes = []mxSyntax{
 	{id: "helm-set", styles: []mxStyle{mxCamel}, quote: mxBare, tmpl: "helm upgrade --install app ./chart --set db.{N}={V} --set replicas=2\n"},
 	{id: "terraform-var", styles: []mxStyle{mxSnake}, quote: mxBare, tmpl: "terraform apply -var 'region=eu-west-1' -var '{N}={V}'\n"},
 	{id: "http-header", styles: []mxStyle{mxKebab}, quote: mxBare, tmpl: "GET /v1/me HTTP/1.1\nHost: api.internal\nX-{N}: {V}\n"},
+	// Spacing and prose
+	{id: "colon-spaced", styles: []mxStyle{mxSnake}, quote: mxBare, tmpl: "Connection settings:\n{N} : {V}\nhost : db.internal\n"},
+	{id: "colon-glued", styles: []mxStyle{mxSnake}, quote: mxBare, tmpl: "host:db.internal\n{N}:{V}\n"},
+	{id: "equals-spaced-after", styles: []mxStyle{mxUpper}, quote: mxBare, tmpl: "HOST= db.internal\n{N}= {V}\n"},
+	{id: "yaml-tab", styles: []mxStyle{mxSnake}, quote: mxBare, tmpl: "db:\n  host:\tdb.internal\n  {N}:\t{V}\n"},
+	{id: "markdown-table", styles: []mxStyle{mxSnake}, quote: mxBare, tmpl: "| setting | value |\n| --- | --- |\n| host | db.internal |\n| {N} | {V} |\n"},
+	{id: "prose-is", styles: []mxStyle{mxSnake}, quote: mxBare, tmpl: "For staging the {N} is {V} until we rotate it.\n"},
 	// Diff hunks
 	{id: "diff-yaml", styles: []mxStyle{mxSnake}, quote: mxBare, tmpl: "@@ -3,3 +3,3 @@ database:\n   host: db.internal\n-  {N}: \"\"\n+  {N}: {V}\n"},
 	{id: "diff-env", styles: []mxStyle{mxUpper}, quote: mxBare, tmpl: "--- a/.env\n+++ b/.env\n@@ -1,2 +1,2 @@\n APP_ENV=production\n+{N}={V}\n"},

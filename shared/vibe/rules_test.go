@@ -207,6 +207,8 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"symbols under a key name", "app_key = \"lGt<LWNJfB1T(q]t#w\"\ncache_key = \"v1-deps-Linux(x64)-2024\"", "LWNJfB1T", `cache_key = "v1-deps-Linux(x64)-2024"`},
 		{"key passed to a builder", "Client.builder().appKey(\"dcaf739951919ddf7f8718bd1df1975d\").appName(\"billing-service-2\")", "dcaf739951919ddf", `appName("billing-service-2")`},
 		{"sp_addlogin", "EXEC sp_addlogin 'app', 'Qx7!mB2pzLw';\nEXEC sp_helplogins 'app';", "Qx7!mB2pzLw", "sp_helplogins 'app'"},
+		{"table row under a key name", "| setting | value |\n| --- | --- |\n| signing_key | 5e10ab2e2f24c8d4dcccb358ea88a9f7 |\n| region | eu-west-1 |", "5e10ab2e2f24c8d4", "| region | eu-west-1 |"},
+		{"prose under a key name", "For staging the encryption_key is 500aae27de717e6dda13b63373c34f23 and the sort_key is name.", "500aae27de717e6d", "the sort_key is name."},
 		{"leetspeak password in sql", "CREATE USER 'app'@'%' IDENTIFIED BY 'P@ssw0rd';\n-- never s3cr3t", "P@ssw0rd", "never s3cr3t"},
 	}
 	for _, tt := range tests {
@@ -294,6 +296,7 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"database:\n  authorization: !vault |\n  port: 5432\nAuthorization: Bearer ${TOKEN}\nauthorization = \"Required for all endpoints\"",
 		"vault.getSecret(\"db-password\")\nclient.readToken(\"scope\")\npublic string Password { get; set; }",
 		"$ cat .htpasswd\nhost:localhost\nport:8080\necho \"$DB_PASS\" | docker login -u bot --password-stdin",
+		"| key | description |\n| --- | --- |\n| api_key | Required for all endpoints |\n| auth | basic2 |\nthe api_key is required and the pass is valid\n",
 		"<add key=\"ApiKeyUrl\" value=\"https://auth.internal/oauth/token\" />\n<add key=\"PasswordFile\" value=\"config/app-credentials.json\" />\n<dbPasswordLength>32</dbPasswordLength>",
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
