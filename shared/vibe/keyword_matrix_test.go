@@ -369,6 +369,18 @@ var mxDescribed = []struct{ suffix, value string }{
 	{"length", "32"}, {"ttl", "3600"}, {"type", "bearer"}, {"id", "4f9c2b1a"},
 }
 
+// mxLookAlikes are names no secret has, with the generated-looking values they hold:
+// digests, ids, public keys, the model and token settings of AI tools.
+var mxLookAlikes = []struct{ name, value string }{
+	{"cache_key", "3f9c2b1a4d5e6f708192a3b4c5d6e7f8"}, {"commit_sha", "9fceb02d0ae598e95dc970b74767f19372d61af8"},
+	{"request_id", "req_011CQqwWfuVx1MsvcFqrhbWz"}, {"message_id", "msg_01XFDUDYJgAACzvnptvVoYEL"},
+	{"idempotency_key", "9b2f6c1e-4d3a-4b8e-a1f2-3c4d5e6f7a8b"}, {"public_key", "ssh-ed25519"},
+	{"model", "claude-3-5-sonnet-20241022"}, {"max_tokens", "4096"}, {"token_type", "Bearer"},
+	{"primary_key", "user_id"}, {"sort_key", "created_at"}, {"secret_name", "prod/db/app"},
+	{"integrity", "sha512-9Tq4bKxQ2mZ8pLw3nR7vY1cF6hJ0dG5sA4eB2kU9iO8tX3zW7yV1uN6mQ0rP5lE=="},
+	{"tokenizer", "cl100k_base"}, {"key_id", "4f9c2b1a"}, {"node_id", "MDQ6VXNlcjU4MzIzMQ=="},
+}
+
 // write renders v as a literal of the quoting q, or reports that q cannot hold it.
 func (q mxQuote) write(v string) (string, bool) {
 	switch q {
@@ -469,6 +481,15 @@ func matrixRows() []mxRow {
 						dn := mxName{parts: append(slices.Clone(n.parts), d.suffix)}
 						if w, ok := sx.quote.write(d.value); ok {
 							rows = append(rows, mxRow{sx.id, id, st.String(), "described:" + d.suffix, strings.ReplaceAll(sx.expand(sx.tmpl, dn, st), "{V}", w), ""})
+						}
+					}
+				}
+				if sx.names == nil && sx.id != "k8s-stringdata" && n.parts[0] == "password" && len(n.parts) == 1 {
+					// Names that are no secret's, with values that look generated.
+					for _, h := range mxLookAlikes {
+						hn := mxName{parts: strings.Split(h.name, "_")}
+						if w, ok := sx.quote.write(h.value); ok {
+							rows = append(rows, mxRow{sx.id, hn.spell(mxSnake), st.String(), "look-alike:" + h.name, strings.ReplaceAll(sx.expand(sx.tmpl, hn, st), "{V}", w), ""})
 						}
 					}
 				}
