@@ -384,9 +384,6 @@ var configRules = []extraRule{
 		re:       regexp.MustCompile(`(?:\s-u\s*\S+\s+(?:[^-\s]\S*\s+|-\w\s+[^-\s]\S*\s+){0,3}-p|\s-U\s*\S+\s+(?:[^-\s]\S*\s+|-\w\s+[^-\s]\S*\s+){0,3}-P)[ \t]+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-][^\s'"]*))`),
 		keywords: []string{"-p"},
 		check:    notPortOrURL,
-		// Not mysql's or mariadb's -p, which prompts when a blank follows it: mysql -u root
-		// -p app names the database (its -pSECRET form is cli-secret-flag's).
-		anchors: accountFlagAnchors,
 	},
 	{
 		id:       ruleCLILogin,
@@ -480,8 +477,16 @@ var configRules = []extraRule{
 		anchors: pgpassLines,
 	},
 	{
-		// A table row: | password | Xy7pass99 |, | signing_key | <64 hex> |: the name cell
-		// decides as a key name does.
+		// A table row: | password | Xy7pass99 |
+		id:       ruleIDPassword,
+		re:       regexp.MustCompile(`(?i)\|\s*(?:[\w -]*(?:password|passwd|pwd|pw|passphrase|secret|token|api[ _-]?key|credentials?))\s*\|\s*\x60?([^|\s\x60]{4,128})\x60?\s*\|`),
+		group:    1,
+		keywords: []string{"|"},
+		check:    func(v string) bool { return notProseWord(v) || leetPassword("password", v) },
+	},
+	{
+		// Any table row whose name cell names a secret for its value cell, the name decided as
+		// a key name is: | signing_key | <64 hex> |, | ftp_pass | hunter2 |.
 		id:         ruleIDPassword,
 		re:         regexp.MustCompile(`\|[ \t]*([\w .-]{2,60}?)[ \t]*\|[ \t]*\x60?([^|\s\x60]{4,128})\x60?[ \t]*\|`),
 		group:      2,
@@ -653,28 +658,6 @@ func colonPairAnchors(s string) []int {
 	return at
 }
 
-// accountFlagAnchors returns the -u and -U flags on lines that do not run mysql or mariadb.
-func accountFlagAnchors(s string) []int {
-	var at []int
-	for from := 0; ; {
-		i := strings.Index(s[from:], " -")
-		if i < 0 {
-			return at
-		}
-		i += from
-		from = i + 2
-		if i+2 >= len(s) || s[i+2] != 'u' && s[i+2] != 'U' {
-			continue
-		}
-		ls := strings.LastIndexByte(s[:i], '\n') + 1
-		head := strings.ToLower(s[ls:i])
-		if strings.Contains(head, "mysql") || strings.Contains(head, "mariadb") {
-			continue
-		}
-		at = append(at, i)
-	}
-}
-
 // namedValue decides a value by the name written before it in prose or a table: under a
 // name that says secret, a value that is no plain word (or a leetspeak one under a
 // password's name); under one that only suggests a credential (signing_key, auth), a
@@ -700,15 +683,26 @@ func tableNamedValue(m string) bool {
 }
 
 // proseNamedValue accepts "the NAME is VALUE" (for ACCOUNT, set to, was…) when NAME names a
-// secret for VALUE.
+// secret for VALUE: after a word for a password, a secret, a token, a credential or an API,
+// access or private key, a value that is no plain word; after another key, pass or auth
+// name, what namedValue accepts.
 func proseNamedValue(m string) bool {
 	end := 0
 	for end < len(m) && (isWordByte(m[end]) || m[end] == '-' || m[end] == ' ' && end+4 < len(m) && strings.EqualFold(m[end+1:end+4], "key")) {
 		end++
 	}
 	v := m[strings.LastIndexAny(m, " \t\"'`")+1:]
-	return v != "" && namedValue(m[:end], v)
+	if v == "" {
+		return false
+	}
+	if proseSecretName.MatchString(m[:end]) {
+		// (max_tokens is 4096: a describing name and a number)
+		return (notProseWord(v) || leetPassword(m[:end], v)) && !(metadataName(m[:end]) && describedValue(v))
+	}
+	return namedValue(m[:end], v)
 }
+
+var proseSecretName = regexp.MustCompile(`(?i)(?:password|passwd|passphrase|pwd|pw|pswd|passcode|secret|token|credential|api[ _-]?key|access[ _-]?key|private[ _-]?key)s?$|^pins?$`)
 
 // tableRowAnchors returns the starts of lines that open with a | (a Markdown table's rows).
 func tableRowAnchors(s string) []int {
@@ -733,6 +727,15 @@ func tableRowAnchors(s string) []int {
 // htpasswdValue accepts an htpasswd line's value: not a number (a port, a count) nor a path.
 func htpasswdValue(v string) bool {
 	return !isDigits(v) && v[0] != '/' && !strings.Contains(v, "//") && (hasDigitAndLetter(v) || mixedClasses(v) || strings.HasPrefix(v, "$") || strings.HasPrefix(v, "{"))
+}
+
+var xmlSecretWords = regexp.MustCompile(`(?i)password|passwd|passphrase|secret|token|apikey|api-key|api_key|privatekey|credential`)
+
+// describedValue reports a value of the kind a name about a secret holds: a URL, a path, a
+// number, a word, a short hex id.
+func describedValue(v string) bool {
+	v = strings.TrimSpace(v)
+	return len(v) <= 4 || isDigits(v) || strings.ContainsAny(v, "/\\") || identifierWords(v) || isHex(v) && len(v) <= 12
 }
 
 // xmlSecretElement accepts an element whose name, namespace aside, says secret
@@ -761,9 +764,14 @@ func xmlSecretKey(m string) bool {
 }
 
 // xmlSecretName decides an XML name and its value the way the keyword rule decides a key.
+// A name with a word for a password, a secret, a token, an API or private key or a
+// credential in it takes any value but what a describing name holds (PasswordUrl: a URL).
 func xmlSecretName(name, v string) bool {
 	if i := strings.LastIndexByte(name, ':'); i >= 0 {
 		name = name[i+1:]
+	}
+	if xmlSecretWords.MatchString(name) {
+		return !metadataName(name) || !describedValue(v)
 	}
 	if nameHasSecretWord(name) || passwordName(name) && !metadataName(name) {
 		return true
@@ -856,8 +864,11 @@ func findNameValuePairs(text, lower string, f *findings) {
 			continue
 		}
 		name, ok := pairName(text, lower, i)
-		if !ok || !nameHasSecretWord(name) && !keyLikeName(name) || metadataName(name) {
-			continue // ApiKeyUrl, SecretKeyFile: about a secret
+		if !ok || !nameHasSecretWord(name) && !keyLikeName(name) {
+			continue
+		}
+		if metadataName(name) && describedValue(text[vs:ve]) {
+			continue // ApiKeyUrl, SecretKeyFile: about a secret, and its value a URL or a path
 		}
 		v := text[vs:ve]
 		if placeholderValue(v) || !hasAlnum(v) || isDigits(v) && len(v) < 6 || !nameHasSecretWord(name) && !generatedValue(v, true) {

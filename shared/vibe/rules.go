@@ -186,7 +186,7 @@ var extraRules = append([]extraRule{
 	{
 		id: ruleAuthHeader,
 		// A quoted value is the value whole, to its closing quote (authorization: "Xk,4;…").
-		re:       regexp.MustCompile(`(?i)authorization["']?\s{0,3}[:=]\s{0,3}(?:"(?:` + authSchemeWords + `\s+)?([^"\n]{6,400})"|'(?:` + authSchemeWords + `\s+)?([^'\n]{6,400})'|["'\x60]?(?:` + authSchemeWords + `\s+)?([^\s"'\x60,;]{6,}))`),
+		re:       regexp.MustCompile(`(?i)authorization["']?\s{0,3}[:=]\s{0,3}(?:"(?:` + authSchemeWords + `\s+)?([^"\s]{6,400})"|'(?:` + authSchemeWords + `\s+)?([^'\s]{6,400})'|["'\x60]?(?:` + authSchemeWords + `\s+)?([^\s"'\x60,;]{6,}))`),
 		keywords: []string{"authorization"},
 		// The scheme alone is no credential (Authorization: Bearer {{ token }}: the
 		// expression backtracks to the scheme when what follows is too short to match).
@@ -248,7 +248,7 @@ var extraRules = append([]extraRule{
 		id: ruleConnString,
 		// A value in braces may hold ; (ADO.NET: Password={a;b}).
 		// Not a variable ($password = …: code, the keyword rule's).
-		re:       regexp.MustCompile(`(?i)(?:^|[^$])\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}(\{[^}\n]{1,400}\}|[^;"'\s=>@][^;"'\s]{0,400})`),
+		re:       regexp.MustCompile(`(?i)(?:^|[^$])\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}(\{[^}\n]{1,400}\}|[^;"'\s=>][^;"'\s]{0,400})`),
 		group:    1,
 		keywords: []string{"password", "pwd", "accountkey", "sharedaccess", "access_key", "secretkey", "client_secret"},
 		// Not a call (password = get_password()), what opens an expression (password = (…)
@@ -257,9 +257,8 @@ var extraRules = append([]extraRule{
 			if amp := strings.IndexByte(v, '&'); amp > 0 {
 				v = v[:amp] // ?user=app&password=xxx&ssl=true: the query's next parameter
 			}
-			bare := strings.TrimRight(v, ",)")
-			return len(v) >= 3 && !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" && !placeholderValue(bare) && !codeReference(v) &&
-				!(bare != v && identifierWords(bare)) && // password=password), pwd=None,
+			bare := strings.TrimRight(v, ",)") // password=password), pwd=None,
+			return len(v) >= 3 && v != "@" && !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" && !placeholderValue(bare) && !codeReference(v) &&
 				!(codeLike.MatchString(v) && strings.ContainsAny(v, ".[") && !randomSegment(v))
 		},
 	},
