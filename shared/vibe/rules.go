@@ -781,8 +781,10 @@ func nameParts(name string) []string {
 		case c >= 'A' && c <= 'Z' && i > start && name[i-1] >= 'a' && name[i-1] <= 'z':
 			parts = append(parts, lower[start:i])
 			start = i
-		case c >= 'A' && c <= 'Z' && i > start && name[i-1] >= 'A' && name[i-1] <= 'Z' && i+2 < len(name) && name[i+1] >= 'a' && name[i+1] <= 'z' && name[i+2] >= 'a' && name[i+2] <= 'z':
-			// An acronym, then a capitalised word: XApiKey, DBPassword, APIKey.
+		case c >= 'A' && c <= 'Z' && i > start && name[i-1] >= 'A' && name[i-1] <= 'Z' && i+2 < len(name) && name[i+1] >= 'a' && name[i+1] <= 'z' &&
+			acronymWord(lower[i:]):
+			// An acronym, then a capitalised credential word: XApiKey, DBPassword, APIKey
+			// (not SECRETkey, whose capitals are the word).
 			parts = append(parts, lower[start:i])
 			start = i
 		}
@@ -791,6 +793,16 @@ func nameParts(name string) []string {
 		parts = append(parts, lower[start:])
 	}
 	return parts
+}
+
+// acronymWord reports a lower-cased rest of a name that opens with a credential word.
+func acronymWord(rest string) bool {
+	for _, w := range []string{"password", "passwd", "pass", "pwd", "key", "token", "secret", "api", "auth", "access", "private", "credential"} {
+		if strings.HasPrefix(rest, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // namePartsRunes is nameParts for names with non-ASCII letters.

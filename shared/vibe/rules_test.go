@@ -190,6 +190,7 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"symbols under auth", "AUTH = \"TD[zs>ufNpoZ^A*9Pq\"\nAUTH_NOTE = \"see the wiki\"", "ufNpoZ^A", "see the wiki"},
 		{"c# auto-property initializer", "public string Password { get; set; } = \"Hq8xLm4vZ2\";\npublic string User { get; set; } = \"admin\";", "Hq8xLm4vZ2", `"admin"`},
 		{"builder method", "Client.builder()\n    .host(\"db.internal\")\n    .clientSecret(\"41b3a0c0c5ead660da9989046d40c1ee\")", "41b3a0c0c5ead660", `.host("db.internal")`},
+		{"capitals of a word before a lower-case key", "opsPRIVATEkey: hunter2x\nopsREGION: eu-west-1", "hunter2x", "eu-west-1"},
 		{"setter of an acronym name", `ds.setXApiKey("ErUOgvpM0LuZWFiKoGuB"); ds.setUrl("jdbc:postgresql://db/app");`, "ErUOgvpM0LuZWFiKoGuB", "jdbc:postgresql://db/app"},
 		{"properties key, blank, value", "app.host db.internal\napp.password Summer2024!\n", "Summer2024!", "app.host db.internal"},
 		{"dockerfile env with symbols", "ENV REFRESH_TOKEN ZT0XM!*B*pL?wwKtw3\nENV TOKEN_TTL 3600\n", "pL?wwKtw3", "ENV TOKEN_TTL 3600"},
