@@ -33,7 +33,7 @@ var configRules = []extraRule{
 		// and .htpasswd's {SHA}/{SSHA}…: whole, salt included. Offline cracking is what a
 		// hash invites.
 		id: rulePassHash,
-		re: regexp.MustCompile(`(?:\$(?:1|apr1|md5)\$[./0-9A-Za-z]{1,8}\$[./0-9A-Za-z]{22}` +
+		re: regexp.MustCompile(`(?:\$(?:1|apr1|md5)\$[./0-9A-Za-z]{1,8}\$[./0-9A-Za-z]{22,}` +
 			`|\$2[abxy]?\$\d{2}\$[./0-9A-Za-z]{53}` +
 			`|\$[56]\$(?:rounds=\d+\$)?[./0-9A-Za-z]{1,16}\$[./0-9A-Za-z]{43,86}` +
 			`|\$[89]\$[./0-9A-Za-z]{14}\$[./0-9A-Za-z]{43}` +
@@ -45,6 +45,18 @@ var configRules = []extraRule{
 			`|\{(?:SHA|SSHA|SHA256|SSHA256|SHA512|SSHA512|SMD5|MD5|CRYPT)\}[A-Za-z0-9+/.$]{20,}={0,2})`),
 		keywords: []string{"$1$", "$apr1$", "$md5$", "$2a$", "$2b$", "$2x$", "$2y$", "$5$", "$6$", "$7$", "$8$", "$9$",
 			"$y$", "$gy$", "$argon2", "$pbkdf2", "$scrypt$", "pbkdf2_sha", "$krb5", "{sha", "{ssha", "{smd5", "{md5}", "{crypt}"},
+	},
+	{
+		// An htpasswd file's user:password lines (Apache takes a plaintext password on some
+		// platforms): in a text that shows such a file — its name, or a line holding a
+		// password hash after a user — every line that is only user:value. The hash lines
+		// are the rule above's too.
+		id:        rulePassHash,
+		re:        regexp.MustCompile(`(?m)^[ \t]*[\w.@-]{1,64}:([^\s:]{4,200})[ \t]*$`),
+		group:     1,
+		keywords:  []string{".htpasswd", ":$apr1$", ":$2y$", ":{sha}", ":{ssha}", ":$1$"},
+		multiline: true,
+		check:     htpasswdValue,
 	},
 	{
 		// .netrc: machine host login user password secret (one line or several).
@@ -72,16 +84,18 @@ var configRules = []extraRule{
 	{
 		// Maven settings.xml, .NET config, Tomcat users, Spring XML: an element or a
 		// key/value attribute pair whose name says secret.
-		id:       ruleXMLSecret,
-		re:       regexp.MustCompile(`(?i)<([\w:.-]*(?:password|passwd|passphrase|secret|token|apikey|api-key|api_key|privatekey|credentials?)[\w.-]*)(?:\s[^>]*)?>([^<\n]{1,400})</[\w:.-]+>`),
-		group:    2,
-		keywords: []string{"</"},
+		id:         ruleXMLSecret,
+		re:         regexp.MustCompile(`(?i)<([\w:.-]*(?:pass|pwd|secret|token|key|cred|auth)[\w.-]*)(?:\s[^>]*)?>([^<\n]{1,400})</[\w:.-]+>`),
+		matchCheck: xmlSecretElement,
+		group:      2,
+		keywords:   []string{"</"},
 	},
 	{
-		id:       ruleXMLSecret,
-		re:       regexp.MustCompile(`(?i)\b(?:key|name)\s*=\s*"[\w.:-]*(?:password|passwd|passphrase|secret|token|apikey|api-key|api_key|connectionstring|credentials?)[\w.:-]*"\s+(?:value|password)\s*=\s*"([^"\n]{1,400})"`),
-		group:    1,
-		keywords: []string{"value="},
+		id:         ruleXMLSecret,
+		re:         regexp.MustCompile(`(?i)\b(?:key|name)\s*=\s*"([\w.:-]*(?:pass|pwd|secret|token|key|cred|auth|connectionstring)[\w.:-]*)"\s+(?:value|password)\s*=\s*"([^"\n]{1,400})"`),
+		group:      2,
+		matchCheck: xmlSecretKey,
+		keywords:   []string{"value="},
 	},
 	{
 		// SQL: CREATE/ALTER USER … IDENTIFIED BY x, … WITH [LOGIN] PASSWORD 'x'.
@@ -95,6 +109,13 @@ var configRules = []extraRule{
 		keywords: []string{"password"},
 	},
 	{
+		// SQL Server's sp_addlogin 'login', 'password' (named or by position).
+		id:       ruleSQLPass,
+		re:       regexp.MustCompile(`(?i)\bsp_addlogin\s+(?:@loginame\s*=\s*)?N?'[^'\n]*'\s*,\s*(?:@passwd\s*=\s*)?N?'((?:[^'\n]|'')+)'`),
+		group:    1,
+		keywords: []string{"sp_addlogin"},
+	},
+	{
 		// docker|podman|helm|oras … login … -p SECRET (the long form is cli-secret-flag's).
 		id:       ruleCLILogin,
 		re:       regexp.MustCompile(`\b(?:docker|podman|nerdctl|buildah|skopeo|oras|helm|crane|regctl)\b[^\n|;&]{0,120}?\blogin\b[^\n|;&]{0,200}?\s-p\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))`),
@@ -103,7 +124,7 @@ var configRules = []extraRule{
 	{
 		// echo SECRET | docker login --password-stdin
 		id:       ruleCLILogin,
-		re:       regexp.MustCompile(`\b(?:echo|printf)\s+(?:-n\s+)?(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'"|$]+))\s*\|\s*[^\n]{0,80}--password-stdin`),
+		re:       regexp.MustCompile(`\b(?:echo|printf)\s+(?:-n\s+)?(?:'([^'\n]+)'|"([^"\n$][^"\n]*)"|([^\s'"|$]+))\s*\|\s*[^\n]{0,80}--password-stdin`),
 		keywords: []string{"--password-stdin"},
 	},
 	{
@@ -120,12 +141,12 @@ var configRules = []extraRule{
 		// passwd --stdin (sudo -S bash <<EOF\nSECRET\n…). mysql -p reads its terminal, not
 		// its input: a heredoc after it is SQL.
 		id:       ruleCLILogin,
-		re:       regexp.MustCompile(`\b(?:echo|printf)\s+(?:-[ne]\s+)?(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'"|$]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|passwd\s+--stdin|[^\n|]{0,40}\bchpasswd\b)`),
+		re:       regexp.MustCompile(`\b(?:echo|printf)\s+(?:-[ne]\s+)?(?:'([^'\n]+)'|"([^"\n$][^"\n]*)"|([^\s'"|$]+))\s*\|\s*(?:sudo\s+(?:-\w+\s+)*-S\b|passwd\s+--stdin|[^\n|]{0,40}\bchpasswd\b)`),
 		keywords: []string{"sudo", "passwd"},
 	},
 	{
 		id:       ruleCLILogin,
-		re:       regexp.MustCompile(`\b(?:sudo\s+(?:-\w+\s+)*-S|passwd\s+--stdin)\b[^\n<]{0,120}<\s{0,6}<\s{0,6}<\s*(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'"$]+))`),
+		re:       regexp.MustCompile(`\b(?:sudo\s+(?:-\w+\s+)*-S|passwd\s+--stdin)\b[^\n<]{0,120}<\s{0,6}<\s{0,6}<\s*(?:'([^'\n]+)'|"([^"\n$][^"\n]*)"|([^\s'"$]+))`),
 		keywords: []string{"sudo", "passwd"},
 	},
 	{
@@ -142,14 +163,14 @@ var configRules = []extraRule{
 		// gh secret set NAME <<< x: the command says secret, login, auth or stdin.
 		id: ruleCLILogin,
 		// (A JSON-escaped < is read as < and blanks: \u003c.)
-		re:      regexp.MustCompile(`(?i)(?:^|[\n;&|(])[ \t]*(?:[^\n;&|(<]*?(?:pass|secret|token|key|cred|auth|login|stdin|ssh-add|env\s+add))[^\n;&|(<]*<\s{0,6}<\s{0,6}<[ \t]*(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'"$]+))`),
+		re:      regexp.MustCompile(`(?i)(?:^|[\n;&|(])[ \t]*(?:[^\n;&|(<]*?(?:pass|secret|token|key|cred|auth|login|stdin|ssh-add|env\s+add))[^\n;&|(<]*<\s{0,6}<\s{0,6}<[ \t]*(?:'([^'\n]+)'|"([^"\n$][^"\n]*)"|([^\s'"$]+))`),
 		anchors: lessThanAnchors("<<"),
 	},
 	{
 		// A value echoed into a command that stores a secret: echo x | docker secret create
 		// NAME -, printf '%s' x | gh secret set NAME, echo x | wrangler secret put NAME.
 		id:       ruleCLILogin,
-		re:       regexp.MustCompile(`\b(?:echo|printf)\s+(?:-[ne]\s+)?(?:'%s'\s+|"%s"\s+)?(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'"|$]+))\s*\|\s*[^\n|]{0,80}?\bsecrets?\s+(?:create|set|put|add)\b`),
+		re:       regexp.MustCompile(`\b(?:echo|printf)\s+(?:-[ne]\s+)?(?:'%s'\s+|"%s"\s+)?(?:'([^'\n]+)'|"([^"\n$][^"\n]*)"|([^\s'"|$]+))\s*\|\s*[^\n|]{0,80}?\bsecrets?\s+(?:create|set|put|add)\b`),
 		keywords: []string{"secret"},
 	},
 	{
@@ -201,7 +222,7 @@ var configRules = []extraRule{
 	{
 		// A password file given as a process substitution: --password-file=<(echo x).
 		id:      ruleCLILogin,
-		re:      regexp.MustCompile(`(?i)-[\w-]*(?:pass|secret|token|key|cred)[\w-]*[= ]\s{0,6}<\s{0,6}\(\s*(?:echo|printf)\s+(?:-n\s+)?(?:'([^'\n]+)'|"([^"\n$]+)"|([^\s'")$]+))\s*\)`),
+		re:      regexp.MustCompile(`(?i)-[\w-]*(?:pass|secret|token|key|cred)[\w-]*[= ]\s{0,6}<\s{0,6}\(\s*(?:echo|printf)\s+(?:-n\s+)?(?:'([^'\n]+)'|"([^"\n$][^"\n]*)"|([^\s'")$]+))\s*\)`),
 		anchors: lessThanAnchors("<("),
 	},
 	{
@@ -391,13 +412,14 @@ var configRules = []extraRule{
 		id: ruleIDPassword,
 		// With the account it belongs to in between: "the password for root is x", "Password
 		// for admin: x", "the token of the bot was x".
-		re:       regexp.MustCompile(`(?i)\b(?:[\w-]*(?:password|passwd|passphrase|pwd|pw|pswd|passcode|secret|token|credential|api[ _-]?key|access[ _-]?key|private[ _-]?key)|pin)s?["'\x60]?(?:[ \t]+(?:for|of)[ \t]+(?:the[ \t]+)?["'\x60]?[\w.@\\/-]{1,64}["'\x60]?(?:[ \t]+(?:user|account))?[ \t]*:[ \t]*|\s+(?:(?:for|of)[ \t]+(?:the[ \t]+)?["'\x60]?[\w.@\\/-]{1,64}["'\x60]?(?:[ \t]+(?:user|account))?[ \t]+)?(?:is|are|was|were|will\s+be|(?:has\s+been\s+|was\s+|is\s+)?(?:set|changed|reset|updated)\s+to)\s*[:-]?\s+)["'\x60]?([^\s"'\x60]{4,64})`),
+		re:       regexp.MustCompile(`(?i)\b(?:[\w-]*(?:password|passwd|passphrase|pwd|pw|pswd|passcode|secret|token|credential|api[ _-]?key|access[ _-]?key|private[ _-]?key|_key|_pass|_auth)|pin|pass|auth|authorization)s?["'\x60]?(?:[ \t]+(?:for|of)[ \t]+(?:the[ \t]+)?["'\x60]?[\w.@\\/-]{1,64}["'\x60]?(?:[ \t]+(?:user|account))?[ \t]*:[ \t]*|\s+(?:(?:for|of)[ \t]+(?:the[ \t]+)?["'\x60]?[\w.@\\/-]{1,64}["'\x60]?(?:[ \t]+(?:user|account))?[ \t]+)?(?:is|are|was|were|will\s+be|(?:has\s+been\s+|was\s+|is\s+)?(?:set|changed|reset|updated)\s+to)\s*[:-]?\s+)["'\x60]?([^\s"'\x60]{4,64})`),
 		group:    1,
 		keywords: []string{" is", " are", " was", " were", " will be", "set to", "changed to", "reset to", "updated to", " for ", " of "},
 		// Not a path nor what follows a URL's scheme: git's prompt Password for
 		// 'https://bot@github.com': has no value.
-		check:   func(v string) bool { return notProseWord(v) && v[0] != '/' && v[0] != '\\' },
-		anchors: secretWordBeforeIs,
+		check:      func(v string) bool { return v[0] != '/' && v[0] != '\\' },
+		matchCheck: proseNamedValue,
+		anchors:    secretWordBeforeIs,
 	},
 	{
 		// A bearer token anywhere, not only in an Authorization header. The credential is
@@ -463,7 +485,17 @@ var configRules = []extraRule{
 		re:       regexp.MustCompile(`(?i)\|\s*(?:[\w -]*(?:password|passwd|pwd|pw|passphrase|secret|token|api[ _-]?key|credentials?))\s*\|\s*\x60?([^|\s\x60]{4,128})\x60?\s*\|`),
 		group:    1,
 		keywords: []string{"|"},
-		check:    notProseWord,
+		check:    func(v string) bool { return notProseWord(v) || leetPassword("password", v) },
+	},
+	{
+		// Any table row whose name cell names a secret for its value cell, the name decided as
+		// a key name is: | signing_key | <64 hex> |, | ftp_pass | hunter2 |.
+		id:         ruleIDPassword,
+		re:         regexp.MustCompile(`\|[ \t]*([\w .-]{2,60}?)[ \t]*\|[ \t]*\x60?([^|\s\x60]{4,128})\x60?[ \t]*\|`),
+		group:      2,
+		keywords:   []string{"|"},
+		matchCheck: tableNamedValue,
+		anchors:    tableRowAnchors,
 	},
 	{
 		// Passwords named in other languages: 비밀번호: x, Passwort = x, пароль: x.
@@ -629,6 +661,133 @@ func colonPairAnchors(s string) []int {
 	return at
 }
 
+// namedValue decides a value by the name written before it in prose or a table: under a
+// name that says secret, a value that is no plain word (or a leetspeak one under a
+// password's name); under one that only suggests a credential (signing_key, auth), a
+// generated value.
+func namedValue(name, v string) bool {
+	name = strings.Trim(strings.TrimSpace(name), "\"'`*_")
+	if placeholderValue(v) && !leetPassword(name, v) || metadataName(name) {
+		return false
+	}
+	if nameHasSecretWord(name) || passwordName(name) || strings.EqualFold(name, "pin") {
+		return notProseWord(v) || leetPassword(name, v)
+	}
+	return (keyLikeName(name) || credentialLikeName(name)) && keyedValue(name, v)
+}
+
+// tableNamedValue accepts a table row whose name cell names a secret for its value cell.
+func tableNamedValue(m string) bool {
+	cells := strings.Split(strings.Trim(m, "|"), "|")
+	if len(cells) != 2 {
+		return false
+	}
+	return namedValue(cells[0], strings.Trim(strings.TrimSpace(cells[1]), "`"))
+}
+
+// proseNamedValue accepts "the NAME is VALUE" (for ACCOUNT, set to, was…) when NAME names a
+// secret for VALUE: after a word for a password, a secret, a token, a credential or an API,
+// access or private key, a value that is no plain word; after another key, pass or auth
+// name, what namedValue accepts.
+func proseNamedValue(m string) bool {
+	end := 0
+	for end < len(m) && (isWordByte(m[end]) || m[end] == '-' || m[end] == ' ' && end+4 < len(m) && strings.EqualFold(m[end+1:end+4], "key")) {
+		end++
+	}
+	v := m[strings.LastIndexAny(m, " \t\"'`")+1:]
+	if v == "" {
+		return false
+	}
+	if proseSecretName.MatchString(m[:end]) {
+		// (max_tokens is 4096: a describing name and a number)
+		return (notProseWord(v) || leetPassword(m[:end], v)) && !(metadataName(m[:end]) && describedValue(v))
+	}
+	return namedValue(m[:end], v)
+}
+
+var proseSecretName = regexp.MustCompile(`(?i)(?:password|passwd|passphrase|pwd|pw|pswd|passcode|secret|token|credential|api[ _-]?key|access[ _-]?key|private[ _-]?key)s?$|^pins?$`)
+
+// tableRowAnchors returns the starts of lines that open with a | (a Markdown table's rows).
+func tableRowAnchors(s string) []int {
+	var at []int
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+			j++
+		}
+		if j < len(s) && s[j] == '|' {
+			at = append(at, j)
+		}
+		nl := strings.IndexByte(s[i:], '\n')
+		if nl < 0 {
+			break
+		}
+		i += nl + 1
+	}
+	return at
+}
+
+// htpasswdValue accepts an htpasswd line's value: not a number (a port, a count) nor a path.
+func htpasswdValue(v string) bool {
+	return !isDigits(v) && v[0] != '/' && !strings.Contains(v, "//") && (hasDigitAndLetter(v) || mixedClasses(v) || strings.HasPrefix(v, "$") || strings.HasPrefix(v, "{"))
+}
+
+var xmlSecretWords = regexp.MustCompile(`(?i)password|passwd|passphrase|secret|token|apikey|api-key|api_key|privatekey|credential`)
+
+// describedValue reports a value of the kind a name about a secret holds: a URL, a path, a
+// number, a word, a short hex id.
+func describedValue(v string) bool {
+	v = strings.TrimSpace(v)
+	return len(v) <= 4 || isDigits(v) || strings.ContainsAny(v, "/\\") || identifierWords(v) || isHex(v) && len(v) <= 12
+}
+
+// xmlSecretElement accepts an element whose name, namespace aside, says secret
+// (<password>, <dbPass>, <ss:secret>), or only suggests a credential (<accessKey>, <auth>)
+// and holds a generated value.
+func xmlSecretElement(m string) bool {
+	end := strings.IndexAny(m, " \t\n>")
+	name := m[1:end]
+	vs := strings.IndexByte(m, '>') + 1
+	ve := strings.LastIndex(m, "</")
+	if vs <= 0 || ve < vs {
+		return false
+	}
+	return xmlSecretName(name, m[vs:ve])
+}
+
+// xmlSecretKey accepts an add/entry element whose key attribute says secret.
+func xmlSecretKey(m string) bool {
+	q := strings.IndexByte(m, '"')
+	e := strings.IndexByte(m[q+1:], '"')
+	v := strings.LastIndexByte(m[:len(m)-1], '"')
+	if q < 0 || e < 0 || v < 0 {
+		return false
+	}
+	return xmlSecretName(m[q+1:q+1+e], m[v+1:len(m)-1])
+}
+
+// xmlSecretName decides an XML name and its value the way the keyword rule decides a key.
+// A name with a word for a password, a secret, a token, an API or private key or a
+// credential in it takes any value but what a describing name holds (PasswordUrl: a URL).
+func xmlSecretName(name, v string) bool {
+	if i := strings.LastIndexByte(name, ':'); i >= 0 {
+		name = name[i+1:]
+	}
+	if xmlSecretWords.MatchString(name) {
+		return !metadataName(name) || !describedValue(v)
+	}
+	if nameHasSecretWord(name) || passwordName(name) && !metadataName(name) {
+		return true
+	}
+	if parts := nameParts(name); len(parts) > 0 && passwordName(parts[len(parts)-1]) {
+		return true // ClearTextPassword: ends in a word for one, whatever comes before
+	}
+	if (keyLikeName(name) || credentialLikeName(name)) && !metadataName(name) {
+		return keyedValue(name, strings.TrimSpace(v))
+	}
+	return strings.Contains(strings.ToLower(name), "connectionstring")
+}
+
 // configSetSecret accepts a config command whose key says secret.
 func configSetSecret(match string) bool {
 	m := configSetName.FindStringSubmatch(match)
@@ -710,6 +869,9 @@ func findNameValuePairs(text, lower string, f *findings) {
 		name, ok := pairName(text, lower, i)
 		if !ok || !nameHasSecretWord(name) && !keyLikeName(name) {
 			continue
+		}
+		if metadataName(name) && describedValue(text[vs:ve]) {
+			continue // ApiKeyUrl, SecretKeyFile: about a secret, and its value a URL or a path
 		}
 		v := text[vs:ve]
 		if placeholderValue(v) || !hasAlnum(v) || isDigits(v) && len(v) < 6 || !nameHasSecretWord(name) && !generatedValue(v, true) {
@@ -1067,7 +1229,7 @@ func secretWordBeforeIs(s string) []int {
 				k--
 			}
 			w := strings.ToLower(s[k:i])
-			if containsAny(w, []string{"pass", "pwd", "pw", "psw", "secret", "token", "credential", "key", "pin"}) {
+			if containsAny(w, []string{"pass", "pwd", "pw", "psw", "secret", "token", "credential", "key", "pin", "auth"}) {
 				at = append(at, i)
 			}
 		}

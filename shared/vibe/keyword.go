@@ -58,12 +58,25 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				if ws, we, w := wrappedLiteral(chunk, vs, ve); ok && w {
 					vs, ve = ws, we // jwtKey := []byte("…")
 				}
-				if ok && keyedValue(name, chunk[vs:ve]) && !codeValue(chunk, vs, ve) {
+				if ok && keyedValue(name, chunk[vs:ve]) && !(!quotedAt(chunk, vs) && codeValue(chunk, vs, ve)) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
+				} else if ok && f.view != "" {
+					// Escapes in the value (\u0026, a quote escaped inside it): judge the value
+					// as the text writes it.
+					if vs > 0 && strings.IndexByte("\"'", chunk[vs-1]) >= 0 {
+						ve = escapedQuoteEnd(f, chunk, off, vs, ve)
+					}
+					if v := f.text[off+vs : off+ve]; v != chunk[vs:ve] && keyedValue(name, v) {
+						f.addSpan(ruleKeyword, off+vs, off+ve)
+					}
 				} else if !ok {
 					// vendorKEY abcdef…, vendorACCESS 3f9c…: a name that only suggests a
 					// credential, then a random one after a blank or glued to it.
-					if vs, ve, ok := spacedValue(chunk, nameEnd); ok && credentialValue(chunk[vs:ve]) && generatedValue(chunk[vs:ve], keyLikeName(name)) {
+					// setAuth("…"), .authorization("…"), define('AUTH', '…'): a generated
+					// literal passed under an auth name.
+					if vs, ve, ok := authArgument(f, chunk, off, name, nameEnd); ok {
+						f.addSpan(ruleKeyword, off+vs, off+ve)
+					} else if vs, ve, ok := spacedValue(chunk, nameEnd); ok && credentialValue(chunk[vs:ve]) && generatedValue(chunk[vs:ve], keyLikeName(name)) {
 						f.addSpan(ruleKeyword, off+vs, off+ve)
 					} else if vs, ok := gluedValue(chunk, nameStart, nameEnd); ok {
 						f.addSpan(ruleKeyword, off+nameStart, off+nameEnd)
@@ -76,7 +89,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if !ok {
 				vs, ve, ok = comparedLiteral(chunk, nameStart)
 			}
-			if !ok && (len(nameParts(name)) == 1 || name == strings.ToUpper(name) || setterName(name) || quotedFirstArgument(chunk, nameStart, nameEnd)) &&
+			if !ok && (len(nameParts(name)) == 1 || name == strings.ToUpper(name) || setterName(name) || builderCall(chunk, nameStart, name) || quotedFirstArgument(chunk, nameStart, nameEnd)) &&
 				(nameStart == 0 || chunk[nameStart-1] != '$') && !inList(chunk, nameStart) {
 				// Not in a list: ["password", "email"] names two fields.
 				// Not after a variable: new PDO($dsn, 'app', …) passes $dsn, then the user.
@@ -85,7 +98,10 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if !ok {
 				// NAME value with only blanks between (a log line, a table, a Dockerfile ENV),
 				// or the value glued to the name: api-secret-3f9c…, TOKEN_ab12….
-				if vs, ve, ok := spacedValue(chunk, nameEnd); ok && (credentialValue(chunk[vs:ve]) || dockerEnv(chunk, nameStart) && keepKeyword(name, chunk[vs:ve], true) ||
+				if vs, ve, ok := lineValue(chunk, nameStart, nameEnd); ok && keepKeyword(name, chunk[vs:ve], true) && (dockerEnv(chunk, nameStart) || notProseWord(chunk[vs:ve]) || leetPassword(name, chunk[vs:ve])) {
+					// ENV NAME value, app.password value: the rest of a config line.
+					f.addSpan(ruleKeyword, off+vs, off+ve)
+				} else if vs, ve, ok := spacedValue(chunk, nameEnd); ok && (credentialValue(chunk[vs:ve]) || dockerEnv(chunk, nameStart) && keepKeyword(name, chunk[vs:ve], true) ||
 					(passwordWord(name) || name == strings.ToUpper(name)) && randomValue(chunk[vs:ve])) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
 				} else if vs, ok := gluedValue(chunk, nameStart, nameEnd); ok {
@@ -101,17 +117,27 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			for ve > vs && chunk[ve-1] == '\\' {
 				ve--
 			}
+			if nameStart >= 2 && chunk[nameStart-2:nameStart] == "${" && vs < len(chunk) && (chunk[vs] == '?' || chunk[vs] == '+') {
+				continue // ${DB_PASSWORD:?must be set}, ${X:+alt}: a message or an alternative, not a value
+			}
+			e, def := placeholderDefaultEnd(chunk, nameStart, vs)
+			if def {
+				ve = e // ${app.password:x,y<z}: the default, a literal, runs to its closing brace
+			}
 			if ws, we, ok := wrappedLiteral(chunk, vs, ve); ok {
 				vs, ve = ws, we // jwtKey := []byte("…"): the literal inside the conversion
 			}
 			quoted := vs > 0 && (strings.IndexByte("\"'`", chunk[vs-1]) >= 0 || strings.HasSuffix(chunk[:vs], "&quot;"))
+			if quoted && f.view != "" {
+				ve = escapedQuoteEnd(f, chunk, off, vs, ve)
+			}
 			// A query parameter's value (?userpass=x&…) is a literal as much as a config line's.
 			query := nameStart > 0 && (chunk[nameStart-1] == '?' || chunk[nameStart-1] == '&') && vs > 0 && chunk[vs-1] == '='
-			literal := quoted || query || configLiteral(chunk, nameStart, nameEnd, vs, ve) && !callLike.MatchString(chunk[vs:ve])
+			literal := quoted || query || def || configLiteral(chunk, nameStart, nameEnd, vs, ve) && !callLike.MatchString(chunk[vs:ve])
 			if kubectlResult(chunk, ve) {
 				continue // secret "app-tls" created: a resource's name
 			}
-			code := !quoted && codeValue(chunk, vs, ve)
+			code := !quoted && !def && codeValue(chunk, vs, ve)
 			if !code && keepKeyword(name, chunk[vs:ve], literal) {
 				f.addSpan(ruleKeyword, off+vs, off+ve)
 			} else if code || callLike.MatchString(chunk[vs:ve]) {
@@ -121,6 +147,80 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			}
 		}
 	}
+}
+
+// authArgument returns a generated literal passed to a call named for an authorization or
+// a key (setAuth("…"), .appKey("…"), define('AUTH', '…')), judged as the text writes it.
+func authArgument(f *findings, chunk string, off int, name string, nameEnd int) (int, int, bool) {
+	if !authName(name) && !keyLikeName(name) {
+		return 0, 0, false
+	}
+	vs, ve, ok := literalArgument(chunk, nameEnd)
+	if !ok {
+		return 0, 0, false
+	}
+	v := chunk[vs:ve]
+	if f.view != "" {
+		ve = escapedQuoteEnd(f, chunk, off, vs, ve)
+		v = f.text[off+vs : off+ve]
+	}
+	return vs, ve, keyedValue(name, v)
+}
+
+// placeholderDefaultEnd returns the closing brace of a placeholder's default whose name
+// opens at nameStart and whose default at vs: Spring's ${app.password:default}, the shell's
+// ${DB_PASSWORD:-default}.
+func placeholderDefaultEnd(s string, nameStart, vs int) (int, bool) {
+	if nameStart < 2 || s[nameStart-2:nameStart] != "${" || vs >= len(s) {
+		return 0, false
+	}
+	e := strings.IndexByte(s[vs:min(len(s), vs+400)], '}')
+	if e <= 0 || strings.IndexByte(s[vs:vs+e], '\n') >= 0 {
+		return 0, false
+	}
+	return vs + e, true
+}
+
+// escapedQuoteEnd extends a quoted value whose end the view (escaped.go) put at a quote the
+// text escapes more deeply than the one that opened it: "ab\"cd" in code, \"ab\\\"cd\" in a
+// JSON string. The view writes every escaped quote out, so only the text's backslashes tell
+// a quote inside the value from the one that closes it.
+func escapedQuoteEnd(f *findings, chunk string, off, vs, ve int) int {
+	if vs == 0 || ve >= len(chunk) || chunk[ve] != chunk[vs-1] {
+		return ve
+	}
+	q := chunk[vs-1]
+	open := quoteLevel(f.text, off+vs-1)
+	for n := 0; n < 8 && ve < len(chunk) && chunk[ve] == q && quoteLevel(f.text, off+ve) > open; n++ {
+		next := strings.IndexByte(chunk[ve+1:], q)
+		nl := strings.IndexByte(chunk[ve+1:], '\n')
+		if next < 0 || nl >= 0 && nl < next || ve+1+next-vs > 400 {
+			return ve
+		}
+		ve += 1 + next
+	}
+	return ve
+}
+
+// quoteLevel counts the backslashes escaping the quote the view shows at k: before it, or,
+// where the view moved a closing quote onto its backslashes, from k on.
+func quoteLevel(text string, k int) int {
+	n := 0
+	if text[k] == '\\' {
+		for k+n < len(text) && text[k+n] == '\\' {
+			n++
+		}
+		return n
+	}
+	for k-n > 0 && text[k-n-1] == '\\' {
+		n++
+	}
+	return n
+}
+
+// quotedAt reports a value opening right after a quote: a literal, never code.
+func quotedAt(s string, vs int) bool {
+	return vs > 0 && vs <= len(s) && strings.IndexByte("\"'`", s[vs-1]) >= 0
 }
 
 // quotedFirstArgument reports a name that is the whole of a quoted literal opening a call's
@@ -185,14 +285,57 @@ func passwordWord(name string) bool {
 // keys.
 func keyedValue(name, v string) bool {
 	v = strings.Trim(v, `"'`+"`")
-	if randomValue(v) {
-		return true
+	if codeReference(v) {
+		return false // auth = ENV['AUTH'], credentials: config.credentials
+	}
+	if randomValue(v) || keyLikeName(name) && symbolRandom(v) && !placeholderValue(v) {
+		return true // (a generated password with symbols: app_key = "Hq8(x]{Lm;4v.<Z>?")
+	}
+	if authName(name) && !placeholderValue(v) && !strings.ContainsAny(v, " \t") && (isHex(v) && len(v) >= 32 || len(v) >= 16 && credentialValue(v) || symbolRandom(v)) {
+		return true // auth = "<64 hex>", AUTHORIZATION: 3f9c…: the name alone says credential
 	}
 	if len(nameParts(name)) < 2 || !keyLikeName(name) || placeholderValue(v) {
 		return false
 	}
 	return uuidRe.MatchString(v) || isHex(v) && len(v) >= 10 && hasDigitAndLetter(v) && countDigits(v) >= 3 || isDigits(v) && len(v) >= 24 ||
 		credentialValue(v)
+}
+
+// authName reports a name that ends in a word for an authorization (auth, authorization,
+// credentials, creds): its value is a credential when it is generated.
+func authName(name string) bool {
+	parts := nameParts(name)
+	if len(parts) == 0 {
+		return false
+	}
+	switch parts[len(parts)-1] {
+	case "auth", "authorization", "credential", "credentials", "creds":
+		return true
+	}
+	return false
+}
+
+// symbolRandom reports a generated password with symbols (Hq8(x]{Lm;4v.<Z>?): 12+
+// characters, no blank, upper- and lower-case letters and digits, three or more symbols,
+// no run of four letters.
+func symbolRandom(v string) bool {
+	if len(v) < 12 || len(v) > 400 || strings.ContainsAny(v, " \t\n") || !mixedClasses(v) || !hasDigitAndLetter(v) || strings.Contains(v, "://") {
+		return false
+	}
+	symbols, run, maxRun := 0, 0, 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if isLetter(c) {
+			run++
+			maxRun = max(maxRun, run)
+			continue
+		}
+		run = 0
+		if !isDigitByte(c) {
+			symbols++
+		}
+	}
+	return symbols >= 3 && maxRun < 9 && shannonEntropy(v) >= 3.5
 }
 
 // generatedValue holds a value found after a name that only suggests a credential to the
@@ -244,6 +387,31 @@ func spacedValue(s string, i int) (int, int, bool) {
 		return 0, 0, false // the token goes on (a call, a path): not a value
 	}
 	return j, k, k > j
+}
+
+// lineValue returns the one word that ends a line opened by a key and a blank: a Dockerfile's
+// ENV NAME value, a properties file's dotted.name value. Any characters but blanks are the
+// value's.
+func lineValue(s string, nameStart, nameEnd int) (int, int, bool) {
+	if !dockerEnv(s, nameStart) && (strings.IndexByte(s[nameStart:nameEnd], '.') <= 0 || lineHead(s, nameStart) != "") {
+		return 0, 0, false
+	}
+	j := skipBlanks(s, nameEnd, 3)
+	if j == nameEnd || j >= len(s) {
+		return 0, 0, false
+	}
+	k := j
+	for k < len(s) && k-j < 400 && s[k] != ' ' && s[k] != '\t' && s[k] != '\n' && s[k] != '\r' {
+		k++
+	}
+	rest := k
+	for rest < len(s) && (s[rest] == ' ' || s[rest] == '\t' || s[rest] == '\r') {
+		rest++
+	}
+	if rest < len(s) && s[rest] != '\n' || k == j || s[j] == '"' || s[j] == '\'' || s[j] == '=' || s[j] == ':' {
+		return 0, 0, false
+	}
+	return j, k, true
 }
 
 // dockerEnv reports a Dockerfile ENV line (ENV NAME value): its value is a literal.
@@ -477,7 +645,7 @@ func credentialLikeName(name string) bool {
 		case "api", "auth", "access", "client", "private", "signing", "salt", "nonce", "license", "hmac":
 			return true
 		}
-		if strings.HasPrefix(p, "auth") && !strings.HasPrefix(p, "author") || strings.HasPrefix(p, "api") && !strings.HasPrefix(p, "apit") {
+		if strings.HasPrefix(p, "auth") && !strings.HasPrefix(p, "author") || p == "authorization" || strings.HasPrefix(p, "api") && !strings.HasPrefix(p, "apit") {
 			return true
 		}
 	}
@@ -540,9 +708,10 @@ func assignedValue(s string, i int) (int, int, bool) {
 			i += j + 1
 		}
 	}
-	if i < len(s) && s[i] == ']' { // ['password'] = "…", options[:password] = "…"
-		i++
+	if j := skipBlanks(s, i, 7); j < len(s) && s[j] == ']' { // ['password'] = "…", options[:password] = "…"
+		i = j + 1 // (the blanks: a JSON string's escapes, written out)
 	}
+	i = skipAccessors(s, i)
 	// Markdown emphasis around the name: **Password:** x, __token__: x.
 	for k := 0; k < 2 && i < len(s) && (s[i] == '*' || s[i] == '_'); k++ {
 		i++
@@ -615,8 +784,11 @@ func assignedValue(s string, i int) (int, int, bool) {
 	if i >= len(s) {
 		return 0, 0, false
 	}
-	if i+1 < len(s) && (s[i] == '@' || s[i] == 'r' || s[i] == 'b' || s[i] == 'f') && (s[i+1] == '"' || s[i+1] == '\'') {
-		i++ // @"…", r"…", b'…'
+	if i+1 < len(s) && (s[i] == '@' || s[i] == 'r' || s[i] == 'b' || s[i] == 'f') {
+		// @"…", r"…", b'…' (in a JSON string @\"…: blanks where its backslashes were)
+		if j := skipBlanks(s, i+1, 7); j < len(s) && (s[j] == '"' || s[j] == '\'') && (j == i+1 || s[i] == '@') {
+			i = j
+		}
 	}
 	if strings.HasPrefix(s[i:], "&quot;") {
 		end := strings.Index(s[i+6:], "&quot;")
@@ -696,6 +868,20 @@ func assignedValue(s string, i int) (int, int, bool) {
 	return start, i, i > start
 }
 
+// skipAccessors skips a C# auto-property's accessor list after its name (Password { get;
+// set; } = "…"): the initializer after it is the value.
+func skipAccessors(s string, i int) int {
+	j := skipBlanks(s, i, 2)
+	if j >= len(s) || s[j] != '{' {
+		return i
+	}
+	e := strings.IndexByte(s[j:min(len(s), j+48)], '}')
+	if e < 0 || !strings.Contains(s[j:j+e], "get") && !strings.Contains(s[j:j+e], "init") || strings.ContainsAny(s[j+1:j+e], "\"'(\n") {
+		return i
+	}
+	return j + e + 1
+}
+
 // bareValueEnd returns the end of an unquoted value starting at start: the run of non-blank
 // characters up to a quote, a comma or a semicolon (code around the value), or the <, > or &
 // that opens a tag, a redirection or the next query parameter. Generated passwords hold <, >
@@ -746,6 +932,32 @@ func setterName(name string) bool {
 	parts := nameParts(name)
 	return len(parts) >= 2 && (parts[0] == "set" || parts[0] == "with" || parts[0] == "use") && nameHasSecretWord(strings.Join(parts[1:], "_"))
 }
+
+// builderCall reports a builder's or a client's method named for a secret, called on
+// something (.clientSecret("…"), Client.builder().apiKey("…")): its literal argument is the
+// value. Not a method that reads or looks up a secret by a name (.getToken("scope"),
+// vault.readSecret("db")).
+func builderCall(s string, nameStart int, name string) bool {
+	dot := strings.LastIndexByte(name, '.')
+	if dot < 0 && (nameStart == 0 || s[nameStart] != '.') {
+		return false
+	}
+	method := name[dot+1:]
+	parts := nameParts(method)
+	if len(parts) == 0 || lookupVerbs[parts[0]] || method[0] < 'a' || method[0] > 'z' {
+		return false // a constructor (PSCredential('user', …)) takes the account first
+	}
+	switch parts[len(parts)-1] {
+	case "credential", "credentials", "creds":
+		return false // .credentials("user", "secret"): the account first
+	}
+	return nameHasSecretWord(method)
+}
+
+// lookupVerbs open the names of methods that find, read or make a secret rather than set one.
+var lookupVerbs = map[string]bool{"get": true, "find": true, "read": true, "load": true, "fetch": true, "lookup": true,
+	"has": true, "is": true, "delete": true, "remove": true, "create": true, "list": true, "describe": true, "generate": true,
+	"new": true, "rotate": true, "revoke": true, "validate": true, "verify": true, "check": true, "require": true, "on": true}
 
 // oneWordHead reports a line that holds only one word (a name, maybe in **) before i.
 func oneWordHead(s string, i int) bool {
@@ -885,15 +1097,52 @@ func trimUnbalancedQuote(v string) string {
 	return v
 }
 
-// quotedLiteral returns the contents of the quoted string opening at i, on one line.
+// quotedLiteral returns the contents of the quoted string opening at i, on one line. A
+// quote escaped inside it (\" in most languages, a doubled ' in SQL and PowerShell) does
+// not close it: "ab\"cd" is one value. A string whose opening quote is itself escaped
+// (\"x\" inside a JSON string) closes at the next quote.
 func quotedLiteral(s string, i int) (int, int, bool) {
 	q := s[i]
-	end := strings.IndexByte(s[i+1:], q)
-	nl := strings.IndexByte(s[i+1:], '\n')
-	if end <= 0 || end > 400 || (nl >= 0 && nl < end) {
-		return 0, 0, false
+	if i > 0 && s[i-1] == '\\' {
+		end := strings.IndexByte(s[i+1:], q)
+		nl := strings.IndexByte(s[i+1:], '\n')
+		if end <= 0 || end > 400 || (nl >= 0 && nl < end) {
+			return 0, 0, false
+		}
+		return i + 1, i + 1 + end, true
 	}
-	return i + 1, i + 1 + end, true
+	limit := min(len(s), i+402)
+	for k := i + 1; k < limit; k++ {
+		switch s[k] {
+		case '\\':
+			if k+1 < limit && (s[k+1] == q || s[k+1] == '\\') {
+				k++
+			}
+		case '\n':
+			return 0, 0, false
+		case q:
+			if k+1 < limit && s[k+1] == q && k > i+1 && q == '\'' && doubledQuote(s, k) {
+				k++ // 'ab''cd': a doubled quote
+				continue
+			}
+			if k == i+1 {
+				return 0, 0, false
+			}
+			return i + 1, k, true
+		}
+	}
+	return 0, 0, false
+}
+
+// doubledQuote reports a quote at k doubled to stand for itself ('it”s'), not a string's
+// end followed by an empty string or another string: the pair is followed by more of the
+// value, not by a blank, a separator or a closing bracket.
+func doubledQuote(s string, k int) bool {
+	if k+2 >= len(s) {
+		return false
+	}
+	c := s[k+2]
+	return c != ' ' && c != '\t' && c != '\n' && strings.IndexByte(",;)]}\"\\", c) < 0 && c != s[k]
 }
 
 // comparedLiteral finds `"literal" == name` left of a name: the literal compared with a

@@ -276,13 +276,16 @@ var extraRules = append([]extraRule{
 		matchCheck: queryCredential,
 	},
 	{
-		id:       ruleAuthHeader,
-		re:       regexp.MustCompile(`(?i)authorization["']?\s{0,3}[:=]\s{0,3}["'\x60]?(?:(?:bearer|basic|token|digest|negotiate|bot|apikey|api-key|sso-key|ntlm|hmac|aws4-hmac-sha256)\s+)?([^\s"'\x60,;]{6,})`),
-		group:    1,
+		id: ruleAuthHeader,
+		// A quoted value is the value whole, to its closing quote (authorization: "Xk,4;…").
+		re:       regexp.MustCompile(`(?i)authorization["']?\s{0,3}[:=]\s{0,3}(?:"(?:` + authSchemeWords + `\s+)?([^"\s]{6,400})"|'(?:` + authSchemeWords + `\s+)?([^'\s]{6,400})'|["'\x60]?(?:` + authSchemeWords + `\s+)?([^\s"'\x60,;]{6,}))`),
 		keywords: []string{"authorization"},
 		// The scheme alone is no credential (Authorization: Bearer {{ token }}: the
 		// expression backtracks to the scheme when what follows is too short to match).
-		check: func(v string) bool { return !authSchemes[strings.ToLower(v)] },
+		check: func(v string) bool {
+			return !authSchemes[strings.ToLower(v)] && !(codeReference(v) && countDigits(v) == 0) && !strings.ContainsAny(v, " \t") &&
+				!(v[0] == '!' && identifierWords(v[1:])) // authorization: !vault |: a YAML tag
+		},
 	},
 	{
 		id:       ruleCookie,
@@ -295,7 +298,7 @@ var extraRules = append([]extraRule{
 	{
 		id:         ruleCLIFlag,
 		keywords:   []string{"pass", "token", "secret", "key", "cred", "pw", "psw"},
-		re:         regexp.MustCompile(`--?(?i:(?:[a-z][a-z0-9]{0,30}[-_]){0,3}(?:password|passwd|passphrase|pass|passin|passout|pwd|pswd|pw|token|oauth2-bearer|secret|api-?key|access-?key|auth-?key|credentials?|requirepass)(?:[-_][\w-]{0,20})?)(?:=|\s+|\\?["'],\s*\\?(?:["']))` + secretValue),
+		re:         regexp.MustCompile(`--?(?i:(?:[a-z][a-z0-9]{0,30}[-_]){0,3}(?:password|passwd|passphrase|pass|passin|passout|pwd|pswd|pw|token|oauth2-bearer|secret|api-?key|access-?key|auth-?key|(?:private|signing|encryption|master)-?key|credentials?|requirepass)(?:[-_][\w-]{0,20})?)(?:=|\s+|\\?["'],\s*\\?(?:["']))` + secretValue),
 		boundary:   true,
 		matchCheck: noSecretFlag,
 		anchors:    secretFlagAnchors,
@@ -339,13 +342,18 @@ var extraRules = append([]extraRule{
 		// Password=...; AccountKey=...; in connection strings.
 		id: ruleConnString,
 		// A value in braces may hold ; (ADO.NET: Password={a;b}).
-		re:       regexp.MustCompile(`(?i)\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}(\{[^}\n]{1,400}\}|[^;"'\s=][^;"'\s]{0,400})`),
+		// Not a variable ($password = …: code, the keyword rule's).
+		re:       regexp.MustCompile(`(?i)(?:^|[^$])\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}(\{[^}\n]{1,400}\}|[^;"'\s=>][^;"'\s]{0,400})`),
 		group:    1,
 		keywords: []string{"password", "pwd", "accountkey", "sharedaccess", "access_key", "secretkey", "client_secret"},
 		// Not a call (password = get_password()), what opens an expression (password = (…)
 		// nor a member or an index (password = os.environ["DB_PASSWORD"], cfg.Password).
 		check: func(v string) bool {
-			return !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" && !codeArgumentReference(v) && !pathValue(v) &&
+			if amp := strings.IndexByte(v, '&'); amp > 0 {
+				v = v[:amp] // ?user=app&password=xxx&ssl=true: the query's next parameter
+			}
+			bare := strings.TrimRight(v, ",)") // password=password), pwd=None,
+			return len(v) >= 3 && v != "@" && !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" && !placeholderValue(bare) && !codeReference(v) && !codeArgumentReference(v) && !pathValue(v) &&
 				!(codeLike.MatchString(v) && strings.ContainsAny(v, ".[") && !randomSegment(v))
 		},
 	},
@@ -558,6 +566,12 @@ func noSecretFlag(match string) bool {
 	if flagTakesNoSecret(match) {
 		return false
 	}
+	if i := strings.IndexAny(match, "= \t"); i > 0 {
+		rest := strings.TrimLeft(match[i:], " \t")
+		if rest != "" && rest[0] == '(' || match[i] != '=' && strings.HasPrefix(rest, "=") {
+			return false // -Password (ConvertTo-SecureString …): an expression; -PASSWORD = x: a diff's removed line
+		}
+	}
 	if i := strings.IndexAny(flag, "= \t\"'"); i >= 0 {
 		if flagProse[strings.TrimSpace(flag[i:])] {
 			return false // "Using --password via the CLI is insecure": a flag named in prose
@@ -585,6 +599,9 @@ var flagProse = map[string]bool{"via": true, "with": true, "flag": true, "option
 // placeholder matches values that stand for a secret rather than being one.
 var placeholder = regexp.MustCompile(`(?i)^(?:[\w.-]{0,16}(?:xxx|\*\*\*|\.\.\.)[\w.*-]{0,16}|\$+\{?[\w.:-]*\}?|\$\([^)]*\)|%[\w]+%|<[^<>]*>|\{\{[^{}]*\}\}|\{\s*[A-Za-z_][\w.-]*\s*\}|\[[^\[\]]*\]|\*+|x+|\.+|-+|_+|#+|null|nil|none|undefined|true|false|yes|no|on|off|required|optional|string|str|bool|int|number|bytes|text|password|secret|token|your[A-Za-z_-]*[0-9]{0,3}|changeme|change[_-]?me|example|sample|dummy|placeholder|redacted|\[redacted[^\]]*\]|todo|tbd|env|test|pass|foo|bar|baz|demo|os\.[\w.()"']*|process\.env[\w.]*)$`)
 
+// authSchemeWords are the schemes an Authorization value may open with.
+const authSchemeWords = `(?:bearer|basic|token|digest|negotiate|bot|apikey|api-key|sso-key|ntlm|hmac|aws4-hmac-sha256)`
+
 var authSchemes = map[string]bool{"bearer": true, "basic": true, "token": true, "digest": true, "negotiate": true,
 	"apikey": true, "api-key": true, "sso-key": true, "hmac": true}
 
@@ -593,13 +610,92 @@ var authSchemes = map[string]bool{"bearer": true, "basic": true, "token": true, 
 var codeLike = regexp.MustCompile(`^(?:[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*(?:\(.*\)?|\[.*\]?)?[;,)]*|&?[A-Za-z_][\w.]+\{(?:[^{].*)?|\(.*|[\[{(]|\w+\.\w+\(.*)$`)
 
 // callLike matches a value that is a function call or its start.
-var callLike = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*\(`)
+var callLike = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:(?:\??\.|::)[A-Za-z_$][\w$]*)*\(`)
+
+// codeReference reports a value that reads a secret from somewhere rather than holding it:
+// an index or a call on a name (os.environ[, std::env::var(, process.env["X"]), a member
+// of a name that says where it comes from or what it is (args.password, config.apiKey,
+// secret.Authorization, random_password.db.result), or a PowerShell cmdlet (Read-Host).
+func codeReference(v string) bool {
+	v = strings.TrimRight(v, ";,)")
+	if end := referenceHeadEnd(v); end > 0 {
+		// The index or the arguments open with a quote or close at once (a value cut at
+		// its quote ends at the bracket): os.environ["X"], getenv('X'), get_password().
+		if c := v[end-1]; (c == '[' || c == '(') && (end == len(v) || strings.IndexByte(`"')`, v[end]) >= 0) {
+			return true
+		}
+		if end == len(v) && strings.ContainsAny(v, ".:") && !randomSegment(v) {
+			segs := strings.FieldsFunc(v, func(r rune) bool { return r == '.' || r == ':' })
+			if len(segs) >= 2 && (referenceRoots[strings.ToLower(segs[0])] || nameHasSecretWord(segs[len(segs)-1]) ||
+				strings.Contains(strings.ToLower(segs[len(segs)-1]), "auth")) {
+				return true
+			}
+		}
+	}
+	if i := strings.IndexByte(v, '-'); i > 0 && i < len(v)-1 && isUpperByte(v[0]) && isUpperByte(v[i+1]) && identifierWords(v) && !strings.ContainsAny(v, "_.:") &&
+		powershellVerbs[v[:i]] {
+		return true
+	}
+	return false
+}
+
+// referenceHeadEnd returns the end of the member path opening v (os.environ, std::env::var,
+// a?.b) and of the [ or ( right after it, or 0 when v opens with no identifier.
+func referenceHeadEnd(v string) int {
+	ident := func(i int) int {
+		if i >= len(v) || !(isLetter(v[i]) || v[i] == '_' || v[i] == '$') {
+			return -1
+		}
+		for i < len(v) && (isWordByte(v[i]) || v[i] == '$') {
+			i++
+		}
+		return i
+	}
+	i := ident(0)
+	if i < 0 {
+		return 0
+	}
+	for {
+		j := i
+		switch {
+		case strings.HasPrefix(v[j:], "?."):
+			j += 2
+		case strings.HasPrefix(v[j:], "."):
+			j++
+		case strings.HasPrefix(v[j:], "::"):
+			j += 2
+		default:
+			if i < len(v) && (v[i] == '[' || v[i] == '(') {
+				return i + 1
+			}
+			return i
+		}
+		k := ident(j)
+		if k < 0 {
+			return i
+		}
+		i = k
+	}
+}
+
+// referenceRoots are the objects code reads settings and arguments from.
+var referenceRoots = map[string]bool{"os": true, "process": true, "self": true, "this": true, "args": true, "argv": true,
+	"opts": true, "options": true, "config": true, "cfg": true, "conf": true, "settings": true, "env": true, "params": true,
+	"props": true, "secrets": true, "secret": true, "var": true, "vars": true, "local": true, "data": true, "input": true,
+	"request": true, "req": true, "ctx": true, "context": true, "credentials": true, "creds": true, "random_password": true,
+	"module": true, "values": true, "app": true, "flags": true}
+
+// powershellVerbs are the approved verbs of PowerShell cmdlets that read a value.
+var powershellVerbs = map[string]bool{"Read": true, "Get": true, "ConvertTo": true, "ConvertFrom": true, "Import": true,
+	"New": true, "Invoke": true, "Unprotect": true}
+
+func isUpperByte(c byte) bool { return c >= 'A' && c <= 'Z' }
 
 // keepKeyword decides whether a keyword-assignment candidate is a real secret. A quoted
 // value is a literal; an unquoted one may be code (token := getToken()).
 func keepKeyword(name, value string, quoted bool) bool {
 	v := strings.TrimSpace(value)
-	if v == "" || placeholderValue(v) || placeholderValue(strings.TrimRight(v, "!?):,;]")) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || betweenLiterals(value) {
+	if v == "" || placeholderValue(v) && !leetPassword(name, v) || placeholderValue(strings.TrimLeft(strings.TrimRight(v, "!?):,;]"), "&*")) && !leetPassword(name, v) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || betweenLiterals(value) {
 		return false // String!, Int? : GraphQL, Kotlin and Swift types
 	}
 
@@ -615,8 +711,8 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if quoted {
 		return true
 	}
-	if callLike.MatchString(v) || codeArgumentReference(v) {
-		return false // PASSWORD = os.environ.get(…), SECRET := getenv(
+	if callLike.MatchString(v) || codeArgumentReference(v) || codeReference(v) {
+		return false // PASSWORD = os.environ.get(…), SECRET := getenv(, PASSWORD = args.password
 	}
 	upperName := name == strings.ToUpper(name)
 	if !upperName && codeLike.MatchString(v) && !hasDigitAndLetter(v) {
@@ -630,6 +726,28 @@ func keepKeyword(name, value string, quoted bool) bool {
 		return false // type SecretString = secrecy::SecretBox<str>; refreshToken: string | null;
 	}
 	return true
+}
+
+// leetPassword reports a placeholder word in leetspeak (P@ssw0rd, s3cr3t) under a name for a
+// password: elsewhere it stands in for one, there it is the weak password people choose.
+func leetPassword(name, v string) bool {
+	v = strings.Trim(strings.TrimSpace(v), `"'`)
+	return len(v) <= 12 && strings.ContainsAny(v, "@0135$!") && leetPlaceholders[strings.ToLower(unleet.Replace(v))] && passwordName(name)
+}
+
+// passwordName reports a name with a part that is a word for a password (db_password,
+// MYSQL_ROOT_PASSWORD, userPwd, PGPASSWORD).
+func passwordName(name string) bool {
+	for _, p := range nameParts(name) {
+		switch p {
+		case "password", "passwd", "pwd", "pass", "passphrase", "pswd", "passcode", "pw":
+			return true
+		}
+		if strings.Contains(p, "password") || strings.Contains(p, "passwd") || strings.HasSuffix(p, "pwd") {
+			return true
+		}
+	}
+	return false
 }
 
 // randomSegment reports a dotted value with a part no identifier has: 16+ characters with
@@ -782,12 +900,28 @@ func nameParts(name string) []string {
 		case c >= 'A' && c <= 'Z' && i > start && name[i-1] >= 'a' && name[i-1] <= 'z':
 			parts = append(parts, lower[start:i])
 			start = i
+		case c >= 'A' && c <= 'Z' && i > start && name[i-1] >= 'A' && name[i-1] <= 'Z' && i+2 < len(name) && name[i+1] >= 'a' && name[i+1] <= 'z' &&
+			acronymWord(lower[i:]):
+			// An acronym, then a capitalised credential word: XApiKey, DBPassword, APIKey
+			// (not SECRETkey, whose capitals are the word).
+			parts = append(parts, lower[start:i])
+			start = i
 		}
 	}
 	if start < len(name) {
 		parts = append(parts, lower[start:])
 	}
 	return parts
+}
+
+// acronymWord reports a lower-cased rest of a name that opens with a credential word.
+func acronymWord(rest string) bool {
+	for _, w := range []string{"password", "passwd", "pass", "pwd", "key", "token", "secret", "api", "auth", "access", "private", "credential"} {
+		if strings.HasPrefix(rest, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // namePartsRunes is nameParts for names with non-ASCII letters.

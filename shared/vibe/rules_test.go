@@ -180,6 +180,36 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"elevenlabs", "ELEVEN=sk_0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b7", "0a1b2c3d4e5f60718293a4b5c6d7e8f9", "ELEVEN="},
 		{"unknown vendor, hex body", "found slk_27b0a1f1926e7376dd8bdfcb0ade3c397c462b6e68c854a5521a17dd2b704ce6 in logs", "27b0a1f1926e7376dd8bdfcb0ade3c39", "in logs"},
 		{"unknown vendor, two-part prefix", "key: ak_live_q8Zr2mXv7Lp4Nw9Tc3Yb6Hd1Fk5Js0", "q8Zr2mXv7Lp4Nw9Tc3Yb6Hd1", "key:"},
+		// Classes the keyword matrix (keyword_matrix_test.go) found, each beside a
+		// look-alike that stays.
+		{"escaped quote in the value", "password = \"Xk4m\\\"R9qLw2\"\nuser = \"bob\"", "R9qLw2", `user = "bob"`},
+		{"escaped quote in a json string", `{"content": "token = \"ab12\\\"cd34ef56\"\nuser = \"bob\""}`, "cd34ef56", `user = \"bob\"`},
+		{"leetspeak password under a password name", "DB_PASSWORD=P@ssw0rd\nDB_HINT=s3cr3t", "P@ssw0rd", "DB_HINT=s3cr3t"},
+		{"auth and a generated hex value", "auth = \"3f9c2b1a4d5e6f708192a3b4c5d6e7f8\"\nauth_mode = \"oauth2\"", "3f9c2b1a4d5e6f70", `auth_mode = "oauth2"`},
+		{"authorization quoted whole", `"authorization": "Xk,4;9qLw2Vb7NpT", "realm": "Required, always"`, ";9qLw2Vb7NpT", `"realm": "Required, always"`},
+		{"symbols under auth", "AUTH = \"TD[zs>ufNpoZ^A*9Pq\"\nAUTH_NOTE = \"see the wiki\"", "ufNpoZ^A", "see the wiki"},
+		{"c# auto-property initializer", "public string Password { get; set; } = \"Hq8xLm4vZ2\";\npublic string User { get; set; } = \"admin\";", "Hq8xLm4vZ2", `"admin"`},
+		{"builder method", "Client.builder()\n    .host(\"db.internal\")\n    .clientSecret(\"41b3a0c0c5ead660da9989046d40c1ee\")", "41b3a0c0c5ead660", `.host("db.internal")`},
+		{"capitals of a word before a lower-case key", "opsPRIVATEkey: hunter2x\nopsREGION: eu-west-1", "hunter2x", "eu-west-1"},
+		{"setter of an acronym name", `ds.setXApiKey("ErUOgvpM0LuZWFiKoGuB"); ds.setUrl("jdbc:postgresql://db/app");`, "ErUOgvpM0LuZWFiKoGuB", "jdbc:postgresql://db/app"},
+		{"properties key, blank, value", "app.host db.internal\napp.password Summer2024!\n", "Summer2024!", "app.host db.internal"},
+		{"dockerfile env with symbols", "ENV REFRESH_TOKEN ZT0XM!*B*pL?wwKtw3\nENV TOKEN_TTL 3600\n", "pL?wwKtw3", "ENV TOKEN_TTL 3600"},
+		{"xml element named for a password", "<dbPass>hunter2x</dbPass>\n<passenger>bob</passenger>", "hunter2x", "<passenger>bob</passenger>"},
+		{"xml key of a password", `<add key="Pwd" value="P@ssw0rd" /><add key="Sample" value="s3cr3t" />`, "P@ssw0rd", `"Sample" value="s3cr3t"`},
+		{"private key flag", "app serve --private-key 9:n/vmhct!7ax67-gW --private-key-file key.pem", "vmhct!7ax67", "--private-key-file key.pem"},
+		{"htpasswd plaintext line", "$ cat .htpasswd\nadmin:hunter2x\nbob:$apr1$l0cpzs5a$vQK3lmgMGvcXcRP8bhardcoded\nport:8080", "hunter2x", "port:8080"},
+		{"echoed password with ${ inside", "echo \"m{{h}o)p${e]nob(ody[finds>-_$#thisone}}\" | docker login -u bot --password-stdin\necho \"$TOKEN\" | gh auth login --with-token", "thisone", `echo "$TOKEN"`},
+		{"placeholder default", "@Value(\"${app.password:d%sdD,yqp*84Yy0E*M}\")\npassword: ${DB_PASSWORD:?DB_PASSWORD must be set}", "yqp*84Yy0E", "DB_PASSWORD must be set"},
+		{"escaped quote under an auth name", "auth = \"4NiMSc\\\"PQxp8W'kM7E\"\nauth_mode = \"basic\"", "PQxp8W'kM7E", `auth_mode = "basic"`},
+		{"environ index in a json string", `{"content": "os.environ[\"PASSWORD\"] = \"Summer2024!\"\nos.environ[\"USER\"] = args.user"}`, "Summer2024!", "args.user"},
+		{"objective-c literal in a json string", `{"content": "NSString *password = @\"Ly:v)z(N5m8Pg\";\nNSString *user = @\"admin\";"}`, "z(N5m8Pg", `@\"admin\"`},
+		{"escapes in a generated value under auth", `{"content": "AUTH = \"TD[zs\u003eufNpoZ^A*9Pq\"\nAUTH_MODE = \"basic\""}`, "ufNpoZ^A", `AUTH_MODE = \"basic\"`},
+		{"symbols under a key name", "app_key = \"lGt<LWNJfB1T(q]t#w\"\ncache_key = \"v1-deps-Linux(x64)-2024\"", "LWNJfB1T", `cache_key = "v1-deps-Linux(x64)-2024"`},
+		{"key passed to a builder", "Client.builder().appKey(\"dcaf739951919ddf7f8718bd1df1975d\").appName(\"billing-service-2\")", "dcaf739951919ddf", `appName("billing-service-2")`},
+		{"sp_addlogin", "EXEC sp_addlogin 'app', 'Qx7!mB2pzLw';\nEXEC sp_helplogins 'app';", "Qx7!mB2pzLw", "sp_helplogins 'app'"},
+		{"table row under a key name", "| setting | value |\n| --- | --- |\n| signing_key | 5e10ab2e2f24c8d4dcccb358ea88a9f7 |\n| region | eu-west-1 |", "5e10ab2e2f24c8d4", "| region | eu-west-1 |"},
+		{"prose under a key name", "For staging the encryption_key is 500aae27de717e6dda13b63373c34f23 and the sort_key is name.", "500aae27de717e6d", "the sort_key is name."},
+		{"leetspeak password in sql", "CREATE USER 'app'@'%' IDENTIFIED BY 'P@ssw0rd';\n-- never s3cr3t", "P@ssw0rd", "never s3cr3t"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -254,6 +284,20 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 			"GET /r?code=200&auth=true&status_code=404&sort_key=name HTTP/1.1\n" +
 			"echo 'a:b' | wc -c\necho $USER:$PASS | base64\n" +
 			"fields = [\"username\", \"password\", \"email\"]\ncy.get('#email').type('bob@corp.io')\nawait page.fill('#search', 'Xk4mR9qLw2z')\ncy.get('#password').type(password)",
+		// References and expressions the keyword matrix found marked.
+		"client = Client(host=\"db\", password=None, timeout=30)\nreturn auth.login(username=username, password=password)",
+		"config = { :host => 'db', :password => 'changeme' }\nNSString *password = @\"changeme\";",
+		"$password = Read-Host -AsSecureString\nlet password = std::env::var(\"PASSWORD\")?;",
+		"authorization = os.environ[\"AUTHORIZATION\"]\nos.environ[\"PASSWORD\"] = args.password\nauthorization: opts.authorization",
+		"@@ -1,1 +1,1 @@\n-PASSWORD = os.environ[\"PASSWORD\"]\n+PASSWORD = \"changeme\"",
+		"New-LocalUser -Name svc -Password (ConvertTo-SecureString 'changeme' -AsPlainText -Force)",
+		"$cred = New-Object System.Management.Automation.PSCredential('admin', (ConvertTo-SecureString $plain -AsPlainText -Force))",
+		"jdbc:postgresql://db:5432/app?user=app&password=xxx&ssl=true\nfn verify(password: &str, hash: &str) -> bool",
+		"database:\n  authorization: !vault |\n  port: 5432\nAuthorization: Bearer ${TOKEN}\nauthorization = \"Required for all endpoints\"",
+		"vault.getSecret(\"db-password\")\nclient.readToken(\"scope\")\npublic string Password { get; set; }",
+		"$ cat .htpasswd\nhost:localhost\nport:8080\necho \"$DB_PASS\" | docker login -u bot --password-stdin",
+		"| key | description |\n| --- | --- |\n| api_key | Required for all endpoints |\n| auth | basic2 |\nthe api_key is required and the pass is valid\n",
+		"<add key=\"ApiKeyUrl\" value=\"https://auth.internal/oauth/token\" />\n<add key=\"PasswordFile\" value=\"config/app-credentials.json\" />\n<dbPasswordLength>32</dbPasswordLength>",
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}

@@ -708,7 +708,7 @@ func secretGroup(r *extraRule, text string, m []int) (int, int, bool) {
 				end--
 			}
 			v := text[m[2*g]:end]
-			if placeholderValue(v) {
+			if placeholderValue(v) && !leetSlot(r, text[m[0]:m[1]], v) {
 				return 0, 0, false
 			}
 			return m[2*g], end, true
@@ -723,10 +723,20 @@ func secretGroup(r *extraRule, text string, m []int) (int, int, bool) {
 	if end-start >= 2 && (text[start] == '\'' || text[start] == '"') && text[end-1] == text[start] {
 		start, end = start+1, end-1
 	}
-	if r.id != rulePEM && placeholderValue(text[start:end]) {
+	if r.id != rulePEM && placeholderValue(text[start:end]) && !leetSlot(r, text[m[0]:m[1]], text[start:end]) {
 		return 0, 0, false
 	}
 	return start, end, true
+}
+
+// leetSlot reports a placeholder word in leetspeak (P@ssw0rd) where a rule found a password:
+// a rule of a password's place in a command or a statement (-p, IDENTIFIED BY,
+// ConvertTo-SecureString), or a match naming a password.
+func leetSlot(r *extraRule, match, v string) bool {
+	if r.id == ruleSQLPass || r.id == ruleCLILogin || r.id == ruleCLIFlag || r.id == ruleXMLSecret || r.id == ruleRegAuth {
+		return leetPassword("password", v)
+	}
+	return leetPassword(match, v)
 }
 
 func placeholderValue(v string) bool {
