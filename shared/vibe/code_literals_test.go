@@ -306,3 +306,33 @@ func TestFallbackLiterals(t *testing.T) {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
 }
+
+// TestNoValueShapes: what stands where a value would be and is none — a usage message
+// after an empty default, an environment variable's name under a name saying it holds one,
+// a value saying there is none, blank .env entries one after another — is kept; the same
+// places holding a secret are masked.
+func TestNoValueShapes(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	for _, in := range []string{
+		`apiKey := flag.String("api-key", "", "the API key used to reach the service")`,
+		`token := flag.String("token", "", "Personal access token for GitHub")`,
+		`aiAPIKeyEnv = "GOSEC_AI_API_KEY"`,
+		`token_env_var: GITHUB_TOKEN`,
+		`if (token === 'N/A') { return; }`,
+		"DB_PASSWORD=\nAPI_KEY=\nSECRET_TOKEN=\nPORT=8080\n",
+		"api_key:\nsecret_token:\nport: 8080\n",
+	} {
+		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
+	}
+	for _, tt := range []struct{ in, secret string }{
+		{`password := getenv("DB_PASSWORD", "g0Fallback!pw")`, "g0Fallback!pw"},
+		{`aiAPIKey = "Zq8rT2vLm9xKpW4aQ7bN"`, "Zq8rT2vLm9xKpW4aQ7bN"},
+		{`if (token === 'Zq8rT2vLm9xKpW4aQ7bN') { return; }`, "Zq8rT2vLm9xKpW4aQ7bN"},
+		{"DB_PASSWORD=\nZq8rT2vLm9xKpW4aQ7bNc5\nPORT=8080\n", "Zq8rT2vLm9xKpW4aQ7bNc5"},
+		{"DB_PASSWORD=Zq8rT2vLm9xKpW4a\nQ7bNc5Hd3Jf8Ks1L\nPORT=8080\n", "Q7bNc5Hd3Jf8Ks1L"},
+	} {
+		out := san.NewSession(SessionHints{}).SanitizeText(tt.in)
+		require.NotContains(t, out, tt.secret, "%q → %q", tt.in, out)
+	}
+}

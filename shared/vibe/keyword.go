@@ -366,7 +366,29 @@ func nextLineValue(s string, i int) (int, int, bool) {
 	if k < len(s) && s[k] != '\n' && s[k] != '\r' {
 		return 0, 0, false // more on the line: prose, not a value
 	}
-	return j, k, k > j && credentialValue(s[j:k])
+	return j, k, k > j && !nextKeyLine(s[j:k]) && credentialValue(s[j:k])
+}
+
+// nextKeyLine reports a next line that opens another entry rather than holding a value: a
+// YAML key (api_key:), an .env line (PORT=8080, or API_KEY= left blank, as several blank
+// entries in a row are). Base64 padding (QUJD==) is no entry.
+func nextKeyLine(tok string) bool {
+	if strings.HasSuffix(tok, ":") {
+		return true
+	}
+	i := strings.IndexByte(tok, '=')
+	if i <= 0 || !isLetter(tok[0]) && tok[0] != '_' {
+		return false
+	}
+	for k := 0; k < i; k++ {
+		if c := tok[k]; !isWordByte(c) && c != '.' && c != '-' {
+			return false
+		}
+	}
+	if i+1 < len(tok) {
+		return tok[i+1] != '='
+	}
+	return strings.IndexByte(tok[:i], '_') >= 0
 }
 
 // spacedValue returns the token after a name and one to three blanks on the same line:
@@ -629,6 +651,12 @@ func fallbackLiteral(s string, i int) (int, int, bool) {
 		}
 		if j := skipBlanks(line, m[1], 2); j < len(line) && line[j] == ':' {
 			continue // {"access_token": token, "token_type": "bearer"}: the next member's key
+		}
+		if strings.Count(v, " ") >= 2 {
+			continue // flag.String("token", "", "the token to use"): a message, not a default
+		}
+		if before := line[:m[0]]; strings.Contains(before, `, ""`) || strings.Contains(before, `, ''`) {
+			continue // the default came first and is empty; what follows is another argument
 		}
 		return i + m[4], i + m[5], true
 	}

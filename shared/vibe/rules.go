@@ -695,7 +695,7 @@ func isUpperByte(c byte) bool { return c >= 'A' && c <= 'Z' }
 // value is a literal; an unquoted one may be code (token := getToken()).
 func keepKeyword(name, value string, quoted bool) bool {
 	v := strings.TrimSpace(value)
-	if v == "" || placeholderValue(v) && !leetPassword(name, v) || placeholderValue(strings.TrimLeft(strings.TrimRight(v, "!?):,;]"), "&*")) && !leetPassword(name, v) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || betweenLiterals(value) {
+	if v == "" || placeholderValue(v) && !leetPassword(name, v) || placeholderValue(strings.TrimLeft(strings.TrimRight(v, "!?):,;]"), "&*")) && !leetPassword(name, v) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || betweenLiterals(value) || envVarNameValue(name, v) {
 		return false // String!, Int? : GraphQL, Kotlin and Swift types
 	}
 
@@ -956,4 +956,29 @@ func isDigits(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// envVarNameValue reports the name of an environment variable given under a name that says
+// it holds one (aiAPIKeyEnv = "GOSEC_AI_API_KEY", token_env_var: GITHUB_TOKEN): where the
+// secret is read from, not the secret.
+func envVarNameValue(name, v string) bool {
+	parts := nameParts(name)
+	if len(parts) < 2 {
+		return false
+	}
+	switch parts[len(parts)-1] {
+	case "env", "var", "variable", "envvar":
+	default:
+		return false
+	}
+	v = strings.Trim(v, `"'`)
+	if v == "" || !isUpperByte(v[0]) && v[0] != '_' {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !isUpperByte(c) && !isDigitByte(c) && c != '_' {
+			return false
+		}
+	}
+	return true
 }

@@ -830,9 +830,18 @@ var secretReferencePrefixes = []string{"vault:", "op://", "arn:aws:secretsmanage
 // word with a number (test123, demo2). Runs of one character (AAAA…) and ascending runs
 // (1234567890abcdef) stay secrets: the scanners' own examples are written so.
 func trivialValue(v string) bool {
+	if len(v) <= 9 {
+		for _, w := range noValueWords {
+			if strings.EqualFold(v, w) {
+				return true // token === 'N/A': a value saying there is none
+			}
+		}
+	}
 	// trivialWord's matches end with a digit.
 	return v == "00000000-0000-0000-0000-000000000000" || v != "" && isDigitByte(v[len(v)-1]) && trivialWord.MatchString(v)
 }
+
+var noValueWords = []string{"n/a", "tbd", "unknown", "undefined", "unset", "not set", "missing"}
 
 var trivialWord = regexp.MustCompile(`(?i)^(?:test|testing|demo|dummy|fake|sample|example|foo|bar)[-_]?[0-9]{1,6}$`)
 
