@@ -295,11 +295,15 @@ func TestFallbackLiterals(t *testing.T) {
 		{`api_key = os.environ.get("API_KEY") or "fallbackS3cret99"`, "fallbackS3cret99"},
 		{`password = process.env.DB_PASSWORD || 'nodeFallbackPw9';`, "nodeFallbackPw9"},
 		{`password := getenv("DB_PASSWORD", "g0Fallback!pw")`, "g0Fallback!pw"},
+		{`const password = process.env.DB_PASSWORD || 'nodeFallbackPw9';`, "nodeFallbackPw9"},
+		{`const apiKey = process.env.API_KEY ?? "Zq8rT2vLm9xKpW4aQ7bN";`, "Zq8rT2vLm9xKpW4aQ7bN"},
 	} {
 		out := san.NewSession(SessionHints{}).SanitizeText(tt.in)
 		require.NotContains(t, out, tt.secret, "%q", tt.in)
 	}
 	for _, in := range []string{
+		`const token = process.env.TOKEN || 'default';`,
+		`const password = process.env.DB_PASSWORD || '';`,
 		`return {"access_token": access_token, "token_type": "bearer"}`,
 		`resp = {'access_token': tok, 'refresh_token': refresh, 'expires_in': 3600}`,
 	} {

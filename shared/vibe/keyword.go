@@ -144,6 +144,12 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				if fs, fe, ok := fallbackLiteral(chunk, vs); ok {
 					f.addSpan(ruleKeyword, off+fs, off+fe)
 				}
+			} else if codeReference(chunk[vs:ve]) {
+				// const password = process.env.DB_PASSWORD || 'x': a password's default, or a
+				// generated one under another secret's name (not 'default', 'anonymous').
+				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && (passwordName(name) || keyedValue(name, chunk[fs:fe])) {
+					f.addSpan(ruleKeyword, off+fs, off+fe)
+				}
 			}
 		}
 	}
