@@ -297,12 +297,15 @@ func TestFallbackLiterals(t *testing.T) {
 		{`password := getenv("DB_PASSWORD", "g0Fallback!pw")`, "g0Fallback!pw"},
 		{`const password = process.env.DB_PASSWORD || 'nodeFallbackPw9';`, "nodeFallbackPw9"},
 		{`const apiKey = process.env.API_KEY ?? "Zq8rT2vLm9xKpW4aQ7bN";`, "Zq8rT2vLm9xKpW4aQ7bN"},
+		{`secret := getenv("APP_SECRET", "W1NTERS3CRET")`, "W1NTERS3CRET"},
+		{`password = get_password() or 'hunterpass'`, "hunterpass"},
 	} {
 		out := san.NewSession(SessionHints{}).SanitizeText(tt.in)
 		require.NotContains(t, out, tt.secret, "%q", tt.in)
 	}
 	for _, in := range []string{
 		`const token = process.env.TOKEN || 'default';`,
+		`const token = getToken(req) || 'anonymous';`,
 		`const password = process.env.DB_PASSWORD || '';`,
 		`return {"access_token": access_token, "token_type": "bearer"}`,
 		`resp = {'access_token': tok, 'refresh_token': refresh, 'expires_in': 3600}`,

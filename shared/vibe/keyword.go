@@ -140,14 +140,11 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			code := !quoted && !def && codeValue(chunk, vs, ve)
 			if !code && keepKeyword(name, chunk[vs:ve], literal) {
 				f.addSpan(ruleKeyword, off+vs, off+ve)
-			} else if code || callLike.MatchString(chunk[vs:ve]) {
-				if fs, fe, ok := fallbackLiteral(chunk, vs); ok {
-					f.addSpan(ruleKeyword, off+fs, off+fe)
-				}
-			} else if codeReference(chunk[vs:ve]) {
-				// const password = process.env.DB_PASSWORD || 'x': a password's default, or a
-				// generated one under another secret's name (not 'default', 'anonymous').
-				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && (passwordName(name) || keyedValue(name, chunk[fs:fe])) {
+			} else if code || callLike.MatchString(chunk[vs:ve]) || codeReference(chunk[vs:ve]) {
+				// getenv("X", "x"), const password = process.env.DB_PASSWORD || 'x': the
+				// default, unless a lower-case word under a name that is no password's
+				// (getToken(req) || 'anonymous', process.env.TOKEN || 'default').
+				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && (passwordName(name) || !lowerWord(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) {
 					f.addSpan(ruleKeyword, off+fs, off+fe)
 				}
 			}
@@ -1225,4 +1222,14 @@ func skipEscapedQuote(s string, i, minSlashes int) int {
 		return j + 1
 	}
 	return i
+}
+
+// lowerWord reports a value made of lower-case letters alone (anonymous, default, guest).
+func lowerWord(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if v[i] < 'a' || v[i] > 'z' {
+			return false
+		}
+	}
+	return v != ""
 }
