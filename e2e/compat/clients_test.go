@@ -84,7 +84,9 @@ func (v *originalViewer) send(m map[string]any) {
 func (v *originalViewer) waitFor(what string, ok func(frames []map[string]any) bool) []map[string]any {
 	v.t.Helper()
 	var frames []map[string]any
-	_, held := v.rec.Wait(20*time.Second, func(fs []viewerclient.Frame) bool {
+	// The wait ends as soon as the frames are there; its bound is for a machine whose cores
+	// other builds share (one of eleven events once took longer than 20 s to arrive there).
+	_, held := v.rec.Wait(60*time.Second, func(fs []viewerclient.Frame) bool {
 		frames = frames[:0]
 		for _, f := range fs {
 			m, err := f.Fields()
