@@ -50,9 +50,7 @@ def record(source, repo, path, what):
                      "licence": SOURCES3[source][1], "taken": what})
 
 
-def example(out, src, ident, cls, label, text, secrets):
-    out.append({"id": ident, "source": src, "split": build.split_of(ident), "class": cls,
-                "label": label, "text": text, "secrets": sorted(set(secrets))})
+example = scanners.example  # the same record and split rule as the scanner sources
 
 
 # ---- trivy ----
