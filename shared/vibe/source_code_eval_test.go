@@ -1,0 +1,189 @@
+package vibe
+
+import (
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Source code written by others, read the way an agent reads a file: the standard libraries
+// and tools installed on every machine that builds this module. None of it was written with
+// the rules, and none of it holds a credential, so every redaction mark in it is a false
+// redaction. The trees are read in place (nothing is copied into the repository):
+//
+//   - go: the Go distribution's own source, runtime.GOROOT()/src (BSD-3-Clause);
+//   - python: Debian's Python 3.11 standard library, /usr/lib/python3.11 (PSF-2.0);
+//   - js: npm and its dependencies as Debian installs them, /usr/lib/node_modules/npm
+//     (Artistic-2.0, ISC, MIT and others, each package's own).
+//
+// Test files and test data are left out (they hold test keys and certificates on purpose),
+// and so is any chunk holding a private key block. Every file is cut at line ends into
+// chunks of at most 4000 bytes, the longest text the publisher sends; each chunk is one
+// event, sanitized in a session of its own. Files are split by the SHA-256 of
+// "<tree>:<path>" with the corpora's rule, so the held-back half is never seen while rules are
+// fitted.
+type sourceTree struct {
+	name, root string
+	ext        string
+	skipDirs   []string // directory names whose files are tests or test data
+}
+
+func sourceTrees() []sourceTree {
+	return []sourceTree{
+		{"go", filepath.Join(runtime.GOROOT(), "src"), ".go", []string{"testdata"}},
+		{"python", "/usr/lib/python3.11", ".py", []string{"test", "tests", "idle_test", "site-packages", "dist-packages"}},
+		{"js", "/usr/lib/node_modules/npm", ".js", []string{"test", "tests", "__tests__", "fixtures"}},
+	}
+}
+
+func (tr sourceTree) testFile(name string) bool {
+	switch tr.name {
+	case "go":
+		return strings.HasSuffix(name, "_test.go")
+	case "python":
+		return strings.HasPrefix(name, "test_")
+	case "js":
+		return strings.HasSuffix(name, ".test.js") || strings.HasSuffix(name, ".spec.js")
+	}
+	return false
+}
+
+// sourceChunks cuts text at line ends into pieces of at most n bytes (a longer line is cut
+// where it must be).
+func sourceChunks(text string, n int) []string {
+	var out []string
+	for len(text) > 0 {
+		k := min(n, len(text))
+		if k < len(text) {
+			if i := strings.LastIndexByte(text[:k], '\n'); i > 0 {
+				k = i + 1
+			}
+		}
+		out = append(out, text[:k])
+		text = text[k:]
+	}
+	return out
+}
+
+// firstChange returns the first line that differs, cut to a window around the change, for
+// -eval.show.
+func firstChange(in, out string) (string, string) {
+	il, ol := strings.Split(in, "\n"), strings.Split(out, "\n")
+	for i := range ol {
+		if i < len(il) && il[i] == ol[i] {
+			continue
+		}
+		a, b := "", ol[i]
+		if i < len(il) {
+			a = il[i]
+		}
+		k := 0
+		for k < len(a) && k < len(b) && a[k] == b[k] {
+			k++
+		}
+		from := max(0, k-120)
+		return a[from:min(len(a), k+120)], b[from:min(len(b), k+120)]
+	}
+	return in, out
+}
+
+// Held-back ceilings per tree, in percent of chunks with a false redaction mark: just above
+// the last build measured, so that a rise is a regression. They move only toward the
+// target, ≤ 1% for every tree, with the figures in docs/sanitizer.md.
+var sourceCodeFloors = map[string]float64{"go": 1.6, "python": 2.0, "js": 4.4}
+
+// TestSourceCodeHarmless measures false redactions on source code the project did not write:
+//
+//	go test ./vibe -run TestSourceCodeHarmless -v                                # held-back half
+//	go test ./vibe -run TestSourceCodeHarmless -eval.split=dev -eval.show -v     # development half
+func TestSourceCodeHarmless(t *testing.T) {
+	t.Parallel()
+	require.Contains(t, []string{"dev", "held"}, *evalSplit)
+	show := *evalShow && *evalSplit == "dev"
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	var report strings.Builder
+	fmt.Fprintf(&report, "source code, %s half:\n", *evalSplit)
+	for _, tr := range sourceTrees() {
+		if _, err := os.Stat(tr.root); err != nil {
+			t.Logf("%s: %s is missing, not measured", tr.name, tr.root)
+			continue
+		}
+		var files, chunks, marked, rewritten, keyChunks int
+		rules := map[string]int{}
+		err := filepath.WalkDir(tr.root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil // an unreadable entry is left out, like a file we may not read
+			}
+			if d.IsDir() {
+				if slices.Contains(tr.skipDirs, d.Name()) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !d.Type().IsRegular() || filepath.Ext(p) != tr.ext || tr.testFile(d.Name()) {
+				return nil
+			}
+			rel, _ := filepath.Rel(tr.root, p)
+			rel = filepath.ToSlash(rel)
+			if evalSplitOf(tr.name+":"+rel) != *evalSplit {
+				return nil
+			}
+			b, err := os.ReadFile(p)
+			if err != nil || len(b) > 1<<20 {
+				return nil
+			}
+			files++
+			for _, c := range sourceChunks(string(b), 4000) {
+				if strings.Contains(c, "PRIVATE KEY") {
+					keyChunks++
+					continue
+				}
+				chunks++
+				out := san.NewSession(SessionHints{}).SanitizeText(c)
+				switch {
+				case strings.Count(out, "[redacted") > strings.Count(c, "[redacted"):
+					marked++
+					for _, m := range strings.Split(out, "[redacted:")[1:] {
+						if j := strings.IndexByte(m, ']'); j > 0 {
+							rules[m[:j]]++
+						}
+					}
+					if show {
+						in, o := firstChange(c, out)
+						t.Logf("ALTERED %s:%s\n  in:  %q\n  out: %q", tr.name, rel, in, o)
+					}
+				case out != c:
+					rewritten++ // paths made relative or cut to their file name, by design
+				}
+			}
+			return nil
+		})
+		require.NoError(t, err)
+		if chunks == 0 {
+			t.Logf("%s: no files in %s", tr.name, tr.root)
+			continue
+		}
+		pct := 100 * float64(marked) / float64(chunks)
+		fmt.Fprintf(&report, "  %-7s %5d files %6d chunks: %.2f%% with a false redaction (%d), %d with paths rewritten, %d holding a private key left out\n",
+			tr.name, files, chunks, pct, marked, rewritten, keyChunks)
+		for _, r := range slices.Sorted(maps.Keys(rules)) {
+			fmt.Fprintf(&report, "          %6d × %s\n", rules[r], r)
+		}
+		if pct > 1 {
+			t.Logf("TARGET NOT MET on the %s half (%s): %.2f%% of chunks with a false redaction (target ≤ 1%%)", *evalSplit, tr.name, pct)
+		}
+		if *evalSplit == "held" {
+			require.LessOrEqualf(t, pct, sourceCodeFloors[tr.name], "%s: false redactions rose above their floor", tr.name)
+		}
+	}
+	t.Log(report.String())
+}
