@@ -128,8 +128,8 @@ func pathCandidate(text string, i int) (int, bool) {
 	c := text[i]
 	switch {
 	case c == '/' || c == '\\':
-		if i >= 2 && text[i-1] == ':' && isLetter(text[i-2]) && pathStart(text, i-2) {
-			return i - 2, true // C:\ or C:/
+		if i >= 2 && text[i-1] == ':' && isLetter(text[i-2]) && pathStart(text, i-2) && (i < 3 || text[i-3] != '%') {
+			return i - 2, true // C:\ or C:/; %v:\n is a format verb, a colon and an escape
 		}
 		if i >= 5 && c == '/' && strings.EqualFold(text[i-5:i], "file:") && pathStart(text, i-5) {
 			return i - 5, true

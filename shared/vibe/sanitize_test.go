@@ -148,6 +148,9 @@ func TestSanitizePaths(t *testing.T) {
 		{"escaped unicode then home", SessionHints{}, `x\u003e/home/bob/y.txt`, `x\u003e~/y.txt`},
 		{"escapes are no path", SessionHints{}, `{"c":"func main() {\n\tfmt.Println(\"hi\")\n}\nsee \nabc/def/g.go"}`, `{"c":"func main() {\n\tfmt.Println(\"hi\")\n}\nsee \nabc/def/g.go"}`},
 		{"windows home with an escape letter", SessionHints{}, `C:\Users\nick\proj\x.go`, `~\proj\x.go`},
+		{"format verb before an escape is no drive", SessionHints{}, `fmt.Printf("heap in %v:\n%+v\n", n)`, `fmt.Printf("heap in %v:\n%+v\n", n)`},
+		{"format verbs run together", SessionHints{}, `"go %s%s:\n\tgo mod tidy\n"`, `"go %s%s:\n\tgo mod tidy\n"`},
+		{"drive after a percent sign and a space", SessionHints{}, `100% D:\Games\x.exe`, `100% x.exe`},
 		{"windows json with an escape letter", SessionHints{}, `"C:\\Users\\nick\\x.go\n"`, `"~\\x.go\n"`},
 	}
 	for _, tt := range tests {
