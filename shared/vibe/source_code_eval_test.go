@@ -22,7 +22,12 @@ import (
 //   - go: the Go distribution's own source, runtime.GOROOT()/src (BSD-3-Clause);
 //   - python: Debian's Python 3.11 standard library, /usr/lib/python3.11 (PSF-2.0);
 //   - js: npm and its dependencies as Debian installs them, /usr/lib/node_modules/npm
-//     (Artistic-2.0, ISC, MIT and others, each package's own).
+//     (Artistic-2.0, ISC, MIT and others, each package's own);
+//   - perl: Debian's Perl 5.36 modules, /usr/share/perl/5.36 (Artistic-1.0 or GPL-1.0+);
+//   - c: the C headers Debian installs, /usr/include (glibc's LGPL-2.1+, Linux's GPL-2.0
+//     with the syscall note, and the other -dev packages');
+//   - shell: bash-completion's scripts, /usr/share/bash-completion/completions (GPL-2.0+);
+//   - markdown: npm's documentation, /usr/lib/node_modules/npm/docs/content (Artistic-2.0).
 //
 // Test files and test data are left out (they hold test keys and certificates on purpose),
 // and so is any chunk holding a private key block. Every file is cut at line ends into
@@ -41,6 +46,10 @@ func sourceTrees() []sourceTree {
 		{"go", filepath.Join(runtime.GOROOT(), "src"), ".go", []string{"testdata"}},
 		{"python", "/usr/lib/python3.11", ".py", []string{"test", "tests", "idle_test", "site-packages", "dist-packages"}},
 		{"js", "/usr/lib/node_modules/npm", ".js", []string{"test", "tests", "__tests__", "fixtures"}},
+		{"perl", "/usr/share/perl/5.36", ".pm", []string{"t"}},
+		{"c", "/usr/include", ".h", nil},
+		{"shell", "/usr/share/bash-completion/completions", "", nil},
+		{"markdown", "/usr/lib/node_modules/npm/docs/content", ".md", nil},
 	}
 }
 
@@ -98,7 +107,7 @@ func firstChange(in, out string) (string, string) {
 // Held-back ceilings per tree, in percent of chunks with a false redaction mark: just above
 // the last build measured, so that a rise is a regression. They move only toward the
 // target, ≤ 1% for every tree, with the figures in docs/sanitizer.md.
-var sourceCodeFloors = map[string]float64{"go": 1.6, "python": 2.0, "js": 4.4}
+var sourceCodeFloors = map[string]float64{"go": 1.6, "python": 2.0, "js": 4.4, "perl": 2.0, "c": 2.8, "shell": 3.0, "markdown": 2.0}
 
 // TestSourceCodeHarmless measures false redactions on source code the project did not write:
 //
@@ -113,13 +122,15 @@ func TestSourceCodeHarmless(t *testing.T) {
 	var report strings.Builder
 	fmt.Fprintf(&report, "source code, %s half:\n", *evalSplit)
 	for _, tr := range sourceTrees() {
-		if _, err := os.Stat(tr.root); err != nil {
+		root, err := filepath.EvalSymlinks(tr.root) // Debian's perl tree is a link to its version
+		if err != nil {
 			t.Logf("%s: %s is missing, not measured", tr.name, tr.root)
 			continue
 		}
+		tr.root = root
 		var files, chunks, marked, rewritten, keyChunks int
 		rules := map[string]int{}
-		err := filepath.WalkDir(tr.root, func(p string, d fs.DirEntry, err error) error {
+		err = filepath.WalkDir(tr.root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return nil // an unreadable entry is left out, like a file we may not read
 			}
@@ -129,7 +140,7 @@ func TestSourceCodeHarmless(t *testing.T) {
 				}
 				return nil
 			}
-			if !d.Type().IsRegular() || filepath.Ext(p) != tr.ext || tr.testFile(d.Name()) {
+			if !d.Type().IsRegular() || tr.ext != "" && filepath.Ext(p) != tr.ext || tr.testFile(d.Name()) {
 				return nil
 			}
 			rel, _ := filepath.Rel(tr.root, p)
