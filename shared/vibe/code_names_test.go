@@ -21,6 +21,8 @@ func TestCodeNames(t *testing.T) {
 		{"words with a digit inside", "function bigIntAndBufferInt64Check(value, offset) { return isTLS13OnlyKeyExchange }"},
 		{"a qualified name in a dotted path", "    const ok = keyDetails === protobuf_specs_1.PublicKeyDetails.PKIX_RSA_PKCS1V15_2048_SHA256 ||"},
 		{"an atomic op of an architecture", "\tcase OpARM64LoweredAtomicAnd32Variant, OpMIPS64LoweredAtomicCas64:"},
+		{"a google document's url", "// See https://docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU/edit?usp=sharing\n// and https://drive.google.com/file/d/1un-Jn47yByHL7I0aVIP_uVCMxjdM5mpelJhiKlIqxkE/view"},
+		{"a file name of a word, a digest and numbers", "\tcovcounters.cce1b350af34b6d0fb59cc1725f0ee27.821598.1663006712821344241"},
 		{"arithmetic of names", "\t\tif c <= (64-getPPC64ShiftMaskLength(d)) && t.capacity > math.MaxUint16/maxAvgGroupLoad {"},
 	}
 	for _, tc := range kept {
@@ -36,6 +38,9 @@ func TestCodeNames(t *testing.T) {
 		{"words before a random key", "AWS_SECRET=FakeValues99cl9bqJFVA3iFUm+yqVe08HxhXFE/", "99cl9bqJFVA3iFUm+yqVe08HxhXFE"},
 		{"a random part in a dotted name", "\tkey := cfg.Signer.Qx7mB2pzR9vL4kWn8cT1yH6jPq3", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3"},
 		{"a random token with words by chance", "token Gx7VbandK3rueH18qZpw2Lm9", "Gx7VbandK3rueH18qZpw2Lm9"},
+		{"a random segment on another host", "see https://docs.acme.io/document/d/1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU/edit", "1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU"},
+		{"a token in a google document's query", "https://docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQ/edit?resourcekey=0-Qx7mB2pzR9vL4kWn8cT1yH6j", "Qx7mB2pzR9vL4kWn8cT1yH6j"},
+		{"a random part beside a digest", "\tcache.cce1b350af34b6d0fb59cc1725f0ee27.Qx7mB2pzR9vL4kWn8cT1yH6j", "Qx7mB2pzR9vL4kWn8cT1yH6j"},
 		{"an upper-case key of capitals and digits", "export KEY=Q7ZK3R8DPWN2X4HVBQY5MGCS7L1AZ3", "Q7ZK3R8DPWN2X4HVBQY5MGCS7L1AZ3"},
 	}
 	for _, tc := range caught {

@@ -261,17 +261,23 @@ func isHex(s string) bool {
 }
 
 // dottedWords reports whether every dot-separated part of s is a plain word or version
-// number (golang.org.x.crypto, v1.2.3, foo.bar.baz).
+// number (golang.org.x.crypto, v1.2.3, foo.bar.baz), or a file name's parts of words,
+// numbers and hex digests (covcounters.cce1b350….821598.1663006712821344241: a hash, a
+// process id and a time), which hold no more than a hex digest does.
 func dottedWords(s string) bool {
+	word := false
+	long := false
 	for part := range strings.SplitSeq(s, ".") {
-		if len(part) > 24 {
-			return false
+		word = word || len(part) >= 3 && isLetters(part)
+		if isHex(part) && len(part) >= 8 {
+			long = true // a digest or a number
+			continue
 		}
-		if hasDigitAndLetter(part) && len(part) > 8 {
+		if len(part) > 24 || hasDigitAndLetter(part) && len(part) > 8 {
 			return false
 		}
 	}
-	return true
+	return !long || word
 }
 
 // sshPublicKeyBlob reports the base64 blob of an OpenSSH public key (authorized_keys,
