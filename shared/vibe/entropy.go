@@ -101,8 +101,13 @@ func base32Seed(tok string) bool {
 // highEntropySecret reports whether tok (a match of entropyToken) looks like a random secret:
 // long, mixed character classes, high Shannon entropy, and not one of the random-looking
 // strings code is full of (git SHAs and other hex digests, UUIDs, integrity hashes, paths,
-// dotted names).
+// dotted names), nor of a known-safe shape.
 func highEntropySecret(tok string) bool {
+	return randomShaped(tok) && !knownSafeShape(strings.Trim(tok, "=.-_~/"))
+}
+
+// randomShaped is highEntropySecret before the known-safe shapes are ruled out.
+func randomShaped(tok string) bool {
 	rooted := rootedPath(tok) // /var/folders/…: a path, however random its segments look together
 	tok = strings.Trim(tok, "=.-_~/")
 	if len(tok) < 20 || isHex(tok) || uuidRe.MatchString(tok) || integrityRe.MatchString(tok) || standIn(tok) {
@@ -144,7 +149,7 @@ func highEntropySecret(tok string) bool {
 	if meanRunLength(tok) >= 3.75 {
 		return false // made of words: wantsHttp10KeepAlive, TLS12_CIPHER_SUITES
 	}
-	return shannonEntropy(tok) >= entropyThreshold(len(tok)) && !knownSafeShape(tok)
+	return shannonEntropy(tok) >= entropyThreshold(len(tok))
 }
 
 // standIn reports a token that says it is an example: EXAMPLE or a run of x inside it.
