@@ -2,6 +2,7 @@ package vibe
 
 import (
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -117,7 +118,13 @@ func alphabetOf(tok string) string {
 
 func TestDictWord(t *testing.T) {
 	t.Parallel()
-	for _, w := range []string{"value", "Values", "Lowered", "enabled", "Encoding", "classes", "Masked", "SHIFT", "rewrite"} {
+	lines := strings.Split(strings.TrimSuffix(englishWords, "\n"), "\n")
+	require.True(t, slices.IsSorted(lines), "english_words.txt is sorted")
+	for _, w := range lines {
+		require.Truef(t, listedWord([]byte(w)), "%s", w)
+		require.Falsef(t, listedWord([]byte(w+"q")), "%sq", w)
+	}
+	for _, w := range []string{"aardvark", "zygote", "value", "Values", "Lowered", "enabled", "Encoding", "classes", "Masked", "SHIFT", "rewrite"} {
 		require.Truef(t, dictWord(w), "%s", w)
 	}
 	for _, w := range []string{"tineed", "sird", "gnates", "lxvi", "xqzt", "ab", "Vcvtpd"} {
