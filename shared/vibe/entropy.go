@@ -44,7 +44,7 @@ func knownSafeShape(tok string) bool {
 	if strings.ContainsAny(tok, "-_./:") && isModelName(tok) && wordyParts(tok) {
 		return true
 	}
-	return false
+	return nameShaped(tok)
 }
 
 // wordyParts reports whether every part of a separated name is a word, a number or a short
@@ -101,8 +101,13 @@ func base32Seed(tok string) bool {
 // highEntropySecret reports whether tok (a match of entropyToken) looks like a random secret:
 // long, mixed character classes, high Shannon entropy, and not one of the random-looking
 // strings code is full of (git SHAs and other hex digests, UUIDs, integrity hashes, paths,
-// dotted names).
+// dotted names), nor of a known-safe shape.
 func highEntropySecret(tok string) bool {
+	return randomShaped(tok) && !knownSafeShape(strings.Trim(tok, "=.-_~/"))
+}
+
+// randomShaped is highEntropySecret before the known-safe shapes are ruled out.
+func randomShaped(tok string) bool {
 	rooted := rootedPath(tok) // /var/folders/…: a path, however random its segments look together
 	tok = strings.Trim(tok, "=.-_~/")
 	if len(tok) < 20 || isHex(tok) || uuidRe.MatchString(tok) || integrityRe.MatchString(tok) || standIn(tok) {
@@ -144,7 +149,7 @@ func highEntropySecret(tok string) bool {
 	if meanRunLength(tok) >= 3.75 {
 		return false // made of words: wantsHttp10KeepAlive, TLS12_CIPHER_SUITES
 	}
-	return shannonEntropy(tok) >= entropyThreshold(len(tok)) && !knownSafeShape(tok)
+	return shannonEntropy(tok) >= entropyThreshold(len(tok))
 }
 
 // standIn reports a token that says it is an example: EXAMPLE or a run of x inside it.
@@ -261,17 +266,23 @@ func isHex(s string) bool {
 }
 
 // dottedWords reports whether every dot-separated part of s is a plain word or version
-// number (golang.org.x.crypto, v1.2.3, foo.bar.baz).
+// number (golang.org.x.crypto, v1.2.3, foo.bar.baz), or a file name's parts of words,
+// numbers and hex digests (covcounters.cce1b350….821598.1663006712821344241: a hash, a
+// process id and a time), which hold no more than a hex digest does.
 func dottedWords(s string) bool {
+	word := false
+	long := false
 	for part := range strings.SplitSeq(s, ".") {
-		if len(part) > 24 {
-			return false
+		word = word || len(part) >= 3 && isLetters(part)
+		if isHex(part) && len(part) >= 8 {
+			long = true // a digest or a number
+			continue
 		}
-		if hasDigitAndLetter(part) && len(part) > 8 {
+		if len(part) > 24 || hasDigitAndLetter(part) && len(part) > 8 {
 			return false
 		}
 	}
-	return true
+	return !long || word
 }
 
 // sshPublicKeyBlob reports the base64 blob of an OpenSSH public key (authorized_keys,

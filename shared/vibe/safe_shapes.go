@@ -303,12 +303,24 @@ func u2fKeysLine(text string, start int) bool {
 // AWSLambdaBasicExecutionRole-5f1c9e2a) or the key of an image on a profile-picture or media
 // CDN (imageHostRun).
 func idPathSegment(text string, start, seg int) bool {
-	if strings.HasSuffix(text[max(0, seg-64):seg], ".google.com/grounding-api-redirect/") || imageHostRun(text, start) {
+	if strings.HasSuffix(text[max(0, seg-64):seg], ".google.com/grounding-api-redirect/") || imageHostRun(text, start) || googleDocPath(text[start:seg]) {
 		return true
 	}
 	head := text[max(0, start-96):start] // the run opens after the ARN's last colon
 	i := strings.LastIndex(head, "arn:aws")
 	return i >= 0 && !strings.ContainsAny(head[i:], " \t\n\"'")
+}
+
+// googleDocPath reports the path before a Google document's id in its URL
+// (docs.google.com/document/d/1CvA…, /spreadsheets/d/, /presentation/d/e/2PACX-…,
+// drive.google.com/file/d/, /drive/folders/): the id names a document, which its sharing
+// settings guard, as a gist's or a video's id does.
+func googleDocPath(path string) bool {
+	path = strings.TrimLeft(path, "/")
+	if !strings.HasPrefix(path, "docs.google.com/") && !strings.HasPrefix(path, "drive.google.com/") {
+		return false
+	}
+	return strings.HasSuffix(path, "/d/") || strings.HasSuffix(path, "/d/e/") || strings.HasSuffix(path, "/folders/")
 }
 
 // qualifiedKey reports a key named by the word before it as one that is no secret: "Cache
