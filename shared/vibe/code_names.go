@@ -7,10 +7,11 @@ import (
 )
 
 // englishWords is the English words of 3 to 14 lower-case letters of SCOWL's size-50
-// American list (Debian's wamerican 2020.12.07-2, /usr/share/dict/american-english; SCOWL's
-// permissive licence: use, copy, modify, distribute and sell with its notice kept, see
-// /usr/share/doc/wamerican/copyright), one a line, sorted, without the -s, -es, -ed, -d and
-// -ing forms of a word also listed (dictWord strips those endings). Made by:
+// American list (Debian's wamerican 2020.12.07-2, /usr/share/dict/american-english), one a
+// line, sorted, without the -s, -es, -ed, -d and -ing forms of a word also listed (dictWord
+// strips those endings). SCOWL's licence is permissive (use, copy, modify, distribute and sell
+// with its notice kept); the notice is english_words.COPYRIGHT, Debian's
+// /usr/share/doc/wamerican/copyright. Made by:
 //
 //	awk 'length>=3 && length<=14 && /^[a-z]+$/' /usr/share/dict/american-english | sort -u > all
 //	awk -f english_words.awk all all > english_words.txt
