@@ -554,6 +554,9 @@ func configLiteral(s string, nameStart, nameEnd, vs, ve int) bool {
 	op := strings.Trim(between, `"' \t`)
 	switch op {
 	case ":":
+		if objectMemberAbove(s, ls) {
+			return false // the last member of an object literal, its comma left out
+		}
 	case "=":
 		if strings.ContainsAny(between, " \t") && !iniSection(s, ls) {
 			return false // name = value outside an INI file: code as often as config
@@ -874,6 +877,9 @@ func assignedValue(s string, i int) (int, int, bool) {
 		}
 		if c := strings.Index(v, " #"); c >= 0 {
 			v = v[:c]
+		}
+		if c := strings.Index(v, " // "); c >= 0 {
+			v = v[:c] // pwd = name // always absolute
 		}
 		v = strings.TrimRight(v, " \t\r,;")
 		if v != "" && strings.Count(v, " ") <= 5 && !strings.HasSuffix(v, ".") && !strings.HasSuffix(v, "{") && !strings.HasSuffix(v, "(") {
