@@ -76,3 +76,53 @@ func TestCodeValuesNoSecret(t *testing.T) {
 		{"credentials option", "  credentials: \"s3cr3t-Xk9fj3Lq2Zp8\"\n", "s3cr3t-Xk9fj3Lq2Zp8"},
 	})
 }
+
+// TestCodeNamesNoSecret: names and literals the keyword rule read as a credential's that are
+// none — an argument handed on, a qualified constant, an import path, a record's field, a
+// capitalised word holding pass, a prompt, an escaped symbol, an object identifier, the name
+// spelled again, a sentence — and the credentials written the same ways.
+func TestCodeNamesNoSecret(t *testing.T) {
+	t.Parallel()
+	runCodeRows(t, []codeRow{
+		{"variable argument", "\tif within(pass, \"slices\", \"bytes\", \"runtime\") {\n", ""},
+		{"variable arguments", "\tderived := deriveSecret(s.hash, s.secret, \"derived\", nil)\n\tkey, err := kdf.labeledExpand(sid, secret, \"key\", ksContext, 32)\n", ""},
+		{"message argument", "\t\t\t\t\tcheck.errorf(x, DuplicateLitKey, \"duplicate key %s in map literal\", x.val)\n", ""},
+		{"argument list", "\tcmd := exec.Command(\"git\", \"credential\", \"fill\")\n", ""},
+		{"list of names", "                     \"splitpasswd\", \"splitport\", \"splitquery\", \"splittag\",\n", ""},
+		{"deleted by its name", "    this.npm.config.delete('_token', 'user') // prevent legacy pollution\n", ""},
+		{"set by its name", "props.setProperty(\"db.password\", \"hunter2\");\n", "hunter2"},
+		{"option constant", "curl_easy_setopt(h, CURLOPT_PASSWORD, \"Xk9fj3Lq2Zp8\");\n", "Xk9fj3Lq2Zp8"},
+		{"environment set", "os.Setenv(\"API_TOKEN\", \"Xk9fj3Lq2Zp8Rw4Tb6Yh\")\n", "Xk9fj3Lq2Zp8Rw4Tb6Yh"},
+		{"generated literal after a variable", "verify(secret, \"Xk9fj3Lq2Zp8Rw4Tb6Yh\")\n", "Xk9fj3Lq2Zp8Rw4Tb6Yh"},
+		{"qualified constants", "\ttoken.XOR: \"bitwise complement\",\n\ttoken.ADD: \"addition\",\n", ""},
+		{"qualified member holding a secret", "app.token: Xk9fj3Lq2Zp8Rw4Tb6Yh\n", "Xk9fj3Lq2Zp8Rw4Tb6Yh"},
+		{"import path", "\t{\"go/token\", \"\\x04r\\x86\\x01>\\x02\\x03\\x01\\x0f\\x02\"},\n", ""},
+		{"a path's key", "{\"api/token\": \"Xk9fj3Lq2Zp8Rw4Tb6Yh\"}\n", "Xk9fj3Lq2Zp8Rw4Tb6Yh"},
+		{"record format", "\t\t// \tgroupname:password:GID:user_list\n", ""},
+		{"colon-glued password", "host:db.internal\npassword:Xk9fj3Lq2Zp8Rw4T\n", "Xk9fj3Lq2Zp8Rw4T"},
+		{"capitalised word", "exports.MinipassSized = \"sized\";\n", ""},
+		{"glued pass", "dbPass = \"Xk9fj3Lq2Zp8Rw\"\nuserpass = \"hunter2x\"\n", "Xk9fj3Lq2Zp8Rw"},
+		{"glued pass lower", "userpass = \"hunter2x\"\n", "hunter2x"},
+		{"prompt", "                    data['confirm'] = getpass.getpass(' Confirm: ')\nconst passwordPrompt = 'npm password: '\n", ""},
+		{"password ending in a colon", "password = 'Xk9@fj3Lq:'\n", "Xk9@fj3Lq:"},
+		{"emoji", "\t\"secret\":                               \"\\u3299\\ufe0f\",\n\t\"old_key\":                              \"\\U0001f5dd\\ufe0f\",\n", ""},
+		{"key in escapes", "secret_key = \"\\x8f\\x1a\\x22\\x9c\\x4b\\x7d\\x2e\\x8f\\x6a\\x1b\\x3c\\x5d\\x7e\\x9f\\x0a\\x2b\"\n", `\x8f\x1a\x22\x9c`},
+		{"object identifier", "    SERVER_AUTH = '1.3.6.1.5.5.7.3.1'\n\tOID_PKIX_KP_SERVER_AUTH = []byte(\"1.3.6.1.5.5.7.3.1\\x00\")\n", ""},
+		{"enum string", "const USE_CREDENTIALS = 'use-credentials'\n", ""},
+		{"table of names", "\t\"encryptionKey\": \"encryptionKey1024\",\n\t\"GenerateKeyInternal768\": \"GenerateKeyInternal1024\",\n\tencodeUserPassword:   \"encodeUserPassword\",\n", ""},
+		{"alias", "        RegOpenKeyEx = win32api.RegOpenKeyEx\nexports.X509AuthorityKeyIDExtension = X509AuthorityKeyIDExtension;\n", ""},
+		{"weak password of the name", "db_password = \"dbpassword1\"\n", "dbpassword1"},
+		{"sentence", "\tinvalidTokenPanic = \"invalid jsontext.Token; it has been voided by a subsequent json.Decoder call\"\n", ""},
+		{"passphrase", "password = \"correct horse battery staple\"\n", "correct horse battery staple"},
+		{"spaced value under a key", "api_key: 'value with quotes and spaces'\n", "value with quotes and spaces"},
+		{"property name", "const jsFetchCreds = \"js.fetch:credentials\"\n", ""},
+		{"words of a key", "error:\n  api_key: \"redirect_uri_mismatch\"\n", "redirect_uri_mismatch"},
+		{"described parameter", "        - password: password to use with username\n", ""},
+		{"passphrase in yaml", "db:\n  password: correct horse battery staple\n", "correct horse battery staple"},
+		{"pair spelled out", "    \"\"\"splitpasswd('user:passwd') -> 'user', 'passwd'.\"\"\"\n", ""},
+		{"quoted word in a sentence", "\t\t// If the arg is a Formatter, pass 'v' as the verb to it.\n    (the default of None has the same effect), or pass 'ignore' to ignore\n", ""},
+		{"compared then and", "if password == \"Xk9fj3Lq2Zp8\" and user == \"admin\":\n", "Xk9fj3Lq2Zp8"},
+		{"variable joined to a literal", "\tcmd.Env = append(os.Environ(), \"PWD=\"+cmd.Dir, \"GOROOT=\"+build.Default.GOROOT)\n", ""},
+		{"glued password in a sentence", "set PASSWORD=hunter2x to start\n", "hunter2x"},
+	})
+}

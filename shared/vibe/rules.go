@@ -837,7 +837,7 @@ func nameHasSecretWord(name string) bool {
 		if notSecretWords[p] {
 			return false
 		}
-		if secretWords[p] || i > 0 && secretPairs[[2]string{parts[i-1], p}] || glued(p) || p == "pat" && len(parts) > 1 {
+		if secretWords[p] || i > 0 && secretPairs[[2]string{parts[i-1], p}] || glued(p) && !capitalizedPassWord(name, p) || p == "pat" && len(parts) > 1 {
 			found = true
 		}
 	}
@@ -860,6 +860,19 @@ func envKeyName(name string, parts []string) bool {
 		return false
 	}
 	return true
+}
+
+// capitalizedPassWord reports a part that ends in pass written in the name as one
+// capitalised word (Minipass in P.Minipass, exports.MinipassSized): the name's case says
+// where its words end, and pass is no word of its own there (dbPass, userpass and DBPASS
+// say nothing of the kind).
+func capitalizedPassWord(name, p string) bool {
+	if len(p) <= 4 || !strings.HasSuffix(p, "pass") || strings.Contains(p, "passw") {
+		return false
+	}
+	w := strings.ToUpper(p[:1]) + p[1:]
+	i := strings.Index(name, w)
+	return i >= 0 && (i+len(w) == len(name) || !isLowerByte(name[i+len(w)]))
 }
 
 // glued catches secret words run together with a prefix: PGPASSWORD, dbpwd, BOTTOKEN.

@@ -1,0 +1,351 @@
+package vibe
+
+import "strings"
+
+// What a name or a literal says that the keyword rule reads as a credential's and is none:
+// an argument handed on, a qualified constant, a path's last segment, a field of a record's
+// format; a prompt, an escaped symbol, an object identifier, the name spelled again, a
+// sentence.
+
+// argumentLiteralWord reports a literal the keyword rule took as the argument after a name
+// (name, "literal") when the name is itself an argument handed on (within(pass, "slices"),
+// deriveSecret(s.hash, s.secret, "derived", nil), check.error(e, MissingLitKey, "missing key
+// in map literal")) or a literal in a list of them (exec.Command("git", "credential",
+// "fill")), or the call reads or drops a setting by its name (config.delete('_token',
+// 'user')): the literal is the next argument, and a word or a message there is no secret.
+// A generated value or a weak password with digits (hunter2) stays one.
+func argumentLiteralWord(s string, nameStart, nameEnd int, v string) bool {
+	word := identifierWords(v) || strings.Count(v, " ") >= 1 && proseWords(v)
+	if !word {
+		return false
+	}
+	q := nameStart > 0 && (s[nameStart-1] == '"' || s[nameStart-1] == '\'')
+	if q && literalListGoesOn(s, nameEnd) {
+		return true // "splitpasswd", "splitport", "splitquery": names in a list
+	}
+	j := nameStart
+	if q {
+		j--
+	}
+	for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
+		j--
+	}
+	if j == 0 {
+		return false
+	}
+	switch s[j-1] {
+	case ',':
+		return true // the name is an argument after another: handed on, or one literal of a list
+	case '(':
+		if q {
+			return lookupVerbs[firstNamePart(callNameBefore(s, j-1))] // config.delete('_token', 'user')
+		}
+		// f(secret, "key"): a variable handed on; not a constant named for one
+		// (setopt(CURLOPT_PASSWORD, "x")).
+		name := s[nameStart:nameEnd]
+		return name != strings.ToUpper(name)
+	}
+	return false
+}
+
+// literalListGoesOn reports a quoted name followed by two more quoted literals, each after a
+// comma: a list of names ("splitpasswd", "splitport", "splitquery").
+func literalListGoesOn(s string, nameEnd int) bool {
+	k := nameEnd + 1
+	for n := 0; n < 2; n++ {
+		k = skipBlanks(s, k, 2)
+		if k >= len(s) || s[k] != ',' {
+			return false
+		}
+		k = skipBlanks(s, k+1, 2)
+		if k >= len(s) || s[k] != '"' && s[k] != '\'' {
+			return false
+		}
+		e := strings.IndexByte(s[k+1:min(len(s), k+80)], s[k])
+		if e < 0 {
+			return false
+		}
+		k += e + 2
+	}
+	return true
+}
+
+// callNameBefore returns the name of the call whose parenthesis is at s[open].
+func callNameBefore(s string, open int) string {
+	b := open
+	for b > 0 && isWordByte(s[b-1]) && open-b < 40 {
+		b--
+	}
+	return s[b:open]
+}
+
+func firstNamePart(name string) string {
+	if p := nameParts(name); len(p) > 0 {
+		return p[0]
+	}
+	return ""
+}
+
+// proseWords reports a value of words and blanks with a sentence's punctuation at most.
+func proseWords(v string) bool {
+	letters := 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case isLetter(c):
+			letters++
+		case c == ' ' || strings.IndexByte(",.;:'-%", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return letters >= 3
+}
+
+// sentenceValue reports a literal that is a sentence: six words or more, or four or more
+// with a sentence's punctuation between them (invalid jsontext.Token; it has been voided by
+// a subsequent json.Decoder call). A passphrase is a few words without it.
+func sentenceValue(v string) bool {
+	words := strings.Fields(v)
+	if len(words) < 4 {
+		return false
+	}
+	letters := 0
+	for _, w := range words {
+		if isLetter(w[0]) {
+			letters++
+		}
+	}
+	if letters*4 < len(words)*3 {
+		return false
+	}
+	return len(words) >= 6 || strings.Contains(v, "; ") || strings.Contains(v, ", ") || strings.Contains(v, ". ")
+}
+
+// promptValue reports a literal that asks for a value: words ending in a colon or a
+// question mark, maybe with a blank (' Confirm: ', 'npm password: ', "Password:").
+func promptValue(v string) bool {
+	t := strings.TrimRight(v, " \t")
+	if len(t) < 4 || t[len(t)-1] != ':' && t[len(t)-1] != '?' {
+		return false
+	}
+	t = strings.TrimLeft(t[:len(t)-1], " \t")
+	if len(t) < 3 {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if !isLetter(t[i]) && t[i] != ' ' && t[i] != '-' && t[i] != '\'' {
+			return false
+		}
+	}
+	return len(t) < len(v)-1 || isUpperByte(t[0]) || strings.Contains(t, " ")
+}
+
+// qualifiedConstant reports a name that is a package's or a type's constant (token.XOR,
+// token.CHAN): the secret word only in the qualifier, the member an upper-case identifier
+// that names no secret.
+func qualifiedConstant(name string) bool {
+	dot := strings.LastIndexByte(name, '.')
+	if dot <= 0 || dot+2 >= len(name) {
+		return false
+	}
+	head, member := name[:dot], name[dot+1:]
+	if strings.IndexByte(head, '.') >= 0 || head != strings.ToLower(head) || member != strings.ToUpper(member) || !isLetter(member[0]) {
+		return false
+	}
+	return identifierOperand(member) && !nameHasSecretWord(member) && !keyLikeName(member)
+}
+
+// pathSegmentName reports a name that is the last segment of a path inside a literal
+// ("go/token", "crypto/subtle"), not a map's key: an import path, not a key's name.
+func pathSegmentName(s string, nameStart, nameEnd int) bool {
+	if nameStart < 2 || s[nameStart-1] != '/' || !isWordByte(s[nameStart-2]) || nameEnd >= len(s) || s[nameEnd] != '"' && s[nameEnd] != '\'' {
+		return false
+	}
+	if k := skipBlanks(s, nameEnd+1, 2); k < len(s) && s[k] == ':' {
+		return false // "api/token": "…": a map's key names what it holds
+	}
+	open := strings.LastIndexAny(s[max(0, nameStart-120):nameStart], "\"'\n")
+	return open >= 0 && s[max(0, nameStart-120)+open] == s[nameEnd]
+}
+
+// recordFieldName reports a name that is one field of a record's format written with colons
+// (groupname:password:GID:user_list): a word glued before it and after it.
+func recordFieldName(s string, nameStart, nameEnd int) bool {
+	return nameStart >= 2 && s[nameStart-1] == ':' && isWordByte(s[nameStart-2]) && nameEnd+1 < len(s) && s[nameEnd] == ':' && isWordByte(s[nameEnd+1])
+}
+
+// escapedCharacters reports a literal made only of a few escape sequences (\u3299\ufe0f,
+// \U0001f5dd\ufe0f): an emoji or a symbol spelled in code. Eight or more escapes may be a
+// key written so, and stay one.
+func escapedCharacters(v string) bool {
+	n := 0
+	for i := 0; i < len(v); {
+		if v[i] != '\\' || i+1 >= len(v) {
+			return false
+		}
+		w := 0
+		switch v[i+1] {
+		case 'x':
+			w = 2
+		case 'u':
+			w = 4
+		case 'U':
+			w = 8
+		default:
+			return false
+		}
+		if i+2+w > len(v) || !isHex(v[i+2:i+2+w]) {
+			return false
+		}
+		i += 2 + w
+		n++
+	}
+	return n > 0 && n < 8
+}
+
+// objectIdentifier reports an ASN.1 object identifier (1.3.6.1.5.5.7.3.1, maybe with a NUL
+// after it as C strings end): five or more numbers joined by dots.
+func objectIdentifier(v string) bool {
+	v = strings.TrimSuffix(strings.TrimSuffix(v, `\x00`), `\0`)
+	parts := strings.Split(v, ".")
+	if len(parts) < 5 {
+		return false
+	}
+	for _, p := range parts {
+		if !isDigits(p) || len(p) > 10 {
+			return false
+		}
+	}
+	return true
+}
+
+// spellsName reports a value that spells the name it is assigned to, or the name with other
+// digits: an enum's string (USE_CREDENTIALS = 'use-credentials'), a table of names
+// ("encryptionKey": "encryptionKey1024"), an alias (RegOpenKeyEx = win32api.RegOpenKeyEx).
+// Under a password's name, the name with digits added is a weak password and stays one.
+func spellsName(name, v string) bool {
+	if i := strings.LastIndexByte(v, '.'); i > 0 && i < len(v)-1 && isLetter(v[0]) && strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") == "" {
+		v = v[i+1:] // win32api.RegOpenKeyEx: a module's member under its own name
+	}
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	letters := func(s string, digits bool) string {
+		var b strings.Builder
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			switch {
+			case isLetter(c):
+				b.WriteByte(c | 0x20)
+			case digits && isDigitByte(c):
+				b.WriteByte(c)
+			case isDigitByte(c) || strings.IndexByte("_-.:", c) >= 0:
+			default:
+				return "\x00"
+			}
+		}
+		return b.String()
+	}
+	nv, vv := letters(name, true), letters(v, true)
+	if len(name) < 4 || nv == "\x00" || vv == "\x00" {
+		return false
+	}
+	if vv == nv {
+		return true
+	}
+	return letters(v, false) == letters(name, false) && !passwordName(name) && len(nameParts(name)) >= 2
+}
+
+// propertyName reports a value that names a property or a scope: lower-case words joined by
+// dots and colons, two or more joins (js.fetch:credentials, spring.datasource.password).
+func propertyName(v string) bool {
+	if !identifierWords(v) || v != strings.ToLower(v) {
+		return false
+	}
+	return strings.Count(v, ".")+strings.Count(v, ":") >= 2
+}
+
+// functionWords are the words of a sentence's grammar (articles, pronouns, prepositions,
+// conjunctions, auxiliaries): no password is one, and one after a name says prose.
+var functionWords = map[string]bool{"a": true, "an": true, "the": true, "and": true, "or": true, "but": true,
+	"for": true, "from": true, "to": true, "of": true, "in": true, "on": true, "at": true, "by": true, "with": true,
+	"as": true, "is": true, "are": true, "was": true, "were": true, "be": true, "been": true, "if": true, "then": true,
+	"than": true, "that": true, "this": true, "these": true, "those": true, "their": true, "its": true, "it": true,
+	"his": true, "her": true, "our": true, "which": true, "who": true, "when": true, "where": true, "via": true,
+	"into": true, "onto": true, "not": true, "can": true, "may": true, "must": true, "should": true, "will": true,
+	"would": true, "used": true, "using": true, "has": true, "have": true, "had": true, "does": true, "so": true}
+
+// proseAfter reports a value followed on its line by a function word: a sentence goes on
+// (appending PWD=dir to the environment).
+func proseAfter(s string, ve int) bool {
+	if ve >= len(s) || s[ve] != ' ' {
+		return false
+	}
+	k := ve + 1
+	for k < len(s) && isLetter(s[k]) && k-ve < 8 {
+		k++
+	}
+	return k > ve+1 && (k == len(s) || s[k] == ' ') && functionWords[s[ve+1:k]]
+}
+
+// describedParameter reports a value that describes the parameter it is written under, as a
+// docstring's parameter list does (- password: password to use with username): it opens
+// with the name's own word and goes on as a sentence.
+func describedParameter(name, v string) bool {
+	words := strings.Fields(v)
+	if len(words) < 3 || !strings.EqualFold(words[0], name) {
+		return false
+	}
+	for _, w := range words[1:] {
+		if functionWords[strings.ToLower(w)] {
+			return true
+		}
+	}
+	return false
+}
+
+// accountPlaceholder reports user:password written as the words (user:passwd,
+// username:password): the shape of a pair, not one.
+func accountPlaceholder(v string) bool {
+	u, p, ok := strings.Cut(strings.ToLower(v), ":")
+	return ok && oneOfFold(u, "user", "username", "login", "name", "id", "account") && oneOfFold(p, "pass", "passwd", "password", "pwd", "pw", "secret")
+}
+
+// wordsNoSecret reports a value under a credential's name that is what code writes there
+// instead of one: a prompt, an escaped symbol, an object identifier, the name spelled
+// again, a parameter's description, user:password spelled out, a variable joined to the
+// literal the name ends, a word quoted in a sentence, and, under a name that is no
+// password's, a sentence or a property's name. A value left unquoted that a sentence goes
+// on after is prose (PWD=dir to the environment).
+func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
+	v := s[vs:ve]
+	if v == "" {
+		return false
+	}
+	for _, w := range literalWrappers {
+		if len(v) > len(w)+2 && strings.HasPrefix(v, w) && v[len(v)-1] == ')' {
+			v = strings.Trim(v[len(w):len(v)-1], `"'`+"`") // []byte("1.3.6.1.5.5.7.3.1\x00")
+			break
+		}
+	}
+	if promptValue(v) || escapedCharacters(v) || objectIdentifier(v) || spellsName(name, v) || describedParameter(name, v) || accountPlaceholder(v) {
+		return true
+	}
+	if !passwordName(name) && (sentenceValue(v) || propertyName(v)) {
+		return true
+	}
+	if vs >= 2 && s[vs-2] == '=' && (s[vs-1] == '"' || s[vs-1] == '\'') && v[0] == '+' && identifierOperand(strings.TrimLeft(strings.TrimRight(v, ",; "), "+ ")) {
+		return true // "PWD="+cmd.Dir: the literal closed after the =, a variable joined to it
+	}
+	if vs >= 2 && ve < len(s) && (s[vs-1] == '"' || s[vs-1] == '\'') && s[vs-2] == ' ' && s[ve] == s[vs-1] && proseAfter(s, ve+1) {
+		k := vs - 2
+		for k > 0 && s[k-1] == ' ' {
+			k--
+		}
+		if k > 0 && isWordByte(s[k-1]) {
+			return true // pass 'v' as the verb: a word quoted in a sentence, no operator before it
+		}
+	}
+	return !quoted && lowerWord(v) && proseAfter(s, ve)
+}
