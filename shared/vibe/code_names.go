@@ -349,3 +349,36 @@ func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 	}
 	return !quoted && lowerWord(v) && proseAfter(s, ve)
 }
+
+// connectionStringCode reports a connection-string match that is code or prose: an
+// assignment indented by tabs or a member's, with blanks around its =, whose value is a
+// variable or an operator of code (\t\tpassword = value, self.pwd = pwd, password = await
+// …; a config file's password = open_sesame opens its line), or a value of lower-case
+// letters a sentence goes on after (appending PWD=dir to the environment). A connection
+// string's pairs are written without blanks and hold literals.
+func connectionStringCode(m string) bool {
+	eq := strings.IndexByte(m, '=')
+	if eq < 0 {
+		return true
+	}
+	rest := strings.TrimLeft(m[eq+1:], " \t")
+	v, after, _ := strings.Cut(rest, " ")
+	v = strings.TrimRight(v, ",);:")
+	spaced := eq > 0 && (m[eq-1] == ' ' || m[eq-1] == '\t') || eq+1 < len(m) && (m[eq+1] == ' ' || m[eq+1] == '\t')
+	if spaced && identifierPath(v) && (m[0] == '\t' || m[0] == '.' || oneOfFold(v, "await", "yield", "new", "typeof")) {
+		return false // tab-indented, a member's or an operator's: a statement of code
+	}
+	return !(lowerWord(v) && functionWords[after])
+}
+
+// qualifiedName reports a value that is a name of code qualified by its package or type
+// (token.CHAN, *ed25519.PrivateKey, os.ErrNotExist): two parts, the member an upper-case
+// constant or words in Pascal case.
+func qualifiedName(v string) bool {
+	v = strings.TrimRight(strings.TrimLeft(v, "*&"), ",.;:)")
+	head, member, ok := strings.Cut(v, ".")
+	if !ok || strings.IndexByte(member, '.') >= 0 || !identifierOperand(head) || !identifierOperand(member) || !isLetter(head[0]) || !isUpperByte(member[0]) {
+		return false
+	}
+	return member == strings.ToUpper(member) || meanRunLength(member) >= 3
+}

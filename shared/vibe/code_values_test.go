@@ -126,3 +126,34 @@ func TestCodeNamesNoSecret(t *testing.T) {
 		{"glued password in a sentence", "set PASSWORD=hunter2x to start\n", "hunter2x"},
 	})
 }
+
+// TestPasswordRulesProse: the connection-string, id/password, netrc, pgpass and SQL rules
+// on code and prose that names a password without one, and on credentials beside them.
+func TestPasswordRulesProse(t *testing.T) {
+	t.Parallel()
+	runCodeRows(t, []codeRow{
+		{"variable assigned", "\t\t\tpassword = value\n", ""},
+		{"trailing comment", "\t\t\tpwd = name // always absolute\n", ""},
+		{"member assigned", "            self.pwd = pwd\n", ""},
+		{"awaited", "    const password = await read.password('Password:', creds.password)\n", ""},
+		{"default None", "    def extractall(self, path=None, members=None, pwd=None):\n", ""},
+		{"working directory", "// process ([\"USER=go\", \"PWD=/tmp\"]).\n", ""},
+		{"word in a sentence", "// AppendPWD returns the result of appending PWD=dir to the environment base.\n", ""},
+		{"config line", "user = Aladdin\npassword = open_sesame\n", "open_sesame"},
+		{"connection string", "Server=db;Uid=sa;Pwd=Xk9fj3Lq2Zp8;\n", "Xk9fj3Lq2Zp8"},
+		{"odbc upper", "DRIVER={SQL Server};UID=sa;PWD=hunter2x;\n", "hunter2x"},
+		{"failed", "\t\t\treturn errors.New(\"username/password authentication failed\")\n", ""},
+		{"specified", "        # If no login/password was specified but netrc was requested,\n", ""},
+		{"from a variable's path", "            First we try to read the username/password from $HOME/.pypirc,\n", ""},
+		{"id and password", "ID/PW: master / Xy7pass99\n", "Xy7pass99"},
+		{"qualified constant", "\t\t// If the next token is token.CHAN we still don't know if it\n", ""},
+		{"type", "\t\treturn fmt.Errorf(\"tls: unsupported certificate: private key is *ed25519.PrivateKey, expected ed25519.PrivateKey\")\n", ""},
+		{"password is", "the password is Xy7pass99\n", "Xy7pass99"},
+		{"netrc prose", "machine api.internal\n        - usenetrc: allow loading username and password from ~/.netrc file\n", ""},
+		{"netrc", "machine api.internal login deploy password Xk9fj3Lq2Zp8\n", "Xk9fj3Lq2Zp8"},
+		{"pgpass wildcard", "     * Address6.fromWildcard('*:*:*:*:*:*:*:*').subnet;       // '/0'\n", ""},
+		{"pgpass", "db.internal:5432:app:deploy:Xk9fj3Lq2Zp8\n", "Xk9fj3Lq2Zp8"},
+		{"sql prose", "// An objset is a set of objects identified by their unique id.\n", ""},
+		{"sql", "CREATE USER scott IDENTIFIED BY tiger;\n", "tiger"},
+	})
+}

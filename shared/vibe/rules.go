@@ -343,7 +343,9 @@ var extraRules = append([]extraRule{
 		id: ruleConnString,
 		// A value in braces may hold ; (ADO.NET: Password={a;b}).
 		// Not a variable ($password = …: code, the keyword rule's).
-		re:       regexp.MustCompile(`(?i)(?:^|[^$])\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}(\{[^}\n]{1,400}\}|[^;"'\s=>][^;"'\s]{0,400})`),
+		// (The word after the value, when there is one, tells a sentence: PWD=dir to the
+		// environment.)
+		re:       regexp.MustCompile(`(?i)(?:^|[^$])\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}(\{[^}\n]{1,400}\}|[^;"'\s=>][^;"'\s]{0,400})(?:[ \t][a-z]{1,8}\b)?`),
 		group:    1,
 		keywords: []string{"password", "pwd", "accountkey", "sharedaccess", "access_key", "secretkey", "client_secret"},
 		// Not a call (password = get_password()), what opens an expression (password = (…)
@@ -352,10 +354,11 @@ var extraRules = append([]extraRule{
 			if amp := strings.IndexByte(v, '&'); amp > 0 {
 				v = v[:amp] // ?user=app&password=xxx&ssl=true: the query's next parameter
 			}
-			bare := strings.TrimRight(v, ",)") // password=password), pwd=None,
+			bare := strings.TrimRight(v, ",):;") // password=password), pwd=None,, pwd=None):
 			return len(v) >= 3 && v != "@" && !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" && !placeholderValue(bare) && !codeReference(v) && !codeArgumentReference(v) && !pathValue(v) &&
-				!(codeLike.MatchString(v) && strings.ContainsAny(v, ".[") && !randomSegment(v))
+				!(codeLike.MatchString(v) && strings.ContainsAny(v, ".[") && !randomSegment(v)) && !(v[0] == '/' && identifierWords(v[1:]))
 		},
+		matchCheck: connectionStringCode,
 	},
 	{
 		// PEM private keys, also cut short (no END line).
