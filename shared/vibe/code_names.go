@@ -382,3 +382,31 @@ func qualifiedName(v string) bool {
 	}
 	return member == strings.ToUpper(member) || meanRunLength(member) >= 3
 }
+
+// identifierLine reports a line that is one identifier of words: UPPER_SNAKE with an
+// underscore, or camel case whose words run three letters or more (TokenGroups,
+// tokenArrayStart). A wrapped key's lines mix digits in, or change case every letter or two.
+func identifierLine(t string) bool {
+	if !identifierWords(t) || strings.ContainsAny(t, ".:-") {
+		return false
+	}
+	if strings.IndexByte(t, '_') > 0 && (t == strings.ToUpper(t) || t == strings.ToLower(t)) {
+		return true
+	}
+	words, short := 1, 0
+	run := 0
+	for i := 0; i < len(t); i++ {
+		if i > 0 && isUpperByte(t[i]) {
+			if run == 1 {
+				short++
+			}
+			words++
+			run = 0
+		}
+		run++
+	}
+	if run == 1 {
+		short++
+	}
+	return words >= 2 && short <= 1 && float64(len(t))/float64(words) >= 3.5
+}

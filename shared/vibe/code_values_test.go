@@ -157,3 +157,16 @@ func TestPasswordRulesProse(t *testing.T) {
 		{"sql", "CREATE USER scott IDENTIFIED BY tiger;\n", "tiger"},
 	})
 }
+
+// TestSplitIdentifierLines: an enum's constants one per line are no secret wrapped over
+// lines; a wrapped value is.
+func TestSplitIdentifierLines(t *testing.T) {
+	t.Parallel()
+	runCodeRows(t, []codeRow{
+		{"upper snake", "const (\n\tTOKEN_ASSIGN_PRIMARY = 1 << iota\n\tTOKEN_DUPLICATE\n\tTOKEN_IMPERSONATE\n\tTOKEN_QUERY\n\tTOKEN_QUERY_SOURCE\n\tTOKEN_ADJUST_PRIVILEGES\n)\n", ""},
+		{"camel", "const (\n\tTokenUser = 1 + iota\n\tTokenGroups\n\tTokenPrivileges\n\tTokenOwner\n\tTokenPrimaryGroup\n\tTokenDefaultDacl\n\tTokenSessionReference\n)\n", ""},
+		{"lower camel", "const (\n\ttokenArrayStart = iota\n\ttokenArrayValue\n\ttokenArrayComma\n\ttokenObjectStart\n\ttokenObjectKey\n)\n", ""},
+		{"wrapped value", "DB_PASSWORD=Zx8cV7bN6m\nQ5wE4rT3yU\n", "Q5wE4rT3yU"},
+		{"wrapped letters", "token:\nQWxhZGRpbjpvcGVu\nc2VzYW1lQWxhZGRp\n", "c2VzYW1lQWxhZGRp"},
+	})
+}
