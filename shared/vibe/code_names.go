@@ -35,7 +35,9 @@ func argumentLiteralWord(s string, nameStart, nameEnd int, v string) bool {
 	}
 	switch s[j-1] {
 	case ',':
-		return true // the name is an argument after another: handed on, or one literal of a list
+		// The name is an argument after another: a variable handed on, or one literal of a
+		// list; a password's name quoted there is a key (set(cfg, "password", "letmein")).
+		return !q || !passwordName(s[nameStart:nameEnd])
 	case '(':
 		if q {
 			return lookupVerbs[firstNamePart(callNameBefore(s, j-1))] // config.delete('_token', 'user')
@@ -100,26 +102,6 @@ func proseWords(v string) bool {
 		}
 	}
 	return letters >= 3
-}
-
-// sentenceValue reports a literal that is a sentence: six words or more, or four or more
-// with a sentence's punctuation between them (invalid jsontext.Token; it has been voided by
-// a subsequent json.Decoder call). A passphrase is a few words without it.
-func sentenceValue(v string) bool {
-	words := strings.Fields(v)
-	if len(words) < 4 {
-		return false
-	}
-	letters := 0
-	for _, w := range words {
-		if isLetter(w[0]) {
-			letters++
-		}
-	}
-	if letters*4 < len(words)*3 {
-		return false
-	}
-	return len(words) >= 6 || strings.Contains(v, "; ") || strings.Contains(v, ", ") || strings.Contains(v, ". ")
 }
 
 // promptValue reports a literal that asks for a value: words ending in a colon or a
@@ -316,7 +298,7 @@ func accountPlaceholder(v string) bool {
 // instead of one: a prompt, an escaped symbol, an object identifier, the name spelled
 // again, a parameter's description, user:password spelled out, a variable joined to the
 // literal the name ends, a word quoted in a sentence, and, under a name that is no
-// password's, a sentence or a property's name. A value left unquoted that a sentence goes
+// password's, a property's name. A value left unquoted that a sentence goes
 // on after is prose (PWD=dir to the environment).
 func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 	v := s[vs:ve]
@@ -332,7 +314,7 @@ func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 	if promptValue(v) || escapedCharacters(v) || objectIdentifier(v) || spellsName(name, v) || describedParameter(name, v) || accountPlaceholder(v) {
 		return true
 	}
-	if !passwordName(name) && (sentenceValue(v) || propertyName(v)) {
+	if !passwordName(name) && propertyName(v) {
 		return true
 	}
 	if vs >= 2 && s[vs-2] == '=' && (s[vs-1] == '"' || s[vs-1] == '\'') && v[0] == '+' && identifierOperand(strings.TrimLeft(strings.TrimRight(v, ",; "), "+ ")) {
@@ -364,6 +346,7 @@ func connectionStringCode(m string) bool {
 	rest := strings.TrimLeft(m[eq+1:], " \t")
 	v, after, _ := strings.Cut(rest, " ")
 	v = strings.TrimRight(v, ",);:")
+	after = strings.TrimRight(after, " \t.,")
 	spaced := eq > 0 && (m[eq-1] == ' ' || m[eq-1] == '\t') || eq+1 < len(m) && (m[eq+1] == ' ' || m[eq+1] == '\t')
 	if spaced && identifierPath(v) && (m[0] == '\t' || m[0] == '.' || oneOfFold(v, "await", "yield", "new", "typeof")) {
 		return false // tab-indented, a member's or an operator's: a statement of code
@@ -409,4 +392,21 @@ func identifierLine(t string) bool {
 		short++
 	}
 	return words >= 2 && short <= 1 && float64(len(t))/float64(words) >= 3.5
+}
+
+// idPairAccount reports a documentation form's match whose account, the word before the
+// password, is no function word of a sentence (login/password was specified).
+func idPairAccount(m string) bool {
+	end := len(m)
+	for end > 0 && strings.IndexByte(" :(/\"',", m[end-1]) < 0 {
+		end--
+	}
+	for end > 0 && strings.IndexByte(" :(/\"',", m[end-1]) >= 0 {
+		end--
+	}
+	start := end
+	for start > 0 && strings.IndexByte(" :(/\"',=)", m[start-1]) < 0 {
+		start--
+	}
+	return !functionWords[strings.ToLower(m[start:end])]
 }

@@ -13,8 +13,8 @@ func codeShapedValue(s string, vs, ve int) bool {
 	if v == "" {
 		return false
 	}
-	if machineInteger(v) || indexExpression(v) || arrayType(v) || len(v) <= 3 && (isLetter(v[0]) || v[0] == '_') && identifierOperand(v) {
-		return true // FILTER_PASS = 0x2, key = line[0:tabIndex], [256]bool{, t.token[1] = t1
+	if machineInteger(v) || indexExpression(v) || arrayType(v) || len(v) <= 2 && (isLetter(v[0]) || v[0] == '_') && identifierOperand(v) {
+		return true // FILTER_PASS = 0x2, key = line[0:tabIndex], [256]bool{, t.token[1] = t1 (a password has three characters or more)
 	}
 	if regexLiteral(v, s[ve:lineEndAt(s, ve)]) {
 		return true // UNEXPECTED_TOKEN = /^Unexpected token/i
@@ -117,10 +117,11 @@ func codeOperand(t string) bool {
 	return numberOperand(t) || identifierOperand(t)
 }
 
-// binaryOperators are the operators an expression of code joins its operands with.
+// binaryOperators are the operators an expression of code joins its operands with; not
+// Python's and and or, which a passphrase holds as often (salt and pepper).
 var binaryOperators = map[string]bool{"+": true, "-": true, "*": true, "/": true, "%": true, "<<": true, ">>": true,
 	">>>": true, "|": true, "&": true, "^": true, "&^": true, "||": true, "&&": true, "??": true, "==": true, "!=": true,
-	"===": true, "!==": true, "<": true, ">": true, "<=": true, ">=": true, "or": true, "and": true}
+	"===": true, "!==": true, "<": true, ">": true, "<=": true, ">=": true}
 
 // operatorExpression reports a line's rest that is an expression: operands set apart by
 // binary operators with blanks around them (1 << iota, i + 1, STANDARD_RIGHTS_READ |

@@ -408,9 +408,11 @@ var configRules = []extraRule{
 		re:       regexp.MustCompile(`(?i)\b(?:id|user(?:name)?|login|account|계정|아이디)\s*[/(,]\s*(?:pa[as]sw\w*|pswd|pwd?|pw|p/w|비밀번호|비번)\)?(?:\s*->\s*|[ =:)(/]{1,8}|\s+is\s+|\s+are\s+)\(?[\w.@-]{2,64}[ :(/"',]{1,8}([^\s)"',]{4,64})`),
 		group:    1,
 		keywords: []string{"/pw", "/pass", "/pwd", "/psw", "/p/w", "(pw", "(pass", ",pw", ", pw", "/ pw", "/ pass", "/비", "(비"},
-		// Not a sentence's next word ("username/password authentication failed") nor a
-		// variable's path ("the username/password from $HOME/.pypirc").
-		check: func(v string) bool { return (notProseWord(v) || leetPassword("password", v)) && v[0] != '$' },
+		// Not a sentence's next words ("username/password authentication failed", "login/
+		// password was specified": a participle, or a function word where the account goes)
+		// nor a variable's path ("the username/password from $HOME/.pypirc").
+		check:      func(v string) bool { return v[0] != '$' && !(lowerWord(v) && strings.HasSuffix(v, "ed")) },
+		matchCheck: idPairAccount,
 	},
 	{
 		// "the password is Xy7pass99", "token was: abc123DEF": the value after is/was needs a

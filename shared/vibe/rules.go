@@ -345,7 +345,7 @@ var extraRules = append([]extraRule{
 		// Not a variable ($password = …: code, the keyword rule's).
 		// (The word after the value, when there is one, tells a sentence: PWD=dir to the
 		// environment.)
-		re:       regexp.MustCompile(`(?i)(?:^|[^$])\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}(\{[^}\n]{1,400}\}|[^;"'\s=>][^;"'\s]{0,400})(?:[ \t][a-z]{1,8}\b)?`),
+		re:       regexp.MustCompile(`(?i)(?:^|[^$])\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}(\{[^}\n]{1,400}\}|[^;"'\s=>][^;"'\s]{0,400})(?:[ \t][a-z]{1,8}(?:[ \t.,]|$))?`),
 		group:    1,
 		keywords: []string{"password", "pwd", "accountkey", "sharedaccess", "access_key", "secretkey", "client_secret"},
 		// Not a call (password = get_password()), what opens an expression (password = (…)
@@ -826,6 +826,8 @@ var (
 		"names": true, "labels": true, "fields": true, "kinds": true, "types": true,
 		// where a listing goes on: nextPageToken, continuationToken, syncToken
 		"page": true, "continuation": true, "sync": true,
+		// what code says when it fails: invalidTokenPanic = "invalid jsontext.Token; …"
+		"panic": true,
 		// what hands out a credential: credential_helper = osxkeychain
 		"helper": true, "helpers": true,
 	}
