@@ -40,12 +40,13 @@ func argumentLiteralWord(s string, nameStart, nameEnd int, v string) bool {
 		return !q || !passwordName(s[nameStart:nameEnd])
 	case '(':
 		if q {
-			return lookupVerbs[firstNamePart(callNameBefore(s, j-1))] // config.delete('_token', 'user')
+			return dropVerbs[firstNamePart(callNameBefore(s, j-1))] // config.delete('_token', 'user')
 		}
 		// f(secret, "key"): a variable handed on; not a constant named for one
-		// (setopt(CURLOPT_PASSWORD, "x")).
+		// (setopt(CURLOPT_PASSWORD, "x")), nor a password's variable compared with a word
+		// (check(password, "letmein"); pass is as often a pass of a compiler's).
 		name := s[nameStart:nameEnd]
-		return name != strings.ToUpper(name)
+		return name != strings.ToUpper(name) && (!passwordName(name) || strings.EqualFold(name, "pass"))
 	}
 	return false
 }
@@ -71,6 +72,10 @@ func literalListGoesOn(s string, nameEnd int) bool {
 	}
 	return true
 }
+
+// dropVerbs open the names of calls that drop or test a setting by its name; a getter's
+// second argument is a default, maybe a secret (config.get('password', 'x')).
+var dropVerbs = map[string]bool{"delete": true, "del": true, "remove": true, "unset": true, "clear": true, "has": true}
 
 // callNameBefore returns the name of the call whose parenthesis is at s[open].
 func callNameBefore(s string, open int) string {
@@ -105,7 +110,7 @@ func proseWords(v string) bool {
 }
 
 // promptValue reports a literal that asks for a value: words ending in a colon or a
-// question mark, maybe with a blank (' Confirm: ', 'npm password: ', "Password:").
+// question mark, with a blank around or among the words (' Confirm: ', 'npm password: ').
 func promptValue(v string) bool {
 	t := strings.TrimRight(v, " \t")
 	if len(t) < 4 || t[len(t)-1] != ':' && t[len(t)-1] != '?' {
@@ -120,7 +125,7 @@ func promptValue(v string) bool {
 			return false
 		}
 	}
-	return len(t) < len(v)-1 || isUpperByte(t[0]) || strings.Contains(t, " ")
+	return len(t) < len(v)-1 || strings.Contains(t, " ") // not one word: Welcome: may be a password
 }
 
 // qualifiedConstant reports a name that is a package's or a type's constant (token.XOR,
@@ -152,14 +157,22 @@ func pathSegmentName(s string, nameStart, nameEnd int) bool {
 }
 
 // recordFieldName reports a name that is one field of a record's format written with colons
-// (groupname:password:GID:user_list): a word glued before it and after it.
+// (groupname:password:GID:user_list): a word glued before it, a field's name after it.
 func recordFieldName(s string, nameStart, nameEnd int) bool {
-	return nameStart >= 2 && s[nameStart-1] == ':' && isWordByte(s[nameStart-2]) && nameEnd+1 < len(s) && s[nameEnd] == ':' && isWordByte(s[nameEnd+1])
+	if nameStart < 2 || s[nameStart-1] != ':' || !isWordByte(s[nameStart-2]) || nameEnd+1 >= len(s) || s[nameEnd] != ':' {
+		return false
+	}
+	k := nameEnd + 1
+	for k < len(s) && (isLetter(s[k]) || s[k] == '_') {
+		k++
+	}
+	// The next field a name too (GID, user_list), not a value (login:password:hunter2).
+	return k > nameEnd+1 && (k == len(s) || s[k] == ':' || s[k] == ' ' || s[k] == '\n')
 }
 
-// escapedCharacters reports a literal made only of a few escape sequences (\u3299\ufe0f,
-// \U0001f5dd\ufe0f): an emoji or a symbol spelled in code. Eight or more escapes may be a
-// key written so, and stay one.
+// escapedCharacters reports a literal made only of a few code points escaped (\u3299\ufe0f,
+// \U0001f5dd\ufe0f): an emoji or a symbol spelled in code. Bytes escaped (\x8f\x1a…) and
+// eight or more escapes may be a key written so, and stay one.
 func escapedCharacters(v string) bool {
 	n := 0
 	for i := 0; i < len(v); {
@@ -168,8 +181,6 @@ func escapedCharacters(v string) bool {
 		}
 		w := 0
 		switch v[i+1] {
-		case 'x':
-			w = 2
 		case 'u':
 			w = 4
 		case 'U':
@@ -236,16 +247,18 @@ func spellsName(name, v string) bool {
 	if vv == nv {
 		return true
 	}
-	return letters(v, false) == letters(name, false) && !passwordName(name) && len(nameParts(name)) >= 2
+	// Other digits: the name written the same way, its digits changed ("encryptionKey":
+	// "encryptionKey1024"), not a weak secret made of it (API_KEY = "apikey2024").
+	return strings.Trim(v, "0123456789") == strings.Trim(name, "0123456789") && !passwordName(name) && len(nameParts(name)) >= 2
 }
 
-// propertyName reports a value that names a property or a scope: lower-case words joined by
-// dots and colons, two or more joins (js.fetch:credentials, spring.datasource.password).
+// propertyName reports a value that names a property in a scope: lower-case words joined by
+// dots, then a colon and the property (js.fetch:credentials).
 func propertyName(v string) bool {
 	if !identifierWords(v) || v != strings.ToLower(v) {
 		return false
 	}
-	return strings.Count(v, ".")+strings.Count(v, ":") >= 2
+	return strings.IndexByte(v, '.') > 0 && strings.IndexByte(v, ':') > strings.IndexByte(v, '.')
 }
 
 // functionWords are the words of a sentence's grammar (articles, pronouns, prepositions,
@@ -298,8 +311,8 @@ func accountPlaceholder(v string) bool {
 // instead of one: a prompt, an escaped symbol, an object identifier, the name spelled
 // again, a parameter's description, user:password spelled out, a variable joined to the
 // literal the name ends, a word quoted in a sentence, and, under a name that is no
-// password's, a property's name. A value left unquoted that a sentence goes
-// on after is prose (PWD=dir to the environment).
+// password's, a property's name. A placeholder word left unquoted that a sentence goes on
+// after is prose (PWD=dir to the environment).
 func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 	v := s[vs:ve]
 	if v == "" {
@@ -325,19 +338,24 @@ func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 		for k > 0 && s[k-1] == ' ' {
 			k--
 		}
-		if k > 0 && isWordByte(s[k-1]) {
-			return true // pass 'v' as the verb: a word quoted in a sentence, no operator before it
+		if k >= 4 && strings.EqualFold(s[k-4:k], "pass") && (k == 4 || !isWordByte(s[k-5])) && identifierWords(v) {
+			return true // pass 'v' as the verb: a word quoted in a sentence after pass, a verb
 		}
 	}
-	return !quoted && lowerWord(v) && proseAfter(s, ve)
+	return !quoted && metaWords[v] && proseAfter(s, ve)
 }
 
+// metaWords are the words documentation writes where a value goes (PWD=dir, password =
+// value): no value, a sentence's placeholder.
+var metaWords = map[string]bool{"dir": true, "path": true, "file": true, "name": true, "value": true, "val": true,
+	"arg": true, "var": true, "string": true, "str": true, "text": true}
+
 // connectionStringCode reports a connection-string match that is code or prose: an
-// assignment indented by tabs or a member's, with blanks around its =, whose value is a
-// variable or an operator of code (\t\tpassword = value, self.pwd = pwd, password = await
-// …; a config file's password = open_sesame opens its line), or a value of lower-case
-// letters a sentence goes on after (appending PWD=dir to the environment). A connection
-// string's pairs are written without blanks and hold literals.
+// assignment with blanks around its = whose value is a placeholder word, an operator of code
+// or the member's own name (password = value, password = await …, self.pwd = pwd; password
+// = open_sesame and password = hunter stay masked), or a placeholder word a sentence goes
+// on after (appending PWD=dir to the environment). A connection string's pairs are written
+// without blanks and hold literals.
 func connectionStringCode(m string) bool {
 	eq := strings.IndexByte(m, '=')
 	if eq < 0 {
@@ -348,10 +366,20 @@ func connectionStringCode(m string) bool {
 	v = strings.TrimRight(v, ",);:")
 	after = strings.TrimRight(after, " \t.,")
 	spaced := eq > 0 && (m[eq-1] == ' ' || m[eq-1] == '\t') || eq+1 < len(m) && (m[eq+1] == ' ' || m[eq+1] == '\t')
-	if spaced && identifierPath(v) && (m[0] == '\t' || m[0] == '.' || oneOfFold(v, "await", "yield", "new", "typeof")) {
-		return false // tab-indented, a member's or an operator's: a statement of code
+	if spaced && identifierPath(v) && (metaWords[v] || oneOfFold(v, "await", "yield", "new", "typeof") || ownName(m[:eq], v)) {
+		return false // password = value, password = await …, self.pwd = pwd: a statement of code
 	}
-	return !(lowerWord(v) && functionWords[after])
+	return !(metaWords[v] && functionWords[after])
+}
+
+// ownName reports a value that is the last part of the name it is assigned to: a parameter
+// kept under its own name (self.pwd = pwd).
+func ownName(name, v string) bool {
+	name = strings.TrimSpace(name)
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return name[i+1:] == v
+	}
+	return false
 }
 
 // qualifiedName reports a value that is a name of code qualified by its package or type

@@ -13,7 +13,7 @@ func codeShapedValue(s string, vs, ve int) bool {
 	if v == "" {
 		return false
 	}
-	if machineInteger(v) || indexExpression(v) || arrayType(v) || len(v) <= 2 && (isLetter(v[0]) || v[0] == '_') && identifierOperand(v) {
+	if machineInteger(v) && !configColon(s, vs, ve) || indexExpression(v) || arrayType(v) || len(v) <= 2 && (isLetter(v[0]) || v[0] == '_') && identifierOperand(v) {
 		return true // FILTER_PASS = 0x2, key = line[0:tabIndex], [256]bool{, t.token[1] = t1 (a password has three characters or more)
 	}
 	if regexLiteral(v, s[ve:lineEndAt(s, ve)]) {
@@ -24,6 +24,20 @@ func codeShapedValue(s string, vs, ve int) bool {
 	}
 	rest := s[vs:lineEndAt(s, vs)]
 	return operatorExpression(rest) || collectionLiteral(rest) || chainedAssignment(rest)
+}
+
+// configColon reports a value after a colon that ends its line, as a YAML or properties
+// file writes one (password: 0xDEADBEEF): a literal there, not code's constant (Flags: 0x2,).
+func configColon(s string, vs, ve int) bool {
+	k := vs
+	for k > 0 && (s[k-1] == ' ' || s[k-1] == '\t') {
+		k--
+	}
+	if k == 0 || s[k-1] != ':' {
+		return false
+	}
+	rest := strings.TrimSpace(s[ve:lineEndAt(s, ve)])
+	return rest == "" || rest[0] == '#'
 }
 
 func lineEndAt(s string, i int) int {

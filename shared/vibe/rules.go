@@ -868,7 +868,8 @@ func envKeyName(name string, parts []string) bool {
 }
 
 // capitalizedPassWord reports a part that ends in pass written in the name as one
-// capitalised word (Minipass in P.Minipass, exports.MinipassSized): the name's case says
+// capitalised word after a dot or before another (P.Minipass, exports.MinipassSized): the
+// name's case says
 // where its words end, and pass is no word of its own there (dbPass, userpass and DBPASS
 // say nothing of the kind).
 func capitalizedPassWord(name, p string) bool {
@@ -877,7 +878,12 @@ func capitalizedPassWord(name, p string) bool {
 	}
 	w := strings.ToUpper(p[:1]) + p[1:]
 	i := strings.Index(name, w)
-	return i >= 0 && (i+len(w) == len(name) || !isLowerByte(name[i+len(w)]))
+	if i < 0 || i+len(w) < len(name) && isLowerByte(name[i+len(w)]) {
+		return false
+	}
+	// A member's or a type's name (P.Minipass, MinipassSized), not a name that is the word
+	// alone (Userpass = "…").
+	return i > 0 && name[i-1] == '.' || i+len(w) < len(name) && isUpperByte(name[i+len(w)])
 }
 
 // glued catches secret words run together with a prefix: PGPASSWORD, dbpwd, BOTTOKEN.
