@@ -108,8 +108,8 @@ func numberOperand(t string) bool {
 }
 
 // codeOperand reports an operand of an expression: a name, a number, a product of a number
-// or a short name with a name (k1024*encodingSize12, 1*tchar), or a literal that is no
-// credential ('anonymous@'), inside any parentheses and after a unary operator.
+// or a short name with a name (k1024*encodingSize12, 1*tchar), or a literal of one word in
+// one case without digits ('anonymous@'), inside any parentheses and after a unary operator.
 func codeOperand(t string) bool {
 	t = strings.TrimLeft(t, "(!~-&")
 	t = strings.TrimRight(t, ")")
@@ -122,7 +122,9 @@ func codeOperand(t string) bool {
 			return false
 		}
 		in = in[:len(in)-1]
-		return !strings.ContainsAny(in, `"'`+"`") && !randomValue(in) && !credentialValue(in) && !symbolRandom(in)
+		// A word, maybe with punctuation ('anonymous', 'anonymous@'): no digit, one case, as
+		// a password joined to a name has (user + "pass1234").
+		return !strings.ContainsAny(in, `"'`+"`0123456789") && (in == strings.ToLower(in) || in == strings.ToUpper(in)) && !symbolRandom(in)
 	}
 	if a, b, ok := strings.Cut(t, "*"); ok && a != "" && b != "" && !strings.Contains(b, "*") {
 		short := func(x string) bool { return numberOperand(x) || len(x) <= 5 && identifierOperand(x) }
