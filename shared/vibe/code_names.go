@@ -395,8 +395,9 @@ func qualifiedName(v string) bool {
 }
 
 // identifierLine reports a line that is one identifier of words: UPPER_SNAKE with an
-// underscore, or camel case whose words run three letters or more (TokenGroups,
-// tokenArrayStart). A wrapped key's lines mix digits in, or change case every letter or two.
+// underscore, or camel case whose words are a capital and lower-case letters, three and a
+// half letters long on average (TokenGroups, tokenArrayStart, TokenSessionId). A wrapped
+// key's lines mix digits in, change case every letter or two, or end in a lone capital.
 func identifierLine(t string) bool {
 	if !identifierWords(t) || strings.ContainsAny(t, ".:-") {
 		return false
@@ -404,22 +405,18 @@ func identifierLine(t string) bool {
 	if strings.IndexByte(t, '_') > 0 && (t == strings.ToUpper(t) || t == strings.ToLower(t)) {
 		return true
 	}
-	words, short := 1, 0
-	run := 0
+	words, run := 1, 0
 	for i := 0; i < len(t); i++ {
 		if i > 0 && isUpperByte(t[i]) {
-			if run == 1 {
-				short++
+			if run < 2 || i+1 >= len(t) || !isLowerByte(t[i+1]) {
+				return false // a lone capital or a run of them: no word of a name
 			}
 			words++
 			run = 0
 		}
 		run++
 	}
-	if run == 1 {
-		short++
-	}
-	return words >= 2 && short <= 1 && float64(len(t))/float64(words) >= 3.5
+	return words >= 2 && run >= 2 && float64(len(t))/float64(words) >= 3.5
 }
 
 // idPairAccount reports a documentation form's match whose account, the word before the

@@ -13,7 +13,7 @@ func codeShapedValue(s string, vs, ve int) bool {
 	if v == "" {
 		return false
 	}
-	if machineInteger(v) && !configColon(s, vs, ve) || indexExpression(v) || arrayType(v) || len(v) <= 2 && (isLetter(v[0]) || v[0] == '_') && identifierOperand(v) {
+	if machineInteger(v) && !configColon(s, vs, ve) || indexExpression(v) || arrayType(v) || len(v) <= 2 && (isLetter(v[0]) || v[0] == '_') && identifierOperand(v) && statementEnd(s, vs+len(v)) {
 		return true // FILTER_PASS = 0x2, key = line[0:tabIndex], [256]bool{, t.token[1] = t1 (a password has three characters or more)
 	}
 	if regexLiteral(v, s[ve:lineEndAt(s, ve)]) {
@@ -38,6 +38,21 @@ func configColon(s string, vs, ve int) bool {
 	}
 	rest := strings.TrimSpace(s[ve:lineEndAt(s, ve)])
 	return rest == "" || rest[0] == '#'
+}
+
+// statementEnd reports what ends a value of code at i: the line's end, a semicolon, a
+// closing parenthesis, or a comma and a blank; not a comma inside a value (A,.:-¨@*).
+func statementEnd(s string, i int) bool {
+	if i >= len(s) {
+		return true
+	}
+	switch s[i] {
+	case '\n', '\r', ';', ')':
+		return true
+	case ',':
+		return i+1 >= len(s) || s[i+1] == ' ' || s[i+1] == '\n'
+	}
+	return false
 }
 
 func lineEndAt(s string, i int) int {

@@ -57,6 +57,7 @@ func TestCodeValuesNoSecret(t *testing.T) {
 		{"index", "\t\tsKey = p.ElemList[0]\n                    password = auth[2]\n\treturn _token_name[_token_index[i]:_token_index[i+1]]\n", ""},
 		{"slice in a struct", "\t\t\t\t\tnew := &Line{Token: tokens[1:], InBlock: true}\n", ""},
 		{"short names", "\tt.token[1] = t1\n", ""},
+		{"a value holding a comma", "secrete = A,.:-¨@*¿?!\n", ".:-¨@*¿?!"},
 		{"password with brackets", "password: Hq8x[2]Lm4v9Q\n", "Hq8x[2]Lm4v9Q"},
 		{"tuple of names", "_SCHEME_KEYS = ('stdlib', 'platstdlib', 'purelib', 'platlib', 'include',\n                'scripts', 'data')\n", ""},
 		{"dict of names", "TOKEN_MAP = {\"NAME\": token.NAME,\n             \"STRING\": token.STRING}\n", ""},
@@ -187,6 +188,7 @@ func TestSplitIdentifierLines(t *testing.T) {
 		{"camel", "const (\n\tTokenUser = 1 + iota\n\tTokenGroups\n\tTokenPrivileges\n\tTokenOwner\n\tTokenPrimaryGroup\n\tTokenDefaultDacl\n\tTokenSessionReference\n)\n", ""},
 		{"lower camel", "const (\n\ttokenArrayStart = iota\n\ttokenArrayValue\n\ttokenArrayComma\n\ttokenObjectStart\n\ttokenObjectKey\n)\n", ""},
 		{"wrapped value", "DB_PASSWORD=Zx8cV7bN6m\nQ5wE4rT3yU\n", "Q5wE4rT3yU"},
+		{"wrapped piece ending in a capital", "token:\nQWxhZGRpbjpvcGVuc2VzYW1lQWxh\nijklmnopqrstuvwxyzA\n", "ijklmnopqrstuvwxyzA"},
 		{"wrapped letters", "token:\nQWxhZGRpbjpvcGVu\nc2VzYW1lQWxhZGRp\n", "c2VzYW1lQWxhZGRp"},
 	})
 }
