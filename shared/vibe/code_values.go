@@ -142,8 +142,11 @@ func codeOperand(t string) bool {
 		return !strings.ContainsAny(in, `"'`+"`0123456789") && (in == strings.ToLower(in) || in == strings.ToUpper(in)) && !symbolRandom(in)
 	}
 	if a, b, ok := strings.Cut(t, "*"); ok && a != "" && b != "" && !strings.Contains(b, "*") {
+		// A number or a short name times a name of words (k1024*encodingSize12, 1*tchar), not
+		// two short runs (Ab1*Cd2, a password's pieces).
 		short := func(x string) bool { return numberOperand(x) || len(x) <= 5 && identifierOperand(x) }
-		return short(a) && (identifierOperand(b) || numberOperand(b)) || short(b) && identifierOperand(a)
+		long := func(x string) bool { return numberOperand(x) || len(x) >= 4 && identifierOperand(x) && meanRunLength(x) >= 3 }
+		return short(a) && long(b) || short(b) && long(a)
 	}
 	return numberOperand(t) || identifierOperand(t)
 }

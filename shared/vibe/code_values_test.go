@@ -51,6 +51,7 @@ func TestCodeValuesNoSecret(t *testing.T) {
 		{"three-letter password", "[client]\npassword = xyz\n", "xyz"},
 		{"hex in a config line", "db:\n  password: 0xDEADBEEF\n", "0xDEADBEEF"},
 		{"a name joined to a password", "password = user + \"pass1234\"\n", "pass1234"},
+		{"a token holding a star", "token := Ab1*Cd2\n", "Ab1*Cd2"},
 		{"weak password quoted", "pw = \"Prl23Db#@\"\n", "Prl23Db#@"},
 		{"generated password in an expression line", "password = \"Xk9#fj3Lq2Zp8Rw!\"\n", "Xk9#fj3Lq2Zp8Rw!"},
 		{"slice", "            pw = pw[:-1]\n\t\tc.ptrKeys = c.ptrKeys[1:]\n\tkey = line[0:tabIndex]\n", ""},
