@@ -19,10 +19,8 @@ func argumentLiteralWord(s string, nameStart, nameEnd int, v string) bool {
 	if !word {
 		return false
 	}
+	name := s[nameStart:nameEnd]
 	q := nameStart > 0 && (s[nameStart-1] == '"' || s[nameStart-1] == '\'')
-	if q && literalListGoesOn(s, nameEnd) {
-		return true // "splitpasswd", "splitport", "splitquery": names in a list
-	}
 	j := nameStart
 	if q {
 		j--
@@ -30,25 +28,36 @@ func argumentLiteralWord(s string, nameStart, nameEnd int, v string) bool {
 	for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
 		j--
 	}
-	if j == 0 {
-		return false
+	before := byte('\n')
+	if j > 0 {
+		before = s[j-1]
 	}
-	switch s[j-1] {
-	case ',':
-		// The name is an argument after another: a variable handed on, or one literal of a
-		// list; a password's name quoted there is a key (set(cfg, "password", "letmein")).
-		return !q || !passwordName(s[nameStart:nameEnd])
+	if !q {
+		// f(secret, "key"), g(sid, secret, "key"): a variable handed on; not a constant named
+		// for one (setopt(CURLOPT_PASSWORD, "x")), nor a password's variable beside a word
+		// (check(password, "letmein"); pass is as often a compiler's pass).
+		return (before == '(' || before == ',') && name != strings.ToUpper(name) && (!passwordName(name) || strings.EqualFold(name, "pass"))
+	}
+	switch before {
 	case '(':
-		if q {
-			return dropVerbs[firstNamePart(callNameBefore(s, j-1))] // config.delete('_token', 'user')
-		}
-		// f(secret, "key"): a variable handed on; not a constant named for one
-		// (setopt(CURLOPT_PASSWORD, "x")), nor a password's variable compared with a word
-		// (check(password, "letmein"); pass is as often a pass of a compiler's).
-		name := s[nameStart:nameEnd]
-		return name != strings.ToUpper(name) && (!passwordName(name) || strings.EqualFold(name, "pass"))
+		return dropVerbs[firstNamePart(callNameBefore(s, j-1))] // config.delete('_token', 'user')
+	case ',':
+		// One literal of a list of them (exec.Command("git", "credential", "fill")), not a
+		// key after an object (setattr(cfg, 'secret', 'x')) nor a password's name.
+		return !passwordName(name) && literalBefore(s, j-1)
+	case '\n':
+		return literalListGoesOn(s, nameEnd) // "splitpasswd", "splitport", "splitquery" opening a line
 	}
 	return false
+}
+
+// literalBefore reports a quoted literal right before the comma at s[comma].
+func literalBefore(s string, comma int) bool {
+	k := comma
+	for k > 0 && (s[k-1] == ' ' || s[k-1] == '\t') {
+		k--
+	}
+	return k > 0 && (s[k-1] == '"' || s[k-1] == '\'')
 }
 
 // literalListGoesOn reports a quoted name followed by two more quoted literals, each after a
@@ -341,6 +350,9 @@ func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 		if k >= 4 && strings.EqualFold(s[k-4:k], "pass") && (k == 4 || !isWordByte(s[k-5])) && identifierWords(v) {
 			return true // pass 'v' as the verb: a word quoted in a sentence after pass, a verb
 		}
+	}
+	if head, _, ok := strings.Cut(v, " // "); ok && !quoted && metaWords[head] {
+		return true // pwd = name // always absolute: a placeholder word, then a comment
 	}
 	return !quoted && metaWords[v] && proseAfter(s, ve)
 }

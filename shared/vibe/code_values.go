@@ -145,7 +145,9 @@ func codeOperand(t string) bool {
 		// A number or a short name times a name of words (k1024*encodingSize12, 1*tchar), not
 		// two short runs (Ab1*Cd2, a password's pieces).
 		short := func(x string) bool { return numberOperand(x) || len(x) <= 5 && identifierOperand(x) }
-		long := func(x string) bool { return numberOperand(x) || len(x) >= 4 && identifierOperand(x) && meanRunLength(x) >= 3 }
+		long := func(x string) bool {
+			return numberOperand(x) || len(x) >= 4 && identifierOperand(x) && meanRunLength(x) >= 3
+		}
 		return short(a) && long(b) || short(b) && long(a)
 	}
 	return numberOperand(t) || identifierOperand(t)

@@ -884,9 +884,6 @@ func assignedValue(s string, i int) (int, int, bool) {
 		if c := strings.Index(v, " #"); c >= 0 {
 			v = v[:c]
 		}
-		if c := strings.Index(v, " // "); c >= 0 {
-			v = v[:c] // pwd = name // always absolute
-		}
 		v = strings.TrimRight(v, " \t\r,;")
 		if v != "" && strings.Count(v, " ") <= 5 && !strings.HasSuffix(v, ".") && !strings.HasSuffix(v, "{") && !strings.HasSuffix(v, "(") {
 			v = trimUnbalancedQuote(v)
