@@ -432,7 +432,8 @@ func identifierLine(t string) bool {
 }
 
 // idPairAccount reports a documentation form's match whose account, the word before the
-// password, is no function word of a sentence (login/password was specified).
+// password, is no function word of a sentence (login/password was specified), nor a long
+// noun before a participle (username/password authentication failed; admin/changed is a pair).
 func idPairAccount(m string) bool {
 	end := len(m)
 	for end > 0 && strings.IndexByte(" :(/\"',", m[end-1]) < 0 {
@@ -445,5 +446,9 @@ func idPairAccount(m string) bool {
 	for start > 0 && strings.IndexByte(" :(/\"',=)", m[start-1]) < 0 {
 		start--
 	}
-	return !functionWords[strings.ToLower(m[start:end])]
+	account, v := m[start:end], strings.TrimLeft(m[end:], " :(/\"',")
+	if lowerWord(account) && len(account) >= 8 && lowerWord(v) && strings.HasSuffix(v, "ed") {
+		return false // "authentication failed": a noun and a participle, not an account's pair
+	}
+	return !functionWords[strings.ToLower(account)]
 }

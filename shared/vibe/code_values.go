@@ -154,8 +154,9 @@ func codeOperand(t string) bool {
 }
 
 // binaryOperators are the operators an expression of code joins its operands with; not
-// Python's and and or, which a passphrase holds as often (salt and pepper).
-var binaryOperators = map[string]bool{"+": true, "-": true, "*": true, "/": true, "%": true, "<<": true, ">>": true,
+// Python's and and or, which a passphrase holds as often (salt and pepper), nor a slash,
+// which sets an account and its password apart in prose (ID/PW: admin / letmein).
+var binaryOperators = map[string]bool{"+": true, "-": true, "*": true, "%": true, "<<": true, ">>": true,
 	">>>": true, "|": true, "&": true, "^": true, "&^": true, "||": true, "&&": true, "??": true, "==": true, "!=": true,
 	"===": true, "!==": true, "<": true, ">": true, "<=": true, ">=": true}
 

@@ -171,6 +171,7 @@ func TestPasswordRulesProse(t *testing.T) {
 		{"from a variable's path", "            First we try to read the username/password from $HOME/.pypirc,\n", ""},
 		{"id and a word for a password", "ID/PW: root / toor\n", "toor"},
 		{"two connection-string pairs", "Password=Xk9fj3Lq2 Pwd=Zq8wLm4vT\n", "Zq8wLm4vT"},
+		{"account and password after a slash", "ID/PW: admin / changed\n", "changed"},
 		{"id and password", "ID/PW: master / Xy7pass99\n", "Xy7pass99"},
 		{"qualified constant", "\t\t// If the next token is token.CHAN we still don't know if it\n", ""},
 		{"type", "\t\treturn fmt.Errorf(\"tls: unsupported certificate: private key is *ed25519.PrivateKey, expected ed25519.PrivateKey\")\n", ""},

@@ -409,9 +409,10 @@ var configRules = []extraRule{
 		group:    1,
 		keywords: []string{"/pw", "/pass", "/pwd", "/psw", "/p/w", "(pw", "(pass", ",pw", ", pw", "/ pw", "/ pass", "/비", "(비"},
 		// Not a sentence's next words ("username/password authentication failed", "login/
-		// password was specified": a participle, or a function word where the account goes)
+		// password was specified": a noun and a participle, or a function word where the
+		// account goes)
 		// nor a variable's path ("the username/password from $HOME/.pypirc").
-		check:      func(v string) bool { return v[0] != '$' && !(lowerWord(v) && strings.HasSuffix(v, "ed")) },
+		check:      func(v string) bool { return v[0] != '$' },
 		matchCheck: idPairAccount,
 	},
 	{
