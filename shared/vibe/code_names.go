@@ -333,8 +333,11 @@ func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 			break
 		}
 	}
-	if promptValue(v) || escapedCharacters(v) || objectIdentifier(v) || spellsName(name, v) || describedParameter(name, v) || accountPlaceholder(v) {
+	if promptValue(v) || spellsName(name, v) || describedParameter(name, v) || accountPlaceholder(v) {
 		return true
+	}
+	if (escapedCharacters(v) || objectIdentifier(v)) && codeContext(s, vs-1, ve+1) {
+		return true // in code's literal: a config file's \u00e9\u00e8 or 1.2.3.4.5.6 is what it spells
 	}
 	if !passwordName(name) && propertyName(v) {
 		return true

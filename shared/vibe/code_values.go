@@ -10,10 +10,10 @@ import "strings"
 // codeShapedValue reports an unquoted value s[vs:ve] that is one of the shapes above.
 func codeShapedValue(s string, vs, ve int) bool {
 	v := strings.TrimRight(s[vs:ve], ",; ")
-	if v == "" {
+	if v == "" || !codeContext(s, vs, ve) {
 		return false
 	}
-	if machineInteger(v) && !configColon(s, vs, ve) || indexExpression(v) || arrayType(v) || len(v) <= 2 && (isLetter(v[0]) || v[0] == '_') && identifierOperand(v) && statementEnd(s, vs+len(v)) {
+	if machineInteger(v) || indexExpression(v) || arrayType(v) || len(v) <= 2 && (isLetter(v[0]) || v[0] == '_') && identifierOperand(v) && statementEnd(s, vs+len(v)) {
 		return true // FILTER_PASS = 0x2, key = line[0:tabIndex], [256]bool{, t.token[1] = t1 (a password has three characters or more)
 	}
 	if regexLiteral(v, s[ve:lineEndAt(s, ve)]) {
@@ -26,18 +26,58 @@ func codeShapedValue(s string, vs, ve int) bool {
 	return operatorExpression(rest) || collectionLiteral(rest) || chainedAssignment(rest)
 }
 
-// configColon reports a value after a colon that ends its line, as a YAML or properties
-// file writes one (password: 0xDEADBEEF): a literal there, not code's constant (Flags: 0x2,).
-func configColon(s string, vs, ve int) bool {
+// codeContext reports a value of a statement of code rather than of a config file, by the
+// operator before it: an assignment with blanks around its = (x = v, not an INI file's) or
+// :=, an argument, or a member of an object literal — a colon whose value a comma or a
+// semicolon ends, whose line follows a member that does or goes on in the next line's
+// operator — or a slice's bound (a[i:j]). A config file writes its
+// literals after a glued = (.env, properties, a flag) or a colon that ends the line (YAML),
+// and there tokens[1], 0xDEADBEEF or a.b=c are the values they spell.
+func codeContext(s string, vs, ve int) bool {
 	k := vs
 	for k > 0 && (s[k-1] == ' ' || s[k-1] == '\t') {
 		k--
 	}
-	if k == 0 || s[k-1] != ':' {
+	if k == 0 {
 		return false
 	}
-	rest := strings.TrimSpace(s[ve:lineEndAt(s, ve)])
-	return rest == "" || rest[0] == '#'
+	switch s[k-1] {
+	case '(', ',':
+		return true
+	case '=':
+		if k >= 2 && s[k-2] == ':' {
+			return true
+		}
+		ls := strings.LastIndexByte(s[:k], '\n') + 1
+		return k >= 2 && (s[k-2] == ' ' || s[k-2] == '\t') && !iniSection(s, ls)
+	case ':':
+		if k >= 2 && s[k-2] == ':' {
+			return false
+		}
+		rest := strings.TrimSpace(s[ve:lineEndAt(s, ve)])
+		if rest != "" && (rest[len(rest)-1] == ',' || rest[len(rest)-1] == ';' || strings.IndexByte(",])", rest[0]) >= 0) {
+			return true
+		}
+		ls := strings.LastIndexByte(s[:k], '\n') + 1
+		return objectMemberAbove(s, ls) || continuedBelow(s, ve)
+	}
+	return false
+}
+
+// continuedBelow reports a next line that goes on with the expression ending the line at i:
+// it opens with an operator (? 'same-origin', && ok, || x, + y, .then(…)).
+func continuedBelow(s string, i int) bool {
+	e := lineEndAt(s, i)
+	if e >= len(s) {
+		return false
+	}
+	next := strings.TrimLeft(s[e+1:lineEndAt(s, e+1)], " \t")
+	for _, op := range []string{"? ", "&& ", "|| ", "?? ", "+ ", ". ", "."} {
+		if strings.HasPrefix(next, op) && len(next) > len(op) {
+			return op != "." || isLetter(next[1])
+		}
+	}
+	return false
 }
 
 // statementEnd reports what ends a value of code at i: the line's end, a semicolon, a
