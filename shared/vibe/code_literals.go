@@ -123,8 +123,9 @@ func wrappedLiteral(s string, vs, ve int) (int, int, bool) {
 }
 
 // formatVerb is a value that is all a format verb or a positional slot: %s, %v, %w (Go's
-// wrapped error: "failed to get token: %w"), %1$s, {0}, an SQL bind (access_token = ?).
-var formatVerb = regexp.MustCompile(`^(?:%[-+# 0]?\d*\$?[svdqxXpwTtcobefgEG]|\{\d{1,2}\}|\?)$`)
+// wrapped error: "failed to get token: %w"), Python's %r and %a, %1$s, {0}, an SQL bind
+// (access_token = ?).
+var formatVerb = regexp.MustCompile(`^(?:%[-+# 0]?\d*\$?[svdqxXpwTtcobefgEGraiu]|\{\d{1,2}\}|\?)$`)
 
 // versionRange is a package manager's version or range (the value of a dependency named
 // jsonwebtoken, passport-jwt or keytar in package.json): ^9.0.2, ~1.2, >=2.0.0, 1.2.3-beta.1;
@@ -207,6 +208,9 @@ func templateLiteral(v string) bool {
 			return false
 		}
 		r = r[i+j+1:]
+	}
+	if len(outside) <= 16 && !hasAlnum(outside) {
+		return true // `)$))${extglobStar}`: a pattern's punctuation around what it computes
 	}
 	return len(outside) <= 16 && !hasDigitAndLetter(outside) && !strings.ContainsAny(outside, "{}()[]<>$")
 }
@@ -409,7 +413,7 @@ func codeValue(s string, vs, ve int) bool {
 	if v == "" {
 		return false
 	}
-	if codeArgumentReference(v) || jsExpression(v) {
+	if codeArgumentReference(v) || jsExpression(v) || codeShapedValue(s, vs, ve) {
 		return true
 	}
 	if i := strings.Index(v, ", "); i > 0 && strings.IndexByte(v[:i], '.') > 0 && identifierPath(v[:i]) {

@@ -64,7 +64,8 @@ var configRules = []extraRule{
 		re:       regexp.MustCompile(`(?:^|\s)(?:password|passwd|account)\s+("[^"\n]+"|[^\s"]+)`),
 		group:    1,
 		keywords: []string{"machine "},
-		check:    func(v string) bool { return !passwordCompound(v) },
+		// Not a word of a sentence's grammar: "username and password from ~/.netrc".
+		check: func(v string) bool { return !passwordCompound(v) && !functionWords[strings.ToLower(v)] },
 	},
 	{
 		// .npmrc _auth / _password (base64), and //registry/:_authToken= with any key case.
@@ -102,6 +103,8 @@ var configRules = []extraRule{
 		id:       ruleSQLPass,
 		re:       regexp.MustCompile(`(?i)\b(?:create|alter|grant|set)\b[^;\n]{0,120}?\bidentified\s+(?:with\s+[\w]+\s+)?(?:by|as)\s+(?:password\s+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'";\\]+))`),
 		keywords: []string{"identified"},
+		// Not prose: "a set of objects identified by their unique id".
+		check: func(v string) bool { return !functionWords[strings.ToLower(v)] },
 	},
 	{
 		id:       ruleSQLPass,
@@ -405,6 +408,12 @@ var configRules = []extraRule{
 		re:       regexp.MustCompile(`(?i)\b(?:id|user(?:name)?|login|account|계정|아이디)\s*[/(,]\s*(?:pa[as]sw\w*|pswd|pwd?|pw|p/w|비밀번호|비번)\)?(?:\s*->\s*|[ =:)(/]{1,8}|\s+is\s+|\s+are\s+)\(?[\w.@-]{2,64}[ :(/"',]{1,8}([^\s)"',]{4,64})`),
 		group:    1,
 		keywords: []string{"/pw", "/pass", "/pwd", "/psw", "/p/w", "(pw", "(pass", ",pw", ", pw", "/ pw", "/ pass", "/비", "(비"},
+		// Not a sentence's next words ("username/password authentication failed", "login/
+		// password was specified": a noun and a participle, or a function word where the
+		// account goes)
+		// nor a variable's path ("the username/password from $HOME/.pypirc").
+		check:      func(v string) bool { return v[0] != '$' },
+		matchCheck: idPairAccount,
 	},
 	{
 		// "the password is Xy7pass99", "token was: abc123DEF": the value after is/was needs a
@@ -417,7 +426,9 @@ var configRules = []extraRule{
 		keywords: []string{" is", " are", " was", " were", " will be", "set to", "changed to", "reset to", "updated to", " for ", " of "},
 		// Not a path nor what follows a URL's scheme: git's prompt Password for
 		// 'https://bot@github.com': has no value.
-		check:      func(v string) bool { return v[0] != '/' && v[0] != '\\' },
+		// Nor a qualified name of code: "the next token is token.CHAN", "private key is
+		// *ed25519.PrivateKey".
+		check:      func(v string) bool { return v[0] != '/' && v[0] != '\\' && !qualifiedName(v) },
 		matchCheck: proseNamedValue,
 		anchors:    secretWordBeforeIs,
 	},
@@ -478,6 +489,7 @@ var configRules = []extraRule{
 		group:      1,
 		anchors:    pgpassLines,
 		matchCheck: pgpassFields,
+		check:      hasAlnum, // *:*:*:*: a wildcard's fields
 	},
 	{
 		// A table row: | password | Xy7pass99 |

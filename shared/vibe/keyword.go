@@ -50,6 +50,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if fs := flagStart(chunk, nameStart); fs >= 0 && (flagTakesNoSecret(chunk[fs:nameEnd]) || secretNameValue(flagValue(chunk, nameEnd))) || qualifiedKey(chunk, nameStart, name) || testStatus(chunk, nameStart, name) || gitRefUpdate(chunk, nameStart) || strings.IndexByte(name, '-') >= 0 && idHeaderName(strings.ToLower(name)) || notAssignedName(chunk, nameStart, nameEnd) || passVerb(chunk, nameStart, name) || hclBlockLabel(chunk, nameStart) {
 				continue // gpg --export-secret-keys KEYID: a flag that acts on secrets; Cache key: …
 			}
+			if qualifiedConstant(name) || pathSegmentName(chunk, nameStart, nameEnd) || recordFieldName(chunk, nameStart, nameEnd) {
+				continue // token.XOR: "…", {"go/token", "…"}, groupname:password:GID: no key's name
+			}
 			if !nameHasSecretWord(name) && !twoWordSecretName(chunk, nameStart, name) {
 				if !keyLikeName(name) && !credentialLikeName(name) || metadataName(name) {
 					continue // private_key_path, client_id_label: about a secret, not one
@@ -58,7 +61,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				if ws, we, w := wrappedLiteral(chunk, vs, ve); ok && w {
 					vs, ve = ws, we // jwtKey := []byte("…")
 				}
-				if ok && keyedValue(name, chunk[vs:ve]) && !(!quotedAt(chunk, vs) && codeValue(chunk, vs, ve)) {
+				if ok && keyedValue(name, chunk[vs:ve]) && !(!quotedAt(chunk, vs) && codeValue(chunk, vs, ve)) && !wordsNoSecret(chunk, vs, ve, name, quotedAt(chunk, vs)) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
 				} else if ok && f.view != "" {
 					// Escapes in the value (\u0026, a quote escaped inside it): judge the value
@@ -74,7 +77,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 					// credential, then a random one after a blank or glued to it.
 					// setAuth("…"), .authorization("…"), define('AUTH', '…'): a generated
 					// literal passed under an auth name.
-					if vs, ve, ok := authArgument(f, chunk, off, name, nameEnd); ok {
+					if vs, ve, ok := authArgument(f, chunk, off, name, nameStart, nameEnd); ok {
 						f.addSpan(ruleKeyword, off+vs, off+ve)
 					} else if vs, ve, ok := spacedValue(chunk, nameEnd); ok && credentialValue(chunk[vs:ve]) && generatedValue(chunk[vs:ve], keyLikeName(name)) {
 						f.addSpan(ruleKeyword, off+vs, off+ve)
@@ -94,6 +97,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				// Not in a list: ["password", "email"] names two fields.
 				// Not after a variable: new PDO($dsn, 'app', …) passes $dsn, then the user.
 				vs, ve, ok = literalArgument(chunk, nameEnd)
+				if ok && argumentLiteralWord(chunk, nameStart, nameEnd, chunk[vs:ve]) {
+					continue // within(pass, "slices"), exec.Command("git", "credential", "fill")
+				}
 			}
 			if !ok {
 				// NAME value with only blanks between (a log line, a table, a Dockerfile ENV),
@@ -138,7 +144,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				continue // secret "app-tls" created: a resource's name
 			}
 			code := !quoted && !def && codeValue(chunk, vs, ve)
-			if !code && keepKeyword(name, chunk[vs:ve], literal) {
+			if !code && !wordsNoSecret(chunk, vs, ve, name, literal) && keepKeyword(name, chunk[vs:ve], literal) {
 				f.addSpan(ruleKeyword, off+vs, off+ve)
 			} else if code || callLike.MatchString(chunk[vs:ve]) || codeReference(chunk[vs:ve]) {
 				// getenv("X", "x"), const password = process.env.DB_PASSWORD || 'x': the
@@ -154,12 +160,12 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 
 // authArgument returns a generated literal passed to a call named for an authorization or
 // a key (setAuth("…"), .appKey("…"), define('AUTH', '…')), judged as the text writes it.
-func authArgument(f *findings, chunk string, off int, name string, nameEnd int) (int, int, bool) {
+func authArgument(f *findings, chunk string, off int, name string, nameStart, nameEnd int) (int, int, bool) {
 	if !authName(name) && !keyLikeName(name) {
 		return 0, 0, false
 	}
 	vs, ve, ok := literalArgument(chunk, nameEnd)
-	if !ok {
+	if !ok || argumentLiteralWord(chunk, nameStart, nameEnd, chunk[vs:ve]) {
 		return 0, 0, false
 	}
 	v := chunk[vs:ve]
@@ -554,6 +560,9 @@ func configLiteral(s string, nameStart, nameEnd, vs, ve int) bool {
 	op := strings.Trim(between, `"' \t`)
 	switch op {
 	case ":":
+		if objectMemberAbove(s, ls) {
+			return false // the last member of an object literal, its comma left out
+		}
 	case "=":
 		if strings.ContainsAny(between, " \t") && !iniSection(s, ls) {
 			return false // name = value outside an INI file: code as often as config

@@ -343,7 +343,9 @@ var extraRules = append([]extraRule{
 		id: ruleConnString,
 		// A value in braces may hold ; (ADO.NET: Password={a;b}).
 		// Not a variable ($password = …: code, the keyword rule's).
-		re:       regexp.MustCompile(`(?i)(?:^|[^$])\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}(\{[^}\n]{1,400}\}|[^;"'\s=>][^;"'\s]{0,400})`),
+		// (The word after the value, when there is one, tells a sentence: PWD=dir to the
+		// environment.)
+		re:       regexp.MustCompile(`(?i)(?:^|[^$])\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}(\{[^}\n]{1,400}\}|[^;"'\s=>][^;"'\s]{0,400})(?:[ \t][a-z]{1,8}(?:[ \t.,]|$))?`),
 		group:    1,
 		keywords: []string{"password", "pwd", "accountkey", "sharedaccess", "access_key", "secretkey", "client_secret"},
 		// Not a call (password = get_password()), what opens an expression (password = (…)
@@ -352,10 +354,11 @@ var extraRules = append([]extraRule{
 			if amp := strings.IndexByte(v, '&'); amp > 0 {
 				v = v[:amp] // ?user=app&password=xxx&ssl=true: the query's next parameter
 			}
-			bare := strings.TrimRight(v, ",)") // password=password), pwd=None,
+			bare := strings.TrimRight(v, ",):;") // password=password), pwd=None,, pwd=None):
 			return len(v) >= 3 && v != "@" && !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" && !placeholderValue(bare) && !codeReference(v) && !codeArgumentReference(v) && !pathValue(v) &&
-				!(codeLike.MatchString(v) && strings.ContainsAny(v, ".[") && !randomSegment(v))
+				!(codeLike.MatchString(v) && strings.ContainsAny(v, ".[") && !randomSegment(v)) && !(v[0] == '/' && identifierWords(v[1:]))
 		},
+		matchCheck: connectionStringCode,
 	},
 	{
 		// PEM private keys, also cut short (no END line).
@@ -823,6 +826,8 @@ var (
 		"names": true, "labels": true, "fields": true, "kinds": true, "types": true,
 		// where a listing goes on: nextPageToken, continuationToken, syncToken
 		"page": true, "continuation": true, "sync": true,
+		// what code says when it fails: invalidTokenPanic = "invalid jsontext.Token; …"
+		"panic": true,
 		// what hands out a credential: credential_helper = osxkeychain
 		"helper": true, "helpers": true,
 	}
@@ -837,7 +842,7 @@ func nameHasSecretWord(name string) bool {
 		if notSecretWords[p] {
 			return false
 		}
-		if secretWords[p] || i > 0 && secretPairs[[2]string{parts[i-1], p}] || glued(p) || p == "pat" && len(parts) > 1 {
+		if secretWords[p] || i > 0 && secretPairs[[2]string{parts[i-1], p}] || glued(p) && !capitalizedPassWord(name, p) || p == "pat" && len(parts) > 1 {
 			found = true
 		}
 	}
@@ -860,6 +865,25 @@ func envKeyName(name string, parts []string) bool {
 		return false
 	}
 	return true
+}
+
+// capitalizedPassWord reports a part that ends in pass written in the name as one
+// capitalised word after a dot or before another (P.Minipass, exports.MinipassSized): the
+// name's case says
+// where its words end, and pass is no word of its own there (dbPass, userpass and DBPASS
+// say nothing of the kind).
+func capitalizedPassWord(name, p string) bool {
+	if len(p) <= 4 || !strings.HasSuffix(p, "pass") || strings.Contains(p, "passw") {
+		return false
+	}
+	w := strings.ToUpper(p[:1]) + p[1:]
+	i := strings.Index(name, w)
+	if i < 0 || i+len(w) < len(name) && isLowerByte(name[i+len(w)]) {
+		return false
+	}
+	// A member's or a type's name (P.Minipass, MinipassSized), not a name that is the word
+	// alone (Userpass = "…").
+	return i > 0 && name[i-1] == '.' || i+len(w) < len(name) && isUpperByte(name[i+len(w)])
 }
 
 // glued catches secret words run together with a prefix: PGPASSWORD, dbpwd, BOTTOKEN.

@@ -215,7 +215,8 @@ func tokenLineRuns(text string) [][]piece {
 			// = only as base64 padding: name=value lines are assignments, not pieces.
 			ok = tokenChar(text[k]) || text[k] == '=' && k >= le-2
 		}
-		ok = ok && !nextKeyLine(text[ls:le]) // API_KEY= left blank: an entry, not padding
+		ok = ok && !nextKeyLine(text[ls:le])    // API_KEY= left blank: an entry, not padding
+		ok = ok && !identifierLine(text[ls:le]) // TOKEN_DUPLICATE, TokenGroups: an enum's next constant
 		if ok {
 			r.add(piece{ls, le})
 		} else {

@@ -1,0 +1,349 @@
+package vibe
+
+import "strings"
+
+// What code assigns under a credential's name when it holds none: a machine integer, an
+// expression of names and numbers, an index or a slice, a collection, a chained assignment,
+// another constant, a regular expression. Each is judged on the value the keyword rule
+// found and the rest of its line, never on the whole text.
+
+// codeShapedValue reports an unquoted value s[vs:ve] that is one of the shapes above.
+func codeShapedValue(s string, vs, ve int) bool {
+	v := strings.TrimRight(s[vs:ve], ",; ")
+	if v == "" || !codeContext(s, vs, ve) {
+		return false
+	}
+	if machineInteger(v) || indexExpression(v) || arrayType(v) || len(v) <= 2 && (isLetter(v[0]) || v[0] == '_') && identifierOperand(v) && statementEnd(s, vs+len(v)) {
+		return true // FILTER_PASS = 0x2, key = line[0:tabIndex], [256]bool{, t.token[1] = t1 (a password has three characters or more)
+	}
+	if regexLiteral(v, s[ve:lineEndAt(s, ve)]) {
+		return true // UNEXPECTED_TOKEN = /^Unexpected token/i
+	}
+	if strings.IndexByte(v, '*') > 0 && codeOperand(v) || upperConstant(v) && strings.HasSuffix(s[max(0, vs-3):vs], "= ") {
+		return true // token = 1*tchar, TOKEN_EXECUTE = STANDARD_RIGHTS_EXECUTE
+	}
+	rest := s[vs:lineEndAt(s, vs)]
+	return operatorExpression(rest) || collectionLiteral(rest) || chainedAssignment(rest)
+}
+
+// codeContext reports a value of a statement of code rather than of a config file, by the
+// operator before it: an assignment with blanks around its = (x = v, not an INI file's) or
+// :=, an argument, or a member of an object literal — a colon whose value a comma or a
+// semicolon ends, whose line follows a member that does or goes on in the next line's
+// operator — or a slice's bound (a[i:j]). A config file writes its
+// literals after a glued = (.env, properties, a flag) or a colon that ends the line (YAML),
+// and there tokens[1], 0xDEADBEEF or a.b=c are the values they spell.
+func codeContext(s string, vs, ve int) bool {
+	k := vs
+	for k > 0 && (s[k-1] == ' ' || s[k-1] == '\t') {
+		k--
+	}
+	if k == 0 {
+		return false
+	}
+	switch s[k-1] {
+	case '(', ',':
+		return true
+	case '=':
+		if k >= 2 && s[k-2] == ':' {
+			return true
+		}
+		ls := strings.LastIndexByte(s[:k], '\n') + 1
+		return k >= 2 && (s[k-2] == ' ' || s[k-2] == '\t') && !iniSection(s, ls)
+	case ':':
+		if k >= 2 && s[k-2] == ':' {
+			return false
+		}
+		rest := strings.TrimSpace(s[ve:lineEndAt(s, ve)])
+		if rest != "" && (rest[len(rest)-1] == ',' || rest[len(rest)-1] == ';' || strings.IndexByte(",])", rest[0]) >= 0) {
+			return true
+		}
+		ls := strings.LastIndexByte(s[:k], '\n') + 1
+		return objectMemberAbove(s, ls) || continuedBelow(s, ve)
+	}
+	return false
+}
+
+// continuedBelow reports a next line that goes on with the expression ending the line at i:
+// it opens with an operator (? 'same-origin', && ok, || x, + y, .then(…)).
+func continuedBelow(s string, i int) bool {
+	e := lineEndAt(s, i)
+	if e >= len(s) {
+		return false
+	}
+	next := strings.TrimLeft(s[e+1:lineEndAt(s, e+1)], " \t")
+	for _, op := range []string{"? ", "&& ", "|| ", "?? ", "+ ", ". ", "."} {
+		if strings.HasPrefix(next, op) && len(next) > len(op) {
+			return op != "." || isLetter(next[1])
+		}
+	}
+	return false
+}
+
+// statementEnd reports what ends a value of code at i: the line's end, a semicolon, a
+// closing parenthesis, or a comma and a blank; not a comma inside a value (A,.:-¨@*).
+func statementEnd(s string, i int) bool {
+	if i >= len(s) {
+		return true
+	}
+	switch s[i] {
+	case '\n', '\r', ';', ')':
+		return true
+	case ',':
+		return i+1 >= len(s) || s[i+1] == ' ' || s[i+1] == '\n'
+	}
+	return false
+}
+
+func lineEndAt(s string, i int) int {
+	if e := strings.IndexByte(s[i:], '\n'); e >= 0 {
+		return i + e
+	}
+	return len(s)
+}
+
+// machineInteger reports an integer literal in hex, octal or binary of at most 64 bits
+// (0x2, 0x0020, 0xc0406619, 0o755, 0b1010), maybe with a C suffix (0xffUL): a flag or a
+// constant. A key written in hex is 128 bits or more: 0x and 32 hex digits stays a key.
+func machineInteger(v string) bool {
+	if len(v) < 3 || v[0] != '0' {
+		return false
+	}
+	digits := v[2:]
+	for len(digits) > 1 && strings.IndexByte("uUlL", digits[len(digits)-1]) >= 0 {
+		digits = digits[:len(digits)-1]
+	}
+	if digits == "" || len(digits) > 16 {
+		return false
+	}
+	switch v[1] {
+	case 'x', 'X':
+		return isHex(digits)
+	case 'o', 'O', 'b', 'B':
+		return isDigits(digits)
+	}
+	return false
+}
+
+// identifierOperand reports a name of code as an expression's operand: letters, digits and
+// _ . $, opening with a letter, _ or $, the digits of each part after its letters (k1024,
+// encodingSize12, arm.C_WBIT) or before a capitalised word (X509Subject), never a letter
+// run after a digit as random runs have (Xk9fj3).
+func identifierOperand(t string) bool {
+	if t == "" || !(isLetter(t[0]) || t[0] == '_' || t[0] == '$') || len(t) > 64 {
+		return false
+	}
+	digit := false
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case isDigitByte(c):
+			digit = true
+		case isLetter(c):
+			if digit && !(isUpperByte(c) && i+2 < len(t) && isLowerByte(t[i+1]) && isLowerByte(t[i+2])) {
+				return false // X509Subject, Base64Encode: a word after the digits; not Xk9fj3
+			}
+			digit = false
+		case c == '_' || c == '.' || c == '$':
+			digit = false
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// numberOperand reports a decimal, hex or floating-point number.
+func numberOperand(t string) bool {
+	if machineInteger(t) || isDigits(t) {
+		return true
+	}
+	i := strings.IndexByte(t, '.')
+	return i > 0 && i < len(t)-1 && isDigits(t[:i]) && isDigits(t[i+1:])
+}
+
+// codeOperand reports an operand of an expression: a name, a number, a product of a number
+// or a short name with a name (k1024*encodingSize12, 1*tchar), or a literal of one word in
+// one case without digits ('anonymous@'), inside any parentheses and after a unary operator.
+func codeOperand(t string) bool {
+	t = strings.TrimLeft(t, "(!~-&")
+	t = strings.TrimRight(t, ")")
+	if t == "" {
+		return false
+	}
+	if q := t[0]; q == '\'' || q == '"' || q == '`' {
+		in := t[1:]
+		if len(in) == 0 || in[len(in)-1] != q {
+			return false
+		}
+		in = in[:len(in)-1]
+		// A word, maybe with punctuation ('anonymous', 'anonymous@'): no digit, one case, as
+		// a password joined to a name has (user + "pass1234").
+		return !strings.ContainsAny(in, `"'`+"`0123456789") && (in == strings.ToLower(in) || in == strings.ToUpper(in)) && !symbolRandom(in)
+	}
+	if a, b, ok := strings.Cut(t, "*"); ok && a != "" && b != "" && !strings.Contains(b, "*") {
+		// A number or a short name times a name of words (k1024*encodingSize12, 1*tchar), not
+		// two short runs (Ab1*Cd2, a password's pieces).
+		short := func(x string) bool { return numberOperand(x) || len(x) <= 5 && identifierOperand(x) }
+		long := func(x string) bool {
+			return numberOperand(x) || len(x) >= 4 && identifierOperand(x) && meanRunLength(x) >= 3
+		}
+		return short(a) && long(b) || short(b) && long(a)
+	}
+	return numberOperand(t) || identifierOperand(t)
+}
+
+// binaryOperators are the operators an expression of code joins its operands with; not
+// Python's and and or, which a passphrase holds as often (salt and pepper), nor a slash,
+// which sets an account and its password apart in prose (ID/PW: admin / letmein).
+var binaryOperators = map[string]bool{"+": true, "-": true, "*": true, "%": true, "<<": true, ">>": true,
+	">>>": true, "|": true, "&": true, "^": true, "&^": true, "||": true, "&&": true, "??": true, "==": true, "!=": true,
+	"===": true, "!==": true, "<": true, ">": true, "<=": true, ">=": true}
+
+// operatorExpression reports a line's rest that is an expression: operands set apart by
+// binary operators with blanks around them (1 << iota, i + 1, STANDARD_RIGHTS_READ |
+// TOKEN_QUERY, corsAttributeState === 'anonymous', nodot + token.output), or an operand
+// then an operator that the next line continues (STANDARD_RIGHTS_REQUIRED |). A trailing
+// comment or statement end is left out.
+func operatorExpression(rest string) bool {
+	if c := strings.Index(rest, " //"); c >= 0 {
+		rest = rest[:c]
+	}
+	if c := strings.Index(rest, " #"); c >= 0 {
+		rest = rest[:c]
+	}
+	rest = strings.TrimRight(rest, " \t\r;,")
+	if len(rest) > 200 {
+		return false
+	}
+	fields := strings.Fields(rest)
+	if len(fields) < 2 {
+		return false
+	}
+	for i, f := range fields {
+		if i%2 == 1 {
+			if !binaryOperators[f] {
+				return false
+			}
+			continue
+		}
+		if !codeOperand(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// indexExpression reports a name indexed or sliced by numbers and names (tokens[1:],
+// _token_index[i+1], p.ElemList[0], pw[:-1], line[0:tabIndex]): an element of something
+// held elsewhere.
+func indexExpression(v string) bool {
+	i := strings.IndexByte(v, '[')
+	if i <= 0 || v[len(v)-1] != ']' || !identifierOperand(v[:i]) {
+		return false
+	}
+	for k := i; k < len(v); k++ {
+		c := v[k]
+		if !isWordByte(c) && strings.IndexByte("[]:+-*. ", c) < 0 {
+			return false
+		}
+	}
+	return strings.Count(v, "[") == strings.Count(v, "]")
+}
+
+// arrayType reports a Go array type opening a composite literal ([256]bool{, [n]byte{).
+func arrayType(v string) bool {
+	i := strings.IndexByte(v, ']')
+	if v[0] != '[' || i < 2 || i+1 >= len(v) || !isLetter(v[i+1]) {
+		return false
+	}
+	n := v[1:i]
+	return isDigits(n) || identifierOperand(n)
+}
+
+// collectionLiteral reports a line's rest that opens a tuple, list, set or map literal whose
+// first element is a quoted name or a name followed by a comma or a colon (('stdlib',
+// 'platstdlib', …), {"NAME": token.NAME, …), or a parenthesised comma expression
+// ((0, f)(x)): what it holds is listed, not one secret.
+func collectionLiteral(rest string) bool {
+	if len(rest) < 4 || strings.IndexByte("([{", rest[0]) < 0 {
+		return false
+	}
+	in := strings.TrimLeft(rest[1:], " \t")
+	end := strings.IndexAny(in, ",:")
+	if end <= 0 || end+1 >= len(in) || in[end+1] != ' ' {
+		return false
+	}
+	first := strings.TrimRight(in[:end], " \t")
+	if first == "" {
+		return false
+	}
+	if q := first[0]; q == '"' || q == '\'' {
+		return len(first) >= 2 && first[len(first)-1] == q && identifierWords(first[1:len(first)-1])
+	}
+	return codeOperand(first)
+}
+
+// chainedAssignment reports a line's rest that assigns on (exports.SizeError = void 0,
+// P.isWritable=P.isReadable=void 0): the name the value would be is the next target. Glued
+// to its =, only a member's path is one: a generated value may hold = (Yg=Cw9+…).
+func chainedAssignment(rest string) bool {
+	i := 0
+	for i < len(rest) && (isWordByte(rest[i]) || rest[i] == '.' || rest[i] == '$') {
+		i++
+	}
+	if i == 0 || !identifierOperand(rest[:i]) {
+		return false
+	}
+	j := skipBlanks(rest, i, 2)
+	if j >= len(rest) || rest[j] != '=' || j+1 < len(rest) && rest[j+1] == '=' {
+		return false
+	}
+	if j == i {
+		// Glued (minified): a member's path (P.isWritable=…), not a value holding = (Yg=Cw9+…).
+		return strings.IndexByte(rest[:i], '.') > 0
+	}
+	return j+1 < len(rest) && rest[j+1] == ' '
+}
+
+// regexLiteral reports a JavaScript regular expression literal (/^Unexpected token/i): the
+// value opens with a slash and the line closes it, maybe with flags, before the statement
+// ends.
+func regexLiteral(v, after string) bool {
+	if len(v) < 2 || v[0] != '/' || v[1] == '/' || v[1] == ' ' || v[1] == '*' {
+		return false
+	}
+	line := v + after
+	line = strings.TrimRight(line, " \t\r;,)")
+	for line != "" && strings.IndexByte("dgimsuvy", line[len(line)-1]) >= 0 {
+		line = line[:len(line)-1]
+	}
+	return len(line) > 2 && line[len(line)-1] == '/' && line[len(line)-2] != '\\' && (v[1] == '^' || strings.ContainsAny(line, `\()[]?+*`))
+}
+
+// upperConstant reports another constant's name: upper-case words joined by underscores
+// (STANDARD_RIGHTS_EXECUTE).
+func upperConstant(v string) bool {
+	return strings.IndexByte(v, '_') > 0 && v == strings.ToUpper(v) && identifierWords(v) && !strings.ContainsAny(v, ".:-") && len(v) <= 64
+}
+
+// objectMemberAbove reports a line above ls that is a member of an object literal: a name,
+// a colon, a value and the comma that goes on to the next member (onopen: kEnumerableProperty,).
+// A YAML or properties line ends without one.
+func objectMemberAbove(s string, ls int) bool {
+	if ls == 0 {
+		return false
+	}
+	ps := strings.LastIndexByte(s[:ls-1], '\n') + 1
+	line := strings.TrimSpace(s[ps : ls-1])
+	if len(line) < 4 || line[len(line)-1] != ',' {
+		return false
+	}
+	k := 0
+	for k < len(line) && (isWordByte(line[k]) || line[k] == '$') {
+		k++
+	}
+	return k > 0 && k+1 < len(line) && line[k] == ':' && line[k+1] == ' '
+}
+
+func isLowerByte(c byte) bool { return c >= 'a' && c <= 'z' }

@@ -1,0 +1,457 @@
+package vibe
+
+import "strings"
+
+// What a name or a literal says that the keyword rule reads as a credential's and is none:
+// an argument handed on, a qualified constant, a path's last segment, a field of a record's
+// format; a prompt, an escaped symbol, an object identifier, the name spelled again, a
+// sentence.
+
+// argumentLiteralWord reports a literal the keyword rule took as the argument after a name
+// (name, "literal") when the name is itself an argument handed on (within(pass, "slices"),
+// deriveSecret(s.hash, s.secret, "derived", nil), check.error(e, MissingLitKey, "missing key
+// in map literal")) or a literal in a list of them (exec.Command("git", "credential",
+// "fill")), or the call reads or drops a setting by its name (config.delete('_token',
+// 'user')): the literal is the next argument, and a word or a message there is no secret.
+// A generated value or a weak password with digits (hunter2) stays one.
+func argumentLiteralWord(s string, nameStart, nameEnd int, v string) bool {
+	word := identifierWords(v) || strings.Count(v, " ") >= 1 && proseWords(v)
+	if !word {
+		return false
+	}
+	name := s[nameStart:nameEnd]
+	q := nameStart > 0 && (s[nameStart-1] == '"' || s[nameStart-1] == '\'')
+	j := nameStart
+	if q {
+		j--
+	}
+	for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
+		j--
+	}
+	before := byte('\n')
+	if j > 0 {
+		before = s[j-1]
+	}
+	if !q {
+		// f(secret, "key"), g(sid, secret, "key"): a variable handed on; not a constant named
+		// for one (setopt(CURLOPT_PASSWORD, "x")), nor a password's variable beside a word
+		// (check(password, "letmein"); pass is as often a compiler's pass).
+		return (before == '(' || before == ',') && name != strings.ToUpper(name) && (!passwordName(name) || strings.EqualFold(name, "pass"))
+	}
+	switch before {
+	case '(':
+		return dropVerbs[firstNamePart(callNameBefore(s, j-1))] // config.delete('_token', 'user')
+	case ',':
+		// One literal of a list of them (exec.Command("git", "credential", "fill")), not a
+		// key after an object (setattr(cfg, 'secret', 'x')) nor a password's name.
+		return !passwordName(name) && literalBefore(s, j-1)
+	case '\n':
+		return literalListGoesOn(s, nameEnd) // "splitpasswd", "splitport", "splitquery" opening a line
+	}
+	return false
+}
+
+// literalBefore reports a quoted literal right before the comma at s[comma].
+func literalBefore(s string, comma int) bool {
+	k := comma
+	for k > 0 && (s[k-1] == ' ' || s[k-1] == '\t') {
+		k--
+	}
+	return k > 0 && (s[k-1] == '"' || s[k-1] == '\'')
+}
+
+// literalListGoesOn reports a quoted name followed by two more quoted literals, each after a
+// comma: a list of names ("splitpasswd", "splitport", "splitquery").
+func literalListGoesOn(s string, nameEnd int) bool {
+	k := nameEnd + 1
+	for n := 0; n < 2; n++ {
+		k = skipBlanks(s, k, 2)
+		if k >= len(s) || s[k] != ',' {
+			return false
+		}
+		k = skipBlanks(s, k+1, 2)
+		if k >= len(s) || s[k] != '"' && s[k] != '\'' {
+			return false
+		}
+		e := strings.IndexByte(s[k+1:min(len(s), k+80)], s[k])
+		if e < 0 {
+			return false
+		}
+		k += e + 2
+	}
+	return true
+}
+
+// dropVerbs open the names of calls that drop or test a setting by its name; a getter's
+// second argument is a default, maybe a secret (config.get('password', 'x')).
+var dropVerbs = map[string]bool{"delete": true, "del": true, "remove": true, "unset": true, "clear": true, "has": true}
+
+// callNameBefore returns the name of the call whose parenthesis is at s[open].
+func callNameBefore(s string, open int) string {
+	b := open
+	for b > 0 && isWordByte(s[b-1]) && open-b < 40 {
+		b--
+	}
+	return s[b:open]
+}
+
+func firstNamePart(name string) string {
+	if p := nameParts(name); len(p) > 0 {
+		return p[0]
+	}
+	return ""
+}
+
+// proseWords reports a value of words and blanks with a sentence's punctuation at most.
+func proseWords(v string) bool {
+	letters := 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case isLetter(c):
+			letters++
+		case c == ' ' || strings.IndexByte(",.;:'-%", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return letters >= 3
+}
+
+// promptValue reports a literal that asks for a value: words ending in a colon or a
+// question mark, with a blank around or among the words (' Confirm: ', 'npm password: ').
+func promptValue(v string) bool {
+	t := strings.TrimRight(v, " \t")
+	if len(t) < 4 || t[len(t)-1] != ':' && t[len(t)-1] != '?' {
+		return false
+	}
+	t = strings.TrimLeft(t[:len(t)-1], " \t")
+	if len(t) < 3 {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if !isLetter(t[i]) && t[i] != ' ' && t[i] != '-' && t[i] != '\'' {
+			return false
+		}
+	}
+	return len(t) < len(v)-1 || strings.Contains(t, " ") // not one word: Welcome: may be a password
+}
+
+// qualifiedConstant reports a name that is a package's or a type's constant (token.XOR,
+// token.CHAN): the secret word only in the qualifier, the member an upper-case identifier
+// that names no secret.
+func qualifiedConstant(name string) bool {
+	dot := strings.LastIndexByte(name, '.')
+	if dot <= 0 || dot+2 >= len(name) {
+		return false
+	}
+	head, member := name[:dot], name[dot+1:]
+	if strings.IndexByte(head, '.') >= 0 || head != strings.ToLower(head) || member != strings.ToUpper(member) || !isLetter(member[0]) {
+		return false
+	}
+	return identifierOperand(member) && !nameHasSecretWord(member) && !keyLikeName(member)
+}
+
+// pathSegmentName reports a name that is the last segment of a path inside a literal
+// ("go/token", "crypto/subtle"), not a map's key: an import path, not a key's name.
+func pathSegmentName(s string, nameStart, nameEnd int) bool {
+	if nameStart < 2 || s[nameStart-1] != '/' || !isWordByte(s[nameStart-2]) || nameEnd >= len(s) || s[nameEnd] != '"' && s[nameEnd] != '\'' {
+		return false
+	}
+	if k := skipBlanks(s, nameEnd+1, 2); k < len(s) && s[k] == ':' {
+		return false // "api/token": "…": a map's key names what it holds
+	}
+	open := strings.LastIndexAny(s[max(0, nameStart-120):nameStart], "\"'\n")
+	return open >= 0 && s[max(0, nameStart-120)+open] == s[nameEnd]
+}
+
+// recordFieldName reports a name that is one field of a record's format written with colons
+// (groupname:password:GID:user_list): a word glued before it, a field's name after it.
+func recordFieldName(s string, nameStart, nameEnd int) bool {
+	if nameStart < 2 || s[nameStart-1] != ':' || !isWordByte(s[nameStart-2]) || nameEnd+1 >= len(s) || s[nameEnd] != ':' {
+		return false
+	}
+	k := nameEnd + 1
+	for k < len(s) && (isLetter(s[k]) || s[k] == '_') {
+		k++
+	}
+	// The next field a name too (GID, user_list), not a value (login:password:hunter2).
+	return k > nameEnd+1 && (k == len(s) || s[k] == ':' || s[k] == ' ' || s[k] == '\n')
+}
+
+// escapedCharacters reports a literal made only of a few code points escaped (\u3299\ufe0f,
+// \U0001f5dd\ufe0f): an emoji or a symbol spelled in code. Bytes escaped (\x8f\x1a…) and
+// eight or more escapes may be a key written so, and stay one.
+func escapedCharacters(v string) bool {
+	n := 0
+	for i := 0; i < len(v); {
+		if v[i] != '\\' || i+1 >= len(v) {
+			return false
+		}
+		w := 0
+		switch v[i+1] {
+		case 'u':
+			w = 4
+		case 'U':
+			w = 8
+		default:
+			return false
+		}
+		if i+2+w > len(v) || !isHex(v[i+2:i+2+w]) {
+			return false
+		}
+		i += 2 + w
+		n++
+	}
+	return n > 0 && n < 8
+}
+
+// objectIdentifier reports an ASN.1 object identifier (1.3.6.1.5.5.7.3.1, maybe with a NUL
+// after it as C strings end): five or more numbers joined by dots.
+func objectIdentifier(v string) bool {
+	v = strings.TrimSuffix(strings.TrimSuffix(v, `\x00`), `\0`)
+	parts := strings.Split(v, ".")
+	if len(parts) < 5 {
+		return false
+	}
+	for _, p := range parts {
+		if !isDigits(p) || len(p) > 10 {
+			return false
+		}
+	}
+	return true
+}
+
+// spellsName reports a value that spells the name it is assigned to, or the name with other
+// digits: an enum's string (USE_CREDENTIALS = 'use-credentials'), a table of names
+// ("encryptionKey": "encryptionKey1024"), an alias (RegOpenKeyEx = win32api.RegOpenKeyEx).
+// Under a password's name, the name with digits added is a weak password and stays one.
+func spellsName(name, v string) bool {
+	if i := strings.LastIndexByte(v, '.'); i > 0 && i < len(v)-1 && isLetter(v[0]) && strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") == "" {
+		v = v[i+1:] // win32api.RegOpenKeyEx: a module's member under its own name
+	}
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	letters := func(s string, digits bool) string {
+		var b strings.Builder
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			switch {
+			case isLetter(c):
+				b.WriteByte(c | 0x20)
+			case digits && isDigitByte(c):
+				b.WriteByte(c)
+			case isDigitByte(c) || strings.IndexByte("_-.:", c) >= 0:
+			default:
+				return "\x00"
+			}
+		}
+		return b.String()
+	}
+	nv, vv := letters(name, true), letters(v, true)
+	if len(name) < 4 || nv == "\x00" || vv == "\x00" {
+		return false
+	}
+	if vv == nv {
+		return true
+	}
+	// Other digits: the name written the same way, its digits changed ("encryptionKey":
+	// "encryptionKey1024"), not a weak secret made of it (API_KEY = "apikey2024").
+	return strings.Trim(v, "0123456789") == strings.Trim(name, "0123456789") && !passwordName(name) && len(nameParts(name)) >= 2
+}
+
+// propertyName reports a value that names a property in a scope: lower-case words joined by
+// dots, then a colon and the property (js.fetch:credentials).
+func propertyName(v string) bool {
+	if !identifierWords(v) || v != strings.ToLower(v) {
+		return false
+	}
+	return strings.IndexByte(v, '.') > 0 && strings.IndexByte(v, ':') > strings.IndexByte(v, '.')
+}
+
+// functionWords are the words of a sentence's grammar (articles, pronouns, prepositions,
+// conjunctions, auxiliaries): no password is one, and one after a name says prose.
+var functionWords = map[string]bool{"a": true, "an": true, "the": true, "and": true, "or": true, "but": true,
+	"for": true, "from": true, "to": true, "of": true, "in": true, "on": true, "at": true, "by": true, "with": true,
+	"as": true, "is": true, "are": true, "was": true, "were": true, "be": true, "been": true, "if": true, "then": true,
+	"than": true, "that": true, "this": true, "these": true, "those": true, "their": true, "its": true, "it": true,
+	"his": true, "her": true, "our": true, "which": true, "who": true, "when": true, "where": true, "via": true,
+	"into": true, "onto": true, "not": true, "can": true, "may": true, "must": true, "should": true, "will": true,
+	"would": true, "used": true, "using": true, "has": true, "have": true, "had": true, "does": true, "so": true}
+
+// proseAfter reports a value followed on its line by a function word: a sentence goes on
+// (appending PWD=dir to the environment).
+func proseAfter(s string, ve int) bool {
+	if ve >= len(s) || s[ve] != ' ' {
+		return false
+	}
+	k := ve + 1
+	for k < len(s) && isLetter(s[k]) && k-ve < 8 {
+		k++
+	}
+	return k > ve+1 && (k == len(s) || s[k] == ' ') && functionWords[s[ve+1:k]]
+}
+
+// describedParameter reports a value that describes the parameter it is written under, as a
+// docstring's parameter list does (- password: password to use with username): it opens
+// with the name's own word and goes on as a sentence.
+func describedParameter(name, v string) bool {
+	words := strings.Fields(v)
+	if len(words) < 3 || !strings.EqualFold(words[0], name) {
+		return false
+	}
+	for _, w := range words[1:] {
+		if functionWords[strings.ToLower(w)] {
+			return true
+		}
+	}
+	return false
+}
+
+// accountPlaceholder reports user:password written as the words (user:passwd,
+// username:password): the shape of a pair, not one.
+func accountPlaceholder(v string) bool {
+	u, p, ok := strings.Cut(strings.ToLower(v), ":")
+	return ok && oneOfFold(u, "user", "username", "login", "name", "id", "account") && oneOfFold(p, "pass", "passwd", "password", "pwd", "pw", "secret")
+}
+
+// wordsNoSecret reports a value under a credential's name that is what code writes there
+// instead of one: a prompt, an escaped symbol, an object identifier, the name spelled
+// again, a parameter's description, user:password spelled out, a variable joined to the
+// literal the name ends, a word quoted in a sentence, and, under a name that is no
+// password's, a property's name. A placeholder word left unquoted that a sentence goes on
+// after is prose (PWD=dir to the environment).
+func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
+	v := s[vs:ve]
+	if v == "" {
+		return false
+	}
+	for _, w := range literalWrappers {
+		if len(v) > len(w)+2 && strings.HasPrefix(v, w) && v[len(v)-1] == ')' {
+			v = strings.Trim(v[len(w):len(v)-1], `"'`+"`") // []byte("1.3.6.1.5.5.7.3.1\x00")
+			break
+		}
+	}
+	if promptValue(v) || spellsName(name, v) || describedParameter(name, v) || accountPlaceholder(v) {
+		return true
+	}
+	if (escapedCharacters(v) || objectIdentifier(v)) && codeContext(s, vs-1, ve+1) {
+		return true // in code's literal: a config file's \u00e9\u00e8 or 1.2.3.4.5.6 is what it spells
+	}
+	if !passwordName(name) && propertyName(v) {
+		return true
+	}
+	if vs >= 2 && s[vs-2] == '=' && (s[vs-1] == '"' || s[vs-1] == '\'') && v[0] == '+' && identifierOperand(strings.TrimLeft(strings.TrimRight(v, ",; "), "+ ")) {
+		return true // "PWD="+cmd.Dir: the literal closed after the =, a variable joined to it
+	}
+	if vs >= 2 && ve < len(s) && (s[vs-1] == '"' || s[vs-1] == '\'') && s[vs-2] == ' ' && s[ve] == s[vs-1] && proseAfter(s, ve+1) {
+		k := vs - 2
+		for k > 0 && s[k-1] == ' ' {
+			k--
+		}
+		if k >= 4 && strings.EqualFold(s[k-4:k], "pass") && (k == 4 || !isWordByte(s[k-5])) && identifierWords(v) {
+			return true // pass 'v' as the verb: a word quoted in a sentence after pass, a verb
+		}
+	}
+	if head, _, ok := strings.Cut(v, " // "); ok && !quoted && metaWords[head] {
+		return true // pwd = name // always absolute: a placeholder word, then a comment
+	}
+	return !quoted && metaWords[v] && proseAfter(s, ve)
+}
+
+// metaWords are the words documentation writes where a value goes (PWD=dir, password =
+// value): no value, a sentence's placeholder.
+var metaWords = map[string]bool{"dir": true, "path": true, "file": true, "name": true, "value": true, "val": true,
+	"arg": true, "var": true, "string": true, "str": true, "text": true}
+
+// connectionStringCode reports a connection-string match that is code or prose: an
+// assignment with blanks around its = whose value is a placeholder word, an operator of code
+// or the member's own name (password = value, password = await …, self.pwd = pwd; password
+// = open_sesame and password = hunter stay masked), or a placeholder word a sentence goes
+// on after (appending PWD=dir to the environment). A connection string's pairs are written
+// without blanks and hold literals.
+func connectionStringCode(m string) bool {
+	eq := strings.IndexByte(m, '=')
+	if eq < 0 {
+		return true
+	}
+	rest := strings.TrimLeft(m[eq+1:], " \t")
+	v, after, _ := strings.Cut(rest, " ")
+	v = strings.TrimRight(v, ",);:")
+	after = strings.TrimRight(after, " \t.,")
+	spaced := eq > 0 && (m[eq-1] == ' ' || m[eq-1] == '\t') || eq+1 < len(m) && (m[eq+1] == ' ' || m[eq+1] == '\t')
+	if spaced && identifierPath(v) && (metaWords[v] || oneOfFold(v, "await", "yield", "new", "typeof") || ownName(m[:eq], v)) {
+		return false // password = value, password = await …, self.pwd = pwd: a statement of code
+	}
+	return !(metaWords[v] && functionWords[after])
+}
+
+// ownName reports a value that is the last part of the name it is assigned to: a parameter
+// kept under its own name (self.pwd = pwd).
+func ownName(name, v string) bool {
+	name = strings.TrimSpace(name)
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return name[i+1:] == v
+	}
+	return false
+}
+
+// qualifiedName reports a value that is a name of code qualified by its package or type
+// (token.CHAN, *ed25519.PrivateKey, os.ErrNotExist): two parts, the member an upper-case
+// constant or words in Pascal case.
+func qualifiedName(v string) bool {
+	v = strings.TrimRight(strings.TrimLeft(v, "*&"), ",.;:)")
+	head, member, ok := strings.Cut(v, ".")
+	if !ok || strings.IndexByte(member, '.') >= 0 || !identifierOperand(head) || !identifierOperand(member) || !isLetter(head[0]) || !isUpperByte(member[0]) {
+		return false
+	}
+	return member == strings.ToUpper(member) || meanRunLength(member) >= 3
+}
+
+// identifierLine reports a line that is one identifier of words: UPPER_SNAKE with an
+// underscore, or camel case whose words are a capital and lower-case letters, three and a
+// half letters long on average (TokenGroups, tokenArrayStart, TokenSessionId). A wrapped
+// key's lines mix digits in, change case every letter or two, or end in a lone capital.
+func identifierLine(t string) bool {
+	if !identifierWords(t) || strings.ContainsAny(t, ".:-") {
+		return false
+	}
+	if strings.IndexByte(t, '_') > 0 && (t == strings.ToUpper(t) || t == strings.ToLower(t)) {
+		return true
+	}
+	words, run := 1, 0
+	for i := 0; i < len(t); i++ {
+		if i > 0 && isUpperByte(t[i]) {
+			if run < 2 || i+1 >= len(t) || !isLowerByte(t[i+1]) {
+				return false // a lone capital or a run of them: no word of a name
+			}
+			words++
+			run = 0
+		}
+		run++
+	}
+	return words >= 2 && run >= 2 && float64(len(t))/float64(words) >= 3.5
+}
+
+// idPairAccount reports a documentation form's match whose account, the word before the
+// password, is no function word of a sentence (login/password was specified), nor a long
+// noun before a participle (username/password authentication failed; admin/changed is a pair).
+func idPairAccount(m string) bool {
+	end := len(m)
+	for end > 0 && strings.IndexByte(" :(/\"',", m[end-1]) < 0 {
+		end--
+	}
+	for end > 0 && strings.IndexByte(" :(/\"',", m[end-1]) >= 0 {
+		end--
+	}
+	start := end
+	for start > 0 && strings.IndexByte(" :(/\"',=)", m[start-1]) < 0 {
+		start--
+	}
+	account, v := m[start:end], strings.TrimLeft(m[end:], " :(/\"',")
+	if lowerWord(account) && len(account) >= 8 && lowerWord(v) && strings.HasSuffix(v, "ed") {
+		return false // "authentication failed": a noun and a participle, not an account's pair
+	}
+	return !functionWords[strings.ToLower(account)]
+}
