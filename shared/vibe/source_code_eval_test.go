@@ -107,7 +107,7 @@ func firstChange(in, out string) (string, string) {
 // Held-back ceilings per tree, in percent of chunks with a false redaction mark: just above
 // the last build measured, so that a rise is a regression. They move only toward the
 // target, ≤ 1% for every tree, with the figures in docs/sanitizer.md.
-var sourceCodeFloors = map[string]float64{"go": 1.6, "python": 2.0, "js": 4.4, "perl": 2.0, "c": 2.8, "shell": 3.0, "markdown": 2.0}
+var sourceCodeFloors = map[string]float64{"go": 1.0, "python": 1.5, "js": 2.9, "perl": 1.9, "c": 2.5, "shell": 3.0, "markdown": 2.0}
 
 // TestSourceCodeHarmless measures false redactions on source code the project did not write:
 //
