@@ -773,6 +773,8 @@ func assignedValue(s string, i int) (int, int, bool) {
 		i += 5
 	case strings.HasPrefix(s[i:], "%3D") || strings.HasPrefix(s[i:], "%3d"):
 		i += 3
+	case strings.HasPrefix(s[i:], "->") && symlinkTarget(s, i+2):
+		return 0, 0, false // ls -l: docker-credential-gcloud -> ../lib/google-cloud-sdk/bin/…
 	case strings.HasPrefix(s[i:], ":="), strings.HasPrefix(s[i:], "?="), strings.HasPrefix(s[i:], "=>"), strings.HasPrefix(s[i:], "->"), strings.HasPrefix(s[i:], "=~"):
 		i += 2
 	case s[i] == '=':
@@ -1211,6 +1213,28 @@ func comparedLiteral(s string, nameStart int) (int, int, bool) {
 		return 0, 0, false
 	}
 	return open + 1, k - 1, true
+}
+
+// symlinkTarget reports whether a path of two or more segments opens at i, after one blank:
+// what `ls -l` prints after a link's name and ->. A secret opens with no ./, ../ or /
+// followed by segments.
+func symlinkTarget(s string, i int) bool {
+	if i >= len(s) || s[i] != ' ' {
+		return false
+	}
+	i++
+	j := i
+	for j < len(s) && (isWordByte(s[j]) || s[j] == '.' || s[j] == '-' || s[j] == '/') {
+		j++
+	}
+	if j < len(s) && s[j] != '\n' && s[j] != '\r' && s[j] != ' ' && s[j] != '"' && s[j] != '\\' {
+		return false
+	}
+	p := s[i:j]
+	if !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "./") && !strings.HasPrefix(p, "../") {
+		return false
+	}
+	return strings.Count(strings.TrimLeft(p, "./"), "/") >= 1
 }
 
 func skipBlanks(s string, i, limit int) int {
