@@ -54,6 +54,7 @@ func listedWord(w []byte) bool {
 	return false
 }
 
+// compareBytes is strings.Compare(s, string(b)) without the conversion, which allocates here.
 func compareBytes(s string, b []byte) int {
 	for i := 0; i < len(s) && i < len(b); i++ {
 		if s[i] != b[i] {
