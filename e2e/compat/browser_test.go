@@ -68,7 +68,7 @@ func TestOriginalBrowserChat(t *testing.T) {
 	require.Zero(t, browser.Eval[int](t, ctx, `window.__compat.parseErrors`), "every message is one JSON object")
 	require.Equal(t, "b-29", browser.Eval[string](t, ctx, `document.querySelector('#vibe-feed li:last-child').dataset.eventId`))
 
-	other := dialOriginalViewer(t, c.Chats[1].Addr, live, bob.Token)
+	other := dialOriginalViewer(t, c.Chats[1], live, bob.Token)
 	other.waitFor("auth", func(f []map[string]any) bool { return len(ofType(f, "auth")) > 0 })
 	browser.Run(t, ctx, browser.WaitJS(`document.getElementById('user-count').textContent === '2'`))
 

@@ -3,6 +3,7 @@ package compat
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"openvibe.live/backend/shared/pubclient"
+	"openvibe.live/backend/shared/testenv"
 	"openvibe.live/backend/shared/viewerclient"
 )
 
@@ -60,17 +62,18 @@ func (p *rawPublisher) event(sessionKey string, ev map[string]any) map[string]an
 // every WebSocket message on its own as one JSON object. A message that does not parse is
 // lost for that client; the viewer counts them.
 type originalViewer struct {
-	t   *testing.T
-	rec *viewerclient.Recorder
+	t    *testing.T
+	rec  *viewerclient.Recorder
+	chat *testenv.Process // the replica it is connected to
 }
 
-func dialOriginalViewer(t *testing.T, chatAddr string, streamID int64, token string) *originalViewer {
+func dialOriginalViewer(t *testing.T, chat *testenv.Process, streamID int64, token string) *originalViewer {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	c, err := viewerclient.Dial(ctx, chatAddr, viewerclient.Options{Stream: streamID, Token: token})
+	c, err := viewerclient.Dial(ctx, chat.Addr, viewerclient.Options{Stream: streamID, Token: token})
 	require.NoError(t, err)
-	v := &originalViewer{t: t, rec: viewerclient.Record(c)}
+	v := &originalViewer{t: t, rec: viewerclient.Record(c), chat: chat}
 	t.Cleanup(v.rec.Close)
 	return v
 }
@@ -96,9 +99,28 @@ func (v *originalViewer) waitFor(what string, ok func(frames []map[string]any) b
 		return ok(frames)
 	})
 	if !held {
-		v.t.Fatalf("viewer: %s did not happen; frames: %s", what, summarize(frames))
+		v.t.Fatalf("viewer: %s did not happen; frames: %s; %s room: %s", what, summarize(frames), v.chat.Name, v.roomMetrics())
 	}
 	return frames
+}
+
+// roomMetrics is what the replica's delivery rooms report of the events they handled, to
+// tell an event still on its way from one dropped, and why.
+func (v *originalViewer) roomMetrics() string {
+	m, err := v.chat.Metrics()
+	if err != nil {
+		return err.Error()
+	}
+	var out []string
+	for k, val := range m {
+		for _, name := range []string{"openvibe_chat_events_", "openvibe_chat_gap_", "openvibe_chat_store_errors", "openvibe_chat_slow_", "openvibe_chat_broker_"} {
+			if strings.HasPrefix(k, name) {
+				out = append(out, fmt.Sprintf("%s=%g", k, val))
+			}
+		}
+	}
+	slices.Sort(out)
+	return strings.Join(out, " ")
 }
 
 func (v *originalViewer) brokenMessages() int { return len(v.rec.Malformed()) }
@@ -128,7 +150,11 @@ func vibeIDs(frames []map[string]any) []string {
 func summarize(frames []map[string]any) string {
 	var types []string
 	for _, f := range frames {
-		types = append(types, fmt.Sprint(f["type"]))
+		t := fmt.Sprint(f["type"])
+		if ev, ok := f["event"].(map[string]any); ok {
+			t += "(" + fmt.Sprint(ev["eventId"]) + ")"
+		}
+		types = append(types, t)
 	}
 	return strings.Join(types, ",")
 }

@@ -96,8 +96,8 @@ func TestOriginalClients(t *testing.T) {
 	c, owner, slot, live, token := d.c, d.owner, d.slot, d.live, d.token
 	bob := d.viewer("bob")
 
-	anon := dialOriginalViewer(t, c.Chats[0].Addr, live, "")
-	member := dialOriginalViewer(t, c.Chats[1].Addr, live, bob.Token)
+	anon := dialOriginalViewer(t, c.Chats[0], live, "")
+	member := dialOriginalViewer(t, c.Chats[1], live, bob.Token)
 	for _, v := range []*originalViewer{anon, member} {
 		v.waitFor("auth", func(f []map[string]any) bool { return len(ofType(f, "auth")) > 0 })
 	}
@@ -197,7 +197,7 @@ func TestOriginalClients(t *testing.T) {
 		require.Equal(t, "This channel requires a logged-in account to chat.",
 			ofType(anon.waitFor("refusal", func(f []map[string]any) bool { return len(ofType(f, "system")) > 0 }), "system")[0]["message"])
 
-		late := dialOriginalViewer(t, c.Chats[0].Addr, live, "")
+		late := dialOriginalViewer(t, c.Chats[0], live, "")
 		frames := late.waitFor("history", func(f []map[string]any) bool { return len(ofType(f, "chat.history")) > 0 })
 		history := ofType(frames, "chat.history")[0]["messages"].([]any)
 		require.Equal(t, "nice refactor", history[len(history)-1].(map[string]any)["message"])
