@@ -46,6 +46,12 @@ type env struct {
 // linger: each stops with its last viewer.
 func newEnv(t *testing.T, change ...func(*Config)) *env {
 	t.Helper()
+	return newEnvStore(t, nil, change...)
+}
+
+// newEnvStore is newEnv with the service's store wrapped by wrap (nil: as it is).
+func newEnvStore(t *testing.T, wrap func(store.Store) store.Store, change ...func(*Config)) *env {
+	t.Helper()
 	cfg := DefaultConfig()
 	cfg.RoomLinger = 0
 	for _, c := range change {
@@ -60,7 +66,11 @@ func newEnv(t *testing.T, change ...func(*Config)) *env {
 	t.Cleanup(func() { _ = br.Close() })
 	jwt, err := auth.NewJWT(auth.JWTConfig{Secret: bytes.Repeat([]byte("k"), 32), Issuer: "t", Audience: "t", TTL: time.Hour})
 	require.NoError(t, err)
-	srv, err := New(Deps{Store: sq, Broker: br, Auth: auth.NewAuthenticator(sq, jwt, nil), Registerer: prometheus.NewRegistry(), Config: cfg})
+	var served store.Store = sq
+	if wrap != nil {
+		served = wrap(sq)
+	}
+	srv, err := New(Deps{Store: served, Broker: br, Auth: auth.NewAuthenticator(sq, jwt, nil), Registerer: prometheus.NewRegistry(), Config: cfg})
 	require.NoError(t, err)
 	e := echo.New()
 	srv.Register(e)

@@ -78,7 +78,7 @@ func (s *Server) handleOriginalSocket(c echo.Context) error {
 			if slot, problem := cc.resolveStream(streamID); problem != "" {
 				cc.sendOriginalError(problem)
 			} else {
-				cc.enter(streamID, slot)
+				cc.enter(streamID, slot, nil)
 			}
 		}
 		return true
@@ -120,12 +120,12 @@ func (cc *connection) handleOriginal(typ websocket.MessageType, data []byte) {
 			return
 		}
 		slot, problem := cc.resolveStream(id)
-		cc.v.Send(cc.authFrame(slot)) // before the room's frames, as the original answered join
 		if problem != "" {
+			cc.v.Send(cc.authFrame(slot))
 			cc.sendOriginalError(problem)
 			return
 		}
-		cc.enter(id, slot)
+		cc.enter(id, slot, cc.authFrame(slot))
 	case "chat":
 		cc.originalChat(m.Message)
 	case "leave_stream":
@@ -157,13 +157,19 @@ func (cc *connection) resolveStream(id int64) (room.Slot, string) {
 }
 
 // enter moves the viewer into the slot's room (live stream id's), leaving the one it was in.
-func (cc *connection) enter(id int64, slot room.Slot) {
+// auth, the answer to a join message (nil for the stream named in the URL), goes out when
+// the room has the viewer, before the room's frames as the original answered join: a client
+// that waits for it (the original client enables its chat then) misses no event stored after.
+func (cc *connection) enter(id int64, slot room.Slot, auth []byte) {
 	cc.orig.streamID = id
-	if cc.room != nil && cc.slot.ID == slot.ID {
-		return // already in this slot's room
+	if cc.room != nil && cc.slot.ID == slot.ID { // already in this slot's room
+		if auth != nil && !cc.s.hub.Greet(cc.ctx, cc.room, cc.v, auth) {
+			cc.v.Kill(closeGoingAway, reasonShutdown)
+		}
+		return
 	}
 	cc.leaveRoom()
-	r, err := cc.s.hub.Join(cc.ctx, slot, cc.v, nil)
+	r, err := cc.s.hub.JoinGreeted(cc.ctx, slot, cc.v, auth)
 	if err != nil {
 		cc.v.Kill(closeGoingAway, reasonShutdown)
 		return

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -198,4 +199,73 @@ func TestLeadingInt(t *testing.T) {
 	for in, want := range map[string]int64{`5`: 5, `"6"`: 6, `5.0`: 5, `null`: 0, `{}`: 0, `-1`: 0} {
 		require.Equal(t, want, jsonInt(json.RawMessage(in)), in)
 	}
+}
+
+// slowRoomStart is a store whose rooms cannot load their slot's chat until released: a room
+// starting on a loaded node or a slow database.
+type slowRoomStart struct {
+	store.Store
+	released chan struct{}
+}
+
+func (s *slowRoomStart) RecentChatMessages(ctx context.Context, id int64, limit int) ([]store.ChatMessage, error) {
+	select {
+	case <-s.released:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return s.Store.RecentChatMessages(ctx, id, limit)
+}
+
+// TestOriginalAuthMeansInTheRoom: the original socket answers join with auth once the room
+// has the viewer, so that an event stored after the client got auth reaches it live even when
+// the room was still loading the slot at the join (it became history the client is never
+// sent, when auth went out first). A join answers auth before the room's frames, as the
+// original did; with the stream in the URL the room's frames come first, as there.
+func TestOriginalAuthMeansInTheRoom(t *testing.T) {
+	t.Parallel()
+	slow := &slowRoomStart{released: make(chan struct{})}
+	e := newEnvStore(t, func(s store.Store) store.Store { slow.Store = s; return slow })
+	streamID := e.goLive()
+	time.AfterFunc(500*time.Millisecond, func() { close(slow.released) })
+
+	joined := e.dial(viewerclient.Options{})
+	joined.send(map[string]any{"type": "join", "streamId": streamID})
+	require.Equal(t, "auth", joined.next()["type"])
+	e.publish(seedEvent)
+	require.Equal(t, "chat.history", joined.next()["type"])
+	require.Equal(t, "user-count", joined.next()["type"])
+	require.Equal(t, "file.change", joined.wholeOf("vibe-coding")["event"].(map[string]any)["eventType"],
+		"the event stored after auth")
+
+	inURL := e.dial(viewerclient.Options{Stream: streamID})
+	inURL.send(map[string]any{"type": "join", "streamId": streamID})
+	require.Equal(t, "chat.history", inURL.next()["type"])
+	require.Equal(t, "user-count", inURL.next()["type"])
+	require.Equal(t, "auth", inURL.next()["type"])
+	e.publish(strings.Replace(seedEvent, "28c49b5c", "38c49b5c", 1))
+	require.Equal(t, "file.change", inURL.wholeOf("vibe-coding")["event"].(map[string]any)["eventType"])
+}
+
+// TestOriginalAuthWaitsForALoadingRoom: with the stream in the URL, a join sent while the
+// room still loads the slot is answered once the room has the viewer.
+func TestOriginalAuthWaitsForALoadingRoom(t *testing.T) {
+	t.Parallel()
+	slow := &slowRoomStart{released: make(chan struct{})}
+	e := newEnvStore(t, func(s store.Store) store.Store { slow.Store = s; return slow })
+	streamID := e.goLive()
+	time.AfterFunc(500*time.Millisecond, func() { close(slow.released) })
+
+	v := e.dial(viewerclient.Options{Stream: streamID})
+	v.send(map[string]any{"type": "join", "streamId": streamID})
+	var types []string
+	for len(types) < 3 {
+		types = append(types, fmt.Sprint(v.next()["type"]))
+		if types[len(types)-1] == "auth" {
+			e.publish(seedEvent)
+		}
+	}
+	require.Contains(t, types, "auth")
+	require.Equal(t, "file.change", v.wholeOf("vibe-coding")["event"].(map[string]any)["eventType"],
+		"the event stored after auth")
 }

@@ -82,7 +82,7 @@ func BenchmarkResume(b *testing.B) {
 				}
 				v := NewViewer(1<<30, 0, "")
 				since := int64(0)
-				r.join(ctx, v, &since)
+				r.join(ctx, joinRequest{v: v, since: &since})
 				r.leave(v)
 			}
 		})

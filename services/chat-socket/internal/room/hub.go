@@ -63,12 +63,35 @@ func NewHub(d HubDeps) *Hub {
 // Join attaches v to the slot's room, starting the room if needed. The room queues the
 // welcome frame and what follows to v once the slot is loaded. The caller must call Leave.
 func (h *Hub) Join(ctx context.Context, slot Slot, v *Viewer, since *int64) (*Room, error) {
+	return h.join(ctx, slot, v, since, nil)
+}
+
+// JoinGreeted is Join for a viewer whose protocol answers a join itself (the original
+// socket's auth frame): greeting is the first frame the room queues to v, when it attaches
+// v. A client that waits for its greeting has therefore every event stored after it coming
+// live; one sent before the room had loaded the slot would have let such events become
+// history the client is never sent.
+func (h *Hub) JoinGreeted(ctx context.Context, slot Slot, v *Viewer, greeting []byte) (*Room, error) {
+	return h.join(ctx, slot, v, nil, greeting)
+}
+
+// Greet queues frame to v, a viewer that joined r, once r has attached it: at once when it
+// has, else right before its room frames. It is false when the room has stopped.
+func (h *Hub) Greet(ctx context.Context, r *Room, v *Viewer, frame []byte) bool {
+	return r.do(ctx, func() { r.greet(v, frame) })
+}
+
+func (h *Hub) join(ctx context.Context, slot Slot, v *Viewer, since *int64, greeting []byte) (*Room, error) {
 	r, err := h.acquire(slot)
 	if err != nil {
 		return nil, err
 	}
 	h.metrics.Viewers.Inc()
-	if !r.do(ctx, func() { r.join(h.ctx, v, since) }) {
+	var greetings [][]byte
+	if greeting != nil {
+		greetings = [][]byte{greeting}
+	}
+	if !r.do(ctx, func() { r.join(h.ctx, joinRequest{v: v, since: since, greetings: greetings}) }) {
 		h.Leave(r, v)
 		return nil, ErrClosed
 	}

@@ -20,11 +20,12 @@ const (
 // reset seq is the newest event viewers were shown, a since beyond it is answered with a
 // reset, and the replay is projected under the settings of the moment. So probing ?since=
 // tells nothing of streamer-only, hidden, withheld or still delayed events.
-func (r *Room) join(ctx context.Context, v *Viewer, since *int64) {
+func (r *Room) join(ctx context.Context, j joinRequest) {
 	if !r.ready {
-		r.waiting = append(r.waiting, joinRequest{v: v, since: since})
+		r.waiting = append(r.waiting, j)
 		return
 	}
+	v, since := j.v, j.since
 	if since != nil && *since >= r.next {
 		r.fill(ctx, "resume") // the viewer may know of events this room has not seen yet
 	}
@@ -39,6 +40,9 @@ func (r *Room) join(ctx context.Context, v *Viewer, since *int64) {
 	}
 	r.viewerIndex[v] = len(r.viewers)
 	r.viewers = append(r.viewers, v)
+	for _, g := range j.greetings {
+		v.Send(g)
+	}
 	if v.Original {
 		r.joinOriginal(v)
 		return
@@ -107,6 +111,20 @@ func (r *Room) replay(since int64, now time.Time) (frames [][]byte, reset string
 		frames = append(frames, frame)
 	}
 	return frames, ""
+}
+
+// greet queues frame to v now if it is attached, or first thing when it is.
+func (r *Room) greet(v *Viewer, frame []byte) {
+	if _, ok := r.viewerIndex[v]; ok {
+		v.Send(frame)
+		return
+	}
+	for i := range r.waiting {
+		if r.waiting[i].v == v {
+			r.waiting[i].greetings = append(r.waiting[i].greetings, frame)
+			return
+		}
+	}
 }
 
 func (r *Room) leave(v *Viewer) {

@@ -69,8 +69,9 @@ type earlyEvent struct {
 }
 
 type joinRequest struct {
-	v     *Viewer
-	since *int64
+	v         *Viewer
+	since     *int64
+	greetings [][]byte // frames sent first when v is attached (see Hub.JoinGreeted)
 }
 
 // Room is one slot's delivery room on this node.
@@ -290,7 +291,7 @@ func (r *Room) init(ctx context.Context) {
 	r.deliverDue(r.h.now(), false)
 	r.ready = true
 	for _, j := range r.waiting {
-		r.join(ctx, j.v, j.since)
+		r.join(ctx, j)
 	}
 	r.waiting = nil
 }
