@@ -88,7 +88,7 @@ func (v *originalViewer) waitFor(what string, ok func(frames []map[string]any) b
 	v.t.Helper()
 	var frames []map[string]any
 	// The wait ends as soon as the frames are there; its bound is for a machine whose cores
-	// other builds share (one of eleven events once took longer than 20 s to arrive there).
+	// other builds share.
 	_, held := v.rec.Wait(60*time.Second, func(fs []viewerclient.Frame) bool {
 		frames = frames[:0]
 		for _, f := range fs {
