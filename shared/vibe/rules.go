@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"sync"
+	"unicode/utf8"
 	"unsafe"
 
 	"strings"
@@ -708,8 +709,8 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if storageKey(name, v) {
 		return false // CHAT_SETTINGS_KEY = 'openvibe_chat_settings': where an entry is kept
 	}
-	if isDigits(v) && len(v) < 6 || !hasAlnum(v) {
-		return false
+	if isDigits(v) && len(v) < 6 || !hasAlnum(v) || utf8.RuneCountInString(strings.Trim(v, "\"'`")) == 1 {
+		return false // accesskey="n": one character is no credential, and shows nothing of one
 	}
 	if quoted {
 		return true
@@ -804,6 +805,14 @@ var (
 		{"auth", "ident"}: true, {"auth", "string"}: true,
 	}
 	// notSecretWords mark names that hold something about a secret, not the secret.
+	// The last part of a setting that names how a credential is made or checked, not the
+	// credential: TOKEN_ALGORITHM=HS256, password_encryption = scram-sha-256 (PostgreSQL),
+	// default_pass_scheme = SHA512-CRYPT (Dovecot), token_cipher: aes-256-gcm. Only last:
+	// ENCRYPTION_KEY, cipher_secret are keys.
+	algorithmWords = map[string]bool{
+		"algorithm": true, "algorithms": true, "alg": true, "algo": true, "encryption": true,
+		"scheme": true, "schemes": true, "cipher": true, "ciphers": true,
+	}
 	notSecretWords = map[string]bool{
 		"type": true, "count": true, "len": true, "length": true, "size": true, "limit": true,
 		"url": true, "uri": true, "endpoint": true, "file": true, "path": true, "name": true,
@@ -839,7 +848,7 @@ func nameHasSecretWord(name string) bool {
 	parts := nameParts(name)
 	found := envKeyName(name, parts)
 	for i, p := range parts {
-		if notSecretWords[p] {
+		if notSecretWords[p] || i == len(parts)-1 && i > 0 && algorithmWords[p] {
 			return false
 		}
 		if secretWords[p] || i > 0 && secretPairs[[2]string{parts[i-1], p}] || glued(p) && !capitalizedPassWord(name, p) || p == "pat" && len(parts) > 1 {
