@@ -712,6 +712,9 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if isDigits(v) && len(v) < 6 || !hasAlnum(v) || utf8.RuneCountInString(strings.Trim(v, "\"'`")) == 1 {
 		return false // accesskey="n": one character is no credential, and shows nothing of one
 	}
+	if colorValue(strings.Trim(v, "\"'`")) {
+		return false // Token: '#d8dee9' (a Pygments style), --token-color: #fff
+	}
 	if quoted {
 		return true
 	}
@@ -730,6 +733,24 @@ func keepKeyword(name, value string, quoted bool) bool {
 		return false // type SecretString = secrecy::SecretBox<str>; refreshToken: string | null;
 	}
 	return true
+}
+
+// colorValue reports a style made of colours and words: every field a colour of three, four,
+// six or eight hex digits after # (bg: or border: before it, as Pygments styles write) or a
+// lower-case word (bold, italic, noinherit), one of them a colour.
+func colorValue(v string) bool {
+	colors := 0
+	for _, f := range strings.Fields(v) {
+		c := strings.TrimPrefix(strings.TrimPrefix(f, "bg:"), "border:")
+		switch {
+		case len(c) > 1 && c[0] == '#' && (len(c) == 4 || len(c) == 5 || len(c) == 7 || len(c) == 9) && isHex(c[1:]):
+			colors++
+		case lowerWord(f):
+		default:
+			return false
+		}
+	}
+	return colors > 0
 }
 
 // leetPassword reports a placeholder word in leetspeak (P@ssw0rd, s3cr3t) under a name for a
