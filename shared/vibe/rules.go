@@ -825,7 +825,6 @@ var (
 		{"client", "secret"}: true, {"secret", "key"}: true, {"license", "key"}: true, {"licence", "key"}: true,
 		{"auth", "ident"}: true, {"auth", "string"}: true,
 	}
-	// notSecretWords mark names that hold something about a secret, not the secret.
 	// The last part of a setting that names how a credential is made or checked, not the
 	// credential: TOKEN_ALGORITHM=HS256, password_encryption = scram-sha-256 (PostgreSQL),
 	// default_pass_scheme = SHA512-CRYPT (Dovecot), token_cipher: aes-256-gcm. Only last:
@@ -834,6 +833,7 @@ var (
 		"algorithm": true, "algorithms": true, "alg": true, "algo": true, "encryption": true,
 		"scheme": true, "schemes": true, "cipher": true, "ciphers": true,
 	}
+	// notSecretWords mark names that hold something about a secret, not the secret.
 	notSecretWords = map[string]bool{
 		"type": true, "count": true, "len": true, "length": true, "size": true, "limit": true,
 		"url": true, "uri": true, "endpoint": true, "file": true, "path": true, "name": true,
