@@ -193,3 +193,136 @@ func nameShaped(tok string) bool {
 	share := float64(covered) / float64(letters)
 	return share >= 0.5 || share >= 0.3 && longest >= 6
 }
+
+// nameFamily reports a run at text[start:end] that is one of a family of names: three or
+// more runs of the text, each differing from the next only in a middle of at most eight
+// characters, the start and end they share making up two thirds of it. Constants, ops and
+// intrinsics of code come in families (DER_OID_SZ_c2pnb163v1 beside DER_OID_V_c2pnb163v1
+// and DER_OID_SZ_c2pnb163v2; ssa.OpAMD64VRCP14PS512 beside ssa.OpAMD64VRCP14PS256 and
+// ssa.OpAMD64VRCP14PD512), however random each name looks alone. Generated secrets do not:
+// two keys of one vendor share their prefix and differ in all their random part, a key
+// shown again is the same run, one shown cut short or starred ("AbC…", "AbC...xyZ",
+// "AbC****xyZ", "AbCXXXXxyZ") differs from it in nothing but stand-in characters, and a
+// key beside one copy of it changed in a character or two (a test's tampered token) makes
+// two runs, not three. Only names are judged: letters, digits, _, . and -, so no base64
+// with + or / and no path.
+func nameFamily(text string, start, end int) bool {
+	tok := text[start:end]
+	if len(tok) < 16 || len(tok) > 128 || !nameRun(tok) {
+		return false
+	}
+	n, as, ae := familySiblings(text, start, end, "")
+	if n >= 2 {
+		return true
+	}
+	if n == 1 {
+		m, _, _ := familySiblings(text, as, ae, tok)
+		return m >= 1
+	}
+	return false
+}
+
+// familySiblings counts, up to two, the distinct runs of text that are familyMember of
+// text[start:end], other than skip, and returns where the first is.
+func familySiblings(text string, start, end int, skip string) (n, fs, fe int) {
+	tok := text[start:end]
+	if len(tok) < 16 || len(tok) > 128 {
+		return 0, 0, 0
+	}
+	// Two thirds shared at the ends means a third shared at one of them.
+	k := (len(tok) + 2) / 3
+	found := func(b, e int) bool {
+		sib := text[b:e]
+		if sib == skip || n == 1 && sib == text[fs:fe] || !familyMember(tok, sib) {
+			return false
+		}
+		if n == 0 {
+			fs, fe = b, e
+		}
+		n++
+		return n == 2
+	}
+	pre, suf := tok[:k], tok[len(tok)-k:]
+	for from, tries := 0, 0; tries < 64; tries++ {
+		i := strings.Index(text[from:], pre)
+		if i < 0 {
+			break
+		}
+		i += from
+		from = i + 1
+		if i == start || i > 0 && tokenChar(text[i-1]) {
+			continue
+		}
+		j := i + k
+		for j < len(text) && tokenChar(text[j]) && j-i <= 136 {
+			j++
+		}
+		if found(i, j) {
+			return
+		}
+	}
+	for from, tries := 0, 0; tries < 64; tries++ {
+		i := strings.Index(text[from:], suf)
+		if i < 0 {
+			break
+		}
+		i += from
+		from = i + 1
+		j := i + k
+		if j == end || j < len(text) && tokenChar(text[j]) {
+			continue
+		}
+		b := i
+		for b > 0 && tokenChar(text[b-1]) && j-b <= 136 {
+			b--
+		}
+		if found(b, j) {
+			return
+		}
+	}
+	return
+}
+
+// nameRun reports a run of letters, digits, _, . and -, holding a letter.
+func nameRun(s string) bool {
+	letter := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case isLetter(c):
+			letter = true
+		case isDigitByte(c) || c == '_' || c == '.' || c == '-':
+		default:
+			return false
+		}
+	}
+	return letter
+}
+
+// familyMember reports whether sib is another name of tok's family (nameFamily): the two
+// differ in a middle of one to eight characters each, holding a letter or digit on both
+// sides, and share the rest, two thirds of tok.
+func familyMember(tok, sib string) bool {
+	if sib == tok || !nameRun(sib) || standIn(sib) {
+		return false
+	}
+	p := 0
+	for p < len(tok) && p < len(sib) && tok[p] == sib[p] {
+		p++
+	}
+	s := 0
+	for s < len(tok)-p && s < len(sib)-p && tok[len(tok)-1-s] == sib[len(sib)-1-s] {
+		s++
+	}
+	mt, ms := tok[p:len(tok)-s], sib[p:len(sib)-s]
+	return 3*(p+s) >= 2*len(tok) && len(mt) <= 8 && len(ms) <= 8 && holdsAlnum(mt) && holdsAlnum(ms)
+}
+
+func holdsAlnum(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isLetter(s[i]) || isDigitByte(s[i]) {
+			return true
+		}
+	}
+	return false
+}

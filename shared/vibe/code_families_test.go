@@ -1,0 +1,103 @@
+package vibe
+
+import (
+	"math/rand"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Names of one family in code (macros, ops, functions and their typedefs, differing in a
+// short middle) are no secrets, however random each looks alone; generated keys that share
+// a vendor's prefix, a key shown again cut short or starred, and a key beside one copy of
+// it changed in a character still are.
+func TestNameFamilies(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	kept := []struct{ name, in string }{
+		{"C macros of one family", "#define DER_OID_V_c2pnb163v1 DER_P_OBJECT, 8, 0x2A, 0x86\n#define DER_OID_SZ_c2pnb163v1 10\n" +
+			"extern const unsigned char ossl_der_oid_c2pnb163v1[DER_OID_SZ_c2pnb163v1];\n#define DER_OID_V_c2pnb163v2 DER_P_OBJECT, 8, 0x2A, 0x86\n"},
+		{"a family cut at a chunk's start", "extern const unsigned char ossl_der_oid_c2tnb239v3[DER_OID_SZ_c2tnb239v3];\n" +
+			"#define DER_OID_V_c2tnb431r1 DER_P_OBJECT, 8, 0x2A\n#define DER_OID_SZ_c2tnb431r1 10\n"},
+		{"a Go list of vector ops", "\tcase ssa.OpAMD64VCVTPD2PSX128,\n\t\tssa.OpAMD64VCVTPD2PSY128,\n\t\tssa.OpAMD64VCVTPD2PS256,\n" +
+			"\t\tssa.OpAMD64VRCP14PS512,\n\t\tssa.OpAMD64VRCP14PS256,\n\t\tssa.OpAMD64VRCP14PD512,\n\t\tssa.OpAMD64VPERMI2B128,\n\t\tssa.OpAMD64VPERMI2W128,\n\t\tssa.OpAMD64VPERMI2D128:"},
+		{"OpenGL entry points", "GLAPI void APIENTRY glVertexAttribL1ui64vNV (GLuint index, const GLuint64EXT *v);\n" +
+			"GLAPI void APIENTRY glVertexAttribL2ui64vNV (GLuint index, const GLuint64EXT *v);\nGLAPI void APIENTRY glVertexAttribL3ui64vNV (GLuint index, const GLuint64EXT *v);"},
+		{"typedefs of capitals and digits", "typedef void (APIENTRYP PFNGLPROGRAMUNIFORM2UI64VARBPROC) (GLuint program, GLint location);\n" +
+			"typedef void (APIENTRYP PFNGLPROGRAMUNIFORM3UI64VARBPROC) (GLuint program, GLint location);\ntypedef void (APIENTRYP PFNGLPROGRAMUNIFORM4UI64VARBPROC) (GLuint program, GLint location);"},
+		{"Go fields of one shape", "\tm := s.f.Config.fp32RegMask\n\tif t.IsFloat() && t.Size() == 8 {\n\t\tm = s.f.Config.fp64RegMask\n\t}\n\tn := s.f.Config.gpRegMask // s.f.Config.fp16RegMask"},
+	}
+	for _, tc := range kept {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			out := san.NewSession(SessionHints{}).SanitizeText(tc.in)
+			require.NotContains(t, out, "[redacted", "in %q", tc.in)
+		})
+	}
+
+	caught := []struct{ name, in string }{
+		{"keys of one vendor's prefix", "keys:\n  - Qx7mB2pzR9vL4kWn8cT1yH6j\n  - Qx7mB2pzR9hD3sFa6gJ0kL5z\n  - Qx7mB2pzR9tY8uI1oP4aS7dF"},
+		{"a key shown again, cut short and starred", "export API=Qx7mB2pzR9vL4kWn8cT1yH6j\n# Qx7mB2pzR9vL...\n# Qx7mB2pzR9vL4kWn****yH6j\n# Qx7mB2pzR9vL4kWnXXXXyH6j\n# Qx7mB2pzR9vL4kWn...yH6j\n# Qx7mB2pzR9vL4kWn…yH6j"},
+		{"a key beside a tampered copy", "good := \"Qx7mB2pzR9vL4kWn8cT1yH6j\"\nbad := \"Qx7mB2pzR9vL4kWn8cT1yH6k\""},
+		{"base32 seeds in a list", "totp:\n  - 2TXSLRHBPY2QUZID\n  - IMJNVHET2F6J2VB3\n  - XDWD6XAZPHNPXDRE"},
+		{"base64 keys differing in a character", "a: Qx7mB2pz+9vL4kWn8cT1yH6jPq3/\nb: Qx7mB2pz+9vL4kWn8cT1yH6jPq4/\nc: Qx7mB2pz+9vL4kWn8cT1yH6jPq5/"},
+	}
+	for _, tc := range caught {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			out := san.NewSession(SessionHints{}).SanitizeText(tc.in)
+			require.Contains(t, out, "[redacted", "in %q", tc.in)
+			require.NotContains(t, out, "Qx7mB2pzR9vL4kWn8cT1yH6j", "in %q", tc.in)
+			require.NotContains(t, out, "IMJNVHET2F6J2VB3", "in %q", tc.in)
+			require.NotContains(t, out, "9vL4kWn8cT1yH6jPq", "in %q", tc.in)
+		})
+	}
+
+	// Each kept family with every name drawn at random in its length, alphabet and
+	// punctuation: no two are of one family, and every one the entropy rule catches alone
+	// is masked.
+	r := rand.New(rand.NewSource(17))
+	for _, tc := range kept {
+		for range 50 {
+			b := []byte(tc.in)
+			var randoms []string
+			forEachTokenRun(tc.in, 16, func(start, end int) {
+				alphabet := alphabetOf(tc.in[start:end])
+				for i := start; i < end; i++ {
+					if isLetter(b[i]) || isDigitByte(b[i]) {
+						b[i] = alphabet[r.Intn(len(alphabet))]
+					}
+				}
+				randoms = append(randoms, string(b[start:end]))
+			})
+			in := string(b)
+			out := san.NewSession(SessionHints{}).SanitizeText(in)
+			for _, tok := range randoms {
+				if highEntropySecret(tok) || knownShapeSecret(tok) {
+					require.NotContainsf(t, out, tok, "%s: in %q", tc.name, in)
+				}
+			}
+		}
+	}
+}
+
+func TestFamilyMember(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		tok, sib string
+		want     bool
+	}{
+		{"DER_OID_SZ_c2pnb163v1", "DER_OID_V_c2pnb163v1", true},
+		{"DER_OID_SZ_prime239v3", "DER_OID_SZ_prime256v1", true},
+		{"ssa.OpAMD64VRCP14PS512", "ssa.OpAMD64VRCP14PD512", true},
+		{"Qx7mB2pzR9vL4kWn8cT1yH6j", "Qx7mB2pzR9vL4kWn8cT1yH6j", false}, // the same run
+		{"Qx7mB2pzR9vL4kWn8cT1yH6j", "Qx7mB2pzR9hD3sFa6gJ0kL5z", false}, // a shared prefix only
+		{"Qx7mB2pzR9vL4kWn8cT1yH6j", "Qx7mB2pzR9vL4kWn...yH6j", false},  // cut
+		{"Qx7mB2pzR9vL4kWn8cT1yH6j", "Qx7mB2pzR9vL4kWnXXXXyH6j", false}, // a stand-in
+		{"Qx7mB2pzR9vL4kWn8cT1yH6j", "Qx7mB2pzR9vL4kWn", false},         // a prefix
+		{"Qx7mB2pzR9vL4kWn8cT1yH6j", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3x", false},
+		{"Qx7mB2pz+9vL4kWn8cT1yH6j", "Qx7mB2pz+9vL4kWn8cT1yH6k", false}, // base64, no name
+	} {
+		require.Equalf(t, tc.want, familyMember(tc.tok, tc.sib), "%s %s", tc.tok, tc.sib)
+	}
+}
