@@ -25,6 +25,11 @@ func TestNameFamilies(t *testing.T) {
 			"GLAPI void APIENTRY glVertexAttribL2ui64vNV (GLuint index, const GLuint64EXT *v);\nGLAPI void APIENTRY glVertexAttribL3ui64vNV (GLuint index, const GLuint64EXT *v);"},
 		{"typedefs of capitals and digits", "typedef void (APIENTRYP PFNGLPROGRAMUNIFORM2UI64VARBPROC) (GLuint program, GLint location);\n" +
 			"typedef void (APIENTRYP PFNGLPROGRAMUNIFORM3UI64VARBPROC) (GLuint program, GLint location);\ntypedef void (APIENTRYP PFNGLPROGRAMUNIFORM4UI64VARBPROC) (GLuint program, GLint location);"},
+		{"entry points with a letter put in", "GLAPI void APIENTRY glGetUniformui64vARB (GLuint program, GLint location, GLuint64 *params);\n" +
+			"GLAPI void APIENTRY glGetnUniformi64vARB (GLuint program, GLint location, GLsizei bufSize, GLint64 *params);\n" +
+			"GLAPI void APIENTRY glGetnUniformui64vARB (GLuint program, GLint location, GLsizei bufSize, GLuint64 *params);"},
+		{"object names under three prefixes", "#define SN_pbe_WithSHA1And128BitRC2_CBC \"PBE-SHA1-RC2-128\"\n" +
+			"#define LN_pbe_WithSHA1And128BitRC2_CBC LN_pbe_WithSHA1And128BitRC2_CBC_long\n#define NID_pbe_WithSHA1And128BitRC2_CBC 148"},
 		{"Go fields of one shape", "\tm := s.f.Config.fp32RegMask\n\tif t.IsFloat() && t.Size() == 8 {\n\t\tm = s.f.Config.fp64RegMask\n\t}\n\tn := s.f.Config.gpRegMask // s.f.Config.fp16RegMask"},
 	}
 	for _, tc := range kept {
@@ -96,8 +101,41 @@ func TestFamilyMember(t *testing.T) {
 		{"Qx7mB2pzR9vL4kWn8cT1yH6j", "Qx7mB2pzR9vL4kWnXXXXyH6j", false}, // a stand-in
 		{"Qx7mB2pzR9vL4kWn8cT1yH6j", "Qx7mB2pzR9vL4kWn", false},         // a prefix
 		{"Qx7mB2pzR9vL4kWn8cT1yH6j", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3x", false},
-		{"Qx7mB2pz+9vL4kWn8cT1yH6j", "Qx7mB2pz+9vL4kWn8cT1yH6k", false}, // base64, no name
+		{"Qx7mB2pz+9vL4kWn8cT1yH6j", "Qx7mB2pz+9vL4kWn8cT1yH6k", false},         // base64, no name
+		{"Qx7mB2pzR9vL4kWn8cT1yH6j", "sk_live_Qx7mB2pzR9vL4kWn8cT1yH6j", false}, // the key and its body
+		{"Qx7mB2pzR9vL4kWn8cT1yH6jPq3x", "Qx7mB2pzR9vL4kWn8cT1yH6j", false},
+		{"glGetQueryObjecti64v", "glGetQueryObjectui64v", true},
+		{"glGetnUniformi64vARB", "glGetUniformi64vARB", true},
 	} {
 		require.Equalf(t, tc.want, familyMember(tc.tok, tc.sib), "%s %s", tc.tok, tc.sib)
+	}
+}
+
+// A hexadecimal floating-point constant is a number, and a gitiles link's + segment names a
+// revision; random base64 holding /+/ and a random segment after one are still masked.
+func TestCodeNumbersAndLinks(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	for _, in := range []string{
+		"inline constexpr double __2_over_pi = 0x1.45F306DC9C883p-1; // 2/π",
+		"                 log2e      = 1.4426950408889634074, // (0x1.71547652b82feP+0)\n                 sqrt2      = 1.4142135623730950488, // (0x1.6a09e667f3bcdP+0)",
+		"\tconst smallest = 0x1p-1074 + 0X1.FFFFFFFFFFFFFp+1023 + 0x1.921fb54442d18p+1",
+		"  // https://android.googlesource.com/platform/bionic/+/6f12bfece5dcc01325e0abba56a46b1bcf991c69/tools/relocation_packer/src/elf_file.cc#37",
+	} {
+		out := san.NewSession(SessionHints{}).SanitizeText(in)
+		require.NotContains(t, out, "[redacted", "in %q", in)
+	}
+	for _, tc := range []struct{ in, secret string }{
+		{"secret: Qx7mB2pzR9vL4kWn/+/8cT1yH6jPq3Zr5Tb2Lm", "8cT1yH6jPq3Zr5Tb2Lm"},
+		{"see https://android.googlesource.com/platform/+/Qx7mB2pzR9vL4kWn8cT1yH6jPq3/x", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3"},
+		{"key = 0xQx7mB2pzR9vL4kWn8cT1yH6jp-1", "Qx7mB2pzR9vL4kWn8cT1yH6j"},
+	} {
+		out := san.NewSession(SessionHints{}).SanitizeText(tc.in)
+		require.NotContains(t, out, tc.secret, "in %q", tc.in)
+	}
+	require.True(t, hexFloat("0x1.45F306DC9C883p-1"))
+	require.True(t, hexFloat("0x1p-1074"))
+	for _, s := range []string{"0x1.45F306DC9C883", "0x.p1", "0x1.2.3p1", "0x1p", "0x1.45F306DC9C883p-1q", "0xQx7mB2pzR9p1"} {
+		require.Falsef(t, hexFloat(s), "%s", s)
 	}
 }

@@ -229,7 +229,8 @@ func familySiblings(text string, start, end int, skip string) (n, fs, fe int) {
 	if len(tok) < 16 || len(tok) > 128 {
 		return 0, 0, 0
 	}
-	// Two thirds shared at the ends means a third shared at one of them.
+	// Two thirds shared at the ends means a third shared at one of them. A long shared start
+	// is looked for first: a list of names shares a short one with every name in it.
 	k := (len(tok) + 2) / 3
 	found := func(b, e int) bool {
 		sib := text[b:e]
@@ -242,42 +243,47 @@ func familySiblings(text string, start, end int, skip string) (n, fs, fe int) {
 		n++
 		return n == 2
 	}
-	pre, suf := tok[:k], tok[len(tok)-k:]
-	for from, tries := 0, 0; tries < 64; tries++ {
-		i := strings.Index(text[from:], pre)
-		if i < 0 {
+	for _, pre := range [...]string{tok[:len(tok)-k], tok[:k]} {
+		for from, tries := 0, 0; tries < 64; tries++ {
+			i := strings.Index(text[from:], pre)
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + 1
+			if i == start || i > 0 && tokenChar(text[i-1]) {
+				continue
+			}
+			j := i + len(pre)
+			for j < len(text) && tokenChar(text[j]) && j-i <= 136 {
+				j++
+			}
+			if found(i, j) {
+				return
+			}
+		}
+		if len(pre) == k {
 			break
 		}
-		i += from
-		from = i + 1
-		if i == start || i > 0 && tokenChar(text[i-1]) {
-			continue
-		}
-		j := i + k
-		for j < len(text) && tokenChar(text[j]) && j-i <= 136 {
-			j++
-		}
-		if found(i, j) {
-			return
-		}
-	}
-	for from, tries := 0, 0; tries < 64; tries++ {
-		i := strings.Index(text[from:], suf)
-		if i < 0 {
-			break
-		}
-		i += from
-		from = i + 1
-		j := i + k
-		if j == end || j < len(text) && tokenChar(text[j]) {
-			continue
-		}
-		b := i
-		for b > 0 && tokenChar(text[b-1]) && j-b <= 136 {
-			b--
-		}
-		if found(b, j) {
-			return
+		suf := tok[len(tok)-k:]
+		for from, tries := 0, 0; tries < 64; tries++ {
+			i := strings.Index(text[from:], suf)
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + 1
+			j := i + k
+			if j == end || j < len(text) && tokenChar(text[j]) {
+				continue
+			}
+			b := i
+			for b > 0 && tokenChar(text[b-1]) && j-b <= 136 {
+				b--
+			}
+			if found(b, j) {
+				return
+			}
 		}
 	}
 	return
@@ -300,8 +306,10 @@ func nameRun(s string) bool {
 }
 
 // familyMember reports whether sib is another name of tok's family (nameFamily): the two
-// differ in a middle of one to eight characters each, holding a letter or digit on both
-// sides, and share the rest, two thirds of tok.
+// differ in a middle of at most eight characters each, holding a letter or digit on both
+// sides or, inside the name, on one (glGetQueryObjecti64v, glGetQueryObjectui64v), and
+// share the rest, two thirds of tok. A run that is the other's start or end alone is no
+// member: a key cut short, or shown without its prefix.
 func familyMember(tok, sib string) bool {
 	if sib == tok || !nameRun(sib) || standIn(sib) {
 		return false
@@ -315,7 +323,13 @@ func familyMember(tok, sib string) bool {
 		s++
 	}
 	mt, ms := tok[p:len(tok)-s], sib[p:len(sib)-s]
-	return 3*(p+s) >= 2*len(tok) && len(mt) <= 8 && len(ms) <= 8 && holdsAlnum(mt) && holdsAlnum(ms)
+	if 3*(p+s) < 2*len(tok) || len(mt) > 8 || len(ms) > 8 {
+		return false
+	}
+	if mt == "" || ms == "" {
+		return p > 0 && s > 0 && holdsAlnum(mt+ms)
+	}
+	return holdsAlnum(mt) && holdsAlnum(ms)
 }
 
 func holdsAlnum(s string) bool {
