@@ -30,6 +30,7 @@ func TestNameFamilies(t *testing.T) {
 			"GLAPI void APIENTRY glGetnUniformui64vARB (GLuint program, GLint location, GLsizei bufSize, GLuint64 *params);"},
 		{"object names under three prefixes", "#define SN_pbe_WithSHA1And128BitRC2_CBC \"PBE-SHA1-RC2-128\"\n" +
 			"#define LN_pbe_WithSHA1And128BitRC2_CBC LN_pbe_WithSHA1And128BitRC2_CBC_long\n#define NID_pbe_WithSHA1And128BitRC2_CBC 148"},
+		{"constants differing in two places", "\tcase PKCS1WithSHA256, ECDSAWithP256AndSHA256, ECDSAWithP384AndSHA384, ECDSAWithP521AndSHA512:"},
 		{"Go fields of one shape", "\tm := s.f.Config.fp32RegMask\n\tif t.IsFloat() && t.Size() == 8 {\n\t\tm = s.f.Config.fp64RegMask\n\t}\n\tn := s.f.Config.gpRegMask // s.f.Config.fp16RegMask"},
 	}
 	for _, tc := range kept {
@@ -105,6 +106,10 @@ func TestFamilyMember(t *testing.T) {
 		{"Qx7mB2pzR9vL4kWn8cT1yH6j", "sk_live_Qx7mB2pzR9vL4kWn8cT1yH6j", false}, // the key and its body
 		{"Qx7mB2pzR9vL4kWn8cT1yH6jPq3x", "Qx7mB2pzR9vL4kWn8cT1yH6j", false},
 		{"glGetQueryObjecti64v", "glGetQueryObjectui64v", true},
+		{"ECDSAWithP256AndSHA256", "ECDSAWithP521AndSHA512", true},
+		{"Qx7mB2pzR9vL4kWn8cT1yH6j", "Qx7mB2pzR9xY3kWn8cQ7yH6j", true}, // two places, as names differ
+		{"Qx7mB2pzR9vL4kWn8cT1yH6j", "Qx7mB2pzA1bC2dWn8eF3gH6j", false},
+		{"Qx7mB2pzR9vL4kWn8cT1yH6j", "Qx7mB2pzR9vL4kWn8cT1yH6jAb3", false}, // a start alone
 		{"glGetnUniformi64vARB", "glGetUniformi64vARB", true},
 	} {
 		require.Equalf(t, tc.want, familyMember(tc.tok, tc.sib), "%s %s", tc.tok, tc.sib)

@@ -323,13 +323,44 @@ func familyMember(tok, sib string) bool {
 		s++
 	}
 	mt, ms := tok[p:len(tok)-s], sib[p:len(sib)-s]
-	if 3*(p+s) < 2*len(tok) || len(mt) > 8 || len(ms) > 8 {
+	if len(mt) > 8 || len(ms) > 8 {
+		return twoMiddles(mt, ms, p+s, len(tok))
+	}
+	if 3*(p+s) < 2*len(tok) {
 		return false
 	}
 	if mt == "" || ms == "" {
 		return p > 0 && s > 0 && holdsAlnum(mt+ms)
 	}
 	return holdsAlnum(mt) && holdsAlnum(ms)
+}
+
+// twoMiddles reports middles that differ in two places around a part they share
+// (ECDSAWithP256AndSHA256, ECDSAWithP384AndSHA384: 256…256 and 384…384 around AndSHA), the
+// places at most eight characters together on each side, each holding a letter or digit,
+// and the shared parts, with the ends' (shared), two thirds of a name n long.
+func twoMiddles(mt, ms string, shared, n int) bool {
+	need := max(3, len(mt)-8, len(ms)-8, (2*n+2)/3-shared) // the shared part's least length
+	if len(mt) > 20 || len(ms) > 20 || need > min(len(mt), len(ms)) {
+		return false
+	}
+	// The longest part the middles share.
+	bi, bj, bl := 0, 0, 0
+	for i := 0; i < len(mt); i++ {
+		for j := 0; j < len(ms); j++ {
+			l := 0
+			for i+l < len(mt) && j+l < len(ms) && mt[i+l] == ms[j+l] {
+				l++
+			}
+			if l > bl {
+				bi, bj, bl = i, j, l
+			}
+		}
+	}
+	if bl < need || 3*(shared+bl) < 2*n {
+		return false
+	}
+	return holdsAlnum(mt[:bi]) && holdsAlnum(ms[:bj]) && holdsAlnum(mt[bi+bl:]) && holdsAlnum(ms[bj+bl:])
 }
 
 func holdsAlnum(s string) bool {
