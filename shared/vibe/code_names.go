@@ -229,9 +229,6 @@ func familySiblings(text string, start, end int, skip string) (n, fs, fe int) {
 	if len(tok) < 16 || len(tok) > 128 {
 		return 0, 0, 0
 	}
-	// Two thirds shared at the ends means a third shared at one of them. A long shared start
-	// is looked for first: a list of names shares a short one with every name in it.
-	k := (len(tok) + 2) / 3
 	found := func(b, e int) bool {
 		sib := text[b:e]
 		if sib == skip || n == 1 && sib == text[fs:fe] || !familyMember(tok, sib) {
@@ -243,51 +240,57 @@ func familySiblings(text string, start, end int, skip string) (n, fs, fe int) {
 		n++
 		return n == 2
 	}
-	for _, pre := range [...]string{tok[:len(tok)-k], tok[:k]} {
-		for from, tries := 0, 0; tries < 64; tries++ {
-			i := strings.Index(text[from:], pre)
+	// scan looks for runs holding pat at their start (or, with atEnd, their end) in
+	// text[from:to], comparing at most familyTries of them.
+	scan := func(from, to int, pat string, atEnd bool) bool {
+		for tries := 0; tries < familyTries; tries++ {
+			i := strings.Index(text[from:to], pat)
 			if i < 0 {
-				break
+				return false
 			}
 			i += from
 			from = i + 1
-			if i == start || i > 0 && tokenChar(text[i-1]) {
-				continue
+			b, e := i, i+len(pat)
+			if atEnd {
+				if e == end || e < len(text) && tokenChar(text[e]) {
+					continue
+				}
+				for b > 0 && tokenChar(text[b-1]) && e-b <= 136 {
+					b--
+				}
+			} else {
+				if i == start || i > 0 && tokenChar(text[i-1]) {
+					continue
+				}
+				for e < len(text) && tokenChar(text[e]) && e-b <= 136 {
+					e++
+				}
 			}
-			j := i + len(pre)
-			for j < len(text) && tokenChar(text[j]) && j-i <= 136 {
-				j++
-			}
-			if found(i, j) {
-				return
+			if found(b, e) {
+				return true
 			}
 		}
-		if len(pre) == k {
-			break
-		}
-		suf := tok[len(tok)-k:]
-		for from, tries := 0, 0; tries < 64; tries++ {
-			i := strings.Index(text[from:], suf)
-			if i < 0 {
-				break
-			}
-			i += from
-			from = i + 1
-			j := i + k
-			if j == end || j < len(text) && tokenChar(text[j]) {
-				continue
-			}
-			b := i
-			for b > 0 && tokenChar(text[b-1]) && j-b <= 136 {
-				b--
-			}
-			if found(b, j) {
-				return
-			}
+		return false
+	}
+	// Two thirds shared at the ends means a third shared at one of them. A long shared start
+	// is looked for first (a list of names shares a short one with every name in it), and
+	// the names after the run before those before it: a family's names stand together.
+	k := (len(tok) + 2) / 3
+	lo, hi := max(0, start-familyWindow), min(len(text), end+familyWindow)
+	for _, p := range [...]struct {
+		pat   string
+		atEnd bool
+	}{{tok[:len(tok)-k], false}, {tok[len(tok)-k:], true}, {tok[:k], false}} {
+		if scan(start+1, hi, p.pat, p.atEnd) || scan(lo, min(len(text), start+len(p.pat)), p.pat, p.atEnd) {
+			return
 		}
 	}
 	return
 }
+
+// familyWindow and familyTries bound the search for a name's family: the bytes read each
+// way, and the runs compared a way for each part looked for.
+const familyWindow, familyTries = 2048, 16
 
 // nameRun reports a run of letters, digits, _, . and -, holding a letter.
 func nameRun(s string) bool {
@@ -341,13 +344,13 @@ func familyMember(tok, sib string) bool {
 // and the shared parts, with the ends' (shared), two thirds of a name n long.
 func twoMiddles(mt, ms string, shared, n int) bool {
 	need := max(3, len(mt)-8, len(ms)-8, (2*n+2)/3-shared) // the shared part's least length
-	if len(mt) > 20 || len(ms) > 20 || need > min(len(mt), len(ms)) {
+	if len(mt) > 16 || len(ms) > 16 || need > min(len(mt), len(ms)) {
 		return false
 	}
 	// The longest part the middles share.
 	bi, bj, bl := 0, 0, 0
-	for i := 0; i < len(mt); i++ {
-		for j := 0; j < len(ms); j++ {
+	for i := 0; i+need <= len(mt); i++ {
+		for j := 0; j+need <= len(ms); j++ {
 			l := 0
 			for i+l < len(mt) && j+l < len(ms) && mt[i+l] == ms[j+l] {
 				l++
