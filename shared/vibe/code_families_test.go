@@ -46,6 +46,8 @@ func TestNameFamilies(t *testing.T) {
 		{"a key shown again, cut short and starred", "export API=Qx7mB2pzR9vL4kWn8cT1yH6j\n# Qx7mB2pzR9vL...\n# Qx7mB2pzR9vL4kWn****yH6j\n# Qx7mB2pzR9vL4kWnXXXXyH6j\n# Qx7mB2pzR9vL4kWn...yH6j\n# Qx7mB2pzR9vL4kWn…yH6j"},
 		{"a key beside a tampered copy", "good := \"Qx7mB2pzR9vL4kWn8cT1yH6j\"\nbad := \"Qx7mB2pzR9vL4kWn8cT1yH6k\""},
 		{"base32 seeds in a list", "totp:\n  - 2TXSLRHBPY2QUZID\n  - IMJNVHET2F6J2VB3\n  - XDWD6XAZPHNPXDRE"},
+		{"access key ids in a list", "aws_access_key_id = AKIASFBT3YWIMR4AO5BG\naws_access_key_id = AKIAF72B3WDNCXLNXXSU\naws_access_key_id = AKIAF6L64KLLUMHFG3CR"},
+		{"capitals and digits after one prefix", "\tssa.OpAMD64VRVGXS8T39NQJ,\n\tssa.OpAMD64VYK2CD0ZBKOAO,\n\tssa.OpAMD64VMCEQ39M3SNFG,"},
 		{"base64 keys differing in a character", "a: Qx7mB2pz+9vL4kWn8cT1yH6jPq3/\nb: Qx7mB2pz+9vL4kWn8cT1yH6jPq4/\nc: Qx7mB2pz+9vL4kWn8cT1yH6jPq5/"},
 	}
 	for _, tc := range caught {
@@ -56,6 +58,9 @@ func TestNameFamilies(t *testing.T) {
 			require.NotContains(t, out, "Qx7mB2pzR9vL4kWn8cT1yH6j", "in %q", tc.in)
 			require.NotContains(t, out, "IMJNVHET2F6J2VB3", "in %q", tc.in)
 			require.NotContains(t, out, "9vL4kWn8cT1yH6jPq", "in %q", tc.in)
+			for _, key := range []string{"AKIASFBT3YWIMR4AO5BG", "AKIAF6L64KLLUMHFG3CR", "RVGXS8T39NQJ", "YK2CD0ZBKOAO", "MCEQ39M3SNFG"} {
+				require.NotContains(t, out, key, "in %q", tc.in)
+			}
 		})
 	}
 
