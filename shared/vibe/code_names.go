@@ -374,3 +374,56 @@ func holdsAlnum(s string) bool {
 	}
 	return false
 }
+
+// goArchs are the target architectures as Go's compiler names its ops after them
+// (Op386ADDL, OpAMD64VCVTPD2PSX128, OpS390XAddTupleFirst32): GOARCH's values, as
+// "go tool dist list" prints them, upper-cased as the compiler spells them.
+var goArchs = [...]string{"386", "AMD64", "ARM64", "ARM", "LOONG64", "MIPS64", "MIPS", "PPC64", "RISCV64", "S390X", "Wasm"}
+
+// archOpName reports a name of a compiler op of one architecture, maybe qualified by its
+// package (ssa.OpAMD64VRCP14PS512, OpS390XAddTupleFirst32, ssa.OpAMD64PrefetchT0): Op, an
+// architecture, then the op's name, capitals and digits (an instruction's mnemonic) and
+// words, each run of lower-case letters three or more long. A random string changes case
+// every character or two and opens with no architecture.
+func archOpName(tok string) bool {
+	if i := strings.IndexByte(tok, '.'); i > 0 && i < 16 && isLowerWord(tok[:i]) {
+		tok = tok[i+1:]
+	}
+	if !strings.HasPrefix(tok, "Op") {
+		return false
+	}
+	rest := ""
+	for _, a := range goArchs {
+		if strings.HasPrefix(tok[2:], a) {
+			rest = tok[2+len(a):]
+			break
+		}
+	}
+	if len(rest) < 3 {
+		return false
+	}
+	run := 0
+	for i := 0; i <= len(rest); i++ {
+		if i < len(rest) && rest[i] >= 'a' && rest[i] <= 'z' {
+			run++
+			continue
+		}
+		if run > 0 && run < 3 && !(run == 2 && i-run > 0 && rest[i-run-1] >= 'A' && rest[i-run-1] <= 'Z') {
+			return false
+		}
+		run = 0
+		if i < len(rest) && !isLetter(rest[i]) && !isDigitByte(rest[i]) && rest[i] != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+func isLowerWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return s != ""
+}

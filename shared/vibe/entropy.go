@@ -44,7 +44,7 @@ func knownSafeShape(tok string) bool {
 	if strings.ContainsAny(tok, "-_./:") && isModelName(tok) && wordyParts(tok) {
 		return true
 	}
-	return nameShaped(tok)
+	return nameShaped(tok) || archOpName(tok)
 }
 
 // wordyParts reports whether every part of a separated name is a word, a number or a short
