@@ -167,3 +167,26 @@ func TestArchOpNames(t *testing.T) {
 	out := san.NewSession(SessionHints{}).SanitizeText("\tkey := ssa.OpAMD64Qx7mB2pzR9vL4kWn8c")
 	require.NotContains(t, out, "Qx7mB2pzR9vL4kWn8c")
 }
+
+// FuzzNameFamily: looking for a run's family never fails on any text, and a run with no
+// other run beside it has none.
+func FuzzNameFamily(f *testing.F) {
+	for _, s := range []string{
+		"#define DER_OID_V_c2pnb163v1 1\n#define DER_OID_SZ_c2pnb163v1 10\n#define DER_OID_SZ_c2pnb163v2 10",
+		"ssa.OpAMD64VRCP14PS512, ssa.OpAMD64VRCP14PS256, ssa.OpAMD64VRCP14PD512",
+		"glGetQueryObjecti64v glGetQueryObjectui64v glGetQueryObjecti64vEXT",
+		"ECDSAWithP256AndSHA256, ECDSAWithP384AndSHA384, ECDSAWithP521AndSHA512",
+		"Qx7mB2pzR9vL4kWn8cT1yH6j Qx7mB2pzR9vL...yH6j",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		runs := 0
+		forEachTokenRun(text, 1, func(int, int) { runs++ })
+		forEachTokenRun(text, 16, func(start, end int) {
+			if nameFamily(text, start, end) && runs < 3 {
+				t.Fatalf("%q: a family of fewer than three runs", text[start:end])
+			}
+		})
+	})
+}
