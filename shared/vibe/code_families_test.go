@@ -31,6 +31,7 @@ func TestNameFamilies(t *testing.T) {
 		{"object names under three prefixes", "#define SN_pbe_WithSHA1And128BitRC2_CBC \"PBE-SHA1-RC2-128\"\n" +
 			"#define LN_pbe_WithSHA1And128BitRC2_CBC LN_pbe_WithSHA1And128BitRC2_CBC_long\n#define NID_pbe_WithSHA1And128BitRC2_CBC 148"},
 		{"constants differing in two places", "\tcase PKCS1WithSHA256, ECDSAWithP256AndSHA256, ECDSAWithP384AndSHA384, ECDSAWithP521AndSHA512:"},
+		{"a pair of names of words", "#define LN_pbe_WithSHA1And128BitRC2_CBC \"pbeWithSHA1And128BitRC2-CBC\"\n#define LN_pbe_WithSHA1And40BitRC2_CBC \"pbeWithSHA1And40BitRC2-CBC\""},
 		{"Go fields of one shape", "\tm := s.f.Config.fp32RegMask\n\tif t.IsFloat() && t.Size() == 8 {\n\t\tm = s.f.Config.fp64RegMask\n\t}\n\tn := s.f.Config.gpRegMask // s.f.Config.fp16RegMask"},
 	}
 	for _, tc := range kept {
@@ -46,6 +47,7 @@ func TestNameFamilies(t *testing.T) {
 		{"a key shown again, cut short and starred", "export API=Qx7mB2pzR9vL4kWn8cT1yH6j\n# Qx7mB2pzR9vL...\n# Qx7mB2pzR9vL4kWn****yH6j\n# Qx7mB2pzR9vL4kWnXXXXyH6j\n# Qx7mB2pzR9vL4kWn...yH6j\n# Qx7mB2pzR9vL4kWn…yH6j"},
 		{"a key beside a tampered copy", "good := \"Qx7mB2pzR9vL4kWn8cT1yH6j\"\nbad := \"Qx7mB2pzR9vL4kWn8cT1yH6k\""},
 		{"base32 seeds in a list", "totp:\n  - 2TXSLRHBPY2QUZID\n  - IMJNVHET2F6J2VB3\n  - XDWD6XAZPHNPXDRE"},
+		{"a key of two words beside a tampered copy", "good := \"Qx7Band9Kite2mB2pzR9vL4kA\"\nbad := \"Qx7Band9Kite2mB2pzR9vL4kB\"\n"},
 		{"access key ids in a list", "aws_access_key_id = AKIASFBT3YWIMR4AO5BG\naws_access_key_id = AKIAF72B3WDNCXLNXXSU\naws_access_key_id = AKIAF6L64KLLUMHFG3CR"},
 		{"capitals and digits after one prefix", "\tacme.KeyAB12VRVGXS8T39NQJ,\n\tacme.KeyAB12VYK2CD0ZBKOAO,\n\tacme.KeyAB12VMCEQ39M3SNFG,"},
 		{"base64 keys differing in a character", "a: Qx7mB2pz+9vL4kWn8cT1yH6jPq3/\nb: Qx7mB2pz+9vL4kWn8cT1yH6jPq4/\nc: Qx7mB2pz+9vL4kWn8cT1yH6jPq5/"},
@@ -58,6 +60,7 @@ func TestNameFamilies(t *testing.T) {
 			require.NotContains(t, out, "Qx7mB2pzR9vL4kWn8cT1yH6j", "in %q", tc.in)
 			require.NotContains(t, out, "IMJNVHET2F6J2VB3", "in %q", tc.in)
 			require.NotContains(t, out, "9vL4kWn8cT1yH6jPq", "in %q", tc.in)
+			require.NotContains(t, out, "Qx7Band9Kite2mB2pz", "in %q", tc.in)
 			for _, key := range []string{"AKIASFBT3YWIMR4AO5BG", "AKIAF6L64KLLUMHFG3CR", "RVGXS8T39NQJ", "YK2CD0ZBKOAO", "MCEQ39M3SNFG"} {
 				require.NotContains(t, out, key, "in %q", tc.in)
 			}
@@ -189,4 +192,31 @@ func FuzzNameFamily(f *testing.F) {
 			}
 		})
 	})
+}
+
+// Three English words in a random token are rare: the pair rule's bar.
+func TestWordPiecesOfRandomTokens(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, 3, wordPieces("pbeWithSHA1And128BitRC2-CBC"))
+	require.Equal(t, 3, wordPieces("xmlSecTmplX509DataAddCRL"))
+	r := rand.New(rand.NewSource(5))
+	caught, wordy := 0, 0
+	for _, alphabet := range []string{base62Letters, base62Letters + "+/", "abcdefghijklmnopqrstuvwxyz0123456789"} {
+		for _, n := range []int{20, 24, 32, 40} {
+			for range 20000 {
+				b := make([]byte, n)
+				for i := range b {
+					b[i] = alphabet[r.Intn(len(alphabet))]
+				}
+				if highEntropySecret(string(b)) {
+					caught++
+					if wordPieces(string(b)) >= 3 {
+						wordy++
+					}
+				}
+			}
+		}
+	}
+	require.Greater(t, caught, 150000)
+	require.LessOrEqualf(t, wordy, 10, "%d of %d random tokens hold three words", wordy, caught)
 }

@@ -199,13 +199,14 @@ func nameShaped(tok string) bool {
 // characters, the start and end they share making up two thirds of it. Constants, ops and
 // intrinsics of code come in families (DER_OID_SZ_c2pnb163v1 beside DER_OID_V_c2pnb163v1
 // and DER_OID_SZ_c2pnb163v2; ssa.OpAMD64VRCP14PS512 beside ssa.OpAMD64VRCP14PS256 and
-// ssa.OpAMD64VRCP14PD512), however random each name looks alone. Generated secrets do not:
-// two keys of one vendor share their prefix and differ in all their random part, a key
-// shown again is the same run, one shown cut short or starred ("AbC…", "AbC...xyZ",
-// "AbC****xyZ", "AbCXXXXxyZ") differs from it in nothing but stand-in characters, and a
-// key beside one copy of it changed in a character or two (a test's tampered token) makes
-// two runs, not three. Only names are judged: letters, digits, _, . and -, so no base64
-// with + or / and no path.
+// ssa.OpAMD64VRCP14PD512), however random each name looks alone; two runs are enough when
+// the name holds three English words (pbeWithSHA1And128BitRC2-CBC, …40BitRC2-CBC).
+// Generated secrets do not: two keys of one vendor share their prefix and differ in all
+// their random part, a key shown again is the same run, one shown cut short or starred
+// ("AbC…", "AbC...xyZ", "AbC****xyZ", "AbCXXXXxyZ") differs from it in nothing but stand-in
+// characters, and a key beside one copy of it changed in a character or two (a test's
+// tampered token) makes two runs, not three, and holds three words almost never. Only
+// names are judged: letters, digits, _, . and -, so no base64 with + or / and no path.
 func nameFamily(text string, start, end int) bool {
 	tok := text[start:end]
 	if len(tok) < 16 || len(tok) > 128 || !nameRun(tok) {
@@ -217,9 +218,35 @@ func nameFamily(text string, start, end int) bool {
 	}
 	if n == 1 {
 		m, _, _ := familySiblings(text, as, ae, tok)
-		return m >= 1
+		return m >= 1 || wordPieces(tok) >= 3
 	}
 	return false
+}
+
+// wordPieces counts the pieces of tok, a capital and the lower-case letters after it or
+// lower-case letters alone, that are English words of three or more letters (pbeWithSHA1And…
+// holds With, And and Bit). Names of a pair hold three; of 838 thousand random base62,
+// base64 and base36 tokens of 20 to 40 characters that the entropy rule catches, 13 do.
+func wordPieces(tok string) int {
+	n := 0
+	for i := 0; i < len(tok); {
+		if !isLetter(tok[i]) {
+			i++
+			continue
+		}
+		j := i
+		if tok[j] >= 'A' && tok[j] <= 'Z' {
+			j++
+		}
+		for j < len(tok) && tok[j] >= 'a' && tok[j] <= 'z' {
+			j++
+		}
+		if j-i >= 3 && dictWord(tok[i:j]) {
+			n++
+		}
+		i = max(j, i+1)
+	}
+	return n
 }
 
 // familySiblings counts, up to two, the distinct runs of text that are familyMember of
