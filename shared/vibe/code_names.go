@@ -410,8 +410,8 @@ var goArchs = [...]string{"386", "AMD64", "ARM64", "ARM", "LOONG64", "MIPS64", "
 // archOpName reports a name of a compiler op of one architecture, maybe qualified by its
 // package (ssa.OpAMD64VRCP14PS512, OpS390XAddTupleFirst32, ssa.OpAMD64PrefetchT0): Op, an
 // architecture, then the op's name, capitals and digits (an instruction's mnemonic) and
-// words, each run of lower-case letters three or more long. A random string changes case
-// every character or two and opens with no architecture.
+// words, each run of lower-case letters three or more long or two after a capital (Add).
+// A random string changes case every character or two and opens with no architecture.
 func archOpName(tok string) bool {
 	if i := strings.IndexByte(tok, '.'); i > 0 && i < 16 && isLowerWord(tok[:i]) {
 		tok = tok[i+1:]
