@@ -220,3 +220,36 @@ func TestWordPiecesOfRandomTokens(t *testing.T) {
 	require.Greater(t, caught, 150000)
 	require.LessOrEqualf(t, wordy, 10, "%d of %d random tokens hold three words", wordy, caught)
 }
+
+// A constant written in capital words is no base32 seed (SMACK64TRANSMUTE); random seeds of
+// the same lengths and alphabet, in the same syntax, are.
+func TestCapitalWords(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	in := "#define XATTR_SMACK_TRANSMUTE \"SMACK64TRANSMUTE\"\n#define XATTR_NAME_SMACKTRANSMUTE XATTR_SECURITY_PREFIX XATTR_SMACK_TRANSMUTE"
+	require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
+	for _, s := range []string{"SIOCAX25GETPARMS", "JBSWY3DPEHPK3PXP", "7H4GRID2UFLEW444", "37IRINK7CURSX536"} {
+		require.Falsef(t, wordsInCapitals(s), "%s", s)
+	}
+	r := rand.New(rand.NewSource(9))
+	const base32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+	seeds := 0
+	for _, n := range []int{16, 32} {
+		for range 100000 {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = base32[r.Intn(len(base32))]
+			}
+			if !base32Seed(string(b)) {
+				continue
+			}
+			seeds++
+			require.Falsef(t, wordsInCapitals(string(b)), "%s taken for words", b)
+			if seeds%500 == 0 {
+				line := "#define XATTR_SMACK_TRANSMUTE \"" + string(b) + "\""
+				require.NotContains(t, san.NewSession(SessionHints{}).SanitizeText(line), string(b))
+			}
+		}
+	}
+	require.Greater(t, seeds, 150000)
+}

@@ -454,3 +454,34 @@ func isLowerWord(s string) bool {
 	}
 	return s != ""
 }
+
+// wordsInCapitals reports a run of capitals and digits whose letters are, three quarters of
+// them or more, English words of four or more letters one after another inside it, one of
+// six or more (SMACK64TRANSMUTE: SMACK, TRANSMUTE), as names of constants are written in
+// capitals: a base32 seed's letters hold such words almost never.
+func wordsInCapitals(tok string) bool {
+	if len(tok) > 64 {
+		return false
+	}
+	var best [65]int // the most letters of tok[:i] that words cover
+	letters, longest := 0, 0
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if c >= 'A' && c <= 'Z' {
+			letters++
+		} else if !isDigitByte(c) {
+			return false
+		}
+		best[i+1] = max(best[i+1], best[i])
+		for w := 4; w <= 14 && i+w <= len(tok); w++ {
+			if !isLetters(tok[i : i+w]) {
+				break
+			}
+			if (best[i]+w > best[i+w] || w > longest) && dictWord(tok[i:i+w]) {
+				best[i+w] = max(best[i+w], best[i]+w)
+				longest = max(longest, w)
+			}
+		}
+	}
+	return longest >= 6 && 4*best[len(tok)] >= 3*letters
+}

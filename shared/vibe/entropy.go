@@ -68,12 +68,12 @@ var (
 )
 
 // knownShapeSecret reports tokens whose shape alone says secret, whatever their entropy: a
-// base32 TOTP seed (16 or 32 characters of A-Z2-7 with digits), an Atlassian personal
+// base32 TOTP seed (16 or 32 characters of A-Z2-7 with digits, not words in capitals), an Atlassian personal
 // access token (base64 of "<12 digits>:<random>"), a Salesforce org id.
 func knownShapeSecret(tok string) bool {
 	switch {
 	case (len(tok) == 16 || len(tok) == 32) && base32Seed(tok):
-		return true
+		return !wordsInCapitals(tok) // SMACK64TRANSMUTE: a constant's name in capitals
 	case len(tok) == 44 && strings.IndexByte("MNO", tok[0]) >= 0:
 		b, err := base64.RawURLEncoding.DecodeString(tok[:40])
 		if err != nil {
