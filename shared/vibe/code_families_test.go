@@ -194,7 +194,8 @@ func FuzzNameFamily(f *testing.F) {
 	})
 }
 
-// Three English words in a random token are rare: the pair rule's bar.
+// Three English words in a random token are rare, the pair rule's bar, and four in 40
+// characters or fewer none, a name's alone.
 func TestWordPiecesOfRandomTokens(t *testing.T) {
 	t.Parallel()
 	require.Equal(t, 3, wordPieces("pbeWithSHA1And128BitRC2-CBC"))
@@ -219,6 +220,23 @@ func TestWordPiecesOfRandomTokens(t *testing.T) {
 	}
 	require.Greater(t, caught, 150000)
 	require.LessOrEqualf(t, wordy, 10, "%d of %d random tokens hold three words", wordy, caught)
+
+	san := testSanitizer(t)
+	in := "XMLSEC_CRYPTO_EXPORT int   xmlSecGnuTLSX509CertGetKey              (gnutls_x509_crt_t cert);"
+	require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
+	for _, alphabet := range []string{base62Letters, base62Letters + "+/", base62Letters + "-_", "abcdefghijklmnopqrstuvwxyz0123456789"} {
+		for _, n := range []int{20, 26, 32, 40} {
+			for range 20000 {
+				b := make([]byte, n)
+				for i := range b {
+					b[i] = alphabet[r.Intn(len(alphabet))]
+				}
+				if highEntropySecret(string(b)) {
+					require.Lessf(t, wordPieces(string(b)), 4, "%s", b)
+				}
+			}
+		}
+	}
 }
 
 // A constant written in capital words is no base32 seed (SMACK64TRANSMUTE); random seeds of

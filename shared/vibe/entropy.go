@@ -44,7 +44,7 @@ func knownSafeShape(tok string) bool {
 	if strings.ContainsAny(tok, "-_./:") && isModelName(tok) && wordyParts(tok) {
 		return true
 	}
-	return nameShaped(tok) || archOpName(tok)
+	return nameShaped(tok) || archOpName(tok) || len(tok) <= 40 && wordPieces(tok) >= 4
 }
 
 // wordyParts reports whether every part of a separated name is a word, a number or a short
