@@ -193,3 +193,297 @@ func nameShaped(tok string) bool {
 	share := float64(covered) / float64(letters)
 	return share >= 0.5 || share >= 0.3 && longest >= 6
 }
+
+// nameFamily reports a run at text[start:end] that is one of a family of names: three or
+// more runs of the text, each differing from the next only in a middle of at most eight
+// characters, the start and end they share making up two thirds of it. Constants, ops and
+// intrinsics of code come in families (DER_OID_SZ_c2pnb163v1 beside DER_OID_V_c2pnb163v1
+// and DER_OID_SZ_c2pnb163v2; ssa.OpAMD64VRCP14PS512 beside ssa.OpAMD64VRCP14PS256 and
+// ssa.OpAMD64VRCP14PD512), however random each name looks alone; two runs are enough when
+// the name holds three English words (pbeWithSHA1And128BitRC2-CBC, …40BitRC2-CBC).
+// Generated secrets do not: two keys of one vendor share their prefix and differ in all
+// their random part, a key shown again is the same run, one shown cut short or starred
+// ("AbC…", "AbC...xyZ", "AbC****xyZ", "AbCXXXXxyZ") differs from it in nothing but stand-in
+// characters, and a key beside one copy of it changed in a character or two (a test's
+// tampered token) makes two runs, not three, and holds three words almost never. Only
+// names are judged: letters, digits, _, . and -, so no base64 with + or / and no path.
+func nameFamily(text string, start, end int) bool {
+	tok := text[start:end]
+	if len(tok) < 16 || len(tok) > 128 || !nameRun(tok) {
+		return false
+	}
+	n, as, ae := familySiblings(text, start, end, "")
+	if n >= 2 {
+		return true
+	}
+	if n == 1 {
+		m, _, _ := familySiblings(text, as, ae, tok)
+		return m >= 1 || wordPieces(tok) >= 3
+	}
+	return false
+}
+
+// wordPieces counts the pieces of tok, a capital and the lower-case letters after it or
+// lower-case letters alone, that are English words of three or more letters (pbeWithSHA1And…
+// holds With, And and Bit). Names of a pair hold three; of 838 thousand random base62,
+// base64 and base36 tokens of 20 to 40 characters that the entropy rule catches, 13 do. A
+// name of 40 characters or fewer holding four (xmlSecGnuTLSX509CertGetKey: Sec, Gnu, Get,
+// Key) is one alone: none of 1.8 million such random tokens holds four.
+func wordPieces(tok string) int {
+	n := 0
+	for i := 0; i < len(tok); {
+		if !isLetter(tok[i]) {
+			i++
+			continue
+		}
+		j := i
+		if tok[j] >= 'A' && tok[j] <= 'Z' {
+			j++
+		}
+		for j < len(tok) && tok[j] >= 'a' && tok[j] <= 'z' {
+			j++
+		}
+		if j-i >= 3 && dictWord(tok[i:j]) {
+			n++
+		}
+		i = max(j, i+1)
+	}
+	return n
+}
+
+// familySiblings counts, up to two, the distinct runs of text that are familyMember of
+// text[start:end], other than skip, and returns where the first is.
+func familySiblings(text string, start, end int, skip string) (n, fs, fe int) {
+	tok := text[start:end]
+	if len(tok) < 16 || len(tok) > 128 {
+		return 0, 0, 0
+	}
+	found := func(b, e int) bool {
+		sib := text[b:e]
+		if sib == skip || n == 1 && sib == text[fs:fe] || !familyMember(tok, sib) {
+			return false
+		}
+		if n == 0 {
+			fs, fe = b, e
+		}
+		n++
+		return n == 2
+	}
+	// scan looks for runs holding pat at their start (or, with atEnd, their end) in
+	// text[from:to], comparing at most familyTries of them.
+	scan := func(from, to int, pat string, atEnd bool) bool {
+		for tries := 0; tries < familyTries; tries++ {
+			i := strings.Index(text[from:to], pat)
+			if i < 0 {
+				return false
+			}
+			i += from
+			from = i + 1
+			b, e := i, i+len(pat)
+			if atEnd {
+				if e == end || e < len(text) && tokenChar(text[e]) {
+					continue
+				}
+				for b > 0 && tokenChar(text[b-1]) && e-b <= 136 {
+					b--
+				}
+			} else {
+				if i == start || i > 0 && tokenChar(text[i-1]) {
+					continue
+				}
+				for e < len(text) && tokenChar(text[e]) && e-b <= 136 {
+					e++
+				}
+			}
+			if found(b, e) {
+				return true
+			}
+		}
+		return false
+	}
+	// Two thirds shared at the ends means a third shared at one of them. A long shared start
+	// is looked for first (a list of names shares a short one with every name in it), and
+	// the names after the run before those before it: a family's names stand together.
+	k := (len(tok) + 2) / 3
+	lo, hi := max(0, start-familyWindow), min(len(text), end+familyWindow)
+	for _, p := range [...]struct {
+		pat   string
+		atEnd bool
+	}{{tok[:len(tok)-k], false}, {tok[len(tok)-k:], true}, {tok[:k], false}} {
+		if scan(start+1, hi, p.pat, p.atEnd) || scan(lo, min(len(text), start+len(p.pat)), p.pat, p.atEnd) {
+			return
+		}
+	}
+	return
+}
+
+// familyWindow and familyTries bound the search for a name's family: the bytes read each
+// way, and the runs compared a way for each part looked for.
+const familyWindow, familyTries = 2048, 16
+
+// nameRun reports a run of letters, digits, _, . and -, holding a letter.
+func nameRun(s string) bool {
+	letter := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case isLetter(c):
+			letter = true
+		case isDigitByte(c) || c == '_' || c == '.' || c == '-':
+		default:
+			return false
+		}
+	}
+	return letter
+}
+
+// familyMember reports whether sib is another name of tok's family (nameFamily): the two
+// differ in a middle of at most eight characters each, holding a letter or digit on both
+// sides or, inside the name, on one (glGetQueryObjecti64v, glGetQueryObjectui64v), and
+// share the rest, two thirds of tok. A run that is the other's start or end alone is no
+// member: a key cut short, or shown without its prefix.
+func familyMember(tok, sib string) bool {
+	if sib == tok || !nameRun(sib) || standIn(sib) {
+		return false
+	}
+	p := 0
+	for p < len(tok) && p < len(sib) && tok[p] == sib[p] {
+		p++
+	}
+	s := 0
+	for s < len(tok)-p && s < len(sib)-p && tok[len(tok)-1-s] == sib[len(sib)-1-s] {
+		s++
+	}
+	mt, ms := tok[p:len(tok)-s], sib[p:len(sib)-s]
+	if len(mt) > 8 || len(ms) > 8 {
+		return twoMiddles(mt, ms, p+s, len(tok))
+	}
+	if 3*(p+s) < 2*len(tok) {
+		return false
+	}
+	if mt == "" || ms == "" {
+		return p > 0 && s > 0 && holdsAlnum(mt+ms)
+	}
+	return holdsAlnum(mt) && holdsAlnum(ms)
+}
+
+// twoMiddles reports middles that differ in two places around a part they share
+// (ECDSAWithP256AndSHA256, ECDSAWithP384AndSHA384: 256…256 and 384…384 around AndSHA), the
+// places at most eight characters together on each side, each holding a letter or digit,
+// and the shared parts, with the ends' (shared), two thirds of a name n long.
+func twoMiddles(mt, ms string, shared, n int) bool {
+	need := max(3, len(mt)-8, len(ms)-8, (2*n+2)/3-shared) // the shared part's least length
+	if len(mt) > 16 || len(ms) > 16 || need > min(len(mt), len(ms)) {
+		return false
+	}
+	// The longest part the middles share.
+	bi, bj, bl := 0, 0, 0
+	for i := 0; i+need <= len(mt); i++ {
+		for j := 0; j+need <= len(ms); j++ {
+			l := 0
+			for i+l < len(mt) && j+l < len(ms) && mt[i+l] == ms[j+l] {
+				l++
+			}
+			if l > bl {
+				bi, bj, bl = i, j, l
+			}
+		}
+	}
+	if bl < need || 3*(shared+bl) < 2*n {
+		return false
+	}
+	return holdsAlnum(mt[:bi]) && holdsAlnum(ms[:bj]) && holdsAlnum(mt[bi+bl:]) && holdsAlnum(ms[bj+bl:])
+}
+
+func holdsAlnum(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isLetter(s[i]) || isDigitByte(s[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// goArchs are the target architectures as Go's compiler names its ops after them
+// (Op386ADDL, OpAMD64VCVTPD2PSX128, OpS390XAddTupleFirst32): GOARCH's values, as
+// "go tool dist list" prints them, upper-cased as the compiler spells them.
+var goArchs = [...]string{"386", "AMD64", "ARM64", "ARM", "LOONG64", "MIPS64", "MIPS", "PPC64", "RISCV64", "S390X", "Wasm"}
+
+// archOpName reports a name of a compiler op of one architecture, maybe qualified by its
+// package (ssa.OpAMD64VRCP14PS512, OpS390XAddTupleFirst32, ssa.OpAMD64PrefetchT0): Op, an
+// architecture, then the op's name, capitals and digits (an instruction's mnemonic) and
+// words, each run of lower-case letters three or more long or two after a capital (Add).
+// A random string changes case every character or two and opens with no architecture.
+func archOpName(tok string) bool {
+	if i := strings.IndexByte(tok, '.'); i > 0 && i < 16 && isLowerWord(tok[:i]) {
+		tok = tok[i+1:]
+	}
+	if !strings.HasPrefix(tok, "Op") {
+		return false
+	}
+	rest := ""
+	for _, a := range goArchs {
+		if strings.HasPrefix(tok[2:], a) {
+			rest = tok[2+len(a):]
+			break
+		}
+	}
+	if len(rest) < 3 {
+		return false
+	}
+	run := 0
+	for i := 0; i <= len(rest); i++ {
+		if i < len(rest) && rest[i] >= 'a' && rest[i] <= 'z' {
+			run++
+			continue
+		}
+		if run > 0 && run < 3 && !(run == 2 && i-run > 0 && rest[i-run-1] >= 'A' && rest[i-run-1] <= 'Z') {
+			return false
+		}
+		run = 0
+		if i < len(rest) && !isLetter(rest[i]) && !isDigitByte(rest[i]) && rest[i] != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+func isLowerWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// wordsInCapitals reports a run of capitals and digits whose letters are, three quarters of
+// them or more, English words of four or more letters one after another inside it, one of
+// six or more (SMACK64TRANSMUTE: SMACK, TRANSMUTE), as names of constants are written in
+// capitals: a base32 seed's letters hold such words almost never.
+func wordsInCapitals(tok string) bool {
+	if len(tok) > 64 {
+		return false
+	}
+	var best [65]int // the most letters of tok[:i] that words cover
+	letters, longest := 0, 0
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if c >= 'A' && c <= 'Z' {
+			letters++
+		} else if !isDigitByte(c) {
+			return false
+		}
+		best[i+1] = max(best[i+1], best[i])
+		for w := 4; w <= 14 && i+w <= len(tok); w++ {
+			if !isLetters(tok[i : i+w]) {
+				break
+			}
+			if (best[i]+w > best[i+w] || w > longest) && dictWord(tok[i:i+w]) {
+				best[i+w] = max(best[i+w], best[i]+w)
+				longest = max(longest, w)
+			}
+		}
+	}
+	return longest >= 6 && 4*best[len(tok)] >= 3*letters
+}

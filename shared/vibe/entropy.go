@@ -44,7 +44,7 @@ func knownSafeShape(tok string) bool {
 	if strings.ContainsAny(tok, "-_./:") && isModelName(tok) && wordyParts(tok) {
 		return true
 	}
-	return nameShaped(tok)
+	return nameShaped(tok) || archOpName(tok) || len(tok) <= 40 && wordPieces(tok) >= 4
 }
 
 // wordyParts reports whether every part of a separated name is a word, a number or a short
@@ -68,12 +68,12 @@ var (
 )
 
 // knownShapeSecret reports tokens whose shape alone says secret, whatever their entropy: a
-// base32 TOTP seed (16 or 32 characters of A-Z2-7 with digits), an Atlassian personal
+// base32 TOTP seed (16 or 32 characters of A-Z2-7 with digits, not words in capitals), an Atlassian personal
 // access token (base64 of "<12 digits>:<random>"), a Salesforce org id.
 func knownShapeSecret(tok string) bool {
 	switch {
 	case (len(tok) == 16 || len(tok) == 32) && base32Seed(tok):
-		return true
+		return !wordsInCapitals(tok) // SMACK64TRANSMUTE: a constant's name in capitals
 	case len(tok) == 44 && strings.IndexByte("MNO", tok[0]) >= 0:
 		b, err := base64.RawURLEncoding.DecodeString(tok[:40])
 		if err != nil {
@@ -113,7 +113,12 @@ func randomShaped(tok string) bool {
 	if len(tok) < 20 || isHex(tok) || uuidRe.MatchString(tok) || integrityRe.MatchString(tok) || standIn(tok) {
 		return false // …EXAMPLEKEY, …xxxx…: a stand-in, however random the rest looks
 	}
-	if strings.Count(tok, "/") >= 2 && !strings.ContainsAny(tok, "+=") && (rooted || !randomBase64(tok)) {
+	if hexFloat(tok) {
+		return false // 0x1.45F306DC9C883p-1: a number
+	}
+	// A gitiles URL's path names its revision with a segment of its own, +
+	// (platform/bionic/+/6f12…/tools/…), which is no base64.
+	if strings.Count(tok, "/") >= 2 && !strings.ContainsAny(strings.ReplaceAll(tok, "/+/", "/"), "+=") && (rooted || !randomBase64(tok)) {
 		return false // a path
 	}
 	if hashedFileName(tok) || idNamed(tok) {
@@ -150,6 +155,41 @@ func randomShaped(tok string) bool {
 		return false // made of words: wantsHttp10KeepAlive, TLS12_CIPHER_SUITES
 	}
 	return shannonEntropy(tok) >= entropyThreshold(len(tok))
+}
+
+// hexFloat reports a hexadecimal floating-point constant of C, C++ and Go
+// (0x1.45F306DC9C883p-1, 0x1.71547652b82feP+0, 0X1P-1074): hex digits, maybe a point and more,
+// and a binary exponent, maybe with a type suffix.
+func hexFloat(tok string) bool {
+	if len(tok) < 5 || tok[0] != '0' || tok[1]|0x20 != 'x' {
+		return false
+	}
+	i, digits := 2, 0
+	for i < len(tok) && (strings.IndexByte("0123456789abcdefABCDEF._", tok[i]) >= 0) {
+		if tok[i] != '.' && tok[i] != '_' {
+			digits++
+		}
+		i++
+	}
+	if digits == 0 || strings.Count(tok[2:i], ".") > 1 || i == len(tok) || tok[i]|0x20 != 'p' {
+		return false
+	}
+	i++
+	if i < len(tok) && (tok[i] == '+' || tok[i] == '-') {
+		i++
+	}
+	e := i
+	for i < len(tok) && isDigitByte(tok[i]) {
+		i++
+	}
+	if i == e {
+		return false
+	}
+	switch rest := strings.ToLower(tok[i:]); rest {
+	case "", "f", "l", "f16", "f32", "f64", "f128", "bf16":
+		return true
+	}
+	return false
 }
 
 // standIn reports a token that says it is an example: EXAMPLE or a run of x inside it.

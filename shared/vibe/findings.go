@@ -23,6 +23,14 @@ type span struct {
 	class      string // when set, the class of the secret (a seen secret keeps its first rule's)
 }
 
+// read returns the text the rules read: the view, or the text itself.
+func (f *findings) read() string {
+	if f.view != "" {
+		return f.view
+	}
+	return f.text
+}
+
 func (f *findings) addSpan(rule string, start, end int) {
 	if f.view != "" {
 		// Blanks the view put in place of escapes are not part of what a rule found.

@@ -247,20 +247,25 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 		forEachTokenRun(text, 16, func(start, end int) {
 			tok := text[start:end]
 			if knownShapeSecret(strings.TrimRight(tok, "=")) {
-				f.addSpan(ruleFormat, start, end)
+				if !nameFamily(text, start, end) {
+					f.addSpan(ruleFormat, start, end)
+				}
 				return
 			}
 			if end-start < 20 || afterDigestPrefix(text, start) || inDataURI(text, start) || harmlessRun(text, start, end) {
 				return
 			}
 			if highEntropySecret(tok) && !idNamedValue(text, start, end) {
+				if nameFamily(text, start, end) {
+					return
+				}
 				f.addSpan(ruleEntropy, pastAuthority(text, start, end), end)
 				if ws, we, ok := wideSecretRun(text, start, end); ok {
 					f.addSpan(ruleEntropy, ws, we)
 				}
 				return
 			}
-			if literalPosition(text, start, end) && assignedRandom(tok) && !idNamedValue(text, start, end) {
+			if literalPosition(text, start, end) && assignedRandom(tok) && !idNamedValue(text, start, end) && !nameFamily(text, start, end) {
 				f.addSpan(ruleEntropy, start, end)
 				return
 			}

@@ -49,10 +49,21 @@ func findVendorValues(chunk string, off int, f *findings) {
 			continue
 		}
 		v := chunk[start:end]
-		if (credentialValue(v) || randomValue(v)) && !wordyValue(v) && !idHeaderValue(chunk, start) {
+		if (credentialValue(v) || randomValue(v)) && !wordyValue(v) && !idHeaderValue(chunk, start) && !selfNamed(chunk, start, v) {
 			f.addSpan(ruleVendorKey, off+start, off+end)
 		}
 	}
+}
+
+// selfNamed reports a value that is the name it is given to (#define NL80211_ATTR_FRAME
+// NL80211_ATTR_FRAME, a macro defined as itself so that code can test for it): a name, not
+// a value.
+func selfNamed(s string, i int, v string) bool {
+	j := i
+	for k := 0; k < 6 && j > 0 && strings.IndexByte(" \t\"'`=:>", s[j-1]) >= 0; k++ {
+		j--
+	}
+	return j < i && strings.HasSuffix(s[:j], v) && (j == len(v) || !isWordByte(s[j-len(v)-1]))
 }
 
 // wordyValue reports a value joined from words (newsletter_template_2024, build-cache-v12):

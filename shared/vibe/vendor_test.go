@@ -22,6 +22,8 @@ func TestVendorKeys(t *testing.T) {
 		{"the nexmo key is set: nexmo => 'Zx81Qw72Er63Ty54'", "Zx81Qw72Er63Ty54", "nexmo => '"},
 		{"opsgenie_api: Zx8+1Qw72Er/63Ty54==", "Zx8+1Qw72Er", "opsgenie_api: "},
 		{"paymo 0f1e2d3c4b5a69788796a5b4c3d2e1f0aa", "0f1e2d3c4b5a6978", "paymo "}, // the name without its app
+		{"#define NL80211_ATTR_FRAME Qm7xK2pL9vR4tW8zN3cB", "Qm7xK2pL9vR4tW8zN3cB", "#define NL80211_ATTR_FRAME "},
+		{"FRAME=Qm7xK2pL9vR4tW8zN3cB FRAME", "Qm7xK2pL9vR4tW8zN3cB", "FRAME="},
 	} {
 		out := san.NewSession(SessionHints{}).SanitizeText(tt.in)
 		require.NotContains(t, out, tt.secret, "%q", tt.in)
@@ -36,6 +38,7 @@ func TestVendorKeys(t *testing.T) {
 		"mailgun: newsletter_template_2024",                            // words, not generated
 		"mailgun $MAILGUN_KEY_2024 and mailgun: ${MAILGUN_API_KEY_V3}", // variables
 		"mailgun: XXXXXXXXXXXXXXXXXXXX1234", "sendgrid: your_sendgrid_key_123",
+		"#define NL80211_ATTR_FRAME NL80211_ATTR_FRAME\n#define NL80211_ATTR_SSID NL80211_ATTR_SSID", // a macro defined as itself
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
