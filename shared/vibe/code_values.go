@@ -23,7 +23,27 @@ func codeShapedValue(s string, vs, ve int) bool {
 		return true // token = 1*tchar, TOKEN_EXECUTE = STANDARD_RIGHTS_EXECUTE
 	}
 	rest := s[vs:lineEndAt(s, vs)]
+	if signedOrSuffixed(v) && cNumber(v) || rest[0] == '(' && cExpression(statementCode(rest)) {
+		return true // _S_token_unknown = -1u, GNUTLS_PKCS11_OBJ_FLAG_COMPARE_KEY = (1<<13),
+	}
 	return operatorExpression(rest) || collectionLiteral(rest) || chainedAssignment(rest)
+}
+
+// signedOrSuffixed reports a number written with a sign or a C suffix (-1, -1u, 0x10UL).
+func signedOrSuffixed(v string) bool {
+	return v != "" && (v[0] == '-' || v[0] == '+' || strings.IndexByte("uUlL", v[len(v)-1]) >= 0)
+}
+
+// statementCode returns a statement's rest without its C comment and the comma or
+// semicolon that ends it: (1<<13), /* flag */ is (1<<13).
+func statementCode(rest string) string {
+	if c := strings.Index(rest, "/*"); c >= 0 {
+		rest = rest[:c]
+	}
+	if c := strings.Index(rest, "//"); c >= 0 {
+		rest = rest[:c]
+	}
+	return strings.TrimRight(rest, " \t\r,;")
 }
 
 // codeContext reports a value of a statement of code rather than of a config file, by the
@@ -49,6 +69,9 @@ func codeContext(s string, vs, ve int) bool {
 			return true
 		}
 		ls := strings.LastIndexByte(s[:k], '\n') + 1
+		if k >= 2 && isWordByte(s[k-2]) && enumMember(s, ve) {
+			return true // U_UNEXPECTED_TOKEN=0x10100,       /**< Syntax error */
+		}
 		return k >= 2 && (s[k-2] == ' ' || s[k-2] == '\t') && !iniSection(s, ls)
 	case ':':
 		if k >= 2 && s[k-2] == ':' {
@@ -62,6 +85,17 @@ func codeContext(s string, vs, ve int) bool {
 		return objectMemberAbove(s, ls) || continuedBelow(s, ve)
 	}
 	return false
+}
+
+// enumMember reports a value that a comma and then only a C comment or the line's end
+// follow: a member of an enum or an initializer list (NAME=0x10100,  /**< … */). A config
+// file's line ends with its value.
+func enumMember(s string, ve int) bool {
+	if ve >= len(s) || s[ve] != ',' {
+		return false
+	}
+	rest := strings.TrimSpace(s[ve+1 : lineEndAt(s, ve)])
+	return rest == "" || strings.HasPrefix(rest, "/*") || strings.HasPrefix(rest, "//")
 }
 
 // continuedBelow reports a next line that goes on with the expression ending the line at i:
@@ -347,3 +381,146 @@ func objectMemberAbove(s string, ls int) bool {
 }
 
 func isLowerByte(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// macroValue reports a C preprocessor definition's unquoted replacement that is code: in
+// #define NAME body, the body (its comment left out) is a number, another name, a
+// parenthesised expression or a call (#define GL_POINT_TOKEN 0x0701, #define T_KEY
+// ns_t_key, #define X86_FEATURE_PAT (0 * 32 + 16), #define GRE_PPTP_KEY_MASK
+// __cpu_to_be32(0xffff)). A C string is quoted: a key the preprocessor holds is a literal
+// ("9f8e…"), a brace list of bytes ({0x35, 0x34, …}) or an integer wider than 64 bits,
+// and those stay values.
+func macroValue(s string, vs int) bool {
+	ls := strings.LastIndexByte(s[:vs], '\n') + 1
+	head := strings.TrimLeft(s[ls:vs], " \t")
+	if !strings.HasPrefix(head, "#define ") && !strings.HasPrefix(head, "# define ") || !macroLine(s, vs) {
+		return false
+	}
+	body := s[vs:lineEndAt(s, vs)]
+	if c := strings.Index(body, "/*"); c >= 0 {
+		body = body[:c]
+	}
+	if c := strings.Index(body, "//"); c >= 0 {
+		body = body[:c]
+	}
+	body = strings.TrimRight(body, " \t\r\\")
+	return cExpression(body)
+}
+
+// cExpression reports text that is an expression of C: a number (0x0701, -12345789, 1u,
+// -1u), a name of code (ns_t_key, PKCS12_key_gen_utf8), a parenthesised expression or a
+// cast ((1<<1), ((SRP_user_pwd *)f(sk))), a call of a name (__cpu_to_be32(0xffff)), or
+// operands joined by operators set apart by blanks (16 | SSL_SECOP_OTHER_CERT). Every
+// operand is a number or a name of code, never a run of random letters and digits, and
+// no string is inside.
+func cExpression(e string) bool {
+	if e == "" || len(e) > 400 {
+		return false
+	}
+	if cNumber(e) || cName(e) {
+		return true
+	}
+	open := strings.IndexByte(e, '(')
+	switch {
+	case open == 0, open > 0 && cName(e[:open]):
+		if e[len(e)-1] != ')' || closingParen(e, open) != len(e)-1 {
+			return false
+		}
+	default:
+		if !operatorExpression(e) {
+			return false
+		}
+	}
+	for i := 0; i < len(e); {
+		c := e[i]
+		switch {
+		case isWordByte(c):
+			j := i
+			for j < len(e) && isWordByte(e[j]) {
+				j++
+			}
+			if t := e[i:j]; !cNumber(t) && !cName(t) && !(len(t) <= 2 && isLetter(t[0])) {
+				return false
+			}
+			i = j
+		case strings.IndexByte(" \t+-*/%<>=!&|^~?:,.()[]#", c) >= 0:
+			i++
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// closingParen returns the index of the parenthesis closing the one at open, or -1.
+func closingParen(e string, open int) int {
+	depth := 0
+	for i := open; i < len(e); i++ {
+		switch e[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// cNumber reports a C integer or floating-point literal, maybe negative and with its
+// suffix (0x0701, 0xffUL, -1u, 1u, -12345789, 1.5f): a machine integer of at most 64
+// bits, a number with a sign or a suffix, or a plain decimal of at most five digits (six
+// or more may be a PIN or a numeric password written bare).
+func cNumber(t string) bool {
+	signed := strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+")
+	t = strings.TrimLeft(t, "-+")
+	if machineInteger(t) {
+		return true
+	}
+	d := strings.TrimRight(t, "uUlLfF")
+	suffixed := len(d) < len(t)
+	if d == "" || len(d) > 20 {
+		return false
+	}
+	if i := strings.IndexByte(d, '.'); i > 0 && i < len(d)-1 && isDigits(d[:i]) && isDigits(d[i+1:]) {
+		return true
+	}
+	return isDigits(d) && (signed || suffixed || len(d) <= 5)
+}
+
+// cName reports a name of code in C: words of one case or camel-case words joined by
+// underscores (ns_t_key, PKCS12_key_gen_utf8, __X32_SYSCALL_BIT, V4L2_CID_CODEC_BASE), or
+// camel-case words alone (xmlSecOpenSSLAppKeyCertLoadMemory). A single lower-case word
+// with digits (hunter2) or a run that changes case and digits every few characters
+// (Xk9fj3Lq8ZpW…) is none.
+func cName(t string) bool {
+	if t == "" || len(t) > 80 || !isLetter(t[0]) && t[0] != '_' {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if !isWordByte(t[i]) {
+			return false
+		}
+	}
+	parts := strings.FieldsFunc(t, func(r rune) bool { return r == '_' })
+	if len(parts) == 0 {
+		return false
+	}
+	for _, p := range parts {
+		if !(p == strings.ToUpper(p) || p == strings.ToLower(p) || identifierOperand(p)) {
+			return false
+		}
+	}
+	if strings.IndexByte(t, '_') >= 0 {
+		return true
+	}
+	// One part: camel-case words, three letters or more on average.
+	caps := 0
+	for i := 1; i < len(t); i++ {
+		if isUpperByte(t[i]) && isLowerByte(t[i-1]) {
+			caps++
+		}
+	}
+	return caps >= 1 && identifierOperand(t) && meanRunLength(t) >= 3
+}

@@ -204,3 +204,47 @@ func TestSplitIdentifierLines(t *testing.T) {
 		{"wrapped letters", "token:\nQWxhZGRpbjpvcGVu\nc2VzYW1lQWxhZGRp\n", "c2VzYW1lQWxhZGRp"},
 	})
 }
+
+// TestCMacroValues: a C preprocessor definition whose unquoted replacement is code — a
+// number, another name, a parenthesised expression, a call — and only the defined name
+// having a value; the keys a header does hold (a quoted literal, a bare generated run, an
+// integer wider than 64 bits) stay masked.
+func TestCMacroValues(t *testing.T) {
+	t.Parallel()
+	runCodeRows(t, []codeRow{
+		{"hex", "#define GL_POINT_TOKEN\t\t\t\t0x0701\n#define DVD_AUTH\t\t0x5392  /* Authentication */\n", ""},
+		{"decimal with sign or suffix", "#define XSLT_PAT_NO_PRIORITY -12345789\n#define XSLT_SOURCE_NODE_HAS_KEY    1u\n", ""},
+		{"shift", "#define GNUTLS_PKCS11_TOKEN_TRUSTED (1<<1) /* p11-kit trusted */\n", ""},
+		{"arithmetic", "#define X86_FEATURE_PAT\t      (0 * 32 + 16) /* Page Attribute Table */\n#define __NR_request_key (__X32_SYSCALL_BIT + 249)\n", ""},
+		{"or of names", "#define SSL_SECOP_PEER_EE_KEY (SSL_SECOP_EE_KEY | SSL_SECOP_PEER)\n#define V4L2_CID_MPEG_VIDEO_FORCE_KEY_FRAME\t\t(V4L2_CID_CODEC_BASE+229)\n", ""},
+		{"call", "#define GRE_PPTP_KEY_MASK\t__cpu_to_be32(0xffff)\n", ""},
+		{"another name", "#define T_KEY ns_t_key\n#define PKCS12_key_gen PKCS12_key_gen_utf8\n#define xmlSecCryptoAppKeyCertLoadMemory        xmlSecOpenSSLAppKeyCertLoadMemory\n", ""},
+		{"function-like macro", "#define sk_SRP_user_pwd_value(sk, idx) ((SRP_user_pwd *)OPENSSL_sk_value(ossl_check_const_SRP_user_pwd_sk_type(sk), (idx)))\n", ""},
+		{"a word in the comment", "#define CAN_ISOTP_TX_STMIN\t3\t/* pass __u32 value in nano secs    */\n", ""},
+		{"quoted key", "#define API_TOKEN \"9f8e7d6c5b4a39281706f5e4d3c2b1a0\"\n", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
+		{"quoted password", "#define DB_PASSWORD \"hunter2xyz\"\n", "hunter2xyz"},
+		{"bare hex key", "#define API_KEY 9f8e7d6c5b4a39281706f5e4d3c2b1a0\n", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
+		{"hex key wider than 64 bits", "#define SECRET_KEY 0x9f8e7d6c5b4a39281706f5e4d3c2b1a0\n", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
+		{"bare password", "#define PASSWORD hunter2\n", "hunter2"},
+		{"bare generated token", "#define API_TOKEN Xk9fj3Lq8ZpW2mNv7RtY4uHs\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
+		{"generated token in parentheses", "#define AUTH_TOKEN (Xk9fj3Lq8ZpW2mNv7RtY4uHs)\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
+	})
+}
+
+// TestCEnumMembers: an enum's or an initializer's member, its value a C number or a
+// parenthesised expression, a comma and a comment after it; and a key in the same places.
+func TestCEnumMembers(t *testing.T) {
+	t.Parallel()
+	runCodeRows(t, []codeRow{
+		{"negative with suffix", "      _S_token_unknown = -1u\n", ""},
+		{"parenthesised shift", "\tGNUTLS_PKCS11_OBJ_FLAG_COMPARE_KEY = (1<<13),\n", ""},
+		{"glued to its = before a doc comment", "    U_UNEXPECTED_TOKEN=0x10100,       /**< Syntax error in format pattern */\n", ""},
+		{"a comment glued to the comma", "   VKI_CAM_PASS_ERR_RECOVER    = 0x00010000,/* Pass driver does err. recovery*/\n", ""},
+		{"a C++ doc comment after the comma", "  PMT_ModulePassManager = 1, ///< MPPassManager\n", ""},
+		{"generated token in parentheses", "SECRET_KEY = (Xk9fj3Lq8ZpW2mNv7RtY4uHs)\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
+		{"hex key before a comma", "  TOKEN=0x9f8e7d6c5b4a39281706f5e4d3c2b1a0,\n", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
+		{"password before a comma and a comment", "PASSWORD=hunter2xyz, # comment\n", "hunter2xyz"},
+		{"password before a comment", "password = hunter2xyz /* set by ops */\n", "hunter2xyz"},
+		{"generated value before a comma", "api_key = Xk9fj3Lq8ZpW2mNv7RtY4uHs,\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
+	})
+}

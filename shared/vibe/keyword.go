@@ -886,6 +886,9 @@ func assignedValue(s string, i int) (int, int, bool) {
 		if c := strings.Index(v, " #"); c >= 0 {
 			v = v[:c]
 		}
+		if c := cCommentAt(v); c >= 0 {
+			v = v[:c] // VKI_CAM_PASS_ERR_RECOVER    = 0x00010000,/* Pass driver … */
+		}
 		v = strings.TrimRight(v, " \t\r,;")
 		if v != "" && strings.Count(v, " ") <= 5 && !strings.HasSuffix(v, ".") && !strings.HasSuffix(v, "{") && !strings.HasSuffix(v, "(") {
 			v = trimUnbalancedQuote(v)
@@ -1017,7 +1020,6 @@ func opening(c byte) byte {
 	return '{'
 }
 
-// macroLine reports a line that opens with a macro definition keyword.
 // envLine reports a value right after NAME= that opens its line, with nothing after the
 // value's word but blanks or a comment: a .env or properties line.
 func envLine(s string, start int) bool {
@@ -1093,12 +1095,16 @@ func gutterEnd(head string) int {
 	return 0
 }
 
+// macroLine reports a value at i after the name a macro definition defines (#define NAME,
+// %define name). Only the defined name's value is one: in #define X 3 /* pass __u32 value */ or
+// #define f(sk) ((SRP_user_pwd *)g(sk)) a later word is the macro's text, not a value.
 func macroLine(s string, i int) bool {
 	ls := strings.LastIndexByte(s[:i], '\n') + 1
 	head := strings.TrimLeft(s[ls:i], " \t")
-	for _, p := range []string{"%define ", "%global ", "#define ", "define "} {
+	for _, p := range []string{"%define ", "%global ", "#define ", "# define ", "define "} {
 		if strings.HasPrefix(head, p) {
-			return true
+			name := strings.Trim(head[len(p):], " \t")
+			return name != "" && strings.IndexFunc(name, func(r rune) bool { return r > 0x7f || !isNameByte(byte(r)) }) < 0
 		}
 	}
 	return false
@@ -1126,6 +1132,20 @@ func lineStartName(s string, i int) bool {
 		return k > 0 && rest != "="
 	}
 	return false
+}
+
+// cCommentAt returns where a C comment opens in a config line's value, after a blank or
+// the comma that ends a statement (y = 0x10,/* doc */), or a C++ one after that comma
+// (x = 1, ///< doc), or -1. A slash pair glued to the value (a URL's, a password's) opens
+// none, and a value before a blank and // is judged with its comment (secret = s3cr3t //
+// comment: a weak secret, not a placeholder).
+func cCommentAt(v string) int {
+	for _, c := range []string{" /*", ",/*", "\t/*", ", //", ",//"} {
+		if i := strings.Index(v, c); i >= 0 {
+			return i + 1
+		}
+	}
+	return -1
 }
 
 // trimUnbalancedQuote drops one trailing quote that has no opening partner.
