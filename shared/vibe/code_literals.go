@@ -413,7 +413,7 @@ func codeValue(s string, vs, ve int) bool {
 	if v == "" {
 		return false
 	}
-	if codeArgumentReference(v) || jsExpression(v) || codeShapedValue(s, vs, ve) || macroValue(s, vs) {
+	if codeArgumentReference(v) || jsExpression(v) || codeShapedValue(s, vs, ve) || macroValue(s, vs) || perlValue(s, vs, ve) {
 		return true
 	}
 	if i := strings.Index(v, ", "); i > 0 && strings.IndexByte(v[:i], '.') > 0 && identifierPath(v[:i]) {
@@ -457,8 +457,8 @@ func jsExpression(v string) bool {
 			return true
 		}
 	}
-	if i := strings.IndexByte(v, '('); i > 0 && (identifierPath(v[:i]) || codeName(v[:i])) {
-		return true
+	if i := strings.IndexByte(v, '('); i > 0 && (identifierPath(v[:i]) || codeName(v[:i]) || strings.Contains(v[:i], "->") && identifierPath(strings.ReplaceAll(v[:i], "->", "."))) {
+		return true // Resolver->findImplPass(PI): a C++ or PHP method through a pointer
 	}
 	return len(v) >= 2 && len(v) <= 4 && v[0] == '-' && isDigits(v[1:]) // yytoken = -1
 }

@@ -227,12 +227,13 @@ func codeOperand(t string) bool {
 	return numberOperand(t) || identifierOperand(t)
 }
 
-// binaryOperators are the operators an expression of code joins its operands with; not
+// binaryOperators are the operators an expression of code joins its operands with (Perl's
+// and PHP's concatenation, __PACKAGE__ . '/stack', among them); not
 // Python's and and or, which a passphrase holds as often (salt and pepper), nor a slash,
 // which sets an account and its password apart in prose (ID/PW: admin / letmein).
 var binaryOperators = map[string]bool{"+": true, "-": true, "*": true, "%": true, "<<": true, ">>": true,
 	">>>": true, "|": true, "&": true, "^": true, "&^": true, "||": true, "&&": true, "??": true, "==": true, "!=": true,
-	"===": true, "!==": true, "<": true, ">": true, "<=": true, ">=": true}
+	"===": true, "!==": true, "<": true, ">": true, "<=": true, ">=": true, ".": true}
 
 // operatorExpression reports a line's rest that is an expression: operands set apart by
 // binary operators with blanks around them (1 << iota, i + 1, STANDARD_RIGHTS_READ |
@@ -523,4 +524,100 @@ func cName(t string) bool {
 		}
 	}
 	return caps >= 1 && identifierOperand(t) && meanRunLength(t) >= 3
+}
+
+// perlValue reports a Perl (or PHP) value of code: a variable's member, element or method
+// ($parser->get_token, $assert->{pass}, $self->{+PASS}, $opts{key}), a reference to a
+// named sub or variable (\&Test2::Util::ExternalMeta::META_KEY), a pattern quoted with qr,
+// or with m after =~ or !~, and closed on its line (qr{ … }x, =~ m#^/(bin|tmp)?\z#s), or a loop's keyword after a
+// label (TOKEN: while (@tokens) {). A variable alone ($ecretPa55) is left to the rule.
+func perlValue(s string, vs, ve int) bool {
+	v := s[vs:ve]
+	if len(v) < 2 {
+		return false
+	}
+	switch {
+	case v[0] == '$' && (isLetter(v[1]) || v[1] == '_'):
+		k := 1
+		for k < len(v) && isWordByte(v[k]) {
+			k++
+		}
+		if !identifierOperand(v[1:k]) || k == len(v) {
+			return false
+		}
+		rest := v[k:]
+		if strings.HasPrefix(rest, "->") {
+			rest = rest[2:]
+			j := 0
+			for j < len(rest) && isWordByte(rest[j]) {
+				j++
+			}
+			if j > 0 {
+				return identifierOperand(rest[:j])
+			}
+		}
+		return perlSubscript(rest)
+	case v[0] == '\\' && strings.IndexByte("&$@%", v[1]) >= 0:
+		name := v[2:]
+		return name != "" && (isLetter(name[0]) || name[0] == '_') && strings.Trim(strings.TrimRight(name, ";,)"), "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:") == ""
+	}
+	for _, q := range []string{"qr", "m"} {
+		if !strings.HasPrefix(v, q) || len(v) == len(q) {
+			continue
+		}
+		if q == "m" && !strings.HasSuffix(strings.TrimRight(s[max(0, vs-4):vs], " \t"), "=~") && !strings.HasSuffix(strings.TrimRight(s[max(0, vs-4):vs], " \t"), "!~") {
+			return false // m{…} is a match only after =~ or !~; elsewhere a value may open with m
+		}
+		if closing := perlClosing(v[len(q)]); closing != 0 {
+			line := s[vs+len(q)+1 : lineEndAt(s, vs)]
+			return strings.IndexByte(line, closing) > 0
+		}
+	}
+	switch v {
+	case "while", "for", "foreach", "until", "unless", "if":
+		after := s[ve:min(len(s), ve+4)]
+		return strings.HasPrefix(after, " (") || strings.HasPrefix(after, " {") || strings.HasPrefix(after, " my ")
+	}
+	return false
+}
+
+// perlSubscript reports a hash or array subscript opening t: {name}, {+NAME}, {'name'},
+// {$k}, [0], [-1], [$i]; what a generated run holding braces has between them is none.
+func perlSubscript(t string) bool {
+	if len(t) < 3 || t[0] != '{' && t[0] != '[' {
+		return false
+	}
+	closing := byte('}')
+	if t[0] == '[' {
+		closing = ']'
+	}
+	e := strings.IndexByte(t, closing)
+	if e < 2 {
+		return false
+	}
+	in := strings.Trim(t[1:e], `'"`)
+	in = strings.TrimPrefix(strings.TrimPrefix(in, "+"), "$")
+	if t[0] == '[' {
+		in = strings.TrimPrefix(in, "-")
+		return isDigits(in) || identifierOperand(in)
+	}
+	return identifierOperand(in)
+}
+
+// perlClosing returns the delimiter closing a Perl quote-like operator opened by c, or 0
+// for a character that opens none.
+func perlClosing(c byte) byte {
+	switch c {
+	case '{':
+		return '}'
+	case '(':
+		return ')'
+	case '[':
+		return ']'
+	case '<':
+		return '>'
+	case '/', '#', '|', '!':
+		return c
+	}
+	return 0
 }

@@ -248,3 +248,35 @@ func TestCEnumMembers(t *testing.T) {
 		{"generated value before a comma", "api_key = Xk9fj3Lq8ZpW2mNv7RtY4uHs,\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
 	})
 }
+
+// TestPerlCodeValues: Perl (and PHP, C++) code that names a credential and holds none — a
+// module's name keyed to its version, a variable's member or method, a reference, a
+// pattern, a loop's label, a label printed before a value, a conditional's branches, a
+// concatenation — and the credentials Perl code does hold, written beside them.
+func TestPerlCodeValues(t *testing.T) {
+	t.Parallel()
+	runCodeRows(t, []codeRow{
+		{"module keyed to its version", "    'Test2::Event::Pass'    => '1.302188',\n    'Pod::Simple::PullParserEndToken'=> '3.43',\n    'CPAN::HTTP::Credentials'=> 'cpan',\n", ""},
+		{"module versions over lines", "            'Test2::Event::Pass'    => '1.302120',\n            'Test2::Event::Plan'    => '1.302120',\n            'Test2::Event::Skip'    => '1.302120',\n", ""},
+		{"method of a variable", "  while(my $token = $parser->get_token) {\n    $pw_uid     = $pwob->uid    ( $_[2] );\n", ""},
+		{"member of a hash", "    my $pass = $assert->{pass};\n        pass     => $self->{+PASS},\n    $self->{+PASS} = $self->{+PASS} ? 1 : 0;\n", ""},
+		{"method in a conditional", "        pass     => $self->causes_fail ? 0 : 1,\n", ""},
+		{"member through a pointer", "    s/&/ucfirst(lc($pw->name))/ge;\n    PK11_HasAttributeSet(key->pkcs11Slot, key->pkcs11ID, attribute, PR_FALSE)\n  Pass *ResultPass = Resolver->findImplPass(PI);\n", ""},
+		{"reference to a sub", "    *META_KEY = \\&Test2::Util::ExternalMeta::META_KEY;\n", ""},
+		{"concatenation", "my $H_STACK_KEY = __PACKAGE__ . '/stack';\n", ""},
+		{"patterns", "my $ESCAPE_KEY  = qr{ (?: ^\\W ) | $ESCAPE_CHAR }x;\n if ( $pw_uid == 1 && $pw_dir =~ m#^/(bin|tmp)?\\z#s ) {\n", ""},
+		{"loop label", "          TOKEN: while (@tokens) {\n", ""},
+		{"label printed before a value", "    $DEBUG and print STDERR \"Token: \", $token->dump, \"\\n\";\n", ""},
+		{"branches of a conditional", "    my $out = $as->{pass} ? \"PASS\" : \"FAIL\";\n", ""},
+		{"time of a pass", "    last_pass_time => '1219328376.07815',\n", ""},
+		{"password in a hash", "password => 'hunter2xyz',\n", "hunter2xyz"},
+		{"token in a variable", "my $secret = \"Xk9fj3Lq8ZpW2mNv7RtY4uHs\";\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
+		{"password with symbols", "my $password = 'Tr0ub4dor&3';\n", "Tr0ub4dor&3"},
+		{"package variable", "$Config::password = 'hunter2xyz';\n", "hunter2xyz"},
+		{"generated value keyed to a module", "    'API::Token'    => 'a8Fk29dLq0ZmX7vB3nR5tY1w',\n", "a8Fk29dLq0ZmX7vB3nR5tY1w"},
+		{"key wrapped in a hash", "my %cfg = ( api_token => 'Xk9fj3Lq8ZpW' .\n    'mNv7RtY4uHs2' );\n", "mNv7RtY4uHs2"},
+		{"arrow glued to a password", "password->Tr0ub4dor3x\n", "Tr0ub4dor3x"},
+		{"generated password opening with m", "secret: m{{h}o)p${e]nob(ody[finds>-_$#thisone}}\n", "h}o)p${e]nob(ody[finds"},
+		{"generated password opening with a sigil", "password = $Xk9{fj3Lq8}ZpW2\n", "Xk9{fj3Lq8}ZpW2"},
+	})
+}

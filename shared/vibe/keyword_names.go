@@ -165,6 +165,100 @@ func pathSegmentName(s string, nameStart, nameEnd int) bool {
 	return open >= 0 && s[max(0, nameStart-120)+open] == s[nameEnd]
 }
 
+// quotedPackageName reports a name that is the last part of a package's name quoted whole
+// ('Test2::Event::Pass', "CPAN::HTTP::Credentials"): a module, keyed to its version or its
+// distribution in Module::CoreList's tables, a require or a method's class, never a
+// setting's name, when what it is keyed to is no generated value. A package's variable
+// ($Config::password = '…') is unquoted, after a sigil.
+func quotedPackageName(s string, nameStart, nameEnd int) bool {
+	if nameStart < 4 || s[nameStart-2:nameStart] != "::" || nameEnd >= len(s) || s[nameEnd] != '"' && s[nameEnd] != '\'' {
+		return false
+	}
+	k := nameStart - 2
+	for k > 0 && nameStart-k < 200 {
+		switch c := s[k-1]; {
+		case isWordByte(c):
+			k--
+		case c == ':' && k >= 2 && s[k-2] == ':' && k >= 3 && isWordByte(s[k-3]):
+			k -= 2
+		default:
+			if c != s[nameEnd] || k >= nameStart-2 || !isLetter(s[k]) {
+				return false
+			}
+			// The value a module is keyed to is a version or a word; a generated one
+			// ('API::Token' => 'a8Fk29…') stays a value.
+			vs, ve, ok := assignedValue(s, nameEnd)
+			return !ok || !randomValue(s[vs:ve]) && !credentialValue(s[vs:ve])
+		}
+	}
+	return false
+}
+
+// memberAccess reports a name that a glued -> follows, then a member of code: a
+// variable's member or method in C, C++, Perl or PHP (key->pkcs11Slot, $pw->name,
+// $x->{pass}), not an arrow between a name and its value (password->Tr0ub4dor3x, a run no
+// identifier is, or a word ending its line). The member is an identifier, a bracket opens
+// it, or the name is a variable after its sigil.
+func memberAccess(s string, nameStart, nameEnd int) bool {
+	if nameEnd+2 >= len(s) || s[nameEnd] != '-' || s[nameEnd+1] != '>' {
+		return false
+	}
+	j := nameEnd + 2
+	if strings.IndexByte("{[(", s[j]) >= 0 {
+		return true
+	}
+	k := j
+	for k < len(s) && isWordByte(s[k]) && k-j < 80 {
+		k++
+	}
+	if k == j || !identifierOperand(s[j:k]) {
+		return false
+	}
+	sigil := nameStart > 0 && s[nameStart-1] == '$'
+	return sigil || k < len(s) && strings.IndexByte("(),;[-.", s[k]) >= 0
+}
+
+// labelClosed reports a name inside a quoted literal whose colon the literal's closing
+// quote follows ("Token: ", $token->dump): a label printed before a value, the quote at
+// vs-1 closing the literal rather than opening one.
+func labelClosed(s string, nameStart, nameEnd, vs int) bool {
+	if vs < 1 || vs-1 <= nameEnd {
+		return false
+	}
+	q := s[vs-1]
+	if q != '"' && q != '\'' {
+		return false
+	}
+	if strings.Trim(s[nameEnd:vs-1], ": \t") != "" || strings.IndexByte(s[nameEnd:vs-1], ':') < 0 {
+		return false
+	}
+	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
+	if strings.Count(s[ls:nameStart], string(q))%2 != 1 {
+		return false
+	}
+	// What follows is a variable handed on or joined ("Token: ", $token; "key: " . $k), not
+	// a literal joined to the label ("password: " + "hunter2").
+	j := skipBlanks(s, vs, 2)
+	if j >= len(s) || strings.IndexByte(",.+", s[j]) < 0 {
+		return false
+	}
+	j = skipBlanks(s, j+1, 2)
+	return j < len(s) && s[j] != '"' && s[j] != '\'' && s[j] != '`'
+}
+
+// ternaryBranch reports a name that is a quoted literal whole after a conditional's ?
+// ($as->{pass} ? "PASS" : "FAIL"): the colon after it opens the other branch, not a value.
+func ternaryBranch(s string, nameStart, nameEnd int) bool {
+	if nameStart < 3 || nameEnd >= len(s) || s[nameStart-1] != '"' && s[nameStart-1] != '\'' || s[nameEnd] != s[nameStart-1] {
+		return false
+	}
+	j := nameStart - 1
+	for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
+		j--
+	}
+	return j < nameStart-1 && j > 0 && s[j-1] == '?'
+}
+
 // recordFieldName reports a name that is one field of a record's format written with colons
 // (groupname:password:GID:user_list): a word glued before it, a field's name after it.
 func recordFieldName(s string, nameStart, nameEnd int) bool {

@@ -830,6 +830,8 @@ var (
 		"panic": true,
 		// what hands out a credential: credential_helper = osxkeychain
 		"helper": true, "helpers": true,
+		// when something happened to a secret: last_pass_time => '1219328376.07815'
+		"time": true, "timestamp": true,
 	}
 )
 
