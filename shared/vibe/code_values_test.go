@@ -280,3 +280,25 @@ func TestPerlCodeValues(t *testing.T) {
 		{"generated password opening with a sigil", "password = $Xk9{fj3Lq8}ZpW2\n", "Xk9{fj3Lq8}ZpW2"},
 	})
 }
+
+// TestCHeaderShapes: what C headers write around a credential's name without holding one —
+// a documentation comment's tag before a sentence, an enum's constants one per line with
+// digits in their parts, a function declared after a type named for a key, a protocol's
+// label spelling the constant's words (in text or as escaped bytes) — beside the secrets
+// written in the same places.
+func TestCHeaderShapes(t *testing.T) {
+	t.Parallel()
+	runCodeRows(t, []codeRow{
+		{"kernel-doc tag", " * @GNUTLS_PKCS11_OBJ_TOKEN_SERIAL: The token's serial number. Null-terminated text.\n * @NL80211_CMD_DEL_KEY: delete a key identified by %NL80211_ATTR_KEY_IDX\n * @NL80211_ATTR_TDLS_DIALOG_TOKEN: Non-zero token for uniquely identifying a\n", ""},
+		{"enum constants with digits", "typedef enum {\n\tGNUTLS_PKCS11_OBJ_UNKNOWN,\n\tGNUTLS_PKCS11_OBJ_X509_CRT,\n\tGNUTLS_PKCS11_OBJ_PUBKEY,\n\tGNUTLS_PKCS11_OBJ_PRIVKEY,\n\tGNUTLS_PKCS11_OBJ_SECRET_KEY,\n\tGNUTLS_PKCS11_OBJ_DATA,\n\tGNUTLS_PKCS11_OBJ_X509_CRT_EXTENSION\n} gnutls_pkcs11_obj_type_t;\n", ""},
+		{"function after a key's type", "XMLSEC_CRYPTO_EXPORT xmlSecKeyPtr xmlSecGnuTLSAppPkcs12LoadMemory       (const xmlSecByte* data,\nCK_TOKEN_INFO_PTR   p11_kit_uri_get_token_info              (P11KitUri *uri);\n", ""},
+		{"label spelling the name", "#define TLS_MD_MASTER_SECRET_CONST \"master secret\"\n#define TLS_MD_SERVER_WRITE_KEY_CONST \"\\x73\\x65\\x72\\x76\\x65\\x72\\x20\\x77\\x72\\x69\\x74\\x65\\x20\\x6b\\x65\\x79\"\n", ""},
+		{"token after a doc tag", " * @token: 9f8e7d6c5b4a39281706f5e4d3c2b1a0\n", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
+		{"password after a doc tag", " * @password: hunter2xyz\n", "hunter2xyz"},
+		{"key wrapped over lines", "API_KEY=\n\tXk9fj3Lq8ZpW2mNv7RtY4uHsQ1\n\tAb3dE5fG7hJ9kL1mN3pQ5rS7t\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHsQ1"},
+		{"generated value after a key's type", "xmlSecKeyPtr Xk9fj3Lq8ZpW2mNv7RtY4uHs\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
+		{"passphrase under a secret's name", "#define MASTER_SECRET \"correct horse battery staple\"\n", "correct horse battery staple"},
+		{"key as escaped bytes", "#define AES_KEY \"\\x8f\\x1a\\x9c\\x03\\x44\\xd2\\x7e\\x11\\xa0\\x5b\\x66\\xc3\\x2f\\x90\\x0e\\x77\"\n", `\x8f\x1a\x9c\x03`},
+		{"password as escaped bytes", "#define ADMIN_PASSWORD \"\\x68\\x75\\x6e\\x74\\x65\\x72\\x32\\x78\\x79\\x7a\"\n", `\x68\x75\x6e\x74`},
+	})
+}

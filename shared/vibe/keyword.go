@@ -50,6 +50,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if fs := flagStart(chunk, nameStart); fs >= 0 && (flagTakesNoSecret(chunk[fs:nameEnd]) || secretNameValue(flagValue(chunk, nameEnd))) || qualifiedKey(chunk, nameStart, name) || testStatus(chunk, nameStart, name) || gitRefUpdate(chunk, nameStart) || strings.IndexByte(name, '-') >= 0 && idHeaderName(strings.ToLower(name)) || notAssignedName(chunk, nameStart, nameEnd) || passVerb(chunk, nameStart, name) || hclBlockLabel(chunk, nameStart) {
 				continue // gpg --export-secret-keys KEYID: a flag that acts on secrets; Cache key: …
 			}
+			if docCommentTag(chunk, nameStart, nameEnd) {
+				continue // * @NL80211_CMD_SET_KEY: Set key attributes …: a documented constant
+			}
 			if qualifiedConstant(name) || pathSegmentName(chunk, nameStart, nameEnd) || recordFieldName(chunk, nameStart, nameEnd) || quotedPackageName(chunk, nameStart, nameEnd) || memberAccess(chunk, nameStart, nameEnd) || ternaryBranch(chunk, nameStart, nameEnd) {
 				continue // token.XOR: "…", {"go/token", "…"}, groupname:password:GID: no key's name
 			}
@@ -79,7 +82,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 					// literal passed under an auth name.
 					if vs, ve, ok := authArgument(f, chunk, off, name, nameStart, nameEnd); ok {
 						f.addSpan(ruleKeyword, off+vs, off+ve)
-					} else if vs, ve, ok := spacedValue(chunk, nameEnd); ok && credentialValue(chunk[vs:ve]) && generatedValue(chunk[vs:ve], keyLikeName(name)) {
+					} else if vs, ve, ok := spacedValue(chunk, nameEnd); ok && credentialValue(chunk[vs:ve]) && generatedValue(chunk[vs:ve], keyLikeName(name)) && !declaredFunction(chunk, vs, ve) {
 						f.addSpan(ruleKeyword, off+vs, off+ve)
 					} else if vs, ok := gluedValue(chunk, nameStart, nameEnd); ok {
 						f.addSpan(ruleKeyword, off+nameStart, off+nameEnd)
@@ -110,7 +113,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				if vs, ve, ok := lineValue(chunk, nameStart, nameEnd); ok && keepKeyword(name, chunk[vs:ve], true) && (dockerEnv(chunk, nameStart) || notProseWord(chunk[vs:ve]) || leetPassword(name, chunk[vs:ve])) {
 					// ENV NAME value, app.password value: the rest of a config line.
 					f.addSpan(ruleKeyword, off+vs, off+ve)
-				} else if vs, ve, ok := spacedValue(chunk, nameEnd); ok && (credentialValue(chunk[vs:ve]) || dockerEnv(chunk, nameStart) && keepKeyword(name, chunk[vs:ve], true) ||
+				} else if vs, ve, ok := spacedValue(chunk, nameEnd); ok && !declaredFunction(chunk, vs, ve) && (credentialValue(chunk[vs:ve]) || dockerEnv(chunk, nameStart) && keepKeyword(name, chunk[vs:ve], true) ||
 					(passwordWord(name) || name == strings.ToUpper(name)) && randomValue(chunk[vs:ve])) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
 				} else if vs, ok := gluedValue(chunk, nameStart, nameEnd); ok {

@@ -355,6 +355,48 @@ func spellsName(name, v string) bool {
 	return strings.Trim(v, "0123456789") == strings.Trim(name, "0123456789") && !passwordName(name) && len(nameParts(name)) >= 2
 }
 
+// nameWordsValue reports a literal of two or more words that are parts of the name in a
+// row, maybe written as escaped printable bytes: a protocol's label kept under a constant
+// that names it (TLS_MD_MASTER_SECRET_CONST "master secret", TLS_MD_CLIENT_WRITE_KEY_CONST
+// "\x63\x6c\x69…" spelling "client write key"). A passphrase is words the name does not
+// hold.
+func nameWordsValue(name, v string) bool {
+	if strings.HasPrefix(v, `\x`) {
+		v = printableEscapes(v)
+	}
+	words := strings.Fields(strings.ToLower(v))
+	if len(words) < 2 || len(words) > 8 {
+		return false
+	}
+	for _, w := range words {
+		if !isLetters(w) {
+			return false
+		}
+	}
+	return strings.Contains("_"+strings.Join(nameParts(name), "_")+"_", "_"+strings.Join(words, "_")+"_")
+}
+
+// printableEscapes decodes a literal made only of \xNN escapes of printable ASCII
+// (\x6d\x61\x73… is "mas…"), or returns "" when it holds anything else: random bytes
+// escaped are mostly not printable.
+func printableEscapes(v string) string {
+	if len(v)%4 != 0 || len(v) > 400 {
+		return ""
+	}
+	b := make([]byte, 0, len(v)/4)
+	for i := 0; i < len(v); i += 4 {
+		if v[i] != '\\' || v[i+1] != 'x' || !isHex(v[i+2:i+4]) {
+			return ""
+		}
+		c := unhex(v[i+2])<<4 | unhex(v[i+3])
+		if c < 0x20 || c > 0x7e {
+			return ""
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
 // propertyName reports a value that names a property in a scope: lower-case words joined by
 // dots, then a colon and the property (js.fetch:credentials).
 func propertyName(v string) bool {
@@ -427,7 +469,7 @@ func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 			break
 		}
 	}
-	if promptValue(v) || spellsName(name, v) || describedParameter(name, v) || accountPlaceholder(v) {
+	if promptValue(v) || spellsName(name, v) || describedParameter(name, v) || accountPlaceholder(v) || nameWordsValue(name, v) {
 		return true
 	}
 	if (escapedCharacters(v) || objectIdentifier(v)) && codeContext(s, vs-1, ve+1) {
@@ -508,6 +550,9 @@ func qualifiedName(v string) bool {
 // half letters long on average (TokenGroups, tokenArrayStart, TokenSessionId). A wrapped
 // key's lines mix digits in, change case every letter or two, or end in a lone capital.
 func identifierLine(t string) bool {
+	if upperSnakeName(t) {
+		return true // GNUTLS_PKCS11_OBJ_DATA, NL80211_EXT_FEATURE_EXT_KEY_ID
+	}
 	if !identifierWords(t) || strings.ContainsAny(t, ".:-") {
 		return false
 	}
@@ -526,6 +571,73 @@ func identifierLine(t string) bool {
 		run++
 	}
 	return words >= 2 && run >= 2 && float64(len(t))/float64(words) >= 3.5
+}
+
+// upperSnakeName reports an upper-case constant's name whose parts may hold digits after
+// their letters (GNUTLS_PKCS11_OBJ_DATA, NL80211_ATTR_KEY, X509_CRT): each part opens with a
+// letter and one part is a word of three letters or more. A wrapped key's line mixes cases
+// (base64) or has no underscore (base32, hex).
+func upperSnakeName(t string) bool {
+	t = strings.TrimLeft(t, "_")
+	if strings.IndexByte(t, '_') < 0 || len(t) > 80 {
+		return false
+	}
+	word := false
+	for _, p := range strings.Split(t, "_") {
+		if p == "" || !isUpperByte(p[0]) {
+			return false
+		}
+		for i := 0; i < len(p); i++ {
+			if !isUpperByte(p[i]) && !isDigitByte(p[i]) {
+				return false
+			}
+		}
+		word = word || len(p) >= 3 && isLetters(p)
+	}
+	return word
+}
+
+// declaredFunction reports a value after a type's name that is a function's name: blanks
+// and an opening parenthesis follow it on its line (xmlSecKeyPtr
+// xmlSecGnuTLSAppPkcs12LoadMemory   (const xmlSecByte* data,), as C declares one.
+func declaredFunction(s string, vs, ve int) bool {
+	j := skipBlanks(s, ve, 40)
+	return j < len(s) && s[j] == '(' && cName(s[vs:ve])
+}
+
+// docCommentTag reports a name that a documentation comment's tag opens, a sentence after
+// its colon (kernel-doc and gtk-doc: * @GNUTLS_PKCS11_TOKEN_SERIAL: The token's serial
+// number.; Doxygen's @param): the constant or parameter documented, not a value. A value
+// there that is no sentence (* @token: 9f8e…, * @password: hunter2xyz) stays one.
+func docCommentTag(s string, nameStart, nameEnd int) bool {
+	if nameStart < 2 || s[nameStart-1] != '@' {
+		return false
+	}
+	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
+	switch strings.TrimSpace(s[ls : nameStart-1]) {
+	case "*", "/**", "/*", "**", "///", "//", "//!", "#", "##":
+	default:
+		return false
+	}
+	k := nameEnd
+	for k < len(s) && isWordByte(s[k]) {
+		k++
+	}
+	k = skipBlanks(s, k, 2)
+	if k >= len(s) || s[k] != ':' {
+		return false
+	}
+	words := strings.Fields(s[k+1 : lineEndAt(s, k)])
+	if len(words) < 2 {
+		return false
+	}
+	first := strings.TrimRight(words[0], ",.;:")
+	for i := 0; i < len(first); i++ {
+		if !isLetter(first[i]) && first[i] != '-' && first[i] != '\'' {
+			return false
+		}
+	}
+	return len(first) >= 2 && !strings.HasPrefix(first, "-")
 }
 
 // idPairAccount reports a documentation form's match whose account, the word before the
