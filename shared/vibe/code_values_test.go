@@ -302,3 +302,23 @@ func TestCHeaderShapes(t *testing.T) {
 		{"password as escaped bytes", "#define ADMIN_PASSWORD \"\\x68\\x75\\x6e\\x74\\x65\\x72\\x32\\x78\\x79\\x7a\"\n", `\x68\x75\x6e\x74`},
 	})
 }
+
+// TestFlagAndSchemeProse: a flag named in a sentence, a package's path after -u, a glob of
+// constants after the verb negotiate, a placeholder word closing a code span, a macro
+// after a prototype — and the credentials in the same places.
+func TestFlagAndSchemeProse(t *testing.T) {
+	t.Parallel()
+	runCodeRows(t, []codeRow{
+		{"package path after -u", "  perldoc -u Some::Modulename\n", ""},
+		{"flag in a sentence", "// Whether or not -debug-pass has been specified. For use to check if it's\n", ""},
+		{"glob after negotiate", "/* Ordinarily, when negotiating a TLS_DHE_* cipher suite the server picks the\n * enabled.  A server will only negotiate TLS_DHE_* cipher suites if the\n", ""},
+		{"placeholder closing a code span", "  For example, `export NPM_CONFIG_KEY=val`.\n", ""},
+		{"macro after a prototype", "OSSL_DEPRECATEDIN_3_0\nint ENGINE_set_load_privkey_function(ENGINE *e, ENGINE_LOAD_KEY_PTR loadpriv_f);\nOSSL_DEPRECATEDIN_3_0\nint ENGINE_set_load_pubkey_function(ENGINE *e, ENGINE_LOAD_KEY_PTR loadpub_f);\nOSSL_DEPRECATEDIN_3_0\n", ""},
+		{"user and password after -u", "curl -u admin:hunter2xyz https://example.com\n", "hunter2xyz"},
+		{"password after a flag", "mysql --password hunter2xyz\n", "hunter2xyz"},
+		{"token opening with a function word", "app --token has2Xk9fj3Lq8Zp\n", "has2Xk9fj3Lq8Zp"},
+		{"bearer password with a star", "send Bearer at5G6zi!m* now\n", "at5G6zi!m*"},
+		{"token in a code span", "  For example, `export NPM_TOKEN=Xk9fj3Lq8ZpW2mNv7RtY4uHs`.\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
+		{"key wrapped after its name", "API_KEY = Xk9fj3Lq8ZpW2mNv7RtY4\nuHsQ1Ab3dE5fG7hJ9kL1\n", "Xk9fj3Lq8ZpW2mNv7RtY4"},
+	})
+}

@@ -1006,6 +1006,9 @@ func bearerCredential(v string) bool {
 	if len(v) >= 10 && countDigits(v) >= 3 && len(v)-countDigits(v) >= 3 && hasDigitAndLetter(v) && !strings.ContainsAny(v, ".") && !placeholderValue(v) {
 		return true // Bearer 123456789ABCD: one letter case and digits
 	}
+	if strings.HasSuffix(v, "*") && upperSnakeName(strings.TrimRight(v, "_*")) {
+		return false // negotiate TLS_DHE_* cipher suites: a glob of constants' names
+	}
 	return len(v) >= 6 && strings.ContainsAny(v, "!#@$%^*?|{}[]()&<>~") && strings.IndexFunc(v, func(r rune) bool {
 		return r < 128 && isLetter(byte(r))
 	}) >= 0 && !placeholderValue(v)

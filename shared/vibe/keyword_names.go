@@ -457,7 +457,8 @@ func accountPlaceholder(v string) bool {
 // again, a parameter's description, user:password spelled out, a variable joined to the
 // literal the name ends, a word quoted in a sentence, and, under a name that is no
 // password's, a property's name. A placeholder word left unquoted that a sentence goes on
-// after is prose (PWD=dir to the environment).
+// after is prose (PWD=dir to the environment), and so is one that closes a Markdown code
+// span (`export NPM_CONFIG_KEY=val`).
 func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 	v := s[vs:ve]
 	if v == "" {
@@ -493,7 +494,8 @@ func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 	if head, _, ok := strings.Cut(v, " // "); ok && !quoted && metaWords[head] {
 		return true // pwd = name // always absolute: a placeholder word, then a comment
 	}
-	return !quoted && metaWords[v] && proseAfter(s, ve)
+	// A code span's example closes after the word (`export NPM_CONFIG_KEY=val`).
+	return !quoted && metaWords[v] && (proseAfter(s, ve) || ve < len(s) && s[ve] == '`' && strings.LastIndexByte(s[max(0, vs-200):vs], '`') >= 0)
 }
 
 // metaWords are the words documentation writes where a value goes (PWD=dir, password =
@@ -575,7 +577,8 @@ func identifierLine(t string) bool {
 
 // upperSnakeName reports an upper-case constant's name whose parts may hold digits after
 // their letters (GNUTLS_PKCS11_OBJ_DATA, NL80211_ATTR_KEY, X509_CRT): each part opens with a
-// letter and one part is a word of three letters or more. A wrapped key's line mixes cases
+// letter or, after the first, is a number (OSSL_DEPRECATEDIN_3_0), and one part is a word of
+// three letters or more. A wrapped key's line mixes cases
 // (base64) or has no underscore (base32, hex).
 func upperSnakeName(t string) bool {
 	t = strings.TrimLeft(t, "_")
@@ -583,9 +586,9 @@ func upperSnakeName(t string) bool {
 		return false
 	}
 	word := false
-	for _, p := range strings.Split(t, "_") {
-		if p == "" || !isUpperByte(p[0]) {
-			return false
+	for i, p := range strings.Split(t, "_") {
+		if p == "" || !isUpperByte(p[0]) && !(i > 0 && isDigits(p)) {
+			return false // OSSL_DEPRECATEDIN_3_0, X86_64: a number after the first part
 		}
 		for i := 0; i < len(p); i++ {
 			if !isUpperByte(p[i]) && !isDigitByte(p[i]) {

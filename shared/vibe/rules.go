@@ -322,7 +322,9 @@ var extraRules = append([]extraRule{
 		group:    2,
 		keywords: []string{"-u", "--user", "--proxy-user"},
 		boundary: true,
-		check:    func(v string) bool { return !isDigits(v) && !strings.HasPrefix(v, "//") }, // docker run -u 1000:1000, redis-cli -u redis://…
+		// docker run -u 1000:1000, redis-cli -u redis://…, perldoc -u Some::Module (a package's
+		// path, its parts joined by ::, not a user and a password)
+		check: func(v string) bool { return !isDigits(v) && !strings.HasPrefix(v, "//") && !strings.HasPrefix(v, ":") },
 	},
 	{
 		// A header named for a credential, its value whatever the token's alphabet:
@@ -576,7 +578,7 @@ func noSecretFlag(match string) bool {
 		}
 	}
 	if i := strings.IndexAny(flag, "= \t\"'"); i >= 0 {
-		if flagProse[strings.TrimSpace(flag[i:])] {
+		if w := strings.TrimSpace(flag[i:]); flagProse[w] || functionWords[w] {
 			return false // "Using --password via the CLI is insecure": a flag named in prose
 		}
 		if secretNameValue(strings.Trim(match[i:], "= \t\"'")) {
