@@ -889,6 +889,9 @@ func findNameValuePairs(text, lower string, f *findings) {
 		if placeholderValue(v) || !hasAlnum(v) || isDigits(v) && len(v) < 6 || !nameHasSecretWord(name) && !generatedValue(v, true) {
 			continue
 		}
+		if !quotedAt(text, vs) && codeValue(text, vs, ve) {
+			continue // const ValueType* value = member_value->GetRawAtomic();: a statement of code
+		}
 		f.addSpan(ruleNameValue, vs, ve)
 	}
 }
