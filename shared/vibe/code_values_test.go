@@ -270,6 +270,8 @@ func TestPerlCodeValues(t *testing.T) {
 		{"branches of a conditional", "    my $out = $as->{pass} ? \"PASS\" : \"FAIL\";\n", ""},
 		{"time of a pass", "    last_pass_time => '1219328376.07815',\n", ""},
 		{"password in a hash", "password => 'hunter2xyz',\n", "hunter2xyz"},
+		{"one-time password", "one_time_password = \"583920\"\nONE_TIME_TOKEN=Xk9fj3Lq8ZpW2mNv7RtY4uHs\n", "583920"},
+		{"one-time token", "ONE_TIME_TOKEN=Xk9fj3Lq8ZpW2mNv7RtY4uHs\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
 		{"token in a variable", "my $secret = \"Xk9fj3Lq8ZpW2mNv7RtY4uHs\";\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
 		{"password with symbols", "my $password = 'Tr0ub4dor&3';\n", "Tr0ub4dor&3"},
 		{"package variable", "$Config::password = 'hunter2xyz';\n", "hunter2xyz"},

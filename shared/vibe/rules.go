@@ -832,8 +832,6 @@ var (
 		"panic": true,
 		// what hands out a credential: credential_helper = osxkeychain
 		"helper": true, "helpers": true,
-		// when something happened to a secret: last_pass_time => '1219328376.07815'
-		"time": true, "timestamp": true,
 	}
 )
 
@@ -843,8 +841,8 @@ func nameHasSecretWord(name string) bool {
 	parts := nameParts(name)
 	found := envKeyName(name, parts)
 	for i, p := range parts {
-		if notSecretWords[p] {
-			return false
+		if notSecretWords[p] || i == len(parts)-1 && i > 0 && (p == "time" || p == "timestamp") {
+			return false // last_pass_time: when something happened to it; one_time_password is one
 		}
 		if secretWords[p] || i > 0 && secretPairs[[2]string{parts[i-1], p}] || glued(p) && !capitalizedPassWord(name, p) || p == "pat" && len(parts) > 1 {
 			found = true
