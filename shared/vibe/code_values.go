@@ -492,9 +492,9 @@ func cNumber(t string) bool {
 
 // cName reports a name of code in C: words of one case or camel-case words joined by
 // underscores (ns_t_key, PKCS12_key_gen_utf8, __X32_SYSCALL_BIT, V4L2_CID_CODEC_BASE), or
-// camel-case words alone (xmlSecOpenSSLAppKeyCertLoadMemory). A single lower-case word
-// with digits (hunter2) or a run that changes case and digits every few characters
-// (Xk9fj3Lq8ZpW…) is none.
+// a function's camel-case words alone (xmlSecOpenSSLAppKeyCertLoadMemory). A single word
+// with digits (hunter2), capitalised words (MySecretPass) or a run that changes case and
+// digits every few characters (Xk9fj3Lq8ZpW…) is none.
 func cName(t string) bool {
 	if t == "" || len(t) > 80 || !isLetter(t[0]) && t[0] != '_' {
 		return false
@@ -516,14 +516,15 @@ func cName(t string) bool {
 	if strings.IndexByte(t, '_') >= 0 {
 		return true
 	}
-	// One part: camel-case words, three letters or more on average.
+	// One part: a function's name in camel case, opening in lower case, of three words or
+	// more (xmlSecOpenSSLAppKeyCertLoadMemory); MySecretPass may be a password written bare.
 	caps := 0
 	for i := 1; i < len(t); i++ {
 		if isUpperByte(t[i]) && isLowerByte(t[i-1]) {
 			caps++
 		}
 	}
-	return caps >= 1 && identifierOperand(t) && meanRunLength(t) >= 3
+	return isLowerByte(t[0]) && caps >= 2 && identifierOperand(t) && meanRunLength(t) >= 3
 }
 
 // perlValue reports a Perl (or PHP) value of code: a variable's member, element or method

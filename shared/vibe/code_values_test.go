@@ -226,6 +226,7 @@ func TestCMacroValues(t *testing.T) {
 		{"bare hex key", "#define API_KEY 9f8e7d6c5b4a39281706f5e4d3c2b1a0\n", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
 		{"hex key wider than 64 bits", "#define SECRET_KEY 0x9f8e7d6c5b4a39281706f5e4d3c2b1a0\n", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
 		{"bare password", "#define PASSWORD hunter2\n", "hunter2"},
+		{"bare password of capitalised words", "#define WIFI_PASSWORD MySecretPass\n", "MySecretPass"},
 		{"bare generated token", "#define API_TOKEN Xk9fj3Lq8ZpW2mNv7RtY4uHs\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
 		{"generated token in parentheses", "#define AUTH_TOKEN (Xk9fj3Lq8ZpW2mNv7RtY4uHs)\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
 	})
@@ -270,6 +271,10 @@ func TestPerlCodeValues(t *testing.T) {
 		{"branches of a conditional", "    my $out = $as->{pass} ? \"PASS\" : \"FAIL\";\n", ""},
 		{"time of a pass", "    last_pass_time => '1219328376.07815',\n", ""},
 		{"password in a hash", "password => 'hunter2xyz',\n", "hunter2xyz"},
+		{"hash element assigned", "$self->{token} = 'Xk9fj3Lq8ZpW2mNv7RtY4uHs';\n$h{password} = 'hunter2xyz';\n", "hunter2xyz"},
+		{"element of a hash assigned", "$self->{token} = 'Xk9fj3Lq8ZpW2mNv7RtY4uHs';\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
+		{"default after defined-or", "password => $cfg->{password} // 'hunter2xyz',\n", "hunter2xyz"},
+		{"default after an environment read", "my $password = $ENV{DB_PASSWORD} || 'hunter2xyz';\n", "hunter2xyz"},
 		{"one-time password", "one_time_password = \"583920\"\nONE_TIME_TOKEN=Xk9fj3Lq8ZpW2mNv7RtY4uHs\n", "583920"},
 		{"one-time token", "ONE_TIME_TOKEN=Xk9fj3Lq8ZpW2mNv7RtY4uHs\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
 		{"token in a variable", "my $secret = \"Xk9fj3Lq8ZpW2mNv7RtY4uHs\";\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},

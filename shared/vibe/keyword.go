@@ -92,6 +92,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				continue
 			}
 			vs, ve, ok := assignedValue(chunk, nameEnd)
+			if !ok && perlHashKey(chunk, nameStart, nameEnd) {
+				vs, ve, ok = assignedValue(chunk, nameEnd+1) // $self->{token} = '…', $h{password} = '…'
+			}
 			if ok && labelClosed(chunk, nameStart, nameEnd, vs) {
 				continue // print "Token: ", $token->dump: the quote after the label closes its literal
 			}
@@ -653,7 +656,7 @@ var keyWords = map[string]bool{"monkey": true, "hockey": true, "turkey": true, "
 
 // fallbackLiteral finds the default of a secret read from the environment, on the rest of
 // the line: getenv("NAME", "default"), os.environ.get("NAME") or "default", env.X || 'default',
-// env.X ?? "default". Upper-case literals are variable names, not defaults.
+// env.X ?? "default", Perl's $cfg->{password} // 'default'. Upper-case literals are variable names, not defaults.
 func fallbackLiteral(s string, i int) (int, int, bool) {
 	end := strings.IndexByte(s[i:], '\n')
 	if end < 0 {
@@ -681,7 +684,7 @@ func fallbackLiteral(s string, i int) (int, int, bool) {
 	return 0, 0, false
 }
 
-var fallbackRe = regexp.MustCompile(`(?:\bor|\|\||\?\?|,)\s*(["'])([^"'\n]{4,400})(["'])`)
+var fallbackRe = regexp.MustCompile(`(?:\bor|\|\||\?\?|\s//|,)\s*(["'])([^"'\n]{4,400})(["'])`)
 
 // credentialLikeName reports names with a part that often names a credential without being
 // one on its own (api_id, auth, client, access, session): held to a random value.

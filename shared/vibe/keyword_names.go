@@ -246,6 +246,16 @@ func labelClosed(s string, nameStart, nameEnd, vs int) bool {
 	return j < len(s) && s[j] != '"' && s[j] != '\'' && s[j] != '`'
 }
 
+// perlHashKey reports a name that is a Perl hash's key in braces, the element assigned
+// after them ($self->{token} = '…', $h{password} = '…'): the value follows the closing brace.
+func perlHashKey(s string, nameStart, nameEnd int) bool {
+	if nameStart < 2 || nameEnd >= len(s) || s[nameStart-1] != '{' || s[nameEnd] != '}' {
+		return false
+	}
+	c := s[nameStart-2]
+	return c == '>' && nameStart >= 3 && s[nameStart-3] == '-' || isWordByte(c) && strings.LastIndexByte(s[max(0, nameStart-40):nameStart], '$') >= 0
+}
+
 // ternaryBranch reports a name that is a quoted literal whole after a conditional's ?
 // ($as->{pass} ? "PASS" : "FAIL"): the colon after it opens the other branch, not a value.
 func ternaryBranch(s string, nameStart, nameEnd int) bool {
