@@ -257,7 +257,7 @@ func TestCEnumMembers(t *testing.T) {
 func TestPerlCodeValues(t *testing.T) {
 	t.Parallel()
 	runCodeRows(t, []codeRow{
-		{"module keyed to its version", "    'Test2::Event::Pass'    => '1.302188',\n    'Pod::Simple::PullParserEndToken'=> '3.43',\n    'CPAN::HTTP::Credentials'=> 'cpan',\n", ""},
+		{"module keyed to its version", "    'Test2::Event::Pass'    => '1.302188',\n    'Pod::Simple::PullParserEndToken'=> '3.43',\n    'CPAN::HTTP::Credentials'=> undef,\n", ""},
 		{"module versions over lines", "            'Test2::Event::Pass'    => '1.302120',\n            'Test2::Event::Plan'    => '1.302120',\n            'Test2::Event::Skip'    => '1.302120',\n", ""},
 		{"method of a variable", "  while(my $token = $parser->get_token) {\n    $pw_uid     = $pwob->uid    ( $_[2] );\n", ""},
 		{"member of a hash", "    my $pass = $assert->{pass};\n        pass     => $self->{+PASS},\n    $self->{+PASS} = $self->{+PASS} ? 1 : 0;\n", ""},
@@ -280,6 +280,8 @@ func TestPerlCodeValues(t *testing.T) {
 		{"token in a variable", "my $secret = \"Xk9fj3Lq8ZpW2mNv7RtY4uHs\";\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
 		{"password with symbols", "my $password = 'Tr0ub4dor&3';\n", "Tr0ub4dor&3"},
 		{"package variable", "$Config::password = 'hunter2xyz';\n", "hunter2xyz"},
+		{"password keyed to a module's name", "'Net::SMTP::Password' => 'hunter2xyz',\n", "hunter2xyz"},
+		{"Hiera key", "'mysql::server::root_password': 'hunter2'\n'mysql::server::root_password' => 'hunter2',\n", "hunter2"},
 		{"generated value keyed to a module", "    'API::Token'    => 'a8Fk29dLq0ZmX7vB3nR5tY1w',\n", "a8Fk29dLq0ZmX7vB3nR5tY1w"},
 		{"key wrapped in a hash", "my %cfg = ( api_token => 'Xk9fj3Lq8ZpW' .\n    'mNv7RtY4uHs2' );\n", "mNv7RtY4uHs2"},
 		{"arrow glued to a password", "password->Tr0ub4dor3x\n", "Tr0ub4dor3x"},

@@ -166,10 +166,10 @@ func pathSegmentName(s string, nameStart, nameEnd int) bool {
 }
 
 // quotedPackageName reports a name that is the last part of a package's name quoted whole
-// ('Test2::Event::Pass', "CPAN::HTTP::Credentials"): a module, keyed to its version or its
-// distribution in Module::CoreList's tables, a require or a method's class, never a
-// setting's name, when what it is keyed to is no generated value. A package's variable
-// ($Config::password = '…') is unquoted, after a sigil.
+// ('Test2::Event::Pass', "CPAN::HTTP::Credentials"): a module, keyed to its version in
+// Module::CoreList's tables, never a setting's name, when what it is keyed to is a version
+// or nothing. A package's variable ($Config::password = '…') is unquoted, after a sigil; a
+// Hiera key ('mysql::server::root_password': '…') is lower-case and before a colon.
 func quotedPackageName(s string, nameStart, nameEnd int) bool {
 	if nameStart < 4 || s[nameStart-2:nameStart] != "::" || nameEnd >= len(s) || s[nameEnd] != '"' && s[nameEnd] != '\'' {
 		return false
@@ -182,16 +182,53 @@ func quotedPackageName(s string, nameStart, nameEnd int) bool {
 		case c == ':' && k >= 2 && s[k-2] == ':' && k >= 3 && isWordByte(s[k-3]):
 			k -= 2
 		default:
-			if c != s[nameEnd] || k >= nameStart-2 || !isLetter(s[k]) {
+			if c != s[nameEnd] || k >= nameStart-2 || !packagePath(s[k:nameEnd]) {
 				return false
 			}
-			// The value a module is keyed to is a version or a word; a generated one
-			// ('API::Token' => 'a8Fk29…') stays a value.
+			if j := skipBlanks(s, nameEnd+1, 8); j < len(s) && s[j] == ':' {
+				return false // 'mysql::server::root_password': '…': a Hiera key, a setting's
+			}
+			// What a module is keyed to here is its version or nothing; a word or a
+			// generated value ('Net::SMTP::Password' => 'hunter2xyz', 'API::Token' =>
+			// 'a8Fk29…') stays a value.
 			vs, ve, ok := assignedValue(s, nameEnd)
-			return !ok || !randomValue(s[vs:ve]) && !credentialValue(s[vs:ve])
+			return !ok || moduleVersion(s[vs:ve])
 		}
 	}
 	return false
+}
+
+// moduleVersion reports a Perl module's version (1.302188, 3.43, v5.36.0, 2.02_01) or undef.
+func moduleVersion(v string) bool {
+	if v == "undef" {
+		return true
+	}
+	v = strings.TrimPrefix(v, "v")
+	dot := false
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case isDigitByte(c):
+		case c == '.' || c == '_':
+			if i == 0 || i == len(v)-1 || !isDigitByte(v[i-1]) {
+				return false
+			}
+			dot = true
+		default:
+			return false
+		}
+	}
+	return dot
+}
+
+// packagePath reports a Perl package's name: capitalised parts joined by :: (Test2::Event::Pass,
+// CPAN::HTTP::Credentials). Puppet's module::class::param keys are lower-case settings.
+func packagePath(p string) bool {
+	for _, part := range strings.Split(p, "::") {
+		if part == "" || !isUpperByte(part[0]) {
+			return false
+		}
+	}
+	return strings.Contains(p, "::")
 }
 
 // memberAccess reports a name that a glued -> follows, then a member of code: a
