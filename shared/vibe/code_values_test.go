@@ -269,6 +269,8 @@ func TestPerlCodeValues(t *testing.T) {
 		{"loop label", "          TOKEN: while (@tokens) {\n", ""},
 		{"label printed before a value", "    $DEBUG and print STDERR \"Token: \", $token->dump, \"\\n\";\n", ""},
 		{"branches of a conditional", "    my $out = $as->{pass} ? \"PASS\" : \"FAIL\";\n", ""},
+		{"variable joined between a literal's pieces", "                        'Unknown TAP token: \"' . $unk->raw . '\"' );\nmsg = \"token: '\" + tok + \"'\"\n", ""},
+		{"password joined between a literal's pieces", "print 'password: \"' . 'hunter2xyz' . '\"';\n", "hunter2xyz"},
 		{"time of a pass", "    last_pass_time => '1219328376.07815',\n", ""},
 		{"password in a hash", "password => 'hunter2xyz',\n", "hunter2xyz"},
 		{"hash element assigned", "$self->{token} = 'Xk9fj3Lq8ZpW2mNv7RtY4uHs';\n$h{password} = 'hunter2xyz';\n", "hunter2xyz"},

@@ -283,6 +283,25 @@ func labelClosed(s string, nameStart, nameEnd, vs int) bool {
 	return j < len(s) && s[j] != '"' && s[j] != '\'' && s[j] != '`'
 }
 
+// joinedVariable reports a value that is a variable joined between two pieces of literals:
+// a quote that closes one, . or + and a name of code, . or + and a quote that opens the next
+// (' . $unk->raw . ', " + tok + "), the quotes the value's own ends.
+func joinedVariable(v string) bool {
+	if len(v) < 7 {
+		return false
+	}
+	q := v[0]
+	if q != '\'' && q != '"' || v[len(v)-1] != q {
+		return false
+	}
+	in := strings.TrimSpace(v[1 : len(v)-1])
+	if len(in) < 5 || in[0] != in[len(in)-1] || in[0] != '.' && in[0] != '+' {
+		return false
+	}
+	op := strings.TrimSpace(in[1 : len(in)-1])
+	return op != "" && (identifierPath(op) || perlValue(op, 0, len(op)) || op[0] == '$' && identifierOperand(op[1:]))
+}
+
 // perlHashKey reports a name that is a Perl hash's key in braces, the element assigned
 // after them ($self->{token} = '…', $h{password} = '…'): the value follows the closing brace.
 func perlHashKey(s string, nameStart, nameEnd int) bool {
@@ -537,6 +556,9 @@ func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 		if k >= 4 && strings.EqualFold(s[k-4:k], "pass") && (k == 4 || !isWordByte(s[k-5])) && identifierWords(v) {
 			return true // pass 'v' as the verb: a word quoted in a sentence after pass, a verb
 		}
+	}
+	if joinedVariable(v) {
+		return true // 'Unknown TAP token: "' . $unk->raw . '"': a variable joined between a literal's pieces
 	}
 	if head, _, ok := strings.Cut(v, " // "); ok && !quoted && metaWords[head] {
 		return true // pwd = name // always absolute: a placeholder word, then a comment
