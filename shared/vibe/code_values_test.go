@@ -306,6 +306,8 @@ func TestCHeaderShapes(t *testing.T) {
 		{"label spelling the name", "#define TLS_MD_MASTER_SECRET_CONST \"master secret\"\n#define TLS_MD_SERVER_WRITE_KEY_CONST \"\\x73\\x65\\x72\\x76\\x65\\x72\\x20\\x77\\x72\\x69\\x74\\x65\\x20\\x6b\\x65\\x79\"\n", ""},
 		{"value of code after a key", "    const KeyType* key = weak_member_key.GetRawAtomic();\n    if (!key) return;\n\n    // `value` must always be non-null.\n    CPPGC_DCHECK(member_value);\n    const ValueType* value = member_value->GetRawAtomic();\n", ""},
 		{"value after a secret's name", "- name: DB_PASSWORD\n  value: hunter2xyz\n", "hunter2xyz"},
+		{"parameter spelling a two-word name", "** Convert a private key \"privateKey\" into a public key\n", ""},
+		{"key after a two-word name", "private key \"Xk9fj3Lq8ZpW2mNv7RtY4uHs\"\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
 		{"token after a doc tag", " * @token: 9f8e7d6c5b4a39281706f5e4d3c2b1a0\n", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
 		{"password after a doc tag", " * @password: hunter2xyz\n", "hunter2xyz"},
 		{"key wrapped over lines", "API_KEY=\n\tXk9fj3Lq8ZpW2mNv7RtY4uHsQ1\n\tAb3dE5fG7hJ9kL1mN3pQ5rS7t\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHsQ1"},

@@ -95,7 +95,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if !ok && perlHashKey(chunk, nameStart, nameEnd) {
 				vs, ve, ok = assignedValue(chunk, nameEnd+1) // $self->{token} = '…', $h{password} = '…'
 			}
-			if ok && labelClosed(chunk, nameStart, nameEnd, vs) {
+			if ok && (labelClosed(chunk, nameStart, nameEnd, vs) || twoWordSpelled(chunk, nameStart, name, chunk[vs:ve])) {
 				continue // print "Token: ", $token->dump: the quote after the label closes its literal
 			}
 			if !ok {
@@ -626,6 +626,23 @@ func twoWordSecretName(s string, nameStart int, name string) bool {
 		return true
 	}
 	return false
+}
+
+// twoWordSpelled reports a value that spells a name written as two words (a private key
+// "privateKey": the parameter a comment names), as spellsName does for a name of one.
+func twoWordSpelled(s string, nameStart int, name, v string) bool {
+	if !twoWordSecretName(s, nameStart, name) {
+		return false
+	}
+	j := nameStart
+	for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
+		j--
+	}
+	k := j
+	for k > 0 && isLetter(s[k-1]) && j-k < 20 {
+		k--
+	}
+	return spellsName(s[k:j]+"_"+name, v)
 }
 
 // keyLikeName reports names with a key component (sort_key and the public-key words
