@@ -396,15 +396,7 @@ func macroValue(s string, vs int) bool {
 	if !strings.HasPrefix(head, "#define ") && !strings.HasPrefix(head, "# define ") || !macroLine(s, vs) {
 		return false
 	}
-	body := s[vs:lineEndAt(s, vs)]
-	if c := strings.Index(body, "/*"); c >= 0 {
-		body = body[:c]
-	}
-	if c := strings.Index(body, "//"); c >= 0 {
-		body = body[:c]
-	}
-	body = strings.TrimRight(body, " \t\r\\")
-	return cExpression(body)
+	return cExpression(strings.TrimRight(statementCode(s[vs:lineEndAt(s, vs)]), " \t\r\\"))
 }
 
 // cExpression reports text that is an expression of C: a number (0x0701, -12345789, 1u,

@@ -245,14 +245,23 @@ func quotedAt(s string, vs int) bool {
 // arguments: setProperty("db.password", …), headers.set("X-Api-Key", …), the key of a
 // key/value call.
 func quotedFirstArgument(s string, nameStart, nameEnd int) bool {
+	return beforeQuotedName(s, nameStart, nameEnd) == '('
+}
+
+// beforeQuotedName returns the character before a name that is the whole of a quoted
+// literal and the blanks before its opening quote, or 0 when the name is not so quoted.
+func beforeQuotedName(s string, nameStart, nameEnd int) byte {
 	if nameStart < 2 || nameEnd >= len(s) || s[nameStart-1] != '"' && s[nameStart-1] != '\'' || s[nameEnd] != s[nameStart-1] {
-		return false
+		return 0
 	}
 	j := nameStart - 1
 	for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
 		j--
 	}
-	return j > 0 && s[j-1] == '('
+	if j == 0 {
+		return 0
+	}
+	return s[j-1]
 }
 
 // inList reports a quoted name inside a list or set literal: the nearest bracket left open

@@ -315,14 +315,7 @@ func perlHashKey(s string, nameStart, nameEnd int) bool {
 // ternaryBranch reports a name that is a quoted literal whole after a conditional's ?
 // ($as->{pass} ? "PASS" : "FAIL"): the colon after it opens the other branch, not a value.
 func ternaryBranch(s string, nameStart, nameEnd int) bool {
-	if nameStart < 3 || nameEnd >= len(s) || s[nameStart-1] != '"' && s[nameStart-1] != '\'' || s[nameEnd] != s[nameStart-1] {
-		return false
-	}
-	j := nameStart - 1
-	for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
-		j--
-	}
-	return j < nameStart-1 && j > 0 && s[j-1] == '?'
+	return beforeQuotedName(s, nameStart, nameEnd) == '?'
 }
 
 // recordFieldName reports a name that is one field of a record's format written with colons
