@@ -392,8 +392,7 @@ func isLowerByte(c byte) bool { return c >= 'a' && c <= 'z' }
 // and those stay values.
 func macroValue(s string, vs int) bool {
 	ls := strings.LastIndexByte(s[:vs], '\n') + 1
-	head := strings.TrimLeft(s[ls:vs], " \t")
-	if !strings.HasPrefix(head, "#define ") && !strings.HasPrefix(head, "# define ") || !macroLine(s, vs) {
+	if _, ok := cDefine(strings.TrimLeft(s[ls:vs], " \t")); !ok || !macroLine(s, vs) {
 		return false
 	}
 	return cExpression(strings.TrimRight(statementCode(s[vs:lineEndAt(s, vs)]), " \t\r\\"))

@@ -1136,13 +1136,29 @@ func gutterEnd(head string) int {
 func macroLine(s string, i int) bool {
 	ls := strings.LastIndexByte(s[:i], '\n') + 1
 	head := strings.TrimLeft(s[ls:i], " \t")
-	for _, p := range []string{"%define ", "%global ", "#define ", "# define ", "define "} {
+	if rest, ok := cDefine(head); ok {
+		head = "#define " + rest // #  define, #define\tNAME: the preprocessor's blanks
+	}
+	for _, p := range []string{"%define ", "%global ", "#define ", "define "} {
 		if strings.HasPrefix(head, p) {
 			name := strings.Trim(head[len(p):], " \t")
 			return name != "" && strings.IndexFunc(name, func(r rune) bool { return r > 0x7f || !isNameByte(byte(r)) }) < 0
 		}
 	}
 	return false
+}
+
+// cDefine returns what follows a C preprocessor #define and the blanks after it (blanks may
+// stand between # and define, and a tab after it: #  define X, #define\tX).
+func cDefine(head string) (string, bool) {
+	if !strings.HasPrefix(head, "#") {
+		return "", false
+	}
+	rest := strings.TrimLeft(head[1:], " \t")
+	if !strings.HasPrefix(rest, "define") || len(rest) == len("define") || rest[len("define")] != ' ' && rest[len("define")] != '\t' {
+		return "", false
+	}
+	return strings.TrimLeft(rest[len("define"):], " \t"), true
 }
 
 // lineStartName reports whether the value at i follows a key name that begins its line
