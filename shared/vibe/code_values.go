@@ -23,10 +23,21 @@ func codeShapedValue(s string, vs, ve int) bool {
 		return true // token = 1*tchar, TOKEN_EXECUTE = STANDARD_RIGHTS_EXECUTE
 	}
 	rest := s[vs:lineEndAt(s, vs)]
-	if signedOrSuffixed(v) && cNumber(v) || rest[0] == '(' && cExpression(statementCode(rest)) {
-		return true // _S_token_unknown = -1u, GNUTLS_PKCS11_OBJ_FLAG_COMPARE_KEY = (1<<13),
+	if signedOrSuffixed(v) && cNumber(v) || rest[0] == '(' && cExpression(statementCode(rest)) || rest[0] == '{' && zeroInitializer(statementCode(rest)) {
+		return true // _S_token_unknown = -1u, GNUTLS_PKCS11_OBJ_FLAG_COMPARE_KEY = (1<<13), .secret = { 0 },
 	}
 	return operatorExpression(rest) || collectionLiteral(rest) || chainedAssignment(rest)
+}
+
+// zeroInitializer reports a C initializer that sets everything to zero ({ 0 }, {0}, {},
+// { NULL }): what a key's buffer starts as, not a key; a list of bytes ({0x35, 0x34, …}) is
+// one.
+func zeroInitializer(e string) bool {
+	switch strings.Join(strings.Fields(e), "") {
+	case "{0}", "{}", "{NULL}", "{0,}", "{nullptr}":
+		return true
+	}
+	return false
 }
 
 // signedOrSuffixed reports a number written with a sign or a C suffix (-1, -1u, 0x10UL).

@@ -247,6 +247,8 @@ func TestCEnumMembers(t *testing.T) {
 		{"glued to its = before a doc comment", "    U_UNEXPECTED_TOKEN=0x10100,       /**< Syntax error in format pattern */\n", ""},
 		{"a comment glued to the comma", "   VKI_CAM_PASS_ERR_RECOVER    = 0x00010000,/* Pass driver does err. recovery*/\n", ""},
 		{"a C++ doc comment after the comma", "  PMT_ModulePassManager = 1, ///< MPPassManager\n", ""},
+		{"zero initializer", "\t.secret = { 0 },\n\tunsigned char key[32] = {0};\n", ""},
+		{"quoted key in an initializer", "\t.secret = { \"Xk9fj3Lq8ZpW2mNv7RtY4uHs\" },\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
 		{"generated token in parentheses", "SECRET_KEY = (Xk9fj3Lq8ZpW2mNv7RtY4uHs)\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
 		{"hex key before a comma", "  TOKEN=0x9f8e7d6c5b4a39281706f5e4d3c2b1a0,\n", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
 		{"password before a comma and a comment", "PASSWORD=hunter2xyz, # comment\n", "hunter2xyz"},
