@@ -428,6 +428,9 @@ func codeValue(s string, vs, ve int) bool {
 	if ve < len(s) && strings.IndexByte(",;)", s[ve]) >= 0 && identifierPath(v) {
 		return true
 	}
+	if strings.Contains(v, "->") && identifierPath(strings.ReplaceAll(strings.TrimRight(v, ",;)"), "->", ".")) {
+		return true // pass = pass->next;: a member through a pointer
+	}
 	after := strings.TrimLeft(s[ve:min(len(s), ve+8)], " \t")
 	before := strings.TrimRight(s[max(0, vs-8):vs], " \t")
 	return strings.HasPrefix(after, "=>") || strings.HasSuffix(before, "=>") && (isLetter(v[0]) || v[0] == '_')

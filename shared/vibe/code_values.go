@@ -23,6 +23,9 @@ func codeShapedValue(s string, vs, ve int) bool {
 		return true // token = 1*tchar, TOKEN_EXECUTE = STANDARD_RIGHTS_EXECUTE
 	}
 	rest := s[vs:lineEndAt(s, vs)]
+	if i := strings.Index(v, "; "); i > 0 && (len(v[:i]) <= 2 && identifierOperand(v[:i]) || cNumber(v[:i])) {
+		return true // token.start = p; token.len = n;: a statement ends after a short name
+	}
 	if signedOrSuffixed(v) && cNumber(v) || rest[0] == '(' && cExpression(statementCode(rest)) || rest[0] == '{' && zeroInitializer(statementCode(rest)) {
 		return true // _S_token_unknown = -1u, GNUTLS_PKCS11_OBJ_FLAG_COMPARE_KEY = (1<<13), .secret = { 0 },
 	}
@@ -564,12 +567,12 @@ func perlValue(s string, vs, ve int) bool {
 		name := v[2:]
 		return name != "" && (isLetter(name[0]) || name[0] == '_') && strings.Trim(strings.TrimRight(name, ";,)"), "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:") == ""
 	}
-	for _, q := range []string{"qr", "m"} {
+	for _, q := range []string{"qr", "tr", "m", "s", "y"} {
 		if !strings.HasPrefix(v, q) || len(v) == len(q) {
 			continue
 		}
-		if q == "m" && !strings.HasSuffix(strings.TrimRight(s[max(0, vs-4):vs], " \t"), "=~") && !strings.HasSuffix(strings.TrimRight(s[max(0, vs-4):vs], " \t"), "!~") {
-			return false // m{…} is a match only after =~ or !~; elsewhere a value may open with m
+		if q != "qr" && !strings.HasSuffix(strings.TrimRight(s[max(0, vs-4):vs], " \t"), "=~") && !strings.HasSuffix(strings.TrimRight(s[max(0, vs-4):vs], " \t"), "!~") {
+			return false // m{…}, s/…/…/, tr/…/…/ only after =~ or !~; elsewhere a value may open so
 		}
 		if closing := perlClosing(v[len(q)]); closing != 0 {
 			line := s[vs+len(q)+1 : lineEndAt(s, vs)]
@@ -577,9 +580,11 @@ func perlValue(s string, vs, ve int) bool {
 		}
 	}
 	switch v {
-	case "while", "for", "foreach", "until", "unless", "if":
+	case "while", "for", "foreach", "until", "unless", "if", "switch":
 		after := s[ve:min(len(s), ve+4)]
 		return strings.HasPrefix(after, " (") || strings.HasPrefix(after, " {") || strings.HasPrefix(after, " my ")
+	case "return", "break", "continue", "goto":
+		return ve == len(s) || s[ve] == ' ' || s[ve] == ';' // case TOKEN_STRING: return "string";
 	}
 	return false
 }

@@ -344,3 +344,22 @@ func TestFlagAndSchemeProse(t *testing.T) {
 		{"key wrapped after its name", "API_KEY = Xk9fj3Lq8ZpW2mNv7RtY4\nuHsQ1Ab3dE5fG7hJ9kL1\n", "Xk9fj3Lq8ZpW2mNv7RtY4"},
 	})
 }
+
+// TestCStatements: statements of C (and Perl) source files around a credential's name — a
+// character escape stored, a member through a pointer, a statement after a case label, a
+// short name before the next statement, a transliteration — beside credentials written in
+// the same statements.
+func TestCStatements(t *testing.T) {
+	t.Parallel()
+	runCodeRows(t, []codeRow{
+		{"character escape", "\tpassword[len] = '\\0';\n", ""},
+		{"member through a pointer", "\tpass = pass->next;\n", ""},
+		{"statement after a case label", "\tcase TOKEN_STRING: return \"string\";\n", ""},
+		{"short name before the next statement", "\ttoken.start = p; token.len = n;\n", ""},
+		{"transliteration", "$pass =~ tr/a-z/A-Z/;\n", ""},
+		{"password before the next statement", "\tpassword = hunter2xyz; login(password);\n", "hunter2xyz"},
+		{"escaped bytes of a key", "\tsecret = \"\\x8f\\x1a\\x9c\\x03\\x44\\xd2\\x7e\\x11\";\n", `\x8f\x1a\x9c\x03`},
+		{"password opening with s", "password: s/ecr3t/Pa55\n", "ecr3t/Pa55"},
+		{"password after a case label", "\tcase 1: password = \"hunter2xyz\";\n", "hunter2xyz"},
+	})
+}

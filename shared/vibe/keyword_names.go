@@ -359,6 +359,22 @@ func escapedCharacters(v string) bool {
 	return n > 0 && n < 8
 }
 
+// charEscape reports one character escaped as C writes it ('\0', '\n', '\x00', '\177'): a
+// terminator or a separator stored under a secret's name, never a secret.
+func charEscape(v string) bool {
+	if len(v) < 2 || v[0] != '\\' || len(v) > 5 {
+		return false
+	}
+	e := v[1:]
+	switch {
+	case len(e) == 1:
+		return strings.IndexByte("0abfnrtv\\'\"", e[0]) >= 0
+	case e[0] == 'x':
+		return len(e) <= 3 && isHex(e[1:])
+	}
+	return len(e) <= 3 && strings.Trim(e, "01234567") == ""
+}
+
 // objectIdentifier reports an ASN.1 object identifier (1.3.6.1.5.5.7.3.1, maybe with a NUL
 // after it as C strings end): five or more numbers joined by dots.
 func objectIdentifier(v string) bool {
@@ -532,7 +548,7 @@ func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 	if promptValue(v) || spellsName(name, v) || describedParameter(name, v) || accountPlaceholder(v) || nameWordsValue(name, v) {
 		return true
 	}
-	if (escapedCharacters(v) || objectIdentifier(v)) && codeContext(s, vs-1, ve+1) {
+	if (escapedCharacters(v) || objectIdentifier(v) || charEscape(v)) && codeContext(s, vs-1, ve+1) {
 		return true // in code's literal: a config file's \u00e9\u00e8 or 1.2.3.4.5.6 is what it spells
 	}
 	if !passwordName(name) && propertyName(v) {
