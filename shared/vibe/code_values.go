@@ -344,6 +344,14 @@ func chainedAssignment(rest string) bool {
 	if i == 0 || !identifierOperand(rest[:i]) {
 		return false
 	}
+	if i < len(rest) && rest[i] == '[' {
+		// pass[0] = pass[1] = 0: an element is a target as much as a name
+		e := strings.IndexByte(rest[i:], ']')
+		if e < 0 || !indexExpression(rest[:i+e+1]) {
+			return false
+		}
+		i += e + 1
+	}
 	j := skipBlanks(rest, i, 2)
 	if j >= len(rest) || rest[j] != '=' || j+1 < len(rest) && rest[j+1] == '=' {
 		return false

@@ -346,8 +346,8 @@ var extraRules = append([]extraRule{
 		// A value in braces may hold ; (ADO.NET: Password={a;b}).
 		// Not a variable ($password = …: code, the keyword rule's).
 		// (The word after the value, when there is one, tells a sentence: PWD=dir to the
-		// environment.)
-		re:       regexp.MustCompile(`(?i)(?:^|[^$])\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}(\{[^}\n]{1,400}\}|[^;"'\s=>][^;"'\s]{0,400})(?:[ \t][a-z]{1,8}(?:[ \t.,]|$))?`),
+		// environment; a ? after it, a conditional: password = prompt ? getpass(prompt) : NULL.)
+		re:       regexp.MustCompile(`(?i)(?:^|[^$])\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}(\{[^}\n]{1,400}\}|[^;"'\s=>][^;"'\s]{0,400})(?:[ \t](?:[a-z]{1,8}(?:[ \t.,]|$)|\?[ \t]))?`),
 		group:    1,
 		keywords: []string{"password", "pwd", "accountkey", "sharedaccess", "access_key", "secretkey", "client_secret"},
 		// Not a call (password = get_password()), what opens an expression (password = (…)
