@@ -580,7 +580,7 @@ func perlValue(s string, vs, ve int) bool {
 			continue
 		}
 		if q != "qr" && !strings.HasSuffix(strings.TrimRight(s[max(0, vs-4):vs], " \t"), "=~") && !strings.HasSuffix(strings.TrimRight(s[max(0, vs-4):vs], " \t"), "!~") {
-			return false // m{…}, s/…/…/, tr/…/…/ only after =~ or !~; elsewhere a value may open so
+			continue // m{…}, s/…/…/, tr/…/…/ only after =~ or !~; elsewhere a value may open so
 		}
 		if closing := perlClosing(v[len(q)]); closing != 0 {
 			line := s[vs+len(q)+1 : lineEndAt(s, vs)]
@@ -593,6 +593,8 @@ func perlValue(s string, vs, ve int) bool {
 		return strings.HasPrefix(after, " (") || strings.HasPrefix(after, " {") || strings.HasPrefix(after, " my ")
 	case "return", "break", "continue", "goto":
 		return ve == len(s) || s[ve] == ' ' || s[ve] == ';' // case TOKEN_STRING: return "string";
+	case "map", "grep", "sort", "do", "sub", "eval":
+		return strings.HasPrefix(s[ve:min(len(s), ve+2)], " {") // my %TOKEN = map { $_ => 1 } …: a block
 	}
 	return false
 }

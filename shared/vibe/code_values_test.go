@@ -274,6 +274,7 @@ func TestPerlCodeValues(t *testing.T) {
 		{"concatenation", "my $H_STACK_KEY = __PACKAGE__ . '/stack';\n", ""},
 		{"patterns", "my $ESCAPE_KEY  = qr{ (?: ^\\W ) | $ESCAPE_CHAR }x;\n if ( $pw_uid == 1 && $pw_dir =~ m#^/(bin|tmp)?\\z#s ) {\n", ""},
 		{"loop label", "          TOKEN: while (@tokens) {\n", ""},
+		{"builtin taking a block", "    my %TOKEN = map { $_ => 1 } qw(a b c);\n    my $secret = do { local $/; <$fh> };\n", ""},
 		{"label printed before a value", "    $DEBUG and print STDERR \"Token: \", $token->dump, \"\\n\";\n", ""},
 		{"branches of a conditional", "    my $out = $as->{pass} ? \"PASS\" : \"FAIL\";\n", ""},
 		{"variable joined between a literal's pieces", "                        'Unknown TAP token: \"' . $unk->raw . '\"' );\nmsg = \"token: '\" + tok + \"'\"\n", ""},
