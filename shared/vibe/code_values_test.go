@@ -316,6 +316,8 @@ func TestCHeaderShapes(t *testing.T) {
 		{"value after a secret's name", "- name: DB_PASSWORD\n  value: hunter2xyz\n", "hunter2xyz"},
 		{"parameter spelling a two-word name", "** Convert a private key \"privateKey\" into a public key\n", ""},
 		{"key after a two-word name", "private key \"Xk9fj3Lq8ZpW2mNv7RtY4uHs\"\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
+		{"gtk-doc reference after a tag", " * @pass: %TRUE if the test passed\n", ""},
+		{"password after a doc tag and a sigil", " * @password: %hunter2xyz is the default\n", "hunter2xyz"},
 		{"token after a doc tag", " * @token: 9f8e7d6c5b4a39281706f5e4d3c2b1a0\n", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
 		{"password after a doc tag", " * @password: hunter2xyz\n", "hunter2xyz"},
 		{"key wrapped over lines", "API_KEY=\n\tXk9fj3Lq8ZpW2mNv7RtY4uHsQ1\n\tAb3dE5fG7hJ9kL1mN3pQ5rS7t\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHsQ1"},

@@ -688,7 +688,8 @@ func declaredFunction(s string, vs, ve int) bool {
 
 // docCommentTag reports a name that a documentation comment's tag opens, a sentence after
 // its colon (kernel-doc and gtk-doc: * @GNUTLS_PKCS11_TOKEN_SERIAL: The token's serial
-// number.; Doxygen's @param): the constant or parameter documented, not a value. A value
+// number., * @pass: %TRUE if the test passed): the constant or parameter documented, not a
+// value. A value
 // there that is no sentence (* @token: 9f8e…, * @password: hunter2xyz) stays one.
 func docCommentTag(s string, nameStart, nameEnd int) bool {
 	if nameStart < 2 || s[nameStart-1] != '@' {
@@ -713,6 +714,9 @@ func docCommentTag(s string, nameStart, nameEnd int) bool {
 		return false
 	}
 	first := strings.TrimRight(words[0], ",.;:")
+	if len(first) > 1 && strings.IndexByte("%#@", first[0]) >= 0 {
+		first = first[1:] // gtk-doc's references: %TRUE, #GKey, @other
+	}
 	for i := 0; i < len(first); i++ {
 		if !isLetter(first[i]) && first[i] != '-' && first[i] != '\'' {
 			return false
