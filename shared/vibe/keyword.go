@@ -682,7 +682,8 @@ var keyWords = map[string]bool{"monkey": true, "hockey": true, "turkey": true, "
 
 // fallbackLiteral finds the default of a secret read from the environment, on the rest of
 // the line: getenv("NAME", "default"), os.environ.get("NAME") or "default", env.X || 'default',
-// env.X ?? "default", Perl's $cfg->{password} // 'default'. Upper-case literals are variable names, not defaults.
+// env.X ?? "default", Perl's $cfg->{password} // 'default'. Upper-case literals are variable
+// names, not defaults.
 func fallbackLiteral(s string, i int) (int, int, bool) {
 	end := strings.IndexByte(s[i:], '\n')
 	if end < 0 {
@@ -1137,15 +1138,20 @@ func macroLine(s string, i int) bool {
 	ls := strings.LastIndexByte(s[:i], '\n') + 1
 	head := strings.TrimLeft(s[ls:i], " \t")
 	if rest, ok := cDefine(head); ok {
-		head = "#define " + rest // #  define, #define\tNAME: the preprocessor's blanks
+		return definedName(rest) // #  define, #define\tNAME: the preprocessor's blanks
 	}
-	for _, p := range []string{"%define ", "%global ", "#define ", "define "} {
+	for _, p := range []string{"%define ", "%global ", "define "} {
 		if strings.HasPrefix(head, p) {
-			name := strings.Trim(head[len(p):], " \t")
-			return name != "" && strings.IndexFunc(name, func(r rune) bool { return r > 0x7f || !isNameByte(byte(r)) }) < 0
+			return definedName(head[len(p):])
 		}
 	}
 	return false
+}
+
+// definedName reports a macro definition's rest up to its value that is one name alone.
+func definedName(rest string) bool {
+	name := strings.Trim(rest, " \t")
+	return name != "" && strings.IndexFunc(name, func(r rune) bool { return r > 0x7f || !isNameByte(byte(r)) }) < 0
 }
 
 // cDefine returns what follows a C preprocessor #define and the blanks after it (blanks may
