@@ -413,7 +413,7 @@ func codeValue(s string, vs, ve int) bool {
 	if v == "" {
 		return false
 	}
-	if codeArgumentReference(v) || jsExpression(v) || codeShapedValue(s, vs, ve) {
+	if codeArgumentReference(v) || jsExpression(v) || codeShapedValue(s, vs, ve) || macroValue(s, vs) || perlValue(s, vs, ve) {
 		return true
 	}
 	if i := strings.Index(v, ", "); i > 0 && strings.IndexByte(v[:i], '.') > 0 && identifierPath(v[:i]) {
@@ -427,6 +427,9 @@ func codeValue(s string, vs, ve int) bool {
 	}
 	if ve < len(s) && strings.IndexByte(",;)", s[ve]) >= 0 && identifierPath(v) {
 		return true
+	}
+	if strings.Contains(v, "->") && identifierPath(strings.ReplaceAll(strings.TrimRight(v, ",;)"), "->", ".")) {
+		return true // pass = pass->next;: a member through a pointer
 	}
 	after := strings.TrimLeft(s[ve:min(len(s), ve+8)], " \t")
 	before := strings.TrimRight(s[max(0, vs-8):vs], " \t")
@@ -457,8 +460,8 @@ func jsExpression(v string) bool {
 			return true
 		}
 	}
-	if i := strings.IndexByte(v, '('); i > 0 && (identifierPath(v[:i]) || codeName(v[:i])) {
-		return true
+	if i := strings.IndexByte(v, '('); i > 0 && (identifierPath(v[:i]) || codeName(v[:i]) || strings.Contains(v[:i], "->") && identifierPath(strings.ReplaceAll(v[:i], "->", "."))) {
+		return true // Resolver->findImplPass(PI): a C++ or PHP method through a pointer
 	}
 	return len(v) >= 2 && len(v) <= 4 && v[0] == '-' && isDigits(v[1:]) // yytoken = -1
 }

@@ -23,7 +23,41 @@ func codeShapedValue(s string, vs, ve int) bool {
 		return true // token = 1*tchar, TOKEN_EXECUTE = STANDARD_RIGHTS_EXECUTE
 	}
 	rest := s[vs:lineEndAt(s, vs)]
+	if i := strings.Index(v, "; "); i > 0 && (len(v[:i]) <= 2 && identifierOperand(v[:i]) || cNumber(v[:i])) {
+		return true // token.start = p; token.len = n;: a statement ends after a short name
+	}
+	if signedOrSuffixed(v) && cNumber(v) || rest[0] == '(' && cExpression(statementCode(rest)) || rest[0] == '{' && zeroInitializer(statementCode(rest)) {
+		return true // _S_token_unknown = -1u, GNUTLS_PKCS11_OBJ_FLAG_COMPARE_KEY = (1<<13), .secret = { 0 },
+	}
 	return operatorExpression(rest) || collectionLiteral(rest) || chainedAssignment(rest)
+}
+
+// zeroInitializer reports a C initializer that sets everything to zero ({ 0 }, {0}, {},
+// { NULL }): what a key's buffer starts as, not a key; a list of bytes ({0x35, 0x34, …}) is
+// one.
+func zeroInitializer(e string) bool {
+	switch strings.Join(strings.Fields(e), "") {
+	case "{0}", "{}", "{NULL}", "{0,}", "{nullptr}":
+		return true
+	}
+	return false
+}
+
+// signedOrSuffixed reports a number written with a sign or a C suffix (-1, -1u, 0x10UL).
+func signedOrSuffixed(v string) bool {
+	return v != "" && (v[0] == '-' || v[0] == '+' || strings.IndexByte("uUlL", v[len(v)-1]) >= 0)
+}
+
+// statementCode returns a statement's rest without its C comment and the comma or
+// semicolon that ends it: (1<<13), /* flag */ is (1<<13).
+func statementCode(rest string) string {
+	if c := strings.Index(rest, "/*"); c >= 0 {
+		rest = rest[:c]
+	}
+	if c := strings.Index(rest, "//"); c >= 0 {
+		rest = rest[:c]
+	}
+	return strings.TrimRight(rest, " \t\r,;")
 }
 
 // codeContext reports a value of a statement of code rather than of a config file, by the
@@ -49,6 +83,9 @@ func codeContext(s string, vs, ve int) bool {
 			return true
 		}
 		ls := strings.LastIndexByte(s[:k], '\n') + 1
+		if k >= 2 && isWordByte(s[k-2]) && enumMember(s, ve) {
+			return true // U_UNEXPECTED_TOKEN=0x10100,       /**< Syntax error */
+		}
 		return k >= 2 && (s[k-2] == ' ' || s[k-2] == '\t') && !iniSection(s, ls)
 	case ':':
 		if k >= 2 && s[k-2] == ':' {
@@ -62,6 +99,17 @@ func codeContext(s string, vs, ve int) bool {
 		return objectMemberAbove(s, ls) || continuedBelow(s, ve)
 	}
 	return false
+}
+
+// enumMember reports a value that a comma and then only a C comment or the line's end
+// follow: a member of an enum or an initializer list (NAME=0x10100,  /**< … */). A config
+// file's line ends with its value.
+func enumMember(s string, ve int) bool {
+	if ve >= len(s) || s[ve] != ',' {
+		return false
+	}
+	rest := strings.TrimSpace(s[ve+1 : lineEndAt(s, ve)])
+	return rest == "" || strings.HasPrefix(rest, "/*") || strings.HasPrefix(rest, "//")
 }
 
 // continuedBelow reports a next line that goes on with the expression ending the line at i:
@@ -193,12 +241,13 @@ func codeOperand(t string) bool {
 	return numberOperand(t) || identifierOperand(t)
 }
 
-// binaryOperators are the operators an expression of code joins its operands with; not
+// binaryOperators are the operators an expression of code joins its operands with (Perl's
+// and PHP's concatenation, __PACKAGE__ . '/stack', among them); not
 // Python's and and or, which a passphrase holds as often (salt and pepper), nor a slash,
 // which sets an account and its password apart in prose (ID/PW: admin / letmein).
 var binaryOperators = map[string]bool{"+": true, "-": true, "*": true, "%": true, "<<": true, ">>": true,
 	">>>": true, "|": true, "&": true, "^": true, "&^": true, "||": true, "&&": true, "??": true, "==": true, "!=": true,
-	"===": true, "!==": true, "<": true, ">": true, "<=": true, ">=": true}
+	"===": true, "!==": true, "<": true, ">": true, "<=": true, ">=": true, ".": true}
 
 // operatorExpression reports a line's rest that is an expression: operands set apart by
 // binary operators with blanks around them (1 << iota, i + 1, STANDARD_RIGHTS_READ |
@@ -295,6 +344,14 @@ func chainedAssignment(rest string) bool {
 	if i == 0 || !identifierOperand(rest[:i]) {
 		return false
 	}
+	if i < len(rest) && rest[i] == '[' {
+		// pass[0] = pass[1] = 0: an element is a target as much as a name
+		e := strings.IndexByte(rest[i:], ']')
+		if e < 0 || !indexExpression(rest[:i+e+1]) {
+			return false
+		}
+		i += e + 1
+	}
 	j := skipBlanks(rest, i, 2)
 	if j >= len(rest) || rest[j] != '=' || j+1 < len(rest) && rest[j+1] == '=' {
 		return false
@@ -347,3 +404,238 @@ func objectMemberAbove(s string, ls int) bool {
 }
 
 func isLowerByte(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// macroValue reports a C preprocessor definition's unquoted replacement that is code: in
+// #define NAME body, the body (its comment left out) is a number, another name, a
+// parenthesised expression or a call (#define GL_POINT_TOKEN 0x0701, #define T_KEY
+// ns_t_key, #define X86_FEATURE_PAT (0 * 32 + 16), #define GRE_PPTP_KEY_MASK
+// __cpu_to_be32(0xffff)). A C string is quoted: a key the preprocessor holds is a literal
+// ("9f8e…"), a brace list of bytes ({0x35, 0x34, …}) or an integer wider than 64 bits,
+// and those stay values.
+func macroValue(s string, vs int) bool {
+	ls := strings.LastIndexByte(s[:vs], '\n') + 1
+	if _, ok := cDefine(strings.TrimLeft(s[ls:vs], " \t")); !ok || !macroLine(s, vs) {
+		return false
+	}
+	return cExpression(strings.TrimRight(statementCode(s[vs:lineEndAt(s, vs)]), " \t\r\\"))
+}
+
+// cExpression reports text that is an expression of C: a number (0x0701, -12345789, 1u,
+// -1u), a name of code (ns_t_key, PKCS12_key_gen_utf8), a parenthesised expression or a
+// cast ((1<<1), ((SRP_user_pwd *)f(sk))), a call of a name (__cpu_to_be32(0xffff)), or
+// operands joined by operators set apart by blanks (16 | SSL_SECOP_OTHER_CERT). Every
+// operand is a number or a name of code, never a run of random letters and digits, and
+// no string is inside.
+func cExpression(e string) bool {
+	if e == "" || len(e) > 400 {
+		return false
+	}
+	if cNumber(e) || cName(e) {
+		return true
+	}
+	open := strings.IndexByte(e, '(')
+	switch {
+	case open == 0, open > 0 && cName(e[:open]):
+		if e[len(e)-1] != ')' || closingParen(e, open) != len(e)-1 {
+			return false
+		}
+	default:
+		if !operatorExpression(e) {
+			return false
+		}
+	}
+	for i := 0; i < len(e); {
+		c := e[i]
+		switch {
+		case isWordByte(c):
+			j := i
+			for j < len(e) && isWordByte(e[j]) {
+				j++
+			}
+			if t := e[i:j]; !cNumber(t) && !cName(t) && !(len(t) <= 2 && isLetter(t[0])) {
+				return false
+			}
+			i = j
+		case strings.IndexByte(" \t+-*/%<>=!&|^~?:,.()[]#", c) >= 0:
+			i++
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// closingParen returns the index of the parenthesis closing the one at open, or -1.
+func closingParen(e string, open int) int {
+	depth := 0
+	for i := open; i < len(e); i++ {
+		switch e[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// cNumber reports a C integer or floating-point literal, maybe negative and with its
+// suffix (0x0701, 0xffUL, -1u, 1u, -12345789, 1.5f): a machine integer of at most 64
+// bits, a number with a sign or a suffix, or a plain decimal of at most five digits (six
+// or more may be a PIN or a numeric password written bare).
+func cNumber(t string) bool {
+	signed := strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+")
+	t = strings.TrimLeft(t, "-+")
+	if machineInteger(t) {
+		return true
+	}
+	d := strings.TrimRight(t, "uUlLfF")
+	suffixed := len(d) < len(t)
+	if d == "" || len(d) > 20 {
+		return false
+	}
+	if i := strings.IndexByte(d, '.'); i > 0 && i < len(d)-1 && isDigits(d[:i]) && isDigits(d[i+1:]) {
+		return true
+	}
+	return isDigits(d) && (signed || suffixed || len(d) <= 5)
+}
+
+// cName reports a name of code in C: words of one case or camel-case words joined by
+// underscores (ns_t_key, PKCS12_key_gen_utf8, __X32_SYSCALL_BIT, V4L2_CID_CODEC_BASE), or
+// a function's camel-case words alone (xmlSecOpenSSLAppKeyCertLoadMemory). A single word
+// with digits (hunter2), capitalised words (MySecretPass) or a run that changes case and
+// digits every few characters (Xk9fj3Lq8ZpW…) is none.
+func cName(t string) bool {
+	if t == "" || len(t) > 80 || !isLetter(t[0]) && t[0] != '_' {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if !isWordByte(t[i]) {
+			return false
+		}
+	}
+	parts := strings.FieldsFunc(t, func(r rune) bool { return r == '_' })
+	if len(parts) == 0 {
+		return false
+	}
+	for _, p := range parts {
+		if !(p == strings.ToUpper(p) || p == strings.ToLower(p) || identifierOperand(p)) {
+			return false
+		}
+	}
+	if strings.IndexByte(t, '_') >= 0 {
+		return true
+	}
+	// One part: a function's name in camel case, opening in lower case, of three words or
+	// more (xmlSecOpenSSLAppKeyCertLoadMemory); MySecretPass may be a password written bare.
+	caps := 0
+	for i := 1; i < len(t); i++ {
+		if isUpperByte(t[i]) && isLowerByte(t[i-1]) {
+			caps++
+		}
+	}
+	return isLowerByte(t[0]) && caps >= 2 && identifierOperand(t) && meanRunLength(t) >= 3
+}
+
+// perlValue reports a Perl (or PHP) value of code: a variable's member, element or method
+// ($parser->get_token, $assert->{pass}, $self->{+PASS}, $opts{key}), a reference to a
+// named sub or variable (\&Test2::Util::ExternalMeta::META_KEY), a pattern quoted with qr,
+// or with m after =~ or !~, and closed on its line (qr{ … }x, =~ m#^/(bin|tmp)?\z#s), or a loop's keyword after a
+// label (TOKEN: while (@tokens) {). A variable alone ($ecretPa55) is left to the rule.
+func perlValue(s string, vs, ve int) bool {
+	v := s[vs:ve]
+	if len(v) < 2 {
+		return false
+	}
+	switch {
+	case v[0] == '$' && (isLetter(v[1]) || v[1] == '_'):
+		k := 1
+		for k < len(v) && isWordByte(v[k]) {
+			k++
+		}
+		if !identifierOperand(v[1:k]) || k == len(v) {
+			return false
+		}
+		rest := v[k:]
+		if strings.HasPrefix(rest, "->") {
+			rest = rest[2:]
+			j := 0
+			for j < len(rest) && isWordByte(rest[j]) {
+				j++
+			}
+			if j > 0 {
+				return identifierOperand(rest[:j])
+			}
+		}
+		return perlSubscript(rest)
+	case v[0] == '\\' && strings.IndexByte("&$@%", v[1]) >= 0:
+		name := v[2:]
+		return name != "" && (isLetter(name[0]) || name[0] == '_') && strings.Trim(strings.TrimRight(name, ";,)"), "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:") == ""
+	}
+	for _, q := range []string{"qr", "tr", "m", "s", "y"} {
+		if !strings.HasPrefix(v, q) || len(v) == len(q) {
+			continue
+		}
+		if q != "qr" && !strings.HasSuffix(strings.TrimRight(s[max(0, vs-4):vs], " \t"), "=~") && !strings.HasSuffix(strings.TrimRight(s[max(0, vs-4):vs], " \t"), "!~") {
+			continue // m{…}, s/…/…/, tr/…/…/ only after =~ or !~; elsewhere a value may open so
+		}
+		if closing := perlClosing(v[len(q)]); closing != 0 {
+			line := s[vs+len(q)+1 : lineEndAt(s, vs)]
+			return strings.IndexByte(line, closing) > 0
+		}
+	}
+	switch v {
+	case "while", "for", "foreach", "until", "unless", "if", "switch":
+		after := s[ve:min(len(s), ve+4)]
+		return strings.HasPrefix(after, " (") || strings.HasPrefix(after, " {") || strings.HasPrefix(after, " my ")
+	case "return", "break", "continue", "goto":
+		return ve == len(s) || s[ve] == ' ' || s[ve] == ';' // case TOKEN_STRING: return "string";
+	case "map", "grep", "sort", "do", "sub", "eval":
+		return strings.HasPrefix(s[ve:min(len(s), ve+2)], " {") // my %TOKEN = map { $_ => 1 } …: a block
+	}
+	return false
+}
+
+// perlSubscript reports a hash or array subscript opening t: {name}, {+NAME}, {'name'},
+// {$k}, [0], [-1], [$i]; what a generated run holding braces has between them is none.
+func perlSubscript(t string) bool {
+	if len(t) < 3 || t[0] != '{' && t[0] != '[' {
+		return false
+	}
+	closing := byte('}')
+	if t[0] == '[' {
+		closing = ']'
+	}
+	e := strings.IndexByte(t, closing)
+	if e < 2 {
+		return false
+	}
+	in := strings.Trim(t[1:e], `'"`)
+	in = strings.TrimPrefix(strings.TrimPrefix(in, "+"), "$")
+	if t[0] == '[' {
+		in = strings.TrimPrefix(in, "-")
+		return isDigits(in) || identifierOperand(in)
+	}
+	return identifierOperand(in)
+}
+
+// perlClosing returns the delimiter closing a Perl quote-like operator opened by c, or 0
+// for a character that opens none.
+func perlClosing(c byte) byte {
+	switch c {
+	case '{':
+		return '}'
+	case '(':
+		return ')'
+	case '[':
+		return ']'
+	case '<':
+		return '>'
+	case '/', '#', '|', '!':
+		return c
+	}
+	return 0
+}

@@ -204,3 +204,169 @@ func TestSplitIdentifierLines(t *testing.T) {
 		{"wrapped letters", "token:\nQWxhZGRpbjpvcGVu\nc2VzYW1lQWxhZGRp\n", "c2VzYW1lQWxhZGRp"},
 	})
 }
+
+// TestCMacroValues: a C preprocessor definition whose unquoted replacement is code — a
+// number, another name, a parenthesised expression, a call — and only the defined name
+// having a value; the keys a header does hold (a quoted literal, a bare generated run, an
+// integer wider than 64 bits) stay masked.
+func TestCMacroValues(t *testing.T) {
+	t.Parallel()
+	runCodeRows(t, []codeRow{
+		{"hex", "#define GL_POINT_TOKEN\t\t\t\t0x0701\n#define DVD_AUTH\t\t0x5392  /* Authentication */\n", ""},
+		{"decimal with sign or suffix", "#define XSLT_PAT_NO_PRIORITY -12345789\n#define XSLT_SOURCE_NODE_HAS_KEY    1u\n", ""},
+		{"shift", "#define GNUTLS_PKCS11_TOKEN_TRUSTED (1<<1) /* p11-kit trusted */\n", ""},
+		{"arithmetic", "#define X86_FEATURE_PAT\t      (0 * 32 + 16) /* Page Attribute Table */\n#define __NR_request_key (__X32_SYSCALL_BIT + 249)\n", ""},
+		{"or of names", "#define SSL_SECOP_PEER_EE_KEY (SSL_SECOP_EE_KEY | SSL_SECOP_PEER)\n#define V4L2_CID_MPEG_VIDEO_FORCE_KEY_FRAME\t\t(V4L2_CID_CODEC_BASE+229)\n", ""},
+		{"call", "#define GRE_PPTP_KEY_MASK\t__cpu_to_be32(0xffff)\n", ""},
+		{"another name", "#define T_KEY ns_t_key\n#define PKCS12_key_gen PKCS12_key_gen_utf8\n#define xmlSecCryptoAppKeyCertLoadMemory        xmlSecOpenSSLAppKeyCertLoadMemory\n", ""},
+		{"function-like macro", "#define sk_SRP_user_pwd_value(sk, idx) ((SRP_user_pwd *)OPENSSL_sk_value(ossl_check_const_SRP_user_pwd_sk_type(sk), (idx)))\n", ""},
+		{"a word in the comment", "#define CAN_ISOTP_TX_STMIN\t3\t/* pass __u32 value in nano secs    */\n", ""},
+		{"the preprocessor's blanks", "#  define __THROW_KEY\t0x10\n#define\tPASS_FLAG\t(1 << 3)\n", ""},
+		{"quoted key", "#define API_TOKEN \"9f8e7d6c5b4a39281706f5e4d3c2b1a0\"\n", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
+		{"quoted key after a tab", "#define\tSECRET_KEY\t\"9f8e7d6c5b4a39281706f5e4d3c2b1a0\"\n", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
+		{"password in a nested definition", "#  define DB_PASSWORD hunter2xyz\n", "hunter2xyz"},
+		{"password after a tab", "#define\tDB_PASSWORD\thunter2xyz\n", "hunter2xyz"},
+		{"generated token in a nested definition", "#  define API_TOKEN Xk9fj3Lq8ZpW2mNv7RtY4uHs\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
+		{"quoted password", "#define DB_PASSWORD \"hunter2xyz\"\n", "hunter2xyz"},
+		{"bare hex key", "#define API_KEY 9f8e7d6c5b4a39281706f5e4d3c2b1a0\n", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
+		{"hex key wider than 64 bits", "#define SECRET_KEY 0x9f8e7d6c5b4a39281706f5e4d3c2b1a0\n", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
+		{"bare password", "#define PASSWORD hunter2\n", "hunter2"},
+		{"bare password of capitalised words", "#define WIFI_PASSWORD MySecretPass\n", "MySecretPass"},
+		{"bare generated token", "#define API_TOKEN Xk9fj3Lq8ZpW2mNv7RtY4uHs\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
+		{"generated token in parentheses", "#define AUTH_TOKEN (Xk9fj3Lq8ZpW2mNv7RtY4uHs)\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
+	})
+}
+
+// TestCEnumMembers: an enum's or an initializer's member, its value a C number or a
+// parenthesised expression, a comma and a comment after it; and a key in the same places.
+func TestCEnumMembers(t *testing.T) {
+	t.Parallel()
+	runCodeRows(t, []codeRow{
+		{"negative with suffix", "      _S_token_unknown = -1u\n", ""},
+		{"parenthesised shift", "\tGNUTLS_PKCS11_OBJ_FLAG_COMPARE_KEY = (1<<13),\n", ""},
+		{"glued to its = before a doc comment", "    U_UNEXPECTED_TOKEN=0x10100,       /**< Syntax error in format pattern */\n", ""},
+		{"a comment glued to the comma", "   VKI_CAM_PASS_ERR_RECOVER    = 0x00010000,/* Pass driver does err. recovery*/\n", ""},
+		{"a C++ doc comment after the comma", "  PMT_ModulePassManager = 1, ///< MPPassManager\n", ""},
+		{"zero initializer", "\t.secret = { 0 },\n\tunsigned char key[32] = {0};\n", ""},
+		{"quoted key in an initializer", "\t.secret = { \"Xk9fj3Lq8ZpW2mNv7RtY4uHs\" },\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
+		{"generated token in parentheses", "SECRET_KEY = (Xk9fj3Lq8ZpW2mNv7RtY4uHs)\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
+		{"hex key before a comma", "  TOKEN=0x9f8e7d6c5b4a39281706f5e4d3c2b1a0,\n", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
+		{"password before a comma and a comment", "PASSWORD=hunter2xyz, # comment\n", "hunter2xyz"},
+		{"password before a comment", "password = hunter2xyz /* set by ops */\n", "hunter2xyz"},
+		{"generated value before a comma", "api_key = Xk9fj3Lq8ZpW2mNv7RtY4uHs,\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
+	})
+}
+
+// TestPerlCodeValues: Perl (and PHP, C++) code that names a credential and holds none — a
+// module's name keyed to its version, a variable's member or method, a reference, a
+// pattern, a loop's label, a label printed before a value, a conditional's branches, a
+// concatenation — and the credentials Perl code does hold, written beside them.
+func TestPerlCodeValues(t *testing.T) {
+	t.Parallel()
+	runCodeRows(t, []codeRow{
+		{"module keyed to its version", "    'Test2::Event::Pass'    => '1.302188',\n    'Pod::Simple::PullParserEndToken'=> '3.43',\n    'CPAN::HTTP::Credentials'=> undef,\n", ""},
+		{"module versions over lines", "            'Test2::Event::Pass'    => '1.302120',\n            'Test2::Event::Plan'    => '1.302120',\n            'Test2::Event::Skip'    => '1.302120',\n", ""},
+		{"method of a variable", "  while(my $token = $parser->get_token) {\n    $pw_uid     = $pwob->uid    ( $_[2] );\n", ""},
+		{"member of a hash", "    my $pass = $assert->{pass};\n        pass     => $self->{+PASS},\n    $self->{+PASS} = $self->{+PASS} ? 1 : 0;\n", ""},
+		{"method in a conditional", "        pass     => $self->causes_fail ? 0 : 1,\n", ""},
+		{"member through a pointer", "    s/&/ucfirst(lc($pw->name))/ge;\n    PK11_HasAttributeSet(key->pkcs11Slot, key->pkcs11ID, attribute, PR_FALSE)\n  Pass *ResultPass = Resolver->findImplPass(PI);\n", ""},
+		{"reference to a sub", "    *META_KEY = \\&Test2::Util::ExternalMeta::META_KEY;\n", ""},
+		{"concatenation", "my $H_STACK_KEY = __PACKAGE__ . '/stack';\n", ""},
+		{"patterns", "my $ESCAPE_KEY  = qr{ (?: ^\\W ) | $ESCAPE_CHAR }x;\n if ( $pw_uid == 1 && $pw_dir =~ m#^/(bin|tmp)?\\z#s ) {\n", ""},
+		{"loop label", "          TOKEN: while (@tokens) {\n", ""},
+		{"builtin taking a block", "    my %TOKEN = map { $_ => 1 } qw(a b c);\n    my $secret = do { local $/; <$fh> };\n", ""},
+		{"label printed before a value", "    $DEBUG and print STDERR \"Token: \", $token->dump, \"\\n\";\n", ""},
+		{"branches of a conditional", "    my $out = $as->{pass} ? \"PASS\" : \"FAIL\";\n", ""},
+		{"variable joined between a literal's pieces", "                        'Unknown TAP token: \"' . $unk->raw . '\"' );\nmsg = \"token: '\" + tok + \"'\"\n", ""},
+		{"password joined between a literal's pieces", "print 'password: \"' . 'hunter2xyz' . '\"';\n", "hunter2xyz"},
+		{"time of a pass", "    last_pass_time => '1219328376.07815',\n", ""},
+		{"password in a hash", "password => 'hunter2xyz',\n", "hunter2xyz"},
+		{"hash element assigned", "$self->{token} = 'Xk9fj3Lq8ZpW2mNv7RtY4uHs';\n$h{password} = 'hunter2xyz';\n", "hunter2xyz"},
+		{"element of a hash assigned", "$self->{token} = 'Xk9fj3Lq8ZpW2mNv7RtY4uHs';\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
+		{"default after defined-or", "password => $cfg->{password} // 'hunter2xyz',\n", "hunter2xyz"},
+		{"default after an environment read", "my $password = $ENV{DB_PASSWORD} || 'hunter2xyz';\n", "hunter2xyz"},
+		{"one-time password", "one_time_password = \"583920\"\nONE_TIME_TOKEN=Xk9fj3Lq8ZpW2mNv7RtY4uHs\n", "583920"},
+		{"one-time token", "ONE_TIME_TOKEN=Xk9fj3Lq8ZpW2mNv7RtY4uHs\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
+		{"token in a variable", "my $secret = \"Xk9fj3Lq8ZpW2mNv7RtY4uHs\";\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
+		{"password with symbols", "my $password = 'Tr0ub4dor&3';\n", "Tr0ub4dor&3"},
+		{"package variable", "$Config::password = 'hunter2xyz';\n", "hunter2xyz"},
+		{"password keyed to a module's name", "'Net::SMTP::Password' => 'hunter2xyz',\n", "hunter2xyz"},
+		{"Hiera key", "'mysql::server::root_password': 'hunter2'\n'mysql::server::root_password' => 'hunter2',\n", "hunter2"},
+		{"generated value keyed to a module", "    'API::Token'    => 'a8Fk29dLq0ZmX7vB3nR5tY1w',\n", "a8Fk29dLq0ZmX7vB3nR5tY1w"},
+		{"key wrapped in a hash", "my %cfg = ( api_token => 'Xk9fj3Lq8ZpW' .\n    'mNv7RtY4uHs2' );\n", "mNv7RtY4uHs2"},
+		{"arrow glued to a password", "password->Tr0ub4dor3x\n", "Tr0ub4dor3x"},
+		{"generated password opening with m", "secret: m{{h}o)p${e]nob(ody[finds>-_$#thisone}}\n", "h}o)p${e]nob(ody[finds"},
+		{"generated password opening with a sigil", "password = $Xk9{fj3Lq8}ZpW2\n", "Xk9{fj3Lq8}ZpW2"},
+	})
+}
+
+// TestCHeaderShapes: what C headers write around a credential's name without holding one —
+// a documentation comment's tag before a sentence, an enum's constants one per line with
+// digits in their parts, a function declared after a type named for a key, a protocol's
+// label spelling the constant's words (in text or as escaped bytes) — beside the secrets
+// written in the same places.
+func TestCHeaderShapes(t *testing.T) {
+	t.Parallel()
+	runCodeRows(t, []codeRow{
+		{"kernel-doc tag", " * @GNUTLS_PKCS11_OBJ_TOKEN_SERIAL: The token's serial number. Null-terminated text.\n * @NL80211_CMD_DEL_KEY: delete a key identified by %NL80211_ATTR_KEY_IDX\n * @NL80211_ATTR_TDLS_DIALOG_TOKEN: Non-zero token for uniquely identifying a\n", ""},
+		{"enum constants with digits", "typedef enum {\n\tGNUTLS_PKCS11_OBJ_UNKNOWN,\n\tGNUTLS_PKCS11_OBJ_X509_CRT,\n\tGNUTLS_PKCS11_OBJ_PUBKEY,\n\tGNUTLS_PKCS11_OBJ_PRIVKEY,\n\tGNUTLS_PKCS11_OBJ_SECRET_KEY,\n\tGNUTLS_PKCS11_OBJ_DATA,\n\tGNUTLS_PKCS11_OBJ_X509_CRT_EXTENSION\n} gnutls_pkcs11_obj_type_t;\n", ""},
+		{"function after a key's type", "XMLSEC_CRYPTO_EXPORT xmlSecKeyPtr xmlSecGnuTLSAppPkcs12LoadMemory       (const xmlSecByte* data,\nCK_TOKEN_INFO_PTR   p11_kit_uri_get_token_info              (P11KitUri *uri);\n", ""},
+		{"label spelling the name", "#define TLS_MD_MASTER_SECRET_CONST \"master secret\"\n#define TLS_MD_SERVER_WRITE_KEY_CONST \"\\x73\\x65\\x72\\x76\\x65\\x72\\x20\\x77\\x72\\x69\\x74\\x65\\x20\\x6b\\x65\\x79\"\n", ""},
+		{"value of code after a key", "    const KeyType* key = weak_member_key.GetRawAtomic();\n    if (!key) return;\n\n    // `value` must always be non-null.\n    CPPGC_DCHECK(member_value);\n    const ValueType* value = member_value->GetRawAtomic();\n", ""},
+		{"value after a secret's name", "- name: DB_PASSWORD\n  value: hunter2xyz\n", "hunter2xyz"},
+		{"parameter spelling a two-word name", "** Convert a private key \"privateKey\" into a public key\n", ""},
+		{"key after a two-word name", "private key \"Xk9fj3Lq8ZpW2mNv7RtY4uHs\"\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
+		{"gtk-doc reference after a tag", " * @pass: %TRUE if the test passed\n", ""},
+		{"password after a doc tag and a sigil", " * @password: %hunter2xyz is the default\n", "hunter2xyz"},
+		{"token after a doc tag", " * @token: 9f8e7d6c5b4a39281706f5e4d3c2b1a0\n", "9f8e7d6c5b4a39281706f5e4d3c2b1a0"},
+		{"password after a doc tag", " * @password: hunter2xyz\n", "hunter2xyz"},
+		{"key wrapped over lines", "API_KEY=\n\tXk9fj3Lq8ZpW2mNv7RtY4uHsQ1\n\tAb3dE5fG7hJ9kL1mN3pQ5rS7t\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHsQ1"},
+		{"generated value after a key's type", "xmlSecKeyPtr Xk9fj3Lq8ZpW2mNv7RtY4uHs\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
+		{"passphrase under a secret's name", "#define MASTER_SECRET \"correct horse battery staple\"\n", "correct horse battery staple"},
+		{"key as escaped bytes", "#define AES_KEY \"\\x8f\\x1a\\x9c\\x03\\x44\\xd2\\x7e\\x11\\xa0\\x5b\\x66\\xc3\\x2f\\x90\\x0e\\x77\"\n", `\x8f\x1a\x9c\x03`},
+		{"password as escaped bytes", "#define ADMIN_PASSWORD \"\\x68\\x75\\x6e\\x74\\x65\\x72\\x32\\x78\\x79\\x7a\"\n", `\x68\x75\x6e\x74`},
+	})
+}
+
+// TestFlagAndSchemeProse: a flag named in a sentence, a package's path after -u, a glob of
+// constants after the verb negotiate, a placeholder word closing a code span, a macro
+// after a prototype — and the credentials in the same places.
+func TestFlagAndSchemeProse(t *testing.T) {
+	t.Parallel()
+	runCodeRows(t, []codeRow{
+		{"package path after -u", "  perldoc -u Some::Modulename\n", ""},
+		{"flag in a sentence", "// Whether or not -debug-pass has been specified. For use to check if it's\n", ""},
+		{"glob after negotiate", "/* Ordinarily, when negotiating a TLS_DHE_* cipher suite the server picks the\n * enabled.  A server will only negotiate TLS_DHE_* cipher suites if the\n", ""},
+		{"placeholder closing a code span", "  For example, `export NPM_CONFIG_KEY=val`.\n", ""},
+		{"macro after a prototype", "OSSL_DEPRECATEDIN_3_0\nint ENGINE_set_load_privkey_function(ENGINE *e, ENGINE_LOAD_KEY_PTR loadpriv_f);\nOSSL_DEPRECATEDIN_3_0\nint ENGINE_set_load_pubkey_function(ENGINE *e, ENGINE_LOAD_KEY_PTR loadpub_f);\nOSSL_DEPRECATEDIN_3_0\n", ""},
+		{"user and password after -u", "curl -u admin:hunter2xyz https://example.com\n", "hunter2xyz"},
+		{"password after a flag", "mysql --password hunter2xyz\n", "hunter2xyz"},
+		{"token opening with a function word", "app --token has2Xk9fj3Lq8Zp\n", "has2Xk9fj3Lq8Zp"},
+		{"bearer password with a star", "send Bearer at5G6zi!m* now\n", "at5G6zi!m*"},
+		{"token in a code span", "  For example, `export NPM_TOKEN=Xk9fj3Lq8ZpW2mNv7RtY4uHs`.\n", "Xk9fj3Lq8ZpW2mNv7RtY4uHs"},
+		{"key wrapped after its name", "API_KEY = Xk9fj3Lq8ZpW2mNv7RtY4\nuHsQ1Ab3dE5fG7hJ9kL1\n", "Xk9fj3Lq8ZpW2mNv7RtY4"},
+	})
+}
+
+// TestCStatements: statements of C (and Perl) source files around a credential's name — a
+// character escape stored, a member through a pointer, a statement after a case label, a
+// short name before the next statement, a transliteration — beside credentials written in
+// the same statements.
+func TestCStatements(t *testing.T) {
+	t.Parallel()
+	runCodeRows(t, []codeRow{
+		{"character escape", "\tpassword[len] = '\\0';\n", ""},
+		{"member through a pointer", "\tpass = pass->next;\n", ""},
+		{"statement after a case label", "\tcase TOKEN_STRING: return \"string\";\n", ""},
+		{"short name before the next statement", "\ttoken.start = p; token.len = n;\n", ""},
+		{"transliteration", "$pass =~ tr/a-z/A-Z/;\n", ""},
+		{"conditional after the name", "\tpassword = prompt ? getpass(prompt) : NULL;\n", ""},
+		{"chained assignment of elements", "\tpass[0] = pass[1] = 0;\n", ""},
+		{"password before a question mark", "password = letmein ?\n", "letmein"},
+		{"password in a conditional", "password = hunter2xyz ? x : y\n", "hunter2xyz"},
+		{"password before the next statement", "\tpassword = hunter2xyz; login(password);\n", "hunter2xyz"},
+		{"escaped bytes of a key", "\tsecret = \"\\x8f\\x1a\\x9c\\x03\\x44\\xd2\\x7e\\x11\";\n", `\x8f\x1a\x9c\x03`},
+		{"password opening with s", "password: s/ecr3t/Pa55\n", "ecr3t/Pa55"},
+		{"password after a case label", "\tcase 1: password = \"hunter2xyz\";\n", "hunter2xyz"},
+	})
+}

@@ -889,6 +889,9 @@ func findNameValuePairs(text, lower string, f *findings) {
 		if placeholderValue(v) || !hasAlnum(v) || isDigits(v) && len(v) < 6 || !nameHasSecretWord(name) && !generatedValue(v, true) {
 			continue
 		}
+		if !quotedAt(text, vs) && codeValue(text, vs, ve) {
+			continue // const ValueType* value = member_value->GetRawAtomic();: a statement of code
+		}
 		f.addSpan(ruleNameValue, vs, ve)
 	}
 }
@@ -1005,6 +1008,9 @@ func bearerCredential(v string) bool {
 	}
 	if len(v) >= 10 && countDigits(v) >= 3 && len(v)-countDigits(v) >= 3 && hasDigitAndLetter(v) && !strings.ContainsAny(v, ".") && !placeholderValue(v) {
 		return true // Bearer 123456789ABCD: one letter case and digits
+	}
+	if strings.HasSuffix(v, "*") && upperSnakeName(strings.TrimRight(v, "_*")) {
+		return false // negotiate TLS_DHE_* cipher suites: a glob of constants' names
 	}
 	return len(v) >= 6 && strings.ContainsAny(v, "!#@$%^*?|{}[]()&<>~") && strings.IndexFunc(v, func(r rune) bool {
 		return r < 128 && isLetter(byte(r))

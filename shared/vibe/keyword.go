@@ -50,7 +50,10 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if fs := flagStart(chunk, nameStart); fs >= 0 && (flagTakesNoSecret(chunk[fs:nameEnd]) || secretNameValue(flagValue(chunk, nameEnd))) || qualifiedKey(chunk, nameStart, name) || testStatus(chunk, nameStart, name) || gitRefUpdate(chunk, nameStart) || strings.IndexByte(name, '-') >= 0 && idHeaderName(strings.ToLower(name)) || notAssignedName(chunk, nameStart, nameEnd) || passVerb(chunk, nameStart, name) || hclBlockLabel(chunk, nameStart) {
 				continue // gpg --export-secret-keys KEYID: a flag that acts on secrets; Cache key: …
 			}
-			if qualifiedConstant(name) || pathSegmentName(chunk, nameStart, nameEnd) || recordFieldName(chunk, nameStart, nameEnd) {
+			if docCommentTag(chunk, nameStart, nameEnd) {
+				continue // * @NL80211_CMD_SET_KEY: Set key attributes …: a documented constant
+			}
+			if qualifiedConstant(name) || pathSegmentName(chunk, nameStart, nameEnd) || recordFieldName(chunk, nameStart, nameEnd) || quotedPackageName(chunk, nameStart, nameEnd) || memberAccess(chunk, nameStart, nameEnd) || ternaryBranch(chunk, nameStart, nameEnd) {
 				continue // token.XOR: "…", {"go/token", "…"}, groupname:password:GID: no key's name
 			}
 			if !nameHasSecretWord(name) && !twoWordSecretName(chunk, nameStart, name) {
@@ -79,7 +82,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 					// literal passed under an auth name.
 					if vs, ve, ok := authArgument(f, chunk, off, name, nameStart, nameEnd); ok {
 						f.addSpan(ruleKeyword, off+vs, off+ve)
-					} else if vs, ve, ok := spacedValue(chunk, nameEnd); ok && credentialValue(chunk[vs:ve]) && generatedValue(chunk[vs:ve], keyLikeName(name)) {
+					} else if vs, ve, ok := spacedValue(chunk, nameEnd); ok && credentialValue(chunk[vs:ve]) && generatedValue(chunk[vs:ve], keyLikeName(name)) && !declaredFunction(chunk, vs, ve) {
 						f.addSpan(ruleKeyword, off+vs, off+ve)
 					} else if vs, ok := gluedValue(chunk, nameStart, nameEnd); ok {
 						f.addSpan(ruleKeyword, off+nameStart, off+nameEnd)
@@ -89,6 +92,12 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				continue
 			}
 			vs, ve, ok := assignedValue(chunk, nameEnd)
+			if !ok && perlHashKey(chunk, nameStart, nameEnd) {
+				vs, ve, ok = assignedValue(chunk, nameEnd+1) // $self->{token} = '…', $h{password} = '…'
+			}
+			if ok && (labelClosed(chunk, nameStart, nameEnd, vs) || twoWordSpelled(chunk, nameStart, name, chunk[vs:ve])) {
+				continue // print "Token: ", $token->dump: the quote after the label closes its literal
+			}
 			if !ok {
 				vs, ve, ok = comparedLiteral(chunk, nameStart)
 			}
@@ -107,7 +116,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				if vs, ve, ok := lineValue(chunk, nameStart, nameEnd); ok && keepKeyword(name, chunk[vs:ve], true) && (dockerEnv(chunk, nameStart) || notProseWord(chunk[vs:ve]) || leetPassword(name, chunk[vs:ve])) {
 					// ENV NAME value, app.password value: the rest of a config line.
 					f.addSpan(ruleKeyword, off+vs, off+ve)
-				} else if vs, ve, ok := spacedValue(chunk, nameEnd); ok && (credentialValue(chunk[vs:ve]) || dockerEnv(chunk, nameStart) && keepKeyword(name, chunk[vs:ve], true) ||
+				} else if vs, ve, ok := spacedValue(chunk, nameEnd); ok && !declaredFunction(chunk, vs, ve) && (credentialValue(chunk[vs:ve]) || dockerEnv(chunk, nameStart) && keepKeyword(name, chunk[vs:ve], true) ||
 					(passwordWord(name) || name == strings.ToUpper(name)) && randomValue(chunk[vs:ve])) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
 				} else if vs, ok := gluedValue(chunk, nameStart, nameEnd); ok {
@@ -236,14 +245,23 @@ func quotedAt(s string, vs int) bool {
 // arguments: setProperty("db.password", …), headers.set("X-Api-Key", …), the key of a
 // key/value call.
 func quotedFirstArgument(s string, nameStart, nameEnd int) bool {
+	return beforeQuotedName(s, nameStart, nameEnd) == '('
+}
+
+// beforeQuotedName returns the character before a name that is the whole of a quoted
+// literal and the blanks before its opening quote, or 0 when the name is not so quoted.
+func beforeQuotedName(s string, nameStart, nameEnd int) byte {
 	if nameStart < 2 || nameEnd >= len(s) || s[nameStart-1] != '"' && s[nameStart-1] != '\'' || s[nameEnd] != s[nameStart-1] {
-		return false
+		return 0
 	}
 	j := nameStart - 1
 	for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
 		j--
 	}
-	return j > 0 && s[j-1] == '('
+	if j == 0 {
+		return 0
+	}
+	return s[j-1]
 }
 
 // inList reports a quoted name inside a list or set literal: the nearest bracket left open
@@ -619,6 +637,23 @@ func twoWordSecretName(s string, nameStart int, name string) bool {
 	return false
 }
 
+// twoWordSpelled reports a value that spells a name written as two words (a private key
+// "privateKey": the parameter a comment names), as spellsName does for a name of one.
+func twoWordSpelled(s string, nameStart int, name, v string) bool {
+	if !twoWordSecretName(s, nameStart, name) {
+		return false
+	}
+	j := nameStart
+	for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
+		j--
+	}
+	k := j
+	for k > 0 && isLetter(s[k-1]) && j-k < 20 {
+		k--
+	}
+	return spellsName(s[k:j]+"_"+name, v)
+}
+
 // keyLikeName reports names with a key component (sort_key and the public-key words
 // excepted): ANY_key=AIhq5Xyb1Gga9Q29, key_wrap = '…' hold a credential when the value is
 // random.
@@ -647,7 +682,8 @@ var keyWords = map[string]bool{"monkey": true, "hockey": true, "turkey": true, "
 
 // fallbackLiteral finds the default of a secret read from the environment, on the rest of
 // the line: getenv("NAME", "default"), os.environ.get("NAME") or "default", env.X || 'default',
-// env.X ?? "default". Upper-case literals are variable names, not defaults.
+// env.X ?? "default", Perl's $cfg->{password} // 'default'. Upper-case literals are variable
+// names, not defaults.
 func fallbackLiteral(s string, i int) (int, int, bool) {
 	end := strings.IndexByte(s[i:], '\n')
 	if end < 0 {
@@ -675,7 +711,7 @@ func fallbackLiteral(s string, i int) (int, int, bool) {
 	return 0, 0, false
 }
 
-var fallbackRe = regexp.MustCompile(`(?:\bor|\|\||\?\?|,)\s*(["'])([^"'\n]{4,400})(["'])`)
+var fallbackRe = regexp.MustCompile(`(?:\bor|\|\||\?\?|\s//|,)\s*(["'])([^"'\n]{4,400})(["'])`)
 
 // credentialLikeName reports names with a part that often names a credential without being
 // one on its own (api_id, auth, client, access, session): held to a random value.
@@ -886,6 +922,9 @@ func assignedValue(s string, i int) (int, int, bool) {
 		if c := strings.Index(v, " #"); c >= 0 {
 			v = v[:c]
 		}
+		if c := cCommentAt(v); c >= 0 {
+			v = v[:c] // VKI_CAM_PASS_ERR_RECOVER    = 0x00010000,/* Pass driver … */
+		}
 		v = strings.TrimRight(v, " \t\r,;")
 		if v != "" && strings.Count(v, " ") <= 5 && !strings.HasSuffix(v, ".") && !strings.HasSuffix(v, "{") && !strings.HasSuffix(v, "(") {
 			v = trimUnbalancedQuote(v)
@@ -1017,7 +1056,6 @@ func opening(c byte) byte {
 	return '{'
 }
 
-// macroLine reports a line that opens with a macro definition keyword.
 // envLine reports a value right after NAME= that opens its line, with nothing after the
 // value's word but blanks or a comment: a .env or properties line.
 func envLine(s string, start int) bool {
@@ -1093,15 +1131,40 @@ func gutterEnd(head string) int {
 	return 0
 }
 
+// macroLine reports a value at i after the name a macro definition defines (#define NAME,
+// %define name). Only the defined name's value is one: in #define X 3 /* pass __u32 value */ or
+// #define f(sk) ((SRP_user_pwd *)g(sk)) a later word is the macro's text, not a value.
 func macroLine(s string, i int) bool {
 	ls := strings.LastIndexByte(s[:i], '\n') + 1
 	head := strings.TrimLeft(s[ls:i], " \t")
-	for _, p := range []string{"%define ", "%global ", "#define ", "define "} {
+	if rest, ok := cDefine(head); ok {
+		return definedName(rest) // #  define, #define\tNAME: the preprocessor's blanks
+	}
+	for _, p := range []string{"%define ", "%global ", "define "} {
 		if strings.HasPrefix(head, p) {
-			return true
+			return definedName(head[len(p):])
 		}
 	}
 	return false
+}
+
+// definedName reports a macro definition's rest up to its value that is one name alone.
+func definedName(rest string) bool {
+	name := strings.Trim(rest, " \t")
+	return name != "" && strings.IndexFunc(name, func(r rune) bool { return r > 0x7f || !isNameByte(byte(r)) }) < 0
+}
+
+// cDefine returns what follows a C preprocessor #define and the blanks after it (blanks may
+// stand between # and define, and a tab after it: #  define X, #define\tX).
+func cDefine(head string) (string, bool) {
+	if !strings.HasPrefix(head, "#") {
+		return "", false
+	}
+	rest := strings.TrimLeft(head[1:], " \t")
+	if !strings.HasPrefix(rest, "define") || len(rest) == len("define") || rest[len("define")] != ' ' && rest[len("define")] != '\t' {
+		return "", false
+	}
+	return strings.TrimLeft(rest[len("define"):], " \t"), true
 }
 
 // lineStartName reports whether the value at i follows a key name that begins its line
@@ -1126,6 +1189,20 @@ func lineStartName(s string, i int) bool {
 		return k > 0 && rest != "="
 	}
 	return false
+}
+
+// cCommentAt returns where a C comment opens in a config line's value, after a blank or
+// the comma that ends a statement (y = 0x10,/* doc */), or a C++ one after that comma
+// (x = 1, ///< doc), or -1. A slash pair glued to the value (a URL's, a password's) opens
+// none, and a value before a blank and // is judged with its comment (secret = s3cr3t //
+// comment: a weak secret, not a placeholder).
+func cCommentAt(v string) int {
+	for _, c := range []string{" /*", ",/*", "\t/*", ", //", ",//"} {
+		if i := strings.Index(v, c); i >= 0 {
+			return i + 1
+		}
+	}
+	return -1
 }
 
 // trimUnbalancedQuote drops one trailing quote that has no opening partner.

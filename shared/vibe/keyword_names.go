@@ -165,6 +165,159 @@ func pathSegmentName(s string, nameStart, nameEnd int) bool {
 	return open >= 0 && s[max(0, nameStart-120)+open] == s[nameEnd]
 }
 
+// quotedPackageName reports a name that is the last part of a package's name quoted whole
+// ('Test2::Event::Pass', "CPAN::HTTP::Credentials"): a module, keyed to its version in
+// Module::CoreList's tables, never a setting's name, when what it is keyed to is a version
+// or nothing. A package's variable ($Config::password = '…') is unquoted, after a sigil; a
+// Hiera key ('mysql::server::root_password': '…') is lower-case and before a colon.
+func quotedPackageName(s string, nameStart, nameEnd int) bool {
+	if nameStart < 4 || s[nameStart-2:nameStart] != "::" || nameEnd >= len(s) || s[nameEnd] != '"' && s[nameEnd] != '\'' {
+		return false
+	}
+	k := nameStart - 2
+	for k > 0 && nameStart-k < 200 {
+		switch c := s[k-1]; {
+		case isWordByte(c):
+			k--
+		case c == ':' && k >= 2 && s[k-2] == ':' && k >= 3 && isWordByte(s[k-3]):
+			k -= 2
+		default:
+			if c != s[nameEnd] || k >= nameStart-2 || !packagePath(s[k:nameEnd]) {
+				return false
+			}
+			if j := skipBlanks(s, nameEnd+1, 8); j < len(s) && s[j] == ':' {
+				return false // 'mysql::server::root_password': '…': a Hiera key, a setting's
+			}
+			// What a module is keyed to here is its version or nothing; a word or a
+			// generated value ('Net::SMTP::Password' => 'hunter2xyz', 'API::Token' =>
+			// 'a8Fk29…') stays a value.
+			vs, ve, ok := assignedValue(s, nameEnd)
+			return !ok || moduleVersion(s[vs:ve])
+		}
+	}
+	return false
+}
+
+// moduleVersion reports a Perl module's version (1.302188, 3.43, v5.36.0, 2.02_01) or undef.
+func moduleVersion(v string) bool {
+	if v == "undef" {
+		return true
+	}
+	v = strings.TrimPrefix(v, "v")
+	dot := false
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case isDigitByte(c):
+		case c == '.' || c == '_':
+			if i == 0 || i == len(v)-1 || !isDigitByte(v[i-1]) {
+				return false
+			}
+			dot = true
+		default:
+			return false
+		}
+	}
+	return dot
+}
+
+// packagePath reports a Perl package's name: capitalised parts joined by :: (Test2::Event::Pass,
+// CPAN::HTTP::Credentials). Puppet's module::class::param keys are lower-case settings.
+func packagePath(p string) bool {
+	for _, part := range strings.Split(p, "::") {
+		if part == "" || !isUpperByte(part[0]) {
+			return false
+		}
+	}
+	return strings.Contains(p, "::")
+}
+
+// memberAccess reports a name that a glued -> follows, then a member of code: a
+// variable's member or method in C, C++, Perl or PHP (key->pkcs11Slot, $pw->name,
+// $x->{pass}), not an arrow between a name and its value (password->Tr0ub4dor3x, a run no
+// identifier is, or a word ending its line). The member is an identifier, a bracket opens
+// it, or the name is a variable after its sigil.
+func memberAccess(s string, nameStart, nameEnd int) bool {
+	if nameEnd+2 >= len(s) || s[nameEnd] != '-' || s[nameEnd+1] != '>' {
+		return false
+	}
+	j := nameEnd + 2
+	if strings.IndexByte("{[(", s[j]) >= 0 {
+		return true
+	}
+	k := j
+	for k < len(s) && isWordByte(s[k]) && k-j < 80 {
+		k++
+	}
+	if k == j || !identifierOperand(s[j:k]) {
+		return false
+	}
+	sigil := nameStart > 0 && s[nameStart-1] == '$'
+	return sigil || k < len(s) && strings.IndexByte("(),;[-.", s[k]) >= 0
+}
+
+// labelClosed reports a name inside a quoted literal whose colon the literal's closing
+// quote follows ("Token: ", $token->dump): a label printed before a value, the quote at
+// vs-1 closing the literal rather than opening one.
+func labelClosed(s string, nameStart, nameEnd, vs int) bool {
+	if vs < 1 || vs-1 <= nameEnd {
+		return false
+	}
+	q := s[vs-1]
+	if q != '"' && q != '\'' {
+		return false
+	}
+	if strings.Trim(s[nameEnd:vs-1], ": \t") != "" || strings.IndexByte(s[nameEnd:vs-1], ':') < 0 {
+		return false
+	}
+	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
+	if strings.Count(s[ls:nameStart], string(q))%2 != 1 {
+		return false
+	}
+	// What follows is a variable handed on or joined ("Token: ", $token; "key: " . $k), not
+	// a literal joined to the label ("password: " + "hunter2").
+	j := skipBlanks(s, vs, 2)
+	if j >= len(s) || strings.IndexByte(",.+", s[j]) < 0 {
+		return false
+	}
+	j = skipBlanks(s, j+1, 2)
+	return j < len(s) && s[j] != '"' && s[j] != '\'' && s[j] != '`'
+}
+
+// joinedVariable reports a value that is a variable joined between two pieces of literals:
+// a quote that closes one, . or + and a name of code, . or + and a quote that opens the next
+// (' . $unk->raw . ', " + tok + "), the quotes the value's own ends.
+func joinedVariable(v string) bool {
+	if len(v) < 7 {
+		return false
+	}
+	q := v[0]
+	if q != '\'' && q != '"' || v[len(v)-1] != q {
+		return false
+	}
+	in := strings.TrimSpace(v[1 : len(v)-1])
+	if len(in) < 5 || in[0] != in[len(in)-1] || in[0] != '.' && in[0] != '+' {
+		return false
+	}
+	op := strings.TrimSpace(in[1 : len(in)-1])
+	return op != "" && (identifierPath(op) || perlValue(op, 0, len(op)) || op[0] == '$' && identifierOperand(op[1:]))
+}
+
+// perlHashKey reports a name that is a Perl hash's key in braces, the element assigned
+// after them ($self->{token} = '…', $h{password} = '…'): the value follows the closing brace.
+func perlHashKey(s string, nameStart, nameEnd int) bool {
+	if nameStart < 2 || nameEnd >= len(s) || s[nameStart-1] != '{' || s[nameEnd] != '}' {
+		return false
+	}
+	c := s[nameStart-2]
+	return c == '>' && nameStart >= 3 && s[nameStart-3] == '-' || isWordByte(c) && strings.LastIndexByte(s[max(0, nameStart-40):nameStart], '$') >= 0
+}
+
+// ternaryBranch reports a name that is a quoted literal whole after a conditional's ?
+// ($as->{pass} ? "PASS" : "FAIL"): the colon after it opens the other branch, not a value.
+func ternaryBranch(s string, nameStart, nameEnd int) bool {
+	return beforeQuotedName(s, nameStart, nameEnd) == '?'
+}
+
 // recordFieldName reports a name that is one field of a record's format written with colons
 // (groupname:password:GID:user_list): a word glued before it, a field's name after it.
 func recordFieldName(s string, nameStart, nameEnd int) bool {
@@ -204,6 +357,22 @@ func escapedCharacters(v string) bool {
 		n++
 	}
 	return n > 0 && n < 8
+}
+
+// charEscape reports one character escaped as C writes it ('\0', '\n', '\x00', '\177'): a
+// terminator or a separator stored under a secret's name, never a secret.
+func charEscape(v string) bool {
+	if len(v) < 2 || v[0] != '\\' || len(v) > 5 {
+		return false
+	}
+	e := v[1:]
+	switch {
+	case len(e) == 1:
+		return strings.IndexByte("0abfnrtv\\'\"", e[0]) >= 0
+	case e[0] == 'x':
+		return len(e) <= 3 && isHex(e[1:])
+	}
+	return len(e) <= 3 && strings.Trim(e, "01234567") == ""
 }
 
 // objectIdentifier reports an ASN.1 object identifier (1.3.6.1.5.5.7.3.1, maybe with a NUL
@@ -259,6 +428,48 @@ func spellsName(name, v string) bool {
 	// Other digits: the name written the same way, its digits changed ("encryptionKey":
 	// "encryptionKey1024"), not a weak secret made of it (API_KEY = "apikey2024").
 	return strings.Trim(v, "0123456789") == strings.Trim(name, "0123456789") && !passwordName(name) && len(nameParts(name)) >= 2
+}
+
+// nameWordsValue reports a literal of two or more words that are parts of the name in a
+// row, maybe written as escaped printable bytes: a protocol's label kept under a constant
+// that names it (TLS_MD_MASTER_SECRET_CONST "master secret", TLS_MD_CLIENT_WRITE_KEY_CONST
+// "\x63\x6c\x69…" spelling "client write key"). A passphrase is words the name does not
+// hold.
+func nameWordsValue(name, v string) bool {
+	if strings.HasPrefix(v, `\x`) {
+		v = printableEscapes(v)
+	}
+	words := strings.Fields(strings.ToLower(v))
+	if len(words) < 2 || len(words) > 8 {
+		return false
+	}
+	for _, w := range words {
+		if !isLetters(w) {
+			return false
+		}
+	}
+	return strings.Contains("_"+strings.Join(nameParts(name), "_")+"_", "_"+strings.Join(words, "_")+"_")
+}
+
+// printableEscapes decodes a literal made only of \xNN escapes of printable ASCII
+// (\x6d\x61\x73… is "mas…"), or returns "" when it holds anything else: random bytes
+// escaped are mostly not printable.
+func printableEscapes(v string) string {
+	if len(v)%4 != 0 || len(v) > 400 {
+		return ""
+	}
+	b := make([]byte, 0, len(v)/4)
+	for i := 0; i < len(v); i += 4 {
+		if v[i] != '\\' || v[i+1] != 'x' || !isHex(v[i+2:i+4]) {
+			return ""
+		}
+		c := unhex(v[i+2])<<4 | unhex(v[i+3])
+		if c < 0x20 || c > 0x7e {
+			return ""
+		}
+		b = append(b, c)
+	}
+	return string(b)
 }
 
 // propertyName reports a value that names a property in a scope: lower-case words joined by
@@ -321,7 +532,8 @@ func accountPlaceholder(v string) bool {
 // again, a parameter's description, user:password spelled out, a variable joined to the
 // literal the name ends, a word quoted in a sentence, and, under a name that is no
 // password's, a property's name. A placeholder word left unquoted that a sentence goes on
-// after is prose (PWD=dir to the environment).
+// after is prose (PWD=dir to the environment), and so is one that closes a Markdown code
+// span (`export NPM_CONFIG_KEY=val`).
 func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 	v := s[vs:ve]
 	if v == "" {
@@ -333,10 +545,10 @@ func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 			break
 		}
 	}
-	if promptValue(v) || spellsName(name, v) || describedParameter(name, v) || accountPlaceholder(v) {
+	if promptValue(v) || spellsName(name, v) || describedParameter(name, v) || accountPlaceholder(v) || nameWordsValue(name, v) {
 		return true
 	}
-	if (escapedCharacters(v) || objectIdentifier(v)) && codeContext(s, vs-1, ve+1) {
+	if (escapedCharacters(v) || objectIdentifier(v) || charEscape(v)) && codeContext(s, vs-1, ve+1) {
 		return true // in code's literal: a config file's \u00e9\u00e8 or 1.2.3.4.5.6 is what it spells
 	}
 	if !passwordName(name) && propertyName(v) {
@@ -354,10 +566,14 @@ func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 			return true // pass 'v' as the verb: a word quoted in a sentence after pass, a verb
 		}
 	}
+	if joinedVariable(v) {
+		return true // 'Unknown TAP token: "' . $unk->raw . '"': a variable joined between a literal's pieces
+	}
 	if head, _, ok := strings.Cut(v, " // "); ok && !quoted && metaWords[head] {
 		return true // pwd = name // always absolute: a placeholder word, then a comment
 	}
-	return !quoted && metaWords[v] && proseAfter(s, ve)
+	// A code span's example closes after the word (`export NPM_CONFIG_KEY=val`).
+	return !quoted && metaWords[v] && (proseAfter(s, ve) || ve < len(s) && s[ve] == '`' && strings.LastIndexByte(s[max(0, vs-200):vs], '`') >= 0)
 }
 
 // metaWords are the words documentation writes where a value goes (PWD=dir, password =
@@ -381,8 +597,8 @@ func connectionStringCode(m string) bool {
 	v = strings.TrimRight(v, ",);:")
 	after = strings.TrimRight(after, " \t.,")
 	spaced := eq > 0 && (m[eq-1] == ' ' || m[eq-1] == '\t') || eq+1 < len(m) && (m[eq+1] == ' ' || m[eq+1] == '\t')
-	if spaced && identifierPath(v) && (metaWords[v] || oneOfFold(v, "await", "yield", "new", "typeof") || ownName(m[:eq], v)) {
-		return false // password = value, password = await …, self.pwd = pwd: a statement of code
+	if spaced && identifierPath(v) && (metaWords[v] || oneOfFold(v, "await", "yield", "new", "typeof") || ownName(m[:eq], v) || after == "?") {
+		return false // password = value, password = await …, self.pwd = pwd, password = prompt ? …: a statement of code
 	}
 	return !(metaWords[v] && functionWords[after])
 }
@@ -414,6 +630,9 @@ func qualifiedName(v string) bool {
 // half letters long on average (TokenGroups, tokenArrayStart, TokenSessionId). A wrapped
 // key's lines mix digits in, change case every letter or two, or end in a lone capital.
 func identifierLine(t string) bool {
+	if upperSnakeName(t) {
+		return true // GNUTLS_PKCS11_OBJ_DATA, NL80211_EXT_FEATURE_EXT_KEY_ID
+	}
 	if !identifierWords(t) || strings.ContainsAny(t, ".:-") {
 		return false
 	}
@@ -432,6 +651,78 @@ func identifierLine(t string) bool {
 		run++
 	}
 	return words >= 2 && run >= 2 && float64(len(t))/float64(words) >= 3.5
+}
+
+// upperSnakeName reports an upper-case constant's name whose parts may hold digits after
+// their letters (GNUTLS_PKCS11_OBJ_DATA, NL80211_ATTR_KEY, X509_CRT): each part opens with a
+// letter or, after the first, is a number (OSSL_DEPRECATEDIN_3_0), and one part is a word of
+// three letters or more. A wrapped key's line mixes cases
+// (base64) or has no underscore (base32, hex).
+func upperSnakeName(t string) bool {
+	t = strings.TrimLeft(t, "_")
+	if strings.IndexByte(t, '_') < 0 || len(t) > 80 {
+		return false
+	}
+	word := false
+	for i, p := range strings.Split(t, "_") {
+		if p == "" || !isUpperByte(p[0]) && !(i > 0 && isDigits(p)) {
+			return false // OSSL_DEPRECATEDIN_3_0, X86_64: a number after the first part
+		}
+		for i := 0; i < len(p); i++ {
+			if !isUpperByte(p[i]) && !isDigitByte(p[i]) {
+				return false
+			}
+		}
+		word = word || len(p) >= 3 && isLetters(p)
+	}
+	return word
+}
+
+// declaredFunction reports a value after a type's name that is a function's name: blanks
+// and an opening parenthesis follow it on its line (xmlSecKeyPtr
+// xmlSecGnuTLSAppPkcs12LoadMemory   (const xmlSecByte* data,), as C declares one.
+func declaredFunction(s string, vs, ve int) bool {
+	j := skipBlanks(s, ve, 40)
+	return j < len(s) && s[j] == '(' && cName(s[vs:ve])
+}
+
+// docCommentTag reports a name that a documentation comment's tag opens, a sentence after
+// its colon (kernel-doc and gtk-doc: * @GNUTLS_PKCS11_TOKEN_SERIAL: The token's serial
+// number., * @pass: %TRUE if the test passed): the constant or parameter documented, not a
+// value. A value
+// there that is no sentence (* @token: 9f8e…, * @password: hunter2xyz) stays one.
+func docCommentTag(s string, nameStart, nameEnd int) bool {
+	if nameStart < 2 || s[nameStart-1] != '@' {
+		return false
+	}
+	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
+	switch strings.TrimSpace(s[ls : nameStart-1]) {
+	case "*", "/**", "/*", "**", "///", "//", "//!", "#", "##":
+	default:
+		return false
+	}
+	k := nameEnd
+	for k < len(s) && isWordByte(s[k]) {
+		k++
+	}
+	k = skipBlanks(s, k, 2)
+	if k >= len(s) || s[k] != ':' {
+		return false
+	}
+	words := strings.Fields(s[k+1 : lineEndAt(s, k)])
+	if len(words) < 2 {
+		return false
+	}
+	first := strings.TrimRight(words[0], ",.;:")
+	if len(first) > 1 && strings.IndexByte("%#@", first[0]) >= 0 {
+		first = first[1:] // gtk-doc's references: %TRUE, #GKey, @other
+	}
+	for i := 0; i < len(first); i++ {
+		if !isLetter(first[i]) && first[i] != '-' && first[i] != '\'' {
+			return false
+		}
+	}
+	return len(first) >= 2 && !strings.HasPrefix(first, "-")
 }
 
 // idPairAccount reports a documentation form's match whose account, the word before the

@@ -323,7 +323,9 @@ var extraRules = append([]extraRule{
 		group:    2,
 		keywords: []string{"-u", "--user", "--proxy-user"},
 		boundary: true,
-		check:    func(v string) bool { return !isDigits(v) && !strings.HasPrefix(v, "//") }, // docker run -u 1000:1000, redis-cli -u redis://…
+		// docker run -u 1000:1000, redis-cli -u redis://…, perldoc -u Some::Module (a package's
+		// path, its parts joined by ::, not a user and a password)
+		check: func(v string) bool { return !isDigits(v) && !strings.HasPrefix(v, "//") && !strings.HasPrefix(v, ":") },
 	},
 	{
 		// A header named for a credential, its value whatever the token's alphabet:
@@ -345,8 +347,8 @@ var extraRules = append([]extraRule{
 		// A value in braces may hold ; (ADO.NET: Password={a;b}).
 		// Not a variable ($password = …: code, the keyword rule's).
 		// (The word after the value, when there is one, tells a sentence: PWD=dir to the
-		// environment.)
-		re:       regexp.MustCompile(`(?i)(?:^|[^$])\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}(\{[^}\n]{1,400}\}|[^;"'\s=>][^;"'\s]{0,400})(?:[ \t][a-z]{1,8}(?:[ \t.,]|$))?`),
+		// environment; a ? after it, a conditional: password = prompt ? getpass(prompt) : NULL.)
+		re:       regexp.MustCompile(`(?i)(?:^|[^$])\b(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|access_key|secretkey|client_secret)\s{0,2}=\s{0,2}(\{[^}\n]{1,400}\}|[^;"'\s=>][^;"'\s]{0,400})(?:[ \t](?:[a-z]{1,8}(?:[ \t.,]|$)|\?[ \t]))?`),
 		group:    1,
 		keywords: []string{"password", "pwd", "accountkey", "sharedaccess", "access_key", "secretkey", "client_secret"},
 		// Not a call (password = get_password()), what opens an expression (password = (…)
@@ -577,7 +579,7 @@ func noSecretFlag(match string) bool {
 		}
 	}
 	if i := strings.IndexAny(flag, "= \t\"'"); i >= 0 {
-		if flagProse[strings.TrimSpace(flag[i:])] {
+		if w := strings.TrimSpace(flag[i:]); flagProse[w] || functionWords[w] {
 			return false // "Using --password via the CLI is insecure": a flag named in prose
 		}
 		if secretNameValue(strings.Trim(match[i:], "= \t\"'")) {
@@ -869,8 +871,8 @@ func nameHasSecretWord(name string) bool {
 	parts := nameParts(name)
 	found := envKeyName(name, parts)
 	for i, p := range parts {
-		if notSecretWords[p] || i == len(parts)-1 && i > 0 && algorithmWords[p] {
-			return false
+		if notSecretWords[p] || i == len(parts)-1 && i > 0 && (algorithmWords[p] || p == "time" || p == "timestamp") {
+			return false // last_pass_time: when something happened to it; one_time_password is one
 		}
 		if secretWords[p] || i > 0 && secretPairs[[2]string{parts[i-1], p}] || glued(p) && !capitalizedPassWord(name, p) || p == "pat" && len(parts) > 1 {
 			found = true

@@ -119,7 +119,7 @@ func literalChains(text string) [][]piece {
 			lastEnd = -1
 			continue
 		}
-		if memberName(text, end) || cspSource(text[i+1:end]) {
+		if memberName(text, end) || hashKey(text, end) || cspSource(text[i+1:end]) {
 			r.flush()
 			lastEnd = -1
 			i = end
@@ -138,6 +138,14 @@ func literalChains(text string) [][]piece {
 	}
 	r.flush()
 	return r.all
+}
+
+// hashKey reports a quoted literal whose closing quote at end a fat comma follows
+// ('Test2::Event::Plan' => '1.302120'): a key of a Perl, PHP or Ruby hash, never a piece of
+// a secret split across literals, like a member's name before its colon.
+func hashKey(text string, end int) bool {
+	i := skipBlanks(text, end+1, 32)
+	return strings.HasPrefix(text[i:], "=>")
 }
 
 // pieceRuns collects runs of adjacent pieces; a run of one piece is dropped.
