@@ -30,7 +30,7 @@ func mangledName(tok string) bool {
 			continue
 		}
 		j, n := i, 0
-		for j < len(s) && s[j] >= '0' && s[j] <= '9' && n < 1000 {
+		for j < len(s) && isDigitByte(s[j]) && n < 1000 {
 			n = n*10 + int(s[j]-'0')
 			j++
 		}
@@ -53,16 +53,16 @@ func mangledName(tok string) bool {
 }
 
 func isMangledOpening(c byte) bool {
-	return c == 'N' || c == 'S' || c == 'L' || c == 'Z' || c >= '1' && c <= '9'
+	return c == 'N' || c == 'S' || c == 'L' || c == 'Z' || isDigitByte(c) && c != '0'
 }
 
 // cIdentifier reports a C identifier: a letter or _, then letters, digits and _.
 func cIdentifier(s string) bool {
-	if s == "" || s[0] >= '0' && s[0] <= '9' {
+	if s == "" || isDigitByte(s[0]) {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+		if !isWordByte(s[i]) {
 			return false
 		}
 	}
