@@ -114,7 +114,7 @@ func (r *Room) dueTime(base time.Time) time.Time {
 
 // schedule arms the room timer for the head of the delay queue.
 func (r *Room) schedule() {
-	if len(r.pending) == 0 {
+	if len(r.pending) == 0 || r.awaitRead { // the read's answer delivers what waits
 		r.timer.Stop()
 		return
 	}
@@ -130,6 +130,10 @@ func (r *Room) schedule() {
 func (r *Room) deliverDue(now time.Time, live bool) {
 	n := 0
 	for n < len(r.pending) && !r.pending[n].due.After(now) {
+		if live && r.pauseUnsettled(r.pending[n], now) {
+			r.confirm, r.awaitRead = true, true // it and everything after it wait for the read
+			break
+		}
 		r.deliver(r.pending[n], now, live)
 		n++
 	}
@@ -175,6 +179,15 @@ func (r *Room) deliver(p pendingEvent, now time.Time, live bool) {
 		r.h.metrics.FramesDelivered.Add(float64(sent))
 		r.h.marker.Mark(r.slot.ID, p.ev.Seq, now)
 	}
+}
+
+// pauseUnsettled reports whether an event would be dropped for a pause the room cannot be
+// sure of: the store took it as live (it is not withheld) after the room last read the
+// slot, so the slot may have been resumed by a message still on the control channel. Read
+// the slot first; if it is still paused then, the pause came after the event and it is
+// dropped.
+func (r *Room) pauseUnsettled(p pendingEvent, now time.Time) bool {
+	return !r.settings.Live() && p.ev.Seq > r.checkedSeq && vibe.WhyHidden(p.ev.Viewing(), r.settings, now) == vibe.HiddenPaused
 }
 
 // sendSeq queues an event frame to every viewer that has not had this seq yet.

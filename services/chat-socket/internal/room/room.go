@@ -108,6 +108,18 @@ type Room struct {
 	fillDue      bool
 	refreshing   bool // a background refresh is in flight
 	lastRefresh  time.Time
+	// Pause decisions the broker alone cannot settle. Events and settings travel on two
+	// channels, so a resume may arrive after the first event stored under it; and a refresh
+	// read before a settings message may come back after it. settingsMsgs counts the settings
+	// messages applied (a refresh read before the newest one does not overwrite it);
+	// checkedSeq is the slot's newest seq at the last successful read of the slot (an event
+	// after it was stored after the settings the room knows of, so its pause is read again
+	// before it is dropped); confirm asks the loop for that read, and awaitRead holds the
+	// delay queue until it is back.
+	settingsMsgs uint64
+	checkedSeq   int64
+	confirm      bool
+	awaitRead    bool
 
 	// Viewer counts, for the original socket's user-count frames: this node's viewers and
 	// what the other nodes last said (presence messages).
@@ -192,6 +204,9 @@ func (r *Room) run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		}
+		if r.confirm && r.ready {
+			r.refresh(ctx, r.h.now())
+		}
 	}
 }
 
@@ -246,7 +261,7 @@ func (r *Room) tick(ctx context.Context) {
 		return
 	}
 	now := r.h.now()
-	if r.sub == nil || now.Sub(r.lastRefresh) >= r.h.cfg.RefreshInterval {
+	if r.sub == nil || r.awaitRead || now.Sub(r.lastRefresh) >= r.h.cfg.RefreshInterval {
 		r.refresh(ctx, now)
 	}
 	r.counts(now)
@@ -275,7 +290,7 @@ func (r *Room) init(ctx context.Context) {
 	}
 	r.settings = vibe.SettingsFromBroadcast(ms.BroadcastSettings)
 	r.liveStreamID, r.pausedAt = ms.LiveStreamID, ms.PausedAt
-	r.lastRefresh = r.h.now()
+	r.lastRefresh, r.checkedSeq = r.h.now(), ms.LastSeq
 	r.chat = r.chat[:0]
 	for _, m := range msgs {
 		r.chat = append(r.chat, chatFrame(slotbus.FromStoreChat(m)))
@@ -303,7 +318,9 @@ func (r *Room) refresh(ctx context.Context, now time.Time) {
 	if r.refreshing {
 		return
 	}
-	r.refreshing, r.lastRefresh = true, now
+	r.refreshing, r.lastRefresh, r.confirm = true, now, false
+	// Every event received so far was stored before this read: none of them waits again.
+	msgs, upto := r.settingsMsgs, r.next-1
 	var first, last int64
 	if len(r.pending) > 0 {
 		first, last = r.pending[0].ev.Seq, r.pending[len(r.pending)-1].ev.Seq
@@ -316,21 +333,32 @@ func (r *Room) refresh(ctx context.Context, now time.Time) {
 		if err == nil && first > 0 {
 			revoked, err = r.revokedBetween(sctx, first, last)
 		}
-		r.do(ctx, func() { r.applyRefresh(ctx, ms, revoked, err) })
+		r.do(ctx, func() { r.applyRefresh(ctx, ms, revoked, err, msgs, upto) })
 	})
 }
 
-func (r *Room) applyRefresh(ctx context.Context, ms store.ManagedStream, revoked map[int64]bool, err error) {
+func (r *Room) applyRefresh(ctx context.Context, ms store.ManagedStream, revoked map[int64]bool, err error, msgs uint64, upto int64) {
 	r.refreshing = false
 	if err != nil {
 		r.storeError(ctx, "refresh_slot", err)
-		return
+		return // awaitRead stays: the tick asks again
 	}
-	r.pausedAt = ms.PausedAt
-	r.applySettings(vibe.SettingsFromBroadcast(ms.BroadcastSettings), ms.LiveStreamID)
+	if msgs == r.settingsMsgs { // else a settings message newer than this read has been applied
+		s := vibe.SettingsFromBroadcast(ms.BroadcastSettings)
+		if !r.settings.Live() && s.Live() {
+			r.beforeResume(ctx) // the resume message was missed or is still on its way
+		}
+		r.pausedAt = ms.PausedAt
+		r.applySettings(s, ms.LiveStreamID)
+	}
 	r.dropRevoked(revoked)
 	if ms.LastSeq >= r.next {
 		r.fill(ctx, "refresh")
+	}
+	// Settled: what waited is decided under the settings just read.
+	r.checkedSeq, r.awaitRead, r.confirm = max(r.checkedSeq, ms.LastSeq, upto), false, false
+	if r.ready {
+		r.deliverDue(r.h.now(), true)
 	}
 }
 
@@ -357,6 +385,7 @@ func (r *Room) handle(ctx context.Context, m broker.Message) {
 	case msg.Kind == slotbus.KindEvent && msg.Event != nil:
 		r.receive(ctx, msg.Event)
 	case msg.Kind == slotbus.KindSettings && msg.Settings != nil:
+		r.settingsMsgs++
 		if !r.settings.Live() && msg.Settings.Live() {
 			r.beforeResume(ctx)
 		}

@@ -161,7 +161,7 @@ func TestDelayChangeReschedulesPending(t *testing.T) {
 		h.store(vibe.TypePrompt)
 		time.Sleep(time.Second)
 		s.DelayMs = 2000
-		h.send(slotbus.Message{Kind: slotbus.KindSettings, Settings: &s})
+		h.settings(s)
 		fs := take(t, v)
 		require.Equal(t, []string{vibe.FrameSettings}, types(fs))
 		time.Sleep(999 * time.Millisecond)
@@ -238,16 +238,51 @@ func TestPauseDropsEventsForGood(t *testing.T) {
 		h.store(vibe.TypePrompt)
 		paused := s
 		paused.Paused = 1
-		h.send(slotbus.Message{Kind: slotbus.KindSettings, Settings: &paused})
+		h.settings(paused)
 		h.publish(h.st.add(vibe.TypePrompt, vibe.VisibilityPublic, true, time.Now())) // stored while paused
 		time.Sleep(2 * time.Second)
 		require.Equal(t, []string{vibe.FrameSettings}, types(take(t, v)))
-		h.send(slotbus.Message{Kind: slotbus.KindSettings, Settings: &s})
+		h.settings(s)
 		time.Sleep(2 * time.Second)
 		h.store(vibe.TypePrompt)
 		time.Sleep(time.Second)
 		fs := take(t, v)
 		require.Equal(t, []int64{3}, seqs(fs), "events due while paused are never shown")
+	})
+}
+
+// Events and settings travel on two channels: the first event stored after a resume may
+// reach the room before the resume does. The room reads the slot before it drops an event
+// the store took as live, and shows it; an event a gateway stored as live just after a pause
+// (its settings not yet updated) is still dropped, since the slot read says paused.
+func TestResumeOvertakenByEvent(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := vibe.DefaultSettings()
+		paused := s
+		paused.Paused = 1
+		h := newHarness(t, paused)
+		v := h.watch()
+
+		h.st.setSettings(s) // resumed in the store; the message is still on its way
+		first := h.store(vibe.TypePrompt)
+		synctest.Wait()
+		fs := take(t, v)
+		require.Equal(t, []string{vibe.FrameSettings, "vibe-coding"}, types(fs), "the slot read resumes the room")
+		require.Equal(t, first.Seq, fs[1].Seq)
+		h.send(slotbus.Message{Kind: slotbus.KindSettings, Settings: &s}) // the late resume
+		synctest.Wait()
+		require.Empty(t, take(t, v), "nothing is sent twice")
+
+		h.settings(paused)
+		require.Equal(t, []string{vibe.FrameSettings}, types(take(t, v)))
+		h.store(vibe.TypePrompt) // stored as live by a gateway that had not seen the pause
+		time.Sleep(time.Second)
+		require.Empty(t, take(t, v), "the slot read says paused: the event is dropped")
+		h.settings(s)
+		last := h.store(vibe.TypePrompt)
+		time.Sleep(time.Second)
+		fs = take(t, v)
+		require.Equal(t, []int64{last.Seq}, seqs(fs))
 	})
 }
 
