@@ -394,10 +394,6 @@ def join_shared(examples):
 def add(mirror):
     """Replaces this build's examples in secrets.jsonl and its files in manifest.json."""
     repos = {k: build.Repo(mirror, v[0]) for k, v in SOURCES3.items()}
-    with open(os.path.join(HERE, "secrets.jsonl")) as f:
-        corpus = [e for e in map(json.loads, f) if e["source"] not in SOURCES3]
-    with open(os.path.join(HERE, "manifest.json")) as f:
-        old_manifest = [m for m in json.load(f) if m["source"] not in SOURCES3]
     new = []
     trivy(repos["trivy"], new)
     gosec(repos["gosec"], new)
@@ -405,9 +401,25 @@ def add(mirror):
     semgrep_rules(repos["semgrep-rules"], new)
     positives = join_shared([e for e in new if e["secrets"]])
     negatives = [e for e in new if not e["secrets"]]
+    added = replace_build(set(SOURCES3), positives + negatives, manifest)
+    for name, repo in repos.items():
+        for lic in LICENCE_FILES[name]:
+            suffix = ".NOTICE.txt" if lic == "NOTICE" else ".txt"
+            with open(os.path.join(HERE, "licenses", name + suffix), "wb") as f:
+                f.write(repo.raw(lic))
+    report(added)
+
+
+def replace_build(sources, examples, files):
+    """Replaces the examples and manifest files of a build's sources with new ones; the
+    examples of every other source are kept as written. Returns the examples added."""
+    with open(os.path.join(HERE, "secrets.jsonl")) as f:
+        corpus = [e for e in map(json.loads, f) if e["source"] not in sources]
+    with open(os.path.join(HERE, "manifest.json")) as f:
+        old_manifest = [m for m in json.load(f) if m["source"] not in sources]
     with open(os.path.join(HERE, "..", "gitleaks", "examples.jsonl")) as f:
         gitleaks_texts = [t for r in map(json.loads, f) for t in r["tps"]]
-    added = build.merge_new(corpus, positives + negatives, gitleaks_texts)
+    added = build.merge_new(corpus, examples, gitleaks_texts)
     for e in added:
         e["split"] = build.split_of(e["id"])
     with open(os.path.join(HERE, "secrets.jsonl"), "w") as f:
@@ -415,13 +427,12 @@ def add(mirror):
             f.write(json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n")
     used = {e["source"] for e in added}
     with open(os.path.join(HERE, "manifest.json"), "w") as f:
-        json.dump(old_manifest + [m for m in manifest if m["source"] in used], f, indent=1, sort_keys=True)
+        json.dump(old_manifest + [m for m in files if m["source"] in used], f, indent=1, sort_keys=True)
         f.write("\n")
-    for name, repo in repos.items():
-        for lic in LICENCE_FILES[name]:
-            suffix = ".NOTICE.txt" if lic == "NOTICE" else ".txt"
-            with open(os.path.join(HERE, "licenses", name + suffix), "wb") as f:
-                f.write(repo.raw(lic))
+    return added
+
+
+def report(added):
     counts = {}
     for e in added:
         k = (e["source"], e["class"], e["split"])
