@@ -77,3 +77,29 @@ func lookupKeyName(name, v string) bool {
 	}
 	return len(words) > 0
 }
+
+// base64Prose reports a run of base64 that decodes to prose or source code: an inline
+// source map or bundled module (sourceMappingURL=data:…;base64,…, a wasm loader's embedded
+// script), which bundlers write into JavaScript and whose lines the chunking cuts anywhere.
+// The run may start anywhere in the encoding (the entropy rule cuts it at '/'), so each of
+// the four alignments is tried. Text counts as prose when it is 48 bytes or more, printable,
+// and has a blank for every 20 bytes: a credential, even encoded with its user name, is one
+// unbroken word, and a key decodes to bytes. A secret written inside such text is still
+// found by decodeAndDetect, which decodes the whole run before the entropy rule sees it.
+func base64Prose(tok string) bool {
+	if len(tok) < 64 {
+		return false
+	}
+	for k := 0; k < 4; k++ {
+		s := tok[k:]
+		s = s[:len(s)/4*4]
+		text, ok := decodeBase64(strings.TrimRight(s, "="))
+		if !ok || len(text) < 48 || strings.Contains(text, "-----BEGIN") {
+			continue
+		}
+		if strings.Count(text, " ")+strings.Count(text, "\n") >= len(text)/20 {
+			return true
+		}
+	}
+	return false
+}

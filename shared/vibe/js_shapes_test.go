@@ -1,6 +1,7 @@
 package vibe
 
 import (
+	"encoding/base64"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -52,4 +53,22 @@ func TestLookupKeyName(t *testing.T) {
 		{`const PERSISTENCE_KEY = 'xq7ZkP2mWv9sT4rL';`, "xq7ZkP2mWv9sT4rL"},
 		{`const REFERENCES_KEY = 'zqxvkwpjyfhgtrmn';`, "zqxvkwpjyfhgtrmn"},
 	})
+}
+
+func TestBase64Prose(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	src := base64.StdEncoding.EncodeToString([]byte("function compile(program, options) {\n  var environment = new Compiler();\n  return environment.compile(program, options);\n}\n"))
+	requireKept(t, san,
+		"//# sourceMappingURL=data:application/json;base64,"+src,
+		src[5:], // a line of it cut anywhere
+	)
+	key := base64.StdEncoding.EncodeToString([]byte("\x8f\x13\xa7\x01\xfe\x9c\x42\x77\x0b\xd3\x61\xe5\x2a\x9f\x30\xc8\x55\x1e\xb4\x7d\x06\xea\x93\x28\x4f\xc1\x6b\xd0\x3e\x87\x19\xf2\xa5\x5c\x0d\xb8\x74\x2e\x91\xcf\x43\x0a\xe7\x68\x1b\xd6\x39\x84"))
+	requireMasked(t, san, []maskedRow{
+		{"const secret = '" + key + "';", key[8:40]},
+		{"Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("deploy-bot:Xk9#mQ2vLp7wRt4zNc8s")), base64.StdEncoding.EncodeToString([]byte("deploy-bot:Xk9#mQ2vLp7wRt4zNc8s"))[:16]},
+		{"  password: 'hunter2xyz',", "hunter2xyz"},
+	})
+	require.False(t, base64Prose(base64.StdEncoding.EncodeToString([]byte("user:correct-horse-battery-staple-and-more-words-here-xyz"))), "one unbroken word")
 }
