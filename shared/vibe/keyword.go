@@ -106,6 +106,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				// Not in a list: ["password", "email"] names two fields.
 				// Not after a variable: new PDO($dsn, 'app', …) passes $dsn, then the user.
 				vs, ve, ok = literalArgument(chunk, nameEnd)
+				if lv, le, multi, lok := setterLastArgument(chunk, nameEnd); multi && setterName(name) {
+					vs, ve, ok = lv, le, lok // set_password('svc', 'deploy', '…'): the last argument
+				}
 				if ok && argumentLiteralWord(chunk, nameStart, nameEnd, chunk[vs:ve]) {
 					continue // within(pass, "slices"), exec.Command("git", "credential", "fill")
 				}

@@ -25,3 +25,18 @@ func TestPythonDocstringFields(t *testing.T) {
 		{"    :type: password: Xk9#mQ2v!pL\n", "Xk9#mQ2v!pL"},
 	})
 }
+
+func TestPythonSetterLastArgument(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		"keyring.set_password(service, username, password)\n",
+		"keyring.set_password('svc', user, getpass.getpass())\n",
+	)
+	requireMasked(t, san, []maskedRow{
+		{"keyring.set_password('svc', 'deploy', 's3cr3tpw!')\n", "s3cr3tpw!"},
+		{"keyring.set_password(\"svc\", user, \"Xk9#mQ2v!pL\")\n", "Xk9#mQ2v!pL"},
+		{"client.setPassword(\"Xk9#mQ2v!pL\")\n", "Xk9#mQ2v!pL"},
+	})
+}
