@@ -50,7 +50,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if fs := flagStart(chunk, nameStart); fs >= 0 && (flagTakesNoSecret(chunk[fs:nameEnd]) || secretNameValue(flagValue(chunk, nameEnd))) || qualifiedKey(chunk, nameStart, name) || testStatus(chunk, nameStart, name) || gitRefUpdate(chunk, nameStart) || strings.IndexByte(name, '-') >= 0 && idHeaderName(strings.ToLower(name)) || notAssignedName(chunk, nameStart, nameEnd) || passVerb(chunk, nameStart, name) || hclBlockLabel(chunk, nameStart) || iacNameNoSecret(name) || protoFieldNumber(chunk, nameEnd) {
 				continue // gpg --export-secret-keys KEYID: a flag that acts on secrets; Cache key: …
 			}
-			if docCommentTag(chunk, nameStart, nameEnd) {
+			if docCommentTag(chunk, nameStart, nameEnd) || restFieldName(chunk, nameStart, nameEnd) {
 				continue // * @NL80211_CMD_SET_KEY: Set key attributes …: a documented constant
 			}
 			if qualifiedConstant(name) || pathSegmentName(chunk, nameStart, nameEnd) || recordFieldName(chunk, nameStart, nameEnd) || quotedPackageName(chunk, nameStart, nameEnd) || memberAccess(chunk, nameStart, nameEnd) || ternaryBranch(chunk, nameStart, nameEnd) {
@@ -106,6 +106,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				// Not in a list: ["password", "email"] names two fields.
 				// Not after a variable: new PDO($dsn, 'app', …) passes $dsn, then the user.
 				vs, ve, ok = literalArgument(chunk, nameEnd)
+				if lv, le, multi, lok := setterLastArgument(chunk, nameEnd); multi && setterName(name) {
+					vs, ve, ok = lv, le, lok // set_password('svc', 'deploy', '…'): the last argument
+				}
 				if ok && argumentLiteralWord(chunk, nameStart, nameEnd, chunk[vs:ve]) {
 					continue // within(pass, "slices"), exec.Command("git", "credential", "fill")
 				}
