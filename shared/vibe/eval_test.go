@@ -272,8 +272,8 @@ func TestSanitizerEvaluation(t *testing.T) {
 		}
 		return tl
 	}
-	// The floors of the whole corpus were set before the fourth build: they hold for the
-	// sources of the first three builds, and the whole corpus is reported beside them.
+	// The whole corpus has floors of its own, set with the fourth build; the sources of the
+	// first three builds keep theirs, comparable from build to build.
 	var priorSources []string
 	for k := range tallies {
 		if k.source != evalContexts && !slices.Contains(fourthBuildSources, k.source) && !slices.Contains(priorSources, k.source) {
@@ -284,7 +284,7 @@ func TestSanitizerEvaluation(t *testing.T) {
 		name    string
 		sources []string
 		floors  *evalFloors // nil: reported, not held to floors yet
-	}{{"all sources", nil, nil}, {"first three builds' sources", priorSources, &heldFloors},
+	}{{"all sources", nil, &allFloors}, {"first three builds' sources", priorSources, &heldFloors},
 		{"first-build sources", firstBuildSources, &firstBuildFloors},
 		{"code sources", codeSources, nil}, {"fourth-build sources", fourthBuildSources, nil}} {
 		known, keyword, leaking := sum(set.sources, evalKnownFormat), sum(set.sources, evalKeyword), leaks(set.sources)
@@ -325,6 +325,7 @@ type evalFloors struct{ knownFormat, keyword, leaking float64 }
 // figures in docs/sanitizer.md. The first build's sources (CredSweeper, detect-secrets,
 // secrets-patterns-db) keep floors of their own, comparable with the first build's.
 var (
+	allFloors         = evalFloors{knownFormat: 96.2, keyword: 94.6, leaking: 4.9}
 	heldFloors        = evalFloors{knownFormat: 96, keyword: 94.9, leaking: 4.8}
 	firstBuildSources = []string{"credsweeper", "detect-secrets", "secrets-patterns-db"}
 	firstBuildFloors  = evalFloors{knownFormat: 95.5, keyword: 92.4, leaking: 6.4}

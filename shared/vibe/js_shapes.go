@@ -12,10 +12,12 @@ import "strings"
 // names, error codes and storage keys. The value must be letters and separators only, with
 // two or more of its words among the name's and no more words of its own than it shares: a
 // secret is not made of the words of the name it is kept under, and a digit, which nearly
-// every generated credential holds, leaves the value to the other rules.
+// every generated credential holds, leaves the value to the other rules. A password is not
+// among them: one chosen after its own name (DB_PASSWORD = 'db_password') is weak, but it is
+// the password.
 func echoedName(name, v string) bool {
 	v = strings.Trim(v, "\"'`")
-	if len(name) < 5 || name != strings.ToUpper(name) || !strings.Contains(name, "_") || len(v) < 5 {
+	if len(name) < 5 || name != strings.ToUpper(name) || !strings.Contains(name, "_") || len(v) < 5 || passwordName(name) {
 		return false
 	}
 	for i := 0; i < len(v); i++ {
@@ -23,8 +25,17 @@ func echoedName(name, v string) bool {
 			return false
 		}
 	}
+	parts := nameParts(name)
+	switch parts[len(parts)-1] {
+	case "secret", "token", "key", "credential", "credentials", "auth", "apikey":
+		// The name is the credential's own: only a namespaced code (an event name, an error
+		// code) echoes it; a plain echo (SLACK_TOKEN = 'slack_token') may be the value.
+		if !strings.ContainsAny(v, "./:") {
+			return false
+		}
+	}
 	words := map[string]bool{}
-	for _, p := range nameParts(name) {
+	for _, p := range parts {
 		words[p] = true
 	}
 	shared, own := 0, 0
