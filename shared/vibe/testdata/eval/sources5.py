@@ -15,7 +15,8 @@ Labels are the tests' own:
   example: the input is the event, the secrets the string fields of the secrets it expects
   (keys, tokens, passwords, client secrets, private keys); identifiers (ids, access ids,
   client ids, user names, URLs, project refs, e-mail addresses) are left out. A password the
-  detector decoded (HTTP Basic credentials) is labelled by the base64 that carries it.
+  detector decoded (HTTP Basic credentials) is labelled by the base64 that carries it; a
+  Tink keyset by the key material in it (each keyData's "value", public keys left out).
   `velestest.AcceptDetector(t, detector, example, secret)` gives one more example.
 - a secret with a literal signature of its detector's token format (`sk-ant-`, `ghp_`,
   `GOCSPX-`, a private key's armour, a JWT's `eyJ`, …) is `known-format`; one found by the
@@ -52,12 +53,21 @@ SIGNATURE = re.compile(
     r"T3BlbkFJ|^packagist_|^sk_(?:live|test)_|^pplx-|^PMA[KT]-|-----BEGIN|^pypi-|"
     r"^rubygems_|^00D[0-9A-Za-z]{8,15}!|^SG\.|^xapp-|^xoxe|^EAAA|^sq0csp-|^[sr]k_live_|^whsec_|"
     r"^sbp_|^sb_secret_|^eyJ|primaryKeyId|type\.googleapis\.com|dHlwZS5nb29nbGVhcGlz|\"private_key\"")
+# Detectors whose secret is told by a structure with a literal signature around it (a Tink
+# keyset's type URLs), not by the value itself: `known-format`.
+STRUCTURED = {"tinkkeyset"}
 # Fields of the expected secrets that hold identifiers, not secrets.
 NOT_SECRET_FIELD = re.compile(r"(?i)^(?:.*id|username|user|url|uri|projectref|serviceaccount|email|"
                               r"instanceurl|host|name|type|issuer|audience|subject|domain|region|"
                               r"expir.*|scopes?|prefix|kind|version|account|public.*)$")
 
 URL_USERINFO = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^/@:\s]*:([^/@\s]*)@")
+
+# A Tink keyset (JSON): each key's material is the "value" of its keyData, a secret unless
+# the material is a public key or a reference to a key held elsewhere.
+TINK_KEY_DATA = re.compile(r'"keyData"\s*:\s*\{([^{}]*)\}')
+TINK_VALUE = re.compile(r'"value"\s*:\s*"([^"]+)"')
+TINK_PUBLIC = re.compile(r'"keyMaterialType"\s*:\s*"(?:ASYMMETRIC_PUBLIC|REMOTE)"')
 
 # ---- a reader of Go's string expressions ----
 
@@ -371,6 +381,12 @@ def label_of(text, pairs):
     for field, v in pairs:
         if NOT_SECRET_FIELD.match(field) or not v:
             continue
+        if '"keyData"' in v:  # a Tink keyset: the key material of its private and symmetric keys
+            for data in TINK_KEY_DATA.findall(v):
+                m = TINK_VALUE.search(data)
+                if m and not TINK_PUBLIC.search(data) and m.group(1) in text:
+                    out.append(m.group(1))
+            continue
         url = URL_USERINFO.match(v)
         if url:  # a URL's password is the secret, the rest of it an address
             if url.group(1) and url.group(1) in text:
@@ -433,7 +449,7 @@ def scalibr(zf, out):
                 secrets = [s for s in label_of(text, pairs) if not build.is_placeholder(s) and len(s) >= 4]
                 if not secrets:
                     continue
-                cls = "known-format" if any(SIGNATURE.search(s) for s in secrets) else "keyword-context"
+                cls = "known-format" if pkg in STRUCTURED or any(SIGNATURE.search(s) for s in secrets) else "keyword-context"
                 sources3.example(out, SOURCE, ident, cls, pkg, text, secrets)
                 taken += 1
             if taken:
