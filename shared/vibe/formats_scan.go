@@ -20,6 +20,7 @@ const (
 	fromSecurityUtilities
 	fromCredSweeper
 	fromDetectSecrets
+	fromOSVScalibr
 )
 
 // byteSet is a set of bytes.

@@ -4,9 +4,9 @@ package vibe
 // literal signature (a prefix, or a fixed part inside the key) and generated characters of a
 // known alphabet and length around it. The facts were read from TruffleHog's detectors,
 // Kingfisher's and Nosey Parker's rules, secrets-patterns-db's high-confidence patterns,
-// Microsoft security-utilities' identifiable key formats, CredSweeper's pattern rules and
-// detect-secrets' plugins (docs/sanitizer.md names the revisions and licences); each entry
-// is written here in this table's own notation:
+// Microsoft security-utilities' identifiable key formats, CredSweeper's pattern rules,
+// detect-secrets' plugins and OSV-SCALIBR's detectors (docs/sanitizer.md names the revisions
+// and licences); each entry is written here in this table's own notation:
 //
 //	literal characters stand for themselves;
 //	{c n} or {c n-m} is n (to m) characters of alphabet c:
@@ -34,6 +34,7 @@ var tokenFormatTable = []struct {
 	{"Aws - 1", `ABIA{u16}`, fromSecretsPatternsDB | fromTruffleHog},
 	{"Amazon Bedrock API Key", `ABSK{b28-800}`, fromCredSweeper},
 	{"Aws - 1", `ACCA{u16}`, fromSecretsPatternsDB | fromTruffleHog},
+	{"GCP API key (Vertex AI express mode)", `AQ.Ab8R{k46}`, fromOSVScalibr},
 	{"Plaidkey", `access-production-{x8}-{x4}-{x4}-{x4}-{x12}`, fromTruffleHog},
 	{"Plaidkey", `access-sandbox-{x8}-{x4}-{x4}-{x4}-{x12}`, fromTruffleHog},
 	{"PayPal Braintree access token", `access_token$production${l16}${x32}`, fromSecretsPatternsDB},

@@ -235,6 +235,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 	findDERKeys(text, f)
 	findCredentialCalls(text, f)
 	findJWK(text, f)
+	findTinkKeysets(text, f)
 	findKubernetesSecrets(text, f)
 	findYAMLBlockSecrets(text, f)
 	if strings.Contains(text, "alue") {
@@ -252,7 +253,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				}
 				return
 			}
-			if end-start < 20 || afterDigestPrefix(text, start) || inDataURI(text, start) || harmlessRun(text, start, end) {
+			if end-start < 20 || afterDigestPrefix(text, start) || inDataURI(text, start) || harmlessRun(text, start, end) || publicPointNamed(text, start, end) {
 				return
 			}
 			if highEntropySecret(tok) && !idNamedValue(text, start, end) {
