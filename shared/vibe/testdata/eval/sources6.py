@@ -17,7 +17,8 @@ its files in manifest.json, and writes licenses/earlybird.txt. Labels are Earlyb
   so is the stated `Example` of each of its credential rules (`config/rules/`, categories
   `password-secret` and `key`). The secret is the value the rule matches: the text of an
   XML element, the base64 after `Basic`, a URL's password, else what follows the match's
-  first `:`/`=`, unquoted (a bare token when there is none). The rule is the hit's `Code`,
+  last `:`/`=` outside quotes, unquoted (a bare token when there is none). A match that
+  stops at a declaration's type (`let password: String! = "…"`) gives no value: left out. The rule is the hit's `Code`,
   or for a line scan the first credential rule that matches.
 - a secret with a literal signature of a token format (`eyJ`, `AIza`, `ya29.`, `xox`,
   `AKIA`, a private key's armour) is `known-format`; one found by the name, header or key
@@ -58,6 +59,7 @@ XML_TEXT = re.compile(r">([^<>]+)</")
 BASIC = re.compile(r"\bBasic[ \t]*([A-Za-z0-9+=/]{5,})")
 URL_PASSWORD = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]{2,9}://[^/\s:@]*:([^/\s:@]+)@")
 SEPARATOR = re.compile(r"[:=]")
+TYPED_DEFAULT = re.compile(r"""^\s*=\s*(["'])([^"'\n]+)\1""")
 # A fallback value (a line the hit's rule does not match itself): one token.
 ONE_TOKEN = re.compile(r"^[^\s\"'{}\[\]()]+$")
 # A line that is a call with the credential word inside its string argument (a log
@@ -89,6 +91,11 @@ def value_of(line, m):
             quote = c
         elif c in ":=":
             sep = k
+    # a match that stops at a declaration's type (let password: String! = "…") gives the
+    # type, no value: left out (its literal is another row's secret, and joined to that
+    # row's event the line would change the half it was measured in)
+    if sep is not None and TYPED_DEFAULT.match(line[m.end():]):
+        return None
     if sep is None:
         return unquote(match) if SIGNATURE.search(match) else None
     start = m.start() + sep + 1
