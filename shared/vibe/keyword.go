@@ -838,11 +838,7 @@ func assignedValue(s string, i int) (int, int, bool) {
 		}
 		// name: Type = "value"
 		j := skipBlanks(s, i, 2)
-		k := j
-		for k < len(s) && (isWordByte(s[k]) || s[k] == '.' || s[k] == '[' || s[k] == ']' || s[k] == '|') && k-j < 30 {
-			k++
-		}
-		if k > j {
+		if k := typeAnnotationEnd(s, j); k > j {
 			// The type is set apart from its default by a blank (str = "x"); a value
 			// holding an = has none (secret: live_8uq9…=CTsQ…, password: hunter2=abc).
 			if m := skipBlanks(s, k, 2); m > k && m < len(s) && s[m] == '=' && (m+1 >= len(s) || s[m+1] != '=') {

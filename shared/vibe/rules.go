@@ -615,8 +615,9 @@ var authSchemes = map[string]bool{"bearer": true, "basic": true, "token": true, 
 // accesses, type names.
 var codeLike = regexp.MustCompile(`^(?:[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*(?:\(.*\)?|\[.*\]?)?[;,)]*|&?[A-Za-z_][\w.]+\{(?:[^{].*)?|\(.*|[\[{(]|\w+\.\w+\(.*)$`)
 
-// callLike matches a value that is a function call or its start.
-var callLike = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:(?:\??\.|::)[A-Za-z_$][\w$]*)*\(`)
+// callLike matches a value that is a function call or its start, or a Rust macro's
+// (env!("APP_SECRET"), include_str!(…)).
+var callLike = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:(?:\??\.|::)[A-Za-z_$][\w$]*)*!?\(`)
 
 // codeReference reports a value that reads a secret from somewhere rather than holding it:
 // an index or a call on a name (os.environ[, std::env::var(, process.env["X"]), a member
