@@ -76,6 +76,7 @@ var configTemplates = []string{
 	`<entry key="db.password">%[1]s</entry>`,
 	"<settingsSecurity>\n  <master>%[1]s</master>\n</settingsSecurity>\n",
 	"type: kubernetes.io/dockerconfigjson\ndata:\n  .dockerconfigjson: %[1]s\n",
+	`{"primaryKeyId": 42, "key": [{"keyData": {"typeUrl": "type.googleapis.com/google.crypto.tink.AesGcmKey", "value": "%[1]s", "keyMaterialType": "SYMMETRIC"}, "status": "ENABLED", "keyId": 42, "outputPrefixType": "TINK"}]}`,
 }
 
 // FuzzConfigFiles: a password in any of the config file formats is masked, whatever text
@@ -429,6 +430,24 @@ var callTemplates = []string{
 	`const sig = crypto.createHmac("sha256", "%[1]s").update(body).digest("hex")`,
 	`Algorithm algorithm = Algorithm.HMAC256("%[1]s");`,
 	`client.get(url).basic_auth("admin", Some("%[1]s"))`,
+}
+
+// annotatedTemplates place a password (%[1]s) after a type annotation between the
+// credential's name and its value, as Swift, Kotlin, Rust and TypeScript write them.
+var annotatedTemplates = []string{
+	`let password: String! = "%[1]s"`,
+	`var apiToken: String? = "%[1]s"`,
+	`const API_SECRET: &'static str = "%[1]s";`,
+	`let db_password: &str = "%[1]s";`,
+	`static SECRET_KEY: &[u8] = b"%[1]s";`,
+	`val clientSecret: Option<String> = Some("%[1]s")`,
+	`private readonly accessToken: string = "%[1]s";`,
+}
+
+// FuzzTypeAnnotations: a password behind a type annotation is masked, whatever text comes
+// before and after the declaration.
+func FuzzTypeAnnotations(f *testing.F) {
+	fuzzTemplates(f, annotatedTemplates, "// settings\n", "\nfn main() {}")
 }
 
 // FuzzCredentialCalls: a password or a signing key passed by position to a call that takes
