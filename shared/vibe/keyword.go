@@ -157,6 +157,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if kubectlResult(chunk, ve) {
 				continue // secret "app-tls" created: a resource's name
 			}
+			if shellValue(chunk, vs, ve) {
+				continue // LOGINPASS=`head -n1`, KEY="$HOME/.ssh/$name": computed when the line runs
+			}
 			code := !quoted && !def && codeValue(chunk, vs, ve)
 			if !code && !wordsNoSecret(chunk, vs, ve, name, literal) && keepKeyword(name, chunk[vs:ve], literal) {
 				f.addSpan(ruleKeyword, off+vs, off+ve)

@@ -181,7 +181,7 @@ func zshMessage(r string) bool {
 // shellNoSecret reports a keyword-assignment candidate, its name at s[nameStart:nameEnd],
 // that a shape of shell holds no value for.
 func shellNoSecret(s string, nameStart, nameEnd int) bool {
-	if zshSpecAt(s, nameStart) {
+	if zshSpecAt(s, nameStart) || optionList(s, nameStart) || sudoersTag(s, nameStart, nameEnd) {
 		return true
 	}
 	// imap.pass:'password git imap-send should use:password:->string': a table's entry.
@@ -199,7 +199,15 @@ func shellRuleNoSecret(id, s string, m0, start, end int) bool {
 	if !shellPasswordRules[id] {
 		return false
 	}
-	return zshSpecAt(s, start)
+	if zshSpecAt(s, start) || optionList(s, start) || flagNoValue(s, m0, start, end) || passwdEntry(s, start) {
+		return true
+	}
+	// echo "root:$root_password" | chpasswd: the user's and the password's variables.
+	v := s[start:end]
+	if start > 0 && s[start-1] == '\'' {
+		return false // single quotes expand nothing
+	}
+	return wholeExpansion(v[strings.IndexByte(v, ':')+1:])
 }
 
 // specDescribed reports a position of line inside a spec's description or its message:
@@ -250,4 +258,247 @@ func specDescribed(line string, p int) bool {
 		return false
 	}
 	return i == 0 || strings.IndexByte("'\"}) *\t]:", line[i-1]) >= 0
+}
+
+// shellValue reports a keyword's value at s[vs:ve] that the shell computes when the line
+// runs, so it holds no literal secret: a command substitution in backquotes after an
+// assignment (LOGINPASS=`head -n1`, MOUNTPASS=`random_passphrase $KEYBYTES`), or a
+// double-quoted value made of expansions in a frame of separators, paths, flags and words
+// ("$KDUMP_SSH_USER@$KDUMP_SSH_TARGET", "$HOME/.ssh/$pm_k", "--private-key=$2",
+// "$ENTRY_TOKEN_SEARCH Default"). Single quotes expand nothing, so 'abc$def' is left to the
+// other rules, and so is a frame with a part a password has ("hunter2$x9", "$P-S3cr3t",
+// "Tr0ub4dor&3$x"): a digit among letters outside a path, or a symbol.
+func shellValue(s string, vs, ve int) bool {
+	if vs < 2 || ve > len(s) || vs >= ve {
+		return false
+	}
+	switch s[vs-1] {
+	case '`':
+		return s[vs-2] == '=' && commandText(s[vs:ve])
+	case '"':
+		// The shell assigns with no blank around = (KEY="…") or passes an argument; a
+		// blank before the quote after = or : is another language's (key = "…", key: "…").
+		b := strings.TrimRight(s[:vs-1], " \t")
+		if len(b) < vs-1 && b != "" && strings.IndexByte("=:(,", b[len(b)-1]) >= 0 {
+			return false
+		}
+		return expandedFrame(s[vs:ve])
+	}
+	return false
+}
+
+// commandText reports the text of a command substitution: a command's name (head, pwd,
+// /usr/bin/id, random_passphrase) and its arguments, with no quoted literal; not echo or
+// printf, which would print a literal.
+func commandText(v string) bool {
+	name, _, _ := strings.Cut(strings.TrimSpace(v), " ")
+	name = name[strings.LastIndexByte(name, '/')+1:]
+	if name == "" || !isLetter(name[0]) || strings.ContainsAny(v, "'\"\n") {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if !isWordByte(name[i]) && name[i] != '-' && name[i] != '.' {
+			return false
+		}
+	}
+	return name != "echo" && name != "printf" && name != "print"
+}
+
+// shellExpansionEnd returns the end of the expansion opening v at i ($NAME, $1, $@,
+// ${…}, $(…), `…`), or i when none opens there.
+func shellExpansionEnd(v string, i int) int {
+	if v[i] == '`' {
+		if j := strings.IndexByte(v[i+1:], '`'); j >= 0 {
+			return i + j + 2
+		}
+		return i
+	}
+	if v[i] != '$' || i+1 >= len(v) {
+		return i
+	}
+	switch c := v[i+1]; {
+	case c == '{' || c == '(':
+		closing := byte('}')
+		if c == '(' {
+			closing = ')'
+		}
+		depth := 0
+		for j := i + 1; j < len(v); j++ {
+			switch v[j] {
+			case c:
+				depth++
+			case closing:
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return i
+	case isDigitByte(c) || strings.IndexByte("@*#?$!", c) >= 0:
+		return i + 2
+	case isLetter(c) || c == '_':
+		j := i + 1
+		for j < len(v) && isWordByte(v[j]) {
+			j++
+		}
+		if name := v[i+1 : j]; name != strings.ToUpper(name) && name != strings.ToLower(name) {
+			return i // $g8Heax1fEG: a shell's variables are one case (HOME, pm_k); this is text
+		}
+		return j
+	}
+	return i
+}
+
+// expandedFrame reports a double-quoted shell value with at least one expansion whose
+// literal rest is a frame: separators, a path, flags, short or English words.
+func expandedFrame(v string) bool {
+	var rest strings.Builder
+	n := 0
+	for i := 0; i < len(v); {
+		if e := shellExpansionEnd(v, i); e > i {
+			n++
+			rest.WriteByte(' ')
+			i = e
+			continue
+		}
+		rest.WriteByte(v[i])
+		i++
+	}
+	r := rest.String()
+	if n == 0 || len(strings.TrimSpace(r)) > 48 {
+		return false
+	}
+	for i := 0; i < len(r); i++ {
+		if !isLetter(r[i]) && !isDigitByte(r[i]) && strings.IndexByte(" \t/:@=,.-_+", r[i]) < 0 {
+			return false // a symbol is a password's, not a frame's
+		}
+	}
+	// A path frame is rooted at an expansion or at /: "$HOME/.ssh2/$pm_k".
+	path := strings.Contains(r, "/") && (v[0] == '$' || v[0] == '/')
+	for _, f := range strings.FieldsFunc(r, func(c rune) bool { return strings.ContainsRune(" \t/:@=,.-_+", c) }) {
+		switch {
+		case f != strings.ToLower(f) && f != strings.ToUpper(f) && !(isUpperByte(f[0]) && f[1:] == strings.ToLower(f[1:]) && dictWord(strings.ToLower(f))):
+			return false // IjdJ, Zr: one case, or a capitalized word (Default)
+		case path && len(f) <= 20 && (!hasDigitAndLetter(f) || len(f) <= 5), len(f) <= 4 && !hasDigitAndLetter(f), f == strings.ToUpper(f) && !hasDigitAndLetter(f) && len(f) <= 12, dictWord(strings.ToLower(f)):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// wholeExpansion reports a value that is one shell expansion and nothing else ($root_password,
+// ${PASS}, $(cat /run/secrets/db)): a variable's or a command's, no literal.
+func wholeExpansion(v string) bool {
+	return v != "" && (v[0] == '$' || v[0] == '`') && shellExpansionEnd(v, 0) == len(v)
+}
+
+// optionList reports a position inside a list of long options as getopt takes them
+// (-l arch:,auth-key:,clean,help; long_opts="arch:,auth-key:,name:"): names, each with
+// the colons that say it takes an argument, joined by commas. No value is in it.
+func optionList(s string, p int) bool {
+	i, j := p, p
+	for i > 0 && (isNameByte(s[i-1]) || s[i-1] == ':' || s[i-1] == ',') {
+		i--
+	}
+	for j < len(s) && (isNameByte(s[j]) || s[j] == ':' || s[j] == ',') {
+		j++
+	}
+	list := s[i:j]
+	if strings.Count(list, ",") < 2 {
+		return false
+	}
+	for _, o := range strings.Split(list, ",") {
+		o = strings.TrimRight(o, ":")
+		if o == "" || strings.Contains(o, ":") || !isLetter(o[0]) && o[0] != '-' {
+			return false
+		}
+		for k := 0; k < len(o); k++ {
+			if !isLetter(o[k]) && !isDigitByte(o[k]) && o[k] != '-' && o[k] != '_' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// sudoersTag reports the NOPASSWD: or PASSWD: tag of a sudoers rule (%wheel ALL=(ALL:ALL)
+// NOPASSWD: ALL, echo 'deploy ALL=(ALL) NOPASSWD:ALL' >> /etc/sudoers, as Dockerfiles
+// write): it says whether sudo asks for a password, and the commands follow it.
+func sudoersTag(s string, nameStart, nameEnd int) bool {
+	name := s[nameStart:nameEnd]
+	if name != "NOPASSWD" && name != "PASSWD" || nameEnd >= len(s) || s[nameEnd] != ':' || nameStart == 0 || strings.IndexByte(" )=:", s[nameStart-1]) < 0 {
+		return false
+	}
+	// The rule's user and hosts before it: deploy ALL=(ALL) NOPASSWD:, %sudo ALL=NOPASSWD:
+	// (a YAML key PASSWD: opens its line).
+	// After it, the commands: ALL, a path, a negation or an alias.
+	ls, _ := shellLine(s, nameStart)
+	cmd := strings.TrimLeft(s[nameEnd+1:], " \t")
+	return strings.Contains(s[ls:nameStart], "ALL") && strings.IndexByte(s[ls:nameStart], '=') >= 0 &&
+		(strings.HasPrefix(cmd, "ALL") || strings.HasPrefix(cmd, "/") || strings.HasPrefix(cmd, "!") || cmd != "" && isUpperByte(cmd[0]) && identifierWords(strings.Fields(cmd)[0]) && strings.Fields(cmd)[0] == strings.ToUpper(strings.Fields(cmd)[0]))
+}
+
+// flagNoValue reports a flag matched at s[m0:] with its value at s[start:end] where the
+// value is none: a file descriptor's number (--passphrase-fd 0), a case pattern's glob
+// (--private-key=?*)), the prefix a parameter expansion strips (${1#--private-key=}), or
+// a usage line's placeholder before its description (--private-key=file     read the
+// private key from file, -S | --auth-key K  insert auth key 'K', --root_password  set
+// container root password). A script's continuation line passing a value
+// (  --password S3cr3tpw \) has no description after it, so it stays masked.
+func flagNoValue(s string, m0, start, end int) bool {
+	v := s[start:end]
+	flag := strings.TrimRight(s[m0:start], " \t=\"'")
+	switch {
+	case isDigits(v) && len(v) <= 2 && strings.HasSuffix(strings.ToLower(flag), "-fd"):
+		return true
+	case strings.Trim(v, "?*)") == "" && (strings.HasSuffix(v, ")") || end < len(s) && s[end] == ')'):
+		return true
+	case m0 > 1 && (s[m0-1] == '#' || s[m0-1] == '%') && strings.Contains(s[max(0, m0-12):m0], "${"):
+		return true
+	}
+	ls, le := shellLine(s, m0)
+	head := strings.TrimLeft(s[ls:m0], " \t")
+	if head != "" && strings.Trim(head, "-, |") != "" && !(len(head) <= 6 && head[0] == '-') {
+		return false // the flag opens the line, or follows its short form (-S, --auth-key)
+	}
+	gap := 0
+	for k := start - 1; k > m0 && (s[k] == ' ' || s[k] == '\t'); k-- {
+		gap++
+	}
+	metavar := v == strings.ToUpper(v) && !hasDigitAndLetter(v) || v == "file" || v == "path" || v == "name"
+	if !metavar && gap < 2 {
+		return false
+	}
+	rest := strings.TrimSpace(s[end:le])
+	if metavar && (strings.HasPrefix(s[end:le], "  ") || strings.HasPrefix(s[end:le], "\t")) || gap >= 2 && lowerWord(v) {
+		return prose(rest)
+	}
+	return metavar && len(v) > 2 && prose(rest)
+}
+
+// prose reports a description: three or more words of letters, the first a word's.
+func prose(r string) bool {
+	words := strings.Fields(r)
+	if len(words) < 3 || strings.HasSuffix(r, "\\") {
+		return false
+	}
+	letters := 0
+	for _, w := range words {
+		if strings.Trim(w, ".,;:'\"()") != "" && identifierWords(strings.Trim(w, ".,;:'\"()")) {
+			letters++
+		}
+	}
+	return letters*4 >= len(words)*3 && isLetter(words[0][0])
+}
+
+// passwdEntry reports a line of /etc/passwd (root:*:0:0:root:/root:/bin/bash): seven
+// fields, the user's and group's ids in digits, a home and a shell. What follows the ids is
+// a name and two paths, not the password a .pgpass line ends with; the password field of
+// a passwd line is x or * (a real hash is the password-hash rule's).
+func passwdEntry(s string, p int) bool {
+	ls, le := shellLine(s, p)
+	f := strings.Split(strings.TrimSpace(s[ls:le]), ":")
+	return len(f) == 7 && isDigits(f[2]) && isDigits(f[3]) && strings.HasPrefix(f[5], "/") && (f[6] == "" || strings.HasPrefix(f[6], "/"))
 }

@@ -49,3 +49,89 @@ func TestZshCompletionSpecs(t *testing.T) {
 		require.False(t, zshSpec("admin:S3cr3tpw", 0, 0))
 	})
 }
+
+func TestShellValues(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			"\t\tLOGINPASS=`head -n1`",
+			"\t\t\tMOUNTPASS=`random_passphrase $KEYBYTES`",
+			`	ssh-copy-id -i "$KDUMP_SSH_KEY" "$KDUMP_SSH_USER@$KDUMP_SSH_TARGET" >/dev/null 2>&1`,
+			`    [ -n "$IMAGE_ID" ] && ENTRY_TOKEN_SEARCH="$ENTRY_TOKEN_SEARCH $IMAGE_ID"`,
+			`    ENTRY_TOKEN_SEARCH="$ENTRY_TOKEN_SEARCH Default"`,
+			`                    _CRYPTTAB_KEY="/FIXME-initramfs-rootmnt$_CRYPTTAB_KEY" # preserve mangled name`,
+			`			PRIVATEKEY="--private-key=$2"`,
+			`        echo "root:$root_password" | chroot $rootfs_path chpasswd`,
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{`PASSWORD='hunter2!x9'`, "hunter2!x9"},
+			{`PASSWORD="hunter2$x9"`, "hunter2"},
+			{`DB_PASS="Tr0ub4dor&3$SUFFIX"`, "Tr0ub4dor&3"},
+			{`API_TOKEN="S3cr3tValue9$SUFFIX"`, "S3cr3tValue9"},
+			{`DB_PASSWORD="Xk9mQ2vLp7wR@$HOST"`, "Xk9mQ2vLp7wR"},
+			{"func main() {\n\tpassword := \"f{z($g8Heax1fEG$q9\"\n\trun(password)\n}\n", "g8Heax1fEG"},
+			{"func main() {\n\tpwd := \"hiD$MO?1=3/p7h1VjL\"\n\trun(pwd)\n}\n", "p7h1VjL"},
+			{`dataSource.setToken("bvVW9Yu]6r~3@NQK$B");`, "bvVW9Yu"},
+			{`PASSWORD="/p7h1VjL$AB"`, "p7h1VjL"},
+			{"resource \"aws_db_instance\" \"main\" {\n  username = \"admin\"\n  sas_token = \"Zr$4BJN,+IjdJ$tj94\"\n}\n", "IjdJ"},
+			{`SAS_TOKEN="Zr$4BJN,IjdJ$tj94"`, "IjdJ"},
+			{"jobs:\n  deploy:\n    env:\n      PASSWD: Summer2024!\n", "Summer2024!"},
+			{"deploy ALL=(ALL) PASSWD: Xk9mQ2vLp7wR", "Xk9mQ2vLp7wR"},
+			{`PASSWORD='abc$defGh1'`, "abc$defGh1"},
+			{"PASSWORD=`echo hunter2x9`", "hunter2x9"},
+			{"PASSWORD=`printf S3cr3tpw`", "S3cr3tpw"},
+			{`echo "root:S3cr3tpw" | chpasswd`, "S3cr3tpw"},
+			{`echo 'root:Xk9mQ2vLp7' | chpasswd`, "Xk9mQ2vLp7"},
+			{`export GITHUB_TOKEN=ghp_aBcD1234eFgH5678iJkL9012mNoP3456qRsT`, "ghp_aBcD1234eFgH5678iJkL9012mNoP3456qRsT"},
+		})
+	})
+	t.Run("shape", func(t *testing.T) {
+		require.True(t, expandedFrame("$HOME/.ssh2/$pm_k"), "a path frame")
+		require.True(t, expandedFrame("${1#--private-key=}"))
+		require.False(t, expandedFrame("correcthorsebattery$n"), "no English word, no path")
+		require.False(t, expandedFrame("plain"), "no expansion")
+		require.True(t, commandText("head -n1"))
+		require.False(t, commandText("echo hunter2"))
+		require.True(t, wholeExpansion("$root_password"))
+		require.False(t, wholeExpansion("$x-S3cr3t"))
+	})
+}
+
+func TestShellFlagsAndTables(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			"      --private-key=file     read the private key from file",
+			"   -S | --auth-key K  insert auth key 'K'",
+			"  -S, --auth-key=KEYFILE SSH public key to inject into the container as the root user.",
+			"  -r,--root_password  set container root password",
+			"\t    --private-key|--private-key=?*)",
+			`		elif [ "$1" != "${1#--private-key=}" ]; then`,
+			`    opts="$opts --logger-file /dev/null --batch --no-tty --passphrase-fd 0"`,
+			`    local long_opts="arch:,auth-key:,name:,path:,tarball:,userdata:,verbose,version:,rootfs:,mapped-uid:,mapped-gid:"`,
+			`options=$(getopt -o hp:n:a:r:cI:FS: -l arch:,auth-key:,clean,help,enable-non-free,mirror:,keyring:,name:,packages:,path:,release:,rootfs:,security-mirror:,interpreter-path:,flush-cache -- "$@")`,
+			"    echo '%wheel ALL=(ALL:ALL) NOPASSWD: ALL' > /usr/local/etc/sudoers.d/ansible-test",
+			`RUN echo 'deploy ALL=(ALL) NOPASSWD:ALL' >> /etc/sudoers`,
+			"cat > /etc/passwd <<'EOF'\ndaemon:*:1:1:daemon:/usr/sbin:/usr/sbin/nologin\nsync:*:4:65534:sync:/bin:/bin/sync\nnobody:*:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\nEOF",
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{"docker login \\\n  --username admin \\\n  --password S3cr3tpw9 \\\n  registry.example.com", "S3cr3tpw9"},
+			{"  --password 'S3cr3t!pw' \\", "S3cr3t!pw"},
+			{`mysql --password 'S3cr3t!pw' -u root`, "S3cr3t!pw"},
+			{`curl -u admin:S3cr3tpw https://example.com/api`, "S3cr3tpw"},
+			{`gpg --batch --passphrase Xk9mQ2vLp7wR --decrypt file.gpg`, "Xk9mQ2vLp7wR"},
+			{`redis-server --requirepass Xk9mQ2vLp7wR`, "Xk9mQ2vLp7wR"},
+			{"db.example.com:5432:app:deploy:Xk9mQ2vLp7wR", "Xk9mQ2vLp7wR"},
+			{`echo 'db.example.com:5432:app:deploy:Xk9mQ2vLp7wR' >> ~/.pgpass`, "Xk9mQ2vLp7wR"},
+			{"root:$6$saltsalt$0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ./0123456789ab:19000:0:99999:7:::", "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"},
+		})
+	})
+}
