@@ -181,7 +181,7 @@ func zshMessage(r string) bool {
 // shellNoSecret reports a keyword-assignment candidate, its name at s[nameStart:nameEnd],
 // that a shape of shell holds no value for.
 func shellNoSecret(s string, nameStart, nameEnd int) bool {
-	if zshSpecAt(s, nameStart) || optionList(s, nameStart) || sudoersTag(s, nameStart, nameEnd) {
+	if zshSpecAt(s, nameStart) || optionList(s, nameStart) || sudoersTag(s, nameStart, nameEnd) || substringExpansion(s, nameStart, nameEnd) {
 		return true
 	}
 	// imap.pass:'password git imap-send should use:password:->string': a table's entry.
@@ -199,7 +199,7 @@ func shellRuleNoSecret(id, s string, m0, start, end int) bool {
 	if !shellPasswordRules[id] {
 		return false
 	}
-	if zshSpecAt(s, start) || optionList(s, start) || flagNoValue(s, m0, start, end) || passwdEntry(s, start) {
+	if zshSpecAt(s, start) || optionList(s, start) || flagNoValue(s, m0, start, end) || passwdEntry(s, start) || patternValue(s, start) || commandWord(s, m0) == "ulimit" {
 		return true
 	}
 	// echo "root:$root_password" | chpasswd: the user's and the password's variables.
@@ -271,6 +271,12 @@ func specDescribed(line string, p int) bool {
 func shellValue(s string, vs, ve int) bool {
 	if vs < 2 || ve > len(s) || vs >= ve {
 		return false
+	}
+	if patternValue(s, vs) {
+		return true
+	}
+	if v := s[vs:ve]; strings.HasSuffix(v, "/") && wholeExpansion(strings.TrimSuffix(v, "/")) && commandWord(s, vs) == "sed" {
+		return true // sed "s/^api_key = .*/api_key = $API_KEY/": the replacement's variable
 	}
 	switch s[vs-1] {
 	case '`':
@@ -501,4 +507,69 @@ func passwdEntry(s string, p int) bool {
 	ls, le := shellLine(s, p)
 	f := strings.Split(strings.TrimSpace(s[ls:le]), ":")
 	return len(f) == 7 && isDigits(f[2]) && isDigits(f[3]) && strings.HasPrefix(f[5], "/") && (f[6] == "" || strings.HasPrefix(f[6], "/"))
+}
+
+// substringExpansion reports ${name: -4}, ${name:2} or ${name:0:8}: the part of a variable
+// an offset and a length pick, after the name's colon; no value is written there.
+func substringExpansion(s string, nameStart, nameEnd int) bool {
+	if nameStart < 2 || s[nameStart-2:nameStart] != "${" || nameEnd >= len(s) || s[nameEnd] != ':' {
+		return false
+	}
+	i := nameEnd + 1
+	if i < len(s) && s[i] == ' ' {
+		i++
+		if i < len(s) && s[i] == '-' {
+			i++ // ${name: -4}: the blank keeps :- from being a default
+		}
+	}
+	j := i
+	for j < len(s) && isDigitByte(s[j]) {
+		j++
+	}
+	return j > i && j < len(s) && (s[j] == '}' || s[j] == ':')
+}
+
+// regexOpenings open a regular expression's pattern, not a value.
+var regexOpenings = []string{".*", ".+", "[^", "\\s", "\\S", "\\w", "[[:", "(.*", "\\(.*"}
+
+// patternValue reports a value at s[vs:] that opens a regular expression, on a line that
+// runs sed, grep, awk or perl or matches with =~ (sed -i 's/^password=.*/password=/',
+// grep -E '^passwd:[^#]*\s(systemd)', [[ "$token" =~ [[:alnum:]] ]]): the keyword is in a
+// pattern that finds a setting. The replacement of a substitution that writes a value
+// (s/^password=.*/password=S3cr3tpw/) opens with no pattern, so it stays masked.
+func patternValue(s string, vs int) bool {
+	if vs >= len(s) {
+		return false
+	}
+	opens := false
+	for _, o := range regexOpenings {
+		if strings.HasPrefix(s[vs:], o) {
+			opens = true
+			break
+		}
+	}
+	if !opens {
+		return false
+	}
+	ls, le := shellLine(s, vs)
+	line := s[ls:le]
+	if strings.Contains(line, "=~") {
+		return true
+	}
+	for _, w := range strings.Fields(line) {
+		switch strings.TrimLeft(w, "({`$") {
+		case "sed", "grep", "egrep", "awk", "gawk", "perl", "rg":
+			return true
+		}
+	}
+	return false
+}
+
+// commandWord returns the first word of the line holding s[p].
+func commandWord(s string, p int) string {
+	ls, le := shellLine(s, p)
+	if w := strings.Fields(s[ls:le]); len(w) > 0 {
+		return w[0]
+	}
+	return ""
 }

@@ -135,3 +135,30 @@ func TestShellFlagsAndTables(t *testing.T) {
 		})
 	})
 }
+
+func TestShellPatterns(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			"sed -i 's/^password=.*/password=/' config.ini",
+			`grep -E '^passwd:[^#]*\s(systemd)' /etc/nsswitch.conf`,
+			`		sed -E -i "${DPKG_ROOT}/etc/nsswitch.conf" -e '/^passwd:\s[^#]*$/ s/$/ systemd/' -e '/^passwd:\s.*#/ s/#/ systemd #/'`,
+			`sed -i "s/^api_key = .*/api_key = $API_KEY/" settings.toml`,
+			`    if [[ "$token" =~ [[:alnum:]] && ! "$token" =~ "=" ]]; then`,
+			`    if [ "${authkey: -4}" != ".pub" ]; then`,
+			`    short="${token:0:8}"`,
+			"\t\t\tulimit -p unlimited",
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{"sed -i 's/^password=.*/password=S3cr3tpw9/' config.ini", "S3cr3tpw9"},
+			{`sed -i "s/^api_key = .*/api_key = sk_live_51HfQx2eZvKYlo2C8aZq7rT3u/" settings.toml`, "sk_live_51HfQx2eZvKYlo2C8aZq7rT3u"},
+			{`PASSWORD='.*Xk9mQ2vLp7wR'`, "Xk9mQ2vLp7wR"},
+			{`DB_PASSWORD="${DB_PASSWORD:-Xk9mQ2vLp7wR}"`, "Xk9mQ2vLp7wR"},
+			{`sudo -S -p '' ulimit <<< 'Xk9mQ2vLp7wR'`, "Xk9mQ2vLp7wR"},
+		})
+	})
+}
