@@ -181,6 +181,9 @@ func zshMessage(r string) bool {
 // shellNoSecret reports a keyword-assignment candidate, its name at s[nameStart:nameEnd],
 // that a shape of shell holds no value for.
 func shellNoSecret(s string, nameStart, nameEnd int) bool {
+	if programName(s, nameStart, nameEnd) {
+		return true
+	}
 	if zshSpecAt(s, nameStart) || optionList(s, nameStart) || sudoersTag(s, nameStart, nameEnd) || substringExpansion(s, nameStart, nameEnd) {
 		return true
 	}
@@ -279,6 +282,11 @@ func shellValue(s string, vs, ve int) bool {
 		return true // sed "s/^api_key = .*/api_key = $API_KEY/": the replacement's variable
 	}
 	switch s[vs-1] {
+	case ':':
+		// ${PASSWORD_STORE_DIR:-$HOME/.password-store/}: a default made of expansions.
+		v := s[vs:ve]
+		ls, _ := shellLine(s, vs)
+		return len(v) > 1 && (v[0] == '-' || v[0] == '=') && strings.Contains(s[max(ls, vs-64):vs], "${") && expandedFrame(strings.TrimRight(v[1:], "}"))
 	case '`':
 		return s[vs-2] == '=' && commandText(s[vs:ve])
 	case '"':
@@ -447,7 +455,9 @@ func sudoersTag(s string, nameStart, nameEnd int) bool {
 }
 
 // flagNoValue reports a flag matched at s[m0:] with its value at s[start:end] where the
-// value is none: a file descriptor's number (--passphrase-fd 0), a case pattern's glob
+// value is none: the next option of a list (--token --registry, as completion scripts
+// list a command's options), a file descriptor's number (--passphrase-fd 0), a case
+// pattern's glob
 // (--private-key=?*)), the prefix a parameter expansion strips (${1#--private-key=}), or
 // a usage line's placeholder before its description (--private-key=file     read the
 // private key from file, -S | --auth-key K  insert auth key 'K', --root_password  set
@@ -463,6 +473,8 @@ func flagNoValue(s string, m0, start, end int) bool {
 		return true
 	case m0 > 1 && (s[m0-1] == '#' || s[m0-1] == '%') && strings.Contains(s[max(0, m0-12):m0], "${"):
 		return true
+	case optionWord(v) && start > 0 && (s[start-1] == ' ' || s[start-1] == '\t'):
+		return true // compgen -W "--token --registry", opts="--access-key --os-user": the next option
 	}
 	ls, le := shellLine(s, m0)
 	head := strings.TrimLeft(s[ls:m0], " \t")
@@ -572,4 +584,63 @@ func commandWord(s string, p int) string {
 		return w[0]
 	}
 	return ""
+}
+
+// programWords end a name that holds a program to run, not a credential.
+var programWords = map[string]bool{"program": true, "prog": true, "cmd": true, "command": true, "bin": true, "binary": true,
+	"exe": true, "executable": true, "tool": true}
+
+// programName reports a name for a program (__grub_mkpasswd_pbkdf2_program, PASSWD_CMD)
+// assigned the program's name, which spells the name's words again
+// ("grub-mkpasswd-pbkdf2"), or its path (/usr/bin/pass). A value of its own under such a
+// name (PASSWORD_CMD="Xk9mQ2vLp7wR") is left to the other rules.
+func programName(s string, nameStart, nameEnd int) bool {
+	parts := nameParts(strings.Trim(s[nameStart:nameEnd], "_"))
+	if len(parts) < 2 || !programWords[parts[len(parts)-1]] || nameEnd+2 >= len(s) || s[nameEnd] != '=' {
+		return false
+	}
+	vs := nameEnd + 1
+	if s[vs] == '"' || s[vs] == '\'' {
+		vs++
+	}
+	ve := vs
+	for ve < len(s) && (isNameByte(s[ve]) || s[ve] == '/') {
+		ve++
+	}
+	v := s[vs:ve]
+	if v == "" || ve < len(s) && !strings.ContainsRune("\"' \t\n;", rune(s[ve])) {
+		return false
+	}
+	if v[0] == '/' {
+		return true
+	}
+	words := map[string]bool{}
+	for _, p := range parts {
+		words[p] = true
+	}
+	shared, own := 0, 0
+	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		if words[strings.ToLower(f)] {
+			shared++
+		} else {
+			own++
+		}
+	}
+	return shared >= 1 && own < shared
+}
+
+// optionWord reports an option's name: a dash or two, then lower-case letters, digits and
+// dashes (--registry, --os-user, -p). A value opening with a dash has an upper-case letter
+// or a symbol in it (-Xk9mQ2vLp7wR), or is no value the shell would pass.
+func optionWord(v string) bool {
+	w := strings.TrimPrefix(strings.TrimPrefix(v, "-"), "-")
+	if len(w) == len(v) || w == "" || !(w[0] >= 'a' && w[0] <= 'z') {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if !(w[i] >= 'a' && w[i] <= 'z') && !isDigitByte(w[i]) && w[i] != '-' && w[i] != '_' {
+			return false
+		}
+	}
+	return true
 }

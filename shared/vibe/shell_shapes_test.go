@@ -11,7 +11,9 @@ import (
 // MIT-like), lxc-templates (LGPL-2+), ecryptfs-utils, dracut-core, kdump-tools and
 // cryptsetup-initramfs (GPL-2+), debootstrap (MIT), systemd's kernel-install and
 // libnss-systemd's maintainer script (LGPL-2.1+), ansible-core's test bootstrap (GPL-3+),
-// fzf's examples and dehydrated (MIT). The rows of secrets are made up.
+// fzf's examples and dehydrated (MIT), grub-common's and pass's bash completions (GPL-3+,
+// GPL-2+), cargo's (MIT or Apache-2.0) and ceph-common's (LGPL-2.1). The rows of secrets
+// are made up.
 
 func TestZshCompletionSpecs(t *testing.T) {
 	t.Parallel()
@@ -157,6 +159,8 @@ func TestShellPatterns(t *testing.T) {
 			`    if [ "${authkey: -4}" != ".pub" ]; then`,
 			`    short="${token:0:8}"`,
 			"\t\t\tulimit -p unlimited",
+			`	local opt__publish="$opt_common $opt_mani $opt_feat $opt_lock $opt_parallel --allow-dirty --dry-run --token --no-verify --index --registry --target --target-dir"`,
+			`            COMPREPLY=( $(compgen -W "--uid --subuser --access-key --os-user --email --auth_uid --secret --os-secret --gen-access-key --gen-secret \`,
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -166,6 +170,32 @@ func TestShellPatterns(t *testing.T) {
 			{`PASSWORD='.*Xk9mQ2vLp7wR'`, "Xk9mQ2vLp7wR"},
 			{`DB_PASSWORD="${DB_PASSWORD:-Xk9mQ2vLp7wR}"`, "Xk9mQ2vLp7wR"},
 			{`sudo -S -p '' ulimit <<< 'Xk9mQ2vLp7wR'`, "Xk9mQ2vLp7wR"},
+			{`cargo publish --token Xk9mQ2vLp7wRz8 --registry crates-io`, "Xk9mQ2vLp7wRz8"},
+			{`app --password -Xk9mQ2vLp7wR --user admin`, "Xk9mQ2vLp7wR"},
+			{`radosgw-admin user modify --uid=app --access-key AKIAIOSFODNN7EXAMPLE --secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`, "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"},
+		})
+	})
+}
+
+func TestShellDefaultsAndPrograms(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			"__grub_mkpasswd_pbkdf2_program=\"grub-mkpasswd-pbkdf2\"",
+			"PASSWD_CMD=/usr/bin/passwd",
+			"\tlocal prefix=\"${PASSWORD_STORE_DIR:-$HOME/.password-store/}\"",
+			`: "${TOKEN_FILE:=$XDG_CONFIG_HOME/app/token}"`,
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{`PASSWORD_CMD="Xk9mQ2vLp7wR"`, "Xk9mQ2vLp7wR"},
+			{`TOKEN_PROGRAM=ghp_aBcD1234eFgH5678iJkL9012mNoP3456qRsT`, "ghp_aBcD1234eFgH5678iJkL9012mNoP3456qRsT"},
+			{`DB_PASSWORD="${DB_PASSWORD:-Xk9mQ2vLp7wR}"`, "Xk9mQ2vLp7wR"},
+			{`: "${API_TOKEN:=Xk9mQ2vLp7wRz8}"`, "Xk9mQ2vLp7wRz8"},
+			{`PASSWORD="${PASSWORD:-hunter2$x9}"`, "hunter2"},
 		})
 	})
 }
