@@ -47,7 +47,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				continue // arn:aws:secretsmanager:…:secret:db-AbCd: a secret's name in an ARN
 			}
 			name := strings.Trim(chunk[nameStart:nameEnd], ".-")
-			if fs := flagStart(chunk, nameStart); fs >= 0 && (flagTakesNoSecret(chunk[fs:nameEnd]) || secretNameValue(flagValue(chunk, nameEnd))) || qualifiedKey(chunk, nameStart, name) || testStatus(chunk, nameStart, name) || gitRefUpdate(chunk, nameStart) || strings.IndexByte(name, '-') >= 0 && idHeaderName(strings.ToLower(name)) || notAssignedName(chunk, nameStart, nameEnd) || passVerb(chunk, nameStart, name) || hclBlockLabel(chunk, nameStart) || iacNameNoSecret(name) || protoFieldNumber(chunk, nameEnd) {
+			if fs := flagStart(chunk, nameStart); fs >= 0 && (flagTakesNoSecret(chunk[fs:nameEnd]) || secretNameValue(flagValue(chunk, nameEnd))) || qualifiedKey(chunk, nameStart, name) || testStatus(chunk, nameStart, name) || gitRefUpdate(chunk, nameStart) || strings.IndexByte(name, '-') >= 0 && idHeaderName(strings.ToLower(name)) || notAssignedName(chunk, nameStart, nameEnd) || passVerb(chunk, nameStart, name) || hclBlockLabel(chunk, nameStart) || iacNameNoSecret(name) || protoFieldNumber(chunk, nameEnd) || shellNoSecret(chunk, nameStart, nameEnd) {
 				continue // gpg --export-secret-keys KEYID: a flag that acts on secrets; Cache key: …
 			}
 			if docCommentTag(chunk, nameStart, nameEnd) || restFieldName(chunk, nameStart, nameEnd) {
@@ -156,6 +156,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			literal := quoted || query || def || configLiteral(chunk, nameStart, nameEnd, vs, ve) && !callLike.MatchString(chunk[vs:ve])
 			if kubectlResult(chunk, ve) {
 				continue // secret "app-tls" created: a resource's name
+			}
+			if shellValue(chunk, vs, ve) {
+				continue // LOGINPASS=`head -n1`, KEY="$HOME/.ssh/$name": computed when the line runs
 			}
 			code := !quoted && !def && codeValue(chunk, vs, ve)
 			if !code && !wordsNoSecret(chunk, vs, ve, name, literal) && keepKeyword(name, chunk[vs:ve], literal) {

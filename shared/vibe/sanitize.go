@@ -690,6 +690,9 @@ func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 		if !ok || r.check != nil && !r.check(chunk[start:end]) || r.matchCheck != nil && !r.matchCheck(chunk[m[0]:m[1]]) {
 			continue
 		}
+		if shellRuleNoSecret(r.id, chunk, m[0], start, end) {
+			continue
+		}
 		if r.whole {
 			start, end = m[0], m[1]
 		}
