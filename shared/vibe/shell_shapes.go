@@ -63,9 +63,6 @@ var zshCompletionCalls = map[string]bool{"_arguments": true, "_message": true, "
 func zshSpecAt(s string, p int) bool {
 	ls, le := shellLine(s, p)
 	line := s[ls:le]
-	if !zshCompletionText(s) && !zshSpecLine(line) {
-		return false
-	}
 	if w := strings.Fields(line); len(w) > 0 && zshCompletionCalls[w[0]] && p-ls > strings.Index(line, w[0]) {
 		return true
 	}
@@ -92,35 +89,6 @@ func zshSpecAt(s string, p int) bool {
 		after = line[qe+1]
 	}
 	return zshSpec(line[qs:qe], before, after)
-}
-
-// zshCompletionText reports text of a zsh completion function: specs are written only
-// there, as arguments of its calls, so text naming none of them ("[DEBUG] client: using
-// API_KEY=…", a log line with a bracketed tag) holds no spec.
-func zshCompletionText(s string) bool {
-	if strings.Contains(s, "#compdef") || strings.Contains(s, "compadd") {
-		return true
-	}
-	for c := range zshCompletionCalls {
-		if strings.Contains(s, c) {
-			return true
-		}
-	}
-	return false
-}
-
-// zshSpecLine reports a line laid out as a line of an _arguments call's specs, for a chunk
-// cut from the middle of one: it opens with a quoted spec ('--ftp-pass[…]', "1:password",
-// '(-w --password)') or a brace list of spellings ({-p+,--password=}).
-func zshSpecLine(line string) bool {
-	t := strings.TrimLeft(line, " \t#") // a spec commented out is one too
-	if strings.HasPrefix(t, "{-") || strings.HasPrefix(t, "{+") || strings.HasPrefix(t, "-{") || strings.HasPrefix(t, "+{") {
-		return true
-	}
-	if strings.Contains(t, ":->") {
-		return true // a state action ('…:password:->string'), zsh's own grammar
-	}
-	return len(t) > 1 && (t[0] == '\'' || t[0] == '"') && (strings.IndexByte("-+(*:", t[1]) >= 0 || isDigitByte(t[1]))
 }
 
 // zshSpec reports a quoted string that is one of zsh's option specs, before and after being
@@ -158,7 +126,10 @@ func zshSpec(c string, before, after byte) bool {
 		}
 		return i < len(c) && c[i] == ':' && zshMessage(c[i+1:])
 	}
-	if i < len(c) && c[i] == '[' {
+	if i < len(c) && c[i] == '[' && named {
+		// A description belongs to the option named before it ('--ftp-pass[…]',
+		// {-p+,--password=}'[…]'); a text opening with a bracket ("[DEBUG] client: …", a
+		// log line's tag) names none.
 		j := strings.IndexByte(c[i:], ']')
 		if j < 0 {
 			return false
