@@ -114,3 +114,88 @@ func base64Prose(tok string) bool {
 	}
 	return false
 }
+
+// lexerTokenNameWords are the words a lexer's or a highlighter's names put beside token
+// (defaultToken, tokenPostfix, tokenValue, tokenStart, space_before_token): a name about a
+// lexical token, not an issued credential.
+var lexerTokenNameWords = map[string]bool{"token": true, "tokens": true, "default": true, "type": true, "value": true,
+	"start": true, "end": true, "postfix": true, "prefix": true, "kind": true, "text": true, "next": true, "prev": true,
+	"current": true, "cur": true, "last": true, "first": true, "raw": true, "space": true, "before": true, "after": true}
+
+// scopeRoots are the words a highlighter's token type opens with: TextMate's scope roots
+// (comment, keyword, storage.type, entity.name.function…) and the types Ace and Monaco add
+// (paren.lparen, identifier, regexp.charclass).
+var scopeRoots = map[string]bool{"comment": true, "constant": true, "entity": true, "invalid": true, "keyword": true,
+	"markup": true, "meta": true, "storage": true, "string": true, "support": true, "variable": true, "punctuation": true,
+	"text": true, "source": true, "paren": true, "lparen": true, "rparen": true, "regexp": true, "regex": true,
+	"identifier": true, "operator": true, "number": true, "numeric": true, "delimiter": true, "tag": true,
+	"attribute": true, "annotation": true, "emphasis": true, "heading": true, "strong": true, "escape": true,
+	"function": true, "type": true, "bracket": true, "brackets": true, "predefined": true, "namespace": true,
+	"xml-pe": true, "empty_line": true, "whitespace": true, "nospell": true, "doctype": true, "literal": true}
+
+// lexerTokenWord reports a lexical token's type under a name for one: a highlighter's rule
+// ({token: "keyword.control.assembly", regex: …}, defaultToken: "invalid"), a lexer's
+// comparison (if (token === 'option')) or a token handed to a call (token("num", valid)).
+// Lexers, parsers and syntax highlighters (Ace, Monaco, CodeMirror, Prism, acorn) name
+// their token types with English words, alone or joined by dots into a TextMate scope, and
+// a file name's suffix (tokenPostfix: ".js"). A token a service issues is random or
+// prefixed, never English words in lower case: the name must be made of token and those
+// words only (not apiToken, accessToken or an upper-case TOKEN a config sets), and the
+// value of letters, '.' and '-' whose parts are mostly English words (a language's short
+// name may end a scope: comment.line.double-slash.lsl). A glued run of letters
+// (correcthorsebatterystaple, abcdefghijklmnop) is no word, and stays masked.
+func lexerTokenWord(name, v string) bool {
+	if name == strings.ToUpper(name) || !strings.Contains(strings.ToLower(name), "token") {
+		return false
+	}
+	for _, p := range nameParts(name) {
+		if !lexerTokenNameWords[p] {
+			return false
+		}
+	}
+	v = strings.Trim(v, "\"'`")
+	if len(v) >= 2 && len(v) <= 7 && v[0] == '.' && lowerAlnum(v[1:]) {
+		return true // tokenPostfix: ".js": a file name's suffix
+	}
+	v = strings.TrimPrefix(v, "@") // Monaco's @brackets, @rematch
+	if v == "" || len(v) > 80 || !isLetter(v[0]) {
+		return false
+	}
+	if root, rest, _ := strings.Cut(v, "."); scopeRoots[root] {
+		// paren.lparen, string.cdata.xml, text.tag-whitespace.xml, markup.heading.1 and
+		// Monaco's keyword.$0 (the matched group's text put in the type).
+		for i := 0; i < len(rest); i++ {
+			if !isAlnum(rest[i]) && strings.IndexByte(".-_$", rest[i]) < 0 {
+				return false
+			}
+		}
+		return true
+	}
+	for i := 0; i < len(v); i++ {
+		if !isLetter(v[i]) && strings.IndexByte(".-_", v[i]) < 0 {
+			return false
+		}
+	}
+	parts := nameParts(v)
+	words, short := 0, 0
+	for _, p := range parts {
+		switch {
+		case dictWord(p):
+			words++
+		case len(p) <= 8:
+			short++
+		default:
+			return false
+		}
+	}
+	return words > 0 && words >= short || len(parts) == 1 && len(v) <= 4
+}
+
+func lowerAlnum(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigitByte(s[i]) && (s[i] < 'a' || s[i] > 'z') {
+			return false
+		}
+	}
+	return s != ""
+}

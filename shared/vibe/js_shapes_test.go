@@ -77,3 +77,33 @@ func TestBase64Prose(t *testing.T) {
 	})
 	require.False(t, base64Prose(base64.StdEncoding.EncodeToString([]byte("user:correct-horse-battery-staple-and-more-words-here-xyz"))), "one unbroken word")
 }
+
+func TestLexerTokenWord(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		`                token: "comment",`,
+		`    this.$rules = { start: [{ token: 'keyword.control.assembly', regex: "(?:mov|add)" }] };`,
+		`            token : ["entity.name.function", "text", "keyword.operator", "text", "storage.type"],`,
+		`{token:"paren.lparen",regex:"[[({]"},{token:"text.tag-whitespace.xml",regex:"[ ]+"}`,
+		`      [/\[/, { token: "@brackets", next: "@nestedCall" }],`,
+		`  "@keywords": { token: "keyword.$0" },`,
+		`      if (token === "option") {`,
+		`      if (token === 'halfAMinute') {`,
+		`          return token("num", valid);`,
+		`    defaultToken: "invalid",`,
+		`    tokenPostfix: ".js",`,
+	)
+	requireMasked(t, san, []maskedRow{
+		{`if (token === 'ghp_R2d4X9kLmQ7vN3pT8sW1yZ5bC6fH0jA4eG2i') {`, "ghp_R2d4X9kLmQ7vN3pT8sW1yZ5bC6fH0jA4eG2i"},
+		{`if (token === 'xK9mQ2vLp7wRt4zNc8sB') {`, "xK9mQ2vLp7wRt4zNc8sB"},
+		{`    token: "xK9mQ2vLp7wRt4zNc8sB",`, "xK9mQ2vLp7wRt4zNc8sB"},
+		{`    token: "correcthorsebatterystaple",`, "correcthorsebatterystaple"},
+		{`const accessToken = "comment";`, "comment"},
+		{`TOKEN=keyword.control`, "keyword.control"},
+		{`  token: 'abcdefghijklmnopqrstuvtt',`, "abcdefghijklmnopqrstuvtt"},
+	})
+	require.False(t, lexerTokenWord("apiToken", "'keyword'"), "a name for an issued token")
+	require.False(t, lexerTokenWord("token", "'comment1x9'"), "a digit outside a scope")
+}
