@@ -199,3 +199,39 @@ func lowerAlnum(s string) bool {
 	}
 	return s != ""
 }
+
+// minifiedCode reports an unquoted value that is JavaScript a compiler or a minifier wrote:
+// void 0 (undefined: exports.Token = void 0, as TypeScript's CommonJS output opens every
+// module), !0 and !1 (true and false: pwd:!1 in a table of shell words), a name a bundler
+// renamed with a $ and a number (formatDistanceLocale$11[token]), or a name or member that
+// closes an object or a block (let{tokenStart:l}=t, this.tokenEnd=this.firstCharOffset},
+// Token:Ja}}). None of these is a literal: a credential written without quotes is one word
+// of its own, and one in a YAML flow mapping ({password: hunter2}) is longer than a
+// minifier's two letters and no member path, so it stays masked.
+func minifiedCode(v string) bool {
+	switch strings.TrimRight(v, ",;)}]") {
+	case "void 0", "!0", "!1":
+		return true
+	}
+	head := v
+	if i := strings.IndexAny(v, "}])[;,"); i > 0 {
+		head = v[:i]
+	}
+	if renamedBinding(head) && (head == v || v[len(head)] != '}') {
+		return true // formatDistanceLocale$11[token], locale$1;
+	}
+	if len(head) == len(v) || v[len(head)] != '}' {
+		return false
+	}
+	if len(head) <= 2 && isLetter(head[0]) && (len(head) == 1 || isAlnum(head[1]) || head[1] == '$') {
+		return true // {tokenStart:l}=t, Token:Ja}}: a minifier's name
+	}
+	return strings.IndexByte(head, '.') > 0 && identifierPath(head) // this.firstCharOffset}, Dt.Cancelled}
+}
+
+// renamedBinding reports a name a bundler gave a binding it renamed to keep it apart from
+// another of the same name: the name, a $ and a number (locale$1, formatDistanceLocale$11).
+func renamedBinding(s string) bool {
+	i := strings.LastIndexByte(s, '$')
+	return i > 0 && i < len(s)-1 && isDigits(s[i+1:]) && identifierPath(s[:i])
+}

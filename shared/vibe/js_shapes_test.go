@@ -107,3 +107,27 @@ func TestLexerTokenWord(t *testing.T) {
 	require.False(t, lexerTokenWord("apiToken", "'keyword'"), "a name for an issued token")
 	require.False(t, lexerTokenWord("token", "'comment1x9'"), "a digit outside a scope")
 }
+
+func TestMinifiedCode(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		"exports.Token = void 0;",
+		"exports.AzureKeyCredential = void 0;",
+		"opd:!1,pushd:!1,pwd:!1,x:1",
+		"e.space_before_token=!0,",
+		"var tokenValue=formatDistanceLocale$11[token];",
+		"report(0);let{tokenStart:l}=t;",
+		`this.tokenEnd=this.firstCharOffset}setSource(t=""){`,
+		"ken.cancel():this._token=Dt.Cancelled}dispose(e=!1){e",
+		"arkerTag:En,Uri:le,Token:Ja}}var x",
+	)
+	requireMasked(t, san, []maskedRow{
+		{"creds: {password: hunter2xyz}", "hunter2xyz"},
+		{"{token: xK9mQ2vLp7wRt4zNc8sB}", "xK9mQ2vLp7wRt4zNc8sB"},
+		{"export TOKEN=void", "void"},
+		{"API_TOKEN=Xk9mQ2vLp7wRt4zNc8s$1", "Xk9mQ2vLp7wRt4zNc8s"},
+		{`password = "!1"`, "!1"},
+	})
+}
