@@ -1,6 +1,10 @@
 package vibe
 
-import "strings"
+import (
+	"bytes"
+	"encoding/base64"
+	"strings"
+)
 
 // Shapes of JavaScript and TypeScript source that name a credential and hold none.
 
@@ -89,13 +93,20 @@ func lookupKeyName(name, v string) bool {
 	return len(words) > 0
 }
 
+// base64NoSecret reports a run of base64 whose decoding says it holds no credential: prose
+// or source code, bytes of a binary format, or one word of a tokenizer's vocabulary.
+func base64NoSecret(tok string) bool {
+	return base64Prose(tok) || base64Binary(tok) || base64Word(tok)
+}
+
 // base64Prose reports a run of base64 that decodes to prose or source code: an inline
 // source map or bundled module (sourceMappingURL=data:…;base64,…, a wasm loader's embedded
 // script), which bundlers write into JavaScript and whose lines the chunking cuts anywhere.
 // The run may start anywhere in the encoding (the entropy rule cuts it at '/'), so each of
 // the four alignments is tried. Text counts as prose when it is 48 bytes or more, printable,
-// and has a blank for every 20 bytes: a credential, even encoded with its user name, is one
-// unbroken word, and a key decodes to bytes. A secret written inside such text is still
+// and has a blank for every 20 bytes, or is a source map's mappings (VLQ groups split by ,
+// and ;): a credential, even encoded with its user name, is one unbroken word, and a key
+// decodes to bytes. A secret written inside such text is still
 // found by decodeAndDetect, which decodes the whole run before the entropy rule sees it.
 func base64Prose(tok string) bool {
 	if len(tok) < 64 {
@@ -108,7 +119,7 @@ func base64Prose(tok string) bool {
 		if !ok || len(text) < 48 || strings.Contains(text, "-----BEGIN") {
 			continue
 		}
-		if strings.Count(text, " ")+strings.Count(text, "\n") >= len(text)/20 {
+		if strings.Count(text, " ")+strings.Count(text, "\n") >= len(text)/20 || vlqMappings(text) {
 			return true
 		}
 	}
@@ -234,4 +245,92 @@ func minifiedCode(v string) bool {
 func renamedBinding(s string) bool {
 	i := strings.LastIndexByte(s, '$')
 	return i > 0 && i < len(s)-1 && isDigits(s[i+1:]) && identifierPath(s[:i])
+}
+
+// vlqMappings reports the mappings of a source map (;;AAEM,WAAS,aAAa,CAAC…): base64 VLQ
+// groups, a comma or a semicolon at least every 12 bytes.
+func vlqMappings(text string) bool {
+	seps := 0
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == ',' || c == ';':
+			seps++
+		case !isAlnum(c) && c != '+' && c != '/':
+			return false
+		}
+	}
+	return seps*12 >= len(text)
+}
+
+// base64Binary reports a run of base64 that decodes to the bytes of a binary format: a
+// WebAssembly module, a font, a lexer's tables, which bundlers inline into JavaScript and
+// whose lines the chunking cuts anywhere. Such formats are full of zero bytes spread through
+// them (lengths, offsets, padding); a key, a token or compressed data is random, with a zero
+// byte in 256, and a token whose format holds zeros holds them in one place (a Dropbox
+// token's AAAAAAAAAA, a Twitter bearer token's leading run). The run must decode to 30
+// bytes or more with zero bytes in four places or more, one byte in 16 a zero, at one of
+// the four alignments it may start at, or to 48 bytes or more of text whose strings each
+// end in a zero byte, as a module's data section holds them, with a zero byte or a blank
+// every 20 bytes. A run that opens as DER does (MI…: a private key's or a keystore's
+// SEQUENCE) or as a Kerberos keytab does (BQI…) is left to the other rules, whatever its
+// zeros.
+func base64Binary(tok string) bool {
+	if len(tok) < 40 || strings.HasPrefix(tok, "MI") || strings.HasPrefix(tok, "BQI") {
+		return false
+	}
+	for i := 0; i < len(tok); i++ {
+		if c := tok[i]; !isAlnum(c) && c != '+' && c != '/' && c != '=' {
+			return false
+		}
+	}
+	for k := 0; k < 4; k++ {
+		s := strings.TrimRight(tok[k:], "=")
+		b, err := base64.RawStdEncoding.DecodeString(s[:len(s)/4*4])
+		if err != nil || len(b) < 30 {
+			continue
+		}
+		zeros, runs, text := 0, 0, 0
+		for i, c := range b {
+			switch {
+			case c == 0:
+				zeros++
+				if i == 0 || b[i-1] != 0 {
+					runs++
+				}
+			case c >= 0x20 && c < 0x7f || c == '\n' || c == '\t':
+				text++
+			}
+		}
+		if runs >= 4 && zeros*16 >= len(b) {
+			return true
+		}
+		if len(b) >= 48 && zeros > 0 && zeros+text == len(b) && (zeros+bytes.Count(b, []byte(" ")))*20 >= len(b) {
+			return true // a module's data: strings each ended by a zero byte (Page %u: never used\0…)
+		}
+	}
+	return false
+}
+
+// base64Word reports a run of base64 that decodes to one word: a tokenizer's vocabulary
+// (tiktoken's encoders list every token as base64: IHRyYW5zZm9ybWF0aW9ucw== is
+// " transformations"). The word is letters, after the blank a word-opening token has, or
+// without one an English word; a secret is not the base64 of a word (a password encoded
+// under its name is the keyword rule's, and user:password holds a colon).
+func base64Word(tok string) bool {
+	if len(tok) > 64 || len(tok)%4 != 0 && strings.HasSuffix(tok, "=") {
+		return false
+	}
+	enc := base64.StdEncoding
+	if len(tok)%4 != 0 {
+		enc = base64.RawStdEncoding
+	}
+	b, err := enc.DecodeString(tok)
+	if err != nil || len(b) < 4 {
+		return false
+	}
+	w := string(b)
+	if w[0] == ' ' {
+		return len(w) >= 5 && isLetters(w[1:])
+	}
+	return isLetters(w) && dictWord(w)
 }

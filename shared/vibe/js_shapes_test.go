@@ -2,6 +2,8 @@ package vibe
 
 import (
 	"encoding/base64"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -130,4 +132,62 @@ func TestMinifiedCode(t *testing.T) {
 		{"API_TOKEN=Xk9mQ2vLp7wRt4zNc8s$1", "Xk9mQ2vLp7wRt4zNc8s"},
 		{`password = "!1"`, "!1"},
 	})
+}
+
+func TestBase64NoSecret(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	// A WebAssembly module's code: opcodes and operands, a zero byte in every seven.
+	wasm := []byte("\x00asm\x01\x00\x00\x00")
+	for i, x := 0, uint32(7); i < 120; i++ {
+		x = x*1103515245 + 12345
+		if i%7 == 0 {
+			wasm = append(wasm, 0)
+		} else {
+			wasm = append(wasm, byte(x>>16))
+		}
+	}
+	wasmB64 := base64.StdEncoding.EncodeToString(wasm)
+	// A module's data section, its strings each ended by a zero byte, and a source map's
+	// mappings: long lines of base64 the chunking cuts anywhere.
+	words := strings.Fields("table column index view trigger module socket buffer space available cannot add remove never used stored virtual constructor called recursively such page cursor schema database journal")
+	const vlq = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	var data, mappings []byte
+	for i, x := 0, uint32(7); i < 150; i++ {
+		x = x*1103515245 + 12345
+		data = fmt.Appendf(data, "%s%s%d\x00%s\x00", words[x>>16%uint32(len(words))], strings.ToUpper(words[x>>8%uint32(len(words))][:1]), x>>4%1000, words[x>>20%uint32(len(words))])
+		g := []byte{vlq[x%64], vlq[x>>3%64], vlq[x>>6%64], vlq[x>>9%64], vlq[x>>12%64], vlq[x>>15%64]}
+		if i%3 == 0 {
+			mappings = fmt.Appendf(mappings, ";;%sA,", g[:5])
+		} else {
+			mappings = fmt.Appendf(mappings, "%s,%sC;", g[:4], g[2:])
+		}
+	}
+	strs, maps := base64.StdEncoding.EncodeToString(data), base64.StdEncoding.EncodeToString(mappings)
+	requireKept(t, san,
+		"\tconst md4 = new WebAssembly.Module(Buffer.from(\""+wasmB64+"\", \"base64\"));",
+		wasmB64[6:], // a line of it cut anywhere
+		strs[2:2002],
+		maps[:2000],
+		"IHRyYW5zZm9ybWF0aW9ucw== 8007 IGFjY29tcGxpc2htZW50cw== 8008 YXBwcm94aW1hdGVseQ== 8009",
+	)
+	key := base64.StdEncoding.EncodeToString([]byte("\x8f\x13\xa7\x01\xfe\x9c\x42\x77\x0b\xd3\x61\xe5\x2a\x9f\x30\xc8\x55\x1e\xb4\x7d\x06\xea\x93\x28\x4f\xc1\x6b\xd0\x3e\x87\x19\xf2\xa5\x5c\x0d\xb8\x74\x2e\x91\xcf\x43\x0a\xe7\x68\x1b\xd6\x39\x84"))
+	// A key's DER, whose SEQUENCE header holds zero bytes, written on one line.
+	der := base64.StdEncoding.EncodeToString(append([]byte("\x30\x82\x01\x3b\x02\x01\x00\x02\x41\x00"), []byte("\xc4\x8e\x1f\x9a\x55\x3d\x72\xe0\xb6\x19\x4c\xa3\x8d\x67\xf2\x05\x9e\x31\xd8\x7a\x4b\xe6\x13\xc9\x70\x2f\xa8\x5e\x94\x0b\xd7\x66\x3a\xf1\x88\x27\xbc\x54\x0e\x9d\x61\xc3\x3f\xa6\x12\x7e\xe9\x45")...))
+	requireMasked(t, san, []maskedRow{
+		{"const secret = '" + key + "';", key[8:40]},
+		{"PRIVATE_KEY=" + der, der[16:48]},
+		// Token formats with zero bytes in one place: a Dropbox long-lived token, a Twitter
+		// app-only bearer token.
+		{"var g = '9xCzmTq4b2dAAAAAAAAAAd83M4U7sRL62nC6b17jkoxSH02efUywTreAOBmyr9qA'", "9xCzmTq4b2dAAAAAAAAAAd83M4U7sRL62nC6b17jkoxSH02efUywTreAOBmyr9qA"},
+		{"BEARER=AAAAAAAAAAAAAAAAAAAAAPq7kQEAAAAAxR4mZ2vN8yTb3LcQwJ5fHsU1dKo9Ge6WnVa2Ti0", "xR4mZ2vN8yTb3LcQwJ5fHsU1dKo9Ge6WnVa2Ti0"},
+		{"Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("apikey:sk_live_51HfQx2eZvKYlo2C8aZq7rT3u")), base64.StdEncoding.EncodeToString([]byte("apikey:sk_live_51HfQx2eZvKYlo2C8aZq7rT3u"))[:16]},
+	})
+	require.False(t, base64Word(base64.StdEncoding.EncodeToString([]byte("QxZkvWmPtRbYnLsHqW"))), "letters that are no word")
+	require.False(t, base64Word(base64.StdEncoding.EncodeToString([]byte("user:password"))), "a colon")
+	require.True(t, base64Word("IHRyYW5zZm9ybWF0aW9ucw=="))
+	require.False(t, base64Binary(key), "a key is random bytes")
+	require.True(t, base64Binary(wasmB64[1:]))
+	require.False(t, base64Binary(der), "DER is left to the other rules")
 }
