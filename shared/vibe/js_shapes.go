@@ -159,12 +159,67 @@ func lexerTokenWord(name, v string) bool {
 	if name == strings.ToUpper(name) || !strings.Contains(strings.ToLower(name), "token") {
 		return false
 	}
+	if obj, member, ok := strings.Cut(name, "."); ok && strings.Contains(strings.ToLower(obj), "token") && !strings.Contains(member, ".") {
+		switch member {
+		case "value", "type", "kind", "text", "string", "tag_check":
+			// token.value == "=end", nexttoken.value === 'use strict': the source text a
+			// lexer's token holds, compared with a keyword or a punctuator of the language.
+			v = strings.Trim(strings.TrimSpace(v), "\"'`")
+			return v != "" && len(v) <= 16 && countDigits(v) < 2 && !randomValue(v)
+		}
+		return false
+	}
 	for _, p := range nameParts(name) {
 		if !lexerTokenNameWords[p] {
 			return false
 		}
 	}
-	v = strings.Trim(v, "\"'`")
+	v = strings.TrimSpace(v)
+	if !strings.HasPrefix(v, "[") {
+		return tokenTypes(strings.Trim(v, "\"'`"))
+	}
+	// token: [ "keyword.other", "text", … ]: a type for each group the rule's regex matches,
+	// the list maybe cut where the value ends (its last item then unclosed, as it is when
+	// the items on lines of their own are joined to look for a secret split over them).
+	items := strings.Split(strings.TrimSuffix(strings.TrimPrefix(v, "["), "]"), ",")
+	n := 0
+	for i, it := range items {
+		it = strings.TrimSpace(it)
+		if it == "" {
+			continue
+		}
+		if strings.IndexByte("\"'", it[0]) < 0 {
+			return false
+		}
+		if len(it) >= 2 && it[len(it)-1] == it[0] {
+			it = it[1 : len(it)-1]
+		} else if i == len(items)-1 {
+			it = it[1:]
+		} else {
+			return false
+		}
+		if !tokenTypes(it) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// tokenTypes reports one token type, or up to four scopes set apart by blanks
+// (keyword.language.gdscript storage.type.var.gdscript).
+func tokenTypes(v string) bool {
+	f := strings.Fields(v)
+	for _, w := range f {
+		if !tokenType(w) || len(f) > 1 && !strings.Contains(w, ".") {
+			return false
+		}
+	}
+	return len(f) > 0 && len(f) <= 4
+}
+
+// tokenType reports one token type: a scope, words, a file name's suffix.
+func tokenType(v string) bool {
 	if len(v) >= 2 && len(v) <= 7 && v[0] == '.' && lowerAlnum(v[1:]) {
 		return true // tokenPostfix: ".js": a file name's suffix
 	}
@@ -212,7 +267,7 @@ func lowerAlnum(s string) bool {
 }
 
 // minifiedCode reports an unquoted value that is JavaScript a compiler or a minifier wrote:
-// void 0 (undefined: exports.Token = void 0, as TypeScript's CommonJS output opens every
+// a member path only a compiler writes (compiledMember), void 0 (undefined: exports.Token = void 0, as TypeScript's CommonJS output opens every
 // module), !0 and !1 (true and false: pwd:!1 in a table of shell words), a name a bundler
 // renamed with a $ and a number (formatDistanceLocale$11[token]), or a name or member that
 // closes an object or a block (let{tokenStart:l}=t, this.tokenEnd=this.firstCharOffset},
@@ -223,6 +278,9 @@ func minifiedCode(v string) bool {
 	switch strings.TrimRight(v, ",;)}]") {
 	case "void 0", "!0", "!1":
 		return true
+	}
+	if compiledMember(strings.TrimLeft(strings.TrimRight(v, ",;)"), "!")) {
+		return true // clientSecret: this.#clientSecret, apiKeys = beta_1.BETA_CLIENT_TOOL_UNION_KEYS
 	}
 	head := v
 	if i := strings.IndexAny(v, "}])[;,"); i > 0 {
@@ -238,6 +296,35 @@ func minifiedCode(v string) bool {
 		return true // {tokenStart:l}=t, Token:Ja}}: a minifier's name
 	}
 	return strings.IndexByte(head, '.') > 0 && identifierPath(head) // this.firstCharOffset}, Dt.Cancelled}
+}
+
+// compiledMember reports a member path only a compiler writes: through a private class
+// field (this.#clientSecret, this.#options.clientSecret) or through the binding
+// TypeScript's CommonJS output gives an imported module (beta_1.BETA_CLIENT_TOOL_UNION_KEYS,
+// backoff_1.isFatal4xx): the module's name, _ and a number, then a member.
+func compiledMember(v string) bool {
+	head, rest, ok := strings.Cut(v, ".")
+	if !ok || rest == "" {
+		return false
+	}
+	if head == "this" && rest[0] == '#' {
+		return identifierPath(strings.ReplaceAll(rest[1:], ".#", "."))
+	}
+	i := strings.LastIndexByte(head, '_')
+	if i <= 0 || i == len(head)-1 || !isDigits(head[i+1:]) || !identifierPath(head[:i]) {
+		return false
+	}
+	for _, seg := range strings.Split(rest, ".") {
+		if seg == "" || !isLetter(seg[0]) && seg[0] != '_' && seg[0] != '$' {
+			return false
+		}
+		for j := 0; j < len(seg); j++ {
+			if !isWordByte(seg[j]) && seg[j] != '$' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // renamedBinding reports a name a bundler gave a binding it renamed to keep it apart from
@@ -333,4 +420,102 @@ func base64Word(tok string) bool {
 		return len(w) >= 5 && isLetters(w[1:])
 	}
 	return isLetters(w) && dictWord(w)
+}
+
+// lexerTokenList reports a list of token types opening at s[vs] under a name for a token,
+// its items on lines of their own (token: [\n "punctuation.accessor", "text", …\n]).
+func lexerTokenList(name, s string, vs int) bool {
+	if vs >= len(s) || s[vs] != '[' {
+		return false
+	}
+	end := strings.IndexByte(s[vs:min(len(s), vs+400)], ']')
+	return end > 0 && lexerTokenWord(name, s[vs:vs+end+1])
+}
+
+// nameAlternation reports two cells of what looks like a table row that are names in an
+// alternation of a regular expression or a highlighter's keyword list (…|vpopmail_passwd|
+// vpopmail_set_user_quota|…, …|Security__OpenProcessToken|Security__OpenThreadToken|…):
+// no blank around either cell, as a table's cells have, and the second a name made of two
+// or more English words joined by _ or case changes and no digit, as functions are named
+// and passwords are not.
+func nameAlternation(m string) bool {
+	if strings.ContainsAny(m, " \t`") {
+		return false
+	}
+	cells := strings.Split(strings.Trim(m, "|"), "|")
+	if len(cells) != 2 || !strings.Contains(cells[1], "_") && cells[1] == strings.ToLower(cells[1]) {
+		return false
+	}
+	words := 0
+	for _, p := range nameParts(cells[1]) {
+		if dictWord(p) {
+			words++
+		}
+	}
+	return words >= 2 && identifierWords(cells[1])
+}
+
+// errorCode reports a namespaced error or event code under an upper-case constant
+// (CREDENTIAL_MISMATCH: 'auth/custom-token-mismatch', WEAK_PASSWORD: 'auth/weak-password',
+// INVALID_API_KEY: 'auth/invalid-api-key'): SDKs keep their error codes in such tables. The
+// code is a lower-case namespace, a slash and words joined by '-', each an English word or
+// an abbreviation of four letters or fewer (api, mfa, otp); a credential has no such shape.
+func errorCode(name, v string) bool {
+	if name != strings.ToUpper(name) || !isLetter(name[0]) {
+		return false
+	}
+	v = strings.Trim(v, "\"'`")
+	ns, code, ok := strings.Cut(v, "/")
+	if !ok || !lowerWord(ns) || len(ns) > 16 || !strings.Contains(code, "-") {
+		return false
+	}
+	for _, w := range strings.Split(code, "-") {
+		if !lowerWord(w) || !dictWord(w) && len(w) > 4 {
+			return false
+		}
+	}
+	return true
+}
+
+// errorStatusWords say a code names an error or a state, not a secret: missing_access_token,
+// invalid_token, passwordless_challenge_error.
+var errorStatusWords = map[string]bool{"missing": true, "invalid": true, "expired": true, "error": true, "failed": true,
+	"required": true, "mismatch": true, "unsupported": true, "denied": true, "revoked": true, "unknown": true,
+	"not": true, "no": true, "bad": true, "malformed": true, "unauthorized": true, "forbidden": true, "exception": true}
+
+// errorMessage reports the message a quoted error code is given beside it
+// (new AuthError("missing_access_token", "No access token available")): the code snake-case
+// words, one of them a word for an error or a state, the message prose of three words or
+// more opening with a capital. A passphrase under a name that is no error's
+// (set("password", "Correct Horse Battery Staple")) or a password's is left to the other
+// rules.
+func errorMessage(s string, vs int, name, v string) bool {
+	if vs < 3 || strings.IndexByte("\"'", s[vs-1]) < 0 || !strings.Contains(name, "_") || name != strings.ToLower(name) || passwordName(name) {
+		return false
+	}
+	k := vs - 2
+	for k > 0 && s[k] == ' ' {
+		k--
+	}
+	if s[k] != ',' || k == 0 || s[k-1] != s[vs-1] {
+		return false // the code a literal of its own, the message the next argument
+	}
+	status := false
+	for _, p := range nameParts(name) {
+		status = status || errorStatusWords[p]
+	}
+	if !status {
+		return false
+	}
+	f := strings.Fields(v)
+	if len(f) < 3 || !isUpperByte(v[0]) {
+		return false
+	}
+	words := 0
+	for _, w := range f {
+		if dictWord(strings.Trim(w, ".,:;()'\"")) {
+			words++
+		}
+	}
+	return words*2 > len(f)
 }

@@ -96,6 +96,12 @@ func TestLexerTokenWord(t *testing.T) {
 		`          return token("num", valid);`,
 		`    defaultToken: "invalid",`,
 		`    tokenPostfix: ".js",`,
+		"        \"#swizzling\": [{\n                token: [\n                    \"punctuation.accessor.gdshader\",\n                    \"text\",\n                    \"variable.other.property.gdshader\"\n                ],\n                regex: /([.])(\\s*)/\n            }],",
+		`                token: "keyword.language.gdscript storage.type.function.gdscript",`,
+		`        if (token.value == "=end") {`,
+		`if (nexttoken.value === 'use strict') {`,
+		`"vpopmail_del_user|vpopmail_error|vpopmail_passwd|vpopmail_set_user_quota|wddx_add_vars"`,
+		`"Security__OpenProcessToken|Security__OpenThreadToken|Security__OpenVault"`,
 	)
 	requireMasked(t, san, []maskedRow{
 		{`if (token === 'ghp_R2d4X9kLmQ7vN3pT8sW1yZ5bC6fH0jA4eG2i') {`, "ghp_R2d4X9kLmQ7vN3pT8sW1yZ5bC6fH0jA4eG2i"},
@@ -105,6 +111,13 @@ func TestLexerTokenWord(t *testing.T) {
 		{`const accessToken = "comment";`, "comment"},
 		{`TOKEN=keyword.control`, "keyword.control"},
 		{`  token: 'abcdefghijklmnopqrstuvtt',`, "abcdefghijklmnopqrstuvtt"},
+		{"    token: [\n        \"ghp_R2d4X9kLmQ7vN3pT8sW1\",\n        \"yZ5bC6fH0jA4eG2i\"\n    ],", "yZ5bC6fH0jA4eG2i"},
+		{`    token: "correct horse battery staple",`, "correct horse battery staple"},
+		{`if (token.value === 'ghp_R2d4X9kLmQ7vN3pT8sW1yZ5bC6fH0jA4eG2i') {`, "ghp_R2d4X9kLmQ7vN3pT8sW1yZ5bC6fH0jA4eG2i"},
+		{`if (this.token.value === "xK9mQ2vLp7wRt4zNc8sB") {`, "xK9mQ2vLp7wRt4zNc8sB"},
+		{"| password | hunter2xyz |", "hunter2xyz"},
+		{"|password|hunter2_prod|", "hunter2_prod"},
+		{"|db_password|s3cr3t_Pass_word|", "s3cr3t_Pass_word"},
 	})
 	require.False(t, lexerTokenWord("apiToken", "'keyword'"), "a name for an issued token")
 	require.False(t, lexerTokenWord("token", "'comment1x9'"), "a digit outside a scope")
@@ -124,6 +137,10 @@ func TestMinifiedCode(t *testing.T) {
 		`this.tokenEnd=this.firstCharOffset}setSource(t=""){`,
 		"ken.cancel():this._token=Dt.Cancelled}dispose(e=!1){e",
 		"arkerTag:En,Uri:le,Token:Ja}}var x",
+		"          clientSecret: this.#clientSecret,",
+		"          client_secret: this.#options.clientSecret,",
+		"    const apiKeys = beta_1.BETA_CLIENT_TOOL_UNION_KEYS;",
+		"    const hasCredentials = !!this.#options.clientSecret || !!this.#options.clientAssertion;",
 	)
 	requireMasked(t, san, []maskedRow{
 		{"creds: {password: hunter2xyz}", "hunter2xyz"},
@@ -131,6 +148,8 @@ func TestMinifiedCode(t *testing.T) {
 		{"export TOKEN=void", "void"},
 		{"API_TOKEN=Xk9mQ2vLp7wRt4zNc8s$1", "Xk9mQ2vLp7wRt4zNc8s"},
 		{`password = "!1"`, "!1"},
+		{"API_KEY=key_1.Xk9mQ2vLp7wRt4zNc8sB", "Xk9mQ2vLp7wRt4zNc8sB"},
+		{"client_secret: #xK9mQ2vLp7wRt4zNc8sB", "xK9mQ2vLp7wRt4zNc8sB"},
 	})
 }
 
@@ -190,4 +209,24 @@ func TestBase64NoSecret(t *testing.T) {
 	require.False(t, base64Binary(key), "a key is random bytes")
 	require.True(t, base64Binary(wasmB64[1:]))
 	require.False(t, base64Binary(der), "DER is left to the other rules")
+}
+
+func TestErrorCodes(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		"    CREDENTIAL_MISMATCH: 'auth/custom-token-mismatch',",
+		"    WEAK_PASSWORD: 'auth/weak-password',",
+		"    INVALID_API_KEY: 'auth/invalid-api-key',",
+		`throw new A("missing_access_token","No access token available");`,
+		`class K extends A{constructor(e,t){super("missing_refresh_token","Missing Refresh Token (audience: '".concat(e))}}`,
+	)
+	requireMasked(t, san, []maskedRow{
+		{"const INVALID_TOKEN = 'auth/xK9mQ2vL-p7wRt4zNc8sB';", "xK9mQ2vL-p7wRt4zNc8sB"},
+		{"const API_KEY = 'sk_live_51HfQx2eZvKYlo2C8aZq7rT3u';", "sk_live_51HfQx2eZvKYlo2C8aZq7rT3u"},
+		{`password = "Correct Horse Battery Staple"`, "Correct Horse Battery Staple"},
+		{`config.set("missing_password", "Correct Horse Battery Staple");`, "Correct Horse Battery Staple"},
+		{`config.set("password", "Correct Horse Battery Staple");`, "Correct Horse Battery Staple"},
+	})
 }
