@@ -93,10 +93,71 @@ func lookupKeyName(name, v string) bool {
 	return len(words) > 0
 }
 
-// base64NoSecret reports a run of base64 whose decoding says it holds no credential: prose
-// or source code, bytes of a binary format, or one word of a tokenizer's vocabulary.
-func base64NoSecret(tok string) bool {
-	return base64Prose(tok) || base64Binary(tok) || base64Word(tok)
+// generatedNoSecret reports a random-looking token that a compiler, a bundler or an encoder
+// wrote and that holds no credential: base64 whose decoding says so, a compiler's member
+// path, a bundle's chunk name, a wasm-bindgen import's name, a regular expression's
+// character ranges, a number with digit separators.
+func generatedNoSecret(tok string) bool {
+	return base64Prose(tok) || base64Binary(tok) || base64Word(tok) || compiledMember(tok) || bundleChunkName(tok) ||
+		wasmBindgenName(tok) || charRanges(tok) || separatedHex(tok)
+}
+
+// bundleChunkName reports the name esbuild gives a shared chunk and the bindings it imports
+// it by (chunk-M5T7GI2R.js, chunk_M5T7GI2R_exports, import_chunk_IF4T5P2G.link): chunk, a
+// dash or _, and eight capitals and digits, its content hash.
+func bundleChunkName(tok string) bool {
+	t := strings.TrimPrefix(tok, "import_")
+	if !strings.HasPrefix(t, "chunk_") && !strings.HasPrefix(t, "chunk-") || len(t) < 14 {
+		return false
+	}
+	h, rest := t[6:14], t[14:]
+	for i := 0; i < len(h); i++ {
+		if !isDigitByte(h[i]) && !isUpperByte(h[i]) {
+			return false
+		}
+	}
+	return rest == "" || rest == "_exports" || rest[0] == '.' && identifierPath(rest[1:])
+}
+
+// wasmBindgenName reports the name wasm-bindgen gives a JavaScript import of a Rust module
+// (__wbg_Number_bb48ca12f395cd08): __wbg_, the function's name, _ and 16 hex digits.
+func wasmBindgenName(tok string) bool {
+	tok = strings.TrimLeft(tok, "_") // the entropy rule trims the underscores
+	if !strings.HasPrefix(tok, "wbg_") || len(tok) < 4+2+17 || tok[len(tok)-17] != '_' {
+		return false
+	}
+	h := tok[len(tok)-16:]
+	return isHex(h) && strings.ToLower(h) == h && identifierWords(strings.ReplaceAll(tok[4:len(tok)-17], "_", "."))
+}
+
+// charRanges reports a regular expression's character class written as ranges
+// (0-9A-HJKMNP-TV-Za-hjkmnp-tv-z, Crockford's base32 alphabet): three ranges or more, each a
+// character, a dash and a later character of the same kind, making up half the token.
+func charRanges(tok string) bool {
+	ranges := 0
+	for i := 0; i+2 < len(tok); i++ {
+		a, b := tok[i], tok[i+2]
+		if tok[i+1] == '-' && a < b && (isDigitByte(a) && isDigitByte(b) || isUpperByte(a) && isUpperByte(b) || a >= 'a' && b <= 'z') {
+			ranges++
+			i += 2
+		}
+	}
+	return ranges >= 3 && ranges*3*2 >= len(tok)
+}
+
+// separatedHex reports a hexadecimal number written with digit separators, as Java, Kotlin
+// and JavaScript allow (0x656d_ab34_98f8_e697L): a constant of code.
+func separatedHex(tok string) bool {
+	if len(tok) < 4 || tok[0] != '0' || tok[1]|0x20 != 'x' || !strings.Contains(tok, "_") {
+		return false
+	}
+	h := strings.TrimSuffix(strings.TrimSuffix(tok[2:], "L"), "n")
+	for _, g := range strings.Split(h, "_") {
+		if g == "" || !isHex(g) {
+			return false
+		}
+	}
+	return true
 }
 
 // base64Prose reports a run of base64 that decodes to prose or source code: an inline
@@ -105,7 +166,7 @@ func base64NoSecret(tok string) bool {
 // The run may start anywhere in the encoding (the entropy rule cuts it at '/'), so each of
 // the four alignments is tried. Text counts as prose when it is 48 bytes or more, printable,
 // and has a blank for every 20 bytes, or is a source map's mappings (VLQ groups split by ,
-// and ;): a credential, even encoded with its user name, is one unbroken word, and a key
+// and ;) or minified code: a credential, even encoded with its user name, is one unbroken word, and a key
 // decodes to bytes. A secret written inside such text is still
 // found by decodeAndDetect, which decodes the whole run before the entropy rule sees it.
 func base64Prose(tok string) bool {
@@ -119,7 +180,7 @@ func base64Prose(tok string) bool {
 		if !ok || len(text) < 48 || strings.Contains(text, "-----BEGIN") {
 			continue
 		}
-		if strings.Count(text, " ")+strings.Count(text, "\n") >= len(text)/20 || vlqMappings(text) {
+		if strings.Count(text, " ")+strings.Count(text, "\n") >= len(text)/20 || vlqMappings(text) || codeText(text) {
 			return true
 		}
 	}
@@ -337,16 +398,37 @@ func renamedBinding(s string) bool {
 // vlqMappings reports the mappings of a source map (;;AAEM,WAAS,aAAa,CAAC…): base64 VLQ
 // groups, a comma or a semicolon at least every 12 bytes.
 func vlqMappings(text string) bool {
-	seps := 0
+	seps, other := 0, 0
 	for i := 0; i < len(text); i++ {
 		switch c := text[i]; {
 		case c == ',' || c == ';':
 			seps++
 		case !isAlnum(c) && c != '+' && c != '/':
-			return false
+			other++ // the JSON around the mappings ("mappings":"…","names":[…)
 		}
 	}
-	return seps*12 >= len(text)
+	return seps*12 >= len(text) && other*20 <= len(text)
+}
+
+// codeText reports minified source code (…JSON.parse(c.body);for(const t of e){…): few
+// blanks, but the punctuation of code, one byte in eight, with parentheses, braces or
+// brackets and a ; , = or : among them. A credential's text is a word or user:password; a
+// credentials file encoded whole (JSON with a client_secret) is decoded and searched by
+// decodeAndDetect, which finds the secret in it.
+func codeText(text string) bool {
+	punct, kinds := 0, 0
+	var seen [128]bool
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c < 128 && strings.IndexByte("(){}[];,=:.\"", c) >= 0 {
+			punct++
+			if !seen[c] {
+				seen[c] = true
+				kinds++
+			}
+		}
+	}
+	return punct*8 >= len(text) && kinds >= 4 && (seen['('] && seen[')'] || seen['{'] && seen['}'] || seen['['] && seen[']'])
 }
 
 // base64Binary reports a run of base64 that decodes to the bytes of a binary format: a

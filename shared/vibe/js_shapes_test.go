@@ -184,12 +184,20 @@ func TestBase64NoSecret(t *testing.T) {
 		}
 	}
 	strs, maps := base64.StdEncoding.EncodeToString(data), base64.StdEncoding.EncodeToString(mappings)
+	var minified []byte
+	for i, x := 0, uint32(11); i < 80; i++ {
+		x = x*1103515245 + 12345
+		a, b := string(rune('a'+x>>8%26)), string(rune('A'+x>>13%26))
+		minified = fmt.Appendf(minified, "function %s%s(e,t){return e&&!(t.length>%d&&void 0!==t[%d])?%s.assign({},e,{%s:t}):JSON.parse(e.body)};", a, b, x>>4%9, x>>6%7, b, words[x>>16%uint32(len(words))])
+	}
 	requireKept(t, san,
 		"\tconst md4 = new WebAssembly.Module(Buffer.from(\""+wasmB64+"\", \"base64\"));",
 		wasmB64[6:], // a line of it cut anywhere
 		strs[2:2002],
 		maps[:2000],
 		"IHRyYW5zZm9ybWF0aW9ucw== 8007 IGFjY29tcGxpc2htZW50cw== 8008 YXBwcm94aW1hdGVseQ== 8009",
+		// A bundled module's minified source, inlined in a source map.
+		base64.StdEncoding.EncodeToString(minified)[1:],
 	)
 	key := base64.StdEncoding.EncodeToString([]byte("\x8f\x13\xa7\x01\xfe\x9c\x42\x77\x0b\xd3\x61\xe5\x2a\x9f\x30\xc8\x55\x1e\xb4\x7d\x06\xea\x93\x28\x4f\xc1\x6b\xd0\x3e\x87\x19\xf2\xa5\x5c\x0d\xb8\x74\x2e\x91\xcf\x43\x0a\xe7\x68\x1b\xd6\x39\x84"))
 	// A key's DER, whose SEQUENCE header holds zero bytes, written on one line.
@@ -201,6 +209,9 @@ func TestBase64NoSecret(t *testing.T) {
 		// app-only bearer token.
 		{"var g = '9xCzmTq4b2dAAAAAAAAAAd83M4U7sRL62nC6b17jkoxSH02efUywTreAOBmyr9qA'", "9xCzmTq4b2dAAAAAAAAAAd83M4U7sRL62nC6b17jkoxSH02efUywTreAOBmyr9qA"},
 		{"BEARER=AAAAAAAAAAAAAAAAAAAAAPq7kQEAAAAAxR4mZ2vN8yTb3LcQwJ5fHsU1dKo9Ge6WnVa2Ti0", "xR4mZ2vN8yTb3LcQwJ5fHsU1dKo9Ge6WnVa2Ti0"},
+		// Credentials files encoded whole: their text is searched once decoded.
+		{base64.StdEncoding.EncodeToString([]byte(`{"installed":{"client_id":"1234567890-abc.apps.googleusercontent.com","client_secret":"GOCSPX-Xk9mQ2vLp7wRt4zNc8sBqW3e","redirect_uris":["http://localhost"]}}`)), "eyJpbnN0YWxsZWQiOnsiY2xpZW50X2lkIjoiMTIzNDU2Nzg5MC1hYmMuYXBwcy5nb29nbGV1c2VyY29udGVudC5jb20iLCJjbGllbnRfc2VjcmV0IjoiR09DU1BY"},
+		{base64.StdEncoding.EncodeToString([]byte(`{"type":"service_account","token":"xK9mQ2vLp7wRt4zNc8sBqW3eRt5y","id":[1,2]}`)), "eyJ0eXBlIjoic2VydmljZV9hY2NvdW50IiwidG9rZW4iOiJ4SzltUTJ2THA3d1J0NHpOYzhzQnFXM2VSdDV5"},
 		{"Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("apikey:sk_live_51HfQx2eZvKYlo2C8aZq7rT3u")), base64.StdEncoding.EncodeToString([]byte("apikey:sk_live_51HfQx2eZvKYlo2C8aZq7rT3u"))[:16]},
 	})
 	require.False(t, base64Word(base64.StdEncoding.EncodeToString([]byte("QxZkvWmPtRbYnLsHqW"))), "letters that are no word")
@@ -229,4 +240,28 @@ func TestErrorCodes(t *testing.T) {
 		{`config.set("missing_password", "Correct Horse Battery Staple");`, "Correct Horse Battery Staple"},
 		{`config.set("password", "Correct Horse Battery Staple");`, "Correct Horse Battery Staple"},
 	})
+}
+
+func TestGeneratedNoSecret(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		"            if ((0, backoff_1.isFatal4xx)(err)) {",
+		"        const input = (0, flexbuffers_util_js_1.toUTF8Array)(key);",
+		"var chunk_M5T7GI2R_exports = {};",
+		"  link: () => import_chunk_M5T7GI2R.link,",
+		"module.exports={QueryCompiler,__wbg_Error_e83987f665cf5504:()=>q,__wbg_Number_bb48ca12f395cd08:()=>C};",
+		"exports.ulid = /^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$/;",
+		"   {-161614248, 0x7cf5_1edd_8a15_f1c9L, 0x656d_ab34_98f8_e697L, 0x12da_a2a8_0e53_c2b7L},",
+	)
+	requireMasked(t, san, []maskedRow{
+		{"AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCY8zQ4vN2mLp", "wJalrXUtnFEMI/K7MDENG/bPxRfiCY8zQ4vN2mLp"},
+		{"var chunk_key = 'ghp_R2d4X9kLmQ7vN3pT8sW1yZ5bC6fH0jA4eG2i';", "ghp_R2d4X9kLmQ7vN3pT8sW1yZ5bC6fH0jA4eG2i"},
+		{"  session: '__wbg_Xk9mQ2vLp7wRt4zNc8sBqW3e',", "Xk9mQ2vLp7wRt4zNc8sBqW3e"},
+		{"const secret = 'Xk9mQ2vLp7wRt4zNc8sB-qW3eRt5y';", "Xk9mQ2vLp7wRt4zNc8sB-qW3eRt5y"},
+	})
+	require.False(t, charRanges("Xk9mQ2vLp7wRt4zNc8sB-qW3e"))
+	require.False(t, bundleChunkName("chunk_xk9mq2vl_exports"))
+	require.False(t, compiledMember("key_1"), "no member")
 }
