@@ -330,14 +330,21 @@ func lowerAlnum(s string) bool {
 // minifiedCode reports an unquoted value that is JavaScript a compiler or a minifier wrote:
 // a member path only a compiler writes (compiledMember), void 0 (undefined: exports.Token = void 0, as TypeScript's CommonJS output opens every
 // module), !0 and !1 (true and false: pwd:!1 in a table of shell words), a name a bundler
-// renamed with a $ and a number (formatDistanceLocale$11[token]), or a name or member that
-// closes an object or a block (let{tokenStart:l}=t, this.tokenEnd=this.firstCharOffset},
-// Token:Ja}}). None of these is a literal: a credential written without quotes is one word
+// renamed with a $ and a number (formatDistanceLocale$11[token]), a minified expression
+// (minifiedOperator), or a name or member that closes an object, a block or a call
+// (let{tokenStart:l}=t, this.tokenEnd=this.firstCharOffset}, Token:Ja}}). None of these is a literal: a credential written without quotes is one word
 // of its own, and one in a YAML flow mapping ({password: hunter2}) is longer than a
 // minifier's two letters and no member path, so it stays masked.
 func minifiedCode(v string) bool {
-	switch strings.TrimRight(v, ",;)}]") {
+	lead := v
+	if i := strings.IndexAny(v, ",;)}]"); i > 0 {
+		lead = v[:i]
+	}
+	switch lead {
 	case "void 0", "!0", "!1":
+		return true // {withCredentials:!0}).then(…
+	}
+	if minifiedOperator(v) {
 		return true
 	}
 	if compiledMember(strings.TrimLeft(strings.TrimRight(v, ",;)"), "!")) {
@@ -350,13 +357,15 @@ func minifiedCode(v string) bool {
 	if renamedBinding(head) && (head == v || v[len(head)] != '}') {
 		return true // formatDistanceLocale$11[token], locale$1;
 	}
-	if len(head) == len(v) || v[len(head)] != '}' {
+	if len(head) == len(v) || v[len(head)] != '}' && v[len(head)] != ')' {
 		return false
 	}
-	if len(head) <= 2 && isLetter(head[0]) && (len(head) == 1 || isAlnum(head[1]) || head[1] == '$') {
+	if v[len(head)] == '}' && len(head) <= 2 && isLetter(head[0]) && (len(head) == 1 || isAlnum(head[1]) || head[1] == '$') {
 		return true // {tokenStart:l}=t, Token:Ja}}: a minifier's name
 	}
-	return strings.IndexByte(head, '.') > 0 && identifierPath(head) // this.firstCharOffset}, Dt.Cancelled}
+	// this.firstCharOffset}, Dt.Cancelled}, wasmExports._outToken)(e,t): a member closing
+	// an object or a call's arguments
+	return strings.IndexByte(head, '.') > 0 && identifierPath(head)
 }
 
 // compiledMember reports a member path only a compiler writes: through a private class
@@ -386,6 +395,47 @@ func compiledMember(v string) bool {
 		}
 	}
 	return true
+}
+
+// minifiedOperator reports a minified expression: a name, a member or a literal of code
+// followed with no blank by a comparison, a logical operator or a second assignment
+// (null!==(s=e.refresh_token), t.bytes===String?…, o||r, Module._outToken=(e,t)=>…,
+// Module._check_password_hook=2388884). Base64's padding (abc==) ends a value, never goes
+// on with a name.
+func minifiedOperator(v string) bool {
+	i := 0
+	for i < len(v) && (isWordByte(v[i]) || v[i] == '$' || v[i] == '.') {
+		i++
+	}
+	if i == 0 || i+2 >= len(v) || !isLetter(v[0]) && v[0] != '_' && v[0] != '$' {
+		return false
+	}
+	head, rest := v[:i], v[i:]
+	switch {
+	case strings.HasPrefix(rest, "===") || strings.HasPrefix(rest, "!=="):
+		return true
+	case strings.HasPrefix(rest, "==") || strings.HasPrefix(rest, "!=") || strings.HasPrefix(rest, "||") || strings.HasPrefix(rest, "&&") || strings.HasPrefix(rest, "??"):
+		c := rest[2]
+		return isLetter(c) || c == '_' || c == '$' || c == '(' || c == '!'
+	case rest[0] == '=' && strings.IndexByte(head, '.') > 0 && identifierPath(strings.ReplaceAll(head, "$", "")):
+		return true // Module._outToken=…: the member a second assignment sets
+	}
+	return false
+}
+
+// jsTypeNames are what JavaScript's typeof gives.
+var jsTypeNames = map[string]bool{"function": true, "object": true, "undefined": true, "string": true, "number": true,
+	"boolean": true, "symbol": true, "bigint": true}
+
+// typeofComparison reports the type name a typeof comparison tests for (typeof
+// options.apiKey === 'function'): the literal after a typeof of the name on its line.
+func typeofComparison(s string, vs int, v string) bool {
+	if !jsTypeNames[strings.Trim(v, "\"'`")] {
+		return false
+	}
+	head := s[max(0, vs-120):vs]
+	i := strings.LastIndex(head, "typeof ")
+	return i >= 0 && !strings.ContainsAny(head[i:], ";\n") && (strings.Contains(head[i:], "==") || strings.Contains(head[i:], "!="))
 }
 
 // renamedBinding reports a name a bundler gave a binding it renamed to keep it apart from

@@ -141,6 +141,14 @@ func TestMinifiedCode(t *testing.T) {
 		"          client_secret: this.#options.clientSecret,",
 		"    const apiKeys = beta_1.BETA_CLIENT_TOOL_UNION_KEYS;",
 		"    const hasCredentials = !!this.#options.clientSecret || !!this.#options.clientAssertion;",
+		"h_token&&this.onlineAccess&&(t.refresh_token=null!==(s=e.refresh_token)&&void 0!==s?s:null",
+		`asOwnProperty("streamToken")&&(o.streamToken=t.bytes===String?i.base64.encode(e.streamToken):e.streamToken)`,
+		"n=e.sent.accessToken,t.accessToken=null==n?void 0:n.accessToken",
+		"_outToken=Module._outToken=(e,t)=>(_outToken=Module._outToken=wasmExports._outToken)(e,t)",
+		`Rt(e,"/api/v1/sessions/me",{withCredentials:!0}).then((function(t){var`,
+		`_hint:o?"refresh_token":"access_token",token:o||r}).slice(1)`,
+		"    this._apiKeyFunction = typeof options.apiKey === 'function' ? options.apiKey : null;",
+		"      if (typeof self.credentials.get === 'function') {",
 	)
 	requireMasked(t, san, []maskedRow{
 		{"creds: {password: hunter2xyz}", "hunter2xyz"},
@@ -150,6 +158,10 @@ func TestMinifiedCode(t *testing.T) {
 		{`password = "!1"`, "!1"},
 		{"API_KEY=key_1.Xk9mQ2vLp7wRt4zNc8sB", "Xk9mQ2vLp7wRt4zNc8sB"},
 		{"client_secret: #xK9mQ2vLp7wRt4zNc8sB", "xK9mQ2vLp7wRt4zNc8sB"},
+		{"TOKEN=abc123XyZ9kLmQ7vN3pT==", "abc123XyZ9kLmQ7vN3pT"},
+		{"password=hunter2xyz==", "hunter2xyz"},
+		{"if (apiKey === 'function') {", "function"},
+		{"creds: {password: hunter2.xyz)", "hunter2.xyz"},
 	})
 }
 
