@@ -96,10 +96,27 @@ func lookupKeyName(name, v string) bool {
 // generatedNoSecret reports a random-looking token that a compiler, a bundler or an encoder
 // wrote and that holds no credential: base64 whose decoding says so, a compiler's member
 // path, a bundle's chunk name, a wasm-bindgen import's name, a regular expression's
-// character ranges, a number with digit separators.
+// character ranges, a number with digit separators, a typed object id.
 func generatedNoSecret(tok string) bool {
 	return base64Prose(tok) || base64Binary(tok) || base64Word(tok) || compiledMember(tok) || bundleChunkName(tok) ||
-		wasmBindgenName(tok) || charRanges(tok) || separatedHex(tok)
+		wasmBindgenName(tok) || charRanges(tok) || separatedHex(tok) || taggedObjectID(tok)
+}
+
+// taggedObjectID reports an object id of the shape Anthropic's API gives every object and
+// its SDK's documentation shows (env_011CZkZ9X2dpNyB7HsEFoRfW, sesn_011CZkZAtmR3yMPDzynEDxu7,
+// user_01WxYzAbCdEfGhJkMnPqRsTu): a lower-case type, _01 and 20 to 30 characters of base58,
+// which leaves out 0, O, I and l. An id names an object; the API's keys are sk-ant-….
+func taggedObjectID(tok string) bool {
+	t, body, ok := strings.Cut(tok, "_01")
+	if !ok || len(t) < 2 || len(t) > 12 || !lowerWord(t) || len(body) < 20 || len(body) > 30 {
+		return false
+	}
+	for i := 0; i < len(body); i++ {
+		if c := body[i]; !isAlnum(c) || strings.IndexByte("0OIl", c) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // bundleChunkName reports the name esbuild gives a shared chunk and the bindings it imports

@@ -266,12 +266,17 @@ func TestGeneratedNoSecret(t *testing.T) {
 		"module.exports={QueryCompiler,__wbg_Error_e83987f665cf5504:()=>q,__wbg_Number_bb48ca12f395cd08:()=>C};",
 		"exports.ulid = /^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$/;",
 		"   {-161614248, 0x7cf5_1edd_8a15_f1c9L, 0x656d_ab34_98f8_e697L, 0x12da_a2a8_0e53_c2b7L},",
+		"     *     environment_id: 'env_011CZkZ9X2dpNyB7HsEFoRfW',",
+		"     *     { user_id: 'user_01WxYzAbCdEfGhJkMnPqRsTu' },",
 	)
 	requireMasked(t, san, []maskedRow{
 		{"AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCY8zQ4vN2mLp", "wJalrXUtnFEMI/K7MDENG/bPxRfiCY8zQ4vN2mLp"},
 		{"var chunk_key = 'ghp_R2d4X9kLmQ7vN3pT8sW1yZ5bC6fH0jA4eG2i';", "ghp_R2d4X9kLmQ7vN3pT8sW1yZ5bC6fH0jA4eG2i"},
 		{"  session: '__wbg_Xk9mQ2vLp7wRt4zNc8sBqW3e',", "Xk9mQ2vLp7wRt4zNc8sBqW3e"},
 		{"const secret = 'Xk9mQ2vLp7wRt4zNc8sB-qW3eRt5y';", "Xk9mQ2vLp7wRt4zNc8sB-qW3eRt5y"},
+		{"ANTHROPIC_API_KEY=sk-ant-api03-Xk9mQ2vLp7wRt4zNc8sBqW3eRt5yUi8oP0aS1dF2gH3jK4lZ5xC6vB7nM8qW9eR0tY1uI2oP3aS4dF5gH6jK7lZ8xC9vB0nM-AbCdEfAA", "Xk9mQ2vLp7wRt4zNc8sBqW3eRt5y"},
+		{"api_key: 'live_01Xk9mQ2vLp7wRt4zNc8sBqW3e'", "Xk9mQ2vLp7wRt4zNc8sBqW3e"}, // an id's shape under a key's name
+		{"const token = 'tok_01Xk9mQ2vLp7wRt4zNc8sBqW3e';", "Xk9mQ2vLp7wRt4zNc8sBqW3e"},
 	})
 	require.False(t, charRanges("Xk9mQ2vLp7wRt4zNc8sB-qW3e"))
 	require.False(t, bundleChunkName("chunk_xk9mq2vl_exports"))
