@@ -413,7 +413,7 @@ func codeValue(s string, vs, ve int) bool {
 	if v == "" {
 		return false
 	}
-	if codeArgumentReference(v) || jsExpression(v) || codeShapedValue(s, vs, ve) || macroValue(s, vs) || perlValue(s, vs, ve) {
+	if codeArgumentReference(v) || jsExpression(v) || codeShapedValue(s, vs, ve) || macroValue(s, vs) || perlValue(s, vs, ve) || minifiedCode(v) {
 		return true
 	}
 	if i := strings.Index(v, ", "); i > 0 && strings.IndexByte(v[:i], '.') > 0 && identifierPath(v[:i]) {

@@ -493,11 +493,12 @@ var configRules = []extraRule{
 	},
 	{
 		// A table row: | password | Xy7pass99 |
-		id:       ruleIDPassword,
-		re:       regexp.MustCompile(`(?i)\|\s*(?:[\w -]*(?:password|passwd|pwd|pw|passphrase|secret|token|api[ _-]?key|credentials?))\s*\|\s*\x60?([^|\s\x60]{4,128})\x60?\s*\|`),
-		group:    1,
-		keywords: []string{"|"},
-		check:    func(v string) bool { return notProseWord(v) || leetPassword("password", v) },
+		id:         ruleIDPassword,
+		re:         regexp.MustCompile(`(?i)\|\s*(?:[\w -]*(?:password|passwd|pwd|pw|passphrase|secret|token|api[ _-]?key|credentials?))\s*\|\s*\x60?([^|\s\x60]{4,128})\x60?\s*\|`),
+		group:      1,
+		keywords:   []string{"|"},
+		check:      func(v string) bool { return notProseWord(v) || leetPassword("password", v) },
+		matchCheck: func(m string) bool { return !nameAlternation(m) },
 	},
 	{
 		// Any table row whose name cell names a secret for its value cell, the name decided as

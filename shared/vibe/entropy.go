@@ -38,7 +38,7 @@ var modelName = regexp.MustCompile(`^(?:[A-Za-z0-9][\w.-]{0,40}/)?(?i:[a-z][\w.]
 // knownSafeShape reports tokens whose shape says they are ids or names, which entropy alone
 // never redacts.
 func knownSafeShape(tok string) bool {
-	if isProviderID(tok) || sshPublicKeyBlob(tok) || ageRecipient.MatchString(tok) || ulidShape(tok) || graphQLGlobalID(tok) || mangledName(tok) || base64Prose(tok) {
+	if isProviderID(tok) || sshPublicKeyBlob(tok) || ageRecipient.MatchString(tok) || ulidShape(tok) || graphQLGlobalID(tok) || mangledName(tok) || generatedNoSecret(tok) {
 		return true
 	}
 	if strings.ContainsAny(tok, "-_./:") && isModelName(tok) && wordyParts(tok) {

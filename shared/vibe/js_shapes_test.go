@@ -2,6 +2,8 @@ package vibe
 
 import (
 	"encoding/base64"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -76,4 +78,207 @@ func TestBase64Prose(t *testing.T) {
 		{"  password: 'hunter2xyz',", "hunter2xyz"},
 	})
 	require.False(t, base64Prose(base64.StdEncoding.EncodeToString([]byte("user:correct-horse-battery-staple-and-more-words-here-xyz"))), "one unbroken word")
+}
+
+func TestLexerTokenWord(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		`                token: "comment",`,
+		`    this.$rules = { start: [{ token: 'keyword.control.assembly', regex: "(?:mov|add)" }] };`,
+		`            token : ["entity.name.function", "text", "keyword.operator", "text", "storage.type"],`,
+		`{token:"paren.lparen",regex:"[[({]"},{token:"text.tag-whitespace.xml",regex:"[ ]+"}`,
+		`      [/\[/, { token: "@brackets", next: "@nestedCall" }],`,
+		`  "@keywords": { token: "keyword.$0" },`,
+		`      if (token === "option") {`,
+		`      if (token === 'halfAMinute') {`,
+		`          return token("num", valid);`,
+		`    defaultToken: "invalid",`,
+		`    tokenPostfix: ".js",`,
+		"        \"#swizzling\": [{\n                token: [\n                    \"punctuation.accessor.gdshader\",\n                    \"text\",\n                    \"variable.other.property.gdshader\"\n                ],\n                regex: /([.])(\\s*)/\n            }],",
+		`                token: "keyword.language.gdscript storage.type.function.gdscript",`,
+		`        if (token.value == "=end") {`,
+		`if (nexttoken.value === 'use strict') {`,
+		`"vpopmail_del_user|vpopmail_error|vpopmail_passwd|vpopmail_set_user_quota|wddx_add_vars"`,
+		`"Security__OpenProcessToken|Security__OpenThreadToken|Security__OpenVault"`,
+	)
+	requireMasked(t, san, []maskedRow{
+		{`if (token === 'ghp_R2d4X9kLmQ7vN3pT8sW1yZ5bC6fH0jA4eG2i') {`, "ghp_R2d4X9kLmQ7vN3pT8sW1yZ5bC6fH0jA4eG2i"},
+		{`if (token === 'xK9mQ2vLp7wRt4zNc8sB') {`, "xK9mQ2vLp7wRt4zNc8sB"},
+		{`    token: "xK9mQ2vLp7wRt4zNc8sB",`, "xK9mQ2vLp7wRt4zNc8sB"},
+		{`    token: "correcthorsebatterystaple",`, "correcthorsebatterystaple"},
+		{`const accessToken = "comment";`, "comment"},
+		{`TOKEN=keyword.control`, "keyword.control"},
+		{`  token: 'abcdefghijklmnopqrstuvtt',`, "abcdefghijklmnopqrstuvtt"},
+		{"    token: [\n        \"ghp_R2d4X9kLmQ7vN3pT8sW1\",\n        \"yZ5bC6fH0jA4eG2i\"\n    ],", "yZ5bC6fH0jA4eG2i"},
+		{`    token: "correct horse battery staple",`, "correct horse battery staple"},
+		{`if (token.value === 'ghp_R2d4X9kLmQ7vN3pT8sW1yZ5bC6fH0jA4eG2i') {`, "ghp_R2d4X9kLmQ7vN3pT8sW1yZ5bC6fH0jA4eG2i"},
+		{`if (this.token.value === "xK9mQ2vLp7wRt4zNc8sB") {`, "xK9mQ2vLp7wRt4zNc8sB"},
+		{"| password | hunter2xyz |", "hunter2xyz"},
+		{"|password|hunter2_prod|", "hunter2_prod"},
+		{"|db_password|s3cr3t_Pass_word|", "s3cr3t_Pass_word"},
+	})
+	require.False(t, lexerTokenWord("apiToken", "'keyword'"), "a name for an issued token")
+	require.False(t, lexerTokenWord("token", "'comment1x9'"), "a digit outside a scope")
+}
+
+func TestMinifiedCode(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		"exports.Token = void 0;",
+		"exports.AzureKeyCredential = void 0;",
+		"opd:!1,pushd:!1,pwd:!1,x:1",
+		"e.space_before_token=!0,",
+		"var tokenValue=formatDistanceLocale$11[token];",
+		"report(0);let{tokenStart:l}=t;",
+		`this.tokenEnd=this.firstCharOffset}setSource(t=""){`,
+		"ken.cancel():this._token=Dt.Cancelled}dispose(e=!1){e",
+		"arkerTag:En,Uri:le,Token:Ja}}var x",
+		"          clientSecret: this.#clientSecret,",
+		"          client_secret: this.#options.clientSecret,",
+		"    const apiKeys = beta_1.BETA_CLIENT_TOOL_UNION_KEYS;",
+		"    const hasCredentials = !!this.#options.clientSecret || !!this.#options.clientAssertion;",
+		"h_token&&this.onlineAccess&&(t.refresh_token=null!==(s=e.refresh_token)&&void 0!==s?s:null",
+		`asOwnProperty("streamToken")&&(o.streamToken=t.bytes===String?i.base64.encode(e.streamToken):e.streamToken)`,
+		"n=e.sent.accessToken,t.accessToken=null==n?void 0:n.accessToken",
+		"_outToken=Module._outToken=(e,t)=>(_outToken=Module._outToken=wasmExports._outToken)(e,t)",
+		`Rt(e,"/api/v1/sessions/me",{withCredentials:!0}).then((function(t){var`,
+		`_hint:o?"refresh_token":"access_token",token:o||r}).slice(1)`,
+		"    this._apiKeyFunction = typeof options.apiKey === 'function' ? options.apiKey : null;",
+		"      if (typeof self.credentials.get === 'function') {",
+	)
+	requireMasked(t, san, []maskedRow{
+		{"creds: {password: hunter2xyz}", "hunter2xyz"},
+		{"{token: xK9mQ2vLp7wRt4zNc8sB}", "xK9mQ2vLp7wRt4zNc8sB"},
+		{"export TOKEN=void", "void"},
+		{"API_TOKEN=Xk9mQ2vLp7wRt4zNc8s$1", "Xk9mQ2vLp7wRt4zNc8s"},
+		{`password = "!1"`, "!1"},
+		{"API_KEY=key_1.Xk9mQ2vLp7wRt4zNc8sB", "Xk9mQ2vLp7wRt4zNc8sB"},
+		{"client_secret: #xK9mQ2vLp7wRt4zNc8sB", "xK9mQ2vLp7wRt4zNc8sB"},
+		{"TOKEN=abc123XyZ9kLmQ7vN3pT==", "abc123XyZ9kLmQ7vN3pT"},
+		{"password=hunter2xyz==", "hunter2xyz"},
+		{"if (apiKey === 'function') {", "function"},
+		{"creds: {password: hunter2.xyz)", "hunter2.xyz"},
+	})
+}
+
+func TestBase64NoSecret(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	// A WebAssembly module's code: opcodes and operands, a zero byte in every seven.
+	wasm := []byte("\x00asm\x01\x00\x00\x00")
+	for i, x := 0, uint32(7); i < 120; i++ {
+		x = x*1103515245 + 12345
+		if i%7 == 0 {
+			wasm = append(wasm, 0)
+		} else {
+			wasm = append(wasm, byte(x>>16))
+		}
+	}
+	wasmB64 := base64.StdEncoding.EncodeToString(wasm)
+	// A module's data section, its strings each ended by a zero byte, and a source map's
+	// mappings: long lines of base64 the chunking cuts anywhere.
+	words := strings.Fields("table column index view trigger module socket buffer space available cannot add remove never used stored virtual constructor called recursively such page cursor schema database journal")
+	const vlq = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	var data, mappings []byte
+	for i, x := 0, uint32(7); i < 150; i++ {
+		x = x*1103515245 + 12345
+		data = fmt.Appendf(data, "%s%s%d\x00%s\x00", words[x>>16%uint32(len(words))], strings.ToUpper(words[x>>8%uint32(len(words))][:1]), x>>4%1000, words[x>>20%uint32(len(words))])
+		g := []byte{vlq[x%64], vlq[x>>3%64], vlq[x>>6%64], vlq[x>>9%64], vlq[x>>12%64], vlq[x>>15%64]}
+		if i%3 == 0 {
+			mappings = fmt.Appendf(mappings, ";;%sA,", g[:5])
+		} else {
+			mappings = fmt.Appendf(mappings, "%s,%sC;", g[:4], g[2:])
+		}
+	}
+	strs, maps := base64.StdEncoding.EncodeToString(data), base64.StdEncoding.EncodeToString(mappings)
+	var minified []byte
+	for i, x := 0, uint32(11); i < 80; i++ {
+		x = x*1103515245 + 12345
+		a, b := string(rune('a'+x>>8%26)), string(rune('A'+x>>13%26))
+		minified = fmt.Appendf(minified, "function %s%s(e,t){return e&&!(t.length>%d&&void 0!==t[%d])?%s.assign({},e,{%s:t}):JSON.parse(e.body)};", a, b, x>>4%9, x>>6%7, b, words[x>>16%uint32(len(words))])
+	}
+	requireKept(t, san,
+		"\tconst md4 = new WebAssembly.Module(Buffer.from(\""+wasmB64+"\", \"base64\"));",
+		wasmB64[6:], // a line of it cut anywhere
+		strs[2:2002],
+		maps[:2000],
+		"IHRyYW5zZm9ybWF0aW9ucw== 8007 IGFjY29tcGxpc2htZW50cw== 8008 YXBwcm94aW1hdGVseQ== 8009",
+		// A bundled module's minified source, inlined in a source map.
+		base64.StdEncoding.EncodeToString(minified)[1:],
+	)
+	key := base64.StdEncoding.EncodeToString([]byte("\x8f\x13\xa7\x01\xfe\x9c\x42\x77\x0b\xd3\x61\xe5\x2a\x9f\x30\xc8\x55\x1e\xb4\x7d\x06\xea\x93\x28\x4f\xc1\x6b\xd0\x3e\x87\x19\xf2\xa5\x5c\x0d\xb8\x74\x2e\x91\xcf\x43\x0a\xe7\x68\x1b\xd6\x39\x84"))
+	// A key's DER, whose SEQUENCE header holds zero bytes, written on one line.
+	der := base64.StdEncoding.EncodeToString(append([]byte("\x30\x82\x01\x3b\x02\x01\x00\x02\x41\x00"), []byte("\xc4\x8e\x1f\x9a\x55\x3d\x72\xe0\xb6\x19\x4c\xa3\x8d\x67\xf2\x05\x9e\x31\xd8\x7a\x4b\xe6\x13\xc9\x70\x2f\xa8\x5e\x94\x0b\xd7\x66\x3a\xf1\x88\x27\xbc\x54\x0e\x9d\x61\xc3\x3f\xa6\x12\x7e\xe9\x45")...))
+	requireMasked(t, san, []maskedRow{
+		{"const secret = '" + key + "';", key[8:40]},
+		{"PRIVATE_KEY=" + der, der[16:48]},
+		// Token formats with zero bytes in one place: a Dropbox long-lived token, a Twitter
+		// app-only bearer token.
+		{"var g = '9xCzmTq4b2dAAAAAAAAAAd83M4U7sRL62nC6b17jkoxSH02efUywTreAOBmyr9qA'", "9xCzmTq4b2dAAAAAAAAAAd83M4U7sRL62nC6b17jkoxSH02efUywTreAOBmyr9qA"},
+		{"BEARER=AAAAAAAAAAAAAAAAAAAAAPq7kQEAAAAAxR4mZ2vN8yTb3LcQwJ5fHsU1dKo9Ge6WnVa2Ti0", "xR4mZ2vN8yTb3LcQwJ5fHsU1dKo9Ge6WnVa2Ti0"},
+		// Credentials files encoded whole: their text is searched once decoded.
+		{base64.StdEncoding.EncodeToString([]byte(`{"installed":{"client_id":"1234567890-abc.apps.googleusercontent.com","client_secret":"GOCSPX-Xk9mQ2vLp7wRt4zNc8sBqW3e","redirect_uris":["http://localhost"]}}`)), "eyJpbnN0YWxsZWQiOnsiY2xpZW50X2lkIjoiMTIzNDU2Nzg5MC1hYmMuYXBwcy5nb29nbGV1c2VyY29udGVudC5jb20iLCJjbGllbnRfc2VjcmV0IjoiR09DU1BY"},
+		{base64.StdEncoding.EncodeToString([]byte(`{"type":"service_account","token":"xK9mQ2vLp7wRt4zNc8sBqW3eRt5y","id":[1,2]}`)), "eyJ0eXBlIjoic2VydmljZV9hY2NvdW50IiwidG9rZW4iOiJ4SzltUTJ2THA3d1J0NHpOYzhzQnFXM2VSdDV5"},
+		{"Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("apikey:sk_live_51HfQx2eZvKYlo2C8aZq7rT3u")), base64.StdEncoding.EncodeToString([]byte("apikey:sk_live_51HfQx2eZvKYlo2C8aZq7rT3u"))[:16]},
+	})
+	require.False(t, base64Word(base64.StdEncoding.EncodeToString([]byte("QxZkvWmPtRbYnLsHqW"))), "letters that are no word")
+	require.False(t, base64Word(base64.StdEncoding.EncodeToString([]byte("user:password"))), "a colon")
+	require.True(t, base64Word("IHRyYW5zZm9ybWF0aW9ucw=="))
+	require.False(t, base64Binary(key), "a key is random bytes")
+	require.True(t, base64Binary(wasmB64[1:]))
+	require.False(t, base64Binary(der), "DER is left to the other rules")
+}
+
+func TestErrorCodes(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		"    CREDENTIAL_MISMATCH: 'auth/custom-token-mismatch',",
+		"    WEAK_PASSWORD: 'auth/weak-password',",
+		"    INVALID_API_KEY: 'auth/invalid-api-key',",
+		`throw new A("missing_access_token","No access token available");`,
+		`class K extends A{constructor(e,t){super("missing_refresh_token","Missing Refresh Token (audience: '".concat(e))}}`,
+	)
+	requireMasked(t, san, []maskedRow{
+		{"const INVALID_TOKEN = 'auth/xK9mQ2vL-p7wRt4zNc8sB';", "xK9mQ2vL-p7wRt4zNc8sB"},
+		{"const API_KEY = 'sk_live_51HfQx2eZvKYlo2C8aZq7rT3u';", "sk_live_51HfQx2eZvKYlo2C8aZq7rT3u"},
+		{`password = "Correct Horse Battery Staple"`, "Correct Horse Battery Staple"},
+		{`config.set("missing_password", "Correct Horse Battery Staple");`, "Correct Horse Battery Staple"},
+		{`config.set("password", "Correct Horse Battery Staple");`, "Correct Horse Battery Staple"},
+	})
+}
+
+func TestGeneratedNoSecret(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		"            if ((0, backoff_1.isFatal4xx)(err)) {",
+		"        const input = (0, flexbuffers_util_js_1.toUTF8Array)(key);",
+		"var chunk_M5T7GI2R_exports = {};",
+		"  link: () => import_chunk_M5T7GI2R.link,",
+		"module.exports={QueryCompiler,__wbg_Error_e83987f665cf5504:()=>q,__wbg_Number_bb48ca12f395cd08:()=>C};",
+		"exports.ulid = /^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$/;",
+		"   {-161614248, 0x7cf5_1edd_8a15_f1c9L, 0x656d_ab34_98f8_e697L, 0x12da_a2a8_0e53_c2b7L},",
+		"     *     environment_id: 'env_011CZkZ9X2dpNyB7HsEFoRfW',",
+		"     *     { user_id: 'user_01WxYzAbCdEfGhJkMnPqRsTu' },",
+	)
+	requireMasked(t, san, []maskedRow{
+		{"AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCY8zQ4vN2mLp", "wJalrXUtnFEMI/K7MDENG/bPxRfiCY8zQ4vN2mLp"},
+		{"var chunk_key = 'ghp_R2d4X9kLmQ7vN3pT8sW1yZ5bC6fH0jA4eG2i';", "ghp_R2d4X9kLmQ7vN3pT8sW1yZ5bC6fH0jA4eG2i"},
+		{"  session: '__wbg_Xk9mQ2vLp7wRt4zNc8sBqW3e',", "Xk9mQ2vLp7wRt4zNc8sBqW3e"},
+		{"const secret = 'Xk9mQ2vLp7wRt4zNc8sB-qW3eRt5y';", "Xk9mQ2vLp7wRt4zNc8sB-qW3eRt5y"},
+		{"ANTHROPIC_API_KEY=sk-ant-api03-Xk9mQ2vLp7wRt4zNc8sBqW3eRt5yUi8oP0aS1dF2gH3jK4lZ5xC6vB7nM8qW9eR0tY1uI2oP3aS4dF5gH6jK7lZ8xC9vB0nM-AbCdEfAA", "Xk9mQ2vLp7wRt4zNc8sBqW3eRt5y"},
+		{"api_key: 'live_01Xk9mQ2vLp7wRt4zNc8sBqW3e'", "Xk9mQ2vLp7wRt4zNc8sBqW3e"}, // an id's shape under a key's name
+		{"const token = 'tok_01Xk9mQ2vLp7wRt4zNc8sBqW3e';", "Xk9mQ2vLp7wRt4zNc8sBqW3e"},
+	})
+	require.False(t, charRanges("Xk9mQ2vLp7wRt4zNc8sB-qW3e"))
+	require.False(t, bundleChunkName("chunk_xk9mq2vl_exports"))
+	require.False(t, compiledMember("key_1"), "no member")
 }
