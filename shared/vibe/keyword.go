@@ -64,7 +64,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				if ws, we, w := wrappedLiteral(chunk, vs, ve); ok && w {
 					vs, ve = ws, we // jwtKey := []byte("…")
 				}
-				if ok && keyedValue(name, chunk[vs:ve]) && !(!quotedAt(chunk, vs) && codeValue(chunk, vs, ve)) && !wordsNoSecret(chunk, vs, ve, name, quotedAt(chunk, vs)) {
+				if ok && keyedValue(name, chunk[vs:ve]) && !(!quotedAt(chunk, vs) && codeValue(chunk, vs, ve)) && !wordsNoSecret(chunk, vs, ve, name, quotedAt(chunk, vs)) && !pyValueNoSecret(chunk, nameStart, nameEnd, vs, ve, name) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
 				} else if ok && f.view != "" {
 					// Escapes in the value (\u0026, a quote escaped inside it): judge the value
@@ -100,6 +100,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			}
 			if !ok {
 				vs, ve, ok = comparedLiteral(chunk, nameStart)
+			}
+			if ok && pyValueNoSecret(chunk, nameStart, nameEnd, vs, ve, name) {
+				continue // credential: "TokenCredential", TOKEN_TYPE = 'Bearer': what code writes instead
 			}
 			if !ok && (len(nameParts(name)) == 1 || name == strings.ToUpper(name) || setterName(name) || builderCall(chunk, nameStart, name) || quotedFirstArgument(chunk, nameStart, nameEnd)) &&
 				(nameStart == 0 || chunk[nameStart-1] != '$') && !inList(chunk, nameStart) {

@@ -84,3 +84,310 @@ func setterLastArgument(s string, i int) (vs, ve int, multi, ok bool) {
 	}
 	return 0, 0, false, false
 }
+
+// pyValueNoSecret reports a value under a credential's name that Python code writes there
+// instead of one (vs, ve: the value, quotes left out):
+//
+//   - a parameter's type given as a quoted forward reference in a def's signature
+//     (def __init__(self, credential: "TokenCredential", …)): an annotation, never a default;
+//   - the wire name in a serializer's attribute map ('resource_id': {'key': 'resourceId',
+//     'type': 'str'}), which spells the member's own name again;
+//   - a word under a name that ends in what kind of thing the credential is or how it is
+//     sent (ACCESS_TOKEN_METHOD = 'GET', TOKEN_TYPE = 'Bearer', token_placement='header',
+//     auth_type == 'token');
+//   - a lower-case word under a name that opens with what is done to a credential
+//     (update_password == 'always', save_password: 'never'): an option's choice;
+//   - a number under a name that ends in a count, a size or a time (secret_shares=5,
+//     token_num_uses=0, PASSWORD_RESET_TIMEOUT = 259200);
+//   - a Google-style docstring's description of an argument (token: The runner's
+//     authentication token), under an Args:, Returns: or like heading.
+//
+// A password compared or assigned under the credential's own name (password == 'Hunter2!xyz',
+// user_password == 'dragon') is none of these and stays masked.
+func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool {
+	v := s[vs:ve]
+	quoted := quotedAt(s, vs) && ve < len(s) && s[ve] == s[vs-1]
+	parts := nameParts(name[strings.LastIndexByte(name, '.')+1:]) // self.update_password
+	if len(parts) == 0 {
+		return false
+	}
+	first, last := parts[0], parts[len(parts)-1]
+	switch {
+	case quoted && quotedTypeAnnotation(s, nameStart, nameEnd, vs, ve):
+		return true
+	case quoted && name == "key" && attributeMapKey(s, nameStart, v):
+		return true
+	case len(parts) >= 2 && modeSuffixes[last] && modeWord(v, false):
+		return true
+	case len(parts) >= 2 && credentialVerbs[first] && modeWord(v, true) && !secretPart(first):
+		return true
+	case len(parts) >= 2 && quantitySuffixes[last] && !quoted && pyNumber(v):
+		return true
+	case !quoted && googleDocArgument(s, nameStart, nameEnd, vs):
+		return true
+	}
+	return false
+}
+
+// secretPart reports a name part that is a credential word itself.
+func secretPart(p string) bool {
+	return nameHasSecretWord(p)
+}
+
+// modeSuffixes end a name that says what kind of credential is meant or how it travels,
+// not the credential: its value is a word of a closed set.
+var modeSuffixes = map[string]bool{"method": true, "methods": true, "type": true, "types": true, "mode": true, "kind": true,
+	"placement": true, "location": true, "style": true, "format": true, "flow": true, "strategy": true, "scope": true}
+
+// credentialVerbs open a name that says what is done to a credential (update_password,
+// ask_vault_pass): an option whose value is a choice.
+var credentialVerbs = map[string]bool{"update": true, "change": true, "reset": true, "save": true, "ask": true, "prompt": true,
+	"require": true, "force": true, "generate": true, "store": true, "remember": true, "expire": true, "rotate": true,
+	"validate": true, "verify": true, "check": true, "enable": true, "disable": true, "allow": true, "show": true,
+	"hide": true, "encrypt": true, "hash": true, "send": true, "renew": true, "revoke": true, "create": true, "delete": true}
+
+// quantitySuffixes end a name that counts, sizes or times a credential.
+var quantitySuffixes = map[string]bool{"timeout": true, "ttl": true, "uses": true, "shares": true, "threshold": true,
+	"length": true, "len": true, "size": true, "count": true, "limit": true, "retries": true, "attempts": true,
+	"interval": true, "age": true, "lifetime": true, "expiry": true, "seconds": true, "minutes": true, "hours": true,
+	"days": true, "bits": true, "bytes": true, "digits": true}
+
+// modeWord reports a word of letters, maybe several joined by _ or - (GET, Bearer,
+// on_create, client_credentials), of at most 24 characters; lower asks for lower case.
+func modeWord(v string, lower bool) bool {
+	if len(v) == 0 || len(v) > 24 || !isLetter(v[0]) || !isLetter(v[len(v)-1]) {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+		case c >= 'A' && c <= 'Z' && !lower:
+		case (c == '_' || c == '-') && isLetter(v[i-1]):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// pyNumber reports a decimal number as code writes it (5, 259200, 60 * 60 * 24, 3_600).
+func pyNumber(v string) bool {
+	v = strings.TrimRight(v, ",; )")
+	if v == "" || !isDigitByte(v[0]) {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !isDigitByte(v[i]) && strings.IndexByte("_ *.", v[i]) < 0 {
+			return false
+		}
+	}
+	return len(v) <= 24
+}
+
+// quotedTypeAnnotation reports a quoted value after name: within a def's parameters, a
+// forward reference to a type (credential: "TokenCredential", signing_key: 'SSHKey'): the
+// annotation says what kind of object is passed; a default would follow an =.
+func quotedTypeAnnotation(s string, nameStart, nameEnd, vs, ve int) bool {
+	if nameEnd >= len(s) || s[nameEnd] != ':' || skipBlanks(s, nameEnd+1, 2) != vs-1 {
+		return false
+	}
+	if a := skipBlanks(s, ve+1, 2); a < len(s) && strings.IndexByte(",)=\n", s[a]) < 0 {
+		return false
+	}
+	return typeName(s[vs:ve]) && (inDefParameters(s, nameStart) || closesDefSignature(s, ve+1))
+}
+
+// closesDefSignature reports parameters from i on that a def's signature closes: the first
+// bracket left open closes as ")" then an optional return annotation and the ":" ending the
+// line (") -> None:", "):"), where the def itself is before the text's start.
+func closesDefSignature(s string, i int) bool {
+	depth := 0
+	for k := i; k < len(s) && k-i < 3000; k++ {
+		switch s[k] {
+		case '(', '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+			if depth < 0 {
+				return false
+			}
+		case ')':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			rest := strings.TrimSpace(s[k+1 : lineEndAt(s, k)])
+			if c := strings.IndexByte(rest, '#'); c >= 0 {
+				rest = strings.TrimSpace(rest[:c])
+			}
+			return rest == ":" || strings.HasPrefix(rest, "->") && strings.HasSuffix(rest, ":")
+		}
+	}
+	return false
+}
+
+// typeName reports a class's name, maybe qualified by its module (_models.X, ~a.b.X): the
+// last segment opens with a capital and is made of capitalised words, acronyms and numbers,
+// English words at least half of the words (AsyncTokenCredential, SSHKey,
+// GenerateCredentialsParameters, V1SecretReference); a lower-case run after a digit or a
+// capital of its own (Hunter2xyz, Xk9mQ2) is no class's name.
+func typeName(v string) bool {
+	v = strings.TrimPrefix(v, "~")
+	if i := strings.LastIndexByte(v, '.'); i >= 0 {
+		for _, seg := range strings.Split(v[:i], ".") {
+			if !pyIdentifier(seg) {
+				return false
+			}
+		}
+		v = v[i+1:]
+	}
+	if len(v) < 4 || v[0] < 'A' || v[0] > 'Z' {
+		return false
+	}
+	words, long, pieces := 0, 0, 0
+	for i := 0; i < len(v); {
+		j := i + 1
+		switch c := v[i]; {
+		case isDigitByte(c):
+			for j < len(v) && isDigitByte(v[j]) {
+				j++
+			}
+		case c >= 'A' && c <= 'Z':
+			for j < len(v) && v[j] >= 'A' && v[j] <= 'Z' {
+				j++
+			}
+			if j-i > 1 && j < len(v) && v[j] >= 'a' && v[j] <= 'z' {
+				j-- // SSHKey: the last capital opens the next word
+			}
+			if j-i == 1 {
+				for j < len(v) && v[j] >= 'a' && v[j] <= 'z' {
+					j++
+				}
+				if j-i >= 3 {
+					long++
+					if dictWord(v[i:j]) {
+						words++
+					}
+				}
+			} else if j-i > 6 {
+				return false
+			}
+		default:
+			return false
+		}
+		pieces++
+		i = j
+	}
+	return words >= 1 && 2*words >= long && pieces >= 2
+}
+
+// inDefParameters reports a position inside the parentheses of a def's parameters, which
+// may run over several lines.
+func inDefParameters(s string, i int) bool {
+	depth := 0
+	for k := i - 1; k >= 0 && i-k < 3000; k-- {
+		switch s[k] {
+		case ')', ']', '}':
+			depth++
+		case '[', '{':
+			depth--
+			if depth < 0 {
+				return false
+			}
+		case '(':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			j := k
+			for j > 0 && isWordByte(s[j-1]) {
+				j--
+			}
+			return j < k && j >= 4 && s[j-4:j] == "def "
+		}
+	}
+	return false
+}
+
+// attributeMapKey reports the "key" of a serializer's attribute map whose value spells the
+// member it describes ('resource_id': {'key': 'resourceId', 'type': 'str'}, or
+// 'properties.resourceId' for a nested one).
+func attributeMapKey(s string, nameStart int, v string) bool {
+	k := nameStart - 1 // the name's opening quote
+	for k > 0 && (s[k-1] == ' ' || s[k-1] == '\n' || s[k-1] == '\t' || s[k-1] == '\r') {
+		k--
+	}
+	if k == 0 || s[k-1] != '{' {
+		return false
+	}
+	k = skipBlanksBack(s, k-1)
+	if k == 0 || s[k-1] != ':' {
+		return false
+	}
+	k = skipBlanksBack(s, k-1)
+	if k == 0 || s[k-1] != '"' && s[k-1] != '\'' {
+		return false
+	}
+	open := strings.LastIndexByte(s[max(0, k-80):k-1], s[k-1])
+	if open < 0 {
+		return false
+	}
+	member := s[max(0, k-80)+open+1 : k-1]
+	return pyIdentifier(member) && spellsName(member, v)
+}
+
+// pyIdentifier reports a Python identifier of ASCII letters, digits and _.
+func pyIdentifier(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isLetter(s[i]) && s[i] != '_' && !(i > 0 && isDigitByte(s[i])) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func skipBlanksBack(s string, k int) int {
+	for k > 0 && (s[k-1] == ' ' || s[k-1] == '\t') {
+		k--
+	}
+	return k
+}
+
+// googleDocArgument reports a name opening its line in a Google-style docstring section
+// (Args:, Returns:, Attributes:…, at a lower indent above, every line between indented
+// deeper) and a description of three or more words after its colon, the first of letters
+// (token: The runner's authentication token; developerKey: string, key obtained from). A
+// one- or two-word value is still judged as a setting's.
+func googleDocArgument(s string, nameStart, nameEnd, vs int) bool {
+	if nameEnd >= len(s) || s[nameEnd] != ':' {
+		return false
+	}
+	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
+	indent := nameStart - ls
+	if strings.Trim(s[ls:nameStart], " ") != "" || indent == 0 {
+		return false
+	}
+	words := strings.Fields(s[nameEnd+1 : lineEndAt(s, nameEnd)])
+	if len(words) < 3 || !isLetters(strings.TrimRight(words[0], ",.;:)")) {
+		return false
+	}
+	for end, n := ls-1, 0; end > 0 && n < 40; n++ {
+		ps := strings.LastIndexByte(s[:end], '\n') + 1
+		line := s[ps:end]
+		end = ps - 1
+		t := strings.TrimLeft(line, " ")
+		if t == "" {
+			continue
+		}
+		if len(line)-len(t) >= indent {
+			continue // the lines of the section above the name
+		}
+		switch strings.TrimSpace(t) {
+		case "Args:", "Arguments:", "Parameters:", "Params:", "Keyword Args:", "Keyword Arguments:", "Kwargs:", "Attributes:", "Returns:", "Return:", "Yields:", "Raises:", "Other Parameters:":
+			return true
+		}
+		return false
+	}
+	return false
+}

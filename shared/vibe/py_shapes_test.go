@@ -40,3 +40,52 @@ func TestPythonSetterLastArgument(t *testing.T) {
 		{"client.setPassword(\"Xk9#mQ2v!pL\")\n", "Xk9#mQ2v!pL"},
 	})
 }
+
+func TestPythonCodeValues(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		// A quoted forward reference in a def's signature is a parameter's type.
+		"    def __init__(self, credential: \"TokenCredential\", subscription_id: str, **kwargs: Any) -> None:\n",
+		"    def __init__(\n        self,\n        credential: \"AsyncTokenCredential\",\n        **kwargs: Any\n    ) -> None:\n",
+		"        regenerate_credential_parameters: \"_models.RegenerateCredentialParameters\",\n        **kwargs: Any\n    ) -> \"_models.RegistryListCredentialsResult\":\n",
+		"    def generate(cls, signing_key: 'SSHKey', key: 'SSHKey', subject: str,\n",
+		// A serializer's attribute map spells the member again as its wire name.
+		"        \"log_analytics_workspace_resource_id\": {\"key\": \"logAnalyticsWorkspaceResourceId\", \"type\": \"str\"},\n",
+		"        'count_ipv6': {'key': 'properties.countIPv6', 'type': 'int'},\n",
+		// How a credential travels or what kind it is: a word.
+		"    access_token_method = \"GET\"\n",
+		"    ACCESS_TOKEN_METHOD = 'POST'\n",
+		"    TOKEN_TYPE = 'Bearer'\n",
+		"        if auth_type == 'token':\n",
+		"    def __init__(self, token, token_placement='header', client=None):\n",
+		// What is done to a credential: an option's choice.
+		"        if self.update_password == 'always' and self.password is not None:\n",
+		"        if self.want.update_password == 'on_create':\n",
+		// A count, a size or a time.
+		"        secret_shares=5,\n",
+		"        token_num_uses=0,\n",
+		"PASSWORD_RESET_TIMEOUT = 259200\n",
+		// A Google-style docstring's argument.
+		"        \"\"\"Get a token.\n\n        Args:\n            private_token: The user private token\n            token: The runner's authentication token\n        \"\"\"\n",
+	)
+	requireMasked(t, san, []maskedRow{
+		// The same syntax outside a def's signature is an object's member.
+		{"    password: \"SuperSecretPassword\",\n", "SuperSecretPassword"},
+		{"    creds = {\n        credential: \"TokenCredential\",\n    }\n", "TokenCredential"},
+		{"    def login(password: str = \"Hunter2!xyz\"):\n", "Hunter2!xyz"},
+		{"    def login(password: \"Hunter2xyz\"):\n", "Hunter2xyz"},
+		// A key in an attribute map that does not spell the member.
+		{"        \"resource_id\": {\"key\": \"Xk9mQ2vpL77rTq\", \"type\": \"str\"},\n", "Xk9mQ2vpL77rTq"},
+		// A password compared under its own name, even a word.
+		{"        if password == 'Hunter2!xyz':\n", "Hunter2!xyz"},
+		{"        if user_password == 'dragon':\n", "dragon"},
+		{"        if self.update_password == 'Hunter2!xyz':\n", "Hunter2!xyz"},
+		{"    update_password = 'Hunter2!xyz'\n", "Hunter2!xyz"},
+		{"    ACCESS_TOKEN_METHOD = 'Xk9#mQ2v!pL'\n", "Xk9#mQ2v!pL"},
+		{"        secret_shares='Xk9mQ2vpL77'\n", "Xk9mQ2vpL77"},
+		{"        Args:\n            password: hunter2\n", "hunter2"},
+		{"    password: correct horse battery staple\n", "correct horse battery staple"},
+	})
+}
