@@ -125,8 +125,143 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true
 	case !quoted && googleDocArgument(s, nameStart, nameEnd, vs):
 		return true
+	case !quoted && assignedWithEquals(s, vs) && (pySubscript(v) || pyNameExpression(v)):
+		return true // vcenter_password=module.params["vcenter_password"], keys = keylist or []
+	case !quoted && nameEnd < len(s) && s[nameEnd] == ':' && pyTypeAnnotation(v) && (inDefParameters(s, nameStart) || closesDefSignature(s, vs)):
+		return true // passphrase: BytesOrStr) -> …, password_auth: _AuthArg,
+	case quoted && len(parts) >= 2 && messageSuffixes[last] && len(strings.Fields(v)) >= 2 && isLetters(strings.Fields(v)[0]):
+		return true // password_prompt = 'Enter PIN for '
 	}
 	return false
+}
+
+// messageSuffixes end a name of text shown about a credential (password_prompt,
+// token_error_message): its value is a sentence.
+var messageSuffixes = map[string]bool{"prompt": true, "message": true, "msg": true, "label": true, "help": true,
+	"title": true, "hint": true, "description": true, "error": true, "placeholder": true, "text": true}
+
+// assignedWithEquals reports a value after an = of code (a YAML or config line's value
+// after a colon may be anything: password: tokens[1], password: salt and pepper).
+func assignedWithEquals(s string, vs int) bool {
+	k := skipBlanksBack(s, vs)
+	return k > 0 && s[k-1] == '=' && (k < 2 || strings.IndexByte("=!<>", s[k-2]) < 0)
+}
+
+// pyTail cuts what closes an argument or a statement off a value read to its line's end.
+func pyTail(v string) string {
+	return strings.TrimRight(v, ",;) \t\r")
+}
+
+// pySubscript reports a value that is a variable indexed by keys (module.params["password"],
+// data['access_token'], auth[2], cfg[key]), the value read from where it is kept.
+func pySubscript(v string) bool {
+	v = pyTail(v)
+	i := 0
+	for i < len(v) && (isWordByte(v[i]) || v[i] == '.') {
+		i++
+	}
+	if i == 0 || i == len(v) || v[i] != '[' || isDigitByte(v[0]) || !identifierPathOK(v[:i]) {
+		return false
+	}
+	for i < len(v) {
+		if v[i] != '[' {
+			return false
+		}
+		j := strings.IndexByte(v[i:], ']')
+		if j < 2 {
+			return false
+		}
+		key := v[i+1 : i+j]
+		if key[0] == '"' || key[0] == '\'' {
+			if len(key) < 3 || key[len(key)-1] != key[0] || strings.ContainsAny(key[1:len(key)-1], "\"'[]") {
+				return false
+			}
+		} else if !pyIdentifier(strings.ReplaceAll(key, ".", "_")) && strings.Trim(key, "0123456789-:") != "" {
+			return false
+		}
+		i += j + 1
+	}
+	return true
+}
+
+// identifierPathOK reports names joined by dots (self.module.params).
+func identifierPathOK(p string) bool {
+	for _, seg := range strings.Split(p, ".") {
+		if !pyIdentifier(seg) {
+			return false
+		}
+	}
+	return true
+}
+
+// pyNameExpression reports names joined by Python's operators of words, with empty
+// literals and None (vault_secrets or [], keylist if keylist else [], x is not None): no
+// literal with anything in it, so no secret. Operands and operators take turns, so prose
+// (value with quotes and spaces) is none.
+func pyNameExpression(v string) bool {
+	words := strings.Fields(pyTail(v))
+	if len(words) < 3 {
+		return false
+	}
+	operand := true // an operand is due
+	for i, w := range words {
+		switch w {
+		case "or", "and", "if", "else", "is", "in":
+			if operand {
+				return false
+			}
+			operand = true
+		case "not":
+			if !operand && (i+1 == len(words) || words[i+1] != "in") && (i == 0 || words[i-1] != "is") {
+				return false
+			}
+		default:
+			if !operand {
+				return false
+			}
+			switch w {
+			case "[]", "{}", "()", "None", "True", "False", "''", `""`:
+			default:
+				if !identifierPathOK(w) {
+					return false
+				}
+			}
+			operand = false
+		}
+	}
+	if operand {
+		return false
+	}
+	for _, w := range words {
+		if strings.ContainsAny(w, "._[{(") || w == "None" || w == "else" {
+			return true // a member, a variable's name of code, an empty literal, a conditional
+		}
+	}
+	return false
+}
+
+// pyTypeAnnotation reports an unquoted type expression read to the line's end, up to the
+// comma, bracket or = that closes the parameter (BytesOrStr, Optional[str], _AuthArg,
+// Sequence[bytes]).
+func pyTypeAnnotation(v string) bool {
+	end, depth := len(v), 0
+scan:
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '[':
+			depth++
+		case c == ']':
+			depth--
+		case (c == ',' || c == ')' || c == '=') && depth <= 0:
+			end = i
+			break scan
+		case isWordByte(c) || c == '.' || depth > 0 && (c == ' ' || c == ','):
+		default:
+			return false
+		}
+	}
+	t := strings.TrimSpace(v[:end])
+	return t != "" && depth <= 0 && (isLetter(t[0]) || t[0] == '_')
 }
 
 // secretPart reports a name part that is a credential word itself.

@@ -67,6 +67,13 @@ func TestPythonCodeValues(t *testing.T) {
 		"        secret_shares=5,\n",
 		"        token_num_uses=0,\n",
 		"PASSWORD_RESET_TIMEOUT = 259200\n",
+		// A value read from where it is kept, an expression of names, a type unquoted.
+		"        c = Client(\n            vcenter_password=module.params[\"vcenter_password\"],\n            token=data[\"access_token\"],\n        )\n",
+		"        self.vault_secrets = vault_secrets or []\n        keys_to_load = keylist if keylist else []\n",
+		"    def decrypt(data: bytes,\n                  passphrase: BytesOrStr) -> Tuple[bytes, bytes, bytes]:\n",
+		"    def connect(host, password_auth: _AuthArg, host_key_alias: Optional[str] = None):\n",
+		// A prompt shown about a credential.
+		"                password_prompt = 'Enter PIN for '\n",
 		// A Google-style docstring's argument.
 		"        \"\"\"Get a token.\n\n        Args:\n            private_token: The user private token\n            token: The runner's authentication token\n        \"\"\"\n",
 	)
@@ -86,6 +93,13 @@ func TestPythonCodeValues(t *testing.T) {
 		{"    ACCESS_TOKEN_METHOD = 'Xk9#mQ2v!pL'\n", "Xk9#mQ2v!pL"},
 		{"        secret_shares='Xk9mQ2vpL77'\n", "Xk9mQ2vpL77"},
 		{"        Args:\n            password: hunter2\n", "hunter2"},
+		{"            vcenter_password=Xk9mQ2vpL77rTq,\n", "Xk9mQ2vpL77rTq"},
+		{"            password=os.environ.get('DB_PASSWORD') or 'Hunter2!xyz',\n", "Hunter2!xyz"},
+		{"    password: Hunter2xyz,\n", "Hunter2xyz"},
+		{"aws_secret_access_key: value with quotes and spaces\n", "value with quotes and spaces"},
+		{"password = salt and pepper\n", "salt and pepper"},
+		{"db:\n  password: tokens[1]\n", "tokens[1]"},
+		{"                password_prompt = 'Hunter2!xyz'\n", "Hunter2!xyz"},
 		{"    password: correct horse battery staple\n", "correct horse battery staple"},
 	})
 }
