@@ -129,6 +129,8 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true // vcenter_password=module.params["vcenter_password"], keys = keylist or []
 	case !quoted && nameEnd < len(s) && s[nameEnd] == ':' && pyTypeAnnotation(v) && (inDefParameters(s, nameStart) || closesDefSignature(s, vs)):
 		return true // passphrase: BytesOrStr) -> …, password_auth: _AuthArg,
+	case strings.HasPrefix(s[vs:], ":code:`<") || strings.HasPrefix(s[vs:], "``<"):
+		return true // $skipToken=:code:`<token>`: reST markup around a placeholder
 	case quoted && len(parts) >= 2 && messageSuffixes[last] && len(strings.Fields(v)) >= 2 && isLetters(strings.Fields(v)[0]):
 		return true // password_prompt = 'Enter PIN for '
 	}
@@ -525,4 +527,71 @@ func googleDocArgument(s string, nameStart, nameEnd, vs int) bool {
 		return false
 	}
 	return false
+}
+
+// docListedValue reports a name that is one of the quoted values a docstring lists after
+// "values are:", "values include:" or "Disallowed values:" (Known values are: "Initialized",
+// "OperationNotPermittedOnKeyVault", …; Possible values include: "password", "password2"):
+// only quoted literals, commas, "and" and "or" come between the list's opening and the name,
+// so neither it nor the literal after it is a key and its value.
+func docListedValue(s string, nameStart, nameEnd int) bool {
+	q := beforeQuotedName(s, nameStart, nameEnd)
+	if q == 0 {
+		return false
+	}
+	from := max(0, nameStart-1-600)
+	head := s[from : nameStart-1]
+	open := -1
+	for _, w := range []string{"values are:", "values include:", "values:**", "Values are:", "values:"} {
+		if i := strings.LastIndex(head, w); i >= 0 && i+len(w) > open {
+			open = i + len(w)
+		}
+	}
+	if i := strings.LastIndex(head, " are:"); i >= 0 && i+5 > open && strings.HasSuffix(strings.TrimRight(head[:i], " \n\t"), "values") {
+		open = i + 5 // Known values\n     are: "CKM_RSA_AES_KEY_WRAP", …
+	}
+	if open < 0 {
+		return false
+	}
+	rest := head[open:]
+	for i := 0; i < len(rest); i++ {
+		switch c := rest[i]; c {
+		case '"', '\'':
+			e := strings.IndexByte(rest[i+1:], c)
+			if e < 0 || strings.IndexByte(rest[i+1:i+1+e], '\n') >= 0 {
+				return false
+			}
+			i += e + 1
+		case ' ', ',', '\n', '\t', '\r', '*':
+		default:
+			if strings.HasPrefix(rest[i:], "and ") || strings.HasPrefix(rest[i:], "or ") {
+				i += 2
+				continue
+			}
+			return false
+		}
+	}
+	return true
+}
+
+// authorizationCode reports what the authorization-header rule took from code that names an
+// authorization rather than sending one: a type (Optional[bool]), a class's or a variable's
+// name of words (InvalidAuthorization, enable_rbac_authorization) or one word of prose
+// (Property that controls…). A credential sent in the header is generated, not words.
+func authorizationCode(v string) bool {
+	if i := strings.IndexByte(v, '['); i > 0 && strings.HasSuffix(v, "]") {
+		return pyIdentifier(v[:i]) && identifierPathOK(strings.ReplaceAll(strings.ReplaceAll(v[i+1:len(v)-1], ", ", "_"), ",", "_"))
+	}
+	if dictWord(v) && isLetters(v) {
+		return true
+	}
+	if strings.IndexByte(v, '_') > 0 && strings.ToLower(v) == v && pyIdentifier(v) {
+		for _, p := range strings.Split(v, "_") {
+			if p != "" && !dictWord(p) && len(p) > 4 {
+				return false
+			}
+		}
+		return true
+	}
+	return isLetters(v) && typeName(v)
 }

@@ -103,3 +103,30 @@ func TestPythonCodeValues(t *testing.T) {
 		{"    password: correct horse battery staple\n", "correct horse battery staple"},
 	})
 }
+
+func TestPythonDocstringValueLists(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		// Values a docstring lists, and reST markup around a placeholder.
+		"     **Disallowed values:** \"abc@123\", \"P@$$w0rd\", \"P@ssw0rd\", \"P@ssword123\", \"Pa$$word\",\n     \"pass@word1\", \"Password!\", \"Password1\", \"Password22\", \"iloveyou!\".\n",
+		"    :ivar name: The password name. Possible values include: \"password\", \"password2\".\n",
+		"    :ivar provisioning_state: Status of the Key Vault secret. Known values are: \"Initialized\",\n     \"OperationNotPermittedOnKeyVault\", \"AzureServiceUnauthorizedToAccessKeyVault\",\n",
+		"    :ivar enc: The encryption algorithm to use. Known values\n     are: \"CKM_RSA_AES_KEY_WRAP\", \"RSA_AES_KEY_WRAP_256\", and \"RSA_AES_KEY_WRAP_384\".\n",
+		"         Specify $skipToken=:code:`<token>` to populate the next page in the list.\n",
+		// Code that names an authorization.
+		"        enable_rbac_authorization: Optional[bool] = None,\n",
+		"        self.enable_rbac_authorization = enable_rbac_authorization\n",
+		"    invalid_authorization = \"InvalidAuthorization\"\n",
+		"    :ivar enable_rbac_authorization: Property that controls how data actions are authorized.\n",
+	)
+	requireMasked(t, san, []maskedRow{
+		{"    creds = (\"password\", \"Xk9mQ2vpL77\")\n", "Xk9mQ2vpL77"},
+		{"    :ivar name: Possible values include: \"password\", \"password2\". Set(\"password\", \"Xk9mQ2vpL77\")\n", "Xk9mQ2vpL77"},
+		{"    proxy_authorization = \"Basic dXNlcjpwYXNzd29yZA==\"\n", "dXNlcjpwYXNzd29yZA=="},
+		{"    authorization: Xk9mQ2vpL77rTqZ\n", "Xk9mQ2vpL77rTqZ"},
+		{"    authorization = \"correcthorsebattery\"\n", "correcthorsebattery"},
+		{"         Specify $skipToken=Xk9mQ2vpL77rTqZ to populate the next page.\n", "Xk9mQ2vpL77rTqZ"},
+	})
+}
