@@ -16,8 +16,8 @@ import "strings"
 func restFieldName(s string, nameStart, nameEnd int) bool {
 	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
 	head := strings.TrimLeft(s[ls:nameStart], " \t")
-	if len(head) < 4 || head[0] != ':' || head[len(head)-1] != ' ' {
-		return false
+	if len(head) < 4 || head[0] != ':' && head[0] != '@' || head[len(head)-1] != ' ' {
+		return false // @type, @param: Epytext's fields (Twisted), as reST's
 	}
 	fields := strings.Fields(head[1:])
 	if len(fields) == 0 || len(fields) > 2 {
@@ -29,9 +29,16 @@ func restFieldName(s string, nameStart, nameEnd int) bool {
 	value := strings.Fields(s[nameEnd+1 : lineEndAt(s, nameEnd)])
 	switch fields[0] {
 	case "type", "vartype", "paramtype":
+		if head[0] == '@' && len(value) > 0 && !strings.HasPrefix(value[0], "L{") && !strings.HasPrefix(value[0], "C{") {
+			return false // Epytext's types are links: @type password: L{bytes}
+		}
 		return len(fields) == 1
 	case "param", "parameter", "arg", "argument", "ivar", "cvar", "var", "keyword", "kwarg", "kwparam", "key":
-		// Prose: at least two words, the first of letters.
+		// Prose: at least two words, the first of letters, or one capitalised word closed
+		// by a full stop (Required., Anything.).
+		if len(value) == 1 && len(value[0]) > 3 && strings.HasSuffix(value[0], ".") && value[0][0] >= 'A' && value[0][0] <= 'Z' {
+			return dictWord(value[0][:len(value[0])-1]) && isLetters(value[0][:len(value[0])-1])
+		}
 		return len(value) >= 2 && lowerWord(strings.ToLower(strings.TrimRight(value[0], ",.;:")))
 	}
 	return false
@@ -112,6 +119,7 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return false
 	}
 	first, last := parts[0], parts[len(parts)-1]
+	line := s[vs:lineEndAt(s, vs)] // code's value runs to the line's end: nothing may follow it
 	switch {
 	case quoted && quotedTypeAnnotation(s, nameStart, nameEnd, vs, ve):
 		return true
@@ -125,10 +133,14 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true
 	case !quoted && googleDocArgument(s, nameStart, nameEnd, vs):
 		return true
-	case !quoted && assignedWithEquals(s, vs) && (pySubscript(v) || pyNameExpression(v)):
+	case !quoted && assignedWithEquals(s, vs) && (pySubscript(line) || pyNameExpression(line)):
 		return true // vcenter_password=module.params["vcenter_password"], keys = keylist or []
 	case !quoted && nameEnd < len(s) && s[nameEnd] == ':' && pyTypeAnnotation(v) && (inDefParameters(s, nameStart) || closesDefSignature(s, vs)):
 		return true // passphrase: BytesOrStr) -> …, password_auth: _AuthArg,
+	case pyFormatField(v) || shortEscapedBytes(v):
+		return true // 'Invalid private key: {0!r}', 'secret = %%s', b'\x00'
+	case !quoted && assignedWithEquals(s, vs) && memberDefault(line):
+		return true // secret=values.unset):
 	case strings.HasPrefix(s[vs:], ":code:`<") || strings.HasPrefix(s[vs:], "``<"):
 		return true // $skipToken=:code:`<token>`: reST markup around a placeholder
 	case quoted && len(parts) >= 2 && messageSuffixes[last] && len(strings.Fields(v)) >= 2 && isLetters(strings.Fields(v)[0]):
@@ -234,12 +246,20 @@ func pyNameExpression(v string) bool {
 	if operand {
 		return false
 	}
+	// Python's own: an empty literal or None as an operand, or a conditional (a sentence's
+	// "and" between two words is none: DB_PASSWORD=hunter22x and …).
+	ifs, elses := false, false
 	for _, w := range words {
-		if strings.ContainsAny(w, "._[{(") || w == "None" || w == "else" {
-			return true // a member, a variable's name of code, an empty literal, a conditional
+		switch w {
+		case "[]", "{}", "()", "None", "True", "False", "''", `""`:
+			return true
+		case "if":
+			ifs = true
+		case "else":
+			elses = true
 		}
 	}
-	return false
+	return ifs && elses
 }
 
 // pyTypeAnnotation reports an unquoted type expression read to the line's end, up to the
@@ -594,4 +614,74 @@ func authorizationCode(v string) bool {
 		return true
 	}
 	return isLetters(v) && typeName(v)
+}
+
+// schemaDefinitionOID reports a dotted quad at s that is the object identifier opening an
+// LDAP schema definition (RFC 4512: "( 2.5.4.0 NAME 'objectClass' DESC …", as ldap3 and
+// slapd's schema files write them; word is the word after it): no address, account and password.
+func schemaDefinitionOID(chunk string, s int, word string) bool {
+	k := skipBlanksBack(chunk, s)
+	return word == "NAME" && k > 0 && chunk[k-1] == '('
+}
+
+// pyFormatField reports a replacement field of str.format or a %-conversion, maybe with its
+// % doubled inside a template (%%s): a place a value goes, not a value ({0!r}, {}, {name},
+// %s, %(user)s).
+func pyFormatField(v string) bool {
+	v = strings.TrimRight(v, ",.;)'\"")
+	switch {
+	case len(v) >= 2 && v[0] == '{' && v[len(v)-1] == '}':
+		f := v[1 : len(v)-1]
+		if i := strings.IndexAny(f, "!:"); i >= 0 {
+			if strings.Trim(f[i:], "!:rsa<>^=+-0123456789.dfxXe") != "" {
+				return false
+			}
+			f = f[:i]
+		}
+		// The field's name: empty, a position, or a lower-case name (a password in
+		// braces mixes cases and digits).
+		return strings.Trim(f, "0123456789") == "" || strings.Trim(f, "abcdefghijklmnopqrstuvwxyz_.") == ""
+	case strings.HasPrefix(v, "%%"):
+		v = v[1:]
+		fallthrough
+	case strings.HasPrefix(v, "%"):
+		if strings.HasPrefix(v, "%(") {
+			e := strings.IndexByte(v, ')')
+			if e < 0 || !pyIdentifier(v[2:e]) {
+				return false
+			}
+			v = "%" + v[e+1:]
+		}
+		return len(v) == 2 && strings.IndexByte("srdixfa", v[1]) >= 0
+	}
+	return false
+}
+
+// shortEscapedBytes reports a literal of one or two bytes written as \xNN escapes
+// (b'\x00', b'\x03'): a flag or a state byte. A key written so is far longer.
+func shortEscapedBytes(v string) bool {
+	if len(v) < 4 || len(v) > 8 || len(v)%4 != 0 {
+		return false
+	}
+	for i := 0; i < len(v); i += 4 {
+		if v[i] != '\\' || v[i+1] != 'x' || !isHex(v[i+2:i+4]) {
+			return false
+		}
+	}
+	return true
+}
+
+// memberDefault reports a member of a module or an object given as a default, read to the
+// line's end (values.unset):, github.GithubObject.NotSet,): names of letters joined by dots.
+func memberDefault(v string) bool {
+	v = strings.TrimRight(strings.TrimSpace(v), ",):")
+	if strings.IndexByte(v, '.') <= 0 {
+		return false
+	}
+	for _, seg := range strings.Split(v, ".") {
+		if seg == "" || strings.Trim(seg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_") != "" {
+			return false
+		}
+	}
+	return true
 }

@@ -98,6 +98,8 @@ func TestPythonCodeValues(t *testing.T) {
 		{"    password: Hunter2xyz,\n", "Hunter2xyz"},
 		{"aws_secret_access_key: value with quotes and spaces\n", "value with quotes and spaces"},
 		{"password = salt and pepper\n", "salt and pepper"},
+		{"DB_PASSWORD=hunter22x and more\n", "hunter22x"},
+		{"    secret=settings.token or 'Hunter2!xyz'\n", "Hunter2!xyz"},
 		{"db:\n  password: tokens[1]\n", "tokens[1]"},
 		{"                password_prompt = 'Hunter2!xyz'\n", "Hunter2!xyz"},
 		{"    password: correct horse battery staple\n", "correct horse battery staple"},
@@ -128,5 +130,43 @@ func TestPythonDocstringValueLists(t *testing.T) {
 		{"    authorization: Xk9mQ2vpL77rTqZ\n", "Xk9mQ2vpL77rTqZ"},
 		{"    authorization = \"correcthorsebattery\"\n", "correcthorsebattery"},
 		{"         Specify $skipToken=Xk9mQ2vpL77rTqZ to populate the next page.\n", "Xk9mQ2vpL77rTqZ"},
+	})
+}
+
+func TestLDAPSchemaDefinition(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		"            \"( 2.5.4.0 NAME 'objectClass' DESC 'RFC4512: object classes of the entity' EQUALITY objectIdentifierMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.38 )\",\n",
+		"            \"( 2.5.18.1 NAME 'createTimestamp' DESC 'RFC4512: time which object was created' )\",\n",
+	)
+	requireMasked(t, san, []maskedRow{
+		{"server 10.0.0.5 root Secr3t!xQ\n", "Secr3t!xQ"},
+		{"( 10.0.0.5 root Secr3t!xQ )\n", "Secr3t!xQ"},
+		{"10.0.0.5 NAME Secr3t!xQ\n", "Secr3t!xQ"},
+	})
+}
+
+func TestPythonPlaceholdersAndFlags(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		// A docstring field of one word closed by a full stop; Epytext's type links.
+		"        :keyword sas_token_parameters: Required.\n",
+		"    :ivar credential: Anything.\n",
+		"        @type magic: L{bytes}\n        @type password: L{unicode}\n",
+		// Where a value goes, a state byte, a member as a default.
+		"            'Invalid private key: {0!r}', errors=(ValueError,)\n",
+		"                        'secret = %%s, issued = %%s, '\n",
+		"                respToken['NegState'] = b'\\x01'\n",
+		"               secret=values.unset):\n",
+	)
+	requireMasked(t, san, []maskedRow{
+		{"        :keyword password: Hunter2.\n", "Hunter2"},
+		{"        @type password: Hunter2xyz!\n", "Hunter2xyz!"},
+		{"    password = '%Xk9mQ2'\n", "Xk9mQ2"},
+		{"    secret=Xk9mQ2vpL77.rTq):\n", "Xk9mQ2vpL77"},
 	})
 }
