@@ -50,7 +50,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if fs := flagStart(chunk, nameStart); fs >= 0 && (flagTakesNoSecret(chunk[fs:nameEnd]) || secretNameValue(flagValue(chunk, nameEnd))) || qualifiedKey(chunk, nameStart, name) || testStatus(chunk, nameStart, name) || gitRefUpdate(chunk, nameStart) || strings.IndexByte(name, '-') >= 0 && idHeaderName(strings.ToLower(name)) || notAssignedName(chunk, nameStart, nameEnd) || passVerb(chunk, nameStart, name) || hclBlockLabel(chunk, nameStart) || iacNameNoSecret(name) || protoFieldNumber(chunk, nameEnd) {
 				continue // gpg --export-secret-keys KEYID: a flag that acts on secrets; Cache key: …
 			}
-			if docCommentTag(chunk, nameStart, nameEnd) || restFieldName(chunk, nameStart, nameEnd) || docListedValue(chunk, nameStart, nameEnd) {
+			if docCommentTag(chunk, nameStart, nameEnd) || restFieldName(chunk, nameStart, nameEnd) || docListedValue(chunk, nameStart, nameEnd) || literalListMember(chunk, nameStart, nameEnd) {
 				continue // * @NL80211_CMD_SET_KEY: Set key attributes …: a documented constant
 			}
 			if qualifiedConstant(name) || pathSegmentName(chunk, nameStart, nameEnd) || recordFieldName(chunk, nameStart, nameEnd) || quotedPackageName(chunk, nameStart, nameEnd) || memberAccess(chunk, nameStart, nameEnd) || ternaryBranch(chunk, nameStart, nameEnd) {

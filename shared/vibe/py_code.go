@@ -137,6 +137,12 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true // vcenter_password=module.params["vcenter_password"], keys = keylist or []
 	case !quoted && nameEnd < len(s) && s[nameEnd] == ':' && pyTypeAnnotation(v) && (inDefParameters(s, nameStart) || closesDefSignature(s, vs)):
 		return true // passphrase: BytesOrStr) -> …, password_auth: _AuthArg,
+	case quoted && authSchemes[strings.ToLower(v)] && v != strings.ToLower(v):
+		return true // default_token='Bearer': the scheme a token is sent with
+	case quoted && len(parts) >= 2 && patternSuffixes[last] && strings.ContainsAny(v, "\\[({%*+?^$|"):
+		return true // _TOKEN_REF = r'[A-Z]\w*', LS32_PAT = "(?:{hex}:{hex}|{ipv4})"
+	case quoted && formattedTemplate(s, v, ve):
+		return true // creds = "%s:%s" % (user, pw), "…{hex}…".format(hex=…)
 	case pyFormatField(v) || shortEscapedBytes(v):
 		return true // 'Invalid private key: {0!r}', 'secret = %%s', b'\x00'
 	case !quoted && assignedWithEquals(s, vs) && memberDefault(line):
@@ -248,7 +254,15 @@ func pyNameExpression(v string) bool {
 	}
 	// Python's own: an empty literal or None as an operand, or a conditional (a sentence's
 	// "and" between two words is none: DB_PASSWORD=hunter22x and …).
-	ifs, elses := false, false
+	ifs, elses, coded := false, false, true
+	for i := 0; i < len(words); i += 2 {
+		if strings.IndexByte(words[i], '_') < 0 && strings.IndexByte(words[i], '.') < 0 {
+			coded = false // token_generator or generate_token: every operand a name of code
+		}
+	}
+	if coded && (words[1] == "or" || words[1] == "and") {
+		return true
+	}
 	for _, w := range words {
 		switch w {
 		case "[]", "{}", "()", "None", "True", "False", "''", `""`:
@@ -684,4 +698,89 @@ func memberDefault(v string) bool {
 		}
 	}
 	return true
+}
+
+// patternSuffixes end a name of a pattern or template for a credential (TOKEN_PATTERN,
+// _TOKEN_REF_RE, LS32_PAT, token_fmt): its value is regular-expression or format syntax.
+var patternSuffixes = map[string]bool{"pat": true, "pattern": true, "patterns": true, "regex": true, "regexp": true, "re": true,
+	"rx": true, "fmt": true, "template": true, "tmpl": true, "ref": true}
+
+// formattedTemplate reports a literal that Python formats at once: %-conversions then the %
+// operator ("%s:%s" % (user, pw), "%s\\Setup\\VC" % version), or replacement fields then
+// .format( ("(?:{hex}:{hex}|{ipv4})".format(hex=…)). The literal is the template the value is
+// built from.
+func formattedTemplate(s, v string, ve int) bool {
+	if ve+1 >= len(s) {
+		return false
+	}
+	after := s[ve+1 : min(len(s), ve+12)]
+	switch {
+	case strings.HasPrefix(strings.TrimLeft(after, " "), "% ") || strings.HasPrefix(strings.TrimLeft(after, " "), "%("):
+		for i := 0; i+1 < len(v); i++ {
+			if v[i] == '%' && (strings.IndexByte("sdr", v[i+1]) >= 0 || v[i+1] == '(') {
+				return true
+			}
+		}
+	case strings.HasPrefix(after, ".format("):
+		return strings.Contains(v, "{") && strings.Contains(v, "}")
+	}
+	return false
+}
+
+// literalListMember reports a name that is one quoted literal of a long list of them: six or
+// more, some before it and some after, joined by commas alone (a lexer's keywords,
+// 'not', 'null', 'of', 'on', 'or', 'order', 'password', 'permission', …): a vocabulary, not
+// a key beside its value.
+func literalListMember(s string, nameStart, nameEnd int) bool {
+	q := beforeQuotedName(s, nameStart, nameEnd)
+	if q == 0 {
+		return false
+	}
+	before, k := 0, nameStart-1
+	for before < 5 {
+		j := k
+		for j > 0 && strings.IndexByte(" \t\r\n", s[j-1]) >= 0 {
+			j--
+		}
+		if j == 0 || s[j-1] != ',' {
+			break
+		}
+		j--
+		for j > 0 && strings.IndexByte(" \t\r\n", s[j-1]) >= 0 {
+			j--
+		}
+		if j == 0 || s[j-1] != '"' && s[j-1] != '\'' {
+			break
+		}
+		o := strings.LastIndexByte(s[max(0, j-80):j-1], s[j-1])
+		if o < 0 || strings.IndexByte(s[max(0, j-80)+o:j-1], '\n') >= 0 {
+			break
+		}
+		k = max(0, j-80) + o
+		before++
+	}
+	after, k := 0, nameEnd+1
+	for after < 5 {
+		j := k
+		for j < len(s) && strings.IndexByte(" \t\r\n", s[j]) >= 0 {
+			j++
+		}
+		if j >= len(s) || s[j] != ',' {
+			break
+		}
+		j++
+		for j < len(s) && strings.IndexByte(" \t\r\n", s[j]) >= 0 {
+			j++
+		}
+		if j >= len(s) || s[j] != '"' && s[j] != '\'' {
+			break
+		}
+		e := strings.IndexByte(s[j+1:min(len(s), j+81)], s[j])
+		if e < 0 || strings.IndexByte(s[j+1:j+1+e], '\n') >= 0 {
+			break
+		}
+		k = j + e + 2
+		after++
+	}
+	return before >= 1 && after >= 1 && before+after >= 5
 }

@@ -170,3 +170,30 @@ func TestPythonPlaceholdersAndFlags(t *testing.T) {
 		{"    secret=Xk9mQ2vpL77.rTq):\n", "Xk9mQ2vpL77"},
 	})
 }
+
+func TestPythonVocabulariesAndTemplates(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		// A lexer's keywords: one literal of a long list.
+		"                'global', 'if', 'include', 'lambda', 'nogil', 'pass', 'print',\n",
+		"    'nan', 'nologin', 'not', 'null', 'of', 'on', 'options', 'or', 'order', 'password', 'permission',\n",
+		// Names of code joined by or, a scheme, a pattern, a template formatted at once.
+		"        self.token_generator = token_generator or random_token_generator\n",
+		"        ResourceEndpoint.__init__(self, default_token='Bearer',\n",
+		"    _TOKEN_REF = r'[A-Z]\\w*'\n",
+		"LS32_PAT = \"(?:{hex}:{hex}|{ipv4})\".format(hex=HEX_PAT, ipv4=IPV4_PAT)\n",
+		"        toolskey = \"%s\\\\Setup\\\\VC\\\\productdir\" % version\n",
+		"                        creds = \"%s:%s\" % (user, pw)\n",
+	)
+	requireMasked(t, san, []maskedRow{
+		{"    rows = (\"alice\", \"admin\", \"password\", \"Xk9mQ2vpL77\")\n", "Xk9mQ2vpL77"},
+		{"    rows = (\"x\", \"alice\", \"admin\", \"password\", \"Xk9mQ2vpL77\")\n", "Xk9mQ2vpL77"},
+		{"    password = \"Hunter2xyz\" % x\n", "Hunter2xyz"},
+		{"    token = 'Xk9mQ2vpL77rT'.format(x)\n", "Xk9mQ2vpL77rT"},
+		{"    _TOKEN_REF = r'Xk9mQ2vpL77rT'\n", "Xk9mQ2vpL77rT"},
+		{"    default_token = 'bearer-Xk9mQ2vpL77rT'\n", "Xk9mQ2vpL77rT"},
+		{"    password = my_secret_value and 'Hunter2!xyz'\n", "Hunter2!xyz"},
+	})
+}
