@@ -1155,7 +1155,7 @@ func findIPTriples(chunk string, off int, f *findings) {
 		for v < len(chunk) && !strings.ContainsRune(" \t\n\r/", rune(chunk[v])) && v-k < 64 {
 			v++
 		}
-		if v-k >= 7 && mixedClasses(chunk[k:v]) && !closesParenthesis(chunk[e:a], chunk[k:v]) {
+		if v-k >= 7 && mixedClasses(chunk[k:v]) && !closesParenthesis(chunk[e:a], chunk[k:v]) && !schemaDefinitionOID(chunk, s, chunk[a:j]) {
 			f.addSpan(ruleIDPassword, off+k, off+v)
 		}
 	}

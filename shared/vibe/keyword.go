@@ -50,7 +50,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if fs := flagStart(chunk, nameStart); fs >= 0 && (flagTakesNoSecret(chunk[fs:nameEnd]) || secretNameValue(flagValue(chunk, nameEnd))) || qualifiedKey(chunk, nameStart, name) || testStatus(chunk, nameStart, name) || gitRefUpdate(chunk, nameStart) || strings.IndexByte(name, '-') >= 0 && idHeaderName(strings.ToLower(name)) || notAssignedName(chunk, nameStart, nameEnd) || passVerb(chunk, nameStart, name) || hclBlockLabel(chunk, nameStart) || iacNameNoSecret(name) || protoFieldNumber(chunk, nameEnd) || shellNoSecret(chunk, nameStart, nameEnd) {
 				continue // gpg --export-secret-keys KEYID: a flag that acts on secrets; Cache key: …
 			}
-			if docCommentTag(chunk, nameStart, nameEnd) || restFieldName(chunk, nameStart, nameEnd) {
+			if docCommentTag(chunk, nameStart, nameEnd) || restFieldName(chunk, nameStart, nameEnd) || docListedValue(chunk, nameStart, nameEnd) || literalListMember(chunk, nameStart, nameEnd) {
 				continue // * @NL80211_CMD_SET_KEY: Set key attributes …: a documented constant
 			}
 			if qualifiedConstant(name) || pathSegmentName(chunk, nameStart, nameEnd) || recordFieldName(chunk, nameStart, nameEnd) || quotedPackageName(chunk, nameStart, nameEnd) || memberAccess(chunk, nameStart, nameEnd) || ternaryBranch(chunk, nameStart, nameEnd) {
@@ -64,7 +64,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				if ws, we, w := wrappedLiteral(chunk, vs, ve); ok && w {
 					vs, ve = ws, we // jwtKey := []byte("…")
 				}
-				if ok && keyedValue(name, chunk[vs:ve]) && !(!quotedAt(chunk, vs) && codeValue(chunk, vs, ve)) && !wordsNoSecret(chunk, vs, ve, name, quotedAt(chunk, vs)) {
+				if ok && keyedValue(name, chunk[vs:ve]) && !(!quotedAt(chunk, vs) && codeValue(chunk, vs, ve)) && !wordsNoSecret(chunk, vs, ve, name, quotedAt(chunk, vs)) && !pyValueNoSecret(chunk, nameStart, nameEnd, vs, ve, name) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
 				} else if ok && f.view != "" {
 					// Escapes in the value (\u0026, a quote escaped inside it): judge the value
@@ -100,6 +100,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			}
 			if !ok {
 				vs, ve, ok = comparedLiteral(chunk, nameStart)
+			}
+			if ok && pyValueNoSecret(chunk, nameStart, nameEnd, vs, ve, name) {
+				continue // credential: "TokenCredential", TOKEN_TYPE = 'Bearer': what code writes instead
 			}
 			if !ok && (len(nameParts(name)) == 1 || name == strings.ToUpper(name) || setterName(name) || builderCall(chunk, nameStart, name) || quotedFirstArgument(chunk, nameStart, nameEnd)) &&
 				(nameStart == 0 || chunk[nameStart-1] != '$') && !inList(chunk, nameStart) {

@@ -40,3 +40,160 @@ func TestPythonSetterLastArgument(t *testing.T) {
 		{"client.setPassword(\"Xk9#mQ2v!pL\")\n", "Xk9#mQ2v!pL"},
 	})
 }
+
+func TestPythonCodeValues(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		// A quoted forward reference in a def's signature is a parameter's type.
+		"    def __init__(self, credential: \"TokenCredential\", subscription_id: str, **kwargs: Any) -> None:\n",
+		"    def __init__(\n        self,\n        credential: \"AsyncTokenCredential\",\n        **kwargs: Any\n    ) -> None:\n",
+		"        regenerate_credential_parameters: \"_models.RegenerateCredentialParameters\",\n        **kwargs: Any\n    ) -> \"_models.RegistryListCredentialsResult\":\n",
+		"    def generate(cls, signing_key: 'SSHKey', key: 'SSHKey', subject: str,\n",
+		// A serializer's attribute map spells the member again as its wire name.
+		"        \"log_analytics_workspace_resource_id\": {\"key\": \"logAnalyticsWorkspaceResourceId\", \"type\": \"str\"},\n",
+		"        'count_ipv6': {'key': 'properties.countIPv6', 'type': 'int'},\n",
+		// How a credential travels or what kind it is: a word.
+		"    access_token_method = \"GET\"\n",
+		"    ACCESS_TOKEN_METHOD = 'POST'\n",
+		"    TOKEN_TYPE = 'Bearer'\n",
+		"        if auth_type == 'token':\n",
+		"    def __init__(self, token, token_placement='header', client=None):\n",
+		// What is done to a credential: an option's choice.
+		"        if self.update_password == 'always' and self.password is not None:\n",
+		"        if self.want.update_password == 'on_create':\n",
+		// A count, a size or a time.
+		"        secret_shares=5,\n",
+		"        token_num_uses=0,\n",
+		"PASSWORD_RESET_TIMEOUT = 259200\n",
+		// A value read from where it is kept, an expression of names, a type unquoted.
+		"        c = Client(\n            vcenter_password=module.params[\"vcenter_password\"],\n            token=data[\"access_token\"],\n        )\n",
+		"        self.vault_secrets = vault_secrets or []\n        keys_to_load = keylist if keylist else []\n",
+		"    def decrypt(data: bytes,\n                  passphrase: BytesOrStr) -> Tuple[bytes, bytes, bytes]:\n",
+		"    def connect(host, password_auth: _AuthArg, host_key_alias: Optional[str] = None):\n",
+		// A prompt shown about a credential.
+		"                password_prompt = 'Enter PIN for '\n",
+		// A Google-style docstring's argument.
+		"        \"\"\"Get a token.\n\n        Args:\n            private_token: The user private token\n            token: The runner's authentication token\n        \"\"\"\n",
+	)
+	requireMasked(t, san, []maskedRow{
+		// The same syntax outside a def's signature is an object's member.
+		{"    password: \"SuperSecretPassword\",\n", "SuperSecretPassword"},
+		{"    creds = {\n        credential: \"TokenCredential\",\n    }\n", "TokenCredential"},
+		{"    def login(password: str = \"Hunter2!xyz\"):\n", "Hunter2!xyz"},
+		{"    def login(password: \"Hunter2xyz\"):\n", "Hunter2xyz"},
+		// A key in an attribute map that does not spell the member.
+		{"        \"resource_id\": {\"key\": \"Xk9mQ2vpL77rTq\", \"type\": \"str\"},\n", "Xk9mQ2vpL77rTq"},
+		// A password compared under its own name, even a word.
+		{"        if password == 'Hunter2!xyz':\n", "Hunter2!xyz"},
+		{"        if user_password == 'dragon':\n", "dragon"},
+		{"        if self.update_password == 'Hunter2!xyz':\n", "Hunter2!xyz"},
+		{"    update_password = 'Hunter2!xyz'\n", "Hunter2!xyz"},
+		{"    ACCESS_TOKEN_METHOD = 'Xk9#mQ2v!pL'\n", "Xk9#mQ2v!pL"},
+		{"        secret_shares='Xk9mQ2vpL77'\n", "Xk9mQ2vpL77"},
+		{"        Args:\n            password: hunter2\n", "hunter2"},
+		{"            vcenter_password=Xk9mQ2vpL77rTq,\n", "Xk9mQ2vpL77rTq"},
+		{"            password=os.environ.get('DB_PASSWORD') or 'Hunter2!xyz',\n", "Hunter2!xyz"},
+		{"    password: Hunter2xyz,\n", "Hunter2xyz"},
+		{"aws_secret_access_key: value with quotes and spaces\n", "value with quotes and spaces"},
+		{"password = salt and pepper\n", "salt and pepper"},
+		{"DB_PASSWORD=hunter22x and more\n", "hunter22x"},
+		{"    secret=settings.token or 'Hunter2!xyz'\n", "Hunter2!xyz"},
+		{"db:\n  password: tokens[1]\n", "tokens[1]"},
+		{"                password_prompt = 'Hunter2!xyz'\n", "Hunter2!xyz"},
+		{"    password: correct horse battery staple\n", "correct horse battery staple"},
+	})
+}
+
+func TestPythonDocstringValueLists(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		// Values a docstring lists, and reST markup around a placeholder.
+		"     **Disallowed values:** \"abc@123\", \"P@$$w0rd\", \"P@ssw0rd\", \"P@ssword123\", \"Pa$$word\",\n     \"pass@word1\", \"Password!\", \"Password1\", \"Password22\", \"iloveyou!\".\n",
+		"    :ivar name: The password name. Possible values include: \"password\", \"password2\".\n",
+		"    :ivar provisioning_state: Status of the Key Vault secret. Known values are: \"Initialized\",\n     \"OperationNotPermittedOnKeyVault\", \"AzureServiceUnauthorizedToAccessKeyVault\",\n",
+		"    :ivar enc: The encryption algorithm to use. Known values\n     are: \"CKM_RSA_AES_KEY_WRAP\", \"RSA_AES_KEY_WRAP_256\", and \"RSA_AES_KEY_WRAP_384\".\n",
+		"         Specify $skipToken=:code:`<token>` to populate the next page in the list.\n",
+		// Code that names an authorization.
+		"        enable_rbac_authorization: Optional[bool] = None,\n",
+		"        self.enable_rbac_authorization = enable_rbac_authorization\n",
+		"    invalid_authorization = \"InvalidAuthorization\"\n",
+		"    :ivar enable_rbac_authorization: Property that controls how data actions are authorized.\n",
+	)
+	requireMasked(t, san, []maskedRow{
+		{"    creds = (\"password\", \"Xk9mQ2vpL77\")\n", "Xk9mQ2vpL77"},
+		{"    :ivar name: Possible values include: \"password\", \"password2\". Set(\"password\", \"Xk9mQ2vpL77\")\n", "Xk9mQ2vpL77"},
+		{"    proxy_authorization = \"Basic dXNlcjpwYXNzd29yZA==\"\n", "dXNlcjpwYXNzd29yZA=="},
+		{"    authorization: Xk9mQ2vpL77rTqZ\n", "Xk9mQ2vpL77rTqZ"},
+		{"    authorization = \"correcthorsebattery\"\n", "correcthorsebattery"},
+		{"         Specify $skipToken=Xk9mQ2vpL77rTqZ to populate the next page.\n", "Xk9mQ2vpL77rTqZ"},
+	})
+}
+
+func TestLDAPSchemaDefinition(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		"            \"( 2.5.4.0 NAME 'objectClass' DESC 'RFC4512: object classes of the entity' EQUALITY objectIdentifierMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.38 )\",\n",
+		"            \"( 2.5.18.1 NAME 'createTimestamp' DESC 'RFC4512: time which object was created' )\",\n",
+	)
+	requireMasked(t, san, []maskedRow{
+		{"server 10.0.0.5 root Secr3t!xQ\n", "Secr3t!xQ"},
+		{"( 10.0.0.5 root Secr3t!xQ )\n", "Secr3t!xQ"},
+		{"10.0.0.5 NAME Secr3t!xQ\n", "Secr3t!xQ"},
+	})
+}
+
+func TestPythonPlaceholdersAndFlags(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		// A docstring field of one word closed by a full stop; Epytext's type links.
+		"        :keyword sas_token_parameters: Required.\n",
+		"    :ivar credential: Anything.\n",
+		"        @type magic: L{bytes}\n        @type password: L{unicode}\n",
+		// Where a value goes, a state byte, a member as a default.
+		"            'Invalid private key: {0!r}', errors=(ValueError,)\n",
+		"                        'secret = %%s, issued = %%s, '\n",
+		"                respToken['NegState'] = b'\\x01'\n",
+		"               secret=values.unset):\n",
+	)
+	requireMasked(t, san, []maskedRow{
+		{"        :keyword password: Hunter2.\n", "Hunter2"},
+		{"        @type password: Hunter2xyz!\n", "Hunter2xyz!"},
+		{"    password = '%Xk9mQ2'\n", "Xk9mQ2"},
+		{"    secret=Xk9mQ2vpL77.rTq):\n", "Xk9mQ2vpL77"},
+	})
+}
+
+func TestPythonVocabulariesAndTemplates(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		// A lexer's keywords: one literal of a long list.
+		"                'global', 'if', 'include', 'lambda', 'nogil', 'pass', 'print',\n",
+		"    'nan', 'nologin', 'not', 'null', 'of', 'on', 'options', 'or', 'order', 'password', 'permission',\n",
+		// Names of code joined by or, a scheme, a pattern, a template formatted at once.
+		"        self.token_generator = token_generator or random_token_generator\n",
+		"        ResourceEndpoint.__init__(self, default_token='Bearer',\n",
+		"    _TOKEN_REF = r'[A-Z]\\w*'\n",
+		"LS32_PAT = \"(?:{hex}:{hex}|{ipv4})\".format(hex=HEX_PAT, ipv4=IPV4_PAT)\n",
+		"        toolskey = \"%s\\\\Setup\\\\VC\\\\productdir\" % version\n",
+		"                        creds = \"%s:%s\" % (user, pw)\n",
+	)
+	requireMasked(t, san, []maskedRow{
+		{"    rows = (\"alice\", \"admin\", \"password\", \"Xk9mQ2vpL77\")\n", "Xk9mQ2vpL77"},
+		{"    rows = (\"x\", \"alice\", \"admin\", \"password\", \"Xk9mQ2vpL77\")\n", "Xk9mQ2vpL77"},
+		{"    password = \"Hunter2xyz\" % x\n", "Hunter2xyz"},
+		{"    token = 'Xk9mQ2vpL77rT'.format(x)\n", "Xk9mQ2vpL77rT"},
+		{"    _TOKEN_REF = r'Xk9mQ2vpL77rT'\n", "Xk9mQ2vpL77rT"},
+		{"    default_token = 'bearer-Xk9mQ2vpL77rT'\n", "Xk9mQ2vpL77rT"},
+		{"    password = my_secret_value and 'Hunter2!xyz'\n", "Hunter2!xyz"},
+	})
+}

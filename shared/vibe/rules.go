@@ -285,7 +285,8 @@ var extraRules = append([]extraRule{
 		// expression backtracks to the scheme when what follows is too short to match).
 		check: func(v string) bool {
 			return !authSchemes[strings.ToLower(v)] && !(codeReference(v) && countDigits(v) == 0) && !strings.ContainsAny(v, " \t") &&
-				!(v[0] == '!' && identifierWords(v[1:])) // authorization: !vault |: a YAML tag
+				!(v[0] == '!' && identifierWords(v[1:])) && // authorization: !vault |: a YAML tag
+				!authorizationCode(v) // enable_rbac_authorization: Optional[bool] = None
 		},
 	},
 	{
