@@ -145,7 +145,7 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true // creds = "%s:%s" % (user, pw), "…{hex}…".format(hex=…)
 	case pyFormatField(v) || shortEscapedBytes(v):
 		return true // 'Invalid private key: {0!r}', 'secret = %%s', b'\x00'
-	case !quoted && assignedWithEquals(s, vs) && memberDefault(line):
+	case !quoted && assignedWithEquals(s, vs) && memberDefault(line) && !envFileLine(s, nameStart, nameEnd, vs):
 		return true // secret=values.unset):
 	case strings.HasPrefix(s[vs:], ":code:`<") || strings.HasPrefix(s[vs:], "``<"):
 		return true // $skipToken=:code:`<token>`: reST markup around a placeholder
@@ -153,6 +153,18 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true // password_prompt = 'Enter PIN for '
 	}
 	return false
+}
+
+// envFileLine reports an assignment laid out as a .env file or a shell writes it: the name
+// opens its line (after blanks or export) and is joined to its value by a bare =
+// (TOKEN=keyword.control). Its value is text, not a Python member, whatever it spells.
+func envFileLine(s string, nameStart, nameEnd, vs int) bool {
+	if nameEnd+1 != vs || s[nameEnd] != '=' {
+		return false
+	}
+	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
+	head := strings.TrimSpace(s[ls:nameStart])
+	return head == "" || head == "export"
 }
 
 // messageSuffixes end a name of text shown about a credential (password_prompt,

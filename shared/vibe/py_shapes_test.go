@@ -168,6 +168,9 @@ func TestPythonPlaceholdersAndFlags(t *testing.T) {
 		{"        @type password: Hunter2xyz!\n", "Hunter2xyz!"},
 		{"    password = '%Xk9mQ2'\n", "Xk9mQ2"},
 		{"    secret=Xk9mQ2vpL77.rTq):\n", "Xk9mQ2vpL77"},
+		// A .env or shell line's value is text, not a member: SECRET=release.candidate.
+		{"SECRET=release.candidate\n", "release.candidate"},
+		{"export API_TOKEN=staging.rotation\n", "staging.rotation"},
 	})
 }
 
