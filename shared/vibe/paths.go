@@ -367,6 +367,12 @@ func escapedEnd(text string, start, end int) int {
 		return end
 	}
 	first += start
+	if first+2 < end && text[first] == '\\' && text[first+1] == '\\' && text[first+2] != '\\' && !oddBackslashesBefore(text, first) {
+		// \\nas01\share\report.pdf: a UNC prefix, then the path's own separators.
+		if k := strings.IndexByte(text[first+2:end], '\\'); k >= 0 {
+			first += 2 + k
+		}
+	}
 	if text[first] == '\\' && first+1 < end && text[first+1] != '\\' && text[first+1] != '/' {
 		return end // separated by lone backslashes
 	}
@@ -453,6 +459,11 @@ func parsePath(s string) (pathInfo, bool) {
 		info.kind, s = kindHomeVar, s[7:]
 	case strings.HasPrefix(s, "$HOME"):
 		info.kind, s = kindHomeVar, s[5:]
+	case strings.HasPrefix(s, `\\`) && !strings.HasPrefix(s, `\\\`) && info.sep == `\\`:
+		// \\Users\\bob\\a.txt: escaped text (JSON, a C or Python string) separates by
+		// escaped backslashes, so its two leading ones are one root, not a UNC prefix (which
+		// it writes as four).
+		info.kind = kindRoot
 	case strings.HasPrefix(s, `\\`) || strings.HasPrefix(s, "//"):
 		info.kind = kindUNC
 	case strings.HasPrefix(s, `\`) || strings.HasPrefix(s, "/"):
@@ -499,8 +510,8 @@ func (p *pathRewriter) rewritePath(tok string) string {
 	if underHome {
 		return joinPath("~", home, info.sep)
 	}
-	if len(info.segs) == 0 {
-		return tok
+	if len(info.segs) == 0 || info.kind == kindUNC && len(info.segs) < 2 && !info.file {
+		return tok // \\nas alone names a server, no file: nothing to cut (nor \\b of a regex)
 	}
 	if info.kind == kindRoot && !info.file {
 		first := info.segs[0]

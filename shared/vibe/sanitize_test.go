@@ -152,6 +152,15 @@ func TestSanitizePaths(t *testing.T) {
 		{"format verbs run together", SessionHints{}, `"go %s%s:\n\tgo mod tidy\n"`, `"go %s%s:\n\tgo mod tidy\n"`},
 		{"drive after a percent sign and a space", SessionHints{}, `100% D:\Games\x.exe`, `100% x.exe`},
 		{"windows json with an escape letter", SessionHints{}, `"C:\\Users\\nick\\x.go\n"`, `"~\\x.go\n"`},
+		// Escaped backslashes before a letter are a regular expression's or a string's
+		// escapes, not a UNC server: \\b, \\n and \\d come out as they went in.
+		{"escaped regex word boundaries", SessionHints{}, `regex: "\\b(?:mov|add)\\b"`, `regex: "\\b(?:mov|add)\\b"`},
+		{"escaped regex around a word", SessionHints{}, `regex: "\\bfoo\\b"`, `regex: "\\bfoo\\b"`},
+		{"escaped newline in a string", SessionHints{}, `print("a\\nfoo \\d+")`, `print("a\\nfoo \\d+")`},
+		{"a server alone", SessionHints{}, `ping \\nas01`, `ping \\nas01`},
+		{"unc path to a file", SessionHints{}, `copy \\nas01\share\report.pdf .`, `copy report.pdf .`},
+		{"escaped unc path", SessionHints{}, `{"path": "\\\\nas01\\share\\bob\\notes.txt"}`, `{"path": "notes.txt"}`},
+		{"escaped rooted home", SessionHints{}, `{"path": "\\Users\\bob\\proj\\a.txt"}`, `{"path": "~\\proj\\a.txt"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
