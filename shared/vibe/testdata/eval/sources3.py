@@ -432,6 +432,22 @@ def replace_build(sources, examples, files):
     return added
 
 
+def add_build(source, repo, licence, collect, licence_name, licence_text):
+    """Builds one source of a later build: collect(new) appends its examples (record() finds
+    the source's licence in SOURCES3 meanwhile), examples sharing a secret are joined, the
+    source's examples and manifest files are replaced, licence_text() is written to
+    licenses/<licence_name>, and what was added is reported."""
+    SOURCES3[source] = (repo, licence)
+    new = []
+    collect(new)
+    positives = join_shared([e for e in new if e["secrets"]])
+    negatives = [e for e in new if not e["secrets"]]
+    added = replace_build({source}, positives + negatives, manifest)
+    with open(os.path.join(HERE, "licenses", licence_name), "wb") as f:
+        f.write(licence_text())
+    report(added)
+
+
 def report(added):
     counts = {}
     for e in added:

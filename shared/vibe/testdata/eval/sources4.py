@@ -21,7 +21,6 @@ manifest.json, and writes licenses/kics.txt. Labels are the query's own:
 """
 import argparse
 import json
-import os
 import re
 import sys
 import warnings
@@ -30,7 +29,6 @@ import zipfile
 import build
 import sources3
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = "kics"
 REPO = "Checkmarx/kics"
 VERSION = "v2.2.0"
@@ -178,17 +176,10 @@ class Module:
 
 def add(path):
     """Replaces this build's examples in secrets.jsonl and its files in manifest.json."""
-    sources3.SOURCES3[SOURCE] = (REPO, LICENCE)  # record() looks the licence up there
     zf = zipfile.ZipFile(path)
     root = f"github.com/Checkmarx/kics/v2@{VERSION}/"
-    new = []
-    kics(zf, root, new)
-    positives = sources3.join_shared([e for e in new if e["secrets"]])
-    negatives = [e for e in new if not e["secrets"]]
-    added = sources3.replace_build({SOURCE}, positives + negatives, sources3.manifest)
-    with open(os.path.join(HERE, "licenses", "kics.txt"), "wb") as f:
-        f.write(zf.read(root + "LICENSE"))
-    sources3.report(added)
+    sources3.add_build(SOURCE, REPO, LICENCE, lambda new: kics(zf, root, new), "kics.txt",
+                       lambda: zf.read(root + "LICENSE"))
 
 
 def main():

@@ -36,7 +36,6 @@ import zipfile
 import build
 import sources3
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = "osv-scalibr"
 REPO = "google/osv-scalibr"
 VERSION = "v0.5.3"
@@ -463,16 +462,9 @@ class Module:
 
 def add(path):
     """Replaces this build's examples in secrets.jsonl and its files in manifest.json."""
-    sources3.SOURCES3[SOURCE] = (REPO, LICENCE)  # record() looks the licence up there
     zf = zipfile.ZipFile(path)
-    new = []
-    scalibr(zf, new)
-    positives = sources3.join_shared([e for e in new if e["secrets"]])
-    negatives = [e for e in new if not e["secrets"]]
-    added = sources3.replace_build({SOURCE}, positives + negatives, sources3.manifest)
-    with open(os.path.join(HERE, "licenses", "osv-scalibr.txt"), "wb") as f:
-        f.write(zf.read(ROOT + "LICENSE"))
-    sources3.report(added)
+    sources3.add_build(SOURCE, REPO, LICENCE, lambda new: scalibr(zf, new), "osv-scalibr.txt",
+                       lambda: zf.read(ROOT + "LICENSE"))
 
 
 def main():

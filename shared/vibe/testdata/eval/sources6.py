@@ -34,7 +34,6 @@ without the line around them (`validatePassword_test.go`), and hits of rules tha
 about credentials (inclusivity words, personal data, infrastructure).
 """
 import argparse
-import os
 import re
 
 import yaml
@@ -43,7 +42,6 @@ import build
 import sources3
 import sources5
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = "earlybird"
 REPO = "americanexpress/earlybird"
 LICENCE = "Apache-2.0"
@@ -308,16 +306,9 @@ def earlybird(repo, out):
 
 def add(mirror):
     """Replaces this build's examples in secrets.jsonl and its files in manifest.json."""
-    sources3.SOURCES3[SOURCE] = (REPO, LICENCE)  # record() looks the licence up there
     repo = build.Repo(mirror, REPO)
-    new = []
-    earlybird(repo, new)
-    positives = sources3.join_shared([e for e in new if e["secrets"]])
-    negatives = [e for e in new if not e["secrets"]]
-    added = sources3.replace_build({SOURCE}, positives + negatives, sources3.manifest)
-    with open(os.path.join(HERE, "licenses", "earlybird.txt"), "wb") as f:
-        f.write(repo.raw("LICENSE.txt"))
-    sources3.report(added)
+    sources3.add_build(SOURCE, REPO, LICENCE, lambda new: earlybird(repo, new), "earlybird.txt",
+                       lambda: repo.raw("LICENSE.txt"))
 
 
 def main():
