@@ -151,9 +151,126 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true // $skipToken=:code:`<token>`: reST markup around a placeholder
 	case quoted && len(parts) >= 2 && messageSuffixes[last] && len(strings.Fields(v)) >= 2 && isLetters(strings.Fields(v)[0]):
 		return true // password_prompt = 'Enter PIN for '
+	case quoted && inOpenAPITypes(s, nameStart) && openAPIType(v):
+		return true // openapi_types = {'secret_ref': 'V1SecretReference', …}
+	case standardGUIDs[strings.ToUpper(v)]:
+		return true // WS_KEY = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+	case !quoted && assignedWithEquals(s, vs) && assignedVariable(s, vs, ve):
+		return true // self._LOGIN_TOKEN_V2 = v2_api_token, where v2_api_token = env.get(…)
 	}
 	return false
 }
+
+// inOpenAPITypes reports a key inside the literal an OpenAPI or Swagger generated model
+// assigns to openapi_types (swagger_types in older generators): it maps each member to its
+// type's name (kubernetes' 'secret_ref': 'V1SecretReference'). The map holds no braces of
+// its own, so the key is inside it while no } comes between.
+func inOpenAPITypes(s string, nameStart int) bool {
+	head := s[max(0, nameStart-4000):nameStart]
+	i := max(strings.LastIndex(head, "openapi_types = {"), strings.LastIndex(head, "swagger_types = {"))
+	return i >= 0 && strings.IndexByte(head[i:], '}') < 0
+}
+
+// openAPIType reports a type as those generators spell it: a builtin, a model's class
+// (V1SecretReference) or either inside list[…] or dict(str, …).
+func openAPIType(v string) bool {
+	for {
+		switch {
+		case strings.HasPrefix(v, "list[") && strings.HasSuffix(v, "]"):
+			v = v[5 : len(v)-1]
+		case strings.HasPrefix(v, "dict(str, ") && strings.HasSuffix(v, ")"):
+			v = v[10 : len(v)-1]
+		default:
+			switch v {
+			case "str", "int", "float", "bool", "object", "date", "datetime", "file", "bytearray":
+				return true
+			}
+			return typeName(v)
+		}
+	}
+}
+
+// standardGUIDs are identifiers a standard publishes for every implementation to write: the
+// GUID a WebSocket server hashes with the client's key (RFC 6455) and the name-space UUIDs of
+// RFC 4122. Everyone's copy holds the same value, so it hides nothing; any other GUID under a
+// key's name is still masked.
+var standardGUIDs = map[string]bool{
+	"258EAFA5-E914-47DA-95CA-C5AB0DC85B11": true,
+	"6BA7B810-9DAD-11D1-80B4-00C04FD430C8": true, // DNS
+	"6BA7B811-9DAD-11D1-80B4-00C04FD430C8": true, // URL
+	"6BA7B812-9DAD-11D1-80B4-00C04FD430C8": true, // OID
+	"6BA7B814-9DAD-11D1-80B4-00C04FD430C8": true, // X.500
+}
+
+// assignedVariable reports a value that is a Python name the same text assigns on a line of
+// its own (v2_api_token = env.get('CLC_V2_API_TOKEN', False)): a variable, read where it is
+// used, whatever digits it holds, maybe closing a call (api_passwd=v2_api_passwd)). A word no
+// line assigns (token = tok3n_Xk9mQ2) is still
+// a value.
+func assignedVariable(s string, vs, ve int) bool {
+	v := s[vs:ve]
+	if !pyIdentifier(v) || strings.Trim(s[ve:lineEndAt(s, ve)], " \t\r),]") != "" {
+		return false
+	}
+	for i := 0; ; {
+		k := strings.Index(s[i:], v)
+		if k < 0 {
+			return false
+		}
+		k += i
+		i = k + len(v)
+		if k == vs {
+			continue
+		}
+		ls := strings.LastIndexByte(s[:k], '\n') + 1
+		if strings.TrimLeft(s[ls:k], " \t") != "" || i < len(s) && isWordByte(s[i]) {
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] == ' ' {
+			j++
+		}
+		if j+1 < len(s) && s[j] == '=' && s[j+1] != '=' {
+			return true
+		}
+	}
+}
+
+// pyRuleNoSecret reports what a rule of a file format took from Python's docstrings:
+//
+//   - the .netrc rule's account or password followed, after a blank, by a word no .netrc
+//     holds there: prose (the storage account type for the managed disk), where a .netrc
+//     entry's value ends its line or comes before the next of its tokens; a word of English
+//     closing a sentence (storage account type.) is prose too;
+//   - the registry-auth rule's "password" given as reST markup around a placeholder
+//     ("password":":code:`<pfx-file-password>`").
+func pyRuleNoSecret(id, s string, start, end int) bool {
+	switch id {
+	case ruleNetrc:
+		j := end
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+			j++
+		}
+		if w := strings.TrimSuffix(s[start:end], "."); len(w) < end-start && isLetters(w) && dictWord(strings.ToLower(w)) {
+			return true // … storage account type.
+		}
+		if j == end || j >= len(s) || s[j] == '\n' || s[j] == '\r' {
+			return false
+		}
+		k := j
+		for k < len(s) && isLetter(s[k]) {
+			k++
+		}
+		return !netrcTokens[s[j:k]]
+	case ruleRegAuth:
+		return strings.HasPrefix(s[start:end], ":code:`<") || strings.HasPrefix(s[start:end], "``<")
+	}
+	return false
+}
+
+// netrcTokens are the words of a .netrc entry.
+var netrcTokens = map[string]bool{"machine": true, "default": true, "login": true, "password": true,
+	"passwd": true, "account": true, "macdef": true, "port": true}
 
 // envFileLine reports an assignment laid out as a .env file or a shell writes it: the name
 // opens its line (after blanks or export) and is joined to its value by a bare =

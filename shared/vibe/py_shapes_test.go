@@ -200,3 +200,38 @@ func TestPythonVocabulariesAndTemplates(t *testing.T) {
 		{"    password = my_secret_value and 'Hunter2!xyz'\n", "Hunter2!xyz"},
 	})
 }
+
+func TestPythonThirdProbeShapes(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		// Prose after a .netrc token's word, in a text that names a machine.
+		"    :ivar os_type: The virtual machine's OS.\n    :keyword storage_account_type: Specifies the storage account type for the managed disk. NOTE:\n",
+		"        Use a virtual machine with UltraSSD_LRS storage account type.\n",
+		// reST markup around a placeholder under a registry's "password".
+		"     {\"data\":\"<Base64-encoded-certificate>\", \"dataType\":\"pfx\",\n     \"password\":\":code:`<pfx-file-password>`\":code:`<br>`}.\n",
+		// A generated OpenAPI model's member types.
+		"    openapi_types = {\n        'secret_ref': 'V1SecretReference',\n        'token_requests': 'list[StorageV1TokenRequest]',\n        'secret': 'V1SecretProjection',\n        'credentials': 'dict(str, V1Credential)',\n        'token': 'str',\n    }\n",
+		"    swagger_types = {\n        'secret_ref': 'V1LocalObjectReference',\n    }\n",
+		// A GUID every WebSocket implementation writes.
+		"WS_KEY: Final[bytes] = b\"258EAFA5-E914-47DA-95CA-C5AB0DC85B11\"\n",
+		"    GUID = \"258EAFA5-E914-47DA-95CA-C5AB0DC85B11\"\n",
+		// A variable the same code assigns.
+		"        v2_api_token = env.get('CLC_V2_API_TOKEN', False)\n        if v2_api_token and clc_alias:\n            self.clc._LOGIN_TOKEN_V2 = v2_api_token\n",
+		"        v2_api_passwd = env.get('CLC_V2_API_PASSWD', False)\n        if v2_api_passwd:\n            clc.v2.SetCredentials(\n                api_username=v2_api_username,\n                api_passwd=v2_api_passwd)\n",
+	)
+	requireMasked(t, san, []maskedRow{
+		{"machine api.example.com login deploy password Xk9mQ2vLp7wR\n", "Xk9mQ2vLp7wR"},
+		{"machine api.example.com\n  login deploy\n  password Xk9mQ2vLp7wR\n  account ops\n", "Xk9mQ2vLp7wR"},
+		{"machine api.example.com login deploy password hunter2. account ops\n", "hunter2."},
+		{"machine h login u account acct9Xk2 password Xk9mQ2vLp7wR\n", "Xk9mQ2vLp7wR"},
+		{"{\"auths\": {\"r.io\": {\"password\": \"Xk9mQ2vLp7wR\"}}}\n", "Xk9mQ2vLp7wR"},
+		{"    openapi_types = {\n        'secret_ref': 'Xk9mQ2vLp7wR',\n    }\n", "Xk9mQ2vLp7wR"},
+		{"    secrets = {\n        'secret': 'V1SecretProjection',\n    }\n", "V1SecretProjection"},
+		{"WS_KEY = b\"3F2504E0-4F89-41D3-9A0C-0305E82C3301\"\n", "3F2504E0-4F89-41D3-9A0C-0305E82C3301"},
+		{"        token = tok3n_Xk9mQ2\n", "tok3n_Xk9mQ2"},
+		{"        self._LOGIN_TOKEN_V2 = v2_api_token\n", "v2_api_token"},
+		{"        v2_api_passwd = 'Xk9mQ2vLp7wR'\n        clc.login(api_passwd=v2_api_passwd)\n", "Xk9mQ2vLp7wR"},
+	})
+}
