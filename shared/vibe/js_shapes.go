@@ -637,17 +637,26 @@ var errorStatusWords = map[string]bool{"missing": true, "invalid": true, "expire
 // words, one of them a word for an error or a state, the message prose of three words or
 // more opening with a capital. A passphrase under a name that is no error's
 // (set("password", "Correct Horse Battery Staple")) or a password's is left to the other
-// rules.
+// rules. Parsers and SDKs also key their messages by codes of other shapes, as a call's next
+// argument or as an object's entry (onError(st, "MULTILINE_IMPLICIT_KEY", "Implicit keys of
+// flow sequence pairs need to be on a single line"), "invalid-custom-token": "The custom token
+// format is incorrect."): see codeMessage.
 func errorMessage(s string, vs int, name, v string) bool {
-	if vs < 3 || strings.IndexByte("\"'", s[vs-1]) < 0 || !strings.Contains(name, "_") || name != strings.ToLower(name) || passwordName(name) {
+	if vs < 3 || strings.IndexByte("\"'", s[vs-1]) < 0 || passwordName(name) {
 		return false
 	}
 	k := vs - 2
 	for k > 0 && s[k] == ' ' {
 		k--
 	}
-	if s[k] != ',' || k == 0 || s[k-1] != s[vs-1] {
-		return false // the code a literal of its own, the message the next argument
+	if k == 0 || s[k-1] != s[vs-1] {
+		return false // the code a literal of its own, the message the next argument or its entry
+	}
+	if s[k] == ':' || s[k] == ',' && (!strings.Contains(name, "_") || name != strings.ToLower(name)) {
+		return codeMessage(name, v)
+	}
+	if s[k] != ',' {
+		return false
 	}
 	status := false
 	for _, p := range nameParts(name) {
@@ -656,8 +665,14 @@ func errorMessage(s string, vs int, name, v string) bool {
 	if !status {
 		return false
 	}
+	return codeProse(v, 3)
+}
+
+// codeProse reports text of at least n blank-separated words, opening with a capital, more
+// than half of them English words.
+func codeProse(v string, n int) bool {
 	f := strings.Fields(v)
-	if len(f) < 3 || !isUpperByte(v[0]) {
+	if len(f) < n || !isUpperByte(v[0]) {
 		return false
 	}
 	words := 0
@@ -667,4 +682,26 @@ func errorMessage(s string, vs int, name, v string) bool {
 		}
 	}
 	return words*2 > len(f)
+}
+
+// codeMessage reports a message under a code of words joined by _ or - in one case
+// (DUPLICATE_KEY, invalid-custom-token, BLOCK_AS_IMPLICIT_KEY): prose of five words or more.
+// A key or a token a service issues is one random word, never a sentence. A passphrase is
+// words too, so a code that says what a credential unlocks (SECRET_KEY, api-key,
+// ADMIN_TOKEN) needs a word for an error or a state besides (INVALID_API_KEY), and a
+// password's name is never one.
+func codeMessage(name, v string) bool {
+	if name != strings.ToLower(name) && name != strings.ToUpper(name) || !strings.ContainsAny(name, "_-") {
+		return false
+	}
+	parts := nameParts(name)
+	if len(parts) < 2 {
+		return false
+	}
+	status, material := false, false
+	for _, p := range parts {
+		status = status || errorStatusWords[p]
+		material = material || keyMaterialWords[p] || secretWords[p] || glued(p)
+	}
+	return (status || !material) && codeProse(v, 5)
 }

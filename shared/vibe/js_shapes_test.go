@@ -282,3 +282,22 @@ func TestGeneratedNoSecret(t *testing.T) {
 	require.False(t, bundleChunkName("chunk_xk9mq2vl_exports"))
 	require.False(t, compiledMember("key_1"), "no member")
 }
+
+func TestCodeMessage(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		`onError(st, "MULTILINE_IMPLICIT_KEY", "Implicit keys of flow sequence pairs need to be on a single line");`,
+		`$.items.push(r(L,"DUPLICATE_KEY","Map keys must be unique"))`,
+		`p.type==="block-seq"?r(l,"BLOCK_AS_IMPLICIT_KEY","A block sequence may not be used as an implicit map key"):0`,
+		`a={"missing-recaptcha-token":"The reCAPTCHA token is missing when sending request to the backend.","invalid-custom-token":"The custom token format is incorrect. Please check the documentation."}`,
+	)
+	requireMasked(t, san, []maskedRow{
+		{`  "secret_key": "This is my very own secret key phrase",`, "This is my very own secret key phrase"},
+		{`  "SECRET_KEY": "Correct horse battery staple and more",`, "Correct horse battery staple and more"},
+		{`set("ADMIN_TOKEN", "Correct horse battery staple and more");`, "Correct horse battery staple and more"},
+		{`set("db_password", "Correct horse battery staple and more");`, "Correct horse battery staple and more"},
+		{`a={"DUPLICATE_KEY":"xK9mQ2vLp7wRt4zNc8sB"}`, "xK9mQ2vLp7wRt4zNc8sB"},
+	})
+}
