@@ -705,3 +705,45 @@ func codeMessage(name, v string) bool {
 	}
 	return (status || !material) && codeProse(v, 5)
 }
+
+// datedName reports a name versioned by the date it was published (ce-plugins-2026-09-01,
+// prompt-caching-2024-07-31, the values of Anthropic's anthropic-beta header; a model's
+// claude-3-5-sonnet-20241022): parts of lower-case letters or short numbers joined by -,
+// ending in a calendar date written YYYY-MM-DD or YYYYMMDD. A service's key is random
+// letters of both cases and digits throughout, never words closed by a date.
+func datedName(v string) bool {
+	parts := strings.Split(v, "-")
+	n := len(parts)
+	var y, m, d string
+	switch {
+	case n >= 4 && len(parts[n-3]) == 4 && len(parts[n-2]) == 2 && len(parts[n-1]) == 2:
+		y, m, d, parts = parts[n-3], parts[n-2], parts[n-1], parts[:n-3]
+	case n >= 2 && len(parts[n-1]) == 8:
+		p := parts[n-1]
+		y, m, d, parts = p[:4], p[4:6], p[6:], parts[:n-1]
+	default:
+		return false
+	}
+	if !isDigits(y+m+d) || y < "2000" || y > "2099" || m < "01" || m > "12" || d < "01" || d > "31" {
+		return false
+	}
+	letters := false
+	for _, p := range parts {
+		if p == "" || len(p) > 20 {
+			return false
+		}
+		if isDigits(p) {
+			if len(p) > 2 {
+				return false
+			}
+			continue
+		}
+		for i := 0; i < len(p); i++ {
+			if p[i] < 'a' || p[i] > 'z' {
+				return false
+			}
+		}
+		letters = true
+	}
+	return letters
+}

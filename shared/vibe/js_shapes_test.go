@@ -301,3 +301,23 @@ func TestCodeMessage(t *testing.T) {
 		{`a={"DUPLICATE_KEY":"xK9mQ2vLp7wRt4zNc8sB"}`, "xK9mQ2vLp7wRt4zNc8sB"},
 	})
 }
+
+func TestDatedName(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		"     * `anthropic-beta: ce-plugins-2026-09-01`. A request without",
+		`          { 'anthropic-beta': [...(betas ?? []), 'webhooks-2026-10-07'].toString() },`,
+		`{ "anthropic-beta": "mcp-tunnels-2026-06-22" }`,
+		`anthropic_model: "claude-3-5-sonnet-20241022"`,
+	)
+	require.False(t, datedName("xk9mqvlpwrtzncsb-2026-13-01"))
+	require.False(t, datedName("2026-09-01"))
+	requireMasked(t, san, []maskedRow{
+		{`{ "anthropic-beta": "q7zk3m9x2vw4-2026-09-01" }`, "q7zk3m9x2vw4"},
+		{`{ "anthropic": "Xk9mQ2vLp7wRt4zNc8sB-2026-09-01" }`, "Xk9mQ2vLp7wRt4zNc8sB"},
+		{`{ "anthropic": "xk9mq2vlp7wrt4zncb8s1e5t" }`, "xk9mq2vlp7wrt4zncb8s1e5t"},
+		{`ANTHROPIC_API_KEY: "sk-ant-api03-Xk9mQ2vLp7wRt4zNc8sB1e5tY3uQ0aPd"`, "Xk9mQ2vLp7wRt4zNc8sB1e5tY3uQ0aPd"},
+	})
+}
