@@ -747,3 +747,11 @@ func datedName(v string) bool {
 	}
 	return letters
 }
+
+// comparedQueryName reports a query parameter's shape that is a comparison in minified
+// JavaScript (typeof profile&&key===profile, isActive&&stateKey===activeStateKey): the value
+// taken after the name's = opens with another =. A URL's value never does; base64 pads at
+// its end.
+func comparedQueryName(v string) bool {
+	return strings.HasPrefix(v, "=")
+}

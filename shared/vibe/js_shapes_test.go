@@ -321,3 +321,19 @@ func TestDatedName(t *testing.T) {
 		{`ANTHROPIC_API_KEY: "sk-ant-api03-Xk9mQ2vLp7wRt4zNc8sB1e5tY3uQ0aPd"`, "Xk9mQ2vLp7wRt4zNc8sB1e5tY3uQ0aPd"},
 	})
 }
+
+func TestComparedQueryName(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		`for(let key in o)if("string"==typeof key&&"string"==typeof profile&&key===profile){existingKey=key;break}`,
+		`children:[f(P,{isActive:isActive&&stateKey===activeStateKey})]`,
+		`return!unmountedRef.current&&key===keyRef.current&&initialMountedRef.current`,
+	)
+	requireMasked(t, san, []maskedRow{
+		{`fetch("https://api.example.com/v1/items?limit=10&api_key=Xk9mQ2vLp7wRt4zNc8sB1e5t")`, "Xk9mQ2vLp7wRt4zNc8sB1e5t"},
+		{`https://hooks.example.com/in?key=Xk9mQ2vLp7wRt4zNc8sB1e5t==&x=1`, "Xk9mQ2vLp7wRt4zNc8sB1e5t"},
+		{`u="https://example.com/cb?x=1&token=Xk9mQ2vLp7wRt4zNc8sB1e5t"`, "Xk9mQ2vLp7wRt4zNc8sB1e5t"},
+	})
+}

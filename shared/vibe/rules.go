@@ -534,6 +534,9 @@ func headerCredential(v string) bool {
 func queryCredential(m string) bool {
 	eq := strings.IndexByte(m, '=')
 	name, v := strings.ToLower(m[1:eq]), m[eq+1:]
+	if comparedQueryName(v) {
+		return false
+	}
 	if strings.Contains(name, "page") || strings.Contains(name, "continuation") || strings.Contains(name, "next") {
 		return false
 	}
