@@ -755,3 +755,11 @@ func datedName(v string) bool {
 func comparedQueryName(v string) bool {
 	return strings.HasPrefix(v, "=")
 }
+
+// codeCookiePair reports a cookie pair's name that no cookie can have: RFC 6265 keeps
+// separators such as ( ) { } [ ] < > @ , : \ " / ? out of a cookie's name, and JavaScript
+// that reads a cookie puts them there (let{cookie:e}=o;if(!e)return{};let{parse:t}=a(…), a
+// destructuring of the header, not its value).
+func codeCookiePair(name string) bool {
+	return strings.ContainsAny(name, "(){}[]<>@,:\\\"/?")
+}

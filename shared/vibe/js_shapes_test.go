@@ -337,3 +337,18 @@ func TestComparedQueryName(t *testing.T) {
 		{`u="https://example.com/cb?x=1&token=Xk9mQ2vLp7wRt4zNc8sB1e5t"`, "Xk9mQ2vLp7wRt4zNc8sB1e5t"},
 	})
 }
+
+func TestCodeCookiePair(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		`n=(o=e.headers,function(){let{cookie:e}=o;if(!e)return{};let{parse:t}=a("./dist/compiled/cookie");return t(Array.isArray(e)?e.join("; "):e)})`,
+		`function q(e){return function(){let{cookie:t}=e;if(!t)return{};let{parse:r}=a("./dist/compiled/cookie");return r(t)}}`,
+	)
+	requireMasked(t, san, []maskedRow{
+		{`Cookie: session=Xk9mQ2vLp7wRt4zNc8sB1e5t; theme=dark`, "Xk9mQ2vLp7wRt4zNc8sB1e5t"},
+		{`headers: {cookie: "sid=Xk9mQ2vLp7wRt4zNc8sB1e5t; lang=en"}`, "Xk9mQ2vLp7wRt4zNc8sB1e5t"},
+		{`let{cookie:e}=o; Cookie: _session_id=Xk9mQ2vLp7wRt4zNc8sB1e5t`, "Xk9mQ2vLp7wRt4zNc8sB1e5t"},
+	})
+}
