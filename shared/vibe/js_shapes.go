@@ -763,3 +763,37 @@ func comparedQueryName(v string) bool {
 func codeCookiePair(name string) bool {
 	return strings.ContainsAny(name, "(){}[]<>@,:\\\"/?")
 }
+
+// fieldCopy reports a connection string's shape that is JavaScript copying a field: the
+// value is another object's member of the same name (password=parsedURL.password), or, with
+// the name itself a member, the name in camel case (refreshParams.client_secret =
+// clientSecret) or a minifier's parameter closing a setter's body before the class's next
+// accessor (set password(e){this[u].url.password=e}get username(){…}).
+// A password spelled as its own name (Password=password, DB_PASSWORD=dbPassword in a .env
+// file) is left to the other rules.
+func fieldCopy(m string) bool {
+	eq := strings.IndexByte(m, '=')
+	if eq < 1 {
+		return false
+	}
+	member := m[0] == '.'
+	name := strings.TrimSpace(m[:eq])
+	for name != "" && !isWordByte(name[0]) {
+		name = name[1:]
+	}
+	v := strings.TrimLeft(m[eq+1:], " \t")
+	if i := strings.IndexAny(v, ",;) \t"); i >= 0 {
+		v = v[:i]
+	}
+	if i := strings.IndexByte(v, '}'); member && i > 0 && i <= 3 && identifierOperand(v[:i]) && oneOfFold(v[i+1:], "get", "set", "static", "async") {
+		return true
+	}
+	if name == "" || !identifierPath(v) {
+		return false
+	}
+	fold := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
+	if dot := strings.LastIndexByte(v, '.'); dot > 0 {
+		return fold(v[dot+1:]) == fold(name)
+	}
+	return member && strings.Contains(name, "_") && name == strings.ToLower(name) && !strings.Contains(v, "_") && v != strings.ToLower(v) && fold(v) == fold(name)
+}

@@ -352,3 +352,21 @@ func TestCodeCookiePair(t *testing.T) {
 		{`let{cookie:e}=o; Cookie: _session_id=Xk9mQ2vLp7wRt4zNc8sB1e5t`, "Xk9mQ2vLp7wRt4zNc8sB1e5t"},
 	})
 }
+
+func TestFieldCopy(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		"const parsedURL=new URL(url),username=parsedURL.username,password=parsedURL.password,auth=username?password?`${username}:${password}`:username:\"\";",
+		`get password(){return this[u].url.password}set password(e){this[u].url.password=e}get username(){return this[u].url.username}`,
+		`            refreshParams.client_secret = clientSecret;`,
+	)
+	requireMasked(t, san, []maskedRow{
+		{`spring.datasource.password=s3cr3tP4ss`, "s3cr3tP4ss"},
+		{`Server=db;User Id=sa;Password=Xk9mQ2vLp7wRt4z;`, "Xk9mQ2vLp7wRt4z"},
+		{`PASSWORD=a}bcd1234`, "bcd1234"},
+		{`db.password=e}Xk9mQ2`, "Xk9mQ2"},
+		{`client_secret=Xk9mQ2vLp7wRt4zNc8sB`, "Xk9mQ2vLp7wRt4zNc8sB"},
+	})
+}

@@ -362,7 +362,7 @@ var extraRules = append([]extraRule{
 			return len(v) >= 3 && v != "@" && !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" && !placeholderValue(bare) && !codeReference(v) && !codeArgumentReference(v) && !pathValue(v) &&
 				!(codeLike.MatchString(v) && strings.ContainsAny(v, ".[") && !randomSegment(v)) && !(v[0] == '/' && identifierWords(v[1:]))
 		},
-		matchCheck: connectionStringCode,
+		matchCheck: func(m string) bool { return connectionStringCode(m) && !fieldCopy(m) },
 	},
 	{
 		// PEM private keys, also cut short (no END line).
