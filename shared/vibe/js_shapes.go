@@ -637,17 +637,26 @@ var errorStatusWords = map[string]bool{"missing": true, "invalid": true, "expire
 // words, one of them a word for an error or a state, the message prose of three words or
 // more opening with a capital. A passphrase under a name that is no error's
 // (set("password", "Correct Horse Battery Staple")) or a password's is left to the other
-// rules.
+// rules. Parsers and SDKs also key their messages by codes of other shapes, as a call's next
+// argument or as an object's entry (onError(st, "MULTILINE_IMPLICIT_KEY", "Implicit keys of
+// flow sequence pairs need to be on a single line"), "invalid-custom-token": "The custom token
+// format is incorrect."): see codeMessage.
 func errorMessage(s string, vs int, name, v string) bool {
-	if vs < 3 || strings.IndexByte("\"'", s[vs-1]) < 0 || !strings.Contains(name, "_") || name != strings.ToLower(name) || passwordName(name) {
+	if vs < 3 || strings.IndexByte("\"'", s[vs-1]) < 0 || passwordName(name) {
 		return false
 	}
 	k := vs - 2
 	for k > 0 && s[k] == ' ' {
 		k--
 	}
-	if s[k] != ',' || k == 0 || s[k-1] != s[vs-1] {
-		return false // the code a literal of its own, the message the next argument
+	if k == 0 || s[k-1] != s[vs-1] {
+		return false // the code a literal of its own, the message the next argument or its entry
+	}
+	if s[k] == ':' || s[k] == ',' && (!strings.Contains(name, "_") || name != strings.ToLower(name)) {
+		return codeMessage(name, v)
+	}
+	if s[k] != ',' {
+		return false
 	}
 	status := false
 	for _, p := range nameParts(name) {
@@ -656,8 +665,14 @@ func errorMessage(s string, vs int, name, v string) bool {
 	if !status {
 		return false
 	}
+	return codeProse(v, 3)
+}
+
+// codeProse reports text of at least n blank-separated words, opening with a capital, more
+// than half of them English words.
+func codeProse(v string, n int) bool {
 	f := strings.Fields(v)
-	if len(f) < 3 || !isUpperByte(v[0]) {
+	if len(f) < n || !isUpperByte(v[0]) {
 		return false
 	}
 	words := 0
@@ -667,4 +682,118 @@ func errorMessage(s string, vs int, name, v string) bool {
 		}
 	}
 	return words*2 > len(f)
+}
+
+// codeMessage reports a message under a code of words joined by _ or - in one case
+// (DUPLICATE_KEY, invalid-custom-token, BLOCK_AS_IMPLICIT_KEY): prose of five words or more.
+// A key or a token a service issues is one random word, never a sentence. A passphrase is
+// words too, so a code that says what a credential unlocks (SECRET_KEY, api-key,
+// ADMIN_TOKEN) needs a word for an error or a state besides (INVALID_API_KEY), and a
+// password's name is never one.
+func codeMessage(name, v string) bool {
+	if name != strings.ToLower(name) && name != strings.ToUpper(name) || !strings.ContainsAny(name, "_-") {
+		return false
+	}
+	parts := nameParts(name)
+	if len(parts) < 2 {
+		return false
+	}
+	status, material := false, false
+	for _, p := range parts {
+		status = status || errorStatusWords[p]
+		material = material || keyMaterialWords[p] || secretWords[p] || glued(p)
+	}
+	return (status || !material) && codeProse(v, 5)
+}
+
+// datedName reports a name versioned by the date it was published (ce-plugins-2026-09-01,
+// prompt-caching-2024-07-31, the values of Anthropic's anthropic-beta header; a model's
+// claude-3-5-sonnet-20241022): parts of lower-case letters or short numbers joined by -,
+// ending in a calendar date written YYYY-MM-DD or YYYYMMDD. A service's key is random
+// letters of both cases and digits throughout, never words closed by a date.
+func datedName(v string) bool {
+	parts := strings.Split(v, "-")
+	n := len(parts)
+	var y, m, d string
+	switch {
+	case n >= 4 && len(parts[n-3]) == 4 && len(parts[n-2]) == 2 && len(parts[n-1]) == 2:
+		y, m, d, parts = parts[n-3], parts[n-2], parts[n-1], parts[:n-3]
+	case n >= 2 && len(parts[n-1]) == 8:
+		p := parts[n-1]
+		y, m, d, parts = p[:4], p[4:6], p[6:], parts[:n-1]
+	default:
+		return false
+	}
+	if !isDigits(y+m+d) || y < "2000" || y > "2099" || m < "01" || m > "12" || d < "01" || d > "31" {
+		return false
+	}
+	letters := false
+	for _, p := range parts {
+		if p == "" || len(p) > 20 {
+			return false
+		}
+		if isDigits(p) {
+			if len(p) > 2 {
+				return false
+			}
+			continue
+		}
+		for i := 0; i < len(p); i++ {
+			if p[i] < 'a' || p[i] > 'z' {
+				return false
+			}
+		}
+		letters = true
+	}
+	return letters
+}
+
+// comparedQueryName reports a query parameter's shape that is a comparison in minified
+// JavaScript (typeof profile&&key===profile, isActive&&stateKey===activeStateKey): the value
+// taken after the name's = opens with another =. A URL's value never does; base64 pads at
+// its end.
+func comparedQueryName(v string) bool {
+	return strings.HasPrefix(v, "=")
+}
+
+// codeCookiePair reports a cookie pair's name that no cookie can have: RFC 6265 keeps
+// separators such as ( ) { } [ ] < > @ , : \ " / ? out of a cookie's name, and JavaScript
+// that reads a cookie puts them there (let{cookie:e}=o;if(!e)return{};let{parse:t}=a(…), a
+// destructuring of the header, not its value).
+func codeCookiePair(name string) bool {
+	return strings.ContainsAny(name, "(){}[]<>@,:\\\"/?")
+}
+
+// fieldCopy reports a connection string's shape that is JavaScript copying a field: the
+// value is another object's member of the same name (password=parsedURL.password), or, with
+// the name itself a member, the name in camel case (refreshParams.client_secret =
+// clientSecret) or a minifier's parameter closing a setter's body before the class's next
+// accessor (set password(e){this[u].url.password=e}get username(){…}).
+// A password spelled as its own name (Password=password, DB_PASSWORD=dbPassword in a .env
+// file) is left to the other rules.
+func fieldCopy(m string) bool {
+	eq := strings.IndexByte(m, '=')
+	if eq < 1 {
+		return false
+	}
+	member := m[0] == '.'
+	name := strings.TrimSpace(m[:eq])
+	for name != "" && !isWordByte(name[0]) {
+		name = name[1:]
+	}
+	v := strings.TrimLeft(m[eq+1:], " \t")
+	if i := strings.IndexAny(v, ",;) \t"); i >= 0 {
+		v = v[:i]
+	}
+	if i := strings.IndexByte(v, '}'); member && i > 0 && i <= 3 && identifierOperand(v[:i]) && oneOfFold(v[i+1:], "get", "set", "static", "async") {
+		return true
+	}
+	if name == "" || !identifierPath(v) {
+		return false
+	}
+	fold := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
+	if dot := strings.LastIndexByte(v, '.'); dot > 0 {
+		return fold(v[dot+1:]) == fold(name)
+	}
+	return member && strings.Contains(name, "_") && name == strings.ToLower(name) && !strings.Contains(v, "_") && v != strings.ToLower(v) && fold(v) == fold(name)
 }

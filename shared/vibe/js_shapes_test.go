@@ -282,3 +282,91 @@ func TestGeneratedNoSecret(t *testing.T) {
 	require.False(t, bundleChunkName("chunk_xk9mq2vl_exports"))
 	require.False(t, compiledMember("key_1"), "no member")
 }
+
+func TestCodeMessage(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		`onError(st, "MULTILINE_IMPLICIT_KEY", "Implicit keys of flow sequence pairs need to be on a single line");`,
+		`$.items.push(r(L,"DUPLICATE_KEY","Map keys must be unique"))`,
+		`p.type==="block-seq"?r(l,"BLOCK_AS_IMPLICIT_KEY","A block sequence may not be used as an implicit map key"):0`,
+		`a={"missing-recaptcha-token":"The reCAPTCHA token is missing when sending request to the backend.","invalid-custom-token":"The custom token format is incorrect. Please check the documentation."}`,
+	)
+	requireMasked(t, san, []maskedRow{
+		{`  "secret_key": "This is my very own secret key phrase",`, "This is my very own secret key phrase"},
+		{`  "SECRET_KEY": "Correct horse battery staple and more",`, "Correct horse battery staple and more"},
+		{`set("ADMIN_TOKEN", "Correct horse battery staple and more");`, "Correct horse battery staple and more"},
+		{`set("db_password", "Correct horse battery staple and more");`, "Correct horse battery staple and more"},
+		{`a={"DUPLICATE_KEY":"xK9mQ2vLp7wRt4zNc8sB"}`, "xK9mQ2vLp7wRt4zNc8sB"},
+	})
+}
+
+func TestDatedName(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		"     * `anthropic-beta: ce-plugins-2026-09-01`. A request without",
+		`          { 'anthropic-beta': [...(betas ?? []), 'webhooks-2026-10-07'].toString() },`,
+		`{ "anthropic-beta": "mcp-tunnels-2026-06-22" }`,
+		`anthropic_model: "claude-3-5-sonnet-20241022"`,
+	)
+	require.False(t, datedName("xk9mqvlpwrtzncsb-2026-13-01"))
+	require.False(t, datedName("2026-09-01"))
+	requireMasked(t, san, []maskedRow{
+		{`{ "anthropic-beta": "q7zk3m9x2vw4-2026-09-01" }`, "q7zk3m9x2vw4"},
+		{`{ "anthropic": "Xk9mQ2vLp7wRt4zNc8sB-2026-09-01" }`, "Xk9mQ2vLp7wRt4zNc8sB"},
+		{`{ "anthropic": "xk9mq2vlp7wrt4zncb8s1e5t" }`, "xk9mq2vlp7wrt4zncb8s1e5t"},
+		{`ANTHROPIC_API_KEY: "sk-ant-api03-Xk9mQ2vLp7wRt4zNc8sB1e5tY3uQ0aPd"`, "Xk9mQ2vLp7wRt4zNc8sB1e5tY3uQ0aPd"},
+	})
+}
+
+func TestComparedQueryName(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		`for(let key in o)if("string"==typeof key&&"string"==typeof profile&&key===profile){existingKey=key;break}`,
+		`children:[f(P,{isActive:isActive&&stateKey===activeStateKey})]`,
+		`return!unmountedRef.current&&key===keyRef.current&&initialMountedRef.current`,
+	)
+	requireMasked(t, san, []maskedRow{
+		{`fetch("https://api.example.com/v1/items?limit=10&api_key=Xk9mQ2vLp7wRt4zNc8sB1e5t")`, "Xk9mQ2vLp7wRt4zNc8sB1e5t"},
+		{`https://hooks.example.com/in?key=Xk9mQ2vLp7wRt4zNc8sB1e5t==&x=1`, "Xk9mQ2vLp7wRt4zNc8sB1e5t"},
+		{`u="https://example.com/cb?x=1&token=Xk9mQ2vLp7wRt4zNc8sB1e5t"`, "Xk9mQ2vLp7wRt4zNc8sB1e5t"},
+	})
+}
+
+func TestCodeCookiePair(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		`n=(o=e.headers,function(){let{cookie:e}=o;if(!e)return{};let{parse:t}=a("./dist/compiled/cookie");return t(Array.isArray(e)?e.join("; "):e)})`,
+		`function q(e){return function(){let{cookie:t}=e;if(!t)return{};let{parse:r}=a("./dist/compiled/cookie");return r(t)}}`,
+	)
+	requireMasked(t, san, []maskedRow{
+		{`Cookie: session=Xk9mQ2vLp7wRt4zNc8sB1e5t; theme=dark`, "Xk9mQ2vLp7wRt4zNc8sB1e5t"},
+		{`headers: {cookie: "sid=Xk9mQ2vLp7wRt4zNc8sB1e5t; lang=en"}`, "Xk9mQ2vLp7wRt4zNc8sB1e5t"},
+		{`let{cookie:e}=o; Cookie: _session_id=Xk9mQ2vLp7wRt4zNc8sB1e5t`, "Xk9mQ2vLp7wRt4zNc8sB1e5t"},
+	})
+}
+
+func TestFieldCopy(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	requireKept(t, san,
+		"const parsedURL=new URL(url),username=parsedURL.username,password=parsedURL.password,auth=username?password?`${username}:${password}`:username:\"\";",
+		`get password(){return this[u].url.password}set password(e){this[u].url.password=e}get username(){return this[u].url.username}`,
+		`            refreshParams.client_secret = clientSecret;`,
+	)
+	requireMasked(t, san, []maskedRow{
+		{`spring.datasource.password=s3cr3tP4ss`, "s3cr3tP4ss"},
+		{`Server=db;User Id=sa;Password=Xk9mQ2vLp7wRt4z;`, "Xk9mQ2vLp7wRt4z"},
+		{`PASSWORD=a}bcd1234`, "bcd1234"},
+		{`db.password=e}Xk9mQ2`, "Xk9mQ2"},
+		{`client_secret=Xk9mQ2vLp7wRt4zNc8sB`, "Xk9mQ2vLp7wRt4zNc8sB"},
+	})
+}

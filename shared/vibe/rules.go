@@ -362,7 +362,7 @@ var extraRules = append([]extraRule{
 			return len(v) >= 3 && v != "@" && !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" && !placeholderValue(bare) && !codeReference(v) && !codeArgumentReference(v) && !pathValue(v) &&
 				!(codeLike.MatchString(v) && strings.ContainsAny(v, ".[") && !randomSegment(v)) && !(v[0] == '/' && identifierWords(v[1:]))
 		},
-		matchCheck: connectionStringCode,
+		matchCheck: func(m string) bool { return connectionStringCode(m) && !fieldCopy(m) },
 	},
 	{
 		// PEM private keys, also cut short (no END line).
@@ -534,6 +534,9 @@ func headerCredential(v string) bool {
 func queryCredential(m string) bool {
 	eq := strings.IndexByte(m, '=')
 	name, v := strings.ToLower(m[1:eq]), m[eq+1:]
+	if comparedQueryName(v) {
+		return false
+	}
 	if strings.Contains(name, "page") || strings.Contains(name, "continuation") || strings.Contains(name, "next") {
 		return false
 	}

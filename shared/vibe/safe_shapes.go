@@ -959,7 +959,7 @@ func jwkPublicMember(text string, start, end int) bool {
 func cookieCredential(v string) bool {
 	for pair := range strings.SplitSeq(v, ";") {
 		name, val, ok := strings.Cut(strings.TrimSpace(pair), "=")
-		if !ok {
+		if !ok || codeCookiePair(name) {
 			continue
 		}
 		if oneOfFold(name, "path", "domain", "expires", "max-age", "samesite", "priority", "partitioned") {

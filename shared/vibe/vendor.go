@@ -49,7 +49,7 @@ func findVendorValues(chunk string, off int, f *findings) {
 			continue
 		}
 		v := chunk[start:end]
-		if (credentialValue(v) || randomValue(v)) && !wordyValue(v) && !idHeaderValue(chunk, start) && !selfNamed(chunk, start, v) {
+		if (credentialValue(v) || randomValue(v)) && !wordyValue(v) && !datedName(v) && !idHeaderValue(chunk, start) && !selfNamed(chunk, start, v) {
 			f.addSpan(ruleVendorKey, off+start, off+end)
 		}
 	}
