@@ -432,6 +432,15 @@ def replace_build(sources, examples, files):
     return added
 
 
+def unquote(v, trailing=","):
+    """A value as a config line or a test row writes it: blanks, the trailing separators and
+    one pair of matching quotes taken off."""
+    v = v.strip().rstrip(trailing).strip()
+    if len(v) >= 2 and v[0] == v[-1] and v[0] in "\"'":
+        v = v[1:-1]
+    return v
+
+
 def add_build(source, repo, licence, collect, licence_name, licence_text):
     """Builds one source of a later build: collect(new) appends its examples (record() finds
     the source's licence in SOURCES3 meanwhile), examples sharing a secret are joined, the

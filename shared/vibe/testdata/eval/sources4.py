@@ -64,19 +64,12 @@ VALUE = re.compile(r"""^\s*(?:-\s+)?(?:ENV\s+|ARG\s+)?["']?([\w.\-/\[\]]+?)["']?
 CREDENTIAL_NAME = re.compile(r"(?i)pass|secret|token|api_?key|access_?key|private_?key|encryption_?key|credential|auth")
 
 
-def unquote(v):
-    v = v.strip().rstrip(",").strip()
-    if len(v) >= 2 and v[0] == v[-1] and v[0] in "\"'":
-        v = v[1:-1]
-    return v
-
-
 def line_value(line):
     """The value a credential line gives, or None."""
     m = VALUE.match(line)
     if not m:
         return None
-    v = unquote(m.group(2))
+    v = sources3.unquote(m.group(2))
     return v or None
 
 
@@ -108,7 +101,7 @@ def rule_value(rx, line):
     for m in rx.finditer(line):
         groups = [g for g in m.groups() if g]
         found = groups[-1] if groups else m.group(0)
-    return unquote(found.strip()) if found else None
+    return sources3.unquote(found.strip()) if found else None
 
 
 def label(line, rule=None, rules=None):

@@ -66,10 +66,7 @@ CALL_LINE = re.compile(r"^[\w.]+\(")
 
 
 def unquote(v):
-    v = v.strip().rstrip(",;").strip()
-    if len(v) >= 2 and v[0] == v[-1] and v[0] in "\"'":
-        v = v[1:-1]
-    return v
+    return sources3.unquote(v, ",;")  # a statement's semicolon too
 
 
 def value_of(line, m):
