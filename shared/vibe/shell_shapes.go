@@ -367,6 +367,38 @@ func shellExpansionEnd(v string, i int) int {
 	return i
 }
 
+// literalAfterExpansion reports a value that opens with a shell expansion and goes on with a
+// literal of a password's make: eight characters or more past the separator, letters and
+// digits in both cases or with a symbol, no path, host or placeholder
+// (DB_PASSWORD="$DB_USER:Xk9mQ2vLp7wR", API_TOKEN="${PREFIX}-S3cr3tValue9"). The
+// expansion is the value's head; the literal is the secret. "$HOME/.ssh/id", "${BASE}/v1" and
+// "${APP}_cache" are frames, not this.
+func literalAfterExpansion(v string) bool {
+	if v[0] != '$' {
+		return false
+	}
+	e := shellExpansionEnd(v, 0)
+	if e == 0 || e >= len(v) {
+		return false
+	}
+	tail := strings.TrimLeft(v[e:], ":-_@+=")
+	if len(tail) < 8 || strings.ContainsAny(tail, "/.$ \t{}()<>`") || !hasDigitAndLetter(tail) {
+		return false
+	}
+	upper, lower, symbol := false, false, false
+	for i := 0; i < len(tail); i++ {
+		switch c := tail[i]; {
+		case isUpperByte(c):
+			upper = true
+		case isLowerByte(c):
+			lower = true
+		case !isDigitByte(c):
+			symbol = true
+		}
+	}
+	return (upper && lower || symbol) && !placeholderValue(tail)
+}
+
 // expandedFrame reports a double-quoted shell value with at least one expansion whose
 // literal rest is a frame: separators, a path, flags, short or English words.
 func expandedFrame(v string) bool {
