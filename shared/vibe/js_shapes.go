@@ -104,11 +104,13 @@ func generatedNoSecret(tok string) bool {
 
 // taggedObjectID reports an object id of the shape Anthropic's API gives every object and
 // its SDK's documentation shows (env_011CZkZ9X2dpNyB7HsEFoRfW, sesn_011CZkZAtmR3yMPDzynEDxu7,
-// user_01WxYzAbCdEfGhJkMnPqRsTu): a lower-case type, _01 and 20 to 30 characters of base58,
-// which leaves out 0, O, I and l. An id names an object; the API's keys are sk-ant-….
+// user_01WxYzAbCdEfGhJkMnPqRsTu): one of the API's object types, _01 and 20 to 30
+// characters of base58, which leaves out 0, O, I and l. An id names an object; the API's
+// keys are sk-ant-…. Other services' keys take the same shape behind their own prefix
+// (slk_01q8Zr2mXv7Lp4Nw9Tc3Yb6Hd1Q7z), so the type is one of the API's, not any word.
 func taggedObjectID(tok string) bool {
 	t, body, ok := strings.Cut(tok, "_01")
-	if !ok || len(t) < 2 || len(t) > 12 || !lowerWord(t) || len(body) < 20 || len(body) > 30 {
+	if !ok || !anthropicObjectTypes[t] || len(body) < 20 || len(body) > 30 {
 		return false
 	}
 	for i := 0; i < len(body); i++ {
@@ -118,6 +120,10 @@ func taggedObjectID(tok string) bool {
 	}
 	return true
 }
+
+// anthropicObjectTypes are the types Anthropic's API writes before an object id's _01.
+var anthropicObjectTypes = map[string]bool{"env": true, "sesn": true, "user": true, "agent": true, "file": true,
+	"org": true, "wrkspc": true, "msgbatch": true, "toolu": true, "srvtoolu": true, "skill": true}
 
 // bundleChunkName reports the name esbuild gives a shared chunk and the bindings it imports
 // it by (chunk-M5T7GI2R.js, chunk_M5T7GI2R_exports, import_chunk_IF4T5P2G.link): chunk, a
