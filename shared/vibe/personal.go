@@ -74,6 +74,21 @@ func redactPersonal(s string) string {
 	if s == "" {
 		return s
 	}
+	if strings.Contains(s, markUser) {
+		// The account name was masked when the event was stored; inside a name or an address
+		// it is still a part of them (Author: [user] Martin <[user]@corp.io>), so the rules
+		// read it as a word and the rest of the name and the domain go with it.
+		s = strings.ReplaceAll(s, markUser, userWord)
+		return strings.ReplaceAll(redactPersonalText(s), userWord, markUser)
+	}
+	return redactPersonalText(s)
+}
+
+// userWord stands for [user] while the personal-data rules run: letters only, so that it
+// reads as a word of a name and as an address's local part.
+const userWord = "Uzqxjvuserzqxj"
+
+func redactPersonalText(s string) string {
 	var lines, fields bool
 	if strings.IndexByte(s, ':') >= 0 || strings.IndexByte(s, '=') >= 0 || strings.Contains(s, "user.name") {
 		personalTrie().Walk(stringBytes(strings.ToLower(s)), func(_, _, p int64) bool {
@@ -153,7 +168,7 @@ func accountOrMark(a string) string {
 // not a placeholder, a code identifier or a path.
 func personName(v string) bool {
 	v = strings.TrimSpace(v)
-	if v == "" || placeholderValue(v) || strings.HasPrefix(v, "[") || strings.ContainsAny(v, "/\\=;$%") {
+	if v == "" || v == userWord || placeholderValue(v) || strings.HasPrefix(v, "[") || strings.ContainsAny(v, "/\\=;$%") {
 		return false
 	}
 	words := strings.Fields(v)

@@ -23,6 +23,11 @@ func TestRedactPersonal(t *testing.T) {
 			"drwxr-xr-x@ 10 [user]  staff   320 Jan  2 10:00 src\n-rw-r--r--   1 root  wheel    12 Jan  2 10:00 x"},
 		{"id", "uid=501(dain) gid=20(staff) groups=20(staff)", "uid=501([user]) gid=20(staff) groups=20(staff)"},
 		{"stat", "Access: (0644/-rw-r--r--)  Uid: (  501/    dain)   Gid: (   20/   staff)", "Access: (0644/-rw-r--r--)  Uid: (  501/    [user])   Gid: (   20/   staff)"},
+		// The account name, masked when the event was stored, inside a name or an address:
+		// the rest of the name and the address go too.
+		{"masked account in a name", "Author: [user] Martin <[user]@example-corp.io>", "Author: [redacted:name] <[redacted:email]>"},
+		{"masked account in an address", "mail [user].martin@corp.io or [user]@corp.io", "mail [redacted:email] or [redacted:email]"},
+		{"masked account alone", "drwxr-xr-x  2 [user]  staff  64 Jan  2 10:00 x\nOwner: [user]", "drwxr-xr-x  2 [user]  staff  64 Jan  2 10:00 x\nOwner: [user]"},
 		// Not personal: service mailboxes, placeholder domains, git remotes, versions, code.
 		{"not personal", "git@github.com:org/repo.git noreply@github.com a@example.com lodash@4.17.21 icon@2x.png",
 			"git@github.com:org/repo.git noreply@github.com a@example.com lodash@4.17.21 icon@2x.png"},
