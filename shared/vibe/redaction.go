@@ -28,7 +28,8 @@ func ruleClass(rule string) string {
 	case ruleWebhook:
 		return ClassWebhook
 	case ruleKeyword, ruleCLIFlag, ruleConnString, ruleURLCreds, ruleNetrc, ruleRegAuth, ruleXMLSecret,
-		ruleK8sSecret, ruleSQLPass, ruleCLILogin, ruleIDPassword, rulePassHash, ruleNameValue, ruleCredentialCall, ruleFormFill, "curl-auth-user":
+		ruleK8sSecret, ruleSQLPass, ruleCLILogin, ruleIDPassword, rulePassHash, ruleNameValue, ruleCredentialCall, ruleFormFill, "curl-auth-user",
+		ruleGenerated:
 		return ClassPassword
 	case ruleAuthHeader, ruleCookie, ruleURLQuery, ruleBearer, ruleSecretHeader, rulePathToken, "curl-auth-header":
 		return ClassCredential

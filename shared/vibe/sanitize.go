@@ -79,6 +79,9 @@ type SessionSanitizer struct {
 
 	mu    sync.RWMutex
 	known seenSecrets // secrets found so far
+	// genPending counts the texts still to come that may open with what a secret-generating
+	// command printed (generated.go).
+	genPending int
 }
 
 // NewSession starts the sanitizing of one publisher session.
@@ -166,6 +169,9 @@ func (ss *SessionSanitizer) maskSecrets(ctx context.Context, text string, entrop
 		f.view = view
 	}
 	ss.s.detect(ctx, view, f, entropy)
+	if entropy {
+		ss.generated(view, f)
+	}
 	if expired(ctx) {
 		return "", errTimeout
 	}
