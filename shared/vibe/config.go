@@ -252,6 +252,29 @@ var configRules = []extraRule{
 		anchors:  wordAnchors("net use", "NET USE", "Net use"),
 	},
 	{
+		// net use SHARE /user:NAME SECRET: the password after the account, as often written.
+		// The share may cross a line break of the rules' view: \\nas reads as an escaped
+		// line break there.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`(?i)\bnet\s+use\b[^|&]{0,200}?/user:\S+[ \t]+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"/*][^\s'"]*))`),
+		keywords: []string{"net use"},
+	},
+	{
+		// HTTPie and xh: http -a user:SECRET, https --auth=user:SECRET.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\b(?:https?|xhs?)\s+(?:[^\n|;&]{0,120}?\s)?(?:-a|--auth)[ =]['"]?[^\s:'"]{1,100}:([^\s'"]{1,200})`),
+		group:    1,
+		keywords: []string{"-a", "--auth"},
+		anchors:  wordAnchors("http ", "https ", "xh ", "xhs "),
+	},
+	{
+		// An expect script answering a password prompt: expect "password:" then send "SECRET\r".
+		id:        ruleCLILogin,
+		re:        regexp.MustCompile(`(?i)\bexpect\s+(?:-\w+\s+)*[^\n]{0,80}?(?:password|passphrase|passcode|pin)[^\n]{0,40}\n[ \t]*(?:exp_)?send\s+(?:-\w+\s+)*(?:"([^"\n\\$\[]+)(?:\\[rn])*"|\{([^}\n$\[]+?)(?:\\[rn])*\})`),
+		keywords:  []string{"send"},
+		multiline: true,
+	},
+	{
 		// XML elements whose key or name attribute says secret, the value their text:
 		// <entry key="password">x</entry> (Java properties XML), <setting name="ApiKey">x</setting>.
 		id:       ruleXMLSecret,

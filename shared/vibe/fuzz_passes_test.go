@@ -132,6 +132,9 @@ var commandTemplates = []string{
 	"java -Dapp.db.password=%[1]s -jar app.jar",
 	"echo %[1]s | docker secret create db_pass -",
 	"net user bob %[1]s /add",
+	"net use \\\\nas\\share /user:CORP\\bob %[1]s",
+	"http -a bob:%[1]s POST :8000/api/items",
+	"spawn ssh bob@10.0.0.5\nexpect \"Password:\"\nsend \"%[1]s\\r\"",
 }
 
 // FuzzCommandLines: a password on any of the command lines that take one is masked.
