@@ -89,6 +89,7 @@ func (p *pathRewriter) rewrite(text string) string {
 			continue
 		}
 		end := escapedEnd(text, start, start+loc[1])
+		end = spacedSegmentEnd(text, start, end)
 		if b.Len() == 0 {
 			b.Grow(len(text))
 		}
@@ -560,6 +561,48 @@ func (p *pathRewriter) insideWorkspace(info pathInfo) ([]string, bool) {
 	return nil, false
 }
 
+// spacedSegmentEnd extends a path token that a blank ended inside a directory name that
+// holds blanks, where leaving the rest would show it: the account of a home directory
+// (C:\Users\Hank Pym\Desktop, /Users/Ivan Petrov/Library) and a macOS volume
+// (/Volumes/Macintosh HD/Users/erin). The name goes on through one or two more words when
+// a separator follows them; "C:\Users\hank is my home" stays as it is.
+func spacedSegmentEnd(text string, start, end int) int {
+	if end >= len(text) || text[end] != ' ' {
+		return end
+	}
+	info, ok := parsePath(text[start:end])
+	if !ok {
+		return end
+	}
+	rest, home := homeRest(info)
+	volume := info.kind == kindRoot && len(info.segs) == 2 && info.segs[0] == "Volumes"
+	if !(home && len(rest) == 0 || volume) {
+		return end
+	}
+	j := end
+	for range 2 {
+		if j >= len(text) || text[j] != ' ' {
+			return end
+		}
+		k := j + 1
+		for k < len(text) && (isWordByte(text[k]) || text[k] == '.' || text[k] == '-' || text[k] == '\'') {
+			k++
+		}
+		if k == j+1 {
+			return end
+		}
+		if k < len(text) && (text[k] == '\\' || text[k] == '/') {
+			loc := pathToken.FindStringIndex(text[k:tokenEnd(text, k)])
+			if loc == nil {
+				return k
+			}
+			return spacedSegmentEnd(text, start, escapedEnd(text, k, k+loc[1]))
+		}
+		j = k
+	}
+	return end
+}
+
 // homeRest returns the segments below a home directory: /home/u, /Users/u, /root,
 // /var/home/u, C:\Users\u, /mnt/c/Users/u (WSL), /c/Users/u (Git Bash), \\wsl$\distro\home\u.
 func homeRest(info pathInfo) ([]string, bool) {
@@ -580,6 +623,10 @@ func homeRest(info pathInfo) ([]string, bool) {
 			return s[3:], true
 		case len(s) >= 4 && s[0] == "cygdrive" && at(2, "Users"):
 			return s[4:], true
+		case len(s) >= 4 && s[0] == "Volumes" && s[2] == "Users":
+			return s[4:], true // another macOS volume's home directories
+		case len(s) >= 3 && s[0] == "export" && s[1] == "home":
+			return s[3:], true // Solaris and NFS-mounted homes
 		}
 	case kindDrive:
 		if len(s) >= 2 && (at(0, "Users") || at(0, "Documents and Settings")) {

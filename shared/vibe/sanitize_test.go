@@ -135,6 +135,12 @@ func TestSanitizePaths(t *testing.T) {
 		{"unc", SessionHints{}, `\\nas01\share\plans\q3.xlsx`, `q3.xlsx`},
 		{"wsl mnt", SessionHints{}, "/mnt/c/Users/Maria/dev/x.py", "~/dev/x.py"},
 		{"wsl unc", SessionHints{}, `\\wsl$\Ubuntu\home\maria\x.py`, `~\x.py`},
+		// An account name or a volume name with blanks in it.
+		{"windows account with a blank", SessionHints{}, `C:\Users\Hank Pym\Desktop\notes.txt`, `~\Desktop\notes.txt`},
+		{"macos account with a blank", SessionHints{}, "/Users/Ivan Petrov/Library/Application Support/Code", "~/Library/Application Support/Code"},
+		{"another volume's home", SessionHints{}, "/Volumes/Macintosh HD/Users/erin/Desktop/a.png", "~/Desktop/a.png"},
+		{"account then prose", SessionHints{}, `C:\Users\hank is my home and /Users/bob and more`, `~ is my home and ~ and more`},
+		{"export home", SessionHints{}, "/export/home/judy/bin/run", "~/bin/run"},
 		{"file uri", SessionHints{}, "file:///home/alice/a.md", "~/a.md"},
 		{"file uri windows", SessionHints{}, "file:///C:/Users/Maria/a.md", "~/a.md"},
 		{"prompt", SessionHints{}, "alice@laptop:~/proj$ ls", "~/proj$ ls"},

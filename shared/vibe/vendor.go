@@ -68,8 +68,12 @@ func selfNamed(s string, i int, v string) bool {
 
 // wordyValue reports a value joined from words (newsletter_template_2024, build-cache-v12):
 // two or more of its -, _ or + separated parts are words of three or more letters with a
-// vowel, in lower case or capitalised.
+// vowel, in lower case or capitalised. A value of hex digits and separators only is a key
+// however its groups read (the UUID 8ef52dff-cbbe-f09f-abbe-40cfec6aae9f has "cbbe" and "abbe").
 func wordyValue(v string) bool {
+	if strings.Trim(v, "0123456789abcdefABCDEF-") == "" {
+		return false
+	}
 	words := 0
 	for _, p := range strings.FieldsFunc(v, func(r rune) bool { return r == '_' || r == '-' || r == '+' }) {
 		if len(p) < 3 || !identifierWords(p) || strings.ContainsAny(p, ".:_-") || !strings.ContainsAny(strings.ToLower(p), "aeiouy") ||
