@@ -51,7 +51,7 @@ func newPathRewriter(h SessionHints) *pathRewriter {
 // pathToken matches something that may be an absolute path, anchored at a candidate start:
 // an optional file URI scheme, drive, UNC or home-variable prefix, then separator-delimited
 // segments. Separators may be /, \, or their JSON-escaped forms \\ and \/.
-var pathToken = regexp.MustCompile(`^(?i:file:/{2,3})?(?:[A-Za-z]:|%(?i:userprofile|homepath)%|\$HOME\b|\$\{HOME\}|\\{2,4})?(?:(?:\\\\|\\/|\\|/)[^\s"'<>|*?:;,()\[\]{}\x60\\/]+)+(?:\\\\|\\/|\\|/)?`)
+var pathToken = regexp.MustCompile(`^(?i:file:/{2,3})?(?:\\\\[?.]\\[A-Za-z]:|[A-Za-z]:|~[A-Za-z_][A-Za-z0-9_.-]{0,31}|%(?i:userprofile|homepath)%|\$HOME\b|\$\{HOME\}|\\{2,4})?(?:(?:\\\\|\\/|\\|/)[^\s"'<>|*?:;,()\[\]{}\x60\\/]+)+(?:\\\\|\\/|\\|/)?`)
 
 // shellPrompt matches the @host:path$ part of a user@host:path$ prompt, and of the zsh and
 // Fedora forms user@host dir % and [user@host dir]$.
@@ -137,6 +137,11 @@ func pathCandidate(text string, i int) (int, bool) {
 		}
 		if c == '\\' && escapeAt(text, i) {
 			return 0, false // \n, \t, \" of JSON- or C-escaped text: no separator
+		}
+		if c == '/' && i > 0 && isWordByte(text[i-1]) {
+			if t, ok := tildeUser(text, i); ok {
+				return t, true
+			}
 		}
 		return i, pathStart(text, i)
 	case c == '%' || c == '$':
@@ -291,6 +296,7 @@ var genericUsers = []string{
 	"admin", "administrator", "app", "build", "builder", "default", "dev", "developer", "docker",
 	"ec2-user", "git", "guest", "home", "node", "public", "root", "runner", "shared", "test",
 	"ubuntu", "user", "users", "vagrant", "vscode", "www", "www-data", "codespace", "debian",
+	"linuxbrew", // Homebrew on Linux: /home/linuxbrew/.linuxbrew
 }
 
 const maxLearnedUsers = 16
@@ -340,6 +346,29 @@ func pathStart(text string, i int) bool {
 	}
 	c := text[i-1]
 	return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' || c == '~' || c == '/' || c == '@' || c == '$')
+}
+
+// tildeUser returns where a ~name prefix ends at the separator at i (cd ~alice/src): the ~ at
+// the start of a word (after a blank, a quote, a bracket or :, so not =~ or !~ of a Perl or
+// awk match), then a name of an account: a letter or _, then up to 31 letters,
+// digits, _, . or -, at least two characters in all.
+func tildeUser(text string, i int) (int, bool) {
+	j := i
+	for j > 0 && i-j <= 32 && (isWordByte(text[j-1]) || text[j-1] == '.' || text[j-1] == '-') {
+		j--
+	}
+	if j == 0 || text[j-1] != '~' || i-j < 2 || !(isLetter(text[j]) || text[j] == '_') {
+		return 0, false
+	}
+	t := j - 1
+	if t == 0 {
+		return t, true
+	}
+	switch text[t-1] {
+	case ' ', '\t', '\n', '"', '\'', '`', '(', '[', ':':
+		return t, true
+	}
+	return 0, false
 }
 
 // escapeAt reports whether the backslash at i opens an escape of JSON- or C-escaped text
@@ -426,6 +455,7 @@ type pathInfo struct {
 	segs  []string // path segments, without separators
 	sep   string   // separator to write back
 	file  bool     // was a file:// URI
+	user  string   // the account of a ~user prefix (kindHomeVar)
 }
 
 // parsePath splits an absolute path; ok is false for anything else.
@@ -450,8 +480,15 @@ func parsePath(s string) (pathInfo, bool) {
 	default:
 		info.sep = "/"
 	}
+	if len(s) >= 6 && s[0] == '\\' && s[1] == '\\' && (s[2] == '?' || s[2] == '.') && s[3] == '\\' && s[5] == ':' {
+		s = s[4:] // \\?\C:\… and \\.\C:\…, Win32's device namespace: a drive path
+	}
 	lower := strings.ToLower(s)
 	switch {
+	case s != "" && s[0] == '~':
+		// ~alice/src: the home directory of the account alice, the shell's tilde prefix.
+		info.kind, info.user = kindHomeVar, s[1:strings.IndexAny(s+"/", `/\`)]
+		s = s[len(info.user)+1:]
 	case len(s) >= 2 && s[1] == ':' && isLetter(s[0]):
 		info.kind, info.drive, s = kindDrive, strings.ToUpper(s[:1])+":", s[2:]
 	case strings.HasPrefix(lower, "%userprofile%"), strings.HasPrefix(lower, "%homepath%"):
@@ -496,6 +533,9 @@ func (p *pathRewriter) rewritePath(tok string) string {
 		return tok
 	}
 	if info.kind == kindHomeVar {
+		if info.user != "" {
+			p.learnUser(info.user)
+		}
 		return joinPath("~", info.segs, info.sep)
 	}
 	home, underHome := homeRest(info)
@@ -576,7 +616,8 @@ func spacedSegmentEnd(text string, start, end int) int {
 	}
 	rest, home := homeRest(info)
 	volume := info.kind == kindRoot && len(info.segs) == 2 && info.segs[0] == "Volumes"
-	if !(home && len(rest) == 0 || volume) {
+	settings := info.kind == kindDrive && len(info.segs) == 1 && strings.EqualFold(info.segs[0], "Documents") // … and Settings
+	if !(home && len(rest) == 0 || volume || settings) {
 		return end
 	}
 	j := end
@@ -625,8 +666,8 @@ func homeRest(info pathInfo) ([]string, bool) {
 			return s[4:], true
 		case len(s) >= 4 && s[0] == "Volumes" && s[2] == "Users":
 			return s[4:], true // another macOS volume's home directories
-		case len(s) >= 3 && s[0] == "export" && s[1] == "home":
-			return s[3:], true // Solaris and NFS-mounted homes
+		case len(s) >= 3 && (s[0] == "export" || s[0] == "usr") && s[1] == "home":
+			return s[3:], true // Solaris and NFS-mounted homes, FreeBSD's (/home links there)
 		}
 	case kindDrive:
 		if len(s) >= 2 && (at(0, "Users") || at(0, "Documents and Settings")) {
