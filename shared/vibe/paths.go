@@ -53,9 +53,10 @@ func newPathRewriter(h SessionHints) *pathRewriter {
 // segments. Separators may be /, \, or their JSON-escaped forms \\ and \/.
 var pathToken = regexp.MustCompile(`^(?i:file:/{2,3})?(?:\\\\[?.]\\[A-Za-z]:|[A-Za-z]:|~[A-Za-z_][A-Za-z0-9_.-]{0,31}|%(?i:userprofile|homepath)%|\$HOME\b|\$\{HOME\}|\\{2,4})?(?:(?:\\\\|\\/|\\|/)[^\s"'<>|*?:;,()\[\]{}\x60\\/]+)+(?:\\\\|\\/|\\|/)?`)
 
-// shellPrompt matches the @host:path$ part of a user@host:path$ prompt, and of the zsh and
-// Fedora forms user@host dir % and [user@host dir]$.
-var shellPrompt = regexp.MustCompile(`^@([A-Za-z0-9._-]{1,253})(?::((?:~|/|[A-Za-z]:)[^\s$#>]*)?(\$|#|>)| ((?:~|/)[^\s$#%>]*|[\w.-]{1,64})\]?[ ]?(%|\$|#)(?:[ \t]|$))`)
+// shellPrompt matches the @host:path$ part of a user@host:path$ prompt, of the zsh and
+// Fedora forms user@host dir % and [user@host dir]$, and the @HOST MINGW64 part of Git for
+// Windows' user@HOST MINGW64 ~/proj (main).
+var shellPrompt = regexp.MustCompile(`^@([A-Za-z0-9._-]{1,253})(?::((?:~|/|[A-Za-z]:)[^\s$#>]*)?(\$|#|>)| ((?:~|/)[^\s$#%>]*|[\w.-]{1,64})\]?[ ]?(%|\$|#)(?:[ \t]|$)| (MINGW64|MINGW32|MSYS|UCRT64|CLANG64|CLANGARM64) )`)
 
 func (p *pathRewriter) rewrite(text string) string {
 	p.learnAccounts(text)
@@ -199,8 +200,8 @@ func (p *pathRewriter) rewritePrompts(text string) string {
 		if user == i {
 			continue
 		}
-		zsh := m[8] >= 0
-		if zsh {
+		zsh, msys := m[8] >= 0, m[12] >= 0
+		if zsh || msys {
 			// The zsh form needs the prompt to open its line (after an optional [ or (venv)).
 			ls := strings.LastIndexByte(text[:user], '\n') + 1
 			head := strings.TrimSpace(text[ls:user])
@@ -211,7 +212,10 @@ func (p *pathRewriter) rewritePrompts(text string) string {
 		p.learnUser(text[user:i])
 		p.learnHost(text[i+m[2] : i+m[3]])
 		var path, sign string
-		if zsh {
+		switch {
+		case msys:
+			sign = text[i+m[12] : i+m[13]] // the environment's name stays, its path follows
+		case zsh:
 			path, sign = text[i+m[8]:i+m[9]], text[i+m[10]:i+m[11]]
 			if strings.HasPrefix(path, "/") || strings.HasPrefix(path, "~") {
 				path = p.rewritePath(path)
@@ -219,7 +223,7 @@ func (p *pathRewriter) rewritePrompts(text string) string {
 			if user > 0 && text[user-1] == '[' {
 				user--
 			}
-		} else {
+		default:
 			if m[4] >= 0 {
 				path = p.rewritePath(text[i+m[4] : i+m[5]])
 			}
@@ -232,7 +236,7 @@ func (p *pathRewriter) rewritePrompts(text string) string {
 		}
 		b.WriteString(sign)
 		last = i + m[1]
-		if zsh && last > 0 && (text[last-1] == ' ' || text[last-1] == '\t') {
+		if (zsh || msys) && last > 0 && (text[last-1] == ' ' || text[last-1] == '\t') {
 			last--
 		}
 		i = last - 1
@@ -246,7 +250,59 @@ func (p *pathRewriter) rewritePrompts(text string) string {
 
 // learnAccounts learns account names from command output that shows them: the owner of
 // ls -l lines, id's uid=501(name) and stat's Uid: ( 501/ name).
+// personalMachine matches the name macOS, Windows and laptop installers give a person's
+// machine from its owner's name: alices-macbook-pro.local, Alices-MBP, bobs-imac.lan,
+// carol-thinkpad. Learned as a host, it is masked wherever it occurs.
+var personalMachine = regexp.MustCompile(`(?i)\b[a-z0-9][a-z0-9'-]{1,40}-(?:macbook(?:-pro|-air)?|mbp|mba|imac(?:-pro)?|mac-?mini|mac-?studio|laptop|thinkpad)(?:-\d{1,3})?(?:\.(?:local|lan|home|localdomain))?\b`)
+
+// personalMachineWords gate personalMachine: one of them, in any case, is in every match.
+var personalMachineWords = []string{"macbook", "mbp", "mba", "imac", "mac-mini", "macmini", "mac-studio", "macstudio", "laptop", "thinkpad"}
+
+// machineAdjectives open compounds of prose, not a machine's name: a gaming-laptop, a
+// work-laptop, my-macbook.
+var machineAdjectives = []string{"a", "an", "the", "my", "your", "our", "his", "her", "their", "gaming", "work", "old", "new",
+	"dev", "test", "build", "office", "home", "school", "company", "personal", "spare", "main", "cheap", "budget",
+	"business", "student", "thin", "windows", "linux", "intel", "m1", "m2", "m3", "m4", "apple", "ci", "remote", "local", "any"}
+
+func hasPersonalMachine(text string) bool {
+	if strings.IndexByte(text, '-') < 0 {
+		return false
+	}
+	for i := 0; i+3 <= len(text); i++ {
+		if text[i] != '-' || strings.IndexByte("mMiIlLtT", text[i+1]) < 0 {
+			continue
+		}
+		rest := text[i+1 : min(len(text), i+12)]
+		for _, w := range personalMachineWords {
+			if len(rest) >= len(w) && strings.EqualFold(rest[:len(w)], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// accountCommand matches a command that prints the account name and the line it printed:
+// whoami (Windows prints DOMAIN\name), id -un, echo $USER, $env:USERNAME, %USERNAME%.
+var accountCommand = regexp.MustCompile(`(?m)\b(?:whoami|id -un|id -u -n|echo \$USER|echo \$\{USER\}|echo \$env:USERNAME|echo %USERNAME%)[ \t]*(?:\r?\n|\\r?\\n)+(?:[A-Za-z0-9_.-]+(?:\\\\|\\))?([A-Za-z_][A-Za-z0-9_.-]{2,31})[ \t]*(?:\r?\n|\\[rn"]|$)`)
+
 func (p *pathRewriter) learnAccounts(text string) {
+	if strings.Contains(text, "whoami") || strings.Contains(text, "USER") || strings.Contains(text, "id -u") {
+		for _, m := range accountCommand.FindAllStringSubmatch(text, 4) {
+			p.learnUser(m[1])
+		}
+	}
+	if hasPersonalMachine(text) {
+		for _, m := range personalMachine.FindAllString(text, 4) {
+			if first, _, _ := strings.Cut(m, "-"); slices.Contains(machineAdjectives, strings.ToLower(first)) {
+				continue
+			}
+			p.learnHost(m)
+			if base, _, ok := strings.Cut(m, "."); ok {
+				p.learnHost(base) // alices-macbook-pro.local is also alices-macbook-pro
+			}
+		}
+	}
 	if hasLsLine(text) {
 		for _, m := range lsLong.FindAllStringSubmatch(text, 8) {
 			p.learnUser(m[2])

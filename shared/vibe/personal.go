@@ -32,6 +32,10 @@ var (
 	// __author__ = 'Ada', user.name = Ada, GIT_AUTHOR_NAME=Ada, "name": "Ada" inside an
 	// author object.
 	personField = regexp.MustCompile(`(?i)(?:["']?(?:author|maintainer|__author__|__maintainer__|git_author_name|git_committer_name)["']?\s*[:=]\s*|\buser\.name\s*[= ]\s*|\bauthor\s*=\s*)["']([^"'<>(){}\[\]@\n]{2,80}?)\s*(?:<[^>\n]*>)?\s*(?:\([^)\n]*\))?["']`)
+	// personConfig: git's configured name as git prints it, unquoted to the line's end:
+	// `git config --list`'s user.name=Ada Lovelace (GIT_AUTHOR_NAME=… of env), and the line
+	// after a `git config user.name` command that reads it.
+	personConfig = regexp.MustCompile(`(?im)(?:^\s*(?:user\.name|git_author_name|git_committer_name)=|\bgit config (?:--(?:global|local|system|get) )*user\.name[ \t]*(?:\r?\n|\\n))([^\n\\"'<>=@]{2,80}?)[ \t\r]*(?:$|\\n)`)
 	// personList: authors = ["Ada <…>", "Grace"], "contributors": ["…"].
 	personList = regexp.MustCompile(`(?i)["']?(?:authors|maintainers|contributors|developers)["']?\s*[:=]\s*\[`)
 	// personObject: "author": {"name": "Ada", …}, authors = [{name = "Ada", …}].
@@ -58,7 +62,7 @@ var personalWords = []struct {
 	rules int
 }{
 	{"author", 3}, {"maintainer", 3}, {"commit", 1}, {"-by:", 1}, {"owner", 1}, {"contact", 1},
-	{"cc:", 1}, {"written by", 1}, {"created by", 1}, {"user.name", 2}, {"contributors", 2}, {"developers", 2},
+	{"cc:", 1}, {"written by", 1}, {"created by", 1}, {"user.name", 2}, {"author_name=", 2}, {"committer_name=", 2}, {"contributors", 2}, {"developers", 2},
 }
 
 var personalTrie = sync.OnceValue(func() *ahocorasick.Trie {
@@ -103,6 +107,7 @@ func redactPersonalText(s string) string {
 	}
 	if fields {
 		s = replaceGroups(s, personField, markName, personName)
+		s = replaceGroups(s, personConfig, markName, personName)
 		s = redactPersonLists(s)
 	}
 	if strings.IndexByte(s, '@') >= 0 {
