@@ -70,6 +70,12 @@ func (p *pathRewriter) rewrite(text string) string {
 		strings.Contains(text, "?file=") || strings.Contains(text, "?url=") || strings.Contains(text, "?filename=") {
 		text = editorLink.ReplaceAllString(text, "")
 	}
+	if strings.Contains(text, "%2F") || strings.Contains(text, "%2f") {
+		text = encodedHome.ReplaceAllStringFunc(text, func(m string) string {
+			p.learnUser(strings.ReplaceAll(encodedHome.FindStringSubmatch(m)[1], "%20", " "))
+			return "~"
+		})
+	}
 	urls := findURLs(text)
 	var b strings.Builder
 	last := 0
@@ -90,7 +96,7 @@ func (p *pathRewriter) rewrite(text string) string {
 			continue
 		}
 		end := escapedEnd(text, start, start+loc[1])
-		end = spacedSegmentEnd(text, start, end)
+		end = spacedSegmentEnd(text, start, shellEscapedEnd(text, start, end))
 		if b.Len() == 0 {
 			b.Grow(len(text))
 		}
@@ -286,7 +292,21 @@ func hasPersonalMachine(text string) bool {
 // whoami (Windows prints DOMAIN\name), id -un, echo $USER, $env:USERNAME, %USERNAME%.
 var accountCommand = regexp.MustCompile(`(?m)\b(?:whoami|id -un|id -u -n|echo \$USER|echo \$\{USER\}|echo \$env:USERNAME|echo %USERNAME%)[ \t]*(?:\r?\n|\\r?\\n)+(?:[A-Za-z0-9_.-]+(?:\\\\|\\))?([A-Za-z_][A-Za-z0-9_.-]{2,31})[ \t]*(?:\r?\n|\\[rn"]|$)`)
 
+// encodedHome matches a home directory percent-encoded in a URL's query or an editor link
+// (?path=%2FUsers%2Falice%2Fproj, file%3A%2F%2F%2Fhome%2Falice): the account goes with it.
+var encodedHome = regexp.MustCompile(`(?i)%2F(?:home|Users)%2F([A-Za-z0-9._-]{1,64}|[A-Za-z0-9._-]{1,64}%20[A-Za-z0-9._-]{1,64})`)
+
+// relativeHome matches a home directory whose root was cut off, as tar, zip and rsync list
+// one (Users/alice/Desktop/…, home/alice/.config/…): the account is learned when one of the
+// directories every home has follows it, so that a route such as Users/Edit/5 teaches nothing.
+var relativeHome = regexp.MustCompile(`(?:^|[\s"'(=:]|\./|\.\./)(?:Users|home)/([A-Za-z0-9._-]{3,32})/(?:Desktop|Documents|Downloads|Library|Pictures|Music|Movies|Sites|Developer|Projects|projects|src|code|dev|repos|git|github|workspace|go|\.config|\.local|\.ssh|\.cache|\.bashrc|\.zshrc|\.profile|\.npm|\.cargo)\b`)
+
 func (p *pathRewriter) learnAccounts(text string) {
+	if strings.Contains(text, "Users/") || strings.Contains(text, "home/") {
+		for _, m := range relativeHome.FindAllStringSubmatch(text, 4) {
+			p.learnUser(m[1])
+		}
+	}
 	if strings.Contains(text, "whoami") || strings.Contains(text, "USER") || strings.Contains(text, "id -u") {
 		for _, m := range accountCommand.FindAllStringSubmatch(text, 4) {
 			p.learnUser(m[1])
@@ -526,6 +546,12 @@ func parsePath(s string) (pathInfo, bool) {
 			s = "//" + s // file://server/share
 		}
 	}
+	// A shell escapes a blank with a backslash (/Users/Alice\ Smith/Library/Application\
+	// Support): inside a /-rooted path that is part of a name, not a separator.
+	shellEscaped := strings.HasPrefix(s, "/") && strings.Contains(s, `\ `)
+	if shellEscaped {
+		s = strings.ReplaceAll(s, `\ `, "\x00")
+	}
 	switch body := strings.TrimLeft(s, `\`); {
 	case strings.Contains(body, `\\`):
 		info.sep = `\\`
@@ -566,6 +592,11 @@ func parsePath(s string) (pathInfo, bool) {
 		return info, false
 	}
 	info.segs = strings.FieldsFunc(strings.ReplaceAll(s, `\/`, "/"), func(r rune) bool { return r == '/' || r == '\\' })
+	if shellEscaped {
+		for i, seg := range info.segs {
+			info.segs[i] = strings.ReplaceAll(seg, "\x00", `\ `)
+		}
+	}
 	return info, true
 }
 
@@ -655,6 +686,25 @@ func (p *pathRewriter) insideWorkspace(info pathInfo) ([]string, bool) {
 		}
 	}
 	return nil, false
+}
+
+// shellEscapedEnd extends a /-rooted path token that ends in a shell's escaped blank
+// (/Users/alice/Library/Application\ Support/Code): the name goes on after the blank.
+func shellEscapedEnd(text string, start, end int) int {
+	if text[start] != '/' {
+		return end
+	}
+	for end < len(text) && text[end] == ' ' && text[end-1] == '\\' && !oddBackslashesBefore(text, end-1) {
+		k := end + 1
+		for k < len(text) && strings.IndexByte(" \t\r\n\"'<>|*?:;,()[]{}`", text[k]) < 0 {
+			k++
+		}
+		if k == end+1 {
+			return end
+		}
+		end = k
+	}
+	return end
 }
 
 // spacedSegmentEnd extends a path token that a blank ended inside a directory name that
