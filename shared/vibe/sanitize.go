@@ -738,10 +738,35 @@ func secretGroup(r *extraRule, text string, m []int) (int, int, bool) {
 	if end-start >= 2 && (text[start] == '\'' || text[start] == '"') && text[end-1] == text[start] {
 		start, end = start+1, end-1
 	}
+	switch {
+	case r.id == ruleIDPassword:
+		end = sentenceEnd(text, start, end)
+	case r.id == ruleCLIFlag && end-start > 4 && text[end-1] == ';' && (end == len(text) || text[end] == ' ' || text[end] == '\n'):
+		end-- // mysql -pXy7pass99; next: the shell's separator
+	}
 	if r.id != rulePEM && placeholderValue(text[start:end]) && !leetSlot(r, text[m[0]:m[1]], text[start:end]) {
 		return 0, 0, false
 	}
 	return start, end, true
+}
+
+// sentenceEnd leaves out of a value written in prose the punctuation that ends its clause
+// ("the password is Xy7pass99, then…", "token was abc123DEF."): a comma, full stop,
+// semicolon, colon or closing parenthesis (without an opening one in the value) before a
+// blank or the text's end. What is left keeps four characters at least.
+func sentenceEnd(text string, start, end int) int {
+	if end-start <= 4 || end < len(text) && !strings.ContainsRune(" \t\r\n", rune(text[end])) {
+		return end
+	}
+	switch text[end-1] {
+	case ',', '.', ';', ':':
+		return end - 1
+	case ')':
+		if strings.IndexByte(text[start:end], '(') < 0 {
+			return end - 1
+		}
+	}
+	return end
 }
 
 // leetSlot reports a placeholder word in leetspeak (P@ssw0rd) where a rule found a password:

@@ -326,3 +326,20 @@ func TestSanitizeLearnsUserNames(t *testing.T) {
 	other := testSanitizer(t).NewSession(SessionHints{})
 	require.Equal(t, "ls ~/x; whoami → ubuntu", other.SanitizeText("ls /home/ubuntu/x; whoami → ubuntu"), "generic account names are not masked as words")
 }
+
+// TestProsePunctuationKept: a credential written in a sentence is masked without the
+// punctuation that ends its clause; what a password may end with (!) stays masked.
+func TestProsePunctuationKept(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	for _, tt := range []struct{ in, want string }{
+		{"my password is Xy7pass99. Then", "my password is [redacted:password/id-password-pair]. Then"},
+		{"The token is Zq8x7Vb2Lm4Nc6Xp1Rt9, keep it safe", "The token is [redacted:password/id-password-pair], keep it safe"},
+		{"(the password is Xy7pass99) ok", "(the password is [redacted:password/id-password-pair]) ok"},
+		{"login admin:secret99. Next", "login admin:[redacted:password/id-password-pair]. Next"},
+		{"password was Spring2024! ok", "password was [redacted:password/id-password-pair] ok"},
+		{"mysql -uroot -pXy7pass99; echo done", "mysql -uroot -p[redacted:password/cli-secret-flag]; echo done"},
+	} {
+		require.Equal(t, tt.want, san.NewSession(SessionHints{}).SanitizeText(tt.in), tt.in)
+	}
+}
