@@ -350,6 +350,8 @@ func TestSanitizeSeenTruncated(t *testing.T) {
 	for _, tt := range []struct{ in, piece string }{
 		{"retrying with admin-Qx7mB2pz9L (truncated)", "Qx7mB2pz9L"},
 		{"401 for Qx7mB2pz9Lw4RtK8vN after the prefix was dropped", "Qx7mB2pz9Lw4"},
+		{"key admin-Qx7mB2 shown cut at twelve", "admin-Qx7mB2"},
+		{"key ends in …z9Lw4RtK8vN3c", "z9Lw4RtK8vN3c"},
 	} {
 		out := ss.SanitizeText(tt.in)
 		require.NotContains(t, out, tt.piece, "%q → %q", tt.in, out)

@@ -34,12 +34,14 @@ type seenForm struct {
 }
 
 // Windows of a secret: a secret of minTruncated or more characters is also looked for as its
-// first windowLen characters and those after each separator (-, _, ., =, :, /) among its
-// first 48, so that it is found again truncated (a log printing the first 20 characters, a
-// label cut short) or without its prefix (sk-live- dropped, the value of NAME-SECRET-value).
+// first windowLen characters, those after each separator (-, _, ., =, :, /) among its first
+// 48 and its last windowLen, so that it is found again truncated (a log printing the first
+// ten characters, a label cut short, a display keeping its end) or without its prefix
+// (sk-live- dropped, the value of NAME-SECRET-value). A match takes in as much of the secret
+// as stands on either side of it.
 const (
 	minTruncated = 20
-	windowLen    = 16
+	windowLen    = 10
 	maxWindows   = 6
 )
 
@@ -58,6 +60,10 @@ func truncatedForms(sec string) []int {
 	}
 	if !hasDigitAndLetter(sec[:windowLen]) && !mixedClasses(sec[:windowLen]) {
 		offs = offs[1:] // a window of one class of characters would match by chance
+	}
+	// Its last characters too: a display that keeps a secret's end (…Yw3Ks5Hd7Fg2).
+	if last := len(sec) - windowLen; (len(offs) == 0 || last > offs[len(offs)-1]) && (hasDigitAndLetter(sec[last:]) || mixedClasses(sec[last:])) {
+		offs = append(offs, last)
 	}
 	return offs
 }
@@ -151,7 +157,7 @@ func (s *seenSecrets) find(f *findings) {
 	if s.index != nil && len(s.forms) > 0 {
 		s.index.each(f.text, func(pattern, start, end int) {
 			sf := s.forms[pattern]
-			f.spans = append(f.spans, span{start: start, end: sf.extend(f.text, start, end), rule: ruleSeen, class: sf.class})
+			f.spans = append(f.spans, span{start: sf.extendBack(f.text, start), end: sf.extend(f.text, start, end), rule: ruleSeen, class: sf.class})
 		})
 	}
 	for _, sf := range s.pending {
@@ -161,7 +167,7 @@ func (s *seenSecrets) find(f *findings) {
 				break
 			}
 			start := from + i
-			f.spans = append(f.spans, span{start: start, end: sf.extend(f.text, start, start+len(sf.form)), rule: ruleSeen, class: sf.class})
+			f.spans = append(f.spans, span{start: sf.extendBack(f.text, start), end: sf.extend(f.text, start, start+len(sf.form)), rule: ruleSeen, class: sf.class})
 			from = start + len(sf.form)
 		}
 	}
@@ -177,6 +183,15 @@ func (sf *seenForm) extend(text string, start, end int) int {
 		end++
 	}
 	return end
+}
+
+// extendBack returns where a match of a window at text[start:] begins when more of its secret
+// stands before it.
+func (sf *seenForm) extendBack(text string, start int) int {
+	for k := sf.off - 1; sf.full != "" && k >= 0 && start > 0 && text[start-1] == sf.full[k]; k-- {
+		start--
+	}
+	return start
 }
 
 // lowerPercent writes the hex digits of every %XX escape of s in lower case.
