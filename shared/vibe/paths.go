@@ -301,8 +301,27 @@ var encodedHome = regexp.MustCompile(`(?i)%2F(?:home|Users)%2F([A-Za-z0-9._-]{1,
 // directories every home has follows it, so that a route such as Users/Edit/5 teaches nothing.
 var relativeHome = regexp.MustCompile(`(?:^|[\s"'(=:]|\./|\.\./)(?:Users|home)/([A-Za-z0-9._-]{3,32})/(?:Desktop|Documents|Downloads|Library|Pictures|Music|Movies|Sites|Developer|Projects|projects|src|code|dev|repos|git|github|workspace|go|\.config|\.local|\.ssh|\.cache|\.bashrc|\.zshrc|\.profile|\.npm|\.cargo)\b`)
 
+// rootlessHome gates relativeHome: Users/ or home/ not after a / (an absolute path, which
+// the path rewriter reads) unless after ./ or ../, nor inside a word.
+func rootlessHome(text string) bool {
+	for _, dir := range []string{"Users/", "home/"} {
+		for from := 0; ; {
+			i := strings.Index(text[from:], dir)
+			if i < 0 {
+				break
+			}
+			i += from
+			if i == 0 || text[i-1] != '/' && !isWordByte(text[i-1]) || i >= 2 && text[i-1] == '/' && text[i-2] == '.' {
+				return true
+			}
+			from = i + len(dir)
+		}
+	}
+	return false
+}
+
 func (p *pathRewriter) learnAccounts(text string) {
-	if strings.Contains(text, "Users/") || strings.Contains(text, "home/") {
+	if rootlessHome(text) {
 		for _, m := range relativeHome.FindAllStringSubmatch(text, 4) {
 			p.learnUser(m[1])
 		}
