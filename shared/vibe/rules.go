@@ -254,9 +254,12 @@ var extraRules = append([]extraRule{
 		// scheme://user:password@host, any scheme; the password runs to the last @ of the
 		// authority (user:p@ss@host).
 		id:       ruleURLCreds,
-		re:       regexp.MustCompile(`://[^\s:/@"'<>]{0,100}:([^\s/"'<>]{1,200})@[^\s/@"'<>]`),
+		re:       regexp.MustCompile(`://[^\s:/@"'<>]{0,100}:([^\s/"'<>]{1,200})@[^\s/@"'<>][^\s/@"'<>:]*`),
 		group:    1,
 		keywords: []string{"://"},
+		// A local database's default, the password its account's own name
+		// (postgres://postgres:postgres@localhost, root:root@127.0.0.1), is no secret.
+		matchCheck: func(m string) bool { return !localDefaultCredentials(m) },
 	},
 	{
 		// scheme://token@host where the user part is itself a credential.
@@ -1042,4 +1045,20 @@ func envVarNameValue(name, v string) bool {
 		}
 	}
 	return true
+}
+
+// localDefaultCredentials reports ://user:password@host where the password is the account's
+// name and the host is this machine: the default of a database or broker run for development.
+func localDefaultCredentials(m string) bool {
+	m = strings.TrimPrefix(m, "://")
+	at := strings.LastIndexByte(m, '@')
+	user, pass, ok := strings.Cut(m[:max(at, 0)], ":")
+	if at < 0 || !ok || user == "" || !strings.EqualFold(user, pass) {
+		return false
+	}
+	switch strings.ToLower(m[at+1:]) {
+	case "localhost", "127.0.0.1", "0.0.0.0", "[::1]", "host.docker.internal":
+		return true
+	}
+	return false
 }

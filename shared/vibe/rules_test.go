@@ -363,3 +363,24 @@ func TestSanitizeSeenTruncated(t *testing.T) {
 	ss.SanitizeText("LOG_TOKEN=aaaaaaaaaaaaaaaaaaaaaaaa-Bc9")
 	require.Equal(t, "aaaaaaaaaaaaaaaaaaaaaaaa", ss.SanitizeText("aaaaaaaaaaaaaaaaaaaaaaaa"))
 }
+
+// TestURLCredentialsLocalDefault: a local database's default account, its password its own
+// name, is left as written; any other password in a URL, on this machine too, is masked.
+func TestURLCredentialsLocalDefault(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	for _, in := range []string{
+		"DATABASE_URL=postgres://postgres:postgres@localhost:5432/postgres",
+		"mysql://root:root@127.0.0.1:3306/app and amqp://guest:guest@host.docker.internal:5672/",
+	} {
+		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
+	}
+	for _, tt := range []struct{ in, secret string }{
+		{"postgres://app:Xk9fj3Lq2Zp8@localhost:5432/app", "Xk9fj3Lq2Zp8"},
+		{"postgres://admin:admin@db.prod.example.net/app", "admin@db"},
+		{"redis://default:default@10.0.3.7:6379", "default@10"},
+	} {
+		out := san.NewSession(SessionHints{}).SanitizeText(tt.in)
+		require.NotContains(t, out, tt.secret, tt.in)
+	}
+}
