@@ -176,9 +176,19 @@ func harmlessRun(text string, start, end int) bool {
 		codeIdentifierAt(text, start)
 }
 
-// mediaSignatures are the base64 forms of the first bytes of images, fonts and documents:
-// PNG, JPEG, GIF, WebP/RIFF, PDF, WOFF and WOFF2, SVG (<svg, <?xml).
-var mediaSignatures = []string{"iVBORw0KGgo", "/9j/", "R0lGOD", "UklGR", "JVBERi0", "d09GRg", "d09GMg", "PHN2Zy", "PD94bWwg"}
+// mediaSignatures are the base64 forms of the first bytes of images, fonts, documents, audio,
+// video and WebAssembly: PNG, JPEG, GIF, WebP/RIFF (also WAV), PDF, WOFF and WOFF2, SVG (<svg,
+// <?xml), ICO, TIFF (both byte orders), MP3 with an ID3 tag, Ogg, WebM/Matroska and a wasm
+// module (\0asm, inlined by bundlers). Archives (gzip's H4sI, zip's UEsDB) are not among them:
+// a Helm release or a packed config holds secrets.
+var mediaSignatures = []string{"iVBORw0KGgo", "/9j/", "R0lGOD", "UklGR", "JVBERi0", "d09GRg", "d09GMg", "PHN2Zy", "PD94bWwg",
+	"AAABAA", "SUkqAA", "TU0AKg", "SUQzB", "SUQzA", "T2dnUw", "GkXfo", "AGFzbQ"}
+
+// mp4Signature reports the base64 form of an ISO media file's opening box (00 00 00 nn
+// "ftyp": MP4, MOV, HEIC, AVIF), whose size byte changes its fifth character.
+func mp4Signature(s string) bool {
+	return len(s) >= 10 && strings.HasPrefix(s, "AAAA") && s[5:10] == "GZ0eX"
+}
 
 // inEncodedMedia reports whether the token at start is part of an encoded image, font or
 // document (looking back at most 8 KB, so a larger file's later lines are judged alone): the payload of a data: URI whose slashes are JSON-escaped (data:image\/png;base64,
@@ -205,7 +215,7 @@ func inEncodedMedia(text string, start int) bool {
 			n = 8192
 		}
 	}
-	if hasPrefixAny(text[i:], mediaSignatures) {
+	if hasPrefixAny(text[i:], mediaSignatures) || mp4Signature(text[i:]) {
 		return true
 	}
 	head := text[max(0, i-64):i]
