@@ -51,7 +51,7 @@ func newPathRewriter(h SessionHints) *pathRewriter {
 // pathToken matches something that may be an absolute path, anchored at a candidate start:
 // an optional file URI scheme, drive, UNC or home-variable prefix, then separator-delimited
 // segments. Separators may be /, \, or their JSON-escaped forms \\ and \/.
-var pathToken = regexp.MustCompile(`^(?i:file:/{2,3})?(?:\\\\[?.]\\[A-Za-z]:|[A-Za-z]:|~[A-Za-z_][A-Za-z0-9_.-]{0,31}|%(?i:userprofile|homepath)%|\$HOME\b|\$\{HOME\}|\\{2,4})?(?:(?:\\\\|\\/|\\|/)[^\s"'<>|*?:;,()\[\]{}\x60\\/]+)+(?:\\\\|\\/|\\|/)?`)
+var pathToken = regexp.MustCompile(`^(?i:file:/{2,3})?(?:\\\\[?.]\\[A-Za-z]:|[A-Za-z]:|~[A-Za-z_][A-Za-z0-9_.-]{0,31}|%(?i:userprofile|homepath)%|\$HOME\b|\$\{HOME\}|\\{2,4})?(?:(?:\\\\\\\\|\\\\|\\/|\\|/)[^\s"'<>|*?:;,()\[\]{}\x60\\/]+)+(?:\\\\\\\\|\\\\|\\/|\\|/)?`)
 
 // shellPrompt matches the @host:path$ part of a user@host:path$ prompt, of the zsh and
 // Fedora forms user@host dir % and [user@host dir]$, and the @HOST MINGW64 part of Git for
@@ -572,6 +572,8 @@ func parsePath(s string) (pathInfo, bool) {
 		s = strings.ReplaceAll(s, `\ `, "\x00")
 	}
 	switch body := strings.TrimLeft(s, `\`); {
+	case strings.Contains(body, `\\\\`):
+		info.sep = `\\\\` // escaped twice: a JSON file's path inside a JSON string
 	case strings.Contains(body, `\\`):
 		info.sep = `\\`
 	case strings.Contains(body, `\/`):

@@ -145,6 +145,7 @@ func TestSanitizePaths(t *testing.T) {
 		{"percent-encoded home", SessionHints{}, "vscode://x?path=%2FUsers%2Falice%2Fproj%2Fa.md", "vscode://x?path=~%2Fproj%2Fa.md"},
 		{"home without its root", SessionHints{}, "-rw-r--r-- 0/0 12 2024-01-01 home/erin/.bashrc\nUsers/carol/Desktop/a.png, erin", "-rw-r--r-- 0/0 12 2024-01-01 home/[user]/.bashrc\nUsers/[user]/Desktop/a.png, [user]"},
 		{"routes are no homes", SessionHints{}, "GET Users/Edit/5 and home/about/index.html", "GET Users/Edit/5 and home/about/index.html"},
+		{"escaped twice", SessionHints{}, `{"content":"{\"path\":\"C:\\\\Users\\\\alice\\\\proj\\\\a.json\"}"}`, `{"content":"{\"path\":\"~\\\\proj\\\\a.json\"}"}`},
 		{"freebsd home", SessionHints{}, "/usr/home/judy/src/x.c", "~/src/x.c"},
 		{"tilde user", SessionHints{}, "cd ~alice/projects/app && ls (~bob/x) PATH=a:~erin/bin", "cd ~/projects/app && ls (~/x) PATH=a:~/bin"},
 		{"perl match is no tilde user", SessionHints{}, "$x =~m/foo/bar/ and HEAD~2/file", "$x =~m/foo/bar/ and HEAD~2/file"},
