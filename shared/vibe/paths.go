@@ -381,9 +381,61 @@ func (p *pathRewriter) maskMachine(text string) string {
 		text = replaceWord(text, h, "[host]")
 	}
 	for _, u := range users {
-		text = replaceWord(text, u, "[user]")
+		if len(u) <= 4 && dictWord(u) {
+			text = replaceAccountWord(text, u)
+		} else {
+			text = replaceWord(text, u, "[user]")
+		}
 	}
 	return text
+}
+
+// replaceAccountWord masks an account name that is also a short English word, of the kind
+// prose is full of (will, may, mark, max, art), only where it stands as an account: in a path
+// or an address (after / \ ~ @ or before @ / \), in id's uid=501(will), alone on its line
+// (what whoami printed) and on a line of ls -l. In prose it is the word ("I will run the
+// tests"). A longer name (carol, grace) is masked wherever it is a whole word.
+func replaceAccountWord(s, w string) string {
+	var b strings.Builder
+	last := 0
+	for from := 0; ; {
+		i := strings.Index(s[from:], w)
+		if i < 0 {
+			break
+		}
+		i += from
+		end := i + len(w)
+		from = end
+		if i > 0 && isWordByte(s[i-1]) || end < len(s) && isWordByte(s[end]) || !accountPosition(s, i, end) {
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString("[user]")
+		last = end
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func accountPosition(s string, i, end int) bool {
+	var before, after byte = '\n', '\n'
+	if i > 0 {
+		before = s[i-1]
+	}
+	if end < len(s) {
+		after = s[end]
+	}
+	switch {
+	case strings.IndexByte(`/\~@`, before) >= 0, strings.IndexByte(`@/\`, after) >= 0, before == '(' && after == ')':
+		return true
+	case before == '\n' && (after == '\n' || after == '\r'):
+		return true
+	}
+	ls := strings.LastIndexByte(s[:i], '\n') + 1
+	return isLsMode(s[ls:])
 }
 
 // genericUsers are account names that say nothing about the streamer and are common words.

@@ -344,3 +344,24 @@ func TestProsePunctuationKept(t *testing.T) {
 		require.Equal(t, tt.want, san.NewSession(SessionHints{}).SanitizeText(tt.in), tt.in)
 	}
 }
+
+// TestAccountThatIsAWord: an account named with a short English word (will) is masked where it
+// stands as an account — a path, an address, id's and ls -l's columns, whoami's line — and
+// left as the word in prose; any other account name is masked wherever it is a whole word.
+func TestAccountThatIsAWord(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	ss := san.NewSession(SessionHints{})
+	require.Equal(t, "~/proj/x.go", ss.SanitizeText("/home/will/proj/x.go"))
+	for in, want := range map[string]string{
+		"I will run the tests now. Will it pass?":           "I will run the tests now. Will it pass?",
+		"$ whoami\nwill\n$ id\nuid=501(will) gid=20(staff)": "$ whoami\n[user]\n$ id\nuid=501([user]) gid=20(staff)",
+		"-rw-r--r--  1 will  staff  12 Jan  2 10:00 x":      "-rw-r--r--  1 [user]  staff  12 Jan  2 10:00 x",
+		"mail will@corp.io and see Users/will/Desktop":      "mail [user]@corp.io and see Users/[user]/Desktop",
+	} {
+		require.Equal(t, want, ss.SanitizeText(in))
+	}
+	ss = san.NewSession(SessionHints{})
+	ss.SanitizeText("/home/alice/proj/x.go")
+	require.Equal(t, "I asked [user] to run it", ss.SanitizeText("I asked alice to run it"))
+}
