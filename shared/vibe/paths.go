@@ -31,7 +31,10 @@ func newPathRewriter(h SessionHints) *pathRewriter {
 			p.roots = append(p.roots, info)
 		}
 	}
-	if m := strings.TrimSpace(h.MachineName); len(m) >= 4 {
+	if m := strings.TrimSpace(h.MachineName); len(m) >= 4 && commonHostName(m) {
+		p.learnHost(m) // a word (work, devbox): masked where it stands as a host only
+		p.learnHost(strings.ToLower(m))
+	} else if len(m) >= 4 {
 		p.machine = regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(m) + `\b`)
 	}
 	// The account is known before any path is seen: from the publisher, and from a
@@ -378,11 +381,15 @@ func (p *pathRewriter) maskMachine(text string) string {
 	users, hosts := p.users, p.hosts
 	p.mu.RUnlock()
 	for _, h := range hosts {
-		text = replaceWord(text, h, "[host]")
+		if commonHostName(h) {
+			text = replaceNameAt(text, h, "[host]", hostPosition)
+		} else {
+			text = replaceWord(text, h, "[host]")
+		}
 	}
 	for _, u := range users {
 		if len(u) <= 4 && dictWord(u) {
-			text = replaceAccountWord(text, u)
+			text = replaceNameAt(text, u, "[user]", accountPosition)
 		} else {
 			text = replaceWord(text, u, "[user]")
 		}
@@ -390,12 +397,13 @@ func (p *pathRewriter) maskMachine(text string) string {
 	return text
 }
 
-// replaceAccountWord masks an account name that is also a short English word, of the kind
+// replaceNameAt masks the whole-word occurrences of w that at accepts. With accountPosition
+// it masks an account name that is also a short English word, of the kind
 // prose is full of (will, may, mark, max, art), only where it stands as an account: in a path
 // or an address (after / \ ~ @ or before @ / \), in id's uid=501(will), alone on its line
 // (what whoami printed) and on a line of ls -l. In prose it is the word ("I will run the
 // tests"). A longer name (carol, grace) is masked wherever it is a whole word.
-func replaceAccountWord(s, w string) string {
+func replaceNameAt(s, w, repl string, at func(s string, i, end int) bool) string {
 	var b strings.Builder
 	last := 0
 	for from := 0; ; {
@@ -406,11 +414,11 @@ func replaceAccountWord(s, w string) string {
 		i += from
 		end := i + len(w)
 		from = end
-		if i > 0 && isWordByte(s[i-1]) || end < len(s) && isWordByte(s[end]) || !accountPosition(s, i, end) {
+		if i > 0 && isWordByte(s[i-1]) || end < len(s) && isWordByte(s[end]) || !at(s, i, end) {
 			continue
 		}
 		b.WriteString(s[last:i])
-		b.WriteString("[user]")
+		b.WriteString(repl)
 		last = end
 	}
 	if last == 0 {
@@ -418,6 +426,47 @@ func replaceAccountWord(s, w string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// commonHostName reports a machine name that is also a word of prose or of a project's own
+// vocabulary (dev, box, work, web, db, staging): masked where it stands as a host, not in
+// "npm run dev".
+func commonHostName(h string) bool {
+	return len(h) <= 6 && dictWord(h) || slices.Contains(genericHosts, strings.ToLower(h))
+}
+
+var genericHosts = []string{"dev", "devbox", "prod", "staging", "stage", "test", "demo", "web", "app", "api", "db", "box", "vm",
+	"pi", "mac", "pc", "work", "home", "main", "build", "ci", "sandbox", "workstation", "desktop", "laptop", "local", "node",
+	"worker", "master", "primary", "backup", "router", "gateway", "proxy", "cache", "storage", "nas", "macbook", "imac"}
+
+// hostPosition accepts a host name after @ or [ (a prompt, an address), before a : that a path
+// or a port follows (dev:~/x, dev:22), before a local domain (dev.local, box.lan; not dev.js),
+// or alone on its line (what hostname printed).
+func hostPosition(s string, i, end int) bool {
+	var before, after byte = '\n', '\n'
+	if i > 0 {
+		before = s[i-1]
+	}
+	if end < len(s) {
+		after = s[end]
+	}
+	next := byte(' ')
+	if end+1 < len(s) {
+		next = s[end+1]
+	}
+	switch {
+	case before == '@' || before == '[':
+		return true
+	case after == ':' && next != ' ' && next != '\n' && next != '\t':
+		return true
+	case after == '.':
+		for _, d := range []string{".local", ".lan", ".home", ".internal", ".localdomain"} {
+			if strings.HasPrefix(s[end:], d) && (end+len(d) == len(s) || !isWordByte(s[end+len(d)])) {
+				return true
+			}
+		}
+	}
+	return before == '\n' && (after == '\n' || after == '\r')
 }
 
 func accountPosition(s string, i, end int) bool {

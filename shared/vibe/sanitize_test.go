@@ -365,3 +365,25 @@ func TestAccountThatIsAWord(t *testing.T) {
 	ss.SanitizeText("/home/alice/proj/x.go")
 	require.Equal(t, "I asked [user] to run it", ss.SanitizeText("I asked alice to run it"))
 }
+
+// TestHostThatIsAWord: a machine named with a word (dev, box, work) loses its name where it
+// stands as a host — a prompt, an address, a port or a path after it, a local domain,
+// hostname's line — and keeps the word in prose and in commands ("npm run dev").
+func TestHostThatIsAWord(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	ss := san.NewSession(SessionHints{})
+	require.Equal(t, "~/proj$ npm run dev", ss.SanitizeText("alice@dev:~/proj$ npm run dev"))
+	for in, want := range map[string]string{
+		"then npm run dev and the dev server starts; see dev.js": "then npm run dev and the dev server starts; see dev.js",
+		"ping dev.local; scp x dev:/tmp; [user]@dev":             "ping [host].local; scp x [host]:/tmp; [user]@[host]",
+		"$ hostname\ndev\n$ ls":                                  "$ hostname\n[host]\n$ ls",
+	} {
+		require.Equal(t, want, ss.SanitizeText(in))
+	}
+	ss = san.NewSession(SessionHints{MachineName: "Work"})
+	require.Equal(t, "work done; ssh [host]:22", ss.SanitizeText("work done; ssh Work:22"))
+	ss = san.NewSession(SessionHints{})
+	ss.SanitizeText("bob@zephyrine:~$ ls")
+	require.Equal(t, "deploy to [host] now", ss.SanitizeText("deploy to zephyrine now"))
+}
