@@ -180,6 +180,18 @@ func (c *conn) writeLoop() {
 				return
 			}
 		}
+		// Reader-side replies go first when both queues hold something: ready opens the
+		// conversation and a session's hello-ack precedes the acks of its events, which a
+		// select between ready channels would order at random (an ack reached a publisher
+		// before ready on a loaded machine).
+		select {
+		case b := <-c.replies:
+			if !c.write(b) {
+				return
+			}
+			continue
+		default:
+		}
 		select {
 		case b := <-c.replies:
 			if !c.write(b) {
