@@ -91,6 +91,10 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				}
 				continue
 			}
+			if vs, ve, ok := commentedConfigValue(chunk, nameStart, nameEnd); ok && keepKeyword(name, chunk[vs:ve], true) && !wordsNoSecret(chunk, vs, ve, name, true) {
+				f.addSpan(ruleKeyword, off+vs, off+ve) // # password: x, a config line commented out
+				continue
+			}
 			vs, ve, ok := assignedValue(chunk, nameEnd)
 			if !ok && perlHashKey(chunk, nameStart, nameEnd) {
 				vs, ve, ok = assignedValue(chunk, nameEnd+1) // $self->{token} = '…', $h{password} = '…'
@@ -1349,4 +1353,63 @@ func lowerWord(v string) bool {
 		}
 	}
 	return v != ""
+}
+
+// commentedConfigValue returns the value of a config line commented out (# password: x,
+// #   api_key = x, // token: x): the comment marker and blanks, then the name opening the
+// rest of the line, ": " or "=", and one word alone up to the line's end. Prose in a
+// comment writes words there (# password: required, # token: see below), so the value
+// must be no English word nor a name made of them (db_password), no placeholder and no
+// reference ($VAR, {{ x }}, <value>).
+func commentedConfigValue(s string, nameStart, nameEnd int) (int, int, bool) {
+	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
+	head := strings.TrimLeft(s[ls:nameStart], " \t")
+	switch {
+	case strings.HasPrefix(head, "#") && !strings.HasPrefix(head, "#!"):
+		head = strings.TrimLeft(head, "#")
+	case strings.HasPrefix(head, "//"):
+		head = head[2:]
+	default:
+		return 0, 0, false
+	}
+	if strings.Trim(head, " \t-") != "" {
+		return 0, 0, false
+	}
+	if parts := nameParts(s[nameStart:nameEnd]); len(parts) == 0 || !nameHasSecretWord(parts[len(parts)-1]) && !oneOfFold(parts[len(parts)-1], "key", "token", "secret", "pass") {
+		return 0, 0, false // # sa-token.cookie.domain=x: a setting about a token, not one
+	}
+	i := nameEnd
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	if i >= len(s) || s[i] != ':' && s[i] != '=' {
+		return 0, 0, false
+	}
+	if i+1 < len(s) && (s[i+1] == ':' || s[i+1] == '=') {
+		return 0, 0, false
+	}
+	vs := skipBlanks(s, i+1, 16)
+	if vs == i+1 && s[i] == ':' {
+		return 0, 0, false // name:value with no blank: a path or a pair, not a YAML line
+	}
+	ve := vs
+	for ve < len(s) && s[ve] != '\n' && s[ve] != '\r' && s[ve] != ' ' && s[ve] != '\t' {
+		ve++
+	}
+	if strings.TrimSpace(s[ve:min(len(s), ve+strings.IndexByte(s[ve:]+"\n", '\n'))]) != "" {
+		return 0, 0, false // more words: a sentence
+	}
+	v := strings.Trim(s[vs:ve], `"'`)
+	if len(v) < 4 || len(v) > 200 || placeholderValue(v) || strings.ContainsAny(v, "$%{}<>()[]*|;`\\") {
+		return 0, 0, false
+	}
+	if strings.IndexFunc(v, func(r rune) bool { return r >= 0x80 }) >= 0 {
+		return 0, 0, false
+	}
+	for _, p := range nameParts(v) {
+		if len(p) >= 3 && isLetters(p) && !dictWord(p) || len(p) > 0 && !isLetters(p) {
+			return vs, ve, true // a part no word is: ywjpgi, myzqui_te_sblzvmdo, s3cr3t7
+		}
+	}
+	return 0, 0, false
 }
