@@ -31,3 +31,25 @@ func TestCommentedConfigLine(t *testing.T) {
 		"# password: changeme",
 	)
 }
+
+// TestKeyInHex: the key of a cipher written in hex under the name key alone (32, 48, 64 or
+// 128 digits: AES-128/192/256, HMAC-SHA-512); a commit id, a digest's own name and runs
+// without digits stay.
+func TestKeyInHex(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{"'key' => '7C3A91F0B2D84E6501AF93C2D7E0B845',", "7C3A91F0B2D84E6501AF93C2D7E0B845"},
+		{`  "key": "e07b5c9a14d2f3860b9ac1e7d45f2a36",`, "e07b5c9a14d2f3860b9ac1e7d45f2a36"},
+		{"$key = '5d0e8a7b3c1f942a6e0d7b5c8a3f1e29406b2d8c7e5a1f3b9d0c6e4a2b8f7d13';", "5d0e8a7b3c1f942a6e0d7b5c8a3f1e29406b2d8c7e5a1f3b9d0c6e4a2b8f7d13"},
+		{"\t Key type: 23\n\t Key: 0a9e2c7d51b84f36e2d09c1b7a53f864", "0a9e2c7d51b84f36e2d09c1b7a53f864"},
+	})
+	requireKept(t, san,
+		`  "key": "3f786850e387550fdab836ed7e6dc881de23001b",`,
+		`  "sha": "e07b5c9a14d2f3860b9ac1e7d45f2a36",`,
+		`  "checksum": "e07b5c9a14d2f3860b9ac1e7d45f2a36",`,
+		`  "key": "deadbeefdeadbeefdeadbeefdeadbeef",`,
+		`  "key": "00000000000000000000000000000000",`,
+		`  "key": "build-1234",`,
+	)
+}

@@ -336,6 +336,9 @@ func keyedValue(name, v string) bool {
 	if authName(name) && !placeholderValue(v) && !strings.ContainsAny(v, " \t") && (isHex(v) && len(v) >= 32 || len(v) >= 16 && credentialValue(v) || symbolRandom(v)) {
 		return true // auth = "<64 hex>", AUTHORIZATION: 3f9c…: the name alone says credential
 	}
+	if keyHex(name, v) {
+		return true // 'key' => '2109D6F4…' (32 hex digits): a cipher's key, written in hex
+	}
 	if len(nameParts(name)) < 2 || !keyLikeName(name) || placeholderValue(v) {
 		return false
 	}
@@ -1412,4 +1415,20 @@ func commentedConfigValue(s string, nameStart, nameEnd int) (int, int, bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// keyHex reports the key of a cipher written in hex under the name key alone ($key, 'key'
+// =>, "key":, Key:): 32, 48, 64 or 128 hex digits, the sizes of AES-128, -192, -256 and
+// HMAC-SHA-512 keys, with digits and letters mixed. A digest has 40 (SHA-1, a commit) or a
+// name of its own (sha, hash, digest, checksum, etag).
+func keyHex(name, v string) bool {
+	if !strings.EqualFold(strings.TrimLeft(name, "$@:"), "key") {
+		return false
+	}
+	switch len(v) {
+	case 32, 48, 64, 128:
+	default:
+		return false
+	}
+	return isHex(v) && hasDigitAndLetter(v) && countDigits(v) >= 4 && !placeholderValue(v)
 }
