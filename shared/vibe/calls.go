@@ -86,6 +86,14 @@ func findCredentialCalls(text string, f *findings) {
 			findFormFill(text, b-1, i, f)
 			continue
 		}
+		if basicPairEncoders[name] || name == "from" && strings.HasSuffix(text[:b], "Buffer.") && base64After(text, i) {
+			if vs, ve, ok := literalArgAt(text, i+1, 1); ok {
+				if ps, ok := basicPairPassword(text[vs:ve]); ok {
+					f.addSpan(ruleCredentialCall, vs+ps, ve)
+				}
+			}
+			continue
+		}
 		rule := ruleCredentialCall
 		c, ok := credentialCalls[name]
 		if !ok {
@@ -243,4 +251,43 @@ func secretSelector(s string) bool {
 		}
 	}
 	return false
+}
+
+// basicPairEncoders are the calls that encode a literal in base64, as code builds HTTP Basic
+// credentials from "user:password": Python's base64.b64encode(b"…"), JavaScript's btoa("…")
+// and Buffer.from("…"), PHP's base64_encode("…"), Ruby's Base64.strict_encode64("…"), Java's
+// Base64.getEncoder().encodeToString("…".getBytes()), Go's base64.StdEncoding.EncodeToString([]byte("…")).
+var basicPairEncoders = map[string]bool{"b64encode": true, "urlsafe_b64encode": true, "standard_b64encode": true, "btoa": true,
+	"base64_encode": true, "encode64": true, "strict_encode64": true, "urlsafe_encode64": true, "encodeToString": true,
+	"EncodeToString": true, "encodeBase64": true, "encodeBase64String": true}
+
+// basicPairPassword returns where the password of a literal user:password pair opens: one
+// colon, an account of name characters before it, 4+ characters with no blank after it,
+// neither the words (user:password) nor a template ({user}:{password}, %s:%s).
+func basicPairPassword(v string) (int, bool) {
+	c := strings.IndexByte(v, ':')
+	if c < 1 || c > 64 || strings.IndexByte(v[c+1:], ':') >= 0 || len(v)-c-1 < 4 || strings.ContainsAny(v, " \t{}%$<>") {
+		return 0, false
+	}
+	for i := 0; i < c; i++ {
+		if !isNameByte(v[i]) && v[i] != '@' && v[i] != '+' {
+			return 0, false
+		}
+	}
+	p := v[c+1:]
+	if accountPlaceholder(v) || placeholderValue(p) || metaWords[strings.ToLower(p)] || strings.HasPrefix(p, "//") {
+		return 0, false
+	}
+	return c + 1, true
+}
+
+// base64After reports a Buffer.from call, its parenthesis at text[i], whose literal the code
+// turns into base64 at once: Buffer.from("…").toString("base64").
+func base64After(text string, i int) bool {
+	e := strings.IndexByte(text[i:min(len(text), i+200)], ')')
+	if e < 0 {
+		return false
+	}
+	rest := text[i+e+1:]
+	return strings.HasPrefix(rest, ".toString('base64')") || strings.HasPrefix(rest, `.toString("base64")`)
 }

@@ -69,3 +69,30 @@ func TestNKEYSeed(t *testing.T) {
 		"SUBSCRIPTIONS_ARE_LISTED_HERE_FOR_EVERY_ACCOUNT_AND_USER_X",
 	)
 }
+
+// TestBasicCredentialsInCode: HTTP Basic credentials as code builds them — a user:password
+// literal handed to a base64 encoder, and an Authorization header set by a call with its
+// value a literal; templates, the words user:password, and lists of header names stay.
+func TestBasicCredentialsInCode(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{"auth = base64.b64encode(b'svcbot:qhtrwzpk').decode('ascii')", "qhtrwzpk"},
+		{"const h = 'Basic ' + btoa('svcbot:qhtrwzpk');", "qhtrwzpk"},
+		{"Buffer.from('svcbot:qhtrwzpk').toString('base64')", "qhtrwzpk"},
+		{`enc := base64.StdEncoding.EncodeToString([]byte("svcbot:qhtrwzpk"))`, "qhtrwzpk"},
+		{`String e = Base64.getEncoder().encodeToString("svcbot:qhtrwzpk".getBytes());`, "qhtrwzpk"},
+		{".set('Authorization', 'Basic Zm9vYmFyOnF3ZXJ0eXVp')", "Zm9vYmFyOnF3ZXJ0eXVp"},
+		{`req.Header.Set("Authorization", "Token 9fK2mQ7xLp4RtZ8v")`, "9fK2mQ7xLp4RtZ8v"},
+	})
+	requireKept(t, san,
+		"base64.b64encode(f'{user}:{password}'.encode())",
+		"base64.b64encode(b'user:password')",
+		"btoa(`${user}:${pass}`)",
+		"btoa('12:30')",
+		"Buffer.from('svcbot:qhtrwzpk').toString('hex')",
+		`headers.put("Authorization", "Bearer " + token);`,
+		`case "Authorization", "Www-Authenticate", "Cookie":`,
+		"request.headers.get('Authorization', 'none')",
+	)
+}

@@ -290,6 +290,19 @@ var extraRules = append([]extraRule{
 		},
 	},
 	{
+		// The header set by a call, its name and its value two literals: .set('Authorization',
+		// 'Basic …'), Header.Set("Authorization", "Bearer …"), setRequestHeader(…).
+		id:       ruleAuthHeader,
+		re:       regexp.MustCompile(`(?i)authorization["']\s{0,3},\s{0,3}(?:"(?:` + authSchemeWords + `\s+)?([^"\s]{6,400})"|'(?:` + authSchemeWords + `\s+)?([^'\s]{6,400})')`),
+		keywords: []string{"authorization"},
+		check: func(v string) bool {
+			// Not the next name of a list of headers ("Authorization", "Www-Authenticate"):
+			// words are no credential unless they look generated.
+			return !authSchemes[strings.ToLower(v)] && !(codeReference(v) && countDigits(v) == 0) && !authorizationCode(v) && !placeholderValue(v) &&
+				(!identifierWords(v) || randomValue(v))
+		},
+	},
+	{
 		id:       ruleCookie,
 		re:       regexp.MustCompile(`(?i)cookie["']?[ \t]{0,3}:[ \t]{0,3}["']?([^\n"'\x60=\s][^\n"'\x60]{0,400}=[^\n"'\x60]{4,})`),
 		group:    1,
