@@ -94,6 +94,12 @@ func findCredentialCalls(text string, f *findings) {
 			}
 			continue
 		}
+		if hexDecoder(text, b, i, name) {
+			if vs, ve, ok := literalArgAt(text, i+1, 1); ok && keyInHex(text[vs:ve]) && secretAssignee(text, b) {
+				f.addSpan(ruleCredentialCall, vs, ve)
+			}
+			continue
+		}
 		rule := ruleCredentialCall
 		c, ok := credentialCalls[name]
 		if !ok {
@@ -291,3 +297,54 @@ func base64After(text string, i int) bool {
 	rest := text[i+e+1:]
 	return strings.HasPrefix(rest, ".toString('base64')") || strings.HasPrefix(rest, `.toString("base64")`)
 }
+
+// hexDecoder reports a call, its name text[b:e] and its parenthesis at text[i], that turns
+// a hex literal into the bytes of a key: Go's hex.DecodeString, Python's bytes.fromhex and
+// binascii.unhexlify, Node's Buffer.from(…, 'hex'), PHP's hex2bin, Apache Commons'
+// Hex.decodeHex, JAXB's DatatypeConverter.parseHexBinary.
+func hexDecoder(text string, b, i int, name string) bool {
+	switch name {
+	case "DecodeString":
+		return strings.HasSuffix(text[:b], "hex.")
+	case "fromhex", "unhexlify", "hex2bin", "decodeHex", "parseHexBinary":
+		return true
+	case "from":
+		if !strings.HasSuffix(text[:b], "Buffer.") {
+			return false
+		}
+		e := strings.IndexByte(text[i:min(len(text), i+300)], ')')
+		return e > 0 && (strings.HasSuffix(text[i:i+e], ", 'hex'") || strings.HasSuffix(text[i:i+e], `, "hex"`))
+	}
+	return false
+}
+
+// keyInHex reports a literal of 32 or more hex digits, an even count, digits and letters
+// mixed: the size of a key (AES-128 and up) written in hex.
+func keyInHex(v string) bool {
+	return len(v) >= 32 && len(v)%2 == 0 && len(v) <= 256 && isHex(v) && hasDigitAndLetter(v) && !placeholderValue(v)
+}
+
+// secretAssignee reports a statement, its text up to b on b's line, that assigns to a name
+// saying key or secret (secretData, _ := …, const secretKey = createSecretKey(…), aes_key =
+// …), and none saying digest (expectedHash, sha256sum, checksum).
+func secretAssignee(text string, b int) bool {
+	ls := strings.LastIndexByte(text[:b], '\n') + 1
+	secret := false
+	for _, id := range strings.FieldsFunc(text[ls:b], func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		for _, p := range nameParts(id) {
+			if digestParts[p] {
+				return false
+			}
+		}
+		secret = secret || nameHasSecretWord(id) || keyLikeName(id)
+	}
+	return secret
+}
+
+// digestParts are the words of names for what hex also spells and is no key: a digest, a
+// nonce, an IV, a salt, a test's expected value, a message.
+var digestParts = map[string]bool{"hash": true, "digest": true, "checksum": true, "sha1": true, "sha256": true, "sha512": true,
+	"md5": true, "fingerprint": true, "nonce": true, "iv": true, "salt": true, "expected": true, "want": true, "ciphertext": true,
+	"plaintext": true, "msg": true, "message": true, "input": true, "public": true, "pub": true}

@@ -96,3 +96,23 @@ func TestBasicCredentialsInCode(t *testing.T) {
 		"request.headers.get('Authorization', 'none')",
 	)
 }
+
+// TestKeyDecodedFromHex: a key written in hex and decoded into bytes by the statement that
+// assigns it to a key's or a secret's name; digests, nonces, IVs and expected values stay.
+func TestKeyDecodedFromHex(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{`secretBytes, _ := hex.DecodeString("4e1f0a9c7b3d25e8f6a1c09d3b7e5f24")`, "4e1f0a9c7b3d25e8f6a1c09d3b7e5f24"},
+		{`const signingKey = createSecretKey(Buffer.from('9a3c5e7f1b2d4f6a8c0e2b4d6f8a1c3e5b7d9f0a2c4e6b8d0f1a3c5e7b9d2f4a', 'hex'))`, "9a3c5e7f1b2d4f6a8c0e2b4d6f8a1c3e5b7d9f0a2c4e6b8d0f1a3c5e7b9d2f4a"},
+		{`aes_key = bytes.fromhex('4e1f0a9c7b3d25e8f6a1c09d3b7e5f24')`, "4e1f0a9c7b3d25e8f6a1c09d3b7e5f24"},
+		{`$key = hex2bin('4e1f0a9c7b3d25e8f6a1c09d3b7e5f24');`, "4e1f0a9c7b3d25e8f6a1c09d3b7e5f24"},
+	})
+	requireKept(t, san,
+		`expectedHash, _ := hex.DecodeString("4e1f0a9c7b3d25e8f6a1c09d3b7e5f24")`,
+		`data, _ := hex.DecodeString("4e1f0a9c7b3d25e8f6a1c09d3b7e5f24")`,
+		`key_iv = bytes.fromhex('4e1f0a9c7b3d25e8f6a1c09d3b7e5f24')`,
+		`pubKey := hex.DecodeString("4e1f0a9c7b3d25e8f6a1c09d3b7e5f24")`,
+		`secret, _ := hex.DecodeString(input)`,
+	)
+}
