@@ -1,7 +1,10 @@
 package vibe
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestCommentedConfigLine: a config line commented out keeps its value (# password: x, the
@@ -115,4 +118,15 @@ func TestKeyDecodedFromHex(t *testing.T) {
 		`pubKey := hex.DecodeString("4e1f0a9c7b3d25e8f6a1c09d3b7e5f24")`,
 		`secret, _ := hex.DecodeString(input)`,
 	)
+}
+
+// TestLongConfigValue: a config line's value is taken whole up to 1024 characters (a Rails
+// secret_key_base is 128 hex digits, others 256), not cut at 200 with the rest shown.
+func TestLongConfigValue(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	long := "eee65f53e9421ce50211670eae679f02e8d28a79023c39c200661fccd268a29a0d347301ef56e64dc3cd6089065c3146e80a9c222670bbe4f4c54977656cf2d133187c8df95247f2866028de71159b42b4ea410fb9102f29a422eb14ab2f2d0f0cc022238daceee2092f073ff80b9465aef7ac86d66c7a644fb12853ef86dcfa"
+	out := san.NewSession(SessionHints{}).SanitizeText("rails:\n  secret_key: " + long)
+	require.NotContains(t, out, long[200:])
+	requireKept(t, san, "rails:\n  environment: test\n  log_level: "+strings.Repeat("debug ", 3))
 }

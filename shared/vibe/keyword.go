@@ -924,7 +924,7 @@ func assignedValue(s string, i int) (int, int, bool) {
 	if lineStartName(s, start) {
 		// A config line (YAML, INI, .env, properties): the value is the rest of the line.
 		end := start
-		for end < len(s) && s[end] != '\n' && end-start < 200 {
+		for end < len(s) && s[end] != '\n' && end-start < 1024 {
 			end++
 		}
 		v := s[start:end]
