@@ -130,3 +130,15 @@ func TestLongConfigValue(t *testing.T) {
 	require.NotContains(t, out, long[200:])
 	requireKept(t, san, "rails:\n  environment: test\n  log_level: "+strings.Repeat("debug ", 3))
 }
+
+// TestShellAppend: a shell appends the rest of a value split over lines (TOKEN+='…'); the
+// += of code with blanks around it, a variable and a short value stay.
+func TestShellAppend(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{"TOKEN='3e8d1c7a'\nTOKEN+='f05b92e46a1d7c38bf'", "f05b92e46a1d7c38bf"},
+		{"GH_TOKEN+=Xk8vQ2mLp9RtZ4wN", "Xk8vQ2mLp9RtZ4wN"},
+	})
+	requireKept(t, san, "token += chunk", "password+=c", `secret+="$x"`, "CFLAGS+=-O2", "key+=1")
+}

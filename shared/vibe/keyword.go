@@ -819,6 +819,8 @@ func assignedValue(s string, i int) (int, int, bool) {
 	switch {
 	case strings.HasPrefix(s[i:], "::="):
 		i += 3
+	case strings.HasPrefix(s[i:], "+=") && i == blank && i+2 < len(s) && s[i+2] != ' ' && s[i+2] != '\t':
+		i += 2 // TOKEN+='…': a shell appends the rest of a value split over lines
 	case strings.HasPrefix(s[i:], "===") || strings.HasPrefix(s[i:], "!=="):
 		i, comparison = i+3, true
 	case strings.HasPrefix(s[i:], "==") || strings.HasPrefix(s[i:], "!="):
