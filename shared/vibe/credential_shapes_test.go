@@ -142,3 +142,15 @@ func TestShellAppend(t *testing.T) {
 	})
 	requireKept(t, san, "token += chunk", "password+=c", `secret+="$x"`, "CFLAGS+=-O2", "key+=1")
 }
+
+// TestTokenUnderVerbName: a name that opens with a verb (reset_password, update_token) holds
+// a mode spelled in words; a generated value set apart by dashes under it is a token.
+func TestTokenUnderVerbName(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{"resetPasswordToken: 'qmvzrtw-xkplh-dnwfo'", "qmvzrtw-xkplh-dnwfo"},
+		{"remember_token: 'pvtzk_qhwmrx_lsndv'", "pvtzk_qhwmrx_lsndv"},
+	})
+	requireKept(t, san, "reset_password: 'disabled'", "update_password: 'on-demand'", "update_password: 'on_create'", "require_password: 'always'")
+}

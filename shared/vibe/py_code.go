@@ -127,7 +127,7 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true
 	case len(parts) >= 2 && modeSuffixes[last] && modeWord(v, false):
 		return true
-	case len(parts) >= 2 && credentialVerbs[first] && modeWord(v, true) && !secretPart(first):
+	case len(parts) >= 2 && credentialVerbs[first] && modeWord(v, true) && !secretPart(first) && modeWords(v):
 		return true
 	case len(parts) >= 2 && quantitySuffixes[last] && !quoted && pyNumber(v):
 		return true
@@ -465,6 +465,18 @@ func modeWord(v string, lower bool) bool {
 		case c >= 'A' && c <= 'Z' && !lower:
 		case (c == '_' || c == '-') && isLetter(v[i-1]):
 		default:
+			return false
+		}
+	}
+	return true
+}
+
+// modeWords reports a mode spelled in words (disabled, email_link, on-demand): each part of
+// three letters or more an English word. A generated value set apart by dashes
+// (reset_password_token: 'zxoxwcq-shrxh-vjfqd') is none.
+func modeWords(v string) bool {
+	for _, p := range strings.FieldsFunc(v, func(r rune) bool { return r == '_' || r == '-' }) {
+		if len(p) >= 3 && !dictWord(p) {
 			return false
 		}
 	}
