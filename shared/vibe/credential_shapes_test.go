@@ -154,3 +154,25 @@ func TestTokenUnderVerbName(t *testing.T) {
 	})
 	requireKept(t, san, "reset_password: 'disabled'", "update_password: 'on-demand'", "update_password: 'on_create'", "require_password: 'always'")
 }
+
+// TestQuotedNames: a name the text quotes with its value — a literal that is one pair whole
+// (curl -d "auth_pwd=x", an environment list's "db_pass=x") and a backticked name before a
+// quoted literal (SQL's and R's `password` = 'x'); words, a variable and a code span in a
+// sentence stay.
+func TestQuotedNames(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{`curl -s https://cmdb.example.org/rest -d "auth_user=ops" -d "auth_pwd=zqmvtrkw"`, "zqmvtrkw"},
+		{`args = ['-e', 'db_pass=hwqzrtkv']`, "hwqzrtkv"},
+		{"UPDATE users SET `password` = 'k8vq2mzx' WHERE id = 1;", "k8vq2mzx"},
+		{"body <- list(\n  `username` = 'ops',\n  `password` = 'zqmvtrkw'\n)", "zqmvtrkw"},
+	})
+	requireKept(t, san,
+		`query := "access_token=imaginary_access_token"`,
+		`cmd = "password=" + pw`,
+		`"password=$PASSWORD"`,
+		"Set `password`: the account's password",
+		"`password` = password",
+	)
+}

@@ -154,7 +154,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if ws, we, ok := wrappedLiteral(chunk, vs, ve); ok {
 				vs, ve = ws, we // jwtKey := []byte("…"): the literal inside the conversion
 			}
-			quoted := vs > 0 && (strings.IndexByte("\"'`", chunk[vs-1]) >= 0 || strings.HasSuffix(chunk[:vs], "&quot;"))
+			quoted := vs > 0 && (strings.IndexByte("\"'`", chunk[vs-1]) >= 0 || strings.HasSuffix(chunk[:vs], "&quot;")) || quotedPair(chunk, nameStart, nameEnd, vs, ve)
 			if quoted && f.view != "" {
 				ve = escapedQuoteEnd(f, chunk, off, vs, ve)
 			}
@@ -797,6 +797,15 @@ func randomValue(v string) bool {
 // annotation (name: str = "value") are accepted too.
 func assignedValue(s string, i int) (int, int, bool) {
 	i = skipEscapedQuote(s, i, 0)
+	if i < len(s) && s[i] == '`' {
+		// `password` = 'x' (SQL's and R's quoted names): only before a quoted literal, as a
+		// Markdown code span names a field in a sentence (`password`: the account's).
+		if j := skipBlanks(s, i+1, 2); j < len(s) && (s[j] == '=' || s[j] == ':') && (j+1 >= len(s) || s[j+1] != '=') {
+			if k := skipBlanks(s, j+1, 2); k < len(s) && (s[k] == '\'' || s[k] == '"') {
+				i++
+			}
+		}
+	}
 	if i < len(s) && s[i] == '[' { // secrete[] = "…", char secret[25] = "…"
 		if j := strings.IndexByte(s[i:], ']'); j >= 0 && j < 12 {
 			i += j + 1
@@ -1433,4 +1442,19 @@ func keyHex(name, v string) bool {
 		return false
 	}
 	return isHex(v) && hasDigitAndLetter(v) && countDigits(v) >= 4 && !placeholderValue(v)
+}
+
+// quotedPair reports a literal that is one NAME=value pair whole, the quote before the name
+// and the same quote right after the value: curl -d "auth_pwd=x", -F 'db_pass=x', an
+// environment list's "db_password=x". The value is a literal as much as a quoted one,
+// unless it is made of English words.
+func quotedPair(s string, nameStart, nameEnd, vs, ve int) bool {
+	if nameStart == 0 || vs != nameEnd+1 || s[nameEnd] != '=' || ve >= len(s) || ve <= vs {
+		return false
+	}
+	q := s[nameStart-1]
+	if v := s[vs:ve]; modeWord(v, false) && modeWords(v) {
+		return false // "access_token=imaginary_access_token", "secret=value": words, not one
+	}
+	return (q == '"' || q == '\'') && s[ve] == q && strings.IndexByte(s[vs:ve], q) < 0
 }
