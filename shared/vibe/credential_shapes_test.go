@@ -176,3 +176,24 @@ func TestQuotedNames(t *testing.T) {
 		"`password` = password",
 	)
 }
+
+// TestKeyBytesList: a key written as its bytes under a key's, a secret's or an auth name
+// (Go's []byte{…} and key types, Python's bytes([…]), Java's new byte[] {…}), over several
+// lines too; counting sequences, ids, lists of keys and digests' bytes stay.
+func TestKeyBytesList(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{"\taesKey := lorawan.AES128Key{61, 203, 17, 88, 145, 9, 230, 72, 199, 34, 5, 160, 118, 41, 250, 93}", "61, 203, 17, 88, 145, 9, 230, 72"},
+		{"\tauthData := []byte{47, 112, 9, 201, 66, 135, 18, 240, 77, 3, 158, 92,\n\t\t31, 174, 55, 8}", "47, 112, 9, 201, 66, 135, 18, 240"},
+		{"key = bytes([0x3c, 0xa1, 0x5e, 0x07, 0xd9, 0x62, 0xf4, 0x1b, 0x88])", "0x3c, 0xa1, 0x5e, 0x07, 0xd9"},
+		{"byte[] secret = new byte[] {12, 97, 3, 54, 120, 33, 86, 71, 9};", "12, 97, 3, 54, 120"},
+	})
+	requireKept(t, san,
+		"\tfpgaID := lorawan.EUI64{1, 2, 1, 2, 1, 2, 1, 2}",
+		"\tkeyHash := []byte{61, 203, 17, 88, 145, 9, 230, 72, 199}",
+		"\tkeys := []int{61, 203, 17, 88, 145, 9, 230, 72, 199}",
+		"\tkey := []byte{\n\t\t0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,\n\t}",
+		"\tiv := []byte{61, 203, 17, 88, 145, 9, 230, 72, 199}",
+	)
+}

@@ -56,6 +56,10 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if qualifiedConstant(name) || pathSegmentName(chunk, nameStart, nameEnd) || recordFieldName(chunk, nameStart, nameEnd) || quotedPackageName(chunk, nameStart, nameEnd) || memberAccess(chunk, nameStart, nameEnd) || ternaryBranch(chunk, nameStart, nameEnd) {
 				continue // token.XOR: "…", {"go/token", "…"}, groupname:password:GID: no key's name
 			}
+			if vs, ve, ok := byteListValue(chunk, nameEnd); ok && (nameHasSecretWord(name) || keyLikeName(name) || credentialLikeName(name)) && !metadataName(name) && !digestName(name) && !strings.HasSuffix(strings.ToLower(name), "keys") {
+				f.addSpan(ruleKeyword, off+vs, off+ve) // aesKey := lorawan.AES128Key{75, 137, …}: a key's bytes
+				continue
+			}
 			if !nameHasSecretWord(name) && !twoWordSecretName(chunk, nameStart, name) {
 				if !keyLikeName(name) && !credentialLikeName(name) || metadataName(name) {
 					continue // private_key_path, client_id_label: about a secret, not one
@@ -1457,4 +1461,117 @@ func quotedPair(s string, nameStart, nameEnd, vs, ve int) bool {
 		return false // "access_token=imaginary_access_token", "secret=value": words, not one
 	}
 	return (q == '"' || q == '\'') && s[ve] == q && strings.IndexByte(s[vs:ve], q) < 0
+}
+
+// digestName reports a name with a part that names a digest, a nonce, an IV, a salt, a
+// public key or an expected value (digestParts): bytes under it are no key.
+func digestName(name string) bool {
+	for _, p := range nameParts(name) {
+		if digestParts[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// byteListValue returns the numbers of a key written as its bytes, assigned after a name at
+// s[i:]: = or :=, maybe a type ([]byte, []uint8, lorawan.AES128Key, new byte[], bytes(),
+// bytearray()), a brace or a bracket, then eight or more integers (decimal or 0x) with
+// commas, to the closing bracket or the text's end.
+func byteListValue(s string, i int) (int, int, bool) {
+	i = skipBlanks(s, i, 2)
+	switch {
+	case strings.HasPrefix(s[i:], ":="):
+		i += 2
+	case i < len(s) && s[i] == '=' && (i+1 >= len(s) || s[i+1] != '='):
+		i++
+	default:
+		return 0, 0, false
+	}
+	i = skipBlanks(s, i, 2)
+	if i < len(s) && s[i] == '[' {
+		j := i + 1
+		for j < len(s) && isDigitByte(s[j]) && j-i < 4 {
+			j++
+		}
+		if j < len(s) && s[j] == ']' {
+			i = j + 1 // []byte, [16]byte: a Go slice's or array's type
+		}
+	}
+	for k := 0; k < 3 && i < len(s) && s[i] != '{' && s[i] != '['; k++ {
+		j := i
+		for j < len(s) && (isNameByte(s[j]) || s[j] == '[' && j+1 < len(s) && s[j+1] == ']' || s[j] == ']' || s[j] == '(' || s[j] == ' ') && j-i < 40 {
+			if s[j] == '(' {
+				j++
+				break
+			}
+			j++
+		}
+		if j == i {
+			return 0, 0, false
+		}
+		i = j
+	}
+	if i >= len(s) || s[i] != '{' && s[i] != '[' {
+		return 0, 0, false
+	}
+	start, n, end := -1, 0, -1
+	seen := map[string]bool{}
+	run := true // 1, 2, 3, …: a counting sequence, test data
+	prev := ""
+	enough := func() bool { return n >= 8 && len(seen) >= 6 && !run }
+	for j := i + 1; j < len(s) && j-i < 2000; {
+		c := s[j]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',':
+			j++
+		case isDigitByte(c):
+			k := j
+			if strings.HasPrefix(s[j:], "0x") || strings.HasPrefix(s[j:], "0X") {
+				k += 2
+			}
+			for k < len(s) && (isDigitByte(s[k]) || isHexLower(s[k]) || s[k] >= 'A' && s[k] <= 'F') && k-j < 6 {
+				k++
+			}
+			if start < 0 {
+				start = j
+			}
+			num := s[j:k]
+			if prev != "" && smallNumber(num) != smallNumber(prev)+1 {
+				run = false
+			}
+			seen[num], prev = true, num
+			n++
+			end, j = k, k
+		case c == '}' || c == ']':
+			return start, end, enough()
+		default:
+			return 0, 0, false
+		}
+	}
+	return start, end, enough()
+}
+
+// smallNumber reads a decimal or 0x number of at most four digits, or -2.
+func smallNumber(v string) int {
+	base := 10
+	if strings.HasPrefix(v, "0x") || strings.HasPrefix(v, "0X") {
+		v, base = v[2:], 16
+	}
+	if v == "" || len(v) > 4 {
+		return -2
+	}
+	n := 0
+	for i := 0; i < len(v); i++ {
+		c := v[i] | 0x20
+		d := int(c - '0')
+		if c >= 'a' && c <= 'f' {
+			d = int(c-'a') + 10
+		}
+		if d < 0 || d >= base {
+			return -2
+		}
+		n = n*base + d
+	}
+	return n
 }
