@@ -197,3 +197,22 @@ func TestKeyBytesList(t *testing.T) {
 		"\tiv := []byte{61, 203, 17, 88, 145, 9, 230, 72, 199}",
 	)
 }
+
+// TestGluedSecretFlag: a flag whose name runs words into password, passphrase or secret
+// (PowerShell's -CertFilePassword, -AccountPassword, --dbpassword) takes the secret after
+// it; -Rpass=regexp, switches and flags about a password stay.
+func TestGluedSecretFlag(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{`PS> .\Audit.ps1 -Certificate C:\certs\app.pfx -CertFilePassword Qz7#vkP2mw!x -TenantId 1`, "Qz7#vkP2mw!x"},
+		{"New-ADUser -Name svc -AccountPassword Xk9mQ2vLp7wR", "Xk9mQ2vLp7wR"},
+		{"migrate --dbpassword s3cretXyz9", "s3cretXyz9"},
+	})
+	requireKept(t, san,
+		"/// regular expression given in -Rpass=regexp, then the remark will",
+		"Connect-X -ForcePasswordChange $true",
+		"New-LocalUser -Name x -NoPassword",
+		"Get-X -PasswordNeverExpires true",
+	)
+}

@@ -313,7 +313,7 @@ var extraRules = append([]extraRule{
 	{
 		id:         ruleCLIFlag,
 		keywords:   []string{"pass", "token", "secret", "key", "cred", "pw", "psw"},
-		re:         regexp.MustCompile(`--?(?i:(?:[a-z][a-z0-9]{0,30}[-_]){0,3}(?:password|passwd|passphrase|pass|passin|passout|pwd|pswd|pw|token|oauth2-bearer|secret|api-?key|access-?key|auth-?key|(?:private|signing|encryption|master)-?key|credentials?|requirepass)(?:[-_][\w-]{0,20})?)(?:=|\s+|\\?["'],\s*\\?(?:["']))` + secretValue),
+		re:         regexp.MustCompile(`--?(?i:(?:(?:[a-z][a-z0-9]{0,30}[-_]){0,3}(?:password|passwd|passphrase|pass|passin|passout|pwd|pswd|pw|token|oauth2-bearer|secret|api-?key|access-?key|auth-?key|(?:private|signing|encryption|master)-?key|credentials?|requirepass)|(?:[a-z][a-z0-9]{0,30}[-_]){0,2}[a-z][a-z0-9]{0,30}(?:password|passwd|passphrase|secret))(?:[-_][\w-]{0,20})?)(?:=|\s+|\\?["'],\s*\\?(?:["']))` + secretValue),
 		boundary:   true,
 		matchCheck: noSecretFlag,
 		anchors:    secretFlagAnchors,
