@@ -216,3 +216,19 @@ func TestGluedSecretFlag(t *testing.T) {
 		"Get-X -PasswordNeverExpires true",
 	)
 }
+
+// TestPercentEncodedBase64: random base64 written into a URL or a header with +, / and =
+// percent-encoded (%2B, %2F, %3D) is masked whole; an encoded path, URL or short value stays.
+func TestPercentEncodedBase64(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{`Authorization: OAuth oauth_nonce="4", oauth_signature="%2Fk7QmR2%2BvXzLp9Wt4Hn%2B8aYcJ3%3D", oauth_version="1.0"`, "vXzLp9Wt4Hn"},
+		{`expect(header).to match(/oauth_signature="Kd9mPq2Xv%2FtL7wR4zNb8Hs%3D"/)`, "tL7wR4zN"},
+	})
+	requireKept(t, san,
+		"curl \"https://gitlab.example.org/api/v4/projects/42/repository/files/src%2Fmain%2Fjava%2Fcom%2Fexample%2FApp.java?ref=main\"",
+		`oauth_callback="https%3A%2F%2Fapp.example.org%2Fcallback"`,
+		"q=a%3Db%2Bc",
+	)
+}

@@ -250,6 +250,9 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 		}
 		findNameValuePairs(text, lower, f)
 	}
+	if entropy && (strings.Contains(text, "%2") || strings.Contains(text, "%3")) {
+		findPercentEncodedSecrets(text, f)
+	}
 	if entropy {
 		forEachTokenRun(text, 16, func(start, end int) {
 			tok := text[start:end]
@@ -293,6 +296,57 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 }
 
 const chunkSize = 512
+
+// findPercentEncodedSecrets masks random base64 written into a URL or a header with its +, /
+// and = percent-encoded (oauth_signature="%2BR0Mq%2FOz…%3D"): a run of token characters
+// and %2B, %2F, %3D, one of them at least, that is random once decoded. The escapes break
+// the plain runs the entropy rule reads into pieces too short to judge.
+func findPercentEncodedSecrets(text string, f *findings) {
+	escape := func(i int) bool {
+		if i+3 > len(text) || text[i] != '%' {
+			return false
+		}
+		switch text[i+1 : i+3] {
+		case "2B", "2F", "3D", "2b", "2f", "3d":
+			return true
+		}
+		return false
+	}
+	for i := 0; i < len(text); {
+		if !tokenChar(text[i]) && !escape(i) {
+			i++
+			continue
+		}
+		start, escapes := i, 0
+		var dec strings.Builder
+		for i < len(text) {
+			if escape(i) {
+				switch text[i+2] | 0x20 {
+				case 'b':
+					dec.WriteByte('+')
+				case 'f':
+					dec.WriteByte('/')
+				default:
+					dec.WriteByte('=')
+				}
+				i += 3
+				escapes++
+			} else if tokenChar(text[i]) {
+				dec.WriteByte(text[i])
+				i++
+			} else {
+				break
+			}
+		}
+		if escapes == 0 || i-start < 20 {
+			continue
+		}
+		tok := strings.TrimRight(dec.String(), "=")
+		if len(tok) >= 20 && highEntropySecret(tok) && !idNamedValue(text, start, i) && !strings.Contains(tok, "://") {
+			f.addSpan(ruleEntropy, start, i)
+		}
+	}
+}
 
 // afterDigestPrefix reports whether the token at start follows a digest label (go.sum's h1:,
 // sha256:, sha512:): a content hash, not a secret.
