@@ -232,3 +232,20 @@ func TestPercentEncodedBase64(t *testing.T) {
 		"q=a%3Db%2Bc",
 	)
 }
+
+// TestServerUsersList: a server config's users list (nats-server's users = [ {user: a,
+// password: x} ]) holds bare literals; a variable, a member and a name of words stay.
+func TestServerUsersList(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{"accounts {\n\tA {\n\t\tusers = [\n\t\t\t{user: carol, password: qvzt}\n\t\t]\n\t}\n}", "qvzt"},
+		{"users: [\n  {user: ops, password: wxkrm, permissions: $ADMIN}\n]", "wxkrm"},
+	})
+	requireKept(t, san,
+		"users = [\n  {user: bob, password: $BOB_PASS}\n]",
+		"const users = [\n  {user: u, password: userPass}\n]",
+		"users = [\n  {user: u, password: opts.password}\n]",
+		"{user: ivan, password: pw}",
+	)
+}

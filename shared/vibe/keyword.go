@@ -164,14 +164,15 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			}
 			// A query parameter's value (?userpass=x&…) is a literal as much as a config line's.
 			query := nameStart > 0 && (chunk[nameStart-1] == '?' || chunk[nameStart-1] == '&') && vs > 0 && chunk[vs-1] == '='
-			literal := quoted || query || def || configLiteral(chunk, nameStart, nameEnd, vs, ve) && !callLike.MatchString(chunk[vs:ve])
+			usersEntry := !quoted && passwordName(name) && usersListEntry(chunk, nameStart) && !lowerWordsValue(chunk[vs:ve]) && !strings.HasPrefix(chunk[vs:ve], "$")
+			literal := quoted || query || def || configLiteral(chunk, nameStart, nameEnd, vs, ve) && !callLike.MatchString(chunk[vs:ve]) || usersEntry
 			if kubectlResult(chunk, ve) {
 				continue // secret "app-tls" created: a resource's name
 			}
 			if shellValue(chunk, vs, ve) {
 				continue // LOGINPASS=`head -n1`, KEY="$HOME/.ssh/$name": computed when the line runs
 			}
-			code := !quoted && !def && codeValue(chunk, vs, ve)
+			code := !quoted && !def && !usersEntry && codeValue(chunk, vs, ve)
 			if !code && !wordsNoSecret(chunk, vs, ve, name, literal) && keepKeyword(name, chunk[vs:ve], literal) {
 				f.addSpan(ruleKeyword, off+vs, off+ve)
 			} else if code || callLike.MatchString(chunk[vs:ve]) || codeReference(chunk[vs:ve]) {
@@ -1574,4 +1575,30 @@ func smallNumber(v string) int {
 		n = n*base + d
 	}
 	return n
+}
+
+// usersListEntry reports a name inside a users list of a server's config (nats-server's
+// users = [ {user: alice, password: x} ], also users: [ and users [), the list still open:
+// its values are bare literals, not names of code.
+func usersListEntry(s string, nameStart int) bool {
+	head := s[max(0, nameStart-400):nameStart]
+	i := strings.LastIndex(head, "users")
+	if i < 0 || i > 0 && isWordByte(head[i-1]) {
+		return false
+	}
+	rest := strings.TrimLeft(head[i+len("users"):], " \t")
+	rest = strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(rest, "="), ":"), " \t")
+	return strings.HasPrefix(rest, "[") && strings.IndexByte(rest, ']') < 0 && strings.IndexByte(rest, '{') >= 0
+}
+
+// lowerWordsValue reports a value that is an English word or a name made of them
+// (password, user_password): what code names, not a password.
+func lowerWordsValue(v string) bool {
+	v = strings.TrimRight(v, ",;}) ")
+	for _, p := range nameParts(v) {
+		if !isLetters(p) || len(p) >= 3 && !dictWord(p) {
+			return false
+		}
+	}
+	return true
 }
