@@ -249,3 +249,22 @@ func TestServerUsersList(t *testing.T) {
 		"{user: ivan, password: pw}",
 	)
 }
+
+// TestOAuthGrant: an OAuth authorization code or verifier under its name (authCode,
+// auth_code, oauth_verifier, code_verifier) is a credential when it is generated; words,
+// placeholders and reads of a request stay.
+func TestOAuthGrant(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{`const string authCode = "7c2e09b4fa";`, "7c2e09b4fa"},
+		{`var expectedAuthCode = "e41d8a07c3";`, "e41d8a07c3"},
+		{"get :callback, params: { oauth_verifier: 'qKwhTzmPLeVRbXnuDSfa' }", "qKwhTzmPLeVRbXnuDSfa"},
+	})
+	requireKept(t, san,
+		`authCode = "authorizationCode"`,
+		`auth_code: "sample"`,
+		`authCode = request.args.get("code")`,
+		`authorization_code = "grant_type"`,
+	)
+}

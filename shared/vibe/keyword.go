@@ -61,7 +61,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				continue
 			}
 			if !nameHasSecretWord(name) && !twoWordSecretName(chunk, nameStart, name) {
-				if !keyLikeName(name) && !credentialLikeName(name) || metadataName(name) {
+				if !keyLikeName(name) && !credentialLikeName(name) && !oauthGrantName(name) || metadataName(name) {
 					continue // private_key_path, client_id_label: about a secret, not one
 				}
 				vs, ve, ok := assignedValue(chunk, nameEnd)
@@ -343,6 +343,9 @@ func keyedValue(name, v string) bool {
 	}
 	if keyHex(name, v) {
 		return true // 'key' => '2109D6F4…' (32 hex digits): a cipher's key, written in hex
+	}
+	if oauthGrantName(name) && grantValue(v) {
+		return true // authCode = "b11fc60686", oauth_verifier: 'gkflepWOFYBTXnctHNYC'
 	}
 	if len(nameParts(name)) < 2 || !keyLikeName(name) || placeholderValue(v) {
 		return false
@@ -1596,6 +1599,54 @@ func usersListEntry(s string, nameStart int) bool {
 func lowerWordsValue(v string) bool {
 	v = strings.TrimRight(v, ",;}) ")
 	for _, p := range nameParts(v) {
+		if !isLetters(p) || len(p) >= 3 && !dictWord(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// oauthGrantName reports a name for what an OAuth client trades for a token: an
+// authorization code (auth_code, authorizationCode, expectedAuthCode) or a verifier
+// (oauth_verifier, code_verifier, PKCE's).
+func oauthGrantName(name string) bool {
+	parts := nameParts(name)
+	n := len(parts)
+	if n < 2 {
+		return false
+	}
+	last, prev := parts[n-1], parts[n-2]
+	return last == "code" && (prev == "auth" || prev == "authorization" || prev == "authz") ||
+		last == "verifier" && (prev == "oauth" || prev == "code")
+}
+
+// grantValue reports a value of an authorization code's or a verifier's shape: 8 to 512
+// characters of a token's alphabet, no blank, hex with a digit and a letter or letters in
+// both cases or with digits; not a placeholder nor a word.
+func grantValue(v string) bool {
+	if len(v) < 8 || len(v) > 512 || placeholderValue(v) || codeReference(v) || strings.Contains(v, "://") {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !tokenChar(v[i]) && v[i] != '=' {
+			return false
+		}
+	}
+	if isHex(v) {
+		return hasDigitAndLetter(v)
+	}
+	mixedCase := strings.ToLower(v) != v && strings.ToUpper(v) != v
+	return (mixedCase || hasDigitAndLetter(v)) && !lowerWordsValue(v) && !wordsInCamel(v)
+}
+
+// wordsInCamel reports a camel-case name whose parts are English words (authorizationCode,
+// TestCode): code, not a grant.
+func wordsInCamel(v string) bool {
+	parts := nameParts(v)
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
 		if !isLetters(p) || len(p) >= 3 && !dictWord(p) {
 			return false
 		}
