@@ -268,3 +268,24 @@ func TestOAuthGrant(t *testing.T) {
 		`authorization_code = "grant_type"`,
 	)
 }
+
+// TestGibberishUnderKeyName: under a key's name (key, consumer_key), a run of eight or more
+// letters with fewer than one in six a vowel is written by no language, so it is generated;
+// words, abbreviations and names of code stay.
+func TestGibberishUnderKeyName(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{`"key": "QWKPZMBRTDLXGNH",`, "QWKPZMBRTDLXGNH"},
+		{"private $consumer_key = 'vrtkplmz_qwd';", "vrtkplmz_qwd"},
+	})
+	requireKept(t, san,
+		`key: "nginx_cfg"`,
+		`key = "CTRL_SHIFT"`,
+		`key: "xmlhttp"`,
+		`key = "kubeconfig"`,
+		`"key": "HTTPS_PROXY"`,
+		`"key": "XXXXXXXXXXXX"`,
+		`<add key="SmtpPasswdTtl" value="3600" />`,
+	)
+}

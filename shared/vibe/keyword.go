@@ -344,6 +344,9 @@ func keyedValue(name, v string) bool {
 	if keyHex(name, v) {
 		return true // 'key' => '2109D6F4…' (32 hex digits): a cipher's key, written in hex
 	}
+	if keyLikeName(name) && len(nameParts(name)) <= 2 && gibberishValue(v) {
+		return true // String key = "NtlRziLaoky78", $consumer_key = 'sltpbmzp_xmq'
+	}
 	if oauthGrantName(name) && grantValue(v) {
 		return true // authCode = "b11fc60686", oauth_verifier: 'gkflepWOFYBTXnctHNYC'
 	}
@@ -1652,4 +1655,39 @@ func wordsInCamel(v string) bool {
 		}
 	}
 	return true
+}
+
+// gibberishValue reports a value no language writes: 8 to 64 letters, digits and
+// underscores, with a run of 8 or more letters fewer than one in six of which is a vowel
+// (sltpbmzp_xmq, JPQKDBLMHGREET), where English words have one in three and names of code
+// close to that; abbreviations are shorter runs (nginx_cfg, CTRL_SHIFT, xmlhttp, PasswdTtl).
+func gibberishValue(v string) bool {
+	if len(v) < 8 || len(v) > 64 || placeholderValue(v) {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !isLetter(v[i]) && !isDigitByte(v[i]) && v[i] != '_' {
+			return false
+		}
+	}
+	for _, p := range nameParts(v) { // camel case sets words apart too: PasswdTtl
+		for i := 0; i < len(p); {
+			if !isLetter(p[i]) {
+				i++
+				continue
+			}
+			j, vowels := i, 0
+			for j < len(p) && isLetter(p[j]) {
+				if strings.IndexByte("aeiouy", p[j]) >= 0 {
+					vowels++
+				}
+				j++
+			}
+			if n := j - i; n >= 8 && vowels*6 < n && p[i:j] != strings.Repeat(p[i:i+1], n) {
+				return true
+			}
+			i = j
+		}
+	}
+	return false
 }
