@@ -404,6 +404,16 @@ var configRules = []extraRule{
 		check: func(v string) bool { return !strings.HasPrefix(v, "/") && !strings.ContainsAny(v, "=:") },
 	},
 	{
+		// Windows tools' key material in hex after a slash option (mimikatz's /masterkey:,
+		// /ntlm:, /rc4:, /aes128:, /aes256:, /key:): an NTLM hash or a Kerberos key logs in
+		// as well as the password it came from.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`(?i)(?:^|\s)/(?:masterkey|key|ntlm|rc4|aes128|aes256|des|krbtgt)[:=]([0-9a-f]{16,256})\b`),
+		group:    1,
+		keywords: []string{"/masterkey", "/key", "/ntlm", "/rc4", "/aes128", "/aes256", "/des", "/krbtgt"},
+		check:    func(v string) bool { return hasDigitAndLetter(v) && !placeholderValue(v) },
+	},
+	{
 		// A command given an account and a password as -u user -p secret (psexec, and the
 		// many tools that follow it) or -U user -P secret (sqlcmd, bcp, isql). -p as a port
 		// (docker run -u 1000 -p 8080:80, psql -p 5432) is a number.

@@ -289,3 +289,16 @@ func TestGibberishUnderKeyName(t *testing.T) {
 		`<add key="SmtpPasswdTtl" value="3600" />`,
 	)
 }
+
+// TestWindowsKeyOptions: key material in hex after a Windows tool's slash option
+// (mimikatz's /masterkey:, /ntlm:, /aes256:) logs in as the password would; an option's
+// word and a path stay.
+func TestWindowsKeyOptions(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{"dpapi::chrome /in:Cookies /masterkey:4d2f9a0c7e1b3865d4f0a2c9e7b1d3f5a8c0e2b4d6f8a1c3e5b7d9f0a2c4e6b8", "4d2f9a0c7e1b3865d4f0a2c9e7b1d3f5"},
+		{"sekurlsa::pth /user:svc /domain:corp.example /ntlm:8c1e5a3f0d7b29c46e8a1f3d5b7c9e02", "8c1e5a3f0d7b29c46e8a1f3d5b7c9e02"},
+	})
+	requireKept(t, san, "robocopy /mir /key:value", "msbuild /p:Configuration=Release", "tool /key:0000000000000000")
+}
