@@ -302,3 +302,19 @@ func TestWindowsKeyOptions(t *testing.T) {
 	})
 	requireKept(t, san, "robocopy /mir /key:value", "msbuild /p:Configuration=Release", "tool /key:0000000000000000")
 }
+
+// TestSecretList: a list of literals under a secret's name holds secrets where they are
+// generated (hex, random); a list of validation rules or of names stays.
+func TestSecretList(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{"const password = ['3b8f0e2a9c17d4e6b5a0f3c8d2e7b914', 'c0a9e8d7b6f5a4c3'] // admin, guest", "3b8f0e2a9c17d4e6b5a0f3c8d2e7b914"},
+		{"secrets:\n  signing_secret: [\"Xk9mQ2vLp7wRtZ4nB8\", \"Hq3Lm0Vd7Pz2Wr5Ky9\"]", "Hq3Lm0Vd7Pz2Wr5Ky9"},
+	})
+	requireKept(t, san,
+		"'password' => ['required', 'string', 'min:8', 'confirmed'],",
+		"passwords = [user.password, other]",
+		`secret_names = ["db-password", "api-key"]`,
+	)
+}

@@ -60,6 +60,14 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				f.addSpan(ruleKeyword, off+vs, off+ve) // aesKey := lorawan.AES128Key{75, 137, …}: a key's bytes
 				continue
 			}
+			if nameHasSecretWord(name) && !digestName(name) {
+				if spans := generatedListLiterals(chunk, nameEnd); len(spans) > 0 {
+					for _, sp := range spans {
+						f.addSpan(ruleKeyword, off+sp[0], off+sp[1]) // const password = ['7490…', '6732…']
+					}
+					continue
+				}
+			}
 			if !nameHasSecretWord(name) && !twoWordSecretName(chunk, nameStart, name) {
 				if !keyLikeName(name) && !credentialLikeName(name) && !oauthGrantName(name) || metadataName(name) {
 					continue // private_key_path, client_id_label: about a secret, not one
@@ -1690,4 +1698,46 @@ func gibberishValue(v string) bool {
 		}
 	}
 	return false
+}
+
+// generatedListLiterals returns the literals of a list assigned after a secret's name at
+// s[i:] (= [ or : [, up to the closing bracket on the lines that follow) that are generated:
+// hex of 16+ digits with digits and letters, or a credential's or a random value's shape.
+// A list of rules or words ('password' => ['required', 'min:8']) has none.
+func generatedListLiterals(s string, i int) [][2]int {
+	j := skipBlanks(s, skipEscapedQuote(s, i, 0), 2)
+	switch {
+	case strings.HasPrefix(s[j:], "=>"), strings.HasPrefix(s[j:], ":="):
+		j += 2
+	case j < len(s) && (s[j] == '=' || s[j] == ':') && !strings.HasPrefix(s[j:], "=="):
+		j++
+	default:
+		return nil
+	}
+	j = skipBlanks(s, j, 2)
+	if j >= len(s) || s[j] != '[' {
+		return nil
+	}
+	var spans [][2]int
+	for k := j + 1; k < len(s) && k-j < 2000; k++ {
+		c := s[k]
+		switch {
+		case c == ']':
+			return spans
+		case c == '"' || c == '\'':
+			e := strings.IndexByte(s[k+1:min(len(s), k+402)], c)
+			if e < 0 {
+				return spans
+			}
+			v := s[k+1 : k+1+e]
+			if isHex(v) && len(v) >= 16 && hasDigitAndLetter(v) || credentialValue(v) || randomValue(v) {
+				spans = append(spans, [2]int{k + 1, k + 1 + e})
+			}
+			k += e + 1
+		case c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		default:
+			return nil // a call, a variable, a number: not a list of literals
+		}
+	}
+	return spans
 }
