@@ -318,3 +318,18 @@ func TestSecretList(t *testing.T) {
 		`secret_names = ["db-password", "api-key"]`,
 	)
 }
+
+// TestKeyColonHex: a key's bytes in hex with colons between them (as OpenSSL and key tools
+// print them) under the name key; a fingerprint and a short run stay.
+func TestKeyColonHex(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{"        $key = '5e:0b:a7:19:c3:88:2d:f4:61:9a:0e:b5:37:d2:7c:4f:a8' .", "5e:0b:a7:19:c3:88:2d:f4:61:9a:0e:b5:37:d2:7c:4f"},
+		{"key: 3a:9f:00:1b:c4:7e:22:d0:58:a1:6b:ef:13:90:4c:7d:e2", "3a:9f:00:1b:c4:7e:22:d0:58:a1:6b:ef:13:90:4c:7d"},
+	})
+	requireKept(t, san,
+		"fingerprint: 3a:9f:00:1b:c4:7e:22:d0:58:a1:6b:ef:13:90:4c:7d:e2",
+		`key = "aa:bb:cc"`,
+	)
+}

@@ -1455,6 +1455,9 @@ func keyHex(name, v string) bool {
 	if !strings.EqualFold(strings.TrimLeft(name, "$@:"), "key") {
 		return false
 	}
+	if colonHex(v) {
+		return true // '07:c2:ff:06:…': the bytes as OpenSSL prints them
+	}
 	switch len(v) {
 	case 32, 48, 64, 128:
 	default:
@@ -1740,4 +1743,19 @@ func generatedListLiterals(s string, i int) [][2]int {
 		}
 	}
 	return spans
+}
+
+// colonHex reports 16 or more bytes written in hex with colons between them, as OpenSSL
+// and key tools print a key (07:c2:ff:06:…), digits and letters mixed.
+func colonHex(v string) bool {
+	parts := strings.Split(v, ":")
+	if len(parts) < 16 || !hasDigitAndLetter(v) {
+		return false
+	}
+	for _, p := range parts {
+		if len(p) == 0 || len(p) > 2 || !isHex(p) {
+			return false
+		}
+	}
+	return true
 }
