@@ -348,3 +348,85 @@ func secretAssignee(text string, b int) bool {
 var digestParts = map[string]bool{"hash": true, "digest": true, "checksum": true, "sha1": true, "sha256": true, "sha512": true,
 	"md5": true, "fingerprint": true, "nonce": true, "iv": true, "salt": true, "expected": true, "want": true, "ciphertext": true,
 	"plaintext": true, "msg": true, "message": true, "input": true, "public": true, "pub": true}
+
+// findStubbedSecrets masks the literal a test double returns for a getter named for a
+// secret: RSpec's receive(:token).and_return('…') and receive(:token) { '…' }, Mockito's
+// when(cfg.getApiKey()).thenReturn("…"). The getter's name says what the literal is.
+func findStubbedSecrets(text string, f *findings) {
+	for _, opener := range []string{"receive(:", "when("} {
+		for from := 0; ; {
+			i := strings.Index(text[from:], opener)
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + len(opener)
+			ns := i + len(opener)
+			var name string
+			var rest int
+			if opener == "receive(:" {
+				ne := ns
+				for ne < len(text) && isWordByte(text[ne]) && ne-ns < 60 {
+					ne++
+				}
+				if ne >= len(text) || text[ne] != ')' {
+					continue
+				}
+				name, rest = text[ns:ne], ne+1
+			} else {
+				// when(x.getPassword()): the getter is the last member before "())".
+				e := strings.Index(text[ns:min(len(text), ns+200)], "())")
+				if e < 0 {
+					continue
+				}
+				call := text[ns : ns+e]
+				if d := strings.LastIndexByte(call, '.'); d >= 0 {
+					call = call[d+1:]
+				}
+				if !strings.HasPrefix(call, "get") || !isIdentifier(call) {
+					continue
+				}
+				name, rest = call[3:], ns+e+3
+			}
+			if !nameHasSecretWord(name) {
+				continue
+			}
+			k := skipBlanks(text, rest, 2)
+			switch {
+			case strings.HasPrefix(text[k:], ".and_return("):
+				k += len(".and_return(")
+			case strings.HasPrefix(text[k:], ".thenReturn("):
+				k += len(".thenReturn(")
+			case strings.HasPrefix(text[k:], "{") && opener == "receive(:":
+				k = skipBlanks(text, k+1, 2)
+			default:
+				continue
+			}
+			if k >= len(text) || text[k] != '"' && text[k] != '\'' {
+				continue
+			}
+			e := strings.IndexByte(text[k+1:min(len(text), k+402)], text[k])
+			if e < 0 {
+				continue
+			}
+			vs, ve := k+1, k+1+e
+			if keepKeyword(name, text[vs:ve], true) && !wordsNoSecret(text, vs, ve, name, true) {
+				f.addSpan(ruleKeyword, vs, ve)
+			}
+		}
+	}
+}
+
+// isIdentifier reports a name of code: letters, digits and underscores, not opening with a
+// digit.
+func isIdentifier(s string) bool {
+	if s == "" || isDigitByte(s[0]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isWordByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}

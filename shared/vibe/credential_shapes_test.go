@@ -333,3 +333,24 @@ func TestKeyColonHex(t *testing.T) {
 		`key = "aa:bb:cc"`,
 	)
 }
+
+// TestStubbedSecret: the literal a test double returns for a getter named for a secret
+// (RSpec's receive(:token) { '…' } and .and_return('…'), Mockito's
+// when(cfg.getApiKey()).thenReturn("…")); a variable, nil, an empty string and a getter
+// about a secret stay.
+func TestStubbedSecret(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{"    allow(access_token).to receive(:token) { 'e3b9a1c07d5f28e4b6a0c9d3f7e1b5a2' }", "e3b9a1c07d5f28e4b6a0c9d3f7e1b5a2"},
+		{"    allow(client).to receive(:api_key).and_return('Zq4Wm8Xv2Lp6Rt0Nb5')", "Zq4Wm8Xv2Lp6Rt0Nb5"},
+		{`when(config.getApiKey()).thenReturn("Zq4Wm8Xv2Lp6Rt0Nb5");`, "Zq4Wm8Xv2Lp6Rt0Nb5"},
+	})
+	requireKept(t, san,
+		"    allow(x).to receive(:token) { nil }",
+		"    allow(x).to receive(:token).and_return(token)",
+		"    allow(x).to receive(:password).and_return('')",
+		`when(config.getPassword()).thenReturn(password);`,
+		`when(config.getTokenType()).thenReturn("Bearer");`,
+	)
+}

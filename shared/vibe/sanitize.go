@@ -240,6 +240,9 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 	}
 	findDERKeys(text, f)
 	findCredentialCalls(text, f)
+	if strings.Contains(text, "receive(:") || strings.Contains(text, "thenReturn(") {
+		findStubbedSecrets(text, f)
+	}
 	findJWK(text, f)
 	findTinkKeysets(text, f)
 	findKubernetesSecrets(text, f)
