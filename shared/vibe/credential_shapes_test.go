@@ -354,3 +354,20 @@ func TestStubbedSecret(t *testing.T) {
 		`when(config.getTokenType()).thenReturn("Bearer");`,
 	)
 }
+
+// TestValueMember: a map assigned to a secret's name keeps it in its value member (Rails'
+// cookie jar: cookies[:auth_token] = { value: '…', httponly: true }); an empty value, a
+// variable and a prompt stay.
+func TestValueMember(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{"      request.cookies[:remember_me_token] = { value: 'kq70v2mz4rw9x8ty51', expires: 3600 }", "kq70v2mz4rw9x8ty51"},
+		{`    cookies.signed[:secret] = { "value" => "Zq4Wm8Xv2Lp6", "expires" => 1.hour }`, "Zq4Wm8Xv2Lp6"},
+	})
+	requireKept(t, san,
+		"    password = { value: '', required: true }",
+		"    token = { value: token_value }",
+		"    passwordInput = { value: 'Enter password' }",
+	)
+}

@@ -172,6 +172,12 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			}
 			// A query parameter's value (?userpass=x&…) is a literal as much as a config line's.
 			query := nameStart > 0 && (chunk[nameStart-1] == '?' || chunk[nameStart-1] == '&') && vs > 0 && chunk[vs-1] == '='
+			if ms, me, ok := valueMember(chunk, vs); ok && !quoted {
+				if keepKeyword(name, chunk[ms:me], true) && !wordsNoSecret(chunk, ms, me, name, true) {
+					f.addSpan(ruleKeyword, off+ms, off+me) // cookies[:auth_token] = { value: '…', httponly: true }
+				}
+				continue
+			}
 			usersEntry := !quoted && passwordName(name) && usersListEntry(chunk, nameStart) && !lowerWordsValue(chunk[vs:ve]) && !strings.HasPrefix(chunk[vs:ve], "$")
 			literal := quoted || query || def || configLiteral(chunk, nameStart, nameEnd, vs, ve) && !callLike.MatchString(chunk[vs:ve]) || usersEntry
 			if kubectlResult(chunk, ve) {
@@ -1758,4 +1764,43 @@ func colonHex(v string) bool {
 		}
 	}
 	return true
+}
+
+// valueMember returns the quoted literal of the value member that opens a map assigned at
+// s[vs:] ({ value: '…', expires: 3600 }, {"value" => "…"}, { value = "…" }): Rails' cookie
+// jar and option maps keep what a name holds there.
+func valueMember(s string, vs int) (int, int, bool) {
+	if vs >= len(s) || s[vs] != '{' {
+		return 0, 0, false
+	}
+	i := skipBlanks(s, vs+1, 4)
+	q := byte(0)
+	if i < len(s) && (s[i] == '"' || s[i] == '\'' || s[i] == ':') {
+		q = s[i]
+		i++
+	}
+	if !strings.HasPrefix(s[i:], "value") {
+		return 0, 0, false
+	}
+	i += len("value")
+	if q == '"' || q == '\'' {
+		if i >= len(s) || s[i] != q {
+			return 0, 0, false
+		}
+		i++
+	}
+	i = skipBlanks(s, i, 2)
+	switch {
+	case strings.HasPrefix(s[i:], "=>"):
+		i += 2
+	case i < len(s) && (s[i] == ':' || s[i] == '='):
+		i++
+	default:
+		return 0, 0, false
+	}
+	i = skipBlanks(s, i, 2)
+	if i >= len(s) || s[i] != '"' && s[i] != '\'' {
+		return 0, 0, false
+	}
+	return quotedLiteral(s, i)
 }
