@@ -371,3 +371,18 @@ func TestValueMember(t *testing.T) {
 		"    passwordInput = { value: 'Enter password' }",
 	)
 }
+
+// TestCamelGibberishUnderKeyName: under a key's name, letters in both cases with a digit
+// whose capitals cut them into parts no one of which is a word are generated; a name of
+// code made of words stays.
+func TestCamelGibberishUnderKeyName(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{"\tString key = \"QvrTxnPwlekz42\";", "QvrTxnPwlekz42"},
+	})
+	requireKept(t, san,
+		`	String key = "myApiKey2024";`,
+		`	String key = "HmacSha256Key";`,
+	)
+}

@@ -358,7 +358,7 @@ func keyedValue(name, v string) bool {
 	if keyHex(name, v) {
 		return true // 'key' => '2109D6F4…' (32 hex digits): a cipher's key, written in hex
 	}
-	if keyLikeName(name) && len(nameParts(name)) <= 2 && gibberishValue(v) {
+	if keyLikeName(name) && len(nameParts(name)) <= 2 && (gibberishValue(v) || camelGibberish(v)) {
 		return true // String key = "NtlRziLaoky78", $consumer_key = 'sltpbmzp_xmq'
 	}
 	if oauthGrantName(name) && grantValue(v) {
@@ -1803,4 +1803,27 @@ func valueMember(s string, vs int) (int, int, bool) {
 		return 0, 0, false
 	}
 	return quotedLiteral(s, i)
+}
+
+// camelGibberish reports 10 to 64 letters and digits in both cases with a digit, cut by
+// its capitals into three or more parts none of which is an English word (NtlRziLaoky78):
+// a generated value, where a name of code is words (myApiKey2024, HmacSha256Key).
+func camelGibberish(v string) bool {
+	if len(v) < 10 || len(v) > 64 || !allLettersDigits(v) || !hasDigitAndLetter(v) || strings.ToLower(v) == v || strings.ToUpper(v) == v || placeholderValue(v) {
+		return false
+	}
+	parts := nameParts(v)
+	if len(parts) < 3 {
+		return false
+	}
+	for _, p := range parts {
+		w := strings.TrimRight(p, "0123456789")
+		if len(w) >= 3 && dictWord(w) || len(w) == 0 {
+			return false
+		}
+		if len(w) < 3 && !isLetters(w) {
+			return false
+		}
+	}
+	return true
 }
