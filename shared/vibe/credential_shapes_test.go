@@ -386,3 +386,15 @@ func TestCamelGibberishUnderKeyName(t *testing.T) {
 		`	String key = "HmacSha256Key";`,
 	)
 }
+
+// TestKeyOpeningText: a text that opens with the name key and a quoted value is judged
+// like any other (the attribute-map check read before the text's start and the whole text
+// came out as [redacted]).
+func TestKeyOpeningText(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireKept(t, san, `key: "user_id"`, `key = "theme"`, `key: "nginx_cfg"`)
+	requireMasked(t, san, []maskedRow{{`key: "QWKPZMBRTDLXGNH"`, "QWKPZMBRTDLXGNH"}})
+	out := san.NewSession(SessionHints{}).SanitizeText(`key: "Zq4Wm8Xv2Lp6Rt0Nb5"  # the signing key`)
+	require.Equal(t, `key: "[redacted:password/keyword-assignment]"  # the signing key`, out)
+}

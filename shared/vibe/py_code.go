@@ -630,7 +630,7 @@ func attributeMapKey(s string, nameStart int, v string) bool {
 	for k > 0 && (s[k-1] == ' ' || s[k-1] == '\n' || s[k-1] == '\t' || s[k-1] == '\r') {
 		k--
 	}
-	if k == 0 || s[k-1] != '{' {
+	if k <= 0 || s[k-1] != '{' { // k < 0: a name opening the text has no quote before it
 		return false
 	}
 	k = skipBlanksBack(s, k-1)
