@@ -398,3 +398,21 @@ func TestKeyOpeningText(t *testing.T) {
 	out := san.NewSession(SessionHints{}).SanitizeText(`key: "Zq4Wm8Xv2Lp6Rt0Nb5"  # the signing key`)
 	require.Equal(t, `key: "[redacted:password/keyword-assignment]"  # the signing key`, out)
 }
+
+// TestOwnedSecretName: a name of three parts or more ending in a credential's word says
+// whose credential it is with the words before (CertFilePassword: a certificate file's
+// password; TextEncryptionKey); the file, the text or the help about a secret stay.
+func TestOwnedSecretName(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{"CertFilePassword = 'pqzvkrtw'", "pqzvkrtw"},
+		{`    "TextEncryptionKey": "R7Q2M9ZK4P1XW8NC5T3VB6YD"`, "R7Q2M9ZK4P1XW8NC5T3VB6YD"},
+	})
+	requireKept(t, san,
+		`password_file = "/etc/app/pw"`,
+		`cert_password_file = "server.pw"`,
+		`helpTextPassword = "Use eight characters or more"`,
+		`url_password_text = "Forgot?"`,
+	)
+}

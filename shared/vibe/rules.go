@@ -888,8 +888,9 @@ var (
 func nameHasSecretWord(name string) bool {
 	parts := nameParts(name)
 	found := envKeyName(name, parts)
+	owned := ownedSecret(parts) // where the credential's words start, or -1
 	for i, p := range parts {
-		if notSecretWords[p] || i == len(parts)-1 && i > 0 && (algorithmWords[p] || p == "time" || p == "timestamp") {
+		if notSecretWords[p] && !(owned > 0 && ownerWords[p] && i < owned) || i == len(parts)-1 && i > 0 && (algorithmWords[p] || p == "time" || p == "timestamp") {
 			return false // last_pass_time: when something happened to it; one_time_password is one
 		}
 		if secretWords[p] || i > 0 && secretPairs[[2]string{parts[i-1], p}] || glued(p) && !capitalizedPassWord(name, p) || p == "pat" && len(parts) > 1 {
@@ -897,6 +898,30 @@ func nameHasSecretWord(name string) bool {
 		}
 	}
 	return found
+}
+
+// ownerWords are words notSecretWords holds that, before a credential's word, say whose it
+// is rather than what about it: CertFilePassword (a certificate file's password, where
+// password_file names the file), TextEncryptionKey, EndpointKey's owner.
+var ownerWords = map[string]bool{"file": true, "text": true, "endpoint": true, "url": true, "uri": true}
+
+// ownedSecret returns where the credential's words start in a name of three parts or more
+// that ends in a word for a password or a secret, or in a secret's pair (encryption key):
+// what comes before says whose it is. It returns -1 for any other name.
+func ownedSecret(parts []string) int {
+	n := len(parts)
+	if n < 3 {
+		return -1
+	}
+	last := parts[n-1]
+	switch last {
+	case "password", "passwd", "passphrase", "pwd", "secret":
+		return n - 1
+	}
+	if secretPairs[[2]string{parts[n-2], last}] {
+		return n - 2
+	}
+	return -1
 }
 
 // envKeyName reports an environment-style name ending in KEY or AUTH (STRIPE_KEY,
