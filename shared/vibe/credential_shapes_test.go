@@ -416,3 +416,15 @@ func TestOwnedSecretName(t *testing.T) {
 		`url_password_text = "Forgot?"`,
 	)
 }
+
+// TestFiveDigitPassword: five digits given as a password's literal are the weak password
+// people choose; counting, repeated digits and settings about a password stay.
+func TestFiveDigitPassword(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{"$host=\"127.0.0.1\";\n$user =\"root\";\n$password=\"73914\";", "73914"},
+		{"db_password = '80617'", "80617"},
+	})
+	requireKept(t, san, `"password": "12345"`, `password="00000"`, `PASSWORD_MIN = '10000'`, `pin = "4821"`)
+}

@@ -729,7 +729,7 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if storageKey(name, v) {
 		return false // CHAT_SETTINGS_KEY = 'openvibe_chat_settings': where an entry is kept
 	}
-	if isDigits(v) && len(v) < 6 || !hasAlnum(v) || utf8.RuneCountInString(strings.Trim(v, "\"'`")) == 1 {
+	if isDigits(v) && len(v) < 6 && !(quoted && len(v) >= 5 && passwordName(name) && !sequentialDigits(v)) || !hasAlnum(v) || utf8.RuneCountInString(strings.Trim(v, "\"'`")) == 1 {
 		return false // accesskey="n": one character is no credential, and shows nothing of one
 	}
 	if colorValue(strings.Trim(v, "\"'`")) {
@@ -1080,4 +1080,17 @@ func envVarNameValue(name, v string) bool {
 		}
 	}
 	return true
+}
+
+// sequentialDigits reports digits that count up or down one by one or repeat one digit
+// (12345, 54321, 00000): what documentation writes for a password's place.
+func sequentialDigits(v string) bool {
+	up, down, same := true, true, true
+	for i := 1; i < len(v); i++ {
+		d := int(v[i]) - int(v[i-1])
+		up = up && (d == 1 || d == -9)
+		down = down && (d == -1 || d == 9)
+		same = same && d == 0
+	}
+	return up || down || same
 }
