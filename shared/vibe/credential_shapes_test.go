@@ -428,3 +428,19 @@ func TestFiveDigitPassword(t *testing.T) {
 	})
 	requireKept(t, san, `"password": "12345"`, `password="00000"`, `PASSWORD_MIN = '10000'`, `pin = "4821"`)
 }
+
+// TestAccountThenPassword: a password's label after an account's on one line, as notes
+// write a login (User: app / Password: x); words, templates and sentences stay.
+func TestAccountThenPassword(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{"Database name:shop/User:shop/Password:qvztkwr", "qvztkwr"},
+		{"Database: app / User: app / Password: zrkqvmt", "zrkqvmt"},
+	})
+	requireKept(t, san,
+		"user: {name}, password: pw",
+		"Login: admin / Password: required",
+		"User: bob Password: see the vault",
+	)
+}

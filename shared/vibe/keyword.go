@@ -178,7 +178,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				}
 				continue
 			}
-			usersEntry := !quoted && passwordName(name) && usersListEntry(chunk, nameStart) && !lowerWordsValue(chunk[vs:ve]) && !strings.HasPrefix(chunk[vs:ve], "$")
+			usersEntry := !quoted && passwordName(name) && (usersListEntry(chunk, nameStart) || accountLabelBefore(chunk, nameStart, nameEnd)) && !lowerWordsValue(chunk[vs:ve]) && !strings.HasPrefix(chunk[vs:ve], "$")
 			literal := quoted || query || def || configLiteral(chunk, nameStart, nameEnd, vs, ve) && !callLike.MatchString(chunk[vs:ve]) || usersEntry
 			if kubectlResult(chunk, ve) {
 				continue // secret "app-tls" created: a resource's name
@@ -1826,4 +1826,22 @@ func camelGibberish(v string) bool {
 		}
 	}
 	return true
+}
+
+// accountLabelBefore reports a password's label that follows an account's on its line, as
+// notes write a login (User: app / Password: x, Login:admin, Password:x): a colon after
+// the password's name and an account's label (user, username, login, account) before it.
+func accountLabelBefore(s string, nameStart, nameEnd int) bool {
+	if nameEnd >= len(s) || s[nameEnd] != ':' {
+		return false
+	}
+	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
+	head := strings.ToLower(s[max(ls, nameStart-200):nameStart])
+	for _, l := range []string{"user:", "username:", "login:", "account:", "user name:", "user :"} {
+		if i := strings.LastIndex(head, l); i >= 0 && (i == 0 || !isWordByte(head[i-1])) {
+			rest := strings.TrimSpace(head[i+len(l):])
+			return rest != "" && strings.IndexAny(rest, "=(){}") < 0
+		}
+	}
+	return false
 }
