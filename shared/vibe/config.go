@@ -107,9 +107,13 @@ var configRules = []extraRule{
 		check: func(v string) bool { return !functionWords[strings.ToLower(v)] },
 	},
 	{
-		id:       ruleSQLPass,
-		re:       regexp.MustCompile(`(?i)\b(?:create|alter)\s+(?:user|role|login)\b[^;\n]{0,80}?\bpassword\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'";\\=]+))`),
+		id: ruleSQLPass,
+		// SQL Server's WITH PASSWORD = 'x' too, and its literal quoted again inside an
+		// EXECUTE('… ''x'' …') string (the quotes doubled, twice over when nested).
+		re:       regexp.MustCompile(`(?i)\b(?:create|alter)\s+(?:user|role|login)\b[^;\n]{0,80}?\bpassword(?:\s*=\s*|\s+)(?:N?'([^'\n]+)'|''([^'\n]+)''|''''([^'\n]+)''''|"([^"\n]+)"|([^\s'";\\=]+))`),
 		keywords: []string{"password"},
+		// A bind parameter ($1, :pw, ?) or a variable (@pw) is where the password goes.
+		check: func(v string) bool { return v != "?" && strings.IndexByte("$:@", v[0]) < 0 },
 	},
 	{
 		// SQL Server's sp_addlogin 'login', 'password' (named or by position).

@@ -444,3 +444,16 @@ func TestAccountThenPassword(t *testing.T) {
 		"User: bob Password: see the vault",
 	)
 }
+
+// TestSQLServerLoginPassword: SQL Server's CREATE LOGIN … WITH PASSWORD = 'x', with N'x',
+// and quoted again inside an EXECUTE string (the quotes doubled, twice over when nested);
+// a bind parameter stays.
+func TestSQLServerLoginPassword(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{`EXECUTE('EXECUTE(''CREATE LOGIN ops WITH PASSWORD = ''''Kv9#rTz2.mQ'''' '') AT "SRV1"') AT "SRV2"`, "Kv9#rTz2.mQ"},
+		{"ALTER LOGIN sa WITH PASSWORD = N'Kv9#rTz2.mQ'", "Kv9#rTz2.mQ"},
+	})
+	requireKept(t, san, "CREATE USER app WITH PASSWORD = $1")
+}
