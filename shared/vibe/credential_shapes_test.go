@@ -457,3 +457,15 @@ func TestSQLServerLoginPassword(t *testing.T) {
 	})
 	requireKept(t, san, "CREATE USER app WITH PASSWORD = $1")
 }
+
+// TestInvalidUTF8Decoded: a URL-encoded run that decodes to bytes no UTF-8 holds (%80) is
+// read like any other; lower-casing it changed its length, the rules read past its end and
+// the whole text came out as [redacted].
+func TestInvalidUTF8Decoded(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireKept(t, san,
+		`curl "https://x.example.org/a?q=%80%81apikey" -H "X-Trace: 1"`,
+		"GET /a?q=%e9%80token HTTP/1.1",
+	)
+}

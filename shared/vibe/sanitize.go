@@ -210,6 +210,12 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 			lower = textLower[off:end]
 		} else {
 			lower = strings.ToLower(chunk)
+			if len(lower) != len(chunk) {
+				// Invalid UTF-8 (a decoded %80) or a letter whose lower case is longer
+				// (İ): the rules index chunk by lower's positions, so lower-case ASCII
+				// alone, byte for byte.
+				lower = asciiLower(chunk)
+			}
 			lowers = append(lowers, lower)
 		}
 		s.gitleaks.findings(ctx, chunk, lower, f.addSecret)
