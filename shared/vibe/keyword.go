@@ -1435,7 +1435,11 @@ func commentedConfigValue(s string, nameStart, nameEnd int) (int, int, bool) {
 	for ve < len(s) && s[ve] != '\n' && s[ve] != '\r' && s[ve] != ' ' && s[ve] != '\t' {
 		ve++
 	}
-	if strings.TrimSpace(s[ve:min(len(s), ve+strings.IndexByte(s[ve:]+"\n", '\n'))]) != "" {
+	le := strings.IndexByte(s[ve:], '\n')
+	if le < 0 {
+		le = len(s) - ve
+	}
+	if strings.TrimSpace(s[ve:ve+le]) != "" {
 		return 0, 0, false // more words: a sentence
 	}
 	v := strings.Trim(s[vs:ve], `"'`)

@@ -327,21 +327,11 @@ func findPercentEncodedSecrets(text string, f *findings) {
 			continue
 		}
 		start, escapes := i, 0
-		var dec strings.Builder
 		for i < len(text) {
 			if escape(i) {
-				switch text[i+2] | 0x20 {
-				case 'b':
-					dec.WriteByte('+')
-				case 'f':
-					dec.WriteByte('/')
-				default:
-					dec.WriteByte('=')
-				}
 				i += 3
 				escapes++
 			} else if tokenChar(text[i]) {
-				dec.WriteByte(text[i])
 				i++
 			} else {
 				break
@@ -349,6 +339,23 @@ func findPercentEncodedSecrets(text string, f *findings) {
 		}
 		if escapes == 0 || i-start < 20 {
 			continue
+		}
+		var dec strings.Builder
+		for k := start; k < i; {
+			if escape(k) {
+				switch text[k+2] | 0x20 {
+				case 'b':
+					dec.WriteByte('+')
+				case 'f':
+					dec.WriteByte('/')
+				default:
+					dec.WriteByte('=')
+				}
+				k += 3
+			} else {
+				dec.WriteByte(text[k])
+				k++
+			}
 		}
 		tok := strings.TrimRight(dec.String(), "=")
 		if len(tok) >= 20 && highEntropySecret(tok) && !idNamedValue(text, start, i) && !strings.Contains(tok, "://") {
