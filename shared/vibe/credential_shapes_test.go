@@ -32,6 +32,7 @@ func TestCommentedConfigLine(t *testing.T) {
 		"# sa-token.cookie.domain=login.example.com",
 		"//\ttoken = 1*tchar",
 		"# password: changeme",
+		"# key: F401",
 	)
 }
 

@@ -103,7 +103,8 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				}
 				continue
 			}
-			if vs, ve, ok := commentedConfigValue(chunk, nameStart, nameEnd); ok && keepKeyword(name, chunk[vs:ve], true) && !wordsNoSecret(chunk, vs, ve, name, true) {
+			if vs, ve, ok := commentedConfigValue(chunk, nameStart, nameEnd); ok && keepKeyword(name, chunk[vs:ve], true) && !wordsNoSecret(chunk, vs, ve, name, true) &&
+				(nameHasSecretWord(name) || keyedValue(name, chunk[vs:ve])) {
 				f.addSpan(ruleKeyword, off+vs, off+ve) // # password: x, a config line commented out
 				continue
 			}
