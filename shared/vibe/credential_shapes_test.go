@@ -470,3 +470,14 @@ func TestInvalidUTF8Decoded(t *testing.T) {
 		"GET /a?q=%e9%80token HTTP/1.1",
 	)
 }
+
+// TestFormBodyCode: a form body that opens with an OAuth authorization code (curl -d
+// 'code=…&grant_type=authorization_code'); a status code and a word stay.
+func TestFormBodyCode(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{"curl -d 'code=Qm4xTz8vKp2LrW9n&grant_type=authorization_code' https://auth.example.org/token", "Qm4xTz8vKp2LrW9n"},
+	})
+	requireKept(t, san, "x = 'code=200&msg=ok'", `s = "code=abcdefghijkl&x=1"`)
+}

@@ -277,6 +277,15 @@ var extraRules = append([]extraRule{
 		matchCheck: queryCredential,
 	},
 	{
+		// A form body that opens with the OAuth code ('code=…&grant_type=authorization_code',
+		// curl -d "code=…&client_id=…"): the quote opens what a query's ? would.
+		id:      ruleURLQuery,
+		re:      regexp.MustCompile(`["']code=([0-9A-Za-z._~/+%-]{12,512})&`),
+		group:   1,
+		literal: "code=",
+		check:   func(v string) bool { return hasDigitAndLetter(v) && !placeholderValue(v) },
+	},
+	{
 		id: ruleAuthHeader,
 		// A quoted value is the value whole, to its closing quote (authorization: "Xk,4;…").
 		re:       regexp.MustCompile(`(?i)authorization["']?\s{0,3}[:=]\s{0,3}(?:"(?:` + authSchemeWords + `\s+)?([^"\s]{6,400})"|'(?:` + authSchemeWords + `\s+)?([^'\s]{6,400})'|["'\x60]?(?:` + authSchemeWords + `\s+)?([^\s"'\x60,;]{6,}))`),
