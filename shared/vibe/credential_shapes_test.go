@@ -481,3 +481,16 @@ func TestFormBodyCode(t *testing.T) {
 	})
 	requireKept(t, san, "x = 'code=200&msg=ok'", `s = "code=abcdefghijkl&x=1"`)
 }
+
+// TestBasicAuthSetters: the password of the calls that set Basic credentials from a user
+// and a password (Spring's setBasicAuth and basicAuthentication, Laravel's withBasicAuth);
+// variables stay.
+func TestBasicAuthSetters(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{`client.setBasicAuth("ops", "kwzrtvq")`, "kwzrtvq"},
+		{"Http::withBasicAuth('ops', 'mvqzrtk')->get($url);", "mvqzrtk"},
+	})
+	requireKept(t, san, "headers.setBasicAuth(user, password);", `headers.setBasicAuth("user", "<password>");`)
+}
