@@ -494,3 +494,16 @@ func TestBasicAuthSetters(t *testing.T) {
 	})
 	requireKept(t, san, "headers.setBasicAuth(user, password);", `headers.setBasicAuth("user", "<password>");`)
 }
+
+// TestLongQuotedValue: a quoted value of one word is taken whole up to 1024 characters (a
+// long key in hex or base64), not cut at 400 with its tail shown; a long sentence is not
+// a value.
+func TestLongQuotedValue(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	long := "895747542690d408428ed48b7fdbda3b8e4ee5965b8be88c4f776b42dec0d174fe85d8b6b47f611ba59653752d1ea20493d982fb10aa4ff7691c548d68d7b79d6bd1ace221096efca19d4413b5699c91b43bfed1b941a540742fb2b86177e6c1134bc94982b1050382ad591339ccfc844e90088a77bd5fd84ee6cf601f5430492f16d004941d87f037a0ea71d703b4eb4b79284453140ebcfd2e8ac36ac2fd90ecdf128604a96d9062342c6a5055117d5d2f431b152d9d9789d98632513847933fe31d4f7fab30f238e0d4047b4dd0bbab63455d1d3fd64c0ccadc927c51ee3e41607d1f8d1b6ec5e6dc1cc76d6110ecc4e2ffe201f5730d6ef1d168f44405295f6f072e322c5610c6ea4e5472d5cd799e03ee7580e6804da7e0c8341ae0223b25fe0e0ab2dd26a4342c9f9d"
+	out := san.NewSession(SessionHints{}).SanitizeText("api_key = '" + long + "'")
+	require.NotContains(t, out, long[400:])
+	prose := strings.Repeat("the key is kept in the vault and rotated ", 12)
+	requireKept(t, san, "help = \""+prose+"\"")
+}

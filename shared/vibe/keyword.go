@@ -1281,7 +1281,8 @@ func quotedLiteral(s string, i int) (int, int, bool) {
 		}
 		return i + 1, i + 1 + end, true
 	}
-	limit := min(len(s), i+402)
+	// Up to 400 characters, or 1024 of one word (a long key in base64 or hex).
+	limit := min(len(s), i+1026)
 	for k := i + 1; k < limit; k++ {
 		switch s[k] {
 		case '\\':
@@ -1290,6 +1291,11 @@ func quotedLiteral(s string, i int) (int, int, bool) {
 			}
 		case '\n':
 			return 0, 0, false
+		case ' ', '\t':
+			if k > i+401 {
+				return 0, 0, false
+			}
+			limit = min(limit, i+402)
 		case q:
 			if k+1 < limit && s[k+1] == q && k > i+1 && q == '\'' && doubledQuote(s, k) {
 				k++ // 'ab''cd': a doubled quote
