@@ -41,6 +41,10 @@ var credentialCalls = map[string]struct {
 	"HTTPDigestAuth":                      {2, nil},                              // requests(user, password)
 	"basic":                               {2, []string{"Credentials."}},         // OkHttp(user, password)
 	"SetBasicAuth":                        {2, nil},                              // Go net/http (*Request).SetBasicAuth(user, password)
+	"setBasicAuth":                        {2, nil},                              // Spring HttpHeaders, Vert.x, … .setBasicAuth(user, password)
+	"withBasicAuth":                       {2, nil},                              // Laravel Http::withBasicAuth(user, password)
+	"basicAuthentication":                 {2, nil},                              // Spring RestTemplateBuilder(user, password)
+	"BasicAuthenticationInterceptor":      {2, nil},                              // Spring(user, password)
 	"Password":                            {1, []string{"ssh."}},                 // golang.org/x/crypto/ssh Password(secret)
 	"HTTPBasicAuth":                       {2, nil},                              // requests(user, password)
 	"basic_auth":                          {2, []string{"."}},                    // reqwest .basic_auth(user, Some(password))
@@ -84,6 +88,20 @@ func findCredentialCalls(text string, f *findings) {
 		name := text[b:e]
 		if formFillMethods[name] && b > 0 && text[b-1] == '.' {
 			findFormFill(text, b-1, i, f)
+			continue
+		}
+		if basicPairEncoders[name] || name == "from" && strings.HasSuffix(text[:b], "Buffer.") && base64After(text, i) {
+			if vs, ve, ok := literalArgAt(text, i+1, 1); ok {
+				if ps, ok := basicPairPassword(text[vs:ve]); ok {
+					f.addSpan(ruleCredentialCall, vs+ps, ve)
+				}
+			}
+			continue
+		}
+		if hexDecoder(text, b, i, name) {
+			if vs, ve, ok := literalArgAt(text, i+1, 1); ok && keyInHex(text[vs:ve]) && secretAssignee(text, b) {
+				f.addSpan(ruleCredentialCall, vs, ve)
+			}
 			continue
 		}
 		rule := ruleCredentialCall
@@ -243,4 +261,176 @@ func secretSelector(s string) bool {
 		}
 	}
 	return false
+}
+
+// basicPairEncoders are the calls that encode a literal in base64, as code builds HTTP Basic
+// credentials from "user:password": Python's base64.b64encode(b"…"), JavaScript's btoa("…")
+// and Buffer.from("…"), PHP's base64_encode("…"), Ruby's Base64.strict_encode64("…"), Java's
+// Base64.getEncoder().encodeToString("…".getBytes()), Go's base64.StdEncoding.EncodeToString([]byte("…")).
+var basicPairEncoders = map[string]bool{"b64encode": true, "urlsafe_b64encode": true, "standard_b64encode": true, "btoa": true,
+	"base64_encode": true, "encode64": true, "strict_encode64": true, "urlsafe_encode64": true, "encodeToString": true,
+	"EncodeToString": true, "encodeBase64": true, "encodeBase64String": true}
+
+// basicPairPassword returns where the password of a literal user:password pair opens: one
+// colon, an account of name characters before it, 4+ characters with no blank after it,
+// neither the words (user:password) nor a template ({user}:{password}, %s:%s).
+func basicPairPassword(v string) (int, bool) {
+	c := strings.IndexByte(v, ':')
+	if c < 1 || c > 64 || strings.IndexByte(v[c+1:], ':') >= 0 || len(v)-c-1 < 4 || strings.ContainsAny(v, " \t{}%$<>") {
+		return 0, false
+	}
+	for i := 0; i < c; i++ {
+		if !isNameByte(v[i]) && v[i] != '@' && v[i] != '+' {
+			return 0, false
+		}
+	}
+	p := v[c+1:]
+	if accountPlaceholder(v) || placeholderValue(p) || metaWords[strings.ToLower(p)] || strings.HasPrefix(p, "//") {
+		return 0, false
+	}
+	return c + 1, true
+}
+
+// base64After reports a Buffer.from call, its parenthesis at text[i], whose literal the code
+// turns into base64 at once: Buffer.from("…").toString("base64").
+func base64After(text string, i int) bool {
+	e := strings.IndexByte(text[i:min(len(text), i+200)], ')')
+	if e < 0 {
+		return false
+	}
+	rest := text[i+e+1:]
+	return strings.HasPrefix(rest, ".toString('base64')") || strings.HasPrefix(rest, `.toString("base64")`)
+}
+
+// hexDecoder reports a call, its name text[b:e] and its parenthesis at text[i], that turns
+// a hex literal into the bytes of a key: Go's hex.DecodeString, Python's bytes.fromhex and
+// binascii.unhexlify, Node's Buffer.from(…, 'hex'), PHP's hex2bin, Apache Commons'
+// Hex.decodeHex, JAXB's DatatypeConverter.parseHexBinary.
+func hexDecoder(text string, b, i int, name string) bool {
+	switch name {
+	case "DecodeString":
+		return strings.HasSuffix(text[:b], "hex.")
+	case "fromhex", "unhexlify", "hex2bin", "decodeHex", "parseHexBinary":
+		return true
+	case "from":
+		if !strings.HasSuffix(text[:b], "Buffer.") {
+			return false
+		}
+		e := strings.IndexByte(text[i:min(len(text), i+300)], ')')
+		return e > 0 && (strings.HasSuffix(text[i:i+e], ", 'hex'") || strings.HasSuffix(text[i:i+e], `, "hex"`))
+	}
+	return false
+}
+
+// keyInHex reports a literal of 32 or more hex digits, an even count, digits and letters
+// mixed: the size of a key (AES-128 and up) written in hex.
+func keyInHex(v string) bool {
+	return len(v) >= 32 && len(v)%2 == 0 && len(v) <= 256 && isHex(v) && hasDigitAndLetter(v) && !placeholderValue(v)
+}
+
+// secretAssignee reports a statement, its text up to b on b's line, that assigns to a name
+// saying key or secret (secretData, _ := …, const secretKey = createSecretKey(…), aes_key =
+// …), and none saying digest (expectedHash, sha256sum, checksum).
+func secretAssignee(text string, b int) bool {
+	ls := strings.LastIndexByte(text[:b], '\n') + 1
+	secret := false
+	for _, id := range strings.FieldsFunc(text[ls:b], func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		for _, p := range nameParts(id) {
+			if digestParts[p] {
+				return false
+			}
+		}
+		secret = secret || nameHasSecretWord(id) || keyLikeName(id)
+	}
+	return secret
+}
+
+// digestParts are the words of names for what hex also spells and is no key: a digest, a
+// nonce, an IV, a salt, a test's expected value, a message.
+var digestParts = map[string]bool{"hash": true, "digest": true, "checksum": true, "sha1": true, "sha256": true, "sha512": true,
+	"md5": true, "fingerprint": true, "nonce": true, "iv": true, "salt": true, "expected": true, "want": true, "ciphertext": true,
+	"plaintext": true, "msg": true, "message": true, "input": true, "public": true, "pub": true}
+
+// findStubbedSecrets masks the literal a test double returns for a getter named for a
+// secret: RSpec's receive(:token).and_return('…') and receive(:token) { '…' }, Mockito's
+// when(cfg.getApiKey()).thenReturn("…"). The getter's name says what the literal is.
+func findStubbedSecrets(text string, f *findings) {
+	for _, opener := range []string{"receive(:", "when("} {
+		for from := 0; ; {
+			i := strings.Index(text[from:], opener)
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + len(opener)
+			ns := i + len(opener)
+			var name string
+			var rest int
+			if opener == "receive(:" {
+				ne := ns
+				for ne < len(text) && isWordByte(text[ne]) && ne-ns < 60 {
+					ne++
+				}
+				if ne >= len(text) || text[ne] != ')' {
+					continue
+				}
+				name, rest = text[ns:ne], ne+1
+			} else {
+				// when(x.getPassword()): the getter is the last member before "())".
+				e := strings.Index(text[ns:min(len(text), ns+200)], "())")
+				if e < 0 {
+					continue
+				}
+				call := text[ns : ns+e]
+				if d := strings.LastIndexByte(call, '.'); d >= 0 {
+					call = call[d+1:]
+				}
+				if !strings.HasPrefix(call, "get") || !isIdentifier(call) {
+					continue
+				}
+				name, rest = call[3:], ns+e+3
+			}
+			if !nameHasSecretWord(name) {
+				continue
+			}
+			k := skipBlanks(text, rest, 2)
+			switch {
+			case strings.HasPrefix(text[k:], ".and_return("):
+				k += len(".and_return(")
+			case strings.HasPrefix(text[k:], ".thenReturn("):
+				k += len(".thenReturn(")
+			case strings.HasPrefix(text[k:], "{") && opener == "receive(:":
+				k = skipBlanks(text, k+1, 2)
+			default:
+				continue
+			}
+			if k >= len(text) || text[k] != '"' && text[k] != '\'' {
+				continue
+			}
+			e := strings.IndexByte(text[k+1:min(len(text), k+402)], text[k])
+			if e < 0 {
+				continue
+			}
+			vs, ve := k+1, k+1+e
+			if keepKeyword(name, text[vs:ve], true) && !wordsNoSecret(text, vs, ve, name, true) {
+				f.addSpan(ruleKeyword, vs, ve)
+			}
+		}
+	}
+}
+
+// isIdentifier reports a name of code: letters, digits and underscores, not opening with a
+// digit.
+func isIdentifier(s string) bool {
+	if s == "" || isDigitByte(s[0]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isWordByte(s[i]) {
+			return false
+		}
+	}
+	return true
 }

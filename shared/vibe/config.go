@@ -107,9 +107,13 @@ var configRules = []extraRule{
 		check: func(v string) bool { return !functionWords[strings.ToLower(v)] },
 	},
 	{
-		id:       ruleSQLPass,
-		re:       regexp.MustCompile(`(?i)\b(?:create|alter)\s+(?:user|role|login)\b[^;\n]{0,80}?\bpassword\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'";\\=]+))`),
+		id: ruleSQLPass,
+		// SQL Server's WITH PASSWORD = 'x' too, and its literal quoted again inside an
+		// EXECUTE('… ''x'' …') string (the quotes doubled, twice over when nested).
+		re:       regexp.MustCompile(`(?i)\b(?:create|alter)\s+(?:user|role|login)\b[^;\n]{0,80}?\bpassword(?:\s*=\s*|\s+)(?:N?'([^'\n]+)'|''([^'\n]+)''|''''([^'\n]+)''''|"([^"\n]+)"|([^\s'";\\=]+))`),
 		keywords: []string{"password"},
+		// A bind parameter ($1, :pw, ?) or a variable (@pw) is where the password goes.
+		check: func(v string) bool { return v != "?" && strings.IndexByte("$:@", v[0]) < 0 },
 	},
 	{
 		// SQL Server's sp_addlogin 'login', 'password' (named or by position).
@@ -402,6 +406,16 @@ var configRules = []extraRule{
 		keywords: []string{"/p:", "/pass:", "/password:", "/pwd:"},
 		// msbuild /p:Configuration=Release sets a property.
 		check: func(v string) bool { return !strings.HasPrefix(v, "/") && !strings.ContainsAny(v, "=:") },
+	},
+	{
+		// Windows tools' key material in hex after a slash option (mimikatz's /masterkey:,
+		// /ntlm:, /rc4:, /aes128:, /aes256:, /key:): an NTLM hash or a Kerberos key logs in
+		// as well as the password it came from.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`(?i)(?:^|\s)/(?:masterkey|key|ntlm|rc4|aes128|aes256|des|krbtgt)[:=]([0-9a-f]{16,256})\b`),
+		group:    1,
+		keywords: []string{"/masterkey", "/key", "/ntlm", "/rc4", "/aes128", "/aes256", "/des", "/krbtgt"},
+		check:    func(v string) bool { return hasDigitAndLetter(v) && !placeholderValue(v) },
 	},
 	{
 		// A command given an account and a password as -u user -p secret (psexec, and the

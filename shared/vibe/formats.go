@@ -133,6 +133,7 @@ var formatRules = []struct {
 	{"rdme_", `rdme_[0-9a-z]{70}`, false, nil},
 	{"-c-", `\b(?:pub|sub|sec)-c-[0-9a-z]{8}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{12}`, false, nil},
 	{"scp-", `scp-(?:live|test)-[0-9a-f]{32}`, false, nil},
+	{"S", `\bS[UAONCXP][AB][A-Z2-7]{55}`, true, nkeySeedAnchors}, // NATS NKEY seeds (nsc, nk -gen)
 }
 
 // ruleFormat names the matches of formatRules.
@@ -480,4 +481,31 @@ func checksummedToken(run string) bool {
 		}
 	}
 	return sum == uint64(crc32.ChecksumIEEE([]byte(body[:len(body)-6])))
+}
+
+// nkeySeedAnchors returns where a NATS NKEY seed may open: S, the key's type (U user, A
+// account, O operator, N server, C cluster, X curve, P a private key), A or B (the type
+// byte's low bits are zero), then 55 more base32 capitals and digits, 58 in all, none
+// before or after. "S" alone opens too many words to run the expression at each.
+func nkeySeedAnchors(c string) []int {
+	var at []int
+	for from := 0; ; {
+		i := strings.IndexByte(c[from:], 'S')
+		if i < 0 {
+			return at
+		}
+		i += from
+		from = i + 1
+		if i+58 > len(c) || i > 0 && isWordByte(c[i-1]) || strings.IndexByte("UAONCXP", c[i+1]) < 0 || c[i+2] != 'A' && c[i+2] != 'B' {
+			continue
+		}
+		k := i + 3
+		for k < i+58 && (c[k] >= 'A' && c[k] <= 'Z' || c[k] >= '2' && c[k] <= '7') {
+			k++
+		}
+		if k == i+58 && (k == len(c) || !isWordByte(c[k])) {
+			at = append(at, i)
+			from = k
+		}
+	}
 }

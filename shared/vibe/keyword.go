@@ -56,8 +56,20 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if qualifiedConstant(name) || pathSegmentName(chunk, nameStart, nameEnd) || recordFieldName(chunk, nameStart, nameEnd) || quotedPackageName(chunk, nameStart, nameEnd) || memberAccess(chunk, nameStart, nameEnd) || ternaryBranch(chunk, nameStart, nameEnd) {
 				continue // token.XOR: "…", {"go/token", "…"}, groupname:password:GID: no key's name
 			}
+			if vs, ve, ok := byteListValue(chunk, nameEnd); ok && (nameHasSecretWord(name) || keyLikeName(name) || credentialLikeName(name)) && !metadataName(name) && !digestName(name) && !strings.HasSuffix(strings.ToLower(name), "keys") {
+				f.addSpan(ruleKeyword, off+vs, off+ve) // aesKey := lorawan.AES128Key{75, 137, …}: a key's bytes
+				continue
+			}
+			if nameHasSecretWord(name) && !digestName(name) {
+				if spans := generatedListLiterals(chunk, nameEnd); len(spans) > 0 {
+					for _, sp := range spans {
+						f.addSpan(ruleKeyword, off+sp[0], off+sp[1]) // const password = ['7490…', '6732…']
+					}
+					continue
+				}
+			}
 			if !nameHasSecretWord(name) && !twoWordSecretName(chunk, nameStart, name) {
-				if !keyLikeName(name) && !credentialLikeName(name) || metadataName(name) {
+				if !keyLikeName(name) && !credentialLikeName(name) && !oauthGrantName(name) || metadataName(name) {
 					continue // private_key_path, client_id_label: about a secret, not one
 				}
 				vs, ve, ok := assignedValue(chunk, nameEnd)
@@ -89,6 +101,11 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 						f.note(ruleKeyword, chunk[vs:nameEnd]) // the value alone is what may come back
 					}
 				}
+				continue
+			}
+			if vs, ve, ok := commentedConfigValue(chunk, nameStart, nameEnd); ok && keepKeyword(name, chunk[vs:ve], true) && !wordsNoSecret(chunk, vs, ve, name, true) &&
+				(nameHasSecretWord(name) || keyedValue(name, chunk[vs:ve])) {
+				f.addSpan(ruleKeyword, off+vs, off+ve) // # password: x, a config line commented out
 				continue
 			}
 			vs, ve, ok := assignedValue(chunk, nameEnd)
@@ -150,20 +167,27 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if ws, we, ok := wrappedLiteral(chunk, vs, ve); ok {
 				vs, ve = ws, we // jwtKey := []byte("…"): the literal inside the conversion
 			}
-			quoted := vs > 0 && (strings.IndexByte("\"'`", chunk[vs-1]) >= 0 || strings.HasSuffix(chunk[:vs], "&quot;"))
+			quoted := vs > 0 && (strings.IndexByte("\"'`", chunk[vs-1]) >= 0 || strings.HasSuffix(chunk[:vs], "&quot;")) || quotedPair(chunk, nameStart, nameEnd, vs, ve)
 			if quoted && f.view != "" {
 				ve = escapedQuoteEnd(f, chunk, off, vs, ve)
 			}
 			// A query parameter's value (?userpass=x&…) is a literal as much as a config line's.
 			query := nameStart > 0 && (chunk[nameStart-1] == '?' || chunk[nameStart-1] == '&') && vs > 0 && chunk[vs-1] == '='
-			literal := quoted || query || def || configLiteral(chunk, nameStart, nameEnd, vs, ve) && !callLike.MatchString(chunk[vs:ve])
+			if ms, me, ok := valueMember(chunk, vs); ok && !quoted {
+				if keepKeyword(name, chunk[ms:me], true) && !wordsNoSecret(chunk, ms, me, name, true) {
+					f.addSpan(ruleKeyword, off+ms, off+me) // cookies[:auth_token] = { value: '…', httponly: true }
+				}
+				continue
+			}
+			usersEntry := !quoted && passwordName(name) && (usersListEntry(chunk, nameStart) || accountLabelBefore(chunk, nameStart, nameEnd)) && !lowerWordsValue(chunk[vs:ve]) && !strings.HasPrefix(chunk[vs:ve], "$")
+			literal := quoted || query || def || configLiteral(chunk, nameStart, nameEnd, vs, ve) && !callLike.MatchString(chunk[vs:ve]) || usersEntry
 			if kubectlResult(chunk, ve) {
 				continue // secret "app-tls" created: a resource's name
 			}
 			if shellValue(chunk, vs, ve) {
 				continue // LOGINPASS=`head -n1`, KEY="$HOME/.ssh/$name": computed when the line runs
 			}
-			code := !quoted && !def && codeValue(chunk, vs, ve)
+			code := !quoted && !def && !usersEntry && codeValue(chunk, vs, ve)
 			if !code && !wordsNoSecret(chunk, vs, ve, name, literal) && keepKeyword(name, chunk[vs:ve], literal) {
 				f.addSpan(ruleKeyword, off+vs, off+ve)
 			} else if code || callLike.MatchString(chunk[vs:ve]) || codeReference(chunk[vs:ve]) {
@@ -331,6 +355,15 @@ func keyedValue(name, v string) bool {
 	}
 	if authName(name) && !placeholderValue(v) && !strings.ContainsAny(v, " \t") && (isHex(v) && len(v) >= 32 || len(v) >= 16 && credentialValue(v) || symbolRandom(v)) {
 		return true // auth = "<64 hex>", AUTHORIZATION: 3f9c…: the name alone says credential
+	}
+	if keyHex(name, v) {
+		return true // 'key' => '2109D6F4…' (32 hex digits): a cipher's key, written in hex
+	}
+	if keyLikeName(name) && len(nameParts(name)) <= 2 && (gibberishValue(v) || camelGibberish(v)) {
+		return true // String key = "NtlRziLaoky78", $consumer_key = 'sltpbmzp_xmq'
+	}
+	if oauthGrantName(name) && grantValue(v) {
+		return true // authCode = "b11fc60686", oauth_verifier: 'gkflepWOFYBTXnctHNYC'
 	}
 	if len(nameParts(name)) < 2 || !keyLikeName(name) || placeholderValue(v) {
 		return false
@@ -790,6 +823,15 @@ func randomValue(v string) bool {
 // annotation (name: str = "value") are accepted too.
 func assignedValue(s string, i int) (int, int, bool) {
 	i = skipEscapedQuote(s, i, 0)
+	if i < len(s) && s[i] == '`' {
+		// `password` = 'x' (SQL's and R's quoted names): only before a quoted literal, as a
+		// Markdown code span names a field in a sentence (`password`: the account's).
+		if j := skipBlanks(s, i+1, 2); j < len(s) && (s[j] == '=' || s[j] == ':') && (j+1 >= len(s) || s[j+1] != '=') {
+			if k := skipBlanks(s, j+1, 2); k < len(s) && (s[k] == '\'' || s[k] == '"') {
+				i++
+			}
+		}
+	}
 	if i < len(s) && s[i] == '[' { // secrete[] = "…", char secret[25] = "…"
 		if j := strings.IndexByte(s[i:], ']'); j >= 0 && j < 12 {
 			i += j + 1
@@ -812,6 +854,8 @@ func assignedValue(s string, i int) (int, int, bool) {
 	switch {
 	case strings.HasPrefix(s[i:], "::="):
 		i += 3
+	case strings.HasPrefix(s[i:], "+=") && i == blank && i+2 < len(s) && s[i+2] != ' ' && s[i+2] != '\t':
+		i += 2 // TOKEN+='…': a shell appends the rest of a value split over lines
 	case strings.HasPrefix(s[i:], "===") || strings.HasPrefix(s[i:], "!=="):
 		i, comparison = i+3, true
 	case strings.HasPrefix(s[i:], "==") || strings.HasPrefix(s[i:], "!="):
@@ -917,7 +961,7 @@ func assignedValue(s string, i int) (int, int, bool) {
 	if lineStartName(s, start) {
 		// A config line (YAML, INI, .env, properties): the value is the rest of the line.
 		end := start
-		for end < len(s) && s[end] != '\n' && end-start < 200 {
+		for end < len(s) && s[end] != '\n' && end-start < 1024 {
 			end++
 		}
 		v := s[start:end]
@@ -1237,7 +1281,8 @@ func quotedLiteral(s string, i int) (int, int, bool) {
 		}
 		return i + 1, i + 1 + end, true
 	}
-	limit := min(len(s), i+402)
+	// Up to 400 characters, or 1024 of one word (a long key in base64 or hex).
+	limit := min(len(s), i+1026)
 	for k := i + 1; k < limit; k++ {
 		switch s[k] {
 		case '\\':
@@ -1246,6 +1291,11 @@ func quotedLiteral(s string, i int) (int, int, bool) {
 			}
 		case '\n':
 			return 0, 0, false
+		case ' ', '\t':
+			if k > i+401 {
+				return 0, 0, false
+			}
+			limit = min(limit, i+402)
 		case q:
 			if k+1 < limit && s[k+1] == q && k > i+1 && q == '\'' && doubledQuote(s, k) {
 				k++ // 'ab''cd': a doubled quote
@@ -1349,4 +1399,460 @@ func lowerWord(v string) bool {
 		}
 	}
 	return v != ""
+}
+
+// commentedConfigValue returns the value of a config line commented out (# password: x,
+// #   api_key = x, // token: x): the comment marker and blanks, then the name opening the
+// rest of the line, ": " or "=", and one word alone up to the line's end. Prose in a
+// comment writes words there (# password: required, # token: see below), so the value
+// must be no English word nor a name made of them (db_password), no placeholder and no
+// reference ($VAR, {{ x }}, <value>).
+func commentedConfigValue(s string, nameStart, nameEnd int) (int, int, bool) {
+	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
+	head := strings.TrimLeft(s[ls:nameStart], " \t")
+	switch {
+	case strings.HasPrefix(head, "#") && !strings.HasPrefix(head, "#!"):
+		head = strings.TrimLeft(head, "#")
+	case strings.HasPrefix(head, "//"):
+		head = head[2:]
+	default:
+		return 0, 0, false
+	}
+	if strings.Trim(head, " \t-") != "" {
+		return 0, 0, false
+	}
+	if parts := nameParts(s[nameStart:nameEnd]); len(parts) == 0 || !nameHasSecretWord(parts[len(parts)-1]) && !oneOfFold(parts[len(parts)-1], "key", "token", "secret", "pass") {
+		return 0, 0, false // # sa-token.cookie.domain=x: a setting about a token, not one
+	}
+	i := nameEnd
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	if i >= len(s) || s[i] != ':' && s[i] != '=' {
+		return 0, 0, false
+	}
+	if i+1 < len(s) && (s[i+1] == ':' || s[i+1] == '=') {
+		return 0, 0, false
+	}
+	vs := skipBlanks(s, i+1, 16)
+	if vs == i+1 && s[i] == ':' {
+		return 0, 0, false // name:value with no blank: a path or a pair, not a YAML line
+	}
+	ve := vs
+	for ve < len(s) && s[ve] != '\n' && s[ve] != '\r' && s[ve] != ' ' && s[ve] != '\t' {
+		ve++
+	}
+	le := strings.IndexByte(s[ve:], '\n')
+	if le < 0 {
+		le = len(s) - ve
+	}
+	if strings.TrimSpace(s[ve:ve+le]) != "" {
+		return 0, 0, false // more words: a sentence
+	}
+	v := strings.Trim(s[vs:ve], `"'`)
+	if len(v) < 4 || len(v) > 200 || placeholderValue(v) || strings.ContainsAny(v, "$%{}<>()[]*|;`\\") {
+		return 0, 0, false
+	}
+	if strings.IndexFunc(v, func(r rune) bool { return r >= 0x80 }) >= 0 {
+		return 0, 0, false
+	}
+	for _, p := range nameParts(v) {
+		if len(p) >= 3 && isLetters(p) && !dictWord(p) || len(p) > 0 && !isLetters(p) {
+			return vs, ve, true // a part no word is: ywjpgi, myzqui_te_sblzvmdo, s3cr3t7
+		}
+	}
+	return 0, 0, false
+}
+
+// keyHex reports the key of a cipher written in hex under the name key alone ($key, 'key'
+// =>, "key":, Key:): 32, 48, 64 or 128 hex digits, the sizes of AES-128, -192, -256 and
+// HMAC-SHA-512 keys, with digits and letters mixed. A digest has 40 (SHA-1, a commit) or a
+// name of its own (sha, hash, digest, checksum, etag).
+func keyHex(name, v string) bool {
+	if !strings.EqualFold(strings.TrimLeft(name, "$@:"), "key") {
+		return false
+	}
+	if colonHex(v) {
+		return true // '07:c2:ff:06:…': the bytes as OpenSSL prints them
+	}
+	switch len(v) {
+	case 32, 48, 64, 128:
+	default:
+		return false
+	}
+	return isHex(v) && hasDigitAndLetter(v) && countDigits(v) >= 4 && !placeholderValue(v)
+}
+
+// quotedPair reports a literal that is one NAME=value pair whole, the quote before the name
+// and the same quote right after the value: curl -d "auth_pwd=x", -F 'db_pass=x', an
+// environment list's "db_password=x". The value is a literal as much as a quoted one,
+// unless it is made of English words.
+func quotedPair(s string, nameStart, nameEnd, vs, ve int) bool {
+	if nameStart == 0 || vs != nameEnd+1 || s[nameEnd] != '=' || ve >= len(s) || ve <= vs {
+		return false
+	}
+	q := s[nameStart-1]
+	if v := s[vs:ve]; modeWord(v, false) && modeWords(v) {
+		return false // "access_token=imaginary_access_token", "secret=value": words, not one
+	}
+	return (q == '"' || q == '\'') && s[ve] == q && strings.IndexByte(s[vs:ve], q) < 0
+}
+
+// digestName reports a name with a part that names a digest, a nonce, an IV, a salt, a
+// public key or an expected value (digestParts): bytes under it are no key.
+func digestName(name string) bool {
+	for _, p := range nameParts(name) {
+		if digestParts[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// byteListValue returns the numbers of a key written as its bytes, assigned after a name at
+// s[i:]: = or :=, maybe a type ([]byte, []uint8, lorawan.AES128Key, new byte[], bytes(),
+// bytearray()), a brace or a bracket, then eight or more integers (decimal or 0x) with
+// commas, to the closing bracket or the text's end.
+func byteListValue(s string, i int) (int, int, bool) {
+	i = skipBlanks(s, i, 2)
+	switch {
+	case strings.HasPrefix(s[i:], ":="):
+		i += 2
+	case i < len(s) && s[i] == '=' && (i+1 >= len(s) || s[i+1] != '='):
+		i++
+	default:
+		return 0, 0, false
+	}
+	i = skipBlanks(s, i, 2)
+	if i < len(s) && s[i] == '[' {
+		j := i + 1
+		for j < len(s) && isDigitByte(s[j]) && j-i < 4 {
+			j++
+		}
+		if j < len(s) && s[j] == ']' {
+			i = j + 1 // []byte, [16]byte: a Go slice's or array's type
+		}
+	}
+	for k := 0; k < 3 && i < len(s) && s[i] != '{' && s[i] != '['; k++ {
+		j := i
+		for j < len(s) && (isNameByte(s[j]) || s[j] == '[' && j+1 < len(s) && s[j+1] == ']' || s[j] == ']' || s[j] == '(' || s[j] == ' ') && j-i < 40 {
+			if s[j] == '(' {
+				j++
+				break
+			}
+			j++
+		}
+		if j == i {
+			return 0, 0, false
+		}
+		i = j
+	}
+	if i >= len(s) || s[i] != '{' && s[i] != '[' {
+		return 0, 0, false
+	}
+	start, n, end := -1, 0, -1
+	seen := map[string]bool{}
+	run := true // 1, 2, 3, …: a counting sequence, test data
+	prev := ""
+	enough := func() bool { return n >= 8 && len(seen) >= 6 && !run }
+	for j := i + 1; j < len(s) && j-i < 2000; {
+		c := s[j]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',':
+			j++
+		case isDigitByte(c):
+			k := j
+			if strings.HasPrefix(s[j:], "0x") || strings.HasPrefix(s[j:], "0X") {
+				k += 2
+			}
+			for k < len(s) && (isDigitByte(s[k]) || isHexLower(s[k]) || s[k] >= 'A' && s[k] <= 'F') && k-j < 6 {
+				k++
+			}
+			if start < 0 {
+				start = j
+			}
+			num := s[j:k]
+			if prev != "" && smallNumber(num) != smallNumber(prev)+1 {
+				run = false
+			}
+			seen[num], prev = true, num
+			n++
+			end, j = k, k
+		case c == '}' || c == ']':
+			return start, end, enough()
+		default:
+			return 0, 0, false
+		}
+	}
+	return start, end, enough()
+}
+
+// smallNumber reads a decimal or 0x number of at most four digits, or -2.
+func smallNumber(v string) int {
+	base := 10
+	if strings.HasPrefix(v, "0x") || strings.HasPrefix(v, "0X") {
+		v, base = v[2:], 16
+	}
+	if v == "" || len(v) > 4 {
+		return -2
+	}
+	n := 0
+	for i := 0; i < len(v); i++ {
+		c := v[i] | 0x20
+		d := int(c - '0')
+		if c >= 'a' && c <= 'f' {
+			d = int(c-'a') + 10
+		}
+		if d < 0 || d >= base {
+			return -2
+		}
+		n = n*base + d
+	}
+	return n
+}
+
+// usersListEntry reports a name inside a users list of a server's config (nats-server's
+// users = [ {user: alice, password: x} ], also users: [ and users [), the list still open:
+// its values are bare literals, not names of code.
+func usersListEntry(s string, nameStart int) bool {
+	head := s[max(0, nameStart-400):nameStart]
+	i := strings.LastIndex(head, "users")
+	if i < 0 || i > 0 && isWordByte(head[i-1]) {
+		return false
+	}
+	rest := strings.TrimLeft(head[i+len("users"):], " \t")
+	rest = strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(rest, "="), ":"), " \t")
+	return strings.HasPrefix(rest, "[") && strings.IndexByte(rest, ']') < 0 && strings.IndexByte(rest, '{') >= 0
+}
+
+// lowerWordsValue reports a value that is an English word or a name made of them
+// (password, user_password): what code names, not a password.
+func lowerWordsValue(v string) bool {
+	v = strings.TrimRight(v, ",;}) ")
+	for _, p := range nameParts(v) {
+		if !isLetters(p) || len(p) >= 3 && !dictWord(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// oauthGrantName reports a name for what an OAuth client trades for a token: an
+// authorization code (auth_code, authorizationCode, expectedAuthCode) or a verifier
+// (oauth_verifier, code_verifier, PKCE's).
+func oauthGrantName(name string) bool {
+	parts := nameParts(name)
+	n := len(parts)
+	if n < 2 {
+		return false
+	}
+	last, prev := parts[n-1], parts[n-2]
+	return last == "code" && (prev == "auth" || prev == "authorization" || prev == "authz") ||
+		last == "verifier" && (prev == "oauth" || prev == "code")
+}
+
+// grantValue reports a value of an authorization code's or a verifier's shape: 8 to 512
+// characters of a token's alphabet, no blank, hex with a digit and a letter or letters in
+// both cases or with digits; not a placeholder nor a word.
+func grantValue(v string) bool {
+	if len(v) < 8 || len(v) > 512 || placeholderValue(v) || codeReference(v) || strings.Contains(v, "://") {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !tokenChar(v[i]) && v[i] != '=' {
+			return false
+		}
+	}
+	if isHex(v) {
+		return hasDigitAndLetter(v)
+	}
+	mixedCase := strings.ToLower(v) != v && strings.ToUpper(v) != v
+	return (mixedCase || hasDigitAndLetter(v)) && !lowerWordsValue(v) && !wordsInCamel(v)
+}
+
+// wordsInCamel reports a camel-case name whose parts are English words (authorizationCode,
+// TestCode): code, not a grant.
+func wordsInCamel(v string) bool {
+	parts := nameParts(v)
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if !isLetters(p) || len(p) >= 3 && !dictWord(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// gibberishValue reports a value no language writes: 8 to 64 letters, digits and
+// underscores, with a run of 8 or more letters fewer than one in six of which is a vowel
+// (sltpbmzp_xmq, JPQKDBLMHGREET), where English words have one in three and names of code
+// close to that; abbreviations are shorter runs (nginx_cfg, CTRL_SHIFT, xmlhttp, PasswdTtl).
+func gibberishValue(v string) bool {
+	if len(v) < 8 || len(v) > 64 || placeholderValue(v) {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !isLetter(v[i]) && !isDigitByte(v[i]) && v[i] != '_' {
+			return false
+		}
+	}
+	for _, p := range nameParts(v) { // camel case sets words apart too: PasswdTtl
+		for i := 0; i < len(p); {
+			if !isLetter(p[i]) {
+				i++
+				continue
+			}
+			j, vowels := i, 0
+			for j < len(p) && isLetter(p[j]) {
+				if strings.IndexByte("aeiouy", p[j]) >= 0 {
+					vowels++
+				}
+				j++
+			}
+			if n := j - i; n >= 8 && vowels*6 < n && p[i:j] != strings.Repeat(p[i:i+1], n) {
+				return true
+			}
+			i = j
+		}
+	}
+	return false
+}
+
+// generatedListLiterals returns the literals of a list assigned after a secret's name at
+// s[i:] (= [ or : [, up to the closing bracket on the lines that follow) that are generated:
+// hex of 16+ digits with digits and letters, or a credential's or a random value's shape.
+// A list of rules or words ('password' => ['required', 'min:8']) has none.
+func generatedListLiterals(s string, i int) [][2]int {
+	j := skipBlanks(s, skipEscapedQuote(s, i, 0), 2)
+	switch {
+	case strings.HasPrefix(s[j:], "=>"), strings.HasPrefix(s[j:], ":="):
+		j += 2
+	case j < len(s) && (s[j] == '=' || s[j] == ':') && !strings.HasPrefix(s[j:], "=="):
+		j++
+	default:
+		return nil
+	}
+	j = skipBlanks(s, j, 2)
+	if j >= len(s) || s[j] != '[' {
+		return nil
+	}
+	var spans [][2]int
+	for k := j + 1; k < len(s) && k-j < 2000; k++ {
+		c := s[k]
+		switch {
+		case c == ']':
+			return spans
+		case c == '"' || c == '\'':
+			e := strings.IndexByte(s[k+1:min(len(s), k+402)], c)
+			if e < 0 {
+				return spans
+			}
+			v := s[k+1 : k+1+e]
+			if isHex(v) && len(v) >= 16 && hasDigitAndLetter(v) || credentialValue(v) || randomValue(v) {
+				spans = append(spans, [2]int{k + 1, k + 1 + e})
+			}
+			k += e + 1
+		case c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		default:
+			return nil // a call, a variable, a number: not a list of literals
+		}
+	}
+	return spans
+}
+
+// colonHex reports 16 or more bytes written in hex with colons between them, as OpenSSL
+// and key tools print a key (07:c2:ff:06:…), digits and letters mixed.
+func colonHex(v string) bool {
+	parts := strings.Split(v, ":")
+	if len(parts) < 16 || !hasDigitAndLetter(v) {
+		return false
+	}
+	for _, p := range parts {
+		if len(p) == 0 || len(p) > 2 || !isHex(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// valueMember returns the quoted literal of the value member that opens a map assigned at
+// s[vs:] ({ value: '…', expires: 3600 }, {"value" => "…"}, { value = "…" }): Rails' cookie
+// jar and option maps keep what a name holds there.
+func valueMember(s string, vs int) (int, int, bool) {
+	if vs >= len(s) || s[vs] != '{' {
+		return 0, 0, false
+	}
+	i := skipBlanks(s, vs+1, 4)
+	q := byte(0)
+	if i < len(s) && (s[i] == '"' || s[i] == '\'' || s[i] == ':') {
+		q = s[i]
+		i++
+	}
+	if !strings.HasPrefix(s[i:], "value") {
+		return 0, 0, false
+	}
+	i += len("value")
+	if q == '"' || q == '\'' {
+		if i >= len(s) || s[i] != q {
+			return 0, 0, false
+		}
+		i++
+	}
+	i = skipBlanks(s, i, 2)
+	switch {
+	case strings.HasPrefix(s[i:], "=>"):
+		i += 2
+	case i < len(s) && (s[i] == ':' || s[i] == '='):
+		i++
+	default:
+		return 0, 0, false
+	}
+	i = skipBlanks(s, i, 2)
+	if i >= len(s) || s[i] != '"' && s[i] != '\'' {
+		return 0, 0, false
+	}
+	return quotedLiteral(s, i)
+}
+
+// camelGibberish reports 10 to 64 letters and digits in both cases with a digit, cut by
+// its capitals into three or more parts none of which is an English word (NtlRziLaoky78):
+// a generated value, where a name of code is words (myApiKey2024, HmacSha256Key).
+func camelGibberish(v string) bool {
+	if len(v) < 10 || len(v) > 64 || !allLettersDigits(v) || !hasDigitAndLetter(v) || strings.ToLower(v) == v || strings.ToUpper(v) == v || placeholderValue(v) {
+		return false
+	}
+	parts := nameParts(v)
+	if len(parts) < 3 {
+		return false
+	}
+	for _, p := range parts {
+		w := strings.TrimRight(p, "0123456789")
+		if len(w) >= 3 && dictWord(w) || len(w) == 0 {
+			return false
+		}
+		if len(w) < 3 && !isLetters(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// accountLabelBefore reports a password's label that follows an account's on its line, as
+// notes write a login (User: app / Password: x, Login:admin, Password:x): a colon after
+// the password's name and an account's label (user, username, login, account) before it.
+func accountLabelBefore(s string, nameStart, nameEnd int) bool {
+	if nameEnd >= len(s) || s[nameEnd] != ':' {
+		return false
+	}
+	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
+	head := strings.ToLower(s[max(ls, nameStart-200):nameStart])
+	for _, l := range []string{"user:", "username:", "login:", "account:", "user name:", "user :"} {
+		if i := strings.LastIndex(head, l); i >= 0 && (i == 0 || !isWordByte(head[i-1])) {
+			rest := strings.TrimSpace(head[i+len(l):])
+			return rest != "" && strings.IndexAny(rest, "=(){}") < 0
+		}
+	}
+	return false
 }

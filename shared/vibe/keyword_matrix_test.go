@@ -544,7 +544,6 @@ var matrixKnownFailures = map[string]string{
 	"xml-attribute/auth/*alnum": "a 20-character value with a single digit under auth, an attribute that only suggests a " +
 		"credential: not shaped enough like a generated one",
 	"java-setproperty/auth(snake)/*alnum": "the same value under db.auth: one digit in twenty letters reads as a word",
-	"cs-property/app_key/*alnum":          "the same under AppKey (lsYNBSJYXntgE0YHksFe)",
 	"xml-element/authorization(camel)/*punct": "an element's text holding an entity (&lt;) under authorization: the value " +
 		"check reads the entity as symbols and words",
 	"xml-element/auth(camel)/json-punct": "the same, an entity under auth inside a JSON string",

@@ -127,7 +127,7 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true
 	case len(parts) >= 2 && modeSuffixes[last] && modeWord(v, false):
 		return true
-	case len(parts) >= 2 && credentialVerbs[first] && modeWord(v, true) && !secretPart(first):
+	case len(parts) >= 2 && credentialVerbs[first] && modeWord(v, true) && !secretPart(first) && modeWords(v):
 		return true
 	case len(parts) >= 2 && quantitySuffixes[last] && !quoted && pyNumber(v):
 		return true
@@ -471,6 +471,18 @@ func modeWord(v string, lower bool) bool {
 	return true
 }
 
+// modeWords reports a mode spelled in words (disabled, email_link, on-demand): each part of
+// three letters or more an English word. A generated value set apart by dashes
+// (reset_password_token: 'zxoxwcq-shrxh-vjfqd') is none.
+func modeWords(v string) bool {
+	for _, p := range strings.FieldsFunc(v, func(r rune) bool { return r == '_' || r == '-' }) {
+		if len(p) >= 3 && !dictWord(p) {
+			return false
+		}
+	}
+	return true
+}
+
 // pyNumber reports a decimal number as code writes it (5, 259200, 60 * 60 * 24, 3_600).
 func pyNumber(v string) bool {
 	v = strings.TrimRight(v, ",; )")
@@ -618,7 +630,7 @@ func attributeMapKey(s string, nameStart int, v string) bool {
 	for k > 0 && (s[k-1] == ' ' || s[k-1] == '\n' || s[k-1] == '\t' || s[k-1] == '\r') {
 		k--
 	}
-	if k == 0 || s[k-1] != '{' {
+	if k <= 0 || s[k-1] != '{' { // k < 0: a name opening the text has no quote before it
 		return false
 	}
 	k = skipBlanksBack(s, k-1)

@@ -280,6 +280,15 @@ var extraRules = append([]extraRule{
 		matchCheck: queryCredential,
 	},
 	{
+		// A form body that opens with the OAuth code ('code=…&grant_type=authorization_code',
+		// curl -d "code=…&client_id=…"): the quote opens what a query's ? would.
+		id:      ruleURLQuery,
+		re:      regexp.MustCompile(`["']code=([0-9A-Za-z._~/+%-]{12,512})&`),
+		group:   1,
+		literal: "code=",
+		check:   func(v string) bool { return hasDigitAndLetter(v) && !placeholderValue(v) },
+	},
+	{
 		id: ruleAuthHeader,
 		// A quoted value is the value whole, to its closing quote (authorization: "Xk,4;…").
 		re:       regexp.MustCompile(`(?i)authorization["']?\s{0,3}[:=]\s{0,3}(?:"(?:` + authSchemeWords + `\s+)?([^"\s]{6,400})"|'(?:` + authSchemeWords + `\s+)?([^'\s]{6,400})'|["'\x60]?(?:` + authSchemeWords + `\s+)?([^\s"'\x60,;]{6,}))`),
@@ -293,6 +302,19 @@ var extraRules = append([]extraRule{
 		},
 	},
 	{
+		// The header set by a call, its name and its value two literals: .set('Authorization',
+		// 'Basic …'), Header.Set("Authorization", "Bearer …"), setRequestHeader(…).
+		id:       ruleAuthHeader,
+		re:       regexp.MustCompile(`(?i)authorization["']\s{0,3},\s{0,3}(?:"(?:` + authSchemeWords + `\s+)?([^"\s]{6,400})"|'(?:` + authSchemeWords + `\s+)?([^'\s]{6,400})')`),
+		keywords: []string{"authorization"},
+		check: func(v string) bool {
+			// Not the next name of a list of headers ("Authorization", "Www-Authenticate"):
+			// words are no credential unless they look generated.
+			return !authSchemes[strings.ToLower(v)] && !(codeReference(v) && countDigits(v) == 0) && !authorizationCode(v) && !placeholderValue(v) &&
+				(!identifierWords(v) || randomValue(v))
+		},
+	},
+	{
 		id:       ruleCookie,
 		re:       regexp.MustCompile(`(?i)cookie["']?[ \t]{0,3}:[ \t]{0,3}["']?([^\n"'\x60=\s][^\n"'\x60]{0,400}=[^\n"'\x60]{4,})`),
 		group:    1,
@@ -303,7 +325,7 @@ var extraRules = append([]extraRule{
 	{
 		id:         ruleCLIFlag,
 		keywords:   []string{"pass", "token", "secret", "key", "cred", "pw", "psw"},
-		re:         regexp.MustCompile(`--?(?i:(?:[a-z][a-z0-9]{0,30}[-_]){0,3}(?:password|passwd|passphrase|pass|passin|passout|pwd|pswd|pw|token|oauth2-bearer|secret|api-?key|access-?key|auth-?key|(?:private|signing|encryption|master)-?key|credentials?|requirepass)(?:[-_][\w-]{0,20})?)(?:=|\s+|\\?["'],\s*\\?(?:["']))` + secretValue),
+		re:         regexp.MustCompile(`--?(?i:(?:(?:[a-z][a-z0-9]{0,30}[-_]){0,3}(?:password|passwd|passphrase|pass|passin|passout|pwd|pswd|pw|token|oauth2-bearer|secret|api-?key|access-?key|auth-?key|(?:private|signing|encryption|master)-?key|credentials?|requirepass)|(?:[a-z][a-z0-9]{0,30}[-_]){0,2}[a-z][a-z0-9]{0,30}(?:password|passwd|passphrase|secret))(?:[-_][\w-]{0,20})?)(?:=|\s+|\\?["'],\s*\\?(?:["']))` + secretValue),
 		boundary:   true,
 		matchCheck: noSecretFlag,
 		anchors:    secretFlagAnchors,
@@ -719,7 +741,7 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if storageKey(name, v) {
 		return false // CHAT_SETTINGS_KEY = 'openvibe_chat_settings': where an entry is kept
 	}
-	if isDigits(v) && len(v) < 6 || !hasAlnum(v) || utf8.RuneCountInString(strings.Trim(v, "\"'`")) == 1 {
+	if isDigits(v) && len(v) < 6 && !(quoted && len(v) >= 5 && passwordName(name) && !sequentialDigits(v)) || !hasAlnum(v) || utf8.RuneCountInString(strings.Trim(v, "\"'`")) == 1 {
 		return false // accesskey="n": one character is no credential, and shows nothing of one
 	}
 	if colorValue(strings.Trim(v, "\"'`")) {
@@ -878,8 +900,9 @@ var (
 func nameHasSecretWord(name string) bool {
 	parts := nameParts(name)
 	found := envKeyName(name, parts)
+	owned := ownedSecret(parts) // where the credential's words start, or -1
 	for i, p := range parts {
-		if notSecretWords[p] || i == len(parts)-1 && i > 0 && (algorithmWords[p] || p == "time" || p == "timestamp") {
+		if notSecretWords[p] && !(owned > 0 && ownerWords[p] && i < owned) || i == len(parts)-1 && i > 0 && (algorithmWords[p] || p == "time" || p == "timestamp") {
 			return false // last_pass_time: when something happened to it; one_time_password is one
 		}
 		if secretWords[p] || i > 0 && secretPairs[[2]string{parts[i-1], p}] || glued(p) && !capitalizedPassWord(name, p) || p == "pat" && len(parts) > 1 {
@@ -887,6 +910,30 @@ func nameHasSecretWord(name string) bool {
 		}
 	}
 	return found
+}
+
+// ownerWords are words notSecretWords holds that, before a credential's word, say whose it
+// is rather than what about it: CertFilePassword (a certificate file's password, where
+// password_file names the file), TextEncryptionKey, EndpointKey's owner.
+var ownerWords = map[string]bool{"file": true, "text": true, "endpoint": true, "url": true, "uri": true}
+
+// ownedSecret returns where the credential's words start in a name of three parts or more
+// that ends in a word for a password or a secret, or in a secret's pair (encryption key):
+// what comes before says whose it is. It returns -1 for any other name.
+func ownedSecret(parts []string) int {
+	n := len(parts)
+	if n < 3 {
+		return -1
+	}
+	last := parts[n-1]
+	switch last {
+	case "password", "passwd", "passphrase", "pwd", "secret":
+		return n - 1
+	}
+	if secretPairs[[2]string{parts[n-2], last}] {
+		return n - 2
+	}
+	return -1
 }
 
 // envKeyName reports an environment-style name ending in KEY or AUTH (STRIPE_KEY,
@@ -1061,4 +1108,17 @@ func localDefaultCredentials(m string) bool {
 		return true
 	}
 	return false
+}
+
+// sequentialDigits reports digits that count up or down one by one or repeat one digit
+// (12345, 54321, 00000): what documentation writes for a password's place.
+func sequentialDigits(v string) bool {
+	up, down, same := true, true, true
+	for i := 1; i < len(v); i++ {
+		d := int(v[i]) - int(v[i-1])
+		up = up && (d == 1 || d == -9)
+		down = down && (d == -1 || d == 9)
+		same = same && d == 0
+	}
+	return up || down || same
 }

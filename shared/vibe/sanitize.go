@@ -210,6 +210,12 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 			lower = textLower[off:end]
 		} else {
 			lower = strings.ToLower(chunk)
+			if len(lower) != len(chunk) {
+				// Invalid UTF-8 (a decoded %80) or a letter whose lower case is longer
+				// (İ): the rules index chunk by lower's positions, so lower-case ASCII
+				// alone, byte for byte.
+				lower = asciiLower(chunk)
+			}
 			lowers = append(lowers, lower)
 		}
 		s.gitleaks.findings(ctx, chunk, lower, f.addSecret)
@@ -240,6 +246,9 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 	}
 	findDERKeys(text, f)
 	findCredentialCalls(text, f)
+	if strings.Contains(text, "receive(:") || strings.Contains(text, "thenReturn(") {
+		findStubbedSecrets(text, f)
+	}
 	findJWK(text, f)
 	findTinkKeysets(text, f)
 	findKubernetesSecrets(text, f)
@@ -249,6 +258,9 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 			lower = strings.Join(lowers, "")
 		}
 		findNameValuePairs(text, lower, f)
+	}
+	if entropy && (strings.Contains(text, "%2") || strings.Contains(text, "%3")) {
+		findPercentEncodedSecrets(text, f)
 	}
 	if entropy {
 		forEachTokenRun(text, 16, func(start, end int) {
@@ -293,6 +305,64 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 }
 
 const chunkSize = 512
+
+// findPercentEncodedSecrets masks random base64 written into a URL or a header with its +, /
+// and = percent-encoded (oauth_signature="%2BR0Mq%2FOz…%3D"): a run of token characters
+// and %2B, %2F, %3D, one of them at least, that is random once decoded. The escapes break
+// the plain runs the entropy rule reads into pieces too short to judge.
+func findPercentEncodedSecrets(text string, f *findings) {
+	escape := func(i int) bool {
+		if i+3 > len(text) || text[i] != '%' {
+			return false
+		}
+		switch text[i+1 : i+3] {
+		case "2B", "2F", "3D", "2b", "2f", "3d":
+			return true
+		}
+		return false
+	}
+	for i := 0; i < len(text); {
+		if !tokenChar(text[i]) && !escape(i) {
+			i++
+			continue
+		}
+		start, escapes := i, 0
+		for i < len(text) {
+			if escape(i) {
+				i += 3
+				escapes++
+			} else if tokenChar(text[i]) {
+				i++
+			} else {
+				break
+			}
+		}
+		if escapes == 0 || i-start < 20 {
+			continue
+		}
+		var dec strings.Builder
+		for k := start; k < i; {
+			if escape(k) {
+				switch text[k+2] | 0x20 {
+				case 'b':
+					dec.WriteByte('+')
+				case 'f':
+					dec.WriteByte('/')
+				default:
+					dec.WriteByte('=')
+				}
+				k += 3
+			} else {
+				dec.WriteByte(text[k])
+				k++
+			}
+		}
+		tok := strings.TrimRight(dec.String(), "=")
+		if len(tok) >= 20 && highEntropySecret(tok) && !idNamedValue(text, start, i) && !strings.Contains(tok, "://") {
+			f.addSpan(ruleEntropy, start, i)
+		}
+	}
+}
 
 // afterDigestPrefix reports whether the token at start follows a digest label (go.sum's h1:,
 // sha256:, sha512:): a content hash, not a secret.
