@@ -1,0 +1,47 @@
+package vibe
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestHarmlessShapes: constructs of code and build files that sit under a credential's name
+// and hold none, each beside a credential of the same construct that is still masked.
+func TestHarmlessShapes(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	kept := []struct{ name, in string }{
+		// protoc-gen-go struct tags: a wire type, the field's number, its options.
+		{"protobuf map tag", "\tLabels map[string]string `protobuf:\"bytes,4,rep,name=labels,proto3\" json:\"labels,omitempty\" protobuf_key:\"bytes,1,opt,name=key,proto3\" protobuf_val:\"bytes,2,opt,name=value,proto3\"`"},
+		{"protobuf varint key", "\tCounters map[uint32]int64 `protobuf:\"bytes,7,rep,name=counters\" protobuf_key:\"varint,1,opt,name=key\" protobuf_val:\"varint,2,opt,name=value\"`"},
+		{"protobuf fixed64 key", "Weights map[uint64]float32 `protobuf_key:\"fixed64,1,opt,name=key,proto3\" protobuf_val:\"fixed32,2,opt,name=value,proto3\"`"},
+		// Maven and Gradle coordinates whose group holds a keyword.
+		{"gradle coordinate", "    implementation 'io.webtoken:webtoken-api:0.11.2'"},
+		{"gradle runtime coordinate", "runtimeOnly \"dev.opensecret:opensecret-jackson:0.9.0\" // or opensecret-gson"},
+		{"maven coordinate in prose", "add the `org.webtoken:webtoken-gson` artifact to your build"},
+		{"coordinate with classifier", "compile 'com.vaultsecret:vault-api:1.0.3:sources'"},
+		{"maven artifact element", "<artifact>org.secretkeeper:keeper-core:1.4</artifact>"},
+	}
+	for _, tc := range kept {
+		t.Run("kept/"+tc.name, func(t *testing.T) {
+			out := san.NewSession(SessionHints{}).SanitizeText(tc.in)
+			require.Equal(t, tc.in, out)
+		})
+	}
+	masked := []struct{ name, in, secret string }{
+		{"go struct field holding a token", "\tcfg := Config{Token: \"Qm7xT2vR9kL4pZ1wN8cB5yH3\"} // `protobuf:\"bytes,1,opt,name=token\"`", "Qm7xT2vR9kL4pZ1wN8cB5yH3"},
+		{"struct tag default that is a secret", "\tKey string `default:\"Hq8xWm2RzP4kT9vL3nQ7\" protobuf:\"bytes,2,opt,name=key\"`", "Hq8xWm2RzP4kT9vL3nQ7"},
+		{"properties key: value without blank", "app.jwt.token:Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
+		{"dotted name that is no coordinate", "com.acme.token:Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
+		{"gradle property holding a token", "ossrhToken=Vb7Nq2Lx9Tz4Kp8Wm3Rj", "Vb7Nq2Lx9Tz4Kp8Wm3Rj"},
+	}
+	for _, tc := range masked {
+		t.Run("masked/"+tc.name, func(t *testing.T) {
+			out := san.NewSession(SessionHints{}).SanitizeText(tc.in)
+			require.NotContains(t, out, tc.secret)
+			require.True(t, strings.Contains(out, "[redacted"), out)
+		})
+	}
+}
