@@ -74,3 +74,52 @@ func mavenCoordinate(s string, nameStart, nameEnd int) bool {
 	}
 	return false
 }
+
+// lookupRoleWords name what a key constant's entry is, the word before its KEY
+// (SESSION_DEF_KEY, GRPC_PORT_ENV_KEY, DUBBO_APPLICATION_KEY, SET_ONCE_QUEUE_KEY): such a
+// constant holds the name an entry is looked up by, whatever the words before it say.
+var lookupRoleWords = map[string]bool{"def": true, "default": true, "env": true, "property": true, "prop": true,
+	"props": true, "attr": true, "attribute": true, "param": true, "params": true, "parameter": true, "field": true,
+	"header": true, "data": true, "queue": true, "resource": true, "application": true, "config": true, "conf": true,
+	"cfg": true, "option": true, "options": true, "context": true, "ctx": true, "extra": true, "arg": true,
+	"argument": true, "bundle": true, "intent": true, "meta": true, "metadata": true, "model": true, "entity": true,
+	"item": true, "message": true, "msg": true, "label": true, "column": true, "attr_": true, "request": true,
+	"response": true, "result": true, "event": true, "node": true, "element": true, "all": true, "list": true}
+
+// roleKeyConstant reports an upper-case constant for a lookup key whose word before KEY
+// says what the entry is (SESSION_DEF_KEY = "_session", GRPC_PORT_PROPERTY_KEY =
+// "csp.sentinel.grpc.server.port", LOG_CONFIG_ENV_KEY = "CSP_SENTINEL_CONFIG_FILE",
+// CREDENTIAL_ALL_KEY = "_allCredentials"): its value is an identifier of words and short
+// abbreviations, each part letters with at most two digits, where a credential is random.
+// A name for a password is left to the other rules.
+func roleKeyConstant(name, v string) bool {
+	if len(name) < 7 || !strings.HasSuffix(name, "KEY") || name != strings.ToUpper(name) || passwordName(name) {
+		return false
+	}
+	parts := nameParts(name)
+	if len(parts) < 2 || parts[len(parts)-1] != "key" || !lookupRoleWords[parts[len(parts)-2]] {
+		return false
+	}
+	v = strings.Trim(v, "\"'`")
+	if len(v) < 2 || len(v) > 80 || randomValue(v) {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !isLetter(c) && !isDigitByte(c) && strings.IndexByte("_-.:$", c) < 0 {
+			return false
+		}
+	}
+	words := nameParts(strings.Trim(v, "_-.:$"))
+	dict := 0
+	for _, w := range words {
+		if countDigits(w) > 2 || !dictWord(w) && (len(w) > 12 || !isLetters(strings.TrimRight(w, "0123456789"))) {
+			return false
+		}
+		if dictWord(w) {
+			dict++
+		}
+	}
+	// One part that is no word (mysecretkey) is what a weak key looks like; an identifier
+	// shows its parts (_session, resA, grpc.server.port) or is words.
+	return len(words) > 1 || dict == 1 || len(words) == 1 && (v[0] == '_' || v[0] == '$')
+}

@@ -23,6 +23,15 @@ func TestHarmlessShapes(t *testing.T) {
 		{"maven coordinate in prose", "add the `org.webtoken:webtoken-gson` artifact to your build"},
 		{"coordinate with classifier", "compile 'com.vaultsecret:vault-api:1.0.3:sources'"},
 		{"maven artifact element", "<artifact>org.secretkeeper:keeper-core:1.4</artifact>"},
+		// Constants naming the key an entry is looked up by: the word before KEY says what the
+		// entry is, the value is an identifier of words and abbreviations.
+		{"default key constant", `public static final String CART_DEF_KEY = "_cart";`},
+		{"credential default key", `public static final String AUTH_TOKEN_DEF_KEY = "_authToken";`},
+		{"property key constant", `private static final String METRICS_PORT_PROPERTY_KEY = "acme.metrics.http.port";`},
+		{"environment key constant", `static final String LOG_DIR_ENV_KEY = "ACME_LOG_DIR";`},
+		{"application key constant", `public static final String ORDER_APPLICATION_KEY = "orderApplication";`},
+		{"jquery data key", `var TOOLTIP_DATA_KEY = 'ui.tooltip';`},
+		{"queue key constant", `const RETRY_QUEUE_KEY = "__rtq";`},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -36,6 +45,10 @@ func TestHarmlessShapes(t *testing.T) {
 		{"properties key: value without blank", "app.jwt.token:Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
 		{"dotted name that is no coordinate", "com.acme.token:Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
 		{"gradle property holding a token", "ossrhToken=Vb7Nq2Lx9Tz4Kp8Wm3Rj", "Vb7Nq2Lx9Tz4Kp8Wm3Rj"},
+		{"random value under a role key", `SIGNING_DEF_KEY = "Qm7xT2vR9kL4pZ1wN8cB"`, "Qm7xT2vR9kL4pZ1wN8cB"},
+		{"one glued word under a default key", `DEFAULT_KEY = "hunterkey"`, "hunterkey"},
+		{"session key is key material", `WEB_SESSION_KEY = "session_admin_secret"`, "session_admin_secret"},
+		{"laravel key under an env key", `APP_ENV_KEY = "base64:Xk29fQz81LmPq7RwHj3kLm9"`, "Xk29fQz81LmPq7RwHj3kLm9"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
