@@ -1,6 +1,9 @@
 package vibe
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // harmlessNameShape reports a name found by the keyword-assignment rule that stands in a
 // construct of code or build files holding no credential, whatever follows: a Go struct
@@ -122,4 +125,84 @@ func roleKeyConstant(name, v string) bool {
 	// One part that is no word (mysecretkey) is what a weak key looks like; an identifier
 	// shows its parts (_session, resA, grpc.server.port) or is words.
 	return len(words) > 1 || dict == 1 || len(words) == 1 && (v[0] == '_' || v[0] == '$')
+}
+
+// messageText reports a value that is a sentence or a label of a user interface, not a
+// credential: words in a script other than Latin ('トークンを追加', 'Παρακαλώ συμπληρώστε
+// τον κωδικό'), two or more words with a Latin letter carrying a diacritic ('Le salon est
+// protégé par un mot de passe', 'Wejdź do pokoju'), two or more words around a format
+// verb ('Sala "%s" é protegida por senha.', 'Password for {0}'), or three or more words
+// ending as a sentence ends ('Por favor, repita sua senha.'). No word may look generated
+// (a passphrase of words and a random run stays masked), and a passphrase of plain ASCII
+// words without a sentence's end is left to the other rules.
+func messageText(v string) bool {
+	v = strings.TrimSpace(v)
+	if len(v) < 4 || len(v) > 400 {
+		return false
+	}
+	nonLatin, diacritic, digits := 0, 0, 0
+	for _, r := range v {
+		switch {
+		case r >= 0x370 && unicode.IsLetter(r):
+			nonLatin++
+		case r >= 0xC0 && r < 0x250 && unicode.IsLetter(r):
+			diacritic++
+		case r >= '0' && r <= '9':
+			digits++
+		}
+	}
+	words := strings.Fields(v)
+	plain := 0
+	for _, w := range words {
+		t := strings.Trim(w, `"'.,;:!?()`)
+		if randomValue(t) || symbolRandom(w) {
+			return false
+		}
+		if t != "" && strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' && r != '\'' }) < 0 {
+			plain++
+		}
+	}
+	if digits > len(words) {
+		return false // numbers among the words: a code, a date, a version
+	}
+	if nonLatin >= 2 {
+		return true
+	}
+	if plain*2 < len(words) {
+		return false // most words are words of letters
+	}
+	if len(words) < 2 {
+		return false
+	}
+	if diacritic > 0 || messageVerb(v) {
+		return true
+	}
+	last := v[len(v)-1]
+	return len(words) >= 3 && (last == '.' || last == '!' || last == '?') && isUpperByte(v[0]) && !strings.HasSuffix(v, "..")
+}
+
+// messageVerb reports a printf verb (%s, %d, %@, %1$s) or a numbered or named placeholder
+// ({0}, {name}) in a message template.
+func messageVerb(v string) bool {
+	for i := 0; i+1 < len(v); i++ {
+		if i > 0 && strings.IndexByte(" \"'(", v[i-1]) < 0 {
+			continue // a verb stands apart from the words: gfl%9d is no template
+		}
+		switch v[i] {
+		case '%':
+			j := i + 1
+			for j < len(v) && (isDigitByte(v[j]) || v[j] == '$' || v[j] == '-' || v[j] == '.') {
+				j++
+			}
+			if j < len(v) && strings.IndexByte("sdifu@", v[j]) >= 0 && (j+1 == len(v) || !isLetter(v[j+1])) {
+				return true
+			}
+		case '{':
+			j := strings.IndexByte(v[i:], '}')
+			if j > 1 && j < 20 && identifierWords(v[i+1:i+j]) || j > 1 && j < 4 && isDigits(v[i+1:i+j]) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -32,6 +32,14 @@ func TestHarmlessShapes(t *testing.T) {
 		{"application key constant", `public static final String ORDER_APPLICATION_KEY = "orderApplication";`},
 		{"jquery data key", `var TOOLTIP_DATA_KEY = 'ui.tooltip';`},
 		{"queue key constant", `const RETRY_QUEUE_KEY = "__rtq";`},
+		// Messages of a user interface under a credential's name, in any language.
+		{"french message with a format verb", `		'joinRoomPassword' : 'La salle "%s" demande un mot de passe.',`},
+		{"russian message", `  "PASSWORD_TOO_SHORT": "Пароль слишком короткий",`},
+		{"japanese label", `"token_expired" = "トークンの有効期限が切れました";`},
+		{"chinese label", `'resetPassword': '重置密码',`},
+		{"spanish sentence in ascii", `  "NEW_PASSWORD_REQUIRED": "Por favor, escriba su nueva clave.",`},
+		{"polish label", `  userPassword: 'Hasło użytkownika',`},
+		{"english template", `api_token_expired = "Token for {account} has expired"`},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -49,6 +57,10 @@ func TestHarmlessShapes(t *testing.T) {
 		{"one glued word under a default key", `DEFAULT_KEY = "hunterkey"`, "hunterkey"},
 		{"session key is key material", `WEB_SESSION_KEY = "session_admin_secret"`, "session_admin_secret"},
 		{"laravel key under an env key", `APP_ENV_KEY = "base64:Xk29fQz81LmPq7RwHj3kLm9"`, "Xk29fQz81LmPq7RwHj3kLm9"},
+		{"passphrase of words", `password = "correct horse battery staple"`, "correct horse battery staple"},
+		{"capitalised passphrase", `db_password = "Violet anchor mellow trumpet"`, "Violet anchor mellow trumpet"},
+		{"accented word beside a random one", `password: "Contraseña Xk29fQz81LmPq7"`, "Xk29fQz81LmPq7"},
+		{"format verb beside a random run", `secret = "%s Vb7Nq2Lx9Tz4Kp8Wm3Rj"`, "Vb7Nq2Lx9Tz4Kp8Wm3Rj"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
