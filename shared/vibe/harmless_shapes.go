@@ -206,3 +206,34 @@ func messageVerb(v string) bool {
 	}
 	return false
 }
+
+// camelWords reports an identifier written in camel or Pascal case whose parts are English
+// words, short abbreviations among them (keyEquivalentModifierMask, getOpenRowID,
+// CheckBoxGlyphPathConverter): a name of code, where a key's case changes at random.
+func camelWords(v string) bool {
+	if len(v) < 6 || len(v) > 80 {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !isLetter(v[i]) && !isDigitByte(v[i]) {
+			return false
+		}
+	}
+	parts := nameParts(v)
+	if len(parts) < 2 {
+		return false
+	}
+	dict := 0
+	for _, p := range parts {
+		w := strings.TrimRight(p, "0123456789")
+		switch {
+		case len(p)-len(w) > 2 || !isLetters(w):
+			return false
+		case dictWord(w):
+			dict++
+		case len(w) > 3:
+			return false // a part no word is and no abbreviation: a random run's
+		}
+	}
+	return dict >= 2 && dict*3 >= len(parts)*2
+}

@@ -40,6 +40,10 @@ func TestHarmlessShapes(t *testing.T) {
 		{"spanish sentence in ascii", `  "NEW_PASSWORD_REQUIRED": "Por favor, escriba su nueva clave.",`},
 		{"polish label", `  userPassword: 'Hasło użytkownika',`},
 		{"english template", `api_token_expired = "Token for {account} has expired"`},
+		// Names of code under a bare key: camel-case words with short abbreviations.
+		{"babel class member key", `u(h,[{key:"getOpenTabID",value:function(){return this._openTabID}},{key:"getLastRowID",value:function(){return 1}}])`},
+		{"xcode storyboard modifier mask", `<menuItem title="Copy" keyEquivalent="c" id="x3v-GZ-iWM"><modifierMask key="keyEquivalentModifierMask"/></menuItem>`},
+		{"xaml resource key", `<local:BorderThicknessToMarginConverter x:Key="BorderThicknessToMarginConverter" />`},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -61,6 +65,9 @@ func TestHarmlessShapes(t *testing.T) {
 		{"capitalised passphrase", `db_password = "Violet anchor mellow trumpet"`, "Violet anchor mellow trumpet"},
 		{"accented word beside a random one", `password: "Contraseña Xk29fQz81LmPq7"`, "Xk29fQz81LmPq7"},
 		{"format verb beside a random run", `secret = "%s Vb7Nq2Lx9Tz4Kp8Wm3Rj"`, "Vb7Nq2Lx9Tz4Kp8Wm3Rj"},
+		{"random key in an attribute", `<add key="Xk29fQz81LmPq7RwHj3k"/>`, "Xk29fQz81LmPq7RwHj3k"},
+		{"random camel-case run under key", `{key: "aKdFhQpWmZxTrYvBnGcS"}`, "aKdFhQpWmZxTrYvBnGcS"},
+		{"words under an api key name", `{apiKey: "getOpenTabKey2024xQ"}`, "getOpenTabKey2024xQ"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {

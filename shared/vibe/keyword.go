@@ -326,8 +326,8 @@ func passwordWord(name string) bool {
 // keys.
 func keyedValue(name, v string) bool {
 	v = strings.Trim(v, `"'`+"`")
-	if codeReference(v) {
-		return false // auth = ENV['AUTH'], credentials: config.credentials
+	if codeReference(v) || strings.EqualFold(name, "key") && camelWords(v) {
+		return false // auth = ENV['AUTH'], credentials: config.credentials, key="keyEquivalentModifierMask"
 	}
 	if randomValue(v) || keyLikeName(name) && symbolRandom(v) && !placeholderValue(v) {
 		return true // (a generated password with symbols: app_key = "Hq8(x]{Lm;4v.<Z>?")
