@@ -237,3 +237,25 @@ func camelWords(v string) bool {
 	}
 	return dict >= 2 && dict*3 >= len(parts)*2
 }
+
+// harmlessValue reports a value under a credential's name that is a construct holding none.
+func harmlessValue(name, v string) bool {
+	return publicAPIEntry(v)
+}
+
+// publicAPIEntry reports the value side of a line of a .NET PublicAPI.Shipped.txt or
+// PublicAPI.Unshipped.txt file, which Roslyn's public API analyzer writes for every
+// constant and enum member: a number, then " -> " and the member's type
+// (Win32ErrorCode.NERR_PasswordExpired = 2242 -> PInvoke.Win32ErrorCode).
+func publicAPIEntry(v string) bool {
+	num, typ, ok := strings.Cut(strings.TrimSpace(v), " -> ")
+	if !ok || !isDigits(strings.TrimPrefix(num, "-")) || typ == "" || len(typ) > 200 {
+		return false
+	}
+	for i := 0; i < len(typ); i++ {
+		if c := typ[i]; !isLetter(c) && !isDigitByte(c) && strings.IndexByte("._<>?!", c) < 0 {
+			return false
+		}
+	}
+	return isLetter(typ[0])
+}

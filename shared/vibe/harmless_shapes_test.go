@@ -44,6 +44,11 @@ func TestHarmlessShapes(t *testing.T) {
 		{"babel class member key", `u(h,[{key:"getOpenTabID",value:function(){return this._openTabID}},{key:"getLastRowID",value:function(){return 1}}])`},
 		{"xcode storyboard modifier mask", `<menuItem title="Copy" keyEquivalent="c" id="x3v-GZ-iWM"><modifierMask key="keyEquivalentModifierMask"/></menuItem>`},
 		{"xaml resource key", `<local:BorderThicknessToMarginConverter x:Key="BorderThicknessToMarginConverter" />`},
+		// .NET PublicAPI.Shipped.txt: a constant or enum member, its number, its type.
+		{"public api enum member", "Acme.Vault.SecretKind.MasterPassword = 4 -> Acme.Vault.SecretKind"},
+		{"public api constant", "const Acme.Crypto.Native.BCRYPT_KEY_DATA_BLOB_MAGIC = 1296188491 -> uint"},
+		{"public api status code", "Acme.Native.NtStatus.STATUS_WRONG_PASSWORD = 3221225578 -> Acme.Native.NtStatus"},
+		{"public api private magic", "Acme.Crypto.Native.KeyBlobMagic.ECDSA_PRIVATE_P256_MAGIC = 844317509 -> Acme.Crypto.Native.KeyBlobMagic"},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -68,6 +73,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"random key in an attribute", `<add key="Xk29fQz81LmPq7RwHj3k"/>`, "Xk29fQz81LmPq7RwHj3k"},
 		{"random camel-case run under key", `{key: "aKdFhQpWmZxTrYvBnGcS"}`, "aKdFhQpWmZxTrYvBnGcS"},
 		{"words under an api key name", `{apiKey: "getOpenTabKey2024xQ"}`, "getOpenTabKey2024xQ"},
+		{"number then a comment arrow", `SECRET_TOKEN = 3948572839 # -> rotate monthly`, "3948572839"},
+		{"password then an arrow", `MASTER_PASSWORD = Qm7xT2vR9kL4 -> vault`, "Qm7xT2vR9kL4"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {

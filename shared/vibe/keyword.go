@@ -326,7 +326,7 @@ func passwordWord(name string) bool {
 // keys.
 func keyedValue(name, v string) bool {
 	v = strings.Trim(v, `"'`+"`")
-	if codeReference(v) || strings.EqualFold(name, "key") && camelWords(v) {
+	if codeReference(v) || strings.EqualFold(name, "key") && camelWords(v) || harmlessValue(name, v) {
 		return false // auth = ENV['AUTH'], credentials: config.credentials, key="keyEquivalentModifierMask"
 	}
 	if randomValue(v) || keyLikeName(name) && symbolRandom(v) && !placeholderValue(v) {

@@ -706,7 +706,7 @@ func isUpperByte(c byte) bool { return c >= 'A' && c <= 'Z' }
 // value is a literal; an unquoted one may be code (token := getToken()).
 func keepKeyword(name, value string, quoted bool) bool {
 	v := strings.TrimSpace(value)
-	if v == "" || placeholderValue(v) && !leetPassword(name, v) || placeholderValue(strings.TrimLeft(strings.TrimRight(v, "!?):,;]"), "&*")) && !leetPassword(name, v) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || echoedName(name, v) || lookupKeyName(name, v) || roleKeyConstant(name, v) || betweenLiterals(value) || envVarNameValue(name, v) {
+	if v == "" || placeholderValue(v) && !leetPassword(name, v) || placeholderValue(strings.TrimLeft(strings.TrimRight(v, "!?):,;]"), "&*")) && !leetPassword(name, v) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || echoedName(name, v) || lookupKeyName(name, v) || roleKeyConstant(name, v) || harmlessValue(name, v) || betweenLiterals(value) || envVarNameValue(name, v) {
 		return false // String!, Int? : GraphQL, Kotlin and Swift types
 	}
 
