@@ -240,7 +240,7 @@ func camelWords(v string) bool {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v)
+	return publicAPIEntry(v) || typeExpression(v)
 }
 
 // publicAPIEntry reports the value side of a line of a .NET PublicAPI.Shipped.txt or
@@ -258,4 +258,59 @@ func publicAPIEntry(v string) bool {
 		}
 	}
 	return isLetter(typ[0])
+}
+
+// graphQLScalars are the built-in scalar types of GraphQL, and the names of strings other
+// schema languages write with a ! or ? after them.
+var graphQLScalars = map[string]bool{"String": true, "Int": true, "Float": true, "Boolean": true, "ID": true}
+
+// typeExpression reports a type written where a value would stand, in a TypeScript,
+// Kotlin, Swift or GraphQL annotation: a generic (Maybe<Scalars['String']>, Array<IError>),
+// a type's name marked as an array, optional or required (AnalysisTokenChar[], Word?,
+// String! @isUnique), or a name of English words in Pascal case closing a parameter list or
+// a statement (secret: SecretKey), token: AuthToken;). An unquoted password in a config
+// file has none of these marks.
+func typeExpression(v string) bool {
+	v = strings.TrimSpace(v)
+	if i := strings.Index(v, " @"); i > 0 {
+		v = strings.TrimSpace(v[:i]) // String! @isUnique: a GraphQL directive after the type
+	}
+	closed := false
+	for {
+		t := strings.TrimRight(v, ":")
+		if t != v && strings.HasSuffix(t, ")") {
+			v = t
+		}
+		if n := len(v); n > 1 && (v[n-1] == ')' || v[n-1] == ';') {
+			v, closed = v[:n-1], true
+			continue
+		}
+		break
+	}
+	v = strings.TrimRight(v, ",")
+	if len(v) < 2 || !isUpperByte(v[0]) {
+		return false
+	}
+	if i := strings.IndexByte(v, '<'); i > 0 && v[len(v)-1] == '>' {
+		for j := i; j < len(v); j++ {
+			if c := v[j]; !isLetter(c) && !isDigitByte(c) && strings.IndexByte("<>[]'\" ,.|?!_", c) < 0 {
+				return false
+			}
+		}
+		return allLettersDigits(v[:i])
+	}
+	marked, suffix := false, ""
+	for _, suf := range []string{"[]", "?", "!"} {
+		if t, ok := strings.CutSuffix(v, suf); ok {
+			v, marked, suffix = t, true, suf
+			break
+		}
+	}
+	if !allLettersDigits(v) {
+		return false
+	}
+	if marked && (graphQLScalars[v] || suffix != "!" && dictWord(v)) {
+		return true // Hunter! is a password's shape; String! and Word? are types
+	}
+	return (marked || closed) && camelWords(v)
 }

@@ -49,6 +49,14 @@ func TestHarmlessShapes(t *testing.T) {
 		{"public api constant", "const Acme.Crypto.Native.BCRYPT_KEY_DATA_BLOB_MAGIC = 1296188491 -> uint"},
 		{"public api status code", "Acme.Native.NtStatus.STATUS_WRONG_PASSWORD = 3221225578 -> Acme.Native.NtStatus"},
 		{"public api private magic", "Acme.Crypto.Native.KeyBlobMagic.ECDSA_PRIVATE_P256_MAGIC = 844317509 -> Acme.Crypto.Native.KeyBlobMagic"},
+		// Types where a value would stand: TypeScript, Kotlin, Swift, GraphQL.
+		{"graphql codegen field", "  stripeToken: Maybe<Scalars['String']>;"},
+		{"graphql codegen list", "  apiSecrets: Maybe<Array<Maybe<Scalars['String']>>>;"},
+		{"typescript parameter type", "  public async verify(token: string, secret: SigningKey): Promise<boolean> {"},
+		{"typescript generic field", "  resetPasswordErrors: Array<FieldError>;"},
+		{"graphql schema field", "  password: String! @hidden"},
+		{"kotlin nullable field", "    lastToken: Phrase?,"},
+		{"typescript array type", "  token_filters: AnalysisTokenFilter[]"},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -75,6 +83,9 @@ func TestHarmlessShapes(t *testing.T) {
 		{"words under an api key name", `{apiKey: "getOpenTabKey2024xQ"}`, "getOpenTabKey2024xQ"},
 		{"number then a comment arrow", `SECRET_TOKEN = 3948572839 # -> rotate monthly`, "3948572839"},
 		{"password then an arrow", `MASTER_PASSWORD = Qm7xT2vR9kL4 -> vault`, "Qm7xT2vR9kL4"},
+		{"unquoted yaml password of words", "db:\n  password: MySecretPass\n", "MySecretPass"},
+		{"unquoted password with a bang", "secret: Hunter!", "Hunter!"},
+		{"token closing a statement", "token: Qx7Rt9Lm2Wp;", "Qx7Rt9Lm2Wp"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
