@@ -314,3 +314,50 @@ func typeExpression(v string) bool {
 	}
 	return (marked || closed) && camelWords(v)
 }
+
+// buildSecretKeys are the keys of a BuildKit secret's or an SSH mount's specification.
+var buildSecretKeys = map[string]bool{"id": true, "src": true, "source": true, "env": true, "type": true,
+	"target": true, "dst": true, "required": true, "mode": true, "uid": true, "gid": true}
+
+// buildSecretSpec reports the value of docker build's --secret (and podman's, buildah's, a
+// Dockerfile's RUN --mount=type=secret): comma-separated key=value pairs opening with the
+// secret's id, type, source or variable (id=npmrc,src=$HOME/.npmrc, id=GIT_AUTH_TOKEN,env=
+// GIT_AUTH_TOKEN): where the secret is read from and the name it is mounted under, never
+// the secret.
+func buildSecretSpec(v string) bool {
+	v = strings.TrimLeft(v, "= \t\"',\\")
+	v = strings.TrimRight(v, "\"'\\")
+	if v == "" || strings.IndexByte(v, '=') < 0 {
+		return false
+	}
+	for _, f := range strings.Split(v, ",") {
+		k, val, ok := strings.Cut(f, "=")
+		if !ok || !buildSecretKeys[strings.ToLower(k)] || randomValue(val) {
+			return false // id=Xk29fQz81LmPq7Rw: a generated value, whatever its key
+		}
+	}
+	return true
+}
+
+// listedFlagValue returns the value after a flag written as an element of an argument list
+// (['--secret', 'id=npmrc,src=…'], ["--token", "…"]): the next quoted element.
+func listedFlagValue(s string, nameEnd int) string {
+	i := nameEnd
+	if i >= len(s) || s[i] != '\'' && s[i] != '"' {
+		return ""
+	}
+	q := s[i]
+	i = skipBlanks(s, i+1, 2)
+	if i >= len(s) || s[i] != ',' {
+		return ""
+	}
+	i = skipBlanks(s, i+1, 4)
+	if i >= len(s) || s[i] != q {
+		return ""
+	}
+	e := strings.IndexByte(s[i+1:min(len(s), i+200)], q)
+	if e < 0 {
+		return ""
+	}
+	return s[i+1 : i+1+e]
+}

@@ -57,6 +57,10 @@ func TestHarmlessShapes(t *testing.T) {
 		{"graphql schema field", "  password: String! @hidden"},
 		{"kotlin nullable field", "    lastToken: Phrase?,"},
 		{"typescript array type", "  token_filters: AnalysisTokenFilter[]"},
+		// BuildKit secret specifications: where a secret is read from, the id it is mounted as.
+		{"buildx secret from a file", "docker buildx build --secret id=npmrc,src=.npmrc -t web ."},
+		{"build secret from the environment", "docker build --secret=id=gh,env=GH_TOKEN ."},
+		{"secret flag in an argument list", "args.push('--secret', 'id=NPM_TOKEN,src=.npmrc');"},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -86,6 +90,9 @@ func TestHarmlessShapes(t *testing.T) {
 		{"unquoted yaml password of words", "db:\n  password: MySecretPass\n", "MySecretPass"},
 		{"unquoted password with a bang", "secret: Hunter!", "Hunter!"},
 		{"token closing a statement", "token: Qx7Rt9Lm2Wp;", "Qx7Rt9Lm2Wp"},
+		{"random id after a secret flag", "tool --secret id=Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
+		{"secret flag with a value", "vault write auth/app --secret Qm7xT2vR9kL4pZ1w", "Qm7xT2vR9kL4pZ1w"},
+		{"token flag in an argument list", "args.push('--token', 'Vb7Nq2Lx9Tz4Kp8Wm3Rj');", "Vb7Nq2Lx9Tz4Kp8Wm3Rj"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {

@@ -586,8 +586,8 @@ func noSecretFlag(match string) bool {
 		if w := strings.TrimSpace(flag[i:]); flagProse[w] || functionWords[w] {
 			return false // "Using --password via the CLI is insecure": a flag named in prose
 		}
-		if secretNameValue(strings.Trim(match[i:], "= \t\"'")) {
-			return false // gcloud secrets versions access latest --secret=db-password
+		if secretNameValue(strings.Trim(match[i:], "= \t\"'")) || buildSecretSpec(match[i:]) {
+			return false // gcloud secrets versions access latest --secret=db-password, --secret id=npmrc,src=…
 		}
 		flag = flag[:i]
 	}
