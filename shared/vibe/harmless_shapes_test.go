@@ -61,6 +61,10 @@ func TestHarmlessShapes(t *testing.T) {
 		{"buildx secret from a file", "docker buildx build --secret id=npmrc,src=.npmrc -t web ."},
 		{"build secret from the environment", "docker build --secret=id=gh,env=GH_TOKEN ."},
 		{"secret flag in an argument list", "args.push('--secret', 'id=NPM_TOKEN,src=.npmrc');"},
+		// IAM policies' actions: a service's prefix and an API action.
+		{"iam actions in a policy", "\"Action\": [\n  \"secretsmanager:GetSecretValue\",\n  \"secretsmanager:DescribeSecret\"\n]"},
+		{"iam wildcard actions", "\"Action\": [\n  \"secretsmanager:List*\",\n  \"secretsmanager:Get*\"\n]"},
+		{"iam actions named by operation", `    "AdminSetUserPassword": "cognito-idp:AdminSetUserPassword",`},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -93,6 +97,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"random id after a secret flag", "tool --secret id=Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
 		{"secret flag with a value", "vault write auth/app --secret Qm7xT2vR9kL4pZ1w", "Qm7xT2vR9kL4pZ1w"},
 		{"token flag in an argument list", "args.push('--token', 'Vb7Nq2Lx9Tz4Kp8Wm3Rj');", "Vb7Nq2Lx9Tz4Kp8Wm3Rj"},
+		{"user and a password of words", `credentials: "deploy:HunterRiverStone"`, "HunterRiverStone"},
+		{"service and a random token", `auth_token = "svc:Xk29fQz81LmPq7Rw"`, "Xk29fQz81LmPq7Rw"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
