@@ -65,6 +65,10 @@ func TestHarmlessShapes(t *testing.T) {
 		{"iam actions in a policy", "\"Action\": [\n  \"secretsmanager:GetSecretValue\",\n  \"secretsmanager:DescribeSecret\"\n]"},
 		{"iam wildcard actions", "\"Action\": [\n  \"secretsmanager:List*\",\n  \"secretsmanager:Get*\"\n]"},
 		{"iam actions named by operation", `    "AdminSetUserPassword": "cognito-idp:AdminSetUserPassword",`},
+		// Pygments and prompt_toolkit styles: token types mapped to classes and colours.
+		{"prompt toolkit style", `    Token.Toolbar.Status.Pending: "status-toolbar.pending",`},
+		{"pygments style colours", `    Token.Menu.Completions.Meta: "bg:#448888 #ffffff",`},
+		{"pygments style class", "style = {Token.Output.Header: 'output.header', Token.Output.EvenRow: 'output.even-row'}"},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -99,6 +103,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"token flag in an argument list", "args.push('--token', 'Vb7Nq2Lx9Tz4Kp8Wm3Rj');", "Vb7Nq2Lx9Tz4Kp8Wm3Rj"},
 		{"user and a password of words", `credentials: "deploy:HunterRiverStone"`, "HunterRiverStone"},
 		{"service and a random token", `auth_token = "svc:Xk29fQz81LmPq7Rw"`, "Xk29fQz81LmPq7Rw"},
+		{"token member of a config", `    config.Token: "Vb7Nq2Lx9Tz4Kp8Wm3Rj",`, "Vb7Nq2Lx9Tz4Kp8Wm3Rj"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
