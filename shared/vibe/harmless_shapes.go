@@ -240,7 +240,7 @@ func camelWords(v string) bool {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v)
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || name != strings.ToUpper(name) && rubyCode(v)
 }
 
 // publicAPIEntry reports the value side of a line of a .NET PublicAPI.Shipped.txt or
@@ -433,4 +433,29 @@ func pygmentsTokenName(name string) bool {
 		}
 	}
 	return true
+}
+
+// rubyCode reports an unquoted value that is Ruby code, not a literal: a symbol
+// (token: :expired, token_method: :post) or a lambda or proc (token = ->(r) { … },
+// lambda { |credentials| … }).
+func rubyCode(v string) bool {
+	v = strings.TrimSpace(v)
+	if sym, ok := strings.CutPrefix(v, ":"); ok {
+		sym = strings.TrimRight(strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(sym), "do")), ","), "?!")
+		if sym == "" || len(sym) > 40 || !(sym[0] >= 'a' && sym[0] <= 'z' || sym[0] == '_') {
+			return false
+		}
+		for i := 0; i < len(sym); i++ {
+			if c := sym[i]; !(c >= 'a' && c <= 'z' || isDigitByte(c) || c == '_') {
+				return false
+			}
+		}
+		return true
+	}
+	for _, p := range []string{"->(", "-> (", "->{", "-> {", "lambda {", "lambda do", "proc {", "proc do", "Proc.new"} {
+		if strings.HasPrefix(v, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -69,6 +69,11 @@ func TestHarmlessShapes(t *testing.T) {
 		{"prompt toolkit style", `    Token.Toolbar.Status.Pending: "status-toolbar.pending",`},
 		{"pygments style colours", `    Token.Menu.Completions.Meta: "bg:#448888 #ffffff",`},
 		{"pygments style class", "style = {Token.Output.Header: 'output.header', Token.Output.EvenRow: 'output.even-row'}"},
+		// Ruby code under a credential's name: symbols, lambdas.
+		{"rspec shared context symbol", `  shared_context "revoked token", token: :revoked do`},
+		{"keyword argument symbol", "    fetch_token(params, token_url: url, token_method: :get)"},
+		{"stubbed lambda", `      token = ->(_req) { "stub" }`},
+		{"lambda matcher", "    match_secret = lambda { |secret|"},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -104,6 +109,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"user and a password of words", `credentials: "deploy:HunterRiverStone"`, "HunterRiverStone"},
 		{"service and a random token", `auth_token = "svc:Xk29fQz81LmPq7Rw"`, "Xk29fQz81LmPq7Rw"},
 		{"token member of a config", `    config.Token: "Vb7Nq2Lx9Tz4Kp8Wm3Rj",`, "Vb7Nq2Lx9Tz4Kp8Wm3Rj"},
+		{"quoted token beside a symbol", `  it "signs", token: "Qm7xT2vR9kL4pZ1wN8cB", scope: :read do`, "Qm7xT2vR9kL4pZ1wN8cB"},
+		{"env password opening with a colon", "PASSWORD=:Xk29fQz81LmPq", "Xk29fQz81LmPq"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
