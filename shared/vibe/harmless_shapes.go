@@ -459,3 +459,28 @@ func rubyCode(v string) bool {
 	}
 	return false
 }
+
+// mailAddress reports a value that is an e-mail address and nothing else
+// (admin@shop.example.com): an account's name, which the personal-data rules mask as such,
+// never a token.
+func mailAddress(v string) bool {
+	local, domain, ok := strings.Cut(v, "@")
+	if !ok || local == "" || len(local) > 64 || strings.IndexByte(domain, '@') >= 0 {
+		return false
+	}
+	for i := 0; i < len(local); i++ {
+		if c := local[i]; !isLetter(c) && !isDigitByte(c) && strings.IndexByte("._%+-", c) < 0 {
+			return false
+		}
+	}
+	dot := strings.LastIndexByte(domain, '.')
+	if dot <= 0 || len(domain)-dot-1 < 2 || !isLetters(domain[dot+1:]) {
+		return false
+	}
+	for i := 0; i < len(domain); i++ {
+		if c := domain[i]; !isLetter(c) && !isDigitByte(c) && c != '.' && c != '-' {
+			return false
+		}
+	}
+	return true
+}

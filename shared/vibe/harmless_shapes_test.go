@@ -74,6 +74,9 @@ func TestHarmlessShapes(t *testing.T) {
 		{"keyword argument symbol", "    fetch_token(params, token_url: url, token_method: :get)"},
 		{"stubbed lambda", `      token = ->(_req) { "stub" }`},
 		{"lambda matcher", "    match_secret = lambda { |secret|"},
+		// An e-mail address passed where a token is made: the account it is made for.
+		{"test token for an account", `	token := newTestToken("ops-admin", "ops@shopco.io")`},
+		{"session token for a user", `	sessionToken = issueToken(t, "reader", "reader+qa@corpmail.net")`},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -111,6 +114,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"token member of a config", `    config.Token: "Vb7Nq2Lx9Tz4Kp8Wm3Rj",`, "Vb7Nq2Lx9Tz4Kp8Wm3Rj"},
 		{"quoted token beside a symbol", `  it "signs", token: "Qm7xT2vR9kL4pZ1wN8cB", scope: :read do`, "Qm7xT2vR9kL4pZ1wN8cB"},
 		{"env password opening with a colon", "PASSWORD=:Xk29fQz81LmPq", "Xk29fQz81LmPq"},
+		{"token default read from the environment", `	token := getenv("API_TOKEN", "Xk29fQz81LmPq7Rw")`, "Xk29fQz81LmPq7Rw"},
+		{"password default shaped as an address", `	password := getenv("DB_PASSWORD", "ops@corp-mail.net")`, "ops@corp-mail.net"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
