@@ -484,3 +484,39 @@ func mailAddress(v string) bool {
 	}
 	return true
 }
+
+// filterCommands read text and print a part of it: in a command substitution they compute
+// the value from a file or a variable when the line runs.
+var filterCommands = map[string]bool{"awk": true, "gawk": true, "mawk": true, "grep": true, "egrep": true,
+	"sed": true, "cut": true, "cat": true, "head": true, "tail": true, "tr": true, "sort": true, "uniq": true,
+	"jq": true, "yq": true, "xargs": true, "base64": true, "md5sum": true, "sha256sum": true, "sha1sum": true}
+
+// filterPipeline reports the text of a command substitution made of text filters, whose
+// quoted arguments are their programs and patterns (echo $line | awk '{print $2}',
+// awk '/'$Ip'/{print $2}' iplist.txt, grep -A1 pub out | tail -n1 | sed -nr 's/^ *//p'):
+// what it prints is read when the line runs. An echo or a printf in it prints
+// expansions only; one that prints a literal (echo 'x' | base64) is left to the rules.
+func filterPipeline(v string) bool {
+	if strings.IndexByte(v, '\n') >= 0 || len(v) > 300 {
+		return false
+	}
+	for i, seg := range strings.Split(v, "|") {
+		f := strings.Fields(seg)
+		if len(f) == 0 {
+			return false
+		}
+		switch cmd := f[0][strings.LastIndexByte(f[0], '/')+1:]; {
+		case filterCommands[cmd]:
+		case (cmd == "echo" || cmd == "printf") && i == 0 && strings.Contains(v, "|"):
+			for _, a := range f[1:] {
+				a = strings.Trim(a, `"`)
+				if a != "-n" && a != "-e" && (len(a) < 2 || a[0] != '$') {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}

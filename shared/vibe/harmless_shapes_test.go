@@ -77,6 +77,10 @@ func TestHarmlessShapes(t *testing.T) {
 		// An e-mail address passed where a token is made: the account it is made for.
 		{"test token for an account", `	token := newTestToken("ops-admin", "ops@shopco.io")`},
 		{"session token for a user", `	sessionToken = issueToken(t, "reader", "reader+qa@corpmail.net")`},
+		// Backquoted filters: the value is read from a file or a variable when the line runs.
+		{"echo of a variable into awk", "    Passwd=`echo $row|awk '{print $3}'`"},
+		{"awk over a host list", "    Passwd=`awk '/'$Host'/{print $3}' hosts.txt`"},
+		{"filter pipeline", "DB_APP_PASS=`awk '{print $2}' $ENV_FILE | grep app_pass | cut -d \"=\" -f2`"},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -116,6 +120,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"env password opening with a colon", "PASSWORD=:Xk29fQz81LmPq", "Xk29fQz81LmPq"},
 		{"token default read from the environment", `	token := getenv("API_TOKEN", "Xk29fQz81LmPq7Rw")`, "Xk29fQz81LmPq7Rw"},
 		{"password default shaped as an address", `	password := getenv("DB_PASSWORD", "ops@corp-mail.net")`, "ops@corp-mail.net"},
+		{"echo of a literal into a filter", "TOKEN=`echo 'Xk29fQz81LmPq7Rw' | base64`", "Xk29fQz81LmPq7Rw"},
+		{"literal after a backquoted filter", "PASS=`cat pass.txt | head -n1`\nDB_PASS=Qm7xT2vR9kL4", "Qm7xT2vR9kL4"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
