@@ -240,7 +240,7 @@ func camelWords(v string) bool {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || name != strings.ToUpper(name) && rubyCode(v)
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v)
 }
 
 // publicAPIEntry reports the value side of a line of a .NET PublicAPI.Shipped.txt or
@@ -436,8 +436,8 @@ func pygmentsTokenName(name string) bool {
 }
 
 // rubyCode reports an unquoted value that is Ruby code, not a literal: a symbol
-// (token: :expired, token_method: :post) or a lambda or proc (token = ->(r) { … },
-// lambda { |credentials| … }).
+// (token: :expired, token_method: :post), an instance variable (access_token: @token) or a
+// lambda or proc (token = ->(r) { … }, lambda { |credentials| … }).
 func rubyCode(v string) bool {
 	v = strings.TrimSpace(v)
 	if sym, ok := strings.CutPrefix(v, ":"); ok {
@@ -451,6 +451,14 @@ func rubyCode(v string) bool {
 			}
 		}
 		return true
+	}
+	if ivar, ok := strings.CutPrefix(strings.TrimRight(v, ",)"), "@"); ok && ivar != "" && (ivar[0] >= 'a' && ivar[0] <= 'z' || ivar[0] == '_') && len(ivar) <= 40 {
+		for i := 0; i < len(ivar); i++ {
+			if c := ivar[i]; !(c >= 'a' && c <= 'z' || isDigitByte(c) || c == '_') {
+				return false
+			}
+		}
+		return true // an instance variable: config.consumer_secret = @consumer_secret
 	}
 	for _, p := range []string{"->(", "-> (", "->{", "-> {", "lambda {", "lambda do", "proc {", "proc do", "Proc.new"} {
 		if strings.HasPrefix(v, p) {

@@ -74,6 +74,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"keyword argument symbol", "    fetch_token(params, token_url: url, token_method: :get)"},
 		{"stubbed lambda", `      token = ->(_req) { "stub" }`},
 		{"lambda matcher", "    match_secret = lambda { |secret|"},
+		{"instance variable", "      config.client_secret     = @client_secret"},
+		{"instance variable argument", "    Api::Client.new(access_token: @access_token, retries: 3)"},
 		// An e-mail address passed where a token is made: the account it is made for.
 		{"test token for an account", `	token := newTestToken("ops-admin", "ops@shopco.io")`},
 		{"session token for a user", `	sessionToken = issueToken(t, "reader", "reader+qa@corpmail.net")`},
@@ -117,6 +119,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"service and a random token", `auth_token = "svc:Xk29fQz81LmPq7Rw"`, "Xk29fQz81LmPq7Rw"},
 		{"token member of a config", `    config.Token: "Vb7Nq2Lx9Tz4Kp8Wm3Rj",`, "Vb7Nq2Lx9Tz4Kp8Wm3Rj"},
 		{"quoted token beside a symbol", `  it "signs", token: "Qm7xT2vR9kL4pZ1wN8cB", scope: :read do`, "Qm7xT2vR9kL4pZ1wN8cB"},
+		{"quoted password opening with an at", `password = "@Qm7xT2vR9kL4"`, "Qm7xT2vR9kL4"},
 		{"env password opening with a colon", "PASSWORD=:Xk29fQz81LmPq", "Xk29fQz81LmPq"},
 		{"token default read from the environment", `	token := getenv("API_TOKEN", "Xk29fQz81LmPq7Rw")`, "Xk29fQz81LmPq7Rw"},
 		{"password default shaped as an address", `	password := getenv("DB_PASSWORD", "ops@corp-mail.net")`, "ops@corp-mail.net"},

@@ -729,6 +729,9 @@ func keepKeyword(name, value string, quoted bool) bool {
 		return false // PASSWORD = os.environ.get(…), SECRET := getenv(, PASSWORD = args.password
 	}
 	upperName := name == strings.ToUpper(name)
+	if !upperName && rubyCode(v) {
+		return false // token: :expired, token = ->(r) { … }, access_token: @token
+	}
 	if !upperName && codeLike.MatchString(v) && !hasDigitAndLetter(v) {
 		// token := getToken(), password: string, apiKey = cfg.apiKey
 		return false
