@@ -240,7 +240,7 @@ func camelWords(v string) bool {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v)
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v)
 }
 
 // publicAPIEntry reports the value side of a line of a .NET PublicAPI.Shipped.txt or
@@ -527,4 +527,48 @@ func filterPipeline(v string) bool {
 		}
 	}
 	return true
+}
+
+// algorithmIdentifiers are the names APIs take for a hash, a MAC, a cipher or a JOSE
+// algorithm, lower-cased with - _ / removed (HmacSHA256, HS256, AES/GCM/NoPadding,
+// RSA-OAEP-256, sha512).
+var algorithmIdentifiers = map[string]bool{
+	"hmacsha1": true, "hmacsha224": true, "hmacsha256": true, "hmacsha384": true, "hmacsha512": true, "hmacmd5": true,
+	"hs256": true, "hs384": true, "hs512": true, "rs256": true, "rs384": true, "rs512": true, "es256": true,
+	"es384": true, "es512": true, "ps256": true, "ps384": true, "ps512": true, "eddsa": true, "es256k": true,
+	"sha1": true, "sha224": true, "sha256": true, "sha384": true, "sha512": true, "sha3256": true, "sha3512": true,
+	"md5": true, "rsaoaep": true, "rsaoaep256": true, "rsa15": true, "a128kw": true, "a192kw": true, "a256kw": true,
+	"a128gcm": true, "a192gcm": true, "a256gcm": true, "a128cbchs256": true, "a256cbchs512": true, "a128gcmkw": true,
+	"a256gcmkw": true, "ecdhes": true, "ecdhesa128kw": true, "ecdhesa256kw": true, "pbes2hs256a128kw": true,
+	"aesgcmnopadding": true, "aescbcpkcs5padding": true, "aesecbpkcs5padding": true, "aes128cbc": true,
+	"aes256cbc": true, "aes128gcm": true, "aes256gcm": true, "aes256ctr": true, "chacha20poly1305": true,
+	"pbkdf2withhmacsha1": true, "pbkdf2withhmacsha256": true, "pbkdf2withhmacsha512": true,
+	"sha256withrsa": true, "sha256withecdsa": true, "sha1withrsa": true, "sha512withrsa": true,
+}
+
+// algorithmIdentifier reports a value that names an algorithm (a MAC's, a hash's, a
+// cipher's, a JOSE one): the literal an API takes beside a key (HashingSink(sink, key,
+// "HmacSHA512"), getProvider('secret', 'HS256')), never a key.
+func algorithmIdentifier(v string) bool {
+	v = strings.Trim(v, "\"'`")
+	if len(v) < 3 || len(v) > 24 {
+		return false
+	}
+	var b [24]byte
+	n := 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == '-' || c == '_' || c == '/':
+		case isLetter(c) || isDigitByte(c):
+			b[n] = c | 0x20
+			if isDigitByte(c) {
+				b[n] = c
+			}
+			n++
+		default:
+			return false
+		}
+	}
+	return algorithmIdentifiers[string(b[:n])]
 }

@@ -83,6 +83,10 @@ func TestHarmlessShapes(t *testing.T) {
 		{"echo of a variable into awk", "    Passwd=`echo $row|awk '{print $3}'`"},
 		{"awk over a host list", "    Passwd=`awk '/'$Host'/{print $3}' hosts.txt`"},
 		{"filter pipeline", "DB_APP_PASS=`awk '{print $2}' $ENV_FILE | grep app_pass | cut -d \"=\" -f2`"},
+		// Algorithms' names passed beside a key.
+		{"mac algorithm beside a key", `  fun hmacSha384(source: Source, key: ByteString) = HashingSource(source, key, "HmacSHA384")`},
+		{"jwt algorithm beside a secret", `        $token = $this->provider('secret', 'HS384')->encode($claims);`},
+		{"cipher transformation", `    Cipher c = Cipher.getInstance(key, "AES/GCM/NoPadding");`},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -125,6 +129,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"password default shaped as an address", `	password := getenv("DB_PASSWORD", "ops@corp-mail.net")`, "ops@corp-mail.net"},
 		{"echo of a literal into a filter", "TOKEN=`echo 'Xk29fQz81LmPq7Rw' | base64`", "Xk29fQz81LmPq7Rw"},
 		{"literal after a backquoted filter", "PASS=`cat pass.txt | head -n1`\nDB_PASS=Qm7xT2vR9kL4", "Qm7xT2vR9kL4"},
+		{"key beside an algorithm", `    sig = hmac(key="Qm7xT2vR9kL4pZ1wN8cB", alg="HS384")`, "Qm7xT2vR9kL4pZ1wN8cB"},
+		{"secret after an algorithm", `        $token = $this->provider('HS384', 'Vb7Nq2Lx9Tz4Kp8Wm3Rj')->encode($claims);`, "Vb7Nq2Lx9Tz4Kp8Wm3Rj"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {

@@ -173,7 +173,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				// getenv("X", "x"), const password = process.env.DB_PASSWORD || 'x': the
 				// default, unless a lower-case word under a name that is no password's
 				// (getToken(req) || 'anonymous', process.env.TOKEN || 'default').
-				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) {
+				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) {
 					f.addSpan(ruleKeyword, off+fs, off+fe)
 				}
 			}
