@@ -240,7 +240,7 @@ func camelWords(v string) bool {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v)
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v)
 }
 
 // publicAPIEntry reports the value side of a line of a .NET PublicAPI.Shipped.txt or
@@ -571,4 +571,30 @@ func algorithmIdentifier(v string) bool {
 		}
 	}
 	return algorithmIdentifiers[string(b[:n])]
+}
+
+// tlsSecretName reports, under a name ending in secret (tlsSecret, secret, secretName), the
+// name of a Kubernetes Secret that holds a certificate: lower-case parts joined by dashes,
+// the last a certificate's word (traefik-cert, kiam-server-tls, web-ssl), which a chart or a
+// manifest mounts by name.
+func tlsSecretName(name, v string) bool {
+	parts := nameParts(name)
+	if len(parts) == 0 || parts[len(parts)-1] != "secret" && parts[len(parts)-1] != "secretname" && !(len(parts) >= 2 && parts[len(parts)-2] == "secret" && parts[len(parts)-1] == "name") {
+		return false
+	}
+	v = strings.Trim(v, "\"'")
+	i := strings.LastIndexByte(v, '-')
+	if i <= 0 || len(v) > 63 {
+		return false
+	}
+	for j := 0; j < len(v); j++ {
+		if c := v[j]; !(c >= 'a' && c <= 'z' || isDigitByte(c) || c == '-') {
+			return false
+		}
+	}
+	switch v[i+1:] {
+	case "tls", "cert", "certs", "certificate", "ssl", "ca":
+		return true
+	}
+	return false
 }

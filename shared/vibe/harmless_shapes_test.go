@@ -87,6 +87,10 @@ func TestHarmlessShapes(t *testing.T) {
 		{"mac algorithm beside a key", `  fun hmacSha384(source: Source, key: ByteString) = HashingSource(source, key, "HmacSHA384")`},
 		{"jwt algorithm beside a secret", `        $token = $this->provider('secret', 'HS384')->encode($claims);`},
 		{"cipher transformation", `    Cipher c = Cipher.getInstance(key, "AES/GCM/NoPadding");`},
+		// Kubernetes Secrets holding certificates, named where a chart or a command mounts them.
+		{"helm value naming a tls secret", "server:\n  tlsSecret: gateway-server-tls"},
+		{"prose then kubectl", "# create the matching secret: ingress-cert\n$ kubectl create secret tls ingress-cert --key=tls.key --cert=tls.crt"},
+		{"secret name of a certificate", "      secretName: api-gateway-ssl"},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -131,6 +135,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"literal after a backquoted filter", "PASS=`cat pass.txt | head -n1`\nDB_PASS=Qm7xT2vR9kL4", "Qm7xT2vR9kL4"},
 		{"key beside an algorithm", `    sig = hmac(key="Qm7xT2vR9kL4pZ1wN8cB", alg="HS384")`, "Qm7xT2vR9kL4pZ1wN8cB"},
 		{"secret after an algorithm", `        $token = $this->provider('HS384', 'Vb7Nq2Lx9Tz4Kp8Wm3Rj')->encode($claims);`, "Vb7Nq2Lx9Tz4Kp8Wm3Rj"},
+		{"secret of words and dashes", "  clientSecret: blue-river-stone-tls9x", "blue-river-stone-tls9x"},
+		{"literal from kubectl", "kubectl create secret generic db-creds --from-literal=password=Qm7xT2vR9kL4", "Qm7xT2vR9kL4"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
