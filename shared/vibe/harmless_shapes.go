@@ -240,7 +240,7 @@ func camelWords(v string) bool {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v)
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'"))
 }
 
 // publicAPIEntry reports the value side of a line of a .NET PublicAPI.Shipped.txt or
@@ -597,4 +597,24 @@ func tlsSecretName(name, v string) bool {
 		return true
 	}
 	return false
+}
+
+// subjectPublicKeyPrefixes open the base64 of a DER SubjectPublicKeyInfo, the form Java's
+// X509EncodedKeySpec, OpenSSL's -pubout -outform DER and most SDKs take a public key in:
+// an EC key on P-256, P-384 or P-521, an Ed25519 or X25519 key.
+var subjectPublicKeyPrefixes = []string{"MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE", "MHYwEAYHKoZIzj0CAQYFK4EEACIDYgAE",
+	"MIGbMBAGByqGSM49AgEGBSuBBAAjA4GGAAQ", "MCowBQYDK2VwAyEA", "MCowBQYDK2VuAyEA"}
+
+// subjectPublicKeyBase64 reports the base64 of a DER SubjectPublicKeyInfo: the prefixes
+// above, or an RSA key's, whose rsaEncryption identifier and BIT STRING follow the outer
+// header (MIGfMA0GCSqGSIb3DQEBAQUAA4… for 1024 bits, MIIBIjANBgkqhkiG9w0BAQEFAAOC… for
+// 2048). A private key's PKCS #8 form has a version number there (MIIEvQIBADANBgkq…).
+func subjectPublicKeyBase64(tok string) bool {
+	if len(tok) < 64 || !strings.HasPrefix(tok, "M") {
+		return false
+	}
+	if strings.HasPrefix(tok, "MIGfMA0GCSqGSIb3DQEBAQUAA4") || strings.HasPrefix(tok, "MII") && strings.HasPrefix(tok[6:], "ANBgkqhkiG9w0BAQEFAAOC") {
+		return true
+	}
+	return hasPrefixAny(tok, subjectPublicKeyPrefixes)
 }
