@@ -240,7 +240,7 @@ func camelWords(v string) bool {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'"))
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v)
 }
 
 // publicAPIEntry reports the value side of a line of a .NET PublicAPI.Shipped.txt or
@@ -617,4 +617,28 @@ func subjectPublicKeyBase64(tok string) bool {
 		return true
 	}
 	return hasPrefixAny(tok, subjectPublicKeyPrefixes)
+}
+
+// yamlTagReference reports a YAML value opened by a local tag whose arguments name where a
+// secret is kept (!var c2c/ci/github-robot/token token, !vault_path secret/app db): each
+// argument a path of word parts (no random run among them). An encrypted or a literal value after a tag
+// (!encrypted Xk29…) is left to the rules.
+func yamlTagReference(v string) bool {
+	v = strings.TrimSpace(v)
+	sp := strings.IndexAny(v, " \t")
+	if len(v) < 4 || v[0] != '!' || sp < 2 || !allLettersDigits(strings.ReplaceAll(v[1:sp], "_", "")) {
+		return false
+	}
+	args := strings.Fields(v[sp:])
+	if len(args) == 0 || len(args) > 4 {
+		return false
+	}
+	for _, a := range args {
+		for _, seg := range strings.Split(a, "/") {
+			if seg != "" && !wordParts(seg, 0) {
+				return false
+			}
+		}
+	}
+	return true
 }

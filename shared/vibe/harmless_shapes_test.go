@@ -95,6 +95,9 @@ func TestHarmlessShapes(t *testing.T) {
 		{"rsa 1024 public key", `String publicKey = "MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQBBZXT/pkOiEVxenGPf1fewA21Kzb6S8V4bNXJ7w1nAEjf4vQyTuYC/FErM1Rs61czzedSzhI6ZReW/F+hAVRkN79kEkjvZahH2hMHZCFcqgpiHCMT+x/U4EXhPRe2Xvxj4HYQ4wBwRltFztBH9R6AV4zu0bJb8MarhGAtPHiIB4gIDAQAB";`},
 		{"rsa 2048 public key", `PUBLIC_KEY = "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAODhw4RhMjR6Ma6/9qDdCd/vqoz3ectHvUKZcYqtMfJN8L7vr7YGsn/QTMNidjjCNt7ft8/S632b3FsSQmtTd2eC2it07RSadOVS6LEwk1qfqFB7/wyplReOasWCL3HQCtsL7mQC+ugYRW+Y/X1rO5V1GA7cCfiRf2DT2PRm4ratYQJ0s0GbUYLdjlCM6tnfWt1Xo1hSvl5CZke1DupOtufw3fxm7zhaEFAgrmIs1AIXtSq1jmbq0Moe5Y23n/RZxxb4UtcKCMs/Rit1cJcrn/YGV/bHJKid9ixR/0ixXxY3kjNwgoX/Uf0o5D3A8BAOrUivjvElbUKE3TIZl5VgvmgIDAQAB"`},
 		{"ec p-256 public key", `verifyKey: "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEqaIoKU6fyVGIRb0t6+YGbNet9J6vFdecl1UW6ZNmxj7cW3VxXZvCCelc6Gn16pNAGbqHyd9wWXdnuk+loipFhw=="`},
+		// YAML tags whose arguments name where a secret is kept.
+		{"custom tag naming a vault path", "    NPM_TOKEN: !var ops/ci-vault/npm-publish-robot/token token"},
+		{"custom tag naming a store entry", "  DEPLOY_KEY: !vault_ref infra/deploy_keys/web-01 private"},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -142,6 +145,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"secret of words and dashes", "  clientSecret: blue-river-stone-tls9x", "blue-river-stone-tls9x"},
 		{"literal from kubectl", "kubectl create secret generic db-creds --from-literal=password=Qm7xT2vR9kL4", "Qm7xT2vR9kL4"},
 		{"pkcs8 private key", `String privateKey = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKfNsyCjOUQ/o2nNrYBltNUBZXZuE4NU8KOSnbrdlgIziY3uK6Nppzcw0FFUFQfNwOpslfHNL4TwF9Fx+HGx5sSZB1bSxpTMyODDvS8ywS3ddgLQFCbiSy19lSC2LQvDnNYSGA0ZYfAfilwx0HTeBeGNYk/3tNi8ByKvNztshoJKsjasNfRYXja8VS6T4JxT8Rx0Tcx+pZgXvvgG5x0HVEeb6Bx36NUmyS6z9QnMpoWSRK8fpCFUSq5Dy3OlA8IxFiGQiI47BXlpvg==";`, "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKfNsyCjOUQ"},
+		{"tag before a random value", "API_TOKEN: !encrypted Xk29fQz81LmPq7RwHj3k", "Xk29fQz81LmPq7RwHj3k"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
