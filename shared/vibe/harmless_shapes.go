@@ -240,7 +240,7 @@ func camelWords(v string) bool {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v)
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v)
 }
 
 // publicAPIEntry reports the value side of a line of a .NET PublicAPI.Shipped.txt or
@@ -638,6 +638,25 @@ func yamlTagReference(v string) bool {
 			if seg != "" && !wordParts(seg, 0) {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// commentValue reports a value that is a comment after an empty one (x-api-key: # set in
+// the environment): a hash and a blank, then words, none of them random.
+func commentValue(v string) bool {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(v), "# ")
+	if !ok {
+		return false
+	}
+	words := strings.Fields(rest)
+	if len(words) == 0 {
+		return false
+	}
+	for _, w := range words {
+		if randomValue(w) || symbolRandom(w) || strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+			return false
 		}
 	}
 	return true

@@ -98,6 +98,9 @@ func TestHarmlessShapes(t *testing.T) {
 		// YAML tags whose arguments name where a secret is kept.
 		{"custom tag naming a vault path", "    NPM_TOKEN: !var ops/ci-vault/npm-publish-robot/token token"},
 		{"custom tag naming a store entry", "  DEPLOY_KEY: !vault_ref infra/deploy_keys/web-01 private"},
+		// A YAML key left empty, a comment after it.
+		{"header key with a comment", "app-token:  #名称可以自定义"},
+		{"api key with an english comment", "x-api-key: # set in the environment"},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -146,6 +149,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"literal from kubectl", "kubectl create secret generic db-creds --from-literal=password=Qm7xT2vR9kL4", "Qm7xT2vR9kL4"},
 		{"pkcs8 private key", `String privateKey = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKfNsyCjOUQ/o2nNrYBltNUBZXZuE4NU8KOSnbrdlgIziY3uK6Nppzcw0FFUFQfNwOpslfHNL4TwF9Fx+HGx5sSZB1bSxpTMyODDvS8ywS3ddgLQFCbiSy19lSC2LQvDnNYSGA0ZYfAfilwx0HTeBeGNYk/3tNi8ByKvNztshoJKsjasNfRYXja8VS6T4JxT8Rx0Tcx+pZgXvvgG5x0HVEeb6Bx36NUmyS6z9QnMpoWSRK8fpCFUSq5Dy3OlA8IxFiGQiI47BXlpvg==";`, "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKfNsyCjOUQ"},
 		{"tag before a random value", "API_TOKEN: !encrypted Xk29fQz81LmPq7RwHj3k", "Xk29fQz81LmPq7RwHj3k"},
+		{"commented random value", "x-auth-token:  #Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
+		{"header value then a comment", "X-Api-Key: Qm7xT2vR9kL4pZ1w # rotate monthly", "Qm7xT2vR9kL4pZ1w"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {

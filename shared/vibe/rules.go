@@ -337,7 +337,8 @@ var extraRules = append([]extraRule{
 		keywords: []string{"token", "key", "secret", "auth", "passw", "signature", "crumb"},
 		anchors:  headerAnchors,
 		check: func(v string) bool {
-			return headerCredential(v) && !codeArgumentReference(v) && !jsExpression(strings.TrimRight(v, ",;"))
+			// sa-token: # any name: a YAML key whose value is left empty, a comment after it
+			return v[0] != '#' && headerCredential(v) && !codeArgumentReference(v) && !jsExpression(strings.TrimRight(v, ",;"))
 		},
 		// https://x-access-token:…@host: a URL's user, the URL rule's.
 		matchCheck: func(m string) bool { return m[0] != '/' },
