@@ -240,7 +240,7 @@ func camelWords(v string) bool {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v)
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v)
 }
 
 // publicAPIEntry reports the value side of a line of a .NET PublicAPI.Shipped.txt or
@@ -660,4 +660,34 @@ func commentValue(v string) bool {
 		}
 	}
 	return true
+}
+
+// windowsScriptValue reports a value that a Windows script computes when it runs: a
+// PowerShell object made with New-Object ($webclient.Credentials = new-object
+// System.Net.NetworkCredential(…)), or cmd's expansions and the punctuation between them
+// (set passwd=%RANDOM%@%RANDOM%). A literal among the expansions keeps it masked.
+func windowsScriptValue(v string) bool {
+	v = strings.TrimSpace(v)
+	if strings.EqualFold(v, "new-object") || len(v) > 11 && strings.EqualFold(v[:11], "new-object ") {
+		return true
+	}
+	if strings.Count(v, "%") < 2 {
+		return false
+	}
+	expansions := 0
+	for i := 0; i < len(v); i++ {
+		if v[i] != '%' {
+			if isLetter(v[i]) || isDigitByte(v[i]) {
+				return false // a literal between the expansions
+			}
+			continue
+		}
+		j := strings.IndexByte(v[i+1:], '%')
+		if j <= 0 || !identifierWords(strings.ReplaceAll(v[i+1:i+1+j], "_", "")) {
+			return false
+		}
+		expansions++
+		i += j + 1
+	}
+	return expansions > 0
 }

@@ -101,6 +101,9 @@ func TestHarmlessShapes(t *testing.T) {
 		// A YAML key left empty, a comment after it.
 		{"header key with a comment", "app-token:  #名称可以自定义"},
 		{"api key with an english comment", "x-api-key: # set in the environment"},
+		// Values a Windows script computes when it runs.
+		{"powershell credential object", `$client.Credentials = new-object System.Net.NetworkCredential($env:REPO_USER, $env:REPO_PASS)`},
+		{"cmd random password", "@echo off\nset passwd=%RANDOM%-%RANDOM%"},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -151,6 +154,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"tag before a random value", "API_TOKEN: !encrypted Xk29fQz81LmPq7RwHj3k", "Xk29fQz81LmPq7RwHj3k"},
 		{"commented random value", "x-auth-token:  #Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
 		{"header value then a comment", "X-Api-Key: Qm7xT2vR9kL4pZ1w # rotate monthly", "Qm7xT2vR9kL4pZ1w"},
+		{"literal among expansions", "set passwd=%RANDOM%Qm7xT2vR9kL4", "Qm7xT2vR9kL4"},
+		{"powershell secure string", `$secret = ConvertTo-SecureString "Vb7Nq2Lx9Tz4Kp8Wm3Rj" -AsPlainText -Force`, "Vb7Nq2Lx9Tz4Kp8Wm3Rj"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
