@@ -104,6 +104,9 @@ func TestHarmlessShapes(t *testing.T) {
 		// Values a Windows script computes when it runs.
 		{"powershell credential object", `$client.Credentials = new-object System.Net.NetworkCredential($env:REPO_USER, $env:REPO_PASS)`},
 		{"cmd random password", "@echo off\nset passwd=%RANDOM%-%RANDOM%"},
+		// tape, tap and AVA: t.pass(message).
+		{"tape pass assertion", "  server.close(() => t.pass('Stopped'))"},
+		{"ava pass assertion", "test('reconnects', t => { client.once('ready', () => t.pass('Reconnected')) })"},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -156,6 +159,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"header value then a comment", "X-Api-Key: Qm7xT2vR9kL4pZ1w # rotate monthly", "Qm7xT2vR9kL4pZ1w"},
 		{"literal among expansions", "set passwd=%RANDOM%Qm7xT2vR9kL4", "Qm7xT2vR9kL4"},
 		{"powershell secure string", `$secret = ConvertTo-SecureString "Vb7Nq2Lx9Tz4Kp8Wm3Rj" -AsPlainText -Force`, "Vb7Nq2Lx9Tz4Kp8Wm3Rj"},
+		{"pass setter", `  cfg.pass("Xk29fQz81LmPq7Rw")`, "Xk29fQz81LmPq7Rw"},
+		{"pass member of t's config", `  cfg.t.pass("Vb7Nq2Lx9Tz4Kp8Wm3Rj")`, "Vb7Nq2Lx9Tz4Kp8Wm3Rj"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
