@@ -698,3 +698,11 @@ func windowsScriptValue(v string) bool {
 func testPassAssertion(s string, nameStart, nameEnd int) bool {
 	return s[nameStart:nameEnd] == "t.pass" && nameEnd < len(s) && s[nameEnd] == '(' && (nameStart == 0 || !isWordByte(s[nameStart-1]) && s[nameStart-1] != '.')
 }
+
+// expansionMessageEnd reports the last word of the message of a shell expansion that
+// fails when a variable is unset (${DOCKER_PASS:?DOCKER_PASS is required}): a lower-case
+// word closing the brace, no value.
+func expansionMessageEnd(v string) bool {
+	w, ok := strings.CutSuffix(v, "}")
+	return ok && len(w) >= 3 && lowerWord(w)
+}

@@ -107,6 +107,9 @@ func TestHarmlessShapes(t *testing.T) {
 		// tape, tap and AVA: t.pass(message).
 		{"tape pass assertion", "  server.close(() => t.pass('Stopped'))"},
 		{"ava pass assertion", "test('reconnects', t => { client.once('ready', () => t.pass('Reconnected')) })"},
+		// A shell expansion's message when a variable is unset.
+		{"required variable message", `REGISTRY_PASS="${REGISTRY_PASS:?REGISTRY_PASS is required}"`},
+		{"nix escaped expansion message", `NPM_TOKEN="''${NPM_TOKEN:?NPM_TOKEN is missing}"`},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -161,6 +164,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"powershell secure string", `$secret = ConvertTo-SecureString "Vb7Nq2Lx9Tz4Kp8Wm3Rj" -AsPlainText -Force`, "Vb7Nq2Lx9Tz4Kp8Wm3Rj"},
 		{"pass setter", `  cfg.pass("Xk29fQz81LmPq7Rw")`, "Xk29fQz81LmPq7Rw"},
 		{"pass member of t's config", `  cfg.t.pass("Vb7Nq2Lx9Tz4Kp8Wm3Rj")`, "Vb7Nq2Lx9Tz4Kp8Wm3Rj"},
+		{"password stated in prose", "the password is Qm7xT2vR9kL4}", "Qm7xT2vR9kL4"},
+		{"expansion default that is a password", `DB_PASS="${DB_PASS:-Vb7Nq2Lx9Tz4}"`, "Vb7Nq2Lx9Tz4"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
