@@ -110,6 +110,9 @@ func TestHarmlessShapes(t *testing.T) {
 		// A shell expansion's message when a variable is unset.
 		{"required variable message", `REGISTRY_PASS="${REGISTRY_PASS:?REGISTRY_PASS is required}"`},
 		{"nix escaped expansion message", `NPM_TOKEN="''${NPM_TOKEN:?NPM_TOKEN is missing}"`},
+		// The label of a form's submit button, named after the password it sends.
+		{"submit button label", `		'joinRoomPasswordSubmit' : 'Unirse a la sala',`},
+		{"submit label in english", `  "resetPasswordSubmit": "Save new password",`},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -166,6 +169,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"pass member of t's config", `  cfg.t.pass("Vb7Nq2Lx9Tz4Kp8Wm3Rj")`, "Vb7Nq2Lx9Tz4Kp8Wm3Rj"},
 		{"password stated in prose", "the password is Qm7xT2vR9kL4}", "Qm7xT2vR9kL4"},
 		{"expansion default that is a password", `DB_PASS="${DB_PASS:-Vb7Nq2Lx9Tz4}"`, "Vb7Nq2Lx9Tz4"},
+		{"password beside its submit label", "  \"roomPassword\": \"Qm7xT2vR9kL4\",\n  \"roomPasswordSubmit\": \"Join\",", "Qm7xT2vR9kL4"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
