@@ -706,3 +706,19 @@ func expansionMessageEnd(v string) bool {
 	w, ok := strings.CutSuffix(v, "}")
 	return ok && len(w) >= 3 && lowerWord(w)
 }
+
+// closedReference reports an unquoted value that is a variable of code closing the brackets
+// around it (headers: {'Authorization': authn}), fetch(url, {headers: {Authorization:
+// auth.header}})): a name without digits, then ) } or ].
+func closedReference(v string) bool {
+	t := strings.TrimRight(v, ")}]")
+	if t == v || t == "" || countDigits(t) > 0 || !isLetter(t[0]) {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if !isLetter(t[i]) && t[i] != '_' && t[i] != '.' {
+			return false
+		}
+	}
+	return true
+}

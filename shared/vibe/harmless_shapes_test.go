@@ -113,6 +113,9 @@ func TestHarmlessShapes(t *testing.T) {
 		// The label of a form's submit button, named after the password it sends.
 		{"submit button label", `		'joinRoomPasswordSubmit' : 'Unirse a la sala',`},
 		{"submit label in english", `  "resetPasswordSubmit": "Save new password",`},
+		// A variable of code as an Authorization header's value, closing its brackets.
+		{"dart headers map", `var res = await http.get(url, headers: {'Authorization': authz});`},
+		{"generated code string", `else if (opts.auth) out += ", headers: {'Authorization': authz}"`},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -170,6 +173,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"password stated in prose", "the password is Qm7xT2vR9kL4}", "Qm7xT2vR9kL4"},
 		{"expansion default that is a password", `DB_PASS="${DB_PASS:-Vb7Nq2Lx9Tz4}"`, "Vb7Nq2Lx9Tz4"},
 		{"password beside its submit label", "  \"roomPassword\": \"Qm7xT2vR9kL4\",\n  \"roomPasswordSubmit\": \"Join\",", "Qm7xT2vR9kL4"},
+		{"token closing a brace", "{Authorization: Qm7xT2vR9kL4pZ1w}", "Qm7xT2vR9kL4pZ1w"},
+		{"quoted bearer in a headers map", `headers: {'Authorization': 'Bearer Vb7Nq2Lx9Tz4Kp8Wm3Rj'}`, "Vb7Nq2Lx9Tz4Kp8Wm3Rj"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {

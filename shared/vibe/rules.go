@@ -286,7 +286,8 @@ var extraRules = append([]extraRule{
 		check: func(v string) bool {
 			return !authSchemes[strings.ToLower(v)] && !(codeReference(v) && countDigits(v) == 0) && !strings.ContainsAny(v, " \t") &&
 				!(v[0] == '!' && identifierWords(v[1:])) && // authorization: !vault |: a YAML tag
-				!authorizationCode(v) // enable_rbac_authorization: Optional[bool] = None
+				!authorizationCode(v) && // enable_rbac_authorization: Optional[bool] = None
+				!closedReference(v) // headers: {'Authorization': authn}
 		},
 	},
 	{
