@@ -175,6 +175,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"password beside its submit label", "  \"roomPassword\": \"Qm7xT2vR9kL4\",\n  \"roomPasswordSubmit\": \"Join\",", "Qm7xT2vR9kL4"},
 		{"token closing a brace", "{Authorization: Qm7xT2vR9kL4pZ1w}", "Qm7xT2vR9kL4pZ1w"},
 		{"quoted bearer in a headers map", `headers: {'Authorization': 'Bearer Vb7Nq2Lx9Tz4Kp8Wm3Rj'}`, "Vb7Nq2Lx9Tz4Kp8Wm3Rj"},
+		{"token named for submitting", "SUBMIT_TOKEN=Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
+		{"secret of a submit form", `FORM_SUBMIT_SECRET: "sesame-open-42"`, "sesame-open-42"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {

@@ -856,7 +856,7 @@ var (
 		"error": true, "errors": true, "message": true, "msg": true, "title": true, "description": true,
 		"desc": true, "help": true, "text": true, "tooltip": true, "caption": true, "warning": true,
 		"validator": true, "validation": true, "strength": true, "rule": true, "rules": true,
-		"requirements": true, "regex": true, "pattern": true, "input": true, "button": true, "link": true, "submit": true,
+		"requirements": true, "regex": true, "pattern": true, "input": true, "button": true, "link": true,
 		// the public half of a key pair, or a key published by design: publicKeyToken (.NET
 		// assembly names), pubkey, NEXT_PUBLIC_…, publishable_key
 		"public": true, "pub": true, "pubkey": true, "publickey": true, "publishable": true,
