@@ -141,9 +141,11 @@ func messageText(v string) bool {
 	if len(v) < 4 || len(v) > 400 {
 		return false
 	}
-	nonLatin, diacritic, digits := 0, 0, 0
+	nonLatin, latin, diacritic, digits := 0, 0, 0, 0
 	for _, r := range v {
 		switch {
+		case r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'):
+			latin++
 		case r >= 0x370 && unicode.IsLetter(r):
 			nonLatin++
 		case r >= 0xC0 && r < 0x250 && unicode.IsLetter(r):
@@ -166,8 +168,8 @@ func messageText(v string) bool {
 	if digits > len(words) {
 		return false // numbers among the words: a code, a date, a version
 	}
-	if nonLatin >= 2 {
-		return true
+	if nonLatin >= 2 && (nonLatin >= latin || latinRunsWords(v)) {
+		return true // 密码QmxTvRkLpZwNcB: a random Latin run among the words is no label
 	}
 	if plain*2 < len(words) {
 		return false // most words are words of letters
@@ -730,4 +732,24 @@ func closedReference(v string) bool {
 func submitLabelName(name string) bool {
 	parts := nameParts(name)
 	return len(parts) >= 2 && parts[len(parts)-1] == "submit" && passwordName(strings.Join(parts[:len(parts)-1], "_"))
+}
+
+// latinRunsWords reports a text whose runs of ASCII letters and digits are words or names
+// of word parts (traefik-cert, kube-system), none random.
+func latinRunsWords(v string) bool {
+	for i := 0; i < len(v); {
+		if !isLetter(v[i]) && !isDigitByte(v[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(v) && (isLetter(v[j]) || isDigitByte(v[j]) || (v[j] == '-' || v[j] == '_') && j+1 < len(v) && isLetter(v[j+1])) {
+			j++
+		}
+		if run := v[i:j]; randomValue(run) || !wordParts(run, 0) {
+			return false
+		}
+		i = j
+	}
+	return true
 }

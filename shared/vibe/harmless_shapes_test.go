@@ -177,6 +177,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"quoted bearer in a headers map", `headers: {'Authorization': 'Bearer Vb7Nq2Lx9Tz4Kp8Wm3Rj'}`, "Vb7Nq2Lx9Tz4Kp8Wm3Rj"},
 		{"token named for submitting", "SUBMIT_TOKEN=Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
 		{"secret of a submit form", `FORM_SUBMIT_SECRET: "sesame-open-42"`, "sesame-open-42"},
+		{"cjk word beside a latin run", `password = "密码QmxTvRkLpZwNcB"`, "QmxTvRkLpZwNcB"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
