@@ -108,6 +108,9 @@ func roleKeyConstant(name, v string) bool {
 	if len(v) < 2 || len(v) > 80 || randomValue(v) {
 		return false
 	}
+	if role := parts[len(parts)-2]; (role == "def" || role == "default") && v[0] != '_' && v[0] != '$' {
+		return false // DEFAULT_KEY = "my_secret_key": a default key may be one; _session is a name
+	}
 	for i := 0; i < len(v); i++ {
 		if c := v[i]; !isLetter(c) && !isDigitByte(c) && strings.IndexByte("_-.:$", c) < 0 {
 			return false
