@@ -584,6 +584,9 @@ func algorithmIdentifier(v string) bool {
 // the last a certificate's word (traefik-cert, kiam-server-tls, web-ssl), which a chart or a
 // manifest mounts by name.
 func tlsSecretName(name, v string) bool {
+	if !(len(name) >= 6 && strings.EqualFold(name[len(name)-6:], "secret")) && !(len(name) >= 4 && strings.EqualFold(name[len(name)-4:], "name")) {
+		return false
+	}
 	parts := nameParts(name)
 	if len(parts) == 0 || parts[len(parts)-1] != "secret" && parts[len(parts)-1] != "secretname" && !(len(parts) >= 2 && parts[len(parts)-2] == "secret" && parts[len(parts)-1] == "name") {
 		return false
@@ -733,6 +736,9 @@ func closedReference(v string) bool {
 // secret, a translation's key. A name that opens with submit (SUBMIT_TOKEN) names a
 // credential used to submit, and stays a secret's.
 func submitLabelName(name string) bool {
+	if len(name) < 10 || !strings.EqualFold(name[len(name)-6:], "submit") {
+		return false
+	}
 	parts := nameParts(name)
 	return len(parts) >= 2 && parts[len(parts)-1] == "submit" && passwordName(strings.Join(parts[:len(parts)-1], "_"))
 }
