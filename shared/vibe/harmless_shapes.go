@@ -246,7 +246,7 @@ func camelWords(v string) bool {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || variableNameValue(v)
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v)
 }
 
 // publicAPIEntry reports the value side of a line of a .NET PublicAPI.Shipped.txt or
@@ -761,27 +761,4 @@ func latinRunsWords(v string) bool {
 		i = j
 	}
 	return true
-}
-
-// variableNameWords end the name of an environment variable or a CI secret that holds a
-// credential or an account.
-var variableNameWords = map[string]bool{"id": true, "key": true, "token": true, "secret": true, "password": true,
-	"pass": true, "passwd": true, "username": true, "user": true, "pat": true, "credentials": true, "creds": true}
-
-// variableNameValue reports a value that is the name of an environment variable or a CI
-// secret, not its value (username_secret: DOCKERHUB_USERNAME, password_secret:
-// AWS_SECRET_ACCESS_KEY): capitals joined by underscores, two or more parts, the last a
-// credential's or an account's word.
-func variableNameValue(v string) bool {
-	v = strings.Trim(v, "\"'")
-	if len(v) < 5 || len(v) > 64 || v != strings.ToUpper(v) || strings.IndexByte(v, '_') <= 0 {
-		return false
-	}
-	parts := strings.Split(v, "_")
-	for _, p := range parts {
-		if !isLetters(p) && !(len(p) <= 3 && allLettersDigits(p) && isLetter(p[0])) {
-			return false
-		}
-	}
-	return len(parts) >= 2 && variableNameWords[strings.ToLower(parts[len(parts)-1])]
 }
