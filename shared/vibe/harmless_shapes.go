@@ -246,7 +246,7 @@ func camelWords(v string) bool {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v)
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v)
 }
 
 // publicAPIEntry reports the value side of a line of a .NET PublicAPI.Shipped.txt or
@@ -761,4 +761,36 @@ func latinRunsWords(v string) bool {
 		i = j
 	}
 	return true
+}
+
+// keyFileExtensions end the names of files that hold keys, certificates and credentials.
+var keyFileExtensions = map[string]bool{"pem": true, "key": true, "crt": true, "cer": true, "der": true, "p12": true,
+	"pfx": true, "jks": true, "pub": true, "asc": true, "gpg": true, "json": true, "yaml": true, "yml": true, "txt": true,
+	"env": true, "creds": true, "cfg": true, "conf": true, "ini": true, "toml": true, "properties": true, "keystore": true}
+
+// relativeFilePath reports a value that is a relative path to a file holding a secret,
+// not the secret (privateKey: "fixtures/certs/localhost/key.pem", credentials: "./my.creds",
+// MY_SECRET=./secret.txt): segments of word parts, the last a file name with a key's,
+// a certificate's or a config file's extension, or any path opening with ./ or ../.
+func relativeFilePath(v string) bool {
+	v = strings.Trim(v, "\"'")
+	if len(v) < 5 || len(v) > 200 || strings.ContainsAny(v, " \t\\") || strings.HasPrefix(v, "/") {
+		return false
+	}
+	dotted := strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../")
+	segs := strings.Split(v, "/")
+	if len(segs) < 2 {
+		return false
+	}
+	for _, seg := range segs {
+		if seg == "." || seg == ".." {
+			continue
+		}
+		if seg == "" || !wordParts(strings.TrimPrefix(seg, "."), 0) || randomValue(seg) {
+			return false
+		}
+	}
+	last := segs[len(segs)-1]
+	dot := strings.LastIndexByte(last, '.')
+	return dot > 0 && (dotted || keyFileExtensions[strings.ToLower(last[dot+1:])])
 }

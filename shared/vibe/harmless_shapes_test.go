@@ -116,6 +116,10 @@ func TestHarmlessShapes(t *testing.T) {
 		// A variable of code as an Authorization header's value, closing its brackets.
 		{"dart headers map", `var res = await http.get(url, headers: {'Authorization': authz});`},
 		{"generated code string", `else if (opts.auth) out += ", headers: {'Authorization': authz}"`},
+		// Relative paths to the files that hold a secret.
+		{"key file in a fixture", `    "privateKey": "testdata/tls/server/key.pem",`},
+		{"creds file next to the config", `  credentials: "./ops.creds"`},
+		{"secret file for a build", `    description: "Files to expose to the build (eg. key=filename, NPM_SECRET=./npmrc.txt)"`},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -179,6 +183,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"secret of a submit form", `FORM_SUBMIT_SECRET: "sesame-open-42"`, "sesame-open-42"},
 		{"cjk word beside a latin run", `password = "密码QmxTvRkLpZwNcB"`, "QmxTvRkLpZwNcB"},
 		{"abbreviations under a default key", `DEFAULT_KEY = "dev.jwt.hmac"`, "dev.jwt.hmac"},
+		{"password with a slash and a dot", `password = "Qm7x/Tv9R.kL4"`, "Qm7x/Tv9R.kL4"},
+		{"random name of a file", `token = "abc/Xk29fQz81LmPq7Rw.json"`, "Xk29fQz81LmPq7Rw"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
