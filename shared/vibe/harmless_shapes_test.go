@@ -120,6 +120,10 @@ func TestHarmlessShapes(t *testing.T) {
 		{"key file in a fixture", `    "privateKey": "testdata/tls/server/key.pem",`},
 		{"creds file next to the config", `  credentials: "./ops.creds"`},
 		{"secret file for a build", `    description: "Files to expose to the build (eg. key=filename, NPM_SECRET=./npmrc.txt)"`},
+		// etcd's initial cluster token: the cluster's name while it bootstraps.
+		{"etcd environment", "ETCD_INITIAL_CLUSTER_TOKEN=prod_etcd"},
+		{"etcd exported", `export ETCD_INITIAL_CLUSTER_TOKEN="etcd-cluster-07"`},
+		{"etcd flag", "etcd --name infra1 --initial-cluster-token etcd-cluster-07 --initial-cluster-state new"},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -185,6 +189,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"abbreviations under a default key", `DEFAULT_KEY = "dev.jwt.hmac"`, "dev.jwt.hmac"},
 		{"password with a slash and a dot", `password = "Qm7x/Tv9R.kL4"`, "Qm7x/Tv9R.kL4"},
 		{"random name of a file", `token = "abc/Xk29fQz81LmPq7Rw.json"`, "Xk29fQz81LmPq7Rw"},
+		{"cluster token of another tool", "CLUSTER_TOKEN=Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
+		{"kubeadm join token", "kubeadm join 10.0.0.1:6443 --token abcdef.0123456789abcdef", "0123456789abcdef"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {

@@ -593,6 +593,9 @@ func noSecretFlag(match string) bool {
 		}
 		flag = flag[:i]
 	}
+	if etcdClusterToken(flag) {
+		return false // etcd --initial-cluster-token etcd-cluster-1: the cluster's name
+	}
 	for _, suffix := range []string{"stdin", "file", "path", "env", "prompt", "cmd", "command", "name", "id", "url",
 		"uri", "endpoint", "length", "policy", "type", "ttl", "expiry", "expires", "hint", "reset", "store"} {
 		if strings.HasSuffix(flag, "-"+suffix) || strings.HasSuffix(flag, "_"+suffix) {
