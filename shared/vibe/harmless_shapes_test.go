@@ -124,6 +124,9 @@ func TestHarmlessShapes(t *testing.T) {
 		{"etcd environment", "ETCD_INITIAL_CLUSTER_TOKEN=prod_etcd"},
 		{"etcd exported", `export ETCD_INITIAL_CLUSTER_TOKEN="etcd-cluster-07"`},
 		{"etcd flag", "etcd --name infra1 --initial-cluster-token etcd-cluster-07 --initial-cluster-state new"},
+		// A lexer's token value compared with a keyword.
+		{"sql keyword comparison", `        if token_v == "where" or is_group:`},
+		{"token value elif", `        elif token_val == "delete":`},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -191,6 +194,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"random name of a file", `token = "abc/Xk29fQz81LmPq7Rw.json"`, "Xk29fQz81LmPq7Rw"},
 		{"cluster token of another tool", "CLUSTER_TOKEN=Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
 		{"kubeadm join token", "kubeadm join 10.0.0.1:6443 --token abcdef.0123456789abcdef", "0123456789abcdef"},
+		{"random token value", `token_v = "Qm7xT2vR9kL4pZ1w"`, "Qm7xT2vR9kL4pZ1w"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
