@@ -246,7 +246,7 @@ func camelWords(v string) bool {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v)
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v)
 }
 
 // publicAPIEntry reports the value side of a line of a .NET PublicAPI.Shipped.txt or
@@ -802,4 +802,21 @@ func etcdClusterToken(name string) bool {
 	n := len(name)
 	return n >= 19 && (strings.EqualFold(name[max(0, n-21):], "initial_cluster_token") || strings.EqualFold(name[max(0, n-21):], "initial-cluster-token") ||
 		strings.EqualFold(name[n-19:], "initialclustertoken"))
+}
+
+// regexTail reports a value that is the rest of a regular expression written after a
+// credential's name, the pattern that finds its value to redact it (/client_secret=\w+/g,
+// /(api_key=)(\w+)/): a class escape, a negated class or a wildcard, then more pattern.
+func regexTail(v string) bool {
+	v = strings.TrimLeft(strings.TrimSpace(v), ")(")
+	if len(v) < 2 || len(v) > 60 {
+		return false
+	}
+	for _, p := range []string{`\w`, `\S`, `\d`, `\s`, `[^`, `[a-z`, `[A-Z`, `[0-9`, `[\w`, `.+`, `.*`} {
+		if rest, ok := strings.CutPrefix(v, p); ok {
+			// Then quantifiers, groups' ends, the closing slash and flags: \w+/g, \w+)/.
+			return strings.Trim(rest, "+*?{},0123456789)]/gimsuxy$|") == ""
+		}
+	}
+	return false
 }

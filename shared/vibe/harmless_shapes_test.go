@@ -127,6 +127,9 @@ func TestHarmlessShapes(t *testing.T) {
 		// A lexer's token value compared with a keyword.
 		{"sql keyword comparison", `        if token_v == "where" or is_group:`},
 		{"token value elif", `        elif token_val == "delete":`},
+		// The rest of a regular expression that finds a credential to redact it.
+		{"js redaction regex", `      .replace(/\brefresh_token=\w+/g, "refresh_token=[REDACTED]")`},
+		{"ruby filter regex", `    logger.filter(/(api_secret=)(\w+)/, '\1[FILTERED]')`},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -195,6 +198,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"cluster token of another tool", "CLUSTER_TOKEN=Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
 		{"kubeadm join token", "kubeadm join 10.0.0.1:6443 --token abcdef.0123456789abcdef", "0123456789abcdef"},
 		{"random token value", `token_v = "Qm7xT2vR9kL4pZ1w"`, "Qm7xT2vR9kL4pZ1w"},
+		{"password opening with a class escape", `password = "\wQm7xT2vR9kL"`, "Qm7xT2vR9kL"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
