@@ -246,7 +246,7 @@ func camelWords(v string) bool {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v)
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v)
 }
 
 // publicAPIEntry reports the value side of a line of a .NET PublicAPI.Shipped.txt or
@@ -465,6 +465,16 @@ func rubyCode(v string) bool {
 			}
 		}
 		return true // an instance variable: config.consumer_secret = @consumer_secret
+	}
+	if ivar, ok := strings.CutPrefix(v, "@"); ok {
+		// A call on an instance variable: @client.create_installation_token(id)[:token].
+		i := 0
+		for i < len(ivar) && (ivar[i] >= 'a' && ivar[i] <= 'z' || ivar[i] == '_' || i > 0 && isDigitByte(ivar[i])) {
+			i++
+		}
+		if i > 0 && i+1 < len(ivar) && ivar[i] == '.' && (ivar[i+1] >= 'a' && ivar[i+1] <= 'z' || ivar[i+1] == '_') {
+			return true
+		}
 	}
 	for _, p := range []string{"->(", "-> (", "->{", "-> {", "lambda {", "lambda do", "proc {", "proc do", "Proc.new"} {
 		if strings.HasPrefix(v, p) {
@@ -819,4 +829,21 @@ func regexTail(v string) bool {
 		}
 	}
 	return false
+}
+
+// awaitedCall reports an unquoted value that awaits or yields a call (yield
+// getInputList('secrets', true), await vault.read(path)): JavaScript and Python compute it.
+func awaitedCall(v string) bool {
+	v = strings.TrimSpace(v)
+	rest, ok := strings.CutPrefix(v, "yield ")
+	if !ok {
+		if rest, ok = strings.CutPrefix(v, "await "); !ok {
+			return false
+		}
+	}
+	i := 0
+	for i < len(rest) && (isWordByte(rest[i]) || rest[i] == '.' || rest[i] == '$') {
+		i++
+	}
+	return i > 0 && i < len(rest) && rest[i] == '(' && isLetter(rest[0])
 }

@@ -130,6 +130,10 @@ func TestHarmlessShapes(t *testing.T) {
 		// The rest of a regular expression that finds a credential to redact it.
 		{"js redaction regex", `      .replace(/\brefresh_token=\w+/g, "refresh_token=[REDACTED]")`},
 		{"ruby filter regex", `    logger.filter(/(api_secret=)(\w+)/, '\1[FILTERED]')`},
+		// A call that computes the value: awaited, yielded, or on a Ruby instance variable.
+		{"yielded input list", "      secrets: yield readInputList('build-secrets', true),"},
+		{"awaited vault read", `  const token = await vault.read("kv/app/deploy")`},
+		{"call on an instance variable", "  access_token = @octokit.create_installation_token(installation_id)[:token]"},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -199,6 +203,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"kubeadm join token", "kubeadm join 10.0.0.1:6443 --token abcdef.0123456789abcdef", "0123456789abcdef"},
 		{"random token value", `token_v = "Qm7xT2vR9kL4pZ1w"`, "Qm7xT2vR9kL4pZ1w"},
 		{"password opening with a class escape", `password = "\wQm7xT2vR9kL"`, "Qm7xT2vR9kL"},
+		{"quoted value opening with await", `password = "await Xk29fQz81LmPq7"`, "Xk29fQz81LmPq7"},
+		{"quoted value opening with an instance variable", `password = "@client.Qm7xT2vR9kL4"`, "Qm7xT2vR9kL4"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
