@@ -246,7 +246,7 @@ func camelWords(v string) bool {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v)
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v)
 }
 
 // publicAPIEntry reports the value side of a line of a .NET PublicAPI.Shipped.txt or
@@ -846,4 +846,35 @@ func awaitedCall(v string) bool {
 		i++
 	}
 	return i > 0 && i < len(rest) && rest[i] == '(' && isLetter(rest[0])
+}
+
+// authMethods are the names of authentication methods a setting chooses between.
+var authMethods = map[string]bool{"htpasswd": true, "token": true, "basic": true, "bearer": true, "digest": true,
+	"none": true, "ldap": true, "oauth": true, "oauth2": true, "oidc": true, "jwt": true, "saml": true,
+	"kerberos": true, "ntlm": true, "silly": true, "anonymous": true, "apikey": true, "sso": true, "iam": true,
+	"mtls": true, "pat": true, "github": true, "gitlab": true, "azure": true, "aad": true, "manager": true}
+
+// authMethodValue reports, under a setting that chooses how to authenticate
+// (REGISTRY_AUTH, GCM_AZREPOS_CREDENTIALTYPE, auth_type, authMethod), the name of the
+// method (htpasswd, oauth, token, ldap): which backend checks, not what it checks.
+func authMethodValue(name, v string) bool {
+	if v = strings.Trim(v, "\"'"); len(v) > 12 {
+		return false
+	}
+	v = strings.ToLower(v)
+	if !authMethods[v] {
+		return false
+	}
+	parts := nameParts(name)
+	if len(parts) == 0 {
+		return false
+	}
+	last := parts[len(parts)-1]
+	switch last {
+	case "auth", "authentication", "credentialtype", "authtype", "authmethod":
+		return len(parts) >= 2 || last != "auth"
+	case "type", "method", "mode", "provider", "backend", "scheme":
+		return len(parts) >= 2 && (parts[len(parts)-2] == "auth" || parts[len(parts)-2] == "credential" || parts[len(parts)-2] == "authentication")
+	}
+	return false
 }

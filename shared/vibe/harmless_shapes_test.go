@@ -134,6 +134,10 @@ func TestHarmlessShapes(t *testing.T) {
 		{"yielded input list", "      secrets: yield readInputList('build-secrets', true),"},
 		{"awaited vault read", `  const token = await vault.read("kv/app/deploy")`},
 		{"call on an instance variable", "  access_token = @octokit.create_installation_token(installation_id)[:token]"},
+		// A setting that chooses how to authenticate, and the method's name.
+		{"registry auth backend", `          "REGISTRY_AUTH=htpasswd",`},
+		{"credential type setting", `export GCM_GITHUB_CREDENTIALTYPE="oauth"`},
+		{"auth type in yaml", "proxy:\n  auth_type: ldap"},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -205,6 +209,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"password opening with a class escape", `password = "\wQm7xT2vR9kL"`, "Qm7xT2vR9kL"},
 		{"quoted value opening with await", `password = "await Xk29fQz81LmPq7"`, "Xk29fQz81LmPq7"},
 		{"quoted value opening with an instance variable", `password = "@client.Qm7xT2vR9kL4"`, "Qm7xT2vR9kL4"},
+		{"basic auth value", "BASIC_AUTH=Xk29fQz81LmPq7", "Xk29fQz81LmPq7"},
+		{"registry auth password", "REGISTRY_AUTH=hunter2hunter", "hunter2hunter"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
