@@ -246,7 +246,7 @@ func camelWords(v string) bool {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v)
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v)
 }
 
 // publicAPIEntry reports the value side of a line of a .NET PublicAPI.Shipped.txt or
@@ -875,6 +875,42 @@ func authMethodValue(name, v string) bool {
 		return len(parts) >= 2 || last != "auth"
 	case "type", "method", "mode", "provider", "backend", "scheme":
 		return len(parts) >= 2 && (parts[len(parts)-2] == "auth" || parts[len(parts)-2] == "credential" || parts[len(parts)-2] == "authentication")
+	}
+	return false
+}
+
+// passwordTranslations are the words for a password, a passphrase and a secret in
+// languages written in Latin letters, lower-cased: a form's label translated, which code
+// keeps under the key it labels, as "password" stands in English.
+var passwordTranslations = map[string]bool{"passwort": true, "kennwort": true, "mot de passe": true, "contraseña": true,
+	"contrasena": true, "contrasenya": true, "senha": true, "wachtwoord": true, "lösenord": true, "losenord": true,
+	"passord": true, "adgangskode": true, "salasana": true, "hasło": true, "haslo": true, "heslo": true, "jelszó": true,
+	"jelszo": true, "parola": true, "parolă": true, "geslo": true, "lozinka": true, "şifre": true, "sifre": true,
+	"mật khẩu": true, "kata sandi": true, "kata laluan": true, "salasõna": true, "slaptažodis": true, "parole": true,
+	"palavra-passe": true, "lykilorð": true, "pasahitza": true, "geheimnis": true, "clave": true}
+
+// passwordLabel reports a value that is the word for a password in another language, alone
+// or in a label of a few words ('Passwort', 'Mot de passe', 'Confirmer le mot de passe',
+// 'Neues Passwort'): a translation of the field's name, no password.
+func passwordLabel(v string) bool {
+	v = strings.TrimSpace(strings.Trim(v, "\"'"))
+	if len(v) < 4 || len(v) > 60 {
+		return false
+	}
+	words := strings.Fields(strings.ToLower(strings.TrimRight(v, ":.!?")))
+	if len(words) > 6 {
+		return false
+	}
+	for _, w := range words {
+		if strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' && r != '\'' }) >= 0 {
+			return false // a digit or a symbol: a password's
+		}
+	}
+	for i := range words {
+		if passwordTranslations[words[i]] || i+1 < len(words) && passwordTranslations[words[i]+" "+words[i+1]] ||
+			i+2 < len(words) && passwordTranslations[words[i]+" "+words[i+1]+" "+words[i+2]] {
+			return true
+		}
 	}
 	return false
 }

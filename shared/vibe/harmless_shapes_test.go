@@ -138,6 +138,11 @@ func TestHarmlessShapes(t *testing.T) {
 		{"registry auth backend", `          "REGISTRY_AUTH=htpasswd",`},
 		{"credential type setting", `export GCM_GITHUB_CREDENTIALTYPE="oauth"`},
 		{"auth type in yaml", "proxy:\n  auth_type: ldap"},
+		// The word for a password in another language: a form's label translated.
+		{"french label", `  password: "Mot de passe",`},
+		{"german label", `  newPassword: "Neues Passwort",`},
+		{"portuguese label", `    password: 'Senha'`},
+		{"spanish confirmation label", `  confirmPassword: "Confirmar contraseña:",`},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -211,6 +216,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"quoted value opening with an instance variable", `password = "@client.Qm7xT2vR9kL4"`, "Qm7xT2vR9kL4"},
 		{"basic auth value", "BASIC_AUTH=Xk29fQz81LmPq7", "Xk29fQz81LmPq7"},
 		{"registry auth password", "REGISTRY_AUTH=hunter2hunter", "hunter2hunter"},
+		{"translated word with digits", `  password: "Passwort2024!"`, "Passwort2024!"},
+		{"translated word beside a random one", `  password: "senha Qm7xT2vR9kL4"`, "Qm7xT2vR9kL4"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
