@@ -143,6 +143,9 @@ func TestHarmlessShapes(t *testing.T) {
 		{"german label", `  newPassword: "Neues Passwort",`},
 		{"portuguese label", `    password: 'Senha'`},
 		{"spanish confirmation label", `  confirmPassword: "Confirmar contraseña:",`},
+		// Fingerprints of public keys and certificates.
+		{"key fingerprint in json", `    "signingKeyFingerprint": "5d0c7e1a9b3f42c8e6a1d7b94f0e2c3a8b5d6e7f9012a3b4c5d6e7f8091a2b3c",`},
+		{"certificate fingerprint in base64", `    "clientCertificateFingerprint": "q3Lk9vT2mXw8Rz4Np6Hs1Jd5Yb0Gc7Fe3Ua9Qi2Ko8M=",`},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -218,6 +221,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"registry auth password", "REGISTRY_AUTH=hunter2hunter", "hunter2hunter"},
 		{"translated word with digits", `  password: "Passwort2024!"`, "Passwort2024!"},
 		{"translated word beside a random one", `  password: "senha Qm7xT2vR9kL4"`, "Qm7xT2vR9kL4"},
+		{"secret named after a fingerprint", `fingerprint_secret = "Xk29fQz81LmPq7Rw"`, "Xk29fQz81LmPq7Rw"},
+		{"encrypted value beside a fingerprint", `"encryptedValue": "Qm7xT2vR9kL4pZ1wN8cB5yH3jF6gD0sA", "keyFingerprint": "5d0c7e1a"`, "Qm7xT2vR9kL4pZ1wN8cB5yH3jF6gD0sA"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
