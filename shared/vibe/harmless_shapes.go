@@ -230,7 +230,7 @@ func camelWords(v string) bool {
 	if len(parts) < 2 {
 		return false
 	}
-	dict := 0
+	dict, other := 0, 0
 	for _, p := range parts {
 		w := strings.TrimRight(p, "0123456789")
 		switch {
@@ -239,10 +239,22 @@ func camelWords(v string) bool {
 		case dictWord(w):
 			dict++
 		case len(w) > 3:
-			return false // a part no word is and no abbreviation: a random run's
+			// A part no word is and no abbreviation: a random run's, or a word the list lacks,
+			// which has vowels as words do (responder, not xqzvbw).
+			vowels := 0
+			for i := 0; i < len(w); i++ {
+				if strings.IndexByte("aeiouy", w[i]) >= 0 {
+					vowels++
+				}
+			}
+			if vowels*4 < len(w) {
+				return false
+			}
+			other++
 		}
 	}
-	return dict >= 2 && dict*3 >= len(parts)*2
+	// One longer part the word list lacks among three or more words (scrollResponder…).
+	return dict >= 2 && dict*3 >= len(parts)*2 && (other == 0 || other == 1 && dict >= 3)
 }
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.

@@ -44,6 +44,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"babel class member key", `u(h,[{key:"getOpenTabID",value:function(){return this._openTabID}},{key:"getLastRowID",value:function(){return 1}}])`},
 		{"xcode storyboard modifier mask", `<menuItem title="Copy" keyEquivalent="c" id="x3v-GZ-iWM"><modifierMask key="keyEquivalentModifierMask"/></menuItem>`},
 		{"xaml resource key", `<local:BorderThicknessToMarginConverter x:Key="BorderThicknessToMarginConverter" />`},
+		{"member name with a word the list lacks", `{key:"getOuterViewNode",value:function(){}},{key:"scrollResponderFlashNativeHandleToKeyboard",value:function(o,n,l){}}`},
 		// .NET PublicAPI.Shipped.txt: a constant or enum member, its number, its type.
 		{"public api enum member", "Acme.Vault.SecretKind.MasterPassword = 4 -> Acme.Vault.SecretKind"},
 		{"public api constant", "const Acme.Crypto.Native.BCRYPT_KEY_DATA_BLOB_MAGIC = 1296188491 -> uint"},
