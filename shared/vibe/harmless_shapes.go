@@ -958,3 +958,18 @@ func fingerprintMember(text string, start int) bool {
 	}
 	return j < i && fingerprintName(text[j:i])
 }
+
+// flagUsageType reports the type a usage line writes after a flag, then a colon and the
+// flag's description (-cookie-secret string: the seed string for secure cookies), as Go's
+// flag package names them.
+func flagUsageType(w string) bool {
+	t, ok := strings.CutSuffix(w, ":")
+	if !ok {
+		return false
+	}
+	switch t {
+	case "string", "int", "uint", "int64", "uint64", "float", "float64", "bool", "duration", "value", "strings":
+		return true
+	}
+	return false
+}

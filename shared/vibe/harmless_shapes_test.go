@@ -147,6 +147,9 @@ func TestHarmlessShapes(t *testing.T) {
 		// Fingerprints of public keys and certificates.
 		{"key fingerprint in json", `    "signingKeyFingerprint": "5d0c7e1a9b3f42c8e6a1d7b94f0e2c3a8b5d6e7f9012a3b4c5d6e7f8091a2b3c",`},
 		{"certificate fingerprint in base64", `    "clientCertificateFingerprint": "q3Lk9vT2mXw8Rz4Np6Hs1Jd5Yb0Gc7Fe3Ua9Qi2Ko8M=",`},
+		// A usage line: the flag, its type and a colon, its description.
+		{"usage line of a secret flag", "  -session-secret string: the key that signs session cookies (optionally base64 encoded)"},
+		{"usage line of a token flag", "  -api-token string: the token to call the API with"},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -224,6 +227,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"translated word beside a random one", `  password: "senha Qm7xT2vR9kL4"`, "Qm7xT2vR9kL4"},
 		{"secret named after a fingerprint", `fingerprint_secret = "Xk29fQz81LmPq7Rw"`, "Xk29fQz81LmPq7Rw"},
 		{"encrypted value beside a fingerprint", `"encryptedValue": "Qm7xT2vR9kL4pZ1wN8cB5yH3jF6gD0sA", "keyFingerprint": "5d0c7e1a"`, "Qm7xT2vR9kL4pZ1wN8cB5yH3jF6gD0sA"},
+		{"secret flag with a value", "  proxy -session-secret Qm7xT2vR9kL4pZ1w -upstream http://app", "Qm7xT2vR9kL4pZ1w"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {

@@ -585,7 +585,7 @@ func noSecretFlag(match string) bool {
 		}
 	}
 	if i := strings.IndexAny(flag, "= \t\"'"); i >= 0 {
-		if w := strings.TrimSpace(flag[i:]); flagProse[w] || functionWords[w] {
+		if w := strings.TrimSpace(flag[i:]); flagProse[w] || functionWords[w] || flagUsageType(w) {
 			return false // "Using --password via the CLI is insecure": a flag named in prose
 		}
 		if secretNameValue(strings.Trim(match[i:], "= \t\"'")) || buildSecretSpec(match[i:]) {
