@@ -150,6 +150,9 @@ func TestHarmlessShapes(t *testing.T) {
 		// A usage line: the flag, its type and a colon, its description.
 		{"usage line of a secret flag", "  -session-secret string: the key that signs session cookies (optionally base64 encoded)"},
 		{"usage line of a token flag", "  -api-token string: the token to call the API with"},
+		// Template attributes bound to an expression.
+		{"angular property binding", `    <nz-select [tokenSeparators]="separatorKeys" nzMode="tags"></nz-select>`},
+		{"vue bound attribute", `  <map-view :api-key="settings.mapsKey" />`},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -228,6 +231,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"secret named after a fingerprint", `fingerprint_secret = "Xk29fQz81LmPq7Rw"`, "Xk29fQz81LmPq7Rw"},
 		{"encrypted value beside a fingerprint", `"encryptedValue": "Qm7xT2vR9kL4pZ1wN8cB5yH3jF6gD0sA", "keyFingerprint": "5d0c7e1a"`, "Qm7xT2vR9kL4pZ1wN8cB5yH3jF6gD0sA"},
 		{"secret flag with a value", "  proxy -session-secret Qm7xT2vR9kL4pZ1w -upstream http://app", "Qm7xT2vR9kL4pZ1w"},
+		{"literal inside a vue binding", `  <map-view :api-key="'Xk29fQz81LmPq7Rw'" />`, "Xk29fQz81LmPq7Rw"},
+		{"plain attribute with a token", `  <embed-widget token="Qm7xT2vR9kL4pZ1w">`, "Qm7xT2vR9kL4pZ1w"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
