@@ -185,7 +185,19 @@ func messageText(v string) bool {
 		return true
 	}
 	last := v[len(v)-1]
-	return len(words) >= 3 && (last == '.' || last == '!' || last == '?') && isUpperByte(v[0]) && !strings.HasSuffix(v, "..")
+	if len(words) >= 3 && (last == '.' || last == '!' || last == '?') && isUpperByte(v[0]) && !strings.HasSuffix(v, "..") {
+		return true
+	}
+	// Words around a variable's name (Alias to CF_API_KEY, Same as GITHUB_TOKEN): a
+	// description of the setting.
+	if len(words) >= 3 && plain == len(words)-1 {
+		for _, w := range words {
+			if t := strings.Trim(w, ".,;:()`'\""); strings.IndexByte(t, '_') > 0 && t == strings.ToUpper(t) && identifierWords(t) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // messageVerb reports a printf verb (%s, %d, %@, %1$s) or a numbered or named placeholder

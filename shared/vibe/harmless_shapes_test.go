@@ -153,6 +153,9 @@ func TestHarmlessShapes(t *testing.T) {
 		// Template attributes bound to an expression.
 		{"angular property binding", `    <nz-select [tokenSeparators]="separatorKeys" nzMode="tags"></nz-select>`},
 		{"vue bound attribute", `  <map-view :api-key="settings.mapsKey" />`},
+		// A setting's description naming another variable.
+		{"alias description", `	ACME_DNS_API_KEY = "Alias to ACME_API_KEY"`},
+		{"same as description", `  DEPLOY_TOKEN: "Same as GITHUB_TOKEN"`},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -233,6 +236,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"secret flag with a value", "  proxy -session-secret Qm7xT2vR9kL4pZ1w -upstream http://app", "Qm7xT2vR9kL4pZ1w"},
 		{"literal inside a vue binding", `  <map-view :api-key="'Xk29fQz81LmPq7Rw'" />`, "Xk29fQz81LmPq7Rw"},
 		{"plain attribute with a token", `  <embed-widget token="Qm7xT2vR9kL4pZ1w">`, "Qm7xT2vR9kL4pZ1w"},
+		{"random word beside a variable's name", `token = "Xk29fQz81LmPq7 to GH_TOKEN"`, "Xk29fQz81LmPq7"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
