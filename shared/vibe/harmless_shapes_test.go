@@ -156,6 +156,9 @@ func TestHarmlessShapes(t *testing.T) {
 		// A setting's description naming another variable.
 		{"alias description", `	ACME_DNS_API_KEY = "Alias to ACME_API_KEY"`},
 		{"same as description", `  DEPLOY_TOKEN: "Same as GITHUB_TOKEN"`},
+		// A function assigned to a name of a password's.
+		{"function expression", "  var Password = function (options) {"},
+		{"async arrow function", "  const password = async (req) => {"},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -237,6 +240,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"literal inside a vue binding", `  <map-view :api-key="'Xk29fQz81LmPq7Rw'" />`, "Xk29fQz81LmPq7Rw"},
 		{"plain attribute with a token", `  <embed-widget token="Qm7xT2vR9kL4pZ1w">`, "Qm7xT2vR9kL4pZ1w"},
 		{"random word beside a variable's name", `token = "Xk29fQz81LmPq7 to GH_TOKEN"`, "Xk29fQz81LmPq7"},
+		{"word opening with function", "Password = functionality9X", "functionality9X"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
