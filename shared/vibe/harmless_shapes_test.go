@@ -159,6 +159,8 @@ func TestHarmlessShapes(t *testing.T) {
 		// A function assigned to a name of a password's.
 		{"function expression", "  var Password = function (options) {"},
 		{"async arrow function", "  const password = async (req) => {"},
+		// Interface Builder actions: a selector's colon, then the attribute's quote.
+		{"storyboard action selector", `    <action selector="showPasswordTapped:" target="Xq2-9b-k1L" id="7Rt-Lm-p0Q"/>`},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -241,6 +243,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"plain attribute with a token", `  <embed-widget token="Qm7xT2vR9kL4pZ1w">`, "Qm7xT2vR9kL4pZ1w"},
 		{"random word beside a variable's name", `token = "Xk29fQz81LmPq7 to GH_TOKEN"`, "Xk29fQz81LmPq7"},
 		{"word opening with function", "Password = functionality9X", "functionality9X"},
+		{"json-like pair without a blank", `password:"Xk29fQz81LmPq7"`, "Xk29fQz81LmPq7"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {
