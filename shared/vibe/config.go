@@ -465,7 +465,9 @@ var configRules = []extraRule{
 		// 'https://bot@github.com': has no value.
 		// Nor a qualified name of code: "the next token is token.CHAN", "private key is
 		// *ed25519.PrivateKey".
-		check:      func(v string) bool { return v[0] != '/' && v[0] != '\\' && !qualifiedName(v) },
+		check: func(v string) bool {
+			return v[0] != '/' && v[0] != '\\' && !qualifiedName(v) && !expansionMessageEnd(v)
+		},
 		matchCheck: proseNamedValue,
 		anchors:    secretWordBeforeIs,
 	},

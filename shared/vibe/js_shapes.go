@@ -215,7 +215,8 @@ func base64Prose(tok string) bool {
 // lexical token, not an issued credential.
 var lexerTokenNameWords = map[string]bool{"token": true, "tokens": true, "default": true, "type": true, "value": true,
 	"start": true, "end": true, "postfix": true, "prefix": true, "kind": true, "text": true, "next": true, "prev": true,
-	"current": true, "cur": true, "last": true, "first": true, "raw": true, "space": true, "before": true, "after": true}
+	"current": true, "cur": true, "last": true, "first": true, "raw": true, "space": true, "before": true, "after": true,
+	"v": true, "val": true}
 
 // scopeRoots are the words a highlighter's token type opens with: TextMate's scope roots
 // (comment, keyword, storage.type, entity.name.function…) and the types Ace and Monaco add

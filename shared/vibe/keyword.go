@@ -47,11 +47,14 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				continue // arn:aws:secretsmanager:…:secret:db-AbCd: a secret's name in an ARN
 			}
 			name := strings.Trim(chunk[nameStart:nameEnd], ".-")
-			if fs := flagStart(chunk, nameStart); fs >= 0 && (flagTakesNoSecret(chunk[fs:nameEnd]) || secretNameValue(flagValue(chunk, nameEnd))) || qualifiedKey(chunk, nameStart, name) || testStatus(chunk, nameStart, name) || gitRefUpdate(chunk, nameStart) || strings.IndexByte(name, '-') >= 0 && idHeaderName(strings.ToLower(name)) || notAssignedName(chunk, nameStart, nameEnd) || passVerb(chunk, nameStart, name) || hclBlockLabel(chunk, nameStart) || iacNameNoSecret(name) || protoFieldNumber(chunk, nameEnd) || shellNoSecret(chunk, nameStart, nameEnd) {
+			if fs := flagStart(chunk, nameStart); fs >= 0 && (flagTakesNoSecret(chunk[fs:nameEnd]) || secretNameValue(flagValue(chunk, nameEnd)) || buildSecretSpec(flagValue(chunk, nameEnd)) || buildSecretSpec(listedFlagValue(chunk, nameEnd))) || qualifiedKey(chunk, nameStart, name) || testStatus(chunk, nameStart, name) || gitRefUpdate(chunk, nameStart) || strings.IndexByte(name, '-') >= 0 && idHeaderName(strings.ToLower(name)) || notAssignedName(chunk, nameStart, nameEnd) || passVerb(chunk, nameStart, name) || hclBlockLabel(chunk, nameStart) || iacNameNoSecret(name) || protoFieldNumber(chunk, nameEnd) || shellNoSecret(chunk, nameStart, nameEnd) {
 				continue // gpg --export-secret-keys KEYID: a flag that acts on secrets; Cache key: …
 			}
 			if docCommentTag(chunk, nameStart, nameEnd) || restFieldName(chunk, nameStart, nameEnd) || docListedValue(chunk, nameStart, nameEnd) || literalListMember(chunk, nameStart, nameEnd) {
 				continue // * @NL80211_CMD_SET_KEY: Set key attributes …: a documented constant
+			}
+			if harmlessNameShape(chunk, nameStart, nameEnd) {
+				continue // protobuf_key:"bytes,1,opt,name=key", io.jsonwebtoken:jjwt-api:0.11.2
 			}
 			if qualifiedConstant(name) || pathSegmentName(chunk, nameStart, nameEnd) || recordFieldName(chunk, nameStart, nameEnd) || quotedPackageName(chunk, nameStart, nameEnd) || memberAccess(chunk, nameStart, nameEnd) || ternaryBranch(chunk, nameStart, nameEnd) {
 				continue // token.XOR: "…", {"go/token", "…"}, groupname:password:GID: no key's name
@@ -194,7 +197,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				// getenv("X", "x"), const password = process.env.DB_PASSWORD || 'x': the
 				// default, unless a lower-case word under a name that is no password's
 				// (getToken(req) || 'anonymous', process.env.TOKEN || 'default').
-				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && (passwordName(name) || !lowerWord(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) {
+				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) {
 					f.addSpan(ruleKeyword, off+fs, off+fe)
 				}
 			}
@@ -347,8 +350,8 @@ func passwordWord(name string) bool {
 // keys.
 func keyedValue(name, v string) bool {
 	v = strings.Trim(v, `"'`+"`")
-	if codeReference(v) {
-		return false // auth = ENV['AUTH'], credentials: config.credentials
+	if codeReference(v) || strings.EqualFold(name, "key") && camelWords(v) || harmlessValue(name, v) {
+		return false // auth = ENV['AUTH'], credentials: config.credentials, key="keyEquivalentModifierMask"
 	}
 	if randomValue(v) || keyLikeName(name) && symbolRandom(v) && !placeholderValue(v) {
 		return true // (a generated password with symbols: app_key = "Hq8(x]{Lm;4v.<Z>?")

@@ -545,7 +545,7 @@ func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 			break
 		}
 	}
-	if promptValue(v) || spellsName(name, v) || describedParameter(name, v) || accountPlaceholder(v) || nameWordsValue(name, v) || lexerTokenWord(name, v) || lexerTokenList(name, s, vs) || errorCode(name, v) || errorMessage(s, vs, name, v) || typeofComparison(s, vs, v) {
+	if promptValue(v) || messageText(v) || spellsName(name, v) || describedParameter(name, v) || accountPlaceholder(v) || nameWordsValue(name, v) || lexerTokenWord(name, v) || lexerTokenList(name, s, vs) || errorCode(name, v) || errorMessage(s, vs, name, v) || typeofComparison(s, vs, v) {
 		return true
 	}
 	if (escapedCharacters(v) || objectIdentifier(v) || charEscape(v)) && codeContext(s, vs-1, ve+1) {
@@ -597,7 +597,7 @@ func connectionStringCode(m string) bool {
 	v = strings.TrimRight(v, ",);:")
 	after = strings.TrimRight(after, " \t.,")
 	spaced := eq > 0 && (m[eq-1] == ' ' || m[eq-1] == '\t') || eq+1 < len(m) && (m[eq+1] == ' ' || m[eq+1] == '\t')
-	if spaced && identifierPath(v) && (metaWords[v] || oneOfFold(v, "await", "yield", "new", "typeof") || ownName(m[:eq], v) || after == "?") {
+	if spaced && identifierPath(v) && (metaWords[v] || oneOfFold(v, "await", "yield", "new", "typeof", "function", "async", "lambda") || ownName(m[:eq], v) || after == "?") {
 		return false // password = value, password = await …, self.pwd = pwd, password = prompt ? …: a statement of code
 	}
 	return !(metaWords[v] && functionWords[after])

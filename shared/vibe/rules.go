@@ -298,7 +298,8 @@ var extraRules = append([]extraRule{
 		check: func(v string) bool {
 			return !authSchemes[strings.ToLower(v)] && !(codeReference(v) && countDigits(v) == 0) && !strings.ContainsAny(v, " \t") &&
 				!(v[0] == '!' && identifierWords(v[1:])) && // authorization: !vault |: a YAML tag
-				!authorizationCode(v) // enable_rbac_authorization: Optional[bool] = None
+				!authorizationCode(v) && // enable_rbac_authorization: Optional[bool] = None
+				!closedReference(v) // headers: {'Authorization': authn}
 		},
 	},
 	{
@@ -362,7 +363,8 @@ var extraRules = append([]extraRule{
 		keywords: []string{"token", "key", "secret", "auth", "passw", "signature", "crumb"},
 		anchors:  headerAnchors,
 		check: func(v string) bool {
-			return headerCredential(v) && !codeArgumentReference(v) && !jsExpression(strings.TrimRight(v, ",;"))
+			// sa-token: # any name: a YAML key whose value is left empty, a comment after it
+			return v[0] != '#' && headerCredential(v) && !codeArgumentReference(v) && !jsExpression(strings.TrimRight(v, ",;"))
 		},
 		// https://x-access-token:…@host: a URL's user, the URL rule's.
 		matchCheck: func(m string) bool { return m[0] != '/' },
@@ -608,13 +610,16 @@ func noSecretFlag(match string) bool {
 		}
 	}
 	if i := strings.IndexAny(flag, "= \t\"'"); i >= 0 {
-		if w := strings.TrimSpace(flag[i:]); flagProse[w] || functionWords[w] {
+		if w := strings.TrimSpace(flag[i:]); flagProse[w] || functionWords[w] || flagUsageType(w) {
 			return false // "Using --password via the CLI is insecure": a flag named in prose
 		}
-		if secretNameValue(strings.Trim(match[i:], "= \t\"'")) {
-			return false // gcloud secrets versions access latest --secret=db-password
+		if secretNameValue(strings.Trim(match[i:], "= \t\"'")) || buildSecretSpec(match[i:]) {
+			return false // gcloud secrets versions access latest --secret=db-password, --secret id=npmrc,src=…
 		}
 		flag = flag[:i]
+	}
+	if etcdClusterToken(flag) {
+		return false // etcd --initial-cluster-token etcd-cluster-1: the cluster's name
 	}
 	for _, suffix := range []string{"stdin", "file", "path", "env", "prompt", "cmd", "command", "name", "id", "url",
 		"uri", "endpoint", "length", "policy", "type", "ttl", "expiry", "expires", "hint", "reset", "store"} {
@@ -731,7 +736,7 @@ func isUpperByte(c byte) bool { return c >= 'A' && c <= 'Z' }
 // value is a literal; an unquoted one may be code (token := getToken()).
 func keepKeyword(name, value string, quoted bool) bool {
 	v := strings.TrimSpace(value)
-	if v == "" || placeholderValue(v) && !leetPassword(name, v) || placeholderValue(strings.TrimLeft(strings.TrimRight(v, "!?):,;]"), "&*")) && !leetPassword(name, v) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || echoedName(name, v) || lookupKeyName(name, v) || betweenLiterals(value) || envVarNameValue(name, v) {
+	if v == "" || placeholderValue(v) && !leetPassword(name, v) || placeholderValue(strings.TrimLeft(strings.TrimRight(v, "!?):,;]"), "&*")) && !leetPassword(name, v) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || echoedName(name, v) || lookupKeyName(name, v) || roleKeyConstant(name, v) || harmlessValue(name, v) || betweenLiterals(value) || envVarNameValue(name, v) {
 		return false // String!, Int? : GraphQL, Kotlin and Swift types
 	}
 
@@ -754,6 +759,9 @@ func keepKeyword(name, value string, quoted bool) bool {
 		return false // PASSWORD = os.environ.get(…), SECRET := getenv(, PASSWORD = args.password
 	}
 	upperName := name == strings.ToUpper(name)
+	if !upperName && rubyCode(v) {
+		return false // token: :expired, token = ->(r) { … }, access_token: @token
+	}
 	if !upperName && codeLike.MatchString(v) && !hasDigitAndLetter(v) {
 		// token := getToken(), password: string, apiKey = cfg.apiKey
 		return false

@@ -172,7 +172,7 @@ func passwordCompound(v string) bool {
 func harmlessRun(text string, start, end int) bool {
 	return inPublicKey(text, start) || inEncodedMedia(text, start) || idHeaderValue(text, start) || idLabelValue(text, start) ||
 		cspNonce(text, start) || elidedJWT(text[start:end]) || strings.HasPrefix(text[end:], "…") && elidedJWT(text[start:end]+"…") ||
-		publicPEMBase64(text[start:end]) || jwkPublicMember(text, start, end) || imageHostRun(text, start) ||
+		publicPEMBase64(text[start:end]) || subjectPublicKeyBase64(text[start:end]) || jwkPublicMember(text, start, end) || fingerprintMember(text, start) || imageHostRun(text, start) ||
 		codeIdentifierAt(text, start)
 }
 

@@ -291,7 +291,7 @@ func shellValue(s string, vs, ve int) bool {
 		ls, _ := shellLine(s, vs)
 		return len(v) > 1 && (v[0] == '-' || v[0] == '=') && strings.Contains(s[max(ls, vs-64):vs], "${") && expandedFrame(strings.TrimRight(v[1:], "}"))
 	case '`':
-		return s[vs-2] == '=' && commandText(s[vs:ve])
+		return s[vs-2] == '=' && (commandText(s[vs:ve]) || filterPipeline(s[vs:ve]))
 	case '"':
 		// The shell assigns with no blank around = (KEY="…") or passes an argument; a
 		// blank before the quote after = or : is another language's (key = "…", key: "…").

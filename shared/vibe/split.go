@@ -119,7 +119,7 @@ func literalChains(text string) [][]piece {
 			lastEnd = -1
 			continue
 		}
-		if memberName(text, end) || hashKey(text, end) || cspSource(text[i+1:end]) {
+		if memberName(text, end) || hashKey(text, end) || cspSource(text[i+1:end]) || iamAction(text[i+1:end]) {
 			r.flush()
 			lastEnd = -1
 			i = end
