@@ -276,8 +276,9 @@ func TestSanitizerEvaluation(t *testing.T) {
 		}
 		return tl
 	}
-	// The whole corpus has floors of its own, set with the sixth build; the sources of the
-	// first five builds keep the whole-corpus floors set with the fifth, those of the first
+	// The whole corpus has floors of its own, set with the seventh build; the sources of the
+	// first six builds keep the whole-corpus floors set with the sixth, those of the first
+	// five builds the ones set with the fifth, those of the first
 	// four the ones set with the fourth, and those of the first three builds theirs,
 	// comparable from build to build.
 	var priorSources, fourBuildsSources, fiveBuildsSources, sixBuildsSources []string
@@ -302,7 +303,7 @@ func TestSanitizerEvaluation(t *testing.T) {
 		name    string
 		sources []string
 		floors  *evalFloors // nil: reported, not held to floors yet
-	}{{"all sources", nil, nil}, {"first six builds' sources", sixBuildsSources, &sixBuildsFloors},
+	}{{"all sources", nil, &sevenBuildsFloors}, {"first six builds' sources", sixBuildsSources, &sixBuildsFloors},
 		{"first five builds' sources", fiveBuildsSources, &fiveBuildsFloors},
 		{"first four builds' sources", fourBuildsSources, &allFloors},
 		{"first three builds' sources", priorSources, &heldFloors},
@@ -310,7 +311,7 @@ func TestSanitizerEvaluation(t *testing.T) {
 		{"code sources", codeSources, nil}, {"fourth-build sources", fourthBuildSources, nil},
 		{"fifth-build sources", fifthBuildSources, &fifthBuildFloors},
 		{"sixth-build sources", sixthBuildSources, &sixthBuildFloors},
-		{"seventh-build sources", seventhBuildSources, nil}} {
+		{"seventh-build sources", seventhBuildSources, &seventhBuildFloors}} {
 		known, keyword, leaking := sum(set.sources, evalKnownFormat), sum(set.sources, evalKeyword), leaks(set.sources)
 		t.Logf("%s: known-format %s, keyword-context %s, leaking %.2f%% (%d/%d), format negatives %s", set.name,
 			evalFigure(evalKnownFormat, known), evalFigure(evalKeyword, keyword), leaking.pct(), leaking.bad, leaking.n,
@@ -373,7 +374,12 @@ var (
 	sixBuildsFloors = evalFloors{knownFormat: 95.7, keyword: 94.5, leaking: 5.2}
 	// The seventh build (testdata/eval/sources7.py): CredData, lines of real repositories
 	// that scanners flagged, reviewed by hand as credentials or not, split by repository.
+	// Floors just short of its held-back figures after the rules fitted on its development
+	// half (first figures 93.48 / 89.81 / 9.72%).
 	seventhBuildSources = []string{"creddata"}
+	seventhBuildFloors  = evalFloors{knownFormat: 95.6, keyword: 91.4, leaking: 8.1}
+	// The whole corpus with the seventh build.
+	sevenBuildsFloors = evalFloors{knownFormat: 95.7, keyword: 93.4, leaking: 6.0}
 )
 
 func evalFigure(class string, tl evalTally) string {
