@@ -387,7 +387,7 @@ func findStubbedSecrets(text string, f *findings) {
 				if d := strings.LastIndexByte(call, '.'); d >= 0 {
 					call = call[d+1:]
 				}
-				if !strings.HasPrefix(call, "get") || !isIdentifier(call) {
+				if !strings.HasPrefix(call, "get") || !cIdentifier(call) {
 					continue
 				}
 				name, rest = call[3:], ns+e+3
@@ -419,18 +419,4 @@ func findStubbedSecrets(text string, f *findings) {
 			}
 		}
 	}
-}
-
-// isIdentifier reports a name of code: letters, digits and underscores, not opening with a
-// digit.
-func isIdentifier(s string) bool {
-	if s == "" || isDigitByte(s[0]) {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !isWordByte(s[i]) {
-			return false
-		}
-	}
-	return true
 }

@@ -511,28 +511,7 @@ func (p *pathRewriter) learnUser(u string) {
 
 // replaceWord replaces whole-word occurrences of w in s.
 func replaceWord(s, w, repl string) string {
-	var b strings.Builder
-	last := 0
-	for from := 0; ; {
-		i := strings.Index(s[from:], w)
-		if i < 0 {
-			break
-		}
-		i += from
-		end := i + len(w)
-		from = end
-		if i > 0 && isWordByte(s[i-1]) || end < len(s) && isWordByte(s[end]) {
-			continue
-		}
-		b.WriteString(s[last:i])
-		b.WriteString(repl)
-		last = end
-	}
-	if last == 0 {
-		return s
-	}
-	b.WriteString(s[last:])
-	return b.String()
+	return replaceNameAt(s, w, repl, func(string, int, int) bool { return true })
 }
 
 // pathStart reports whether a path may start at i: not inside a word or a relative path.
