@@ -274,11 +274,14 @@ var machineAdjectives = []string{"a", "an", "the", "my", "your", "our", "his", "
 	"business", "student", "thin", "windows", "linux", "intel", "m1", "m2", "m3", "m4", "apple", "ci", "remote", "local", "any"}
 
 func hasPersonalMachine(text string) bool {
-	if strings.IndexByte(text, '-') < 0 {
-		return false
-	}
-	for i := 0; i+3 <= len(text); i++ {
-		if text[i] != '-' || strings.IndexByte("mMiIlLtT", text[i+1]) < 0 {
+	for from := 0; ; {
+		k := strings.IndexByte(text[from:], '-')
+		if k < 0 {
+			return false
+		}
+		i := from + k
+		from = i + 1
+		if i+3 > len(text) || strings.IndexByte("mMiIlLtT", text[i+1]) < 0 {
 			continue
 		}
 		rest := text[i+1 : min(len(text), i+12)]
@@ -288,7 +291,6 @@ func hasPersonalMachine(text string) bool {
 			}
 		}
 	}
-	return false
 }
 
 // accountCommand matches a command that prints the account name and the line it printed:
