@@ -639,7 +639,7 @@ var configRules = []extraRule{
 	// (hc-ping.com/<uuid>). The token alone is masked; the host and the path stay.
 	{
 		id:      rulePathToken,
-		re:      regexp.MustCompile(`/api/v1/([A-Za-z0-9_-]{8,128})/(?:telemetry|attributes|rpc|claim|firmware|software)\b`),
+		re:      regexp.MustCompile(`/api/v1/([A-Za-z0-9_-]{8,128})/(?:telemetry|attributes|rpc|claim|firmware|software)`),
 		group:   1,
 		literal: "/api/v1/",
 		check:   func(v string) bool { return hasDigitAndLetter(v) && !placeholderValue(v) },
