@@ -847,6 +847,9 @@ func configSetSecret(match string) bool {
 		return false
 	}
 	name := m[1]
+	if strings.HasPrefix(name, "set-") || strings.HasPrefix(name, "get-") || strings.HasPrefix(name, "delete-") {
+		return false // kubectl config set-credentials NAME: a subcommand and the entry's name
+	}
 	if i := strings.LastIndexAny(name, ".:/"); i >= 0 && i+1 < len(name) {
 		name = name[i+1:]
 	}

@@ -17,6 +17,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"protobuf map tag", "\tLabels map[string]string `protobuf:\"bytes,4,rep,name=labels,proto3\" json:\"labels,omitempty\" protobuf_key:\"bytes,1,opt,name=key,proto3\" protobuf_val:\"bytes,2,opt,name=value,proto3\"`"},
 		{"protobuf varint key", "\tCounters map[uint32]int64 `protobuf:\"bytes,7,rep,name=counters\" protobuf_key:\"varint,1,opt,name=key\" protobuf_val:\"varint,2,opt,name=value\"`"},
 		{"protobuf fixed64 key", "Weights map[uint64]float32 `protobuf_key:\"fixed64,1,opt,name=key,proto3\" protobuf_val:\"fixed32,2,opt,name=value,proto3\"`"},
+		// kubectl's config subcommands name an entry, not a value.
+		{"kubectl set-credentials", "kubectl config set-credentials cluster-admin --client-certificate=admin.crt --client-key=admin.key"},
 		// Maven and Gradle coordinates whose group holds a keyword.
 		{"gradle coordinate", "    implementation 'io.webtoken:webtoken-api:0.11.2'"},
 		{"gradle runtime coordinate", "runtimeOnly \"dev.opensecret:opensecret-jackson:0.9.0\" // or opensecret-gson"},
@@ -169,6 +171,8 @@ func TestHarmlessShapes(t *testing.T) {
 		})
 	}
 	masked := []struct{ name, in, secret string }{
+		{"kubectl set-credentials token", "kubectl config set-credentials ci-bot --token=Zq8x7Vb2Lm4Nc6Xp1Rt9Yw3K", "Zq8x7Vb2Lm4Nc6Xp1Rt9Yw3K"},
+		{"npm config set auth", "npm config set //registry.example.com/:_authToken Zq8x7Vb2Lm4Nc6Xp1Rt9Yw3K", "Zq8x7Vb2Lm4Nc6Xp1Rt9Yw3K"},
 		{"go struct field holding a token", "\tcfg := Config{Token: \"Qm7xT2vR9kL4pZ1wN8cB5yH3\"} // `protobuf:\"bytes,1,opt,name=token\"`", "Qm7xT2vR9kL4pZ1wN8cB5yH3"},
 		{"struct tag default that is a secret", "\tKey string `default:\"Hq8xWm2RzP4kT9vL3nQ7\" protobuf:\"bytes,2,opt,name=key\"`", "Hq8xWm2RzP4kT9vL3nQ7"},
 		{"properties key: value without blank", "app.jwt.token:Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
