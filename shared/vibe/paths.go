@@ -297,6 +297,51 @@ func hasPersonalMachine(text string) bool {
 // whoami (Windows prints DOMAIN\name), id -un, echo $USER, $env:USERNAME, %USERNAME%.
 var accountCommand = regexp.MustCompile(`(?m)\b(?:whoami|id -un|id -u -n|echo \$USER|echo \$\{USER\}|echo \$env:USERNAME|echo %USERNAME%)[ \t]*(?:\r?\n|\\r?\\n)+(?:[A-Za-z0-9_.-]+(?:\\\\|\\))?([A-Za-z_][A-Za-z0-9_.-]{2,31})[ \t]*(?:\r?\n|\\[rn"]|$)`)
 
+// processRow matches a row of a process table and its owner: ps aux (USER PID %CPU %MEM),
+// ps -ef (UID PID PPID C) and top or htop (PID USER PR NI). ps cuts a long name to seven
+// characters and a +, which is left alone.
+var processRow = regexp.MustCompile(`(?m)(?:^|\\n)[ \t]*(?:([A-Za-z_][A-Za-z0-9_.-]{2,31})[ \t]+\d+[ \t]+(?:\d+\.\d+[ \t]+\d+\.\d|\d+[ \t]+\d+[ \t])|\d+[ \t]+([A-Za-z_][A-Za-z0-9_.-]{2,31})[ \t]+(?:\d+|rt)[ \t]+-?\d+[ \t])`)
+
+// loginRow matches a row of who, w and last: the account, then its terminal.
+var loginRow = regexp.MustCompile(`(?m)(?:^|\\n)([A-Za-z_][A-Za-z0-9_.-]{2,31})[ \t]+(?:pts/\d+|tty[A-Za-z]?\d+|console|:\d+)[ \t]`)
+
+// hasProcessTable reports the header of a process table: PID beside USER or UID.
+func hasProcessTable(text string) bool {
+	i := strings.Index(text, "PID")
+	return i >= 0 && (strings.Contains(text, "USER") || strings.Contains(text, "UID "))
+}
+
+// hasLoginTable gates loginRow: a terminal name as who, w and last print it.
+func hasLoginTable(text string) bool {
+	return strings.Contains(text, "pts/") || strings.Contains(text, "tty") || strings.Contains(text, "console")
+}
+
+// serviceAccounts are the accounts daemons run as on Linux and macOS: a process table or a
+// login list shows them beside the streamer's, and they say nothing about the streamer.
+var serviceAccounts = []string{
+	"avahi", "colord", "gdm", "sddm", "lightdm", "syslog", "messagebus", "polkitd", "rtkit", "kernoops",
+	"whoopsie", "dnsmasq", "ntp", "chrony", "uuidd", "usbmux", "pulse", "geoclue", "cups", "mail", "news",
+	"uucp", "proxy", "backup", "list", "irc", "gnats", "sshd", "tss", "tcpdump", "saned", "hplip", "statd",
+	"unbound", "postfix", "dovecot", "nginx", "apache", "httpd", "mongodb", "elasticsearch", "grafana",
+	"prometheus", "rabbitmq", "memcache", "zabbix", "tomcat", "nscd", "landscape", "pollinate", "qemu",
+	"dbus", "ollama", "caddy", "containerd", "snapd", "lxd", "epmd", "redis", "mysql", "postgres", "netdata",
+	"clickhouse", "kafka", "zookeeper", "haproxy", "squid", "bind", "named", "openldap", "ldap", "vault",
+	"consul", "nomad", "minio", "influxdb", "telegraf", "jellyfin", "plex", "transmission", "debian-tor",
+	"speech-dispatcher", "fwupd-refresh", "nm-openvpn", "libvirt-qemu", "libvirt-dnsmasq", "systemd-network",
+	"systemd-resolve", "systemd-timesync", "systemd-oom", "systemd-coredump", "cockpit-ws", "gnome-initial-setup",
+	"USER", "UID", "PID",
+}
+
+// learnLoginAccount learns the owner of a process or a login: not a daemon's account
+// (those of macOS begin with _, systemd's with systemd-) nor a name ps cut short.
+func (p *pathRewriter) learnLoginAccount(u string) {
+	if strings.HasPrefix(u, "_") || strings.HasPrefix(u, "systemd-") || strings.HasSuffix(u, "+") ||
+		slices.Contains(serviceAccounts, strings.ToLower(u)) || slices.Contains(serviceAccounts, u) {
+		return
+	}
+	p.learnUser(u)
+}
+
 // encodedHome matches a home directory percent-encoded in a URL's query or an editor link
 // (?path=%2FUsers%2Falice%2Fproj, file%3A%2F%2F%2Fhome%2Falice): the account goes with it.
 var encodedHome = regexp.MustCompile(`(?i)%2F(?:home|Users)%2F([A-Za-z0-9._-]{1,64}|[A-Za-z0-9._-]{1,64}%20[A-Za-z0-9._-]{1,64})`)
@@ -350,6 +395,16 @@ func (p *pathRewriter) learnAccounts(text string) {
 	if hasLsLine(text) {
 		for _, m := range lsLong.FindAllStringSubmatch(text, 8) {
 			p.learnUser(m[2])
+		}
+	}
+	if hasProcessTable(text) {
+		for _, m := range processRow.FindAllStringSubmatch(text, 64) {
+			p.learnLoginAccount(m[1] + m[2])
+		}
+	}
+	if hasLoginTable(text) {
+		for _, m := range loginRow.FindAllStringSubmatch(text, 16) {
+			p.learnLoginAccount(m[1])
 		}
 	}
 	if hasIDOutput(text) {
@@ -486,7 +541,23 @@ func accountPosition(s string, i, end int) bool {
 		return true
 	}
 	ls := strings.LastIndexByte(s[:i], '\n') + 1
-	return isLsMode(s[ls:])
+	if isLsMode(s[ls:]) {
+		return true
+	}
+	// The owner column of a process table or a login list (will  4242  0.0  0.1 …).
+	le := len(s)
+	if k := strings.IndexByte(s[end:], '\n'); k >= 0 {
+		le = end + k
+	}
+	for _, re := range []*regexp.Regexp{processRow, loginRow} {
+		m := re.FindStringSubmatchIndex(s[ls:le])
+		for g := 2; m != nil && g+1 < len(m); g += 2 {
+			if m[g] >= 0 && ls+m[g] == i {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // genericUsers are account names that say nothing about the streamer and are common words.

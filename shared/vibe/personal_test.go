@@ -103,3 +103,37 @@ func TestSanitizeANSIAndEditorLinks(t *testing.T) {
 	}
 	require.Equal(t, "arr[m] and [1] stay", ss.SanitizeText("arr[m] and [1] stay"))
 }
+
+// TestSanitizeProcessOwners: the owner column of ps, top, who and last teaches the account,
+// which is then masked there and in later text; daemons' accounts are not learned.
+func TestSanitizeProcessOwners(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	for _, tc := range []struct{ name, table, later, want string }{
+		{"ps aux", "USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n" +
+			"root           1  0.0  0.1 167744 11300 ?        Ss   09:12   0:02 /sbin/init\n" +
+			"avahi        612  0.0  0.0   8540  3500 ?        Ss   09:12   0:00 avahi-daemon: running\n" +
+			"mkowalski   4242  1.3  2.0 912344 81200 pts/1    Sl+  10:01   0:09 node server.js\n",
+			"ssh mkowalski@build-7", "ssh [user]@build-7"},
+		{"ps -ef", "UID          PID    PPID  C STIME TTY          TIME CMD\n" +
+			"tnguyen    31337   31200  0 10:02 pts/0    00:00:00 -zsh\n", "Hi tnguyen, done.", "Hi [user], done."},
+		{"top", "    PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ COMMAND\n" +
+			"   7781 rdiaz     20   0 1184012 210012  61234 S   4.7   1.3   0:12.01 code\n", "owner: rdiaz", "owner: [user]"},
+		{"who", "ebrandt  pts/0        2026-12-01 09:58 (10.0.0.8)\n", "logged in as ebrandt", "logged in as [user]"},
+		{"a short word", "USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n" +
+			"will        4242  1.3  2.0 912344 81200 pts/1    Sl+  10:01   0:09 node server.js\n",
+			"I will check /home/will/x", "I will check ~/x"},
+	} {
+		ss := san.NewSession(SessionHints{})
+		out := ss.SanitizeText(tc.table)
+		require.Equal(t, tc.want, ss.SanitizeText(tc.later), tc.name)
+		require.Contains(t, out, "[user]", tc.name)
+		require.NotContains(t, out, "[user]        612", tc.name) // avahi stays
+	}
+	// A table of daemons only teaches nothing.
+	ss := san.NewSession(SessionHints{})
+	ss.SanitizeText("USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n" +
+		"syslog       701  0.0  0.0 222404  5900 ?        Ssl  09:12   0:00 /usr/sbin/rsyslogd\n" +
+		"_windowserver 153  4.0  0.9 412345 99999 ??       Ss   9:12AM   1:02.33 WindowServer\n")
+	require.Equal(t, "syslog rotated", ss.SanitizeText("syslog rotated"))
+}
