@@ -352,6 +352,9 @@ func TestSanitizeSeenTruncated(t *testing.T) {
 		{"401 for Qx7mB2pz9Lw4RtK8vN after the prefix was dropped", "Qx7mB2pz9Lw4"},
 		{"key admin-Qx7mB2 shown cut at twelve", "admin-Qx7mB2"},
 		{"key ends in …z9Lw4RtK8vN3c", "z9Lw4RtK8vN3c"},
+		// Masked displays that keep eight characters beside an elision.
+		{"store unlocked with admin-Qx… (configured)", "admin-Qx"},
+		{"password ****RtK8vN3c shown", "RtK8vN3c"},
 	} {
 		out := ss.SanitizeText(tt.in)
 		require.NotContains(t, out, tt.piece, "%q → %q", tt.in, out)

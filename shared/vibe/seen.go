@@ -68,6 +68,33 @@ func truncatedForms(sec string) []int {
 	return offs
 }
 
+// displayForms returns how a secret is shown masked: its first or last displayLen characters
+// beside an elision (Zq8x7Vb2…, Zq8x7Vb2..., Zq8x7Vb2****, ...K8vN3cQ1): a settings page, a CLI's
+// "configured" line or a log that hides the rest. Eight characters alone would match by chance;
+// beside an elision they are the display of this secret.
+func displayForms(sec string) []string {
+	if len(sec) < minTruncated || strings.ContainsAny(sec, " \t\n") {
+		return nil
+	}
+	var forms []string
+	head, tail := sec[:displayLen], sec[len(sec)-displayLen:]
+	if hasDigitAndLetter(head) || mixedClasses(head) {
+		for _, e := range displayElisions {
+			forms = append(forms, head+e)
+		}
+	}
+	if hasDigitAndLetter(tail) || mixedClasses(tail) {
+		for _, e := range displayElisions {
+			forms = append(forms, e+tail)
+		}
+	}
+	return forms
+}
+
+const displayLen = 8
+
+var displayElisions = []string{"...", "…", "***", "xxxx"}
+
 // minSeenForm is the shortest encoded form kept: shorter ones would match by chance.
 const minSeenForm = 10
 
@@ -99,7 +126,7 @@ func (s *seenSecrets) addForms(secret string) {
 	if s.dedup == nil {
 		s.dedup = make(map[string]bool)
 	}
-	for _, f := range secretForms(secret) {
+	for _, f := range slices.Concat(secretForms(secret), displayForms(secret)) {
 		if len(f) < minSeenForm || s.dedup[f] {
 			continue
 		}
@@ -123,7 +150,7 @@ func (s *seenSecrets) rebuild() {
 	s.forms, s.pending = s.forms[:0], nil
 	s.dedup = make(map[string]bool)
 	for _, sec := range s.order {
-		for _, f := range secretForms(sec) {
+		for _, f := range slices.Concat(secretForms(sec), displayForms(sec)) {
 			if len(f) < minSeenForm || s.dedup[f] {
 				continue
 			}
