@@ -54,7 +54,7 @@ func newPathRewriter(h SessionHints) *pathRewriter {
 // pathToken matches something that may be an absolute path, anchored at a candidate start:
 // an optional file URI scheme, drive, UNC or home-variable prefix, then separator-delimited
 // segments. Separators may be /, \, or their JSON-escaped forms \\ and \/.
-var pathToken = regexp.MustCompile(`^(?i:file:/{2,3})?(?:\\\\[?.]\\[A-Za-z]:|[A-Za-z]:|~[A-Za-z_][A-Za-z0-9_.-]{0,31}|%(?i:userprofile|homepath)%|\$HOME\b|\$\{HOME\}|\\{2,4})?(?:(?:\\\\\\\\|\\\\|\\/|\\|/)[^\s"'<>|*?:;,()\[\]{}\x60\\/]+)+(?:\\\\\\\\|\\\\|\\/|\\|/)?`)
+var pathToken = regexp.MustCompile(`^(?i:file:/{2,3}|file:)?(?:\\\\[?.]\\[A-Za-z]:|[A-Za-z]:|~[A-Za-z_][A-Za-z0-9_.-]{0,31}|%(?i:userprofile|homepath)%|\$HOME\b|\$\{HOME\}|\\{2,4})?(?:(?:\\\\\\\\|\\\\|\\/|\\|/)[^\s"'<>|*?:;,()\[\]{}\x60\\/]+)+(?:\\\\\\\\|\\\\|\\/|\\|/)?`)
 
 // shellPrompt matches the @host:path$ part of a user@host:path$ prompt, of the zsh and
 // Fedora forms user@host dir % and [user@host dir]$, and the @HOST MINGW64 part of Git for
@@ -80,6 +80,9 @@ func (p *pathRewriter) rewrite(text string) string {
 		})
 	}
 	urls := findURLs(text)
+	for _, u := range urls {
+		p.learnFromLocalURL(text[u[0]:u[1]])
+	}
 	var b strings.Builder
 	last := 0
 	for i := 0; i < len(text); i++ {
@@ -186,6 +189,46 @@ func findURLs(text string) [][]int {
 			spans = append(spans, []int{start, end})
 		}
 		from = end
+	}
+}
+
+// learnFromLocalURL learns the account of a home directory in the path of a URL that names
+// this machine's files: one on a local address (a notebook server's
+// http://localhost:8888/tree/home/alice/…) or of a file transfer or remote shell
+// (sftp://host/home/alice/…). URLs are not rewritten, but the account, once learned, is
+// masked in them as anywhere else.
+func (p *pathRewriter) learnFromLocalURL(u string) {
+	scheme, rest, ok := strings.Cut(u, "://")
+	if !ok {
+		return
+	}
+	host, path, _ := strings.Cut(rest, "/")
+	if at := strings.LastIndexByte(host, '@'); at >= 0 {
+		host = host[at+1:]
+	}
+	if h, _, ok := strings.Cut(host, ":"); ok && !strings.HasPrefix(host, "[") {
+		host = h
+	}
+	scheme, host = strings.ToLower(scheme), strings.ToLower(host)
+	if !slices.Contains([]string{"sftp", "scp", "ssh", "ftp", "ftps", "smb", "rsync", "vscode-remote"}, scheme) &&
+		!(host == "localhost" || strings.HasPrefix(host, "127.") || host == "0.0.0.0" || strings.HasPrefix(host, "[::1]") || strings.HasSuffix(host, ".local")) {
+		return
+	}
+	for _, dir := range []string{"home/", "Users/"} {
+		for from := 0; ; {
+			i := strings.Index(path[from:], dir)
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + len(dir)
+			if i > 0 && path[i-1] != '/' {
+				continue
+			}
+			if name, _, ok := strings.Cut(path[from:], "/"); ok && name != "" && !strings.ContainsAny(name, "?#&=") {
+				p.learnUser(name)
+			}
+		}
 	}
 }
 
@@ -709,7 +752,10 @@ type pathInfo struct {
 // parsePath splits an absolute path; ok is false for anything else.
 func parsePath(s string) (pathInfo, bool) {
 	var info pathInfo
-	if len(s) >= 7 && strings.EqualFold(s[:7], "file://") {
+	if len(s) >= 6 && strings.EqualFold(s[:5], "file:") && s[5] == '/' && (len(s) == 6 || s[6] != '/') {
+		info.file = true // file:/Users/a/x.xml, as Java's File.toURI and URL.toString write it
+		s = s[5:]
+	} else if len(s) >= 7 && strings.EqualFold(s[:7], "file://") {
 		info.file = true
 		s = s[7:]
 		if len(s) >= 3 && s[0] == '/' && s[2] == ':' {
@@ -924,6 +970,9 @@ func spacedSegmentEnd(text string, start, end int) int {
 	return end
 }
 
+// mountedHomeRoots are the mount points under which a home directory is /<root>/home/<u>.
+var mountedHomeRoots = []string{"nfs", "gpfs", "lustre", "data", "storage", "shared", "mnt", "media", "fs", "ifs", "cluster"}
+
 // homeRest returns the segments below a home directory: /home/u, /Users/u, /root,
 // /var/home/u, C:\Users\u, /mnt/c/Users/u (WSL), /c/Users/u (Git Bash), \\wsl$\distro\home\u.
 func homeRest(info pathInfo) ([]string, bool) {
@@ -948,6 +997,12 @@ func homeRest(info pathInfo) ([]string, bool) {
 			return s[4:], true // another macOS volume's home directories
 		case len(s) >= 3 && (s[0] == "export" || s[0] == "usr") && s[1] == "home":
 			return s[3:], true // Solaris and NFS-mounted homes, FreeBSD's (/home links there)
+		case len(s) >= 2 && len(s[0]) > 4 && s[0][:4] == "home" && isDigits(s[0][4:]):
+			return s[2:], true // /home2/u, /home1/u: clusters and hosts that spread homes over disks
+		case len(s) >= 3 && s[1] == "home" && slices.Contains(mountedHomeRoots, s[0]):
+			return s[3:], true // /nfs/home/u, /gpfs/home/u: homes on a network or cluster file system
+		case len(s) >= 4 && s[0] == "net" && s[2] == "home":
+			return s[4:], true // /net/<server>/home/u, the automounter's
 		}
 	case kindDrive:
 		if len(s) >= 2 && (at(0, "Users") || at(0, "Documents and Settings")) {

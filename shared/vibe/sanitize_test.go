@@ -135,6 +135,17 @@ func TestSanitizePaths(t *testing.T) {
 		{"unc", SessionHints{}, `\\nas01\share\plans\q3.xlsx`, `q3.xlsx`},
 		{"wsl mnt", SessionHints{}, "/mnt/c/Users/Maria/dev/x.py", "~/dev/x.py"},
 		{"wsl unc", SessionHints{}, `\\wsl$\Ubuntu\home\maria\x.py`, `~\x.py`},
+		// Homes on other disks and network file systems; a file URI with one slash (Java's).
+		{"numbered home", SessionHints{}, "cd /home2/tkaur/proj && make", "cd ~/proj && make"},
+		{"nfs home", SessionHints{}, "ls /nfs/home/tkaur/data", "ls ~/data"},
+		{"automounted home", SessionHints{}, "scp box:/net/fs1/home/tkaur/a.txt .", "scp box:~/a.txt ."},
+		{"java file uri", SessionHints{}, "FileNotFoundException: file:/Users/tkaur/proj/conf.xml", "FileNotFoundException: ~/proj/conf.xml"},
+		{"jar file uri", SessionHints{}, "jar:file:/home/tkaur/.m2/repository/x.jar!/META-INF", "jar:~/.m2/repository/x.jar!/META-INF"},
+		{"java file uri elsewhere", SessionHints{}, "loaded file:/opt/app/lib/x.jar", "loaded x.jar"},
+		// A URL of this machine's files: kept, its account masked.
+		{"notebook url", SessionHints{}, "open http://localhost:8888/tree/home/tkaur/nb/a.ipynb", "open http://localhost:8888/tree/home/[user]/nb/a.ipynb"},
+		{"sftp url", SessionHints{}, "sftp://deploy@files.corp.io/home/tkaur/out.csv", "sftp://deploy@files.corp.io/home/[user]/out.csv"},
+		{"public url kept", SessionHints{}, "https://github.com/org/site/tree/main/home/components/nav.tsx", "https://github.com/org/site/tree/main/home/components/nav.tsx"},
 		// An account name or a volume name with blanks in it.
 		{"windows account with a blank", SessionHints{}, `C:\Users\Hank Pym\Desktop\notes.txt`, `~\Desktop\notes.txt`},
 		{"macos account with a blank", SessionHints{}, "/Users/Ivan Petrov/Library/Application Support/Code", "~/Library/Application Support/Code"},
