@@ -340,6 +340,26 @@ func hasPersonalMachine(text string) bool {
 // whoami (Windows prints DOMAIN\name), id -un, echo $USER, $env:USERNAME, %USERNAME%.
 var accountCommand = regexp.MustCompile(`(?m)\b(?:whoami|id -un|id -u -n|echo \$USER|echo \$\{USER\}|echo \$env:USERNAME|echo %USERNAME%)[ \t]*(?:\r?\n|\\r?\\n)+(?:[A-Za-z0-9_.-]+(?:\\\\|\\))?([A-Za-z_][A-Za-z0-9_.-]{2,31})[ \t]*(?:\r?\n|\\[rn"]|$)`)
 
+// accountLine matches a line that names the local account: sudo's prompt, an environment
+// dump's USER=, LOGNAME= and USERNAME=, ssh -v's "Authenticated to … as 'name'", and a
+// passwd entry as getent and /etc/passwd print it (name:x:1000:1000:…).
+var accountLine = regexp.MustCompile(`(?m)\[sudo\] password for ([A-Za-z_][A-Za-z0-9_.-]{2,31}):|(?:^|\\n)(?:USER|LOGNAME|USERNAME)=([A-Za-z_][A-Za-z0-9_.-]{2,31})[ \t\r]*(?:$|\\[rn])|Authenticated to \S+ (?:\(\S+\) )?as '([A-Za-z_][A-Za-z0-9_.-]{2,31})'|(?:^|\\n)([a-z_][a-z0-9_.-]{2,31}):[x*!]:\d+:\d+:`)
+
+func hasAccountLine(text string) bool {
+	return strings.Contains(text, "sudo] password for") || strings.Contains(text, "USER=") || strings.Contains(text, "LOGNAME=") ||
+		strings.Contains(text, "Authenticated to") || strings.Contains(text, ":x:")
+}
+
+// envDump reports the output of env or printenv, where USER= is the account: it lists the
+// login's own variables beside it. A .env file's USERNAME= is a service's account.
+func envDump(text string) bool {
+	return strings.Contains(text, "LOGNAME=") || strings.Contains(text, "SHELL=") || strings.Contains(text, "HOME=/")
+}
+
+// ownersDevice matches the name macOS gives a computer from its owner's first name (Taran's
+// MacBook Pro, as scutil --get ComputerName, the Finder and AirDrop show it).
+var ownersDevice = regexp.MustCompile(`\b[A-Z][A-Za-z-]{1,30}(?:'|’)s (?:MacBook(?: Pro| Air)?|iMac(?: Pro)?|Mac mini|Mac Studio|Mac Pro|iPhone|iPad)\b`)
+
 // processRow matches a row of a process table and its owner: ps aux (USER PID %CPU %MEM),
 // ps -ef (UID PID PPID C) and top or htop (PID USER PR NI). ps cuts a long name to seven
 // characters and a +, which is left alone.
@@ -438,6 +458,18 @@ func (p *pathRewriter) learnAccounts(text string) {
 	if hasLsLine(text) {
 		for _, m := range lsLong.FindAllStringSubmatch(text, 8) {
 			p.learnUser(m[2])
+		}
+	}
+	if hasAccountLine(text) {
+		for _, m := range accountLine.FindAllStringSubmatch(text, 8) {
+			if name := m[1] + m[2] + m[3] + m[4]; m[2] == "" || envDump(text) {
+				p.learnUser(name)
+			}
+		}
+	}
+	if strings.Contains(text, "'s ") || strings.Contains(text, "’s ") {
+		for _, m := range ownersDevice.FindAllString(text, 4) {
+			p.learnHost(m)
 		}
 	}
 	if hasProcessTable(text) {

@@ -42,6 +42,8 @@ var (
 	personObject = regexp.MustCompile(`(?i)["']?name["']?\s*[:=]\s*["']([^"'<>@\n]{2,80})["']`)
 	// lsLong: the owner and group columns of ls -l.
 	lsLong = regexp.MustCompile(`(?m)^([-dlcbpsDl][rwxsStT-]{9}[@+.]?\s+\d+\s+)(\S+)(\s+)(\S+)`)
+	// passwdGecos: the full name of a passwd entry (name:x:1000:1000:Ada Lovelace,,,:/home/…).
+	passwdGecos = regexp.MustCompile(`(?m)(?:^|\\n)[A-Za-z_\[][A-Za-z0-9_.\]-]*:[x*!]:\d+:\d+:([^:,\n]{2,80}),*:`)
 	// idOutput: uid=501(dain) gid=20(staff) groups=…, and stat's Uid: ( 501/ dain).
 	idOutput = regexp.MustCompile(`(?i)\b(?:uid|gid|euid|egid)=\d+\(([^)\s]+)\)|\b(?:Uid|Gid):\s*\(\s*\d+/\s*([^)\s]+)\)`)
 )
@@ -123,6 +125,9 @@ func redactPersonalText(s string) string {
 			g := lsLong.FindStringSubmatch(m)
 			return g[1] + accountOrMark(g[2]) + g[3] + accountOrMark(g[4])
 		})
+	}
+	if strings.Contains(s, ":x:") || strings.Contains(s, ":*:") {
+		s = replaceGroups(s, passwdGecos, markName, func(v string) bool { return personName(strings.Trim(v, ",")) })
 	}
 	if hasIDOutput(s) {
 		s = replaceGroups(s, idOutput, markUser, func(v string) bool { return !slices.Contains(genericAccounts, strings.ToLower(v)) })

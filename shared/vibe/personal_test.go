@@ -24,6 +24,8 @@ func TestRedactPersonal(t *testing.T) {
 		{"author variable", "GIT_AUTHOR_NAME=Eve Polastri", "GIT_AUTHOR_NAME=[redacted:name]"},
 		{"generic configured name", "the user.name=root", "the user.name=root"},
 		{"bare e-mail", "mail me at jane.doe+x@corp.co.uk today", "mail me at [redacted:email] today"},
+		{"passwd entry", "tkaur:x:1000:1000:Taran Kaur,,,:/home/tkaur:/bin/bash\nsshd:x:110:65534::/run/sshd:/usr/sbin/nologin",
+			"tkaur:x:1000:1000:[redacted:name],,,:/home/tkaur:/bin/bash\nsshd:x:110:65534::/run/sshd:/usr/sbin/nologin"},
 		{"ls -l", "drwxr-xr-x@ 10 dain  staff   320 Jan  2 10:00 src\n-rw-r--r--   1 root  wheel    12 Jan  2 10:00 x",
 			"drwxr-xr-x@ 10 [user]  staff   320 Jan  2 10:00 src\n-rw-r--r--   1 root  wheel    12 Jan  2 10:00 x"},
 		{"id", "uid=501(dain) gid=20(staff) groups=20(staff)", "uid=501([user]) gid=20(staff) groups=20(staff)"},
@@ -136,4 +138,28 @@ func TestSanitizeProcessOwners(t *testing.T) {
 		"syslog       701  0.0  0.0 222404  5900 ?        Ssl  09:12   0:00 /usr/sbin/rsyslogd\n" +
 		"_windowserver 153  4.0  0.9 412345 99999 ??       Ss   9:12AM   1:02.33 WindowServer\n")
 	require.Equal(t, "syslog rotated", ss.SanitizeText("syslog rotated"))
+}
+
+// TestSanitizeAccountLines: sudo's prompt, an environment dump, ssh -v and a passwd entry
+// teach the account; a computer named for its owner is a host. A .env file's USERNAME= is a
+// service's account and teaches nothing.
+func TestSanitizeAccountLines(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	for _, tc := range []struct{ name, first, later, want string }{
+		{"sudo later", "[sudo] password for tkaur: ", "hi tkaur", "hi [user]"},
+		{"env", "$ env\nSHELL=/bin/zsh\nUSER=tkaur\nLOGNAME=tkaur\n", "ping tkaur", "ping [user]"},
+		{"ssh -v", `debug1: Authenticated to 10.0.0.5 ([10.0.0.5]:22) as 'tkaur' using "publickey".`, "tkaur done", "[user] done"},
+		{"passwd", "tkaur:x:1000:1000:Taran Kaur,,,:/srv/tkaur:/bin/bash", "tkaur done", "[user] done"},
+		{"computer name", "$ scutil --get ComputerName\nTaran's MacBook Pro", "AirDrop to Taran's MacBook Pro", "AirDrop to [host]"},
+		{".env keeps its service account", "USERNAME=shopsvc\nPASSWORD_FILE=/run/secrets/db\n", "the shopsvc role", "the shopsvc role"},
+	} {
+		ss := san.NewSession(SessionHints{})
+		out := ss.SanitizeText(tc.first)
+		if tc.name != ".env keeps its service account" {
+			require.NotContains(t, out, "tkaur", tc.name)
+			require.NotContains(t, out, "Taran's", tc.name)
+		}
+		require.Equal(t, tc.want, ss.SanitizeText(tc.later), tc.name)
+	}
 }
