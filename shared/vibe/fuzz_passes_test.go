@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -483,4 +484,76 @@ func FuzzQueryUnescape(f *testing.F) {
 			}
 		}
 	})
+}
+
+// accountTemplates are outputs that show the local account; %s is the account.
+var accountTemplates = []string{
+	"USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n%s        4242  1.3  2.0 912344 81200 pts/1    Sl+  10:01   0:09 node server.js\n",
+	"UID          PID    PPID  C STIME TTY          TIME CMD\n%s    31337   31200  0 10:02 pts/0    00:00:00 -zsh\n",
+	"    PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ COMMAND\n   7781 %s     20   0 1184012 210012  61234 S   4.7   1.3   0:12.01 code\n",
+	"%s  pts/0        2026-12-01 09:58 (10.0.0.8)\n",
+	"[sudo] password for %s: ",
+	"$ env\nSHELL=/bin/zsh\nUSER=%s\nLOGNAME=%s\n",
+	"debug1: Authenticated to 10.0.0.5 ([10.0.0.5]:22) as '%s' using \"publickey\".",
+	"%s:x:1000:1000:,,,:/srv/x:/bin/bash",
+	"-rw-r--r--  1 %s  staff  12 Jan  2 x.go",
+	"$ whoami\n%s\n",
+	"cat /home/%s/.bashrc",
+}
+
+// FuzzAccountOutputs: an account shown by any output that names it is learned and masked
+// there and in a later event, whatever its spelling, unless it is a generic or service account.
+func FuzzAccountOutputs(f *testing.F) {
+	for i := range accountTemplates {
+		f.Add(uint8(i), "tkaur")
+		f.Add(uint8(i), "will")
+	}
+	san := testSanitizer(f)
+	f.Fuzz(func(t *testing.T, which uint8, name string) {
+		if !accountNameShape.MatchString(name) || slices.Contains(genericUsers, strings.ToLower(name)) ||
+			slices.Contains(genericAccounts, strings.ToLower(name)) || slices.Contains(serviceAccounts, strings.ToLower(name)) ||
+			strings.HasPrefix(name, "systemd-") || dictWord(name) && len(name) <= 4 || commonText(name) || credentialLike.MatchString(name) {
+			return
+		}
+		tmpl := accountTemplates[int(which)%len(accountTemplates)]
+		ss := san.NewSession(SessionHints{})
+		out := redactPersonal(ss.SanitizeText(strings.ReplaceAll(tmpl, "%s", name)))
+		if containsWord(out, name) {
+			t.Fatalf("account %q shown:\n%s", name, out)
+		}
+		if later := ss.SanitizeText("ping " + name + " now"); containsWord(later, name) {
+			t.Fatalf("account %q learned from %q not masked later: %q", name, tmpl, later)
+		}
+	})
+}
+
+// credentialLike: a name read as a credential's (pwd:x:…) is masked as one, not shown.
+var credentialLike = regexp.MustCompile(`pw|pass|secret|token|key|auth|cred|pin`)
+
+var accountNameShape = regexp.MustCompile(`^[a-z][a-z0-9_-]{2,15}$`) // _name: a macOS daemon
+
+// commonText reports names a template's own text holds as words (pts, zsh, node…): masking
+// them there is not a leak of the account, and the template would show them anyway.
+func commonText(name string) bool {
+	for _, tmpl := range accountTemplates {
+		if containsWord(strings.ReplaceAll(tmpl, "%s", ""), name) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsWord(s, w string) bool {
+	for from := 0; ; {
+		i := strings.Index(s[from:], w)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(w)
+		if (i == 0 || !isWordByte(s[i-1])) && (end == len(s) || !isWordByte(s[end])) {
+			return true
+		}
+		from = i + 1
+	}
 }
