@@ -880,6 +880,8 @@ func (p *pathRewriter) rewritePath(tok string) string {
 	home, underHome := homeRest(info)
 	if underHome {
 		p.learnUser(info.segs[len(info.segs)-len(home)-1])
+	} else if u, ok := accountInPath(info); ok {
+		p.learnUser(u)
 	}
 	if rest, ok := p.insideWorkspace(info); ok {
 		if len(rest) == 0 {
@@ -1000,6 +1002,29 @@ func spacedSegmentEnd(text string, start, end int) int {
 		j = k
 	}
 	return end
+}
+
+// accountInPath returns the account a system path is named for: a mail spool
+// (/var/mail/u, /var/spool/mail/u), a crontab (/var/spool/cron/crontabs/u, /var/spool/cron/u)
+// and the removable media mounted for a login (/run/media/u/<label>).
+func accountInPath(info pathInfo) (string, bool) {
+	s := info.segs
+	if info.kind != kindRoot {
+		return "", false
+	}
+	switch {
+	case len(s) == 3 && s[0] == "var" && s[1] == "mail":
+		return s[2], true
+	case len(s) == 4 && s[0] == "var" && s[1] == "spool" && s[2] == "mail":
+		return s[3], true
+	case len(s) == 5 && s[0] == "var" && s[1] == "spool" && s[2] == "cron" && s[3] == "crontabs":
+		return s[4], true
+	case len(s) == 4 && s[0] == "var" && s[1] == "spool" && s[2] == "cron" && s[3] != "crontabs":
+		return s[3], true
+	case len(s) >= 3 && s[0] == "run" && s[1] == "media":
+		return s[2], true
+	}
+	return "", false
 }
 
 // mountedHomeRoots are the mount points under which a home directory is /<root>/home/<u>.

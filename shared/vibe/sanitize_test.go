@@ -142,6 +142,11 @@ func TestSanitizePaths(t *testing.T) {
 		{"java file uri", SessionHints{}, "FileNotFoundException: file:/Users/tkaur/proj/conf.xml", "FileNotFoundException: ~/proj/conf.xml"},
 		{"jar file uri", SessionHints{}, "jar:file:/home/tkaur/.m2/repository/x.jar!/META-INF", "jar:~/.m2/repository/x.jar!/META-INF"},
 		{"java file uri elsewhere", SessionHints{}, "loaded file:/opt/app/lib/x.jar", "loaded x.jar"},
+		// System paths named for an account.
+		{"mail spool", SessionHints{}, "mail spool /var/mail/tkaur is 3 KB", "mail spool [user] is 3 KB"},
+		{"crontab", SessionHints{}, "stored in /var/spool/cron/crontabs/tkaur", "stored in [user]"},
+		{"removable media", SessionHints{}, "ls /run/media/tkaur/USB1/photos; echo tkaur", "ls photos; echo [user]"},
+		{"spool dir kept", SessionHints{}, "ls /var/spool/cron/crontabs", "ls crontabs"},
 		// A URL of this machine's files: kept, its account masked.
 		{"notebook url", SessionHints{}, "open http://localhost:8888/tree/home/tkaur/nb/a.ipynb", "open http://localhost:8888/tree/home/[user]/nb/a.ipynb"},
 		{"sftp url", SessionHints{}, "sftp://deploy@files.corp.io/home/tkaur/out.csv", "sftp://deploy@files.corp.io/home/[user]/out.csv"},
