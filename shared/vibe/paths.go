@@ -56,10 +56,10 @@ func newPathRewriter(h SessionHints) *pathRewriter {
 // segments. Separators may be /, \, or their JSON-escaped forms \\ and \/.
 var pathToken = regexp.MustCompile(`^(?i:file:/{2,3}|file:)?(?:\\\\[?.]\\[A-Za-z]:|[A-Za-z]:|~[A-Za-z_][A-Za-z0-9_.-]{0,31}|%(?i:userprofile|homepath)%|\$HOME\b|\$\{HOME\}|\\{2,4})?(?:(?:\\\\\\\\|\\\\|\\/|\\|/)[^\s"'<>|*?:;,()\[\]{}\x60\\/]+)+(?:\\\\\\\\|\\\\|\\/|\\|/)?`)
 
-// shellPrompt matches the @host:path$ part of a user@host:path$ prompt, of the zsh and
-// Fedora forms user@host dir % and [user@host dir]$, and the @HOST MINGW64 part of Git for
+// shellPrompt matches the @host:path$ part of a user@host:path$ prompt, of the zsh, fish and
+// Fedora forms user@host dir %, user@host ~/dir> and [user@host dir]$, and the @HOST MINGW64 part of Git for
 // Windows' user@HOST MINGW64 ~/proj (main).
-var shellPrompt = regexp.MustCompile(`^@([A-Za-z0-9._-]{1,253})(?::((?:~|/|[A-Za-z]:)[^\s$#>]*)?(\$|#|>)| ((?:~|/)[^\s$#%>]*|[\w.-]{1,64})\]?[ ]?(%|\$|#)(?:[ \t]|$)| (MINGW64|MINGW32|MSYS|UCRT64|CLANG64|CLANGARM64) )`)
+var shellPrompt = regexp.MustCompile(`^@([A-Za-z0-9._-]{1,253})(?::((?:~|/|[A-Za-z]:)[^\s$#>]*)?(\$|#|>)| ((?:~|/)[^\s$#%>]*|[\w.-]{1,64})\]?[ ]?(%|\$|#|>)(?:[ \t]|$)| (MINGW64|MINGW32|MSYS|UCRT64|CLANG64|CLANGARM64) )`)
 
 func (p *pathRewriter) rewrite(text string) string {
 	p.learnAccounts(text)
@@ -260,6 +260,9 @@ func (p *pathRewriter) rewritePrompts(text string) string {
 			if head != "" && head != "[" && !(strings.HasPrefix(head, "(") && strings.HasSuffix(head, ")")) {
 				continue
 			}
+			if dir := text[i+m[8] : i+m[9]]; zsh && text[i+m[10]] == '>' && !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, "~") {
+				continue // fish's user@host ~/dir> shows a path; a word and > is not a prompt
+			}
 		}
 		p.learnUser(text[user:i])
 		p.learnHost(text[i+m[2] : i+m[3]])
@@ -283,7 +286,7 @@ func (p *pathRewriter) rewritePrompts(text string) string {
 		}
 		b.WriteString(text[last:user])
 		b.WriteString(path)
-		if zsh {
+		if zsh && sign != ">" {
 			b.WriteByte(' ')
 		}
 		b.WriteString(sign)

@@ -84,6 +84,14 @@ func TestSanitizeAccountNames(t *testing.T) {
 	require.Equal(t, "~/src % ls", ss.SanitizeText("bob@Bobs-MacBook-Pro ~/src % ls"))
 	require.Equal(t, "[host] is up", ss.SanitizeText("Bobs-MacBook-Pro is up"))
 	require.Equal(t, "app $ make", ss.SanitizeText("[bob@fedora app]$ make"))
+
+	// fish's prompt; a word before > is not one.
+	ss = san.NewSession(SessionHints{})
+	require.Equal(t, "~/proj> ls", ss.SanitizeText("tkaur@gpu-node3 ~/proj> ls"))
+	require.Equal(t, "ssh [host]", ss.SanitizeText("ssh gpu-node3"))
+	ss = san.NewSession(SessionHints{})
+	require.Equal(t, "ann@corp.io later> ok", ss.SanitizeText("ann@corp.io later> ok"))
+	require.Equal(t, "ann here", ss.SanitizeText("ann here"))
 }
 
 // TestSanitizeANSIAndEditorLinks: escapes go before any rule runs, so that a path right
