@@ -543,17 +543,4 @@ func commonText(name string) bool {
 	return false
 }
 
-func containsWord(s, w string) bool {
-	for from := 0; ; {
-		i := strings.Index(s[from:], w)
-		if i < 0 {
-			return false
-		}
-		i += from
-		end := i + len(w)
-		if (i == 0 || !isWordByte(s[i-1])) && (end == len(s) || !isWordByte(s[end])) {
-			return true
-		}
-		from = i + 1
-	}
-}
+func containsWord(s, w string) bool { return replaceWord(s, w, "") != s }
