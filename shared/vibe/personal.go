@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	ahocorasick "github.com/BobuSumisu/aho-corasick"
 )
@@ -42,6 +44,16 @@ var (
 	personObject = regexp.MustCompile(`(?i)["']?name["']?\s*[:=]\s*["']([^"'<>@\n]{2,80})["']`)
 	// lsLong: the owner and group columns of ls -l.
 	lsLong = regexp.MustCompile(`(?m)^([-dlcbpsDl][rwxsStT-]{9}[@+.]?\s+\d+\s+)(\S+)(\s+)(\S+)`)
+	// namedAddress: a name written before its address, as git log's %an <%ae>, .mailmap,
+	// AUTHORS files, hg log's user: line and mail headers write it (Ada Lovelace <ada@…>):
+	// capitalised words right before the <address>.
+	namedAddress = regexp.MustCompile(`(?:^|[\s"'\[(,:=>])(\p{Lu}[\p{L}'.-]*(?:[ \t]\p{Lu}[\p{L}'.-]*){0,3})[ \t]*<[^<>\s@]{1,64}@[^<>\s]{1,255}>`)
+	// blameLine: the author of a git blame line (^3f2a9c1 path (Ada Lovelace 2026-12-01 10:00:00 +0100 12) …).
+	blameLine = regexp.MustCompile(`(?m)^\^?[0-9a-f]{7,40}(?: [^\s(]+)? \(([^()\n]{2,80}?)\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4}\s+\d+\)`)
+	// shortlogLine: git shortlog -sn's count, a tab and the author.
+	shortlogLine = regexp.MustCompile(`(?m)^[ \t]*\d+\t([^\t\n<>]{2,80}?)[ \t]*(?:<[^>\n]*>)?[ \t]*$`)
+	// svnLogLine: the author of svn log's revision line (r42 | tkaur | 2026-12-01 …).
+	svnLogLine = regexp.MustCompile(`(?m)^r\d+ \| ([^|\n]{2,64}?) \| \d{4}-\d{2}-\d{2} `)
 	// passwdGecos: the full name of a passwd entry (name:x:1000:1000:Ada Lovelace,,,:/home/…).
 	passwdGecos = regexp.MustCompile(`(?m)(?:^|\\n)[A-Za-z_\[][A-Za-z0-9_.\]-]*:[x*!]:\d+:\d+:([^:,\n]{2,80}),*:`)
 	// idOutput: uid=501(dain) gid=20(staff) groups=…, and stat's Uid: ( 501/ dain).
@@ -112,6 +124,18 @@ func redactPersonalText(s string) string {
 		s = replaceGroups(s, personConfig, markName, personName)
 		s = redactPersonLists(s)
 	}
+	if strings.IndexByte(s, '<') >= 0 && strings.IndexByte(s, '@') >= 0 {
+		s = replaceGroups(s, namedAddress, markName, personName)
+	}
+	if strings.Contains(s, ":00 +") || strings.Contains(s, ":00 -") || strings.IndexByte(s, '(') >= 0 && hasBlameDate(s) {
+		s = replaceGroups(s, blameLine, markName, personName)
+	}
+	if strings.IndexByte(s, '\t') >= 0 && shortlogOutput(s) {
+		s = replaceGroups(s, shortlogLine, markName, personName)
+	}
+	if strings.Contains(s, " | ") {
+		s = replaceGroups(s, svnLogLine, markUser, func(v string) bool { return !slices.Contains(genericAccounts, strings.ToLower(v)) })
+	}
 	if strings.IndexByte(s, '@') >= 0 {
 		s = emailAddress.ReplaceAllStringFunc(s, func(e string) string {
 			if !personalAddress(e) {
@@ -133,6 +157,48 @@ func redactPersonalText(s string) string {
 		s = replaceGroups(s, idOutput, markUser, func(v string) bool { return !slices.Contains(genericAccounts, strings.ToLower(v)) })
 	}
 	return s
+}
+
+// shortlogOutput reports git shortlog -sn's output: the command is named, or every line is
+// a count, a tab and capitalised words (cat -n numbers a file's lines the same way, and
+// they hold code).
+func shortlogOutput(s string) bool {
+	if strings.Contains(s, "shortlog") {
+		return true
+	}
+	n := 0
+	for line := range strings.Lines(s) {
+		line = strings.TrimRight(line, "\r\n")
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		m := shortlogLine.FindStringSubmatch(line)
+		if m == nil {
+			return false
+		}
+		for _, w := range strings.Fields(m[1]) {
+			if r, _ := utf8.DecodeRuneInString(w); !unicode.IsUpper(r) {
+				return false
+			}
+		}
+		n++
+	}
+	return n >= 2
+}
+
+// hasBlameDate gates blameLine: a time zone offset as git blame prints it (+0100, -0500).
+func hasBlameDate(s string) bool {
+	for from := 0; ; {
+		k := strings.IndexAny(s[from:], "+-")
+		if k < 0 {
+			return false
+		}
+		i := from + k
+		if i > 0 && s[i-1] == ' ' && i+5 < len(s) && isDigits(s[i+1:i+5]) && s[i+5] == ' ' {
+			return true
+		}
+		from = i + 1
+	}
 }
 
 // hasLsLine reports a line that opens with ls -l's file mode (drwxr-xr-x, -rw-r--r--@).
