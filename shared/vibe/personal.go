@@ -127,7 +127,7 @@ func redactPersonalText(s string) string {
 	if strings.IndexByte(s, '<') >= 0 && strings.IndexByte(s, '@') >= 0 {
 		s = replaceGroups(s, namedAddress, markName, personName)
 	}
-	if strings.Contains(s, ":00 +") || strings.Contains(s, ":00 -") || strings.IndexByte(s, '(') >= 0 && hasBlameDate(s) {
+	if hasBlameLine(s) {
 		s = replaceGroups(s, blameLine, markName, personName)
 	}
 	if strings.IndexByte(s, '\t') >= 0 && shortlogOutput(s) {
@@ -159,18 +159,29 @@ func redactPersonalText(s string) string {
 	return s
 }
 
-// shortlogOutput reports git shortlog -sn's output: the command is named, or every line is
-// a count, a tab and capitalised words (cat -n numbers a file's lines the same way, and
-// they hold code).
+// shortlogOutput reports git shortlog -sn's output: every line is a count, a tab and
+// capitalised words (cat -n numbers a file's lines the same way, and they hold code), after
+// the command's own line if it is there.
 func shortlogOutput(s string) bool {
-	if strings.Contains(s, "shortlog") {
-		return true
-	}
-	n := 0
-	for line := range strings.Lines(s) {
-		line = strings.TrimRight(line, "\r\n")
-		if strings.TrimSpace(line) == "" {
+	n, named := 0, false
+	for from := 0; from < len(s); {
+		line := s[from:]
+		if k := strings.IndexByte(line, '\n'); k >= 0 {
+			line, from = line[:k], from+k+1
+		} else {
+			from = len(s)
+		}
+		line = strings.TrimRight(line, "\r")
+		t := strings.TrimLeft(line, " \t")
+		switch {
+		case t == "":
 			continue
+		case t[0] < '0' || t[0] > '9':
+			if n == 0 && strings.Contains(t, "shortlog") {
+				named = true
+				continue
+			}
+			return false
 		}
 		m := shortlogLine.FindStringSubmatch(line)
 		if m == nil {
@@ -183,22 +194,29 @@ func shortlogOutput(s string) bool {
 		}
 		n++
 	}
-	return n >= 2
+	return n >= 2 || named && n == 1 // one numbered line of a file (1\tMIT License) is no list
 }
 
-// hasBlameDate gates blameLine: a time zone offset as git blame prints it (+0100, -0500).
-func hasBlameDate(s string) bool {
-	for from := 0; ; {
-		k := strings.IndexAny(s[from:], "+-")
-		if k < 0 {
-			return false
+// hasBlameLine gates blameLine: one of the first lines opens with an abbreviated commit hash
+// (^ for a boundary commit) and a blank.
+func hasBlameLine(s string) bool {
+	for from, lines := 0, 0; from < len(s) && lines < 4; lines++ { // the output's, after the command's line
+		line := s[from:]
+		if k := strings.IndexByte(line, '\n'); k >= 0 {
+			line, from = line[:k], from+k+1
+		} else {
+			from = len(s)
 		}
-		i := from + k
-		if i > 0 && s[i-1] == ' ' && i+5 < len(s) && isDigits(s[i+1:i+5]) && s[i+5] == ' ' {
+		line = strings.TrimPrefix(line, "^")
+		n := 0
+		for n < len(line) && (line[n] >= '0' && line[n] <= '9' || line[n] >= 'a' && line[n] <= 'f') {
+			n++
+		}
+		if n >= 7 && n < len(line) && line[n] == ' ' && strings.Contains(line[n:], " (") {
 			return true
 		}
-		from = i + 1
 	}
+	return false
 }
 
 // hasLsLine reports a line that opens with ls -l's file mode (drwxr-xr-x, -rw-r--r--@).

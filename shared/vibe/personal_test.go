@@ -27,6 +27,8 @@ func TestRedactPersonal(t *testing.T) {
 		{"git blame", "^3f2a9c1 (Taran Kaur     2026-12-01 10:00:00 +0100  1) package main\n7d4e8b2a cmd/x.go (Ravi Menon 2026-12-02 11:00:00 -0500  2) import \"fmt\"",
 			"^3f2a9c1 ([redacted:name]     2026-12-01 10:00:00 +0100  1) package main\n7d4e8b2a cmd/x.go ([redacted:name] 2026-12-02 11:00:00 -0500  2) import \"fmt\""},
 		{"git shortlog", "    42\tTaran Kaur\n    17\tRavi Menon\n", "    42\t[redacted:name]\n    17\t[redacted:name]\n"},
+		{"one numbered line is no shortlog", "     1\tMIT License\n", "     1\tMIT License\n"},
+		{"git shortlog named", "$ git shortlog -sn\n    42\tTaran Kaur\n", "$ git shortlog -sn\n    42\t[redacted:name]\n"},
 		{"cat -n is no shortlog", "     1\tpackage main\n     2\tImport Stuff\n", "     1\tpackage main\n     2\tImport Stuff\n"},
 		{"name before address", "Taran Kaur <taran@corp.io>\nuser:        Ravi Menon <ravi@corp.io>",
 			"[redacted:name] <[redacted:email]>\nuser:        [redacted:name] <[redacted:email]>"},
