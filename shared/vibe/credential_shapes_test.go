@@ -279,9 +279,15 @@ func TestGibberishUnderKeyName(t *testing.T) {
 	requireMasked(t, san, []maskedRow{
 		{`"key": "QWKPZMBRTDLXGNH",`, "QWKPZMBRTDLXGNH"},
 		{"private $consumer_key = 'vrtkplmz_qwd';", "vrtkplmz_qwd"},
+		// Lower case, shorter runs, but letter pairs English hardly writes (kz, zq, wx).
+		{`	private final String key = "ukzqwxte";`, "ukzqwxte"},
+		{`  cache.fetch(opts, { key: "t4gvzq_hjwe" })`, "t4gvzq_hjwe"},
 	})
 	requireKept(t, san,
 		`key: "nginx_cfg"`,
+		`  cache.fetch(opts, { key: "cfg_ttl_ms" })`,
+		`	private final String key = "mysql_db";`,
+		`<li key="dashboard_item">`,
 		`key = "CTRL_SHIFT"`,
 		`key: "xmlhttp"`,
 		`key = "kubeconfig"`,
@@ -385,6 +391,7 @@ func TestCamelGibberishUnderKeyName(t *testing.T) {
 	requireKept(t, san,
 		`	String key = "myApiKey2024";`,
 		`	String key = "HmacSha256Key";`,
+		`  { key: "GetUser2Id", label: "user" },`, // a digit, then the next word's capital
 	)
 }
 

@@ -238,7 +238,7 @@ func camelWords(v string) bool {
 			return false
 		}
 	}
-	parts := nameParts(v)
+	parts := digitCutParts(nameParts(v))
 	if len(parts) < 2 {
 		return false
 	}
@@ -267,6 +267,32 @@ func camelWords(v string) bool {
 	}
 	// One longer part the word list lacks among three or more words (scrollResponder…).
 	return dict >= 2 && dict*3 >= len(parts)*2 && (other == 0 || other == 1 && dict >= 3)
+}
+
+// digitCutParts cuts each part after a run of digits that letters follow (user2id: user2,
+// id), as GetUser2Id's capital after the digit sets its next word apart where nameParts,
+// cutting only after a lower-case letter, does not.
+func digitCutParts(parts []string) []string {
+	var out []string
+	for i, p := range parts {
+		start := 0
+		for j := 1; j < len(p); j++ {
+			if isDigitByte(p[j-1]) && isLetter(p[j]) {
+				if out == nil {
+					out = append(make([]string, 0, len(parts)+2), parts[:i]...)
+				}
+				out = append(out, p[start:j])
+				start = j
+			}
+		}
+		if out != nil {
+			out = append(out, p[start:])
+		}
+	}
+	if out == nil {
+		return parts
+	}
+	return out
 }
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.

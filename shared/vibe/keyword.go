@@ -362,8 +362,8 @@ func keyedValue(name, v string) bool {
 	if keyHex(name, v) {
 		return true // 'key' => '2109D6F4…' (32 hex digits): a cipher's key, written in hex
 	}
-	if keyLikeName(name) && len(nameParts(name)) <= 2 && (gibberishValue(v) || camelGibberish(v)) {
-		return true // String key = "NtlRziLaoky78", $consumer_key = 'sltpbmzp_xmq'
+	if keyLikeName(name) && len(nameParts(name)) <= 2 && (gibberishValue(v) || camelGibberish(v) || unpronounceable(v)) {
+		return true // String key = "NtlRziLaoky78", $consumer_key = 'sltpbmzp_xmq', key: "wq3zxk_pvmd"
 	}
 	if oauthGrantName(name) && grantValue(v) {
 		return true // authCode = "b11fc60686", oauth_verifier: 'gkflepWOFYBTXnctHNYC'
