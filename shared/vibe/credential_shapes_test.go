@@ -297,6 +297,21 @@ func TestGibberishUnderKeyName(t *testing.T) {
 	)
 }
 
+// TestGibberishAssignedUnquoted: an unquoted value under a password's name is a name of
+// code (dbPassword = schemaPassword) unless its letters make no name: pairs English
+// hardly writes and no word among them.
+func TestGibberishAssignedUnquoted(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{"\t\tdeployPassword = qzWkervtoxb\n\t\tif (deployPassword.length() == 0) {", "qzWkervtoxb"},
+	})
+	requireKept(t, san,
+		"\t\tdeployPassword = schemaPassword\n\t\tif (deployPassword.length() == 0) {",
+		"\t\tdeployPassword = xhrRequest\n",
+	)
+}
+
 // TestWindowsKeyOptions: key material in hex after a Windows tool's slash option
 // (mimikatz's /masterkey:, /ntlm:, /aes256:) logs in as the password would; an option's
 // word and a path stay.

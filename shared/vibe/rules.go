@@ -762,8 +762,9 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if !upperName && rubyCode(v) {
 		return false // token: :expired, token = ->(r) { … }, access_token: @token
 	}
-	if !upperName && codeLike.MatchString(v) && !hasDigitAndLetter(v) {
-		// token := getToken(), password: string, apiKey = cfg.apiKey
+	if !upperName && codeLike.MatchString(v) && !hasDigitAndLetter(v) && !unpronounceable(strings.ToLower(v)) {
+		// token := getToken(), password: string, apiKey = cfg.apiKey (but not dbPassword =
+		// iwSvqtzowj: letters no name of code is made of)
 		return false
 	}
 	if !upperName && codeLike.MatchString(v) && strings.ContainsAny(v, "().") && !randomSegment(v) {
