@@ -312,6 +312,21 @@ func TestGibberishAssignedUnquoted(t *testing.T) {
 	)
 }
 
+// TestQueryKeyParameter: a link's query parameter whose one-word name ends in key holds a
+// key when the value is generated (16+ hex digits, a UUID); a short or worded value stays.
+func TestQueryKeyParameter(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{"Vote here: <https://polls.example.org/cgi-bin/ballot.pl?id=P_77aa&bkey=c4e19d07a2b5f368>", "c4e19d07a2b5f368"},
+		{`<a href="https://chat.example.net/join?gkey=0f3e9a1c7b2d4e6f8a0b1c2d3e4f5a6b">`, "0f3e9a1c7b2d4e6f8a0b1c2d3e4f5a6b"},
+	})
+	requireKept(t, san,
+		"https://example.com/search?q=go&pagekey=page2",
+		"https://example.com/x?lkey=1a2b3c&monkey=9cd41e07a3b5f261",
+	)
+}
+
 // TestWindowsKeyOptions: key material in hex after a Windows tool's slash option
 // (mimikatz's /masterkey:, /ntlm:, /aes256:) logs in as the password would; an option's
 // word and a path stay.

@@ -72,6 +72,10 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				}
 			}
 			if !nameHasSecretWord(name) && !twoWordSecretName(chunk, nameStart, name) {
+				if vs, ve, ok := queryKeyValue(chunk, nameStart, nameEnd, name); ok {
+					f.addSpan(ruleKeyword, off+vs, off+ve) // vote.pl?id=…&akey=2bb0…: a key in a link
+					continue
+				}
 				if !keyLikeName(name) && !credentialLikeName(name) && !oauthGrantName(name) || metadataName(name) {
 					continue // private_key_path, client_id_label: about a secret, not one
 				}
@@ -1858,4 +1862,27 @@ func accountLabelBefore(s string, nameStart, nameEnd int) bool {
 		}
 	}
 	return false
+}
+
+// queryKeyValue returns the value of a URL's query parameter whose name, one word of
+// letters, ends in key (?akey=, &idkey=, &amp;skey=) when it is generated: 16 or more hex
+// digits with three digits among them, a UUID, or a random run. A link that carries a key
+// lets whoever holds it in, whatever the key is called.
+func queryKeyValue(s string, nameStart, nameEnd int, name string) (int, int, bool) {
+	if nameStart == 0 || nameEnd >= len(s) || s[nameEnd] != '=' || len(name) > 12 || !isLetters(name) || !strings.HasSuffix(strings.ToLower(name), "key") || keyWords[strings.ToLower(name)] {
+		return 0, 0, false
+	}
+	if c := s[nameStart-1]; c != '?' && c != '&' && !strings.HasSuffix(s[:nameStart], "&amp;") {
+		return 0, 0, false
+	}
+	vs := nameEnd + 1
+	ve := vs
+	for ve < len(s) && ve-vs <= 256 && (tokenChar(s[ve]) || s[ve] == '%') {
+		ve++
+	}
+	v := s[vs:ve]
+	if isHex(v) && len(v) >= 16 && countDigits(v) >= 3 && hasDigitAndLetter(v) || uuidRe.MatchString(v) || randomValue(v) {
+		return vs, ve, !placeholderValue(v)
+	}
+	return 0, 0, false
 }
