@@ -40,6 +40,9 @@ type extraRule struct {
 	whole bool
 	// matchCheck, when set, must accept the whole match.
 	matchCheck func(match string) bool
+	// extend, when set, returns where the secret ends given where the expression left it:
+	// for a token whose characters the expression stops at.
+	extend func(chunk string, start, end int) int
 }
 
 // extraGate finds, in one Aho-Corasick pass over a chunk and one over its lower-case form,

@@ -59,6 +59,8 @@ func TestSanitizeSecrets(t *testing.T) {
 		{"aws secret in prose", "use it with secret wJalrXUtnFEMI/K7MDENG/bPxRfiCY8zQ4vN2mLp now", "use it with secret [redacted:password/keyword-assignment] now"},
 		{"slashed path kept", "see services/chat-socket/internal/room/room.go", "see services/chat-socket/internal/room/room.go"},
 		{"bearer", "Authorization: Bearer abcdef123456ghijkl", "Authorization: Bearer [redacted:credential/authorization-header]"},
+		{"bearer past brackets", "send Bearer z{q[7}w>Kd(9)$#pLm] with it", "send Bearer [redacted:credential/bearer-token] with it"},
+		{"bearer tag end", "<code>Bearer a8Kx2mQp9vLz4wRt7nYb</code>", "<code>Bearer [redacted:credential/bearer-token]</code>"},
 		{"cookie", "Cookie: sid=abc123def456; theme=dark", "Cookie: [redacted:credential/cookie-header]"},
 		{"password flag", "app --password hunter2xyz --verbose", "app --password [redacted:password/cli-secret-flag] --verbose"},
 		{"password flag eq", "app --db-password=hunter2xyz", "app --db-password=[redacted:password/cli-secret-flag]"},
