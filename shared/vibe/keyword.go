@@ -196,6 +196,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			}
 			code := !quoted && !def && !usersEntry && codeValue(chunk, vs, ve)
 			if !code && !wordsNoSecret(chunk, vs, ve, name, literal) && keepKeyword(name, chunk[vs:ve], literal) {
+				if !quoted {
+					ve = envValueTail(chunk, nameStart, name, vs, ve)
+				}
 				f.addSpan(ruleKeyword, off+vs, off+ve)
 			} else if code || callLike.MatchString(chunk[vs:ve]) || codeReference(chunk[vs:ve]) {
 				// getenv("X", "x"), const password = process.env.DB_PASSWORD || 'x': the
@@ -1885,4 +1888,30 @@ func queryKeyValue(s string, nameStart, nameEnd int, name string) (int, int, boo
 		return vs, ve, !placeholderValue(v)
 	}
 	return 0, 0, false
+}
+
+// envValueTail returns where an unquoted value of a .env line (NAME=value at the line's
+// start, the name in capitals) ends when a blank cuts it and one generated word follows
+// to the line's end (SERVICE_SECRET=ab 4f9c…e21): a dotenv file's value runs to the end
+// of its line, and the part after the blank is the credential's bulk. Otherwise ve.
+func envValueTail(s string, nameStart int, name string, vs, ve int) int {
+	if ve >= len(s) || s[ve] != ' ' && s[ve] != '\t' || vs == 0 || s[vs-1] != '=' || name != strings.ToUpper(name) {
+		return ve
+	}
+	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
+	if head := strings.TrimLeft(s[ls:nameStart], " \t"); head != "" && head != "export " {
+		return ve
+	}
+	ts := skipBlanks(s, ve, 4)
+	te := ts
+	for te < len(s) && s[te] != ' ' && s[te] != '\t' && s[te] != '\n' && s[te] != '\r' {
+		te++
+	}
+	if ts == te || skipBlanks(s, te, 8) < len(s) && s[skipBlanks(s, te, 8)] != '\n' && s[skipBlanks(s, te, 8)] != '\r' {
+		return ve // more words: a sentence or a command's arguments
+	}
+	if t := s[ts:te]; randomValue(t) || isHex(t) && len(t) >= 16 && countDigits(t) >= 3 && hasDigitAndLetter(t) || len(t) >= 16 && credentialValue(t) {
+		return te
+	}
+	return ve
 }

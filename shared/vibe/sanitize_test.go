@@ -61,6 +61,8 @@ func TestSanitizeSecrets(t *testing.T) {
 		{"bearer", "Authorization: Bearer abcdef123456ghijkl", "Authorization: Bearer [redacted:credential/authorization-header]"},
 		{"bearer past brackets", "send Bearer z{q[7}w>Kd(9)$#pLm] with it", "send Bearer [redacted:credential/bearer-token] with it"},
 		{"bearer tag end", "<code>Bearer a8Kx2mQp9vLz4wRt7nYb</code>", "<code>Bearer [redacted:credential/bearer-token]</code>"},
+		{"env value after a blank", "MAILER_SECRET=zz 7e1fq93kd0vm2xw8p5bt6cg4na\n", "MAILER_SECRET=[redacted:password/keyword-assignment]\n"},
+		{"env value then a command", "MAILER_SECRET=Qx7mB2pzR9vL ./send.sh 7e1fq93kd0vm2xw8p5bt6cg4na", "MAILER_SECRET=[redacted:password/keyword-assignment] ./send.sh 7e1fq93kd0vm2xw8p5bt6cg4na"},
 		{"cookie", "Cookie: sid=abc123def456; theme=dark", "Cookie: [redacted:credential/cookie-header]"},
 		{"password flag", "app --password hunter2xyz --verbose", "app --password [redacted:password/cli-secret-flag] --verbose"},
 		{"password flag eq", "app --db-password=hunter2xyz", "app --db-password=[redacted:password/cli-secret-flag]"},
