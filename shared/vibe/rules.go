@@ -993,8 +993,8 @@ func glued(p string) bool {
 		}
 	}
 	if strings.HasSuffix(p, "pass") && len(p) > 4 {
-		switch p { // words, not names: bypass, compass
-		case "bypass", "compass", "encompass", "overpass", "underpass", "surpass", "trespass", "firstpass", "onepass", "multipass":
+		switch p { // words, not names: bypass, compass; GIT_ASKPASS names the program that asks
+		case "bypass", "compass", "encompass", "overpass", "underpass", "surpass", "trespass", "firstpass", "onepass", "multipass", "askpass":
 			return false
 		}
 		return true // dbpass, userpass, sshpass
