@@ -633,8 +633,10 @@ func noSecretFlag(match string) bool {
 	return true
 }
 
-// flagProse are the words that follow a flag named in a sentence.
+// flagProse are the words that follow a flag named in a sentence ("the -Username and
+// -Password parameters").
 var flagProse = map[string]bool{"via": true, "with": true, "flag": true, "option": true, "argument": true,
+	"flags": true, "options": true, "arguments": true, "parameters": true, "values": true, "switch": true, "switches": true,
 	"instead": true, "is": true, "to": true, "or": true, "and": true, "the": true, "when": true, "if": true,
 	"in": true, "on": true, "for": true, "parameter": true, "value": true, "only": true, "must": true,
 	"should": true, "will": true, "can": true, "also": true, "from": true, "as": true, "at": true, "of": true}
