@@ -517,30 +517,35 @@ var rareLetterPairs = sync.OnceValue(func() *[26 * 26]bool {
 })
 
 // unpronounceable reports a lower-case value of 8 to 40 letters, digits, '_' and '-' that no
-// language writes: three or more pairs of adjacent letters that English words hardly hold
-// (omdzsgyg: md, dz, zs; q7xvnw_iyvzm) and no English word of four or more letters inside a
-// run of letters. Abbreviations in names of code hold fewer such pairs (cfg_ttl_ms two,
-// mysql_db one) and words none.
+// language writes: one run of letters holding three or more pairs of adjacent letters that
+// English words hardly hold (omdzsgyg: md, dz, zs; q7xvnw_iyvzm: iy, yv, vz, zm) and no
+// English word of four or more letters inside a run. An abbreviation in a name of code holds
+// two at most (cfg, mysql: ql; dwm_cfg_bg spreads its over three runs) and a word none.
 func unpronounceable(v string) bool {
 	if len(v) < 8 || len(v) > 40 || placeholderValue(v) {
 		return false
 	}
 	rare := rareLetterPairs()
-	n, letters := 0, 0
+	run, most, letters := 0, 0, 0
 	for i := 0; i < len(v); i++ {
 		c := v[i]
 		switch {
 		case c >= 'a' && c <= 'z':
 			letters++
-			if i > 0 && v[i-1] >= 'a' && v[i-1] <= 'z' && rare[int(v[i-1]-'a')*26+int(c-'a')] {
-				n++
+			if i > 0 && v[i-1] >= 'a' && v[i-1] <= 'z' {
+				if rare[int(v[i-1]-'a')*26+int(c-'a')] {
+					run++
+					most = max(most, run)
+				}
+			} else {
+				run = 0
 			}
 		case isDigitByte(c) || c == '_' || c == '-':
 		default:
 			return false
 		}
 	}
-	if n < 3 || letters < 6 {
+	if most < 3 || letters < 6 {
 		return false
 	}
 	for i := 0; i < len(v); {

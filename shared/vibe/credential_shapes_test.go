@@ -286,6 +286,8 @@ func TestGibberishUnderKeyName(t *testing.T) {
 	requireKept(t, san,
 		`key: "nginx_cfg"`,
 		`  cache.fetch(opts, { key: "cfg_ttl_ms" })`,
+		`  theme.get({ key: "dwm_cfg_bg" })`,
+		`  store.read({ key: "cfg_pth_sfx" })`,
 		`	private final String key = "mysql_db";`,
 		`<li key="dashboard_item">`,
 		`key = "CTRL_SHIFT"`,
