@@ -21,6 +21,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"kubectl set-credentials", "kubectl config set-credentials cluster-admin --client-certificate=admin.crt --client-key=admin.key"},
 		// A realm is the name a login prompt shows.
 		{"htpasswd realm", `  -e PROXY_HTPASSWD_REALM="Staging Proxy" \`},
+		// Entries of an environment list, each a literal of its own.
+		{"environment list entries", "    .withEnv(List.of(\n        \"PROXY_AUTH=htpasswd\",\n        \"PROXY_AUTH_FILE=/auth/htpasswd\",\n        \"PROXY_PORT=5000\"))"},
 		// A flag named in a sentence, then the word for what it is.
 		{"flags named in prose", "Do not give the cmdlet both the -Account and -Password parameters at once."},
 		{"options named in prose", "The --api-token and --token-file options exclude each other."},
@@ -182,6 +184,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"kubectl set-credentials token", "kubectl config set-credentials ci-bot --token=Zq8x7Vb2Lm4Nc6Xp1Rt9Yw3K", "Zq8x7Vb2Lm4Nc6Xp1Rt9Yw3K"},
 		{"password flag in a command", "Connect-Box -Account ops -Password Tq7vN2xLp9Kw", "Tq7vN2xLp9Kw"},
 		{"password beside a realm", `  -e REALM_ADMIN_PASSWORD="Wq4zT8vKm2Xp" \`, "Wq4zT8vKm2Xp"},
+		{"split literal after an entry", "    String env = \"PROXY_TOKEN=\" +\n        \"c8Xq2LmT9vRz4WpK7nYb\";", "c8Xq2LmT9vRz4WpK7nYb"},
 		{"password for askpass", "ASKPASS_PASSWORD=Hv3pQ8sLx2Wm git fetch origin", "Hv3pQ8sLx2Wm"},
 		{"npm config set auth", "npm config set //registry.example.com/:_authToken Zq8x7Vb2Lm4Nc6Xp1Rt9Yw3K", "Zq8x7Vb2Lm4Nc6Xp1Rt9Yw3K"},
 		{"go struct field holding a token", "\tcfg := Config{Token: \"Qm7xT2vR9kL4pZ1wN8cB5yH3\"} // `protobuf:\"bytes,1,opt,name=token\"`", "Qm7xT2vR9kL4pZ1wN8cB5yH3"},
