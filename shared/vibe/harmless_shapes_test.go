@@ -19,6 +19,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"protobuf fixed64 key", "Weights map[uint64]float32 `protobuf_key:\"fixed64,1,opt,name=key,proto3\" protobuf_val:\"fixed32,2,opt,name=value,proto3\"`"},
 		// kubectl's config subcommands name an entry, not a value.
 		{"kubectl set-credentials", "kubectl config set-credentials cluster-admin --client-certificate=admin.crt --client-key=admin.key"},
+		// A parameter's type, a name of words with a digit among them.
+		{"parameter type with a digit", "export function check(\n  code: string,\n  secret: Hex32SecretKey,\n  opts: CheckOptions\n): boolean {"},
 		// A realm is the name a login prompt shows.
 		{"htpasswd realm", `  -e PROXY_HTPASSWD_REALM="Staging Proxy" \`},
 		// Entries of an environment list, each a literal of its own.
@@ -183,6 +185,7 @@ func TestHarmlessShapes(t *testing.T) {
 	masked := []struct{ name, in, secret string }{
 		{"kubectl set-credentials token", "kubectl config set-credentials ci-bot --token=Zq8x7Vb2Lm4Nc6Xp1Rt9Yw3K", "Zq8x7Vb2Lm4Nc6Xp1Rt9Yw3K"},
 		{"password flag in a command", "Connect-Box -Account ops -Password Tq7vN2xLp9Kw", "Tq7vN2xLp9Kw"},
+		{"quoted words with a digit", `  const login = { user: "ops", password: "Harbor4Lantern", };`, "Harbor4Lantern"},
 		{"password beside a realm", `  -e REALM_ADMIN_PASSWORD="Wq4zT8vKm2Xp" \`, "Wq4zT8vKm2Xp"},
 		{"split literal after an entry", "    String env = \"PROXY_TOKEN=\" +\n        \"c8Xq2LmT9vRz4WpK7nYb\";", "c8Xq2LmT9vRz4WpK7nYb"},
 		{"password for askpass", "ASKPASS_PASSWORD=Hv3pQ8sLx2Wm git fetch origin", "Hv3pQ8sLx2Wm"},
