@@ -21,6 +21,9 @@ func TestHarmlessShapes(t *testing.T) {
 		{"kubectl set-credentials", "kubectl config set-credentials cluster-admin --client-certificate=admin.crt --client-key=admin.key"},
 		// A parameter's type, a name of words with a digit among them.
 		{"parameter type with a digit", "export function check(\n  code: string,\n  secret: Hex32SecretKey,\n  opts: CheckOptions\n): boolean {"},
+		// A credential's word glued to one that says what about it the name holds.
+		{"glued secret path", `    if secretpath.endswith(".enc"):`},
+		{"glued secret name", `secretname = "payments-db-creds"`},
 		// A realm is the name a login prompt shows.
 		{"htpasswd realm", `  -e PROXY_HTPASSWD_REALM="Staging Proxy" \`},
 		// Entries of an environment list, each a literal of its own.
@@ -186,6 +189,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"kubectl set-credentials token", "kubectl config set-credentials ci-bot --token=Zq8x7Vb2Lm4Nc6Xp1Rt9Yw3K", "Zq8x7Vb2Lm4Nc6Xp1Rt9Yw3K"},
 		{"password flag in a command", "Connect-Box -Account ops -Password Tq7vN2xLp9Kw", "Tq7vN2xLp9Kw"},
 		{"quoted words with a digit", `  const login = { user: "ops", password: "Harbor4Lantern", };`, "Harbor4Lantern"},
+		{"glued secret password", `secretpassword = "Lv7qN3xWk8Rz"`, "Lv7qN3xWk8Rz"},
 		{"password beside a realm", `  -e REALM_ADMIN_PASSWORD="Wq4zT8vKm2Xp" \`, "Wq4zT8vKm2Xp"},
 		{"split literal after an entry", "    String env = \"PROXY_TOKEN=\" +\n        \"c8Xq2LmT9vRz4WpK7nYb\";", "c8Xq2LmT9vRz4WpK7nYb"},
 		{"password for askpass", "ASKPASS_PASSWORD=Hv3pQ8sLx2Wm git fetch origin", "Hv3pQ8sLx2Wm"},

@@ -916,7 +916,7 @@ func nameHasSecretWord(name string) bool {
 	found := envKeyName(name, parts)
 	owned := ownedSecret(parts) // where the credential's words start, or -1
 	for i, p := range parts {
-		if notSecretWords[p] && !(owned > 0 && ownerWords[p] && i < owned) || i == len(parts)-1 && i > 0 && (algorithmWords[p] || p == "time" || p == "timestamp" || p == "realm") {
+		if notSecretWords[p] && !(owned > 0 && ownerWords[p] && i < owned) || i == len(parts)-1 && i > 0 && (algorithmWords[p] || p == "time" || p == "timestamp" || p == "realm") || gluedAbout(p) {
 			return false // last_pass_time: when something happened to it; one_time_password is one; HTPASSWD_REALM: the name a login prompt shows
 		}
 		if secretWords[p] || i > 0 && secretPairs[[2]string{parts[i-1], p}] || glued(p) && !capitalizedPassWord(name, p) || p == "pat" && len(parts) > 1 {
@@ -924,6 +924,18 @@ func nameHasSecretWord(name string) bool {
 		}
 	}
 	return found
+}
+
+// gluedAbout reports a part that glues a credential's word to one that says what about it
+// the name holds (secretpath, secretname, tokentype, passwordfile): the same name as
+// secret_path, written in one word.
+func gluedAbout(p string) bool {
+	for _, w := range [...]string{"path", "file", "name", "names", "url", "uri", "type", "len", "length", "size", "count", "prefix", "label", "hint", "policy", "format", "dir"} {
+		if len(p) > len(w)+3 && strings.HasSuffix(p, w) && glued(p[:len(p)-len(w)]) {
+			return true
+		}
+	}
+	return false
 }
 
 // ownerWords are words notSecretWords holds that, before a credential's word, say whose it
