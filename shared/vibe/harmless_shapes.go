@@ -916,6 +916,9 @@ func authMethodValue(name, v string) bool {
 	if !authMethods[v] {
 		return false
 	}
+	if !passwordName(name) {
+		return true // OAUTH2_TOKEN_DEF_KEY = "oauth2": a scheme's name is no key, whatever the name
+	}
 	parts := nameParts(name)
 	if len(parts) == 0 {
 		return false

@@ -24,6 +24,8 @@ func TestHarmlessShapes(t *testing.T) {
 		// A credential's word glued to one that says what about it the name holds.
 		{"glued secret path", `    if secretpath.endswith(".enc"):`},
 		{"glued secret name", `secretname = "payments-db-creds"`},
+		// A scheme's name under a key's constant.
+		{"scheme name under a key constant", `    static final String SSO_TOKEN_KEY = "oauth2";`},
 		// A realm is the name a login prompt shows.
 		{"htpasswd realm", `  -e PROXY_HTPASSWD_REALM="Staging Proxy" \`},
 		// Entries of an environment list, each a literal of its own.
@@ -190,6 +192,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"password flag in a command", "Connect-Box -Account ops -Password Tq7vN2xLp9Kw", "Tq7vN2xLp9Kw"},
 		{"quoted words with a digit", `  const login = { user: "ops", password: "Harbor4Lantern", };`, "Harbor4Lantern"},
 		{"glued secret password", `secretpassword = "Lv7qN3xWk8Rz"`, "Lv7qN3xWk8Rz"},
+		{"scheme word as a password", `    db_password = "oauth2"`, "oauth2"},
 		{"password beside a realm", `  -e REALM_ADMIN_PASSWORD="Wq4zT8vKm2Xp" \`, "Wq4zT8vKm2Xp"},
 		{"split literal after an entry", "    String env = \"PROXY_TOKEN=\" +\n        \"c8Xq2LmT9vRz4WpK7nYb\";", "c8Xq2LmT9vRz4WpK7nYb"},
 		{"password for askpass", "ASKPASS_PASSWORD=Hv3pQ8sLx2Wm git fetch origin", "Hv3pQ8sLx2Wm"},
