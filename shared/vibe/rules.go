@@ -1096,8 +1096,8 @@ func isDigits(s string) bool {
 }
 
 // envVarNameValue reports the name of an environment variable given under a name that says
-// it holds one (aiAPIKeyEnv = "GOSEC_AI_API_KEY", token_env_var: GITHUB_TOKEN): where the
-// secret is read from, not the secret.
+// it holds one (aiAPIKeyEnv = "GOSEC_AI_API_KEY", token_env_var: GITHUB_TOKEN,
+// ENV_VAR_SSL_PASSWORD = 'KEYFILE_PASSWORD'): where the secret is read from, not the secret.
 func envVarNameValue(name, v string) bool {
 	parts := nameParts(name)
 	if len(parts) < 2 {
@@ -1106,7 +1106,10 @@ func envVarNameValue(name, v string) bool {
 	switch parts[len(parts)-1] {
 	case "env", "var", "variable", "envvar":
 	default:
-		return false
+		// ENV_VAR_SSL_PASSWORD = 'KEYFILE_PASSWORD': the prefix says so as the suffix does
+		if !(parts[0] == "envvar" || parts[0] == "env" && (parts[1] == "var" || parts[1] == "variable")) {
+			return false
+		}
 	}
 	v = strings.Trim(v, `"'`)
 	if v == "" || !isUpperByte(v[0]) && v[0] != '_' {
