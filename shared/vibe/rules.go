@@ -916,8 +916,10 @@ func nameHasSecretWord(name string) bool {
 	found := envKeyName(name, parts)
 	owned := ownedSecret(parts) // where the credential's words start, or -1
 	for i, p := range parts {
-		if notSecretWords[p] && !(owned > 0 && ownerWords[p] && i < owned) || i == len(parts)-1 && i > 0 && (algorithmWords[p] || p == "time" || p == "timestamp" || p == "realm") || gluedAbout(p) {
-			return false // last_pass_time: when something happened to it; one_time_password is one; HTPASSWD_REALM: the name a login prompt shows
+		if notSecretWords[p] && !(owned > 0 && ownerWords[p] && i < owned) || i == len(parts)-1 && i > 0 && (algorithmWords[p] || p == "time" || p == "timestamp" || p == "realm" || p == "namespace") || gluedAbout(p) {
+			// last_pass_time: when something happened to it; one_time_password is one;
+			// HTPASSWD_REALM: the name a login prompt shows; secretNamespace: where one is kept
+			return false
 		}
 		if secretWords[p] || i > 0 && secretPairs[[2]string{parts[i-1], p}] || glued(p) && !capitalizedPassWord(name, p) || p == "pat" && len(parts) > 1 {
 			found = true
