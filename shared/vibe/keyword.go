@@ -333,10 +333,16 @@ func inList(s string, nameStart int) bool {
 // metadataName reports a name with a part that says it holds something about a secret
 // (notSecretWords: path, file, url, name, id, type…).
 func metadataName(name string) bool {
-	for _, p := range nameParts(name) {
+	parts := nameParts(name)
+	for _, p := range parts {
 		if notSecretWords[p] {
 			return true
 		}
+	}
+	// server_host_key_algorithm, key_alg: which algorithm a key is for
+	switch n := len(parts); {
+	case n > 1 && (parts[n-1] == "algorithm" || parts[n-1] == "algorithms" || parts[n-1] == "alg" || parts[n-1] == "algo"):
+		return true
 	}
 	return false
 }
