@@ -28,6 +28,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"scheme name under a key constant", `    static final String SSO_TOKEN_KEY = "oauth2";`},
 		// The name of the variable a secret is read from, under a name that says so.
 		{"variable name under an ENV_VAR_ prefix", `ENV_VAR_DEPLOY_TOKEN = 'CI_DEPLOY_TOKEN'`},
+		// A query parameter's value ends at the next parameter.
+		{"shell variable as a query value", `  url="https://ci.example.com/hook?job=build&token=$token&$extra"`},
 		// The algorithm a key is for.
 		{"key algorithm compared", `    if host_key_alg != "ecdsa-sha2-nistp256":`},
 		// The namespace a secret is kept in.
@@ -200,6 +202,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"glued secret password", `secretpassword = "Lv7qN3xWk8Rz"`, "Lv7qN3xWk8Rz"},
 		{"scheme word as a password", `    db_password = "oauth2"`, "oauth2"},
 		{"value under an ENV_VAR_ prefix", `ENV_VAR_DEPLOY_TOKEN = 'Qm8zX2pLw7Rt'`, "Qm8zX2pLw7Rt"},
+		{"query token before the next parameter", `  url="https://ci.example.com/hook?job=build&token=Rq7vX2mLp9Kz&ref=main"`, "Rq7vX2mLp9Kz"},
 		{"signing key beside an algorithm", "signing_key_alg = \"HS256\"\nsigning_key = \"Zk4qT9vLw2Xm8Rp3\"", "Zk4qT9vLw2Xm8Rp3"},
 		{"token named for a namespace", `NAMESPACE_TOKEN=Wc8pK3zQv7Lm2Xt`, "Wc8pK3zQv7Lm2Xt"},
 		{"password beside a realm", `  -e REALM_ADMIN_PASSWORD="Wq4zT8vKm2Xp" \`, "Wq4zT8vKm2Xp"},

@@ -178,8 +178,14 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if quoted && f.view != "" {
 				ve = escapedQuoteEnd(f, chunk, off, vs, ve)
 			}
-			// A query parameter's value (?userpass=x&…) is a literal as much as a config line's.
+			// A query parameter's value (?userpass=x&…) is a literal as much as a config line's,
+			// and it ends where the next parameter starts (&token=$token&$query).
 			query := nameStart > 0 && (chunk[nameStart-1] == '?' || chunk[nameStart-1] == '&') && vs > 0 && chunk[vs-1] == '='
+			if query && !quoted {
+				if k := strings.IndexByte(chunk[vs:ve], '&'); k > 0 {
+					ve = vs + k
+				}
+			}
 			if ms, me, ok := valueMember(chunk, vs); ok && !quoted {
 				if keepKeyword(name, chunk[ms:me], true) && !wordsNoSecret(chunk, ms, me, name, true) {
 					f.addSpan(ruleKeyword, off+ms, off+me) // cookies[:auth_token] = { value: '…', httponly: true }
