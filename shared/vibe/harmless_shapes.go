@@ -200,6 +200,29 @@ func messageText(v string) bool {
 	return false
 }
 
+// keyedMessage reports a capitalised sentence of four or more plain words, two of them its
+// grammar's, under a message's key of three or more parts (PASSWORDS_NOT_MATCHING: "Passwords
+// do not match", ER_WARN_VIEW_WITHOUT_KEY: "View being updated does not have…"): a message
+// without its full stop. A passphrase sits under a name of one or two parts (password,
+// admin_passphrase), and one of words has none or one (correct horse battery staple).
+func keyedMessage(name, v string) bool {
+	words := strings.Fields(v)
+	if len(words) < 4 || !isUpperByte(v[0]) || len(nameParts(name)) < 3 {
+		return false
+	}
+	grammar := 0
+	for _, w := range words {
+		t := strings.ToLower(strings.Trim(w, `"'.,;:!?()`))
+		if !isLetters(t) {
+			return false
+		}
+		if functionWords[t] || t == "do" || t == "did" {
+			grammar++
+		}
+	}
+	return grammar >= 2
+}
+
 // messageVerb reports a printf verb (%s, %d, %@, %1$s) or a numbered or named placeholder
 // ({0}, {name}) in a message template.
 func messageVerb(v string) bool {

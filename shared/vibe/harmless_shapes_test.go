@@ -34,6 +34,9 @@ func TestHarmlessShapes(t *testing.T) {
 		{"key algorithm compared", `    if host_key_alg != "ecdsa-sha2-nistp256":`},
 		// The namespace a secret is kept in.
 		{"secret namespace", `  tokenNamespace: kube-system`},
+		// A message under its key, a sentence without its full stop.
+		{"message under its key", `  "PASSWORD_RESET_FAILED": "We could not reset the password",`},
+		{"error message under its code", "\tER_TOKEN_SCOPE_MISSING:   \"Token is missing a scope for this call\","},
 		// A realm is the name a login prompt shows.
 		{"htpasswd realm", `  -e PROXY_HTPASSWD_REALM="Staging Proxy" \`},
 		// Entries of an environment list, each a literal of its own.
@@ -205,6 +208,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"query token before the next parameter", `  url="https://ci.example.com/hook?job=build&token=Rq7vX2mLp9Kz&ref=main"`, "Rq7vX2mLp9Kz"},
 		{"signing key beside an algorithm", "signing_key_alg = \"HS256\"\nsigning_key = \"Zk4qT9vLw2Xm8Rp3\"", "Zk4qT9vLw2Xm8Rp3"},
 		{"token named for a namespace", `NAMESPACE_TOKEN=Wc8pK3zQv7Lm2Xt`, "Wc8pK3zQv7Lm2Xt"},
+		{"sentence as a passphrase", `  admin_passphrase = "Ravens fly over the old mill"`, "Ravens fly over the old mill"},
 		{"password beside a realm", `  -e REALM_ADMIN_PASSWORD="Wq4zT8vKm2Xp" \`, "Wq4zT8vKm2Xp"},
 		{"split literal after an entry", "    String env = \"PROXY_TOKEN=\" +\n        \"c8Xq2LmT9vRz4WpK7nYb\";", "c8Xq2LmT9vRz4WpK7nYb"},
 		{"password for askpass", "ASKPASS_PASSWORD=Hv3pQ8sLx2Wm git fetch origin", "Hv3pQ8sLx2Wm"},
