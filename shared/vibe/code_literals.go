@@ -425,8 +425,8 @@ func codeValue(s string, vs, ve int) bool {
 	if (v == "new" || v == "await" || v == "typeof") && ve+1 < len(s) && s[ve] == ' ' && (isLetter(s[ve+1]) || s[ve+1] == '_') {
 		return true // TTS_SECRET_KEYS = new Set([
 	}
-	if ve < len(s) && strings.IndexByte(",;)", s[ve]) >= 0 && identifierPath(v) {
-		return true
+	if ve < len(s) && strings.IndexByte(",;)", s[ve]) >= 0 && (identifierPath(v) || camelWords(v)) {
+		return true // secret: Base32SecretKey, (a parameter's type): a name of words, its digits among them
 	}
 	if strings.Contains(v, "->") && identifierPath(strings.ReplaceAll(strings.TrimRight(v, ",;)"), "->", ".")) {
 		return true // pass = pass->next;: a member through a pointer

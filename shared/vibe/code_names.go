@@ -487,3 +487,92 @@ func wordsInCapitals(tok string) bool {
 	}
 	return longest >= 6 && 4*best[len(tok)] >= 3*letters
 }
+
+// rareLetterPairs marks the pairs of lower-case letters that fewer than ten of the listed
+// English words hold (zs, vz, jq, but also cf, ql): 26×26 flags counted on first use.
+var rareLetterPairs = sync.OnceValue(func() *[26 * 26]bool {
+	var counts [26 * 26]uint16
+	var seen [26 * 26]bool
+	for rest := englishWords; rest != ""; {
+		line := rest
+		if j := strings.IndexByte(rest, '\n'); j >= 0 {
+			line, rest = rest[:j], rest[j+1:]
+		} else {
+			rest = ""
+		}
+		seen = [26 * 26]bool{}
+		for i := 1; i < len(line); i++ {
+			a, b := line[i-1]-'a', line[i]-'a'
+			if a < 26 && b < 26 && !seen[int(a)*26+int(b)] {
+				seen[int(a)*26+int(b)] = true
+				counts[int(a)*26+int(b)]++
+			}
+		}
+	}
+	var rare [26 * 26]bool
+	for i, n := range counts {
+		rare[i] = n < 10
+	}
+	return &rare
+})
+
+// unpronounceable reports a lower-case value of 8 to 40 letters, digits, '_' and '-' that no
+// language writes: one run of letters holding three or more pairs of adjacent letters that
+// English words hardly hold (omdzsgyg: md, dz, zs; q7xvnw_iyvzm: iy, yv, vz, zm) and no
+// English word of four or more letters inside a run. An abbreviation in a name of code holds
+// two at most (cfg, mysql: ql; dwm_cfg_bg spreads its over three runs) and a word none.
+func unpronounceable(v string) bool {
+	if len(v) < 8 || len(v) > 40 || placeholderValue(v) {
+		return false
+	}
+	rare := rareLetterPairs()
+	run, most, letters := 0, 0, 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			letters++
+			if i > 0 && v[i-1] >= 'a' && v[i-1] <= 'z' {
+				if rare[int(v[i-1]-'a')*26+int(c-'a')] {
+					run++
+					most = max(most, run)
+				}
+			} else {
+				run = 0
+			}
+		case isDigitByte(c) || c == '_' || c == '-':
+		default:
+			return false
+		}
+	}
+	if most < 3 || letters < 6 {
+		return false
+	}
+	for i := 0; i < len(v); {
+		if !isLetter(v[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(v) && isLetter(v[j]) {
+			j++
+		}
+		if holdsWord(v[i:j]) {
+			return false
+		}
+		i = j
+	}
+	return true
+}
+
+// holdsWord reports a run of letters with an English word of four or more letters in it.
+func holdsWord(run string) bool {
+	for i := 0; i+4 <= len(run); i++ {
+		for j := min(len(run), i+16); j >= i+4; j-- {
+			if dictWord(run[i:j]) {
+				return true
+			}
+		}
+	}
+	return false
+}

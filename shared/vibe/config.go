@@ -482,6 +482,7 @@ var configRules = []extraRule{
 		check:    bearerCredential,
 		// A token cut short on purpose (Bearer sk-ant-api03-...) shows only its prefix.
 		matchCheck: func(m string) bool { return !strings.Contains(m, "...") && !strings.Contains(m, "…") },
+		extend:     tokenRunEnd,
 	},
 	{
 		// A bearer credential of words (Bearer dev_admin, Bearer open-sesame) where a header
@@ -1034,6 +1035,49 @@ func findKubernetesSecrets(text string, f *findings) {
 }
 
 var jsonStringValue = regexp.MustCompile(`"[^"\n]+"\s*:\s*"([^"\n]{4,})"`)
+
+// tokenRunEnd carries a credential found at chunk[start:end] on to the blank that ends its
+// run when the run goes on past a character the expression stops at (a password with > or
+// a closing bracket in it: Bearer x{{y}z)q[w>-_$#v}}), so no tail of it is shown. It stops
+// at a quote, a backquote, a comma, a semicolon and a <, which open what follows (</code>),
+// and leaves out closing brackets and . : ) that no opening one in the run accounts for: a
+// sentence's or a bracket's end.
+func tokenRunEnd(chunk string, start, end int) int {
+	j := end
+	for j < len(chunk) && j-start < 400 {
+		c := chunk[j]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || strings.IndexByte("\"'`,;<", c) >= 0 {
+			break
+		}
+		j++
+	}
+	if j == end {
+		return end
+	}
+	depth := 0
+	for i := start; i < j; i++ {
+		switch chunk[i] {
+		case '{', '[', '(':
+			depth++
+		case '}', ']', ')':
+			depth--
+		}
+	}
+	for j > end {
+		c := chunk[j-1]
+		if c == '.' || c == ':' || c == '>' {
+			j--
+			continue
+		}
+		if (c == '}' || c == ']' || c == ')') && depth < 0 {
+			depth++
+			j--
+			continue
+		}
+		break
+	}
+	return j
+}
 
 // bearerCredential decides the value after Bearer, NTLM or Negotiate outside a header: 16+
 // characters with letters and digits (or 32+), 8+ mixing cases and digits as passwords do,

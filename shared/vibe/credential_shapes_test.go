@@ -279,15 +279,53 @@ func TestGibberishUnderKeyName(t *testing.T) {
 	requireMasked(t, san, []maskedRow{
 		{`"key": "QWKPZMBRTDLXGNH",`, "QWKPZMBRTDLXGNH"},
 		{"private $consumer_key = 'vrtkplmz_qwd';", "vrtkplmz_qwd"},
+		// Lower case, shorter runs, but letter pairs English hardly writes (kz, zq, wx).
+		{`	private final String key = "ukzqwxte";`, "ukzqwxte"},
+		{`  cache.fetch(opts, { key: "t4gvzq_hjwe" })`, "t4gvzq_hjwe"},
 	})
 	requireKept(t, san,
 		`key: "nginx_cfg"`,
+		`  cache.fetch(opts, { key: "cfg_ttl_ms" })`,
+		`  theme.get({ key: "dwm_cfg_bg" })`,
+		`  store.read({ key: "cfg_pth_sfx" })`,
+		`	private final String key = "mysql_db";`,
+		`<li key="dashboard_item">`,
 		`key = "CTRL_SHIFT"`,
 		`key: "xmlhttp"`,
 		`key = "kubeconfig"`,
 		`"key": "HTTPS_PROXY"`,
 		`"key": "XXXXXXXXXXXX"`,
 		`<add key="SmtpPasswdTtl" value="3600" />`,
+	)
+}
+
+// TestGibberishAssignedUnquoted: an unquoted value under a password's name is a name of
+// code (dbPassword = schemaPassword) unless its letters make no name: pairs English
+// hardly writes and no word among them.
+func TestGibberishAssignedUnquoted(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{"\t\tdeployPassword = qzWkervtoxb\n\t\tif (deployPassword.length() == 0) {", "qzWkervtoxb"},
+	})
+	requireKept(t, san,
+		"\t\tdeployPassword = schemaPassword\n\t\tif (deployPassword.length() == 0) {",
+		"\t\tdeployPassword = xhrRequest\n",
+	)
+}
+
+// TestQueryKeyParameter: a link's query parameter whose one-word name ends in key holds a
+// key when the value is generated (16+ hex digits, a UUID); a short or worded value stays.
+func TestQueryKeyParameter(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireMasked(t, san, []maskedRow{
+		{"Vote here: <https://polls.example.org/cgi-bin/ballot.pl?id=P_77aa&bkey=c4e19d07a2b5f368>", "c4e19d07a2b5f368"},
+		{`<a href="https://chat.example.net/join?gkey=0f3e9a1c7b2d4e6f8a0b1c2d3e4f5a6b">`, "0f3e9a1c7b2d4e6f8a0b1c2d3e4f5a6b"},
+	})
+	requireKept(t, san,
+		"https://example.com/search?q=go&pagekey=page2",
+		"https://example.com/x?lkey=1a2b3c&monkey=9cd41e07a3b5f261",
 	)
 }
 
@@ -385,6 +423,7 @@ func TestCamelGibberishUnderKeyName(t *testing.T) {
 	requireKept(t, san,
 		`	String key = "myApiKey2024";`,
 		`	String key = "HmacSha256Key";`,
+		`  { key: "GetUser2Id", label: "user" },`, // a digit, then the next word's capital
 	)
 }
 

@@ -200,6 +200,29 @@ func messageText(v string) bool {
 	return false
 }
 
+// keyedMessage reports a capitalised sentence of four or more plain words, two of them its
+// grammar's, under a message's key of three or more parts (PASSWORDS_NOT_MATCHING: "Passwords
+// do not match", ER_WARN_VIEW_WITHOUT_KEY: "View being updated does not have…"): a message
+// without its full stop. A passphrase sits under a name of one or two parts (password,
+// admin_passphrase), and one of words has none or one (correct horse battery staple).
+func keyedMessage(name, v string) bool {
+	words := strings.Fields(v)
+	if len(words) < 4 || !isUpperByte(v[0]) || len(nameParts(name)) < 3 {
+		return false
+	}
+	grammar := 0
+	for _, w := range words {
+		t := strings.ToLower(strings.Trim(w, `"'.,;:!?()`))
+		if !isLetters(t) {
+			return false
+		}
+		if functionWords[t] || t == "do" || t == "did" {
+			grammar++
+		}
+	}
+	return grammar >= 2
+}
+
 // messageVerb reports a printf verb (%s, %d, %@, %1$s) or a numbered or named placeholder
 // ({0}, {name}) in a message template.
 func messageVerb(v string) bool {
@@ -238,7 +261,7 @@ func camelWords(v string) bool {
 			return false
 		}
 	}
-	parts := nameParts(v)
+	parts := digitCutParts(nameParts(v))
 	if len(parts) < 2 {
 		return false
 	}
@@ -267,6 +290,32 @@ func camelWords(v string) bool {
 	}
 	// One longer part the word list lacks among three or more words (scrollResponder…).
 	return dict >= 2 && dict*3 >= len(parts)*2 && (other == 0 || other == 1 && dict >= 3)
+}
+
+// digitCutParts cuts each part after a run of digits that letters follow (user2id: user2,
+// id), as GetUser2Id's capital after the digit sets its next word apart where nameParts,
+// cutting only after a lower-case letter, does not.
+func digitCutParts(parts []string) []string {
+	var out []string
+	for i, p := range parts {
+		start := 0
+		for j := 1; j < len(p); j++ {
+			if isDigitByte(p[j-1]) && isLetter(p[j]) {
+				if out == nil {
+					out = append(make([]string, 0, len(parts)+2), parts[:i]...)
+				}
+				out = append(out, p[start:j])
+				start = j
+			}
+		}
+		if out != nil {
+			out = append(out, p[start:])
+		}
+	}
+	if out == nil {
+		return parts
+	}
+	return out
 }
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
@@ -889,6 +938,9 @@ func authMethodValue(name, v string) bool {
 	v = strings.ToLower(v)
 	if !authMethods[v] {
 		return false
+	}
+	if !passwordName(name) {
+		return true // OAUTH2_TOKEN_DEF_KEY = "oauth2": a scheme's name is no key, whatever the name
 	}
 	parts := nameParts(name)
 	if len(parts) == 0 {

@@ -19,6 +19,34 @@ func TestHarmlessShapes(t *testing.T) {
 		{"protobuf fixed64 key", "Weights map[uint64]float32 `protobuf_key:\"fixed64,1,opt,name=key,proto3\" protobuf_val:\"fixed32,2,opt,name=value,proto3\"`"},
 		// kubectl's config subcommands name an entry, not a value.
 		{"kubectl set-credentials", "kubectl config set-credentials cluster-admin --client-certificate=admin.crt --client-key=admin.key"},
+		// A parameter's type, a name of words with a digit among them.
+		{"parameter type with a digit", "export function check(\n  code: string,\n  secret: Hex32SecretKey,\n  opts: CheckOptions\n): boolean {"},
+		// A credential's word glued to one that says what about it the name holds.
+		{"glued secret path", `    if secretpath.endswith(".enc"):`},
+		{"glued secret name", `secretname = "payments-db-creds"`},
+		// A scheme's name under a key's constant.
+		{"scheme name under a key constant", `    static final String SSO_TOKEN_KEY = "oauth2";`},
+		// The name of the variable a secret is read from, under a name that says so.
+		{"variable name under an ENV_VAR_ prefix", `ENV_VAR_DEPLOY_TOKEN = 'CI_DEPLOY_TOKEN'`},
+		// A query parameter's value ends at the next parameter.
+		{"shell variable as a query value", `  url="https://ci.example.com/hook?job=build&token=$token&$extra"`},
+		// The algorithm a key is for.
+		{"key algorithm compared", `    if host_key_alg != "ecdsa-sha2-nistp256":`},
+		// The namespace a secret is kept in.
+		{"secret namespace", `  tokenNamespace: kube-system`},
+		// A message under its key, a sentence without its full stop.
+		{"message under its key", `  "PASSWORD_RESET_FAILED": "We could not reset the password",`},
+		{"error message under its code", "\tER_TOKEN_SCOPE_MISSING:   \"Token is missing a scope for this call\","},
+		// A realm is the name a login prompt shows.
+		{"htpasswd realm", `  -e PROXY_HTPASSWD_REALM="Staging Proxy" \`},
+		// Entries of an environment list, each a literal of its own.
+		{"environment list entries", "    .withEnv(List.of(\n        \"PROXY_AUTH=htpasswd\",\n        \"PROXY_AUTH_FILE=/auth/htpasswd\",\n        \"PROXY_PORT=5000\"))"},
+		// A flag named in a sentence, then the word for what it is.
+		{"flags named in prose", "Do not give the cmdlet both the -Account and -Password parameters at once."},
+		{"options named in prose", "The --api-token and --token-file options exclude each other."},
+		// ASKPASS names the program git or ssh runs to ask for a password.
+		{"askpass program", "SSH_ASKPASS=cat ssh-add deploy.pem < pass.txt"},
+		{"askpass mount", `docker run -v "$PWD/ask.sh":"$ASKPASS_SH":ro image`},
 		// Maven and Gradle coordinates whose group holds a keyword.
 		{"gradle coordinate", "    implementation 'io.webtoken:webtoken-api:0.11.2'"},
 		{"gradle runtime coordinate", "runtimeOnly \"dev.opensecret:opensecret-jackson:0.9.0\" // or opensecret-gson"},
@@ -172,6 +200,18 @@ func TestHarmlessShapes(t *testing.T) {
 	}
 	masked := []struct{ name, in, secret string }{
 		{"kubectl set-credentials token", "kubectl config set-credentials ci-bot --token=Zq8x7Vb2Lm4Nc6Xp1Rt9Yw3K", "Zq8x7Vb2Lm4Nc6Xp1Rt9Yw3K"},
+		{"password flag in a command", "Connect-Box -Account ops -Password Tq7vN2xLp9Kw", "Tq7vN2xLp9Kw"},
+		{"quoted words with a digit", `  const login = { user: "ops", password: "Harbor4Lantern", };`, "Harbor4Lantern"},
+		{"glued secret password", `secretpassword = "Lv7qN3xWk8Rz"`, "Lv7qN3xWk8Rz"},
+		{"scheme word as a password", `    db_password = "oauth2"`, "oauth2"},
+		{"value under an ENV_VAR_ prefix", `ENV_VAR_DEPLOY_TOKEN = 'Qm8zX2pLw7Rt'`, "Qm8zX2pLw7Rt"},
+		{"query token before the next parameter", `  url="https://ci.example.com/hook?job=build&token=Rq7vX2mLp9Kz&ref=main"`, "Rq7vX2mLp9Kz"},
+		{"signing key beside an algorithm", "signing_key_alg = \"HS256\"\nsigning_key = \"Zk4qT9vLw2Xm8Rp3\"", "Zk4qT9vLw2Xm8Rp3"},
+		{"token named for a namespace", `NAMESPACE_TOKEN=Wc8pK3zQv7Lm2Xt`, "Wc8pK3zQv7Lm2Xt"},
+		{"sentence as a passphrase", `  admin_passphrase = "Ravens fly over the old mill"`, "Ravens fly over the old mill"},
+		{"password beside a realm", `  -e REALM_ADMIN_PASSWORD="Wq4zT8vKm2Xp" \`, "Wq4zT8vKm2Xp"},
+		{"split literal after an entry", "    String env = \"PROXY_TOKEN=\" +\n        \"c8Xq2LmT9vRz4WpK7nYb\";", "c8Xq2LmT9vRz4WpK7nYb"},
+		{"password for askpass", "ASKPASS_PASSWORD=Hv3pQ8sLx2Wm git fetch origin", "Hv3pQ8sLx2Wm"},
 		{"npm config set auth", "npm config set //registry.example.com/:_authToken Zq8x7Vb2Lm4Nc6Xp1Rt9Yw3K", "Zq8x7Vb2Lm4Nc6Xp1Rt9Yw3K"},
 		{"go struct field holding a token", "\tcfg := Config{Token: \"Qm7xT2vR9kL4pZ1wN8cB5yH3\"} // `protobuf:\"bytes,1,opt,name=token\"`", "Qm7xT2vR9kL4pZ1wN8cB5yH3"},
 		{"struct tag default that is a secret", "\tKey string `default:\"Hq8xWm2RzP4kT9vL3nQ7\" protobuf:\"bytes,2,opt,name=key\"`", "Hq8xWm2RzP4kT9vL3nQ7"},

@@ -72,6 +72,10 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				}
 			}
 			if !nameHasSecretWord(name) && !twoWordSecretName(chunk, nameStart, name) {
+				if vs, ve, ok := queryKeyValue(chunk, nameStart, nameEnd, name); ok {
+					f.addSpan(ruleKeyword, off+vs, off+ve) // vote.pl?id=…&akey=2bb0…: a key in a link
+					continue
+				}
 				if !keyLikeName(name) && !credentialLikeName(name) && !oauthGrantName(name) || metadataName(name) {
 					continue // private_key_path, client_id_label: about a secret, not one
 				}
@@ -174,8 +178,14 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if quoted && f.view != "" {
 				ve = escapedQuoteEnd(f, chunk, off, vs, ve)
 			}
-			// A query parameter's value (?userpass=x&…) is a literal as much as a config line's.
+			// A query parameter's value (?userpass=x&…) is a literal as much as a config line's,
+			// and it ends where the next parameter starts (&token=$token&$query).
 			query := nameStart > 0 && (chunk[nameStart-1] == '?' || chunk[nameStart-1] == '&') && vs > 0 && chunk[vs-1] == '='
+			if query && !quoted {
+				if k := strings.IndexByte(chunk[vs:ve], '&'); k > 0 {
+					ve = vs + k
+				}
+			}
 			if ms, me, ok := valueMember(chunk, vs); ok && !quoted {
 				if keepKeyword(name, chunk[ms:me], true) && !wordsNoSecret(chunk, ms, me, name, true) {
 					f.addSpan(ruleKeyword, off+ms, off+me) // cookies[:auth_token] = { value: '…', httponly: true }
@@ -192,6 +202,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			}
 			code := !quoted && !def && !usersEntry && codeValue(chunk, vs, ve)
 			if !code && !wordsNoSecret(chunk, vs, ve, name, literal) && keepKeyword(name, chunk[vs:ve], literal) {
+				if !quoted {
+					ve = envValueTail(chunk, nameStart, name, vs, ve)
+				}
 				f.addSpan(ruleKeyword, off+vs, off+ve)
 			} else if code || callLike.MatchString(chunk[vs:ve]) || codeReference(chunk[vs:ve]) {
 				// getenv("X", "x"), const password = process.env.DB_PASSWORD || 'x': the
@@ -326,10 +339,16 @@ func inList(s string, nameStart int) bool {
 // metadataName reports a name with a part that says it holds something about a secret
 // (notSecretWords: path, file, url, name, id, type…).
 func metadataName(name string) bool {
-	for _, p := range nameParts(name) {
+	parts := nameParts(name)
+	for _, p := range parts {
 		if notSecretWords[p] {
 			return true
 		}
+	}
+	// server_host_key_algorithm, key_alg: which algorithm a key is for
+	switch n := len(parts); {
+	case n > 1 && (parts[n-1] == "algorithm" || parts[n-1] == "algorithms" || parts[n-1] == "alg" || parts[n-1] == "algo"):
+		return true
 	}
 	return false
 }
@@ -362,8 +381,8 @@ func keyedValue(name, v string) bool {
 	if keyHex(name, v) {
 		return true // 'key' => '2109D6F4…' (32 hex digits): a cipher's key, written in hex
 	}
-	if keyLikeName(name) && len(nameParts(name)) <= 2 && (gibberishValue(v) || camelGibberish(v)) {
-		return true // String key = "NtlRziLaoky78", $consumer_key = 'sltpbmzp_xmq'
+	if keyLikeName(name) && len(nameParts(name)) <= 2 && (gibberishValue(v) || camelGibberish(v) || unpronounceable(v)) {
+		return true // String key = "NtlRziLaoky78", $consumer_key = 'sltpbmzp_xmq', key: "wq3zxk_pvmd"
 	}
 	if oauthGrantName(name) && grantValue(v) {
 		return true // authCode = "b11fc60686", oauth_verifier: 'gkflepWOFYBTXnctHNYC'
@@ -1858,4 +1877,53 @@ func accountLabelBefore(s string, nameStart, nameEnd int) bool {
 		}
 	}
 	return false
+}
+
+// queryKeyValue returns the value of a URL's query parameter whose name, one word of
+// letters, ends in key (?akey=, &idkey=, &amp;skey=) when it is generated: 16 or more hex
+// digits with three digits among them, a UUID, or a random run. A link that carries a key
+// lets whoever holds it in, whatever the key is called.
+func queryKeyValue(s string, nameStart, nameEnd int, name string) (int, int, bool) {
+	if nameStart == 0 || nameEnd >= len(s) || s[nameEnd] != '=' || len(name) > 12 || !isLetters(name) || !strings.HasSuffix(strings.ToLower(name), "key") || keyWords[strings.ToLower(name)] {
+		return 0, 0, false
+	}
+	if c := s[nameStart-1]; c != '?' && c != '&' && !strings.HasSuffix(s[:nameStart], "&amp;") {
+		return 0, 0, false
+	}
+	vs := nameEnd + 1
+	ve := vs
+	for ve < len(s) && ve-vs <= 256 && (tokenChar(s[ve]) || s[ve] == '%') {
+		ve++
+	}
+	v := s[vs:ve]
+	if isHex(v) && len(v) >= 16 && countDigits(v) >= 3 && hasDigitAndLetter(v) || uuidRe.MatchString(v) || randomValue(v) {
+		return vs, ve, !placeholderValue(v)
+	}
+	return 0, 0, false
+}
+
+// envValueTail returns where an unquoted value of a .env line (NAME=value at the line's
+// start, the name in capitals) ends when a blank cuts it and one generated word follows
+// to the line's end (SERVICE_SECRET=ab 4f9c…e21): a dotenv file's value runs to the end
+// of its line, and the part after the blank is the credential's bulk. Otherwise ve.
+func envValueTail(s string, nameStart int, name string, vs, ve int) int {
+	if ve >= len(s) || s[ve] != ' ' && s[ve] != '\t' || vs == 0 || s[vs-1] != '=' || name != strings.ToUpper(name) {
+		return ve
+	}
+	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
+	if head := strings.TrimLeft(s[ls:nameStart], " \t"); head != "" && head != "export " {
+		return ve
+	}
+	ts := skipBlanks(s, ve, 4)
+	te := ts
+	for te < len(s) && s[te] != ' ' && s[te] != '\t' && s[te] != '\n' && s[te] != '\r' {
+		te++
+	}
+	if ts == te || skipBlanks(s, te, 8) < len(s) && s[skipBlanks(s, te, 8)] != '\n' && s[skipBlanks(s, te, 8)] != '\r' {
+		return ve // more words: a sentence or a command's arguments
+	}
+	if t := s[ts:te]; randomValue(t) || isHex(t) && len(t) >= 16 && countDigits(t) >= 3 && hasDigitAndLetter(t) || len(t) >= 16 && credentialValue(t) {
+		return te
+	}
+	return ve
 }

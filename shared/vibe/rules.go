@@ -40,6 +40,9 @@ type extraRule struct {
 	whole bool
 	// matchCheck, when set, must accept the whole match.
 	matchCheck func(match string) bool
+	// extend, when set, returns where the secret ends given where the expression left it:
+	// for a token whose characters the expression stops at.
+	extend func(chunk string, start, end int) int
 }
 
 // extraGate finds, in one Aho-Corasick pass over a chunk and one over its lower-case form,
@@ -630,8 +633,10 @@ func noSecretFlag(match string) bool {
 	return true
 }
 
-// flagProse are the words that follow a flag named in a sentence.
+// flagProse are the words that follow a flag named in a sentence ("the -Username and
+// -Password parameters").
 var flagProse = map[string]bool{"via": true, "with": true, "flag": true, "option": true, "argument": true,
+	"flags": true, "options": true, "arguments": true, "parameters": true, "values": true, "switch": true, "switches": true,
 	"instead": true, "is": true, "to": true, "or": true, "and": true, "the": true, "when": true, "if": true,
 	"in": true, "on": true, "for": true, "parameter": true, "value": true, "only": true, "must": true,
 	"should": true, "will": true, "can": true, "also": true, "from": true, "as": true, "at": true, "of": true}
@@ -762,8 +767,9 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if !upperName && rubyCode(v) {
 		return false // token: :expired, token = ->(r) { … }, access_token: @token
 	}
-	if !upperName && codeLike.MatchString(v) && !hasDigitAndLetter(v) {
-		// token := getToken(), password: string, apiKey = cfg.apiKey
+	if !upperName && codeLike.MatchString(v) && !hasDigitAndLetter(v) && !unpronounceable(strings.ToLower(v)) {
+		// token := getToken(), password: string, apiKey = cfg.apiKey (but not dbPassword =
+		// iwSvqtzowj: letters no name of code is made of)
 		return false
 	}
 	if !upperName && codeLike.MatchString(v) && strings.ContainsAny(v, "().") && !randomSegment(v) {
@@ -910,14 +916,28 @@ func nameHasSecretWord(name string) bool {
 	found := envKeyName(name, parts)
 	owned := ownedSecret(parts) // where the credential's words start, or -1
 	for i, p := range parts {
-		if notSecretWords[p] && !(owned > 0 && ownerWords[p] && i < owned) || i == len(parts)-1 && i > 0 && (algorithmWords[p] || p == "time" || p == "timestamp") {
-			return false // last_pass_time: when something happened to it; one_time_password is one
+		if notSecretWords[p] && !(owned > 0 && ownerWords[p] && i < owned) || i == len(parts)-1 && i > 0 && (algorithmWords[p] || p == "time" || p == "timestamp" || p == "realm" || p == "namespace") || gluedAbout(p) {
+			// last_pass_time: when something happened to it; one_time_password is one;
+			// HTPASSWD_REALM: the name a login prompt shows; secretNamespace: where one is kept
+			return false
 		}
 		if secretWords[p] || i > 0 && secretPairs[[2]string{parts[i-1], p}] || glued(p) && !capitalizedPassWord(name, p) || p == "pat" && len(parts) > 1 {
 			found = true
 		}
 	}
 	return found
+}
+
+// gluedAbout reports a part that glues a credential's word to one that says what about it
+// the name holds (secretpath, secretname, tokentype, passwordfile): the same name as
+// secret_path, written in one word.
+func gluedAbout(p string) bool {
+	for _, w := range [...]string{"path", "file", "name", "names", "url", "uri", "type", "len", "length", "size", "count", "prefix", "label", "hint", "policy", "format", "dir"} {
+		if len(p) > len(w)+3 && strings.HasSuffix(p, w) && glued(p[:len(p)-len(w)]) {
+			return true
+		}
+	}
+	return false
 }
 
 // ownerWords are words notSecretWords holds that, before a credential's word, say whose it
@@ -989,8 +1009,8 @@ func glued(p string) bool {
 		}
 	}
 	if strings.HasSuffix(p, "pass") && len(p) > 4 {
-		switch p { // words, not names: bypass, compass
-		case "bypass", "compass", "encompass", "overpass", "underpass", "surpass", "trespass", "firstpass", "onepass", "multipass":
+		switch p { // words, not names: bypass, compass; GIT_ASKPASS names the program that asks
+		case "bypass", "compass", "encompass", "overpass", "underpass", "surpass", "trespass", "firstpass", "onepass", "multipass", "askpass":
 			return false
 		}
 		return true // dbpass, userpass, sshpass
@@ -1078,8 +1098,8 @@ func isDigits(s string) bool {
 }
 
 // envVarNameValue reports the name of an environment variable given under a name that says
-// it holds one (aiAPIKeyEnv = "GOSEC_AI_API_KEY", token_env_var: GITHUB_TOKEN): where the
-// secret is read from, not the secret.
+// it holds one (aiAPIKeyEnv = "GOSEC_AI_API_KEY", token_env_var: GITHUB_TOKEN,
+// ENV_VAR_SSL_PASSWORD = 'KEYFILE_PASSWORD'): where the secret is read from, not the secret.
 func envVarNameValue(name, v string) bool {
 	parts := nameParts(name)
 	if len(parts) < 2 {
@@ -1088,7 +1108,10 @@ func envVarNameValue(name, v string) bool {
 	switch parts[len(parts)-1] {
 	case "env", "var", "variable", "envvar":
 	default:
-		return false
+		// ENV_VAR_SSL_PASSWORD = 'KEYFILE_PASSWORD': the prefix says so as the suffix does
+		if !(parts[0] == "envvar" || parts[0] == "env" && (parts[1] == "var" || parts[1] == "variable")) {
+			return false
+		}
 	}
 	v = strings.Trim(v, `"'`)
 	if v == "" || !isUpperByte(v[0]) && v[0] != '_' {

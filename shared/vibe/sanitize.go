@@ -771,6 +771,8 @@ func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 		}
 		if r.whole {
 			start, end = m[0], m[1]
+		} else if r.extend != nil {
+			end = r.extend(chunk, start, end)
 		}
 		f.addSpan(r.id, off+start, off+end)
 	}

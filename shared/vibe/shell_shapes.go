@@ -291,7 +291,7 @@ func shellValue(s string, vs, ve int) bool {
 		ls, _ := shellLine(s, vs)
 		return len(v) > 1 && (v[0] == '-' || v[0] == '=') && strings.Contains(s[max(ls, vs-64):vs], "${") && expandedFrame(strings.TrimRight(v[1:], "}"))
 	case '`':
-		return s[vs-2] == '=' && (commandText(s[vs:ve]) || filterPipeline(s[vs:ve]))
+		return s[vs-2] == '=' && (commandText(s[vs:ve]) && !generatedWord(s[vs:ve]) || filterPipeline(s[vs:ve]))
 	case '"':
 		// The shell assigns with no blank around = (KEY="…") or passes an argument; a
 		// blank before the quote after = or : is another language's (key = "…", key: "…").
@@ -302,6 +302,16 @@ func shellValue(s string, vs, ve int) bool {
 		return expandedFrame(s[vs:ve])
 	}
 	return false
+}
+
+// generatedWord reports a backquoted word no command is named: mixed cases with a digit
+// (Xk9mQ2vLp7), or lower-case letters no language writes. Commands are words and
+// abbreviations in lower case (pwgen, uuidgen, python3).
+func generatedWord(v string) bool {
+	if strings.ContainsAny(v, " \t/.") {
+		return false
+	}
+	return mixedClasses(v) && hasDigitAndLetter(v) && len(v) >= 6 || unpronounceable(v)
 }
 
 // commandText reports the text of a command substitution: a command's name (head, pwd,

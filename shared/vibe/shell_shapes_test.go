@@ -50,6 +50,8 @@ func TestZshCompletionSpecs(t *testing.T) {
 			{`export GITHUB_TOKEN=ghp_aBcD1234eFgH5678iJkL9012mNoP3456qRsT`, "ghp_aBcD1234eFgH5678iJkL9012mNoP3456qRsT"},
 			{`  '--token=ghp_aBcD1234eFgH5678iJkL9012mNoP3456qRsT' \`, "ghp_aBcD1234eFgH5678iJkL9012mNoP3456qRsT"},
 			{`PASSWORD='hunter2!x9'`, "hunter2!x9"},
+			{"export RELEASE_PASSWORD=`Tz4pWq9mKc`", "Tz4pWq9mKc"}, // a backquoted word no command is named
+			{"export RELEASE_TOKEN=`vqzkxwjrtb`", "vqzkxwjrtb"},
 		})
 	})
 	t.Run("shape", func(t *testing.T) {
@@ -73,6 +75,8 @@ func TestShellValues(t *testing.T) {
 			`API_TOKEN_CACHE="${XDG_CACHE_HOME}_tokens"`,
 			`DB_PASSWORD="$DB_USER:changeme"`,
 			"\t\t\tMOUNTPASS=`random_passphrase $KEYBYTES`",
+			"export RELEASE_PASSWORD=`pwgen`",
+			"RELEASE_PASSWORD=`Xvfb`",
 			`	ssh-copy-id -i "$KDUMP_SSH_KEY" "$KDUMP_SSH_USER@$KDUMP_SSH_TARGET" >/dev/null 2>&1`,
 			`    [ -n "$IMAGE_ID" ] && ENTRY_TOKEN_SEARCH="$ENTRY_TOKEN_SEARCH $IMAGE_ID"`,
 			`    ENTRY_TOKEN_SEARCH="$ENTRY_TOKEN_SEARCH Default"`,
@@ -84,6 +88,8 @@ func TestShellValues(t *testing.T) {
 	t.Run("masked", func(t *testing.T) {
 		requireMasked(t, san, []maskedRow{
 			{`PASSWORD='hunter2!x9'`, "hunter2!x9"},
+			{"export RELEASE_PASSWORD=`Tz4pWq9mKc`", "Tz4pWq9mKc"}, // a backquoted word no command is named
+			{"export RELEASE_TOKEN=`vqzkxwjrtb`", "vqzkxwjrtb"},
 			{`PASSWORD="hunter2$x9"`, "hunter2"},
 			{`DB_PASS="Tr0ub4dor&3$SUFFIX"`, "Tr0ub4dor&3"},
 			{`API_TOKEN="S3cr3tValue9$SUFFIX"`, "S3cr3tValue9"},

@@ -129,7 +129,7 @@ func literalChains(text string) [][]piece {
 		for p.end-p.start >= 2 && text[p.end-2] == '\\' && (text[p.end-1] == 'n' || text[p.end-1] == 'r') {
 			p.end -= 2
 		}
-		if lastEnd < 0 || !joiner(text[lastEnd:i]) {
+		if lastEnd < 0 || !joiner(text[lastEnd:i]) || namedEntry(text[p.start:p.end]) {
 			r.flush()
 		}
 		r.add(p)
@@ -138,6 +138,17 @@ func literalChains(text string) [][]piece {
 	}
 	r.flush()
 	return r.all
+}
+
+// namedEntry reports a literal that opens with a name and = (REGISTRY_AUTH=htpasswd): an
+// entry of its own in a list of environment entries, which starts a run rather than goes
+// on with the literal before it.
+func namedEntry(lit string) bool {
+	i := 0
+	for i < len(lit) && (isWordByte(lit[i]) || i > 0 && (lit[i] == '.' || lit[i] == '-')) {
+		i++
+	}
+	return i > 0 && i < len(lit) && lit[i] == '=' && !isDigitByte(lit[0])
 }
 
 // hashKey reports a quoted literal whose closing quote at end a fat comma follows
