@@ -317,7 +317,11 @@ var personalMachineWords = []string{"macbook", "mbp", "mba", "imac", "mac-mini",
 // work-laptop, my-macbook.
 var machineAdjectives = []string{"a", "an", "the", "my", "your", "our", "his", "her", "their", "gaming", "work", "old", "new",
 	"dev", "test", "build", "office", "home", "school", "company", "personal", "spare", "main", "cheap", "budget",
-	"business", "student", "thin", "windows", "linux", "intel", "m1", "m2", "m3", "m4", "apple", "ci", "remote", "local", "any"}
+	"business", "student", "thin", "windows", "linux", "intel", "m1", "m2", "m3", "m4", "apple", "ci", "remote", "local", "any",
+	// makers and product lines: legion-laptop is a driver, xps-laptop a model
+	"legion", "lenovo", "dell", "hp", "asus", "acer", "msi", "razer", "framework", "surface", "samsung", "huawei", "xiaomi",
+	"alienware", "omen", "zenbook", "vivobook", "ideapad", "yoga", "xps", "latitude", "precision", "elitebook", "probook",
+	"rog", "tuf", "predator", "system76", "tuxedo", "clevo", "gigabyte", "lg", "toshiba", "sony", "chromebook", "pinebook"}
 
 func hasPersonalMachine(text string) bool {
 	for from := 0; ; {

@@ -262,7 +262,7 @@ func accountOrMark(a string) string {
 // not a placeholder, a code identifier or a path.
 func personName(v string) bool {
 	v = strings.TrimSpace(v)
-	if v == "" || v == userWord || placeholderValue(v) || strings.HasPrefix(v, "[") || strings.ContainsAny(v, "/\\=;$%") {
+	if v == "" || v == userWord || placeholderValue(v) || strings.HasPrefix(v, "[") || strings.ContainsAny(v, "/\\=;$%`*|") {
 		return false
 	}
 	words := strings.Fields(v)
@@ -274,6 +274,9 @@ func personName(v string) bool {
 		return false
 	}
 	for _, w := range words {
+		if w[0] == '-' {
+			return false // a command's option (git commit --amend), not a part of a name
+		}
 		letters := 0
 		for _, r := range w {
 			if r >= '0' && r <= '9' {

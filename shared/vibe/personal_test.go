@@ -33,6 +33,7 @@ func TestRedactPersonal(t *testing.T) {
 		{"name before address", "Taran Kaur <taran@corp.io>\nuser:        Ravi Menon <ravi@corp.io>",
 			"[redacted:name] <[redacted:email]>\nuser:        [redacted:name] <[redacted:email]>"},
 		{"svn log", "r42 | tkaur | 2026-12-01 10:00:00 +0100 (Tue, 01 Dec 2026) | 1 line", "r42 | [user] | 2026-12-01 10:00:00 +0100 (Tue, 01 Dec 2026) | 1 line"},
+		{"commit in prose", "If it was the last commit: `git commit --amend` (after deleting it)", "If it was the last commit: `git commit --amend` (after deleting it)"},
 		{"passwd entry", "tkaur:x:1000:1000:Taran Kaur,,,:/home/tkaur:/bin/bash\nsshd:x:110:65534::/run/sshd:/usr/sbin/nologin",
 			"tkaur:x:1000:1000:[redacted:name],,,:/home/tkaur:/bin/bash\nsshd:x:110:65534::/run/sshd:/usr/sbin/nologin"},
 		{"ls -l", "drwxr-xr-x@ 10 dain  staff   320 Jan  2 10:00 src\n-rw-r--r--   1 root  wheel    12 Jan  2 10:00 x",
@@ -168,6 +169,7 @@ func TestSanitizeAccountLines(t *testing.T) {
 		{"env", "$ env\nSHELL=/bin/zsh\nUSER=tkaur\nLOGNAME=tkaur\n", "ping tkaur", "ping [user]"},
 		{"ssh -v", `debug1: Authenticated to 10.0.0.5 ([10.0.0.5]:22) as 'tkaur' using "publickey".`, "tkaur done", "[user] done"},
 		{"passwd", "tkaur:x:1000:1000:Taran Kaur,,,:/srv/tkaur:/bin/bash", "tkaur done", "[user] done"},
+		{"a maker's driver is no machine", "modprobe: FATAL: Module legion-laptop not found.", "rmmod legion-laptop", "rmmod legion-laptop"},
 		{"computer name", "$ scutil --get ComputerName\nTaran's MacBook Pro", "AirDrop to Taran's MacBook Pro", "AirDrop to [host]"},
 		{".env keeps its service account", "USERNAME=shopsvc\nPASSWORD_FILE=/run/secrets/db\n", "the shopsvc role", "the shopsvc role"},
 	} {
