@@ -252,6 +252,33 @@ func (m *acMatcher) union(text string, rows, dst []uint64) bool {
 	return found
 }
 
+// foldGroups returns the union of group[p] over the patterns p an ASCII text holds in any
+// case (the patterns lower-case), stopping once every bit of all is set: one pass for gates
+// that ask about several sets of patterns.
+func (m *acMatcher) foldGroups(text string, group []uint8, all uint8) uint8 {
+	var found uint8
+	row := int32(0)
+	delta, class := m.delta, &m.class
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		v := delta[row+int32(class[c])]
+		row = v >> 1
+		if v&1 != 0 {
+			s := row / int32(m.nclass)
+			for _, p := range m.out[m.outAt[s]:m.outAt[s+1]] {
+				found |= group[p]
+			}
+			if found == all {
+				return found
+			}
+		}
+	}
+	return found
+}
+
 // containsFold reports whether an ASCII text holds one of m's lower-case patterns in any
 // case: what strings.Contains of each over strings.ToLower(text) reports.
 func (m *acMatcher) containsFold(text string) bool {

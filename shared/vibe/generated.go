@@ -2,6 +2,7 @@ package vibe
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -39,18 +40,31 @@ var generatedToken = regexp.MustCompile(`^(?:base64:)?[A-Za-z0-9+/_=-]{16,512}$`
 // generatorPending is how many texts after a generating command may open with its output.
 const generatorPending = 4
 
-// hasGeneratorCommand reports whether text holds a secret-generating command.
-func hasGeneratorCommand(text string) bool {
-	lower := ""
-	for _, h := range generatorHints {
-		if lower == "" {
-			lower = strings.ToLower(text)
-		}
-		if strings.Contains(lower, h) {
-			return generatorCommand.MatchString(text)
+// commandGate finds generatorHints (group 1) and readerHints (group 2) in any case in one
+// pass over a text.
+var commandGate, commandGroups = func() (*acMatcher, []uint8) {
+	hints := slices.Concat(generatorHints, readerHints)
+	groups := make([]uint8, len(hints))
+	for i := range hints {
+		groups[i] = 1
+		if i >= len(generatorHints) {
+			groups[i] = 2
 		}
 	}
-	return false
+	return newACMatcher(hints), groups
+}()
+
+// commandHints reports whether text may hold a secret-generating command and a command
+// reading a stored secret.
+func commandHints(text string) (generator, reader bool) {
+	g := commandGate.foldGroups(text, commandGroups, 3)
+	return g&1 != 0, g&2 != 0
+}
+
+// hasGeneratorCommand reports whether text holds a secret-generating command.
+func hasGeneratorCommand(text string) bool {
+	g, _ := commandHints(text)
+	return g && generatorCommand.MatchString(text)
 }
 
 // findGeneratedSecrets masks the lone-token lines that follow each generating command in
@@ -104,6 +118,112 @@ func maskTokenLines(text string, from, end int, f *findings) int {
 	return n
 }
 
+// Secrets a command read from where they are kept. A password manager, a keychain, a
+// secrets service or a cloud CLI asked for one value prints it alone on the line after the
+// command (pass show db/prod, security find-generic-password -w, op read, vault kv get
+// -field=password, gcloud secrets versions access, aws ecr get-login-password): that line
+// is the secret whatever its characters, a password of words too, so it is masked whole
+// unless it is the tool's error.
+
+// ruleStored names the output of a command that printed a stored secret.
+const ruleStored = "stored-secret"
+
+// readerHints gate readerCommand: one of them is in every command it matches.
+var readerHints = []string{"pass show", "pass cat", "-password", "op read", "op item", "vault kv", "vault read", "get-secret-value",
+	"secrets versions", "print-access-token", "print-identity-token", "keyvault secret", "get-access-token", "secrets get",
+	"config:get", "bw get", "lpass", "secret-tool", "keyring get", "/run/secrets/"}
+
+
+// readerCommand is a command whose output is a stored secret.
+var readerCommand = regexp.MustCompile(`(?i)\b(?:go)?pass\s+(?:show|cat)\s+[^\s|;&]+[ \t]*(?:$|\n|\\n)|` +
+	`\bsecurity\s+find-(?:generic|internet)-password\b[^\n]*\s-w\b|` +
+	`\bop\s+read\s|\bop\s+item\s+get\b[^\n]*--fields?\b|` +
+	`\bbw\s+get\s+(?:password|totp)\b|\blpass\s+show\b[^\n]*--password\b|` +
+	`\bvault\s+(?:kv\s+get|read)\b[^\n]*-field[= ]|` +
+	`\baws\s+secretsmanager\s+get-secret-value\b[^\n]*--output\s+text\b|\baws\s+ecr\s+get-login-password\b|` +
+	`\bgcloud\s+secrets\s+versions\s+access\b|\bgcloud\s+auth\s+print-(?:access|identity)-token\b|` +
+	`\baz\s+keyvault\s+secret\s+show\b[^\n]*(?:-o|--output)\s+tsv\b|\baz\s+account\s+get-access-token\b[^\n]*(?:-o|--output)\s+tsv\b|` +
+	`\bdoppler\s+secrets\s+get\b[^\n]*--plain\b|\bheroku\s+config:get\b|` +
+	`\bsecret-tool\s+lookup\b|\bkeyring\s+get\b|\bcat\s+/run/secrets/`)
+
+// readerError opens a line a reading command prints instead of the secret.
+var readerError = regexp.MustCompile(`(?i)^(?:error|fatal|usage|warning|gpg:|security:|\[error\]|an error occurred|no such|not found|permission denied|cat:|\(none\))`)
+
+func hasReaderCommand(text string) bool {
+	_, r := commandHints(text)
+	return r && readerCommand.MatchString(text)
+}
+
+// findReadSecrets masks the line that follows each reading command in text, and reports
+// whether the last command's output may come in a later text.
+func findReadSecrets(text string, f *findings) (pending bool) {
+	locs := readerCommand.FindAllStringIndex(text, -1)
+	for i, loc := range locs {
+		end := len(text)
+		if i+1 < len(locs) {
+			end = locs[i+1][0]
+		}
+		if ls := strings.LastIndexByte(text[:loc[0]], '\n') + 1; strings.Contains(text[ls:loc[0]], "$(") || strings.Contains(text[ls:loc[0]], "`") {
+			continue // a command substitution: what it prints is the value of a script's variable, not output
+		}
+		from := loc[1]
+		if from > 0 && text[from-1] != '\n' {
+			nl := strings.IndexByte(text[from:end], '\n')
+			if nl < 0 {
+				pending = true
+				continue
+			}
+			from += nl + 1
+		}
+		pending = !maskReadLine(text, from, end, f) && strings.TrimSpace(text[from:end]) == ""
+	}
+	return pending
+}
+
+// maskReadLine masks the first non-blank line of text[from:end] unless it is an error, and
+// reports whether it masked one.
+func maskReadLine(text string, from, end int, f *findings) bool {
+	for from < end {
+		lineEnd := end
+		if nl := strings.IndexByte(text[from:end], '\n'); nl >= 0 {
+			lineEnd = from + nl
+		}
+		line := text[from:lineEnd]
+		trimmed := strings.TrimSpace(strings.TrimSuffix(line, "\r"))
+		if trimmed == "" {
+			from = lineEnd + 1
+			continue
+		}
+		if len(trimmed) < 6 || len(trimmed) > 4096 || readerError.MatchString(trimmed) || strings.HasPrefix(trimmed, "[redacted") || scriptLine(trimmed) {
+			return false
+		}
+		start := from + strings.Index(line, trimmed)
+		f.addSpan(ruleStored, start, start+len(trimmed))
+		return true
+	}
+	return false
+}
+
+// scriptLine reports a line that is the next command of a script or a session rather than a
+// command's output: a prompt, a comment, or a command word and its arguments.
+func scriptLine(line string) bool {
+	if strings.HasPrefix(line, "$ ") || strings.HasPrefix(line, "# ") || strings.HasPrefix(line, "> ") || strings.HasPrefix(line, "#!") {
+		return true
+	}
+	word, rest, ok := strings.Cut(line, " ")
+	return ok && rest != "" && slices.Contains(scriptCommands, word)
+}
+
+// scriptCommands are the commands a script's next line most often opens with.
+var scriptCommands = []string{
+	"export", "exec", "echo", "printf", "cd", "ls", "cat", "set", "unset", "source", ".", "if", "for", "while", "then",
+	"else", "fi", "done", "do", "sudo", "env", "eval", "git", "gh", "glab", "docker", "kubectl", "helm", "terraform", "vault",
+	"aws", "gcloud", "az", "op", "pass", "bw", "security", "heroku", "doppler", "npm", "npx", "yarn", "pnpm", "make",
+	"go", "python", "python3", "pip", "node", "curl", "wget", "ssh", "scp", "psql", "mysql", "redis-cli", "cp", "mv",
+	"rm", "mkdir", "chmod", "chown", "sed", "grep", "awk", "jq", "tee", "kill", "systemctl", "service", "apt", "apt-get",
+	"brew", "cargo", "mvn", "gradle", "./gradlew", "dotnet", "java", "ruby", "bundle", "rails", "php", "composer",
+}
+
 // generated masks what a secret-generating command printed, in this text or, when the
 // command came in one of the last texts of the session, at the opening of this one.
 func (ss *SessionSanitizer) generated(text string, f *findings) {
@@ -116,9 +236,28 @@ func (ss *SessionSanitizer) generated(text string, f *findings) {
 	if waiting && maskTokenLines(text, 0, len(text), f) > 0 {
 		ss.setGenPending(0)
 	}
-	if hasGeneratorCommand(text) && findGeneratedSecrets(text, f) {
+	gen, read := commandHints(text)
+	if gen && generatorCommand.MatchString(text) && findGeneratedSecrets(text, f) {
 		ss.setGenPending(generatorPending)
 	}
+	ss.mu.Lock()
+	reading := ss.readPending > 0
+	if reading {
+		ss.readPending--
+	}
+	ss.mu.Unlock()
+	if reading && maskReadLine(text, 0, len(text), f) {
+		ss.setReadPending(0)
+	}
+	if read && readerCommand.MatchString(text) && findReadSecrets(text, f) {
+		ss.setReadPending(generatorPending)
+	}
+}
+
+func (ss *SessionSanitizer) setReadPending(n int) {
+	ss.mu.Lock()
+	ss.readPending = n
+	ss.mu.Unlock()
 }
 
 func (ss *SessionSanitizer) setGenPending(n int) {

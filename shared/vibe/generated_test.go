@@ -70,11 +70,51 @@ func TestGeneratedSecrets(t *testing.T) {
 	})
 }
 
-// FuzzGeneratedSecrets: a token a generating command printed is masked whatever text comes
-// before the command and after the token, and whichever generator it was.
+// TestStoredSecrets: the line a command reading a stored secret prints is masked whole, in
+// the same text and at the opening of the next; its error and other commands' output are not.
+func TestStoredSecrets(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	masked := "[redacted:password/stored-secret]"
+	for _, tt := range []struct{ name, in, want string }{
+		{"pass", "$ pass show db/prod\nhunter2 correct horse\n", "$ pass show db/prod\n" + masked + "\n"},
+		{"keychain", "$ security find-generic-password -s deploy -w\nT0ps3cr3t!#", "$ security find-generic-password -s deploy -w\n" + masked},
+		{"1password", "$ op read \"op://Private/db/password\"\nsunflower-4-ever", "$ op read \"op://Private/db/password\"\n" + masked},
+		{"vault", "$ vault kv get -field=password secret/app\nblue-Mountain-42", "$ vault kv get -field=password secret/app\n" + masked},
+		{"ecr", "$ aws ecr get-login-password --region eu-west-1\neyJwYXlsb2FkIjoiWnE5WHYyTG03UHc0UnQ4SyJ9", "$ aws ecr get-login-password --region eu-west-1\n" + masked},
+		{"docker secret", "$ cat /run/secrets/db_password\nsunflower-4-ever", "$ cat /run/secrets/db_password\n" + masked},
+		// The tool's error, and a command that reads no secret.
+		{"error", "$ pass show db/prod\nError: db/prod is not in the password store.", "$ pass show db/prod\nError: db/prod is not in the password store."},
+		{"keychain error", "$ security find-generic-password -s x -w\nsecurity: SecKeychainSearchCopyNext: The specified item could not be found in the keychain.",
+			"$ security find-generic-password -s x -w\nsecurity: SecKeychainSearchCopyNext: The specified item could not be found in the keychain."},
+		{"pass lists", "$ pass\nPassword Store\n└── db", "$ pass\nPassword Store\n└── db"},
+		{"other output", "$ git log -1 --format=%s\nfix the pass show parser", "$ git log -1 --format=%s\nfix the pass show parser"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			// The output line is what is measured: the command's line is the other rules'
+			// (a path rewritten, a split value read across the break).
+			out := san.NewSession(SessionHints{}).SanitizeText(tt.in)
+			_, gotOut, _ := strings.Cut(out, "\n")
+			_, wantOut, _ := strings.Cut(tt.want, "\n")
+			require.Equal(t, wantOut, gotOut, out)
+		})
+	}
+	t.Run("result in the next event", func(t *testing.T) {
+		ss := san.NewSession(SessionHints{})
+		require.Equal(t, `{"command":"pass show db/prod"}`, ss.SanitizeText(`{"command":"pass show db/prod"}`))
+		require.Equal(t, masked+"\n", ss.SanitizeText("sunflower-4-ever\n"))
+		require.Equal(t, "sunflower", ss.SanitizeText("sunflower"), "once masked, the next line is not")
+	})
+}
+
+// FuzzGeneratedSecrets: a token a generating or reading command printed is masked whatever
+// text comes before the command and after the token, and whichever command it was.
 func FuzzGeneratedSecrets(f *testing.F) {
 	commands := []string{"openssl rand -hex 32", "openssl rand -base64 24", "python3 -c 'import secrets; print(secrets.token_hex(32))'",
-		"head -c 32 /dev/urandom | base64", "pwgen -s 24 1", "rails secret", "mix phx.gen.secret"}
+		"head -c 32 /dev/urandom | base64", "pwgen -s 24 1", "rails secret", "mix phx.gen.secret",
+		// commands that print a stored secret
+		"pass show db/prod", "security find-generic-password -s deploy -w", "op read op://Private/db/password",
+		"gcloud secrets versions access latest --secret=db", "heroku config:get DATABASE_PASSWORD"}
 	for i := range commands {
 		f.Add(uint8(i), "$ ", "\n$ ", "9f1c2e5b7d4a6f8e0c1b2d3a4f5e6d7c")
 	}

@@ -367,6 +367,15 @@ func envDump(text string) bool {
 // MacBook Pro, as scutil --get ComputerName, the Finder and AirDrop show it).
 var ownersDevice = regexp.MustCompile(`\b[A-Z][A-Za-z-]{1,30}(?:'|’)s (?:MacBook(?: Pro| Air)?|iMac(?: Pro)?|Mac mini|Mac Studio|Mac Pro|iPhone|iPad)\b`)
 
+// hasOwnersDevice gates ownersDevice: a possessive and the device's name, by substring
+// searches (the expression has no literal prefix to find its starts by).
+func hasOwnersDevice(text string) bool {
+	if !strings.Contains(text, "Mac") && !strings.Contains(text, "iPhone") && !strings.Contains(text, "iPad") {
+		return false
+	}
+	return strings.Contains(text, "'s ") || strings.Contains(text, "’s ")
+}
+
 // processRow matches a row of a process table and its owner: ps aux (USER PID %CPU %MEM),
 // ps -ef (UID PID PPID C) and top or htop (PID USER PR NI). ps cuts a long name to seven
 // characters and a +, which is left alone.
@@ -381,9 +390,34 @@ func hasProcessTable(text string) bool {
 	return i >= 0 && (strings.Contains(text, "USER") || strings.Contains(text, "UID "))
 }
 
-// hasLoginTable gates loginRow: a terminal name as who, w and last print it.
-func hasLoginTable(text string) bool {
-	return strings.Contains(text, "pts/") || strings.Contains(text, "tty") || strings.Contains(text, "console")
+// loginLines returns up to max lines of text that hold a terminal name as who, w and last
+// print it (pts/0, tty1, console), for loginRow to read one at a time: the expression has no
+// literal to find its starts by.
+func loginLines(text string, limit int) []string {
+	var lines []string
+	for _, term := range []string{" pts/", " tty", " console "} {
+		for from := 0; len(lines) < limit; {
+			k := strings.Index(text[from:], term)
+			if k < 0 {
+				break
+			}
+			i := from + k
+			ls := strings.LastIndexByte(text[:i], '\n') + 1
+			if e := strings.LastIndex(text[:i], `\n`); e >= 0 && e+2 > ls {
+				ls = e + 2 // a JSON string's escaped line break
+			}
+			le := len(text)
+			if e := strings.IndexByte(text[i:], '\n'); e >= 0 {
+				le = i + e
+			}
+			if e := strings.Index(text[i:], `\n`); e >= 0 && i+e < le {
+				le = i + e
+			}
+			lines = append(lines, text[ls:le])
+			from = le
+		}
+	}
+	return lines
 }
 
 // serviceAccounts are the accounts daemons run as on Linux and macOS: a process table or a
@@ -474,7 +508,7 @@ func (p *pathRewriter) learnAccounts(text string) {
 			}
 		}
 	}
-	if strings.Contains(text, "'s ") || strings.Contains(text, "’s ") {
+	if hasOwnersDevice(text) {
 		for _, m := range ownersDevice.FindAllString(text, 4) {
 			p.learnHost(m)
 		}
@@ -484,8 +518,8 @@ func (p *pathRewriter) learnAccounts(text string) {
 			p.learnLoginAccount(m[1] + m[2])
 		}
 	}
-	if hasLoginTable(text) {
-		for _, m := range loginRow.FindAllStringSubmatch(text, 16) {
+	for _, line := range loginLines(text, 16) {
+		if m := loginRow.FindStringSubmatch(line); m != nil {
 			p.learnLoginAccount(m[1])
 		}
 	}

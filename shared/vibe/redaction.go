@@ -29,7 +29,7 @@ func ruleClass(rule string) string {
 		return ClassWebhook
 	case ruleKeyword, ruleCLIFlag, ruleConnString, ruleURLCreds, ruleNetrc, ruleRegAuth, ruleXMLSecret,
 		ruleK8sSecret, ruleSQLPass, ruleCLILogin, ruleIDPassword, rulePassHash, ruleNameValue, ruleCredentialCall, ruleFormFill, "curl-auth-user",
-		ruleGenerated:
+		ruleGenerated, ruleStored:
 		return ClassPassword
 	case ruleAuthHeader, ruleCookie, ruleURLQuery, ruleBearer, ruleSecretHeader, rulePathToken, "curl-auth-header":
 		return ClassCredential

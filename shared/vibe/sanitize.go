@@ -82,6 +82,9 @@ type SessionSanitizer struct {
 	// genPending counts the texts still to come that may open with what a secret-generating
 	// command printed (generated.go).
 	genPending int
+	// readPending counts the texts still to come that may open with what a command printing a
+	// stored secret printed (pass show, security … -w, vault … -field).
+	readPending int
 }
 
 // NewSession starts the sanitizing of one publisher session.
