@@ -133,7 +133,6 @@ var readerHints = []string{"pass show", "pass cat", "-password", "op read", "op 
 	"secrets versions", "print-access-token", "print-identity-token", "keyvault secret", "get-access-token", "secrets get",
 	"config:get", "bw get", "lpass", "secret-tool", "keyring get", "/run/secrets/"}
 
-
 // readerCommand is a command whose output is a stored secret.
 var readerCommand = regexp.MustCompile(`(?i)\b(?:go)?pass\s+(?:show|cat)\s+[^\s|;&]+[ \t]*(?:$|\n|\\n)|` +
 	`\bsecurity\s+find-(?:generic|internet)-password\b[^\n]*\s-w\b|` +
