@@ -53,7 +53,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if docCommentTag(chunk, nameStart, nameEnd) || restFieldName(chunk, nameStart, nameEnd) || docListedValue(chunk, nameStart, nameEnd) || literalListMember(chunk, nameStart, nameEnd) {
 				continue // * @NL80211_CMD_SET_KEY: Set key attributes …: a documented constant
 			}
-			if harmlessNameShape(chunk, nameStart, nameEnd) {
+			if harmlessNameShape(chunk, nameStart, nameEnd) || mangledNameAt(chunk, nameStart) {
 				continue // protobuf_key:"bytes,1,opt,name=key", io.jsonwebtoken:jjwt-api:0.11.2
 			}
 			if qualifiedConstant(name) || pathSegmentName(chunk, nameStart, nameEnd) || recordFieldName(chunk, nameStart, nameEnd) || quotedPackageName(chunk, nameStart, nameEnd) || memberAccess(chunk, nameStart, nameEnd) || ternaryBranch(chunk, nameStart, nameEnd) {

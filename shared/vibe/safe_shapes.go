@@ -173,7 +173,7 @@ func harmlessRun(text string, start, end int) bool {
 	return inPublicKey(text, start) || inEncodedMedia(text, start) || idHeaderValue(text, start) || idLabelValue(text, start) ||
 		cspNonce(text, start) || elidedJWT(text[start:end]) || strings.HasPrefix(text[end:], "…") && elidedJWT(text[start:end]+"…") ||
 		publicPEMBase64(text[start:end]) || subjectPublicKeyBase64(text[start:end]) || jwkPublicMember(text, start, end) || fingerprintMember(text, start) || imageHostRun(text, start) ||
-		codeIdentifierAt(text, start)
+		codeIdentifierAt(text, start) || mangledCxxName(text[start:end])
 }
 
 // mediaSignatures are the base64 forms of the first bytes of images, fonts, documents, audio,

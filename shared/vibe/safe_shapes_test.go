@@ -95,6 +95,11 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"graphql global ids", `{"data":{"viewer":{"id":"VXNlcjoxMjM0NTY3ODkw","repositories":{"edges":[{"node":{"id":"UmVwb3NpdG9yeToxMjM0NTY3ODk=","name":"app"}}]}}}}` + "\n" + `"installation":{"node_id":"MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMTIzNDU2Nzg="}`},
 		{"a secret's name after a secret manager's flag", "gcloud secrets versions access latest --secret=db-password\nhelm install db bitnami/postgresql --set auth.existingSecret=db-credentials"},
 		{"git credential sections", "[credential \"https://github.com\"]\n\thelper = !gh auth git-credential\n[credential \"https://gist.github.com\"]"},
+		// C++ symbols as the Itanium ABI mangles them, in a linker error, a symbol file and
+		// nm's output: names written as their length then their letters.
+		{"mangled symbols in a linker error", "/usr/bin/ld: parser.o: in function `main':\nparser.cpp:(.text+0x4a): undefined reference to `_ZN6parser11token_queue12consume_nextERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE'"},
+		{"mangled symbols in a symbol file", "FUNC:_ZNSt8ios_base4InitC1Ev@@GLIBCXX_3.4\nFUNC:_ZNKSt7codecvtIwc11__mbstate_tE9do_lengthERS0_PKcS4_m@@GLIBCXX_3.4"},
+		{"mangled operator in nm output", "0000000000002b30 W _ZNSt13unordered_mapIiSt6vectorIdSaIdEESt4hashIiESt8equal_toIiESaISt4pairIKiS2_EEEixERS8_"},
 	}
 	for _, tc := range kept {
 		t.Run(tc.name, func(t *testing.T) {
@@ -209,6 +214,8 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a secret after a secret flag", "gcloud secrets create app --secret=Zx8kq2pLm9Qm --data-file=-", "Zx8kq2pLm9Qm"},
 		{"a generated value of words and digits after a flag", "deploy --token=api-token-3f9c2b1a7d4b", "api-token-3f9c2b1a7d4b"},
 		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
+		{"a url-safe token that opens like a mangled symbol", "SESSION=_ZN7kQx2mB9pzR4vL8wT3yH6jPq1Zr5TsXk9", "_ZN7kQx2mB9pzR4vL8wT3yH6jPq1Zr5TsXk9"},
+		{"a random run after a mangled symbol's prefix", "undefined reference to `_ZN7kQx2mB9pzR4vL8wT3yH6jPq1Zr5TsXk9'", "_ZN7kQx2mB9pzR4vL8wT3yH6jPq1Zr5TsXk9"},
 	}
 	for _, tc := range caught {
 		t.Run(tc.name, func(t *testing.T) {
