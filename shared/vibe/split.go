@@ -129,7 +129,7 @@ func literalChains(text string) [][]piece {
 		for p.end-p.start >= 2 && text[p.end-2] == '\\' && (text[p.end-1] == 'n' || text[p.end-1] == 'r') {
 			p.end -= 2
 		}
-		if lastEnd < 0 || !joiner(text[lastEnd:i]) {
+		if lastEnd < 0 || !joiner(text[lastEnd:i]) || strings.IndexByte(text[lastEnd:i], ',') >= 0 && (listedName(text[p.start:p.end]) || len(r.cur) > 0 && listedName(text[r.cur[len(r.cur)-1].start:r.cur[len(r.cur)-1].end])) {
 			r.flush()
 		}
 		r.add(p)
@@ -138,6 +138,33 @@ func literalChains(text string) [][]piece {
 	}
 	r.flush()
 	return r.all
+}
+
+// listedName reports a literal that is a name of code, one item of a list written one a line
+// ('private_find',\n'private_findlast', 'KEY-FUNCTION', 'evstr'): a letter or underscore
+// first, then letters, digits, _ - . only, in one case, and without digits unless a
+// separator splits it into words. A key or token wrapped over a list's lines is base64
+// (both cases) or hex and base32 (digits, no separator).
+func listedName(p string) bool {
+	if p == "" || !isLetter(p[0]) && p[0] != '_' {
+		return false
+	}
+	lower, upper, digit, sep := false, false, false, false
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case isLowerByte(c):
+			lower = true
+		case isUpperByte(c):
+			upper = true
+		case isDigitByte(c):
+			digit = true
+		case c == '_' || c == '-' || c == '.':
+			sep = true
+		default:
+			return false
+		}
+	}
+	return !(lower && upper) && (!digit || sep)
 }
 
 // hashKey reports a quoted literal whose closing quote at end a fat comma follows
