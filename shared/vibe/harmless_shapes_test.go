@@ -163,6 +163,9 @@ func TestHarmlessShapes(t *testing.T) {
 		{"async arrow function", "  const password = async (req) => {"},
 		// Interface Builder actions: a selector's colon, then the attribute's quote.
 		{"storyboard action selector", `    <action selector="showPasswordTapped:" target="Xq2-9b-k1L" id="7Rt-Lm-p0Q"/>`},
+		// The name of what keeps or handles credentials, a class or a module's, not of one.
+		{"credential manager class moved", `    LazyImport("KeyringPasswordMgr", "keyring2", "keyring.backends"),`},
+		{"token handler registered", `register("OAuthTokenHandlerWithRetry", "httplib3", "auth.handlers")`},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -248,6 +251,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"random word beside a variable's name", `token = "Xk29fQz81LmPq7 to GH_TOKEN"`, "Xk29fQz81LmPq7"},
 		{"word opening with function", "Password = functionality9X", "functionality9X"},
 		{"json-like pair without a blank", `password:"Xk29fQz81LmPq7"`, "Xk29fQz81LmPq7"},
+		{"a manager's own password", `password_manager_password = "Xk29fQz81LmPq7"`, "Xk29fQz81LmPq7"},
+		{"a token under a secrets manager's name", "SECRETS_MANAGER_TOKEN=Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {

@@ -909,16 +909,27 @@ func nameHasSecretWord(name string) bool {
 	parts := nameParts(name)
 	found := envKeyName(name, parts)
 	owned := ownedSecret(parts) // where the credential's words start, or -1
+	lastSecret, keeper := -1, -1
 	for i, p := range parts {
 		if notSecretWords[p] && !(owned > 0 && ownerWords[p] && i < owned) || i == len(parts)-1 && i > 0 && (algorithmWords[p] || p == "time" || p == "timestamp") {
 			return false // last_pass_time: when something happened to it; one_time_password is one
 		}
 		if secretWords[p] || i > 0 && secretPairs[[2]string{parts[i-1], p}] || glued(p) && !capitalizedPassWord(name, p) || p == "pat" && len(parts) > 1 {
 			found = true
+			lastSecret = i
+		}
+		if i > 0 && keeperWords[p] {
+			keeper = i
 		}
 	}
-	return found
+	return found && (keeper < 0 || keeper < lastSecret)
 }
+
+// keeperWords, after a name's last credential word, make it the name of what keeps or
+// handles credentials, not of one: HTTPPasswordMgr, HTTPPasswordMgrWithDefaultRealm,
+// password_manager, TokenHandler. Before one they say whose it is (SECRETS_MANAGER_TOKEN is
+// a token).
+var keeperWords = map[string]bool{"mgr": true, "manager": true, "handler": true}
 
 // ownerWords are words notSecretWords holds that, before a credential's word, say whose it
 // is rather than what about it: CertFilePassword (a certificate file's password, where
