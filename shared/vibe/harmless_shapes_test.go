@@ -163,6 +163,9 @@ func TestHarmlessShapes(t *testing.T) {
 		{"async arrow function", "  const password = async (req) => {"},
 		// Interface Builder actions: a selector's colon, then the attribute's quote.
 		{"storyboard action selector", `    <action selector="showPasswordTapped:" target="Xq2-9b-k1L" id="7Rt-Lm-p0Q"/>`},
+		// A variable named after the member it is stored in: code, no password of words.
+		{"variable named after the password", "        session.password = cached_password"},
+		{"prompted password kept", "    password = prompt_password_twice"},
 		// The name of what keeps or handles credentials, a class or a module's, not of one.
 		{"credential manager class moved", `    LazyImport("KeyringPasswordMgr", "keyring2", "keyring.backends"),`},
 		{"token handler registered", `register("OAuthTokenHandlerWithRetry", "httplib3", "auth.handlers")`},
@@ -251,6 +254,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"random word beside a variable's name", `token = "Xk29fQz81LmPq7 to GH_TOKEN"`, "Xk29fQz81LmPq7"},
 		{"word opening with function", "Password = functionality9X", "functionality9X"},
 		{"json-like pair without a blank", `password:"Xk29fQz81LmPq7"`, "Xk29fQz81LmPq7"},
+		{"a password of words with an underscore", "    password = hunter_two", "hunter_two"},
 		{"a manager's own password", `password_manager_password = "Xk29fQz81LmPq7"`, "Xk29fQz81LmPq7"},
 		{"a token under a secrets manager's name", "SECRETS_MANAGER_TOKEN=Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
 	}

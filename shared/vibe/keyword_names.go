@@ -1,6 +1,9 @@
 package vibe
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // What a name or a literal says that the keyword rule reads as a credential's and is none:
 // an argument handed on, a qualified constant, a path's last segment, a field of a record's
@@ -597,7 +600,7 @@ func connectionStringCode(m string) bool {
 	v = strings.TrimRight(v, ",);:")
 	after = strings.TrimRight(after, " \t.,")
 	spaced := eq > 0 && (m[eq-1] == ' ' || m[eq-1] == '\t') || eq+1 < len(m) && (m[eq+1] == ' ' || m[eq+1] == '\t')
-	if spaced && identifierPath(v) && (metaWords[v] || oneOfFold(v, "await", "yield", "new", "typeof", "function", "async", "lambda") || ownName(m[:eq], v) || after == "?") {
+	if spaced && identifierPath(v) && (metaWords[v] || oneOfFold(v, "await", "yield", "new", "typeof", "function", "async", "lambda") || ownName(m[:eq], v) || namedAfter(m[:eq], v) || after == "?") {
 		return false // password = value, password = await …, self.pwd = pwd, password = prompt ? …: a statement of code
 	}
 	return !(metaWords[v] && functionWords[after])
@@ -611,6 +614,18 @@ func ownName(name, v string) bool {
 		return name[i+1:] == v
 	}
 	return false
+}
+
+// namedAfter reports a value that is a variable of snake case named after what it is
+// assigned to: one of its parts is the name's last word (password = url_user_password,
+// userdata.password = password_ptr). A password of words (open_sesame) holds none.
+func namedAfter(name, v string) bool {
+	name = strings.TrimSpace(name)
+	if i := strings.LastIndexAny(name, ". \t"); i >= 0 {
+		name = name[i+1:]
+	}
+	parts := strings.Split(v, "_")
+	return len(parts) >= 2 && name != "" && slices.ContainsFunc(parts, func(p string) bool { return strings.EqualFold(p, name) })
 }
 
 // qualifiedName reports a value that is a name of code qualified by its package or type
