@@ -167,6 +167,19 @@ func listedName(p string) bool {
 	return !(lower && upper) && (!digit || sep)
 }
 
+// codeListItem reports a line's token text[ls:le] that a comma ends with no quote between:
+// an argument, a name imported or a member listed one a line (numbers.dmp1,
+// _Ed25519PrivateKey,), when it is a name of code, maybe dotted, whose letters and digits
+// run three characters long on average. A key wrapped over lines changes case or class
+// every character or two, and is quoted where a list holds it.
+func codeListItem(text string, ls, le int) bool {
+	if le >= len(text) || text[le] != ',' {
+		return false
+	}
+	tok := strings.TrimLeft(text[ls:le], "_")
+	return identifierPath(tok) || codeName(tok)
+}
+
 // hashKey reports a quoted literal whose closing quote at end a fat comma follows
 // ('Test2::Event::Plan' => '1.302120'): a key of a Perl, PHP or Ruby hash, never a piece of
 // a secret split across literals, like a member's name before its colon.
@@ -252,6 +265,7 @@ func tokenLineRuns(text string) [][]piece {
 		}
 		ok = ok && !nextKeyLine(text[ls:le])    // API_KEY= left blank: an entry, not padding
 		ok = ok && !identifierLine(text[ls:le]) // TOKEN_DUPLICATE, TokenGroups: an enum's next constant
+		ok = ok && !codeListItem(text, ls, le)  // numbers.p,\n numbers.q,: arguments or imports one a line
 		if ok {
 			r.add(piece{ls, le})
 		} else {
