@@ -413,7 +413,7 @@ func codeValue(s string, vs, ve int) bool {
 	if v == "" {
 		return false
 	}
-	if codeArgumentReference(v) || jsExpression(v) || codeShapedValue(s, vs, ve) || macroValue(s, vs) || perlValue(s, vs, ve) || minifiedCode(v) {
+	if codeArgumentReference(v) || jsExpression(v) || pyExpression(v) || codeShapedValue(s, vs, ve) || macroValue(s, vs) || perlValue(s, vs, ve) || minifiedCode(v) {
 		return true
 	}
 	if i := strings.Index(v, ", "); i > 0 && strings.IndexByte(v[:i], '.') > 0 && identifierPath(v[:i]) {
@@ -464,6 +464,33 @@ func jsExpression(v string) bool {
 		return true // Resolver->findImplPass(PI): a C++ or PHP method through a pointer
 	}
 	return len(v) >= 2 && len(v) <= 4 && v[0] == '-' && isDigits(v[1:]) // yytoken = -1
+}
+
+// pyOperators join the operands of a Python conditional or boolean expression.
+var pyOperators = strings.NewReplacer(" if ", "\x00", " else ", "\x00", " and ", "\x00", " or ", "\x00", " not ", "\x00")
+
+// pyExpression reports a Python conditional or boolean expression whose every operand is a
+// name of code, maybe dotted, a call of one, None, True, False or a number, and one at
+// least a member or a call (Name.Variable if value.istitle() else Keyword.Type,
+// self._in_args and ARGUMENT or SYNTAX). A passphrase of words (salt and pepper) has none.
+func pyExpression(v string) bool {
+	v = strings.TrimRight(v, " \t,;:")
+	ops := pyOperators.Replace(v)
+	if ops == v {
+		return false
+	}
+	code := false // an operand no word of a passphrase is: a member or a call
+	for _, o := range strings.Split(ops, "\x00") {
+		o = strings.TrimPrefix(strings.TrimSpace(o), "not ")
+		if i := strings.IndexByte(o, '('); i > 0 && strings.HasSuffix(o, ")") {
+			o, code = o[:i], true // value.istitle(): a call
+		}
+		if !identifierPath(o) && !isDigits(o) {
+			return false
+		}
+		code = code || strings.IndexByte(o, '.') > 0
+	}
+	return code
 }
 
 // codeName reports a name of code whose digits belong to its words (urlBase64ToUint8Array,
