@@ -125,8 +125,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				continue // credential: "TokenCredential", TOKEN_TYPE = 'Bearer': what code writes instead
 			}
 			if !ok && (len(nameParts(name)) == 1 || name == strings.ToUpper(name) || setterName(name) || builderCall(chunk, nameStart, name) || quotedFirstArgument(chunk, nameStart, nameEnd)) &&
-				(nameStart == 0 || chunk[nameStart-1] != '$') && !inList(chunk, nameStart) {
-				// Not in a list: ["password", "email"] names two fields.
+				(nameStart == 0 || chunk[nameStart-1] != '$') && !inList(chunk, nameStart) && !literalPart(chunk, nameStart, nameEnd) {
+				// Not in a list: ["password", "email"] names two fields; nor one end of a
+				// literal: Url('http', 'username:password', 'host.com'), 'token, "x"'.
 				// Not after a variable: new PDO($dsn, 'app', …) passes $dsn, then the user.
 				vs, ve, ok = literalArgument(chunk, nameEnd)
 				if lv, le, multi, lok := setterLastArgument(chunk, nameEnd); multi && setterName(name) {
@@ -300,6 +301,15 @@ func beforeQuotedName(s string, nameStart, nameEnd int) byte {
 		return 0
 	}
 	return s[j-1]
+}
+
+// literalPart reports a name that a quote closes or opens on one side only: a piece of a
+// longer literal ('username:password', 'token, "quoted value"'), whose next literal is no
+// value of it.
+func literalPart(s string, nameStart, nameEnd int) bool {
+	before := nameStart > 0 && (s[nameStart-1] == '"' || s[nameStart-1] == '\'')
+	after := nameEnd < len(s) && (s[nameEnd] == '"' || s[nameEnd] == '\'')
+	return before != after && nameStart > 0 && s[nameStart-1] != ' ' && s[nameStart-1] != '\t' && s[nameStart-1] != '\\'
 }
 
 // inList reports a quoted name inside a list or set literal: the nearest bracket left open
