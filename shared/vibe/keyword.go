@@ -313,7 +313,8 @@ func literalPart(s string, nameStart, nameEnd int) bool {
 }
 
 // inList reports a quoted name inside a list or set literal: the nearest bracket left open
-// before it on its line is [ or {.
+// before it on its line is [ or {, or the ( of a tuple a membership test reads (for param in
+// ('grant_type', 'password', 'scope'), if x not in ("token", "id_token")).
 func inList(s string, nameStart int) bool {
 	if nameStart < 1 || s[nameStart-1] != '"' && s[nameStart-1] != '\'' {
 		return false
@@ -325,7 +326,7 @@ func inList(s string, nameStart int) bool {
 			depth++
 		case '(', '[', '{':
 			if depth == 0 {
-				return s[j] == '[' || s[j] == '{'
+				return s[j] == '[' || s[j] == '{' || strings.HasSuffix(strings.TrimRight(s[max(0, j-4):j], " \t"), " in")
 			}
 			depth--
 		}
