@@ -15,7 +15,8 @@ import (
 // deriveSecret(s.hash, s.secret, "derived", nil), check.error(e, MissingLitKey, "missing key
 // in map literal")) or a literal in a list of them (exec.Command("git", "credential",
 // "fill")), or the call reads or drops a setting by its name (config.delete('_token',
-// 'user')): the literal is the next argument, and a word or a message there is no secret.
+// 'user')) or joins a path's segments (os.path.join('secrets', 'db')): the literal is the
+// next argument, and a word or a message there is no secret.
 // A generated value or a weak password with digits (hunter2) stays one.
 func argumentLiteralWord(s string, nameStart, nameEnd int, v string) bool {
 	word := identifierWords(v) || strings.Count(v, " ") >= 1 && proseWords(v)
@@ -43,7 +44,10 @@ func argumentLiteralWord(s string, nameStart, nameEnd int, v string) bool {
 	}
 	switch before {
 	case '(':
-		return dropVerbs[firstNamePart(callNameBefore(s, j-1))] // config.delete('_token', 'user')
+		// config.delete('_token', 'user'); os.path.join('secrets', 'db'),
+		// service_path('secrets', 'mode'): segments of a path, no key and its value.
+		call := callNameBefore(s, j-1)
+		return dropVerbs[firstNamePart(call)] || slices.ContainsFunc(nameParts(call), func(p string) bool { return p == "path" || p == "join" })
 	case ',':
 		// One literal of a list of them (exec.Command("git", "credential", "fill")), not a
 		// key after an object (setattr(cfg, 'secret', 'x')) nor a password's name.
