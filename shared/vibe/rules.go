@@ -632,6 +632,7 @@ func noSecretFlag(match string) bool {
 
 // flagProse are the words that follow a flag named in a sentence.
 var flagProse = map[string]bool{"via": true, "with": true, "flag": true, "option": true, "argument": true,
+	"flags": true, "options": true, "arguments": true, "parameters": true, // --username and --password options
 	"instead": true, "is": true, "to": true, "or": true, "and": true, "the": true, "when": true, "if": true,
 	"in": true, "on": true, "for": true, "parameter": true, "value": true, "only": true, "must": true,
 	"should": true, "will": true, "can": true, "also": true, "from": true, "as": true, "at": true, "of": true}
