@@ -259,7 +259,7 @@ var extraRules = append([]extraRule{
 		keywords: []string{"://"},
 		// A local database's default, the password its account's own name
 		// (postgres://postgres:postgres@localhost, root:root@127.0.0.1), is no secret.
-		matchCheck: func(m string) bool { return !localDefaultCredentials(m) },
+		matchCheck: func(m string) bool { return !localDefaultCredentials(m) && !cvsAccessMethod(m) },
 	},
 	{
 		// scheme://token@host where the user part is itself a credential.
@@ -628,6 +628,23 @@ func noSecretFlag(match string) bool {
 		}
 	}
 	return true
+}
+
+// cvsAccessMethod reports a URL whose userinfo is a CVSROOT's access method and a user
+// without a password (cvs://:pserver:anoncvs@host:/cvs/src): the method's colons are no
+// user and password; one more colon after the user still gives a password
+// (:pserver:user:x@host).
+func cvsAccessMethod(m string) bool {
+	rest, ok := strings.CutPrefix(m, "://:")
+	if !ok {
+		return false
+	}
+	method, rest, ok := strings.Cut(rest, ":")
+	if !ok || !oneOfFold(method, "pserver", "ext", "extssh", "gserver", "kserver", "server", "sspi", "fork", "local") {
+		return false
+	}
+	user, _, _ := strings.Cut(rest, "@")
+	return !strings.Contains(user, ":")
 }
 
 // flagProse are the words that follow a flag named in a sentence.
