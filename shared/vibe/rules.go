@@ -630,6 +630,20 @@ func noSecretFlag(match string) bool {
 	return true
 }
 
+// sameStemFile reports a value that is a file named as the name is, with an extension of its
+// own: a Makefile rule's prerequisite (git-credential-store: git-credential-store.o,
+// token-helper.exe : token-helper.c).
+func sameStemFile(name, v string) bool {
+	stem := func(s string) string {
+		if i := strings.LastIndexByte(s, '.'); i > 0 && len(s)-i <= 5 {
+			return s[:i]
+		}
+		return s
+	}
+	vs := stem(v)
+	return vs != v && len(vs) >= 4 && vs == stem(name)
+}
+
 // cvsAccessMethod reports a URL whose userinfo is a CVSROOT's access method and a user
 // without a password (cvs://:pserver:anoncvs@host:/cvs/src): the method's colons are no
 // user and password; one more colon after the user still gives a password
@@ -754,7 +768,7 @@ func isUpperByte(c byte) bool { return c >= 'A' && c <= 'Z' }
 // value is a literal; an unquoted one may be code (token := getToken()).
 func keepKeyword(name, value string, quoted bool) bool {
 	v := strings.TrimSpace(value)
-	if v == "" || placeholderValue(v) && !leetPassword(name, v) || placeholderValue(strings.TrimLeft(strings.TrimRight(v, "!?):,;]"), "&*")) && !leetPassword(name, v) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || echoedName(name, v) || lookupKeyName(name, v) || roleKeyConstant(name, v) || harmlessValue(name, v) || betweenLiterals(value) || envVarNameValue(name, v) {
+	if v == "" || placeholderValue(v) && !leetPassword(name, v) || placeholderValue(strings.TrimLeft(strings.TrimRight(v, "!?):,;]"), "&*")) && !leetPassword(name, v) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || echoedName(name, v) || lookupKeyName(name, v) || roleKeyConstant(name, v) || harmlessValue(name, v) || betweenLiterals(value) || envVarNameValue(name, v) || sameStemFile(name, v) {
 		return false // String!, Int? : GraphQL, Kotlin and Swift types
 	}
 
