@@ -428,6 +428,9 @@ func codeValue(s string, vs, ve int) bool {
 	if ve < len(s) && strings.IndexByte(",;)", s[ve]) >= 0 && identifierPath(v) {
 		return true
 	}
+	if strings.HasSuffix(v, ".") && ve < len(s) && s[ve] == '<' && identifierPath(v[:len(v)-1]) {
+		return true // alice.<span class="hljs-title">generateKeys</span>(): highlighted code's member
+	}
 	if strings.Contains(v, "->") && identifierPath(strings.ReplaceAll(strings.TrimRight(v, ",;)"), "->", ".")) {
 		return true // pass = pass->next;: a member through a pointer
 	}
