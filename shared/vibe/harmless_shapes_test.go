@@ -170,6 +170,9 @@ func TestHarmlessShapes(t *testing.T) {
 		// of it.
 		{"userinfo placeholder among arguments", "    >>> Proxy('socks5', 'login:password', 'proxy.local', 1080)"},
 		{"header list in a doctest", `    >>> split_header('token, "some value"')`},
+		// A Markdown link to a heading that says how to set a credential up.
+		{"markdown reference to a heading", "[release-credentials]: https://github.com/acme/release-tools#configuring-the-signing-credentials"},
+		{"markdown reference with a blank in its label", "[publish token]: https://docs.example.com/guide#creating-a-publish-token"},
 		// Code highlighted in HTML: a member access the markup cuts after its dot.
 		{"highlighted member call", `<span class="hljs-keyword">let</span> sessionToken = session.<span class="hljs-title function_">issue</span>();`},
 		// A Makefile rule whose prerequisite is the target's own file: names, no value.
@@ -270,6 +273,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"random word beside a variable's name", `token = "Xk29fQz81LmPq7 to GH_TOKEN"`, "Xk29fQz81LmPq7"},
 		{"word opening with function", "Password = functionality9X", "functionality9X"},
 		{"json-like pair without a blank", `password:"Xk29fQz81LmPq7"`, "Xk29fQz81LmPq7"},
+		{"a token in a url's fragment", "[deploy-token]: https://ci.example.com/hooks#Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
 		{"a token before a tag", "<p>token = Xk29fQz81LmPq7Rw.<br>", "Xk29fQz81LmPq7Rw"},
 		{"a token after a name like a makefile target", "api-token: Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
 		{"a generated segment of a joined path", "    p = os.path.join('token', 'Xk29fQz81LmPq7Rw')", "Xk29fQz81LmPq7Rw"},

@@ -521,8 +521,9 @@ func memberName(text string, end int) bool {
 }
 
 // plainURL reports a value that is a URL without credentials in it (no user part, query,
-// fragment or generated path segment): where a secret is used or kept, as in git's
-// [credential "https://github.com"] sections, not the secret.
+// generated path segment, nor fragment but a heading's anchor of words): where a secret is
+// used or kept, as in git's [credential "https://github.com"] sections or a Markdown link to
+// how to set one up, not the secret.
 func plainURL(v string) bool {
 	v = strings.Trim(v, `"'`)
 	i := strings.Index(v, "://")
@@ -530,6 +531,9 @@ func plainURL(v string) bool {
 		return false
 	}
 	rest := v[i+3:]
+	if h := strings.IndexByte(rest, '#'); h >= 0 && wordParts(rest[h+1:], 2) {
+		rest = rest[:h] // #setting-up-credentials: a heading's anchor, words, never a token
+	}
 	if strings.ContainsAny(rest, "@?#&= \t") {
 		return false
 	}
