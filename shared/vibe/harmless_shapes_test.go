@@ -170,6 +170,10 @@ func TestHarmlessShapes(t *testing.T) {
 		// of it.
 		{"userinfo placeholder among arguments", "    >>> Proxy('socks5', 'login:password', 'proxy.local', 1080)"},
 		{"header list in a doctest", `    >>> split_header('token, "some value"')`},
+		// What opens the line after a title or a class named for a credential: a heading's
+		// underline, a decorator.
+		{"module title underlined", "\"\"\"\nmyapp.auth.endpoints.access_token\n~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n\nIssues access tokens.\n\"\"\""},
+		{"decorator after a class named for a token", "class TokenApiMixin:\n    @utils.requires_version('2.41')\n    def create_token(self):"},
 		// A Markdown link to a heading that says how to set a credential up.
 		{"markdown reference to a heading", "[release-credentials]: https://github.com/acme/release-tools#configuring-the-signing-credentials"},
 		{"markdown reference with a blank in its label", "[publish token]: https://docs.example.com/guide#creating-a-publish-token"},
@@ -273,6 +277,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"random word beside a variable's name", `token = "Xk29fQz81LmPq7 to GH_TOKEN"`, "Xk29fQz81LmPq7"},
 		{"word opening with function", "Password = functionality9X", "functionality9X"},
 		{"json-like pair without a blank", `password:"Xk29fQz81LmPq7"`, "Xk29fQz81LmPq7"},
+		{"a token on the line after its title", "Your API token:\n    Xk29fQz81LmPq7RwT3yH\n", "Xk29fQz81LmPq7RwT3yH"},
 		{"a token in a url's fragment", "[deploy-token]: https://ci.example.com/hooks#Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
 		{"a token before a tag", "<p>token = Xk29fQz81LmPq7Rw.<br>", "Xk29fQz81LmPq7Rw"},
 		{"a token after a name like a makefile target", "api-token: Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},

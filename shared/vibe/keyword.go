@@ -431,7 +431,9 @@ func generatedValue(v string, keyName bool) bool {
 }
 
 // nextLineValue takes a credential alone on the line after a name that ends its line
-// ("Your API key:\nsk-…", "private access key\nZXC2…").
+// ("Your API key:\nsk-…", "private access key\nZXC2…"); not a heading's underline, nor a
+// call or a decorator opening the body of a class named for a secret (class SecretApi:\n
+// @utils.minimum_version('1.25')).
 func nextLineValue(s string, i int) (int, int, bool) {
 	j := i
 	for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == ':') && j-i < 4 {
@@ -451,7 +453,13 @@ func nextLineValue(s string, i int) (int, int, bool) {
 	if k < len(s) && s[k] != '\n' && s[k] != '\r' {
 		return 0, 0, false // more on the line: prose, not a value
 	}
-	return j, k, k > j && !nextKeyLine(s[j:k]) && credentialValue(s[j:k])
+	return j, k, k > j && !nextKeyLine(s[j:k]) && !repeatedByte(s[j:k]) && !callLike.MatchString(strings.TrimPrefix(s[j:k], "@")) && credentialValue(s[j:k])
+}
+
+// repeatedByte reports a run of one character (~~~~, =====): a heading's underline or a rule,
+// under a title that names a credential.
+func repeatedByte(v string) bool {
+	return v != "" && strings.Trim(v, v[:1]) == ""
 }
 
 // nextKeyLine reports a next line that opens another entry rather than holding a value: a
