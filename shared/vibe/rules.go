@@ -259,7 +259,9 @@ var extraRules = append([]extraRule{
 		keywords: []string{"://"},
 		// A local database's default, the password its account's own name
 		// (postgres://postgres:postgres@localhost, root:root@127.0.0.1), is no secret.
-		matchCheck: func(m string) bool { return !localDefaultCredentials(m) && !cvsAccessMethod(m) },
+		matchCheck: func(m string) bool {
+			return !localDefaultCredentials(m) && !cvsAccessMethod(m) && !optionalUserinfo(m)
+		},
 	},
 	{
 		// scheme://token@host where the user part is itself a credential.
@@ -628,6 +630,19 @@ func noSecretFlag(match string) bool {
 		}
 	}
 	return true
+}
+
+// optionalUserinfo reports a usage line's optional user and password, in brackets and named
+// by words (scheme://[user:passwd@]host, postgres://[user[:password]@]host): the syntax of
+// a URL, no credentials. A generated password in brackets is still one.
+func optionalUserinfo(m string) bool {
+	rest, ok := strings.CutPrefix(m, "://[")
+	if !ok {
+		return false
+	}
+	info, _, _ := strings.Cut(rest, "@")
+	_, pw, _ := strings.Cut(info, ":")
+	return isLetters(strings.Trim(pw, "[]"))
 }
 
 // sameStemFile reports a value that is a file named as the name is, with an extension of its

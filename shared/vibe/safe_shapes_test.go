@@ -98,6 +98,8 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		// A CVSROOT's access method and its user, no password (a project's history in its
 		// copyright file or README).
 		{"cvs pserver root", "  cvs -d cvs://:pserver:guest@cvs.example.org:/cvsroot/tools checkout tools"},
+		// A usage line's optional user and password, named by words.
+		{"optional userinfo in a usage line", "  --proxy URL   a proxy as scheme://[user:passwd@]host[:port]"},
 		// C++ symbols as the Itanium ABI mangles them, in a linker error, a symbol file and
 		// nm's output: names written as their length then their letters.
 		{"mangled symbols in a linker error", "/usr/bin/ld: parser.o: in function `main':\nparser.cpp:(.text+0x4a): undefined reference to `_ZN6parser11token_queue12consume_nextERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE'"},
@@ -217,6 +219,7 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a secret after a secret flag", "gcloud secrets create app --secret=Zx8kq2pLm9Qm --data-file=-", "Zx8kq2pLm9Qm"},
 		{"a generated value of words and digits after a flag", "deploy --token=api-token-3f9c2b1a7d4b", "api-token-3f9c2b1a7d4b"},
 		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
+		{"a generated password in brackets", "  proxy = http://[deploy:Zx8kq2pLm9@]proxy.local", "Zx8kq2pLm9"},
 		{"a password in a cvs pserver root", "  cvs -d cvs://:pserver:guest:Zx8kq2pLm9@cvs.example.org:/cvsroot/tools checkout tools", "Zx8kq2pLm9"},
 		{"a url-safe token that opens like a mangled symbol", "SESSION=_ZN7kQx2mB9pzR4vL8wT3yH6jPq1Zr5TsXk9", "_ZN7kQx2mB9pzR4vL8wT3yH6jPq1Zr5TsXk9"},
 		{"a random run after a mangled symbol's prefix", "undefined reference to `_ZN7kQx2mB9pzR4vL8wT3yH6jPq1Zr5TsXk9'", "_ZN7kQx2mB9pzR4vL8wT3yH6jPq1Zr5TsXk9"},
