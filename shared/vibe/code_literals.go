@@ -512,7 +512,9 @@ func codeName(name string) bool {
 
 // codeIdentifierAt reports a run at text[start:] that is a name of code made of words and
 // the digits they hold (urlBase64ToUint8Array, MakeFileBase64Sha256Func) where code names
-// one: called, or after func, function, def, class, type or a comment's opening.
+// one: called or declared (with a blank before the parenthesis or not), a struct's typedef
+// name after its closing brace, or after func, function, def, class, type or a comment's
+// opening.
 func codeIdentifierAt(text string, start int) bool {
 	end := start
 	for end < len(text) && isWordByte(text[end]) && end-start < 128 {
@@ -522,6 +524,12 @@ func codeIdentifierAt(text string, start int) bool {
 		return false
 	}
 	if end < len(text) && text[end] == '(' {
+		return true
+	}
+	// Set apart from its parenthesis (glGetQueryObjecti64v (GLuint id, …), as GNU and GL
+	// headers write declarations) or a struct's typedef name (} xXF86DRIGetDrawableInfoReq;),
+	// a name holds two English words, where a random run's letters seldom make one.
+	if (strings.HasPrefix(text[end:], " (") || strings.HasPrefix(text[end:], ";") && strings.HasSuffix(text[:start], "} ")) && wordPieces(text[start:end]) >= 2 {
 		return true
 	}
 	head := text[max(0, start-10):start]
