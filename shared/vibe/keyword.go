@@ -56,7 +56,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if harmlessNameShape(chunk, nameStart, nameEnd) || mangledNameAt(chunk, nameStart) {
 				continue // protobuf_key:"bytes,1,opt,name=key", io.jsonwebtoken:jjwt-api:0.11.2
 			}
-			if qualifiedConstant(name) || pathSegmentName(chunk, nameStart, nameEnd) || recordFieldName(chunk, nameStart, nameEnd) || quotedPackageName(chunk, nameStart, nameEnd) || memberAccess(chunk, nameStart, nameEnd) || ternaryBranch(chunk, nameStart, nameEnd) {
+			if qualifiedConstant(name) || pathSegmentName(chunk, nameStart, nameEnd) || listedFileName(chunk, nameStart, nameEnd) || recordFieldName(chunk, nameStart, nameEnd) || quotedPackageName(chunk, nameStart, nameEnd) || memberAccess(chunk, nameStart, nameEnd) || ternaryBranch(chunk, nameStart, nameEnd) {
 				continue // token.XOR: "…", {"go/token", "…"}, groupname:password:GID: no key's name
 			}
 			if vs, ve, ok := byteListValue(chunk, nameEnd); ok && (nameHasSecretWord(name) || keyLikeName(name) || credentialLikeName(name)) && !metadataName(name) && !digestName(name) && !strings.HasSuffix(strings.ToLower(name), "keys") {

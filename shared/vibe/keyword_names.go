@@ -172,6 +172,28 @@ func pathSegmentName(s string, nameStart, nameEnd int) bool {
 	return open >= 0 && s[max(0, nameStart-120)+open] == s[nameEnd]
 }
 
+// listedFileName reports a name that is a file's in a list of paths (man3/key_gendes.3
+// man3/key_setsecret.3, src/token.c lib/auth.o): after a directory, with an extension, and
+// the next word another path, not a key's name before its value.
+func listedFileName(s string, nameStart, nameEnd int) bool {
+	if nameStart < 2 || s[nameStart-1] != '/' || !isWordByte(s[nameStart-2]) {
+		return false
+	}
+	dot := strings.LastIndexByte(s[nameStart:nameEnd], '.')
+	if dot <= 0 || nameEnd-(nameStart+dot) < 2 || nameEnd-(nameStart+dot) > 5 || !allWordBytes(s[nameStart+dot+1:nameEnd]) {
+		return false
+	}
+	j := skipBlanks(s, nameEnd, 8)
+	if j == nameEnd || j >= len(s) {
+		return false
+	}
+	k := j
+	for k < len(s) && s[k] != ' ' && s[k] != '\t' && s[k] != '\n' {
+		k++
+	}
+	return strings.IndexByte(s[j:k], '/') > 0
+}
+
 // quotedPackageName reports a name that is the last part of a package's name quoted whole
 // ('Test2::Event::Pass', "CPAN::HTTP::Credentials"): a module, keyed to its version in
 // Module::CoreList's tables, never a setting's name, when what it is keyed to is a version
