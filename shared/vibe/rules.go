@@ -563,8 +563,8 @@ func headerCredential(v string) bool {
 func queryCredential(m string) bool {
 	eq := strings.IndexByte(m, '=')
 	name, v := strings.ToLower(m[1:eq]), m[eq+1:]
-	if comparedQueryName(v) {
-		return false
+	if comparedQueryName(v) || metaWords[strings.ToLower(v)] {
+		return false // ?key=value, ;token=string: a parameter's syntax written out
 	}
 	if strings.Contains(name, "page") || strings.Contains(name, "continuation") || strings.Contains(name, "next") {
 		return false

@@ -101,6 +101,8 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		// C declarations: a function set apart from its parenthesis, a struct's typedef name.
 		{"gl prototype with a blank before its parameters", "GLAPI void APIENTRY glGetPerfQueryObjecti64v (GLuint id, GLenum pname, GLint64 *params);"},
 		{"typedef name after a struct's brace", "typedef struct {\n    CARD8 reqType;\n} xDRI3GetDrawableInfo64Req;"},
+		// A parameter's syntax written out: the word value where the value goes.
+		{"media type parameter written out", "const type = new MIMEType('application/json;key=value');"},
 		// A usage line's optional user and password, named by words.
 		{"optional userinfo in a usage line", "  --proxy URL   a proxy as scheme://[user:passwd@]host[:port]"},
 		// C++ symbols as the Itanium ABI mangles them, in a linker error, a symbol file and
@@ -224,6 +226,7 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
 		{"a random run before a parenthesis", "token (Xk29fQz81LmPq7RwT3yH) expires soon", "Xk29fQz81LmPq7RwT3yH"},
 		{"a random run after a closing brace", "} Xk29fQz81LmPq7RwT3yH;", "Xk29fQz81LmPq7RwT3yH"},
+		{"a generated value of a media type parameter", "const type = new MIMEType('application/json;key=Xk29fQz81LmPq7RwT3yH');", "Xk29fQz81LmPq7RwT3yH"},
 		{"a generated password in brackets", "  proxy = http://[deploy:Zx8kq2pLm9@]proxy.local", "Zx8kq2pLm9"},
 		{"a password in a cvs pserver root", "  cvs -d cvs://:pserver:guest:Zx8kq2pLm9@cvs.example.org:/cvsroot/tools checkout tools", "Zx8kq2pLm9"},
 		{"a url-safe token that opens like a mangled symbol", "SESSION=_ZN7kQx2mB9pzR4vL8wT3yH6jPq1Zr5TsXk9", "_ZN7kQx2mB9pzR4vL8wT3yH6jPq1Zr5TsXk9"},
