@@ -101,6 +101,8 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		// C declarations: a function set apart from its parenthesis, a struct's typedef name.
 		{"gl prototype with a blank before its parameters", "GLAPI void APIENTRY glGetPerfQueryObjecti64v (GLuint id, GLenum pname, GLint64 *params);"},
 		{"typedef name after a struct's brace", "typedef struct {\n    CARD8 reqType;\n} xDRI3GetDrawableInfo64Req;"},
+		// An XML signature's digest of what it signs: a hash, public.
+		{"xml signature digest", "      <ds:DigestValue>q8Zk3vR1Lm9Tx2Wb7Yp4Hn6Jc0E=</ds:DigestValue>"},
 		// A parameter's syntax written out: the word value where the value goes.
 		{"media type parameter written out", "const type = new MIMEType('application/json;key=value');"},
 		// A usage line's optional user and password, named by words.
@@ -226,6 +228,7 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
 		{"a random run before a parenthesis", "token (Xk29fQz81LmPq7RwT3yH) expires soon", "Xk29fQz81LmPq7RwT3yH"},
 		{"a random run after a closing brace", "} Xk29fQz81LmPq7RwT3yH;", "Xk29fQz81LmPq7RwT3yH"},
+		{"a client secret in an xml element", "<ClientSecret>Rk7Lq2Zx9Mv4Tb1Wn8Yc3Hp6Jd5Ea0Fs2Gu7Iv9Ko4Q=</ClientSecret>", "Rk7Lq2Zx9Mv4Tb1Wn8Yc3Hp6Jd5Ea0Fs2Gu7Iv9Ko4Q="},
 		{"a generated value of a media type parameter", "const type = new MIMEType('application/json;key=Xk29fQz81LmPq7RwT3yH');", "Xk29fQz81LmPq7RwT3yH"},
 		{"a generated password in brackets", "  proxy = http://[deploy:Zx8kq2pLm9@]proxy.local", "Zx8kq2pLm9"},
 		{"a password in a cvs pserver root", "  cvs -d cvs://:pserver:guest:Zx8kq2pLm9@cvs.example.org:/cvsroot/tools checkout tools", "Zx8kq2pLm9"},
