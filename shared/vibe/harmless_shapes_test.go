@@ -179,6 +179,9 @@ func TestHarmlessShapes(t *testing.T) {
 		{"markdown reference with a blank in its label", "[publish token]: https://docs.example.com/guide#creating-a-publish-token"},
 		// Code highlighted in HTML: a member access the markup cuts after its dot.
 		{"highlighted member call", `<span class="hljs-keyword">let</span> sessionToken = session.<span class="hljs-title function_">issue</span>();`},
+		// A template Python's % operator fills in: the text around what is computed.
+		{"registry key template", "        toolskey = \"VC%0.f0BUILDTOOLS\" % version"},
+		{"sdk key template", "        sdkkey = \"WinSDK%0.f0PATHS\" % version"},
 		// A list of paths, one file's name after another.
 		{"man pages listed", "       man3/key_setsecret.3 man3/key_secretkey_is_set.3 man3/getpass.3"},
 		// A Makefile rule whose prerequisite is the target's own file: names, no value.
@@ -282,6 +285,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"a token on the line after its title", "Your API token:\n    Xk29fQz81LmPq7RwT3yH\n", "Xk29fQz81LmPq7RwT3yH"},
 		{"a token in a url's fragment", "[deploy-token]: https://ci.example.com/hooks#Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
 		{"a token before a tag", "<p>token = Xk29fQz81LmPq7Rw.<br>", "Xk29fQz81LmPq7Rw"},
+		{"a token literal with a percent sign", `        api_key = "Xk29%fQz81LmPq7RwT3yH"`, "Xk29%fQz81LmPq7RwT3yH"},
 		{"a token after a key file's path", "  certs/api.key Xk29fQz81LmPq7RwT3yH", "Xk29fQz81LmPq7RwT3yH"},
 		{"a token after a name like a makefile target", "api-token: Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
 		{"a generated segment of a joined path", "    p = os.path.join('token', 'Xk29fQz81LmPq7Rw')", "Xk29fQz81LmPq7Rw"},

@@ -79,7 +79,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				if ws, we, w := wrappedLiteral(chunk, vs, ve); ok && w {
 					vs, ve = ws, we // jwtKey := []byte("…")
 				}
-				if ok && keyedValue(name, chunk[vs:ve]) && !(!quotedAt(chunk, vs) && codeValue(chunk, vs, ve)) && !wordsNoSecret(chunk, vs, ve, name, quotedAt(chunk, vs)) && !pyValueNoSecret(chunk, nameStart, nameEnd, vs, ve, name) {
+				if ok && keyedValue(name, chunk[vs:ve]) && !(!quotedAt(chunk, vs) && codeValue(chunk, vs, ve)) && !wordsNoSecret(chunk, vs, ve, name, quotedAt(chunk, vs)) && !pyValueNoSecret(chunk, nameStart, nameEnd, vs, ve, name) && !(quotedAt(chunk, vs) && formatTemplate(chunk, vs, ve)) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
 				} else if ok && f.view != "" {
 					// Escapes in the value (\u0026, a quote escaped inside it): judge the value
@@ -187,6 +187,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			literal := quoted || query || def || configLiteral(chunk, nameStart, nameEnd, vs, ve) && !callLike.MatchString(chunk[vs:ve]) || usersEntry
 			if kubectlResult(chunk, ve) {
 				continue // secret "app-tls" created: a resource's name
+			}
+			if quoted && formatTemplate(chunk, vs, ve) {
+				continue // toolskey = "VS%0.f0COMNTOOLS" % version: a template Python fills in
 			}
 			if shellValue(chunk, vs, ve) {
 				continue // LOGINPASS=`head -n1`, KEY="$HOME/.ssh/$name": computed when the line runs
@@ -454,6 +457,17 @@ func nextLineValue(s string, i int) (int, int, bool) {
 		return 0, 0, false // more on the line: prose, not a value
 	}
 	return j, k, k > j && !nextKeyLine(s[j:k]) && !repeatedByte(s[j:k]) && !callLike.MatchString(strings.TrimPrefix(s[j:k], "@")) && credentialValue(s[j:k])
+}
+
+// formatTemplate reports a quoted value holding a % directive that Python's % operator
+// fills in right after its closing quote ("VS%0.f0COMNTOOLS" % version, "--password=%s" %
+// pw): the text around what is computed, no secret.
+func formatTemplate(s string, vs, ve int) bool {
+	if ve >= len(s) || strings.IndexByte(s[vs:ve], '%') < 0 {
+		return false
+	}
+	j := skipBlanks(s, ve+1, 2)
+	return j > ve+1 && j+1 < len(s) && s[j] == '%' && (s[j+1] == ' ' || s[j+1] == '\t')
 }
 
 // repeatedByte reports a run of one character (~~~~, =====): a heading's underline or a rule,
