@@ -454,8 +454,8 @@ func jsExpression(v string) bool {
 	if len(v) >= 2 && (v[0] == '!' || v[:2] == "++" || v[:2] == "--") {
 		// !!row.token, !integration.enabled, ++counter: the operand a name of code (a
 		// password may open with ! too: !Passw0rd)
-		if n := strings.TrimRight(strings.TrimLeft(v, "!+-"), ",;)"); identifierPath(n) {
-			return true
+		if n := strings.TrimRight(strings.TrimLeft(v, "!+-"), ",;)"); identifierPath(strings.TrimPrefix(n, "$")) {
+			return true // $pass = !$pass: a Perl or PHP variable, after its sigil
 		}
 	}
 	for _, kw := range []string{"new ", "await ", "typeof "} {

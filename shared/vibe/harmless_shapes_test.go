@@ -179,6 +179,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"markdown reference with a blank in its label", "[publish token]: https://docs.example.com/guide#creating-a-publish-token"},
 		// Code highlighted in HTML: a member access the markup cuts after its dot.
 		{"highlighted member call", `<span class="hljs-keyword">let</span> sessionToken = session.<span class="hljs-title function_">issue</span>();`},
+		// A Perl or PHP variable negated: code.
+		{"perl flag toggled", "        $secret = !$secret;"},
 		// A template Python's % operator fills in: the text around what is computed.
 		{"registry key template", "        toolskey = \"VC%0.f0BUILDTOOLS\" % version"},
 		{"sdk key template", "        sdkkey = \"WinSDK%0.f0PATHS\" % version"},
@@ -285,6 +287,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"a token on the line after its title", "Your API token:\n    Xk29fQz81LmPq7RwT3yH\n", "Xk29fQz81LmPq7RwT3yH"},
 		{"a token in a url's fragment", "[deploy-token]: https://ci.example.com/hooks#Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
 		{"a token before a tag", "<p>token = Xk29fQz81LmPq7Rw.<br>", "Xk29fQz81LmPq7Rw"},
+		{"a password opening with an exclamation mark", "    $pass = !Passw0rd9;", "!Passw0rd9"},
 		{"a token literal with a percent sign", `        api_key = "Xk29%fQz81LmPq7RwT3yH"`, "Xk29%fQz81LmPq7RwT3yH"},
 		{"a token after a key file's path", "  certs/api.key Xk29fQz81LmPq7RwT3yH", "Xk29fQz81LmPq7RwT3yH"},
 		{"a token after a name like a makefile target", "api-token: Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
