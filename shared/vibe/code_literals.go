@@ -413,7 +413,7 @@ func codeValue(s string, vs, ve int) bool {
 	if v == "" {
 		return false
 	}
-	if codeArgumentReference(v) || jsExpression(v) || codeShapedValue(s, vs, ve) || macroValue(s, vs) || perlValue(s, vs, ve) || minifiedCode(v) {
+	if codeArgumentReference(v) || jsExpression(v) || pyExpression(v) || codeShapedValue(s, vs, ve) || macroValue(s, vs) || perlValue(s, vs, ve) || minifiedCode(v) {
 		return true
 	}
 	if i := strings.Index(v, ", "); i > 0 && strings.IndexByte(v[:i], '.') > 0 && identifierPath(v[:i]) {
@@ -427,6 +427,9 @@ func codeValue(s string, vs, ve int) bool {
 	}
 	if ve < len(s) && strings.IndexByte(",;)", s[ve]) >= 0 && (identifierPath(v) || camelWords(v)) {
 		return true // secret: Base32SecretKey, (a parameter's type): a name of words, its digits among them
+	}
+	if strings.HasSuffix(v, ".") && ve < len(s) && s[ve] == '<' && identifierPath(v[:len(v)-1]) {
+		return true // alice.<span class="hljs-title">generateKeys</span>(): highlighted code's member
 	}
 	if strings.Contains(v, "->") && identifierPath(strings.ReplaceAll(strings.TrimRight(v, ",;)"), "->", ".")) {
 		return true // pass = pass->next;: a member through a pointer
@@ -451,8 +454,8 @@ func jsExpression(v string) bool {
 	if len(v) >= 2 && (v[0] == '!' || v[:2] == "++" || v[:2] == "--") {
 		// !!row.token, !integration.enabled, ++counter: the operand a name of code (a
 		// password may open with ! too: !Passw0rd)
-		if n := strings.TrimRight(strings.TrimLeft(v, "!+-"), ",;)"); identifierPath(n) {
-			return true
+		if n := strings.TrimRight(strings.TrimLeft(v, "!+-"), ",;)"); identifierPath(strings.TrimPrefix(n, "$")) {
+			return true // $pass = !$pass: a Perl or PHP variable, after its sigil
 		}
 	}
 	for _, kw := range []string{"new ", "await ", "typeof "} {
@@ -464,6 +467,33 @@ func jsExpression(v string) bool {
 		return true // Resolver->findImplPass(PI): a C++ or PHP method through a pointer
 	}
 	return len(v) >= 2 && len(v) <= 4 && v[0] == '-' && isDigits(v[1:]) // yytoken = -1
+}
+
+// pyOperators join the operands of a Python conditional or boolean expression.
+var pyOperators = strings.NewReplacer(" if ", "\x00", " else ", "\x00", " and ", "\x00", " or ", "\x00", " not ", "\x00")
+
+// pyExpression reports a Python conditional or boolean expression whose every operand is a
+// name of code, maybe dotted, a call of one, None, True, False or a number, and one at
+// least a member or a call (Name.Variable if value.istitle() else Keyword.Type,
+// self._in_args and ARGUMENT or SYNTAX). A passphrase of words (salt and pepper) has none.
+func pyExpression(v string) bool {
+	v = strings.TrimRight(v, " \t,;:")
+	ops := pyOperators.Replace(v)
+	if ops == v {
+		return false
+	}
+	code := false // an operand no word of a passphrase is: a member or a call
+	for _, o := range strings.Split(ops, "\x00") {
+		o = strings.TrimPrefix(strings.TrimSpace(o), "not ")
+		if i := strings.IndexByte(o, '('); i > 0 && strings.HasSuffix(o, ")") {
+			o, code = o[:i], true // value.istitle(): a call
+		}
+		if !identifierPath(o) && !isDigits(o) {
+			return false
+		}
+		code = code || strings.IndexByte(o, '.') > 0
+	}
+	return code
 }
 
 // codeName reports a name of code whose digits belong to its words (urlBase64ToUint8Array,
@@ -482,7 +512,9 @@ func codeName(name string) bool {
 
 // codeIdentifierAt reports a run at text[start:] that is a name of code made of words and
 // the digits they hold (urlBase64ToUint8Array, MakeFileBase64Sha256Func) where code names
-// one: called, or after func, function, def, class, type or a comment's opening.
+// one: called or declared (with a blank before the parenthesis or not), a struct's typedef
+// name after its closing brace, or after func, function, def, class, type or a comment's
+// opening.
 func codeIdentifierAt(text string, start int) bool {
 	end := start
 	for end < len(text) && isWordByte(text[end]) && end-start < 128 {
@@ -492,6 +524,12 @@ func codeIdentifierAt(text string, start int) bool {
 		return false
 	}
 	if end < len(text) && text[end] == '(' {
+		return true
+	}
+	// Set apart from its parenthesis (glGetQueryObjecti64v (GLuint id, …), as GNU and GL
+	// headers write declarations) or a struct's typedef name (} xXF86DRIGetDrawableInfoReq;),
+	// a name holds two English words, where a random run's letters seldom make one.
+	if (strings.HasPrefix(text[end:], " (") || strings.HasPrefix(text[end:], ";") && strings.HasSuffix(text[:start], "} ")) && wordPieces(text[start:end]) >= 2 {
 		return true
 	}
 	head := text[max(0, start-10):start]

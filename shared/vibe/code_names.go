@@ -2,6 +2,7 @@ package vibe
 
 import (
 	_ "embed"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -575,4 +576,165 @@ func holdsWord(run string) bool {
 		}
 	}
 	return false
+}
+
+// mangledCxxName reports a C++ symbol as the Itanium ABI mangles it (GCC and Clang on every
+// system but Windows), as linker errors, nm, backtraces, perf and symbol files print it:
+// _Z (__Z on macOS), then a nested name (N), a std:: abbreviation (S), a special name (T, G),
+// an internal-linkage mark (L) or a name's length, and every name inside written as its
+// length then its characters (_ZNSt6vectorIiSaIiEE9push_backERKi holds vector and
+// push_back). A clone's suffix after a dot (.cold, .isra.0) is not looked at. The names of
+// three characters or more are words in snake or camel case (char_traits, _M_setup,
+// _Ios_Openmode) and make a third of the symbol or more; between them lower-case letters
+// are one-letter builtin types (i int, v void, Pc char*) or two-letter operators (pl, ix).
+// A random token opens with _Z once in four thousand, and then a length before a
+// mixed-case run (7rxQLgYs) or a run of lower-case letters no length explains gives it away.
+func mangledCxxName(tok string) bool {
+	tok = strings.TrimPrefix(tok, "_")
+	if i := strings.IndexByte(tok, '.'); i >= 0 {
+		tok = tok[:i]
+	}
+	if len(tok) < 8 || tok[0] != 'Z' || strings.IndexByte("NKSTGLZ0123456789", tok[1]) < 0 || !allWordBytes(tok) {
+		return false
+	}
+	named := make([]bool, len(tok)) // bytes inside a length-prefixed name
+	covered := 0
+	wordy := false // a name holds four lower-case letters with a vowel among them
+	for i := 1; i < len(tok); {
+		if !isDigitByte(tok[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(tok) && isDigitByte(tok[j]) {
+			j++
+		}
+		// The digits may end a name before them (__cxx11 then 12basic_string reads 1112):
+		// the longest tail of the run whose length fits is the prefix. Digits then an
+		// underscore after S, T or n are a back-reference (S2_), a template parameter (T0_)
+		// or a thunk's offset (n16_), no name's length.
+		next := j
+		for k := i; k < j; k++ {
+			n, err := strconv.Atoi(tok[k:j])
+			if err != nil || n == 0 || n > len(tok)-j || !isLetter(tok[j]) && tok[j] != '_' || !allWordBytes(tok[j:j+n]) {
+				continue
+			}
+			if tok[j] == '_' && strings.IndexByte("STn", tok[i-1]) >= 0 {
+				break
+			}
+			if n >= 3 {
+				if !snakeOrCamelName(tok[j : j+n]) {
+					return false
+				}
+				covered += n
+				wordy = wordy || vowelWord(tok[j:j+n])
+			}
+			for e := j + n; j < e; j++ {
+				named[j] = true
+			}
+			next = j
+			break
+		}
+		i = next
+	}
+	if covered*3 < len(tok) || !wordy {
+		return false
+	}
+	other := 0 // lower-case letters between the names that are no builtin type
+	for i := 1; i < len(tok); {
+		if named[i] || !isLowerByte(tok[i]) {
+			i++
+			continue
+		}
+		if strings.IndexByte("kpqru", tok[i]) >= 0 {
+			if other++; other > 1 {
+				return false
+			}
+		}
+		j := i
+		for j < len(tok) && !named[j] && isLowerByte(tok[j]) {
+			j++
+		}
+		if j-i > 2 && strings.Trim(tok[i:j], "vwbcahstijlmxynofdegz") != "" {
+			return false // a run of three or more that are not all builtin types
+		}
+		i = j
+	}
+	return true
+}
+
+// snakeOrCamelName reports a name whose parts between underscores open with a letter and
+// are lower case, upper case, or words in camel case, each a capital then two or more
+// lower-case letters or digits (char_traits, _M_setup, _Ios_Openmode, getName, __cxx11),
+// where a random run changes case every letter or two.
+func snakeOrCamelName(s string) bool {
+	for _, p := range strings.Split(s, "_") {
+		if p == "" {
+			continue
+		}
+		if isDigitByte(p[0]) && !isDigits(p) {
+			return false // _S_construct_aux_2 has a number for a part, no part opens with one
+		}
+		if strings.ToUpper(p) == p || strings.ToLower(p) == p {
+			continue // NPOS, X509, mbstate, t
+		}
+		run := 0 // lower-case letters and digits since the last capital
+		for i := 0; i < len(p); i++ {
+			if !isUpperByte(p[i]) {
+				run++
+				continue
+			}
+			if i > 0 && run < 2 {
+				return false // a lone capital, a run of them, or one after a single letter
+			}
+			run = 0
+		}
+		if run < 2 {
+			return false
+		}
+	}
+	return true
+}
+
+// vowelWord reports a run of four or more lower-case letters in s that holds a vowel.
+func vowelWord(s string) bool {
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && isLowerByte(s[j]) {
+			j++
+		}
+		if j-i >= 4 && strings.ContainsAny(s[i:j], "aeiou") {
+			return true
+		}
+		i = j + 1
+	}
+	return false
+}
+
+// mangledNameAt reports a name found at s[i:] that is part of a mangled C++ symbol
+// (_ZN6parser11token_queue…): the run of letters, digits and underscores around it opens
+// with _Z and mangledCxxName takes it.
+func mangledNameAt(s string, i int) bool {
+	start := i
+	for start > 0 && i-start < 256 && isWordByte(s[start-1]) {
+		start--
+	}
+	if !strings.HasPrefix(s[start:], "_Z") && !strings.HasPrefix(s[start:], "__Z") {
+		return false
+	}
+	end := i
+	for end < len(s) && end-start < 512 && isWordByte(s[end]) {
+		end++
+	}
+	return mangledCxxName(s[start:end])
+}
+
+// allWordBytes reports whether s is made of letters, digits and underscores only.
+func allWordBytes(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isWordByte(s[i]) {
+			return false
+		}
+	}
+	return true
 }

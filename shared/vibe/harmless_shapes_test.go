@@ -191,6 +191,42 @@ func TestHarmlessShapes(t *testing.T) {
 		{"async arrow function", "  const password = async (req) => {"},
 		// Interface Builder actions: a selector's colon, then the attribute's quote.
 		{"storyboard action selector", `    <action selector="showPasswordTapped:" target="Xq2-9b-k1L" id="7Rt-Lm-p0Q"/>`},
+		// A variable named after the member it is stored in: code, no password of words.
+		{"variable named after the password", "        session.password = cached_password"},
+		{"prompted password kept", "    password = prompt_password_twice"},
+		// A credential's word at one end of a longer literal: the next argument is no value
+		// of it.
+		{"userinfo placeholder among arguments", "    >>> Proxy('socks5', 'login:password', 'proxy.local', 1080)"},
+		{"header list in a doctest", `    >>> split_header('token, "some value"')`},
+		// What opens the line after a title or a class named for a credential: a heading's
+		// underline, a decorator.
+		{"module title underlined", "\"\"\"\nmyapp.auth.endpoints.access_token\n~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n\nIssues access tokens.\n\"\"\""},
+		{"decorator after a class named for a token", "class TokenApiMixin:\n    @utils.requires_version('2.41')\n    def create_token(self):"},
+		// A Markdown link to a heading that says how to set a credential up.
+		{"markdown reference to a heading", "[release-credentials]: https://github.com/acme/release-tools#configuring-the-signing-credentials"},
+		{"markdown reference with a blank in its label", "[publish token]: https://docs.example.com/guide#creating-a-publish-token"},
+		// Code highlighted in HTML: a member access the markup cuts after its dot.
+		{"highlighted member call", `<span class="hljs-keyword">let</span> sessionToken = session.<span class="hljs-title function_">issue</span>();`},
+		// A Perl or PHP variable negated: code.
+		{"perl flag toggled", "        $secret = !$secret;"},
+		// A template Python's % operator fills in: the text around what is computed.
+		{"registry key template", "        toolskey = \"VC%0.f0BUILDTOOLS\" % version"},
+		{"sdk key template", "        sdkkey = \"WinSDK%0.f0PATHS\" % version"},
+		// A list of paths, one file's name after another.
+		{"man pages listed", "       man3/key_setsecret.3 man3/key_secretkey_is_set.3 man3/getpass.3"},
+		// A Makefile rule whose prerequisite is the target's own file: names, no value.
+		{"makefile target and its object", "git-credential-keyring: git-credential-keyring.o\n\t$(CC) -o $@ $^ $(LDFLAGS)"},
+		// Segments of a path a call joins: a section and a field, not a key and its value.
+		{"path of a setting", "        config_path('secrets', 'mode'): to_int,"},
+		{"path of a nested setting", "        resolve_path('secret', 'external'): to_bool,"},
+		// The tuple a membership test reads lists names, not a key and its value.
+		{"membership test over field names", "        for field in ('username', 'password', 'otp_code'):"},
+		// Python's conditional and boolean expressions over names: code, not a value.
+		{"python conditional over names", "        token = Name.Builtin if word.isupper() else Name.Other"},
+		{"python boolean over names", "        token = self._in_keyword and KEYWORD or PLAIN"},
+		// The name of what keeps or handles credentials, a class or a module's, not of one.
+		{"credential manager class moved", `    LazyImport("KeyringPasswordMgr", "keyring2", "keyring.backends"),`},
+		{"token handler registered", `register("OAuthTokenHandlerWithRetry", "httplib3", "auth.handlers")`},
 	}
 	for _, tc := range kept {
 		t.Run("kept/"+tc.name, func(t *testing.T) {
@@ -288,6 +324,20 @@ func TestHarmlessShapes(t *testing.T) {
 		{"random word beside a variable's name", `token = "Xk29fQz81LmPq7 to GH_TOKEN"`, "Xk29fQz81LmPq7"},
 		{"word opening with function", "Password = functionality9X", "functionality9X"},
 		{"json-like pair without a blank", `password:"Xk29fQz81LmPq7"`, "Xk29fQz81LmPq7"},
+		{"a token on the line after its title", "Your API token:\n    Xk29fQz81LmPq7RwT3yH\n", "Xk29fQz81LmPq7RwT3yH"},
+		{"a token in a url's fragment", "[deploy-token]: https://ci.example.com/hooks#Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
+		{"a token before a tag", "<p>token = Xk29fQz81LmPq7Rw.<br>", "Xk29fQz81LmPq7Rw"},
+		{"a password opening with an exclamation mark", "    $pass = !Passw0rd9;", "!Passw0rd9"},
+		{"a token literal with a percent sign", `        api_key = "Xk29%fQz81LmPq7RwT3yH"`, "Xk29%fQz81LmPq7RwT3yH"},
+		{"a token after a key file's path", "  certs/api.key Xk29fQz81LmPq7RwT3yH", "Xk29fQz81LmPq7RwT3yH"},
+		{"a token after a name like a makefile target", "api-token: Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
+		{"a generated segment of a joined path", "    p = os.path.join('token', 'Xk29fQz81LmPq7Rw')", "Xk29fQz81LmPq7Rw"},
+		{"a password beside its name in a tuple", "    form = [('username', 'admin'), ('password', 'Zx8kq2pLm9!')]", "Zx8kq2pLm9!"},
+		{"a password as a whole literal argument", "define('DB_PASSWORD', 'Zx8kq2pLm9!');", "Zx8kq2pLm9!"},
+		{"a token literal in a python conditional", `        token = "Xk29fQz81LmPq7Rw" if debug else live_token`, "Xk29fQz81LmPq7Rw"},
+		{"a password of words with an underscore", "    password = hunter_two", "hunter_two"},
+		{"a manager's own password", `password_manager_password = "Xk29fQz81LmPq7"`, "Xk29fQz81LmPq7"},
+		{"a token under a secrets manager's name", "SECRETS_MANAGER_TOKEN=Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
 	}
 	for _, tc := range masked {
 		t.Run("masked/"+tc.name, func(t *testing.T) {

@@ -53,10 +53,10 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if docCommentTag(chunk, nameStart, nameEnd) || restFieldName(chunk, nameStart, nameEnd) || docListedValue(chunk, nameStart, nameEnd) || literalListMember(chunk, nameStart, nameEnd) {
 				continue // * @NL80211_CMD_SET_KEY: Set key attributes …: a documented constant
 			}
-			if harmlessNameShape(chunk, nameStart, nameEnd) {
+			if harmlessNameShape(chunk, nameStart, nameEnd) || mangledNameAt(chunk, nameStart) {
 				continue // protobuf_key:"bytes,1,opt,name=key", io.jsonwebtoken:jjwt-api:0.11.2
 			}
-			if qualifiedConstant(name) || pathSegmentName(chunk, nameStart, nameEnd) || recordFieldName(chunk, nameStart, nameEnd) || quotedPackageName(chunk, nameStart, nameEnd) || memberAccess(chunk, nameStart, nameEnd) || ternaryBranch(chunk, nameStart, nameEnd) {
+			if qualifiedConstant(name) || pathSegmentName(chunk, nameStart, nameEnd) || listedFileName(chunk, nameStart, nameEnd) || recordFieldName(chunk, nameStart, nameEnd) || quotedPackageName(chunk, nameStart, nameEnd) || memberAccess(chunk, nameStart, nameEnd) || ternaryBranch(chunk, nameStart, nameEnd) {
 				continue // token.XOR: "…", {"go/token", "…"}, groupname:password:GID: no key's name
 			}
 			if vs, ve, ok := byteListValue(chunk, nameEnd); ok && (nameHasSecretWord(name) || keyLikeName(name) || credentialLikeName(name)) && !metadataName(name) && !digestName(name) && !strings.HasSuffix(strings.ToLower(name), "keys") {
@@ -83,7 +83,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				if ws, we, w := wrappedLiteral(chunk, vs, ve); ok && w {
 					vs, ve = ws, we // jwtKey := []byte("…")
 				}
-				if ok && keyedValue(name, chunk[vs:ve]) && !(!quotedAt(chunk, vs) && codeValue(chunk, vs, ve)) && !wordsNoSecret(chunk, vs, ve, name, quotedAt(chunk, vs)) && !pyValueNoSecret(chunk, nameStart, nameEnd, vs, ve, name) {
+				if ok && keyedValue(name, chunk[vs:ve]) && !(!quotedAt(chunk, vs) && codeValue(chunk, vs, ve)) && !wordsNoSecret(chunk, vs, ve, name, quotedAt(chunk, vs)) && !pyValueNoSecret(chunk, nameStart, nameEnd, vs, ve, name) && !(quotedAt(chunk, vs) && formatTemplate(chunk, vs, ve)) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
 				} else if ok && f.view != "" {
 					// Escapes in the value (\u0026, a quote escaped inside it): judge the value
@@ -129,8 +129,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				continue // credential: "TokenCredential", TOKEN_TYPE = 'Bearer': what code writes instead
 			}
 			if !ok && (len(nameParts(name)) == 1 || name == strings.ToUpper(name) || setterName(name) || builderCall(chunk, nameStart, name) || quotedFirstArgument(chunk, nameStart, nameEnd)) &&
-				(nameStart == 0 || chunk[nameStart-1] != '$') && !inList(chunk, nameStart) {
-				// Not in a list: ["password", "email"] names two fields.
+				(nameStart == 0 || chunk[nameStart-1] != '$') && !inList(chunk, nameStart) && !literalPart(chunk, nameStart, nameEnd) {
+				// Not in a list: ["password", "email"] names two fields; nor one end of a
+				// literal: Url('http', 'username:password', 'host.com'), 'token, "x"'.
 				// Not after a variable: new PDO($dsn, 'app', …) passes $dsn, then the user.
 				vs, ve, ok = literalArgument(chunk, nameEnd)
 				if lv, le, multi, lok := setterLastArgument(chunk, nameEnd); multi && setterName(name) {
@@ -196,6 +197,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			literal := quoted || query || def || configLiteral(chunk, nameStart, nameEnd, vs, ve) && !callLike.MatchString(chunk[vs:ve]) || usersEntry
 			if kubectlResult(chunk, ve) {
 				continue // secret "app-tls" created: a resource's name
+			}
+			if quoted && formatTemplate(chunk, vs, ve) {
+				continue // toolskey = "VS%0.f0COMNTOOLS" % version: a template Python fills in
 			}
 			if shellValue(chunk, vs, ve) {
 				continue // LOGINPASS=`head -n1`, KEY="$HOME/.ssh/$name": computed when the line runs
@@ -315,8 +319,18 @@ func beforeQuotedName(s string, nameStart, nameEnd int) byte {
 	return s[j-1]
 }
 
+// literalPart reports a name that a quote closes or opens on one side only: a piece of a
+// longer literal ('username:password', 'token, "quoted value"'), whose next literal is no
+// value of it.
+func literalPart(s string, nameStart, nameEnd int) bool {
+	before := nameStart > 0 && (s[nameStart-1] == '"' || s[nameStart-1] == '\'')
+	after := nameEnd < len(s) && (s[nameEnd] == '"' || s[nameEnd] == '\'')
+	return before != after && nameStart > 0 && s[nameStart-1] != ' ' && s[nameStart-1] != '\t' && s[nameStart-1] != '\\'
+}
+
 // inList reports a quoted name inside a list or set literal: the nearest bracket left open
-// before it on its line is [ or {.
+// before it on its line is [ or {, or the ( of a tuple a membership test reads (for param in
+// ('grant_type', 'password', 'scope'), if x not in ("token", "id_token")).
 func inList(s string, nameStart int) bool {
 	if nameStart < 1 || s[nameStart-1] != '"' && s[nameStart-1] != '\'' {
 		return false
@@ -328,7 +342,7 @@ func inList(s string, nameStart int) bool {
 			depth++
 		case '(', '[', '{':
 			if depth == 0 {
-				return s[j] == '[' || s[j] == '{'
+				return s[j] == '[' || s[j] == '{' || strings.HasSuffix(strings.TrimRight(s[max(0, j-4):j], " \t"), " in")
 			}
 			depth--
 		}
@@ -439,7 +453,9 @@ func generatedValue(v string, keyName bool) bool {
 }
 
 // nextLineValue takes a credential alone on the line after a name that ends its line
-// ("Your API key:\nsk-…", "private access key\nZXC2…").
+// ("Your API key:\nsk-…", "private access key\nZXC2…"); not a heading's underline, nor a
+// call or a decorator opening the body of a class named for a secret (class SecretApi:\n
+// @utils.minimum_version('1.25')).
 func nextLineValue(s string, i int) (int, int, bool) {
 	j := i
 	for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == ':') && j-i < 4 {
@@ -459,7 +475,24 @@ func nextLineValue(s string, i int) (int, int, bool) {
 	if k < len(s) && s[k] != '\n' && s[k] != '\r' {
 		return 0, 0, false // more on the line: prose, not a value
 	}
-	return j, k, k > j && !nextKeyLine(s[j:k]) && credentialValue(s[j:k])
+	return j, k, k > j && !nextKeyLine(s[j:k]) && !repeatedByte(s[j:k]) && !callLike.MatchString(strings.TrimPrefix(s[j:k], "@")) && credentialValue(s[j:k])
+}
+
+// formatTemplate reports a quoted value holding a % directive that Python's % operator
+// fills in right after its closing quote ("VS%0.f0COMNTOOLS" % version, "--password=%s" %
+// pw): the text around what is computed, no secret.
+func formatTemplate(s string, vs, ve int) bool {
+	if ve >= len(s) || strings.IndexByte(s[vs:ve], '%') < 0 {
+		return false
+	}
+	j := skipBlanks(s, ve+1, 2)
+	return j > ve+1 && j+1 < len(s) && s[j] == '%' && (s[j+1] == ' ' || s[j+1] == '\t')
+}
+
+// repeatedByte reports a run of one character (~~~~, =====): a heading's underline or a rule,
+// under a title that names a credential.
+func repeatedByte(v string) bool {
+	return v != "" && strings.Trim(v, v[:1]) == ""
 }
 
 // nextKeyLine reports a next line that opens another entry rather than holding a value: a

@@ -1,6 +1,9 @@
 package vibe
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // What a name or a literal says that the keyword rule reads as a credential's and is none:
 // an argument handed on, a qualified constant, a path's last segment, a field of a record's
@@ -12,7 +15,8 @@ import "strings"
 // deriveSecret(s.hash, s.secret, "derived", nil), check.error(e, MissingLitKey, "missing key
 // in map literal")) or a literal in a list of them (exec.Command("git", "credential",
 // "fill")), or the call reads or drops a setting by its name (config.delete('_token',
-// 'user')): the literal is the next argument, and a word or a message there is no secret.
+// 'user')) or joins a path's segments (os.path.join('secrets', 'db')): the literal is the
+// next argument, and a word or a message there is no secret.
 // A generated value or a weak password with digits (hunter2) stays one.
 func argumentLiteralWord(s string, nameStart, nameEnd int, v string) bool {
 	word := identifierWords(v) || strings.Count(v, " ") >= 1 && proseWords(v)
@@ -40,7 +44,10 @@ func argumentLiteralWord(s string, nameStart, nameEnd int, v string) bool {
 	}
 	switch before {
 	case '(':
-		return dropVerbs[firstNamePart(callNameBefore(s, j-1))] // config.delete('_token', 'user')
+		// config.delete('_token', 'user'); os.path.join('secrets', 'db'),
+		// service_path('secrets', 'mode'): segments of a path, no key and its value.
+		call := callNameBefore(s, j-1)
+		return dropVerbs[firstNamePart(call)] || slices.ContainsFunc(nameParts(call), func(p string) bool { return p == "path" || p == "join" })
 	case ',':
 		// One literal of a list of them (exec.Command("git", "credential", "fill")), not a
 		// key after an object (setattr(cfg, 'secret', 'x')) nor a password's name.
@@ -163,6 +170,28 @@ func pathSegmentName(s string, nameStart, nameEnd int) bool {
 	}
 	open := strings.LastIndexAny(s[max(0, nameStart-120):nameStart], "\"'\n")
 	return open >= 0 && s[max(0, nameStart-120)+open] == s[nameEnd]
+}
+
+// listedFileName reports a name that is a file's in a list of paths (man3/key_gendes.3
+// man3/key_setsecret.3, src/token.c lib/auth.o): after a directory, with an extension, and
+// the next word another path, not a key's name before its value.
+func listedFileName(s string, nameStart, nameEnd int) bool {
+	if nameStart < 2 || s[nameStart-1] != '/' || !isWordByte(s[nameStart-2]) {
+		return false
+	}
+	dot := strings.LastIndexByte(s[nameStart:nameEnd], '.')
+	if dot <= 0 || nameEnd-(nameStart+dot) < 2 || nameEnd-(nameStart+dot) > 5 || !allWordBytes(s[nameStart+dot+1:nameEnd]) {
+		return false
+	}
+	j := skipBlanks(s, nameEnd, 8)
+	if j == nameEnd || j >= len(s) {
+		return false
+	}
+	k := j
+	for k < len(s) && s[k] != ' ' && s[k] != '\t' && s[k] != '\n' {
+		k++
+	}
+	return strings.IndexByte(s[j:k], '/') > 0
 }
 
 // quotedPackageName reports a name that is the last part of a package's name quoted whole
@@ -597,7 +626,7 @@ func connectionStringCode(m string) bool {
 	v = strings.TrimRight(v, ",);:")
 	after = strings.TrimRight(after, " \t.,")
 	spaced := eq > 0 && (m[eq-1] == ' ' || m[eq-1] == '\t') || eq+1 < len(m) && (m[eq+1] == ' ' || m[eq+1] == '\t')
-	if spaced && identifierPath(v) && (metaWords[v] || oneOfFold(v, "await", "yield", "new", "typeof", "function", "async", "lambda") || ownName(m[:eq], v) || after == "?") {
+	if spaced && identifierPath(v) && (metaWords[v] || oneOfFold(v, "await", "yield", "new", "typeof", "function", "async", "lambda") || ownName(m[:eq], v) || namedAfter(m[:eq], v) || after == "?") {
 		return false // password = value, password = await …, self.pwd = pwd, password = prompt ? …: a statement of code
 	}
 	return !(metaWords[v] && functionWords[after])
@@ -611,6 +640,18 @@ func ownName(name, v string) bool {
 		return name[i+1:] == v
 	}
 	return false
+}
+
+// namedAfter reports a value that is a variable of snake case named after what it is
+// assigned to: one of its parts is the name's last word (password = url_user_password,
+// userdata.password = password_ptr). A password of words (open_sesame) holds none.
+func namedAfter(name, v string) bool {
+	name = strings.TrimSpace(name)
+	if i := strings.LastIndexAny(name, ". \t"); i >= 0 {
+		name = name[i+1:]
+	}
+	parts := strings.Split(v, "_")
+	return len(parts) >= 2 && name != "" && slices.ContainsFunc(parts, func(p string) bool { return strings.EqualFold(p, name) })
 }
 
 // qualifiedName reports a value that is a name of code qualified by its package or type

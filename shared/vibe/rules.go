@@ -262,7 +262,9 @@ var extraRules = append([]extraRule{
 		keywords: []string{"://"},
 		// A local database's default, the password its account's own name
 		// (postgres://postgres:postgres@localhost, root:root@127.0.0.1), is no secret.
-		matchCheck: func(m string) bool { return !localDefaultCredentials(m) },
+		matchCheck: func(m string) bool {
+			return !localDefaultCredentials(m) && !cvsAccessMethod(m) && !optionalUserinfo(m)
+		},
 	},
 	{
 		// scheme://token@host where the user part is itself a credential.
@@ -564,8 +566,8 @@ func headerCredential(v string) bool {
 func queryCredential(m string) bool {
 	eq := strings.IndexByte(m, '=')
 	name, v := strings.ToLower(m[1:eq]), m[eq+1:]
-	if comparedQueryName(v) {
-		return false
+	if comparedQueryName(v) || metaWords[strings.ToLower(v)] {
+		return false // ?key=value, ;token=string: a parameter's syntax written out
 	}
 	if strings.Contains(name, "page") || strings.Contains(name, "continuation") || strings.Contains(name, "next") {
 		return false
@@ -633,8 +635,52 @@ func noSecretFlag(match string) bool {
 	return true
 }
 
+// optionalUserinfo reports a usage line's optional user and password, in brackets and named
+// by words (scheme://[user:passwd@]host, postgres://[user[:password]@]host): the syntax of
+// a URL, no credentials. A generated password in brackets is still one.
+func optionalUserinfo(m string) bool {
+	rest, ok := strings.CutPrefix(m, "://[")
+	if !ok {
+		return false
+	}
+	info, _, _ := strings.Cut(rest, "@")
+	_, pw, _ := strings.Cut(info, ":")
+	return isLetters(strings.Trim(pw, "[]"))
+}
+
+// sameStemFile reports a value that is a file named as the name is, with an extension of its
+// own: a Makefile rule's prerequisite (git-credential-store: git-credential-store.o,
+// token-helper.exe : token-helper.c).
+func sameStemFile(name, v string) bool {
+	stem := func(s string) string {
+		if i := strings.LastIndexByte(s, '.'); i > 0 && len(s)-i <= 5 {
+			return s[:i]
+		}
+		return s
+	}
+	vs := stem(v)
+	return vs != v && len(vs) >= 4 && vs == stem(name)
+}
+
+// cvsAccessMethod reports a URL whose userinfo is a CVSROOT's access method and a user
+// without a password (cvs://:pserver:anoncvs@host:/cvs/src): the method's colons are no
+// user and password; one more colon after the user still gives a password
+// (:pserver:user:x@host).
+func cvsAccessMethod(m string) bool {
+	rest, ok := strings.CutPrefix(m, "://:")
+	if !ok {
+		return false
+	}
+	method, rest, ok := strings.Cut(rest, ":")
+	if !ok || !oneOfFold(method, "pserver", "ext", "extssh", "gserver", "kserver", "server", "sspi", "fork", "local") {
+		return false
+	}
+	user, _, _ := strings.Cut(rest, "@")
+	return !strings.Contains(user, ":")
+}
+
 // flagProse are the words that follow a flag named in a sentence ("the -Username and
-// -Password parameters").
+// -Password parameters", "--username and --password options").
 var flagProse = map[string]bool{"via": true, "with": true, "flag": true, "option": true, "argument": true,
 	"flags": true, "options": true, "arguments": true, "parameters": true, "values": true, "switch": true, "switches": true,
 	"instead": true, "is": true, "to": true, "or": true, "and": true, "the": true, "when": true, "if": true,
@@ -741,7 +787,7 @@ func isUpperByte(c byte) bool { return c >= 'A' && c <= 'Z' }
 // value is a literal; an unquoted one may be code (token := getToken()).
 func keepKeyword(name, value string, quoted bool) bool {
 	v := strings.TrimSpace(value)
-	if v == "" || placeholderValue(v) && !leetPassword(name, v) || placeholderValue(strings.TrimLeft(strings.TrimRight(v, "!?):,;]"), "&*")) && !leetPassword(name, v) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || echoedName(name, v) || lookupKeyName(name, v) || roleKeyConstant(name, v) || harmlessValue(name, v) || betweenLiterals(value) || envVarNameValue(name, v) {
+	if v == "" || placeholderValue(v) && !leetPassword(name, v) || placeholderValue(strings.TrimLeft(strings.TrimRight(v, "!?):,;]"), "&*")) && !leetPassword(name, v) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || echoedName(name, v) || lookupKeyName(name, v) || roleKeyConstant(name, v) || harmlessValue(name, v) || betweenLiterals(value) || envVarNameValue(name, v) || sameStemFile(name, v) {
 		return false // String!, Int? : GraphQL, Kotlin and Swift types
 	}
 
@@ -915,6 +961,7 @@ func nameHasSecretWord(name string) bool {
 	parts := nameParts(name)
 	found := envKeyName(name, parts)
 	owned := ownedSecret(parts) // where the credential's words start, or -1
+	lastSecret, keeper := -1, -1
 	for i, p := range parts {
 		if notSecretWords[p] && !(owned > 0 && ownerWords[p] && i < owned) || i == len(parts)-1 && i > 0 && (algorithmWords[p] || p == "time" || p == "timestamp" || p == "realm" || p == "namespace") || gluedAbout(p) {
 			// last_pass_time: when something happened to it; one_time_password is one;
@@ -923,9 +970,13 @@ func nameHasSecretWord(name string) bool {
 		}
 		if secretWords[p] || i > 0 && secretPairs[[2]string{parts[i-1], p}] || glued(p) && !capitalizedPassWord(name, p) || p == "pat" && len(parts) > 1 {
 			found = true
+			lastSecret = i
+		}
+		if i > 0 && keeperWords[p] {
+			keeper = i
 		}
 	}
-	return found
+	return found && (keeper < 0 || keeper < lastSecret)
 }
 
 // gluedAbout reports a part that glues a credential's word to one that says what about it
@@ -939,6 +990,12 @@ func gluedAbout(p string) bool {
 	}
 	return false
 }
+
+// keeperWords, after a name's last credential word, make it the name of what keeps or
+// handles credentials, not of one: HTTPPasswordMgr, HTTPPasswordMgrWithDefaultRealm,
+// password_manager, TokenHandler. Before one they say whose it is (SECRETS_MANAGER_TOKEN is
+// a token).
+var keeperWords = map[string]bool{"mgr": true, "manager": true, "handler": true}
 
 // ownerWords are words notSecretWords holds that, before a credential's word, say whose it
 // is rather than what about it: CertFilePassword (a certificate file's password, where

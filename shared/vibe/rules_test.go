@@ -249,6 +249,7 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"aws ecr get-login-password | docker login --username AWS --password-stdin 123456789012.dkr.ecr.eu-west-1.amazonaws.com",
 		"app --token-file token --password-env DB_PASS",
 		"WARNING! Using --password via the CLI is insecure. Use --password-stdin.",
+		"Pass the --user and --token flags rather than a URL holding both.",
 		"dotnet build /p:Configuration=Release /p:Version=1.2.0 && zip -r out.zip bin/",
 		"org.gradle.jvmargs=-Xmx2g\nsigning.keyId=24875D73\nsigning.secretKeyRingFile=keyring.gpg",
 		"      + password = (sensitive value)\n      + id       = (known after apply)",

@@ -173,7 +173,7 @@ func harmlessRun(text string, start, end int) bool {
 	return inPublicKey(text, start) || inEncodedMedia(text, start) || idHeaderValue(text, start) || idLabelValue(text, start) ||
 		cspNonce(text, start) || elidedJWT(text[start:end]) || strings.HasPrefix(text[end:], "…") && elidedJWT(text[start:end]+"…") ||
 		publicPEMBase64(text[start:end]) || subjectPublicKeyBase64(text[start:end]) || jwkPublicMember(text, start, end) || fingerprintMember(text, start) || imageHostRun(text, start) ||
-		codeIdentifierAt(text, start)
+		codeIdentifierAt(text, start) || mangledCxxName(text[start:end])
 }
 
 // mediaSignatures are the base64 forms of the first bytes of images, fonts, documents, audio,
@@ -521,8 +521,9 @@ func memberName(text string, end int) bool {
 }
 
 // plainURL reports a value that is a URL without credentials in it (no user part, query,
-// fragment or generated path segment): where a secret is used or kept, as in git's
-// [credential "https://github.com"] sections, not the secret.
+// generated path segment, nor fragment but a heading's anchor of words): where a secret is
+// used or kept, as in git's [credential "https://github.com"] sections or a Markdown link to
+// how to set one up, not the secret.
 func plainURL(v string) bool {
 	v = strings.Trim(v, `"'`)
 	i := strings.Index(v, "://")
@@ -530,6 +531,9 @@ func plainURL(v string) bool {
 		return false
 	}
 	rest := v[i+3:]
+	if h := strings.IndexByte(rest, '#'); h >= 0 && wordParts(rest[h+1:], 2) {
+		rest = rest[:h] // #setting-up-credentials: a heading's anchor, words, never a token
+	}
 	if strings.ContainsAny(rest, "@?#&= \t") {
 		return false
 	}

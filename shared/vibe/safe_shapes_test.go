@@ -95,6 +95,23 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"graphql global ids", `{"data":{"viewer":{"id":"VXNlcjoxMjM0NTY3ODkw","repositories":{"edges":[{"node":{"id":"UmVwb3NpdG9yeToxMjM0NTY3ODk=","name":"app"}}]}}}}` + "\n" + `"installation":{"node_id":"MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMTIzNDU2Nzg="}`},
 		{"a secret's name after a secret manager's flag", "gcloud secrets versions access latest --secret=db-password\nhelm install db bitnami/postgresql --set auth.existingSecret=db-credentials"},
 		{"git credential sections", "[credential \"https://github.com\"]\n\thelper = !gh auth git-credential\n[credential \"https://gist.github.com\"]"},
+		// A CVSROOT's access method and its user, no password (a project's history in its
+		// copyright file or README).
+		{"cvs pserver root", "  cvs -d cvs://:pserver:guest@cvs.example.org:/cvsroot/tools checkout tools"},
+		// C declarations: a function set apart from its parenthesis, a struct's typedef name.
+		{"gl prototype with a blank before its parameters", "GLAPI void APIENTRY glGetPerfQueryObjecti64v (GLuint id, GLenum pname, GLint64 *params);"},
+		{"typedef name after a struct's brace", "typedef struct {\n    CARD8 reqType;\n} xDRI3GetDrawableInfo64Req;"},
+		// An XML signature's digest of what it signs: a hash, public.
+		{"xml signature digest", "      <ds:DigestValue>q8Zk3vR1Lm9Tx2Wb7Yp4Hn6Jc0E=</ds:DigestValue>"},
+		// A parameter's syntax written out: the word value where the value goes.
+		{"media type parameter written out", "const type = new MIMEType('application/json;key=value');"},
+		// A usage line's optional user and password, named by words.
+		{"optional userinfo in a usage line", "  --proxy URL   a proxy as scheme://[user:passwd@]host[:port]"},
+		// C++ symbols as the Itanium ABI mangles them, in a linker error, a symbol file and
+		// nm's output: names written as their length then their letters.
+		{"mangled symbols in a linker error", "/usr/bin/ld: parser.o: in function `main':\nparser.cpp:(.text+0x4a): undefined reference to `_ZN6parser11token_queue12consume_nextERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE'"},
+		{"mangled symbols in a symbol file", "FUNC:_ZNSt8ios_base4InitC1Ev@@GLIBCXX_3.4\nFUNC:_ZNKSt7codecvtIwc11__mbstate_tE9do_lengthERS0_PKcS4_m@@GLIBCXX_3.4"},
+		{"mangled operator in nm output", "0000000000002b30 W _ZNSt13unordered_mapIiSt6vectorIdSaIdEESt4hashIiESt8equal_toIiESaISt4pairIKiS2_EEEixERS8_"},
 	}
 	for _, tc := range kept {
 		t.Run(tc.name, func(t *testing.T) {
@@ -209,6 +226,14 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a secret after a secret flag", "gcloud secrets create app --secret=Zx8kq2pLm9Qm --data-file=-", "Zx8kq2pLm9Qm"},
 		{"a generated value of words and digits after a flag", "deploy --token=api-token-3f9c2b1a7d4b", "api-token-3f9c2b1a7d4b"},
 		{"pgpass file", "$ cat ~/.pgpass\nlocalhost:5432:*:postgres:s3cr3tPa55\n*:*:*:replicator:Rep1icaPa55", "s3cr3tPa55"},
+		{"a random run before a parenthesis", "token (Xk29fQz81LmPq7RwT3yH) expires soon", "Xk29fQz81LmPq7RwT3yH"},
+		{"a random run after a closing brace", "} Xk29fQz81LmPq7RwT3yH;", "Xk29fQz81LmPq7RwT3yH"},
+		{"a client secret in an xml element", "<ClientSecret>Rk7Lq2Zx9Mv4Tb1Wn8Yc3Hp6Jd5Ea0Fs2Gu7Iv9Ko4Q=</ClientSecret>", "Rk7Lq2Zx9Mv4Tb1Wn8Yc3Hp6Jd5Ea0Fs2Gu7Iv9Ko4Q="},
+		{"a generated value of a media type parameter", "const type = new MIMEType('application/json;key=Xk29fQz81LmPq7RwT3yH');", "Xk29fQz81LmPq7RwT3yH"},
+		{"a generated password in brackets", "  proxy = http://[deploy:Zx8kq2pLm9@]proxy.local", "Zx8kq2pLm9"},
+		{"a password in a cvs pserver root", "  cvs -d cvs://:pserver:guest:Zx8kq2pLm9@cvs.example.org:/cvsroot/tools checkout tools", "Zx8kq2pLm9"},
+		{"a url-safe token that opens like a mangled symbol", "SESSION=_ZN7kQx2mB9pzR4vL8wT3yH6jPq1Zr5TsXk9", "_ZN7kQx2mB9pzR4vL8wT3yH6jPq1Zr5TsXk9"},
+		{"a random run after a mangled symbol's prefix", "undefined reference to `_ZN7kQx2mB9pzR4vL8wT3yH6jPq1Zr5TsXk9'", "_ZN7kQx2mB9pzR4vL8wT3yH6jPq1Zr5TsXk9"},
 	}
 	for _, tc := range caught {
 		t.Run(tc.name, func(t *testing.T) {

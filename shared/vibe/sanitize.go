@@ -368,9 +368,10 @@ func findPercentEncodedSecrets(text string, f *findings) {
 }
 
 // afterDigestPrefix reports whether the token at start follows a digest label (go.sum's h1:,
-// sha256:, sha512:): a content hash, not a secret.
+// sha256:, sha512:) or opens an XML signature's digest element (<DigestValue>,
+// <ds:DigestValue>): a content hash, not a secret.
 func afterDigestPrefix(text string, start int) bool {
-	for _, p := range []string{"h1:", "sha256:", "sha512:", "sha384:", "sha1:", "sha-256=:", "sha-512=:", "sha-384=:", "sha-256=", "sha-512="} {
+	for _, p := range []string{"h1:", "sha256:", "sha512:", "sha384:", "sha1:", "sha-256=:", "sha-512=:", "sha-384=:", "sha-256=", "sha-512=", "DigestValue>"} {
 		if start >= len(p) && strings.EqualFold(text[start-len(p):start], p) {
 			return true
 		}

@@ -129,7 +129,8 @@ func literalChains(text string) [][]piece {
 		for p.end-p.start >= 2 && text[p.end-2] == '\\' && (text[p.end-1] == 'n' || text[p.end-1] == 'r') {
 			p.end -= 2
 		}
-		if lastEnd < 0 || !joiner(text[lastEnd:i]) || namedEntry(text[p.start:p.end]) {
+		if lastEnd < 0 || !joiner(text[lastEnd:i]) || namedEntry(text[p.start:p.end]) ||
+			strings.IndexByte(text[lastEnd:i], ',') >= 0 && (listedName(text[p.start:p.end]) || len(r.cur) > 0 && listedName(text[r.cur[len(r.cur)-1].start:r.cur[len(r.cur)-1].end])) {
 			r.flush()
 		}
 		r.add(p)
@@ -149,6 +150,46 @@ func namedEntry(lit string) bool {
 		i++
 	}
 	return i > 0 && i < len(lit) && lit[i] == '=' && !isDigitByte(lit[0])
+}
+
+// listedName reports a literal that is a name of code, one item of a list written one a line
+// ('private_find',\n'private_findlast', 'KEY-FUNCTION', 'evstr'): a letter or underscore
+// first, then letters, digits, _ - . only, in one case, and without digits unless a
+// separator splits it into words. A key or token wrapped over a list's lines is base64
+// (both cases) or hex and base32 (digits, no separator).
+func listedName(p string) bool {
+	if p == "" || !isLetter(p[0]) && p[0] != '_' {
+		return false
+	}
+	lower, upper, digit, sep := false, false, false, false
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case isLowerByte(c):
+			lower = true
+		case isUpperByte(c):
+			upper = true
+		case isDigitByte(c):
+			digit = true
+		case c == '_' || c == '-' || c == '.':
+			sep = true
+		default:
+			return false
+		}
+	}
+	return !(lower && upper) && (!digit || sep)
+}
+
+// codeListItem reports a line's token text[ls:le] that a comma ends with no quote between:
+// an argument, a name imported or a member listed one a line (numbers.dmp1,
+// _Ed25519PrivateKey,), when it is a name of code, maybe dotted, whose letters and digits
+// run three characters long on average. A key wrapped over lines changes case or class
+// every character or two, and is quoted where a list holds it.
+func codeListItem(text string, ls, le int) bool {
+	if le >= len(text) || text[le] != ',' {
+		return false
+	}
+	tok := strings.TrimLeft(text[ls:le], "_")
+	return identifierPath(tok) || codeName(tok)
 }
 
 // hashKey reports a quoted literal whose closing quote at end a fat comma follows
@@ -236,6 +277,7 @@ func tokenLineRuns(text string) [][]piece {
 		}
 		ok = ok && !nextKeyLine(text[ls:le])    // API_KEY= left blank: an entry, not padding
 		ok = ok && !identifierLine(text[ls:le]) // TOKEN_DUPLICATE, TokenGroups: an enum's next constant
+		ok = ok && !codeListItem(text, ls, le)  // numbers.p,\n numbers.q,: arguments or imports one a line
 		if ok {
 			r.add(piece{ls, le})
 		} else {

@@ -30,6 +30,9 @@ func TestSanitizeSplitSecrets(t *testing.T) {
 		{"wrapped in a JSON string", `{"out": "token: ` + tok[:25] + `\n` + tok[25:] + `"}`, []string{tok[:25], tok[25:]}},
 		{"continued in a quoted string", "  password: \"Zx8cV7bN6m\\\n    Q5wE4rT3yU\"", []string{"Zx8cV7bN6m", "Q5wE4rT3yU"}},
 		{"literals on the lines after the name", "password = (\n    \"Zx8cV7bN6m\"\n    \"Q5wE4rT3yU\"\n)", []string{"Zx8cV7bN6m", "Q5wE4rT3yU"}},
+		{"a base32 secret listed a piece a line", "TOTP_SECRET = [\n    'Q7ZK3R8DPWN2X4HV',\n    'BQY5MGCS7L1A9T6E',\n]", []string{"Q7ZK3R8DPWN2X4HV", "BQY5MGCS7L1A9T6E"}},
+		{"a key wrapped a piece a line with commas", "private_key = (\n    Zx8cV7bN6mQ5wE4rT3yU9oPa,\n    Q7mB2pzR4vL8wT3yH6jPq1Zr,\n)", []string{"Zx8cV7bN6mQ5wE4rT3yU9oPa", "Q7mB2pzR4vL8wT3yH6jPq1Zr"}},
+		{"a password listed a piece a line", "password = [\n    'Zx8cV7bN6m',\n    'Q5wE4rT3yU',\n]", []string{"Zx8cV7bN6m", "Q5wE4rT3yU"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,6 +61,11 @@ func TestSanitizeKnownSafeShapes(t *testing.T) {
 		"model HuggingFaceTB/SmolLM3-3B, claude-3-5-sonnet-20241022, meta-llama/Llama-3.1-8B-Instruct, gpt-4o-2024-08-06",
 		// Identifiers and formats taken for secrets before.
 		"self.token_summary = summarize(tokens)", "see lib/phoenix/token.ex:48", "date -u +%Y-%m-%dT%H:%M:%SZ",
+		// Names imported or arguments passed one a line: no key wrapped over lines.
+		"from app.backends.sodium import (\n    _Curve448PrivateKey,\n    _Curve448PublicKey,\n)\n",
+		"        dsa._check_private_key_values(\n            values.p,\n            values.q,\n            values.g,\n            values.x,\n        )\n",
+		// A language's keywords one a line: names, never the pieces of one value.
+		"KEYWORDS = [\n    'KEEP-ALIVE',\n    'KEEP-FOCUS',\n    'KEY',\n    'KEY-CODE',\n    'KEY-FUNC',\n    'KEY-FUNCTION',\n    'KEY-LABEL',\n    'KEYCODE',\n    'KEYFUNC',\n    'KEYFUNCTION',\n    'KEYLABEL',\n    'KEYS',\n    'LABEL',\n    'LABEL-BGCOLOR',\n    'LABEL-DCOLOR',\n    'LABEL-FGCOLOR',\n]\n",
 		"password: ${DB_PASSWORD}", "api_key: <your-key>", "token: xxx", "SECRET=changeme",
 		`<img src="` + img + `">`,
 		"background: url(" + img + ")",
