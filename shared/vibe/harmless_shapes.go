@@ -320,7 +320,31 @@ func digitCutParts(parts []string) []string {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v)
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v)
+}
+
+// alphabetRun reports an encoding's alphabet written out (ABC…XYZabc…xyz0123456789+/=, as
+// base64, base58 and base62 coders keep it): no character twice, nine in ten followed by
+// the next byte in order, and the runs reaching Z, z and 9. A generated secret has
+// next-in-order neighbours about once in sixty; a placeholder typed as a run repeats a part
+// or stops short (abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890ab).
+func alphabetRun(v string) bool {
+	v = strings.Trim(strings.TrimSpace(v), "\"'`")
+	if len(v) < 32 || len(v) > 100 {
+		return false
+	}
+	var seen [256]bool
+	next := 0
+	for i := 0; i < len(v); i++ {
+		if seen[v[i]] {
+			return false
+		}
+		seen[v[i]] = true
+		if i > 0 && v[i] == v[i-1]+1 {
+			next++
+		}
+	}
+	return seen['Z'] && seen['z'] && seen['9'] && next*10 >= (len(v)-1)*9
 }
 
 // publicAPIEntry reports the value side of a line of a .NET PublicAPI.Shipped.txt or

@@ -370,3 +370,24 @@ func TestFieldCopy(t *testing.T) {
 		{`client_secret=Xk9mQ2vLp7wRt4zNc8sB`, "Xk9mQ2vLp7wRt4zNc8sB"},
 	})
 }
+
+func TestAlphabetRun(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			`  const keyChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";`,
+			`var TOKEN_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';`,
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{`  const keyChars = "Vq7XbN2pLr9TzW4kYc8MhJ3sDf6G";`, "Vq7XbN2pLr9TzW4kYc8MhJ3sDf6G"},
+			{`var TOKEN_SECRET = 'abcdefgh7Rq2ZkW9pXn4LtV8mYc3';`, "abcdefgh7Rq2ZkW9pXn4LtV8mYc3"},
+		})
+	})
+	require.True(t, alphabetRun(`"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"`))
+	require.False(t, alphabetRun(`"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abc"`), "a run typed past its end is a placeholder")
+	require.False(t, alphabetRun(`"abcdefgh7Rq2ZkW9pXn4LtV8mYc3"`), "a secret that opens on a run is mostly random")
+}
