@@ -391,3 +391,21 @@ func TestAlphabetRun(t *testing.T) {
 	require.False(t, alphabetRun(`"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abc"`), "a run typed past its end is a placeholder")
 	require.False(t, alphabetRun(`"abcdefgh7Rq2ZkW9pXn4LtV8mYc3"`), "a secret that opens on a run is mostly random")
 }
+
+func TestObjectLiteralEdge(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			"    request.meta = {\n      sessionToken: currentSession\n    };",
+			"  /** the schema of a resume cursor */\n  resumeToken: ResumeTokenSchema\n});",
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{"    request.meta = {\n      sessionToken: 'Rk4vQ9tLmZ2xWp7s'\n    };", "Rk4vQ9tLmZ2xWp7s"},
+			{"database:\n  host: db.internal\n  password: Rk4vQ9tLmZ2xWp7s\n", "Rk4vQ9tLmZ2xWp7s"},
+		})
+	})
+}

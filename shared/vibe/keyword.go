@@ -677,7 +677,7 @@ func configLiteral(s string, nameStart, nameEnd, vs, ve int) bool {
 	op := strings.Trim(between, `"' \t`)
 	switch op {
 	case ":":
-		if objectMemberAbove(s, ls) {
+		if objectMemberAbove(s, ls) || objectLiteralEdge(s, ls, ve) {
 			return false // the last member of an object literal, its comma left out
 		}
 	case "=":
@@ -693,6 +693,25 @@ func configLiteral(s string, nameStart, nameEnd, vs, ve int) bool {
 	}
 	rest := strings.Trim(strings.TrimSpace(s[ve:ve+le]), `"'`)
 	return rest == "" || strings.HasPrefix(rest, "#") || strings.HasPrefix(rest, ";") && op == "="
+}
+
+// objectLiteralEdge reports a "name: value" line just inside an object literal's braces:
+// the line above ends with { (target = {, _meta: {) or the next line opens with } (the
+// member written last, its comma left out). A YAML block mapping has neither.
+func objectLiteralEdge(s string, ls, ve int) bool {
+	if ls > 1 {
+		ps := strings.LastIndexByte(s[:ls-1], '\n') + 1
+		if above := strings.TrimRight(s[ps:ls-1], " \t\r"); strings.HasSuffix(above, "{") {
+			return true
+		}
+	}
+	le := strings.IndexByte(s[ve:], '\n')
+	if le < 0 {
+		return false
+	}
+	below := s[ve+le+1:]
+	below = below[:min(len(below), 200)]
+	return strings.HasPrefix(strings.TrimLeft(below, " \t"), "}")
 }
 
 // iniSection reports whether a line above ls opens an INI section ([pypi], [client]).
