@@ -416,6 +416,9 @@ func codeValue(s string, vs, ve int) bool {
 	if codeArgumentReference(v) || jsExpression(v) || pyExpression(v) || codeShapedValue(s, vs, ve) || macroValue(s, vs) || perlValue(s, vs, ve) || minifiedCode(v) {
 		return true
 	}
+	if strings.HasPrefix(v, "this.#") && len(v) > 6 && (isLetter(v[6]) || v[6] == '_') {
+		return true // paramKey = this.#match[0][i]?.[1]: a JavaScript class's private field
+	}
 	if i := strings.Index(v, ", "); i > 0 && strings.IndexByte(v[:i], '.') > 0 && identifierPath(v[:i]) {
 		return true // access_token: tok.accessToken, refresh_token: …: an object literal's members
 	}

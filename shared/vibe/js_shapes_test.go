@@ -409,3 +409,22 @@ func TestObjectLiteralEdge(t *testing.T) {
 		})
 	})
 }
+
+func TestPrivateFieldValue(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			"    const sessionToken = this.#sessions[0]",
+			"  const secret = this.#vault.lookup(entryName);",
+			"    const cacheKey = this.#entries[1][this.slot]?.[0][id];",
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{`    this.#sessionToken = "Rk4vQ9tLmZ2xWp7s";`, "Rk4vQ9tLmZ2xWp7s"},
+			{`    const sessionToken = this.#sessions[0] || 'Rk4vQ9tLmZ2xWp7s'`, "Rk4vQ9tLmZ2xWp7s"},
+		})
+	})
+}

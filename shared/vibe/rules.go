@@ -697,12 +697,12 @@ var authSchemes = map[string]bool{"bearer": true, "basic": true, "token": true, 
 	"apikey": true, "api-key": true, "sso-key": true, "hmac": true}
 
 // codeLike matches values that are program expressions, not literal secrets: calls, member
-// accesses, type names.
-var codeLike = regexp.MustCompile(`^(?:[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*(?:\(.*\)?|\[.*\]?)?[;,)]*|&?[A-Za-z_][\w.]+\{(?:[^{].*)?|\(.*|[\[{(]|\w+\.\w+\(.*)$`)
+// accesses (a JavaScript class's private fields among them: this.#cache[k]), type names.
+var codeLike = regexp.MustCompile(`^(?:[A-Za-z_$][\w$]*(?:\??\.#?[A-Za-z_$][\w$]*)*(?:\(.*\)?|\[.*\]?)?[;,)]*|&?[A-Za-z_][\w.]+\{(?:[^{].*)?|\(.*|[\[{(]|\w+\.\w+\(.*)$`)
 
 // callLike matches a value that is a function call or its start, or a Rust macro's
-// (env!("APP_SECRET"), include_str!(…)).
-var callLike = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:(?:\??\.|::)[A-Za-z_$][\w$]*)*!?\(`)
+// (env!("APP_SECRET"), include_str!(…)), a private method's among them (this.#read(…)).
+var callLike = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:(?:\??\.#?|::)[A-Za-z_$][\w$]*)*!?\(`)
 
 // codeReference reports a value that reads a secret from somewhere rather than holding it:
 // an index or a call on a name (os.environ[, std::env::var(, process.env["X"]), a member
