@@ -320,8 +320,15 @@ func digitCutParts(parts []string) []string {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v)
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || jsBinaryTypes[strings.Trim(v, "\"'`")]
 }
+
+// jsBinaryTypes are the names of JavaScript's binary buffer types, which key and crypto
+// code names in its error messages (invalidKeyInput(key, "CryptoKey", "Uint8Array")) and
+// type checks.
+var jsBinaryTypes = map[string]bool{"ArrayBuffer": true, "SharedArrayBuffer": true, "DataView": true, "Int8Array": true,
+	"Uint8Array": true, "Uint8ClampedArray": true, "Int16Array": true, "Uint16Array": true, "Int32Array": true,
+	"Uint32Array": true, "Float32Array": true, "Float64Array": true, "BigInt64Array": true, "BigUint64Array": true}
 
 // alphabetRun reports an encoding's alphabet written out (ABC…XYZabc…xyz0123456789+/=, as
 // base64, base58 and base62 coders keep it): no character twice, nine in ten followed by

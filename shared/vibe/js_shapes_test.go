@@ -428,3 +428,21 @@ func TestPrivateFieldValue(t *testing.T) {
 		})
 	})
 }
+
+func TestJSBinaryTypes(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			`    throw new TypeError(badKeyType(key, "CryptoKey", "KeyObject", "Float64Array"));`,
+			`    throw new TypeError(badKeyType(input, "SigningKey", "KeyObject", "Int32Array"));`,
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{`    const signingKey = "Uint8ArrayQx7vRk4tLmZ2";`, "Uint8ArrayQx7vRk4tLmZ2"},
+			{`    throw new TypeError(badKeyType(key, "CryptoKey", "KeyObject", "Qx7vRk4tLmZ2wPn8"));`, "Qx7vRk4tLmZ2wPn8"},
+		})
+	})
+}
