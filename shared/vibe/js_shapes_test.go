@@ -446,3 +446,21 @@ func TestJSBinaryTypes(t *testing.T) {
 		})
 	})
 }
+
+func TestAuthorizationExport(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			"exports.revokeAuthorization = revokeAuthorization;",
+			"module.exports.renewDeviceAuthorization = renewDeviceAuthorization;",
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{"exports.defaultAuthorization = 'Bearer Rk4vQ9tLmZ2xWp7sQx7v';", "Rk4vQ9tLmZ2xWp7sQx7v"},
+			{"request.authorization = Rk4vQ9tLmZ2xWp7sQx7v;", "Rk4vQ9tLmZ2xWp7sQx7v"},
+		})
+	})
+}

@@ -304,7 +304,10 @@ var extraRules = append([]extraRule{
 			return !authSchemes[strings.ToLower(v)] && !(codeReference(v) && countDigits(v) == 0) && !strings.ContainsAny(v, " \t") &&
 				!(v[0] == '!' && identifierWords(v[1:])) && // authorization: !vault |: a YAML tag
 				!authorizationCode(v) && // enable_rbac_authorization: Optional[bool] = None
-				!closedReference(v) // headers: {'Authorization': authn}
+				!closedReference(v) && // headers: {'Authorization': authn}
+				// exports.startAuthorization = startAuthorization: a function named for an
+				// authorization, in camel case of words; a credential repeats no header name.
+				!(camelWords(v) && strings.Contains(strings.ToLower(v), "authorization"))
 		},
 	},
 	{
