@@ -766,9 +766,10 @@ func comparedQueryName(v string) bool {
 // codeCookiePair reports a cookie pair's name that no cookie can have: RFC 6265 keeps
 // separators such as ( ) { } [ ] < > @ , : \ " / ? out of a cookie's name, and JavaScript
 // that reads a cookie puts them there (let{cookie:e}=o;if(!e)return{};let{parse:t}=a(…), a
-// destructuring of the header, not its value).
+// destructuring of the header, not its value), as it puts blanks around an assignment's =
+// (case "cookie": value = getCookie(c)), which a cookie's name holds neither.
 func codeCookiePair(name string) bool {
-	return strings.ContainsAny(name, "(){}[]<>@,:\\\"/?")
+	return strings.ContainsAny(name, "(){}[]<>@,:\\\"/? \t")
 }
 
 // fieldCopy reports a connection string's shape that is JavaScript copying a field: the

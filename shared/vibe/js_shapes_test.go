@@ -345,11 +345,13 @@ func TestCodeCookiePair(t *testing.T) {
 	requireKept(t, san,
 		`n=(o=e.headers,function(){let{cookie:e}=o;if(!e)return{};let{parse:t}=a("./dist/compiled/cookie");return t(Array.isArray(e)?e.join("; "):e)})`,
 		`function q(e){return function(){let{cookie:t}=e;if(!t)return{};let{parse:r}=a("./dist/compiled/cookie");return r(t)}}`,
+		"\t\tswitch (source) {\n\t\tcase \"cookie\": parsed = readCookies(ctx.req);\n\t\t\tbreak;",
 	)
 	requireMasked(t, san, []maskedRow{
 		{`Cookie: session=Xk9mQ2vLp7wRt4zNc8sB1e5t; theme=dark`, "Xk9mQ2vLp7wRt4zNc8sB1e5t"},
 		{`headers: {cookie: "sid=Xk9mQ2vLp7wRt4zNc8sB1e5t; lang=en"}`, "Xk9mQ2vLp7wRt4zNc8sB1e5t"},
 		{`let{cookie:e}=o; Cookie: _session_id=Xk9mQ2vLp7wRt4zNc8sB1e5t`, "Xk9mQ2vLp7wRt4zNc8sB1e5t"},
+		{"\t\tcase \"cookie\": 'sid=Xk9mQ2vLp7wRt4zNc8sB1e5t; lang=en'", "Xk9mQ2vLp7wRt4zNc8sB1e5t"},
 	})
 }
 
