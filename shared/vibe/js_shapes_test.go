@@ -466,3 +466,21 @@ func TestAuthorizationExport(t *testing.T) {
 		})
 	})
 }
+
+func TestInOperand(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			`  const loginPasswordGiven = "login" in params && "password" in params;`,
+			`    hasApiSecret = 'clientId' in config`,
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{`  const loginPasswordGiven = "Qx7vRk4tLmZ2wPn8";`, "Qx7vRk4tLmZ2wPn8"},
+			{`    hasApiSecret = 'Qx7vRk4tLmZ2wPn8' inside`, "Qx7vRk4tLmZ2wPn8"},
+		})
+	})
+}

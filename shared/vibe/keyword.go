@@ -201,6 +201,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if quoted && formatTemplate(chunk, vs, ve) {
 				continue // toolskey = "VS%0.f0COMNTOOLS" % version: a template Python fills in
 			}
+			if quoted && inOperand(chunk, ve) {
+				continue // hasPassword = "password" in options: a member's name tested, in JavaScript or Python
+			}
 			if shellValue(chunk, vs, ve) {
 				continue // LOGINPASS=`head -n1`, KEY="$HOME/.ssh/$name": computed when the line runs
 			}
@@ -712,6 +715,16 @@ func objectLiteralEdge(s string, ls, ve int) bool {
 	below := s[ve+le+1:]
 	below = below[:min(len(below), 200)]
 	return strings.HasPrefix(strings.TrimLeft(below, " \t"), "}")
+}
+
+// inOperand reports a quoted literal ending at ve (before its closing quote) that is the
+// left operand of the in operator ("username" in options): the name of a member looked for.
+func inOperand(s string, ve int) bool {
+	if ve >= len(s) || s[ve] != '"' && s[ve] != '\'' {
+		return false
+	}
+	rest := s[ve+1 : min(len(s), ve+6)]
+	return len(rest) == 5 && rest[:4] == " in " && (isLetter(rest[4]) || rest[4] == '_' || rest[4] == '$')
 }
 
 // iniSection reports whether a line above ls opens an INI section ([pypi], [client]).
