@@ -469,6 +469,9 @@ func jsExpression(v string) bool {
 	if i := strings.IndexByte(v, '('); i > 0 && (identifierPath(v[:i]) || codeName(v[:i]) || strings.Contains(v[:i], "->") && identifierPath(strings.ReplaceAll(v[:i], "->", "."))) {
 		return true // Resolver->findImplPass(PI): a C++ or PHP method through a pointer
 	}
+	if shortCallOfName(v) {
+		return true // encrypted_key: b64u(encryptedKey), digest = sha3(payload): a codec's call
+	}
 	return len(v) >= 2 && len(v) <= 4 && v[0] == '-' && isDigits(v[1:]) // yytoken = -1
 }
 
@@ -542,6 +545,24 @@ func codeIdentifierAt(text string, start int) bool {
 		}
 	}
 	return false
+}
+
+// shortCallOfName reports a call of a short name that may hold digits (b64u, sha3, utf8,
+// hex2) on one name of code, the value ending with the call: how code names its encoding
+// and hash helpers, which identifierPath leaves out for their digits.
+func shortCallOfName(v string) bool {
+	v = strings.TrimRight(v, ",;")
+	i := strings.IndexByte(v, '(')
+	if i < 2 || i > 10 || !isLetter(v[0]) || countDigits(v[:i]) > 3 || !strings.HasSuffix(v, ")") {
+		return false
+	}
+	for k := 0; k < i; k++ {
+		if !isLetter(v[k]) && !isDigitByte(v[k]) {
+			return false
+		}
+	}
+	arg := v[i+1 : len(v)-1]
+	return identifierPath(arg) || camelWords(arg)
 }
 
 // identifierPath reports a name of code, maybe dotted (cfg.db.password), with no digits

@@ -484,3 +484,22 @@ func TestInOperand(t *testing.T) {
 		})
 	})
 }
+
+func TestShortCallOfName(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			"      wrapped_key: b32(sealedKey)",
+			"  recipient.encrypted_key = b64url(wrappedBytes);",
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{"      wrapped_key: Qx7vRk4tLmZ2wPn8", "Qx7vRk4tLmZ2wPn8"},
+			{"  recipient.encrypted_key = Qx7vRk4tLmZ2wPn8;", "Qx7vRk4tLmZ2wPn8"},
+		})
+	})
+	require.False(t, shortCallOfName("Qx7v9(Rk4tLmZ2wPn8)"), "an argument with digits among its letters is no name of code")
+}
