@@ -503,3 +503,20 @@ func TestShortCallOfName(t *testing.T) {
 	})
 	require.False(t, shortCallOfName("Qx7v9(Rk4tLmZ2wPn8)"), "an argument with digits among its letters is no name of code")
 }
+
+func TestMinifiedBoolean(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			`for(n in{text:!0,password:!0,email:!0})k.kinds[n]=function(r){return function(o){var i=o.tagName.toLowerCase();return("select"===i||"option"===i)&&o.kind===r}}(n);`,
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{`var o={user:"deploy",password:"Qx7vRk4tLmZ2wPn8",secure:!0};`, "Qx7vRk4tLmZ2wPn8"},
+			{`  password=!0Qx7vRk4tLmZ2wPn8`, "!0Qx7vRk4tLmZ2wPn8"},
+		})
+	})
+}

@@ -47,6 +47,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				continue // arn:aws:secretsmanager:…:secret:db-AbCd: a secret's name in an ARN
 			}
 			name := strings.Trim(chunk[nameStart:nameEnd], ".-")
+			if minifiedBoolean(chunk, nameEnd) {
+				continue // {radio:!0,password:!0}: a minifier's true or false, the flag's whole value
+			}
 			if fs := flagStart(chunk, nameStart); fs >= 0 && (flagTakesNoSecret(chunk[fs:nameEnd]) || secretNameValue(flagValue(chunk, nameEnd)) || buildSecretSpec(flagValue(chunk, nameEnd)) || buildSecretSpec(listedFlagValue(chunk, nameEnd))) || qualifiedKey(chunk, nameStart, name) || testStatus(chunk, nameStart, name) || gitRefUpdate(chunk, nameStart) || strings.IndexByte(name, '-') >= 0 && idHeaderName(strings.ToLower(name)) || notAssignedName(chunk, nameStart, nameEnd) || passVerb(chunk, nameStart, name) || hclBlockLabel(chunk, nameStart) || iacNameNoSecret(name) || protoFieldNumber(chunk, nameEnd) || shellNoSecret(chunk, nameStart, nameEnd) {
 				continue // gpg --export-secret-keys KEYID: a flag that acts on secrets; Cache key: …
 			}
@@ -725,6 +728,15 @@ func inOperand(s string, ve int) bool {
 	}
 	rest := s[ve+1 : min(len(s), ve+6)]
 	return len(rest) == 5 && rest[:4] == " in " && (isLetter(rest[4]) || rest[4] == '_' || rest[4] == '$')
+}
+
+// minifiedBoolean reports a name set to !0 or !1, which minifiers write for true and false
+// ({checkbox:!0,password:!0}, a.isSecret=!1).
+func minifiedBoolean(s string, nameEnd int) bool {
+	if nameEnd+3 > len(s) || s[nameEnd] != ':' && s[nameEnd] != '=' || s[nameEnd+1] != '!' || s[nameEnd+2] != '0' && s[nameEnd+2] != '1' {
+		return false
+	}
+	return nameEnd+3 == len(s) || !isWordByte(s[nameEnd+3])
 }
 
 // iniSection reports whether a line above ls opens an INI section ([pypi], [client]).
