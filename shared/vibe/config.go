@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -172,6 +173,9 @@ var configRules = []extraRule{
 		// (A JSON-escaped < is read as < and blanks: \u003c.)
 		re:      regexp.MustCompile(`(?i)(?:^|[\n;&|(])[ \t]*(?:[^\n;&|(<]*?(?:pass|secret|token|key|cred|auth|login|stdin|ssh-add|env\s+add))[^\n;&|(<]*<\s{0,6}<\s{0,6}<[ \t]*(?:'([^'\n]+)'|"([^"\n$][^"\n]*)"|([^\s'"$]+))`),
 		anchors: lessThanAnchors("<<"),
+		// One character is no secret: a regular expression for a heredoc in a highlighter's
+		// grammar (keywords:…,begin:/<<<['"]?\w+['"]?$/) stops the unquoted value at its quote.
+		check: func(v string) bool { return utf8.RuneCountInString(v) > 1 },
 	},
 	{
 		// A value echoed into a command that stores a secret: echo x | docker secret create

@@ -520,3 +520,20 @@ func TestMinifiedBoolean(t *testing.T) {
 		})
 	})
 }
+
+func TestHeredocGrammar(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			`e.LINE_COMMENT,{keywords:"fi esac",className:"string",begin:/<<<['"]?[A-Z_]+['"]?$/,end:/^\w+$/}`,
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{`printf '%s\n' done; gh secret set DEPLOY_KEY <<< Qx7vRk4tLmZ2wPn8`, "Qx7vRk4tLmZ2wPn8"},
+			{`ssh-add - <<< Qx`, "Qx"},
+		})
+	})
+}
