@@ -165,12 +165,8 @@ func redactPersonalText(s string) string {
 func shortlogOutput(s string) bool {
 	n, named := 0, false
 	for from := 0; from < len(s); {
-		line := s[from:]
-		if k := strings.IndexByte(line, '\n'); k >= 0 {
-			line, from = line[:k], from+k+1
-		} else {
-			from = len(s)
-		}
+		var line string
+		line, from = cutLine(s, from)
 		line = strings.TrimRight(line, "\r")
 		t := strings.TrimLeft(line, " \t")
 		switch {
@@ -197,16 +193,21 @@ func shortlogOutput(s string) bool {
 	return n >= 2 || named && n == 1 // one numbered line of a file (1\tMIT License) is no list
 }
 
+// cutLine returns the line of s that starts at from, without its line break, and where the
+// next one starts.
+func cutLine(s string, from int) (line string, next int) {
+	if k := strings.IndexByte(s[from:], '\n'); k >= 0 {
+		return s[from : from+k], from + k + 1
+	}
+	return s[from:], len(s)
+}
+
 // hasBlameLine gates blameLine: one of the first lines opens with an abbreviated commit hash
 // (^ for a boundary commit) and a blank.
 func hasBlameLine(s string) bool {
 	for from, lines := 0, 0; from < len(s) && lines < 4; lines++ { // the output's, after the command's line
-		line := s[from:]
-		if k := strings.IndexByte(line, '\n'); k >= 0 {
-			line, from = line[:k], from+k+1
-		} else {
-			from = len(s)
-		}
+		var line string
+		line, from = cutLine(s, from)
 		line = strings.TrimPrefix(line, "^")
 		n := 0
 		for n < len(line) && (line[n] >= '0' && line[n] <= '9' || line[n] >= 'a' && line[n] <= 'f') {
