@@ -254,7 +254,7 @@ func (m *acMatcher) union(text string, rows, dst []uint64) bool {
 
 // foldGroups returns the union of group[p] over the patterns p an ASCII text holds in any
 // case (the patterns lower-case), stopping once every bit of all is set: one pass for gates
-// that ask about several sets of patterns.
+// that ask about several sets of patterns. A nil group puts every pattern in group 1.
 func (m *acMatcher) foldGroups(text string, group []uint8, all uint8) uint8 {
 	var found uint8
 	row := int32(0)
@@ -266,14 +266,18 @@ func (m *acMatcher) foldGroups(text string, group []uint8, all uint8) uint8 {
 		}
 		v := delta[row+int32(class[c])]
 		row = v >> 1
-		if v&1 != 0 {
-			s := row / int32(m.nclass)
-			for _, p := range m.out[m.outAt[s]:m.outAt[s+1]] {
-				found |= group[p]
-			}
-			if found == all {
-				return found
-			}
+		if v&1 == 0 {
+			continue
+		}
+		if group == nil {
+			return 1
+		}
+		s := row / int32(m.nclass)
+		for _, p := range m.out[m.outAt[s]:m.outAt[s+1]] {
+			found |= group[p]
+		}
+		if found == all {
+			return found
 		}
 	}
 	return found
@@ -282,18 +286,5 @@ func (m *acMatcher) foldGroups(text string, group []uint8, all uint8) uint8 {
 // containsFold reports whether an ASCII text holds one of m's lower-case patterns in any
 // case: what strings.Contains of each over strings.ToLower(text) reports.
 func (m *acMatcher) containsFold(text string) bool {
-	row := int32(0)
-	delta, class := m.delta, &m.class
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		v := delta[row+int32(class[c])]
-		if v&1 != 0 {
-			return true
-		}
-		row = v >> 1
-	}
-	return false
+	return m.foldGroups(text, nil, 1) != 0
 }

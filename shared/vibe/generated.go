@@ -226,41 +226,35 @@ var scriptCommands = []string{
 // generated masks what a secret-generating command printed, in this text or, when the
 // command came in one of the last texts of the session, at the opening of this one.
 func (ss *SessionSanitizer) generated(text string, f *findings) {
-	ss.mu.Lock()
-	waiting := ss.genPending > 0
-	if waiting {
-		ss.genPending--
+	if ss.takePending(&ss.genPending) && maskTokenLines(text, 0, len(text), f) > 0 {
+		ss.setPending(&ss.genPending, 0)
 	}
-	ss.mu.Unlock()
-	if waiting && maskTokenLines(text, 0, len(text), f) > 0 {
-		ss.setGenPending(0)
+	if ss.takePending(&ss.readPending) && maskReadLine(text, 0, len(text), f) {
+		ss.setPending(&ss.readPending, 0)
 	}
 	gen, read := commandHints(text)
 	if gen && generatorCommand.MatchString(text) && findGeneratedSecrets(text, f) {
-		ss.setGenPending(generatorPending)
-	}
-	ss.mu.Lock()
-	reading := ss.readPending > 0
-	if reading {
-		ss.readPending--
-	}
-	ss.mu.Unlock()
-	if reading && maskReadLine(text, 0, len(text), f) {
-		ss.setReadPending(0)
+		ss.setPending(&ss.genPending, generatorPending)
 	}
 	if read && readerCommand.MatchString(text) && findReadSecrets(text, f) {
-		ss.setReadPending(generatorPending)
+		ss.setPending(&ss.readPending, generatorPending)
 	}
 }
 
-func (ss *SessionSanitizer) setReadPending(n int) {
+// takePending reports whether this text may open with a command's output that an earlier
+// text's command left pending, counting it off.
+func (ss *SessionSanitizer) takePending(n *int) bool {
 	ss.mu.Lock()
-	ss.readPending = n
-	ss.mu.Unlock()
+	defer ss.mu.Unlock()
+	if *n <= 0 {
+		return false
+	}
+	*n--
+	return true
 }
 
-func (ss *SessionSanitizer) setGenPending(n int) {
+func (ss *SessionSanitizer) setPending(n *int, v int) {
 	ss.mu.Lock()
-	ss.genPending = n
+	*n = v
 	ss.mu.Unlock()
 }
