@@ -10,7 +10,7 @@ import (
 )
 
 // factSource names the public rule sets a format of tokenFormatTable was read from.
-type factSource uint8
+type factSource uint16
 
 const (
 	fromTruffleHog factSource = 1 << iota
@@ -21,6 +21,7 @@ const (
 	fromCredSweeper
 	fromDetectSecrets
 	fromOSVScalibr
+	fromSonarText
 )
 
 // byteSet is a set of bytes.

@@ -5,7 +5,7 @@ package vibe
 // known alphabet and length around it. The facts were read from TruffleHog's detectors,
 // Kingfisher's and Nosey Parker's rules, secrets-patterns-db's high-confidence patterns,
 // Microsoft security-utilities' identifiable key formats, CredSweeper's pattern rules,
-// detect-secrets' plugins and OSV-SCALIBR's detectors (docs/sanitizer.md names the revisions
+// detect-secrets' plugins, OSV-SCALIBR's detectors and sonar-text's rules (docs/sanitizer.md names the revisions
 // and licences); each entry is written here in this table's own notation:
 //
 //	literal characters stand for themselves;
@@ -41,6 +41,7 @@ var tokenFormatTable = []struct {
 	{"Braintree API Key", `access_tokenproduction{l16}{x32}`, fromSecretsPatternsDB},
 	{"azure_storage_key", `AccountKey={B88}`, fromDetectSecrets},
 	{"Age Identity (X22519 secret key)", `AGE-SECRET-KEY-1{u58}`, fromKingfisher | fromNoseyParker},
+	{"Firebase Cloud Messaging key or registration token", `{k11}:APA91b{[-_+0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz]134}`, fromSonarText},
 	{"AWS API Key", `AGPA{u16}`, fromNoseyParker},
 	{"AWS API Key", `AIDA{u16}`, fromNoseyParker},
 	{"Adafruit IO Key", `aio_{a28}`, fromKingfisher | fromNoseyParker | fromSecretsPatternsDB | fromTruffleHog},
@@ -96,6 +97,7 @@ var tokenFormatTable = []struct {
 	{"Databrickstoken", `dapi{x32}-{d1}`, fromTruffleHog},
 	{"Dockerhub", `dckr_oat_{k32}`, fromTruffleHog},
 	{"Docker Hub Personal Access Token", `dckr_pat_{k27}`, fromKingfisher | fromNoseyParker | fromTruffleHog},
+	{"Django secret key (startproject default)", `django-insecure-{[!#$%&()*+-0123456789=@^_abcdefghijklmnopqrstuvwxyz]50}`, fromSonarText},
 	{"Deno", `ddp_{a36}`, fromTruffleHog},
 	{"Deno", `ddw_{a36}`, fromTruffleHog},
 	{"Defined Networking API Key", `dnkey-{[234567ABCDEFGHIJKLMNOPQRSTUVWXYZ]26}-{[234567ABCDEFGHIJKLMNOPQRSTUVWXYZ]52}`, fromCredSweeper},

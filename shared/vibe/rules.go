@@ -237,6 +237,7 @@ const (
 	ruleCLIFlag      = "cli-secret-flag"
 	ruleConnString   = "connection-string"
 	rulePEM          = "private-key-block"
+	rulePuTTY        = "putty-private-key"
 	ruleVendor       = "vendor-token"
 	ruleEntropy      = "high-entropy"
 	ruleSeen         = "seen-secret"
@@ -407,6 +408,14 @@ var extraRules = append([]extraRule{
 		multiline: true,
 		// Not the header alone inside a literal, a pattern or prefix code looks for.
 		matchCheck: func(m string) bool { return !pemHeaderAlone(m) },
+	},
+	{
+		// A PuTTY key file's private part: the base64 lines Private-Lines counts and the MAC
+		// after them (the public lines above are the public key).
+		id:        rulePuTTY,
+		re:        regexp.MustCompile(`Private-Lines:[ \t]*\d+[ \t]*\r?\n(?:[ \t]*[A-Za-z0-9+/]+={0,2}[ \t]*(?:\r?\n|$)){1,64}(?:[ \t]*Private-(?:MAC|Hash):[ \t]*[0-9a-fA-F]{16,})?`),
+		keywords:  []string{"private-lines:"},
+		multiline: true,
 	},
 }, slices.Concat(vendorRules(), formatExtraRules(), configRules)...)
 
