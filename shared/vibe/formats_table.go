@@ -287,6 +287,7 @@ var tokenFormatTable = []struct {
 	{"Ramp", `ramp_id_{a40}`, fromTruffleHog},
 	{"Ramp", `ramp_sec_{a48}`, fromTruffleHog},
 	{"Readme", `rdme_{l70}`, fromTruffleHog},
+	{"Riot Games API key", `RGAPI-{x8}-{x4}-{x4}-{x4}-{x12}`, fromSonarText},
 	{"Robinhoodcrypto", `rh-api-{h8}-{h4}-{h4}-{h4}-{h12}`, fromTruffleHog},
 	{"Stripe", `rk_live_{a20-247}`, fromTruffleHog},
 	{"Stripe", `rk_live_{a20-30}`, fromSecretsPatternsDB},

@@ -51,6 +51,9 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"private token header", "curl --header 'Private-Token: abcdefghij12' https://gitlab.corp.io", "abcdefghij12", "Private-Token: "},
 		{"crumb header", "Jenkins-Crumb: 4d1b0c3a9f2e8d7c6b5a4f3e2d1c0b9a", "4d1b0c3a9f2e8d7c", "Jenkins-Crumb: "},
 		{"bearer of one case", "> Use this header: Bearer 123456789ABCD", "123456789ABCD", "Use this header: Bearer "},
+		{"bearer of lower-case letters and digits", "> Use this header: Bearer 6qtvphbge6", "6qtvphbge6", "Use this header: Bearer "},
+		{"bearer of unpronounceable letters", "curl -H 'Authorization: Bearer okkrqekvrqwtowctnvp' https://api.corp.io", "okkrqekvrqwtowctnvp", "https://api.corp.io"},
+		{"riot games key in a call", "watcher = RiotWatcher('RGAPI-5e1f0c2a-7b3d-4e8f-9a6b-1c2d3e4f5a6b')", "RGAPI-5e1f0c2a", "RiotWatcher('"},
 		{"thingsboard path token", "curl -X POST http://tb.corp.io:8080/api/v1/354u1g321kcqc1oad3w7/telemetry -d '{}'", "354u1g321kcqc1oad3w7", "/telemetry"},
 		{"blynk path token", "http://blynk-cloud.com/4ae3851817194e2596cf1b7103603ef8/update/V1?value=1", "4ae3851817194e2596cf1b7103603ef8", "/update/V1"},
 		// Documentation and protocol forms: an arrow after the name, a password word and a
@@ -259,6 +262,7 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"Send it as a Bearer token in the header, or use Bearer access_token auth.",
 		"curl -H 'Authorization: Bearer $TOKEN' -H \"Authorization: Bearer ${API_TOKEN}\" https://api.corp.io",
 		"See the Bearer authentication scheme (RFC 6750) and NTLM v2.",
+		"Negotiate http2 first, then send the bearer credentials; bearer tokenization and negotiate keepalive.",
 		"https://github.com/acme/app/settings/hooks?page=2 and /api/webhooks?id=42&type=push",
 		"poetry config http-basic.corp --unset",
 		"go_test_TestParseEventWithLongName and py_test_integration_suite_v2",
