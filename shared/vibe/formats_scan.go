@@ -22,6 +22,7 @@ const (
 	fromDetectSecrets
 	fromOSVScalibr
 	fromSonarText
+	fromBetterleaks
 )
 
 // byteSet is a set of bytes.

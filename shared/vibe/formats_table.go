@@ -5,7 +5,7 @@ package vibe
 // known alphabet and length around it. The facts were read from TruffleHog's detectors,
 // Kingfisher's and Nosey Parker's rules, secrets-patterns-db's high-confidence patterns,
 // Microsoft security-utilities' identifiable key formats, CredSweeper's pattern rules,
-// detect-secrets' plugins, OSV-SCALIBR's detectors and sonar-text's rules (docs/sanitizer.md names the revisions
+// detect-secrets' plugins, OSV-SCALIBR's detectors, sonar-text's rules and Betterleaks' rules (docs/sanitizer.md names the revisions
 // and licences); each entry is written here in this table's own notation:
 //
 //	literal characters stand for themselves;
@@ -41,6 +41,12 @@ var tokenFormatTable = []struct {
 	{"Braintree API Key", `access_tokenproduction{l16}{x32}`, fromSecretsPatternsDB},
 	{"azure_storage_key", `AccountKey={B88}`, fromDetectSecrets},
 	{"Age Identity (X22519 secret key)", `AGE-SECRET-KEY-1{u58}`, fromKingfisher | fromNoseyParker},
+	{"ConfigCat SDK key", `configcat-sdk-1/{k22}/{k22}`, fromBetterleaks},
+	{"DevCycle server SDK key", `dvc_server_{a8-32}`, fromBetterleaks},
+	{"Polar OAuth access token", `polar_at_{k20-100}`, fromBetterleaks},
+	{"Polar organization access token", `polar_oat_{k20-100}`, fromBetterleaks},
+	{"Polar personal access token", `polar_pat_{k20-100}`, fromBetterleaks},
+	{"Zuplo API key", `zpka_{l32}_{x8}`, fromSonarText | fromBetterleaks},
 	{"Firebase Cloud Messaging key or registration token", `{k11}:APA91b{[-_+0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz]134}`, fromSonarText},
 	{"AWS API Key", `AGPA{u16}`, fromNoseyParker},
 	{"AWS API Key", `AIDA{u16}`, fromNoseyParker},
