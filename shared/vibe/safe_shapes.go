@@ -419,6 +419,10 @@ var recordIDNames = map[string]bool{
 	// where a listing goes on, and a content's version
 	"cursor": true, "nextcursor": true, "startcursor": true, "endcursor": true, "pagetoken": true,
 	"nextpagetoken": true, "continuationtoken": true, "etag": true, "ulid": true,
+	// a file's digest, by its algorithm's name ("sha512": "HYmZ…==" in a lockfile or a
+	// release manifest)
+	"sha1": true, "sha224": true, "sha256": true, "sha384": true, "sha512": true, "md5": true, "shasum": true,
+	"checksum": true, "digest": true, "integrity": true,
 }
 
 // gitRefLine matches the start of a line git push and fetch print for a ref they updated:

@@ -44,6 +44,7 @@ ksoA4NFQV7FZmH+UzHQR1xfxRXmyqhAPu7NPAKWT/q7Scki3YuOrWAXwdlornB1+DzfESQAhvT9l
 ZOrffxQqcmaMR+Ij0W7djEe0avxAHVlU1Uq5sAAAAABJRU5ErkJggg==`},
 		{"provider ids on other platforms", `{"id":"toolu_vrtx_01Xk9QmDvV4Rfq3tC7bLpWsZ"} {"id":"msg_bdrk_01HCbRZ1kLkZu6ydwUiGxqrd"} id: gen-1734567890-Xk9QmDvV4Rfq3tC7bLpW`},
 		{"ids named so", `"responseId": "mNq7aPmTLeyWz7IP3YKb2Qo", "node_id": "PR_kwDOAbCdEf5Xk9QmDv", "conversationId":"Xk9QmDvV4Rfq3tC7bLpWsZ2N"`},
+		{"digests named by their algorithm", `"sha512": "Zq8rT2vLm9xKpW4aZq8rT2vLm9xKpW4aZq8rT2vLm9xKp/4aZq8rT2vLm9xKpW4aZq8rT2vLm9xKpW4aZq8rT2==", "checksum": "Wk3nB8cY1dF6Xk9mQ2vLp7wRTz4n"`},
 		{"git push output", "To github.com:acme/app.git\n   3f9c2b1..7d4b9c8  feature/token-refresh -> feature/token-refresh\n * [new branch]      fix/password-reset -> fix/password-reset"},
 		{"key fingerprint", "Fingerprint: 2c:1f:ab:4e:90:10:57:d2:ae:e2:16:63:ea:84:8b:c6"},
 		{"gpg lists secret keys", `{"command":"gpg --list-secret-keys","description":"List GPG secret keys."}`},

@@ -291,7 +291,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				f.addSpan(ruleEntropy, start, end)
 				return
 			}
-			if strings.IndexByte(tok, '/') >= 0 && !integrityRe.MatchString(strings.Trim(tok, "=.-_~/")) {
+			if strings.IndexByte(tok, '/') >= 0 && !integrityRe.MatchString(strings.Trim(tok, "=.-_~/")) && !idNamedValue(text, start, end) {
 				// A token inside a URL path or a path: each segment on its own.
 				seg := start
 				for i := start; i <= end; i++ {
