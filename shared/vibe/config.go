@@ -84,6 +84,15 @@ var configRules = []extraRule{
 		keywords: []string{`auth"`, `auth\"`, `token"`, `token\"`, `password"`, `password\"`},
 	},
 	{
+		// Composer's auth.json: a token per host under github-oauth, gitlab-oauth,
+		// gitlab-token or bearer ("github-oauth": {"github.com": "…"}).
+		id:       ruleRegAuth,
+		re:       regexp.MustCompile(`\\?"(?:github-oauth|gitlab-oauth|gitlab-token|bearer)\\?"\s*:\s*\{\s*\\?"[\w.:-]+\\?"\s*:\s*\\?"([^"\\\n]{8,})\\?"`),
+		group:    1,
+		keywords: []string{"-oauth", "gitlab-token", `bearer"`, `bearer\"`},
+		check:    func(v string) bool { return !placeholderValue(v) },
+	},
+	{
 		// Maven settings.xml, .NET config, Tomcat users, Spring XML: an element or a
 		// key/value attribute pair whose name says secret.
 		id:         ruleXMLSecret,
@@ -361,6 +370,13 @@ var configRules = []extraRule{
 		id:       ruleCLILogin,
 		re:       regexp.MustCompile(`\bconfig\s+(?:--\S+\s+)*http-basic\.[\w.-]+\s+\S+\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-]\S*))`),
 		keywords: []string{"http-basic."},
+	},
+	{
+		// composer config github-oauth.HOST TOKEN (gitlab-oauth, gitlab-token, bearer), poetry
+		// config pypi-token.REPO TOKEN.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\bconfig\s+(?:-\S+\s+)*(?:github-oauth|gitlab-oauth|gitlab-token|bearer|pypi-token)\.[\w.-]+\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-]\S*))`),
+		keywords: []string{"github-oauth.", "gitlab-oauth.", "gitlab-token.", "bearer.", "pypi-token."},
 	},
 	{
 		id:       ruleCLILogin,

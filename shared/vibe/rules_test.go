@@ -66,6 +66,8 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"password for an account colon", "Password for admin: Xk4mR9qLw2", "Xk4mR9qLw2", "Password for admin: "},
 		// Secrets fed to a command's input: here-strings, process substitutions; a
 		// connection string's value in braces.
+		{"composer auth.json token per host", "{\n    \"github-oauth\": {\n        \"github.com\": \"3f9a1c0b7e2d4a6f8091b2c3d4e5f60718293a4b\"\n    }\n}", "3f9a1c0b7e2d4a6f8091", "\"github.com\": \""},
+		{"composer config token", "composer config --global gitlab-token.gitlab.corp.io Xk9mQ2vLp7wRTz4nB8cY", "Xk9mQ2vLp7wRTz4nB8cY", "gitlab-token.gitlab.corp.io "},
 		{"here-string to env add", `vercel env add API_TOKEN production <<< "Xk4mR9qLw2z"`, "Xk4mR9qLw2z", "production <<< "},
 		{"here-string to ssh-add", "ssh-add - <<< 'Xk4mR9qLw2z'", "Xk4mR9qLw2z", "ssh-add - <<< "},
 		{"password file substitution", "rsync rsync://deploy@backup/share --password-file=<(echo Xk4mR9qLw2z)", "Xk4mR9qLw2z", "--password-file=<(echo "},
