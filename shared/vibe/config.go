@@ -942,7 +942,18 @@ func findNameValuePairs(text, lower string, f *findings) {
 		if !ok {
 			continue
 		}
+		if sensitiveObject(lower, i) && quotedAt(text, vs) && !placeholderValue(text[vs:ve]) && hasAlnum(text[vs:ve]) {
+			f.addSpan(ruleNameValue, vs, ve) // Terraform's {"sensitive": true, "value": "…"}
+			continue
+		}
 		name, ok := pairName(text, lower, i)
+		if !ok {
+			// the object is the value of a key whose name says secret; its value a quoted
+			// literal (not token = { value: token_value } in code)
+			if name, ok = parentKey(text, i); ok && (!nameHasSecretWord(name) || !quotedAt(text, vs)) {
+				continue
+			}
+		}
 		if !ok || !nameHasSecretWord(name) && !keyLikeName(name) {
 			continue
 		}
@@ -1009,6 +1020,66 @@ func pairName(s, lower string, i int) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// enclosingBrace returns where the object holding position i opens: the nearest { before i
+// with no } between, within 240 bytes; -1 when there is none.
+func enclosingBrace(s string, i int) int {
+	for k := i - 1; k >= 0 && i-k <= 240; k-- {
+		switch s[k] {
+		case '}':
+			return -1
+		case '{':
+			return k
+		}
+	}
+	return -1
+}
+
+// parentKey reads the key an object holding position i is the value of: the db_password of
+// Terraform's {"db_password": {"sensitive": true, "type": "string", "value": "…"}}.
+func parentKey(s string, i int) (string, bool) {
+	k := enclosingBrace(s, i)
+	if k <= 0 {
+		return "", false
+	}
+	k--
+	for k >= 0 && (s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r') {
+		k--
+	}
+	if k < 0 || s[k] != ':' && s[k] != '=' {
+		return "", false
+	}
+	k--
+	for k >= 0 && (s[k] == ' ' || s[k] == '\t') {
+		k--
+	}
+	if k >= 0 && (s[k] == '"' || s[k] == '\'') {
+		k--
+	}
+	e := k + 1
+	for k >= 0 && e-k <= 60 && isNameByte(s[k]) {
+		k--
+	}
+	if k+1 == e {
+		return "", false
+	}
+	return s[k+1 : e], true
+}
+
+// sensitiveObject reports whether the object holding position i says its value is sensitive
+// ("sensitive": true, as terraform output -json and terraform show -json print them).
+func sensitiveObject(lower string, i int) bool {
+	k := enclosingBrace(lower, i)
+	if k < 0 {
+		return false
+	}
+	j := strings.Index(lower[k:i], `"sensitive"`)
+	if j < 0 {
+		return false
+	}
+	rest := strings.TrimLeft(lower[k+j+len(`"sensitive"`):i], " \t")
+	return strings.HasPrefix(rest, ":") && strings.HasPrefix(strings.TrimLeft(rest[1:], " \t"), "true")
 }
 
 // findKubernetesSecrets masks the values of a Kubernetes Secret's data and stringData maps.

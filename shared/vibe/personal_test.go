@@ -122,6 +122,11 @@ func TestSanitizeANSIAndEditorLinks(t *testing.T) {
 		require.Equal(t, want, ss.SanitizeText(in), "%q", in)
 	}
 	require.Equal(t, "arr[m] and [1] stay", ss.SanitizeText("arr[m] and [1] stay"))
+	// Durations and counts that look like a colour code whose ESC is gone stay.
+	for _, in := range []string{"Created .env.local file  [240ms]", "retry in [5m]", "took [12min] (3 runs)", "ok [38ms] [2m] [150m]"} {
+		require.Equal(t, in, ss.SanitizeText(in))
+	}
+	require.Equal(t, "ok done", ss.SanitizeText("[32mok[0m [1;33mdone[0m"))
 }
 
 // TestSanitizeProcessOwners: the owner column of ps, top, who and last teaches the account,

@@ -66,6 +66,8 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"password for an account colon", "Password for admin: Xk4mR9qLw2", "Xk4mR9qLw2", "Password for admin: "},
 		// Secrets fed to a command's input: here-strings, process substitutions; a
 		// connection string's value in braces.
+		{"terraform output sensitive", `{"db_conn":{"sensitive":true,"type":"string","value":"Server=db;Uid=app;Pwd=Tz4nB8cY"},"api_url":{"sensitive":false,"type":"string","value":"https://api.corp.io"}}`, "Tz4nB8cY", "https://api.corp.io"},
+		{"object named for a secret", "{\n  \"api_token\": {\n    \"type\": \"string\",\n    \"value\": \"Xk9mQ2vLp7wRTz4nB8cY\"\n  }\n}", "Xk9mQ2vLp7wRTz4nB8cY", "\"type\": \"string\""},
 		{"composer auth.json token per host", "{\n    \"github-oauth\": {\n        \"github.com\": \"3f9a1c0b7e2d4a6f8091b2c3d4e5f60718293a4b\"\n    }\n}", "3f9a1c0b7e2d4a6f8091", "\"github.com\": \""},
 		{"composer config token", "composer config --global gitlab-token.gitlab.corp.io Xk9mQ2vLp7wRTz4nB8cY", "Xk9mQ2vLp7wRTz4nB8cY", "gitlab-token.gitlab.corp.io "},
 		{"here-string to env add", `vercel env add API_TOKEN production <<< "Xk4mR9qLw2z"`, "Xk4mR9qLw2z", "production <<< "},

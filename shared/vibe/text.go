@@ -2,6 +2,7 @@ package vibe
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -136,9 +137,45 @@ func stripANSI(s string) string {
 		s = escapedANSI.ReplaceAllString(s, "")
 	}
 	if strings.IndexByte(s, '[') >= 0 && strings.IndexByte(s, 'm') >= 0 && hasBracketDigit(s) {
-		s = sgrRemnant.ReplaceAllString(s, "")
+		s = dropSGRRemnants(s)
 	}
 	return s
+}
+
+// dropSGRRemnants removes the colour codes sgrRemnant finds, but not a bracketed duration or
+// count that looks like one ("Created .env.local [240ms]", "[5m]", "[12min]"): a lone number
+// that no SGR code is, or a lone number followed by the rest of a unit and the closing
+// bracket.
+func dropSGRRemnants(s string) string {
+	idx := sgrRemnant.FindAllStringIndex(s, -1)
+	if idx == nil {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range idx {
+		if !strings.Contains(s[m[0]:m[1]], ";") {
+			n, _ := strconv.Atoi(s[m[0]+1 : m[1]-1])
+			rest := s[m[1]:]
+			k := 0
+			for k < len(rest) && k < 3 && rest[k] >= 'a' && rest[k] <= 'z' {
+				k++
+			}
+			if !sgrCode(n) || k < len(rest) && (rest[k] == ']' || rest[k] == ')') {
+				continue
+			}
+		}
+		b.WriteString(s[last:m[0]])
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// sgrCode reports a Select Graphic Rendition parameter a terminal acts on alone: attributes,
+// the 8 and 16 colours, their resets.
+func sgrCode(n int) bool {
+	return n <= 29 || n >= 30 && n <= 55 || n >= 60 && n <= 65 || n >= 73 && n <= 75 || n >= 90 && n <= 97 || n >= 100 && n <= 107
 }
 
 // hasEscapedESC reports whether s holds one of the written-out escapes escapedANSI opens
