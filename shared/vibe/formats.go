@@ -450,6 +450,12 @@ var prefixDeny = map[string]bool{
 	"usr": true, "acct": true, "account": true, "team": true, "ws": true, "workspace": true, "crc": true,
 	"checksum": true, "test": true, "tests": true, "fixture": true, "mock": true, "example": true,
 	"nonce": true, // a CSP or request nonce is sent in the open
+	// Stripe's object ids (a customer, a card, a payment intent or method, a charge, an
+	// invoice, a subscription, a price, a product, an event…), which its API returns and logs
+	// print; its keys are sk_, rk_, whsec_
+	"cus": true, "card": true, "pi": true, "pm": true, "ch": true, "in": true, "sub": true, "price": true, "prod": true,
+	"evt": true, "seti": true, "si": true, "txn": true, "po": true, "ii": true, "il": true, "cn": true, "dp": true,
+	"plan": true, "ba": true,
 }
 
 // base62Digits is the alphabet of base62-encoded checksums, in the order GitHub's encoding
