@@ -173,7 +173,7 @@ func harmlessRun(text string, start, end int) bool {
 	return inPublicKey(text, start) || inEncodedMedia(text, start) || idHeaderValue(text, start) || idLabelValue(text, start) ||
 		cspNonce(text, start) || elidedJWT(text[start:end]) || strings.HasPrefix(text[end:], "…") && elidedJWT(text[start:end]+"…") ||
 		publicPEMBase64(text[start:end]) || subjectPublicKeyBase64(text[start:end]) || jwkPublicMember(text, start, end) || fingerprintMember(text, start) || imageHostRun(text, start) ||
-		codeIdentifierAt(text, start) || mangledCxxName(text[start:end])
+		codeIdentifierAt(text, start) || mangledCxxName(text[start:end]) || videoQueryValue(text, start)
 }
 
 // mediaSignatures are the base64 forms of the first bytes of images, fonts, documents, audio,
@@ -1026,7 +1026,8 @@ func cutPrefixAny(s string, prefixes ...string) (string, bool) {
 
 // imageHostRun reports a token run that is a URL's host and path on a CDN that serves
 // profile pictures and media by opaque keys (lh3.googleusercontent.com/a/ACg8oc…=s96-c,
-// pbs.twimg.com, yt3.ggpht.com, i.ytimg.com, scontent…fbcdn.net): an image's address. Its
+// pbs.twimg.com, yt3.ggpht.com, i.ytimg.com, scontent…fbcdn.net) or on YouTube (youtu.be/…,
+// a video's id): an image's or a video's address. Its
 // query, where a signed URL keeps its signature, is no part of the run.
 func imageHostRun(text string, start int) bool {
 	rest, ok := strings.CutPrefix(text[start:], "//")
@@ -1037,12 +1038,36 @@ func imageHostRun(text string, start int) bool {
 	if !ok {
 		return false
 	}
+	if host == "youtu.be" || host == "youtube.com" || strings.HasSuffix(host, ".youtube.com") {
+		return true // a video's or a playlist's public id
+	}
 	for _, h := range []string{".googleusercontent.com", ".ggpht.com", ".ytimg.com", ".twimg.com", ".fbcdn.net", ".cdninstagram.com", ".licdn.com", ".gravatar.com"} {
 		if strings.HasSuffix(host, h) {
 			return true
 		}
 	}
 	return false
+}
+
+// videoQueryValue reports the value of a YouTube link's video, playlist or share parameter
+// (watch?v=…&list=PLx0sYbCqOb8TBPRdmBHs5Iftvv9TPboYG, youtu.be/…?si=…): a public id.
+func videoQueryValue(text string, start int) bool {
+	head := text[max(0, start-300):start]
+	k := strings.LastIndexAny(head, "?&")
+	if k < 0 {
+		return false
+	}
+	switch head[k+1:] {
+	case "v=", "list=", "si=", "pp=":
+	default:
+		return false
+	}
+	u := strings.LastIndex(head[:k], "://")
+	if u < 0 || strings.ContainsAny(head[u:k], " \t\n\"'<>") {
+		return false
+	}
+	host, _, _ := strings.Cut(head[u+3:k], "/")
+	return host == "youtu.be" || host == "youtube.com" || strings.HasSuffix(host, ".youtube.com")
 }
 
 // betweenLiterals reports a "quoted value" that is the code between two string literals: the
