@@ -1034,15 +1034,31 @@ func imageHostRun(text string, start int) bool {
 	if !ok {
 		return false
 	}
-	host, _, ok := strings.Cut(rest[:min(len(rest), 80)], "/")
-	if !ok {
-		return false
+	end := strings.IndexFunc(rest, func(r rune) bool { return r >= 128 || !tokenChar(byte(r)) })
+	if end < 0 {
+		end = len(rest)
 	}
-	if host == "youtu.be" || host == "youtube.com" || strings.HasSuffix(host, ".youtube.com") {
-		return true // a video's or a playlist's public id
+	host, _, ok := strings.Cut(rest[:min(end, 80)], "/")
+	if !ok {
+		// a deploy preview's host alone (64f1c2d3…--site.netlify.app): an id the host
+		// serves in the open
+		return end <= 80 && previewHost(host)
+	}
+	if host == "youtu.be" || host == "youtube.com" || strings.HasSuffix(host, ".youtube.com") || host == "colab.research.google.com" {
+		return true // a video's or a playlist's public id, a notebook's Drive id
 	}
 	for _, h := range []string{".googleusercontent.com", ".ggpht.com", ".ytimg.com", ".twimg.com", ".fbcdn.net", ".cdninstagram.com", ".licdn.com", ".gravatar.com"} {
 		if strings.HasSuffix(host, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// previewHost reports a host name under a domain hosting services give deploys and previews.
+func previewHost(host string) bool {
+	for _, d := range []string{".netlify.app", ".vercel.app", ".pages.dev", ".web.app", ".firebaseapp.com", ".herokuapp.com", ".onrender.com", ".fly.dev", ".github.io", ".surge.sh"} {
+		if strings.HasSuffix(host, d) {
 			return true
 		}
 	}
