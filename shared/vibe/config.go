@@ -478,7 +478,7 @@ var configRules = []extraRule{
 		id: ruleIDPassword,
 		// With the account it belongs to in between: "the password for root is x", "Password
 		// for admin: x", "the token of the bot was x".
-		re:       regexp.MustCompile(`(?i)\b(?:[\w-]*(?:password|passwd|passphrase|pwd|pw|pswd|passcode|secret|token|credential|api[ _-]?key|access[ _-]?key|private[ _-]?key|_key|_pass|_auth)|pin|pass|auth|authorization)s?["'\x60]?(?:[ \t]+(?:for|of)[ \t]+(?:the[ \t]+)?["'\x60]?[\w.@\\/-]{1,64}["'\x60]?(?:[ \t]+(?:user|account))?[ \t]*:[ \t]*|\s+(?:(?:for|of)[ \t]+(?:the[ \t]+)?["'\x60]?[\w.@\\/-]{1,64}["'\x60]?(?:[ \t]+(?:user|account))?[ \t]+)?(?:is|are|was|were|will\s+be|(?:has\s+been\s+|was\s+|is\s+)?(?:set|changed|reset|updated)\s+to)\s*[:-]?\s+)["'\x60]?([^\s"'\x60]{4,64})`),
+		re:       regexp.MustCompile(`(?i)\b(?:[\w-]*(?:password|passwd|passphrase|pwd|pw|pswd|passcode|secret|token|credential|api[ _-]?key|access[ _-]?key|private[ _-]?key|_key|_pass|_auth)|pin|pass|auth|authorization)s?["'\x60]?(?:[ \t]+(?:for|of)[ \t]+(?:the[ \t]+)?["'\x60]?[\w.@\\/-]{1,64}["'\x60]?(?:[ \t]+(?:user|account))?[ \t]*:[ \t]*|\s+(?:(?:for|of)[ \t]+(?:the[ \t]+)?["'\x60]?[\w.@\\/-]{1,64}["'\x60]?(?:[ \t]+(?:user|account))?[ \t]+)?(?:(?:is|are)\s+now|is|are|was|were|will\s+be|(?:has\s+been\s+|was\s+|is\s+)?(?:set|changed|reset|updated)\s+to)\s*[:-]?\s+)["'\x60]?([^\s"'\x60]{4,64})`),
 		group:    1,
 		keywords: []string{" is", " are", " was", " were", " will be", "set to", "changed to", "reset to", "updated to", " for ", " of "},
 		// Not a path nor what follows a URL's scheme: git's prompt Password for
@@ -490,6 +490,18 @@ var configRules = []extraRule{
 		},
 		matchCheck: proseNamedValue,
 		anchors:    secretWordBeforeIs,
+	},
+	{
+		// The verb before the name: "I set the password to Xk4mR9qLw2", "changed the admin
+		// password to …", "rotate the API key to …"; the value needs a digit or a symbol.
+		id:       ruleIDPassword,
+		re:       regexp.MustCompile(`(?i)\b(?:set|change|changed|reset|update|updated|rotate|rotated)\s+(?:the\s+|your\s+|my\s+|its\s+|their\s+|our\s+)?(?:[\w-]+\s+)?(?:password|passphrase|passcode|pin|secret|token|api[ _-]?key)\s+to\s+["'\x60]?([^\s"'\x60]{4,64})`),
+		group:    1,
+		keywords: []string{"password", "passphrase", "passcode", "pin", "secret", "token", "key"},
+		check: func(v string) bool {
+			v = strings.TrimRight(v, ".,;:!?)")
+			return notProseWord(v) && !isDigits(v) && v[0] != '$' && v[0] != '/' && !qualifiedName(v) && !identifierWords(v)
+		},
 	},
 	{
 		// A bearer token anywhere, not only in an Authorization header. The credential is

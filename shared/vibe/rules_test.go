@@ -63,6 +63,8 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"id and pw words", "id admin pw Xk4#mR9qLw", "Xk4#mR9qLw", "id admin pw "},
 		{"upper-case name and a blank", "APP_SECRET_KEY Xk4mR9qLw2z", "Xk4mR9qLw2z", "APP_SECRET_KEY "},
 		{"password for an account is", "the password for root is Xk4mR9qLw2", "Xk4mR9qLw2", "for root is "},
+		{"verb before the password's name", "I set the admin password to Xk4mR9qLw2 for now.", "Xk4mR9qLw2", "for now."},
+		{"password is now", "The password is now Xk4mR9qLw2", "Xk4mR9qLw2", "The password is now "},
 		{"password for an account colon", "Password for admin: Xk4mR9qLw2", "Xk4mR9qLw2", "Password for admin: "},
 		// Secrets fed to a command's input: here-strings, process substitutions; a
 		// connection string's value in braces.
@@ -276,6 +278,7 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"$ mysql -u root -p <<EOF\nSELECT 1;\nEOF",
 		"Password - the password of the account\nToken → see the vault",
 		"The password was set to expire and the token will be refreshed.",
+		"I'll update the password to be more secure. Set the token to $API_TOKEN, reset the PIN to 1234, set the token to config.auth.token.",
 		`login("Sign in", "Welcome")`, "auth=('GET', '/api/v1/users')", `conn = connect("127.0.0.1", "5432")`,
 		"senha: obrigatória\nparola: d'ordine",
 		`<Password value="${DB_PASSWORD}"/>`,
