@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"cmp"
 	"testing"
 
 	"openvibe.live/backend/clients/vibe-publish/internal/fixture"
@@ -9,13 +10,14 @@ import (
 
 // TestTranscriptEvaluation replays one half of the Codex rollouts that
 // shared/vibe/testdata/eval/agents.jsonl lists as vibe-publish publishes them
-// (fixture.Replay), the rollout's own cwd as the workspace root:
+// (fixture.Replay), the rollout's own cwd as the workspace root (the record's root for a
+// rollout of the layout before 0.20, which names its cwd only in the environment context):
 //
 //	go test ./internal/codex -run TestTranscriptEvaluation -eval.split=dev -eval.show -v
 func TestTranscriptEvaluation(t *testing.T) {
-	fixture.EvaluateAgent(t, "codex", "Codex rollouts", func(_ fixture.AgentRecord, path string) (string, []vibe.Event, error) {
+	fixture.EvaluateAgent(t, "codex", "Codex rollouts", func(rec fixture.AgentRecord, path string) (string, []vibe.Event, error) {
 		var s fixture.Sink
 		err := Run(t.Context(), Options{Rollout: path}, s.Emit)
-		return rolloutCwd(path), s.Events(), err
+		return cmp.Or(rolloutCwd(path), rec.Root), s.Events(), err
 	})
 }

@@ -151,8 +151,11 @@ def main():
             continue  # small.jsonl: every uuid and timestamp the same placeholder
         record("agent-sessions", agent, r, p, keep("agent-sessions", p, jsonl(data)), "format fixture, strings cut to 4000 characters")
 
-    with open(os.path.join(HERE, "agents.jsonl"), "w") as f:
-        for rec in records:
+    path = os.path.join(HERE, "agents.jsonl")
+    with open(path) as f:  # other builds' sources (agents2.py) are kept as written
+        kept = [r for r in map(json.loads, filter(str.strip, f)) if r["source"] not in SOURCES]
+    with open(path, "w") as f:
+        for rec in kept + records:
             f.write(json.dumps(rec, sort_keys=True, ensure_ascii=False) + "\n")
     path = os.path.join(HERE, "manifest.json")
     with open(path) as f:
