@@ -17,6 +17,9 @@ type pathRewriter struct {
 
 	mu    sync.RWMutex
 	users []string // account names learned from home directories, prompts, ls -l, masked as [user]
+	// ciUsers are the accounts of CI agents learned the same way (/home/jenkins): nobody's
+	// name, masked only where they stand as an account (ls -l's columns, a path, a prompt)
+	ciUsers []string
 	hosts []string // host names learned from shell prompts, masked as [host]
 }
 
@@ -551,8 +554,11 @@ func (p *pathRewriter) maskMachine(text string) string {
 		text = p.machine.ReplaceAllString(text, "[host]")
 	}
 	p.mu.RLock()
-	users, hosts := p.users, p.hosts
+	users, hosts, ci := p.users, p.hosts, p.ciUsers
 	p.mu.RUnlock()
+	for _, u := range ci {
+		text = replaceNameAt(text, u, "[user]", ciAccountPosition)
+	}
 	for _, h := range hosts {
 		if commonHostName(h) {
 			text = replaceNameAt(text, h, "[host]", hostPosition)
@@ -642,6 +648,23 @@ func hostPosition(s string, i, end int) bool {
 	return before == '\n' && (after == '\n' || after == '\r')
 }
 
+// ciAccountPosition accepts a CI agent's account where it stands as one: an ls -l line's
+// owner and group, id's uid=…(jenkins), a prompt's jenkins@host; not a host name or a path
+// (jenkins.corp.io, /var/lib/jenkins), where the word names the service.
+func ciAccountPosition(s string, i, end int) bool {
+	var before, after byte = '\n', '\n'
+	if i > 0 {
+		before = s[i-1]
+	}
+	if end < len(s) {
+		after = s[end]
+	}
+	if before == '(' && after == ')' || after == '@' && (before == ' ' || before == '\n' || before == '\t') {
+		return true
+	}
+	return isLsMode(s[strings.LastIndexByte(s[:i], '\n')+1:])
+}
+
 func accountPosition(s string, i, end int) bool {
 	var before, after byte = '\n', '\n'
 	if i > 0 {
@@ -686,7 +709,18 @@ var genericUsers = []string{
 
 const maxLearnedUsers = 16
 
+// ciAccounts are the accounts CI agents run as.
+var ciAccounts = []string{"jenkins", "circleci", "travis", "gitlab-runner", "buildkite-agent", "teamcity", "bamboo", "gocd"}
+
 func (p *pathRewriter) learnUser(u string) {
+	if slices.Contains(ciAccounts, u) {
+		p.mu.Lock()
+		if !slices.Contains(p.ciUsers, u) {
+			p.ciUsers = append(slices.Clip(p.ciUsers), u)
+		}
+		p.mu.Unlock()
+		return
+	}
 	if len(u) < 3 || slices.Contains(genericUsers, strings.ToLower(u)) || slices.Contains(genericAccounts, strings.ToLower(u)) ||
 		strings.ContainsAny(u, "%$~[]{}()") || isDigits(u) {
 		return

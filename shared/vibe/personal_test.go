@@ -187,3 +187,17 @@ func TestSanitizeAccountLines(t *testing.T) {
 		require.Equal(t, tc.want, ss.SanitizeText(tc.later), tc.name)
 	}
 }
+
+// TestSanitizeCIAccount: a CI agent's account learned from its home directory is masked where
+// it stands as an account (ls -l's owner and group, id's output), not where the word names
+// the service (a host, a product).
+func TestSanitizeCIAccount(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	ss := san.NewSession(SessionHints{})
+	require.Equal(t, "cd ~/workspace/app", ss.SanitizeText("cd /home/jenkins/workspace/app"))
+	require.Equal(t, "drwxrwxr-x  3 [user] [user]  4096 Dec 17 01:21 .", ss.SanitizeText("drwxrwxr-x  3 jenkins jenkins  4096 Dec 17 01:21 ."))
+	require.Equal(t, "uid=1001([user]) gid=1001([user])", ss.SanitizeText("uid=1001(jenkins) gid=1001(jenkins)"))
+	kept := "Open https://jenkins.corp.io/job/app and the Jenkins pipeline."
+	require.Equal(t, kept, ss.SanitizeText(kept))
+}

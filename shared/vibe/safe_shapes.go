@@ -419,6 +419,11 @@ var recordIDNames = map[string]bool{
 	// where a listing goes on, and a content's version
 	"cursor": true, "nextcursor": true, "startcursor": true, "endcursor": true, "pagetoken": true,
 	"nextpagetoken": true, "continuationtoken": true, "etag": true, "ulid": true,
+	// the ids of things a service names (a voice, a model, an agent, a project): public
+	// handles, not credentials (a bare "id" may name an API key's own value)
+	"voiceid": true, "modelid": true, "agentid": true, "assistantid": true,
+	"projectid": true, "userid": true, "accountid": true, "orgid": true, "organizationid": true, "workspaceid": true,
+	"channelid": true, "guildid": true, "teamid": true, "tenantid": true, "subscriptionid": true,
 	// a file's digest, by its algorithm's name ("sha512": "HYmZ…==" in a lockfile or a
 	// release manifest)
 	"sha1": true, "sha224": true, "sha256": true, "sha384": true, "sha512": true, "md5": true, "shasum": true,
@@ -759,13 +764,26 @@ func rootedPath(tok string) bool {
 // (idHeaderName), up to four of them.
 func idLabelValue(text string, start int) bool {
 	i := start
-	for k := 0; k < 2 && i > 0 && text[i-1] == ' '; k++ {
+	// blanks and Markdown's marks between label and value (**Voice ID:** `…`)
+	for k := 0; k < 5 && i > 0 && strings.IndexByte(" *_`", text[i-1]) >= 0; k++ {
 		i--
 	}
 	if i == 0 || text[i-1] != ':' {
 		return false
 	}
 	ne := i - 1
+	for k := 0; k < 2 && ne > 0 && text[ne-1] == '*'; k++ {
+		ne--
+	}
+	if ne > 0 && text[ne-1] == ')' {
+		// a name in parentheses after the label: Voice ID (Jarvis): …
+		if o := strings.LastIndexByte(text[max(0, ne-32):ne], '('); o >= 0 {
+			ne = max(0, ne-32) + o
+			for ne > 0 && text[ne-1] == ' ' {
+				ne--
+			}
+		}
+	}
 	j := ne
 	for j > 0 && ne-j < 40 && (isAlnum(text[j-1]) || text[j-1] == ' ') {
 		j--
@@ -1097,12 +1115,20 @@ func betweenLiterals(v string) bool {
 	return hasPrefixAny(t, []string{"+ ", ". ", ".. ", "|| ", "& "}) || strings.HasSuffix(t, " +") || strings.HasSuffix(t, " .") || strings.HasSuffix(t, " ..")
 }
 
+// githubNodeID is GitHub's newer global node id: the type's abbreviation, _ and the base64 of
+// a MessagePack array (kg, kw, lA… for two to seven members): U_kgDOAbCdEf, PR_kwDOAbC…,
+// WFR_kwLOQ3f…, PVTI_lADO….
+var githubNodeID = regexp.MustCompile(`^[A-Z]{1,8}_(?:kg|kw|lA|lQ|lg|lw)[A-Za-z0-9_-]{6,}$`)
+
 // graphQLGlobalID reports a GraphQL global id: base64 of a type's name and a number, as Relay
 // servers and GitHub's API write them (VXNlcjoxMjM0NTY3ODkw is User:1234567890,
 // MDQ6VXNlcjE= is 04:User1).
 func graphQLGlobalID(tok string) bool {
 	if len(tok) > 64 {
 		return false
+	}
+	if githubNodeID.MatchString(tok) {
+		return true
 	}
 	b, err := base64.StdEncoding.DecodeString(tok)
 	if err != nil {

@@ -118,7 +118,9 @@ func vendorNameBefore(s string, i int) bool {
 		}
 		name := s[ns:j]
 		if vendorName(name) {
-			return true
+			// not a name that says id (ELEVENLABS_VOICE_ID, MAILCHIMP_LIST_ID): a handle
+			parts := nameParts(name)
+			return len(parts) == 0 || !idNameParts[parts[len(parts)-1]] || words > 0
 		}
 		if !credentialWord(strings.ToLower(name)) || ns == 0 || s[ns-1] != ' ' {
 			return false
