@@ -198,6 +198,7 @@ var configRules = []extraRule{
 		id:       ruleCLILogin,
 		re:       regexp.MustCompile(`\b(?:echo|printf)\s+(?:-n\s+|-ne\s+)?(?:'[^'\n:%]{1,64}:([^'\n]+)'|"[^"\n:$%]{1,64}:([^"\n$]+)"|[^\s'":$%]{1,64}:([^\s'"|$]+))\s*\|\s*base64\b`),
 		keywords: []string{"base64"},
+		check:    func(v string) bool { return !strings.HasPrefix(v, "//") }, // a URL, not user:password
 	},
 	{
 		// Java system properties named for a secret: -Djavax.net.ssl.keyStorePassword=x,
@@ -370,6 +371,21 @@ var configRules = []extraRule{
 		id:       ruleCLILogin,
 		re:       regexp.MustCompile(`\bconfig\s+(?:--\S+\s+)*http-basic\.[\w.-]+\s+\S+\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-]\S*))`),
 		keywords: []string{"http-basic."},
+	},
+	{
+		// A value echoed into base64 to be put in a Secret or a header: echo -n 'x' | base64
+		// (not what base64 -d decodes: that is the encoded side, read by the encoded rule).
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\becho\s+(?:-[ne]+\s+)*(?:'([^'\n]{6,200})'|"([^"\n$\x60]{6,200})"|([^\s'"|$;&\x60]{6,200}))\s*\|\s*(?:base64|openssl\s+base64|openssl\s+enc\s+-base64)\b[^|;&\n]{0,20}`),
+		keywords: []string{"base64"},
+		matchCheck: func(m string) bool {
+			_, tail, _ := strings.Cut(m[strings.LastIndex(m, "|"):], "base64")
+			return !strings.Contains(tail, "-d") && !strings.Contains(tail, "-D")
+		},
+		check: func(v string) bool {
+			// user:password is the Basic credential rule's, which keeps the user
+			return notProseWord(v) && !placeholderValue(v) && !strings.Contains(v, ":")
+		},
 	},
 	{
 		// composer config github-oauth.HOST TOKEN (gitlab-oauth, gitlab-token, bearer), poetry
@@ -566,7 +582,7 @@ var configRules = []extraRule{
 	{
 		// A table row: | password | Xy7pass99 |
 		id:         ruleIDPassword,
-		re:         regexp.MustCompile(`(?i)\|\s*(?:[\w -]*(?:password|passwd|pwd|pw|passphrase|secret|token|api[ _-]?key|credentials?))\s*\|\s*\x60?([^|\s\x60]{4,128})\x60?\s*\|`),
+		re:         regexp.MustCompile(`(?i)\|[ \t]*(?:[\w -]*(?:password|passwd|pwd|pw|passphrase|secret|token|api[ _-]?key|credentials?))[ \t]*\|[ \t]*\x60?([^|\s\x60]{4,128})\x60?[ \t]*\|`),
 		group:      1,
 		keywords:   []string{"|"},
 		check:      func(v string) bool { return notProseWord(v) || leetPassword("password", v) },

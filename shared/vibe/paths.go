@@ -20,7 +20,7 @@ type pathRewriter struct {
 	// ciUsers are the accounts of CI agents learned the same way (/home/jenkins): nobody's
 	// name, masked only where they stand as an account (ls -l's columns, a path, a prompt)
 	ciUsers []string
-	hosts []string // host names learned from shell prompts, masked as [host]
+	hosts   []string // host names learned from shell prompts, masked as [host]
 }
 
 func newPathRewriter(h SessionHints) *pathRewriter {

@@ -70,6 +70,7 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		// connection string's value in braces.
 		{"terraform output sensitive", `{"db_conn":{"sensitive":true,"type":"string","value":"Server=db;Uid=app;Pwd=Tz4nB8cY"},"api_url":{"sensitive":false,"type":"string","value":"https://api.corp.io"}}`, "Tz4nB8cY", "https://api.corp.io"},
 		{"object named for a secret", "{\n  \"api_token\": {\n    \"type\": \"string\",\n    \"value\": \"Xk9mQ2vLp7wRTz4nB8cY\"\n  }\n}", "Xk9mQ2vLp7wRTz4nB8cY", "\"type\": \"string\""},
+		{"a value echoed into base64", "echo -n 'Tz4nB8cY1dF6Xk9m' | base64 -w0 > secret.b64", "Tz4nB8cY1dF6Xk9m", "| base64 -w0"},
 		{"composer auth.json token per host", "{\n    \"github-oauth\": {\n        \"github.com\": \"3f9a1c0b7e2d4a6f8091b2c3d4e5f60718293a4b\"\n    }\n}", "3f9a1c0b7e2d4a6f8091", "\"github.com\": \""},
 		{"composer config token", "composer config --global gitlab-token.gitlab.corp.io Xk9mQ2vLp7wRTz4nB8cY", "Xk9mQ2vLp7wRTz4nB8cY", "gitlab-token.gitlab.corp.io "},
 		{"here-string to env add", `vercel env add API_TOKEN production <<< "Xk4mR9qLw2z"`, "Xk4mR9qLw2z", "production <<< "},
@@ -278,6 +279,7 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"$ mysql -u root -p <<EOF\nSELECT 1;\nEOF",
 		"Password - the password of the account\nToken → see the vault",
 		"The password was set to expire and the token will be refreshed.",
+		"echo -n hello | base64; echo -n 'https://api.corp.io/v1' | base64; echo 'aGVsbG8gd29ybGQ=' | base64 -d",
 		"I'll update the password to be more secure. Set the token to $API_TOKEN, reset the PIN to 1234, set the token to config.auth.token.",
 		`login("Sign in", "Welcome")`, "auth=('GET', '/api/v1/users')", `conn = connect("127.0.0.1", "5432")`,
 		"senha: obrigatória\nparola: d'ordine",

@@ -256,6 +256,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 	findTinkKeysets(text, f)
 	findKubernetesSecrets(text, f)
 	findYAMLBlockSecrets(text, f)
+	findResultTableSecrets(text, f)
 	if strings.Contains(text, "alue") {
 		if lower == "" {
 			lower = strings.Join(lowers, "")

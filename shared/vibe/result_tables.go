@@ -1,0 +1,136 @@
+package vibe
+
+import "strings"
+
+// findResultTableSecrets masks the cells of a query result's columns whose names say secret:
+// what psql, mysql and sqlite3 print for SELECT email, password FROM users, or a CLI's
+// table of tokens. The separator line under (or, for mysql's boxes, around) the header
+// gives the columns' spans; every row after the header, to a blank line, a "(n rows)" line
+// or the box's closing border, has its cell in each such column masked.
+func findResultTableSecrets(text string, f *findings) {
+	if !strings.Contains(text, "---") {
+		return
+	}
+	lines := strings.SplitAfter(text, "\n")
+	starts := make([]int, len(lines))
+	off := 0
+	for i, l := range lines {
+		starts[i] = off
+		off += len(l)
+	}
+	for i := 0; i < len(lines); i++ {
+		sep := strings.TrimRight(lines[i], "\r\n")
+		spans := separatorSpans(sep)
+		if spans == nil {
+			continue
+		}
+		head, first := i-1, i+1
+		if strings.HasPrefix(strings.TrimSpace(sep), "+") {
+			// mysql: +----+ above the header, the header, +----+ again, the rows
+			if i+2 >= len(lines) || separatorSpans(strings.TrimRight(lines[i+2], "\r\n")) == nil {
+				continue
+			}
+			head, first = i+1, i+3
+		}
+		if head < 0 {
+			continue
+		}
+		header := strings.TrimRight(lines[head], "\r\n")
+		var secret [][2]int
+		for _, sp := range spans {
+			if name := cellAt(header, sp); name != "" && resultColumnSecret(name) {
+				secret = append(secret, sp)
+			}
+		}
+		if secret == nil {
+			continue
+		}
+		for j := first; j < len(lines) && j < first+500; j++ {
+			row := strings.TrimRight(lines[j], "\r\n")
+			t := strings.TrimSpace(row)
+			if t == "" || strings.HasPrefix(t, "(") || separatorSpans(row) != nil {
+				break
+			}
+			for _, sp := range secret {
+				a, b, ok := cellRange(row, sp)
+				if !ok {
+					continue
+				}
+				if v := row[a:b]; !placeholderValue(v) && !strings.EqualFold(v, "null") && len(v) >= 4 {
+					f.addSpan(ruleNameValue, starts[j]+a, starts[j]+b)
+				}
+			}
+			i = j
+		}
+	}
+}
+
+// separatorSpans reads a table's separator line (----+------, +----+----+, ---  -----) and
+// returns the spans of its runs of dashes; nil for any other line.
+func separatorSpans(l string) [][2]int {
+	t := strings.TrimSpace(l)
+	if len(t) < 3 || strings.Trim(t, "-+| =") != "" || strings.Count(t, "-") < 3 {
+		return nil
+	}
+	var spans [][2]int
+	for k := 0; k < len(l); {
+		if l[k] != '-' && l[k] != '=' {
+			k++
+			continue
+		}
+		s := k
+		for k < len(l) && (l[k] == '-' || l[k] == '=') {
+			k++
+		}
+		spans = append(spans, [2]int{s, k})
+	}
+	return spans
+}
+
+// cellRange returns the trimmed extent of a row's cell under a column's span, widened over
+// a value that runs past it (psql lets a long value push the next separator right).
+func cellRange(row string, sp [2]int) (int, int, bool) {
+	if sp[0] >= len(row) {
+		return 0, 0, false
+	}
+	a, b := sp[0], min(sp[1], len(row))
+	for a > 0 && row[a-1] != '|' && row[a-1] != ' ' {
+		a-- // a value that starts left of its column
+	}
+	for b < len(row) && row[b] != '|' && !(row[b] == ' ' && b+1 < len(row) && row[b+1] == ' ') {
+		b++
+	}
+	for a < b && (row[a] == ' ' || row[a] == '|') {
+		a++
+	}
+	for b > a && (row[b-1] == ' ' || row[b-1] == '|') {
+		b--
+	}
+	return a, b, a < b && !strings.Contains(row[a:b], "|")
+}
+
+func cellAt(l string, sp [2]int) string {
+	a, b, ok := cellRange(l, sp)
+	if !ok {
+		return ""
+	}
+	return l[a:b]
+}
+
+// resultColumnSecret reports a column name that says its cells are secrets: password,
+// api_key, token, secret_hash…, not a name about one (password_updated_at, token_count).
+func resultColumnSecret(name string) bool {
+	if strings.ContainsAny(name, " ()") && !strings.Contains(name, "_") {
+		return oneOfFold(strings.TrimSpace(name), "api key", "access token", "secret key")
+	}
+	parts := nameParts(name)
+	if len(parts) > 1 && aboutSecretWords[parts[len(parts)-1]] {
+		return false
+	}
+	return nameHasSecretWord(name)
+}
+
+// aboutSecretWords end column names that say something about a secret, not hold it.
+var aboutSecretWords = map[string]bool{"at": true, "on": true, "date": true, "time": true, "count": true, "len": true,
+	"length": true, "id": true, "type": true, "hint": true, "policy": true, "expiry": true, "expires": true, "required": true,
+	"set": true, "changed": true, "updated": true, "created": true, "enabled": true, "reset": true, "name": true, "version": true}
