@@ -283,16 +283,67 @@ func personName(v string) bool {
 			if r >= '0' && r <= '9' {
 				return false
 			}
-			if r != '.' && r != '-' && r != '\'' && r != ',' {
+			if unicode.IsLetter(r) {
 				letters++
+			} else if r != '.' && r != '-' && r != '\'' && r != ',' {
+				return false
 			}
 		}
 		if letters == 0 {
 			return false
 		}
 	}
-	return true
+	return !notAPerson(v, words)
 }
+
+// notAPerson reports a name that is no person's: an organisation (Acme Inc., Google LLC,
+// The Rust Project Developers), a bot or an assistant (Claude, Code Review Bot, GitHub,
+// dependabot), a team's handle (team-platform, infra-oncall).
+func notAPerson(v string, words []string) bool {
+	l := strings.ToLower(v)
+	if nonPersonNames[l] || strings.HasPrefix(l, "the ") {
+		return true
+	}
+	for _, w := range words {
+		lw := strings.ToLower(strings.Trim(w, ".,"))
+		if orgWords[lw] {
+			return true
+		}
+	}
+	if l == v && strings.ContainsAny(v, "-_") {
+		for _, p := range strings.FieldsFunc(l, func(r rune) bool { return r == '-' || r == '_' }) {
+			if teamWords[p] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// orgWords are words that make a name an organisation's, a group's or a program's.
+var orgWords = map[string]bool{"inc": true, "llc": true, "ltd": true, "gmbh": true, "corp": true, "corporation": true,
+	"company": true, "co": true, "foundation": true, "project": true, "developers": true, "contributors": true,
+	"team": true, "community": true, "authors": true, "maintainers": true, "bot": true, "[bot]": true, "group": true,
+	"labs": true, "organization": true, "organisation": true, "university": true, "institute": true, "association": true,
+	"consortium": true, "systems": true, "technologies": true, "software": true, "solutions": true, "services": true,
+	"studio": true, "studios": true, "agency": true, "limited": true, "plc": true, "s.a.": true, "ag": true, "bv": true,
+	"sas": true, "srl": true, "pty": true, "ab": true, "oy": true, "as": true, "developer": true, "admin": true,
+	"administrators": true, "staff": true, "support": true, "security": true, "ci": true, "actions": true, "automation": true}
+
+// nonPersonNames are assistants, bots and services that sign commits, own files or author
+// packages.
+var nonPersonNames = map[string]bool{"claude": true, "claude code": true, "chatgpt": true, "copilot": true,
+	"github copilot": true, "github": true, "gitlab": true, "bitbucket": true, "github actions": true, "github-actions": true,
+	"dependabot": true, "renovate": true, "renovate bot": true, "snyk": true, "cursor": true, "codex": true, "gemini": true,
+	"anthropic": true, "openai": true, "devin": true, "aider": true, "google": true, "microsoft": true, "amazon": true,
+	"apple": true, "meta": true, "mozilla": true, "vercel": true, "netlify": true, "npm": true, "pypi": true, "jenkins": true,
+	"circleci": true, "travis": true, "semantic-release": true, "release-please": true, "mergify": true, "web-flow": true,
+	"unknown author": true, "anonymous": true, "opencode": true, "qwen": true, "grok": true, "windsurf": true}
+
+// teamWords are the parts of a team's or a rota's handle.
+var teamWords = map[string]bool{"team": true, "teams": true, "oncall": true, "ops": true, "platform": true, "infra": true,
+	"sre": true, "devops": true, "security": true, "support": true, "core": true, "admins": true, "eng": true,
+	"engineering": true, "squad": true, "group": true, "owners": true, "maintainers": true, "bot": true, "bots": true}
 
 // personalAddress reports an e-mail address that may identify someone: not a placeholder
 // domain, not a service mailbox.
@@ -304,7 +355,12 @@ func personalAddress(e string) bool {
 	}
 	local, domain := l[:at], l[at+1:]
 	switch local {
-	case "git", "noreply", "no-reply", "donotreply", "do-not-reply", "mailer-daemon", "postmaster":
+	case "git", "noreply", "no-reply", "donotreply", "do-not-reply", "mailer-daemon", "postmaster",
+		// role mailboxes: a desk, not a person
+		"support", "security", "info", "admin", "sales", "contact", "hello", "help", "billing", "abuse",
+		"webmaster", "hostmaster", "privacy", "legal", "press", "jobs", "careers", "team", "office",
+		"feedback", "bugs", "notifications", "notification", "alerts", "root", "devnull", "bot", "ci",
+		"npm", "pypi", "maintainers", "opensource", "open-source", "oss", "community":
 		return false
 	}
 	for _, d := range []string{"example.com", "example.org", "example.net", "localhost", "domain.com", "email.com"} {
@@ -372,8 +428,13 @@ func redactPersonLists(s string) string {
 			continue
 		}
 		body := s[start : start+end]
-		body = replaceGroups(body, personObject, markName, personName)
-		body = replaceGroups(body, quotedPerson, markName, personName)
+		if strings.IndexByte(body, '{') >= 0 {
+			// a list of objects: each object's name member; its keys and other values are
+			// no names
+			body = replaceGroups(body, personObject, markName, personName)
+		} else {
+			body = replaceGroups(body, quotedPerson, markName, personName)
+		}
 		s = s[:start] + body + s[start+end:]
 	}
 	if i := strings.Index(strings.ToLower(s), `"author"`); i >= 0 {

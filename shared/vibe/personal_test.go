@@ -49,6 +49,14 @@ func TestRedactPersonal(t *testing.T) {
 		{"not personal", "git@github.com:org/repo.git noreply@github.com a@example.com lodash@4.17.21 icon@2x.png",
 			"git@github.com:org/repo.git noreply@github.com a@example.com lodash@4.17.21 icon@2x.png"},
 		{"author field of code", "author: string // the commit author", "author: string // the commit author"},
+		// Not people: assistants and bots that sign commits, organisations, teams, role
+		// mailboxes; a package's maintainers' objects keep their keys.
+		{"assistant co-author", "Co-authored-by: Claude <noreply@anthropic.com>", "Co-authored-by: Claude <noreply@anthropic.com>"},
+		{"organisations and teams", "Owner: team-platform\nMaintainer: infra-oncall\nReviewed-by: Code Review Bot\n__author__ = \"Google LLC\"\nauthor = \"The Rust Project Developers\"",
+			"Owner: team-platform\nMaintainer: infra-oncall\nReviewed-by: Code Review Bot\n__author__ = \"Google LLC\"\nauthor = \"The Rust Project Developers\""},
+		{"role mailboxes", "Contact: support@acme.io; security issues: security@acme.io", "Contact: support@acme.io; security issues: security@acme.io"},
+		{"maintainers objects", `"maintainers": [{"name": "Jane Doe", "email": "jane@corp.io"}, {"name": "npm", "email": "npm@npmjs.com"}]`,
+			`"maintainers": [{"name": "[redacted:name]", "email": "[redacted:email]"}, {"name": "npm", "email": "npm@npmjs.com"}]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
