@@ -29,7 +29,7 @@ var (
 	emailAddress = regexp.MustCompile(`[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}\b`)
 	// personLine: version-control headers and trailers and manifest lines that name a
 	// person: Author: Ada Lovelace <ada@…>, Co-authored-by: …, Maintainer: …, Owner: ….
-	personLine = regexp.MustCompile(`(?im)\b(?:author|commit|committer|co-authored-by|signed-off-by|reviewed-by|reported-by|tested-by|acked-by|suggested-by|helped-by|cc|maintainer|owner|contact|written by|created by)\s*:\s+([^\n<>()"{}\[\]@:]{2,80}?)\s*(?:<|\(|$)`)
+	personLine = regexp.MustCompile(`(?im)\b(?:author|commit|committer|co-authored-by|signed-off-by|reviewed-by|reported-by|tested-by|acked-by|suggested-by|helped-by|cc|maintainer|owner|contact|written by|created by)\s*:\s+([^\n<>()"{}\[\]@:]{2,80}?)\s*(?:<|\(|$)|@author[ \t]+([^\n<>()"{}\[\]@:*]{2,80}?)[ \t]*(?:<|\(|$)`)
 	// personField: manifest fields holding a name: "author": "Ada <…>", author = "Ada",
 	// __author__ = 'Ada', user.name = Ada, GIT_AUTHOR_NAME=Ada, "name": "Ada" inside an
 	// author object.
@@ -108,7 +108,7 @@ const userWord = "Uzqxjvuserzqxj"
 
 func redactPersonalText(s string) string {
 	var lines, fields bool
-	if strings.IndexByte(s, ':') >= 0 || strings.IndexByte(s, '=') >= 0 || strings.Contains(s, "user.name") {
+	if strings.IndexByte(s, ':') >= 0 || strings.IndexByte(s, '=') >= 0 || strings.Contains(s, "user.name") || strings.Contains(s, "@author") {
 		personalTrie().Walk(stringBytes(strings.ToLower(s)), func(_, _, p int64) bool {
 			r := personalWords[p].rules
 			lines = lines || r&1 != 0
@@ -116,7 +116,7 @@ func redactPersonalText(s string) string {
 			return !(lines && fields)
 		})
 	}
-	if lines && strings.IndexByte(s, ':') >= 0 {
+	if lines && (strings.IndexByte(s, ':') >= 0 || strings.Contains(s, "@author")) {
 		s = replaceGroups(s, personLine, markName, personName)
 	}
 	if fields {
@@ -301,7 +301,7 @@ func personName(v string) bool {
 // dependabot), a team's handle (team-platform, infra-oncall).
 func notAPerson(v string, words []string) bool {
 	l := strings.ToLower(v)
-	if nonPersonNames[l] || strings.HasPrefix(l, "the ") {
+	if nonPersonNames[l] || strings.HasPrefix(l, "the ") || slices.Contains(genericAccounts, l) {
 		return true
 	}
 	for _, w := range words {
@@ -338,7 +338,10 @@ var nonPersonNames = map[string]bool{"claude": true, "claude code": true, "chatg
 	"anthropic": true, "openai": true, "devin": true, "aider": true, "google": true, "microsoft": true, "amazon": true,
 	"apple": true, "meta": true, "mozilla": true, "vercel": true, "netlify": true, "npm": true, "pypi": true, "jenkins": true,
 	"circleci": true, "travis": true, "semantic-release": true, "release-please": true, "mergify": true, "web-flow": true,
-	"unknown author": true, "anonymous": true, "opencode": true, "qwen": true, "grok": true, "windsurf": true}
+	"unknown author": true, "anonymous": true, "opencode": true, "qwen": true, "grok": true, "windsurf": true,
+	// tools that create and manage resources
+	"terraform": true, "helm": true, "kubectl": true, "ansible": true, "pulumi": true, "cloudformation": true, "cdk": true,
+	"docker": true, "system": true, "kustomize": true, "argocd": true, "flux": true, "crossplane": true, "chef": true, "puppet": true}
 
 // teamWords are the parts of a team's or a rota's handle.
 var teamWords = map[string]bool{"team": true, "teams": true, "oncall": true, "ops": true, "platform": true, "infra": true,

@@ -54,6 +54,8 @@ func TestRedactPersonal(t *testing.T) {
 		{"assistant co-author", "Co-authored-by: Claude <noreply@anthropic.com>", "Co-authored-by: Claude <noreply@anthropic.com>"},
 		{"organisations and teams", "Owner: team-platform\nMaintainer: infra-oncall\nReviewed-by: Code Review Bot\n__author__ = \"Google LLC\"\nauthor = \"The Rust Project Developers\"",
 			"Owner: team-platform\nMaintainer: infra-oncall\nReviewed-by: Code Review Bot\n__author__ = \"Google LLC\"\nauthor = \"The Rust Project Developers\""},
+		{"javadoc author", "/**\n * Parses tokens.\n * @author Jane Doe\n * @since 1.2\n */", "/**\n * Parses tokens.\n * @author [redacted:name]\n * @since 1.2\n */"},
+		{"tools and system accounts", "Created by: terraform\nOwner: root", "Created by: terraform\nOwner: root"},
 		{"role mailboxes", "Contact: support@acme.io; security issues: security@acme.io", "Contact: support@acme.io; security issues: security@acme.io"},
 		{"maintainers objects", `"maintainers": [{"name": "Jane Doe", "email": "jane@corp.io"}, {"name": "npm", "email": "npm@npmjs.com"}]`,
 			`"maintainers": [{"name": "[redacted:name]", "email": "[redacted:email]"}, {"name": "npm", "email": "npm@npmjs.com"}]`},
