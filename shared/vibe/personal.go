@@ -339,6 +339,12 @@ var nonPersonNames = map[string]bool{"claude": true, "claude code": true, "chatg
 	"apple": true, "meta": true, "mozilla": true, "vercel": true, "netlify": true, "npm": true, "pypi": true, "jenkins": true,
 	"circleci": true, "travis": true, "semantic-release": true, "release-please": true, "mergify": true, "web-flow": true,
 	"unknown author": true, "anonymous": true, "opencode": true, "qwen": true, "grok": true, "windsurf": true,
+	// a template's stand-ins
+	"your name": true, "my name": true, "author name": true, "full name": true, "firstname lastname": true,
+	"first last": true, "first name last name": true, "name surname": true, "your full name": true,
+	// conventional commits' types (Commit: fix(cli): …)
+	"fix": true, "feat": true, "docs": true, "chore": true, "refactor": true, "test": true, "tests": true, "ci": true,
+	"build": true, "perf": true, "style": true, "revert": true, "wip": true, "release": true, "deps": true, "merge": true,
 	// tools that create and manage resources
 	"terraform": true, "helm": true, "kubectl": true, "ansible": true, "pulumi": true, "cloudformation": true, "cdk": true,
 	"docker": true, "system": true, "kustomize": true, "argocd": true, "flux": true, "crossplane": true, "chef": true, "puppet": true}
@@ -358,13 +364,8 @@ func personalAddress(e string) bool {
 	}
 	local, domain := l[:at], l[at+1:]
 	switch local {
-	case "git", "noreply", "no-reply", "donotreply", "do-not-reply", "mailer-daemon", "postmaster",
-		// role mailboxes: a desk, not a person
-		"support", "security", "info", "admin", "sales", "contact", "hello", "help", "billing", "abuse",
-		"webmaster", "hostmaster", "privacy", "legal", "press", "jobs", "careers", "team", "office",
-		"feedback", "bugs", "notifications", "notification", "alerts", "root", "devnull", "bot", "ci",
-		"npm", "pypi", "maintainers", "opensource", "open-source", "oss", "community":
-		return false
+	case "git", "noreply", "no-reply", "donotreply", "do-not-reply", "mailer-daemon", "postmaster":
+		return false // a role mailbox (hello@, support@) on a person's own domain names them: masked
 	}
 	for _, d := range []string{"example.com", "example.org", "example.net", "localhost", "domain.com", "email.com"} {
 		if domain == d || strings.HasSuffix(domain, "."+d) {

