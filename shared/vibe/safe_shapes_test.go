@@ -304,3 +304,20 @@ func TestAccountSpellings(t *testing.T) {
 	require.Equal(t, []string{"Mischa", "mischa"}, accountSpellings("Mischa", nil))
 	require.Equal(t, []string{"Mischa"}, accountSpellings("mischa", []string{"mischa"}))
 }
+
+// TestSeenRandomNamedID: a random string masked for its looks alone is not masked again
+// where a later text names it an id (a voice's id the first text held in an "id" member), and
+// a name ending in ID is no key; a session's id and a value found by its name stay masked.
+func TestSeenRandomNamedID(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	ss := san.NewSession(SessionHints{})
+	require.Contains(t, ss.SanitizeText(`"voices": {"jarvis": {"id": "qZ7K2LmN9TvXc4RbWd8P", "name": "Jarvis"}}`), "[redacted:")
+	for _, in := range []string{"ELEVENLABS_VOICE_ID=qZ7K2LmN9TvXc4RbWd8P  # Jarvis", "**Voice ID:** `qZ7K2LmN9TvXc4RbWd8P`", `voice_id: "qZ7K2LmN9TvXc4RbWd8P",`} {
+		require.Equal(t, in, ss.SanitizeText(in))
+	}
+	require.NotContains(t, ss.SanitizeText(`session_id: "qZ7K2LmN9TvXc4RbWd8P"`), "qZ7K2LmN")
+	ss = san.NewSession(SessionHints{})
+	require.Contains(t, ss.SanitizeText("api_key = 'Wk3nB8cY1dF6Xk9mQ2vL'"), "[redacted:")
+	require.NotContains(t, ss.SanitizeText("PROJECT_ID=Wk3nB8cY1dF6Xk9mQ2vL"), "Wk3nB8cY")
+}

@@ -278,7 +278,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 			if end-start < 20 || afterDigestPrefix(text, start) || inDataURI(text, start) || harmlessRun(text, start, end) || publicPointNamed(text, start, end) {
 				return
 			}
-			if highEntropySecret(tok) && !idNamedValue(text, start, end) {
+			if highEntropySecret(tok) && !idNamedValue(text, start, end) && !idContextNamed(text, start, end, false) {
 				if nameFamily(text, start, end) {
 					return
 				}

@@ -184,7 +184,11 @@ func (s *seenSecrets) find(f *findings) {
 	if s.index != nil && len(s.forms) > 0 {
 		s.index.each(f.text, func(pattern, start, end int) {
 			sf := s.forms[pattern]
-			f.spans = append(f.spans, span{start: sf.extendBack(f.text, start), end: sf.extend(f.text, start, end), rule: ruleSeen, class: sf.class})
+			st, en := sf.extendBack(f.text, start), sf.extend(f.text, start, end)
+			if sf.class == ClassHighEntropy && idContext(f.text, st, en) {
+				return // a random string found by its looks alone, here named an id
+			}
+			f.spans = append(f.spans, span{start: st, end: en, rule: ruleSeen, class: sf.class})
 		})
 	}
 	for _, sf := range s.pending {
@@ -194,7 +198,10 @@ func (s *seenSecrets) find(f *findings) {
 				break
 			}
 			start := from + i
-			f.spans = append(f.spans, span{start: sf.extendBack(f.text, start), end: sf.extend(f.text, start, start+len(sf.form)), rule: ruleSeen, class: sf.class})
+			st, en := sf.extendBack(f.text, start), sf.extend(f.text, start, start+len(sf.form))
+			if !(sf.class == ClassHighEntropy && idContext(f.text, st, en)) {
+				f.spans = append(f.spans, span{start: st, end: en, rule: ruleSeen, class: sf.class})
+			}
 			from = start + len(sf.form)
 		}
 	}
@@ -351,3 +358,47 @@ func (x *formIndex) each(text string, fn func(form, start, end int)) {
 		fn(h.form, h.start, h.end)
 	}
 }
+
+// idContext reports a value that its context names an id: after a label or a header naming
+// one (Voice ID: …, X-Request-Id: …), quoted under a record's id name ("voice_id": "…"), or
+// given to a name whose last part says id (ELEVENLABS_VOICE_ID=…, "id": "…").
+func idContext(text string, start, end int) bool { return idContextNamed(text, start, end, true) }
+
+// idContextNamed is idContext; with bare false a name that is only "id" does not count (an
+// API key's own record may call its value so).
+func idContextNamed(text string, start, end int, bare bool) bool {
+	if idLabelValue(text, start) || idHeaderValue(text, start) || idNamedValue(text, start, end) {
+		return true
+	}
+	j := start
+	for k := 0; k < 4 && j > 0 && strings.IndexByte(" \t\"'`", text[j-1]) >= 0; k++ {
+		j--
+	}
+	if j == 0 || text[j-1] != '=' && text[j-1] != ':' {
+		return false
+	}
+	j--
+	for j > 0 && (text[j-1] == '"' || text[j-1] == '\'' || text[j-1] == ' ') {
+		j--
+	}
+	ns := j
+	for ns > 0 && j-ns < 60 && (isWordByte(text[ns-1]) || text[ns-1] == '-' || text[ns-1] == '.') {
+		ns--
+	}
+	parts := nameParts(text[ns:j])
+	if len(parts) == 0 || !idNameParts[parts[len(parts)-1]] || !bare && len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts[:len(parts)-1] {
+		if secretIDOwner[p] {
+			return false // session_id, csrf_id, secret_id: the id is the credential
+		}
+	}
+	return true
+}
+
+// secretIDOwner are the words before "id" in names whose id is itself a credential.
+var secretIDOwner = map[string]bool{"session": true, "sess": true, "secret": true, "private": true, "auth": true, "token": true,
+	"access": true, "api": true, "key": true, "csrf": true, "xsrf": true, "sid": true, "cookie": true, "login": true,
+	"password": true, "pass": true, "credential": true, "credentials": true, "client": true, "app": true, "consumer": true,
+	"oauth": true, "sso": true, "jwt": true, "refresh": true, "bearer": true, "device": true, "install": true, "installation": true}
