@@ -513,7 +513,7 @@ var configRules = []extraRule{
 		id:       ruleIDPassword,
 		re:       regexp.MustCompile(`(?i)\b(?:set|change|changed|reset|update|updated|rotate|rotated)\s+(?:the\s+|your\s+|my\s+|its\s+|their\s+|our\s+)?(?:[\w-]+\s+)?(?:password|passphrase|passcode|pin|secret|token|api[ _-]?key)\s+to\s+["'\x60]?([^\s"'\x60]{4,64})`),
 		group:    1,
-		keywords: []string{"password", "passphrase", "passcode", "pin", "secret", "token", "key"},
+		keywords: []string{"set ", "change", "reset ", "update", "rotate"},
 		check: func(v string) bool {
 			v = strings.TrimRight(v, ".,;:!?)")
 			return notProseWord(v) && !isDigits(v) && v[0] != '$' && v[0] != '/' && !qualifiedName(v) && !identifierWords(v)
