@@ -705,6 +705,22 @@ var configRules = []extraRule{
 		group:    1,
 		keywords: []string{"hc-ping.com"},
 	},
+	{
+		// Node providers' RPC URLs carry the project's key as the last path segment:
+		// https://eth-mainnet.g.alchemy.com/v2/<key>, https://mainnet.infura.io/v3/<key>,
+		// QuickNode's https://<name>.quiknode.pro/<key>/.
+		id:       rulePathToken,
+		re:       regexp.MustCompile(`(?i)(?:\.alchemy\.com|\.alchemyapi\.io)/v2/([A-Za-z0-9_-]{16,64})|\.infura\.io/v3/([0-9a-f]{32})|\.quiknode\.pro/([0-9a-f]{32,64})`),
+		keywords: []string{"alchemy", "infura.io", "quiknode.pro"},
+		check:    func(v string) bool { return !placeholderValue(v) },
+	},
+	{
+		// Redis's configuration: sentinel auth-pass <master> <password>, masterauth, requirepass.
+		id:       ruleKeyword,
+		re:       regexp.MustCompile(`(?im)^[ \t]*(?:sentinel[ \t]+auth-pass[ \t]+\S+|masterauth|requirepass)[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#]+))`),
+		keywords: []string{"auth-pass", "masterauth", "requirepass"},
+		check:    func(v string) bool { return !placeholderValue(v) && v[0] != '$' },
+	},
 }
 
 // secretStem reports, without allocating, whether a name of at most 24 bytes holds a

@@ -23,6 +23,7 @@ const (
 	fromOSVScalibr
 	fromSonarText
 	fromBetterleaks
+	fromKeyHog
 )
 
 // byteSet is a set of bytes.

@@ -5,7 +5,7 @@ package vibe
 // known alphabet and length around it. The facts were read from TruffleHog's detectors,
 // Kingfisher's and Nosey Parker's rules, secrets-patterns-db's high-confidence patterns,
 // Microsoft security-utilities' identifiable key formats, CredSweeper's pattern rules,
-// detect-secrets' plugins, OSV-SCALIBR's detectors, sonar-text's rules and Betterleaks' rules (docs/sanitizer.md names the revisions
+// detect-secrets' plugins, OSV-SCALIBR's detectors, sonar-text's rules, Betterleaks' rules and KeyHog's detectors (docs/sanitizer.md names the revisions
 // and licences); each entry is written here in this table's own notation:
 //
 //	literal characters stand for themselves;
@@ -28,12 +28,14 @@ var tokenFormatTable = []struct {
 	{"Salesforce Credentials", `3MVG{[.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz]24-200}`, fromCredSweeper},
 	{"Salesforcerefreshtoken", `5AEP861{[.0123456789=ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz]80-300}`, fromTruffleHog},
 	{"Gitlab Prefix Token", `_gitlab_session={k20-64}{[-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz]0-34}`, fromCredSweeper},
+	{"1Password Secret Key", `A3-{u6-8}-{u4-12}-{u4-12}-{u4-12}-{u4-12}`, fromKeyHog},
 	{"AWS API Key", `A3T{u17}`, fromNoseyParker},
 	{"X App-Only Authentication Bearer Token", `AAAAAAAAAAAAAAAAAAAAA{[%0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz]40-42}%3D{a50}`, fromCredSweeper},
 	{"Newrelicmobileapptoken", `AA{x40}-NRMA`, fromTruffleHog},
 	{"Aws - 1", `ABIA{u16}`, fromSecretsPatternsDB | fromTruffleHog},
 	{"Amazon Bedrock API Key", `ABSK{b28-800}`, fromCredSweeper},
 	{"Aws - 1", `ACCA{u16}`, fromSecretsPatternsDB | fromTruffleHog},
+	{"LaunchDarkly API token", `api-{x8}-{x4}-{x4}-{x4}-{x12}`, fromKeyHog},
 	{"GCP API key (Vertex AI express mode)", `AQ.Ab8R{k46}`, fromOSVScalibr},
 	{"Plaidkey", `access-production-{x8}-{x4}-{x4}-{x4}-{x12}`, fromTruffleHog},
 	{"Plaidkey", `access-sandbox-{x8}-{x4}-{x4}-{x4}-{x12}`, fromTruffleHog},
@@ -43,9 +45,15 @@ var tokenFormatTable = []struct {
 	{"Age Identity (X22519 secret key)", `AGE-SECRET-KEY-1{u58}`, fromKingfisher | fromNoseyParker},
 	{"ConfigCat SDK key", `configcat-sdk-1/{k22}/{k22}`, fromBetterleaks},
 	{"DevCycle server SDK key", `dvc_server_{a8-32}`, fromBetterleaks},
+	{"Firecrawl API key", `fc-{k32-120}`, fromKeyHog},
+	{"FireHydrant API key", `fhc{x64}`, fromKeyHog},
+	{"Glitch project token", `glitch-{x8}-{x4}-{x4}-{x4}-{x12}`, fromKeyHog},
+	{"Kakao REST API key", `KakaoAK {x32}`, fromKeyHog},
+	{"Lokalise API token", `lol{x40-64}`, fromKeyHog},
 	{"Polar OAuth access token", `polar_at_{k20-100}`, fromBetterleaks},
 	{"Polar organization access token", `polar_oat_{k20-100}`, fromBetterleaks},
 	{"Polar personal access token", `polar_pat_{k20-100}`, fromBetterleaks},
+	{"Yandex Translate API key", `trnsl.1.1.{d8}T{d6}Z.{x8-16}.{x24-40}`, fromKeyHog},
 	{"Zuplo API key", `zpka_{l32}_{x8}`, fromSonarText | fromBetterleaks},
 	{"Firebase Cloud Messaging key or registration token", `{k11}:APA91b{[-_+0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz]134}`, fromSonarText},
 	{"AWS API Key", `AGPA{u16}`, fromNoseyParker},

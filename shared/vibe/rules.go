@@ -410,6 +410,13 @@ var extraRules = append([]extraRule{
 		matchCheck: func(m string) bool { return !pemHeaderAlone(m) },
 	},
 	{
+		// An SSH2 (RFC 4716, ssh.com, Tectia) private key, its headers and body.
+		id:        rulePEM,
+		re:        regexp.MustCompile(`---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----(?:[\s\S]*?---- END SSH2 (?:ENCRYPTED )?PRIVATE KEY ----|[\s\S]*)`),
+		keywords:  []string{"---- begin ssh2"},
+		multiline: true,
+	},
+	{
 		// A PuTTY key file's private part: the base64 lines Private-Lines counts and the MAC
 		// after them (the public lines above are the public key).
 		id:        rulePuTTY,

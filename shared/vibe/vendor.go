@@ -170,13 +170,14 @@ func trimCredentialSuffix(p string) string {
 }
 
 // vendorNames are the services whose keys scanners look for, as facts: the detector names
-// of TruffleHog (pkg/detectors), Kingfisher (data/rules) and Nosey Parker (its builtin rules)
-// at the snapshots testdata/eval/manifest.json names, lower-cased, with the credential word
+// of TruffleHog (pkg/detectors), Kingfisher (data/rules), Nosey Parker (its builtin rules) and
+// KeyHog (detectors/*.toml) at the snapshots testdata/eval/manifest.json names, lower-cased, with the credential word
 // they end in (apikey, token, secret, oauth…) taken off. Left out are names that are common
 // words or generic technology (line, front, segment, docker, redis, ldap, user) and the
-// code hosts whose names precede commit hashes (github, gitlab, bitbucket). The last line
-// holds the names as people write them, without a product suffix the detector's name has
-// (nozbe of nozbeteams, mailjet of mailjetsms, checkly of checklyhq).
+// code hosts whose names precede commit hashes (github, gitlab, bitbucket). The line before
+// the last holds the names as people write them, without a product suffix the detector's
+// name has (nozbe of nozbeteams, mailjet of mailjetsms, checkly of checklyhq); the last,
+// KeyHog's services that its evaluation's development half showed missing.
 var vendorNames = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(vendorNameList) {
@@ -278,4 +279,5 @@ zeplin zerobounce zerotier zipapi zipbooks zipcodeapi zipcodebase zohocrm zonkaf
 zulipchat
 adafruit aletheia canny centralstation checkly clicksend drona lessannoying mailjet mattermost neutrino nozbe
 paydirt paymo skrapp supernotes tatum theodds zendesk zenkit
+brightdata lastfm magento mastodon misp musixmatch playht qualys routee
 `
