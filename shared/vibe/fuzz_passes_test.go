@@ -78,6 +78,11 @@ var configTemplates = []string{
 	"<settingsSecurity>\n  <master>%[1]s</master>\n</settingsSecurity>\n",
 	"type: kubernetes.io/dockerconfigjson\ndata:\n  .dockerconfigjson: %[1]s\n",
 	`{"primaryKeyId": 42, "key": [{"keyData": {"typeUrl": "type.googleapis.com/google.crypto.tink.AesGcmKey", "value": "%[1]s", "keyMaterialType": "SYMMETRIC"}, "status": "ENABLED", "keyId": 42, "outputPrefixType": "TINK"}]}`,
+	"{\n    \"github-oauth\": {\n        \"github.com\": \"%[1]s\"\n    }\n}\n",
+	`{"db_conn":{"sensitive":true,"type":"string","value":"%[1]s"},"region":{"sensitive":false,"value":"eu-west-1"}}`,
+	"{\n  \"api_token\": {\n    \"type\": \"string\",\n    \"value\": \"%[1]s\"\n  }\n}\n",
+	"sentinel monitor mymaster 10.0.0.5 6379 2\nsentinel auth-pass mymaster %[1]s\n",
+	" id |  email      | password\n----+-------------+----------\n  1 | ada@corp.io | %[1]s\n(1 row)\n",
 }
 
 // FuzzConfigFiles: a password in any of the config file formats is masked, whatever text
@@ -136,6 +141,10 @@ var commandTemplates = []string{
 	"net use \\\\nas\\share /user:CORP\\bob %[1]s",
 	"http -a bob:%[1]s POST :8000/api/items",
 	"spawn ssh bob@10.0.0.5\nexpect \"Password:\"\nsend \"%[1]s\\r\"",
+	"composer config --global github-oauth.github.com %[1]s",
+	"poetry config pypi-token.pypi %[1]s",
+	"echo -n '%[1]s' | base64 -w0",
+	"I set the admin password to %[1]s for now.",
 }
 
 // FuzzCommandLines: a password on any of the command lines that take one is masked.
