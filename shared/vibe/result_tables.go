@@ -36,6 +36,46 @@ func findResultTableSecrets(text string, f *findings) {
 			continue
 		}
 		header := strings.TrimRight(lines[head], "\r\n")
+		mask := func(j, a, b int, row string) {
+			if v := row[a:b]; !placeholderValue(v) && !strings.EqualFold(v, "null") && len(v) >= 4 {
+				f.addSpan(ruleNameValue, starts[j]+a, starts[j]+b)
+			}
+		}
+		if strings.ContainsAny(sep, "+|") && strings.IndexByte(header, '|') >= 0 {
+			// psql, mysql and Markdown: columns by their order between the bars, so that a
+			// header behind other text (a JSON string's opening) still names them
+			n := len(spans)
+			cells := pipeCells(header)
+			if len(cells) < n {
+				continue
+			}
+			cells = cells[len(cells)-n:]
+			var secret []int
+			for k, c := range cells {
+				if resultColumnSecret(header[c[0]:c[1]]) {
+					secret = append(secret, k)
+				}
+			}
+			if secret == nil {
+				continue
+			}
+			for j := first; j < len(lines) && j < first+500; j++ {
+				row := strings.TrimRight(lines[j], "\r\n")
+				t := strings.TrimSpace(row)
+				if t == "" || strings.HasPrefix(t, "(") || separatorSpans(row) != nil {
+					break
+				}
+				rc := pipeCells(row)
+				if len(rc) != n {
+					break
+				}
+				for _, k := range secret {
+					mask(j, rc[k][0], rc[k][1], row)
+				}
+				i = j
+			}
+			continue
+		}
 		var secret [][2]int
 		for _, sp := range spans {
 			if name := cellAt(header, sp); name != "" && resultColumnSecret(name) {
@@ -52,12 +92,8 @@ func findResultTableSecrets(text string, f *findings) {
 				break
 			}
 			for _, sp := range secret {
-				a, b, ok := cellRange(row, sp)
-				if !ok {
-					continue
-				}
-				if v := row[a:b]; !placeholderValue(v) && !strings.EqualFold(v, "null") && len(v) >= 4 {
-					f.addSpan(ruleNameValue, starts[j]+a, starts[j]+b)
+				if a, b, ok := cellRange(row, sp); ok {
+					mask(j, a, b, row)
 				}
 			}
 			i = j
@@ -65,11 +101,39 @@ func findResultTableSecrets(text string, f *findings) {
 	}
 }
 
+// pipeCells returns the trimmed extents of a line's cells between | bars, without the empty
+// cells before a leading and after a trailing bar.
+func pipeCells(l string) [][2]int {
+	var cells [][2]int
+	from := 0
+	for k := 0; k <= len(l); k++ {
+		if k < len(l) && l[k] != '|' {
+			continue
+		}
+		a, b := from, k
+		for a < b && (l[a] == ' ' || l[a] == '\t') {
+			a++
+		}
+		for b > a && (l[b-1] == ' ' || l[b-1] == '\t') {
+			b--
+		}
+		cells = append(cells, [2]int{a, b})
+		from = k + 1
+	}
+	if len(cells) > 0 && cells[0][0] == cells[0][1] && strings.HasPrefix(strings.TrimSpace(l), "|") {
+		cells = cells[1:]
+	}
+	if len(cells) > 0 && cells[len(cells)-1][0] == cells[len(cells)-1][1] && strings.HasSuffix(strings.TrimSpace(l), "|") {
+		cells = cells[:len(cells)-1]
+	}
+	return cells
+}
+
 // separatorSpans reads a table's separator line (----+------, +----+----+, ---  -----) and
 // returns the spans of its runs of dashes; nil for any other line.
 func separatorSpans(l string) [][2]int {
 	t := strings.TrimSpace(l)
-	if len(t) < 3 || strings.Trim(t, "-+| =") != "" || strings.Count(t, "-") < 3 {
+	if len(t) < 3 || strings.Trim(t, "-+| =:") != "" || strings.Count(t, "-") < 3 {
 		return nil
 	}
 	var spans [][2]int

@@ -20,6 +20,8 @@ func TestResultTableSecrets(t *testing.T) {
 		{"mysql", "+----+----------+------------------+\n| id | username | api_token        |\n+----+----------+------------------+\n|  1 | admin    | Tz4nB8cY1dF6Xk9m |\n|  2 | bot      | NULL             |\n+----+----------+------------------+\n2 rows in set (0.00 sec)"},
 		{"sqlite columns", "id  name  secret_key\n--  ----  ----------------\n1   ada   Tz4nB8cY1dF6Xk9m"},
 		{"markdown", "| Service | Token |\n|---------|-------|\n| ci | Tz4nB8cY1dF6Xk9m |\n"},
+		{"markdown aligned", "| Service | API key |\n|:--------|:-------:|\n| ci | Tz4nB8cY1dF6Xk9m |\n"},
+		{"psql in a JSON string", `{"content":" id |  email      | password\n----+-------------+------------------\n  1 | ada@corp.io | Tz4nB8cY1dF6Xk9m\n(1 row)\n"}`},
 	} {
 		out := san.NewSession(SessionHints{}).SanitizeText(tc.in)
 		require.NotContains(t, out, "Tz4nB8cY", tc.name)
