@@ -276,8 +276,9 @@ func TestSanitizerEvaluation(t *testing.T) {
 		}
 		return tl
 	}
-	// The whole corpus has floors of its own, set with the seventh build; the sources of the
-	// first six builds keep the whole-corpus floors set with the sixth, those of the first
+	// The whole corpus has floors of its own, set with the tenth build; the sources of the
+	// first seven builds keep the whole-corpus floors set with the seventh, those of the first
+	// six builds the ones set with the sixth, those of the first
 	// five builds the ones set with the fifth, those of the first
 	// four the ones set with the fourth, and those of the first three builds theirs,
 	// comparable from build to build.
@@ -308,7 +309,7 @@ func TestSanitizerEvaluation(t *testing.T) {
 		name    string
 		sources []string
 		floors  *evalFloors // nil: reported, not held to floors yet
-	}{{"all sources", nil, nil}, {"first seven builds' sources", sevenBuildsSources, &sevenBuildsFloors},
+	}{{"all sources", nil, &tenBuildsFloors}, {"first seven builds' sources", sevenBuildsSources, &sevenBuildsFloors},
 		{"first six builds' sources", sixBuildsSources, &sixBuildsFloors},
 		{"first five builds' sources", fiveBuildsSources, &fiveBuildsFloors},
 		{"first four builds' sources", fourBuildsSources, &allFloors},
@@ -318,9 +319,9 @@ func TestSanitizerEvaluation(t *testing.T) {
 		{"fifth-build sources", fifthBuildSources, &fifthBuildFloors},
 		{"sixth-build sources", sixthBuildSources, &sixthBuildFloors},
 		{"seventh-build sources", seventhBuildSources, &seventhBuildFloors},
-		{"eighth-build sources", eighthBuildSources, nil},
-		{"ninth-build sources", ninthBuildSources, nil},
-		{"tenth-build sources", tenthBuildSources, nil}} {
+		{"eighth-build sources", eighthBuildSources, &eighthBuildFloors},
+		{"ninth-build sources", ninthBuildSources, &ninthBuildFloors},
+		{"tenth-build sources", tenthBuildSources, &tenthBuildFloors}} {
 		known, keyword, leaking := sum(set.sources, evalKnownFormat), sum(set.sources, evalKeyword), leaks(set.sources)
 		t.Logf("%s: known-format %s, keyword-context %s, leaking %.2f%% (%d/%d), format negatives %s", set.name,
 			evalFigure(evalKnownFormat, known), evalFigure(evalKeyword, keyword), leaking.pct(), leaking.bad, leaking.n,
@@ -393,13 +394,22 @@ var (
 	// each rule of its secret detector (sonar-text), code, configuration and command lines
 	// said to hold a secret or not.
 	eighthBuildSources = []string{"sonar-text"}
+	// Floors just short of its held-back figures after the rules fitted on its development
+	// half (first figures 98.15 / 91.67 / 5.26%).
+	eighthBuildFloors = evalFloors{knownFormat: 99.9, keyword: 93.3, leaking: 3.55}
 	// The ninth build (testdata/eval/sources9.py): the detector tests of octarinesec's
 	// secret-detector, GitHub's secret scanning custom patterns with their sample files, and
 	// the tests of the plugins IBM's fork of detect-secrets added or changed.
 	ninthBuildSources = []string{"secret-detector", "custom-patterns", "ibm-detect-secrets"}
+	// After its development half (first figures 85.71 / 90.24 / 11.59%).
+	ninthBuildFloors = evalFloors{knownFormat: 89.2, keyword: 90.2, leaking: 10.2}
 	// The tenth build (testdata/eval/sources10.py): the test cases KeyHog's detectors carry,
 	// a string each must flag and one it must not.
 	tenthBuildSources = []string{"keyhog"}
+	// After its development half (first figures 92.06 / 90.10 / 9.43%).
+	tenthBuildFloors = evalFloors{knownFormat: 92.0, keyword: 90.5, leaking: 9.1}
+	// The whole corpus with the tenth build.
+	tenBuildsFloors = evalFloors{knownFormat: 95.4, keyword: 93.1, leaking: 6.3}
 )
 
 func evalFigure(class string, tl evalTally) string {
