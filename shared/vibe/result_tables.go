@@ -36,50 +36,34 @@ func findResultTableSecrets(text string, f *findings) {
 			continue
 		}
 		header := strings.TrimRight(lines[head], "\r\n")
-		mask := func(j, a, b int, row string) {
-			if v := row[a:b]; !placeholderValue(v) && !strings.EqualFold(v, "null") && len(v) >= 4 {
-				f.addSpan(ruleNameValue, starts[j]+a, starts[j]+b)
+		// The cells of a line: for psql, mysql and Markdown by their order between the bars,
+		// so that a header behind other text (a JSON string's opening) still names them; for
+		// sqlite's bare columns under the separator's spans.
+		cells := func(l string) [][2]int {
+			var out [][2]int
+			for _, sp := range spans {
+				a, b, ok := cellRange(l, sp)
+				if !ok {
+					a, b = 0, 0
+				}
+				out = append(out, [2]int{a, b})
 			}
+			return out
 		}
 		if strings.ContainsAny(sep, "+|") && strings.IndexByte(header, '|') >= 0 {
-			// psql, mysql and Markdown: columns by their order between the bars, so that a
-			// header behind other text (a JSON string's opening) still names them
-			n := len(spans)
-			cells := pipeCells(header)
-			if len(cells) < n {
-				continue
-			}
-			cells = cells[len(cells)-n:]
-			var secret []int
-			for k, c := range cells {
-				if resultColumnSecret(header[c[0]:c[1]]) {
-					secret = append(secret, k)
+			cells = func(l string) [][2]int {
+				c := pipeCells(l)
+				if len(c) < len(spans) {
+					return nil
 				}
+				return c[len(c)-len(spans):]
 			}
-			if secret == nil {
-				continue
-			}
-			for j := first; j < len(lines) && j < first+500; j++ {
-				row := strings.TrimRight(lines[j], "\r\n")
-				t := strings.TrimSpace(row)
-				if t == "" || strings.HasPrefix(t, "(") || separatorSpans(row) != nil {
-					break
-				}
-				rc := pipeCells(row)
-				if len(rc) != n {
-					break
-				}
-				for _, k := range secret {
-					mask(j, rc[k][0], rc[k][1], row)
-				}
-				i = j
-			}
-			continue
 		}
-		var secret [][2]int
-		for _, sp := range spans {
-			if name := cellAt(header, sp); name != "" && resultColumnSecret(name) {
-				secret = append(secret, sp)
+		hc := cells(header)
+		var secret []int
+		for k, c := range hc {
+			if c[0] < c[1] && resultColumnSecret(header[c[0]:c[1]]) {
+				secret = append(secret, k)
 			}
 		}
 		if secret == nil {
@@ -91,9 +75,14 @@ func findResultTableSecrets(text string, f *findings) {
 			if t == "" || strings.HasPrefix(t, "(") || separatorSpans(row) != nil {
 				break
 			}
-			for _, sp := range secret {
-				if a, b, ok := cellRange(row, sp); ok {
-					mask(j, a, b, row)
+			rc := cells(row)
+			if rc == nil {
+				break
+			}
+			for _, k := range secret {
+				a, b := rc[k][0], rc[k][1]
+				if v := row[a:b]; a < b && !placeholderValue(v) && !strings.EqualFold(v, "null") && len(v) >= 4 {
+					f.addSpan(ruleNameValue, starts[j]+a, starts[j]+b)
 				}
 			}
 			i = j
@@ -171,14 +160,6 @@ func cellRange(row string, sp [2]int) (int, int, bool) {
 		b--
 	}
 	return a, b, a < b && !strings.Contains(row[a:b], "|")
-}
-
-func cellAt(l string, sp [2]int) string {
-	a, b, ok := cellRange(l, sp)
-	if !ok {
-		return ""
-	}
-	return l[a:b]
 }
 
 // resultColumnSecret reports a column name that says its cells are secrets: password,

@@ -160,43 +160,7 @@ def signature_run(pattern, group):
     tokens = tree if group == 0 else find(tree)
     if tokens is None:
         return 0
-    return sources8_longest(tokens)
-
-
-def sources8_longest(tokens):
-    """The longest run of fixed characters of a parsed pattern (sources8.signature_run's
-    measure, on an already parsed sequence)."""
-    from re._constants import IN, LITERAL, SUBPATTERN, MAX_REPEAT, MIN_REPEAT, BRANCH
-
-    def fixed(op, av):
-        return op == LITERAL or op == IN and len(av) <= 5 and all(o == LITERAL for o, _ in av)
-
-    def longest(tokens):
-        best = cur = 0
-        for op, av in tokens:
-            if fixed(op, av):
-                cur += 1
-                best = max(best, cur)
-                continue
-            if op == SUBPATTERN:
-                inner = longest(av[-1])
-                if all(fixed(o, a) for o, a in av[-1]):
-                    cur += len(av[-1])
-                    best = max(best, cur)
-                    continue
-                best = max(best, inner)
-            elif op == BRANCH:
-                alts = av[1]
-                if alts and len({len(a) for a in alts}) == 1 and all(all(fixed(o, x) for o, x in a) for a in alts):
-                    cur += len(alts[0])
-                    best = max(best, cur)
-                    continue
-            elif op in (MAX_REPEAT, MIN_REPEAT) and av[0] >= 1:
-                best = max(best, longest(av[2]))
-            cur = 0
-        return best
-
-    return longest(tokens)
+    return sources8.fixed_run(tokens)
 
 
 def secret_detector(det):

@@ -52,16 +52,11 @@ def python_pattern(pattern):
     return p[:5] + re.sub(r"\(\?[imsx]+\)", "", p[5:])
 
 
-def signature_run(pattern):
-    """The longest run of characters a match of the pattern's secret must hold, where a class
-    of five characters or fewer (`gh[pusor]_`, `[rs]k_live_`) counts as one: the vendor's
-    signature when it has one."""
-    import re._parser as sre
+def fixed_run(tokens):
+    """The longest run of fixed characters in a parsed pattern (re._parser's sequence), where
+    a class of five characters or fewer (`gh[pusor]_`, `[rs]k_live_`) counts as one, and a
+    group or an alternation of fixed runs of one length as that many."""
     from re._constants import IN, LITERAL, SUBPATTERN, MAX_REPEAT, MIN_REPEAT, BRANCH
-    try:
-        tree = sre.parse(python_pattern(pattern))
-    except Exception:
-        return 0
 
     def fixed(op, av):
         return op == LITERAL or op == IN and len(av) <= 5 and all(o == LITERAL for o, _ in av)
@@ -91,6 +86,20 @@ def signature_run(pattern):
             cur = 0
         return best
 
+    return longest(tokens)
+
+
+def signature_run(pattern):
+    """The longest run of characters a match of the pattern's secret must hold (fixed_run of
+    its first capturing group, else of the whole pattern): the vendor's signature when it has
+    one."""
+    import re._parser as sre
+    from re._constants import SUBPATTERN
+    try:
+        tree = sre.parse(python_pattern(pattern))
+    except Exception:
+        return 0
+
     def group1(tokens):
         for op, av in tokens:
             if op == SUBPATTERN and av[0] is not None:
@@ -102,7 +111,7 @@ def signature_run(pattern):
         return None
 
     g = group1(list(tree))
-    return longest(g if g is not None else list(tree))
+    return fixed_run(g if g is not None else list(tree))
 
 
 def secrets_of(match, text):
