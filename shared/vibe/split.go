@@ -245,6 +245,26 @@ func joiner(between string) bool {
 	return ops > 0 || strings.TrimSpace(between) == ""
 }
 
+// wrappedValueHead reports whether the last token of a line (text[k:le], the line from off)
+// may be the head of a value wrapped onto the next lines: after = or : or a quote, or after a
+// blank that follows one (token: ghp_…); after another blank only on a line long enough to have
+// wrapped that is no command line, since the last word of a command (--region eu-west-1,
+// vault kv get secret/app) is not the head of what the command printed.
+func wrappedValueHead(text string, off, ls, k, le int) bool {
+	if c := text[k-1]; c != ' ' && c != '\t' {
+		return true
+	}
+	j := k - 1
+	for j > ls && (text[j-1] == ' ' || text[j-1] == '\t') {
+		j--
+	}
+	if j > ls && (text[j-1] == ':' || text[j-1] == '=') {
+		return true
+	}
+	line := strings.TrimLeft(text[off:le], " \t")
+	return le-off >= 60 && !strings.HasPrefix(line, "$ ") && !strings.HasPrefix(line, "# ") && !strings.HasPrefix(line, "> ") && !strings.HasPrefix(line, "PS ")
+}
+
 // tokenLineRuns finds runs of lines that each hold one token (8+ token characters), after
 // an optional diff marker and indentation: a wrapped key or token.
 func tokenLineRuns(text string) [][]piece {
@@ -288,7 +308,7 @@ func tokenLineRuns(text string) [][]piece {
 			for k > ls && tokenChar(text[k-1]) {
 				k--
 			}
-			if le-k >= 8 && k > ls && strings.IndexByte("=: \"'\t", text[k-1]) >= 0 {
+			if le-k >= 8 && k > ls && strings.IndexByte("=: \"'\t", text[k-1]) >= 0 && wrappedValueHead(text, off, ls, k, le) {
 				r.add(piece{k, le})
 			}
 		}

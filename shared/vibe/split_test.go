@@ -47,6 +47,15 @@ func TestSanitizeSplitSecrets(t *testing.T) {
 	require.Equal(t, args, san.NewSession(SessionHints{}).SanitizeText(args))
 	ids := "msg_01XFDUDYJgAACzvnptvVoYEL\nmsg_01QmJrGBvCXHwXj3GJb5y7sz\n"
 	require.Equal(t, ids, san.NewSession(SessionHints{}).SanitizeText(ids))
+	// A command's last word is not the head of what it printed: the secret is masked, the
+	// command kept.
+	for _, cmd := range []string{
+		"$ aws secretsmanager get-secret-value --secret-id prod/db --query SecretString --output text --region eu-west-1",
+		"$ vault kv get -field=password secret/app",
+	} {
+		out := san.NewSession(SessionHints{}).SanitizeText(cmd + "\nXk9mQ2vLp7wRTz4nB8cY\n")
+		require.True(t, strings.HasPrefix(out, cmd+"\n[redacted:"), "%q", out)
+	}
 }
 
 // TestSanitizeKnownSafeShapes: ids, model names and inline images pass; entropy alone never
