@@ -397,7 +397,35 @@ func idNamedValue(text string, start, end int) bool {
 		i--
 	}
 	name := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(text[i+1 : e]))
+	if name == "id" {
+		return namedRecord(text, i+1, end)
+	}
 	return recordIDNames[name]
+}
+
+// namedRecord reports an object whose "id" member (the key at k, its value ending at end)
+// sits beside a "name", "title" or "slug" member: a record a service lists (a voice, a
+// model, a project), whose id is a handle. A bare "id" may name an API key's own value.
+func namedRecord(text string, k, end int) bool {
+	o := strings.LastIndexByte(text[max(0, k-200):k], '{')
+	if o < 0 {
+		return false
+	}
+	o += max(0, k-200)
+	c := strings.IndexByte(text[end:min(len(text), end+300)], '}')
+	if c < 0 || strings.ContainsAny(text[o+1:k], "{}") {
+		return false
+	}
+	obj := text[o : end+c]
+	if strings.IndexByte(obj[k-o:], '{') >= 0 {
+		return false // a nested object after the id: not one flat record
+	}
+	for _, m := range []string{`"name"`, `"title"`, `"slug"`, `"display_name"`, `"displayName"`} {
+		if strings.Contains(obj, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // recordIDNames are the names, lower-cased without separators, of members holding a returned

@@ -45,6 +45,7 @@ ZOrffxQqcmaMR+Ij0W7djEe0avxAHVlU1Uq5sAAAAABJRU5ErkJggg==`},
 		{"provider ids on other platforms", `{"id":"toolu_vrtx_01Xk9QmDvV4Rfq3tC7bLpWsZ"} {"id":"msg_bdrk_01HCbRZ1kLkZu6ydwUiGxqrd"} id: gen-1734567890-Xk9QmDvV4Rfq3tC7bLpW`},
 		{"github node ids", `"node_id": "WFR_kwLOQ3f9a1c8Gs7Kp2Xm", "check_suite_node_id": "CS_kwDOQ3f9a1c8AAAAByXk9mQ", "id": "PVTI_lADOAbCdEf4AAn3QzgXk9mQ"`},
 		{"data files named by a date and a uuid", " create mode 100644 .codex/sessions/2025/11/01/rollout-2025-11-01T09-12-44-019a3b2c-729d-4da6-9a29-ec2c614e5e23.jsonl"},
+		{"a listed record's id", `"voices": {"jarvis": {"id": "qZ7K2LmN9TvXc4RbWd8P", "name": "Jarvis"}, "carson": {"id": "Wk3nB8cY1dF6Xk9mQ2vL", "name": "Dan"}}`},
 		{"ids a service names", "ELEVENLABS_VOICE_ID=pNInz6obpgDQGcFmaJgB\n**Voice ID:** `pNInz6obpgDQGcFmaJgB`\n- Voice ID (Jarvis): pNInz6obpgDQGcFmaJgB\nvoice_id: \"pNInz6obpgDQGcFmaJgB\""},
 		{"deploy previews and notebooks", "Preview: https://64f1c2d3e5a6b7c8d9e0f1a2--acme.netlify.app ready; notebook https://colab.research.google.com/drive/1A2b3C4d5E6f7G8h9I0jK1lM2nO3pQ4rS"},
 		{"youtube playlist link", "https://www.youtube.com/watch?v=dQw4w9WgXcQ&list=PLx0sYbCqOb8TBPRdmBHs5Iftvv9TPboYG and https://youtu.be/dQw4w9WgXcQ?si=Xk9mQ2vLp7wRTz4nB8cY"},
@@ -312,7 +313,7 @@ func TestSeenRandomNamedID(t *testing.T) {
 	t.Parallel()
 	san := testSanitizer(t)
 	ss := san.NewSession(SessionHints{})
-	require.Contains(t, ss.SanitizeText(`"voices": {"jarvis": {"id": "qZ7K2LmN9TvXc4RbWd8P", "name": "Jarvis"}}`), "[redacted:")
+	require.Contains(t, ss.SanitizeText(`{"id": "qZ7K2LmN9TvXc4RbWd8P"}`), "[redacted:")
 	for _, in := range []string{"ELEVENLABS_VOICE_ID=qZ7K2LmN9TvXc4RbWd8P  # Jarvis", "**Voice ID:** `qZ7K2LmN9TvXc4RbWd8P`", `voice_id: "qZ7K2LmN9TvXc4RbWd8P",`} {
 		require.Equal(t, in, ss.SanitizeText(in))
 	}
