@@ -57,7 +57,10 @@ var (
 	// passwdGecos: the full name of a passwd entry (name:x:1000:1000:Ada Lovelace,,,:/home/…).
 	passwdGecos = regexp.MustCompile(`(?m)(?:^|\\n)[A-Za-z_\[][A-Za-z0-9_.\]-]*:[x*!]:\d+:\d+:([^:,\n]{2,80}),*:`)
 	// idOutput: uid=501(dain) gid=20(staff) groups=…, and stat's Uid: ( 501/ dain).
-	idOutput = regexp.MustCompile(`(?i)\b(?:uid|gid|euid|egid)=\d+\(([^)\s]+)\)|\b(?:Uid|Gid):\s*\(\s*\d+/\s*([^)\s]+)\)`)
+	// iamUserARN: an AWS IAM user's name in its ARN (aws sts get-caller-identity, an access
+	// denied message): arn:aws:iam::123456789012:user/ops/jane.doe.
+	iamUserARN = regexp.MustCompile(`\barn:aws[\w-]*:iam::\d{12}:user/(?:[\w+=,.@-]+/)*([\w+=,.@-]{2,64})`)
+	idOutput   = regexp.MustCompile(`(?i)\b(?:uid|gid|euid|egid)=\d+\(([^)\s]+)\)|\b(?:Uid|Gid):\s*\(\s*\d+/\s*([^)\s]+)\)`)
 )
 
 // genericAccounts are system accounts and groups that identify nobody.
@@ -155,6 +158,9 @@ func redactPersonalText(s string) string {
 	}
 	if hasIDOutput(s) {
 		s = replaceGroups(s, idOutput, markUser, func(v string) bool { return !slices.Contains(genericAccounts, strings.ToLower(v)) })
+	}
+	if strings.Contains(s, ":user/") {
+		s = replaceGroups(s, iamUserARN, markUser, func(v string) bool { return !slices.Contains(genericAccounts, strings.ToLower(v)) })
 	}
 	return s
 }
