@@ -151,17 +151,23 @@ def main():
             continue  # small.jsonl: every uuid and timestamp the same placeholder
         record("agent-sessions", agent, r, p, keep("agent-sessions", p, jsonl(data)), "format fixture, strings cut to 4000 characters")
 
+    write_build(SOURCES, records, manifest)
+
+
+def write_build(sources, records, files):
+    """Replaces the records of a build's sources in agents.jsonl and their files in
+    manifest.json; every other build's are kept as written."""
     path = os.path.join(HERE, "agents.jsonl")
-    with open(path) as f:  # other builds' sources (agents2.py) are kept as written
-        kept = [r for r in map(json.loads, filter(str.strip, f)) if r["source"] not in SOURCES]
+    with open(path) as f:
+        kept = [r for r in map(json.loads, filter(str.strip, f)) if r["source"] not in sources]
     with open(path, "w") as f:
         for rec in kept + records:
             f.write(json.dumps(rec, sort_keys=True, ensure_ascii=False) + "\n")
     path = os.path.join(HERE, "manifest.json")
     with open(path) as f:
-        old = [e for e in json.load(f) if e["source"] not in SOURCES]
+        old = [e for e in json.load(f) if e["source"] not in sources]
     with open(path, "w") as f:
-        json.dump(old + manifest, f, indent=1, sort_keys=True, ensure_ascii=False)
+        json.dump(old + files, f, indent=1, sort_keys=True, ensure_ascii=False)
         f.write("\n")
 
 

@@ -117,18 +117,7 @@ def main():
             manifest.append({"commit": r.commit, "licence": r.licence, "path": p, "repo": r.name, "source": src,
                              "taken": ("Codex rollout" if r.agent == "codex" else "Claude Code session") + ", strings cut to 4000 characters"})
 
-    path = os.path.join(HERE, "agents.jsonl")
-    with open(path) as f:
-        old = [json.loads(l) for l in f if l.strip()]
-    with open(path, "w") as f:
-        for rec in [o for o in old if o["source"] not in SOURCES] + records:
-            f.write(json.dumps(rec, sort_keys=True, ensure_ascii=False) + "\n")
-    path = os.path.join(HERE, "manifest.json")
-    with open(path) as f:
-        old = [e for e in json.load(f) if e["source"] not in SOURCES]
-    with open(path, "w") as f:
-        json.dump(old + manifest, f, indent=1, sort_keys=True, ensure_ascii=False)
-        f.write("\n")
+    agents.write_build(SOURCES, records, manifest)
     for src in SOURCES:
         n = [x for x in records if x["source"] == src]
         print(f"{src}: {len(n)} sessions, {sum(x['split'] == 'dev' for x in n)} dev, {sum(x['split'] == 'held' for x in n)} held")

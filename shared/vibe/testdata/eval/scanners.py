@@ -62,18 +62,21 @@ def literal_run(pattern):
             cur = 0
         return best
 
-    def group1(tokens):
-        for op, av in tokens:
-            if op == SUBPATTERN and av[0] is not None:
-                return av[-1]
-            if op == SUBPATTERN:
-                g = group1(av[-1])
-                if g is not None:
-                    return g
-        return None
-
-    g = group1(list(tree))
+    g = first_group(list(tree))
     return longest(g if g is not None else list(tree))
+
+
+def first_group(tokens):
+    """The first capturing group of a parsed pattern (re._parser's sequence), None without one."""
+    from re._constants import SUBPATTERN
+    for op, av in tokens:
+        if op == SUBPATTERN and av[0] is not None:
+            return av[-1]
+        if op == SUBPATTERN:
+            g = first_group(av[-1])
+            if g is not None:
+                return g
+    return None
 
 
 def rust_pattern(pat):

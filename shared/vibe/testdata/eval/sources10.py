@@ -375,23 +375,7 @@ def family_groups(examples):
     the family's first example, which fixes their split: KeyHog's tests reuse a few filler
     values (`Kp4Qx7Rm2Sn5Tb8Vw3Yz…`, `7b3e5d8c1a9f…`) across detectors, and joined into one
     event (sources3.join_shared) a family would be one event of a hundred texts."""
-    parent = list(range(len(examples)))
-
-    def find(i):
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    secrets = [(s, i) for i, e in enumerate(examples) for s in e["secrets"]]
-    for a, i in secrets:
-        for b, j in secrets:
-            if i != j and (a in b or b in a) and find(i) != find(j):
-                parent[max(find(i), find(j))] = min(find(i), find(j))
-    families = {}
-    for i in range(len(examples)):
-        families.setdefault(find(i), []).append(i)
-    for members in families.values():
+    for members in sources3.secret_families(examples):
         if len(members) > 1:
             for i in members:
                 examples[i]["group"] = examples[members[0]]["id"]

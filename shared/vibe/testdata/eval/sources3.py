@@ -358,8 +358,9 @@ def semgrep_rules(repo, out):
             record(src, repo, path, "rule test file: lines marked ruleid (labels) and ok (negatives)")
 
 
-def join_shared(examples):
-    """Examples that share a secret, or hold one inside another's, become one event."""
+def secret_families(examples):
+    """The examples that share a secret, or hold one inside another's, as lists of indexes,
+    each in order and the lists in the order of their first member."""
     parent = list(range(len(examples)))
 
     def find(i):
@@ -373,11 +374,17 @@ def join_shared(examples):
         for b, j in secrets:
             if i != j and (a in b or b in a) and find(i) != find(j):
                 parent[find(j)] = find(i)
-    groups = {}
-    for i, e in enumerate(examples):
-        groups.setdefault(find(i), []).append(e)
+    families = {}
+    for i in range(len(examples)):
+        families.setdefault(find(i), []).append(i)
+    return list(families.values())
+
+
+def join_shared(examples):
+    """Examples that share a secret, or hold one inside another's, become one event."""
     out = []
-    for g in groups.values():
+    for members in secret_families(examples):
+        g = [examples[i] for i in members]
         first = dict(g[0])
         texts = []
         for x in g:

@@ -94,23 +94,11 @@ def signature_run(pattern):
     its first capturing group, else of the whole pattern): the vendor's signature when it has
     one."""
     import re._parser as sre
-    from re._constants import SUBPATTERN
     try:
         tree = sre.parse(python_pattern(pattern))
     except Exception:
         return 0
-
-    def group1(tokens):
-        for op, av in tokens:
-            if op == SUBPATTERN and av[0] is not None:
-                return av[-1]
-            if op == SUBPATTERN:
-                g = group1(av[-1])
-                if g is not None:
-                    return g
-        return None
-
-    g = group1(list(tree))
+    g = scanners.first_group(list(tree))
     return fixed_run(g if g is not None else list(tree))
 
 
