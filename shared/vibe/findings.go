@@ -124,7 +124,7 @@ func (f *findings) addSplitSeen(seen []string, class map[string]string) {
 			start := from + i
 			end := start + len(sec)
 			st, en := squeezedPos(f.text, marks, start), squeezedPos(f.text, marks, end-1)+1
-			if !(class[sec] == ClassHighEntropy && idContext(f.text, st, en)) {
+			if !namedID(class[sec], f.text, st, en) {
 				f.spans = append(f.spans, span{start: st, end: en, rule: ruleSeen, class: class[sec]})
 			}
 			from = end

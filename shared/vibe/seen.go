@@ -185,7 +185,7 @@ func (s *seenSecrets) find(f *findings) {
 		s.index.each(f.text, func(pattern, start, end int) {
 			sf := s.forms[pattern]
 			st, en := sf.extendBack(f.text, start), sf.extend(f.text, start, end)
-			if sf.class == ClassHighEntropy && idContext(f.text, st, en) {
+			if namedID(sf.class, f.text, st, en) {
 				return // a random string found by its looks alone, here named an id
 			}
 			f.spans = append(f.spans, span{start: st, end: en, rule: ruleSeen, class: sf.class})
@@ -199,7 +199,7 @@ func (s *seenSecrets) find(f *findings) {
 			}
 			start := from + i
 			st, en := sf.extendBack(f.text, start), sf.extend(f.text, start, start+len(sf.form))
-			if !(sf.class == ClassHighEntropy && idContext(f.text, st, en)) {
+			if !namedID(sf.class, f.text, st, en) {
 				f.spans = append(f.spans, span{start: st, end: en, rule: ruleSeen, class: sf.class})
 			}
 			from = start + len(sf.form)
@@ -357,6 +357,12 @@ func (x *formIndex) each(text string, fn func(form, start, end int)) {
 	for _, h := range hits {
 		fn(h.form, h.start, h.end)
 	}
+}
+
+// namedID reports a seen secret's occurrence that is not masked again: a random string masked
+// for its looks alone (class high-entropy), here where the text names it an id.
+func namedID(class, text string, start, end int) bool {
+	return class == ClassHighEntropy && idContext(text, start, end)
 }
 
 // idContext reports a value that its context names an id: after a label or a header naming
