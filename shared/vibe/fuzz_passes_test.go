@@ -507,6 +507,8 @@ var accountTemplates = []string{
 	"%s:x:1000:1000:,,,:/srv/x:/bin/bash",
 	"-rw-r--r--  1 %s  staff  12 Jan  2 x.go",
 	"$ whoami\n%s\n",
+	"  ✓ Logged in to github.com account %s (keyring)\n",
+	"$ docker login\nUsername: %s\nPassword:\nLogin Succeeded\n",
 	"cat /home/%s/.bashrc",
 }
 

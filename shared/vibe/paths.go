@@ -355,6 +355,25 @@ var accountCommand = regexp.MustCompile(`(?m)\b(?:whoami|id -un|id -u -n|echo \$
 // passwd entry as getent and /etc/passwd print it (name:x:1000:1000:…).
 var accountLine = regexp.MustCompile(`(?m)\[sudo\] password for ([A-Za-z_][A-Za-z0-9_.-]{2,31}):|(?:^|\\n)(?:USER|LOGNAME|USERNAME)=([A-Za-z_][A-Za-z0-9_.-]{2,31})[ \t\r]*(?:$|\\[rn])|Authenticated to \S+ (?:\(\S+\) )?as '([A-Za-z_][A-Za-z0-9_.-]{2,31})'|(?:^|\\n)([a-z_][a-z0-9_.-]{2,31}):[x*!]:\d+:\d+:`)
 
+// serviceLogin matches what a command line tool prints about the account it is logged in as:
+// gh auth status ("Logged in to github.com account octocat (keyring)", before 2.40 "… as
+// octocat (…)"), gh auth login ("Logged in as octocat"), and the answer to docker login's or
+// npm login's Username: prompt (docker info prints the same line). The service's account is
+// the streamer's as much as the local one.
+var serviceLogin = regexp.MustCompile(`(?m)Logged in to [a-z0-9.-]+ (?:account|as) ([A-Za-z0-9_][A-Za-z0-9_.-]{1,38})(?:[ \t(]|$|\\[rn])|Logged in as ([A-Za-z0-9_][A-Za-z0-9_.-]{1,38})(?:[ \t(]|$|\\[rn])|(?:^|\\n)[ \t]*Username: ([A-Za-z0-9][A-Za-z0-9_.-]{1,63})[ \t\r]*(?:$|\\[rn])`)
+
+// hasServiceLogin gates serviceLogin: gh's line, or a registry login's Username: prompt.
+func hasServiceLogin(text string) bool {
+	return strings.Contains(text, "Logged in ") || registryLogin(text)
+}
+
+// registryLogin reports a Username: line of docker login, docker info or npm login, where it
+// is the account's; elsewhere (a README's test user, a form) it is not read.
+func registryLogin(text string) bool {
+	return strings.Contains(text, "Username: ") && (strings.Contains(text, "docker login") || strings.Contains(text, "docker info") ||
+		strings.Contains(text, "npm login") || strings.Contains(text, "Login Succeeded"))
+}
+
 func hasAccountLine(text string) bool {
 	return strings.Contains(text, "sudo] password for") || strings.Contains(text, "USER=") || strings.Contains(text, "LOGNAME=") ||
 		strings.Contains(text, "Authenticated to") || strings.Contains(text, ":x:")
@@ -508,6 +527,13 @@ func (p *pathRewriter) learnAccounts(text string) {
 		for _, m := range accountLine.FindAllStringSubmatch(text, 8) {
 			if name := m[1] + m[2] + m[3] + m[4]; m[2] == "" || envDump(text) {
 				p.learnUser(name)
+			}
+		}
+	}
+	if hasServiceLogin(text) {
+		for _, m := range serviceLogin.FindAllStringSubmatch(text, 4) {
+			if m[3] == "" || registryLogin(text) {
+				p.learnUser(m[1] + m[2] + m[3])
 			}
 		}
 	}

@@ -816,7 +816,7 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if storageKey(name, v) {
 		return false // CHAT_SETTINGS_KEY = 'openvibe_chat_settings': where an entry is kept
 	}
-	if isDigits(v) && len(v) < 6 && !(quoted && len(v) >= 5 && passwordName(name) && !sequentialDigits(v)) || !hasAlnum(v) || utf8.RuneCountInString(strings.Trim(v, "\"'`")) == 1 {
+	if isDigits(v) && len(v) < 6 && !(quoted && len(v) >= 5 && passwordName(name) && !sequentialDigits(v)) || !hasAlnum(v) && !(quoted && passwordName(name) && symbolPassword(strings.Trim(v, "\"'`"))) || utf8.RuneCountInString(strings.Trim(v, "\"'`")) == 1 {
 		return false // accesskey="n": one character is no credential, and shows nothing of one
 	}
 	if colorValue(strings.Trim(v, "\"'`")) {
@@ -895,6 +895,28 @@ func randomSegment(v string) bool {
 		}
 	}
 	return false
+}
+
+// symbolPassword reports a password made of symbols only (DB2_PASSWORD="@#!%#"): four to 64
+// printable ASCII symbols, at least three of them different, so that a mask (****), an ellipsis
+// (...), a rule (---) or an operator (=>, &&) is none.
+func symbolPassword(v string) bool {
+	if len(v) < 4 || len(v) > 64 {
+		return false
+	}
+	var seen [128]bool
+	distinct := 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c <= ' ' || c >= 0x7f || isWordByte(c) && c != '_' {
+			return false
+		}
+		if !seen[c] {
+			seen[c] = true
+			distinct++
+		}
+	}
+	return distinct >= 3
 }
 
 func hasAlnum(s string) bool {
