@@ -204,6 +204,8 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"escaped quote in the value", "password = \"Xk4m\\\"R9qLw2\"\nuser = \"bob\"", "R9qLw2", `user = "bob"`},
 		{"escaped quote in a json string", `{"content": "token = \"ab12\\\"cd34ef56\"\nuser = \"bob\""}`, "cd34ef56", `user = \"bob\"`},
 		{"leetspeak password under a password name", "DB_PASSWORD=P@ssw0rd\nDB_HINT=s3cr3t", "P@ssw0rd", "DB_HINT=s3cr3t"},
+		{"random values listed under keys", "// Voice keys, one per language\nconst VOICES = {\n  jarvis: \"pxQ5J1NTCCuhK7jrRa1d\",\n};\n| Voice | Key |\n|---|---|\n| Ottie | `BRk6UBXCCNU3mrjWLIMD` |", "BRk6UBXCCNU3mrjW", "const VOICES = {"},
+		{"random values listed under key ids", "# API key IDs\nkeys:\n  prod: pxQ5J1NTCCuhK7jrRa1d", "pxQ5J1NTCCuhK7jr", "keys:"},
 		{"quoted password of symbols only", "DB2_PASSWORD=\"@#!%#\"\nDB2_MASK=\"****\"\nDB2_SEP=\"=>\"", "@#!%#", `DB2_MASK="****"`},
 		{"auth and a generated hex value", "auth = \"3f9c2b1a4d5e6f708192a3b4c5d6e7f8\"\nauth_mode = \"oauth2\"", "3f9c2b1a4d5e6f70", `auth_mode = "oauth2"`},
 		{"authorization quoted whole", `"authorization": "Xk,4;9qLw2Vb7NpT", "realm": "Required, always"`, ";9qLw2Vb7NpT", `"realm": "Required, always"`},

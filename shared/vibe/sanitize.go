@@ -288,7 +288,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				}
 				return
 			}
-			if literalPosition(text, start, end) && assignedRandom(tok) && !idNamedValue(text, start, end) && !nameFamily(text, start, end) {
+			if literalPosition(text, start, end) && assignedRandom(tok) && !idNamedValue(text, start, end) && !idListing(text, start) && !nameFamily(text, start, end) {
 				f.addSpan(ruleEntropy, start, end)
 				return
 			}

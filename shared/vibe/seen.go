@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // seenSecrets is a session's memory of the secrets it has found: each one in the forms it
@@ -373,7 +374,7 @@ func idContext(text string, start, end int) bool { return idContextNamed(text, s
 // idContextNamed is idContext; with bare false a name that is only "id" does not count (an
 // API key's own record may call its value so).
 func idContextNamed(text string, start, end int, bare bool) bool {
-	if idLabelValue(text, start) || idHeaderValue(text, start) || idNamedValue(text, start, end) {
+	if idLabelValue(text, start) || idHeaderValue(text, start) || idNamedValue(text, start, end) || idListing(text, start) {
 		return true
 	}
 	j := start
@@ -408,3 +409,117 @@ var secretIDOwner = map[string]bool{"session": true, "sess": true, "secret": tru
 	"access": true, "api": true, "key": true, "csrf": true, "xsrf": true, "sid": true, "cookie": true, "login": true,
 	"password": true, "pass": true, "credential": true, "credentials": true, "client": true, "app": true, "consumer": true,
 	"oauth": true, "sso": true, "jwt": true, "refresh": true, "bearer": true, "device": true, "install": true, "installation": true}
+
+// idListing reports a value that a listing names an id: in a table column headed ID (| Voice |
+// ID |), or in a block under a heading or a comment that names ids (### Voice IDs, // Channel
+// IDs for each team, # model ids): the handles a service gives its records, written down for
+// the reader. The nearest heading or comment above decides, within twelve lines; one that also
+// names a key, a secret, a token, a password or a credential does not count.
+func idListing(text string, start int) bool {
+	if !strings.Contains(text, "ID") && !strings.Contains(text, "Id") && !strings.Contains(text, "ids") {
+		return false
+	}
+	lines := listingLines(text[max(0, start-1200):start], 14)
+	if len(lines) < 2 {
+		return false
+	}
+	cur := lines[0]
+	if strings.HasPrefix(strings.TrimSpace(cur), "|") {
+		return idColumn(cur, lines[1:])
+	}
+	for _, l := range lines[1:] {
+		l = strings.TrimSpace(l)
+		if g := gutterEnd(l); g > 0 {
+			l = strings.TrimSpace(l[g:])
+		}
+		if l == "" {
+			continue
+		}
+		var note string
+		for _, p := range []string{"#", "//", "--", "/*", "<!--", ";"} {
+			if strings.HasPrefix(l, p) {
+				note = strings.Trim(l, "#/-*<>!; ")
+				break
+			}
+		}
+		if note == "" {
+			continue // a line of the block itself
+		}
+		return idsNamed(note)
+	}
+	return false
+}
+
+// idsNamed reports a heading or a comment that names ids (IDs, ids, Ids as a word) and no
+// secret.
+func idsNamed(note string) bool {
+	named := false
+	for _, w := range strings.FieldsFunc(note, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		switch w {
+		case "IDs", "ids", "Ids", "IDS":
+			named = true
+		}
+	}
+	if !named {
+		return false
+	}
+	l := strings.ToLower(note)
+	for _, s := range []string{"key", "secret", "token", "password", "credential", "auth"} {
+		if strings.Contains(l, s) {
+			return false
+		}
+	}
+	return true
+}
+
+// idColumn reports a cell of the Markdown table row cur (its text up to the value) whose
+// column the table's header names ID, Id or a name ending in ID; above are the rows before it,
+// nearest first.
+func idColumn(cur string, above []string) bool {
+	col := strings.Count(cur, "|") - 1
+	for i, l := range above {
+		l = strings.TrimSpace(l)
+		if g := gutterEnd(l); g > 0 {
+			l = strings.TrimSpace(l[g:])
+		}
+		if !strings.HasPrefix(l, "|") {
+			return false
+		}
+		if strings.Trim(l, "|-: ") != "" || i+1 >= len(above) {
+			continue // a row above, not the rule under the header
+		}
+		head := strings.TrimSpace(above[i+1])
+		if g := gutterEnd(head); g > 0 {
+			head = strings.TrimSpace(head[g:])
+		}
+		cells := strings.Split(strings.Trim(head, "|"), "|")
+		if col < 0 || col >= len(cells) {
+			return false
+		}
+		parts := nameParts(strings.TrimSpace(cells[col]))
+		return len(parts) > 0 && len(parts) <= 3 && (parts[len(parts)-1] == "id" || parts[len(parts)-1] == "ids") && !secretIDOwner[parts[0]]
+	}
+	return false
+}
+
+// listingLines splits the text before a value into lines, the value's own first, then up to
+// n-1 lines above it; a JSON string's escaped line breaks (\n) end lines as well.
+func listingLines(s string, n int) []string {
+	var out []string
+	end := len(s)
+	for i := len(s) - 1; i >= 0 && len(out) < n-1; i-- {
+		switch {
+		case s[i] == '\n':
+			out = append(out, s[i+1:end])
+			end = i
+		case s[i] == 'n' && i > 0 && s[i-1] == '\\' && (i < 2 || s[i-2] != '\\'):
+			out = append(out, s[i+1:end])
+			end = i - 1
+			i--
+		}
+	}
+	if len(out) < n-1 {
+		out = append(out, s[:end])
+	}
+	return out
+}
