@@ -284,6 +284,9 @@ func personName(v string) bool {
 		if w[0] == '-' {
 			return false // a command's option (git commit --amend), not a part of a name
 		}
+		if k := strings.IndexByte(w, '.'); k >= 0 && k+1 < len(w) && w[k+1] >= 'a' && w[k+1] <= 'z' {
+			return false // contact: z.string().email(): a member of code or a host, not an initial
+		}
 		letters := 0
 		for _, r := range w {
 			if r >= '0' && r <= '9' {

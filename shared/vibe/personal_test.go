@@ -49,6 +49,7 @@ func TestRedactPersonal(t *testing.T) {
 		{"not personal", "git@github.com:org/repo.git noreply@github.com a@example.com lodash@4.17.21 icon@2x.png",
 			"git@github.com:org/repo.git noreply@github.com a@example.com lodash@4.17.21 icon@2x.png"},
 		{"author field of code", "author: string // the commit author", "author: string // the commit author"},
+		{"contact field of a schema", "  contact: z.string().email().optional(),\n  owner: os.getenv('OWNER'),\nContact: J.R. Tolkien", "  contact: z.string().email().optional(),\n  owner: os.getenv('OWNER'),\nContact: [redacted:name]"},
 		// Not people: assistants and bots that sign commits, organisations, teams, role
 		// mailboxes; a package's maintainers' objects keep their keys.
 		{"assistant co-author", "Co-authored-by: Claude <noreply@anthropic.com>", "Co-authored-by: Claude <noreply@anthropic.com>"},
