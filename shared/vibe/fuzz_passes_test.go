@@ -139,6 +139,8 @@ var commandTemplates = []string{
 	"echo %[1]s | docker secret create db_pass -",
 	"net user bob %[1]s /add",
 	"net use \\\\nas\\share /user:CORP\\bob %[1]s",
+	"net use Z: \\\\fileserver\\share %[1]s /user:bob",
+	"wpa_passphrase \"Home Net\" '%[1]s'",
 	"http -a bob:%[1]s POST :8000/api/items",
 	"spawn ssh bob@10.0.0.5\nexpect \"Password:\"\nsend \"%[1]s\\r\"",
 	"composer config --global github-oauth.github.com %[1]s",

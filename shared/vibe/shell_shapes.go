@@ -187,6 +187,9 @@ func shellNoSecret(s string, nameStart, nameEnd int) bool {
 	if programName(s, nameStart, nameEnd) {
 		return true
 	}
+	if s[nameStart:nameEnd] == "wpa_passphrase" {
+		return true // wpa_passphrase SSID PASSPHRASE: the command, its second argument the rule's
+	}
 	if zshSpecAt(s, nameStart) || optionList(s, nameStart) || sudoersTag(s, nameStart, nameEnd) || substringExpansion(s, nameStart, nameEnd) {
 		return true
 	}
