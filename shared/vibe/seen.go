@@ -416,10 +416,11 @@ var secretIDOwner = map[string]bool{"session": true, "sess": true, "secret": tru
 // the reader. The nearest heading or comment above decides, within twelve lines; one that also
 // names a key, a secret, a token, a password or a credential does not count.
 func idListing(text string, start int) bool {
-	if !strings.Contains(text, "ID") && !strings.Contains(text, "Id") && !strings.Contains(text, "ids") {
+	above := text[max(0, start-1200):start]
+	if !strings.Contains(above, "ID") && !strings.Contains(above, "Id") && !strings.Contains(above, "id") {
 		return false
 	}
-	lines := listingLines(text[max(0, start-1200):start], 14)
+	lines := listingLines(above, 14)
 	if len(lines) < 2 {
 		return false
 	}
