@@ -417,7 +417,7 @@ var secretIDOwner = map[string]bool{"session": true, "sess": true, "secret": tru
 // names a key, a secret, a token, a password or a credential does not count.
 func idListing(text string, start int) bool {
 	above := text[max(0, start-1200):start]
-	if !strings.Contains(above, "ID") && !strings.Contains(above, "Id") && !strings.Contains(above, "id") {
+	if !strings.Contains(above, "ID") && !strings.Contains(above, "Id") && !strings.Contains(above, "ids") && !strings.Contains(above, "id |") && !strings.Contains(above, "_id") {
 		return false
 	}
 	lines := listingLines(above, 14)
