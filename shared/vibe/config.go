@@ -230,14 +230,6 @@ var configRules = []extraRule{
 		anchors:  wordAnchors("net user", "NET USER", "Net user"),
 	},
 	{
-		// net use Z: \\server\share PASSWORD /user:NAME (Windows maps a share with the password
-		// as the argument after the share; * asks for it).
-		id:       ruleCLILogin,
-		re:       regexp.MustCompile(`(?i)\bnet\s+use\s+(?:[A-Z]:\s+|\*\s+)?\\\\[^\s\\]+\\\S+\s+(?:"([^"\n]+)"|([^\s/*"|&<>][^\s]*))`),
-		keywords: []string{"net use"},
-		anchors:  wordAnchors("net use", "NET USE", "Net use"),
-	},
-	{
 		// wpa_passphrase SSID PASSPHRASE: a Wi-Fi network's passphrase, the last argument (so
 		// that the command's words unquoted, "Home Net" as two, give no match).
 		id:      ruleCLILogin,
