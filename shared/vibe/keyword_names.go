@@ -598,11 +598,29 @@ func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 	if joinedVariable(v) {
 		return true // 'Unknown TAP token: "' . $unk->raw . '"': a variable joined between a literal's pieces
 	}
+	if !quoted && hyphenatedWords(v) && proseAfter(s, ve) {
+		return true // **API Key:** Double-check that the key is correct: a sentence's first word
+	}
 	if head, _, ok := strings.Cut(v, " // "); ok && !quoted && metaWords[head] {
 		return true // pwd = name // always absolute: a placeholder word, then a comment
 	}
 	// A code span's example closes after the word (`export NPM_CONFIG_KEY=val`).
 	return !quoted && metaWords[v] && (proseAfter(s, ve) || ve < len(s) && s[ve] == '`' && strings.LastIndexByte(s[max(0, vs-200):vs], '`') >= 0)
+}
+
+// hyphenatedWords reports words of the dictionary joined by hyphens (Double-check,
+// re-run): a compound of prose, which a sentence may open with after a label.
+func hyphenatedWords(v string) bool {
+	parts := strings.Split(v, "-")
+	if len(parts) < 2 || len(v) > 40 {
+		return false
+	}
+	for _, p := range parts {
+		if !isLetters(p) || !(dictWord(p) || len(p) == 2 && functionWords[strings.ToLower(p)]) {
+			return false
+		}
+	}
+	return true
 }
 
 // metaWords are the words documentation writes where a value goes (PWD=dir, password =

@@ -207,6 +207,7 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"leetspeak password under a password name", "DB_PASSWORD=P@ssw0rd\nDB_HINT=s3cr3t", "P@ssw0rd", "DB_HINT=s3cr3t"},
 		{"random values listed under keys", "// Voice keys, one per language\nconst VOICES = {\n  jarvis: \"pxQ5J1NTCCuhK7jrRa1d\",\n};\n| Voice | Key |\n|---|---|\n| Ottie | `BRk6UBXCCNU3mrjWLIMD` |", "BRk6UBXCCNU3mrjW", "const VOICES = {"},
 		{"random values listed under key ids", "# API key IDs\nkeys:\n  prod: pxQ5J1NTCCuhK7jrRa1d", "pxQ5J1NTCCuhK7jr", "keys:"},
+		{"hyphenated words as a password", "- **Password:** Correct-Horse\n- **User:** admin", "Correct-Horse", "**User:** admin"},
 		{"quoted password of symbols only", "DB2_PASSWORD=\"@#!%#\"\nDB2_MASK=\"****\"\nDB2_SEP=\"=>\"", "@#!%#", `DB2_MASK="****"`},
 		{"auth and a generated hex value", "auth = \"3f9c2b1a4d5e6f708192a3b4c5d6e7f8\"\nauth_mode = \"oauth2\"", "3f9c2b1a4d5e6f70", `auth_mode = "oauth2"`},
 		{"authorization quoted whole", `"authorization": "Xk,4;9qLw2Vb7NpT", "realm": "Required, always"`, ";9qLw2Vb7NpT", `"realm": "Required, always"`},
@@ -305,6 +306,7 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"password = os.environ[\"DB_PASSWORD\"]\nconn = \"Server=db;Password=\" + cfg.Db.Password",
 		"private_key_path = \"~/.ssh/id_ed25519\"\nclient_cert_file: ./certs/client2024.pem",
 		"net user bob /add\nnet user bob * /domain\nnet user guest | findstr Active\ncargo login --help",
+		"    *   **API Key:** Double-check that the Gemini API key is correct.",
 		"java -Dspring.profiles.active=prod -Dtoken.ttl=3600s -jar app.jar\necho $TOKEN | docker secret create t -",
 		"login with admin / settings and credentials: see docs / setup\n" +
 			"await page.getByRole('textbox', { name: 'Token name' }).fill('ci-deploy-2024')\n" +
