@@ -495,7 +495,16 @@ func iamAction(v string) bool {
 	if t, ok := strings.CutSuffix(action, "*"); ok {
 		return allLettersDigits(t)
 	}
-	return camelWords(action)
+	// The verb is known; the words after it must be English (UntagResource, GetSecretValue).
+	if !allLettersDigits(action) {
+		return false
+	}
+	for _, p := range nameParts(action)[1:] {
+		if !dictWord(p) && !(len(p) <= 3 && isLetters(p)) {
+			return false
+		}
+	}
+	return true
 }
 
 // apiVerbs open the names of cloud APIs' actions (GetSecretValue, ChangePassword,

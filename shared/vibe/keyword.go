@@ -697,7 +697,11 @@ func configLiteral(s string, nameStart, nameEnd, vs, ve int) bool {
 	if le < 0 {
 		le = len(s) - ve
 	}
-	rest := strings.Trim(strings.TrimSpace(s[ve:ve+le]), `"'`)
+	rest := strings.TrimSpace(s[ve : ve+le])
+	if strings.HasPrefix(rest, `"`) && strings.Trim(rest[1:], " \t,}]") == "" {
+		rest = "" // the quote closing the JSON string the config file is written in
+	}
+	rest = strings.Trim(rest, `"'`)
 	return rest == "" || strings.HasPrefix(rest, "#") || strings.HasPrefix(rest, ";") && op == "="
 }
 
@@ -1069,6 +1073,7 @@ func assignedValue(s string, i int) (int, int, bool) {
 				v = v[:q] // the JSON string ends the line
 			}
 		}
+		v = v[:closingStringQuote(v)]
 		if c := strings.Index(v, " #"); c >= 0 {
 			v = v[:c]
 		}
@@ -1086,6 +1091,7 @@ func assignedValue(s string, i int) (int, int, bool) {
 		for i < len(s) && i-start < 400 && !strings.ContainsRune(" \t\r\n", rune(s[i])) {
 			i++
 		}
+		i = start + closingStringQuote(s[start:i])
 		for i > start && s[i-1] == ';' {
 			i--
 		}
@@ -1097,6 +1103,28 @@ func assignedValue(s string, i int) (int, int, bool) {
 		i--
 	}
 	return start, i, i > start
+}
+
+// closingStringQuote returns where an unquoted value ends at the quote that closes the string
+// it is written in, or len(v): a quote not at the value's start and followed only by blanks
+// and , } ] or the end ({"content": "x\nAPI_KEY: v", "b": 1} seen through escapeView, where
+// the line runs on past the JSON string).
+func closingStringQuote(v string) int {
+	if v == "" || v[0] == '"' || v[0] == '\'' {
+		return len(v)
+	}
+	for q := strings.IndexByte(v, '"'); q > 0; {
+		rest := strings.TrimLeft(v[q+1:], " \t")
+		if v[q-1] != ' ' && v[q-1] != '\\' && (rest == "" || strings.IndexByte(",}]", rest[0]) >= 0) {
+			return q
+		}
+		n := strings.IndexByte(v[q+1:], '"')
+		if n < 0 {
+			break
+		}
+		q += 1 + n
+	}
+	return len(v)
 }
 
 // skipAccessors skips a C# auto-property's accessor list after its name (Password { get;

@@ -203,6 +203,8 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		// Classes the keyword matrix (keyword_matrix_test.go) found, each beside a
 		// look-alike that stays.
 		{"escaped quote in the value", "password = \"Xk4m\\\"R9qLw2\"\nuser = \"bob\"", "R9qLw2", `user = "bob"`},
+		{"config line after an escaped line break, the json going on", `{"content": "x\nAPI_KEY: 15c6adb0b34cf720b16e06f0c5e479b6", "file_path": "notes.md"}`, "15c6adb0b34cf720", `", "file_path": "notes.md"}`},
+		{"yaml password ending a json string", `{"content": "  user: terraboard\n  password: fiziookrgm"}`, "fiziookrgm", `"}`},
 		{"escaped quote in a json string", `{"content": "token = \"ab12\\\"cd34ef56\"\nuser = \"bob\""}`, "cd34ef56", `user = \"bob\"`},
 		{"leetspeak password under a password name", "DB_PASSWORD=P@ssw0rd\nDB_HINT=s3cr3t", "P@ssw0rd", "DB_HINT=s3cr3t"},
 		{"random values listed under keys", "// Voice keys, one per language\nconst VOICES = {\n  jarvis: \"pxQ5J1NTCCuhK7jrRa1d\",\n};\n| Voice | Key |\n|---|---|\n| Ottie | `BRk6UBXCCNU3mrjWLIMD` |", "BRk6UBXCCNU3mrjW", "const VOICES = {"},
@@ -307,6 +309,7 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"private_key_path = \"~/.ssh/id_ed25519\"\nclient_cert_file: ./certs/client2024.pem",
 		"net user bob /add\nnet user bob * /domain\nnet user guest | findstr Active\ncargo login --help",
 		"    *   **API Key:** Double-check that the Gemini API key is correct.",
+		"         \"Effect\": \"Deny\",\n         \"Action\": \"secretsmanager:UntagResource\",",
 		"java -Dspring.profiles.active=prod -Dtoken.ttl=3600s -jar app.jar\necho $TOKEN | docker secret create t -",
 		"login with admin / settings and credentials: see docs / setup\n" +
 			"await page.getByRole('textbox', { name: 'Token name' }).fill('ci-deploy-2024')\n" +
