@@ -44,6 +44,7 @@ func (f *findings) addSpan(rule string, start, end int) {
 	if start >= end {
 		return
 	}
+	end = start + trailingStringQuote(f.text[start:end])
 	f.spans = append(f.spans, span{start: start, end: end, rule: rule})
 	if end-start >= 4 {
 		f.note(rule, f.text[start:end])
@@ -352,4 +353,19 @@ func rulePriority(rule string) int {
 		return 2
 	}
 	return 3
+}
+
+// trailingStringQuote returns where a found value ends when a rule's match ran on through the
+// quote closing the string it is written in ({"cmd": "mysql -pS3cr3t"}: S3cr3t"} ): at that
+// quote, when only blanks, commas and closing brackets follow it; else len(t). A value that
+// opens with a quote is a quoted literal and is left whole.
+func trailingStringQuote(t string) int {
+	q := strings.LastIndexByte(t, '"')
+	if q <= 0 || t[0] == '"' || t[0] == '\'' || t[q-1] == ' ' || t[q-1] == '\\' || strings.Trim(t[q+1:], " \t,}]") != "" {
+		return len(t)
+	}
+	if strings.IndexByte(t[:q], '"') >= 0 {
+		return len(t) // a quote inside too: a value with quotes of its own, or a JSON blob
+	}
+	return q
 }

@@ -565,7 +565,7 @@ func lineValue(s string, nameStart, nameEnd int) (int, int, bool) {
 	if rest < len(s) && s[rest] != '\n' || k == j || s[j] == '"' || s[j] == '\'' || s[j] == '=' || s[j] == ':' {
 		return 0, 0, false
 	}
-	return j, k, true
+	return j, j + closingStringQuote(s[j:k]), true
 }
 
 // dockerEnv reports a Dockerfile ENV line (ENV NAME value): its value is a literal.

@@ -425,3 +425,22 @@ func TestNetUseWithoutPassword(t *testing.T) {
 		require.Contains(t, out, in[strings.LastIndexByte(in, ' '):], in)
 	}
 }
+
+// TestJSONStringTailKept: a secret on a line of a file or a command written inside a JSON
+// string (a tool's arguments) is masked without the quote that closes the string and the
+// members after it: what a rule's match ran on into is the JSON's, not the value's.
+func TestJSONStringTailKept(t *testing.T) {
+	lines := []string{"API_KEY=%s", "export TOKEN=%s", "password: %s", "  secret = %s", "ENV DB_PASSWORD %s", "app.password %s",
+		"--password %s", "mysql -u root -p%s", "Authorization: Bearer %s", "curl -u bob:%s https://x", "DB_PASS=%s;",
+		"https://bob:%s@host/x", "PGPASSWORD=%s psql", "<password>%s</password>", "password=%s&user=bob", "Password=%s;Database=x",
+		"sshpass -p %s ssh x", "api_key: %s # prod", "TOKEN: %s"}
+	san := testSanitizer(t)
+	for _, l := range lines {
+		for _, tail := range []string{`", "k": "tail"}`, `"}`, `\n", "k": 1}`} {
+			in := `{"content": "x\n` + strings.ReplaceAll(l, "%s", "Kq7vR2mXz9Lp4Wn8") + tail
+			out := san.NewSession(SessionHints{}).SanitizeText(in)
+			require.NotContains(t, out, "Kq7vR2mX", in)
+			require.True(t, strings.HasSuffix(out, tail), "%s\n→ %s", in, out)
+		}
+	}
+}
