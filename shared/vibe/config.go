@@ -244,7 +244,7 @@ var configRules = []extraRule{
 	},
 	{
 		id:       ruleCLILogin,
-		re:       regexp.MustCompile(`\b(?:codecov|doctl\s+auth\s+init)\b[^\n|;&]{0,80}?\s-t[ =]?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-]\S*))`),
+		re:       regexp.MustCompile(`\b(?:codecov|doctl\s+auth\s+init)\b[^\n|;&]{0,80}?\s-t(?:[ =][ \t]*)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-]\S*))`),
 		keywords: []string{"codecov", "doctl"},
 	},
 	{
@@ -262,7 +262,7 @@ var configRules = []extraRule{
 	},
 	{
 		id:       ruleCLILogin,
-		re:       regexp.MustCompile(`\bgh\s+secret\s+set\b[^\n|;&]{0,120}?\s(?:--body|-b)[ =]?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-][^\s'"]*))`),
+		re:       regexp.MustCompile(`\bgh\s+secret\s+set\b[^\n|;&]{0,120}?\s(?:--body|-b)(?:[ =][ \t]*)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-][^\s'"]*))`),
 		keywords: []string{"gh secret"},
 	},
 	{
