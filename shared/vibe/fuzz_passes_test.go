@@ -525,7 +525,8 @@ func FuzzAccountOutputs(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint8, name string) {
 		if !accountNameShape.MatchString(name) || slices.Contains(genericUsers, strings.ToLower(name)) ||
 			slices.Contains(genericAccounts, strings.ToLower(name)) || slices.Contains(serviceAccounts, strings.ToLower(name)) ||
-			strings.HasPrefix(name, "systemd-") || dictWord(name) && len(name) <= 4 || commonText(name) || credentialLike.MatchString(name) {
+			strings.HasPrefix(name, "systemd-") || dictWord(name) && len(name) <= 4 || commonText(name) || credentialLike.MatchString(name) ||
+			nameHasSecretWord(name) { // an account called pswd or token: its passwd line reads as a password's
 			return
 		}
 		tmpl := accountTemplates[int(which)%len(accountTemplates)]

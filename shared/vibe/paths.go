@@ -259,7 +259,7 @@ func (p *pathRewriter) rewritePrompts(text string) string {
 		if zsh || msys {
 			// The zsh form needs the prompt to open its line (after an optional [ or (venv)).
 			ls := strings.LastIndexByte(text[:user], '\n') + 1
-			head := strings.TrimSpace(text[ls:user])
+			head := openedLine(text[ls:user])
 			if head != "" && head != "[" && !(strings.HasPrefix(head, "(") && strings.HasSuffix(head, ")")) {
 				continue
 			}
@@ -306,6 +306,25 @@ func (p *pathRewriter) rewritePrompts(text string) string {
 	return b.String()
 }
 
+// openedLine returns what opens a line before a position, given the text from the last line
+// break: blanks trimmed, and with the line broken by a JSON string's escape (\n), opened by a
+// JSON string's quote ({"output":"…) or numbered by a gutter (12→) read from there on.
+func openedLine(head string) string {
+	if k := strings.LastIndex(head, `\n`); k >= 0 {
+		head = head[k+2:]
+	}
+	if h, ok := jsonStringHead(head); ok {
+		head = h
+	} else if t := strings.TrimRight(head, `\"`); t != head && strings.HasSuffix(strings.TrimRight(t, " \t"), ":") && strings.HasSuffix(head, `"`) {
+		head = "" // {\"result\":\"…: a member's string opening, escaped in a string itself
+	}
+	head = strings.TrimSpace(head)
+	if g := gutterEnd(head); g > 0 {
+		head = strings.TrimSpace(head[g:])
+	}
+	return head
+}
+
 // learnAccounts learns account names from command output that shows them: the owner of
 // ls -l lines, id's uid=501(name) and stat's Uid: ( 501/ name).
 // personalMachine matches the name macOS, Windows and laptop installers give a person's
@@ -348,7 +367,7 @@ func hasPersonalMachine(text string) bool {
 
 // accountCommand matches a command that prints the account name and the line it printed:
 // whoami (Windows prints DOMAIN\name), id -un, echo $USER, $env:USERNAME, %USERNAME%.
-var accountCommand = regexp.MustCompile(`(?m)\b(?:whoami|id -un|id -u -n|echo \$USER|echo \$\{USER\}|echo \$env:USERNAME|echo %USERNAME%)[ \t]*(?:\r?\n|\\r?\\n)+(?:[A-Za-z0-9_.-]+(?:\\\\|\\))?([A-Za-z_][A-Za-z0-9_.-]{2,31})[ \t]*(?:\r?\n|\\[rn"]|$)`)
+var accountCommand = regexp.MustCompile(`(?m)\b(?:whoami|id -un|id -u -n|echo \$USER|echo \$\{USER\}|echo \$env:USERNAME|echo %USERNAME%)[ \t]*(?:\r?\n|\\+(?:r\\+)?n)+(?:[A-Za-z0-9_.-]+(?:\\\\|\\))?([A-Za-z_][A-Za-z0-9_.-]{2,31})[ \t]*(?:\r?\n|\\+[rn"]|"|$)`)
 
 // accountLine matches a line that names the local account: sudo's prompt, an environment
 // dump's USER=, LOGNAME= and USERNAME=, ssh -v's "Authenticated to … as 'name'", and a
@@ -619,7 +638,7 @@ func replaceNameAt(s, w, repl string, at func(s string, i, end int) bool) string
 		i += from
 		end := i + len(w)
 		from = end
-		if i > 0 && isWordByte(s[i-1]) || end < len(s) && isWordByte(s[end]) || !at(s, i, end) {
+		if i > 0 && isWordByte(s[i-1]) && !escapeLetterBefore(s, i) || end < len(s) && isWordByte(s[end]) || !at(s, i, end) {
 			continue
 		}
 		b.WriteString(s[last:i])
@@ -631,6 +650,12 @@ func replaceNameAt(s, w, repl string, at func(s string, i, end int) bool) string
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// escapeLetterBefore reports a JSON string's escape right before i (\nname, \tname): its
+// letter ends a word as the line break or tab it stands for does.
+func escapeLetterBefore(s string, i int) bool {
+	return i >= 2 && s[i-2] == '\\' && strings.IndexByte("ntr", s[i-1]) >= 0
 }
 
 // commonHostName reports a machine name that is also a word of prose or of a project's own

@@ -43,7 +43,9 @@ var (
 	// personObject: "author": {"name": "Ada", …}, authors = [{name = "Ada", …}].
 	personObject = regexp.MustCompile(`(?i)["']?name["']?\s*[:=]\s*["']([^"'<>@\n]{2,80})["']`)
 	// lsLong: the owner and group columns of ls -l.
-	lsLong = regexp.MustCompile(`(?m)^([-dlcbpsDl][rwxsStT-]{9}[@+.]?\s+\d+\s+)(\S+)(\s+)(\S+)`)
+	// A line opens at a line break, a JSON string's escaped one (\n) or its opening quote, or
+	// after a gutter's arrow or tab (cat -n, a file read through a tool).
+	lsLong = regexp.MustCompile(`(?m)((?:^|\\n|"|→|\t)[ \t]*[-dlcbpsDl][rwxsStT-]{9}[@+.]?[ \t]+\d+[ \t]+)([^\s"\\]+)([ \t]+)([^\s"\\]+)`)
 	// namedAddress: a name written before its address, as git log's %an <%ae>, .mailmap,
 	// AUTHORS files, hg log's user: line and mail headers write it (Ada Lovelace <ada@…>):
 	// capitalised words right before the <address>.
@@ -60,7 +62,9 @@ var (
 	// iamUserARN: an AWS IAM user's name in its ARN (aws sts get-caller-identity, an access
 	// denied message): arn:aws:iam::123456789012:user/ops/jane.doe.
 	iamUserARN = regexp.MustCompile(`\barn:aws[\w-]*:iam::\d{12}:user/(?:[\w+=,.@-]+/)*([\w+=,.@-]{2,64})`)
-	idOutput   = regexp.MustCompile(`(?i)\b(?:uid|gid|euid|egid)=\d+\(([^)\s]+)\)|\b(?:Uid|Gid):\s*\(\s*\d+/\s*([^)\s]+)\)`)
+	// jsonAngle: < and > as JSON escapes them, at any depth of escaping.
+	jsonAngle = regexp.MustCompile(`\\+u003[cCeE]`)
+	idOutput  = regexp.MustCompile(`(?i)\b(?:uid|gid|euid|egid)=\d+\(([^)\s]+)\)|\b(?:Uid|Gid):\s*\(\s*\d+/\s*([^)\s]+)\)`)
 )
 
 // genericAccounts are system accounts and groups that identify nobody.
@@ -110,6 +114,16 @@ func redactPersonal(s string) string {
 const userWord = "Uzqxjvuserzqxj"
 
 func redactPersonalText(s string) string {
+	if strings.Contains(s, "u003") {
+		// Go's encoding/json writes < and > as \u003c and \u003e: the name before an address
+		// (Ada Lovelace \u003cada@…\u003e) is read with its brackets written out.
+		s = jsonAngle.ReplaceAllStringFunc(s, func(e string) string {
+			if e[len(e)-1]|0x20 == 'c' {
+				return "<"
+			}
+			return ">"
+		})
+	}
 	var lines, fields bool
 	if strings.IndexByte(s, ':') >= 0 || strings.IndexByte(s, '=') >= 0 || strings.Contains(s, "user.name") || strings.Contains(s, "@author") {
 		personalTrie().Walk(stringBytes(strings.ToLower(s)), func(_, _, p int64) bool {
@@ -140,12 +154,7 @@ func redactPersonalText(s string) string {
 		s = replaceGroups(s, svnLogLine, markUser, func(v string) bool { return !slices.Contains(genericAccounts, strings.ToLower(v)) })
 	}
 	if strings.IndexByte(s, '@') >= 0 {
-		s = emailAddress.ReplaceAllStringFunc(s, func(e string) string {
-			if !personalAddress(e) {
-				return e
-			}
-			return markEmail
-		})
+		s = redactAddresses(s)
 	}
 	if hasLsLine(s) {
 		s = lsLong.ReplaceAllStringFunc(s, func(m string) string {
@@ -163,6 +172,36 @@ func redactPersonalText(s string) string {
 		s = replaceGroups(s, iamUserARN, markUser, func(v string) bool { return !slices.Contains(genericAccounts, strings.ToLower(v)) })
 	}
 	return s
+}
+
+// redactAddresses masks the personal e-mail addresses of s. An address right after a JSON
+// string's escape (\nada@…, \u003cada@…: Go's encoding/json writes < so) starts after it:
+// the escape's letters are the escape's, not the address's.
+func redactAddresses(s string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range emailAddress.FindAllStringIndex(s, -1) {
+		a, e := m[0], m[1]
+		if a > 0 && s[a-1] == '\\' {
+			switch {
+			case strings.IndexByte("ntr", s[a]) >= 0:
+				a++
+			case len(s) >= a+5 && s[a] == 'u' && isHex(s[a+1:a+5]):
+				a += 5
+			}
+		}
+		if a >= e || !personalAddress(s[a:e]) {
+			continue
+		}
+		b.WriteString(s[last:a])
+		b.WriteString(markEmail)
+		last = e
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // shortlogOutput reports git shortlog -sn's output: every line is a count, a tab and
@@ -228,15 +267,16 @@ func hasBlameLine(s string) bool {
 
 // hasLsLine reports a line that opens with ls -l's file mode (drwxr-xr-x, -rw-r--r--@).
 func hasLsLine(s string) bool {
-	for from := 0; from < len(s); {
-		if isLsMode(s[from:]) {
-			return true
+	if isLsMode(s) {
+		return true
+	}
+	for i := 1; i < len(s); i++ {
+		switch c := s[i-1]; {
+		case c == '\n' || c == '"' || c == '\t' || c == 0x92 && i >= 3 && s[i-3:i] == "→" || c == 'n' && i >= 2 && s[i-2] == '\\':
+			if j := skipBlanks(s, i, 8); isLsMode(s[j:]) {
+				return true
+			}
 		}
-		i := strings.IndexByte(s[from:], '\n')
-		if i < 0 {
-			return false
-		}
-		from += i + 1
 	}
 	return false
 }

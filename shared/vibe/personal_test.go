@@ -216,3 +216,29 @@ func TestSanitizeCIAccount(t *testing.T) {
 	kept := "Open https://jenkins.corp.io/job/app and the Jenkins pipeline."
 	require.Equal(t, kept, ss.SanitizeText(kept))
 }
+
+// TestPersonalDataInsideJSON: the account, name and address rules read what a tool's JSON
+// output or a numbered file listing holds as they read plain text: a line opened by a JSON
+// string's quote, its escaped line break or a gutter, and < > as JSON escapes them.
+func TestPersonalDataInsideJSON(t *testing.T) {
+	san := testSanitizer(t)
+	for _, in := range []string{
+		`{"exit":"0","output":"-rw-r--r--  1 zoltanq  staff  1204 Mar  3 10:12 main.go"}`,
+		`{"output":"total 8\n-rw-r--r--  1 zoltanq  staff  1204 Mar  3 10:12 main.go"}`,
+		"    12→drwxr-xr-x@ 10 zoltanq  staff   320 Mar  3 10:12 src",
+		`{"exit":"0","output":"$ whoami\nzoltanq"}`,
+		`{"arguments":"{\"result\":\"$ whoami\\nzoltanq\"}"}`,
+		`{"output":"Author: Zoltan Quist \u003czoltan.quist@acme-corp.io\u003e"}`,
+		`{"output":"\"author\": \"Zoltan Quist \u003czoltan.quist@acme-corp.io\u003e\","}`,
+		`{"output":"zoltanq@zoltans-mbp ~/projects/app % ls"}`,
+		`{"arguments":"{\"result\":\"zoltanq@zoltans-mbp ~/projects/app % ls\"}"}`,
+		"    12→zoltanq@zoltans-mbp ~/projects/app % ls",
+	} {
+		out := redactPersonal(san.NewSession(SessionHints{}).SanitizeText(in))
+		for _, w := range []string{"zoltanq", "Zoltan", "Quist", "zoltan.quist"} {
+			require.NotContains(t, out, w, "%s\n→ %s", in, out)
+		}
+	}
+	// An address right after a JSON escape keeps the escape whole.
+	require.Equal(t, `{"to":"\n[redacted:email]"}`, redactPersonal(`{"to":"\nzoltan.quist@acme-corp.io"}`))
+}
