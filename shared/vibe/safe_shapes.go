@@ -378,10 +378,13 @@ func urlWithHost(tok string) bool {
 // or a secret itself (Vault's secret_id, an API key's key_id), and a bare "id" or "uuid" says
 // nothing of what it identifies (an API key object's), so entropy still decides them.
 func idNamedValue(text string, start, end int) bool {
-	if start < 4 || end >= len(text) || text[start-1] != '"' || text[end] != '"' {
+	if start < 4 || end >= len(text) || text[start-1] != '"' || !strings.HasPrefix(strings.TrimLeft(text[end:min(len(text), end+8)], "\\ "), `"`) {
 		return false
 	}
 	i := start - 2
+	for i >= 0 && text[i] == '\\' {
+		i-- // the quote escaped in a JSON string: nonce=\"…\"
+	}
 	for i >= 0 && (text[i] == ' ' || text[i] == '\t') {
 		i--
 	}

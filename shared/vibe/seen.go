@@ -378,14 +378,14 @@ func idContextNamed(text string, start, end int, bare bool) bool {
 		return true
 	}
 	j := start
-	for k := 0; k < 4 && j > 0 && strings.IndexByte(" \t\"'`", text[j-1]) >= 0; k++ {
-		j--
+	for k := 0; k < 8 && j > 0 && strings.IndexByte(" \t\"'`\\", text[j-1]) >= 0; k++ {
+		j-- // blanks and quotes, JSON-escaped ones too (nonce=\"…\")
 	}
 	if j == 0 || text[j-1] != '=' && text[j-1] != ':' {
 		return false
 	}
 	j--
-	for j > 0 && (text[j-1] == '"' || text[j-1] == '\'' || text[j-1] == ' ') {
+	for j > 0 && (text[j-1] == '"' || text[j-1] == '\'' || text[j-1] == ' ' || text[j-1] == '\\') {
 		j--
 	}
 	ns := j
