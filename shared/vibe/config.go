@@ -327,7 +327,7 @@ var configRules = []extraRule{
 		re:       regexp.MustCompile(`(?i)\b[\w.]*(?:login|log_in|signin|sign_in|logon|authenticate|auth|credentials?|credential|connect)\w*\s*(?:=\s*)?[(\[]\s*(?:[^()"'\n]{1,80},\s*)?["']([^"'\n]{1,80})["']\s*,\s*["']([^"'\n]{4,200})["']\s*[),\]]`),
 		group:    2,
 		keywords: []string{"login", "log_in", "signin", "sign_in", "logon", "auth", "credential", "connect"},
-		anchors:  wordAnchors(`", "`, `', '`, `","`, `','`, `" , "`),
+		anchors:  wordAnchors(`", "`, `', '`, `","`, `','`, `" , "`, `" ,  "`), // the last: \"u\", \"x\" seen through escapeView
 		check: func(v string) bool {
 			return (hasDigitAndLetter(v) || mixedClasses(v)) && !strings.HasPrefix(v, "/") && !strings.Contains(v, "://") && !strings.ContainsAny(v, " \t")
 		},

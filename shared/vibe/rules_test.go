@@ -203,6 +203,7 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		// Classes the keyword matrix (keyword_matrix_test.go) found, each beside a
 		// look-alike that stays.
 		{"escaped quote in the value", "password = \"Xk4m\\\"R9qLw2\"\nuser = \"bob\"", "R9qLw2", `user = "bob"`},
+		{"a user and a password side by side in a JSON string", `{"output":"x\nr = requests.get(url, auth=(\"bob\", \"Kq7vR2mXz9\"))"}`, "Kq7vR2mXz9", `auth=(\"bob\"`},
 		{"gh secret set with an escaped quoted body", `{"command": "gh secret set API_TOKEN --body \"Kq7vR2mXz9Lp4Wn8\"", "description": "set it"}`, "Kq7vR2mXz9Lp4Wn8", `"description": "set it"`},
 		{"codecov -t with an escaped quoted token", `{"command": "codecov -t \"Kq7vR2mXz9Lp4Wn8Tb6Yc3Zx\""}`, "Kq7vR2mXz9Lp4Wn8", `{"command": "codecov -t`},
 		{"config line after an escaped line break, the json going on", `{"content": "x\nAPI_KEY: 15c6adb0b34cf720b16e06f0c5e479b6", "file_path": "notes.md"}`, "15c6adb0b34cf720", `", "file_path": "notes.md"}`},
