@@ -270,15 +270,47 @@ func hasLsLine(s string) bool {
 	if isLsMode(s) {
 		return true
 	}
-	for i := 1; i < len(s); i++ {
-		switch c := s[i-1]; {
-		case c == '\n' || c == '"' || c == '\t' || c == 0x92 && i >= 3 && s[i-3:i] == "→" || c == 'n' && i >= 2 && s[i-2] == '\\':
-			if j := skipBlanks(s, i, 8); isLsMode(s[j:]) {
+	// A mode opens with its file's type and the owner's read bit: -r, dr, lr (a file, a
+	// directory, a link; the rarer types and unreadable files are left to the line-start
+	// search below). The candidates are found by substring search, each checked where its
+	// line opens.
+	for _, pair := range [...]string{"-r", "dr", "lr"} {
+		for from := 0; from < len(s); {
+			i := strings.Index(s[from:], pair)
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + 1
+			if isLsMode(s[i:]) && lsLineOpens(s, i) {
 				return true
 			}
 		}
 	}
+	for from := 0; from < len(s); {
+		i := strings.IndexByte(s[from:], '\n')
+		if i < 0 {
+			return false
+		}
+		from += i + 1
+		if isLsMode(s[from:]) {
+			return true
+		}
+	}
 	return false
+}
+
+// lsLineOpens reports whether an ls -l line may open at i: after up to eight blanks, at the
+// text's start, a line break, a JSON string's escaped one (\n) or opening quote, a tab or a
+// gutter's arrow.
+func lsLineOpens(s string, i int) bool {
+	for k := 0; k < 8 && i > 0 && (s[i-1] == ' ' || s[i-1] == '\t'); k++ {
+		if s[i-1] == '\t' {
+			return true
+		}
+		i--
+	}
+	return i == 0 || s[i-1] == '\n' || s[i-1] == '"' || i >= 3 && s[i-3:i] == "→" || i >= 2 && s[i-1] == 'n' && s[i-2] == '\\'
 }
 
 func isLsMode(s string) bool {
