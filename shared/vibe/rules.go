@@ -341,6 +341,17 @@ var extraRules = append([]extraRule{
 		anchors:    secretFlagAnchors,
 	},
 	{
+		// -p RANDOM after any command (app -p "Xk4mR9qLw2"): -p is a port, a path, a profile
+		// or a project as often as a password, so only a value none of those is: 8 to 64
+		// characters with an upper-case letter, a lower-case one and a digit, and none of
+		// / . : @ = , (a path, a host, a port mapping, a list).
+		id:       ruleCLIFlag,
+		re:       regexp.MustCompile(`(?:^|[ \t])-p[ \t]?(?:"([^"\s/.:@=,]{8,64})"|'([^'\s/.:@=,]{8,64})'|([^\s"'/.:@=,;|&()<>-][^\s"'/.:@=,;|&()<>]{7,63}))(?:[ \t;|&)]|$)`),
+		keywords: []string{"-p"},
+		anchors:  wordAnchors(" -p", "\t-p"),
+		check:    randomPassword,
+	},
+	{
 		// mysql -uroot -pSECRET (the password is glued to -p).
 		id:       ruleCLIFlag,
 		re:       regexp.MustCompile(`\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlsh|mysqlimport|mysqlcheck)\b[^\n|;&]{0,200}?\s-p([^\s-][^\s]{0,200})`),
@@ -1250,4 +1261,40 @@ func sequentialDigits(v string) bool {
 		same = same && d == 0
 	}
 	return up || down || same
+}
+
+// randomPassword reports a value that reads as a generated or chosen password rather than a
+// name: an upper-case letter, a lower-case one and a digit, not all hexadecimal, and not
+// words of code (MyProject2024 is a name; Xk4mR9qLw2 is not).
+func randomPassword(v string) bool {
+	var up, low, digit bool
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c >= 'A' && c <= 'Z':
+			up = true
+		case c >= 'a' && c <= 'z':
+			low = true
+		case c >= '0' && c <= '9':
+			digit = true
+		}
+	}
+	return up && low && digit && !isHex(v) && !placeholderValue(v) && !wordsName(strings.TrimRight(v, "0123456789"))
+}
+
+// wordsName reports letters that are words run together (MyProfile, StagingEnv): each part of
+// the name a dictionary word or two letters at most, one of them a word.
+func wordsName(v string) bool {
+	if !isLetters(v) {
+		return false
+	}
+	words := 0
+	for _, p := range nameParts(v) {
+		switch {
+		case dictWord(p):
+			words++
+		case len(p) > 2:
+			return false
+		}
+	}
+	return words > 0
 }

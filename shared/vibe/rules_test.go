@@ -213,6 +213,7 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"random values listed under keys", "// Voice keys, one per language\nconst VOICES = {\n  jarvis: \"pxQ5J1NTCCuhK7jrRa1d\",\n};\n| Voice | Key |\n|---|---|\n| Ottie | `BRk6UBXCCNU3mrjWLIMD` |", "BRk6UBXCCNU3mrjW", "const VOICES = {"},
 		{"random values listed under key ids", "# API key IDs\nkeys:\n  prod: pxQ5J1NTCCuhK7jrRa1d", "pxQ5J1NTCCuhK7jr", "keys:"},
 		{"hyphenated words as a password", "- **Password:** Correct-Horse\n- **User:** admin", "Correct-Horse", "**User:** admin"},
+		{"-p and a random value after any command", "app -p \"Xk4mR9qLw2\" run\nsvc -p Q3fLw9xKp7 --verbose", "Xk4mR9qLw2", "--verbose"},
 		{"quoted password of symbols only", "DB2_PASSWORD=\"@#!%#\"\nDB2_MASK=\"****\"\nDB2_SEP=\"=>\"", "@#!%#", `DB2_MASK="****"`},
 		{"auth and a generated hex value", "auth = \"3f9c2b1a4d5e6f708192a3b4c5d6e7f8\"\nauth_mode = \"oauth2\"", "3f9c2b1a4d5e6f70", `auth_mode = "oauth2"`},
 		{"authorization quoted whole", `"authorization": "Xk,4;9qLw2Vb7NpT", "realm": "Required, always"`, ";9qLw2Vb7NpT", `"realm": "Required, always"`},
@@ -312,6 +313,7 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"private_key_path = \"~/.ssh/id_ed25519\"\nclient_cert_file: ./certs/client2024.pem",
 		"net user bob /add\nnet user bob * /domain\nnet user guest | findstr Active\ncargo login --help",
 		"    *   **API Key:** Double-check that the Gemini API key is correct.",
+		"ssh -p 2222 host\naws s3 ls -p MyProfile2024\nkubectl logs -p app-7d4b9c8e5f-x2k9p\npytest -p no:cacheprovider\ndocker run -p 8080:80 img\nmkdir -p src/app",
 		"         \"Effect\": \"Deny\",\n         \"Action\": \"secretsmanager:UntagResource\",",
 		"java -Dspring.profiles.active=prod -Dtoken.ttl=3600s -jar app.jar\necho $TOKEN | docker secret create t -",
 		"login with admin / settings and credentials: see docs / setup\n" +
