@@ -66,6 +66,25 @@ func findResultTableSecrets(text string, f *findings) {
 				secret = append(secret, k)
 			}
 		}
+		if secret == nil && len(hc) == 2 && hc[0][0] < hc[0][1] && hc[1][0] < hc[1][1] && keyValueHeader(header[hc[0][0]:hc[0][1]], header[hc[1][0]:hc[1][1]]) {
+			// A table of keys and values (vault kv get's Key / Value, a config listing):
+			// the value of each row whose key names a secret.
+			for j := first; j < len(lines) && j < first+500; j++ {
+				row := strings.TrimRight(lines[j], "\r\n")
+				if strings.TrimSpace(row) == "" || separatorSpans(row) != nil {
+					break
+				}
+				rc := cells(row)
+				if rc == nil || rc[0][0] >= rc[0][1] || rc[1][0] >= rc[1][1] {
+					continue
+				}
+				if v := row[rc[1][0]:rc[1][1]]; resultColumnSecret(row[rc[0][0]:rc[0][1]]) && !placeholderValue(v) && len(v) >= 4 {
+					f.addSpan(ruleNameValue, starts[j]+rc[1][0], starts[j]+rc[1][1])
+				}
+				i = j
+			}
+			continue
+		}
 		if secret == nil {
 			continue
 		}
@@ -179,3 +198,9 @@ func resultColumnSecret(name string) bool {
 var aboutSecretWords = map[string]bool{"at": true, "on": true, "date": true, "time": true, "count": true, "len": true,
 	"length": true, "id": true, "type": true, "hint": true, "policy": true, "expiry": true, "expires": true, "required": true,
 	"set": true, "changed": true, "updated": true, "created": true, "enabled": true, "reset": true, "name": true, "version": true}
+
+// keyValueHeader reports the header of a table of keys and values: Key and Value, or Name,
+// Field, Property, Setting or Variable and Value, in any case.
+func keyValueHeader(k, v string) bool {
+	return strings.EqualFold(v, "value") && oneOfFold(k, "key", "name", "field", "property", "setting", "variable", "var")
+}

@@ -21,6 +21,8 @@ func TestResultTableSecrets(t *testing.T) {
 		{"sqlite columns", "id  name  secret_key\n--  ----  ----------------\n1   ada   Tz4nB8cY1dF6Xk9m"},
 		{"markdown", "| Service | Token |\n|---------|-------|\n| ci | Tz4nB8cY1dF6Xk9m |\n"},
 		{"markdown aligned", "| Service | API key |\n|:--------|:-------:|\n| ci | Tz4nB8cY1dF6Xk9m |\n"},
+		{"vault kv get, a key's value", "====== Data ======\nKey              Value\n---              -----\napi_token        Tz4nB8cY1dF6Xk9m\nusername         app\n"},
+		{"markdown keys and values", "| Key | Value |\n|---|---|\n| SECRET_KEY | Tz4nB8cY1dF6Xk9m |\n| DEBUG | true |"},
 		{"psql in a JSON string", `{"content":" id |  email      | password\n----+-------------+------------------\n  1 | ada@corp.io | Tz4nB8cY1dF6Xk9m\n(1 row)\n"}`},
 	} {
 		out := san.NewSession(SessionHints{}).SanitizeText(tc.in)
@@ -33,6 +35,7 @@ func TestResultTableSecrets(t *testing.T) {
 		"NAME         TYPE     DATA   AGE\n----         ----     ----   ---\ndb-secret    Opaque   2      3d",
 		" id | password\n----+----------\n  1 | NULL\n  2 | ********\n(2 rows)",
 		"| Setting | Password policy |\n|---|---|\n| min length | 12 |",
+		"Key              Value\n---              -----\ntoken_ttl        3600\ntoken_type       service\nusername         app",
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
