@@ -131,7 +131,7 @@ const ruleStored = "stored-secret"
 // readerHints gate readerCommand: one of them is in every command it matches.
 var readerHints = []string{"pass show", "pass cat", "-password", "op read", "op item", "vault kv", "vault read", "get-secret-value",
 	"secrets versions", "print-access-token", "print-identity-token", "keyvault secret", "get-access-token", "secrets get",
-	"config:get", "bw get", "lpass", "secret-tool", "keyring get", "/run/secrets/"}
+	"config:get", "bw get", "lpass", "secret-tool", "keyring get", "/run/secrets/", "jsonpath", "echo $", "echo \"$", "printenv "}
 
 // readerCommand is a command whose output is a stored secret.
 var readerCommand = regexp.MustCompile(`(?i)\b(?:go)?pass\s+(?:show|cat)\s+[^\s|;&]+[ \t]*(?:$|\n|\\n)|` +
@@ -143,7 +143,22 @@ var readerCommand = regexp.MustCompile(`(?i)\b(?:go)?pass\s+(?:show|cat)\s+[^\s|
 	`\bgcloud\s+secrets\s+versions\s+access\b|\bgcloud\s+auth\s+print-(?:access|identity)-token\b|` +
 	`\baz\s+keyvault\s+secret\s+show\b[^\n]*(?:-o|--output)\s+tsv\b|\baz\s+account\s+get-access-token\b[^\n]*(?:-o|--output)\s+tsv\b|` +
 	`\bdoppler\s+secrets\s+get\b[^\n]*--plain\b|\bheroku\s+config:get\b|` +
-	`\bsecret-tool\s+lookup\b|\bkeyring\s+get\b|\bcat\s+/run/secrets/`)
+	`\bsecret-tool\s+lookup\b|\bkeyring\s+get\b|\bcat\s+/run/secrets/|` +
+	`\bkubectl\s+get\s+secrets?\b[^\n]*jsonpath[^\n]*\.data\.[^\n]*|` +
+	`\b(?:echo|printenv)\s+"?\$?\{?[A-Za-z_][A-Za-z0-9_]*\}?"?[ \t]*(?:$|\n|\\n)`)
+
+// echoedVariable finds the variable an echo or printenv command prints, or "".
+var echoedVariable = regexp.MustCompile(`\b(?:echo|printenv)\s+"?\$?\{?([A-Za-z_][A-Za-z0-9_]*)`)
+
+// readerNoSecret reports a matched command that prints no secret: echo or printenv of a
+// variable not named for one (echo $PATH, echo $TOKEN_FILE).
+func readerNoSecret(cmd string) bool {
+	m := echoedVariable.FindStringSubmatch(cmd)
+	if m == nil || strings.Contains(cmd, "kubectl") {
+		return false
+	}
+	return !nameHasSecretWord(m[1]) || metadataName(m[1])
+}
 
 // readerError opens a line a reading command prints instead of the secret.
 var readerError = regexp.MustCompile(`(?i)^(?:error|fatal|usage|warning|gpg:|security:|\[error\]|an error occurred|no such|not found|permission denied|cat:|\(none\))`)
@@ -164,6 +179,9 @@ func findReadSecrets(text string, f *findings) (pending bool) {
 		}
 		if ls := strings.LastIndexByte(text[:loc[0]], '\n') + 1; strings.Contains(text[ls:loc[0]], "$(") || strings.Contains(text[ls:loc[0]], "`") {
 			continue // a command substitution: what it prints is the value of a script's variable, not output
+		}
+		if readerNoSecret(text[loc[0]:loc[1]]) {
+			continue
 		}
 		from := loc[1]
 		if from > 0 && text[from-1] != '\n' {

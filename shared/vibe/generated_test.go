@@ -83,12 +83,16 @@ func TestStoredSecrets(t *testing.T) {
 		{"vault", "$ vault kv get -field=password secret/app\nblue-Mountain-42", "$ vault kv get -field=password secret/app\n" + masked},
 		{"ecr", "$ aws ecr get-login-password --region eu-west-1\neyJwYXlsb2FkIjoiWnE5WHYyTG03UHc0UnQ4SyJ9", "$ aws ecr get-login-password --region eu-west-1\n" + masked},
 		{"docker secret", "$ cat /run/secrets/db_password\nsunflower-4-ever", "$ cat /run/secrets/db_password\n" + masked},
+		{"kubectl secret decoded", "$ kubectl get secret db -o jsonpath='{.data.password}' | base64 -d\nsunflower-4-ever", "$ kubectl get secret db -o jsonpath='{.data.password}' | base64 -d\n" + masked},
+		{"echo of a secret variable", "$ echo \"$DB_PASSWORD\"\nsunflower-4-ever", "$ echo \"$DB_PASSWORD\"\n" + masked},
+		{"gcloud secret by its name", "$ gcloud secrets versions access latest --secret=db-password\nsunflower-4-ever", "$ gcloud secrets versions access latest --secret=db-password\n" + masked},
 		// The tool's error, and a command that reads no secret.
 		{"error", "$ pass show db/prod\nError: db/prod is not in the password store.", "$ pass show db/prod\nError: db/prod is not in the password store."},
 		{"keychain error", "$ security find-generic-password -s x -w\nsecurity: SecKeychainSearchCopyNext: The specified item could not be found in the keychain.",
 			"$ security find-generic-password -s x -w\nsecurity: SecKeychainSearchCopyNext: The specified item could not be found in the keychain."},
 		{"pass lists", "$ pass\nPassword Store\n└── db", "$ pass\nPassword Store\n└── db"},
 		{"other output", "$ git log -1 --format=%s\nfix the pass show parser", "$ git log -1 --format=%s\nfix the pass show parser"},
+		{"echo of another variable", "$ echo $TOKEN_FILE\nsrv-app-token.txt\n$ echo $PATH\nusr-local-bin", "$ echo $TOKEN_FILE\nsrv-app-token.txt\n$ echo $PATH\nusr-local-bin"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			// The output line is what is measured: the command's line is the other rules'
@@ -114,7 +118,8 @@ func FuzzGeneratedSecrets(f *testing.F) {
 		"head -c 32 /dev/urandom | base64", "pwgen -s 24 1", "rails secret", "mix phx.gen.secret",
 		// commands that print a stored secret
 		"pass show db/prod", "security find-generic-password -s deploy -w", "op read op://Private/db/password",
-		"gcloud secrets versions access latest --secret=db", "heroku config:get DATABASE_PASSWORD"}
+		"gcloud secrets versions access latest --secret=db", "heroku config:get DATABASE_PASSWORD",
+		"kubectl get secret db -o jsonpath='{.data.token}' | base64 -d", "echo $API_TOKEN"}
 	for i := range commands {
 		f.Add(uint8(i), "$ ", "\n$ ", "9f1c2e5b7d4a6f8e0c1b2d3a4f5e6d7c")
 	}

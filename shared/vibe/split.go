@@ -251,6 +251,9 @@ func joiner(between string) bool {
 // wrapped that is no command line, since the last word of a command (--region eu-west-1,
 // vault kv get secret/app) is not the head of what the command printed.
 func wrappedValueHead(text string, off, ls, k, le int) bool {
+	if secretNameValue(text[k:le]) {
+		return false // --secret=db-password: a secret's name, whole; the next line is output
+	}
 	if c := text[k-1]; c != ' ' && c != '\t' {
 		return true
 	}
