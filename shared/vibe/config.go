@@ -25,9 +25,29 @@ const (
 	ruleIDPassword = "id-password-pair"
 	rulePassHash   = "password-hash" // crypt(3), bcrypt, argon2, PBKDF2, Kerberos hashes
 	ruleNameValue  = "name-value-pair"
+	ruleSeedPhrase = "seed-phrase" // a wallet's recovery phrase: its private keys in words
 )
 
 var configRules = []extraRule{
+	{
+		// A wallet's recovery (seed) phrase: twelve to twenty-four lower-case words of three
+		// to eight letters under a name for one (Hardhat's accounts: { mnemonic: "…" },
+		// MNEMONIC=…, "seed phrase: …"), the wallet's private keys written as BIP-39 words.
+		id:       ruleSeedPhrase,
+		re:       regexp.MustCompile(`(?i)\b(?:mnemonic|seed[ _-]?phrase|recovery[ _-]?phrase|seed[ _-]?words)["'\x60]?[ \t]*[:=][ \t]*["'\x60]?((?-i:[a-z]{3,8})(?:[ \t]+(?-i:[a-z]{3,8})){11,23})\b`),
+		group:    1,
+		keywords: []string{"mnemonic", "seed", "recovery"},
+		// Not a sentence: the list has almost no function words (the, that, with, their).
+		check: func(v string) bool {
+			n := 0
+			for _, w := range strings.Fields(v) {
+				if functionWords[w] {
+					n++
+				}
+			}
+			return n < 2
+		},
+	},
 	{
 		// Password hashes in the crypt(3) and PHC formats ($6$salt$hash, $2b$12$…,
 		// $argon2id$v=19$…), Django's pbkdf2_sha256$…, Kerberos AS-REP and TGS hashes, LDAP

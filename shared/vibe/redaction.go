@@ -21,7 +21,7 @@ const (
 // ruleClass maps a rule id to its class.
 func ruleClass(rule string) string {
 	switch rule {
-	case rulePEM, ruleDERKey, ruleJWK, "private-key", "age-secret-key":
+	case rulePEM, ruleDERKey, ruleJWK, "private-key", "age-secret-key", ruleSeedPhrase:
 		return ClassPrivateKey
 	case ruleEntropy:
 		return ClassHighEntropy
