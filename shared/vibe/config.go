@@ -26,9 +26,19 @@ const (
 	rulePassHash   = "password-hash" // crypt(3), bcrypt, argon2, PBKDF2, Kerberos hashes
 	ruleNameValue  = "name-value-pair"
 	ruleSeedPhrase = "seed-phrase" // a wallet's recovery phrase: its private keys in words
+	ruleWalletKey  = "wallet-private-key"
 )
 
 var configRules = []extraRule{
+	{
+		// An Ethereum account's private key (0x and 64 hex digits, a hash's shape too) where code
+		// hands it to what signs: new ethers.Wallet("0x…"), viem's privateKeyToAccount,
+		// fromPrivateKey, SigningKey, and Hardhat's or Foundry's accounts: ["0x…", …] list
+		// (masked whole). A transaction's or a block's hash elsewhere stays.
+		id:       ruleWalletKey,
+		re:       regexp.MustCompile(`(?:\b(?:Wallet|privateKeyToAccount|fromPrivateKey|privateKeyToAddress|SigningKey|signingKey|fromSecretKey)\s*\(\s*["'\x60](0x[0-9a-fA-F]{64})["'\x60]|\baccounts["']?\s*[:=]\s*\[((?:\s*["'\x60]0x[0-9a-fA-F]{64}["'\x60]\s*,?)+))`),
+		keywords: []string{"wallet", "privatekeyto", "fromprivatekey", "signingkey", "fromsecretkey", "accounts"},
+	},
 	{
 		// A wallet's recovery (seed) phrase: twelve to twenty-four lower-case words of three
 		// to eight letters under a name for one (Hardhat's accounts: { mnemonic: "…" },
