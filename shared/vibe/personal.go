@@ -50,6 +50,12 @@ var (
 	// AUTHORS files, hg log's user: line and mail headers write it (Ada Lovelace <ada@…>):
 	// capitalised words right before the <address>.
 	namedAddress = regexp.MustCompile(`(?:^|[\s"'\[(,:=>])(\p{Lu}[\p{L}'.-]*(?:[ \t]\p{Lu}[\p{L}'.-]*){0,3})[ \t]*<[^<>\s@]{1,64}@[^<>\s]{1,255}>`)
+	// copyrightHolder: a person named as a copyright's holder (Copyright (c) 2024 Ada
+	// Lovelace, // Copyright 2019-2024 Ada Lovelace. All rights reserved.): two to four
+	// capitalised words after the year; organisations and "The … Authors" are no person's.
+	copyrightHolder = regexp.MustCompile(`(?i:copyright)(?:[ \t]+(?:\((?i:c)\)|©))?(?:[ \t]+\d{4}(?:[ \t]*[-–,][ \t]*\d{4})*,?)*[ \t]+(?:(?i:by)[ \t]+)?(\p{Lu}[\p{L}'-]+(?:[ \t]+(?:\p{Lu}\.|\p{Lu}[\p{L}'-]+)){1,3})`)
+	// pomPerson: the name of a developer or contributor in a Maven pom.xml.
+	pomPerson = regexp.MustCompile(`(?s)<(?:developer|contributor)>.{0,400}?<name>([^<\n]{2,80})</name>`)
 	// blameLine: the author of a git blame line (^3f2a9c1 path (Ada Lovelace 2026-12-01 10:00:00 +0100 12) …).
 	blameLine = regexp.MustCompile(`(?m)^\^?[0-9a-f]{7,40}(?: [^\s(]+)? \(([^()\n]{2,80}?)\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4}\s+\d+\)`)
 	// shortlogLine: git shortlog -sn's count, a tab and the author.
@@ -143,6 +149,12 @@ func redactPersonalText(s string) string {
 	}
 	if strings.IndexByte(s, '<') >= 0 && strings.IndexByte(s, '@') >= 0 {
 		s = replaceGroups(s, namedAddress, markName, personName)
+	}
+	if strings.Contains(s, "opyright") || strings.Contains(s, "OPYRIGHT") {
+		s = replaceGroups(s, copyrightHolder, markName, personName)
+	}
+	if strings.Contains(s, "<developer>") || strings.Contains(s, "<contributor>") {
+		s = replaceGroups(s, pomPerson, markName, personName)
 	}
 	if hasBlameLine(s) {
 		s = replaceGroups(s, blameLine, markName, personName)

@@ -58,6 +58,8 @@ func TestRedactPersonal(t *testing.T) {
 		{"iam user arn", `{"UserId": "AIDAQ3EXAMPLEUSERID7", "Account": "123456789012", "Arn": "arn:aws:iam::123456789012:user/ops/jane.doe"}`,
 			`{"UserId": "AIDAQ3EXAMPLEUSERID7", "Account": "123456789012", "Arn": "arn:aws:iam::123456789012:user/ops/[user]"}`},
 		{"iam role arn", "arn:aws:iam::123456789012:role/deploy and arn:aws:iam::123456789012:user/admin", "arn:aws:iam::123456789012:role/deploy and arn:aws:iam::123456789012:user/admin"},
+		{"copyright holder", "// Copyright 2019-2024 Ada Lovelace. All rights reserved.\nCopyright (c) 2024 Google LLC\nCopyright 2009 The Go Authors.", "// Copyright 2019-2024 [redacted:name]. All rights reserved.\nCopyright (c) 2024 Google LLC\nCopyright 2009 The Go Authors."},
+		{"maven developer", "<developer>\n  <id>al</id>\n  <name>Ada Lovelace</name>\n</developer>\n<name>my-app</name>", "<developer>\n  <id>al</id>\n  <name>[redacted:name]</name>\n</developer>\n<name>my-app</name>"},
 		{"javadoc author", "/**\n * Parses tokens.\n * @author Jane Doe\n * @since 1.2\n */", "/**\n * Parses tokens.\n * @author [redacted:name]\n * @since 1.2\n */"},
 		{"commit messages and stand-ins", "  - Commit: fix(cli): remove duplicate flags\nauthors = [{name=\"Your Name\"}]", "  - Commit: fix(cli): remove duplicate flags\nauthors = [{name=\"Your Name\"}]"},
 		{"tools and system accounts", "Created by: terraform\nOwner: root", "Created by: terraform\nOwner: root"},
