@@ -40,6 +40,14 @@ var configRules = []extraRule{
 		keywords: []string{"wallet", "privatekeyto", "fromprivatekey", "signingkey", "fromsecretkey", "accounts"},
 	},
 	{
+		// An interactive prompt's answer echoed after its pointer (Inquirer's and prompts'
+		// "? Enter a secret value: › x", "✔ Paste your API token … › x", wrangler secret put):
+		// the prompt asks for a secret.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`(?i)(?:^|\n)[ \t]*[?✔✓√>][^\n›]{0,100}?(?:password|passphrase|secret|token|api[ _-]?key|access[ _-]?key|credential)[^\n›]{0,60}›[ \t]*([^\s›]{6,400})`),
+		keywords: []string{"›"},
+	},
+	{
 		// A wallet's recovery (seed) phrase: twelve to twenty-four lower-case words of three
 		// to eight letters under a name for one (Hardhat's accounts: { mnemonic: "…" },
 		// MNEMONIC=…, "seed phrase: …"), the wallet's private keys written as BIP-39 words.
