@@ -382,8 +382,12 @@ func idNamedValue(text string, start, end int) bool {
 		return false
 	}
 	i := start - 2
-	for i >= 0 && text[i] == '\\' {
-		i-- // the quote escaped in a JSON string: nonce=\"…\"
+	for i >= 0 && (text[i] == '\\' || text[i] == ' ') {
+		i-- // the quote escaped in a JSON string: nonce=\"…\" (in the view, a blank)
+	}
+	if i >= 1 && text[i-1] == 'W' && text[i] == '/' {
+		for i -= 2; i >= 0 && (text[i] == '"' || text[i] == '\\' || text[i] == ' '); i-- {
+		} // a weak ETag: "etag": "W/\"5e-…\""
 	}
 	for i >= 0 && (text[i] == ' ' || text[i] == '\t') {
 		i--
