@@ -539,9 +539,9 @@ var configRules = []extraRule{
 		id: ruleIDPassword,
 		// With the account it belongs to in between: "the password for root is x", "Password
 		// for admin: x", "the token of the bot was x".
-		re:       regexp.MustCompile(`(?i)\b(?:[\w-]*(?:password|passwd|passphrase|pwd|pw|pswd|passcode|secret|token|credential|api[ _-]?key|access[ _-]?key|private[ _-]?key|_key|_pass|_auth)|pin|pass|auth|authorization)s?["'\x60]?(?:[ \t]+(?:for|of)[ \t]+(?:the[ \t]+)?["'\x60]?[\w.@\\/-]{1,64}["'\x60]?(?:[ \t]+(?:user|account))?[ \t]*:[ \t]*|\s+(?:(?:for|of)[ \t]+(?:the[ \t]+)?["'\x60]?[\w.@\\/-]{1,64}["'\x60]?(?:[ \t]+(?:user|account))?[ \t]+)?(?:(?:is|are)\s+now|is|are|was|were|will\s+be|(?:has\s+been\s+|was\s+|is\s+)?(?:set|changed|reset|updated)\s+to)\s*[:-]?\s+)["'\x60]?([^\s"'\x60]{4,64})`),
+		re:       regexp.MustCompile(`(?i)\b(?:[\w-]*(?:password|passwd|passphrase|pwd|pw|pswd|passcode|secret|token|credential|api[ _-]?key|access[ _-]?key|private[ _-]?key|_key|_pass|_auth)|pin|pass|auth|authorization)s?["'\x60]?(?:[ \t]+(?:for|of)[ \t]+(?:the[ \t]+)?["'\x60]?[\w.@\\/-]{1,64}["'\x60]?(?:[ \t]+[\w.@-]{1,32}){0,2}[ \t]*:[ \t]*|\s+(?:(?:for|of)[ \t]+(?:the[ \t]+)?["'\x60]?[\w.@\\/-]{1,64}["'\x60]?(?:[ \t]+(?:user|account))?[ \t]+)?(?:(?:is|are)\s+now|is|are|was|were|will\s+be|should\s+be|must\s+be|(?:has\s+been\s+|was\s+|is\s+)?(?:set|changed|reset|updated)\s+to)\s*[:-]?\s+)["'\x60]?([^\s"'\x60]{4,64})`),
 		group:    1,
-		keywords: []string{" is", " are", " was", " were", " will be", "set to", "changed to", "reset to", "updated to", " for ", " of "},
+		keywords: []string{" is", " are", " was", " were", " will be", " should be", " must be", "set to", "changed to", "reset to", "updated to", " for ", " of "},
 		// Not a path nor what follows a URL's scheme: git's prompt Password for
 		// 'https://bot@github.com': has no value.
 		// Nor a qualified name of code: "the next token is token.CHAN", "private key is
@@ -1506,7 +1506,7 @@ func secretWordBeforeIs(s string) []int {
 					j--
 				}
 				switch strings.ToLower(s[j:i]) {
-				case "will", "set", "changed", "reset", "updated":
+				case "will", "should", "must", "set", "changed", "reset", "updated":
 					i = max(j-1, 0)
 				default:
 					continue

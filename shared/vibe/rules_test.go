@@ -218,6 +218,8 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"ethereum key handed to a wallet", "const w = new ethers.Wallet(\"0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318\", provider);\nconst tx = \"0x5c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362319\";", "4c0883a69102937d", "5c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362319"},
 		{"hardhat accounts list", "networks: { sepolia: { url: RPC, accounts: [\"0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318\"] } }", "4c0883a69102937d", "networks: { sepolia:"},
 		{"an interactive prompt's echoed answer", "$ wrangler secret put API_KEY\n? Enter a secret value: › Xk4mR9qLw2zT\n? Project name: › my-worker", "Xk4mR9qLw2zT", "› my-worker"},
+		{"prose: should be", "the admin password should be Xk4mR9qLw2\nThe password should be at least 12 characters long.", "Xk4mR9qLw2", "at least 12 characters"},
+		{"prose: for two words, then a colon", "password for the staging db: Xk4mR9qLw2\nPassword for the new users: Required on first login", "Xk4mR9qLw2", "Required on first login"},
 		{"quoted password of symbols only", "DB2_PASSWORD=\"@#!%#\"\nDB2_MASK=\"****\"\nDB2_SEP=\"=>\"", "@#!%#", `DB2_MASK="****"`},
 		{"auth and a generated hex value", "auth = \"3f9c2b1a4d5e6f708192a3b4c5d6e7f8\"\nauth_mode = \"oauth2\"", "3f9c2b1a4d5e6f70", `auth_mode = "oauth2"`},
 		{"authorization quoted whole", `"authorization": "Xk,4;9qLw2Vb7NpT", "realm": "Required, always"`, ";9qLw2Vb7NpT", `"realm": "Required, always"`},
