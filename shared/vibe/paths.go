@@ -381,6 +381,9 @@ var accountLine = regexp.MustCompile(`(?m)\[sudo\] password for ([A-Za-z_][A-Za-
 // the streamer's as much as the local one.
 var serviceLogin = regexp.MustCompile(`(?m)Logged in to [a-z0-9.-]+ (?:account|as) ([A-Za-z0-9_][A-Za-z0-9_.-]{1,38})(?:[ \t(]|$|\\[rn])|Logged in as ([A-Za-z0-9_][A-Za-z0-9_.-]{1,38})(?:[ \t(]|$|\\[rn])|(?:^|\\n)[ \t]*Username: ([A-Za-z0-9][A-Za-z0-9_.-]{1,63})[ \t\r]*(?:$|\\[rn])`)
 
+// kaliPrompt matches the user and host of Kali Linux's two-line zsh prompt: ┌──(user㉿host)-[~/dir].
+var kaliPrompt = regexp.MustCompile(`\(([A-Za-z_][A-Za-z0-9_.-]{1,31})㉿([A-Za-z0-9][A-Za-z0-9.-]{0,62})\)`)
+
 // hasServiceLogin gates serviceLogin: gh's line, or a registry login's Username: prompt.
 func hasServiceLogin(text string) bool {
 	return strings.Contains(text, "Logged in ") || registryLogin(text)
@@ -549,6 +552,13 @@ func (p *pathRewriter) learnAccounts(text string) {
 			}
 		}
 	}
+	if strings.Contains(text, "㉿") {
+		// Kali's zsh prompt: ┌──(user㉿host)-[~/dir]
+		for _, m := range kaliPrompt.FindAllStringSubmatch(text, 4) {
+			p.learnUser(m[1])
+			p.learnHost(m[2])
+		}
+	}
 	if hasServiceLogin(text) {
 		for _, m := range serviceLogin.FindAllStringSubmatch(text, 4) {
 			if m[3] == "" || registryLogin(text) {
@@ -667,7 +677,9 @@ func commonHostName(h string) bool {
 
 var genericHosts = []string{"dev", "devbox", "prod", "staging", "stage", "test", "demo", "web", "app", "api", "db", "box", "vm",
 	"pi", "mac", "pc", "work", "home", "main", "build", "ci", "sandbox", "workstation", "desktop", "laptop", "local", "node",
-	"worker", "master", "primary", "backup", "router", "gateway", "proxy", "cache", "storage", "nas", "macbook", "imac"}
+	"worker", "master", "primary", "backup", "router", "gateway", "proxy", "cache", "storage", "nas", "macbook", "imac",
+	// distributions' default host names
+	"kali", "parrot", "raspberrypi", "ubuntu", "debian", "fedora", "archlinux", "localhost"}
 
 // hostPosition accepts a host name after @ or [ (a prompt, an address), before a : that a path
 // or a port follows (dev:~/x, dev:22), before a local domain (dev.local, box.lan; not dev.js),

@@ -178,6 +178,8 @@ func TestSanitizePaths(t *testing.T) {
 		{"prompt", SessionHints{}, "alice@laptop:~/proj$ ls", "~/proj$ ls"},
 		{"git for windows prompt", SessionHints{}, "mallory@DESKTOP-AB12CD MINGW64 ~/proj (main)\n$ git status\nmallory", "MINGW64 ~/proj (main)\n$ git status\n[user]"},
 		{"whoami", SessionHints{}, "$ whoami\nsybil\n$ echo hi sybil", "$ whoami\n[user]\n$ echo hi [user]"},
+		{"kali prompt", SessionHints{}, "┌──(zoltanq㉿pentest-zq)-[~/app]\n└─$ ssh pentest-zq", "┌──([user]㉿[host])-[~/app]\n└─$ ssh [host]"},
+		{"kali's default host", SessionHints{}, "┌──(zoltanq㉿kali)-[~/app]\nKali Linux", "┌──([user]㉿kali)-[~/app]\nKali Linux"},
 		{"gh auth status", SessionHints{}, "github.com\n  ✓ Logged in to github.com account octojane (keyring)\n$ git log --author octojane", "github.com\n  ✓ Logged in to github.com account [user] (keyring)\n$ git log --author [user]"},
 		{"docker login prompt", SessionHints{}, "$ docker login\nUsername: marysmith42\nPassword:\nLogin Succeeded", "$ docker login\nUsername: [user]\nPassword:\nLogin Succeeded"},
 		{"username line elsewhere", SessionHints{}, "Seeded the demo account.\nUsername: marysmith42\nRole: editor", "Seeded the demo account.\nUsername: marysmith42\nRole: editor"},
