@@ -41,8 +41,9 @@ func TestResultTableSecrets(t *testing.T) {
 	}
 }
 
-// FuzzResultTables plants a value in a secret column of fuzzed tables: it is never shown, and
-// any table is read without a crash.
+// FuzzResultTables plants a value in a secret column of fuzzed tables, and as a secret key's
+// value in a table of keys and values: it is never shown, and any table is read without a
+// crash.
 func FuzzResultTables(f *testing.F) {
 	f.Add("password", 1, "Xk9mQ2vLp7wRTz4n", " | ")
 	f.Add("api_token", 3, "Tz4nB8cY1dF6", "  ")
@@ -66,6 +67,20 @@ func FuzzResultTables(f *testing.F) {
 		secretCol := (col == "password" || col == "api_token" || col == "secret") && (sep == " | " || sep == "  ")
 		if secretCol && len(value) >= 8 && randomValue(value) && !strings.ContainsAny(value, " |\n\r\t") && strings.Contains(out, value) {
 			t.Fatalf("secret cell shown:\n in: %q\nout: %q", in, out)
+		}
+		// The same value as a key's in a table of keys and values (vault kv get).
+		if col == "" || strings.ContainsAny(col, " \t\n\r|-") || len(col) > 40 {
+			return
+		}
+		w := max(len(col), 4) + pad
+		kv := "Key" + strings.Repeat(" ", w-1) + "Value\n---" + strings.Repeat(" ", w-1) + "-----\n" +
+			col + strings.Repeat(" ", w+2-len(col)) + value + "\n"
+		out = san.NewSession(SessionHints{}).SanitizeText(kv)
+		if utf8.ValidString(kv) && !utf8.ValidString(out) {
+			t.Fatalf("invalid UTF-8 out of %q", kv)
+		}
+		if (col == "password" || col == "api_token" || col == "secret") && len(value) >= 8 && randomValue(value) && !strings.ContainsAny(value, " |\n\r\t") && strings.Contains(out, value) {
+			t.Fatalf("secret value shown:\n in: %q\nout: %q", kv, out)
 		}
 	})
 }
