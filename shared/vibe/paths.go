@@ -1198,6 +1198,14 @@ func homeRest(info pathInfo) ([]string, bool) {
 			return s[3:], true // /nfs/home/u, /gpfs/home/u: homes on a network or cluster file system
 		case len(s) >= 4 && s[0] == "net" && s[2] == "home":
 			return s[4:], true // /net/<server>/home/u, the automounter's
+		case len(s) >= 5 && s[0] == "usr" && s[1] == "local" && s[2] == "google" && s[3] == "home":
+			return s[5:], true // /usr/local/google/home/u, Google's workstations
+		case len(s) >= 3 && s[0] == "u":
+			return s[2:], true // /u/ada/…: universities' homes (/users/… and /homes/… are web routes as often)
+		case len(s) >= 4 && (s[0] == "global" || s[0] == "gpfs") && s[1] == "homes" && len(s[2]) == 1:
+			return s[4:], true // /global/homes/a/ada (NERSC), homes grouped by their first letter
+		case len(s) >= 5 && s[0] == "afs" && (s[2] == "user" || s[2] == "usr") && len(s[3]) == 1:
+			return s[5:], true // /afs/<cell>/user/a/ada, AFS homes grouped by their first letter
 		}
 	case kindDrive:
 		if len(s) >= 2 && (at(0, "Users") || at(0, "Documents and Settings")) {
