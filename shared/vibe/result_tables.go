@@ -1,6 +1,9 @@
 package vibe
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // findResultTableSecrets masks the cells of a query result's columns whose names say secret:
 // what psql, mysql and sqlite3 print for SELECT email, password FROM users, or a CLI's
@@ -203,4 +206,88 @@ var aboutSecretWords = map[string]bool{"at": true, "on": true, "date": true, "ti
 // Field, Property, Setting or Variable and Value, in any case.
 func keyValueHeader(k, v string) bool {
 	return strings.EqualFold(v, "value") && oneOfFold(k, "key", "name", "field", "property", "setting", "variable", "var")
+}
+
+// findKeyValueRows masks the value of a two-cell row whose key names a secret where no
+// separator line sets the table apart: a box-drawn table's row (│ API_KEY │ … │, ║ … ║, as
+// cli-table and railway variables draw them), and the rows under a KEY or NAME and VALUE
+// header written without a rule (pulumi config --show-secrets). The value is one token;
+// a sentence or a type name is no value.
+func findKeyValueRows(text string, f *findings) {
+	boxed := strings.Contains(text, "│") || strings.Contains(text, "║") || strings.Contains(text, "┃")
+	headed := strings.Contains(text, "VALUE") || strings.Contains(text, "Value")
+	if !boxed && !headed {
+		return
+	}
+	underHeader := false
+	for off := 0; off < len(text); {
+		end := strings.IndexByte(text[off:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += off
+		}
+		line := strings.TrimRight(text[off:end], "\r")
+		if boxed {
+			if k, v, ok := boxRow(line); ok && resultColumnSecret(line[k[0]:k[1]]) && keyValueCell(line[k[0]:k[1]], line[v[0]:v[1]]) {
+				f.addSpan(ruleNameValue, off+v[0], off+v[1])
+			}
+		}
+		if headed {
+			fields := strings.Fields(line)
+			switch {
+			case len(fields) == 2 && oneOfFold(fields[0], "key", "name") && strings.EqualFold(fields[1], "value") && strings.Contains(line, "  "):
+				underHeader = true
+			case underHeader && len(fields) == 2 && strings.Contains(line, "  "):
+				v := strings.LastIndex(line, fields[1])
+				if resultColumnSecret(fields[0]) && keyValueCell(fields[0], fields[1]) {
+					f.addSpan(ruleNameValue, off+v, off+v+len(fields[1]))
+				}
+			default:
+				underHeader = false
+			}
+		}
+		off = end + 1
+	}
+}
+
+// boxRow returns the extents of the two cells of a box-drawn table's row (│ a │ b │), or false
+// for any other line.
+func boxRow(line string) (key, value [2]int, ok bool) {
+	var cells [][2]int
+	from := 0
+	for i := 0; i <= len(line); {
+		r, size := rune(0), 1
+		if i < len(line) {
+			r, size = utf8.DecodeRuneInString(line[i:])
+		}
+		if i == len(line) || r == '│' || r == '║' || r == '┃' {
+			a, b := from, i
+			for a < b && (line[a] == ' ' || line[a] == '\t') {
+				a++
+			}
+			for b > a && (line[b-1] == ' ' || line[b-1] == '\t') {
+				b--
+			}
+			if a < b {
+				cells = append(cells, [2]int{a, b})
+			}
+			from = i + size
+		}
+		i += size
+	}
+	if len(cells) != 2 || !strings.ContainsAny(line, "│║┃") {
+		return key, value, false
+	}
+	return cells[0], cells[1], true
+}
+
+// keyValueCell reports a cell that may hold the value of the key k: one token of four
+// characters or more, no placeholder and no header's word (Description, Type), and, unless k
+// names a password (a word is one), not a word or words run together.
+func keyValueCell(k, v string) bool {
+	if len(v) < 4 || strings.ContainsAny(v, " \t") || placeholderValue(v) || oneOfFold(v, "null", "description", "value", "type", "default", "notes", "status", "details", "comment") {
+		return false
+	}
+	return passwordName(k) || !isLetters(v) || !(dictWord(v) || wordsName(v) || camelWords(v))
 }

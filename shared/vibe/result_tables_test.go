@@ -23,6 +23,9 @@ func TestResultTableSecrets(t *testing.T) {
 		{"markdown aligned", "| Service | API key |\n|:--------|:-------:|\n| ci | Tz4nB8cY1dF6Xk9m |\n"},
 		{"vault kv get, a key's value", "====== Data ======\nKey              Value\n---              -----\napi_token        Tz4nB8cY1dF6Xk9m\nusername         app\n"},
 		{"markdown keys and values", "| Key | Value |\n|---|---|\n| SECRET_KEY | Tz4nB8cY1dF6Xk9m |\n| DEBUG | true |"},
+		{"box-drawn table of variables", "╔═══════ Variables for app ═══════╗\n║ API_KEY      │ Tz4nB8cY1dF6Xk9m  ║\n║ NODE_ENV     │ production        ║\n╚═════════════════════════════════╝"},
+		{"cli-table keys and values", "┌─────────────┬──────────────────┐\n│ Name        │ Value            │\n├─────────────┼──────────────────┤\n│ DB_PASSWORD │ Tz4nB8cY1dF6Xk9m │\n└─────────────┴──────────────────┘"},
+		{"KEY VALUE without a rule", "KEY                 VALUE\naws:region          us-west-2\ndbPassword          Tz4nB8cY1dF6Xk9m"},
 		{"psql in a JSON string", `{"content":" id |  email      | password\n----+-------------+------------------\n  1 | ada@corp.io | Tz4nB8cY1dF6Xk9m\n(1 row)\n"}`},
 	} {
 		out := san.NewSession(SessionHints{}).SanitizeText(tc.in)
@@ -36,14 +39,16 @@ func TestResultTableSecrets(t *testing.T) {
 		" id | password\n----+----------\n  1 | NULL\n  2 | ********\n(2 rows)",
 		"| Setting | Password policy |\n|---|---|\n| min length | 12 |",
 		"Key              Value\n---              -----\ntoken_ttl        3600\ntoken_type       service\nusername         app",
+		"┌───────┬─────────────┐\n│ Token │ Description │\n├───────┼─────────────┤\n│ foo   │ bar         │\n└───────┴─────────────┘",
+		"│ token_count │ 1234 │\n│ Password │ ******** │\n│ api_key │ string │\n│ secret │ Required │",
 	} {
 		require.Equal(t, in, san.NewSession(SessionHints{}).SanitizeText(in))
 	}
 }
 
 // FuzzResultTables plants a value in a secret column of fuzzed tables, and as a secret key's
-// value in a table of keys and values: it is never shown, and any table is read without a
-// crash.
+// value in a table of keys and values and in a box-drawn row: it is never shown, and any table
+// is read without a crash.
 func FuzzResultTables(f *testing.F) {
 	f.Add("password", 1, "Xk9mQ2vLp7wRTz4n", " | ")
 	f.Add("api_token", 3, "Tz4nB8cY1dF6", "  ")
@@ -81,6 +86,15 @@ func FuzzResultTables(f *testing.F) {
 		}
 		if (col == "password" || col == "api_token" || col == "secret") && len(value) >= 8 && randomValue(value) && !strings.ContainsAny(value, " |\n\r\t") && strings.Contains(out, value) {
 			t.Fatalf("secret value shown:\n in: %q\nout: %q", kv, out)
+		}
+		// And as a box-drawn table's row.
+		box := "║ " + col + " │ " + value + " ║\n"
+		out = san.NewSession(SessionHints{}).SanitizeText(box)
+		if utf8.ValidString(box) && !utf8.ValidString(out) {
+			t.Fatalf("invalid UTF-8 out of %q", box)
+		}
+		if (col == "password" || col == "api_token" || col == "secret") && len(value) >= 8 && randomValue(value) && !strings.ContainsAny(value, " |│║┃\n\r\t") && strings.Contains(out, value) {
+			t.Fatalf("secret value shown:\n in: %q\nout: %q", box, out)
 		}
 	})
 }

@@ -257,6 +257,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 	findKubernetesSecrets(text, f)
 	findYAMLBlockSecrets(text, f)
 	findResultTableSecrets(text, f)
+	findKeyValueRows(text, f)
 	if strings.Contains(text, "alue") {
 		if lower == "" {
 			lower = strings.Join(lowers, "")
