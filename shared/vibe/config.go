@@ -48,6 +48,23 @@ var configRules = []extraRule{
 		keywords: []string{"›"},
 	},
 	{
+		// curl's and wget's config files: user = "name:password", proxy-user = "name:password"
+		// (.curlrc). Not a container's user:group or uid:gid (docker-compose's user: "node:node",
+		// "1000:1000"): the password differs from the name and holds a digit or a symbol.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`(?m)^[ \t]*(?:user|proxy-user|proxy_user)[ \t]*[=:][ \t]*"?([^\s":@]{1,64}):([^\s"]{4,200})"?[ \t]*$`),
+		group:    2,
+		keywords: []string{"user"},
+		matchCheck: func(m string) bool {
+			_, rest, _ := strings.Cut(m, "=")
+			if rest == "" {
+				_, rest, _ = strings.Cut(m, ":")
+			}
+			u, p, ok := strings.Cut(strings.Trim(strings.TrimSpace(rest), `"`), ":")
+			return ok && u != p && !isDigits(p) && (hasDigitAndLetter(p) || mixedClasses(p))
+		},
+	},
+	{
 		// A wallet's recovery (seed) phrase: twelve to twenty-four lower-case words of three
 		// to eight letters under a name for one (Hardhat's accounts: { mnemonic: "…" },
 		// MNEMONIC=…, "seed phrase: …"), the wallet's private keys written as BIP-39 words.
