@@ -357,15 +357,13 @@ func rulePriority(rule string) int {
 
 // trailingStringQuote returns where a found value ends when a rule's match ran on through the
 // quote closing the string it is written in ({"cmd": "mysql -pS3cr3t"}: S3cr3t"} ): at that
-// quote, when only blanks, commas and closing brackets follow it; else len(t). A value that
-// opens with a quote is a quoted literal and is left whole.
+// quote (closingStringQuote's), when it is the value's only quote and only blanks, commas and
+// closing brackets follow it; else len(t). A value that opens with a quote is a quoted
+// literal and is left whole.
 func trailingStringQuote(t string) int {
-	q := strings.LastIndexByte(t, '"')
-	if q <= 0 || t[0] == '"' || t[0] == '\'' || t[q-1] == ' ' || t[q-1] == '\\' || strings.Trim(t[q+1:], " \t,}]") != "" {
+	q := closingStringQuote(t)
+	if q == len(t) || strings.Count(t, `"`) != 1 || strings.Trim(t[q+1:], " \t,}]") != "" {
 		return len(t)
-	}
-	if strings.IndexByte(t[:q], '"') >= 0 {
-		return len(t) // a quote inside too: a value with quotes of its own, or a JSON blob
 	}
 	return q
 }
