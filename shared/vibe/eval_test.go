@@ -393,8 +393,11 @@ var (
 	// half (first figures 93.48 / 89.81 / 9.72%).
 	seventhBuildSources = []string{"creddata"}
 	seventhBuildFloors  = evalFloors{knownFormat: 95.6, keyword: 91.5, leaking: 7.95}
-	// The whole corpus with the seventh build.
-	sevenBuildsFloors = evalFloors{knownFormat: 95.7, keyword: 93.5, leaking: 5.95}
+	// The whole corpus with the seventh build. Its floors gave up one value (93.52 →
+	// 93.46%, leaking 5.94 → 5.99%) when a constant's name that ends in what it holds
+	// (GCR_USERNAME, A_BEAUTIFUL_JOIN_TOKEN) was kept as the stand-in it is; that also kept
+	// six false redactions of the held-back negatives.
+	sevenBuildsFloors = evalFloors{knownFormat: 95.7, keyword: 93.45, leaking: 6.0}
 	// The eighth build (testdata/eval/sources8.py): the examples SonarSource wrote beside
 	// each rule of its secret detector (sonar-text), code, configuration and command lines
 	// said to hold a secret or not.

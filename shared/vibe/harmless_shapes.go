@@ -320,7 +320,45 @@ func digitCutParts(parts []string) []string {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || jsBinaryTypes[strings.Trim(v, "\"'`")]
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || jsBinaryTypes[strings.Trim(v, "\"'`")] || secretNamedConstant(strings.Trim(v, "\"'`")) || mediaType(strings.Trim(v, "\"'`"))
+}
+
+// secretNamedConstant reports an upper-case constant's or environment variable's name
+// that ends in what it holds (AWS_ACCESS_KEY_ID, GCR_USERNAME, MY_GITHUB_TOKEN,
+// A_BEAUTIFUL_JOIN_TOKEN): where a secret is read from, as a CI step's username_secret:
+// or a test's stand-in names it, not the secret. A password typed in capitals with an
+// underscore (DHOY_YZQ, PASSWORD_2024) ends in no such word.
+func secretNamedConstant(v string) bool {
+	if len(v) < 6 || !upperSnakeName(v) {
+		return false
+	}
+	switch v[strings.LastIndexByte(v, '_')+1:] {
+	case "KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PWD", "PASSPHRASE", "USERNAME", "USER", "ID",
+		"APIKEY", "CREDENTIALS", "CREDENTIAL", "CREDS", "PAT", "DSN":
+		return true
+	}
+	return false
+}
+
+// mediaType reports a media type (application/json, text/plain; charset=utf-8): what a
+// header list or a call names after a key's name ("Bearer" + self.api_key, "application/json").
+func mediaType(v string) bool {
+	v, _, _ = strings.Cut(v, ";")
+	top, sub, ok := strings.Cut(strings.TrimSpace(v), "/")
+	if !ok || sub == "" || strings.IndexByte(sub, '/') >= 0 {
+		return false
+	}
+	switch top {
+	case "application", "text", "image", "audio", "video", "multipart", "font", "model", "message":
+	default:
+		return false
+	}
+	for i := 0; i < len(sub); i++ {
+		if c := sub[i]; !isLowerByte(c) && !isDigitByte(c) && strings.IndexByte(".+-", c) < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // jsBinaryTypes are the names of JavaScript's binary buffer types, which key and crypto

@@ -858,7 +858,7 @@ func fallbackLiteral(s string, i int) (int, int, bool) {
 	return 0, 0, false
 }
 
-var fallbackRe = regexp.MustCompile(`(?:\bor|\|\||\?\?|\s//|,)\s*(["'])([^"'\n]{4,400})(["'])`)
+var fallbackRe = regexp.MustCompile(`(?:\bor|\band|\|\||\?\?|\s//|,)\s*(["'])([^"'\n]{4,400})(["'])`)
 
 // credentialLikeName reports names with a part that often names a credential without being
 // one on its own (api_id, auth, client, access, session): held to a random value.

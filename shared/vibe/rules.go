@@ -264,7 +264,7 @@ var extraRules = append([]extraRule{
 		// A local database's default, the password its account's own name
 		// (postgres://postgres:postgres@localhost, root:root@127.0.0.1), is no secret.
 		matchCheck: func(m string) bool {
-			return !localDefaultCredentials(m) && !cvsAccessMethod(m) && !optionalUserinfo(m)
+			return !localDefaultCredentials(m) && !cvsAccessMethod(m) && !optionalUserinfo(m) && !namedPassword(m)
 		},
 	},
 	{
@@ -278,8 +278,10 @@ var extraRules = append([]extraRule{
 		id: ruleURLQuery,
 		// Any parameter whose name ends in a credential word (api_token=, app_key=,
 		// webhook_secret=), an OAuth authorization code and Firebase's auth= when the value
-		// is generated; not pagination or cache keys (pageToken=, sort_key=).
-		re:         regexp.MustCompile(`(?i)[?&;]([\w-]{0,40}?(?:token|key|sig|signature|secret|password|passwd|pwd|credential|x-amz-signature|x-amz-credential|x-goog-signature)|code|auth|jwt)=([^&;\s"'#<>]{4,})`),
+		// is generated; not pagination or cache keys (pageToken=, sort_key=). The value ends
+		// before a ) or ] (a Markdown link's, a sentence's parenthesis) and is never a
+		// backquoted command (?key=`cat ~/.key`).
+		re:         regexp.MustCompile(`(?i)[?&;]([\w-]{0,40}?(?:token|key|sig|signature|secret|password|passwd|pwd|credential|x-amz-signature|x-amz-credential|x-goog-signature)|code|auth|jwt)=([^&;\s"'#<>)\]\x60]{4,})`),
 		group:      2,
 		keywords:   []string{"token=", "key=", "sig=", "signature=", "secret=", "password=", "passwd=", "pwd=", "credential=", "x-amz-", "x-goog-", "code=", "auth=", "jwt="},
 		anchors:    queryAnchors,
@@ -303,6 +305,7 @@ var extraRules = append([]extraRule{
 		// expression backtracks to the scheme when what follows is too short to match).
 		check: func(v string) bool {
 			return !authSchemes[strings.ToLower(v)] && !(codeReference(v) && countDigits(v) == 0) && !strings.ContainsAny(v, " \t") &&
+				!(strings.HasSuffix(v, "=") && isLetters(v[:len(v)-1])) && // Digest username="…", realm=…: a parameter's name
 				!(v[0] == '!' && identifierWords(v[1:])) && // authorization: !vault |: a YAML tag
 				!authorizationCode(v) && // enable_rbac_authorization: Optional[bool] = None
 				!closedReference(v) && // headers: {'Authorization': authn}
@@ -406,7 +409,7 @@ var extraRules = append([]extraRule{
 				v = v[:amp] // ?user=app&password=xxx&ssl=true: the query's next parameter
 			}
 			bare := strings.TrimRight(v, ",):;") // password=password), pwd=None,, pwd=None):
-			return len(v) >= 3 && v != "@" && !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" && !placeholderValue(bare) && !codeReference(v) && !codeArgumentReference(v) && !pathValue(v) &&
+			return len(v) >= 3 && v != "@" && !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" && !(v[0] == '(' && isLetters(v[1:])) && !placeholderValue(bare) && !codeReference(v) && !codeArgumentReference(v) && !pathValue(v) &&
 				!(codeLike.MatchString(v) && strings.ContainsAny(v, ".[") && !randomSegment(v)) && !(v[0] == '/' && identifierWords(v[1:]))
 		},
 		matchCheck: func(m string) bool { return connectionStringCode(m) && !fieldCopy(m) },
@@ -857,6 +860,22 @@ func keepKeyword(name, value string, quoted bool) bool {
 	return true
 }
 
+// wordOperatorExpression reports an unquoted value that is an expression of Python's or
+// SQL's word operators: a name, then and, or, if, is, not or in, then code (last_token =
+// parsed and parsed.token_prev(…) or ""). A passphrase of words (salt and pepper) has no
+// call, member, index or literal after its operator.
+func wordOperatorExpression(v string) bool {
+	f := strings.Fields(v)
+	if len(f) < 3 || !identifierOperand(strings.TrimRight(f[0], ",")) {
+		return false
+	}
+	switch f[1] {
+	case "and", "or", "if", "is", "not", "in":
+		return strings.ContainsAny(strings.Join(f[2:], " "), "().[]\"'")
+	}
+	return false
+}
+
 // colorValue reports a style made of colours and words: every field a colour of three, four,
 // six or eight hex digits after # (bg: or border: before it, as Pygments styles write) or a
 // lower-case word (bold, italic, noinherit), one of them a colour.
@@ -1232,6 +1251,16 @@ func envVarNameValue(name, v string) bool {
 		}
 	}
 	return true
+}
+
+// namedPassword reports ://user:NAME@host where the password is a constant's name
+// naming a secret (https://token:MY_GITHUB_TOKEN@github.com): a template's stand-in for the
+// variable a script fills in.
+func namedPassword(m string) bool {
+	m = strings.TrimPrefix(m, "://")
+	at := strings.LastIndexByte(m, '@')
+	_, pass, ok := strings.Cut(m[:max(at, 0)], ":")
+	return at > 0 && ok && secretNamedConstant(pass)
 }
 
 // localDefaultCredentials reports ://user:password@host where the password is the account's

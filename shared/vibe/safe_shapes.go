@@ -908,7 +908,9 @@ func passVerb(s string, nameStart int, name string) bool {
 		i--
 	}
 	return oneOfFold(s[i:nameStart-1], "to", "can", "could", "will", "would", "should", "must", "may", "might", "we",
-		"you", "i", "they", "then", "and", "also", "just", "simply", "not", "don't", "never", "please", "i'll", "we'll", "let's")
+		"you", "i", "they", "then", "and", "also", "just", "simply", "not", "don't", "never", "please", "i'll", "we'll", "let's",
+		// what passes: the tests pass: `make test`, all checks pass: ✓
+		"tests", "test", "checks", "builds", "build", "specs", "suites", "jobs", "all", "everything", "it", "still", "now", "both", "which", "that")
 }
 
 // codePath reports a value that is a path in code: names joined by :: (Rust, C++, PHP,

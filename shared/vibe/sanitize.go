@@ -883,6 +883,9 @@ func placeholderValue(v string) bool {
 			}
 		}
 	}
+	if translatedSecretWords[v] {
+		return true // sshpass -p '密码': the word "password" where a document's reader puts theirs
+	}
 	if strings.Trim(v, "•●*·∙") == "" {
 		return true // a masked display: ••••••
 	}
@@ -961,6 +964,11 @@ func trivialValue(v string) bool {
 	// trivialWord's matches end with a digit.
 	return v == "00000000-0000-0000-0000-000000000000" || v != "" && isDigitByte(v[len(v)-1]) && trivialWord.MatchString(v)
 }
+
+// translatedSecretWords are the words for a password, a key or a token in the languages
+// documentation is often written in, which stand where the reader puts their own.
+var translatedSecretWords = map[string]bool{"密码": true, "密碼": true, "口令": true, "密钥": true, "令牌": true, "비밀번호": true,
+	"비번": true, "암호": true, "パスワード": true, "暗証番号": true, "пароль": true, "Пароль": true, "ключ": true, "токен": true}
 
 var noValueWords = []string{"n/a", "tbd", "unknown", "undefined", "unset", "not set", "missing"}
 

@@ -498,8 +498,10 @@ func sudoersTag(s string, nameStart, nameEnd int) bool {
 	// After it, the commands: ALL, a path, a negation or an alias.
 	ls, _ := shellLine(s, nameStart)
 	cmd := strings.TrimLeft(s[nameEnd+1:], " \t")
-	return strings.Contains(s[ls:nameStart], "ALL") && strings.IndexByte(s[ls:nameStart], '=') >= 0 &&
-		(strings.HasPrefix(cmd, "ALL") || strings.HasPrefix(cmd, "/") || strings.HasPrefix(cmd, "!") || cmd != "" && isUpperByte(cmd[0]) && identifierWords(strings.Fields(cmd)[0]) && strings.Fields(cmd)[0] == strings.ToUpper(strings.Fields(cmd)[0]))
+	// A document's rule may write all in lower case and its commands as words of its own
+	// language (用户 别名(可用all)=NOPASSWD:命令1).
+	return strings.Contains(strings.ToUpper(s[ls:nameStart]), "ALL") && strings.IndexByte(s[ls:nameStart], '=') >= 0 &&
+		(strings.HasPrefix(cmd, "ALL") || strings.HasPrefix(cmd, "/") || strings.HasPrefix(cmd, "!") || cmd != "" && cmd[0] >= 0x80 || cmd != "" && isUpperByte(cmd[0]) && identifierWords(strings.Fields(cmd)[0]) && strings.Fields(cmd)[0] == strings.ToUpper(strings.Fields(cmd)[0]))
 }
 
 // flagNoValue reports a flag matched at s[m0:] with its value at s[start:end] where the

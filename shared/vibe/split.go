@@ -99,6 +99,7 @@ func (s *Sanitizer) detectJoined(ctx context.Context, text string, run []piece, 
 func literalChains(text string) [][]piece {
 	var r pieceRuns
 	lastEnd := -1
+	flagArgument := false
 	for i := 0; i < len(text); i++ {
 		q := text[i]
 		if q != '"' && q != '\'' && q != '`' {
@@ -129,16 +130,45 @@ func literalChains(text string) [][]piece {
 		for p.end-p.start >= 2 && text[p.end-2] == '\\' && (text[p.end-1] == 'n' || text[p.end-1] == 'r') {
 			p.end -= 2
 		}
-		if lastEnd < 0 || !joiner(text[lastEnd:i]) || namedEntry(text[p.start:p.end]) ||
+		if lastEnd < 0 || !joiner(text[lastEnd:i]) || namedEntry(text[p.start:p.end]) || flagArgument && blankBetween(text[lastEnd:i]) ||
 			strings.IndexByte(text[lastEnd:i], ',') >= 0 && (listedName(text[p.start:p.end]) || len(r.cur) > 0 && listedName(text[r.cur[len(r.cur)-1].start:r.cur[len(r.cur)-1].end])) {
 			r.flush()
 		}
 		r.add(p)
+		// curl -H 'X-Api-Key: 1234' 'https://…': a flag's quoted argument, and the words after
+		// it on the line are the command's next arguments, not more of one literal.
+		flagArgument = afterFlag(text, i)
 		lastEnd = end + 1
 		i = end
 	}
 	r.flush()
 	return r.all
+}
+
+// afterFlag reports a literal opening at text[q] that is a command-line flag's argument:
+// -H '…', --header "…", --data='…'.
+func afterFlag(text string, q int) bool {
+	j := q
+	if j > 0 && text[j-1] == '=' {
+		j--
+	} else {
+		for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
+			j--
+		}
+		if j == q {
+			return false
+		}
+	}
+	k := j
+	for k > 0 && (isNameByte(text[k-1])) {
+		k--
+	}
+	return k < j && text[k] == '-' && (k == 0 || text[k-1] == ' ' || text[k-1] == '\t') && k+1 < j && text[k+1] != '-' || k+2 < j && text[k:k+2] == "--"
+}
+
+// blankBetween reports text between two literals that is blanks on one line.
+func blankBetween(between string) bool {
+	return strings.Trim(between, " \t") == ""
 }
 
 // namedEntry reports a literal that opens with a name and = (REGISTRY_AUTH=htpasswd): an

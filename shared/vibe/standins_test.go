@@ -1,0 +1,67 @@
+package vibe
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Values that stand where a secret would and name it, arguments a shell keeps apart, and
+// parameters of a header or a query that are no credential.
+func TestNamedStandInsAndShellArguments(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			// a constant's name that ends in what it holds
+			"            username_secret: AWS_ACCESS_KEY_ID",
+			"        join_token = 'A_BEAUTIFUL_JOIN_TOKEN'",
+			"git clone https://token:MY_GITHUB_TOKEN@github.com/acme/repo.git",
+			// a media type after a key's name in a call
+			`        return "Bearer" + self.api_key, "application/json"`,
+			// Python's word operators: code, its only literal empty
+			`        self.last_token = parsed and parsed.token_prev(len(parsed.tokens))[1] or ""`,
+			// a C cast
+			"user = (char *) (p + 1);\npwd = (char *) (q + 1);",
+			// prose: what passes
+			"5. Make sure the tests pass: `docker buildx bake test`",
+			"All checks pass: `go vet ./...` is clean",
+			// Digest's parameters
+			`    Authorization: Digest username="testuser", realm="testrealm", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c093"`,
+			// a backquoted command in a query
+			"curl -s \"https://api.crowdin.net/api/project/app/export?key=`cat ~/.crowdin.key`\"",
+			// the word for a password in the reader's language, and a sudoers rule so written
+			"sshpass -p '密码' ssh -n root@$IP \"echo hello\"          # 指定密码远程操作",
+			"用户  别名(可用all)=NOPASSWD:命令1，命令2",
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{"password: DHOY_YZQ", "DHOY_YZQ"},
+			{"password: PASSWORD_2024", "PASSWORD_2024"},
+			{"token = 'TOKEN_Xk9mQ2vLp7wR'", "TOKEN_Xk9mQ2vLp7wR"},
+			{"git clone https://deploy:Xk9mQ2vLp7wR@github.com/acme/repo.git", "Xk9mQ2vLp7wR"},
+			{`headers = {"X-Api-Key": "application/Xk9mQ2vLp7wR"}`, "Xk9mQ2vLp7wR"},
+			{"    password = salt and pepper", "salt and pepper"},
+			{"    password = my_secret_value and 'Hunter2!xyz'", "Hunter2!xyz"},
+			{"pwd = (Xk9mQ2vLp7wR", "Xk9mQ2vLp7wR"},
+			{"db pass: Xk9mQ2vLp7wR", "Xk9mQ2vLp7wR"},
+			{`Authorization: Digest dXNlcjpYazltUTJ2THA3d1I=`, "dXNlcjpYazltUTJ2THA3d1I="},
+			{"curl -H 'X-Api-Key: 8f3kd9sl20dk3ls9d0' https://api.example.org/v1/items", "8f3kd9sl20dk3ls9d0"},
+			{`api_key = "sk-ant-api03-" "Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0"`, "Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0"},
+			{"[![ci](https://ci.example.com/badge.svg?token=Xk9mQ2vLp7wR)](https://ci.example.com)", "Xk9mQ2vLp7wR"},
+			{"sshpass -p 'Xk9mQ2vLp7wR' ssh root@host", "Xk9mQ2vLp7wR"},
+		})
+	})
+	t.Run("a flag's argument ends at its quote", func(t *testing.T) {
+		out := san.NewSession(SessionHints{}).SanitizeText("curl -v -H 'X-Api-Key:123456789' 'https://synthetics.newrelic.com/synthetics/api/v3/monitors?test=2'")
+		require.Contains(t, out, " 'https://synthetics.newrelic.com/synthetics/api/v3/monitors?test=2'")
+		require.NotContains(t, out, "123456789")
+	})
+	t.Run("markdown link keeps its tail", func(t *testing.T) {
+		in := "[![ci](https://ci.example.com/badge.svg?token=Xk9mQ2vLp7wR)](https://ci.example.com/x)"
+		out := san.NewSession(SessionHints{}).SanitizeText(in)
+		require.Contains(t, out, ")](https://ci.example.com/x)")
+	})
+}
