@@ -173,7 +173,23 @@ func harmlessRun(text string, start, end int) bool {
 	return inPublicKey(text, start) || inEncodedMedia(text, start) || idHeaderValue(text, start) || idLabelValue(text, start) ||
 		cspNonce(text, start) || elidedJWT(text[start:end]) || strings.HasPrefix(text[end:], "…") && elidedJWT(text[start:end]+"…") ||
 		publicPEMBase64(text[start:end]) || subjectPublicKeyBase64(text[start:end]) || jwkPublicMember(text, start, end) || fingerprintMember(text, start) || imageHostRun(text, start) ||
-		codeIdentifierAt(text, start) || mangledCxxName(text[start:end]) || videoQueryValue(text, start)
+		codeIdentifierAt(text, start) || mangledCxxName(text[start:end]) || videoQueryValue(text, start) || escapedWordTail(text, start, end)
+}
+
+// escapedWordTail reports a run that opens with the hex of a JSON \u escape inside a word
+// and goes on with letters ("Franz\u00f6sisch-Polynesien", "Stra\u00dfenverkehr"): a
+// word of a language that is not English, which a tool's JSON output escapes, not a token.
+func escapedWordTail(text string, start, end int) bool {
+	tok := text[start:end]
+	if start < 2 || text[start-1] != '\\' || len(tok) < 6 || tok[0] != 'u' || !isHex(tok[1:5]) || !isLetter(text[start-2]) {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(tok[5:], func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		if !isLetters(w) {
+			return false
+		}
+	}
+	return true
 }
 
 // mediaSignatures are the base64 forms of the first bytes of images, fonts, documents, audio,

@@ -962,7 +962,26 @@ func trivialValue(v string) bool {
 		}
 	}
 	// trivialWord's matches end with a digit.
-	return v == "00000000-0000-0000-0000-000000000000" || v != "" && isDigitByte(v[len(v)-1]) && trivialWord.MatchString(v)
+	return v == "00000000-0000-0000-0000-000000000000" || v != "" && isDigitByte(v[len(v)-1]) && trivialWord.MatchString(v) ||
+		metasyntacticWords.MatchString(v) || shortAlphabetRun(v) || negatedWords.MatchString(v)
+}
+
+// metasyntacticWords are foo, bar, baz and their kin, alone or joined (foobar, foo.bar.baz):
+// what tests and documentation write for any value.
+var metasyntacticWords = regexp.MustCompile(`(?i)^(?:foo|bar|baz|qux|quux)(?:[._-]?(?:foo|bar|baz|qux|quux))*$`)
+
+// negatedWords are lower-case words that say the value is none (not-a-uuid,
+// not_anthropic_related, not-set): a test's value written not to match.
+var negatedWords = regexp.MustCompile(`^not(?:[-_]an?)?[-_][a-z]+(?:[-_][a-z]+)*$`)
+
+// shortAlphabetRun reports the alphabet's first four to eight letters in one case (abcd,
+// ABCDEF, abcdefgh): a stand-in typed by hand. A longer run stays a secret, as the scanners'
+// own examples write one (abcdefghijklmnopqrst).
+func shortAlphabetRun(v string) bool {
+	if len(v) < 4 || len(v) > 8 {
+		return false
+	}
+	return v == "abcdefgh"[:len(v)] || v == "ABCDEFGH"[:len(v)]
 }
 
 // translatedSecretWords are the words for a password, a key or a token in the languages

@@ -65,3 +65,30 @@ func TestNamedStandInsAndShellArguments(t *testing.T) {
 		require.Contains(t, out, ")](https://ci.example.com/x)")
 	})
 }
+
+// Words a JSON encoder escaped, and values tests write for "any value".
+func TestEscapedWordsAndTestValues(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			`{"PF":"Franz\u00f6sisch-Polynesien","GF":"Franz\u00f6sisch-Guayana"}`,
+			`{"BA":"B\u00f3snia-Herzegovina"}`,
+			"$this->jwtAuth->setToken('foo.bar.baz')",
+			"json_encode(['custom_token_key' => 'foobar'])",
+			"'fs.s3a.access.key': 'ABCD'",
+			"RAILWAY_API_TOKEN=not-a-uuid",
+			"SOME_RANDOM_KEY=not_anthropic_related",
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{`{"token":"x\u00f6Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0"}`, "Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0"},
+			{`{"token":"\u0041Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0"}`, "Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0"},
+			{"api_key = 'abcdefghijklmnopqrst'", "abcdefghijklmnopqrst"},
+			{"SECRET_KEY=abc | def", "abc"},
+			{"token: 'nottingham42x'", "nottingham42x"},
+		})
+	})
+}
