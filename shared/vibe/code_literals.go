@@ -413,7 +413,7 @@ func codeValue(s string, vs, ve int) bool {
 	if v == "" {
 		return false
 	}
-	if codeArgumentReference(v) || jsExpression(v) || pyExpression(v) || codeShapedValue(s, vs, ve) || macroValue(s, vs) || perlValue(s, vs, ve) || minifiedCode(v) || wordOperatorExpression(v) {
+	if codeArgumentReference(v) || jsExpression(v) || pyExpression(v) || codeShapedValue(s, vs, ve) || macroValue(s, vs) || perlValue(s, vs, ve) || minifiedCode(v) || wordOperatorExpression(v) || callLike.MatchString(v) || operatorPrefixedCode(v) {
 		return true
 	}
 	if strings.HasPrefix(v, "this.#") && len(v) > 6 && (isLetter(v[6]) || v[6] == '_') {
@@ -505,8 +505,8 @@ func pyExpression(v string) bool {
 // codeName reports a name of code whose digits belong to its words (urlBase64ToUint8Array,
 // sha256Hex): camel-case words, their runs three characters long or more on average.
 func codeName(name string) bool {
-	if name == "" || !isLetter(name[0]) {
-		return false
+	if n := strings.TrimLeft(name, "_"); n == "" || !isLetter(n[0]) || len(name)-len(n) > 2 {
+		return false // _sqlite3VdbeSetP4KeyInfo, __ccgo_ptr: C's reserved and internal names
 	}
 	for i := 0; i < len(name); i++ {
 		if !isWordByte(name[i]) && name[i] != '.' {
@@ -514,6 +514,37 @@ func codeName(name string) bool {
 		}
 	}
 	return meanRunLength(name) >= 3
+}
+
+// operatorPrefixedCode reports an unquoted value that opens with a unary operator of code
+// or a pointer conversion and goes on with a call, an index or a member
+// (!isEmpty(object), &parser.tokens[i], -int32(1), *(*uintptr)(unsafe.Pointer(p)),
+// (*Tsqlite3)(unsafe.Pointer(db)).FxAuth): an expression, not a literal. A password that
+// opens with such a character goes on with no call, index or member after a name.
+func operatorPrefixedCode(v string) bool {
+	rest := strings.TrimLeft(v, "!&*-^~")
+	if len(v)-len(rest) > 3 || rest == "" {
+		return false
+	}
+	if strings.HasPrefix(rest, "(*") {
+		// a conversion to a pointer type, then what it converts: (*T)(x), *(*T)(x)
+		i := 2
+		for i < len(rest) && (isWordByte(rest[i]) || rest[i] == '.') {
+			i++
+		}
+		return i > 2 && strings.HasPrefix(rest[i:], ")(")
+	}
+	if len(rest) == len(v) {
+		return false
+	}
+	if callLike.MatchString(rest) {
+		return true
+	}
+	i := 0
+	for i < len(rest) && (isWordByte(rest[i]) || rest[i] == '.') {
+		i++
+	}
+	return i > 0 && i < len(rest) && rest[i] == '[' && qualifiedOperand(rest[:i]) && !hasDigitAndLetter(rest[:i])
 }
 
 // codeIdentifierAt reports a run at text[start:] that is a name of code made of words and
@@ -526,7 +557,13 @@ func codeIdentifierAt(text string, start int) bool {
 	for end < len(text) && isWordByte(text[end]) && end-start < 128 {
 		end++
 	}
-	if end-start < 12 || !codeName(text[start:end]) {
+	if end-start < 12 {
+		return false
+	}
+	if end < len(text) && text[end] == '(' && wordPieces(text[start:end]) >= 3 && strings.IndexByte(text[start:end], '.') < 0 {
+		return true // _sqlite3VdbeSetP4KeyInfo(: a called name of three words, its digits short runs between them
+	}
+	if !codeName(text[start:end]) {
 		return false
 	}
 	if end < len(text) && text[end] == '(' {

@@ -238,7 +238,22 @@ func codeOperand(t string) bool {
 		}
 		return short(a) && long(b) || short(b) && long(a)
 	}
+	if i := strings.IndexByte(t, '('); i > 0 && i+1 < len(t) && qualifiedOperand(t[:i]) {
+		// uint32(1), libc.Uint32FromInt32(nDest): a conversion or a call of one operand
+		in := strings.TrimLeft(t[i+1:], "(*&-")
+		return numberOperand(in) || qualifiedOperand(in)
+	}
 	return numberOperand(t) || identifierOperand(t)
+}
+
+// qualifiedOperand reports a name, or names joined by dots (libc.Uint32FromInt32, p.FnKey).
+func qualifiedOperand(t string) bool {
+	for _, seg := range strings.Split(t, ".") {
+		if !identifierOperand(seg) {
+			return false
+		}
+	}
+	return true
 }
 
 // binaryOperators are the operators an expression of code joins its operands with (Perl's

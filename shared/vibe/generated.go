@@ -177,7 +177,7 @@ func findReadSecrets(text string, f *findings) (pending bool) {
 		if i+1 < len(locs) {
 			end = locs[i+1][0]
 		}
-		if ls := strings.LastIndexByte(text[:loc[0]], '\n') + 1; strings.Contains(text[ls:loc[0]], "$(") || strings.Contains(text[ls:loc[0]], "`") {
+		if commandSubstitution(text, loc[0]) {
 			continue // a command substitution: what it prints is the value of a script's variable, not output
 		}
 		if readerNoSecret(text[loc[0]:loc[1]]) {
@@ -195,6 +195,22 @@ func findReadSecrets(text string, f *findings) (pending bool) {
 		pending = !maskReadLine(text, from, end, f) && strings.TrimSpace(text[from:end]) == ""
 	}
 	return pending
+}
+
+// commandSubstitution reports a command at text[at:] inside a command substitution on its
+// line (TOKEN=$(op read …), KEY=`pass show x`): opened before it and closed after it. An
+// opening that is never closed on the line is no substitution: what follows the line is the
+// command's output.
+func commandSubstitution(text string, at int) bool {
+	ls := strings.LastIndexByte(text[:at], '\n') + 1
+	le := strings.IndexByte(text[at:], '\n')
+	if le < 0 {
+		le = len(text)
+	} else {
+		le += at
+	}
+	head, rest := text[ls:at], text[at:le]
+	return strings.Contains(head, "$(") && strings.IndexByte(rest, ')') >= 0 || strings.IndexByte(head, '`') >= 0 && strings.IndexByte(rest, '`') >= 0
 }
 
 // maskReadLine masks the first non-blank line of text[from:end] unless it is an error, and

@@ -173,7 +173,32 @@ func harmlessRun(text string, start, end int) bool {
 	return inPublicKey(text, start) || inEncodedMedia(text, start) || idHeaderValue(text, start) || idLabelValue(text, start) ||
 		cspNonce(text, start) || elidedJWT(text[start:end]) || strings.HasPrefix(text[end:], "…") && elidedJWT(text[start:end]+"…") ||
 		publicPEMBase64(text[start:end]) || subjectPublicKeyBase64(text[start:end]) || jwkPublicMember(text, start, end) || fingerprintMember(text, start) || imageHostRun(text, start) ||
-		codeIdentifierAt(text, start) || mangledCxxName(text[start:end]) || videoQueryValue(text, start) || escapedWordTail(text, start, end)
+		codeIdentifierAt(text, start) || mangledCxxName(text[start:end]) || videoQueryValue(text, start) || escapedWordTail(text, start, end) || operandRun(text, start, end)
+}
+
+// operandRun reports a run that is operands of code joined by + or - without blanks
+// (uint32(52)+libc.Uint32FromInt32(n), .FpageSize+libc.Uint32FromInt32, iLeaf+int32(1)):
+// each a name, a qualified name or a number, one of them qualified or the run called or
+// closed by code's punctuation right after it. Base64 joins its pieces with + too, but its
+// pieces mix digits into letters as no name does, and no dot joins them.
+func operandRun(text string, start, end int) bool {
+	tok := strings.TrimLeft(text[start:end], ".")
+	if !strings.ContainsAny(tok, "+-") {
+		return false
+	}
+	qualified := false
+	for _, p := range strings.FieldsFunc(tok, func(r rune) bool { return r == '+' || r == '-' }) {
+		if isDigits(p) {
+			continue
+		}
+		for _, seg := range strings.Split(p, ".") {
+			if !identifierOperand(seg) {
+				return false
+			}
+		}
+		qualified = qualified || strings.IndexByte(p, '.') > 0
+	}
+	return qualified || end < len(text) && strings.IndexByte("()[],;", text[end]) >= 0
 }
 
 // escapedWordTail reports a run that opens with the hex of a JSON \u escape inside a word

@@ -92,3 +92,36 @@ func TestEscapedWordsAndTestValues(t *testing.T) {
 		})
 	})
 }
+
+// Go as a translator from C writes it, and expressions of code under a key's name.
+func TestTranslatedCodeExpressions(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			"\t\t_sqlite3VdbeSetP4KeyInfo(tls, pParse, pIdx)",
+			"\t\tx = _sqlite3Fts5MallocZero(tls, n)",
+			"\t\tp = _sqlite3MallocZero(tls, uint64(uint32(52)+libc.Uint32FromInt32(nDest)+uint32(1)))",
+			"\t\tpStat1 = _sqlite3DbMallocZero(tls, db, uint64(libc.Uint32FromInt64(80)+libc.Uint32FromInt32(13)))",
+			"\t\t\tnKey = i - uint32(1)",
+			"\t\tregBase = (*TParse)(unsafe.Pointer(pParse)).FnMem + int32(1)",
+			"\tp.FiPKey = int16(-int32(1))",
+			"\txAuth = (*Tsqlite3)(unsafe.Pointer(db)).FxAuth",
+			"\t\tpKeyInfo = *(*uintptr)(unsafe.Pointer(pOp + 16))",
+			"\t\ttoken := &parser.tokens[parser.tokens_head]",
+			"\tpass := !isEmpty(object)",
+			"\tlastTokenParsed = -int32(1)",
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{"password = -Xk9mQ2vLp7wR", "Xk9mQ2vLp7wR"},
+			{"password = !Xk9mQ2vLp7wR", "Xk9mQ2vLp7wR"},
+			{"password = (*Xk9mQ2vLp7wR", "Xk9mQ2vLp7wR"},
+			{"token = Xk9mQ2vLp7wR - abc", "Xk9mQ2vLp7wR"},
+			{`{"key":"Qx7v+Rk4tLmZ2wPn8+aB3cD9eF1gH5jK"}`, "Qx7v+Rk4tLmZ2wPn8+aB3cD9eF1gH5jK"},
+			{"auth: _Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0", "Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0"},
+		})
+	})
+}
