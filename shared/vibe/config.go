@@ -1499,8 +1499,12 @@ var (
 func pgpassFields(match string) bool {
 	m := strings.TrimLeft(match, "\"' \t\n=>")
 	host, _, _ := strings.Cut(m, ":")
-	return (host == "*" || !isDigits(host)) && notColonHexGroups(m)
+	return (host == "*" || !isDigits(host)) && notColonHexGroups(m) && !weeklyWindow.MatchString(m)
 }
+
+// weeklyWindow is a weekly time window, day:hh:mm-day:hh:mm (a database's maintenance or
+// backup window, "thu:23:30-fri:00:30"), which has a .pgpass line's colons.
+var weeklyWindow = regexp.MustCompile(`(?i)^(?:mon|tue|wed|thu|fri|sat|sun):\d{2}:\d{2}-(?:mon|tue|wed|thu|fri|sat|sun):\d{2}:\d{2}`)
 
 // secretWordBeforeIs returns each " is ", " was ", " are " or " were " right after a word
 // that names a secret, the only places the is/are rule can match.

@@ -320,8 +320,89 @@ func digitCutParts(parts []string) []string {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || jsBinaryTypes[strings.Trim(v, "\"'`")] || secretNamedConstant(strings.Trim(v, "\"'`")) || mediaType(strings.Trim(v, "\"'`"))
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || jsBinaryTypes[strings.Trim(v, "\"'`")] || secretNamedConstant(strings.Trim(v, "\"'`")) || mediaType(strings.Trim(v, "\"'`")) || pyAnnotation(v) || wordsConstant(strings.Trim(v, "\"'`"))
 }
+
+// wordsConstant reports an upper-case constant's or environment variable's name made of
+// English words (HTTP_USER_AGENT, LAMBDA_TASK_ROOT, AWS_XRAY_CONTEXT_MISSING): the key a
+// _KEY constant looks up, not a secret. Two words of three letters or more, and no fewer
+// words than other parts of three letters or more; a password in capitals (DHOY_YZQ,
+// PASSWORD_2024) has fewer.
+func wordsConstant(v string) bool {
+	if !upperSnakeName(v) {
+		return false
+	}
+	words, others := 0, 0
+	for _, p := range strings.Split(v, "_") {
+		switch {
+		case len(p) < 3 || !isLetters(p):
+		case dictWord(p):
+			words++
+		default:
+			others++ // AWS, XRAY: a vendor's or a product's name
+		}
+	}
+	return words >= 2 && words >= others
+}
+
+// pyAnnotation reports a Python annotation's type where a value would stand, with its
+// default after it (password: str | None = None, secrets: Dict[str, Optional[str]] = {},
+// token_normalize_func: t.Callable[[str], str] | None = …): a union of types one of which is
+// None or a builtin, or a subscripted generic. A password in a config file is neither.
+func pyAnnotation(v string) bool {
+	v = strings.TrimSpace(v)
+	if i := strings.Index(v, " = "); i > 0 {
+		v = v[:i] // the default is code's or a literal the rules read on their own
+	}
+	v = strings.TrimRight(v, ",):")
+	if strings.Contains(v, " | ") {
+		builtin := false
+		for _, alt := range strings.Split(v, " | ") {
+			alt = strings.TrimSpace(alt)
+			if !pyTypeName(alt) {
+				return false
+			}
+			builtin = builtin || pyBuiltinTypes[alt] || strings.IndexByte(alt, '[') > 0
+		}
+		return builtin
+	}
+	return strings.IndexByte(v, '[') > 0 && pyTypeName(v) && (pyBuiltinTypes[v[:strings.IndexByte(v, '[')]] || isUpperByte(v[0]))
+}
+
+// pyTypeName reports a type's name, maybe qualified (t.Callable) and subscripted
+// (Dict[str, Optional[str]], list[Path]), its brackets balanced.
+func pyTypeName(t string) bool {
+	depth := 0
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case c == '[':
+			depth++
+		case c == ']':
+			depth--
+			if depth < 0 {
+				return false
+			}
+		case isWordByte(c) || c == '.' || (depth > 0 && (c == ',' || c == ' ' || c == '|')):
+		default:
+			return false
+		}
+	}
+	if depth != 0 || t == "" || !isLetter(t[0]) && t[0] != '_' {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(t, func(r rune) bool { return !isWordByte(byte(r)) || r > 0x7f }) {
+		if !identifierOperand(w) {
+			return false // Xk9mQ2vLp7wR: no name of a type
+		}
+	}
+	return true
+}
+
+// pyBuiltinTypes are the types Python's annotations name most (and typing's aliases).
+var pyBuiltinTypes = map[string]bool{"None": true, "str": true, "bytes": true, "int": true, "bool": true, "float": true,
+	"Any": true, "object": true, "list": true, "dict": true, "tuple": true, "set": true, "Optional": true, "Union": true,
+	"List": true, "Dict": true, "Tuple": true, "Set": true, "Callable": true, "Sequence": true, "Mapping": true,
+	"Iterable": true, "Pattern": true, "Path": true, "bytearray": true, "memoryview": true, "type": true}
 
 // secretNamedConstant reports an upper-case constant's or environment variable's name
 // that ends in what it holds (AWS_ACCESS_KEY_ID, GCR_USERNAME, MY_GITHUB_TOKEN,

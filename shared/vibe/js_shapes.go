@@ -213,6 +213,36 @@ func base64Prose(tok string) bool {
 // lexerTokenNameWords are the words a lexer's or a highlighter's names put beside token
 // (defaultToken, tokenPostfix, tokenValue, tokenStart, space_before_token): a name about a
 // lexical token, not an issued credential.
+// issuedTokenName reports a name with a word that says its token is issued by a service
+// (access_token, apiToken, refreshToken, GITHUB_TOKEN's github, session_token).
+func issuedTokenName(name string) bool {
+	for _, p := range nameParts(name) {
+		switch p {
+		case "access", "api", "auth", "refresh", "bearer", "session", "csrf", "xsrf", "oauth", "jwt", "id", "secret",
+			"personal", "client", "app", "bot", "user", "service", "github", "gitlab", "slack", "npm", "deploy", "reset":
+			return true
+		}
+	}
+	return false
+}
+
+// languageTokens are the reserved words of the languages lexers and parsers are written for
+// (Python, JavaScript, C, Go, shell, go.mod's directives) and the names parsers give
+// punctuators: what a lexical token is compared with or emitted as.
+var languageTokens = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`async await lambda if else elif for while def class import from as try except
+		finally with yield del continue break pass return raise global nonlocal match case assert in is not and or
+		struct union enum typedef const let var function switch default func package type interface go defer
+		select chan map range new delete typeof instanceof void this super extends implements static public private
+		protected true false null None nil end begin then do done fi esac require exclude replace retract module
+		toolchain godebug use lbracket rbracket lparen rparen lbrace rbrace comma colon semicolon dot newline
+		indent dedent eof`) {
+		m[w] = true
+	}
+	return m
+}()
+
 var lexerTokenNameWords = map[string]bool{"token": true, "tokens": true, "default": true, "type": true, "value": true,
 	"start": true, "end": true, "postfix": true, "prefix": true, "kind": true, "text": true, "next": true, "prev": true,
 	"current": true, "cur": true, "last": true, "first": true, "raw": true, "space": true, "before": true, "after": true,
@@ -243,6 +273,11 @@ var scopeRoots = map[string]bool{"comment": true, "constant": true, "entity": tr
 func lexerTokenWord(name, v string) bool {
 	if name == strings.ToUpper(name) || !strings.Contains(strings.ToLower(name), "token") {
 		return false
+	}
+	if w := strings.Trim(strings.TrimSpace(v), "\"'`"); (languageTokens[w] || len(w) > 1 && w[0] == '#' && isLowerWord(w[1:])) && !issuedTokenName(name) {
+		// if token == "async", state.add_token("elif"), line.Token[0] == "require",
+		// (…, token, '#pop'): a keyword, a punctuator's name or a lexer's state
+		return true
 	}
 	if obj, member, ok := strings.Cut(name, "."); ok && strings.Contains(strings.ToLower(obj), "token") && !strings.Contains(member, ".") {
 		switch member {

@@ -125,3 +125,38 @@ func TestTranslatedCodeExpressions(t *testing.T) {
 		})
 	})
 }
+
+// Python as libraries write it: annotations with defaults, lexers' tokens, constants that
+// name the keys they look up, a database's weekly maintenance window.
+func TestPythonLibraryShapes(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			"        password: str | None = None",
+			"    username: bytes | str",
+			"        secrets: Dict[str, Optional[str]] = {}",
+			"        self.token_normalize_func: t.Callable[[str], str] | None = token_normalize_func",
+			"    nextToken: PageToken | None",
+			"    task_input: Final[str]",
+			`            state.add_token("async")`,
+			`                    if token == "async":`,
+			"        while not current_token == 'rbracket':",
+			"          (rf'{term}[a-zA-Z]*', token, '#pop'),",
+			"LAMBDA_TASK_ROOT_KEY = 'LAMBDA_TASK_ROOT'",
+			"CONTEXT_MISSING_KEY = 'AWS_XRAY_CONTEXT_MISSING'",
+			`maintenance_window = "thu:23:30-fri:00:30"`,
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{"password: hunter2 | none", "hunter2"},
+			{"api_key: Dict[Xk9mQ2vLp7wR]", "Xk9mQ2vLp7wR"},
+			{`access_token = "lambda"`, "lambda"},
+			{"API_KEY = 'DHOY_YZQ'", "DHOY_YZQ"},
+			{"password = 'PASSWORD_2024'", "PASSWORD_2024"},
+			{"echo 'db.internal:5432:app:deploy:Xk9mQ2vLp7wR' >> ~/.pgpass", "Xk9mQ2vLp7wR"},
+		})
+	})
+}
