@@ -1,6 +1,7 @@
 package vibe
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -320,8 +321,31 @@ func digitCutParts(parts []string) []string {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || jsBinaryTypes[strings.Trim(v, "\"'`")] || secretNamedConstant(strings.Trim(v, "\"'`")) || mediaType(strings.Trim(v, "\"'`")) || pyAnnotation(v) || wordsConstant(strings.Trim(v, "\"'`"))
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || jsBinaryTypes[strings.Trim(v, "\"'`")] || secretNamedConstant(strings.Trim(v, "\"'`")) || mediaType(strings.Trim(v, "\"'`")) || pyAnnotation(v) || wordsConstant(strings.Trim(v, "\"'`")) || commandValue(strings.Trim(v, "\"'`"))
 }
+
+// commandValue reports a value that is a command line a script keeps to run later
+// (cat_passwd='getent passwd', PASS_CMD="pass show db/prod"): a command's name, then an
+// argument that is an option, a path, a variable or no English word. A passphrase that
+// opens with such a word (cat loves dog) goes on with words.
+func commandValue(v string) bool {
+	f := strings.Fields(v)
+	if len(f) < 2 || len(f) > 8 || !isLetter(f[0][0]) || !(slices.Contains(scriptCommands, f[0]) || commandNames[f[0]]) {
+		return false
+	}
+	for _, a := range f[1:] {
+		if a[0] == '-' || a[0] == '$' || strings.ContainsAny(a, "/.=|") || isLetters(a) && !dictWord(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// commandNames are commands a script keeps in a variable besides scriptCommands': the ones
+// that look up accounts and keys.
+var commandNames = map[string]bool{"getent": true, "pwd": true, "whoami": true, "hostname": true, "id": true, "uname": true,
+	"gpg": true, "gpg2": true, "openssl": true, "ssh-keygen": true, "ssh-add": true, "base64": true, "secret-tool": true,
+	"keyring": true, "lpass": true, "head": true, "tail": true, "tr": true, "cut": true, "xxd": true, "od": true}
 
 // wordsConstant reports an upper-case constant's or environment variable's name made of
 // English words (HTTP_USER_AGENT, LAMBDA_TASK_ROOT, AWS_XRAY_CONTEXT_MISSING): the key a

@@ -173,7 +173,35 @@ func harmlessRun(text string, start, end int) bool {
 	return inPublicKey(text, start) || inEncodedMedia(text, start) || idHeaderValue(text, start) || idLabelValue(text, start) ||
 		cspNonce(text, start) || elidedJWT(text[start:end]) || strings.HasPrefix(text[end:], "…") && elidedJWT(text[start:end]+"…") ||
 		publicPEMBase64(text[start:end]) || subjectPublicKeyBase64(text[start:end]) || jwkPublicMember(text, start, end) || fingerprintMember(text, start) || imageHostRun(text, start) ||
-		codeIdentifierAt(text, start) || mangledCxxName(text[start:end]) || videoQueryValue(text, start) || escapedWordTail(text, start, end) || operandRun(text, start, end)
+		codeIdentifierAt(text, start) || mangledCxxName(text[start:end]) || videoQueryValue(text, start) || escapedWordTail(text, start, end) || operandRun(text, start, end) || sortedRun(text[start:end])
+}
+
+// sortedRun reports a run whose characters come in the order of digits, then letters
+// without regard to case (0123456789abcdEFGhHiIKlLnoPqrRsTuUvVwxyzZ, a command's option
+// letters in a pattern's bracket): a set listed, not drawn at random, which sorts itself in
+// one of about 16! draws of sixteen characters.
+func sortedRun(tok string) bool {
+	if len(tok) < 16 {
+		return false
+	}
+	rank := func(c byte) int {
+		switch {
+		case isDigitByte(c):
+			return int(c - '0')
+		case isLetter(c):
+			return 10 + int(c|0x20-'a')
+		}
+		return -1
+	}
+	prev := -1
+	for i := 0; i < len(tok); i++ {
+		r := rank(tok[i])
+		if r < 0 || r < prev {
+			return false
+		}
+		prev = r
+	}
+	return true
 }
 
 // operandRun reports a run that is operands of code joined by + or - without blanks

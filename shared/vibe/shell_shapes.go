@@ -294,7 +294,7 @@ func shellValue(s string, vs, ve int) bool {
 		ls, _ := shellLine(s, vs)
 		return len(v) > 1 && (v[0] == '-' || v[0] == '=') && strings.Contains(s[max(ls, vs-64):vs], "${") && expandedFrame(strings.TrimRight(v[1:], "}"))
 	case '`':
-		return s[vs-2] == '=' && (commandText(s[vs:ve]) && !generatedWord(s[vs:ve]) || filterPipeline(s[vs:ve]))
+		return (s[vs-2] == '=' || sigilAssignment(s[:vs-1])) && (commandText(s[vs:ve]) && !generatedWord(s[vs:ve]) || filterPipeline(s[vs:ve]))
 	case '"':
 		// The shell assigns with no blank around = (KEY="…") or passes an argument; a
 		// blank before the quote after = or : is another language's (key = "…", key: "…").
@@ -305,6 +305,22 @@ func shellValue(s string, vs, ve int) bool {
 		return expandedFrame(s[vs:ve])
 	}
 	return false
+}
+
+// sigilAssignment reports a head that ends with a $variable and = (my $pwd = , $out = ):
+// Perl, PHP and Ruby, where a backquoted string is a command run, as in the shell (in
+// JavaScript it is a template literal, and its name takes no sigil).
+func sigilAssignment(head string) bool {
+	b := strings.TrimRight(head, " \t")
+	if !strings.HasSuffix(b, "=") || len(b) == len(head) {
+		return false
+	}
+	b = strings.TrimRight(b[:len(b)-1], " \t")
+	i := len(b)
+	for i > 0 && isWordByte(b[i-1]) {
+		i--
+	}
+	return i > 0 && i < len(b) && b[i-1] == '$'
 }
 
 // generatedWord reports a backquoted word no command is named: mixed cases with a digit

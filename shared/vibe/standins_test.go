@@ -160,3 +160,29 @@ func TestPythonLibraryShapes(t *testing.T) {
 		})
 	})
 }
+
+// Scripts as systems ship them: a command kept in a variable or run by backquotes, a
+// pattern's sorted option letters, a listing's padded addresses.
+func TestSystemScriptShapes(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			"    my $pwd = `pwd`;",
+			"    cat_passwd='getent passwd'",
+			`PASS_CMD="pass show db/prod"`,
+			"  (-[0123456789abcdEFGhHiIKlLnoPqrRsTuUvVwxyzZ]*[!0123456789]*)",
+			"#   GNU_EH_FRAME   0x00000000000777f4 0x00000000004777f4 0x00000000004777f4",
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{"const password = `Xk9mQ2vLp7wR`;", "Xk9mQ2vLp7wR"},
+			{"password='cat Xk9mQ2vLp7wR'", "Xk9mQ2vLp7wR"},
+			{"print 'password: \"' . 'hunter2xyz' . '\"';", "hunter2xyz"},
+			{`{"key":"q7ZkP2mWv9sT4rLx8BnC3dF6gH1jK5"}`, "q7ZkP2mWv9sT4rLx8BnC3dF6gH1jK5"},
+			{"cloudsmith 0x9f3c2a7b1e8d4f6a0c5b", "9f3c2a7b1e8d4f6a0c5b"},
+		})
+	})
+}

@@ -49,10 +49,16 @@ func findVendorValues(chunk string, off int, f *findings) {
 			continue
 		}
 		v := chunk[start:end]
-		if (credentialValue(v) || randomValue(v)) && !wordyValue(v) && !datedName(v) && !idHeaderValue(chunk, start) && !selfNamed(chunk, start, v) {
+		if (credentialValue(v) || randomValue(v)) && !wordyValue(v) && !datedName(v) && !idHeaderValue(chunk, start) && !selfNamed(chunk, start, v) && !paddedHex(v) {
 			f.addSpan(ruleVendorKey, off+start, off+end)
 		}
 	}
+}
+
+// paddedHex reports a hexadecimal number written with its leading zeros (0x00000000004777f4,
+// an address or an offset in a tool's listing): four zeros after 0x at least.
+func paddedHex(v string) bool {
+	return len(v) > 6 && (strings.HasPrefix(v, "0x") || strings.HasPrefix(v, "0X")) && strings.HasPrefix(v[2:], "0000") && isHex(v[2:])
 }
 
 // selfNamed reports a value that is the name it is given to (#define NL80211_ATTR_FRAME
