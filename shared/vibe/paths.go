@@ -154,6 +154,9 @@ func pathCandidate(text string, i int) (int, bool) {
 		if c == '\\' && escapeAt(text, i) {
 			return 0, false // \n, \t, \" of JSON- or C-escaped text: no separator
 		}
+		if c == '/' && i > 0 && text[i-1] == '<' {
+			return 0, false // </root>, </home>: a closing tag, not root's home
+		}
 		if c == '/' && i > 0 && isWordByte(text[i-1]) {
 			if t, ok := tildeUser(text, i); ok {
 				return t, true

@@ -186,3 +186,14 @@ func TestSystemScriptShapes(t *testing.T) {
 		})
 	})
 }
+
+// A closing tag is no path: </root> is not root's home directory.
+func TestClosingTagIsNoHome(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	out := san.NewSession(SessionHints{}).SanitizeText("<writable_roots>\n    <root>/Users/hoper/code</root>\n</writable_roots>")
+	require.Equal(t, "<writable_roots>\n    <root>~/code</root>\n</writable_roots>", out)
+	out = san.NewSession(SessionHints{}).SanitizeText("cat /root/.bashrc and <home>/home/alice/x</home>")
+	require.Equal(t, "cat ~/.bashrc and <home>~/x</home>", out)
+}
