@@ -46,6 +46,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if nameStart > 0 && chunk[nameStart-1] == ':' && strings.Contains(chunk[max(0, nameStart-120):nameStart], "arn:") {
 				continue // arn:aws:secretsmanager:…:secret:db-AbCd: a secret's name in an ARN
 			}
+			if nameStart >= 4 && chunk[nameStart-4:nameStart] == "did:" {
+				continue // did:key:z6Mk…: a decentralized identifier, the public key it names
+			}
 			name := strings.Trim(chunk[nameStart:nameEnd], ".-")
 			if minifiedBoolean(chunk, nameEnd) {
 				continue // {radio:!0,password:!0}: a minifier's true or false, the flag's whole value

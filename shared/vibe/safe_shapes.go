@@ -173,7 +173,27 @@ func harmlessRun(text string, start, end int) bool {
 	return inPublicKey(text, start) || inEncodedMedia(text, start) || idHeaderValue(text, start) || idLabelValue(text, start) ||
 		cspNonce(text, start) || elidedJWT(text[start:end]) || strings.HasPrefix(text[end:], "…") && elidedJWT(text[start:end]+"…") ||
 		publicPEMBase64(text[start:end]) || subjectPublicKeyBase64(text[start:end]) || jwkPublicMember(text, start, end) || fingerprintMember(text, start) || imageHostRun(text, start) ||
-		codeIdentifierAt(text, start) || mangledCxxName(text[start:end]) || videoQueryValue(text, start) || escapedWordTail(text, start, end) || operandRun(text, start, end) || sortedRun(text[start:end])
+		codeIdentifierAt(text, start) || mangledCxxName(text[start:end]) || videoQueryValue(text, start) || escapedWordTail(text, start, end) || operandRun(text, start, end) || sortedRun(text[start:end]) ||
+		windowsPackageName.MatchString(text[start:end]) || didMethodBefore(text, start)
+}
+
+// windowsPackageName is a Windows app package's full name, as its folder under
+// C:\Program Files\WindowsApps is named: name, version, architecture, resource id and the
+// publisher's 13-character id (OpenAI.Codex_26.305.1234.0_x64__2p2nqsd0c76g0).
+var windowsPackageName = regexp.MustCompile(`^[A-Za-z0-9][\w.-]*_\d+(?:\.\d+){1,3}_(?:x64|x86|arm64|arm|neutral)_[\w.~-]*_[a-z0-9]{13}$`)
+
+// didMethodBefore reports a run right after a decentralized identifier's method
+// (did:key:z6Mk…, did:web:, did:plc:): the identifier of a public key or a document.
+func didMethodBefore(text string, start int) bool {
+	i := start - 1
+	if i < 5 || text[i] != ':' {
+		return false
+	}
+	j := i
+	for j > 0 && isLowerByte(text[j-1]) || j > 0 && isDigitByte(text[j-1]) {
+		j--
+	}
+	return j < i && j >= 4 && text[j-4:j] == "did:"
 }
 
 // sortedRun reports a run whose characters come in the order of digits, then letters
@@ -552,6 +572,9 @@ func testStatus(s string, nameStart int, name string) bool {
 		return false
 	}
 	head := s[max(0, nameStart-4):nameStart]
+	if (strings.HasSuffix(head, "**") || strings.HasSuffix(head, "[")) && nameStart+6 <= len(s) && (s[nameStart+4:nameStart+6] == "**" || s[nameStart+4] == ']') {
+		return true // - **PASS**: all checklists complete, [PASS] build: a checklist's or a log's verdict
+	}
 	return strings.HasSuffix(head, "--- ") || strings.HasSuffix(head, "=== ") ||
 		strings.HasPrefix(strings.TrimLeft(s[min(nameStart+4, len(s)):], ": "), "Test")
 }

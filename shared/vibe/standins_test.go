@@ -197,3 +197,26 @@ func TestClosingTagIsNoHome(t *testing.T) {
 	out = san.NewSession(SessionHints{}).SanitizeText("cat /root/.bashrc and <home>/home/alice/x</home>")
 	require.Equal(t, "cat ~/.bashrc and <home>~/x</home>", out)
 }
+
+// What Codex sessions showed: a checklist's verdict, a decentralized identifier, a Windows
+// app package's folder.
+func TestCodexSessionShapes(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			"- **PASS**: All checklists have 0 incomplete items",
+			"[PASS] build and tests",
+			`{"did": "did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK"}`,
+			`Program Files\WindowsApps\OpenAI.Codex_26.305.1234.0_x64__2p2nqsd0c76g0\app\resources\rg.exe`,
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{"PASS: Xk9mQ2vLp7wR", "Xk9mQ2vLp7wR"},
+			{`{"key": "z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK"}`, "z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK"},
+			{`{"token": "OpenAI.Codex_x64__Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0"}`, "Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0"},
+		})
+	})
+}
