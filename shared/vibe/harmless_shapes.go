@@ -321,7 +321,56 @@ func digitCutParts(parts []string) []string {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || jsBinaryTypes[strings.Trim(v, "\"'`")] || secretNamedConstant(strings.Trim(v, "\"'`")) || mediaType(strings.Trim(v, "\"'`")) || pyAnnotation(v) || wordsConstant(strings.Trim(v, "\"'`")) || commandValue(strings.Trim(v, "\"'`"))
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || jsBinaryTypes[strings.Trim(v, "\"'`")] || secretNamedConstant(strings.Trim(v, "\"'`")) || mediaType(strings.Trim(v, "\"'`")) || pyAnnotation(v) || wordsConstant(strings.Trim(v, "\"'`")) || commandValue(strings.Trim(v, "\"'`")) || importPath(strings.Trim(v, "\"'`")) || dottedName(strings.Trim(v, "\"'`"))
+}
+
+// importPath reports a Go module's or package's import path (google.golang.org/grpc/
+// internal/credentials, modernc.org/token): a host with a dot, then lower-case path
+// segments, as an import block names what an alias stands for (icredentials "…").
+func importPath(v string) bool {
+	segs := strings.Split(v, "/")
+	if len(segs) < 2 || strings.IndexByte(segs[0], '.') <= 0 {
+		return false
+	}
+	for _, sg := range segs {
+		if sg == "" {
+			return false
+		}
+		for i := 0; i < len(sg); i++ {
+			if c := sg[i]; !isLowerByte(c) && !isDigitByte(c) && strings.IndexByte("._-", c) < 0 {
+				return false
+			}
+		}
+	}
+	tld := segs[0][strings.LastIndexByte(segs[0], '.')+1:]
+	return len(tld) >= 2 && isLetters(tld)
+}
+
+// dottedName reports a name of three or more lower-case parts joined by dots (aws.s3.bucket,
+// k8s.pod.name, host.cpu.cache.l2.size, tls.client.ja3): an attribute's or a setting's key,
+// as OpenTelemetry's semantic conventions write them, one part at least an English word.
+func dottedName(v string) bool {
+	parts := strings.Split(v, ".")
+	if len(parts) < 3 || len(v) > 80 {
+		return false
+	}
+	word := false
+	for _, p := range parts {
+		if p == "" || !isLowerByte(p[0]) {
+			return false
+		}
+		for i := 0; i < len(p); i++ {
+			if c := p[i]; !isLowerByte(c) && !isDigitByte(c) && c != '_' {
+				return false
+			}
+		}
+		switch p {
+		case "secret", "password", "passwd", "token", "key", "credential", "credentials":
+			return false // my.secret.value: a value that names what it is, as a stand-in or a secret
+		}
+		word = word || len(p) >= 3 && dictWord(strings.Trim(p, "_0123456789"))
+	}
+	return word
 }
 
 // commandValue reports a value that is a command line a script keeps to run later

@@ -200,7 +200,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				continue
 			}
 			usersEntry := !quoted && passwordName(name) && (usersListEntry(chunk, nameStart) || accountLabelBefore(chunk, nameStart, nameEnd)) && !lowerWordsValue(chunk[vs:ve]) && !strings.HasPrefix(chunk[vs:ve], "$")
-			literal := quoted || query || def || configLiteral(chunk, nameStart, nameEnd, vs, ve) && !callLike.MatchString(chunk[vs:ve]) || usersEntry
+			literal := quoted || query || def || configLiteral(chunk, nameStart, nameEnd, vs, ve) && !callLike.MatchString(chunk[vs:ve]) && !compositeLiteral.MatchString(chunk[vs:ve]) || usersEntry
 			if kubectlResult(chunk, ve) {
 				continue // secret "app-tls" created: a resource's name
 			}
@@ -860,6 +860,12 @@ func fallbackLiteral(s string, i int) (int, int, bool) {
 	}
 	return 0, 0, false
 }
+
+// compositeLiteral opens a composite literal of Go (&types.Credentials{, []bootstrap.ChannelCreds{{,
+// endpoints.CredentialScope{, TransportCreds{): a value built by code, not a config's
+// literal. A type is qualified, taken the address of, a slice's, or words in Pascal case; a
+// password with a brace (admin{123}) is none of these.
+var compositeLiteral = regexp.MustCompile(`^(?:&[A-Za-z_][\w.]*|\[\]\*?[A-Za-z_][\w.]*|[a-z_]\w*\.[A-Z]\w*|[A-Z][a-z]\w*[A-Z]\w*)\{`)
 
 var fallbackRe = regexp.MustCompile(`(?:\bor|\band|\|\||\?\?|\s//|,)\s*(["'])([^"'\n]{4,400})(["'])`)
 

@@ -741,8 +741,8 @@ func idHeaderName(n string) bool {
 // stateWord reports a value that states a setting's state rather than holding a secret
 // (X-Auth-Token: enabled, password: disabled, token: missing).
 func stateWord(v string) bool {
-	return oneOfFold(v, "enabled", "disabled", "unset", "missing", "present", "absent", "configured", "provided", "supplied",
-		"expired", "revoked")
+	return oneOfFold(strings.TrimSuffix(v, "."), "enabled", "disabled", "unset", "missing", "present", "absent", "configured", "provided", "supplied",
+		"expired", "revoked", "required", "optional")
 }
 
 // pastAuthority returns where a secret may start in the token run text[start:end]: after the

@@ -996,6 +996,10 @@ var trivialWord = regexp.MustCompile(`(?i)^(?:test|testing|demo|dummy|fake|sampl
 // selfDescribing reports a value made of lower-case words that say what it stands in for:
 // a stand-in word and a secret's name (test-api-key, my-secret, dummy_token, fake-password).
 func selfDescribing(v string) bool {
+	if f := strings.Fields(v); len(f) >= 2 && len(f) <= 4 && len(v) <= 40 {
+		// "My API Key", "your secret token": the same words with blanks, in any case
+		v = strings.ToLower(strings.Join(f, "-"))
+	}
 	if len(v) > 40 || !strings.ContainsAny(v, "-_") {
 		return false
 	}

@@ -220,3 +220,32 @@ func TestCodexSessionShapes(t *testing.T) {
 		})
 	})
 }
+
+// Go written by SDKs and generators: a stand-in key in words, attribute keys, generated
+// documentation's Required., import aliases, composite literals under a credential's name.
+func TestGoSDKShapes(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			`		option.WithAPIKey("My API Key"),`,
+			`	AWSS3BucketKey = attribute.Key("aws.s3.bucket")`,
+			"	// Password: Required.",
+			"	// ClientId: Optional.",
+			`	icredentials "google.golang.org/grpc/internal/credentials"`,
+			`		ChannelCreds: []bootstrap.ChannelCreds{{Type: "google_default"}},`,
+			"		Credentials: &types.Credentials{",
+			"	creds := &s2avTransportCreds{",
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{`secret = "my.secret.value"`, "my.secret.value"},
+			{"TOKEN=keyword.control", "keyword.control"},
+			{`password = "admin{123}"`, "admin{123}"},
+			{`option.WithAPIKey("AIzaSyXk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0")`, "AIzaSyXk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0"},
+			{`api_key = "My Xk9mQ2vLp7wR Key"`, "Xk9mQ2vLp7wR"},
+		})
+	})
+}
