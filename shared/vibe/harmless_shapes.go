@@ -368,10 +368,18 @@ func dottedName(v string) bool {
 		case "secret", "password", "passwd", "token", "key", "credential", "credentials":
 			return false // my.secret.value: a value that names what it is, as a stand-in or a secret
 		}
-		word = word || len(p) >= 3 && dictWord(strings.Trim(p, "_0123456789"))
+		for _, w := range strings.Split(p, "_") {
+			word = word || len(w) >= 3 && dictWord(w) || attributeAbbreviations[w]
+		}
 	}
 	return word
 }
+
+// attributeAbbreviations are the short words attribute keys are made of (k8s.cronjob.uid,
+// aws.s3.bucket, host.cpu.cache.l2.size).
+var attributeAbbreviations = map[string]bool{"uid": true, "id": true, "ip": true, "os": true, "cpu": true, "gpu": true,
+	"io": true, "url": true, "dns": true, "tls": true, "http": true, "db": true, "k8s": true, "aws": true, "gcp": true,
+	"az": true, "s3": true, "ec2": true, "rpc": true, "jvm": true, "pid": true}
 
 // commandValue reports a value that is a command line a script keeps to run later
 // (cat_passwd='getent passwd', PASS_CMD="pass show db/prod"): a command's name, then an

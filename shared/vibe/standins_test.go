@@ -231,6 +231,8 @@ func TestGoSDKShapes(t *testing.T) {
 		requireKept(t, san,
 			`		option.WithAPIKey("My API Key"),`,
 			`	AWSS3BucketKey = attribute.Key("aws.s3.bucket")`,
+			`	K8SCronJobUIDKey = attribute.Key("k8s.cronjob.uid")`,
+			`	AWSS3CopySourceKey = attribute.Key("aws.s3.copy_source")`,
 			"	// Password: Required.",
 			"	// ClientId: Optional.",
 			`	icredentials "google.golang.org/grpc/internal/credentials"`,
