@@ -31,6 +31,11 @@ func isProviderID(tok string) bool {
 	return i > 0 && providerPrefixes[tok[:i]] && providerID.MatchString(tok)
 }
 
+// awsResourceID matches the ids EC2 and VPC give resources (ami-07b06b442921831e5,
+// i-0abc…, vol-, snap-, sg-, subnet-, vpc-, eni-…): a prefix and 8 or 17 hex digits, which
+// name a resource and unlock nothing.
+var awsResourceID = regexp.MustCompile(`^(?:ami|i|vol|snap|sg|subnet|vpc|eni|igw|eigw|rtb|acl|nat|eipalloc|eipassoc|lt|tgw|tgw-attach|pcx|vpce|fs|fsmp|r|sir|dopt|vgw|cgw|vpn|elb|ecs|lb)-(?:[0-9a-f]{8}|[0-9a-f]{17})$`)
+
 // modelName matches model identifiers: claude-3-5-sonnet-20241022, gpt-4o-2024-08-06,
 // HuggingFaceTB/SmolLM3-3B, meta-llama/Llama-3.1-8B-Instruct.
 var modelName = regexp.MustCompile(`^(?:[A-Za-z0-9][\w.-]{0,40}/)?(?i:[a-z][\w.]*)(?:[-_.:][A-Za-z0-9.]{1,24}){1,10}$`)
@@ -38,7 +43,7 @@ var modelName = regexp.MustCompile(`^(?:[A-Za-z0-9][\w.-]{0,40}/)?(?i:[a-z][\w.]
 // knownSafeShape reports tokens whose shape says they are ids or names, which entropy alone
 // never redacts.
 func knownSafeShape(tok string) bool {
-	if isProviderID(tok) || sshPublicKeyBlob(tok) || ageRecipient.MatchString(tok) || ulidShape(tok) || graphQLGlobalID(tok) || mangledName(tok) || generatedNoSecret(tok) {
+	if isProviderID(tok) || awsResourceID.MatchString(tok) || sshPublicKeyBlob(tok) || ageRecipient.MatchString(tok) || ulidShape(tok) || graphQLGlobalID(tok) || mangledName(tok) || generatedNoSecret(tok) {
 		return true
 	}
 	if strings.ContainsAny(tok, "-_./:") && isModelName(tok) && wordyParts(tok) {

@@ -239,6 +239,8 @@ func TestGoSDKShapes(t *testing.T) {
 			`		ChannelCreds: []bootstrap.ChannelCreds{{Type: "google_default"}},`,
 			"		Credentials: &types.Credentials{",
 			"	creds := &s2avTransportCreds{",
+			"	// Examples: 'ami-07b06b442921831e5'",
+			"aws ec2 describe-instances --instance-ids i-0abcdef1234567890",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -248,6 +250,7 @@ func TestGoSDKShapes(t *testing.T) {
 			{`password = "admin{123}"`, "admin{123}"},
 			{`option.WithAPIKey("AIzaSyXk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0")`, "AIzaSyXk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0"},
 			{`api_key = "My Xk9mQ2vLp7wR Key"`, "Xk9mQ2vLp7wR"},
+			{"secret: ami-Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0", "Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0"},
 		})
 	})
 }
