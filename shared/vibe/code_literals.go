@@ -413,7 +413,7 @@ func codeValue(s string, vs, ve int) bool {
 	if v == "" {
 		return false
 	}
-	if codeArgumentReference(v) || jsExpression(v) || pyExpression(v) || codeShapedValue(s, vs, ve) || macroValue(s, vs) || perlValue(s, vs, ve) || minifiedCode(v) || wordOperatorExpression(v) || callLike.MatchString(v) || operatorPrefixedCode(v) || compositeLiteral.MatchString(v) {
+	if codeArgumentReference(v) || jsExpression(v) || pyExpression(v) || codeShapedValue(s, vs, ve) || macroValue(s, vs) || perlValue(s, vs, ve) || minifiedCode(v) || wordOperatorExpression(v) || strings.IndexByte(v, '(') > 0 && callLike.MatchString(v) || operatorPrefixedCode(v) || strings.IndexByte(v, '{') > 0 && compositeLiteral.MatchString(v) {
 		return true
 	}
 	if strings.HasPrefix(v, "this.#") && len(v) > 6 && (isLetter(v[6]) || v[6] == '_') {

@@ -36,6 +36,17 @@ func isProviderID(tok string) bool {
 // name a resource and unlock nothing.
 var awsResourceID = regexp.MustCompile(`^(?:ami|i|vol|snap|sg|subnet|vpc|eni|igw|eigw|rtb|acl|nat|eipalloc|eipassoc|lt|tgw|tgw-attach|pcx|vpce|fs|fsmp|r|sir|dopt|vgw|cgw|vpn|elb|ecs|lb)-(?:[0-9a-f]{8}|[0-9a-f]{17})$`)
 
+// awsResourceLike is awsResourceID's cheap gate: a short lower-case prefix and a dash, 8 or
+// 17 characters after it.
+func awsResourceLike(tok string) bool {
+	i := strings.IndexByte(tok, '-')
+	if i <= 0 || i > 10 || !isLowerByte(tok[0]) {
+		return false
+	}
+	n := len(tok) - strings.LastIndexByte(tok, '-') - 1
+	return n == 8 || n == 17
+}
+
 // modelName matches model identifiers: claude-3-5-sonnet-20241022, gpt-4o-2024-08-06,
 // HuggingFaceTB/SmolLM3-3B, meta-llama/Llama-3.1-8B-Instruct.
 var modelName = regexp.MustCompile(`^(?:[A-Za-z0-9][\w.-]{0,40}/)?(?i:[a-z][\w.]*)(?:[-_.:][A-Za-z0-9.]{1,24}){1,10}$`)
@@ -43,7 +54,7 @@ var modelName = regexp.MustCompile(`^(?:[A-Za-z0-9][\w.-]{0,40}/)?(?i:[a-z][\w.]
 // knownSafeShape reports tokens whose shape says they are ids or names, which entropy alone
 // never redacts.
 func knownSafeShape(tok string) bool {
-	if isProviderID(tok) || awsResourceID.MatchString(tok) || sshPublicKeyBlob(tok) || ageRecipient.MatchString(tok) || ulidShape(tok) || graphQLGlobalID(tok) || mangledName(tok) || generatedNoSecret(tok) {
+	if isProviderID(tok) || awsResourceLike(tok) && awsResourceID.MatchString(tok) || sshPublicKeyBlob(tok) || ageRecipient.MatchString(tok) || ulidShape(tok) || graphQLGlobalID(tok) || mangledName(tok) || generatedNoSecret(tok) {
 		return true
 	}
 	if strings.ContainsAny(tok, "-_./:") && isModelName(tok) && wordyParts(tok) {

@@ -174,13 +174,20 @@ func harmlessRun(text string, start, end int) bool {
 		cspNonce(text, start) || elidedJWT(text[start:end]) || strings.HasPrefix(text[end:], "…") && elidedJWT(text[start:end]+"…") ||
 		publicPEMBase64(text[start:end]) || subjectPublicKeyBase64(text[start:end]) || jwkPublicMember(text, start, end) || fingerprintMember(text, start) || imageHostRun(text, start) ||
 		codeIdentifierAt(text, start) || mangledCxxName(text[start:end]) || videoQueryValue(text, start) || escapedWordTail(text, start, end) || operandRun(text, start, end) || sortedRun(text[start:end]) ||
-		windowsPackageName.MatchString(text[start:end]) || didMethodBefore(text, start)
+		windowsPackageLike(text[start:end]) && windowsPackageName.MatchString(text[start:end]) || didMethodBefore(text, start)
 }
 
 // windowsPackageName is a Windows app package's full name, as its folder under
 // C:\Program Files\WindowsApps is named: name, version, architecture, resource id and the
 // publisher's 13-character id (OpenAI.Codex_26.305.1234.0_x64__2p2nqsd0c76g0).
 var windowsPackageName = regexp.MustCompile(`^[A-Za-z0-9][\w.-]*_\d+(?:\.\d+){1,3}_(?:x64|x86|arm64|arm|neutral)_[\w.~-]*_[a-z0-9]{13}$`)
+
+// windowsPackageLike is windowsPackageName's cheap gate: an architecture between
+// underscores.
+func windowsPackageLike(tok string) bool {
+	return strings.Contains(tok, "_x64_") || strings.Contains(tok, "_x86_") || strings.Contains(tok, "_arm64_") ||
+		strings.Contains(tok, "_neutral_") || strings.Contains(tok, "_arm_")
+}
 
 // didMethodBefore reports a run right after a decentralized identifier's method
 // (did:key:z6Mk…, did:web:, did:plc:): the identifier of a public key or a document.

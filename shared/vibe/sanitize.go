@@ -963,12 +963,24 @@ func trivialValue(v string) bool {
 	}
 	// trivialWord's matches end with a digit.
 	return v == "00000000-0000-0000-0000-000000000000" || v != "" && isDigitByte(v[len(v)-1]) && trivialWord.MatchString(v) ||
-		metasyntacticWords.MatchString(v) || shortAlphabetRun(v) || negatedWords.MatchString(v)
+		metasyntacticLike(v) && metasyntacticWords.MatchString(v) || shortAlphabetRun(v) || strings.HasPrefix(v, "not") && negatedWords.MatchString(v)
 }
 
 // metasyntacticWords are foo, bar, baz and their kin, alone or joined (foobar, foo.bar.baz):
 // what tests and documentation write for any value.
 var metasyntacticWords = regexp.MustCompile(`(?i)^(?:foo|bar|baz|qux|quux)(?:[._-]?(?:foo|bar|baz|qux|quux))*$`)
+
+// metasyntacticLike is metasyntacticWords' cheap gate: the value opens with one of them.
+func metasyntacticLike(v string) bool {
+	if len(v) < 3 {
+		return false
+	}
+	switch strings.ToLower(v[:3]) {
+	case "foo", "bar", "baz", "qux", "quu":
+		return true
+	}
+	return false
+}
 
 // negatedWords are lower-case words that say the value is none (not-a-uuid,
 // not_anthropic_related, not-set): a test's value written not to match.
