@@ -1,6 +1,7 @@
 package vibe
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -321,7 +322,32 @@ func digitCutParts(parts []string) []string {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || jsBinaryTypes[strings.Trim(v, "\"'`")] || secretNamedConstant(strings.Trim(v, "\"'`")) || mediaType(strings.Trim(v, "\"'`")) || pyAnnotation(v) || wordsConstant(strings.Trim(v, "\"'`")) || commandValue(strings.Trim(v, "\"'`")) || importPath(strings.Trim(v, "\"'`")) || dottedName(strings.Trim(v, "\"'`"))
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || jsBinaryTypes[strings.Trim(v, "\"'`")] || secretNamedConstant(strings.Trim(v, "\"'`")) || mediaType(strings.Trim(v, "\"'`")) || pyAnnotation(v) || wordsConstant(strings.Trim(v, "\"'`")) || commandValue(strings.Trim(v, "\"'`")) || importPath(strings.Trim(v, "\"'`")) || dottedName(strings.Trim(v, "\"'`")) ||
+		optionName(strings.Trim(v, "\"'`,")) || migrationName.MatchString(strings.Trim(v, "\"'`")) || classPath(strings.Trim(v, "\"'`"))
+}
+
+// migrationName is a Django migration's name (0002_alter_permission_name_max_length), which a
+// migration's dependencies list beside its app ('auth', '0002_…').
+var migrationName = regexp.MustCompile(`^\d{4}_[a-z][a-z0-9_]*$`)
+
+// classPath reports a dotted path of lower-case modules ending in a class's name in Pascal
+// case (django.contrib.auth.hashers.PBKDF2PasswordHasher): a setting that names code.
+func classPath(v string) bool {
+	i := strings.LastIndexByte(v, '.')
+	if i <= 0 || i+2 > len(v) || !isUpperByte(v[i+1]) || !allLettersDigits(v[i+1:]) || meanRunLength(v[i+1:]) < 3 {
+		return false
+	}
+	for _, p := range strings.Split(v[:i], ".") {
+		if p == "" || !isLowerByte(p[0]) {
+			return false
+		}
+		for k := 0; k < len(p); k++ {
+			if c := p[k]; !isLowerByte(c) && !isDigitByte(c) && c != '_' {
+				return false
+			}
+		}
+	}
+	return strings.Count(v, ".") >= 2
 }
 
 // importPath reports a Go module's or package's import path (google.golang.org/grpc/

@@ -651,7 +651,7 @@ func noSecretFlag(match string) bool {
 		if w := strings.TrimSpace(flag[i:]); flagProse[w] || functionWords[w] || flagUsageType(w) {
 			return false // "Using --password via the CLI is insecure": a flag named in prose
 		}
-		if secretNameValue(strings.Trim(match[i:], "= \t\"'")) || buildSecretSpec(match[i:]) {
+		if v := strings.Trim(match[i:], "= \t\"',"); secretNameValue(v) || buildSecretSpec(match[i:]) || optionName(v) {
 			return false // gcloud secrets versions access latest --secret=db-password, --secret id=npmrc,src=…
 		}
 		flag = flag[:i]
@@ -1261,6 +1261,20 @@ func namedPassword(m string) bool {
 	at := strings.LastIndexByte(m, '@')
 	_, pass, ok := strings.Cut(m[:max(at, 0)], ":")
 	return at > 0 && ok && secretNamedConstant(pass)
+}
+
+// optionName reports another long option where a flag's value would be (add_argument('--token',
+// '--api-key'): an alias listed after the flag, lower-case words joined by dashes.
+func optionName(v string) bool {
+	if !strings.HasPrefix(v, "--") || len(v) < 4 {
+		return false
+	}
+	for i := 2; i < len(v); i++ {
+		if c := v[i]; !isLowerByte(c) && !isDigitByte(c) && c != '-' {
+			return false
+		}
+	}
+	return true
 }
 
 // localDefaultCredentials reports ://user:password@host where the password is the account's

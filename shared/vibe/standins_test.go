@@ -254,3 +254,25 @@ func TestGoSDKShapes(t *testing.T) {
 		})
 	})
 }
+
+// Python frameworks' names: an option's alias, a migration, a class's dotted path.
+func TestFrameworkNames(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			"        common.add_argument('--token', '--api-key', dest='api_key')",
+			"    group.add_argument('--private-key', '--key-file', dest='private_key_file')",
+			"        ('auth', '0002_alter_permission_name_max_length'),",
+			"PASSWORD_HASHERS = ['django.contrib.auth.hashers.PBKDF2PasswordHasher']",
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{`e = create_engine("postgresql://scott:tiger@localhost/test")`, "tiger"},
+			{"common.add_argument('--token', 'Xk9mQ2vLp7wR')", "Xk9mQ2vLp7wR"},
+			{"password = 'my.pass.Xk9mQ2vLp7wR'", "Xk9mQ2vLp7wR"},
+		})
+	})
+}
