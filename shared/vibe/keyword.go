@@ -146,6 +146,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				if ok && argumentLiteralWord(chunk, nameStart, nameEnd, chunk[vs:ve]) {
 					continue // within(pass, "slices"), exec.Command("git", "credential", "fill")
 				}
+				if ok && snakeSecretName(chunk[vs:ve]) {
+					continue // config.set('Credentials', 'aws_access_key_id', …): the option a value is kept under
+				}
 			}
 			if !ok {
 				// NAME value with only blanks between (a log line, a table, a Dockerfile ENV),
@@ -223,7 +226,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				// getenv("X", "x"), const password = process.env.DB_PASSWORD || 'x': the
 				// default, unless a lower-case word under a name that is no password's
 				// (getToken(req) || 'anonymous', process.env.TOKEN || 'default').
-				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) {
+				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && !(snakeSecretName(chunk[fs:fe]) && !envNameBefore(chunk, vs, fs)) && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) {
 					f.addSpan(ruleKeyword, off+fs, off+fe)
 				}
 			}
@@ -859,6 +862,30 @@ func fallbackLiteral(s string, i int) (int, int, bool) {
 		return i + m[4], i + m[5], true
 	}
 	return 0, 0, false
+}
+
+// snakeSecretName reports a name in snake case of two words or more, one a secret's
+// (aws_access_key_id, hcloud_api_token, db_passwd): a configuration option's or a
+// variable's name passed as an argument, where a value would have no underscore between
+// words (a generated one) or stand alone.
+func snakeSecretName(v string) bool {
+	return strings.IndexByte(v, '_') > 0 && strings.IndexByte(v, '-') < 0 && secretNameValue(v)
+}
+
+// envNameBefore reports an environment variable's name in upper case among a call's
+// arguments before its fallback literal at s[fs:] (os.getenv("DB_PASSWORD", "db_password"):
+// the literal is the variable's default, a value), read from the value's start vs.
+func envNameBefore(s string, vs, fs int) bool {
+	head := s[vs:fs]
+	for _, q := range []string{"\"", "'"} {
+		parts := strings.Split(head, q)
+		for k := 1; k < len(parts); k += 2 {
+			if p := parts[k]; p != "" && p == strings.ToUpper(p) && upperSnakeName(p) || p != "" && p == strings.ToUpper(p) && allLettersDigits(p) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // compositeLiteral opens a composite literal of Go (&types.Credentials{, []bootstrap.ChannelCreds{{,

@@ -276,3 +276,25 @@ func TestFrameworkNames(t *testing.T) {
 		})
 	})
 }
+
+// An option's or a variable's name passed as an argument is not its value.
+func TestSecretNamesAsArguments(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			"    conn = S3Connection(aws_access_key_id, aws_secret_access_key,\n                        secret_access_key=aws_secret_access_key)",
+			"    def add_credentials(cls, cfg, aws_access_key_id, aws_secret_access_key):",
+			"        self.config.set('Credentials', 'aws_access_key_id', self.ec2.aws_access_key_id)",
+			"    HCLOUD_TOKEN=parser.get('default', 'hcloud_api_token')",
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{`db_password = os.getenv("DB_PASSWORD", "db_password_x9")`, "db_password_x9"},
+			{`password="db_password"`, "db_password"},
+			{"        self.config.set('Credentials', 'Xk9mQ2vLp7wRz4Tn8Bq3')", "Xk9mQ2vLp7wRz4Tn8Bq3"},
+		})
+	})
+}
