@@ -50,6 +50,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				continue // did:key:z6Mk…: a decentralized identifier, the public key it names
 			}
 			name := strings.Trim(chunk[nameStart:nameEnd], ".-")
+			if attributeSetter(name) {
+				continue // NetworkConnectionSubtypeKey.String("cdma2000_1xrtt"): a telemetry attribute's value
+			}
 			if minifiedBoolean(chunk, nameEnd) {
 				continue // {radio:!0,password:!0}: a minifier's true or false, the flag's whole value
 			}
@@ -884,6 +887,21 @@ func envNameBefore(s string, vs, fs int) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// attributeSetter reports OpenTelemetry's generated setter of an attribute key
+// (NetworkConnectionSubtypeKey.String, HTTPStatusCodeKey.Int): what it sets is a telemetry
+// attribute's value, an enumeration's member as the generator writes it.
+func attributeSetter(name string) bool {
+	key, method, ok := strings.Cut(name, ".")
+	if !ok || !strings.HasSuffix(key, "Key") || len(key) < 6 || !isUpperByte(key[0]) {
+		return false
+	}
+	switch method {
+	case "String", "Int", "Int64", "Bool", "Float64", "StringSlice", "IntSlice", "Int64Slice", "BoolSlice", "Float64Slice":
+		return true
 	}
 	return false
 }

@@ -241,6 +241,7 @@ func TestGoSDKShapes(t *testing.T) {
 			"	creds := &s2avTransportCreds{",
 			"	// Examples: 'ami-07b06b442921831e5'",
 			"aws ec2 describe-instances --instance-ids i-0abcdef1234567890",
+			`	NetworkConnectionSubtypeCdma20001xrtt = NetworkConnectionSubtypeKey.String("cdma2000_1xrtt")`,
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -251,6 +252,7 @@ func TestGoSDKShapes(t *testing.T) {
 			{`option.WithAPIKey("AIzaSyXk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0")`, "AIzaSyXk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0"},
 			{`api_key = "My Xk9mQ2vLp7wR Key"`, "Xk9mQ2vLp7wR"},
 			{"secret: ami-Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0", "Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0"},
+			{`APIKey.String("Xk9mQ2vLp7wRz4Tn8Bq3")`, "Xk9mQ2vLp7wRz4Tn8Bq3"},
 		})
 	})
 }
