@@ -54,6 +54,9 @@ func argumentLiteralWord(s string, nameStart, nameEnd int, v string) bool {
 		return !passwordName(name) && literalBefore(s, j-1)
 	case '\n':
 		return literalListGoesOn(s, nameEnd) // "splitpasswd", "splitport", "splitquery" opening a line
+	case ':':
+		// Examples: "pass", "fail": quoted words a label lists, the name one of them
+		return isLowerWord(v) && dictWord(v)
 	}
 	return false
 }

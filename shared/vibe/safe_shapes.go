@@ -674,7 +674,7 @@ func plainURL(v string) bool {
 		return false
 	}
 	rest := v[i+3:]
-	if h := strings.IndexByte(rest, '#'); h >= 0 && wordParts(rest[h+1:], 2) {
+	if h := strings.IndexByte(rest, '#'); h >= 0 && (wordParts(rest[h+1:], 2) || isLowerWord(rest[h+1:]) && dictWord(rest[h+1:])) {
 		rest = rest[:h] // #setting-up-credentials: a heading's anchor, words, never a token
 	}
 	if strings.ContainsAny(rest, "@?#&= \t") {

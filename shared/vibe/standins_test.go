@@ -300,3 +300,23 @@ func TestSecretNamesAsArguments(t *testing.T) {
 		})
 	})
 }
+
+// Documentation's link definitions and lists of quoted example words.
+func TestDocumentationLinksAndExamples(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			"	// [secret]: https://kubernetes.io/docs/concepts/storage/volumes/#secret",
+			`	// Examples: "pass", "fail"`,
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{"callback: https://app.example.com/cb#access_token=Xk9mQ2vLp7wRz4Tn8Bq3&state=x", "Xk9mQ2vLp7wRz4Tn8Bq3"},
+			{`	// Examples: "pass", "Xk9mQ2vLp7wR"`, "Xk9mQ2vLp7wR"},
+			{`	login: "pass", "hunter2x"`, "hunter2x"},
+		})
+	})
+}
