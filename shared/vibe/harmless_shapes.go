@@ -322,8 +322,16 @@ func digitCutParts(parts []string) []string {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || jsBinaryTypes[strings.Trim(v, "\"'`")] || secretNamedConstant(strings.Trim(v, "\"'`")) || mediaType(strings.Trim(v, "\"'`")) || pyAnnotation(v) || wordsConstant(strings.Trim(v, "\"'`")) || commandValue(strings.Trim(v, "\"'`")) || importPath(strings.Trim(v, "\"'`")) || dottedName(strings.Trim(v, "\"'`")) ||
-		optionName(strings.Trim(v, "\"'`,")) || migrationName.MatchString(strings.Trim(v, "\"'`")) || classPath(strings.Trim(v, "\"'`"))
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`"))
+}
+
+// namesCode reports a literal that names something of code or its configuration rather than
+// holding a value: a binary type, a constant's or an environment variable's name, a media
+// type, a command kept to run, an import path, an attribute's dotted key, an option's alias,
+// a migration, a class's dotted path.
+func namesCode(t string) bool {
+	return jsBinaryTypes[t] || secretNamedConstant(t) || wordsConstant(t) || mediaType(t) || commandValue(t) || importPath(t) ||
+		dottedName(t) || optionName(strings.Trim(t, "\"'`,")) || t != "" && isDigitByte(t[0]) && migrationName.MatchString(t) || classPath(t)
 }
 
 // migrationName is a Django migration's name (0002_alter_permission_name_max_length), which a

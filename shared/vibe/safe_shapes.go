@@ -246,10 +246,8 @@ func operandRun(text string, start, end int) bool {
 		if isDigits(p) {
 			continue
 		}
-		for _, seg := range strings.Split(p, ".") {
-			if !identifierOperand(seg) {
-				return false
-			}
+		if !qualifiedOperand(p) {
+			return false
 		}
 		qualified = qualified || strings.IndexByte(p, '.') > 0
 	}
