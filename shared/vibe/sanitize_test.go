@@ -1,6 +1,7 @@
 package vibe
 
 import (
+	"encoding/base64"
 	"fmt"
 	"strings"
 	"sync"
@@ -256,6 +257,12 @@ func TestSanitizeSeenSecrets(t *testing.T) {
 		out := ss.SanitizeText("GET /cb?code=" + later + " HTTP/1.1")
 		require.NotContains(t, out, "klmnopqrst", out)
 	}
+	// Its base64 form is masked to the end of the run, with the characters that hold bits of
+	// its neighbours and the padding.
+	require.Equal(t, "echo [redacted:password/seen-secret] | base64 -d",
+		ss.SanitizeText("echo "+base64.StdEncoding.EncodeToString([]byte(secret+"!Z"))+" | base64 -d"))
+	require.Equal(t, "value: [redacted:password/seen-secret]",
+		ss.SanitizeText("value: "+base64.StdEncoding.EncodeToString([]byte("ci:"+secret))))
 }
 
 func TestSanitizeFailsClosed(t *testing.T) {

@@ -189,6 +189,7 @@ func (s *seenSecrets) find(f *findings) {
 			if namedID(sf.class, f.text, st, en) {
 				return // a random string found by its looks alone, here named an id
 			}
+			st, en = encodingEnds(f.text, st, en)
 			f.spans = append(f.spans, span{start: st, end: en, rule: ruleSeen, class: sf.class})
 		})
 	}
@@ -201,12 +202,41 @@ func (s *seenSecrets) find(f *findings) {
 			start := from + i
 			st, en := sf.extendBack(f.text, start), sf.extend(f.text, start, start+len(sf.form))
 			if !namedID(sf.class, f.text, st, en) {
+				st, en = encodingEnds(f.text, st, en)
 				f.spans = append(f.spans, span{start: st, end: en, rule: ruleSeen, class: sf.class})
 			}
 			from = start + len(sf.form)
 		}
 	}
 }
+
+// encodingEnds widens a match at text[start:end] to the ends of the base64 run it stands in
+// when the run goes on by no more than three characters on either side (and its padding): a
+// secret's base64 form leaves the one to three characters that hold bits of its neighbours,
+// which are the secret's as much as the rest.
+func encodingEnds(text string, start, end int) (int, int) {
+	l := start
+	for l > 0 && start-l < 3 && encodedByte(text[l-1]) {
+		l--
+	}
+	if l > 0 && encodedByte(text[l-1]) {
+		l = start
+	}
+	r := end
+	for r < len(text) && r-end < 3 && encodedByte(text[r]) {
+		r++
+	}
+	for p := 0; r < len(text) && p < 2 && text[r] == '='; p++ {
+		r++
+	}
+	if r < len(text) && encodedByte(text[r]) {
+		r = end
+	}
+	return l, r
+}
+
+// encodedByte reports whether c is in either base64 alphabet.
+func encodedByte(c byte) bool { return isBase64Byte(c) || c == '-' || c == '_' }
 
 // extend returns where a match of a window at text[start:end] ends when it is followed by more
 // of its secret.
