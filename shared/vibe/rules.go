@@ -336,6 +336,14 @@ var extraRules = append([]extraRule{
 		check:    cookieCredential,
 	},
 	{
+		// curl's cookie flag (-b, --cookie) with name=value pairs, quoted or one bare pair:
+		// the cookies a request sends, as a Cookie header would.
+		id:       ruleCookie,
+		re:       regexp.MustCompile(`\bcurl\b[^\n]*?[ \t](?:-b|--cookie)[ \t=]+(?:"([^\n"=;][^\n"]{0,400}=[^\n"]{4,})"|'([^\n'=;][^\n']{0,400}=[^\n']{4,})'|([^\s"'\x60=;@][^\s"'\x60;]{0,64}=[^\s"'\x60]{4,}))`),
+		keywords: []string{"curl"},
+		check:    cookieCredential,
+	},
+	{
 		id:         ruleCLIFlag,
 		keywords:   []string{"pass", "token", "secret", "key", "cred", "pw", "psw"},
 		re:         regexp.MustCompile(`--?(?i:(?:(?:[a-z][a-z0-9]{0,30}[-_]){0,3}(?:password|passwd|passphrase|pass|passin|passout|pwd|pswd|pw|token|oauth2-bearer|secret|api-?key|access-?key|auth-?key|(?:private|signing|encryption|master)-?key|credentials?|requirepass)|(?:[a-z][a-z0-9]{0,30}[-_]){0,2}[a-z][a-z0-9]{0,30}(?:password|passwd|passphrase|secret))(?:[-_][\w-]{0,20})?)(?:=|\s+|\\?["'],\s*\\?(?:["']))` + secretValue),
