@@ -195,9 +195,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			// and it ends where the next parameter starts (&token=$token&$query).
 			query := nameStart > 0 && (chunk[nameStart-1] == '?' || chunk[nameStart-1] == '&') && vs > 0 && chunk[vs-1] == '='
 			if query && !quoted {
-				if k := strings.IndexByte(chunk[vs:ve], '&'); k > 0 {
-					ve = vs + k
-				}
+				ve = queryValueEnd(chunk, vs, ve)
 			}
 			if ms, me, ok := valueMember(chunk, vs); ok && !quoted {
 				if keepKeyword(name, chunk[ms:me], true) && !wordsNoSecret(chunk, ms, me, name, true) {
@@ -390,6 +388,26 @@ func passwordWord(name string) bool {
 		return true
 	}
 	return false
+}
+
+// queryValueEnd is where an unquoted query parameter's value at chunk[vs:ve] ends: before the
+// next parameter (&token=$token&$query), the fragment, or the bracket, quote or angle bracket
+// that closes the URL around it ([badge](https://…/badge.svg?token=x)](https://…)); a closing
+// parenthesis is the value's own after an opening one.
+func queryValueEnd(chunk string, vs, ve int) int {
+	for k := vs; k < ve; k++ {
+		switch chunk[k] {
+		case '&', '#', ']', '>', '"', '\'', '`':
+			if k > vs {
+				return k
+			}
+		case ')':
+			if k > vs && strings.IndexByte(chunk[vs:k], '(') < 0 {
+				return k
+			}
+		}
+	}
+	return ve
 }
 
 // keyedValue decides a value under a name that only suggests a credential (vendor_key,

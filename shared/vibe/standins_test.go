@@ -1,6 +1,7 @@
 package vibe
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -60,9 +61,17 @@ func TestNamedStandInsAndShellArguments(t *testing.T) {
 		require.NotContains(t, out, "123456789")
 	})
 	t.Run("markdown link keeps its tail", func(t *testing.T) {
-		in := "[![ci](https://ci.example.com/badge.svg?token=Xk9mQ2vLp7wR)](https://ci.example.com/x)"
-		out := san.NewSession(SessionHints{}).SanitizeText(in)
-		require.Contains(t, out, ")](https://ci.example.com/x)")
+		for _, in := range []string{
+			"[![ci](https://ci.example.com/badge.svg?token=Xk9mQ2vLp7wR)](https://ci.example.com/x)",
+			// the keyword's value, too, when the link's target names the service
+			"[![codecov](https://codecov.io/gh/o/r/graph/badge.svg?token=lWZ9OBQ7GM)](https://codecov.io/gh/o/r)",
+		} {
+			out := san.NewSession(SessionHints{}).SanitizeText(in)
+			require.Contains(t, out, "?token=[redacted:", out)
+			require.True(t, strings.HasSuffix(out, ")](https://ci.example.com/x)") || strings.HasSuffix(out, ")](https://codecov.io/gh/o/r)"), out)
+		}
+		out := san.NewSession(SessionHints{}).SanitizeText("see https://api.example.com/v1/items?token=Xk9mP2vLq8wRt3Ns5Hq7#section")
+		require.Equal(t, "see https://api.example.com/v1/items?token=[redacted:password/keyword-assignment]#section", out)
 	})
 }
 
