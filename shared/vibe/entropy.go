@@ -25,10 +25,36 @@ var providerPrefixes = func() map[string]bool {
 	return m
 }()
 
-// isProviderID is providerID.MatchString, with the prefix looked up first.
+// isProviderID is providerID.MatchString, with the prefix looked up first, or a tagged id.
 func isProviderID(tok string) bool {
 	i := strings.IndexAny(tok, "_-")
-	return i > 0 && providerPrefixes[tok[:i]] && providerID.MatchString(tok)
+	return i > 0 && (providerPrefixes[tok[:i]] && providerID.MatchString(tok) || taggedID(tok, i))
+}
+
+// taggedID reports an object id in Anthropic's tagged form whatever its tag, whose _ is at
+// i: 2–12 lower-case letters, _01 and 20–26 characters of base58 (depl_011CZkZcDH3vPqd7…,
+// vlt_011CZkZDLs7f…, sthr_011…): the API names every object so, and new kinds come often.
+func taggedID(tok string, i int) bool {
+	if i < 2 || i > 12 || tok[i] != '_' || len(tok) < i+23 || len(tok) > i+29 || tok[i+1:i+3] != "01" {
+		return false
+	}
+	for k := range i {
+		if !isLowerByte(tok[k]) {
+			return false
+		}
+	}
+	for k := i + 3; k < len(tok); k++ {
+		if !isBase58Byte(tok[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isBase58Byte reports a character of Bitcoin's base58 alphabet: digits and letters but 0, O,
+// I and l.
+func isBase58Byte(c byte) bool {
+	return c >= '1' && c <= '9' || c >= 'A' && c <= 'Z' && c != 'O' && c != 'I' || c >= 'a' && c <= 'z' && c != 'l'
 }
 
 // awsResourceID matches the ids EC2 and VPC give resources (ami-07b06b442921831e5,

@@ -331,7 +331,27 @@ func harmlessValue(name, v string) bool {
 // a migration, a class's dotted path.
 func namesCode(t string) bool {
 	return jsBinaryTypes[t] || secretNamedConstant(t) || wordsConstant(t) || mediaType(t) || commandValue(t) || importPath(t) ||
-		dottedName(t) || optionName(strings.Trim(t, "\"'`,")) || t != "" && isDigitByte(t[0]) && migrationName.MatchString(t) || classPath(t)
+		dottedName(t) || optionName(strings.Trim(t, "\"'`,")) || t != "" && isDigitByte(t[0]) && migrationName.MatchString(t) || classPath(t) || errorTypeName(t)
+}
+
+// errorTypeName reports the name of an error type or an error code an API returns, which
+// ends in Exception, Error or Fault (KMS_DisabledException, InvalidTokenError).
+func errorTypeName(t string) bool {
+	var stem string
+	for _, suffix := range []string{"Exception", "Error", "Fault"} {
+		if s, ok := strings.CutSuffix(t, suffix); ok {
+			stem = s
+		}
+	}
+	if len(stem) < 3 || !isLetter(stem[0]) {
+		return false
+	}
+	for k := 0; k < len(stem); k++ {
+		if !isWordByte(stem[k]) {
+			return false
+		}
+	}
+	return true
 }
 
 // migrationName is a Django migration's name (0002_alter_permission_name_max_length), which a

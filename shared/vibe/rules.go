@@ -838,6 +838,9 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if storageKey(name, v) {
 		return false // CHAT_SETTINGS_KEY = 'openvibe_chat_settings': where an entry is kept
 	}
+	if headNounNoSecret(name, v) {
+		return false // SESSION_TOKEN_QUERY_PARAM = "X-Amz-S3session-Token": what a credential goes by
+	}
 	if isDigits(v) && len(v) < 6 && !(quoted && len(v) >= 5 && passwordName(name) && !sequentialDigits(v)) || !hasAlnum(v) && !(quoted && passwordName(name) && symbolPassword(strings.Trim(v, "\"'`"))) || utf8.RuneCountInString(strings.Trim(v, "\"'`")) == 1 {
 		return false // accesskey="n": one character is no credential, and shows nothing of one
 	}
@@ -867,6 +870,51 @@ func keepKeyword(name, value string, quoted bool) bool {
 	}
 	return true
 }
+
+// headNounNoSecret reports a name whose last word says what its value is, and that is no
+// secret: the parameter, header, method, field or host a credential goes by
+// (SESSION_TOKEN_QUERY_PARAM = "X-Amz-S3session-Token", tokenApiHost:
+// "securetoken.googleapis.com", EXCHANGE_RECAPTCHA_TOKEN_METHOD = 'exchangeRecaptchaV3Token'),
+// a duration, a size or a count, a message. A value that looks generated stays a secret.
+func headNounNoSecret(name, v string) bool {
+	parts := nameParts(name)
+	if len(parts) < 2 || !nonSecretHeads[parts[len(parts)-1]] {
+		return false
+	}
+	v = strings.Trim(v, "\"'`")
+	return v != "" && (!randomValue(v) || headerCaseName(v)) && !(len(v) >= 16 && isHex(v))
+}
+
+// headerCaseName reports an HTTP header's name as written: two or more words joined by -, each
+// a capital and lower-case letters or digits, or an acronym (X-Amz-S3session-Token, X-API-Key).
+func headerCaseName(v string) bool {
+	parts := strings.Split(v, "-")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || !isUpperByte(p[0]) {
+			return false
+		}
+		acronym := len(p) <= 4
+		for k := 1; k < len(p); k++ {
+			lowerOrDigit := isLowerByte(p[k]) || isDigitByte(p[k])
+			acronym = acronym && isUpperByte(p[k])
+			if !lowerOrDigit && !acronym {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// nonSecretHeads are the last words of nonSecretHead's names.
+var nonSecretHeads = map[string]bool{"param": true, "params": true, "parameter": true, "method": true, "header": true,
+	"field": true, "host": true, "hostname": true, "domain": true, "endpoint": true, "prefix": true, "suffix": true,
+	"label": true, "event": true, "interval": true, "timeout": true, "ttl": true, "ms": true, "seconds": true,
+	"length": true, "size": true, "count": true, "limit": true, "mode": true, "error": true, "exception": true,
+	"format": true, "pattern": true, "regex": true, "column": true, "attr": true, "attribute": true, "property": true,
+	"option": true, "options": true, "placeholder": true, "hint": true, "description": true, "title": true}
 
 // wordOperatorExpression reports an unquoted value that is an expression of Python's or
 // SQL's word operators: a name, then and, or, if, is, not or in, then code (last_token =

@@ -174,7 +174,25 @@ func harmlessRun(text string, start, end int) bool {
 		cspNonce(text, start) || elidedJWT(text[start:end]) || strings.HasPrefix(text[end:], "…") && elidedJWT(text[start:end]+"…") ||
 		publicPEMBase64(text[start:end]) || subjectPublicKeyBase64(text[start:end]) || jwkPublicMember(text, start, end) || fingerprintMember(text, start) || imageHostRun(text, start) ||
 		codeIdentifierAt(text, start) || mangledCxxName(text[start:end]) || videoQueryValue(text, start) || escapedWordTail(text, start, end) || operandRun(text, start, end) || sortedRun(text[start:end]) ||
-		windowsPackageLike(text[start:end]) && windowsPackageName.MatchString(text[start:end]) || didMethodBefore(text, start)
+		windowsPackageLike(text[start:end]) && windowsPackageName.MatchString(text[start:end]) || didMethodBefore(text, start) ||
+		x509Base64(text[start:end])
+}
+
+// x509Base64 reports a run of base64 that holds the DER of an X.509 name or extension — the
+// encoded object identifier of a name's attribute (2.5.4.x: CN, O, OU, C…) or of an
+// extension (2.5.29.x) at any of the three alignments base64 gives it: a line of a
+// certificate (or a request) pasted without its armour, which is public. A private key holds
+// neither.
+func x509Base64(tok string) bool {
+	if len(tok) < 40 {
+		return false
+	}
+	for _, oid := range []string{"BgNVBA", "YDVQQ", "GA1UE", "BgNVH", "YDVR0", "GA1Ud"} {
+		if strings.Contains(tok, oid) {
+			return true
+		}
+	}
+	return false
 }
 
 // windowsPackageName is a Windows app package's full name, as its folder under

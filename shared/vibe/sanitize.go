@@ -1006,7 +1006,9 @@ var noValueWords = []string{"n/a", "tbd", "unknown", "undefined", "unset", "not 
 var trivialWord = regexp.MustCompile(`(?i)^(?:test|testing|demo|dummy|fake|sample|example|foo|bar)[-_]?[0-9]{1,6}$`)
 
 // selfDescribing reports a value made of lower-case words that say what it stands in for:
-// a stand-in word and a secret's name (test-api-key, my-secret, dummy_token, fake-password).
+// a stand-in word and a secret's name (test-api-key, my-secret, dummy_token, fake-password), or
+// a word saying it is none or no good (invalid-api-key, an error's code; wrong_password,
+// expired-token, what a test sends to be refused).
 func selfDescribing(v string) bool {
 	if f := strings.Fields(v); len(f) >= 2 && len(f) <= 4 && len(v) <= 40 {
 		// "My API Key", "your secret token": the same words with blanks, in any case
@@ -1021,7 +1023,8 @@ func selfDescribing(v string) bool {
 			return false
 		}
 		switch w {
-		case "test", "tests", "testing", "my", "your", "dummy", "sample", "fake", "demo", "foo", "bar", "mock", "some", "default":
+		case "test", "tests", "testing", "my", "your", "dummy", "sample", "fake", "demo", "foo", "bar", "mock", "some", "default",
+			"invalid", "missing", "expired", "revoked", "wrong", "bad", "empty", "no", "null":
 			stand = true
 		case "key", "api", "apikey", "token", "secret", "password", "pass", "passwd", "pwd", "credential", "credentials", "auth":
 			named = true

@@ -329,3 +329,43 @@ func TestDocumentationLinksAndExamples(t *testing.T) {
 		})
 	})
 }
+
+// What JavaScript libraries' own code and documentation hold: tagged object ids in examples,
+// the names a credential goes by, error codes, certificates pasted without their armour.
+func TestJavaScriptLibraryShapes(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			// an object id in Anthropic's tagged form, whatever its tag
+			"     *     'depl_011CZkZcDH3vPqd7xnEfwTai',",
+			"const id = 'vlt_011CZkZDLs7fYzm1hXNPeRjv';",
+			// a constant naming the parameter, header, method or host a credential goes by
+			`export const SESSION_TOKEN_QUERY_PARAM = "X-Amz-S3session-Token";`,
+			"const FIREBASE_LONGPOLL_PW_PARAM = 'pw';",
+			"const EXCHANGE_RECAPTCHA_TOKEN_METHOD = 'exchangeRecaptchaV3Token';",
+			`            tokenApiHost: "securetoken.googleapis.com",`,
+			"const API_KEY_HEADER = 'X-API-Key';",
+			// an error type or code
+			`    KMS_DISABLED_KEY: "KMS_DisabledException",`,
+			`        _assert(app.options?.apiKey, "invalid-api-key");`,
+			`    password: "wrong_password",`,
+			// a certificate's line without its armour
+			"        'gZwxCzAJBgNVBAYTAlVTMSIwIAYDVQQKDBlBbWF6b24gV2ViIFNlcnZpY2VzLCBJbmMuMRMwEQYDVQQLDApBbWF6b24gUkRTMQswCQYDVQQIDAJXQTE1MDMGA1UEAwwsQW1hem9uIFJEUyBhcC1zb3V0aGVhc3QtMSBSb290IENBIFJTQTQwOTYgRzEx' +",
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			// a key of a tagged form, or an id whose body is not base58
+			{"const key = 'sk_01Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd0';", "Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd0"},
+			// a generated value under such a name
+			{"const AUTH_TOKEN_HEADER = 'Xk9mQ2vLp7wRz4Tn8Bq3';", "Xk9mQ2vLp7wRz4Tn8Bq3"},
+			{"TOKEN_PARAM = 'f4556650ac31d35461610bac4ed81b1a'", "f4556650ac31d35461610bac4ed81b1a"},
+			// a word of no good with a random part
+			{"password: 'wrong-Xk9mQ2vLp7wR'", "Xk9mQ2vLp7wR"},
+			// a private key's line
+			{"        'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKjMzEfYyjiWA4R4ypbd' +", "AoIBAQC7VJTUt9Us8cKjMzEfYyjiWA4R4ypbd"},
+		})
+	})
+}
