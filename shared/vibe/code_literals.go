@@ -428,6 +428,9 @@ func codeValue(s string, vs, ve int) bool {
 	if (v == "new" || v == "await" || v == "typeof") && ve+1 < len(s) && s[ve] == ' ' && (isLetter(s[ve+1]) || s[ve+1] == '_') {
 		return true // TTS_SECRET_KEYS = new Set([
 	}
+	if fn := strings.TrimPrefix(strings.TrimPrefix(s[vs:], "async "), "function"); len(fn) < len(s)-vs && strings.HasPrefix(strings.TrimLeft(fn, " *"), "(") {
+		return true // options.onToken = function (token) { …: a function, written out
+	}
 	if ve < len(s) && strings.IndexByte(",;)", s[ve]) >= 0 && (identifierPath(v) || camelWords(v)) {
 		return true // secret: Base32SecretKey, (a parameter's type): a name of words, its digits among them
 	}

@@ -309,6 +309,7 @@ var extraRules = append([]extraRule{
 				!(v[0] == '!' && identifierWords(v[1:])) && // authorization: !vault |: a YAML tag
 				!authorizationCode(v) && // enable_rbac_authorization: Optional[bool] = None
 				!closedReference(v) && // headers: {'Authorization': authn}
+				!(strings.IndexByte(v, '(') > 0 && callLike.MatchString(v)) && // headers.authorization = withAuthorizationPrefix(token)
 				// exports.startAuthorization = startAuthorization: a function named for an
 				// authorization, in camel case of words; a credential repeats no header name.
 				!(camelWords(v) && strings.Contains(strings.ToLower(v), "authorization"))

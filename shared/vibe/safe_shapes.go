@@ -175,7 +175,58 @@ func harmlessRun(text string, start, end int) bool {
 		publicPEMBase64(text[start:end]) || subjectPublicKeyBase64(text[start:end]) || jwkPublicMember(text, start, end) || fingerprintMember(text, start) || imageHostRun(text, start) ||
 		codeIdentifierAt(text, start) || mangledCxxName(text[start:end]) || videoQueryValue(text, start) || escapedWordTail(text, start, end) || operandRun(text, start, end) || sortedRun(text[start:end]) ||
 		windowsPackageLike(text[start:end]) && windowsPackageName.MatchString(text[start:end]) || didMethodBefore(text, start) ||
-		x509Base64(text[start:end])
+		x509Base64(text[start:end]) || relativeModulePath(text[start:end]) || pascalCaseName(text[start:end])
+}
+
+// relativeModulePath reports a path relative to the file that names it (./sha512/Sha512WebCrypto,
+// ../lib/x): an import's, of segments of word characters.
+func relativeModulePath(tok string) bool {
+	rest, ok := strings.CutPrefix(tok, "./")
+	if !ok {
+		rest, ok = strings.CutPrefix(tok, "../")
+	}
+	if !ok || rest == "" {
+		return false
+	}
+	for _, seg := range strings.Split(rest, "/") {
+		if seg == "" || seg == ".." {
+			continue
+		}
+		for k := 0; k < len(seg); k++ {
+			if !isWordByte(seg[k]) && seg[k] != '-' && seg[k] != '.' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// pascalCaseName reports a name in Pascal case of four pieces or more, each a capital and two
+// lower-case letters or more, maybe digits after them (AeadAes256GcmRtpSize): an enum member's
+// or a type's name, where a random run puts capitals side by side or before a digit.
+func pascalCaseName(tok string) bool {
+	if len(tok) < 12 || len(tok) > 64 || !isUpperByte(tok[0]) {
+		return false
+	}
+	pieces := 0
+	for i := 0; i < len(tok); {
+		if !isUpperByte(tok[i]) {
+			return false
+		}
+		j := i + 1
+		for j < len(tok) && isLowerByte(tok[j]) {
+			j++
+		}
+		if j-i < 3 {
+			return false
+		}
+		for j < len(tok) && isDigitByte(tok[j]) {
+			j++
+		}
+		pieces++
+		i = j
+	}
+	return pieces >= 4
 }
 
 // x509Base64 reports a run of base64 that holds the DER of an X.509 name or extension — the

@@ -351,6 +351,13 @@ func TestJavaScriptLibraryShapes(t *testing.T) {
 			`    KMS_DISABLED_KEY: "KMS_DisabledException",`,
 			`        _assert(app.options?.apiKey, "invalid-api-key");`,
 			`    password: "wrong_password",`,
+			// code: a call, a function, a route, an import, an enum member
+			"            approveAuthorization: this._approveAuthorization.bind(this),",
+			"  endpoint.headers.authorization = withAuthorizationPrefix(token);",
+			"      options.onToken = function (token) { return tokens.push(token); };",
+			`    getOrgSecret: ["GET /orgs/{org}/actions/secrets/{secret_name}"],`,
+			`export { Sha512WebCrypto } from "./sha512/Sha512WebCrypto";`,
+			`    VoiceEncryptionMode["AeadAes256GcmRtpSize"] = "aead_aes256_gcm_rtpsize";`,
 			// a certificate's line without its armour
 			"        'gZwxCzAJBgNVBAYTAlVTMSIwIAYDVQQKDBlBbWF6b24gV2ViIFNlcnZpY2VzLCBJbmMuMRMwEQYDVQQLDApBbWF6b24gUkRTMQswCQYDVQQIDAJXQTE1MDMGA1UEAwwsQW1hem9uIFJEUyBhcC1zb3V0aGVhc3QtMSBSb290IENBIFJTQTQwOTYgRzEx' +",
 		)
@@ -364,6 +371,9 @@ func TestJavaScriptLibraryShapes(t *testing.T) {
 			{"TOKEN_PARAM = 'f4556650ac31d35461610bac4ed81b1a'", "f4556650ac31d35461610bac4ed81b1a"},
 			// a word of no good with a random part
 			{"password: 'wrong-Xk9mQ2vLp7wR'", "Xk9mQ2vLp7wR"},
+			// a generated value beside code's shapes
+			{"headers.authorization = 'Bearer Xk9mQ2vLp7wRz4Tn8Bq3(';", "Xk9mQ2vLp7wRz4Tn8Bq3"},
+			{`export { Key } from "Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0";`, "Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0"},
 			// a private key's line
 			{"        'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKjMzEfYyjiWA4R4ypbd' +", "AoIBAQC7VJTUt9Us8cKjMzEfYyjiWA4R4ypbd"},
 		})
