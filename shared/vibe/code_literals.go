@@ -342,7 +342,9 @@ var storageWords = map[string]bool{"storage": true, "settings": true, "setting":
 	"domains": true, "points": true, "history": true, "layout": true, "geom": true, "draft": true, "drafts": true,
 	"filter": true, "filters": true, "scroll": true, "position": true, "locale": true, "lang": true, "tab": true,
 	"view": true, "currency": true, "player": true, "chat": true, "dm": true, "consent": true, "cookie": true,
-	"banner": true, "onboarding": true, "tour": true, "dismissed": true, "seen": true, "recent": true, "favorites": true}
+	"banner": true, "onboarding": true, "tour": true, "dismissed": true, "seen": true, "recent": true, "favorites": true,
+	"timestamp": true, "report": true, "origin": true, "lookup": true, "sort": true, "partition": true,
+	"translation": true, "i18n": true}
 
 // storageKey reports a name for a storage key (PLAYER_VOLUME_KEY, CHAT_SETTINGS_KEY) whose
 // value is the words it keeps the entry under ('openvibe_player_volume'), not a key.
@@ -359,7 +361,7 @@ func storageKey(name, v string) bool {
 		return false
 	}
 	for i := 0; i < len(v); i++ {
-		if !isLetter(v[i]) && strings.IndexByte("_-.:", v[i]) < 0 {
+		if !isLetter(v[i]) && strings.IndexByte("_-.:/@", v[i]) < 0 {
 			return false
 		}
 	}

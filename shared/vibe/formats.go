@@ -371,7 +371,7 @@ func findPrefixedTokens(chunk string, off int, f *findings) {
 		if i < len(chunk) && chunk[i] == '.' && i+1 < len(chunk) && isLetter(chunk[i+1]) {
 			continue // a file name: app-3f9c….js
 		}
-		if run := chunk[start:i]; checksummedToken(run) || prefixedToken(run) && !nameFamily(f.read(), off+start, off+i) {
+		if run := chunk[start:i]; checksummedToken(run) || prefixedToken(run) && !nameFamily(f.read(), off+start, off+i) && !vapidPublicKey(chunk[max(0, start-40):start], run) {
 			f.addSpan(rulePrefixed, off+start, off+i)
 		}
 	}

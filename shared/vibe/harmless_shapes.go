@@ -322,7 +322,46 @@ func digitCutParts(parts []string) []string {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v)
+	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
+		vapidPublicKey(name, strings.Trim(v, "\"'`"))
+}
+
+// textEncodings are the names of the text and binary encodings a call takes beside its data
+// (readFile(tokenFile, 'utf8'), Buffer.from(secret, 'utf-8'), sign(key, 'base64')).
+var textEncodings = map[string]bool{"utf8": true, "utf-8": true, "utf16le": true, "utf-16le": true, "ucs2": true,
+	"ucs-2": true, "latin1": true, "binary": true, "base64": true, "base64url": true, "hex": true, "ascii": true,
+	"iso-8859-1": true, "us-ascii": true, "utf-16": true, "utf16": true}
+
+// regexSource reports the source of a regular expression: a character class with a range
+// and a repetition count or a quantifier after it ([a-z]${VALID_KEY_CHAR_RANGE}{0,255}).
+func regexSource(v string) bool {
+	open := strings.IndexByte(v, '[')
+	if open < 0 || open+4 >= len(v) || v[open+2] != '-' || v[open+4] != ']' {
+		return false
+	}
+	rest := v[open+5:]
+	return strings.Contains(rest, "{0,") || strings.Contains(rest, "{1,") || len(rest) > 0 && strings.IndexByte("+*?", rest[0]) >= 0
+}
+
+// vapidPublicKey reports a Web Push application server's public key under a name that says
+// so (DEFAULT_VAPID_KEY, applicationServerKey, publicKey): an uncompressed P-256 point, 65
+// bytes in base64url (87 characters, its first B), which a site publishes to its browsers.
+// The private key is 32 bytes (43 characters).
+func vapidPublicKey(name, v string) bool {
+	if len(v) != 87 || v[0] != 'B' {
+		return false
+	}
+	l := strings.ToLower(name)
+	if !strings.Contains(l, "vapid") && !strings.Contains(l, "public") && !strings.Contains(l, "applicationserver") ||
+		strings.Contains(l, "private") || strings.Contains(l, "secret") {
+		return false // VAPID_PRIVATE_KEY=B…: what its name calls private is kept so
+	}
+	for k := 0; k < len(v); k++ {
+		if !isWordByte(v[k]) && v[k] != '-' {
+			return false
+		}
+	}
+	return true
 }
 
 // httpRoute reports an HTTP method and a path, as a route table or an API's endpoint list
@@ -346,7 +385,8 @@ func httpRoute(v string) bool {
 // a migration, a class's dotted path.
 func namesCode(t string) bool {
 	return jsBinaryTypes[t] || secretNamedConstant(t) || wordsConstant(t) || mediaType(t) || commandValue(t) || importPath(t) ||
-		dottedName(t) || optionName(strings.Trim(t, "\"'`,")) || t != "" && isDigitByte(t[0]) && migrationName.MatchString(t) || classPath(t) || errorTypeName(t)
+		dottedName(t) || optionName(strings.Trim(t, "\"'`,")) || t != "" && isDigitByte(t[0]) && migrationName.MatchString(t) || classPath(t) || errorTypeName(t) ||
+		textEncodings[strings.ToLower(t)] || datedName(t) || regexSource(t)
 }
 
 // errorTypeName reports the name of an error type or an error code an API returns, which

@@ -915,7 +915,9 @@ var nonSecretHeads = map[string]bool{"param": true, "params": true, "parameter":
 	"label": true, "event": true, "interval": true, "timeout": true, "ttl": true, "ms": true, "seconds": true,
 	"length": true, "size": true, "count": true, "limit": true, "mode": true, "error": true, "exception": true,
 	"format": true, "pattern": true, "regex": true, "column": true, "attr": true, "attribute": true, "property": true,
-	"option": true, "options": true, "placeholder": true, "hint": true, "description": true, "title": true}
+	"option": true, "options": true, "placeholder": true, "hint": true, "description": true, "title": true,
+	"response": true, "request": true, "result": true, "status": true, "provider": true, "handler": true, "callback": true,
+	"listener": true, "source": true, "ratio": true, "purpose": true, "reasons": true}
 
 // wordOperatorExpression reports an unquoted value that is an expression of Python's or
 // SQL's word operators: a name, then and, or, if, is, not or in, then code (last_token =

@@ -175,7 +175,28 @@ func harmlessRun(text string, start, end int) bool {
 		publicPEMBase64(text[start:end]) || subjectPublicKeyBase64(text[start:end]) || jwkPublicMember(text, start, end) || fingerprintMember(text, start) || imageHostRun(text, start) ||
 		codeIdentifierAt(text, start) || mangledCxxName(text[start:end]) || videoQueryValue(text, start) || escapedWordTail(text, start, end) || operandRun(text, start, end) || sortedRun(text[start:end]) ||
 		windowsPackageLike(text[start:end]) && windowsPackageName.MatchString(text[start:end]) || didMethodBefore(text, start) ||
-		x509Base64(text[start:end]) || relativeModulePath(text[start:end]) || pascalCaseName(text[start:end])
+		x509Base64(text[start:end]) || relativeModulePath(text[start:end]) || pascalCaseName(text[start:end]) || qualifiedConstantName(text[start:end]) ||
+		vapidPublicKey(text[max(0, start-40):start], text[start:end])
+}
+
+// qualifiedConstantName reports a constant's name behind its type's or module's (a name in
+// Pascal case, a dot, then upper case in two parts or more: Charsets.UTF8MB4_UNICODE_CI).
+func qualifiedConstantName(tok string) bool {
+	typ, c, ok := strings.Cut(tok, ".")
+	if !ok || len(typ) < 3 || !isUpperByte(typ[0]) || !isLetters(typ) || strings.Count(c, "_") == 0 {
+		return false
+	}
+	for _, part := range strings.Split(c, "_") {
+		if part == "" || !isUpperByte(part[0]) {
+			return false
+		}
+		for k := 0; k < len(part); k++ {
+			if !isUpperByte(part[k]) && !isDigitByte(part[k]) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // relativeModulePath reports a path relative to the file that names it (./sha512/Sha512WebCrypto,

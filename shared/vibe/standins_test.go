@@ -358,6 +358,16 @@ func TestJavaScriptLibraryShapes(t *testing.T) {
 			`    getOrgSecret: ["GET /orgs/{org}/actions/secrets/{secret_name}"],`,
 			`export { Sha512WebCrypto } from "./sha512/Sha512WebCrypto";`,
 			`    VoiceEncryptionMode["AeadAes256GcmRtpSize"] = "aead_aes256_gcm_rtpsize";`,
+			// an encoding, a regular expression, a feature named with its date, a public key of
+			// Web Push, a qualified constant, a storage key's name
+			"const data = await fs.promises.readFile(tokenFile, 'utf8');",
+			"            : Buffer.from(secret, 'utf-8');",
+			"const VALID_KEY = `[a-z]${VALID_KEY_CHAR_RANGE}{0,255}`;",
+			"  'anthropic-beta': [...(betas ?? []), 'token-counting-2024-11-01'],",
+			"const DEFAULT_VAPID_KEY = 'BDOU99-h67HcA6JeFXHbSNMu7e2yNNu3RzoMj8TM4W88jITfq7ZmPvIM1Iv-4a7Jk4Bvd3x0LsP5QOoQhFAvDmY';",
+			"      : options.charsetNumber || Charsets.UTF8MB4_UNICODE_CI;",
+			"const PARSED_LOAD_REPORT_KEY = 'grpc_orca_load_report';",
+			"        tokenRatio: +obj.tokenRatio.toFixed(3),",
 			// a certificate's line without its armour
 			"        'gZwxCzAJBgNVBAYTAlVTMSIwIAYDVQQKDBlBbWF6b24gV2ViIFNlcnZpY2VzLCBJbmMuMRMwEQYDVQQLDApBbWF6b24gUkRTMQswCQYDVQQIDAJXQTE1MDMGA1UEAwwsQW1hem9uIFJEUyBhcC1zb3V0aGVhc3QtMSBSb290IENBIFJTQTQwOTYgRzEx' +",
 		)
@@ -374,6 +384,9 @@ func TestJavaScriptLibraryShapes(t *testing.T) {
 			// a generated value beside code's shapes
 			{"headers.authorization = 'Bearer Xk9mQ2vLp7wRz4Tn8Bq3(';", "Xk9mQ2vLp7wRz4Tn8Bq3"},
 			{`export { Key } from "Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0";`, "Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0"},
+			// a Web Push private key, a random value under a storage key's name
+			{"const VAPID_PRIVATE_KEY = 'Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0aB2cD3eF4g';", "Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0aB2cD3eF4g"},
+			{"config.setJwtSecretKey(\"QgdxvJceFRvnm\");", "QgdxvJceFRvnm"},
 			// a private key's line
 			{"        'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKjMzEfYyjiWA4R4ypbd' +", "AoIBAQC7VJTUt9Us8cKjMzEfYyjiWA4R4ypbd"},
 		})
