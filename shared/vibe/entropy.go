@@ -160,7 +160,7 @@ func randomShaped(tok string) bool {
 	}
 	// A gitiles URL's path names its revision with a segment of its own, +
 	// (platform/bionic/+/6f12…/tools/…), which is no base64.
-	if strings.Count(tok, "/") >= 2 && !strings.ContainsAny(strings.ReplaceAll(tok, "/+/", "/"), "+=") && (rooted || !randomBase64(tok)) {
+	if (strings.Count(tok, "/") >= 2 || rooted && strings.Contains(tok, "/")) && !strings.ContainsAny(strings.ReplaceAll(tok, "/+/", "/"), "+=") && (rooted || !randomBase64(tok)) {
 		return false // a path
 	}
 	if hashedFileName(tok) || idNamed(tok) {

@@ -38,6 +38,9 @@ var (
 	// `git config --list`'s user.name=Ada Lovelace (GIT_AUTHOR_NAME=… of env), and the line
 	// after a `git config user.name` command that reads it.
 	personConfig = regexp.MustCompile(`(?im)(?:^\s*(?:user\.name|git_author_name|git_committer_name)=|\bgit config (?:--(?:global|local|system|get) )*user\.name[ \t]*(?:\r?\n|\\n))([^\n\\"'<>=@]{2,80}?)[ \t\r]*(?:$|\\n)`)
+	// personConfigSet: the name git is told (git config --global user.name "Ada Lovelace"),
+	// quoted, its quotes maybe escaped in JSON.
+	personConfigSet = regexp.MustCompile(`\bgit config (?:--(?:global|local|system) )*user\.name[ \t]+(?:\\?"([^"\\\n]{2,80})\\?"|'([^'\n]{2,80})')`)
 	// personList: authors = ["Ada <…>", "Grace"], "contributors": ["…"].
 	personList = regexp.MustCompile(`(?i)["']?(?:authors|maintainers|contributors|developers)["']?\s*[:=]\s*\[`)
 	// personObject: "author": {"name": "Ada", …}, authors = [{name = "Ada", …}].
@@ -53,7 +56,9 @@ var (
 	// copyrightHolder: a person named as a copyright's holder (Copyright (c) 2024 Ada
 	// Lovelace, // Copyright 2019-2024 Ada Lovelace. All rights reserved.): two to four
 	// capitalised words after the year; organisations and "The … Authors" are no person's.
-	copyrightHolder = regexp.MustCompile(`(?i:copyright)(?:[ \t]+(?:\((?i:c)\)|©))?(?:[ \t]+\d{4}(?:[ \t]*[-–,][ \t]*\d{4})*,?)*[ \t]+(?:(?i:by)[ \t]+)?(\p{Lu}[\p{L}'-]+(?:[ \t]+(?:\p{Lu}\.|\p{Lu}[\p{L}'-]+)){1,3})`)
+	// A company's suffix after the words is read with them (Red Hat, Inc.), so that
+	// personName sees an organisation.
+	copyrightHolder = regexp.MustCompile(`(?i:copyright)(?:[ \t]+(?:\((?i:c)\)|©))?(?:[ \t]+\d{4}(?:[ \t]*[-–,][ \t]*\d{4})*,?)*[ \t]+(?:(?i:by)[ \t]+)?(\p{Lu}[\p{L}'-]+(?:[ \t]+(?:\p{Lu}\.|\p{Lu}[\p{L}'-]+)){1,3}(?:,?[ \t]+(?i:inc|llc|ltd|gmbh|corp|co|ag|plc|limited|s\.a|b\.v)\.?)?)`)
 	// pomPerson: the name of a developer or contributor in a Maven pom.xml.
 	pomPerson = regexp.MustCompile(`(?s)<(?:developer|contributor)>.{0,400}?<name>([^<\n]{2,80})</name>`)
 	// blameLine: the author of a git blame line (^3f2a9c1 path (Ada Lovelace 2026-12-01 10:00:00 +0100 12) …).
@@ -145,6 +150,7 @@ func redactPersonalText(s string) string {
 	if fields {
 		s = replaceGroups(s, personField, markName, personName)
 		s = replaceGroups(s, personConfig, markName, personName)
+		s = replaceGroups(s, personConfigSet, markName, personName)
 		s = redactPersonLists(s)
 	}
 	if strings.IndexByte(s, '<') >= 0 && strings.IndexByte(s, '@') >= 0 {
@@ -421,6 +427,8 @@ var orgWords = map[string]bool{"inc": true, "llc": true, "ltd": true, "gmbh": tr
 	"consortium": true, "systems": true, "technologies": true, "software": true, "solutions": true, "services": true,
 	"studio": true, "studios": true, "agency": true, "limited": true, "plc": true, "s.a.": true, "ag": true, "bv": true,
 	"sas": true, "srl": true, "pty": true, "ab": true, "oy": true, "as": true, "developer": true, "admin": true,
+	"programme": true, "program": true, "conservancy": true, "commons": true, "collective": true, "alliance": true,
+	"society": true, "trust": true, "partners": true, "industries": true, "enterprises": true, "network": true,
 	"administrators": true, "staff": true, "support": true, "security": true, "ci": true, "actions": true, "automation": true}
 
 // nonPersonNames are assistants, bots and services that sign commits, own files or author

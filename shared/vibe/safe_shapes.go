@@ -176,7 +176,24 @@ func harmlessRun(text string, start, end int) bool {
 		codeIdentifierAt(text, start) || mangledCxxName(text[start:end]) || videoQueryValue(text, start) || escapedWordTail(text, start, end) || operandRun(text, start, end) || sortedRun(text[start:end]) ||
 		windowsPackageLike(text[start:end]) && windowsPackageName.MatchString(text[start:end]) || didMethodBefore(text, start) ||
 		x509Base64(text[start:end]) || relativeModulePath(text[start:end]) || pascalCaseName(text[start:end]) || qualifiedConstantName(text[start:end]) ||
-		vapidPublicKey(text[max(0, start-40):start], text[start:end])
+		vapidPublicKey(text[max(0, start-40):start], text[start:end]) || overlayLayerID(text, start, end)
+}
+
+// overlayLayerID reports a layer's short id in an overlay mount's lower directories (mount
+// and docker inspect print lowerdir=l/O4334EHW…:l/EAPFFR2K…): 26 characters of base32 that
+// name a directory under /var/lib/docker/overlay2/l.
+func overlayLayerID(text string, start, end int) bool {
+	id := strings.TrimPrefix(text[start:end], "l/")
+	if len(id) != 26 {
+		return false
+	}
+	for k := 0; k < len(id); k++ {
+		if c := id[k]; !isUpperByte(c) && (c < '2' || c > '7') {
+			return false
+		}
+	}
+	ls := strings.LastIndexByte(text[:start], '\n') + 1
+	return strings.Contains(text[max(ls, start-4000):start], "lowerdir=") || strings.HasSuffix(text[:start], "overlay2/l/")
 }
 
 // qualifiedConstantName reports a constant's name behind its type's or module's (a name in
@@ -976,6 +993,9 @@ func rootedPath(tok string) bool {
 	t, ok := cutPrefixAny(tok, "~/", "/")
 	if !ok {
 		return false
+	}
+	if tok[0] == '~' && strings.Contains(t, "/") && !strings.ContainsAny(t, "+=") {
+		return true // ~/e42e875d…/setup.sh: a directory in the home, whatever its name
 	}
 	seg, rest, ok := strings.Cut(t, "/")
 	return ok && rest != "" && len(seg) >= 2 && isLetters(seg) && (strings.ToLower(seg) == seg || strings.ToLower(seg[1:]) == seg[1:])

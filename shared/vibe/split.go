@@ -22,19 +22,22 @@ func (s *Sanitizer) findSplitSecrets(ctx context.Context, text string, f *findin
 	if !strings.ContainsAny(text, "\"'+\n") {
 		return
 	}
-	runs := append(literalChains(text), tokenLineRuns(text)...)
+	chains := literalChains(text)
+	runs := append(chains, tokenLineRuns(text)...)
 	for i, run := range runs {
 		if i >= maxSplitRuns {
 			return
 		}
-		s.detectJoined(ctx, text, run, f)
+		s.detectJoined(ctx, text, run, i >= len(chains), f)
 	}
 }
 
 // maxSplitRuns bounds the joined runs looked at per text.
 const maxSplitRuns = 32
 
-func (s *Sanitizer) detectJoined(ctx context.Context, text string, run []piece, f *findings) {
+// detectJoined reads a run of pieces as one text; wrapped says they are lines of one token
+// each, which a terminal or an encoder may have wrapped.
+func (s *Sanitizer) detectJoined(ctx context.Context, text string, run []piece, wrapped bool, f *findings) {
 	if len(run) < 2 || expired(ctx) {
 		return
 	}
@@ -81,8 +84,8 @@ func (s *Sanitizer) detectJoined(ctx context.Context, text string, run []piece, 
 				last = i
 			}
 		}
-		if first < 0 || first == last {
-			continue
+		if first < 0 || first == last || wrapped && sp.rule == rulePrefixed && !wrapWidths(text, run[first:last+1]) {
+			continue // a generic token's shape across lines a wrap did not make
 		}
 		for i := first; i <= last; i++ {
 			ps := run[i].start + max(0, sp.start-offsets[i])
@@ -91,6 +94,22 @@ func (s *Sanitizer) detectJoined(ctx context.Context, text string, run []piece, 
 		}
 		f.note(sp.rule, joined[sp.start:sp.end])
 	}
+}
+
+// wrapWidths reports whether lines could be one value wrapped: each line before the last
+// as wide as the last at least (a wrap fills every line but the last). A listing of names,
+// one a line (config-backup, then a 32-digit directory), has a short line before a long one:
+// joined, they take a generic token's shape (a prefix, a dash, hex), which a known format's
+// rule would not be fooled by.
+func wrapWidths(text string, run []piece) bool {
+	width := func(p piece) int { return p.end - (strings.LastIndexByte(text[:p.start], '\n') + 1) }
+	last := width(run[len(run)-1])
+	for _, p := range run[:len(run)-1] {
+		if width(p) < last {
+			return false
+		}
+	}
+	return true
 }
 
 // literalChains finds runs of quoted literals joined by + . .. & || or a line break (and

@@ -392,3 +392,27 @@ func TestJavaScriptLibraryShapes(t *testing.T) {
 		})
 	})
 }
+
+// What a development container's session shows: a listing of names one a line (not a value
+// wrapped across them), a directory in the home named by a gist's id, overlay layers' ids.
+func TestListingsAndLayerIDs(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			"config-backup\ne42e875d0360dec9122ab5d088e66fd0\ngenshin\ngo\ngosrc\ninstallPackages.sh",
+			"a GitHub gist script (`~/e42e875d0360dec9122ab5d088e66fd0/Ubuntu_Devcontainer_dotfile_setup.sh`) run via zsh",
+			"lowerdir=l/O4334EHWY7WZOTZ6ABCDEFGHIJ:l/EAPFFR2KBLE6ICOMZH5ZLTTVRQ:l/FALI4CT6EGMG5ZM2J7I7PVAZY4,upperdir=diff",
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			// a value wrapped at a width: every line but the last as wide as the last
+			{"DB_PASSWORD=Zx8cQ5wEr7tY\nU2iO9pA4sD6f", "U2iO9pA4sD6f"},
+			{"token: ghp_\nXk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0aB2c", "Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0aB2c"},
+			// base32 of that length elsewhere
+			{"TOTP_SECRET=O4334EHWY7WZOTZ6ABCDEFGHIJ", "O4334EHWY7WZOTZ6ABCDEFGHIJ"},
+		})
+	})
+}
