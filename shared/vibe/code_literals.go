@@ -404,6 +404,14 @@ func codeArgumentReference(v string) bool {
 	return identifierPath(name)
 }
 
+// typeAliasLine reports a line that opens a TypeScript type alias (export declare type X =).
+func typeAliasLine(head string) bool {
+	head = strings.TrimLeft(head, " \t")
+	head = strings.TrimPrefix(head, "export ")
+	head = strings.TrimPrefix(head, "declare ")
+	return strings.HasPrefix(head, "type ") && strings.HasSuffix(strings.TrimRight(head, " "), "=")
+}
+
 // codeValue reports an unquoted value s[vs:ve] that reads as code in its text, not a
 // credential: codeArgumentReference's shapes; a name, maybe dotted, the text going on with
 // a comma, a semicolon or a parenthesis (RS_TOKEN: session.token,); a JavaScript expression
@@ -429,6 +437,12 @@ func codeValue(s string, vs, ve int) bool {
 	}
 	if (v == "new" || v == "await" || v == "typeof") && ve+1 < len(s) && s[ve] == ' ' && (isLetter(s[ve+1]) || s[ve+1] == '_') {
 		return true // TTS_SECRET_KEYS = new Set([
+	}
+	if v == "unique" && strings.HasPrefix(s[ve:], " symbol") || strings.HasPrefix(v, "{ [") {
+		return true // API_KEY: unique symbol, key_ids: { [key: string]: string }: TypeScript's types
+	}
+	if ls := strings.LastIndexByte(s[:vs], '\n') + 1; typeAliasLine(s[ls:vs]) {
+		return true // type Token = XOAuth2Token: a type's other name
 	}
 	if fn := strings.TrimPrefix(strings.TrimPrefix(s[vs:], "async "), "function"); len(fn) < len(s)-vs && strings.HasPrefix(strings.TrimLeft(fn, " *"), "(") {
 		return true // options.onToken = function (token) { …: a function, written out

@@ -32,10 +32,11 @@ func isProviderID(tok string) bool {
 }
 
 // taggedID reports an object id in Anthropic's tagged form whatever its tag, whose _ is at
-// i: 2–12 lower-case letters, _01 and 20–26 characters of base58 (depl_011CZkZcDH3vPqd7…,
-// vlt_011CZkZDLs7f…, sthr_011…): the API names every object so, and new kinds come often.
+// i: 2–12 lower-case letters, _01 and 20–26 letters and digits (depl_011CZkZcDH3vPqd7…,
+// vlt_011CZkZDLs7f…, wrkspc_011…): the API names every object so, and new kinds come often.
+// The tags of keys are not taken.
 func taggedID(tok string, i int) bool {
-	if i < 2 || i > 12 || tok[i] != '_' || len(tok) < i+23 || len(tok) > i+29 || tok[i+1:i+3] != "01" {
+	if i < 2 || i > 12 || tok[i] != '_' || len(tok) < i+23 || len(tok) > i+29 || tok[i+1:i+3] != "01" || taggedIDDeny[tok[:i]] {
 		return false
 	}
 	for k := range i {
@@ -43,19 +44,12 @@ func taggedID(tok string, i int) bool {
 			return false
 		}
 	}
-	for k := i + 3; k < len(tok); k++ {
-		if !isBase58Byte(tok[k]) {
-			return false
-		}
-	}
-	return true
+	return allLettersDigits(tok[i+3:])
 }
 
-// isBase58Byte reports a character of Bitcoin's base58 alphabet: digits and letters but 0, O,
-// I and l.
-func isBase58Byte(c byte) bool {
-	return c >= '1' && c <= '9' || c >= 'A' && c <= 'Z' && c != 'O' && c != 'I' || c >= 'a' && c <= 'z' && c != 'l'
-}
+// taggedIDDeny are the tags of keys, which taggedID never takes for an object's.
+var taggedIDDeny = map[string]bool{"sk": true, "rk": true, "pk": true, "key": true, "secret": true, "token": true,
+	"api": true, "pat": true, "whsec": true, "sess": true, "auth": true, "access": true}
 
 // awsResourceID matches the ids EC2 and VPC give resources (ami-07b06b442921831e5,
 // i-0abc…, vol-, snap-, sg-, subnet-, vpc-, eni-…): a prefix and 8 or 17 hex digits, which

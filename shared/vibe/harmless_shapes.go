@@ -386,7 +386,15 @@ func httpRoute(v string) bool {
 func namesCode(t string) bool {
 	return jsBinaryTypes[t] || secretNamedConstant(t) || wordsConstant(t) || mediaType(t) || commandValue(t) || importPath(t) ||
 		dottedName(t) || optionName(strings.Trim(t, "\"'`,")) || t != "" && isDigitByte(t[0]) && migrationName.MatchString(t) || classPath(t) || errorTypeName(t) ||
-		textEncodings[strings.ToLower(t)] || datedName(t) || regexSource(t)
+		textEncodings[strings.ToLower(t)] || datedName(t) || regexSource(t) || dunderName(t)
+}
+
+// dunderName reports a name between double underscores (__decimal128__, __init__): a special
+// name of code.
+func dunderName(t string) bool {
+	inner := strings.Trim(t, "_")
+	return len(t) > 4 && strings.HasPrefix(t, "__") && strings.HasSuffix(t, "__") && inner != "" && isLowerByte(inner[0]) && strings.ToLower(inner) == inner &&
+		allLettersDigits(strings.ReplaceAll(inner, "_", "")) && meanRunLength(inner) >= 3
 }
 
 // errorTypeName reports the name of an error type or an error code an API returns, which

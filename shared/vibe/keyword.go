@@ -211,6 +211,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if quoted && formatTemplate(chunk, vs, ve) {
 				continue // toolskey = "VS%0.f0COMNTOOLS" % version: a template Python fills in
 			}
+			if quoted && unionMember(chunk, vs, ve) {
+				continue // type ExperimentalKey = 'authTokenSyncURL' | 'authIdTokenMaxAge': literal types
+			}
 			if quoted && inOperand(chunk, ve) {
 				continue // hasPassword = "password" in options: a member's name tested, in JavaScript or Python
 			}
@@ -388,6 +391,14 @@ func passwordWord(name string) bool {
 		return true
 	}
 	return false
+}
+
+// unionMember reports a quoted literal at chunk[vs:ve] in a union of literal types, a | on
+// either side of it ('if_available' | 'never').
+func unionMember(chunk string, vs, ve int) bool {
+	after := strings.TrimLeft(chunk[min(len(chunk), ve+1):], " ")
+	before := strings.TrimRight(chunk[:max(0, vs-1)], " ")
+	return strings.HasPrefix(after, "| '") || strings.HasPrefix(after, "| \"") || strings.HasSuffix(before, "|") && !strings.HasSuffix(before, "||")
 }
 
 // queryValueEnd is where an unquoted query parameter's value at chunk[vs:ve] ends: before the

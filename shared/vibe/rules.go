@@ -310,6 +310,7 @@ var extraRules = append([]extraRule{
 				!authorizationCode(v) && // enable_rbac_authorization: Optional[bool] = None
 				!closedReference(v) && // headers: {'Authorization': authn}
 				!(strings.IndexByte(v, '(') > 0 && callLike.MatchString(v)) && // headers.authorization = withAuthorizationPrefix(token)
+				!(strings.IndexByte(v, '_') > 0 && isLetters(strings.ReplaceAll(v, "_", "")) && strings.ToLower(v) == v) && // type RequestExtendedAuthorization = 'if_available'
 				// exports.startAuthorization = startAuthorization: a function named for an
 				// authorization, in camel case of words; a credential repeats no header name.
 				!(camelWords(v) && strings.Contains(strings.ToLower(v), "authorization"))
@@ -917,7 +918,8 @@ var nonSecretHeads = map[string]bool{"param": true, "params": true, "parameter":
 	"format": true, "pattern": true, "regex": true, "column": true, "attr": true, "attribute": true, "property": true,
 	"option": true, "options": true, "placeholder": true, "hint": true, "description": true, "title": true,
 	"response": true, "request": true, "result": true, "status": true, "provider": true, "handler": true, "callback": true,
-	"listener": true, "source": true, "ratio": true, "purpose": true, "reasons": true}
+	"listener": true, "source": true, "ratio": true, "purpose": true, "reasons": true, "refresh": true, "expiry": true,
+	"expiration": true, "lifetime": true, "age": true, "delay": true, "retries": true, "window": true, "mismatch": true}
 
 // wordOperatorExpression reports an unquoted value that is an expression of Python's or
 // SQL's word operators: a name, then and, or, if, is, not or in, then code (last_token =

@@ -1168,6 +1168,13 @@ func hclBlockLabel(s string, nameStart int) bool {
 // type of bytes.
 func typeAnnotation(v string) bool {
 	v = strings.TrimRight(v, ";,")
+	if t := strings.TrimRight(v, "):;,{ "); t != v && t != "" || strings.HasSuffix(v, "<") || strings.HasSuffix(v, "<{") {
+		// A parameter's type in a signature (credential: AuthCredential):, enabled: boolean),
+		// or a generic type opening (ReadonlyOperation<, Partial<{).
+		t = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(t, "{"), "<"), "?")
+		return tsPrimitiveTypes[t] || typeName(strings.TrimSuffix(strings.TrimLeft(t, "_"), "[]")) || len(t) >= 2 && t[0] == 'I' && typeName(t[1:])
+	}
+
 	if strings.Contains(v, " | ") {
 		for _, alt := range strings.Split(v, " | ") {
 			alt = strings.TrimSuffix(strings.TrimSpace(alt), "[]")
@@ -1185,6 +1192,10 @@ func typeAnnotation(v string) bool {
 	}
 	return false
 }
+
+// tsPrimitiveTypes are TypeScript's primitive types and the words of its type operators.
+var tsPrimitiveTypes = map[string]bool{"boolean": true, "string": true, "number": true, "bigint": true, "any": true,
+	"unknown": true, "void": true, "never": true, "object": true, "symbol": true, "undefined": true, "null": true}
 
 // pathValue reports a value that is a file's path of word segments (/home/dev/.ssh/id_ed25519,
 // /run/secrets/db_password): where a secret is kept, as a prompt or a mounted secret names it.

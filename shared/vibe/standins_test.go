@@ -416,3 +416,36 @@ func TestListingsAndLayerIDs(t *testing.T) {
 		})
 	})
 }
+
+// TypeScript's declarations: parameters' and aliases' types, generic types, unique symbols,
+// literal types in a union, special names, documented example keys and ids.
+func TestTypeScriptDeclarations(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			"    static _fromCredential(credential: PhoneAuthCredential): void;",
+			"export declare function reauthenticateWithCredential(user: User, credential: AuthCredential): Promise<UserCredential>;",
+			"    request(method: string, body: Req, _forwardCredentials: boolean): Promise<Resp>;",
+			"    persist(targetId: string, current: boolean, resumeToken: _ByteString): void;",
+			`    "GET /repos/{owner}/{repo}/codespaces": ReadonlyOperation<"/repos/{owner}/{repo}/codespaces", "get">;`,
+			"export declare const GLOBAL_LOGS_API_KEY: unique symbol;",
+			"    type Token = XOAuth2Token;",
+			`export declare const RESERVED_DECIMAL128_KEY = "__decimal128__";`,
+			"    TOKEN_REFRESH = 300000,",
+			`    CREDENTIAL_MISMATCH = "custom-token-mismatch",`,
+			"   type RequestExtendedAuthorization = 'if_available' | 'never';",
+			"  external_key_ids: { [key: string]: string };",
+			" * value is a Workspace ID (for example, `wrkspc_011CZkZaBF1tNoB5wlCeusgy`)",
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{"    password: Hunter2xyzQ9", "Hunter2xyzQ9"},
+			{"const key = 'sk_01Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd0';", "Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd0"},
+			{`    API_SECRET = "__Xk9mQ2vLp7wR__",`, "Xk9mQ2vLp7wR"},
+			{`    password = "hunter#Password",`, "hunter#Password"},
+		})
+	})
+}
