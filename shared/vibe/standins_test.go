@@ -433,6 +433,7 @@ func TestTypeScriptDeclarations(t *testing.T) {
 			"export declare const GLOBAL_LOGS_API_KEY: unique symbol;",
 			"    type Token = XOAuth2Token;",
 			`export declare const RESERVED_DECIMAL128_KEY = "__decimal128__";`,
+			"heroku config:set DOTENV_PRIVATE_KEY_PRODUCTION=value",
 			"    TOKEN_REFRESH = 300000,",
 			`    CREDENTIAL_MISMATCH = "custom-token-mismatch",`,
 			"   type RequestExtendedAuthorization = 'if_available' | 'never';",
