@@ -450,3 +450,33 @@ func TestTypeScriptDeclarations(t *testing.T) {
 		})
 	})
 }
+
+// An environment file's generated values are its keys, whatever the variable's name, unless
+// the name says what else the value is.
+func TestEnvironmentFileValues(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{"TRANSPOSE=cdce91dd51dd450d5b00d6009adc6429", "cdce91dd51dd450d5b00d6009adc6429"},
+			{"APP_ENV=production\nMAILJET=Kp4Qx7Rm2Sn5Tb8VwZ3y\n", "Kp4Qx7Rm2Sn5Tb8VwZ3y"},
+			{"export ACME_CLOUD=Kp4Qx7Rm2Sn5Tb8VwZ3y", "Kp4Qx7Rm2Sn5Tb8VwZ3y"},
+			{"FROM node:20\nENV ACME_CLOUD=Kp4Qx7Rm2Sn5Tb8VwZ3y\n", "Kp4Qx7Rm2Sn5Tb8VwZ3y"},
+			{"+ACME_CLOUD=Kp4Qx7Rm2Sn5Tb8VwZ3y", "Kp4Qx7Rm2Sn5Tb8VwZ3y"},
+		})
+	})
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			"GIT_SHA=cdce91dd51dd450d5b00d6009adc6429",
+			"ELOQUA_SITE_NAME=Kp4Qx7Rm2Sn5Tb8V",
+			"DOTENV_PUBLIC_KEY=037cfbfc90234cfdab7eb54050566293789efaa1a35dc420749662db400dc9c4b2",
+			"IDEMPOTENCY_KEY=9b2f6c1e-4d3a-4b8e-a1f2-3c4d5e6f7a8b",
+			"BUILD_NUMBER=20241201123456",
+			"CI_PIPELINE_ID=1234567890",
+			"PYTHON_MD5=d41d8cd98f00b204e9800998ecf8427e",
+			// indented: code, not an environment file
+			"    ANSI_COLORS_ALIASES='newcolor1=oldcolor1,newcolor2=oldcolor2'",
+		)
+	})
+}

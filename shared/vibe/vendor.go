@@ -123,6 +123,9 @@ func vendorNameBefore(s string, i int) bool {
 			return false // a host, a path, a variable
 		}
 		name := s[ns:j]
+		if words == 0 && envSecretName(s, ns, j, i) {
+			return true
+		}
 		if vendorName(name) {
 			// not a name that says id (ELEVENLABS_VOICE_ID, MAILCHIMP_LIST_ID): a handle
 			parts := nameParts(name)
@@ -135,6 +138,52 @@ func vendorNameBefore(s string, i int) bool {
 	}
 	return false
 }
+
+// envSecretName reports the name of an environment variable that an .env file, a shell's
+// export or a Dockerfile's ENV sets at s[ns:j], its value right after the = at i: a name in
+// upper snake case at the line's start, none of whose parts says the value is an id, an
+// address, a place or a setting (TRANSPOSE=cdce91dd…, ELOQUA_SITE_NAME is a name, GIT_SHA a
+// digest). An .env file's generated values are its keys; the value must still look generated.
+func envSecretName(s string, ns, j, i int) bool {
+	if j >= len(s) || s[j] != '=' || i > j+2 || j-ns < 3 {
+		return false
+	}
+	name := s[ns:j]
+	if strings.ToUpper(name) != name || !isUpperByte(name[0]) {
+		return false
+	}
+	raw := s[strings.LastIndexByte(s[:ns], '\n')+1 : ns]
+	switch head := strings.TrimLeft(raw, " \t"); {
+	case raw == "", raw == "+", raw == "-", head == "export ", head == "ENV ", head == "- ":
+	default:
+		return false // indented: a line of code or of another file's syntax
+	}
+	parts := strings.Split(strings.ToLower(name), "_")
+	for _, p := range parts {
+		if idNameParts[p] || envSettingParts[p] || keyQualifiers[p] {
+			return false // IDEMPOTENCY_KEY, CACHE_KEY: a key that opens nothing
+		}
+	}
+	return true
+}
+
+// keyQualifiers are the words before KEY in the name of a key that is no credential: a
+// public, database, cache or idempotency key.
+var keyQualifiers = map[string]bool{"primary": true, "foreign": true, "sort": true, "partition": true,
+	"idempotency": true, "lookup": true, "unique": true, "dedup": true, "dedupe": true, "routing": true, "shard": true}
+
+// envSettingParts are the parts of an environment variable's name that say its value is an
+// address, a place, a count or a setting.
+var envSettingParts = map[string]bool{"host": true, "hostname": true, "dir": true, "region": true, "zone": true,
+	"env": true, "mode": true, "level": true, "port": true, "domain": true, "endpoint": true, "bucket": true,
+	"project": true, "org": true, "account": true, "channel": true, "site": true, "locale": true, "lang": true,
+	"timezone": true, "tz": true, "color": true, "colour": true, "theme": true, "format": true,
+	"timeout": true, "ttl": true, "size": true, "limit": true, "count": true, "max": true, "min": true, "node": true,
+	"cluster": true, "namespace": true, "queue": true, "topic": true, "table": true, "database": true, "db": true,
+	"schema": true, "model": true, "arch": true, "platform": true, "os": true, "branch": true, "release": true,
+	"pid": true, "uid": true, "gid": true, "tmp": true, "temp": true, "cache": true, "log": true, "home": true,
+	"public": true, "pub": true, "aliases": true, "alias": true, "md5": true, "sha384": true, "crc": true, "crc32": true,
+	"blake2": true, "gpg": true, "pgp": true, "gnupg": true, "asc": true, "sum": true, "sums": true}
 
 // credentialWord reports the words that follow a service's name to say which of its values
 // comes next.
