@@ -464,6 +464,8 @@ func TestEnvironmentFileValues(t *testing.T) {
 			{"export ACME_CLOUD=Kp4Qx7Rm2Sn5Tb8VwZ3y", "Kp4Qx7Rm2Sn5Tb8VwZ3y"},
 			{"FROM node:20\nENV ACME_CLOUD=Kp4Qx7Rm2Sn5Tb8VwZ3y\n", "Kp4Qx7Rm2Sn5Tb8VwZ3y"},
 			{"+ACME_CLOUD=Kp4Qx7Rm2Sn5Tb8VwZ3y", "Kp4Qx7Rm2Sn5Tb8VwZ3y"},
+			// a properties or INI line's
+			{"medium=b6559e279ed5ab9ef6f25fed4628f8e6", "b6559e279ed5ab9ef6f25fed4628f8e6"},
 		})
 	})
 	t.Run("kept", func(t *testing.T) {

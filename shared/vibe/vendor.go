@@ -145,11 +145,14 @@ func vendorNameBefore(s string, i int) bool {
 // address, a place or a setting (TRANSPOSE=cdce91dd…, ELOQUA_SITE_NAME is a name, GIT_SHA a
 // digest). An .env file's generated values are its keys; the value must still look generated.
 func envSecretName(s string, ns, j, i int) bool {
-	if j >= len(s) || s[j] != '=' || i > j+2 || j-ns < 3 {
+	if j >= len(s) || j-ns < 3 {
+		return false
+	}
+	if s[j] != '=' || i > j+2 {
 		return false
 	}
 	name := s[ns:j]
-	if strings.ToUpper(name) != name || !isUpperByte(name[0]) {
+	if !isLetter(name[0]) {
 		return false
 	}
 	raw := s[strings.LastIndexByte(s[:ns], '\n')+1 : ns]
@@ -158,13 +161,18 @@ func envSecretName(s string, ns, j, i int) bool {
 	default:
 		return false // indented: a line of code or of another file's syntax
 	}
-	parts := strings.Split(strings.ToLower(name), "_")
-	for _, p := range parts {
+	return !nameSaysNoKey(name)
+}
+
+// nameSaysNoKey reports a name one of whose parts says its value is an id, a digest, an
+// address, a place or a setting, or a key that opens nothing (IDEMPOTENCY_KEY, CACHE_KEY).
+func nameSaysNoKey(name string) bool {
+	for _, p := range nameParts(name) {
 		if idNameParts[p] || envSettingParts[p] || keyQualifiers[p] {
-			return false // IDEMPOTENCY_KEY, CACHE_KEY: a key that opens nothing
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // keyQualifiers are the words before KEY in the name of a key that is no credential: a
@@ -183,7 +191,7 @@ var envSettingParts = map[string]bool{"host": true, "hostname": true, "dir": tru
 	"schema": true, "model": true, "arch": true, "platform": true, "os": true, "branch": true, "release": true,
 	"pid": true, "uid": true, "gid": true, "tmp": true, "temp": true, "cache": true, "log": true, "home": true,
 	"public": true, "pub": true, "aliases": true, "alias": true, "md5": true, "sha384": true, "crc": true, "crc32": true,
-	"blake2": true, "gpg": true, "pgp": true, "gnupg": true, "asc": true, "sum": true, "sums": true}
+	"blake2": true, "gpg": true, "pgp": true, "gnupg": true, "asc": true, "sum": true, "sums": true, "shasum": true, "pubkey": true, "sig": true, "signature": true, "signatures": true, "keyid": true}
 
 // credentialWord reports the words that follow a service's name to say which of its values
 // comes next.
