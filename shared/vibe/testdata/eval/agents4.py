@@ -52,22 +52,23 @@ def git(gitdir, *args):
     return subprocess.check_output(["git", "--git-dir", gitdir, *args], stderr=subprocess.DEVNULL)
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mirror", required=True)
-    mirror = ap.parse_args().mirror
+def take(mirror, sources, session, max_sessions, with_credentials, session_dirs=None):
+    """Takes each source's sessions at its commit (the paths session matches, under its
+    session_dirs entry), its licence file, and writes the build: agents.jsonl, sessions/ and
+    manifest.json."""
+    session_dirs = session_dirs or {}
     records, manifest = [], []
-    for src, (name, commit, licence, agent, licence_file) in SOURCES.items():
+    for src, (name, commit, licence, agent, licence_file) in sources.items():
         gitdir = os.path.join(mirror, name.replace("/", "+"), "repo")
         with open(os.path.join(HERE, "licenses", f"{src}.txt"), "wb") as f:
             f.write(git(gitdir, "show", f"{commit}:{licence_file}"))
         paths = sorted(p for p in git(gitdir, "ls-tree", "-r", "--name-only", commit).decode().split("\n")
-                       if SESSION.search(p) and p.startswith(SESSION_DIRS.get(src, "")))
+                       if session.search(p) and p.startswith(session_dirs.get(src, "")))
         taken = 0
         for p in paths:
-            if taken == MAX_SESSIONS:
+            if taken == max_sessions:
                 break
-            if p in WITH_CREDENTIALS:
+            if p in with_credentials:
                 continue
             try:
                 data = git(gitdir, "show", f"{commit}:{p}").decode("utf-8", "replace")
@@ -82,10 +83,16 @@ def main():
             manifest.append({"commit": commit, "licence": licence, "path": p, "repo": name, "source": src,
                              "taken": ("Codex rollout" if agent == "codex" else "Claude Code session") + ", strings cut to 4000 characters"})
 
-    agents.write_build(SOURCES, records, manifest)
-    for src in SOURCES:
+    agents.write_build(sources, records, manifest)
+    for src in sources:
         n = [x for x in records if x["source"] == src]
         print(f"{src}: {len(n)} sessions, {n[0]['split'] if n else '-'}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mirror", required=True)
+    take(ap.parse_args().mirror, SOURCES, SESSION, MAX_SESSIONS, WITH_CREDENTIALS, SESSION_DIRS)
 
 
 if __name__ == "__main__":

@@ -18,12 +18,9 @@ message (empty, or only the session's header) are not taken, nor files the snaps
 (4 MB and more). A source keeps at most MAX_SESSIONS sessions, the first in path order (for
 Codex, the earliest). A session holding a real credential is left out (WITH_CREDENTIALS,
 checked by hand)."""
-import argparse, os, re, subprocess
+import argparse, re
 
-import agents
-import agents2
-
-HERE = agents.HERE
+import agents4
 
 # source: (repository, commit, licence, agent, licence file)
 SOURCES = {
@@ -47,43 +44,10 @@ WITH_CREDENTIALS = set()
 SESSION = re.compile(r"(^|/)\.codex[^/]*/sessions/.*/rollout-[^/]*\.jsonl$|(^|/)\.claude/projects/.*\.jsonl$")
 
 
-def git(gitdir, *args):
-    return subprocess.check_output(["git", "--git-dir", gitdir, *args], stderr=subprocess.DEVNULL)
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mirror", required=True)
-    mirror = ap.parse_args().mirror
-    records, manifest = [], []
-    for src, (name, commit, licence, agent, licence_file) in SOURCES.items():
-        gitdir = os.path.join(mirror, name.replace("/", "+"), "repo")
-        with open(os.path.join(HERE, "licenses", f"{src}.txt"), "wb") as f:
-            f.write(git(gitdir, "show", f"{commit}:{licence_file}"))
-        paths = sorted(p for p in git(gitdir, "ls-tree", "-r", "--name-only", commit).decode().split("\n") if SESSION.search(p))
-        taken = 0
-        for p in paths:
-            if taken == MAX_SESSIONS:
-                break
-            if p in WITH_CREDENTIALS:
-                continue
-            try:
-                data = git(gitdir, "show", f"{commit}:{p}").decode("utf-8", "replace")
-            except subprocess.CalledProcessError:
-                continue  # not in the snapshot (4 MB and more)
-            if not agents2.has_message(data):
-                continue
-            taken += 1
-            rel = agents.keep(src, p.lstrip("."), agents.jsonl(data))
-            records.append({"id": f"{src}:{p}", "source": src, "agent": agent, "group": src,
-                            "split": agents.split_of(src), "file": rel})
-            manifest.append({"commit": commit, "licence": licence, "path": p, "repo": name, "source": src,
-                             "taken": ("Codex rollout" if agent == "codex" else "Claude Code session") + ", strings cut to 4000 characters"})
-
-    agents.write_build(SOURCES, records, manifest)
-    for src in SOURCES:
-        n = [x for x in records if x["source"] == src]
-        print(f"{src}: {len(n)} sessions, {n[0]['split'] if n else '-'}")
+    agents4.take(ap.parse_args().mirror, SOURCES, SESSION, MAX_SESSIONS, WITH_CREDENTIALS)
 
 
 if __name__ == "__main__":
