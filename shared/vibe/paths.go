@@ -76,7 +76,7 @@ func (p *pathRewriter) rewrite(text string) string {
 		strings.Contains(text, "?file=") || strings.Contains(text, "?url=") || strings.Contains(text, "?filename=") {
 		text = editorLink.ReplaceAllString(text, "")
 	}
-	if strings.Contains(text, "%2F") || strings.Contains(text, "%2f") {
+	if strings.Contains(text, "%2F") || strings.Contains(text, "%2f") || strings.Contains(text, "%5C") || strings.Contains(text, "%5c") || strings.Contains(text, `\u002f`) || strings.Contains(text, `\u002F`) {
 		text = encodedHome.ReplaceAllStringFunc(text, func(m string) string {
 			p.learnUser(strings.ReplaceAll(encodedHome.FindStringSubmatch(m)[1], "%20", " "))
 			return "~"
@@ -494,8 +494,10 @@ func (p *pathRewriter) learnLoginAccount(u string) {
 }
 
 // encodedHome matches a home directory percent-encoded in a URL's query or an editor link
-// (?path=%2FUsers%2Falice%2Fproj, file%3A%2F%2F%2Fhome%2Falice): the account goes with it.
-var encodedHome = regexp.MustCompile(`(?i)%2F(?:home|Users)%2F([A-Za-z0-9._-]{1,64}|[A-Za-z0-9._-]{1,64}%20[A-Za-z0-9._-]{1,64})`)
+// (?path=%2FUsers%2Falice%2Fproj, file%3A%2F%2F%2Fhome%2Falice, a Windows path's
+// C%3A%5CUsers%5Calice), or with its slashes escaped in JSON as \u002f: the account goes
+// with it.
+var encodedHome = regexp.MustCompile(`(?i)(?:(?:[a-z]%3A)?%5C(?:home|Users)%5C|%2F(?:home|Users)%2F|\\u002f(?:home|Users)\\u002f)([A-Za-z0-9._-]{1,64}|[A-Za-z0-9._-]{1,64}%20[A-Za-z0-9._-]{1,64})`)
 
 // relativeHome matches a home directory whose root was cut off, as tar, zip and rsync list
 // one (Users/alice/Desktop/…, home/alice/.config/…): the account is learned when one of the
