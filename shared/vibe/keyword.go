@@ -230,7 +230,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				// getenv("X", "x"), const password = process.env.DB_PASSWORD || 'x': the
 				// default, unless a lower-case word under a name that is no password's
 				// (getToken(req) || 'anonymous', process.env.TOKEN || 'default').
-				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && !(snakeSecretName(chunk[fs:fe]) && !envNameBefore(chunk, vs, fs)) && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) {
+				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && !((snakeSecretName(chunk[fs:fe]) || camelSecretName(chunk[fs:fe]) && listedAfter(chunk, vs, fs)) && !envNameBefore(chunk, vs, fs)) && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) {
 					f.addSpan(ruleKeyword, off+fs, off+fe)
 				}
 			}
@@ -902,6 +902,36 @@ func fallbackLiteral(s string, i int) (int, int, bool) {
 // words (a generated one) or stand alone.
 func snakeSecretName(v string) bool {
 	return strings.IndexByte(v, '_') > 0 && strings.IndexByte(v, '-') < 0 && secretNameValue(v)
+}
+
+// camelSecretName reports a secret's name in camel case (authToken, clientSecret,
+// refreshToken): two to four parts of letters, the first in lower case, the last a word for a
+// secret; a literal so written beside another names an option or a field
+// (CREDENTIAL_OPTIONS = ['apiKey', 'authToken']).
+func camelSecretName(v string) bool {
+	if len(v) < 6 || len(v) > 40 || !isLowerByte(v[0]) || !isLetters(v) || strings.ToLower(v) == v {
+		return false
+	}
+	parts := nameParts(v)
+	if len(parts) < 2 || len(parts) > 4 {
+		return false
+	}
+	for _, p := range parts {
+		if len(p) < 2 {
+			return false
+		}
+	}
+	switch parts[len(parts)-1] {
+	case "token", "key", "secret", "password", "credentials", "apikey":
+		return true
+	}
+	return false
+}
+
+// listedAfter reports a literal at s[fs:] that follows another after a comma, as a list's
+// next element, not a fallback after || or ?? (a default secret: || 'mySuperSecretKey').
+func listedAfter(s string, vs, fs int) bool {
+	return strings.HasSuffix(strings.TrimRight(s[vs:fs], "'\"` \t"), ",")
 }
 
 // envNameBefore reports an environment variable's name in upper case among a call's

@@ -356,6 +356,7 @@ func TestJavaScriptLibraryShapes(t *testing.T) {
 			"  endpoint.headers.authorization = withAuthorizationPrefix(token);",
 			"      options.onToken = function (token) { return tokens.push(token); };",
 			`    getOrgSecret: ["GET /orgs/{org}/actions/secrets/{secret_name}"],`,
+			"exports.CREDENTIAL_OPTIONS = ['apiKey', 'authToken'];",
 			`export { Sha512WebCrypto } from "./sha512/Sha512WebCrypto";`,
 			`    VoiceEncryptionMode["AeadAes256GcmRtpSize"] = "aead_aes256_gcm_rtpsize";`,
 			// an encoding, a regular expression, a feature named with its date, a public key of
@@ -381,6 +382,8 @@ func TestJavaScriptLibraryShapes(t *testing.T) {
 			{"TOKEN_PARAM = 'f4556650ac31d35461610bac4ed81b1a'", "f4556650ac31d35461610bac4ed81b1a"},
 			// a word of no good with a random part
 			{"password: 'wrong-Xk9mQ2vLp7wR'", "Xk9mQ2vLp7wR"},
+			// a default after ||, however it is written
+			{"const secret = process.env.JWT_SECRET || 'mySuperSecretKey';", "mySuperSecretKey"},
 			// a generated value beside code's shapes
 			{"headers.authorization = 'Bearer Xk9mQ2vLp7wRz4Tn8Bq3(';", "Xk9mQ2vLp7wRz4Tn8Bq3"},
 			{`export { Key } from "Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0";`, "Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0"},
