@@ -437,6 +437,9 @@ func TestTypeScriptDeclarations(t *testing.T) {
 			"    type Token = XOAuth2Token;",
 			`export declare const RESERVED_DECIMAL128_KEY = "__decimal128__";`,
 			"heroku config:set DOTENV_PRIVATE_KEY_PRODUCTION=value",
+			// Java's cacerts ships with this password, the same everywhere
+			"keytool -importkeystore -srckeystore cacerts -storepass 'changeit' -noprompt",
+			"storepass='changeit'",
 			"    TOKEN_REFRESH = 300000,",
 			`    CREDENTIAL_MISMATCH = "custom-token-mismatch",`,
 			"   type RequestExtendedAuthorization = 'if_available' | 'never';",
