@@ -1220,9 +1220,16 @@ func relativeFilePath(v string) bool {
 	}
 	dotted := strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../")
 	segs := strings.Split(v, "/")
-	if len(segs) < 2 {
+	if len(segs) < 2 || !wordSegments(segs) {
 		return false
 	}
+	last := segs[len(segs)-1]
+	dot := strings.LastIndexByte(last, '.')
+	return dot > 0 && (dotted || keyFileExtensions[strings.ToLower(last[dot+1:])])
+}
+
+// wordSegments reports path segments made of words (. and .. aside), none of them random.
+func wordSegments(segs []string) bool {
 	for _, seg := range segs {
 		if seg == "." || seg == ".." {
 			continue
@@ -1231,9 +1238,7 @@ func relativeFilePath(v string) bool {
 			return false
 		}
 	}
-	last := segs[len(segs)-1]
-	dot := strings.LastIndexByte(last, '.')
-	return dot > 0 && (dotted || keyFileExtensions[strings.ToLower(last[dot+1:])])
+	return true
 }
 
 // etcdClusterToken reports etcd's initial cluster token (ETCD_INITIAL_CLUSTER_TOKEN,

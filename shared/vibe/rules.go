@@ -910,7 +910,7 @@ func headerCaseName(v string) bool {
 	return true
 }
 
-// nonSecretHeads are the last words of nonSecretHead's names.
+// nonSecretHeads are the last words of headNounNoSecret's names.
 var nonSecretHeads = map[string]bool{"param": true, "params": true, "parameter": true, "method": true, "header": true,
 	"field": true, "host": true, "hostname": true, "domain": true, "endpoint": true, "prefix": true, "suffix": true,
 	"label": true, "event": true, "interval": true, "timeout": true, "ttl": true, "ms": true, "seconds": true,

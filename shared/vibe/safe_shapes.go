@@ -216,27 +216,11 @@ func qualifiedConstantName(tok string) bool {
 	return true
 }
 
-// relativeModulePath reports a path relative to the file that names it (./sha512/Sha512WebCrypto,
-// ../lib/x): an import's, of segments of word characters.
+// relativeModulePath reports a path relative to the file that names it, of word segments
+// (./sha512/Sha512WebCrypto, ../lib/x): an import's.
 func relativeModulePath(tok string) bool {
-	rest, ok := strings.CutPrefix(tok, "./")
-	if !ok {
-		rest, ok = strings.CutPrefix(tok, "../")
-	}
-	if !ok || rest == "" {
-		return false
-	}
-	for _, seg := range strings.Split(rest, "/") {
-		if seg == "" || seg == ".." {
-			continue
-		}
-		for k := 0; k < len(seg); k++ {
-			if !isWordByte(seg[k]) && seg[k] != '-' && seg[k] != '.' {
-				return false
-			}
-		}
-	}
-	return true
+	rest, ok := cutPrefixAny(tok, "./", "../")
+	return ok && rest != "" && wordSegments(strings.Split(rest, "/"))
 }
 
 // pascalCaseName reports a name in Pascal case of four pieces or more, each a capital and two

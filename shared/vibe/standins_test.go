@@ -387,6 +387,7 @@ func TestJavaScriptLibraryShapes(t *testing.T) {
 			// a generated value beside code's shapes
 			{"headers.authorization = 'Bearer Xk9mQ2vLp7wRz4Tn8Bq3(';", "Xk9mQ2vLp7wRz4Tn8Bq3"},
 			{`export { Key } from "Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0";`, "Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0"},
+			{`export { Key } from "./Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0";`, "Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0"},
 			// a Web Push private key, a random value under a storage key's name
 			{"const VAPID_PRIVATE_KEY = 'Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0aB2cD3eF4g';", "Xk9mQ2vLp7wRz4Tn8Bq3Hs6Jd1Fg5Kc0aB2cD3eF4g"},
 			{"config.setJwtSecretKey(\"QgdxvJceFRvnm\");", "QgdxvJceFRvnm"},
