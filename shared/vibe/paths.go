@@ -76,7 +76,7 @@ func (p *pathRewriter) rewrite(text string) string {
 		strings.Contains(text, "?file=") || strings.Contains(text, "?url=") || strings.Contains(text, "?filename=") {
 		text = editorLink.ReplaceAllString(text, "")
 	}
-	if strings.Contains(text, "%2F") || strings.Contains(text, "%2f") || strings.Contains(text, "%5C") || strings.Contains(text, "%5c") || strings.Contains(text, `\u002f`) || strings.Contains(text, `\u002F`) {
+	if strings.Contains(text, "%2F") || strings.Contains(text, "%2f") || strings.Contains(text, "%5C") || strings.Contains(text, "%5c") || strings.Contains(text, `\u002f`) || strings.Contains(text, `\u002F`) || strings.Contains(text, `\\/`) {
 		text = encodedHome.ReplaceAllStringFunc(text, func(m string) string {
 			p.learnUser(strings.ReplaceAll(encodedHome.FindStringSubmatch(m)[1], "%20", " "))
 			return "~"
@@ -495,9 +495,9 @@ func (p *pathRewriter) learnLoginAccount(u string) {
 
 // encodedHome matches a home directory percent-encoded in a URL's query or an editor link
 // (?path=%2FUsers%2Falice%2Fproj, file%3A%2F%2F%2Fhome%2Falice, a Windows path's
-// C%3A%5CUsers%5Calice), or with its slashes escaped in JSON as \u002f: the account goes
-// with it.
-var encodedHome = regexp.MustCompile(`(?i)(?:(?:[a-z]%3A)?%5C(?:home|Users)%5C|%2F(?:home|Users)%2F|\\u002f(?:home|Users)\\u002f)([A-Za-z0-9._-]{1,64}|[A-Za-z0-9._-]{1,64}%20[A-Za-z0-9._-]{1,64})`)
+// C%3A%5CUsers%5Calice), or with its slashes escaped in JSON as \u002f or escaped twice, as
+// JSON quoted inside JSON writes them (\\/Users\\/alice): the account goes with it.
+var encodedHome = regexp.MustCompile(`(?i)(?:(?:[a-z]%3A)?%5C(?:home|Users)%5C|%2F(?:home|Users)%2F|\\u002f(?:home|Users)\\u002f|\\{2,}/(?:home|Users)\\{2,}/)([A-Za-z0-9._-]{1,64}|[A-Za-z0-9._-]{1,64}%20[A-Za-z0-9._-]{1,64})`)
 
 // relativeHome matches a home directory whose root was cut off, as tar, zip and rsync list
 // one (Users/alice/Desktop/…, home/alice/.config/…): the account is learned when one of the
@@ -1170,6 +1170,10 @@ func accountInPath(info pathInfo) (string, bool) {
 	return "", false
 }
 
+// sharedUserDirs are the folders beside the homes under /Users and C:\Users that belong to no
+// account: macOS's Shared, Windows' Public, Default and All Users.
+var sharedUserDirs = []string{"Shared", "Public", "Default", "Default User", "All Users"}
+
 // mountedHomeRoots are the mount points under which a home directory is /<root>/home/<u>.
 var mountedHomeRoots = []string{"nfs", "gpfs", "lustre", "data", "storage", "shared", "mnt", "media", "fs", "ifs", "cluster"}
 
@@ -1181,6 +1185,8 @@ func homeRest(info pathInfo) ([]string, bool) {
 	switch info.kind {
 	case kindRoot:
 		switch {
+		case len(s) >= 2 && s[0] == "Users" && slices.Contains(sharedUserDirs, s[1]):
+			return nil, false // /Users/Shared: macOS's folder every account may write, nobody's home
 		case len(s) >= 2 && (s[0] == "home" || s[0] == "Users"):
 			return s[2:], true
 		case len(s) >= 1 && s[0] == "root":
@@ -1213,7 +1219,7 @@ func homeRest(info pathInfo) ([]string, bool) {
 			return s[5:], true // /afs/<cell>/user/a/ada, AFS homes grouped by their first letter
 		}
 	case kindDrive:
-		if len(s) >= 2 && (at(0, "Users") || at(0, "Documents and Settings")) {
+		if len(s) >= 2 && (at(0, "Users") || at(0, "Documents and Settings")) && !slices.ContainsFunc(sharedUserDirs, func(d string) bool { return strings.EqualFold(d, s[1]) }) {
 			return s[2:], true
 		}
 	case kindUNC:

@@ -171,6 +171,8 @@ func TestSanitizePaths(t *testing.T) {
 		{"percent-encoded home", SessionHints{}, "vscode://x?path=%2FUsers%2Falice%2Fproj%2Fa.md", "vscode://x?path=~%2Fproj%2Fa.md"},
 		{"percent-encoded Windows home", SessionHints{}, "open?path=C%3A%5CUsers%5Calice%5Cproj%5Ca.md", "open?path=~%5Cproj%5Ca.md"},
 		{"home with JSON-escaped slashes", SessionHints{}, `{"path":"\u002fUsers\u002falice\u002fproj"}`, `{"path":"~\u002fproj"}`},
+		{"home with slashes escaped twice", SessionHints{}, `{"content":"{\"path\":\"\\/Users\\/alice\\/proj\"} alice"}`, `{"content":"{\"path\":\"~\\/proj\"} [user]"}`},
+		{"folders of no account", SessionHints{}, `/Users/Shared/Relocated/a.txt and C:\Users\Public\Documents\b.txt`, `a.txt and b.txt`},
 		{"home without its root", SessionHints{}, "-rw-r--r-- 0/0 12 2024-01-01 home/erin/.bashrc\nUsers/carol/Desktop/a.png, erin", "-rw-r--r-- 0/0 12 2024-01-01 home/[user]/.bashrc\nUsers/[user]/Desktop/a.png, [user]"},
 		{"routes are no homes", SessionHints{}, "GET Users/Edit/5 and home/about/index.html", "GET Users/Edit/5 and home/about/index.html"},
 		{"escaped twice", SessionHints{}, `{"content":"{\"path\":\"C:\\\\Users\\\\alice\\\\proj\\\\a.json\"}"}`, `{"content":"{\"path\":\"~\\\\proj\\\\a.json\"}"}`},
