@@ -2,6 +2,7 @@ package vibe
 
 import (
 	_ "embed"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -609,6 +610,10 @@ func mangledCxxName(tok string) bool {
 		for j < len(tok) && isDigitByte(tok[j]) {
 			j++
 		}
+		if i >= 3 && tok[i-2] == 'L' && strings.IndexByte("bcahstijlmxy", tok[i-1]) >= 0 && j < len(tok) && tok[j] == 'E' {
+			i = j // a template argument's literal value (ILi16EE: the int 16), no name's length
+			continue
+		}
 		// The digits may end a name before them (__cxx11 then 12basic_string reads 1112):
 		// the longest tail of the run whose length fits is the prefix. Digits then an
 		// underscore after S, T or n are a back-reference (S2_), a template parameter (T0_)
@@ -673,28 +678,42 @@ func snakeOrCamelName(s string) bool {
 			continue
 		}
 		if isDigitByte(p[0]) && !isDigits(p) {
-			return false // _S_construct_aux_2 has a number for a part, no part opens with one
+			d := 0
+			for d < len(p) && isDigitByte(p[d]) {
+				d++
+			}
+			if len(p)-d > 4 || strings.ToLower(p[d:]) != p[d:] || !isLetters(p[d:]) {
+				return false // _S_construct_aux_2 has a number for a part; one opens with a number only of a unit (x265_10bit, s16le)
+			}
 		}
 		if strings.ToUpper(p) == p || strings.ToLower(p) == p {
 			continue // NPOS, X509, mbstate, t
 		}
-		run := 0 // lower-case letters and digits since the last capital
+		run, caps := 0, 0 // lower-case letters and digits since the last capital; capitals in a row
 		for i := 0; i < len(p); i++ {
 			if !isUpperByte(p[i]) {
+				if caps > 4 {
+					return false
+				}
 				run++
+				caps = 0
 				continue
 			}
-			if i > 0 && run < 2 {
-				return false // a lone capital, a run of them, or one after a single letter
+			if i > 0 && caps == 0 && run < 2 && (i < 2 || !slices.Contains(camelShortWords, p[i-2:i])) {
+				return false // a capital after a single letter, unless the two are a word (zscanToPel)
 			}
+			caps++
 			run = 0
 		}
-		if run < 2 {
+		if run == 1 && caps == 0 || caps > 4 {
 			return false
 		}
 	}
 	return true
 }
+
+// camelShortWords are the two-letter words a camel-case name joins its parts with.
+var camelShortWords = []string{"To", "Of", "By", "At", "In", "On", "Is", "As", "Or", "If", "Up", "No", "Do"}
 
 // vowelWord reports a run of four or more lower-case letters in s that holds a vowel.
 func vowelWord(s string) bool {

@@ -17,6 +17,11 @@ func TestMangledNamesPassEntropy(t *testing.T) {
 		"FUNC:_ZNKSt15basic_stringbufIwSt11char_traitsIwESaIwEE3strEv@@GLIBCXX_3.4",
 		"0000000000001139 T _ZN7openvibe6render11FrameBuffer12resizeToFitEjj",
 		"Undefined symbols for architecture arm64:\n  \"__ZNSt3__112basic_stringIcNS_11char_traitsIcEENS_9allocatorIcEEE6appendEPKc\", referenced from:",
+		// A symbols file: a namespace named with a unit (x265_10bit), acronyms (LookaheadTLD,
+		// ToPelX) and a template's literal argument (ILi16E: the int 16, no name's length).
+		" _ZN10x265_10bit12LookaheadTLD19lowresIntraEstimateERNS_6LowresEj@Base 3.5",
+		" _ZN10x265_12bit13g_zscanToPelXE@Base 3.5",
+		" _ZN10x265_10bit21interp_8tap_hv_pp_cpuILi16EEEvPKtlPtlii@Base 3.5",
 	)
 	// Random tokens of the alphabet keys use, after the same openings: none is a mangled name.
 	rng := rand.New(rand.NewPCG(7, 11))
