@@ -546,8 +546,9 @@ var configRules = []extraRule{
 		// Not a sentence's next words ("username/password authentication failed", "login/
 		// password was specified": a noun and a participle, or a function word where the
 		// account goes)
-		// nor a variable's path ("the username/password from $HOME/.pypirc").
-		check:      func(v string) bool { return v[0] != '$' },
+		// nor a variable's path ("the username/password from $HOME/.pypirc"), nor the
+		// names of another pair ("username/password OR privateKey/passphrase").
+		check:      func(v string) bool { return v[0] != '$' && !secretNamePair(v) },
 		matchCheck: idPairAccount,
 	},
 	{

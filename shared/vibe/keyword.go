@@ -167,7 +167,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 					// is what may come back later.
 					f.addSpan(ruleKeyword, off+nameStart, off+nameEnd)
 					f.note(ruleKeyword, chunk[vs:nameEnd])
-				} else if vs, ve, ok := nextLineValue(chunk, nameEnd); ok {
+				} else if vs, ve, ok := nextLineValue(chunk, nameEnd); ok && !(len(name) >= 24 && randomValue(name)) {
+					// (Not when the "name" is itself a random run: a line of base64 that holds
+					// Pw or Key by chance, the next line of the same block after it.)
 					f.addSpan(ruleKeyword, off+vs, off+ve)
 				} else if vs, ve, ok := valueChild(chunk, nameStart, nameEnd); ok && passwordName(name) && keepKeyword(name, chunk[vs:ve], true) && !codeReference(chunk[vs:ve]) {
 					f.addSpan(ruleKeyword, off+vs, off+ve) // mock-proxy-password:\n  value: x, - name: DB_PASSWORD\n  value: x
@@ -1189,6 +1191,9 @@ func assignedValue(s string, i int) (int, int, bool) {
 		v = v[:closingStringQuote(v)]
 		if c := strings.Index(v, " #"); c >= 0 {
 			v = v[:c]
+		}
+		if c := strings.Index(v, "\t#"); c >= 0 {
+			v = v[:c] // private_key = $dir/private/cakey.pem<tab># The private key
 		}
 		if c := cCommentAt(v); c >= 0 {
 			v = v[:c] // VKI_CAM_PASS_ERR_RECOVER    = 0x00010000,/* Pass driver … */

@@ -787,6 +787,13 @@ func docCommentTag(s string, nameStart, nameEnd int) bool {
 	return len(first) >= 2 && !strings.HasPrefix(first, "-")
 }
 
+// secretNamePair reports a value of two names joined by a slash, each naming a secret
+// (privateKey/passphrase, token/secret): the fields of a pair, no credential.
+func secretNamePair(v string) bool {
+	a, b, ok := strings.Cut(strings.TrimRight(v, ".,;:"), "/")
+	return ok && identifierWords(a) && identifierWords(b) && nameHasSecretWord(a) && nameHasSecretWord(b)
+}
+
 // idPairAccount reports a documentation form's match whose account, the word before the
 // password, is no function word of a sentence (login/password was specified), nor a long
 // noun before a participle (username/password authentication failed; admin/changed is a pair).

@@ -457,21 +457,59 @@ func inPublicKey(text string, start int) bool {
 		return false
 	}
 	head := text[max(0, start-8192):start]
-	b := strings.LastIndex(head, "BEGIN PGP PUBLIC KEY BLOCK-----")
-	if b >= 0 && !strings.Contains(head[b:], "-----END PGP") {
-		return true
+	for _, begin := range []string{"BEGIN PGP PUBLIC KEY BLOCK-----", "BEGIN PGP SIGNATURE-----"} {
+		if b := strings.LastIndex(head, begin); b >= 0 && !strings.Contains(head[b:], "-----END PGP") {
+			return true
+		}
 	}
 	// A certificate, a certificate request or a public key in PEM: public by definition.
-	b = strings.LastIndex(head, "-----BEGIN ")
-	if b < 0 || strings.Contains(head[b:], "-----END") {
-		return false
+	if b := strings.LastIndex(head, "-----BEGIN "); b >= 0 {
+		if strings.Contains(head[b:], "-----END") {
+			return publicBlockTail(text, start)
+		}
+		label, _, _ := strings.Cut(head[b+len("-----BEGIN "):], "-----")
+		return publicArmorLabel(label)
 	}
-	label, _, _ := strings.Cut(head[b+len("-----BEGIN "):], "-----")
+	return publicBlockTail(text, start)
+}
+
+// publicArmorLabel reports the label of an armored block that holds nothing secret: a
+// certificate, a certificate request, a revocation list, a public key, a PGP public key or
+// signature.
+func publicArmorLabel(label string) bool {
 	switch label {
-	case "CERTIFICATE", "TRUSTED CERTIFICATE", "CERTIFICATE REQUEST", "NEW CERTIFICATE REQUEST", "X509 CRL", "PUBLIC KEY", "RSA PUBLIC KEY":
+	case "CERTIFICATE", "TRUSTED CERTIFICATE", "CERTIFICATE REQUEST", "NEW CERTIFICATE REQUEST", "X509 CRL", "PUBLIC KEY", "RSA PUBLIC KEY",
+		"PGP PUBLIC KEY BLOCK", "PGP SIGNATURE":
 		return true
 	}
 	return false
+}
+
+// publicBlockTail reports a line of an armored block whose BEGIN line the text does not hold
+// (output cut at its head, a bundle's second page): only base64 lines come between it and the
+// block's END line, and that END names a public block.
+func publicBlockTail(text string, start int) bool {
+	tail := text[start:min(len(text), start+8192)]
+	e := strings.Index(tail, "-----END ")
+	if e < 0 {
+		return false
+	}
+	label, _, ok := strings.Cut(tail[e+len("-----END "):], "-----")
+	if !ok || !publicArmorLabel(label) {
+		return false
+	}
+	for _, line := range strings.Split(strings.ReplaceAll(tail[:e], `\n`, "\n"), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "=") && len(line) == 5 {
+			continue // a PGP block's checksum line
+		}
+		for i := 0; i < len(line); i++ {
+			if c := line[i]; !isAlnum(c) && c != '+' && c != '/' && c != '=' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // u2fKeysLine reports whether the token at start is on a line of pam_u2f's authfile

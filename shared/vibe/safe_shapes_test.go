@@ -325,3 +325,24 @@ func TestSeenRandomNamedID(t *testing.T) {
 	require.Contains(t, ss.SanitizeText("api_key = 'Wk3nB8cY1dF6Xk9mQ2vL'"), "[redacted:")
 	require.NotContains(t, ss.SanitizeText("PROJECT_ID=Wk3nB8cY1dF6Xk9mQ2vL"), "Wk3nB8cY")
 }
+
+// TestArmorTailsAndSystemFiles: a certificate bundle or a PGP key read from its middle (a
+// pager's second page, output cut at its head) is public up to its END line; a private key
+// read the same way is not. Lines of system files that name a credential and hold none.
+func TestArmorTailsAndSystemFiles(t *testing.T) {
+	t.Parallel()
+	san := testSanitizer(t)
+	requireKept(t, san,
+		"Ljpj4X0v1n1bJ9ZMbHhHHrL2o7d9eGXPgT2GrHXqb0kRAhX1kb+SzELvjA1v3X1b\ncCOGDErcgdLMMpSEDQgJlxxPwO5rIHQw0uA5NBCFIRUBCOhVMt5xSdkoF1BN5r5N\n0XWs0Mr7QbhDparTwwVETyw2m+L64kW4I1NsBm9nVX9GtUw/bihaeSbSpKhil9Ie\n-----END CERTIFICATE-----\n",
+		"-----BEGIN PGP SIGNATURE-----\n\niQIzBAABCAAdFiEEb9Kx7cZ3lV9mN1Pq2RrT8aW4uY0FAmXk9QmACgkQ2RrT8aW4\nuY0Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5TsXk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB\n=Ab3d\n-----END PGP SIGNATURE-----",
+		"passwd:         files systemd\ngroup:          files systemd\nshadow:         files\ngshadow:        files",
+		"private_key\t= $dir/private/cakey.pem\t# The private key",
+		"You should either specify username/password OR privateKey/passphrase, since these pairings are used together.",
+	)
+	requireMasked(t, san, []maskedRow{
+		{"Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5TsXk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pz\nMHcCAQEEIBq7Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT1oAoGCCqGSM49\n-----END EC PRIVATE KEY-----", "MHcCAQEEIBq7Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
+		{"passwd: Zx8kq2pLm9!Qw", "Zx8kq2pLm9!Qw"},
+		{"password\t= Xk4mR9qLw2zP\t# the admin's", "Xk4mR9qLw2zP"},
+		{"login: admin/Xy7pass99q or user/password admin/Pa55word7", "Pa55word7"},
+	})
+}

@@ -1,6 +1,9 @@
 package vibe
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Shapes of shell scripts and of zsh's completion functions that name a credential and
 // hold none.
@@ -190,11 +193,34 @@ func shellNoSecret(s string, nameStart, nameEnd int) bool {
 	if s[nameStart:nameEnd] == "wpa_passphrase" {
 		return true // wpa_passphrase SSID PASSPHRASE: the command, its second argument the rule's
 	}
-	if zshSpecAt(s, nameStart) || optionList(s, nameStart) || sudoersTag(s, nameStart, nameEnd) || substringExpansion(s, nameStart, nameEnd) {
+	if zshSpecAt(s, nameStart) || optionList(s, nameStart) || sudoersTag(s, nameStart, nameEnd) || substringExpansion(s, nameStart, nameEnd) || nsswitchEntry(s, nameStart, nameEnd) {
 		return true
 	}
 	// imap.pass:'password git imap-send should use:password:->string': a table's entry.
 	return nameEnd+2 < len(s) && s[nameEnd] == ':' && (s[nameEnd+1] == '\'' || s[nameEnd+1] == '"') && zshSpecAt(s, nameEnd+2)
+}
+
+// nsswitchSources are the services a line of /etc/nsswitch.conf looks a database up in.
+var nsswitchSources = []string{"files", "compat", "systemd", "sss", "ldap", "nis", "nisplus", "db", "winbind", "mymachines",
+	"resolve", "dns", "myhostname", "altfiles", "cache", "extrausers", "hesiod", "wins", "mdns4_minimal", "mdns4", "mdns"}
+
+// nsswitchEntry reports the passwd:, shadow:, group: or gshadow: line of /etc/nsswitch.conf
+// (passwd:  files systemd): the name of a database, then the services it is looked up in.
+func nsswitchEntry(s string, nameStart, nameEnd int) bool {
+	if !oneOfFold(s[nameStart:nameEnd], "passwd", "shadow", "gshadow", "group") || nameEnd >= len(s) || s[nameEnd] != ':' {
+		return false
+	}
+	if ls := strings.LastIndexByte(s[:nameStart], '\n'); strings.TrimLeft(s[ls+1:nameStart], " \t") != "" {
+		return false
+	}
+	line, _, _ := strings.Cut(s[nameEnd+1:], "\n")
+	fields := strings.Fields(line)
+	for _, f := range fields {
+		if !slices.Contains(nsswitchSources, f) && !(strings.HasPrefix(f, "[") && strings.HasSuffix(f, "]")) {
+			return false
+		}
+	}
+	return len(fields) > 0
 }
 
 // shellPasswordRules are the rules of a password's or a flag's place in a command, which a
