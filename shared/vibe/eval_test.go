@@ -438,10 +438,11 @@ var (
 	// secrets tests and DevSkim's token rules are tested with, each rule's (or test input
 	// directory's) examples in one half.
 	twelfthBuildSources = []string{"horusec", "checkov", "devskim"}
-	// Its first figures.
-	twelfthBuildFloors = evalFloors{knownFormat: 0, keyword: 0, leaking: 100}
+	// Its first figures (100.00 / 75.00 / 10.00%, of 6 known-format and 4 keyword-context
+	// held-back secrets); its development half (100 / 100 / 0%) showed nothing to learn.
+	twelfthBuildFloors = evalFloors{knownFormat: 99.9, keyword: 74.9, leaking: 10.1}
 	// The whole corpus with the twelfth build.
-	twelveBuildsFloors = evalFloors{knownFormat: 0, keyword: 0, leaking: 100}
+	twelveBuildsFloors = evalFloors{knownFormat: 95.3, keyword: 93.8, leaking: 5.8}
 )
 
 func evalFigure(class string, tl evalTally) string {
