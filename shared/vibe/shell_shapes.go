@@ -193,11 +193,28 @@ func shellNoSecret(s string, nameStart, nameEnd int) bool {
 	if s[nameStart:nameEnd] == "wpa_passphrase" {
 		return true // wpa_passphrase SSID PASSPHRASE: the command, its second argument the rule's
 	}
-	if zshSpecAt(s, nameStart) || optionList(s, nameStart) || sudoersTag(s, nameStart, nameEnd) || substringExpansion(s, nameStart, nameEnd) || nsswitchEntry(s, nameStart, nameEnd) {
+	if zshSpecAt(s, nameStart) || optionList(s, nameStart) || sudoersTag(s, nameStart, nameEnd) || substringExpansion(s, nameStart, nameEnd) || nsswitchEntry(s, nameStart, nameEnd) || debianArchQualifier(s, nameEnd) {
 		return true
 	}
 	// imap.pass:'password git imap-send should use:password:->string': a table's entry.
 	return nameEnd+2 < len(s) && s[nameEnd] == ':' && (s[nameEnd+1] == '\'' || s[nameEnd+1] == '"') && zshSpecAt(s, nameEnd+2)
+}
+
+// debianArches are the architectures dpkg and apt qualify a package's name with.
+var debianArches = []string{"amd64", "arm64", "i386", "armhf", "armel", "all", "any", "ppc64el", "s390x", "mips64el", "riscv64",
+	"loong64", "x32", "powerpc", "ppc64", "sparc64", "alpha", "hppa", "m68k", "sh4", "ia64"}
+
+// debianArchQualifier reports a name followed by :<architecture>, as dpkg, apt and dpkg -l
+// print a package (Setting up libsecret-1-0:amd64 …, Unpacking passwd:amd64 …).
+func debianArchQualifier(s string, nameEnd int) bool {
+	if nameEnd >= len(s) || s[nameEnd] != ':' {
+		return false
+	}
+	end := nameEnd + 1
+	for end < len(s) && isAlnum(s[end]) {
+		end++
+	}
+	return slices.Contains(debianArches, s[nameEnd+1:end]) && (end == len(s) || strings.IndexByte(" \t\r\n.,)", s[end]) >= 0)
 }
 
 // nsswitchSources are the services a line of /etc/nsswitch.conf looks a database up in.
