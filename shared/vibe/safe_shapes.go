@@ -176,7 +176,30 @@ func harmlessRun(text string, start, end int) bool {
 		codeIdentifierAt(text, start) || mangledCxxName(text[start:end]) || videoQueryValue(text, start) || escapedWordTail(text, start, end) || operandRun(text, start, end) || sortedRun(text[start:end]) ||
 		windowsPackageLike(text[start:end]) && windowsPackageName.MatchString(text[start:end]) || didMethodBefore(text, start) ||
 		x509Base64(text[start:end]) || relativeModulePath(text[start:end]) || pascalCaseName(text[start:end]) || qualifiedConstantName(text[start:end]) ||
-		vapidPublicKey(text[max(0, start-40):start], text[start:end]) || overlayLayerID(text, start, end)
+		vapidPublicKey(text[max(0, start-40):start], text[start:end]) || overlayLayerID(text, start, end) || debianArchivePath(text[start:end])
+}
+
+// debianArchivePath reports a path inside a Debian archive, as apt, a Release file and a
+// mirror's listing print them (pool/main/o/openssl/libssl3_3.0.16-1~deb12u1+b1_amd64.deb,
+// main/installer-amd64/20230607+deb12u15/images/MD5SUMS): a component, then segments of
+// package names and versions, whose + and ~ are no base64's.
+func debianArchivePath(tok string) bool {
+	rest := strings.TrimPrefix(tok, "pool/")
+	comp, rest, ok := strings.Cut(rest, "/")
+	if !ok || !slices.Contains([]string{"main", "contrib", "non-free", "non-free-firmware", "universe", "multiverse", "restricted"}, comp) {
+		return false
+	}
+	for _, seg := range strings.Split(rest, "/") {
+		if seg == "" {
+			return false
+		}
+		for _, part := range strings.FieldsFunc(seg, func(r rune) bool { return strings.ContainsRune("+~._-", r) }) {
+			if len(part) > 24 || len(part) > 8 && !vowelWord(strings.ToLower(part)) && !isDigits(part) {
+				return false // no piece of a name or a version (libssl3, deb12u1, b1, amd64, 20230607)
+			}
+		}
+	}
+	return true
 }
 
 // overlayLayerID reports a layer's short id in an overlay mount's lower directories (mount

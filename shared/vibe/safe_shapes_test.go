@@ -338,12 +338,14 @@ func TestArmorTailsAndSystemFiles(t *testing.T) {
 		"passwd:         files systemd\ngroup:          files systemd\nshadow:         files\ngshadow:        files",
 		"private_key\t= $dir/private/cakey.pem\t# The private key",
 		"You should either specify username/password OR privateKey/passphrase, since these pairings are used together.",
+		"Get:7 http://deb.debian.org/debian-security bookworm-security/main amd64 libssl3 amd64 3.0.16-1~deb12u1 [2026 kB]\n  pool/main/o/openssl/libssl3_3.0.16-1~deb12u1+b1_amd64.deb\n cc6cad005b35fb93db78eeaa4a0d13 627 main/installer-mips64el/20230607+deb12u15/images/MD5SUMS",
 		"2026-12-05 22:58:47 install libsecret-1-0:amd64 <none> 0.20.5-3\nUnpacking passwd:amd64 (1:4.13+dfsg1-1) ...\nii  libsecret-1-0:amd64   0.20.5-3   amd64   Secret store",
 	)
 	requireMasked(t, san, []maskedRow{
 		{"Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5TsXk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pz\nMHcCAQEEIBq7Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT1oAoGCCqGSM49\n-----END EC PRIVATE KEY-----", "MHcCAQEEIBq7Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
 		{"passwd: Zx8kq2pLm9!Qw", "Zx8kq2pLm9!Qw"},
 		{"token:amd64Zx8kq2pLm9Qw", "amd64Zx8kq2pLm9Qw"},
+		{"main/Qx7mB2pz+R9vL4kWn8cT1/yH6jPq3Zr5Ts", "R9vL4kWn8cT1"},
 		{"password\t= Xk4mR9qLw2zP\t# the admin's", "Xk4mR9qLw2zP"},
 		{"login: admin/Xy7pass99q or user/password admin/Pa55word7", "Pa55word7"},
 	})
