@@ -316,6 +316,18 @@ var configRules = []extraRule{
 		keywords: []string{"ssh-keygen"},
 	},
 	{
+		// The other of the two (ssh-keygen -p -P old -N new: the match above ends at the first).
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\bssh-keygen\b[^\n|;&]{0,120}?\s-[NP]\s*(?:'[^'\n]*'|"[^"\n]*"|[^\s'"-][^\s'"]*)[^\n|;&]{0,120}?\s-[NP]\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-][^\s'"]*))`),
+		keywords: []string{"ssh-keygen"},
+	},
+	{
+		// rabbitmqctl add_user NAME SECRET, rabbitmqctl change_password NAME SECRET.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\brabbitmqctl\b(?:\s+-\S+(?:\s+[^\s-]\S*)?)*\s+(?:add_user|change_password)\s+(?:'[^'\n]+'|"[^"\n]+"|[^\s'"-]\S*)\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-][^\s'"]*))`),
+		keywords: []string{"rabbitmqctl"},
+	},
+	{
 		id:       ruleCLILogin,
 		re:       regexp.MustCompile(`\bgh\s+secret\s+set\b[^\n|;&]{0,120}?\s(?:--body|-b)(?:[ =][ \t]*)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-][^\s'"]*))`),
 		keywords: []string{"gh secret"},

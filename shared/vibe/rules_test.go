@@ -150,6 +150,8 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"sudo -S here-string", "$ sudo -S <<< 'Zx8cV7bN6mQ5' ls /etc", "Zx8cV7bN6mQ5", "ls /etc"},
 		{"sudo -S heredoc", "$ sudo -S bash <<EOF\nZx8cV7bN6mQ5\napt-get update\nEOF", "Zx8cV7bN6mQ5", "apt-get update"},
 		{"ssh-keygen passphrase", "$ ssh-keygen -t ed25519 -N 'Zx8cV7bN6mQ5' -f id", "Zx8cV7bN6mQ5", "-f id"},
+		{"ssh-keygen new passphrase after the old", "$ ssh-keygen -p -P oldZx8kq2pLm9 -N newQw7RtYu3Io0 -f key", "newQw7RtYu3Io0", "-f key"},
+		{"rabbitmq user's password", "$ rabbitmqctl -n rabbit@mq add_user app Zx8kq2pLm9Qw7Rt && rabbitmqctl change_password ops 'Qw7Rt Yu3Io0'", "Qw7Rt Yu3Io0", "ops"},
 		{"gh secret set", "$ gh secret set TOKEN --body Zx8cV7bN6mQ5", "Zx8cV7bN6mQ5", "gh secret set TOKEN"},
 		{"minio alias", "$ mc alias set minio http://minio:9000 admin Zx8cV7bN6mQ5", "Zx8cV7bN6mQ5", "http://minio:9000 admin"},
 		{"net use", `$ net use Z: \\srv\share Zx8cV7bN6mQ5 /user:bot`, "Zx8cV7bN6mQ5", "/user:bot"},
