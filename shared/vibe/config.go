@@ -235,7 +235,7 @@ var configRules = []extraRule{
 		// gh secret set NAME <<< x: the command says secret, login, auth or stdin.
 		id: ruleCLILogin,
 		// (A JSON-escaped < is read as < and blanks: \u003c.)
-		re:      regexp.MustCompile(`(?i)(?:^|[\n;&|(])[ \t]*(?:[^\n;&|(<]*?(?:pass|secret|token|key|cred|auth|login|stdin|ssh-add|env\s+add))[^\n;&|(<]*<\s{0,6}<\s{0,6}<[ \t]*(?:'([^'\n]+)'|"([^"\n$][^"\n]*)"|([^\s'"$]+))`),
+		re:      regexp.MustCompile(`(?i)(?:^|[\n;&|(])[ \t]*(?:[^\n;&|(<]*?(?:pass|secret|token|key|cred|auth|login|signin|unlock|stdin|ssh-add|env\s+add))[^\n;&|(<]*<\s{0,6}<\s{0,6}<[ \t]*(?:'([^'\n]+)'|"([^"\n$][^"\n]*)"|([^\s'"$]+))`),
 		anchors: lessThanAnchors("<<"),
 		// One character is no secret: a regular expression for a heredoc in a highlighter's
 		// grammar (keywords:…,begin:/<<<['"]?\w+['"]?$/) stops the unquoted value at its quote.
@@ -320,6 +320,17 @@ var configRules = []extraRule{
 		id:       ruleCLILogin,
 		re:       regexp.MustCompile(`\bssh-keygen\b[^\n|;&]{0,120}?\s-[NP]\s*(?:'[^'\n]*'|"[^"\n]*"|[^\s'"-][^\s'"]*)[^\n|;&]{0,120}?\s-[NP]\s*(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"-][^\s'"]*))`),
 		keywords: []string{"ssh-keygen"},
+	},
+	{
+		// Redis's AUTH [user] SECRET, typed at redis-cli's prompt (127.0.0.1:6379> AUTH x) or
+		// given to it as a command (redis-cli -h h AUTH default x), on a line of its own.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`(?m)(?:^[ \t]*|[\w.-]+:\d{2,5}(?:\[\d+\])?> ?|\bredis-cli\b[^\n|;&]{0,120}?\s)AUTH[ \t]+(?:[^\s'"]+[ \t]+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))[ \t]*$`),
+		keywords: []string{"auth"},
+		// Not a word (AUTH failed) nor an SMTP mechanism (AUTH LOGIN, AUTH CRAM-MD5).
+		check: func(v string) bool {
+			return len(v) >= 4 && notProseWord(v) && strings.ToUpper(v) != v
+		},
 	},
 	{
 		// rabbitmqctl add_user NAME SECRET, rabbitmqctl change_password NAME SECRET.
