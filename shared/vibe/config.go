@@ -322,6 +322,16 @@ var configRules = []extraRule{
 		keywords: []string{"ssh-keygen"},
 	},
 	{
+		// Network devices' configurations: Cisco's password/secret with its type (username
+		// admin password 0 x, enable secret 5 $1$…, key 7 0822…), SNMP community strings
+		// (snmp-server community x RO, net-snmp's rocommunity x), Junos's
+		// plain-text-password-value x.
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`(?m)(?:(?:^|[ \t])(?:password|secret|key)[ \t]+[0-9][ \t]+|\bsnmp-server[ \t]+community[ \t]+|^[ \t]*r[ow]community6?[ \t]+|\bplain-text-password-value[ \t]+)(?:"([^"\n]+)"|([^\s"]{4,200}))`),
+		keywords: []string{"password", "secret", "key", "community", "plain-text-password"},
+		check:    func(v string) bool { return len(v) >= 4 && !placeholderValue(v) && notProseWord(v) && v != "public" && v != "private" },
+	},
+	{
 		// Redis's AUTH [user] SECRET, typed at redis-cli's prompt (127.0.0.1:6379> AUTH x) or
 		// given to it as a command (redis-cli -h h AUTH default x), on a line of its own.
 		id:       ruleCLILogin,
