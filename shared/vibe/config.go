@@ -329,6 +329,7 @@ var configRules = []extraRule{
 		id:       ruleCLILogin,
 		re:       regexp.MustCompile(`(?m)(?:(?:^|[ \t])(?:password|secret|key)[ \t]+[0-9][ \t]+|\bsnmp-server[ \t]+community[ \t]+|^[ \t]*r[ow]community6?[ \t]+|\bplain-text-password-value[ \t]+)(?:"([^"\n]+)"|([^\s"]{4,200}))`),
 		keywords: []string{"password", "secret", "key", "community", "plain-text-password"},
+		anchors:  networkConfigAnchors,
 		check:    func(v string) bool { return len(v) >= 4 && !placeholderValue(v) && notProseWord(v) && v != "public" && v != "private" },
 	},
 	{
@@ -337,6 +338,7 @@ var configRules = []extraRule{
 		id:       ruleCLILogin,
 		re:       regexp.MustCompile(`(?m)(?:^[ \t]*|[\w.-]+:\d{2,5}(?:\[\d+\])?> ?|\bredis-cli\b[^\n|;&]{0,120}?\s)AUTH[ \t]+(?:[^\s'"]+[ \t]+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'"]+))[ \t]*$`),
 		keywords: []string{"auth"},
+		anchors:  wordAnchors("AUTH ", "AUTH\t"),
 		// Not a word (AUTH failed) nor an SMTP mechanism (AUTH LOGIN, AUTH CRAM-MD5).
 		check: func(v string) bool {
 			return len(v) >= 4 && notProseWord(v) && strings.ToUpper(v) != v
@@ -1596,6 +1598,38 @@ func secretWordBeforeIs(s string) []int {
 			if k < i && secretStem(s[k:i]) {
 				at = append(at, i)
 			}
+		}
+	}
+	slices.Sort(at)
+	return at
+}
+
+// networkConfigAnchors finds where a network device's credential may stand: password,
+// secret or key then a blank, one digit and a blank (Cisco's type), a community string's
+// keyword, Junos's plain-text password.
+func networkConfigAnchors(s string) []int {
+	var at []int
+	for _, w := range []string{"password", "secret", "key"} {
+		for from := 0; ; {
+			i := strings.Index(s[from:], w)
+			if i < 0 {
+				break
+			}
+			j := from + i + len(w)
+			if j+3 <= len(s) && (s[j] == ' ' || s[j] == '\t') && isDigitByte(s[j+1]) && (s[j+2] == ' ' || s[j+2] == '\t') {
+				at = append(at, from+i)
+			}
+			from = j
+		}
+	}
+	for _, w := range []string{"community", "plain-text-password-value"} {
+		for from := 0; ; {
+			i := strings.Index(s[from:], w)
+			if i < 0 {
+				break
+			}
+			at = append(at, from+i)
+			from += i + len(w)
 		}
 	}
 	slices.Sort(at)
