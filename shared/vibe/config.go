@@ -1608,7 +1608,7 @@ func secretWordBeforeIs(s string) []int {
 // secret or key then a blank, one digit and a blank (Cisco's type), a community string's
 // keyword, Junos's plain-text password.
 func networkConfigAnchors(s string) []int {
-	var at []int
+	at := keywordLineAnchors(s)
 	for _, w := range []string{"password", "secret", "key"} {
 		for from := 0; ; {
 			i := strings.Index(s[from:], w)
@@ -1622,16 +1622,9 @@ func networkConfigAnchors(s string) []int {
 			from = j
 		}
 	}
-	for _, w := range []string{"community", "plain-text-password-value"} {
-		for from := 0; ; {
-			i := strings.Index(s[from:], w)
-			if i < 0 {
-				break
-			}
-			at = append(at, from+i)
-			from += i + len(w)
-		}
-	}
 	slices.Sort(at)
 	return at
 }
+
+// keywordLineAnchors finds a community string's keyword and Junos's plain-text password.
+var keywordLineAnchors = wordAnchors("community", "plain-text-password-value")
