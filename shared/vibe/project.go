@@ -165,13 +165,23 @@ func viewerText(ev *Event, personal bool) *Event {
 		r.Text = clean(r.Text)
 		c.Response = &r
 	}
+	// Names and paths are no prose: only an address in them is personal data (a file or
+	// a directory named for an account, gcloud/legacy_credentials/ada@corp.io/adc.json).
+	name := func(s string) string {
+		if personal && strings.IndexByte(s, '@') >= 0 {
+			return redactAddresses(s)
+		}
+		return s
+	}
 	if ev.Tool != nil {
 		t := *ev.Tool
+		t.Name = name(t.Name)
 		t.ArgumentsPreview, t.ResultPreview = clean(t.ArgumentsPreview), clean(t.ResultPreview)
 		c.Tool = &t
 	}
 	if ev.File != nil {
 		f := *ev.File
+		f.Name, f.RelativePath = name(f.Name), name(f.RelativePath)
 		if f.Snippet != nil {
 			s := clean(*f.Snippet)
 			f.Snippet = &s

@@ -126,6 +126,21 @@ func TestProjectFile(t *testing.T) {
 	require.Contains(t, *p.File.Snippet, "\n")
 }
 
+// TestProjectAddressInNames: an address in a file's name or path, or a tool's name, is
+// personal data as in any text; with personal data shown it stays.
+func TestProjectAddressInNames(t *testing.T) {
+	t.Parallel()
+	path := ".config/gcloud/legacy_credentials/ada.lovelace@corp.io/adc.json"
+	ev := &Event{EventID: "e", EventType: TypeFileChange, File: &FileBody{Name: "ada.lovelace@corp.io.vcf", RelativePath: path, Operation: "edit"}}
+	p := Project(ev, projSettings(func(s *Settings) { s.RedactFilePaths = 0 }))
+	require.Equal(t, ".config/gcloud/legacy_credentials/[redacted:email]/adc.json", p.File.RelativePath)
+	require.Equal(t, "[redacted:email]", p.File.Name) // the address runs on over .vcf, a domain's last label as far as it can tell
+	tool := &Event{EventID: "t", EventType: TypeToolCall, Tool: &ToolBody{Name: "mail/ada.lovelace@corp.io", Phase: "start"}}
+	require.Equal(t, "mail/[redacted:email]", Project(tool, projSettings(func(s *Settings) { s.ShowToolArguments = 1 })).Tool.Name)
+	p = Project(ev, projSettings(func(s *Settings) { s.RedactFilePaths = 0; s.RedactPersonalData = 0 }))
+	require.Equal(t, path, p.File.RelativePath)
+}
+
 func TestProjectSummaryPaths(t *testing.T) {
 	t.Parallel()
 	tests := map[string]string{
