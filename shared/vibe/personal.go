@@ -156,6 +156,9 @@ func redactPersonalText(s string) string {
 	if strings.IndexByte(s, '<') >= 0 && strings.IndexByte(s, '@') >= 0 {
 		s = replaceGroups(s, namedAddress, markName, personName)
 	}
+	if strings.Contains(s, `"name"`) && (strings.Contains(s, `"login"`) || strings.Contains(s, `"email"`)) {
+		s = redactUserObjects(s)
+	}
 	if strings.Contains(s, "opyright") || strings.Contains(s, "OPYRIGHT") {
 		s = replaceGroups(s, copyrightHolder, markName, personName)
 	}
@@ -488,6 +491,25 @@ func personalAddress(e string) bool {
 	return true
 }
 
+// replaceGroupsAt replaces group 1 of every match of re whose position keep accepts.
+func replaceGroupsAt(s string, re *regexp.Regexp, mark string, keep func(start, end int) bool) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+		if m[2] < 0 || !keep(m[2], m[3]) {
+			continue
+		}
+		b.WriteString(s[last:m[2]])
+		b.WriteString(mark)
+		last = m[3]
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
 // replaceGroups replaces the first non-empty group of every match of re that keep accepts.
 func replaceGroups(s string, re *regexp.Regexp, mark string, keep func(string) bool) string {
 	ms := re.FindAllStringSubmatchIndex(s, -1)
@@ -549,6 +571,30 @@ func redactPersonLists(s string) string {
 }
 
 var quotedPerson = regexp.MustCompile(`["']([^"'<>(){}\[\]@\n]{2,80}?)\s*(?:<[^>\n]*>)?\s*(?:\([^)\n]*\))?["']`)
+
+// userNameMember finds a JSON object's "name" member and its string value.
+var userNameMember = regexp.MustCompile(`"name"\s*:\s*"([^"\\<>@\n]{2,80})"`)
+
+// redactUserObjects replaces the name in a JSON object that describes an account: one that
+// also has a "login" or an "email" member (gh api user, a users API's records).
+func redactUserObjects(s string) string {
+	return replaceGroupsAt(s, userNameMember, markName, func(start, end int) bool {
+		open := strings.LastIndexByte(s[max(0, start-600):start], '{')
+		if open < 0 || strings.IndexByte(s[max(0, start-600)+open:start], '}') >= 0 {
+			return false
+		}
+		open += max(0, start-600)
+		close := strings.IndexByte(s[end:min(len(s), end+600)], '}')
+		if close < 0 {
+			return false
+		}
+		obj := s[open : end+close]
+		v := s[start:end]
+		// A person's name has a capital, a blank or a letter of another script (not billing).
+		return (strings.Contains(obj, `"login"`) || strings.Contains(obj, `"email"`)) && personName(v) &&
+			(isUpperByte(v[0]) || strings.IndexByte(v, ' ') >= 0 || v[0] >= 0x80)
+	})
+}
 
 // redactAuthorObject replaces the name in "author": {"name": "…"}.
 func redactAuthorObject(s string, i int) string {

@@ -244,6 +244,12 @@ func TestPersonalDataInsideJSON(t *testing.T) {
 			require.NotContains(t, out, w, "%s\n→ %s", in, out)
 		}
 	}
+	// An account's record (gh api user, a users API): its name member is a person's name;
+	// a mailbox's lower-case name and a repository's name are not.
+	require.Equal(t, `{"login": "zq", "name": "[redacted:name]", "company": "Acme", "email": "[redacted:email]"}`,
+		redactPersonal(`{"login": "zq", "name": "Zoltan Quist", "company": "Acme", "email": "zoltan.quist@acme-corp.io"}`))
+	require.Equal(t, `[{"login":"zq","name":"[redacted:name]"}], {"repo": {"name": "compiler"}}, {"name": "billing", "email": "[redacted:email]"}`,
+		redactPersonal(`[{"login":"zq","name":"Zoltan Quist"}], {"repo": {"name": "compiler"}}, {"name": "billing", "email": "billing@acme-corp.io"}`))
 	// An address right after a JSON escape keeps the escape whole.
 	require.Equal(t, `{"to":"\n[redacted:email]"}`, redactPersonal(`{"to":"\nzoltan.quist@acme-corp.io"}`))
 }
