@@ -1245,7 +1245,11 @@ var tsPrimitiveTypes = map[string]bool{"boolean": true, "string": true, "number"
 // pathValue reports a value that is a file's path of word segments (/home/dev/.ssh/id_ed25519,
 // /run/secrets/db_password): where a secret is kept, as a prompt or a mounted secret names it.
 func pathValue(v string) bool {
-	t, ok := cutPrefixAny(strings.Trim(v, `"'`), "~/", "/")
+	v = strings.Trim(v, `"'`)
+	if len(v) > 2 && v[0] == '@' && (v[1] == '/' || v[1] == '~') {
+		v = v[1:] // @/run/secrets/token: a file the value is read from (curl, PostgREST, az)
+	}
+	t, ok := cutPrefixAny(v, "~/", "/")
 	if !ok {
 		return false
 	}
