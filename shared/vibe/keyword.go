@@ -2129,6 +2129,54 @@ func queryKeyValue(s string, nameStart, nameEnd int, name string) (int, int, boo
 // start, the name in capitals) ends when a blank cuts it and one generated word follows
 // to the line's end (SERVICE_SECRET=ab 4f9c…e21): a dotenv file's value runs to the end
 // of its line, and the part after the blank is the credential's bulk. Otherwise ve.
+// envBlockLineEnd returns where the value of the NAME=value line at ls ends when the line
+// stands among others of its kind (the line before or after is NAME=value too: a .env file,
+// not a command that sets a variable for the program after it): at the line's end, before a
+// comment (" #"), trailing blanks left out; or 0.
+func envBlockLineEnd(s string, ls, ve int) int {
+	le := strings.IndexByte(s[ve:], '\n')
+	if le < 0 {
+		le = len(s)
+	} else {
+		le += ve
+	}
+	line := s[ls:le]
+	if strings.ContainsAny(line, "|;&<>$`\"'") {
+		return 0
+	}
+	if c := strings.Index(s[ve:le], " #"); c >= 0 {
+		le = ve + c
+	}
+	le = ve + len(strings.TrimRight(s[ve:le], " \t\r"))
+	envLine := func(l string) bool {
+		l = strings.TrimPrefix(strings.TrimLeft(l, " \t"), "export ")
+		eq := strings.IndexByte(l, '=')
+		if eq <= 0 {
+			return false
+		}
+		for i := 0; i < eq; i++ {
+			if c := l[i]; !isUpperByte(c) && !isDigitByte(c) && c != '_' {
+				return false
+			}
+		}
+		return true
+	}
+	prev := ""
+	if ls > 0 {
+		ps := strings.LastIndexByte(s[:ls-1], '\n') + 1
+		prev = s[ps : ls-1]
+	}
+	next := ""
+	if e := strings.IndexByte(s[ve:], '\n'); e >= 0 {
+		rest := s[ve+e+1:]
+		next, _, _ = strings.Cut(rest, "\n")
+	}
+	if !envLine(prev) && !envLine(next) {
+		return 0
+	}
+	return le
+}
+
 func envValueTail(s string, nameStart int, name string, vs, ve int) int {
 	if ve >= len(s) || s[ve] != ' ' && s[ve] != '\t' || vs == 0 || s[vs-1] != '=' || name != strings.ToUpper(name) {
 		return ve
@@ -2136,6 +2184,9 @@ func envValueTail(s string, nameStart int, name string, vs, ve int) int {
 	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
 	if head := strings.TrimLeft(s[ls:nameStart], " \t"); head != "" && head != "export " {
 		return ve
+	}
+	if le := envBlockLineEnd(s, ls, ve); le > ve {
+		return le // DB_PASSWORD=correct horse battery staple among other NAME=value lines: a .env file's whole value
 	}
 	ts := skipBlanks(s, ve, 4)
 	te := ts

@@ -154,6 +154,8 @@ func TestSanitizeSecretClasses(t *testing.T) {
 		{"cisco password with its type", "username admin privilege 15 password 0 Zx8kq2pLm9Qw7Rt\nline vty 0 4\n password 7 0822455D0A16", "0822455D0A16", "line vty"},
 		{"snmp community", "snmp-server community Zx8kq2pLm9Qw7Rt RO", "Zx8kq2pLm9Qw7Rt", "RO"},
 		{"junos plain-text password", "set system login user admin authentication plain-text-password-value Zx8kq2pLm9Qw7Rt", "Zx8kq2pLm9Qw7Rt", "authentication"},
+		{"a passphrase in an env file", "NODE_ENV=production\nDB_PASSWORD=correct horse battery staple # rotated\nPORT=8080", "horse battery staple", "# rotated"},
+		{"a password then the program it is set for", "DB_PASSWORD=Zx8kq2pLm9 npm start", "Zx8kq2pLm9", "npm start"},
 		{"a password that opens with an at sign", `password = "@Zx8kq2pLm9Qw"`, "Zx8kq2pLm9Qw", "password"},
 		{"redis auth at its prompt", "127.0.0.1:6379> AUTH default Zx8kq2pLm9Qw7Rt\nOK", "Zx8kq2pLm9Qw7Rt", "default"},
 		{"redis auth as a command", "redis-cli -h cache AUTH 'Zx8kq 2pLm9Qw7Rt'", "Zx8kq 2pLm9Qw7Rt", "cache"},
