@@ -330,7 +330,9 @@ var configRules = []extraRule{
 		re:       regexp.MustCompile(`(?m)(?:(?:^|[ \t])(?:password|secret|key)[ \t]+[0-9][ \t]+|\bsnmp-server[ \t]+community[ \t]+|^[ \t]*r[ow]community6?[ \t]+|\bplain-text-password-value[ \t]+)(?:"([^"\n]+)"|([^\s"]{4,200}))`),
 		keywords: []string{"password", "secret", "key", "community", "plain-text-password"},
 		anchors:  networkConfigAnchors,
-		check:    func(v string) bool { return len(v) >= 4 && !placeholderValue(v) && notProseWord(v) && v != "public" && v != "private" },
+		check: func(v string) bool {
+			return len(v) >= 4 && !placeholderValue(v) && notProseWord(v) && v != "public" && v != "private"
+		},
 	},
 	{
 		// Redis's AUTH [user] SECRET, typed at redis-cli's prompt (127.0.0.1:6379> AUTH x) or
