@@ -889,6 +889,9 @@ func placeholderValue(v string) bool {
 	if strings.Trim(v, "•●*·∙") == "" {
 		return true // a masked display: ••••••
 	}
+	if head, ok := strings.CutSuffix(v, "…"); ok && len(head) <= 16 && (head == "" || strings.IndexByte("-_", head[len(head)-1]) >= 0) {
+		return true // sk-ant-…, ghp_…: a format's prefix, its body left out
+	}
 	if selfDescribing(v) || secretReference(v) || trivialValue(v) || standInValue(v) || templateReference(v) || stateWord(v) {
 		return true
 	}
