@@ -653,3 +653,63 @@ func pemHeaderAlone(match string) bool {
 	rest = strings.TrimLeft(rest[1:], " \t")
 	return rest == "" || strings.IndexByte("),;]}:\n", rest[0]) >= 0
 }
+
+// pemPlaceholderBody reports a private key block whose body stands in for a key, as
+// documentation writes one: nothing but an ellipsis, a slot in angle brackets or braces, a
+// run of x, or words that say what goes there (-----BEGIN PRIVATE KEY-----\n...\n-----END
+// PRIVATE KEY-----, <your private key here>).
+func pemPlaceholderBody(match string) bool {
+	i := strings.Index(match[len("-----BEGIN"):], "-----")
+	if i < 0 {
+		return false
+	}
+	body := match[len("-----BEGIN")+i+len("-----"):]
+	if e := strings.Index(body, "-----END"); e >= 0 {
+		body = body[:e]
+	}
+	body = strings.NewReplacer(`\r`, " ", `\n`, " ", "\r", " ", "\n", " ").Replace(body)
+	body = strings.TrimSpace(body)
+	if len(body) > 200 {
+		return false
+	}
+	if strings.Trim(body, ".…") == "" {
+		return true
+	}
+	if (body[0] == '<' && body[len(body)-1] == '>') || (body[0] == '{' && body[len(body)-1] == '}') || (body[0] == '[' && body[len(body)-1] == ']') ||
+		(body[0] == '(' && body[len(body)-1] == ')') {
+		return true
+	}
+	if strings.Trim(strings.ToLower(body), "x. ") == "" {
+		return true
+	}
+	words := strings.Fields(strings.ToLower(body))
+	if len(words) < 2 {
+		return false
+	}
+	for _, w := range words {
+		if !isLetters(w) {
+			return false
+		}
+	}
+	for _, w := range words {
+		if oneOfFold(w, "your", "here", "insert", "paste", "contents", "content", "replace", "omitted", "redacted", "truncated", "snip") {
+			return true
+		}
+	}
+	return false
+}
+
+// pemPlaceholderBlocks reports a run of private key blocks, each a placeholder's
+// (pemPlaceholderBody): a match that reaches from one block's BEGIN to a later one's END.
+func pemPlaceholderBlocks(match string) bool {
+	parts := strings.Split(match, "-----BEGIN")
+	if len(parts) < 2 || strings.TrimSpace(parts[0]) != "" {
+		return false
+	}
+	for _, p := range parts[1:] {
+		if !pemPlaceholderBody("-----BEGIN" + p) {
+			return false
+		}
+	}
+	return true
+}

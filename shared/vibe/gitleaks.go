@@ -235,6 +235,9 @@ func reportGitleaksFinding(add func(rule, secret string), rule, secret, match st
 	if secret == "" {
 		secret = match
 	}
+	if strings.HasPrefix(rule, "private-key") && pemPlaceholderBlocks(match) {
+		return // -----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY----- and its kin, one or more
+	}
 	add(rule, secret)
 	if match != secret && strings.HasPrefix(rule, "private-key") {
 		add(rule, match)

@@ -431,7 +431,7 @@ var extraRules = append([]extraRule{
 		keywords:  []string{"-----begin"},
 		multiline: true,
 		// Not the header alone inside a literal, a pattern or prefix code looks for.
-		matchCheck: func(m string) bool { return !pemHeaderAlone(m) },
+		matchCheck: func(m string) bool { return !pemHeaderAlone(m) && !pemPlaceholderBody(m) },
 	},
 	{
 		// An SSH2 (RFC 4716, ssh.com, Tectia) private key, its headers and body.
