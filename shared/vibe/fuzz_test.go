@@ -55,7 +55,7 @@ func FuzzParseEvent(f *testing.F) {
 var fuzzSecrets = []string{
 	"ghp_Ab3dEf5hIj7lMn9pQr1tUv3xYz5bCd7fGh9J",
 	"AKIAQWERTYUIOPASDFGH",
-	"sk-ant-api03-" + strings.Repeat("Zx8_Qw2-", 11) + "AbCdEAA",
+	"sk-ant-api03-Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5TsXk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5TsXk9Qm-AbCdEAA",
 	"xoxb-123456789012-123456789012-AbCdEfGhIjKlMnOpQrStUvWx",
 	"hbt_Qm9vYmFyYmF6cXV4cXV1eHh5ei0tX19fYWJjZGVmZ2g",
 }

@@ -862,7 +862,7 @@ func placeholderValue(v string) bool {
 	if v != "" && literalAfterExpansion(v) {
 		return false // "$DB_USER:Xk9mQ2vLp7wR": the variable is only the value's head
 	}
-	if v == "" || isPlaceholder(v) || strings.HasPrefix(v, "[redacted") {
+	if v == "" || isPlaceholder(v) && !partlyMasked(v) || strings.HasPrefix(v, "[redacted") {
 		return true
 	}
 	if len(v) <= 12 && strings.ContainsAny(v, "@0135$!") && leetPlaceholders[strings.ToLower(unleet.Replace(v))] {
@@ -1049,7 +1049,7 @@ func placeholderWords(v string) bool {
 	}
 	v = urlPastHost(v)
 	if isASCII(v) {
-		return placeholderWordMatcher().containsFold(v)
+		return placeholderWordMatcher().containsFold(v) && !partlyMasked(v)
 	}
 	l := strings.ToLower(v)
 	for _, w := range placeholderWordList {
@@ -1059,6 +1059,30 @@ func placeholderWords(v string) bool {
 	}
 	return false
 }
+
+// partlyMasked reports a secret written out but for a run of x or * (sk-proj-Qx7mB2pz…
+// R9vL4kWn8cT1XXXX, a key whose tail its owner crossed out): a piece of sixteen characters
+// or more that looks generated is left, and that piece is what must not be shown.
+func partlyMasked(v string) bool {
+	if len(v) < 20 {
+		return false
+	}
+	lower := strings.ToLower(v)
+	if !strings.Contains(lower, "xxxx") && !strings.Contains(v, "****") {
+		return false
+	}
+	for _, seg := range strings.FieldsFunc(v, func(r rune) bool { return !isAlnum(byte(r)) || r >= 0x80 }) {
+		for _, piece := range xRuns.Split(seg, -1) {
+			if len(piece) >= 16 && randomValue(piece) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// xRuns are the runs of x (four or more) that cross out part of a value.
+var xRuns = regexp.MustCompile(`[xX]{4,}`)
 
 var placeholderWordList = []string{"xxxx", "****", "example", "placeholder", "changeme", "change_me", "change-me",
 	"dummy", "fake", "your_", "your-", "yourkey", "yourtoken", "yoursecret", "yourpassword", "replace_me",
