@@ -896,8 +896,9 @@ func placeholderValue(v string) bool {
 		return true
 	}
 	if v[0] == '(' {
-		// Terraform's (sensitive value) and (known after apply), (redacted), (not set).
-		for _, w := range []string{"(sensitive", "(known", "(redacted", "(hidden", "(not set", "(none", "(empty", "(masked", "(secret"} {
+		// Terraform's (sensitive value) and (known after apply), (redacted), (not set), npm config
+		// ls's (protected).
+		for _, w := range []string{"(sensitive", "(known", "(redacted", "(hidden", "(not set", "(none", "(empty", "(masked", "(secret", "(protected"} {
 			if strings.HasPrefix(strings.ToLower(v), w) {
 				return true
 			}
