@@ -287,7 +287,7 @@ func TestSanitizeStructureKeepsHarmless(t *testing.T) {
 		"-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----\n-----BEGIN RSA PRIVATE KEY-----\n<your private key here>\n-----END RSA PRIVATE KEY-----",
 		`{"private_key": "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----\n", "x": 1}`,
 		"-----BEGIN OPENSSH PRIVATE KEY-----\n(paste your key contents here)\n-----END OPENSSH PRIVATE KEY-----",
-		"; \"user\" config from /root/.npmrc\n_auth = (protected)\n//registry.npmjs.org/:_authToken = (protected)",
+		"; \"user\" config from ~/.npmrc\n_auth = (protected)\n//registry.npmjs.org/:_authToken = (protected)",
 		"GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\nAWS_ACCESS_KEY_ID=AKIAXXXXXXXXXXXXXXXX\nSLACK_WEBHOOK_URL=https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
 		"ANTHROPIC_API_KEY=sk-ant-api03-...\nexport ANTHROPIC_API_KEY=sk-ant-…\nMY_KEY=\"ghp_…\"",
 		"jwt-secret = \"@/dev/stdin\"\ntoken: \"@/run/secrets/token\"\npassword = @~/.config/app/pass",
