@@ -458,6 +458,10 @@ var teamWords = map[string]bool{"team": true, "teams": true, "oncall": true, "op
 	"sre": true, "devops": true, "security": true, "support": true, "core": true, "admins": true, "eng": true,
 	"engineering": true, "squad": true, "group": true, "owners": true, "maintainers": true, "bot": true, "bots": true}
 
+// standInLocalParts are the local parts documentation writes before a stand-in domain.
+var standInLocalParts = []string{"you", "your", "your.name", "your-name", "yourname", "user", "username", "name", "me", "someone",
+	"somebody", "john", "jane", "john.doe", "jane.doe", "johndoe", "janedoe", "test", "foo", "bar", "admin", "info", "hello", "contact", "email", "mail", "address"}
+
 // personalAddress reports an e-mail address that may identify someone: not a placeholder
 // domain, not a service mailbox.
 func personalAddress(e string) bool {
@@ -471,10 +475,15 @@ func personalAddress(e string) bool {
 	case "git", "noreply", "no-reply", "donotreply", "do-not-reply", "mailer-daemon", "postmaster":
 		return false // a role mailbox (hello@, support@) on a person's own domain names them: masked
 	}
-	for _, d := range []string{"example.com", "example.org", "example.net", "localhost", "domain.com", "email.com"} {
+	for _, d := range []string{"example.com", "example.org", "example.net", "localhost"} {
 		if domain == d || strings.HasSuffix(domain, "."+d) {
 			return false
 		}
+	}
+	if domain == "domain.com" || domain == "email.com" {
+		// Documentation's stand-ins (your@email.com, user@domain.com); but email.com is a
+		// mail provider too, so a person's address there stays personal.
+		return !(isPlaceholder(local) || slices.Contains(standInLocalParts, local))
 	}
 	for _, suf := range []string{".example", ".invalid", ".test", ".localhost"} {
 		if strings.HasSuffix(domain, suf) {

@@ -253,3 +253,11 @@ func TestPersonalDataInsideJSON(t *testing.T) {
 	// An address right after a JSON escape keeps the escape whole.
 	require.Equal(t, `{"to":"\n[redacted:email]"}`, redactPersonal(`{"to":"\nzoltan.quist@acme-corp.io"}`))
 }
+
+// TestStandInAddresses: documentation's stand-in addresses pass; a person's address at a
+// domain that is also a stand-in's (email.com is a mail provider) does not.
+func TestStandInAddresses(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, "your@email.com, user@domain.com, me@example.com", redactPersonal("your@email.com, user@domain.com, me@example.com"))
+	require.Equal(t, "[redacted:email], [redacted:email]", redactPersonal("wei.zhang@email.com, tara.wind@domain.com"))
+}
