@@ -608,6 +608,17 @@ var configRules = []extraRule{
 		anchors:    secretWordBeforeIs,
 	},
 	{
+		// The same in Chinese: 密码是 x, 密码为：x, 密钥是 x, 令牌为 x (password, key, token
+		// "is"); the value needs a digit or a symbol, as above.
+		id:       ruleIDPassword,
+		re:       regexp.MustCompile(`(?:密码|口令|密钥|令牌|秘钥)(?:是|为|就是)\s*[:：]?\s*["'“「]?([^\s"'”」，。,]{4,64})`),
+		group:    1,
+		keywords: []string{"密码", "口令", "密钥", "令牌", "秘钥"},
+		check: func(v string) bool {
+			return (hasDigitAndLetter(v) || mixedClasses(v)) && !placeholderValue(v)
+		},
+	},
+	{
 		// The verb before the name: "I set the password to Xk4mR9qLw2", "changed the admin
 		// password to …", "rotate the API key to …"; the value needs a digit or a symbol.
 		id:       ruleIDPassword,
