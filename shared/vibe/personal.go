@@ -30,6 +30,9 @@ var (
 	// personLine: version-control headers and trailers and manifest lines that name a
 	// person: Author: Ada Lovelace <ada@…>, Co-authored-by: …, Maintainer: …, Owner: ….
 	personLine = regexp.MustCompile(`(?im)\b(?:author|commit|committer|co-authored-by|signed-off-by|reviewed-by|reported-by|tested-by|acked-by|suggested-by|helped-by|cc|maintainer|owner|contact|written by|created by)\s*:\s+([^\n<>()"{}\[\]@:]{2,80}?)\s*(?:<|\(|$)|@author[ \t]+([^\n<>()"{}\[\]@:*]{2,80}?)[ \t]*(?:<|\(|$)`)
+	// personLineCJK: the same header lines in Chinese (作者：张伟, 维护者: …, 联系人：…), with a
+	// full-width colon or an ASCII one.
+	personLineCJK = regexp.MustCompile(`(?m)(?:作者|维护者|联系人|负责人|开发者)[ \t]*[:：][ \t]*([^\n<>()（）"{}\[\]@:：，,;；]{1,40}?)[ \t]*(?:<|\(|（|，|,|;|；|$)`)
 	// personField: manifest fields holding a name: "author": "Ada <…>", author = "Ada",
 	// __author__ = 'Ada', user.name = Ada, GIT_AUTHOR_NAME=Ada, "name": "Ada" inside an
 	// author object.
@@ -158,6 +161,9 @@ func redactPersonalText(s string) string {
 	}
 	if strings.Contains(s, `"name"`) && (strings.Contains(s, `"login"`) || strings.Contains(s, `"email"`)) {
 		s = redactUserObjects(s)
+	}
+	if strings.Contains(s, "作者") || strings.Contains(s, "维护者") || strings.Contains(s, "联系人") || strings.Contains(s, "负责人") || strings.Contains(s, "开发者") {
+		s = replaceGroups(s, personLineCJK, markName, cjkPersonName)
 	}
 	if strings.Contains(s, "opyright") || strings.Contains(s, "OPYRIGHT") {
 		s = replaceGroups(s, copyrightHolder, markName, personName)
@@ -457,6 +463,31 @@ var nonPersonNames = map[string]bool{"claude": true, "claude code": true, "chatg
 var teamWords = map[string]bool{"team": true, "teams": true, "oncall": true, "ops": true, "platform": true, "infra": true,
 	"sre": true, "devops": true, "security": true, "support": true, "core": true, "admins": true, "eng": true,
 	"engineering": true, "squad": true, "group": true, "owners": true, "maintainers": true, "bot": true, "bots": true}
+
+// cjkPersonName reports a person's name after a Chinese header: two to four Han characters
+// (a Chinese name; 本项目团队, "this project's team", is longer) with none of the words for a
+// group, or a capitalised name in Latin letters.
+func cjkPersonName(v string) bool {
+	if v == "" {
+		return false
+	}
+	if v[0] < 0x80 {
+		return isUpperByte(v[0]) && personName(v)
+	}
+	n := 0
+	for _, r := range v {
+		if !unicode.Is(unicode.Han, r) {
+			return false
+		}
+		n++
+	}
+	for _, w := range []string{"团队", "项目", "公司", "社区", "小组", "组织", "官方", "本人", "作者"} {
+		if strings.Contains(v, w) {
+			return false
+		}
+	}
+	return n >= 2 && n <= 4
+}
 
 // standInLocalParts are the local parts documentation writes before a stand-in domain.
 var standInLocalParts = []string{"you", "your", "your.name", "your-name", "yourname", "user", "username", "name", "me", "someone",

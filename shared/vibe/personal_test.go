@@ -261,3 +261,12 @@ func TestStandInAddresses(t *testing.T) {
 	require.Equal(t, "your@email.com, user@domain.com, me@example.com", redactPersonal("your@email.com, user@domain.com, me@example.com"))
 	require.Equal(t, "[redacted:email], [redacted:email]", redactPersonal("wei.zhang@email.com, tara.wind@domain.com"))
 }
+
+// TestChineseHeaderNames: 作者 (author), 维护者 (maintainer), 联系人 (contact) lines name a
+// person as their English forms do; a team's or a product's name after them is no person.
+func TestChineseHeaderNames(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, "作者：[redacted:name]\n维护者：[redacted:name]（[redacted:email]）\n联系人：[redacted:name]，电话请见内网",
+		redactPersonal("作者：李娜\n维护者：王芳（wangfang@corp.cn）\n联系人：Wei Zhang，电话请见内网"))
+	require.Equal(t, "作者：本项目团队\n开发者：cpolar", redactPersonal("作者：本项目团队\n开发者：cpolar"))
+}
