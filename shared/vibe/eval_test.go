@@ -276,15 +276,21 @@ func TestSanitizerEvaluation(t *testing.T) {
 		}
 		return tl
 	}
-	// The whole corpus has floors of its own, set with the twelfth build, and so have the
-	// first eleven builds' sources, set with the eleventh, and the first ten builds' sources,
+	// The whole corpus has floors of its own, set with the thirteenth build, and so have the
+	// first twelve builds' sources, set with the twelfth, the first eleven builds' sources, set with the eleventh, and the first ten builds' sources,
 	// set with the tenth; the sources of the first seven builds
 	// keep the whole-corpus floors set with the seventh, those of the first six builds the
 	// ones set with the sixth, those of the first five builds the ones set with the fifth,
 	// those of the first four the ones set with the fourth, and those of the first three
 	// builds theirs, comparable from build to build.
-	var priorSources, fourBuildsSources, fiveBuildsSources, sixBuildsSources, sevenBuildsSources, tenBuildsSources, elevenBuildsSources []string
+	var priorSources, fourBuildsSources, fiveBuildsSources, sixBuildsSources, sevenBuildsSources, tenBuildsSources, elevenBuildsSources, twelveBuildsSources []string
 	for k := range tallies {
+		if slices.Contains(thirteenthBuildSources, k.source) {
+			continue
+		}
+		if k.source != evalContexts && !slices.Contains(twelveBuildsSources, k.source) {
+			twelveBuildsSources = append(twelveBuildsSources, k.source)
+		}
 		if k.source != evalContexts && !slices.Contains(twelfthBuildSources, k.source) && !slices.Contains(elevenBuildsSources, k.source) {
 			elevenBuildsSources = append(elevenBuildsSources, k.source)
 		}
@@ -318,7 +324,8 @@ func TestSanitizerEvaluation(t *testing.T) {
 		name    string
 		sources []string
 		floors  *evalFloors // nil: reported, not held to floors yet
-	}{{"all sources", nil, &twelveBuildsFloors}, {"first eleven builds' sources", elevenBuildsSources, &elevenBuildsFloors},
+	}{{"all sources", nil, &thirteenBuildsFloors}, {"first twelve builds' sources", twelveBuildsSources, &twelveBuildsFloors},
+		{"first eleven builds' sources", elevenBuildsSources, &elevenBuildsFloors},
 		{"first ten builds' sources", tenBuildsSources, &tenBuildsFloors},
 		{"first seven builds' sources", sevenBuildsSources, &sevenBuildsFloors},
 		{"first six builds' sources", sixBuildsSources, &sixBuildsFloors},
@@ -334,7 +341,8 @@ func TestSanitizerEvaluation(t *testing.T) {
 		{"ninth-build sources", ninthBuildSources, &ninthBuildFloors},
 		{"tenth-build sources", tenthBuildSources, &tenthBuildFloors},
 		{"eleventh-build sources", eleventhBuildSources, &eleventhBuildFloors},
-		{"twelfth-build sources", twelfthBuildSources, &twelfthBuildFloors}} {
+		{"twelfth-build sources", twelfthBuildSources, &twelfthBuildFloors},
+		{"thirteenth-build sources", thirteenthBuildSources, &thirteenthBuildFloors}} {
 		known, keyword, leaking := sum(set.sources, evalKnownFormat), sum(set.sources, evalKeyword), leaks(set.sources)
 		t.Logf("%s: known-format %s, keyword-context %s, leaking %.2f%% (%d/%d), format negatives %s", set.name,
 			evalFigure(evalKnownFormat, known), evalFigure(evalKeyword, keyword), leaking.pct(), leaking.bad, leaking.n,
@@ -443,6 +451,15 @@ var (
 	twelfthBuildFloors = evalFloors{knownFormat: 99.9, keyword: 74.9, leaking: 10.1}
 	// The whole corpus with the twelfth build.
 	twelveBuildsFloors = evalFloors{knownFormat: 95.3, keyword: 93.8, leaking: 5.8}
+	// The thirteenth build (testdata/eval/sources13.py): the literals CodeQL's hard-coded
+	// credential query tests expect flagged, and the lines beside them they expect nothing of,
+	// each test file's examples in one half.
+	thirteenthBuildSources = []string{"codeql"}
+	// Its first figures (100.00 / 0.00%, of 8 keyword-context held-back secrets; no
+	// known-format one); its development half caught 5 of 8.
+	thirteenthBuildFloors = evalFloors{knownFormat: 99.9, keyword: 99.9, leaking: 0.1}
+	// The whole corpus with the thirteenth build.
+	thirteenBuildsFloors = evalFloors{knownFormat: 95.3, keyword: 93.9, leaking: 5.75}
 )
 
 func evalFigure(class string, tl evalTally) string {
