@@ -2125,10 +2125,6 @@ func queryKeyValue(s string, nameStart, nameEnd int, name string) (int, int, boo
 	return 0, 0, false
 }
 
-// envValueTail returns where an unquoted value of a .env line (NAME=value at the line's
-// start, the name in capitals) ends when a blank cuts it and one generated word follows
-// to the line's end (SERVICE_SECRET=ab 4f9c…e21): a dotenv file's value runs to the end
-// of its line, and the part after the blank is the credential's bulk. Otherwise ve.
 // envBlockLineEnd returns where the value of the NAME=value line at ls ends when the line
 // stands among others of its kind (the line before or after is NAME=value too: a .env file,
 // not a command that sets a variable for the program after it): at the line's end, before a
@@ -2177,6 +2173,10 @@ func envBlockLineEnd(s string, ls, ve int) int {
 	return le
 }
 
+// envValueTail returns where an unquoted value of a .env line (NAME=value at the line's
+// start, the name in capitals) ends when a blank cuts it and one generated word follows
+// to the line's end (SERVICE_SECRET=ab 4f9c…e21): a dotenv file's value runs to the end
+// of its line, and the part after the blank is the credential's bulk. Otherwise ve.
 func envValueTail(s string, nameStart int, name string, vs, ve int) int {
 	if ve >= len(s) || s[ve] != ' ' && s[ve] != '\t' || vs == 0 || s[vs-1] != '=' || name != strings.ToUpper(name) {
 		return ve
