@@ -2176,7 +2176,8 @@ func envBlockLineEnd(s string, ls, ve int) int {
 // envValueTail returns where an unquoted value of a .env line (NAME=value at the line's
 // start, the name in capitals) ends when a blank cuts it and one generated word follows
 // to the line's end (SERVICE_SECRET=ab 4f9c…e21): a dotenv file's value runs to the end
-// of its line, and the part after the blank is the credential's bulk. Otherwise ve.
+// of its line, and the part after the blank is the credential's bulk; or, among other
+// NAME=value lines, at the line's end whatever follows (envBlockLineEnd). Otherwise ve.
 func envValueTail(s string, nameStart int, name string, vs, ve int) int {
 	if ve >= len(s) || s[ve] != ' ' && s[ve] != '\t' || vs == 0 || s[vs-1] != '=' || name != strings.ToUpper(name) {
 		return ve
