@@ -320,7 +320,7 @@ var extraRules = append([]extraRule{
 		// The header set by a call, its name and its value two literals: .set('Authorization',
 		// 'Basic …'), Header.Set("Authorization", "Bearer …"), setRequestHeader(…).
 		id:       ruleAuthHeader,
-		re:       regexp.MustCompile(`(?i)authorization["']\s{0,3},\s{0,3}(?:"(?:` + authSchemeWords + `\s+)?([^"\s]{6,400})"|'(?:` + authSchemeWords + `\s+)?([^'\s]{6,400})')`),
+		re:       regexp.MustCompile(`(?i)authorization["']\s{0,3},\s{0,3}(?:"(?:` + authSchemeWords + `\s+)?([^"\s]{6,400})"|'(?:` + authSchemeWords + `\s+)?([^'\s]{6,400})'|\x60(?:` + authSchemeWords + `\s+)?([^\x60\s$]{6,400})\x60)`),
 		keywords: []string{"authorization"},
 		check: func(v string) bool {
 			// Not the next name of a list of headers ("Authorization", "Www-Authenticate"):
