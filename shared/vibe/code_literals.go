@@ -52,6 +52,12 @@ var signingKeyCalls = map[string]struct {
 	// The key an encryption call takes: PyCryptodome AES.new(key, mode) (and the other
 	// ciphers' new, above), cryptography's Fernet(key), CryptoJS.AES.encrypt(data, key).
 	"Fernet": {1, nil},
+	// Express's cookie-parser signs cookies with cookieParser(secret); Flask's
+	// itsdangerous URLSafeTimedSerializer(secret_key) and Serializer(secret_key) sign tokens.
+	"cookieParser":                    {1, nil},
+	"URLSafeTimedSerializer":          {1, nil},
+	"URLSafeSerializer":               {1, nil},
+	"TimedJSONWebSignatureSerializer": {1, nil},
 	// .NET's new SymmetricSecurityKey(Encoding.UTF8.GetBytes(key)) signs JWTs.
 	"SymmetricSecurityKey": {1, nil},
 	"encrypt":              {2, []string{"AES.", "TripleDES.", "DES.", "Rabbit.", "RC4."}},
