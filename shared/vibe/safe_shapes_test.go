@@ -336,6 +336,7 @@ func TestArmorTailsAndSystemFiles(t *testing.T) {
 		"Ljpj4X0v1n1bJ9ZMbHhHHrL2o7d9eGXPgT2GrHXqb0kRAhX1kb+SzELvjA1v3X1b\ncCOGDErcgdLMMpSEDQgJlxxPwO5rIHQw0uA5NBCFIRUBCOhVMt5xSdkoF1BN5r5N\n0XWs0Mr7QbhDparTwwVETyw2m+L64kW4I1NsBm9nVX9GtUw/bihaeSbSpKhil9Ie\n-----END CERTIFICATE-----\n",
 		"-----BEGIN PGP SIGNATURE-----\n\niQIzBAABCAAdFiEEb9Kx7cZ3lV9mN1Pq2RrT8aW4uY0FAmXk9QmACgkQ2RrT8aW4\nuY0Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5TsXk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB\n=Ab3d\n-----END PGP SIGNATURE-----",
 		"passwd:         files systemd\ngroup:          files systemd\nshadow:         files\ngshadow:        files",
+		"root:*:20228:0:99999:7:::\ndaemon:*:20228:0:99999:7:::",
 		"private_key\t= $dir/private/cakey.pem\t# The private key",
 		"You should either specify username/password OR privateKey/passphrase, since these pairings are used together.",
 		"Get:7 http://deb.debian.org/debian-security bookworm-security/main amd64 libssl3 amd64 3.0.16-1~deb12u1 [2026 kB]\n  pool/main/o/openssl/libssl3_3.0.16-1~deb12u1+b1_amd64.deb\n cc6cad005b35fb93db78eeaa4a0d13 627 main/installer-mips64el/20230607+deb12u15/images/MD5SUMS",
@@ -344,6 +345,8 @@ func TestArmorTailsAndSystemFiles(t *testing.T) {
 	requireMasked(t, san, []maskedRow{
 		{"Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5TsXk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pz\nMHcCAQEEIBq7Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pzR9vL4kWn8cT1oAoGCCqGSM49\n-----END EC PRIVATE KEY-----", "MHcCAQEEIBq7Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
 		{"passwd: Zx8kq2pLm9!Qw", "Zx8kq2pLm9!Qw"},
+		{"alice:$6$Qx7mB2pz$R9vL4kWn8cT1yH6jPq3Zr5TsXk9QmDvV4Rfq3tC7bLpWsZ2N:19000:0:99999:7:::\ndb.internal:5432:app:deploy:Zx8kq2pLm9Qw", "Zx8kq2pLm9Qw"},
+		{"alice:$6$Qx7mB2pz$R9vL4kWn8cT1yH6jPq3Zr5TsXk9QmDvV4Rfq3tC7bLpWsZ2N:19000:0:99999:7:::", "R9vL4kWn8cT1yH6jPq3Zr5Ts"},
 		{"token:amd64Zx8kq2pLm9Qw", "amd64Zx8kq2pLm9Qw"},
 		{"main/Qx7mB2pz+R9vL4kWn8cT1/yH6jPq3Zr5Ts", "R9vL4kWn8cT1"},
 		{"password\t= Xk4mR9qLw2zP\t# the admin's", "Xk4mR9qLw2zP"},

@@ -620,13 +620,24 @@ func prose(r string) bool {
 	return letters*4 >= len(words)*3 && isLetter(words[0][0])
 }
 
-// passwdEntry reports a line of /etc/passwd (root:*:0:0:root:/root:/bin/bash): seven
+// passwdEntry reports a line of /etc/passwd (root:*:0:0:root:/root:/bin/bash), or of
+// /etc/shadow (root:*:20228:0:99999:7:::, nine fields): passwd's seven
 // fields, the user's and group's ids in digits, a home and a shell. What follows the ids is
 // a name and two paths, not the password a .pgpass line ends with; the password field of
 // a passwd line is x or * (a real hash is the password-hash rule's).
 func passwdEntry(s string, p int) bool {
 	ls, le := shellLine(s, p)
 	f := strings.Split(strings.TrimSpace(s[ls:le]), ":")
+	if len(f) == 9 {
+		// /etc/shadow: name, hash, then seven aging fields of digits or nothing (the hash is
+		// the password-hash rule's; no field here is a .pgpass password)
+		for _, a := range f[2:] {
+			if a != "" && !isDigits(a) {
+				return false
+			}
+		}
+		return f[0] != "" && !strings.ContainsAny(f[0], " \t")
+	}
 	return len(f) == 7 && isDigits(f[2]) && isDigits(f[3]) && strings.HasPrefix(f[5], "/") && (f[6] == "" || strings.HasPrefix(f[6], "/"))
 }
 
