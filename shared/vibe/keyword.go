@@ -2130,47 +2130,41 @@ func queryKeyValue(s string, nameStart, nameEnd int, name string) (int, int, boo
 // not a command that sets a variable for the program after it): at the line's end, before a
 // comment (" #"), trailing blanks left out; or 0.
 func envBlockLineEnd(s string, ls, ve int) int {
-	le := strings.IndexByte(s[ve:], '\n')
-	if le < 0 {
-		le = len(s)
-	} else {
-		le += ve
+	le := lineEndAt(s, ve)
+	if strings.ContainsAny(s[ls:le], "|;&<>$`\"'") {
+		return 0
 	}
-	line := s[ls:le]
-	if strings.ContainsAny(line, "|;&<>$`\"'") {
+	prevLine, nextLine := "", ""
+	if ls > 0 {
+		ps, _ := shellLine(s, ls-1)
+		prevLine = s[ps : ls-1]
+	}
+	if le < len(s) {
+		nextLine = s[le+1 : lineEndAt(s, le+1)]
+	}
+	if !upperAssignment(prevLine) && !upperAssignment(nextLine) {
 		return 0
 	}
 	if c := strings.Index(s[ve:le], " #"); c >= 0 {
 		le = ve + c
 	}
-	le = ve + len(strings.TrimRight(s[ve:le], " \t\r"))
-	envLine := func(l string) bool {
-		l = strings.TrimPrefix(strings.TrimLeft(l, " \t"), "export ")
-		eq := strings.IndexByte(l, '=')
-		if eq <= 0 {
+	return ve + len(strings.TrimRight(s[ve:le], " \t\r"))
+}
+
+// upperAssignment reports a NAME=value line of a .env file: the name in capitals, digits
+// and underscores, after indentation or export.
+func upperAssignment(l string) bool {
+	l = strings.TrimPrefix(strings.TrimLeft(l, " \t"), "export ")
+	eq := strings.IndexByte(l, '=')
+	if eq <= 0 {
+		return false
+	}
+	for i := 0; i < eq; i++ {
+		if c := l[i]; !isUpperByte(c) && !isDigitByte(c) && c != '_' {
 			return false
 		}
-		for i := 0; i < eq; i++ {
-			if c := l[i]; !isUpperByte(c) && !isDigitByte(c) && c != '_' {
-				return false
-			}
-		}
-		return true
 	}
-	prev := ""
-	if ls > 0 {
-		ps := strings.LastIndexByte(s[:ls-1], '\n') + 1
-		prev = s[ps : ls-1]
-	}
-	next := ""
-	if e := strings.IndexByte(s[ve:], '\n'); e >= 0 {
-		rest := s[ve+e+1:]
-		next, _, _ = strings.Cut(rest, "\n")
-	}
-	if !envLine(prev) && !envLine(next) {
-		return 0
-	}
-	return le
+	return true
 }
 
 // envValueTail returns where an unquoted value of a .env line (NAME=value at the line's

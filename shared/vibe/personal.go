@@ -619,16 +619,17 @@ var userNameMember = regexp.MustCompile(`"name"\s*:\s*"([^"\\<>@\n]{2,80})"`)
 // also has a "login" or an "email" member (gh api user, a users API's records).
 func redactUserObjects(s string) string {
 	return replaceGroupsAt(s, userNameMember, markName, func(start, end int) bool {
-		open := strings.LastIndexByte(s[max(0, start-600):start], '{')
-		if open < 0 || strings.IndexByte(s[max(0, start-600)+open:start], '}') >= 0 {
+		// The object around the member: its { before with no } between, its } after.
+		from := max(0, start-600)
+		open := strings.LastIndexByte(s[from:start], '{')
+		if open < 0 || strings.IndexByte(s[from+open:start], '}') >= 0 {
 			return false
 		}
-		open += max(0, start-600)
 		close := strings.IndexByte(s[end:min(len(s), end+600)], '}')
 		if close < 0 {
 			return false
 		}
-		obj := s[open : end+close]
+		obj := s[from+open : end+close]
 		v := s[start:end]
 		// A person's name has a capital, a blank or a letter of another script (not billing).
 		return (strings.Contains(obj, `"login"`) || strings.Contains(obj, `"email"`)) && personName(v) &&
