@@ -775,6 +775,9 @@ func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 		if shellRuleNoSecret(r.id, chunk, m[0], start, end) || pyRuleNoSecret(r.id, chunk, start, end) {
 			continue
 		}
+		if isBase64Byte(chunk[start]) && (inEncodedMedia(f.text, off+start) || f.view != "" && inEncodedMedia(f.view, off+start)) {
+			continue // a run of an encoded image's bytes that spells a token's shape (21 A's: a Twitter bearer)
+		}
 		if r.whole {
 			start, end = m[0], m[1]
 		} else if r.extend != nil {
