@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -340,6 +342,48 @@ func (f *findings) dropInDataURIs() {
 		}
 		return false
 	})
+}
+
+// dropLabels drops the spans of credential-name rules whose value is a word or a short
+// label of some other language rather than a secret: a translation file's entry under a
+// secret's name ("password": "Salasana", auth.password=Mot de passe, "Secret Key" =
+// "Slepenā atslēga", <string name="api_key">API-Schlüssel</string>, "token": "令牌"). Once
+// the text shows one, its other capitalised labels of letters are translations too ("api_key":
+// "API-avain", "secret": "Salaisuus" beside "password": "Salasana").
+func (f *findings) dropLabels() {
+	translated := false
+	for _, s := range f.spans {
+		if ruleClass(s.rule) == ClassPassword && languageLabel(f.text[s.start:labelEnd(f.text, s.end)]) {
+			translated = true
+			break
+		}
+	}
+	f.spans = slices.DeleteFunc(f.spans, func(s span) bool {
+		if ruleClass(s.rule) != ClassPassword || !translated && !phraseKeyed(f.text, s.start) {
+			return false
+		}
+		v := f.text[s.start:labelEnd(f.text, s.end)]
+		if !languageLabel(v) && !capitalisedLabel(v) {
+			return false
+		}
+		if f.secrets != nil {
+			delete(f.secrets, f.text[s.start:s.end])
+		}
+		return true
+	})
+}
+
+// labelEnd is where the words after a value's first one end: at a quote, a tag, a
+// separator or the line's end (a label is short: at most 120 bytes are read).
+func labelEnd(text string, i int) int {
+	for limit := min(len(text), i+120); i < limit; {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if r != ' ' && r != '-' && r != '\'' && !unicode.IsLetter(r) {
+			break
+		}
+		i += n
+	}
+	return i
 }
 
 // rulePriority prefers a specific rule's name over the catch-all ones when spans overlap.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // harmlessNameShape reports a name found by the keyword-assignment rule that stands in a
@@ -1352,6 +1353,93 @@ func passwordLabel(v string) bool {
 		}
 	}
 	return false
+}
+
+// languageLabel reports a value of one to six words of letters that is the word for a
+// password in another language (passwordLabel), or a label of several words holding a
+// letter outside ASCII or of CJK characters: a translation, where a password of letters
+// alone is ASCII (what a keyboard types everywhere). Its words are written as words are
+// (labelWords).
+func languageLabel(v string) bool {
+	v = strings.TrimSpace(v)
+	words := strings.Fields(v)
+	if len(words) == 0 || len(words) > 6 || utf8.RuneCountInString(v) < 2 || !labelWords(v) {
+		return false
+	}
+	nonASCII := false
+	for _, r := range v {
+		switch {
+		case r >= utf8.RuneSelf && unicode.IsLetter(r):
+			nonASCII = true
+		case r == ' ' || r == '-' || r == '\'' || unicode.IsLetter(r):
+		default:
+			return false
+		}
+	}
+	// One word of another script alone may be a password; a label of words or of CJK
+	// characters is not.
+	return nonASCII && (strings.ContainsAny(v, " -") || cjkLabel(v)) || passwordLabel(v)
+}
+
+// cjkLabel reports a word of Han, kana or Hangul characters.
+func cjkLabel(v string) bool {
+	for _, r := range v {
+		if !unicode.Is(unicode.Han, r) && !unicode.Is(unicode.Hiragana, r) && !unicode.Is(unicode.Katakana, r) && !unicode.Is(unicode.Hangul, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// labelWords reports words written as a language writes them: each piece between blanks
+// and hyphens capitalised, in capitals or in small letters (API-Schlüssel, Mot de passe),
+// never capitals inside a piece (QmxTvRkLp), and no ASCII letter glued to a CJK one (密码Qmx).
+func labelWords(v string) bool {
+	for _, w := range strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == '-' || r == '\'' }) {
+		upper, lower, cjk, ascii := 0, 0, false, false
+		for i, r := range w {
+			switch {
+			case unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r):
+				cjk = true
+			case r < utf8.RuneSelf:
+				ascii = true
+			}
+			if unicode.IsUpper(r) {
+				upper++
+				if i > 0 && lower > 0 {
+					return false // a capital after a small letter
+				}
+			} else if unicode.IsLower(r) {
+				lower++
+			}
+		}
+		if cjk && ascii || upper > 1 && lower > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// phraseKeyed reports a value of a line that a quoted phrase names ("Add Token" = "…";):
+// an Apple .strings entry, a UI text keyed by its English words.
+func phraseKeyed(text string, start int) bool {
+	line := strings.TrimSpace(text[strings.LastIndexByte(text[:start], '\n')+1 : start])
+	if !strings.HasPrefix(line, "\"") {
+		return false
+	}
+	key, rest, ok := strings.Cut(line[1:], "\"")
+	return ok && strings.Contains(key, " ") && strings.TrimSpace(rest) == "= \""
+}
+
+// capitalisedLabel reports one to six words of letters, the first capitalised (Jeton,
+// API-avain, Pievienot pilnvaru).
+func capitalisedLabel(v string) bool {
+	v = strings.TrimSpace(v)
+	r, _ := utf8.DecodeRuneInString(v)
+	if !unicode.IsUpper(r) || len(strings.Fields(v)) > 6 || utf8.RuneCountInString(v) < 3 {
+		return false
+	}
+	return labelWords(v) && strings.IndexFunc(v, func(r rune) bool { return r != ' ' && r != '-' && r != '\'' && !unicode.IsLetter(r) }) < 0
 }
 
 // fingerprintName reports a name that ends in fingerprint or thumbprint

@@ -19,6 +19,13 @@ func TestHarmlessShapes(t *testing.T) {
 		{"protobuf fixed64 key", "Weights map[uint64]float32 `protobuf_key:\"fixed64,1,opt,name=key,proto3\" protobuf_val:\"fixed32,2,opt,name=value,proto3\"`"},
 		// kubectl's config subcommands name an entry, not a value.
 		{"kubectl set-credentials", "kubectl config set-credentials cluster-admin --client-certificate=admin.crt --client-key=admin.key"},
+		// Translation files: the words for a credential in another language under its name.
+		{"translation json", `{"add_token": "Lisää tunnus", "password": "Salasana", "api_key": "API-avain", "secret": "Salaisuus"}`},
+		{"translation properties", "auth.password=Mot de passe\nauth.token=Jeton\nauth.secret=Clé secrète"},
+		{"translation yaml", "password: Passwort\ntoken: Token\nsecret_key: Geheimer Schlüssel"},
+		{"android string resources", "<string name=\"password\">Passwort</string>\n<string name=\"api_key\">API-Schlüssel</string>"},
+		{"apple strings file", "\"Add Token\" = \"Pievienot pilnvaru\";\n\"Secret Key\" = \"Slepenā atslēga\";"},
+		{"cjk labels", `{"password": "密码", "token": "令牌", "secret_key": "비밀 키"}`},
 		// A parameter's type, a name of words with a digit among them.
 		{"parameter type with a digit", "export function check(\n  code: string,\n  secret: Hex32SecretKey,\n  opts: CheckOptions\n): boolean {"},
 		// A credential's word glued to one that says what about it the name holds.
@@ -303,6 +310,9 @@ func TestHarmlessShapes(t *testing.T) {
 		{"token named for submitting", "SUBMIT_TOKEN=Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
 		{"secret of a submit form", `FORM_SUBMIT_SECRET: "sesame-open-42"`, "sesame-open-42"},
 		{"cjk word beside a latin run", `password = "密码QmxTvRkLpZwNcB"`, "QmxTvRkLpZwNcB"},
+		{"one word of another script", `password = "Zürichsee"`, "Zürichsee"},
+		{"capitalised word outside a translation file", `{"password": "Salaisuus", "user": "deploy"}`, "Salaisuus"},
+		{"mixed case beside a translated label", `{"password": "Salasana", "api_key": "SalaIsuusKey"}`, "SalaIsuusKey"},
 		{"abbreviations under a default key", `DEFAULT_KEY = "dev.jwt.hmac"`, "dev.jwt.hmac"},
 		{"password with a slash and a dot", `password = "Qm7x/Tv9R.kL4"`, "Qm7x/Tv9R.kL4"},
 		{"random name of a file", `token = "abc/Xk29fQz81LmPq7Rw.json"`, "Xk29fQz81LmPq7Rw"},
