@@ -373,6 +373,44 @@ func (f *findings) dropLabels() {
 	})
 }
 
+// dropNonNullReferences drops the spans of credential-name rules whose value is a
+// TypeScript member path with non-null assertions (apiKey: process.env.OPENAI_API_KEY!,
+// token = session!.accessToken!): code naming where the secret is read from.
+func (f *findings) dropNonNullReferences() {
+	f.spans = slices.DeleteFunc(f.spans, func(s span) bool {
+		c := ruleClass(s.rule)
+		if c != ClassPassword && c != ClassCredential || !nonNullReference(f.text[s.start:s.end]) {
+			return false
+		}
+		if f.secrets != nil {
+			delete(f.secrets, f.text[s.start:s.end])
+		}
+		return true
+	})
+}
+
+// nonNullReference reports a member path or call whose ! marks are TypeScript's non-null
+// assertions (each right after a name, a ) or a ], and before a member, an index, a call or
+// the end) and that is a reference to code without them (codeReference). A password ending in
+// ! has no member path before it (hunter2!).
+func nonNullReference(v string) bool {
+	v = strings.TrimRight(v, ",;)")
+	if !strings.Contains(v, "!") || !strings.Contains(v, ".") {
+		return false
+	}
+	b := make([]byte, 0, len(v))
+	for i := 0; i < len(v); i++ {
+		if v[i] != '!' {
+			b = append(b, v[i])
+			continue
+		}
+		if i == 0 || !isWordByte(v[i-1]) && v[i-1] != ')' && v[i-1] != ']' || i+1 < len(v) && strings.IndexByte(".[(?", v[i+1]) < 0 {
+			return false
+		}
+	}
+	return codeReference(string(b))
+}
+
 // labelEnd is where the words after a value's first one end: at a quote, a tag, a
 // separator or the line's end (a label is short: at most 120 bytes are read).
 func labelEnd(text string, i int) int {

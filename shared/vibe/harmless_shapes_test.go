@@ -19,6 +19,9 @@ func TestHarmlessShapes(t *testing.T) {
 		{"protobuf fixed64 key", "Weights map[uint64]float32 `protobuf_key:\"fixed64,1,opt,name=key,proto3\" protobuf_val:\"fixed32,2,opt,name=value,proto3\"`"},
 		// kubectl's config subcommands name an entry, not a value.
 		{"kubectl set-credentials", "kubectl config set-credentials cluster-admin --client-certificate=admin.crt --client-key=admin.key"},
+		// TypeScript's non-null assertions after the path a secret is read from.
+		{"non-null environment reads", "const client = new OpenAI({\n  apiKey: process.env.OPENAI_API_KEY!,\n  secret: import.meta.env.VITE_JWT_SECRET!,\n})"},
+		{"non-null members", "password: config.db.password!,\nlet token = session!.accessToken!;\nconst bearer = req.headers.authorization!.split(\" \")[1];"},
 		// Translation files: the words for a credential in another language under its name.
 		{"translation json", `{"add_token": "Lisää tunnus", "password": "Salasana", "api_key": "API-avain", "secret": "Salaisuus"}`},
 		{"translation properties", "auth.password=Mot de passe\nauth.token=Jeton\nauth.secret=Clé secrète"},
@@ -311,6 +314,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"secret of a submit form", `FORM_SUBMIT_SECRET: "sesame-open-42"`, "sesame-open-42"},
 		{"cjk word beside a latin run", `password = "密码QmxTvRkLpZwNcB"`, "QmxTvRkLpZwNcB"},
 		{"one word of another script", `password = "Zürichsee"`, "Zürichsee"},
+		{"password ending in an exclamation mark", "password: Qm7xT2vR9kL4!,\napiKey: Xk29fQz81LmPq7Rw!", "Qm7xT2vR9kL4"},
 		{"capitalised word outside a translation file", `{"password": "Salaisuus", "user": "deploy"}`, "Salaisuus"},
 		{"mixed case beside a translated label", `{"password": "Salasana", "api_key": "SalaIsuusKey"}`, "SalaIsuusKey"},
 		{"abbreviations under a default key", `DEFAULT_KEY = "dev.jwt.hmac"`, "dev.jwt.hmac"},
