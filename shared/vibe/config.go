@@ -463,7 +463,10 @@ var configRules = []extraRule{
 		keywords: []string{"_live_", "_test_", "_prod_", "_sandbox_"},
 		anchors:  wordAnchors("_live_", "_test_", "_prod_", "_sandbox_"),
 		check:    credentialValue,
-		whole:    true,
+		// Not a Stripe Checkout Session's id (cs_test_a1B2…): it names the session in the
+		// checkout page's URL and the API's responses, where the keys are sk_, rk_ and whsec_.
+		matchCheck: func(m string) bool { return !strings.HasPrefix(m, "cs_") },
+		whole:      true,
 	},
 	{
 		// poetry config http-basic.REPO user SECRET (pip, uv and pdm read the same).

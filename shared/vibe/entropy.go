@@ -28,7 +28,18 @@ var providerPrefixes = func() map[string]bool {
 // isProviderID is providerID.MatchString, with the prefix looked up first, or a tagged id.
 func isProviderID(tok string) bool {
 	i := strings.IndexAny(tok, "_-")
-	return i > 0 && (providerPrefixes[tok[:i]] && providerID.MatchString(tok) || taggedID(tok, i))
+	return i > 0 && (providerPrefixes[tok[:i]] && providerID.MatchString(tok) || taggedID(tok, i) || checkoutSessionID(tok))
+}
+
+// checkoutSessionID reports a Stripe Checkout Session's id, its mode before it
+// (cs_test_a1B2…, cs_live_…): the checkout page's URL names it. Cloudsmith's keys, cs_ and
+// the key, are not taken.
+func checkoutSessionID(tok string) bool {
+	rest, ok := strings.CutPrefix(tok, "cs_test_")
+	if !ok {
+		rest, ok = strings.CutPrefix(tok, "cs_live_")
+	}
+	return ok && len(rest) >= 20 && len(rest) <= 80 && allLettersDigits(rest)
 }
 
 // taggedID reports an object id in Anthropic's tagged form whatever its tag, whose _ is at

@@ -406,8 +406,8 @@ func prefixedToken(run string) bool {
 	if k < 2 || k-0 > maxPrefix || k >= len(run) || run[k] != '_' && run[k] != '-' {
 		return false
 	}
-	if prefixDeny[strings.ToLower(run[:k])] {
-		return false
+	if prefixDeny[strings.ToLower(run[:k])] || strings.HasPrefix(run, "cs_test_") || strings.HasPrefix(run, "cs_live_") {
+		return false // cs_test_…: a Stripe Checkout Session's id, its mode before it (Cloudsmith's keys are cs_ and the key)
 	}
 	p = k + 1
 	// A second segment: sk_live_, scp-test-, lin_api_.

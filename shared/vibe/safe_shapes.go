@@ -1369,6 +1369,9 @@ func imageHostRun(text string, start int) bool {
 	if host == "youtu.be" || host == "youtube.com" || strings.HasSuffix(host, ".youtube.com") || host == "colab.research.google.com" {
 		return true // a video's or a playlist's public id, a notebook's Drive id
 	}
+	if host == "vercel.com" {
+		return true // a deployment's id in its dashboard page (Inspect: https://vercel.com/team/app/7HkX…), shown to the team signed in
+	}
 	for _, h := range []string{".googleusercontent.com", ".ggpht.com", ".ytimg.com", ".twimg.com", ".fbcdn.net", ".cdninstagram.com", ".licdn.com", ".gravatar.com"} {
 		if strings.HasSuffix(host, h) {
 			return true
