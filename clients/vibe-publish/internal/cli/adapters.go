@@ -15,7 +15,7 @@ import (
 )
 
 // adapterNames lists the adapters, for messages.
-const adapterNames = "auto, claude-code, codex, gemini, aider, opencode, git-watch, jsonl"
+const adapterNames = "auto, claude-code, codex, gemini, aider, opencode, specstory, git-watch, jsonl"
 
 // parseAdapter parses the adapter's flags (global flags allowed among them). auto looks for the
 // agent's session already (and waits for one when following), so that the hello names it.
@@ -39,6 +39,8 @@ func parseAdapter(ctx context.Context, name string, args []string, g *globalFlag
 		return aiderAdapter(fs, args, pub, st)
 	case "opencode":
 		return opencodeAdapter(fs, args, pub, st)
+	case "specstory":
+		return specstoryAdapter(fs, args, pub, st)
 	case "auto":
 		return autoAdapter(ctx, fs, args, g, stdio, st)
 	}

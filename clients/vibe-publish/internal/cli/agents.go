@@ -10,6 +10,7 @@ import (
 	"openvibe.live/backend/clients/vibe-publish/internal/codex"
 	"openvibe.live/backend/clients/vibe-publish/internal/gemini"
 	"openvibe.live/backend/clients/vibe-publish/internal/opencode"
+	"openvibe.live/backend/clients/vibe-publish/internal/specstory"
 	"openvibe.live/backend/shared/vibe"
 )
 
@@ -136,5 +137,35 @@ func opencodeAdapter(fs *flag.FlagSet, args []string, pub vibe.Publisher, st *st
 		o := opt
 		o.Stop = stop
 		return opencode.Run(ctx, o, emit)
+	}), nil
+}
+
+func specstoryAdapter(fs *flag.FlagSet, args []string, pub vibe.Publisher, st *status) (adapter, error) {
+	af := registerAgentFlags(fs)
+	history := fs.String("history", "", "a history file to read instead of the project's newest (.specstory/history/*.md)")
+	if err := parseFlags(fs, args); err != nil {
+		return adapter{}, err
+	}
+	if err := noArgs(fs, " (use --history FILE)"); err != nil {
+		return adapter{}, err
+	}
+	_, root, err := specstory.Locate(*af.project, *history)
+	if err != nil {
+		return adapter{}, err
+	}
+	var lastErr string
+	opt := specstory.Options{ProjectDir: *af.project, History: *history, Follow: !*af.once, Replay: *af.replay,
+		OnHistory: func(p string) { st.infof("following %s", p) },
+		OnWaiting: func(dir string) { st.infof("waiting for SpecStory to save a chat in %s", dir) },
+		OnError: func(err error) {
+			if msg := err.Error(); msg != lastErr {
+				lastErr = msg
+				st.logf("%s (read again when it changes)", msg)
+			}
+		}}
+	return adapter{name: "specstory", project: root, publisher: agentPublisher(pub, "specstory", "SpecStory", "SpecStory")}.following(func(ctx context.Context, stop func() bool, emit emitFunc) error {
+		o := opt
+		o.Stop = stop
+		return specstory.Run(ctx, o, emit)
 	}), nil
 }

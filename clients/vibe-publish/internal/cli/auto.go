@@ -18,6 +18,7 @@ import (
 	"openvibe.live/backend/clients/vibe-publish/internal/gemini"
 	"openvibe.live/backend/clients/vibe-publish/internal/opencode"
 	"openvibe.live/backend/clients/vibe-publish/internal/session"
+	"openvibe.live/backend/clients/vibe-publish/internal/specstory"
 	"openvibe.live/backend/shared/vibe"
 	"openvibe.live/backend/shared/vibe/publisher"
 )
@@ -75,6 +76,8 @@ func (l *looker) newest() []candidate {
 	add("aider", "aider", p, m, err)
 	p, m, err = opencode.Newest(opencode.StorageDir(d.opencode), project)
 	add("opencode", "opencode", p, m, err)
+	p, m, err = specstory.Newest(project)
+	add("specstory", "SpecStory", p, m, err)
 	return out
 }
 
@@ -194,7 +197,7 @@ type autoRun struct {
 
 // fileFlag names, per agent, its adapter's flag for one session file.
 var fileFlag = map[string]string{"claude-code": "--transcript", "codex": "--rollout", "gemini": "--session",
-	"aider": "--history", "opencode": "--session"}
+	"aider": "--history", "opencode": "--session", "specstory": "--history"}
 
 // session is the adapter following the one session c (reading it whole).
 func (a *autoRun) session(ctx context.Context, c candidate) (adapter, error) {
@@ -229,7 +232,7 @@ func appendFlag(args []string, name, value string) []string {
 }
 
 // errNoAgentSession says where auto looked.
-var errNoAgentSession = errors.New("no session of Claude Code, Codex CLI, Gemini CLI, aider or opencode found")
+var errNoAgentSession = errors.New("no session of Claude Code, Codex CLI, Gemini CLI, aider, opencode or SpecStory found")
 
 type found struct {
 	candidate
@@ -247,10 +250,10 @@ func waitForSession(ctx context.Context, look *looker, follow bool, st *status) 
 		}
 		if !follow {
 			return found{}, fmt.Errorf("%w for %s (start one there, or name the agent: %s)", errNoAgentSession, project,
-				strings.Join([]string{"claude-code", "codex", "gemini", "aider", "opencode"}, ", "))
+				strings.Join([]string{"claude-code", "codex", "gemini", "aider", "opencode", "specstory"}, ", "))
 		}
 		if !waited {
-			st.infof("auto: waiting for a session of Claude Code, Codex CLI, Gemini CLI, aider or opencode in %s", project)
+			st.infof("auto: waiting for a session of Claude Code, Codex CLI, Gemini CLI, aider, opencode or SpecStory in %s", project)
 			waited = true
 		}
 		if err := session.Sleep(ctx, time.Second); err != nil {

@@ -43,6 +43,8 @@ Adapters (the agent adapters also take --project DIR, --replay and --once):
   aider [--history FILE]                       follow aider's .aider.chat.history.md
   opencode [--session FILE] [--opencode-dir DIR]
                                                follow opencode's session storage
+  specstory [--history FILE]                   follow the chat SpecStory (Cursor, VS Code) saves
+                                               last in .specstory/history/
   git-watch [--dir DIR] [--debounce 400ms]     file changes in a git working tree
   jsonl [--follow] [--from-end] [FILE|-]       canonical events, one JSON object per line
 
