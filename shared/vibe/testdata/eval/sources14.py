@@ -22,7 +22,8 @@ licenses/2ms.txt.
   secret another example is labelled with, or another rule of the set reports a value in it
   that is no placeholder. Left out: the rules of identifiers (client, access and user ids,
   publishable and public keys, AWS access key ids), rules whose expression the reader cannot
-  rebuild, and samples built by code rather than written as literals.
+  rebuild, and samples built by code rather than written as literals (values drawn at random
+  when the test runs, base64 variants built in the test).
 
 As every later build, a label that is a placeholder, one of the sanitizer's placeholder words,
 shorter than four characters or a short value that also stands unlabelled in its text is
