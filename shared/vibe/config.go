@@ -1336,6 +1336,9 @@ func bearerCredential(v string) bool {
 	if v[0] == '[' || v[0] == '(' || v[0] == '{' {
 		return false // Bearer [hidden], Bearer (token), Bearer {token}
 	}
+	if w := strings.TrimRight(v, "*_"); w != v && allLetters(w) {
+		return false // **Refresh + Bearer collision**: a word a Markdown emphasis closes
+	}
 	if len(v) >= 16 && (hasDigitAndLetter(v) || len(v) >= 32) {
 		return true
 	}

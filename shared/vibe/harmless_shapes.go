@@ -324,7 +324,17 @@ func digitCutParts(parts []string) []string {
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
 	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
-		vapidPublicKey(name, strings.Trim(v, "\"'`"))
+		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v)
+}
+
+// cliTokenName reports the name the Supabase CLI gives the access token it creates at login
+// (Token cli_alice@Alices-MacBook.local_1757093473 created successfully.): the account, the
+// host and the time, no token.
+func cliTokenName(v string) bool {
+	rest, ok := strings.CutPrefix(v, "cli_")
+	at := strings.IndexByte(rest, '@')
+	us := strings.LastIndexByte(rest, '_')
+	return ok && at > 0 && us > at+1 && len(rest)-us-1 >= 9 && isDigits(rest[us+1:]) && !strings.ContainsAny(rest, " \t")
 }
 
 // textEncodings are the names of the text and binary encodings a call takes beside its data

@@ -379,6 +379,10 @@ func personName(v string) bool {
 	case "none", "unknown", "anonymous", "me", "you", "the team", "team", "n/a", "yes", "no", "true", "false":
 		return false
 	}
+	switch strings.ToLower(words[0]) {
+	case "holder", "holders", "owner", "owners", "notice", "notices", "and", "or":
+		return false // AUTHORS OR COPYRIGHT HOLDERS BE LIABLE: a licence's words after copyright
+	}
 	for _, w := range words {
 		if w[0] == '-' {
 			return false // a command's option (git commit --amend), not a part of a name

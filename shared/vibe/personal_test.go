@@ -61,6 +61,7 @@ func TestRedactPersonal(t *testing.T) {
 		{"company after its name", " * Copyright (C) 2004 - 2009 Red Hat, Inc. All rights reserved.\n// Copyright 2019-2023 Tauri Programme within The Commons Conservancy", " * Copyright (C) 2004 - 2009 Red Hat, Inc. All rights reserved.\n// Copyright 2019-2023 Tauri Programme within The Commons Conservancy"},
 		{"name git is told", `git config user.email "tara@company.io" && git config --global user.name "Tara Ding"`, `git config user.email "[redacted:email]" && git config --global user.name "[redacted:name]"`},
 		{"name git is told in JSON", `{"command":"git config user.name \"Tara Ding\""}`, `{"command":"git config user.name \"[redacted:name]\""}`},
+		{"licence text after copyright", "IN NO EVENT SHALL THE\nAUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM", "IN NO EVENT SHALL THE\nAUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM"},
 		{"copyright holder", "// Copyright 2019-2024 Ada Lovelace. All rights reserved.\nCopyright (c) 2024 Google LLC\nCopyright 2009 The Go Authors.", "// Copyright 2019-2024 [redacted:name]. All rights reserved.\nCopyright (c) 2024 Google LLC\nCopyright 2009 The Go Authors."},
 		{"maven developer", "<developer>\n  <id>al</id>\n  <name>Ada Lovelace</name>\n</developer>\n<name>my-app</name>", "<developer>\n  <id>al</id>\n  <name>[redacted:name]</name>\n</developer>\n<name>my-app</name>"},
 		{"javadoc author", "/**\n * Parses tokens.\n * @author Jane Doe\n * @since 1.2\n */", "/**\n * Parses tokens.\n * @author [redacted:name]\n * @since 1.2\n */"},

@@ -454,6 +454,47 @@ func hasPrefixAny(s string, prefixes []string) bool {
 	return false
 }
 
+// sshKeyTypes are the key types an OpenSSH public key line opens with.
+var sshKeyTypes = []string{"ssh-ed25519", "ssh-rsa", "ssh-dss", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384",
+	"ecdsa-sha2-nistp521", "sk-ssh-ed25519@openssh.com", "sk-ecdsa-sha2-nistp256@openssh.com"}
+
+// wrappedPublicKeyLine reports a line continuing an OpenSSH public key that a terminal or a
+// transcript wrapped (cat id_rsa.pub in a narrow window): the lines above it, up to the one
+// holding the key's type and its AAAA… opening, are base64 and nothing else.
+func wrappedPublicKeyLine(text string, start int) bool {
+	for start > 0 && (isBase64Byte(text[start-1]) || text[start-1] == '=') {
+		start-- // a run read from the line's middle (entropy splits at /)
+	}
+	if start == 0 || text[start-1] != '\n' {
+		return false
+	}
+	end := start - 1 // the line break ending the line above
+	for n := 0; n < 40 && end > 0; n++ {
+		ls := strings.LastIndexByte(text[:end], '\n') + 1
+		line := text[ls:end]
+		if sp := strings.LastIndexByte(line, ' '); sp >= 0 {
+			key, head := line[sp+1:], strings.TrimRight(line[:sp], " ")
+			if !strings.HasPrefix(key, "AAAA") || strings.IndexFunc(key, func(r rune) bool { return r > 127 || !isBase64Byte(byte(r)) }) >= 0 {
+				return false
+			}
+			for _, t := range sshKeyTypes {
+				if strings.HasSuffix(head, t) && (len(head) == len(t) || head[len(head)-len(t)-1] == ' ' || head[len(head)-len(t)-1] == '\t') {
+					return true
+				}
+			}
+			return false
+		}
+		if len(line) < 20 || strings.IndexFunc(line, func(r rune) bool { return r > 127 || !isBase64Byte(byte(r)) }) >= 0 {
+			return false
+		}
+		if ls == 0 {
+			return false
+		}
+		end = ls - 1
+	}
+	return false
+}
+
 // inPublicKey reports whether the token at start is the key of an OpenSSH public key line
 // (ssh-ed25519 AAAAC3Nz…, as .pub files, authorized_keys and ssh-add -L print it), of a
 // pam_u2f authfile line, or a line of an armored PGP PUBLIC KEY BLOCK: public by definition, where private keys come as PEM or PGP
@@ -468,7 +509,7 @@ func inPublicKey(text string, start int) bool {
 			}
 		}
 	}
-	if u2fKeysLine(text, start) {
+	if u2fKeysLine(text, start) || wrappedPublicKeyLine(text, start) {
 		return true
 	}
 	// An armored line opens its line (after indentation or a JSON-escaped line break).
@@ -1368,6 +1409,9 @@ func imageHostRun(text string, start int) bool {
 	}
 	if host == "youtu.be" || host == "youtube.com" || strings.HasSuffix(host, ".youtube.com") || host == "colab.research.google.com" {
 		return true // a video's or a playlist's public id, a notebook's Drive id
+	}
+	if host == "notion.so" || host == "www.notion.so" || strings.HasSuffix(host, ".notion.site") {
+		return true // a page's slug and id (notion.so/Founder-Brief-22868a5d…): the workspace's sharing decides who reads it
 	}
 	if host == "vercel.com" {
 		return true // a deployment's id in its dashboard page (Inspect: https://vercel.com/team/app/7HkX…), shown to the team signed in

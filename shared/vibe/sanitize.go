@@ -888,6 +888,9 @@ func placeholderValue(v string) bool {
 			}
 		}
 	}
+	if (strings.Contains(v, "...") || strings.Contains(v, "…")) && strings.Contains(strings.ToLower(v), "your ") {
+		return true // "sk-...your key...": an elided key and an instruction
+	}
 	if translatedSecretWords[v] {
 		return true // sshpass -p '密码': the word "password" where a document's reader puts theirs
 	}
