@@ -315,6 +315,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"cjk word beside a latin run", `password = "密码QmxTvRkLpZwNcB"`, "QmxTvRkLpZwNcB"},
 		{"one word of another script", `password = "Zürichsee"`, "Zürichsee"},
 		{"bearer token in bold", "**Bearer Xk29fQz81LmPq7Rw**", "Xk29fQz81LmPq7Rw"},
+		{"hugging face token in code", `login(token="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")`, "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"},
+		{"slack token", "xoxb-2398475486-2348975623112-QmxTvRkLpZwNcBdFgHjK", "QmxTvRkLpZwNcBdFgHjK"},
 		{"password in a code span", "**Password**: `Qm7xT2vR9kL4`", "Qm7xT2vR9kL4"},
 		{"token named after its account", "Token cli_Xk29fQz81LmPq7Rw created", "cli_Xk29fQz81LmPq7Rw"},
 		{"password ending in an exclamation mark", "password: Qm7xT2vR9kL4!,\napiKey: Xk29fQz81LmPq7Rw!", "Qm7xT2vR9kL4"},

@@ -482,6 +482,18 @@ var vendorPrefixes = []struct{ prefix, rest string }{
 	{"SG.", `[\w-]{22}\.[\w-]{43}`},
 }
 
+// vendorBodyChecks tell a prefix's tokens from names that happen to open with it: Hugging
+// Face's tokens mix letter cases at random where code's names are words
+// (hf_requiredCharacteristicTypes…, hf_servingcellpriority…), and Slack's carry the team's
+// numeric id where a placeholder names the token (xoxb-Slack_BOT_TOKEN, xoxb-abcdef-abcdef).
+var vendorBodyChecks = map[string]func(string) bool{
+	"hf_": func(v string) bool {
+		body := v[len("hf_"):]
+		return strings.ToLower(body) != body && strings.ToUpper(body) != body && !camelWords(body)
+	},
+	"xox": func(v string) bool { return strings.ContainsAny(v, "0123456789") },
+}
+
 func vendorRules() []extraRule {
 	rules := make([]extraRule, 0, len(vendorPrefixes))
 	for _, v := range vendorPrefixes {
@@ -492,6 +504,7 @@ func vendorRules() []extraRule {
 			// A token glued to the word before it is still a token; only the generic
 			// sk- form is too likely to end a word (task-, disk-).
 			boundary: v.prefix == "sk-",
+			check:    vendorBodyChecks[v.prefix],
 		})
 	}
 	return rules
