@@ -67,19 +67,22 @@ def short(path):
     return ascii_[:80].rstrip("_") + "-" + hashlib.sha256(path.encode()).hexdigest()[:10] + ".md"
 
 
-def take(mirror):
+def take(mirror, sources=SOURCES, with_credentials=WITH_CREDENTIALS, max_sessions=MAX_SESSIONS, history_dirs=None):
+    """Takes each source's histories at its commit (under its history_dirs entry, when it has
+    one), its licence file, and writes the build: agents.jsonl, sessions/ and manifest.json."""
+    history_dirs = history_dirs or {}
     records, manifest = [], []
-    for src, (name, commit, licence, licence_file) in SOURCES.items():
+    for src, (name, commit, licence, licence_file) in sources.items():
         gitdir = os.path.join(mirror, name.replace("/", "+"), "repo")
         with open(os.path.join(HERE, "licenses", f"{src}.txt"), "wb") as f:
             f.write(agents4.git(gitdir, "show", f"{commit}:{licence_file}"))
         paths = sorted(p for p in agents4.git(gitdir, "-c", "core.quotePath=false", "ls-tree", "-r", "--name-only", commit).decode().split("\n")
-                       if HISTORY.search(p))
+                       if HISTORY.search(p) and p.startswith(history_dirs.get(src, "")))
         taken = 0
         for p in paths:
-            if taken == MAX_SESSIONS:
+            if taken == max_sessions:
                 break
-            if (src, p) in WITH_CREDENTIALS:
+            if (src, p) in with_credentials:
                 continue
             try:
                 data = agents4.git(gitdir, "show", f"{commit}:{p}").decode("utf-8", "replace")
@@ -94,8 +97,8 @@ def take(mirror):
             manifest.append({"commit": commit, "licence": licence, "path": p, "repo": name, "source": src,
                              "taken": "SpecStory history, whole"})
 
-    agents.write_build(SOURCES, records, manifest)
-    for src in SOURCES:
+    agents.write_build(sources, records, manifest)
+    for src in sources:
         n = [x for x in records if x["source"] == src]
         print(f"{src}: {len(n)} histories, {n[0]['split'] if n else '-'}")
 
