@@ -29,7 +29,7 @@ SOURCES = {
     "alpamayo": ("BillWan-zzzyyy/alpamayo", "5c6341c180a0cc5cafb058ee9479873e761dad76", "Apache-2.0", "LICENSE"),
     "afterburn": ("BenjaminScholtens/Afterburn", "a4b57412fa25c5572d18e1637a610948aa5baebf", "MIT", "LICENSE"),
     "ail2-builder": ("AIL2Lab/AIL2-Builder", "19b8438b5d2357eedae291416d6de1e77c26ea13", "Apache-2.0", "LICENSE"),
-    "cocli": ("yixian-huang/cocli", "4b5390bd7eda3f45233142fcaf0f98d1f39bf69e", "MIT OR Apache-2.0", "LICENSE"),
+    "cocli": ("yixian-huang/cocli", "4b5390bd7eda3f45233142fcaf0f98d1f39bf69e", "MIT", "LICENSE-MIT"),
     "roo-cline": ("robin-collins/Roo-Cline", "b21edece2756bc8e3e8ddf1c3f845b278d73bc82", "Apache-2.0", "LICENSE"),
     "cognitive-tribunal": ("ivi374forivi/cognitive-archaelogy-tribunal", "a1d07df497f8f5ba416ffc1ae93bec9db46547ad", "MIT", "LICENSE"),
     "radio-recognition": ("Singingkettle/ChangShuoRadioRecognition", "3b11de1def818bce40603347f25ca9c950441217", "Apache-2.0", "LICENSE"),
