@@ -324,7 +324,24 @@ func digitCutParts(parts []string) []string {
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
 	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
-		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v)
+		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,"))
+}
+
+// typeWord reports a type's name where a value would be (hasPassword: boolean, a TypeScript
+// interface's member; apiKeyConfigured: Boolean).
+func typeWord(v string) bool {
+	switch strings.TrimRight(strings.TrimSpace(v), ";,") {
+	case "boolean", "Boolean", "bigint", "Number", "String", "Object", "Date", "integer", "Buffer", "Uint8Array":
+		return true
+	}
+	return false
+}
+
+// ethereumAddress reports an Ethereum account's or contract's address (0x and 40 hex digits,
+// often in EIP-55's mixed case: "iaoStakeToken": "0x07D3…ED45"): public, where a private key
+// is 64 hex digits.
+func ethereumAddress(v string) bool {
+	return len(v) == 42 && strings.HasPrefix(v, "0x") && isHex(v[2:])
 }
 
 // cliTokenName reports the name the Supabase CLI gives the access token it creates at login

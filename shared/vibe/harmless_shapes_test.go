@@ -315,6 +315,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"cjk word beside a latin run", `password = "密码QmxTvRkLpZwNcB"`, "QmxTvRkLpZwNcB"},
 		{"one word of another script", `password = "Zürichsee"`, "Zürichsee"},
 		{"bearer token in bold", "**Bearer Xk29fQz81LmPq7Rw**", "Xk29fQz81LmPq7Rw"},
+		{"ethereum private key under a token name", `"deployerToken": "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"`, "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"},
+		{"sql literals joined with ||", `password := 'Qm7xT2vR' || 'k9LpZwNc'`, "k9LpZwNc"},
 		{"hugging face token in code", `login(token="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")`, "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"},
 		{"slack token", "xoxb-2398475486-2348975623112-QmxTvRkLpZwNcBdFgHjK", "QmxTvRkLpZwNcBdFgHjK"},
 		{"password in a code span", "**Password**: `Qm7xT2vR9kL4`", "Qm7xT2vR9kL4"},

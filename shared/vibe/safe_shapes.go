@@ -168,7 +168,7 @@ func passwordCompound(v string) bool {
 // (inPublicKey), an encoded image, font or document (inEncodedMedia), a header's request
 // id (idHeaderValue, idLabelValue), a Content-Security-Policy nonce (cspNonce), a JWT cut
 // short on purpose (elidedJWT), a certificate or public key in base64 (publicPEMBase64) or a
-// JSON Web Key's public member (jwkPublicMember).
+// JSON Web Key's public member (jwkPublicMember), an Ethereum address (ethereumAddress).
 func harmlessRun(text string, start, end int) bool {
 	return inPublicKey(text, start) || inEncodedMedia(text, start) || idHeaderValue(text, start) || idLabelValue(text, start) ||
 		cspNonce(text, start) || elidedJWT(text[start:end]) || strings.HasPrefix(text[end:], "…") && elidedJWT(text[start:end]+"…") ||
@@ -176,7 +176,8 @@ func harmlessRun(text string, start, end int) bool {
 		codeIdentifierAt(text, start) || mangledCxxName(text[start:end]) || videoQueryValue(text, start) || escapedWordTail(text, start, end) || operandRun(text, start, end) || sortedRun(text[start:end]) ||
 		windowsPackageLike(text[start:end]) && windowsPackageName.MatchString(text[start:end]) || didMethodBefore(text, start) ||
 		x509Base64(text[start:end]) || relativeModulePath(text[start:end]) || pascalCaseName(text[start:end]) || qualifiedConstantName(text[start:end]) ||
-		vapidPublicKey(text[max(0, start-40):start], text[start:end]) || overlayLayerID(text, start, end) || debianArchivePath(text[start:end])
+		vapidPublicKey(text[max(0, start-40):start], text[start:end]) || overlayLayerID(text, start, end) || debianArchivePath(text[start:end]) ||
+		ethereumAddress(text[start:end])
 }
 
 // debianArchivePath reports a path inside a Debian archive, as apt, a Release file and a

@@ -280,7 +280,12 @@ func joiner(between string) bool {
 		case ' ', '\t', '\r':
 		case '\n':
 			ops++
-		case '+', '.', '&', '|', '\\', ',':
+		case '|':
+			if !strings.Contains(between, "||") {
+				return false // `a` | `b`: a Markdown table's cells or a shell's pipe; SQL joins with ||
+			}
+			ops++
+		case '+', '.', '&', '\\', ',':
 			ops++
 		default:
 			return false
