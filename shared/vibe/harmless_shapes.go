@@ -324,7 +324,61 @@ func digitCutParts(parts []string) []string {
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
 	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
-		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,"))
+		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
+		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`"))
+}
+
+// sshAlgorithm reports an SSH protocol's name for a key type, a key exchange, a cipher or a
+// MAC (KeyAlgoECDSA256 = "ecdsa-sha2-nistp256", InsecureKeyExchangeDH1SHA1 =
+// "diffie-hellman-group1-sha1"), as RFC 4253 and OpenSSH name them.
+func sshAlgorithm(v string) bool {
+	if slices.Contains(sshKeyTypes, v) {
+		return true
+	}
+	for _, p := range []string{"ecdsa-sha2-", "rsa-sha2-", "ssh-rsa-cert-", "ssh-ed25519-cert-", "diffie-hellman-group", "ecdh-sha2-",
+		"curve25519-sha256", "sntrup761x25519-", "mlkem768x25519-", "hmac-sha1", "hmac-sha2-", "hmac-md5", "umac-", "aes128-", "aes192-",
+		"aes256-", "chacha20-poly1305", "3des-cbc", "openssh-key-v1"} {
+		if strings.HasPrefix(v, p) {
+			return strings.IndexFunc(v, func(r rune) bool {
+				return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '@' || r == '.' || r == '\\')
+			}) < 0
+		}
+	}
+	return false
+}
+
+// reverseDomainName reports an identifier written as a reversed domain name (an app's bundle
+// id, a keychain service, a Java package: masterPasswordSeed = "com.lyndir.masterpassword"):
+// a top-level domain and two or more lower-case labels.
+func reverseDomainName(v string) bool {
+	labels := strings.Split(v, ".")
+	if len(labels) < 3 || len(v) > 120 {
+		return false
+	}
+	switch labels[0] {
+	case "com", "org", "net", "io", "edu", "gov":
+	default:
+		return false
+	}
+	for _, l := range labels[1:] {
+		if l == "" || !isLetter(l[0]) || strings.IndexFunc(l, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_')
+		}) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// schemePrefix reports a URI scheme or a lookup's source with its colon, the head a value is
+// joined onto (dsn := "file:" + path, TokenLookup: "header:" + name).
+func schemePrefix(v string) bool {
+	switch v {
+	case "file:", "http:", "https:", "ws:", "wss:", "data:", "mailto:", "sqlite:", "sqlite3:", "header:", "query:", "form:",
+		"cookie:", "param:", "env:":
+		return true
+	}
+	return false
 }
 
 // typeWord reports a type's name where a value would be (hasPassword: boolean, a TypeScript

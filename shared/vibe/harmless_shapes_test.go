@@ -19,6 +19,12 @@ func TestHarmlessShapes(t *testing.T) {
 		{"protobuf fixed64 key", "Weights map[uint64]float32 `protobuf_key:\"fixed64,1,opt,name=key,proto3\" protobuf_val:\"fixed32,2,opt,name=value,proto3\"`"},
 		// kubectl's config subcommands name an entry, not a value.
 		{"kubectl set-credentials", "kubectl config set-credentials cluster-admin --client-certificate=admin.crt --client-key=admin.key"},
+		// Names and constants of code under a credential's name (Go's x/crypto, Perl's corelist).
+		{"module corelist upstream", "    'CPAN::HTTP::Credentials'=> 'cpan',\n    'Test2::Event::Pass'    => 'blead',"},
+		{"ssh algorithm names", "\tKeyAlgoECDSA256    = \"ecdsa-sha2-nistp256\"\n\tInsecureKeyExchangeDH1SHA1   = \"diffie-hellman-group1-sha1\""},
+		{"a scheme joined onto a value", "\tTokenLookup:    \"header:\" + echo.HeaderXCSRFToken,\n\tdsn := \"file:\" + filepath.Join(dir, \"db\")"},
+		{"a format's magic string", `const privateKeyAuthMagic = "openssh-key-v1\x00"`},
+		{"a reversed domain name", `var masterPasswordSeed = "com.lyndir.masterpassword"`},
 		// TypeScript's non-null assertions after the path a secret is read from.
 		{"non-null environment reads", "const client = new OpenAI({\n  apiKey: process.env.OPENAI_API_KEY!,\n  secret: import.meta.env.VITE_JWT_SECRET!,\n})"},
 		{"non-null members", "password: config.db.password!,\nlet token = session!.accessToken!;\nconst bearer = req.headers.authorization!.split(\" \")[1];"},
@@ -315,6 +321,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"cjk word beside a latin run", `password = "密码QmxTvRkLpZwNcB"`, "QmxTvRkLpZwNcB"},
 		{"one word of another script", `password = "Zürichsee"`, "Zürichsee"},
 		{"bearer token in bold", "**Bearer Xk29fQz81LmPq7Rw**", "Xk29fQz81LmPq7Rw"},
+		{"a cipher's name glued to a secret", `KEX_SECRET = "aes256-Qm7xT2vR9kL4"`, "Qm7xT2vR9kL4"},
 		{"ethereum private key under a token name", `"deployerToken": "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"`, "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"},
 		{"sql literals joined with ||", `password := 'Qm7xT2vR' || 'k9LpZwNc'`, "k9LpZwNc"},
 		{"hugging face token in code", `login(token="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")`, "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"},

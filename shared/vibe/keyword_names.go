@@ -199,8 +199,8 @@ func listedFileName(s string, nameStart, nameEnd int) bool {
 
 // quotedPackageName reports a name that is the last part of a package's name quoted whole
 // ('Test2::Event::Pass', "CPAN::HTTP::Credentials"): a module, keyed to its version in
-// Module::CoreList's tables, never a setting's name, when what it is keyed to is a version
-// or nothing. A package's variable ($Config::password = '…') is unquoted, after a sigil; a
+// Module::CoreList's tables, never a setting's name, when what it is keyed to is a version,
+// where it is maintained (cpan, blead) or nothing. A package's variable ($Config::password = '…') is unquoted, after a sigil; a
 // Hiera key ('mysql::server::root_password': '…') is lower-case and before a colon.
 func quotedPackageName(s string, nameStart, nameEnd int) bool {
 	if nameStart < 4 || s[nameStart-2:nameStart] != "::" || nameEnd >= len(s) || s[nameEnd] != '"' && s[nameEnd] != '\'' {
@@ -224,6 +224,10 @@ func quotedPackageName(s string, nameStart, nameEnd int) bool {
 			// generated value ('Net::SMTP::Password' => 'hunter2xyz', 'API::Token' =>
 			// 'a8Fk29…') stays a value.
 			vs, ve, ok := assignedValue(s, nameEnd)
+			switch strings.Trim(s[vs:ve], "\"'") {
+			case "cpan", "blead", "first-come", "undef":
+				return ok // Module::CoreList's %upstream: where a module is maintained
+			}
 			return !ok || moduleVersion(s[vs:ve])
 		}
 	}
