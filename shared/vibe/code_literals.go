@@ -588,6 +588,9 @@ func codeIdentifierAt(text string, start int) bool {
 	if end < len(text) && text[end] == '(' && wordPieces(text[start:end]) >= 3 && strings.IndexByte(text[start:end], '.') < 0 {
 		return true // _sqlite3VdbeSetP4KeyInfo(: a called name of three words, its digits short runs between them
 	}
+	if end < len(text) && text[end] == '(' && text[start] == '_' && camelHumps(text[start:end]) >= 3 {
+		return true // _sqlite3DecOrHexToI64(: a C function's name as a transpiler writes it, called or declared
+	}
 	if !codeName(text[start:end]) {
 		return false
 	}
@@ -607,6 +610,18 @@ func codeIdentifierAt(text string, start int) bool {
 		}
 	}
 	return false
+}
+
+// camelHumps counts the capitals that follow a small letter or a digit in a name (Dec, Or,
+// Hex, To, I in _sqlite3DecOrHexToI64).
+func camelHumps(tok string) int {
+	n := 0
+	for i := 1; i < len(tok); i++ {
+		if isUpperByte(tok[i]) && (tok[i-1] >= 'a' && tok[i-1] <= 'z' || isDigitByte(tok[i-1])) {
+			n++
+		}
+	}
+	return n
 }
 
 // shortCallOfName reports a call of a short name that may hold digits (b64u, sha3, utf8,

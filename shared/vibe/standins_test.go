@@ -110,6 +110,7 @@ func TestTranslatedCodeExpressions(t *testing.T) {
 	t.Run("kept", func(t *testing.T) {
 		requireKept(t, san,
 			"\t\t_sqlite3VdbeSetP4KeyInfo(tls, pParse, pIdx)",
+			"\t\tc = _sqlite3DecOrHexToI64(tls, z, bp)\nfunc _sqlite3DecOrHexToI64(tls *libc.TLS, z uintptr, pOut uintptr) (r int32) {",
 			"\t\tx = _sqlite3Fts5MallocZero(tls, n)",
 			"\t\tp = _sqlite3MallocZero(tls, uint64(uint32(52)+libc.Uint32FromInt32(nDest)+uint32(1)))",
 			"\t\tpStat1 = _sqlite3DbMallocZero(tls, db, uint64(libc.Uint32FromInt64(80)+libc.Uint32FromInt32(13)))",
