@@ -177,7 +177,30 @@ func harmlessRun(text string, start, end int) bool {
 		windowsPackageLike(text[start:end]) && windowsPackageName.MatchString(text[start:end]) || didMethodBefore(text, start) ||
 		x509Base64(text[start:end]) || relativeModulePath(text[start:end]) || pascalCaseName(text[start:end]) || qualifiedConstantName(text[start:end]) ||
 		vapidPublicKey(text[max(0, start-40):start], text[start:end]) || overlayLayerID(text, start, end) || debianArchivePath(text[start:end]) ||
-		ethereumAddress(text[start:end])
+		ethereumAddress(text[start:end]) || publicByPlace(text, start)
+}
+
+// publicByPlace reports a run where only public values stand: the body of an XML signature's
+// SignatureValue, DigestValue or X509Certificate (XMLDSig, SAML), the base64 lines below them
+// included, and an OAuth PKCE code_challenge (the verifier's hash, sent in the open).
+func publicByPlace(text string, start int) bool {
+	head := text[max(0, start-200):start]
+	if i := strings.LastIndexByte(head, '<'); i >= 0 {
+		tag := head[i+1:]
+		if j := strings.IndexByte(tag, '>'); j >= 0 {
+			name := tag[:j]
+			if k := strings.IndexByte(name, ':'); k >= 0 {
+				name = name[k+1:]
+			}
+			rest := tag[j+1:]
+			if (name == "SignatureValue" || name == "DigestValue" || name == "X509Certificate") &&
+				strings.IndexFunc(rest, func(r rune) bool { return !(r < 128 && (isBase64Byte(byte(r)) || r == '=' || r == '\n' || r == '\r' || r == ' ' || r == '\t')) }) < 0 {
+				return true
+			}
+		}
+	}
+	h := strings.TrimRight(head, "'\" :=")
+	return strings.HasSuffix(h, "code_challenge") && len(head)-len(h) <= 4
 }
 
 // debianArchivePath reports a path inside a Debian archive, as apt, a Release file and a
