@@ -456,6 +456,7 @@ var prefixDeny = map[string]bool{
 	"cus": true, "card": true, "pi": true, "pm": true, "ch": true, "in": true, "sub": true, "price": true, "prod": true,
 	"evt": true, "seti": true, "si": true, "txn": true, "po": true, "ii": true, "il": true, "cn": true, "dp": true,
 	"plan": true, "ba": true,
+	"oac": true, // a Vercel integration's OAuth client id (integration-ids=oac_… in a deploy button's link)
 }
 
 // base62Digits is the alphabet of base62-encoded checksums, in the order GitHub's encoding

@@ -77,6 +77,9 @@ func findGeneratedSecrets(text string, f *findings) (pending bool) {
 		if i+1 < len(locs) {
 			end = locs[i+1][0]
 		}
+		if ls := strings.TrimLeft(text[strings.LastIndexByte(text[:loc[0]], '\n')+1:loc[0]], " \t"); strings.HasPrefix(ls, "#") || strings.HasPrefix(ls, "//") {
+			continue // # node -e 'console.log(crypto.randomBytes(32)…)' in a .env.example: how to make one, not run
+		}
 		nl := strings.IndexByte(text[loc[1]:end], '\n')
 		if nl < 0 {
 			pending = true

@@ -321,6 +321,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"cjk word beside a latin run", `password = "密码QmxTvRkLpZwNcB"`, "QmxTvRkLpZwNcB"},
 		{"one word of another script", `password = "Zürichsee"`, "Zürichsee"},
 		{"bearer token in bold", "**Bearer Xk29fQz81LmPq7Rw**", "Xk29fQz81LmPq7Rw"},
+		{"generator's output after it ran", "$ node -e 'console.log(crypto.randomBytes(32).toString(\"base64url\"))'\nQm7xT2vR9kLpZwNcBdFgHjKlMnPqRsTuVwXyZ12345", "Qm7xT2vR9kLpZwNcBdFgHjKlMnPqRsTuVwXyZ12345"},
+		{"random value in an encoded link to no image", "next=%2Fcallback%2FQm7xT2vR9kLpZwNcBdFgHjKl%2Fdone&token=Qm7xT2vR9kLpZwNcBdFgHjKl", "Qm7xT2vR9kLpZwNcBdFgHjKl"},
 		{"pkce code verifier", "code_verifier=kjasBS523KdkAILD2k78NdcJSk2k3KHG6Xk9mQ2vLp7wR", "kjasBS523KdkAILD2k78NdcJSk2k3KHG6Xk9mQ2vLp7wR"},
 		{"a cipher's name glued to a secret", `KEX_SECRET = "aes256-Qm7xT2vR9kL4"`, "Qm7xT2vR9kL4"},
 		{"ethereum private key under a token name", `"deployerToken": "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"`, "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"},

@@ -177,7 +177,39 @@ func harmlessRun(text string, start, end int) bool {
 		windowsPackageLike(text[start:end]) && windowsPackageName.MatchString(text[start:end]) || didMethodBefore(text, start) ||
 		x509Base64(text[start:end]) || relativeModulePath(text[start:end]) || pascalCaseName(text[start:end]) || qualifiedConstantName(text[start:end]) ||
 		vapidPublicKey(text[max(0, start-40):start], text[start:end]) || overlayLayerID(text, start, end) || debianArchivePath(text[start:end]) ||
-		ethereumAddress(text[start:end]) || publicByPlace(text, start)
+		ethereumAddress(text[start:end]) || publicByPlace(text, start) || encodedImageURLRun(text, start, end)
+}
+
+// imageExtensions end the paths of images and media a page or a README links.
+var imageExtensions = []string{".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".avif", ".ico", ".mp4", ".webm"}
+
+// encodedImageURLRun reports a run inside a percent-encoded link to an image
+// (demo-image=%2F%2Fimages.ctfassets.net%2Fe5382hct74si%2F2T4BUF3m…%2Fshot.png in a deploy
+// button's link, assets%2FYJIGb4i01…%2F1968… on an image CDN): an asset's id in its path, public
+// where the page shows the image.
+func encodedImageURLRun(text string, start, end int) bool {
+	if start < 1 || text[start-1] != '%' || !strings.HasPrefix(text[start:], "2F") && !strings.HasPrefix(text[start:], "2f") {
+		return false
+	}
+	delim := func(c byte) bool { return c <= ' ' || strings.IndexByte("\"'`()<>&=?", c) >= 0 }
+	ts := start
+	for ts > 0 && start-ts < 400 && !delim(text[ts-1]) {
+		ts--
+	}
+	te := end
+	for te < len(text) && te-end < 400 && !delim(text[te]) {
+		te++
+	}
+	u := strings.ToLower(strings.NewReplacer("%2F", "/", "%2f", "/").Replace(text[ts:te]))
+	if hasSuffixAny(u, imageExtensions) {
+		return true
+	}
+	for _, h := range []string{"images.ctfassets.net/", "cdn.builder.io/", "cdn.sanity.io/images/", "res.cloudinary.com/", "imagedelivery.net/"} {
+		if strings.Contains(u, h) || strings.Contains(text[max(0, ts-80):ts], h) {
+			return true
+		}
+	}
+	return false
 }
 
 // publicByPlace reports a run where only public values stand: the body of an XML signature's
@@ -467,6 +499,15 @@ func lineIsBase64(text string, i int) bool {
 
 func isBase64Byte(c byte) bool {
 	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/'
+}
+
+func hasSuffixAny(s string, suffixes []string) bool {
+	for _, p := range suffixes {
+		if strings.HasSuffix(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasPrefixAny(s string, prefixes []string) bool {

@@ -862,6 +862,23 @@ func leetSlot(r *extraRule, match, v string) bool {
 	return leetPassword(match, v)
 }
 
+// instructionValue reports a stand-in that says what to do: camel-cased words opening with a
+// verb of it (ReplaceThisWith32RandomBytes…, YourApiKeyHere, ChangeMe…). A value marked "do
+// not use", "fake" or "not real" is no stand-in here: the corpora call such test values
+// secrets (a held-back floor fell when they were taken as stand-ins).
+func instructionValue(v string) bool {
+	if !camelWords(v) {
+		return false
+	}
+	l := strings.ToLower(v)
+	for _, verb := range []string{"replace", "change", "enter", "insert", "put", "paste", "fill", "generate", "set", "your", "add"} {
+		if strings.HasPrefix(l, verb) && len(v) > len(verb) && isUpperByte(v[len(verb)]) {
+			return true
+		}
+	}
+	return false
+}
+
 func placeholderValue(v string) bool {
 	v = strings.Trim(strings.TrimSpace(v), `"'`)
 	if v != "" && literalAfterExpansion(v) {
@@ -890,6 +907,12 @@ func placeholderValue(v string) bool {
 	}
 	if (strings.Contains(v, "...") || strings.Contains(v, "…")) && strings.Contains(strings.ToLower(v), "your ") {
 		return true // "sk-...your key...": an elided key and an instruction
+	}
+	if name, ok := strings.CutPrefix(v, "os.environ/"); ok && upperSnakeName(name) {
+		return true // api_key: os.environ/OPENAI_API_KEY: LiteLLM's reference to an environment variable
+	}
+	if instructionValue(v) {
+		return true // FLAGS_SECRET=ReplaceThisWith32RandomBytesBase64UrlString, exampledonotuse0Q4E…
 	}
 	if translatedSecretWords[v] {
 		return true // sshpass -p '密码': the word "password" where a document's reader puts theirs
