@@ -226,7 +226,9 @@ func publicByPlace(text string, start int) bool {
 			}
 			rest := tag[j+1:]
 			if (name == "SignatureValue" || name == "DigestValue" || name == "X509Certificate") &&
-				strings.IndexFunc(rest, func(r rune) bool { return !(r < 128 && (isBase64Byte(byte(r)) || r == '=' || r == '\n' || r == '\r' || r == ' ' || r == '\t')) }) < 0 {
+				strings.IndexFunc(rest, func(r rune) bool {
+					return !(r < 128 && (isBase64Byte(byte(r)) || r == '=' || r == '\n' || r == '\r' || r == ' ' || r == '\t'))
+				}) < 0 {
 				return true
 			}
 		}
