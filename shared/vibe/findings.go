@@ -379,7 +379,7 @@ func (f *findings) dropLabels() {
 func (f *findings) dropNonNullReferences() {
 	f.spans = slices.DeleteFunc(f.spans, func(s span) bool {
 		c := ruleClass(s.rule)
-		if c != ClassPassword && c != ClassCredential || !nonNullReference(f.text[s.start:s.end]) {
+		if c != ClassPassword && c != ClassCredential || !nonNullReference(f.text[s.start:s.end]) && !codeValueSpan(f.text, s.start, s.end) {
 			return false
 		}
 		if f.secrets != nil {
@@ -387,6 +387,82 @@ func (f *findings) dropNonNullReferences() {
 		}
 		return true
 	})
+}
+
+// codeValueSpan reports a found value that is code by what surrounds it: a reference cast to a
+// type (process.env.POSTHOG_API_KEY as string), a type in a TypeScript type literal
+// ({password: HTMLInputElement}>, {customerAccessTokenCreate: any}>), a variable of code named
+// for a secret (password = newPassword;), the name it is passed under (oidc_token=oidc_token),
+// a key's format string ("job:{}"), or GitHub Actions' secrets: inherit.
+func codeValueSpan(text string, start, end int) bool {
+	v := text[start:end]
+	if i := strings.Index(v, " as "); i > 0 && tsTypeName(strings.TrimRight(v[i+4:], ",;)")) {
+		v = v[:i]
+	} else if i := strings.Index(v, " satisfies "); i > 0 {
+		v = v[:i]
+	}
+	t := strings.TrimRight(v, ",;)}>:({")
+	if t == "" || len(t) > 200 {
+		return false
+	}
+	if t != v && strings.Contains(v[len(t):], "}>") && (tsTypeName(t) || t == "any" || t == "unknown") {
+		return true
+	}
+	if strings.Contains(t, ".") && codeReference(t) {
+		return true
+	}
+	name, sep := nameBefore(text, start)
+	if name != "" && t == name && sep == '=' || name == "secrets" && t == "inherit" {
+		return true // oidc_token=oidc_token: a keyword argument passing the variable of its name
+	}
+	if w := strings.Trim(v, "\"'"); strings.Contains(w, "{}") && strings.Trim(w, "abcdefghijklmnopqrstuvwxyz0123456789_:.{}-") == "" {
+		return true
+	}
+	if upperSnakeName(t) && strings.Count(t, "_") >= 2 && allLetters(t[strings.LastIndexByte(t, '_')+1:]) && start > 0 && strings.IndexByte("\"'`", text[start-1]) < 0 &&
+		(nameHasSecretWord(t) || strings.HasSuffix(t, "_KEY")) {
+		return true // { apiKey: STATSIG_CONSOLE_API_KEY }: the constant the key is kept in
+	}
+	next := byte(0)
+	if end < len(text) {
+		next = text[end]
+	}
+	return t == v && (next == ';' || next == ')' || next == ',') && t[0] >= 'a' && t[0] <= 'z' && camelWords(t) && nameHasSecretWord(t)
+}
+
+// nameBefore returns the name a value at start is given to (name = v, name: v, name=v) and
+// the = or : between them, or "".
+func nameBefore(text string, start int) (string, byte) {
+	i := start
+	for i > 0 && (text[i-1] == ' ' || text[i-1] == '\t' || text[i-1] == '"' || text[i-1] == '\'') {
+		i--
+	}
+	if i == 0 || text[i-1] != '=' && text[i-1] != ':' {
+		return "", 0
+	}
+	sep := text[i-1]
+	i--
+	for i > 0 && (text[i-1] == ' ' || text[i-1] == '\t' || text[i-1] == '"' || text[i-1] == '\'') {
+		i--
+	}
+	j := i
+	for j > 0 && isWordByte(text[j-1]) {
+		j--
+	}
+	return text[j:i], sep
+}
+
+// tsTypeName reports a type's name as TypeScript writes it: a built-in (string, number…) or
+// a capitalised name of letters and digits (HTMLInputElement, Uint8Array), a generic's
+// arguments after it.
+func tsTypeName(t string) bool {
+	if i := strings.IndexByte(t, '<'); i > 0 {
+		t = t[:i]
+	}
+	switch t {
+	case "string", "number", "boolean", "bigint", "object", "symbol":
+		return true
+	}
+	return len(t) >= 3 && len(t) <= 60 && isUpperByte(t[0]) && allLettersDigits(t) && strings.ToUpper(t) != t
 }
 
 // nonNullReference reports a member path or call whose ! marks are TypeScript's non-null

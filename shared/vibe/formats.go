@@ -457,6 +457,7 @@ var prefixDeny = map[string]bool{
 	"evt": true, "seti": true, "si": true, "txn": true, "po": true, "ii": true, "il": true, "cn": true, "dp": true,
 	"plan": true, "ba": true,
 	"oac": true, // a Vercel integration's OAuth client id (integration-ids=oac_… in a deploy button's link)
+	"prj": true, // a Vercel project's id (VERCEL_PROJECT_ID: prj_…)
 }
 
 // base62Digits is the alphabet of base62-encoded checksums, in the order GitHub's encoding

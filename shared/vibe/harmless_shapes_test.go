@@ -19,6 +19,17 @@ func TestHarmlessShapes(t *testing.T) {
 		{"protobuf fixed64 key", "Weights map[uint64]float32 `protobuf_key:\"fixed64,1,opt,name=key,proto3\" protobuf_val:\"fixed32,2,opt,name=value,proto3\"`"},
 		// kubectl's config subcommands name an entry, not a value.
 		{"kubectl set-credentials", "kubectl config set-credentials cluster-admin --client-certificate=admin.crt --client-key=admin.key"},
+		// TypeScript, Python and CI code of example projects (vercel/examples).
+		{"cast environment read", "  personalApiKey: process.env.POSTHOG_PERSONAL_API_KEY as string,\n  secretAccessKey: process.env.S3_SECRET_ACCESS_KEY as string,"},
+		{"variable named for a secret", "  if (newPassword) customer.password = newPassword;"},
+		{"types in a type literal", "  event: React.FormEvent<HTMLFormElement & {password: HTMLInputElement}>,\n  const {data} = await queryShop<{customerAccessTokenCreate: any}>({"},
+		{"keyword argument of its own name", "    async for chunk in run_agent_flow(payload, run_id, oidc_token=oidc_token):"},
+		{"constant the key is kept in", "const res = await statsig('/console/v1/gates', { apiKey: STATSIG_CONSOLE_API_KEY })"},
+		{"reusable workflow's secrets", "jobs:\n  deploy:\n    uses: ./.github/workflows/deploy.yml\n    secrets: inherit"},
+		{"a key's format string", `JOB_KEY = "job:{}"`},
+		{"a utility class after a vendor's name", `className="opacity-0 hover:opacity-100 transition-all ease-linear duration-200"`},
+		{"vercel project id", "        env:\n          VERCEL_PROJECT_ID: prj_D1Kp06w4jE67wyV3WlMHjtfDLjhC"},
+		{"svg path data", `<path d="M0 23V1h7.8C15.35 1 19 5.714 19 12.031 19 18.317 15.35 23 7.8 23H0zm4-4h2.87c5.124 0 7.13-3 7.13-6.969C14 8.062 11.994 5 6.87 5H4v14z"/>`},
 		// Names and constants of code under a credential's name (Go's x/crypto, Perl's corelist).
 		{"module corelist upstream", "    'CPAN::HTTP::Credentials'=> 'cpan',\n    'Test2::Event::Pass'    => 'blead',"},
 		{"ssh algorithm names", "\tKeyAlgoECDSA256    = \"ecdsa-sha2-nistp256\"\n\tInsecureKeyExchangeDH1SHA1   = \"diffie-hellman-group1-sha1\""},
@@ -321,6 +332,7 @@ func TestHarmlessShapes(t *testing.T) {
 		{"cjk word beside a latin run", `password = "密码QmxTvRkLpZwNcB"`, "QmxTvRkLpZwNcB"},
 		{"one word of another script", `password = "Zürichsee"`, "Zürichsee"},
 		{"bearer token in bold", "**Bearer Xk29fQz81LmPq7Rw**", "Xk29fQz81LmPq7Rw"},
+		{"a literal cast to a type", `  apiKey: "Qm7xT2vR9kLpZwNcBdFg" as string,`, "Qm7xT2vR9kLpZwNcBdFg"},
 		{"generator's output after it ran", "$ node -e 'console.log(crypto.randomBytes(32).toString(\"base64url\"))'\nQm7xT2vR9kLpZwNcBdFgHjKlMnPqRsTuVwXyZ12345", "Qm7xT2vR9kLpZwNcBdFgHjKlMnPqRsTuVwXyZ12345"},
 		{"random value in an encoded link to no image", "next=%2Fcallback%2FQm7xT2vR9kLpZwNcBdFgHjKl%2Fdone&token=Qm7xT2vR9kLpZwNcBdFgHjKl", "Qm7xT2vR9kLpZwNcBdFgHjKl"},
 		{"pkce code verifier", "code_verifier=kjasBS523KdkAILD2k78NdcJSk2k3KHG6Xk9mQ2vLp7wR", "kjasBS523KdkAILD2k78NdcJSk2k3KHG6Xk9mQ2vLp7wR"},

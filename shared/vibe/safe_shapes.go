@@ -177,7 +177,17 @@ func harmlessRun(text string, start, end int) bool {
 		windowsPackageLike(text[start:end]) && windowsPackageName.MatchString(text[start:end]) || didMethodBefore(text, start) ||
 		x509Base64(text[start:end]) || relativeModulePath(text[start:end]) || pascalCaseName(text[start:end]) || qualifiedConstantName(text[start:end]) ||
 		vapidPublicKey(text[max(0, start-40):start], text[start:end]) || overlayLayerID(text, start, end) || debianArchivePath(text[start:end]) ||
-		ethereumAddress(text[start:end]) || publicByPlace(text, start) || encodedImageURLRun(text, start, end)
+		ethereumAddress(text[start:end]) || publicByPlace(text, start) || encodedImageURLRun(text, start, end) || svgPathData(text, start)
+}
+
+// svgPathData reports a run inside an SVG path's d attribute (d="M0 23V1h7.8C15.35 1 …"):
+// drawing commands and numbers.
+func svgPathData(text string, start int) bool {
+	i := start
+	for i > 0 && start-i < 8192 && strings.IndexByte("0123456789.,- \tMmLlHhVvCcSsQqTtAaZz", text[i-1]) >= 0 {
+		i--
+	}
+	return i >= 3 && (strings.HasSuffix(text[:i], ` d="`) || strings.HasSuffix(text[:i], ` d='`) || strings.HasSuffix(text[:i], `"d":"`))
 }
 
 // imageExtensions end the paths of images and media a page or a README links.

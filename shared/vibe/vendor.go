@@ -52,10 +52,25 @@ func findVendorValues(chunk string, off int, f *findings) {
 		if (v[len(v)-1] == '-' || v[len(v)-1] == '_') && (strings.HasPrefix(chunk[end:], "...") || strings.HasPrefix(chunk[end:], "…")) {
 			continue // ANTHROPIC_API_KEY=sk-ant-api03-...: a format's prefix, its body left out
 		}
-		if (credentialValue(v) || randomValue(v)) && !wordyValue(v) && !datedName(v) && !idHeaderValue(chunk, start) && !selfNamed(chunk, start, v) && !paddedHex(v) {
+		if (credentialValue(v) || randomValue(v)) && !wordyValue(v) && !datedName(v) && !idHeaderValue(chunk, start) && !selfNamed(chunk, start, v) && !paddedHex(v) && !numberedWords(v) {
 			f.addSpan(ruleVendorKey, off+start, off+end)
 		}
 	}
+}
+
+// numberedWords reports words joined by dashes ending in a number (a utility class after a
+// vendor's name in a class list: ease-linear duration-200, a versioned name): no key.
+func numberedWords(v string) bool {
+	i := strings.LastIndexByte(v, '-')
+	if i <= 0 || !isDigits(v[i+1:]) {
+		return false
+	}
+	for _, w := range strings.Split(v[:i], "-") {
+		if w == "" || !allLetters(w) || strings.ToLower(w) != w {
+			return false
+		}
+	}
+	return true
 }
 
 // paddedHex reports a hexadecimal number written with its leading zeros (0x00000000004777f4,
