@@ -458,6 +458,7 @@ var prefixDeny = map[string]bool{
 	"plan": true, "ba": true,
 	"oac": true, // a Vercel integration's OAuth client id (integration-ids=oac_… in a deploy button's link)
 	"prj": true, // a Vercel project's id (VERCEL_PROJECT_ID: prj_…)
+	"ipy": true, // a Jupyter widget's model id in a notebook (IPY_MODEL_87a2…)
 }
 
 // base62Digits is the alphabet of base62-encoded checksums, in the order GitHub's encoding

@@ -325,8 +325,13 @@ func digitCutParts(parts []string) []string {
 func harmlessValue(name, v string) bool {
 	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
-		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`"))
+		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
+		formatSpecTail.MatchString(v)
 }
+
+// formatSpecTail matches what follows a replacement field's colon in a format string
+// (f"Pass@{k}: {rate:.2f}%": .2f}%): a format spec and the field's closing brace.
+var formatSpecTail = regexp.MustCompile(`^[<>^=]?[+ -]?#?0?\d*,?\.\d+[bcdeEfFgGnosxX%]?\}[%)"'\\ ]*$`)
 
 // sshAlgorithm reports an SSH protocol's name for a key type, a key exchange, a cipher or a
 // MAC (KeyAlgoECDSA256 = "ecdsa-sha2-nistp256", InsecureKeyExchangeDH1SHA1 =

@@ -332,6 +332,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"cjk word beside a latin run", `password = "密码QmxTvRkLpZwNcB"`, "QmxTvRkLpZwNcB"},
 		{"one word of another script", `password = "Zürichsee"`, "Zürichsee"},
 		{"bearer token in bold", "**Bearer Xk29fQz81LmPq7Rw**", "Xk29fQz81LmPq7Rw"},
+		{"php variable assigned a password", `$password = "Qm7xT2vR9kLp";`, "Qm7xT2vR9kLp"},
+		{"a signature that is no thinking block's", `"signature": "EuYBCkQYAiJAGF6X7aWRuRByTdymAUdNOMC3ZqSJv7jcY5Ly"`, "EuYBCkQYAiJAGF6X7aWRuRByTdymAUdNOMC3ZqSJv7jcY5Ly"},
 		{"a literal cast to a type", `  apiKey: "Qm7xT2vR9kLpZwNcBdFg" as string,`, "Qm7xT2vR9kLpZwNcBdFg"},
 		{"generator's output after it ran", "$ node -e 'console.log(crypto.randomBytes(32).toString(\"base64url\"))'\nQm7xT2vR9kLpZwNcBdFgHjKlMnPqRsTuVwXyZ12345", "Qm7xT2vR9kLpZwNcBdFgHjKlMnPqRsTuVwXyZ12345"},
 		{"random value in an encoded link to no image", "next=%2Fcallback%2FQm7xT2vR9kLpZwNcBdFgHjKl%2Fdone&token=Qm7xT2vR9kLpZwNcBdFgHjKl", "Qm7xT2vR9kLpZwNcBdFgHjKl"},

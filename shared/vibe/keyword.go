@@ -133,6 +133,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if ok && (labelClosed(chunk, nameStart, nameEnd, vs) || twoWordSpelled(chunk, nameStart, name, chunk[vs:ve])) {
 				continue // print "Token: ", $token->dump: the quote after the label closes its literal
 			}
+			if ok && nameStart > 0 && chunk[nameStart-1] == '$' && !strings.ContainsAny(chunk[nameEnd:vs], "=:") {
+				continue // --header "x-api-key: $ANTHROPIC_API_KEY " \ --header …: a variable read inside a string, the quote after it closing that string
+			}
 			if !ok {
 				vs, ve, ok = comparedLiteral(chunk, nameStart)
 			}

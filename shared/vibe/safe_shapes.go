@@ -177,7 +177,23 @@ func harmlessRun(text string, start, end int) bool {
 		windowsPackageLike(text[start:end]) && windowsPackageName.MatchString(text[start:end]) || didMethodBefore(text, start) ||
 		x509Base64(text[start:end]) || relativeModulePath(text[start:end]) || pascalCaseName(text[start:end]) || qualifiedConstantName(text[start:end]) ||
 		vapidPublicKey(text[max(0, start-40):start], text[start:end]) || overlayLayerID(text, start, end) || debianArchivePath(text[start:end]) ||
-		ethereumAddress(text[start:end]) || publicByPlace(text, start) || encodedImageURLRun(text, start, end) || svgPathData(text, start)
+		ethereumAddress(text[start:end]) || publicByPlace(text, start) || encodedImageURLRun(text, start, end) || svgPathData(text, start) ||
+		thinkingBlob(text, start, end)
+}
+
+// thinkingBlob reports the encrypted reasoning a model provider hands back with a thinking
+// block, printed by code that shows a response (TextBlock(type='redacted_thinking',
+// data='EvAFCoYB…'), signature='EuYBCkQY…'): the provider's opaque blob, no credential.
+func thinkingBlob(text string, start, end int) bool {
+	if end-start < 40 || text[start] != 'E' {
+		return false
+	}
+	head := text[max(0, start-300):start]
+	if !strings.Contains(head, "thinking") && !strings.Contains(head, "Thinking") {
+		return false
+	}
+	h := strings.TrimRight(head, "'\" :=\\")
+	return strings.HasSuffix(h, "data") || strings.HasSuffix(h, "signature") || strings.HasSuffix(h, "Signature (first 50 chars)")
 }
 
 // svgPathData reports a run inside an SVG path's d attribute (d="M0 23V1h7.8C15.35 1 …"):

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 )
 
 // Redacted replaces a whole text the sanitizer could not vouch for (it panicked, ran out of
@@ -862,6 +863,16 @@ func leetSlot(r *extraRule, match, v string) bool {
 	return leetPassword(match, v)
 }
 
+// keyHereValue reports a few words saying that a key goes here: ending in "here" (then
+// punctuation or symbols), naming a key, a token, a secret or a password.
+func keyHereValue(v string) bool {
+	l := strings.ToLower(strings.TrimRightFunc(v, func(r rune) bool { return !unicode.IsLetter(r) }))
+	if !strings.HasSuffix(l, " here") || len(strings.Fields(l)) > 8 {
+		return false
+	}
+	return strings.Contains(l, "key") || strings.Contains(l, "token") || strings.Contains(l, "secret") || strings.Contains(l, "password")
+}
+
 // instructionValue reports a stand-in that says what to do: camel-cased words opening with a
 // verb of it (ReplaceThisWith32RandomBytes…, YourApiKeyHere, ChangeMe…). A value marked "do
 // not use", "fake" or "not real" is no stand-in here: the corpora call such test values
@@ -910,6 +921,9 @@ func placeholderValue(v string) bool {
 	}
 	if name, ok := strings.CutPrefix(v, "os.environ/"); ok && upperSnakeName(name) {
 		return true // api_key: os.environ/OPENAI_API_KEY: LiteLLM's reference to an environment variable
+	}
+	if keyHereValue(v) {
+		return true // "VOYAGE KEY HERE", "🔑🔑🔑 Your API Key here! 🔑🔑🔑": where the reader's key goes
 	}
 	if instructionValue(v) {
 		return true // FLAGS_SECRET=ReplaceThisWith32RandomBytesBase64UrlString, exampledonotuse0Q4E…
