@@ -77,9 +77,8 @@ func Run(ctx context.Context, opt Options, emit func(context.Context, vibe.Event
 
 // Locate returns, for a given history file, the file and the project it belongs to (the
 // directory holding its .specstory/history/, else dir, else the directory of the file);
-// without one,
-// the project's history directory: .specstory/history/ of the nearest directory at or above
-// dir that has one, else of the git root above dir (else of dir).
+// without one, the project's history directory (.specstory/history/ of the nearest directory
+// at or above dir that has one, else of the git root above dir, else of dir) and the project.
 func Locate(dir, history string) (path, root string, err error) {
 	if history != "" {
 		abs, err := filepath.Abs(history)
