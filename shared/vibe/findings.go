@@ -418,6 +418,15 @@ func codeValueSpan(text string, start, end int) bool {
 	if w := strings.Trim(v, "\"'"); strings.Contains(w, "{}") && strings.Trim(w, "abcdefghijklmnopqrstuvwxyz0123456789_:.{}-") == "" {
 		return true
 	}
+	if strings.HasSuffix(v, "**") && strings.ToLower(t) == t && allLetters(strings.TrimRight(v, "*")) {
+		return true // **before any tokens are streamed**: a word a Markdown emphasis closes
+	}
+	if (strings.HasPrefix(t, "https://") || strings.HasPrefix(t, "http://")) && wordsURL(t) {
+		return true // Create a new API key: https://vercel.com/d?to=…: where to make one, a link of words
+	}
+	if allLettersDigits(t) && strings.HasPrefix(strings.TrimLeft(text[end:], " "), "${") {
+		return true // Authorization: `KasadaApiTokenV1 ${process.env.KASADA_TOKEN}`: the scheme before what code fills in
+	}
 	if upperSnakeName(t) && strings.Count(t, "_") >= 2 && allLetters(t[strings.LastIndexByte(t, '_')+1:]) && start > 0 && strings.IndexByte("\"'`", text[start-1]) < 0 &&
 		(nameHasSecretWord(t) || strings.HasSuffix(t, "_KEY")) {
 		return true // { apiKey: STATSIG_CONSOLE_API_KEY }: the constant the key is kept in
@@ -427,6 +436,23 @@ func codeValueSpan(text string, start, end int) bool {
 		next = text[end]
 	}
 	return t == v && (next == ';' || next == ')' || next == ',') && t[0] >= 'a' && t[0] <= 'z' && camelWords(t) && nameHasSecretWord(t)
+}
+
+// wordsURL reports a URL, percent-escapes decoded, whose every piece between punctuation is
+// a word or a short number: no user, no generated token in its path, query or fragment.
+func wordsURL(u string) bool {
+	if d, err := url.QueryUnescape(u); err == nil {
+		u = d
+	}
+	if strings.Contains(u, "@") {
+		return false
+	}
+	for _, p := range strings.FieldsFunc(u, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') }) {
+		if len(p) > 24 || randomValue(p) || len(p) >= 8 && hasDigitAndLetter(p) {
+			return false
+		}
+	}
+	return true
 }
 
 // nameBefore returns the name a value at start is given to (name = v, name: v, name=v) and

@@ -332,6 +332,8 @@ func TestHarmlessShapes(t *testing.T) {
 		{"cjk word beside a latin run", `password = "密码QmxTvRkLpZwNcB"`, "QmxTvRkLpZwNcB"},
 		{"one word of another script", `password = "Zürichsee"`, "Zürichsee"},
 		{"bearer token in bold", "**Bearer Xk29fQz81LmPq7Rw**", "Xk29fQz81LmPq7Rw"},
+		{"a media url with a token in its query", "https://cdn.example.com/v/clip.mp4?token=Qm7xT2vR9kLpZwNcBdFg", "Qm7xT2vR9kLpZwNcBdFg"},
+		{"a webhook url under a key's name", "API key: https://hooks.example.com/in/Qm7xT2vR9kLpZwNcBdFg", "Qm7xT2vR9kLpZwNcBdFg"},
 		{"php variable assigned a password", `$password = "Qm7xT2vR9kLp";`, "Qm7xT2vR9kLp"},
 		{"a signature that is no thinking block's", `"signature": "EuYBCkQYAiJAGF6X7aWRuRByTdymAUdNOMC3ZqSJv7jcY5Ly"`, "EuYBCkQYAiJAGF6X7aWRuRByTdymAUdNOMC3ZqSJv7jcY5Ly"},
 		{"a literal cast to a type", `  apiKey: "Qm7xT2vR9kLpZwNcBdFg" as string,`, "Qm7xT2vR9kLpZwNcBdFg"},

@@ -781,8 +781,8 @@ func datedName(v string) bool {
 			continue
 		}
 		for i := 0; i < len(p); i++ {
-			if p[i] < 'a' || p[i] > 'z' {
-				return false
+			if (p[i] < 'a' || p[i] > 'z') && !(len(p) <= 4 && p[i] >= '0' && p[i] <= '9') {
+				return false // a short part may mix digits in (context-1m-2025-08-07)
 			}
 		}
 		letters = true

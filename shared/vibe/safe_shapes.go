@@ -178,8 +178,26 @@ func harmlessRun(text string, start, end int) bool {
 		x509Base64(text[start:end]) || relativeModulePath(text[start:end]) || pascalCaseName(text[start:end]) || qualifiedConstantName(text[start:end]) ||
 		vapidPublicKey(text[max(0, start-40):start], text[start:end]) || overlayLayerID(text, start, end) || debianArchivePath(text[start:end]) ||
 		ethereumAddress(text[start:end]) || publicByPlace(text, start) || encodedImageURLRun(text, start, end) || svgPathData(text, start) ||
-		thinkingBlob(text, start, end)
+		thinkingBlob(text, start, end) || mediaFileName(text, start, end)
 }
+
+// mediaFileName reports the name of a media file a URL ends in
+// (https://v3.fal.media/files/elephant/d5lORit2…_tmplacfh8oa.mp3): a generated name, public
+// where the link is.
+func mediaFileName(text string, start, end int) bool {
+	if start == 0 || !hasPrefixAny(text[end:], mediaExtensions) && !hasSuffixAny(strings.ToLower(text[start:end]), mediaExtensions) {
+		return false
+	}
+	ls := strings.LastIndexAny(text[:start], " \t\n\"'(<")
+	u := text[ls+1 : end]
+	if strings.ContainsAny(u, "?#=&@") {
+		return false // a query or a fragment may carry a token; only a path's file name is taken
+	}
+	return strings.Contains(u, "://")
+}
+
+// mediaExtensions are the extensions of images, audio and video files.
+var mediaExtensions = []string{".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".avif", ".mp3", ".mp4", ".wav", ".ogg", ".webm", ".m4a", ".mov"}
 
 // thinkingBlob reports the encrypted reasoning a model provider hands back with a thinking
 // block, printed by code that shows a response (TextBlock(type='redacted_thinking',
@@ -1505,6 +1523,9 @@ func imageHostRun(text string, start int) bool {
 	}
 	if host == "notion.so" || host == "www.notion.so" || strings.HasSuffix(host, ".notion.site") {
 		return true // a page's slug and id (notion.so/Founder-Brief-22868a5d…): the workspace's sharing decides who reads it
+	}
+	if host == "discord.gg" || (host == "discord.com" || host == "discordapp.com") && strings.HasPrefix(rest[len(host):], "/invite/") {
+		return true // an invitation to a server, published to be followed
 	}
 	if host == "vercel.com" {
 		return true // a deployment's id in its dashboard page (Inspect: https://vercel.com/team/app/7HkX…), shown to the team signed in

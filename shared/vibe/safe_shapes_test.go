@@ -67,6 +67,13 @@ func TestSafeShapes(t *testing.T) {
 		{"format spec after a pass label", "    print(f\"Pass@{k}: {results['pass_at_n']:.2f}%\")"},
 		{"thinking blocks printed by code", "[TextBlock(citations=None, text=None, type='redacted_thinking', data='EvAFCoYBGAIiQL7asmglEdeKXw4EdihR2gBQ7O7+j/dGecLjsS2PMgW9av+NRwuIV2nFD4I61hUHrp5vzJF7/y+i/vvbnxaRnwMqQMizGiLSDcowtE')]"},
 		{"staging provider ids", "ToolsBetaMessage(id='msg_staging_01ApgXx7W7qsDugdaRWh6p21', content=[ToolUseBlock(id='toolu_staging_01FMRQ9pZniZqFUGQwTcFU4N')])"},
+		// What an SDK's examples and documentation hold (vercel/ai).
+		{"media file a url ends in", "          'https://v3.fal.media/files/elephant/d5lORit2npFfBykcAtyUr_tmplacfh8oa.mp3',"},
+		{"a link where to make a key", "Create a new API key: https://vercel.com/d?to=%2F%5Bteam%5D%2F%7E%2Fai%2Fapi-keys"},
+		{"discord invitation", "- [DeepEval Discord](https://discord.gg/a3K9c8GRGt)"},
+		{"dated beta feature", "    'anthropic-beta': 'context-1m-2025-08-07',"},
+		{"scheme before an interpolated credential", "        Authorization: `KasadaApiTokenV1 ${process.env.KASADA_TOKEN ?? ''}`,"},
+		{"bold prose after tokens", "when an upstream request fails **before any tokens are streamed** and a custom transport tries"},
 		{"image in a json field", `"thumbnail": "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAA00lEQVR4nAHIADf/AFLyJmWmDBLSiRhdlQ7ogTYJFm9rET0XjQBsD9OQH/I5oaCV8g+TlWUM+TgLjtsiSmsAJIoekk6P0K4uGpSSozBfGIy2EJAPnjR/AK6IbcZQd5XsdFxMP8sussc+FJNMhn7gVwC6ckmb+hIeg2sqwVcm7n1rCvarE8OOksoA4NFQV7FZmH+UzHQR1xfxRXmyqhAPu7NPAKWT/q7Scki3YuOrWAXwdlornB1+DzfESQAhvT9lZOrffxQqcmaMR+Ij0W7djEe0avxAHVlU1Uq5sAAAAABJRU5ErkJggg==", "photo": "/9j/4AAQSkZJRluu4mH1OyYVLSY7qDsDfNSWLkNIASVriF6ckFHzILDbg/Oep629DXTm3sfz367Mj2RlZmQae6JmDzAR/DVwKRxXmQ0aAJEmiRnyXZ0GEt81nWAmokD0WJpdeR8d2Xz++nd6e08VJBq/V71DetSxKYQFNPPzh1wlsA=="`},
 		{"mime part, json-escaped lines", `Content-Transfer-Encoding: base64\n\niVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAA00lEQVR4nAHIADf/AFLyJmWmDBLS\niRhdlQ7ogTYJFm9rET0XjQBsD9OQH/I5oaCV8g+TlWUM+TgLjtsiSmsAJIoekk6P0K4uGpSSozBf\nGIy2EJAPnjR/AK6IbcZQd5XsdFxMP8sussc+FJNMhn7gVwC6ckmb+hIeg2sqwVcm7n1rCvarE8OO\nksoA4NFQV7FZmH+UzHQR1xfxRXmyqhAPu7NPAKWT/q7Scki3YuOrWAXwdlornB1+DzfESQAhvT9l\nZOrffxQqcmaMR+Ij0W7djEe0avxAHVlU1Uq5sAAAAABJRU5ErkJggg==`},
 		{"mime part", "Content-Transfer-Encoding: base64\n\n" + `iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAA00lEQVR4nAHIADf/AFLyJmWmDBLS
