@@ -331,12 +331,9 @@ func (f *findings) dropInDataURIs() {
 	if len(payloads) == 0 {
 		return
 	}
-	f.spans = slices.DeleteFunc(f.spans, func(s span) bool {
+	f.dropSpans(func(s span) bool {
 		for _, p := range payloads {
 			if s.start >= p[0] && s.end <= p[1] {
-				if f.secrets != nil {
-					delete(f.secrets, f.text[s.start:s.end])
-				}
 				return true
 			}
 		}
@@ -344,26 +341,10 @@ func (f *findings) dropInDataURIs() {
 	})
 }
 
-// dropLabels drops the spans of credential-name rules whose value is a word or a short
-// label of some other language rather than a secret: a translation file's entry under a
-// secret's name ("password": "Salasana", auth.password=Mot de passe, "Secret Key" =
-// "Slepenā atslēga", <string name="api_key">API-Schlüssel</string>, "token": "令牌"). Once
-// the text shows one, its other capitalised labels of letters are translations too ("api_key":
-// "API-avain", "secret": "Salaisuus" beside "password": "Salasana").
-func (f *findings) dropLabels() {
-	translated := false
-	for _, s := range f.spans {
-		if ruleClass(s.rule) == ClassPassword && languageLabel(f.text[s.start:labelEnd(f.text, s.end)]) {
-			translated = true
-			break
-		}
-	}
+// dropSpans removes the spans drop reports, and forgets what they found.
+func (f *findings) dropSpans(drop func(span) bool) {
 	f.spans = slices.DeleteFunc(f.spans, func(s span) bool {
-		if ruleClass(s.rule) != ClassPassword || !translated && !phraseKeyed(f.text, s.start) {
-			return false
-		}
-		v := f.text[s.start:labelEnd(f.text, s.end)]
-		if !languageLabel(v) && !capitalisedLabel(v) {
+		if !drop(s) {
 			return false
 		}
 		if f.secrets != nil {
@@ -373,19 +354,40 @@ func (f *findings) dropLabels() {
 	})
 }
 
-// dropNonNullReferences drops the spans of credential-name rules whose value is a
-// TypeScript member path with non-null assertions (apiKey: process.env.OPENAI_API_KEY!,
-// token = session!.accessToken!): code naming where the secret is read from.
-func (f *findings) dropNonNullReferences() {
-	f.spans = slices.DeleteFunc(f.spans, func(s span) bool {
+// dropNoSecrets drops the spans of credential-name rules whose value is no secret by what it
+// is or what surrounds it:
+//   - code: a TypeScript member path with non-null assertions (apiKey:
+//     process.env.OPENAI_API_KEY!, token = session!.accessToken!) or a value codeValueSpan
+//     tells by its context;
+//   - a word or a short label of some other language in a translation file, under a
+//     secret's name ("password": "Salasana", auth.password=Mot de passe, "Secret Key" =
+//     "Slepenā atslēga", <string name="api_key">API-Schlüssel</string>, "token": "令牌"). Once
+//     the text shows one, its other capitalised labels of letters are translations too
+//     ("api_key": "API-avain", "secret": "Salaisuus" beside "password": "Salasana").
+func (f *findings) dropNoSecrets() {
+	if len(f.spans) == 0 {
+		return
+	}
+	translated := false
+	for _, s := range f.spans {
+		if ruleClass(s.rule) == ClassPassword && languageLabel(f.text[s.start:labelEnd(f.text, s.end)]) {
+			translated = true
+			break
+		}
+	}
+	f.dropSpans(func(s span) bool {
 		c := ruleClass(s.rule)
-		if c != ClassPassword && c != ClassCredential || !nonNullReference(f.text[s.start:s.end]) && !codeValueSpan(f.text, s.start, s.end) {
+		if c != ClassPassword && c != ClassCredential {
 			return false
 		}
-		if f.secrets != nil {
-			delete(f.secrets, f.text[s.start:s.end])
+		if nonNullReference(f.text[s.start:s.end]) || codeValueSpan(f.text, s.start, s.end) {
+			return true
 		}
-		return true
+		if c != ClassPassword || !translated && !phraseKeyed(f.text, s.start) {
+			return false
+		}
+		v := f.text[s.start:labelEnd(f.text, s.end)]
+		return languageLabel(v) || capitalisedLabel(v)
 	})
 }
 

@@ -181,8 +181,7 @@ func (ss *SessionSanitizer) maskSecrets(ctx context.Context, text string, entrop
 	}
 	ss.s.decodeAndDetect(ctx, view, f)
 	ss.s.findSplitSecrets(ctx, view, f)
-	f.dropLabels()
-	f.dropNonNullReferences()
+	f.dropNoSecrets()
 	f.addRepeats()
 	f.dropInDataURIs()
 	ss.matchSeen(f)
