@@ -303,11 +303,13 @@ FACTS = {"horusec": [(LEAKS + "rules.go", "facts only: the rules' names and expr
          "devskim": []}
 
 
-def add(mirror):
-    """Replaces this build's examples in secrets.jsonl and its files in manifest.json, then
-    fixes each example's half by its group and names in the manifest the files of the
-    examples kept."""
-    builds = [(HORUSEC, horusec, ["LICENSE"]), (CHECKOV, checkov, ["LICENSE"]), (DEVSKIM, devskim, ["LICENSE.txt", "NOTICE.txt"])]
+def add_builds(mirror, builds, taken_files, taken_as, facts_of):
+    """Replaces the examples of builds, [((source, repository, licence, commit), collect,
+    licence files)], in secrets.jsonl and their files in manifest.json, then fixes each
+    example's half by its group and names in the manifest the files of the examples kept:
+    taken_files maps (source, text) to the paths the text was taken from, taken_as a source to
+    how its examples were taken, and facts_of(source, repo, paths taken) lists the (path, how
+    taken) entries read for facts only."""
     repos = {}
     for (src, name, licence, commit), collect, files in builds:
         repo = repos[src] = build.Repo(mirror, name)
@@ -331,12 +333,18 @@ def add(mirror):
     for (src, name, licence, _), _, _ in builds:
         if src not in kept:
             continue
-        taken = sorted({p for (s, t), ps in TAKEN.items() if s == src and any(t in k for k in kept[src]) for p in ps})
-        for p, what in [(p, TAKEN_AS[src]) for p in taken] + FACTS[src]:
+        taken = sorted({p for (s, t), ps in taken_files.items() if s == src and any(t in k for k in kept[src]) for p in ps})
+        for p, what in [(p, taken_as[src]) for p in taken] + facts_of(src, repos[src], taken):
             files.append({"source": src, "repo": name, "commit": repos[src].commit, "path": p, "licence": licence, "taken": what})
     with open(path, "w") as f:
         json.dump(files, f, indent=1, sort_keys=True)
         f.write("\n")
+
+
+def add(mirror):
+    """This build's examples and files (add_builds)."""
+    add_builds(mirror, [(HORUSEC, horusec, ["LICENSE"]), (CHECKOV, checkov, ["LICENSE"]), (DEVSKIM, devskim, ["LICENSE.txt", "NOTICE.txt"])],
+               TAKEN, TAKEN_AS, lambda src, repo, taken: FACTS[src])
 
 
 def main():

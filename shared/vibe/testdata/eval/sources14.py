@@ -41,6 +41,7 @@ import sys
 import regex
 
 import build
+import sources12
 import sources3
 import sources9
 
@@ -549,40 +550,12 @@ def facts(repo):
 
 
 def add(mirror):
-    """Replaces this build's examples in secrets.jsonl and its files in manifest.json, then
-    fixes each example's half by its group and names in the manifest the files of the
-    examples kept."""
-    builds = [(TWOMS, twoms, ["LICENSE"])]
-    repos = {}
-    for (src, name, licence, commit), collect, files in builds:
-        repo = repos[src] = build.Repo(mirror, name)
-        repo.commit = commit
-        sources3.add_build(src, name, licence, lambda new, repo=repo, collect=collect: collect(repo, new), src + ".txt",
-                           lambda repo=repo, files=files: b"\n\n".join(repo.raw(f).rstrip(b"\n") for f in files) + b"\n")
-    path = os.path.join(sources3.HERE, "secrets.jsonl")
-    with open(path) as f:
-        corpus = list(map(json.loads, f))
-    kept = {}
-    for e in corpus:
-        if e["source"] in repos:
-            e["split"] = build.split_of(e["group"])
-            kept.setdefault(e["source"], []).append(e["text"])
-    with open(path, "w") as f:
-        for e in corpus:
-            f.write(json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n")
-    path = os.path.join(sources3.HERE, "manifest.json")
-    with open(path) as f:
-        files = [m for m in json.load(f) if m["source"] not in repos]
-    for (src, name, licence, _), _, _ in builds:
-        if src not in kept:
-            continue
-        taken = sorted({p for (s, t), ps in TAKEN.items() if s == src and any(t in k for k in kept[src]) for p in ps})
+    """This build's examples and files (sources12.add_builds): with the test files kept, the
+    rule files they test and the helpers the rules are written with, as facts."""
+    def facts_of(src, repo, taken):
         rule_files = {p[:-len("_test.go")] + ".go" for p in taken} | {RULES + "utils.go"}
-        for p, what in [(p, TAKEN_AS[src]) for p in taken] + [f for f in facts(repos[src]) if f[0] in rule_files]:
-            files.append({"source": src, "repo": name, "commit": repos[src].commit, "path": p, "licence": licence, "taken": what})
-    with open(path, "w") as f:
-        json.dump(files, f, indent=1, sort_keys=True)
-        f.write("\n")
+        return [f for f in facts(repo) if f[0] in rule_files]
+    sources12.add_builds(mirror, [(TWOMS, twoms, ["LICENSE"])], TAKEN, TAKEN_AS, facts_of)
 
 
 def main():
