@@ -1,6 +1,7 @@
 package vibe
 
 import (
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -1526,6 +1527,130 @@ func capitalisedLabel(v string) bool {
 		return false
 	}
 	return labelWords(v) && strings.IndexFunc(v, func(r rune) bool { return r != ' ' && r != '-' && r != '\'' && !unicode.IsLetter(r) }) < 0
+}
+
+// codeValueSpan reports a found value that is code by what surrounds it: a reference cast to a
+// type (process.env.POSTHOG_API_KEY as string), a type in a TypeScript type literal
+// ({password: HTMLInputElement}>, {customerAccessTokenCreate: any}>), a variable of code named
+// for a secret (password = newPassword;), the name it is passed under (oidc_token=oidc_token),
+// a key's format string ("job:{}"), or GitHub Actions' secrets: inherit.
+func codeValueSpan(text string, start, end int) bool {
+	v := text[start:end]
+	if i := strings.Index(v, " as "); i > 0 && tsTypeName(strings.TrimRight(v[i+4:], ",;)")) {
+		v = v[:i]
+	} else if i := strings.Index(v, " satisfies "); i > 0 {
+		v = v[:i]
+	}
+	t := strings.TrimRight(v, ",;)}>:({")
+	if t == "" || len(t) > 200 {
+		return false
+	}
+	if t != v && strings.Contains(v[len(t):], "}>") && (tsTypeName(t) || t == "any" || t == "unknown") {
+		return true
+	}
+	if strings.Contains(t, ".") && codeReference(t) {
+		return true
+	}
+	name, sep := nameBefore(text, start)
+	if name != "" && t == name && sep == '=' || name == "secrets" && t == "inherit" {
+		return true // oidc_token=oidc_token: a keyword argument passing the variable of its name
+	}
+	if w := strings.Trim(v, "\"'"); strings.Contains(w, "{}") && strings.Trim(w, "abcdefghijklmnopqrstuvwxyz0123456789_:.{}-") == "" {
+		return true
+	}
+	if strings.HasSuffix(v, "**") && strings.ToLower(t) == t && allLetters(strings.TrimRight(v, "*")) {
+		return true // **before any tokens are streamed**: a word a Markdown emphasis closes
+	}
+	if (strings.HasPrefix(t, "https://") || strings.HasPrefix(t, "http://")) && wordsURL(t) {
+		return true // Create a new API key: https://vercel.com/d?to=…: where to make one, a link of words
+	}
+	if allLettersDigits(t) && strings.HasPrefix(strings.TrimLeft(text[end:], " "), "${") {
+		return true // Authorization: `KasadaApiTokenV1 ${process.env.KASADA_TOKEN}`: the scheme before what code fills in
+	}
+	if upperSnakeName(t) && strings.Count(t, "_") >= 2 && allLetters(t[strings.LastIndexByte(t, '_')+1:]) && start > 0 && strings.IndexByte("\"'`", text[start-1]) < 0 &&
+		(nameHasSecretWord(t) || strings.HasSuffix(t, "_KEY")) {
+		return true // { apiKey: STATSIG_CONSOLE_API_KEY }: the constant the key is kept in
+	}
+	next := byte(0)
+	if end < len(text) {
+		next = text[end]
+	}
+	return t == v && (next == ';' || next == ')' || next == ',') && t[0] >= 'a' && t[0] <= 'z' && camelWords(t) && nameHasSecretWord(t)
+}
+
+// wordsURL reports a URL, percent-escapes decoded, whose every piece between punctuation is
+// a word or a short number: no user, no generated token in its path, query or fragment.
+func wordsURL(u string) bool {
+	if d, err := url.QueryUnescape(u); err == nil {
+		u = d
+	}
+	if strings.Contains(u, "@") {
+		return false
+	}
+	for _, p := range strings.FieldsFunc(u, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') }) {
+		if len(p) > 24 || randomValue(p) || len(p) >= 8 && hasDigitAndLetter(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// nameBefore returns the name a value at start is given to (name = v, name: v, name=v) and
+// the = or : between them, or "".
+func nameBefore(text string, start int) (string, byte) {
+	i := start
+	for i > 0 && (text[i-1] == ' ' || text[i-1] == '\t' || text[i-1] == '"' || text[i-1] == '\'') {
+		i--
+	}
+	if i == 0 || text[i-1] != '=' && text[i-1] != ':' {
+		return "", 0
+	}
+	sep := text[i-1]
+	i--
+	for i > 0 && (text[i-1] == ' ' || text[i-1] == '\t' || text[i-1] == '"' || text[i-1] == '\'') {
+		i--
+	}
+	j := i
+	for j > 0 && isWordByte(text[j-1]) {
+		j--
+	}
+	return text[j:i], sep
+}
+
+// tsTypeName reports a type's name as TypeScript writes it: a built-in (string, number…) or
+// a capitalised name of letters and digits (HTMLInputElement, Uint8Array), a generic's
+// arguments after it.
+func tsTypeName(t string) bool {
+	if i := strings.IndexByte(t, '<'); i > 0 {
+		t = t[:i]
+	}
+	switch t {
+	case "string", "number", "boolean", "bigint", "object", "symbol":
+		return true
+	}
+	return len(t) >= 3 && len(t) <= 60 && isUpperByte(t[0]) && allLettersDigits(t) && strings.ToUpper(t) != t
+}
+
+// nonNullReference reports a member path or call whose ! marks are TypeScript's non-null
+// assertions (each right after a name, a ) or a ], and before a member, an index, a call or
+// the end) and that is a reference to code without them (codeReference). A password ending in
+// ! has no member path before it (hunter2!).
+func nonNullReference(v string) bool {
+	v = strings.TrimRight(v, ",;)")
+	if !strings.Contains(v, "!") || !strings.Contains(v, ".") {
+		return false
+	}
+	b := make([]byte, 0, len(v))
+	for i := 0; i < len(v); i++ {
+		if v[i] != '!' {
+			b = append(b, v[i])
+			continue
+		}
+		if i == 0 || !isWordByte(v[i-1]) && v[i-1] != ')' && v[i-1] != ']' || i+1 < len(v) && strings.IndexByte(".[(?", v[i+1]) < 0 {
+			return false
+		}
+	}
+	return codeReference(string(b))
 }
 
 // fingerprintName reports a name that ends in fingerprint or thumbprint
