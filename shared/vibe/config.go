@@ -239,7 +239,8 @@ var configRules = []extraRule{
 		anchors: lessThanAnchors("<<"),
 		// One character is no secret: a regular expression for a heredoc in a highlighter's
 		// grammar (keywords:…,begin:/<<<['"]?\w+['"]?$/) stops the unquoted value at its quote.
-		check: func(v string) bool { return utf8.RuneCountInString(v) > 1 },
+		check:      func(v string) bool { return utf8.RuneCountInString(v) > 1 },
+		matchCheck: hereStringCommand,
 	},
 	{
 		// A value echoed into a command that stores a secret: echo x | docker secret create
@@ -572,8 +573,7 @@ var configRules = []extraRule{
 	},
 	{
 		id:       ruleCLILogin,
-		re:       regexp.MustCompile(`-pass(?:in|out|word)?\s+['"]?pass:([^\s'"]+)`),
-		group:    1,
+		re:       regexp.MustCompile(`-pass(?:in|out|word)?\s+(?:['"]?pass:([^\s'"]+)|pass:"([^"\n]+)"|pass:'([^'\n]+)')`),
 		keywords: []string{"pass:"},
 	},
 	{
@@ -588,7 +588,7 @@ var configRules = []extraRule{
 		// account goes)
 		// nor a variable's path ("the username/password from $HOME/.pypirc"), nor the
 		// names of another pair ("username/password OR privateKey/passphrase").
-		check:      func(v string) bool { return v[0] != '$' && !secretNamePair(v) },
+		check:      func(v string) bool { return v[0] != '$' && !secretNamePair(v) && !functionWords[strings.ToLower(v)] },
 		matchCheck: idPairAccount,
 	},
 	{
@@ -700,7 +700,7 @@ var configRules = []extraRule{
 		group:      1,
 		keywords:   []string{"|"},
 		check:      func(v string) bool { return notProseWord(v) || leetPassword("password", v) },
-		matchCheck: func(m string) bool { return !nameAlternation(m) },
+		matchCheck: func(m string) bool { return !nameAlternation(m) && !keyFileCell(m) },
 	},
 	{
 		// Any table row whose name cell names a secret for its value cell, the name decided as
@@ -913,7 +913,30 @@ func tableNamedValue(m string) bool {
 	if len(cells) != 2 {
 		return false
 	}
-	return namedValue(cells[0], strings.Trim(strings.TrimSpace(cells[1]), "`"))
+	if len(strings.Fields(cells[0])) > 4 {
+		return false // | Location in the container to store the private key | `/etc/ssl/…` |: a description, not a name
+	}
+	v := strings.Trim(strings.TrimSpace(cells[1]), "`")
+	return namedValue(cells[0], v) && !pathValue(v)
+}
+
+// keyFileCell reports a table row whose value cell names a file a key or a certificate is
+// kept in (| … the private key for signing the JWT token | `jwt-token.pem` |), or its path.
+func keyFileCell(m string) bool {
+	cells := strings.Split(strings.Trim(m, "|"), "|")
+	v := strings.Trim(strings.TrimSpace(cells[len(cells)-1]), "`")
+	if pathValue(v) {
+		return true
+	}
+	dot := strings.LastIndexByte(v, '.')
+	if dot <= 0 || !wordParts(v[:dot], 1) || randomValue(v[:dot]) {
+		return false
+	}
+	switch v[dot+1:] {
+	case "pem", "key", "crt", "cer", "der", "p12", "pfx", "jks", "json", "yaml", "yml", "txt", "pub", "asc", "gpg", "env":
+		return true
+	}
+	return false
 }
 
 // proseNamedValue accepts "the NAME is VALUE" (for ACCOUNT, set to, was…) when NAME names a
@@ -1240,28 +1263,52 @@ func sensitiveObject(lower string, i int) bool {
 	return strings.HasPrefix(rest, ":") && strings.HasPrefix(strings.TrimLeft(rest[1:], " \t"), "true")
 }
 
-// findKubernetesSecrets masks the values of a Kubernetes Secret's data and stringData maps.
+// findKubernetesSecrets masks the values of a Kubernetes Secret's data and stringData maps:
+// those of the object whose kind is Secret, the map a sibling of its kind (in the same YAML
+// document, at the kind's indent, before or after it). A Helm template's actions between the
+// entries ({{- range $key, $value := .Values.x }}) and a block scalar's indicator are no
+// values.
 func findKubernetesSecrets(text string, f *findings) {
 	if !strings.Contains(text, "kind: Secret") && !strings.Contains(text, `"kind": "Secret"`) && !strings.Contains(text, `"kind":"Secret"`) {
 		return
 	}
 	lines := strings.SplitAfter(text, "\n")
-	off := 0
+	// The indents at which each document's objects say kind: Secret.
+	secretAt := make([]map[int]bool, 0, 1)
+	doc := map[int]bool{}
+	for _, line := range lines {
+		body := strings.TrimRight(line, "\r\n")
+		if strings.HasPrefix(body, "---") {
+			secretAt, doc = append(secretAt, doc), map[int]bool{}
+			continue
+		}
+		indent, trimmed := yamlEntry(body)
+		if k, ok := strings.CutPrefix(trimmed, "kind:"); ok && strings.Trim(strings.TrimSpace(k), `"'`) == "Secret" {
+			doc[indent] = true
+		}
+	}
+	secretAt = append(secretAt, doc)
+	off, d := 0, 0
 	inData, dataIndent := false, 0
 	for _, line := range lines {
 		body := strings.TrimRight(line, "\r\n")
-		trimmed := strings.TrimLeft(body, " ")
-		indent := len(body) - len(trimmed)
-		switch {
-		case trimmed == "data:" || trimmed == "stringData:":
-			inData, dataIndent = true, indent
-		case inData && trimmed != "" && indent <= dataIndent:
+		if strings.HasPrefix(body, "---") {
+			d++
 			inData = false
-		case inData && trimmed != "" && !strings.HasPrefix(trimmed, "#"):
+			off += len(line)
+			continue
+		}
+		indent, trimmed := yamlEntry(body)
+		switch {
+		case (trimmed == "data:" || trimmed == "stringData:") && secretAt[d][indent]:
+			inData, dataIndent = true, indent
+		case inData && trimmed != "" && indent <= dataIndent && !strings.HasPrefix(trimmed, "{{"):
+			inData = false
+		case inData && trimmed != "" && !strings.HasPrefix(trimmed, "#") && !strings.HasPrefix(trimmed, "{{"):
 			if c := strings.Index(trimmed, ":"); c > 0 {
 				v := strings.TrimSpace(trimmed[c+1:])
 				v = strings.Trim(v, `"'`)
-				if v != "" && v != "|" && v != ">" && !placeholderValue(v) {
+				if v != "" && !blockScalarIndicator(v) && !placeholderValue(v) {
 					vs := off + strings.Index(line, v)
 					f.addSpan(ruleK8sSecret, vs, vs+len(v))
 				}
@@ -1281,6 +1328,61 @@ func findKubernetesSecrets(text string, f *findings) {
 			}
 		}
 	}
+}
+
+// hereStringCommand accepts a here-string's command when its own words say secret, login,
+// auth or stdin: not only a variable assigned for it (PGPASSWORD=$X psql -U postgres <<<
+// "CREATE DATABASE app": psql reads the password from its environment, SQL from its input).
+func hereStringCommand(m string) bool {
+	cmd := strings.TrimLeft(m, "\n;&|( \t")
+	if i := strings.IndexByte(cmd, '<'); i >= 0 {
+		cmd = cmd[:i]
+	}
+	for {
+		eq := strings.IndexByte(cmd, '=')
+		sp := strings.IndexAny(cmd, " \t")
+		if eq <= 0 || sp < 0 || eq > sp || !envNameBytes(cmd[:eq]) {
+			break
+		}
+		cmd = strings.TrimLeft(cmd[sp:], " \t")
+	}
+	return hereStringWords.MatchString(cmd)
+}
+
+var hereStringWords = regexp.MustCompile(`(?i)pass|secret|token|key|cred|auth|login|signin|unlock|stdin|ssh-add|env\s+add`)
+
+// envNameBytes reports an environment variable's name: letters, digits and underscores, not
+// opening with a digit.
+func envNameBytes(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(isWordByte(c) && !(i == 0 && isDigitByte(c))) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// yamlEntry returns a YAML line's entry without its indent, and the indent the entry's key
+// stands at: a sequence item's dash counts as indent (- kind: Secret is a key at the dash's
+// indent plus two).
+func yamlEntry(body string) (int, string) {
+	trimmed := strings.TrimLeft(body, " ")
+	indent := len(body) - len(trimmed)
+	for strings.HasPrefix(trimmed, "- ") {
+		t := strings.TrimLeft(trimmed[2:], " ")
+		indent += len(trimmed) - len(t)
+		trimmed = t
+	}
+	return indent, trimmed
+}
+
+// blockScalarIndicator reports a YAML block scalar's header (|, >, |-, >+, |2): the value is
+// on the lines below.
+func blockScalarIndicator(v string) bool {
+	if v == "" || v[0] != '|' && v[0] != '>' {
+		return false
+	}
+	return strings.Trim(v[1:], "+-0123456789") == ""
 }
 
 var jsonStringValue = regexp.MustCompile(`"[^"\n]+"\s*:\s*"([^"\n]{4,})"`)

@@ -67,6 +67,8 @@ var configTemplates = []string{
 	"<settings><servers><server><id>nexus</id><username>deploy</username><password>%[1]s</password></server></servers></settings>",
 	`<add key="ClearTextPassword" value="%[1]s" />`,
 	"apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ntype: Opaque\ndata:\n  password: %[1]s\n",
+	"apiVersion: v1\nkind: ConfigMap\ndata:\n  mode: cluster\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: %[1]s\n",
+	"items:\n- apiVersion: v1\n  kind: Secret\n  data:\n    {{- if .Values.auth.enabled }}\n    password: %[1]s\n    {{- end }}\n",
 	"DB_PASSWORD=%[1]s\nDEBUG=1\n",
 	"spring.datasource.password=%[1]s\n",
 	"[client]\nuser = root\npassword = %[1]s\n",

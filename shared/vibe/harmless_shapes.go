@@ -1,6 +1,7 @@
 package vibe
 
 import (
+	"net/netip"
 	"net/url"
 	"regexp"
 	"slices"
@@ -327,7 +328,73 @@ func harmlessValue(name, v string) bool {
 	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
-		formatSpecTail.MatchString(v)
+		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,"))
+}
+
+// secretObjectName reports the name of a Kubernetes Secret, or of a key inside one, under a
+// name that refers to it as a chart's values and a manifest do: existingSecret,
+// existingPasswordSecret, extraEnvVarsSecret, initdbScriptsSecret, tlsSecret,
+// existingSecretPasswordKey, passwordsSecretKeystoreKey. The value is what Kubernetes names
+// objects with: lower-case words and numbers joined by dashes and dots (logstash-secrets,
+// grafana.local-tls, keystore-password), no random run.
+func secretObjectName(name, v string) bool {
+	v = strings.Trim(v, "\"'")
+	if v == "" || len(v) > 253 || !isLowerByte(v[0]) {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !isLowerByte(c) && !isDigitByte(c) && c != '-' && c != '.' {
+			return false
+		}
+	}
+	for p := range strings.FieldsFuncSeq(v, func(r rune) bool { return r == '-' || r == '.' }) {
+		if !isLetters(p) && !isDigits(p) && (len(p) > 6 || randomValue(p)) {
+			return false
+		}
+	}
+	parts := nameParts(name)
+	if len(parts) < 2 {
+		return false
+	}
+	if parts[0] == "existing" {
+		return true
+	}
+	secret := slices.Index(parts, "secret")
+	if secret < 0 {
+		secret = slices.Index(parts, "secrets")
+	}
+	switch {
+	case secret < 0:
+		return false
+	case secret == len(parts)-1:
+		// A Secret the chart mounts, named for what it holds: …Secret after a word of
+		// its use just before it (tls, vars, scripts, certs …; not config.JWT.Secret).
+		return secret > 0 && secretUseWords[parts[secret-1]]
+	case parts[len(parts)-1] == "name" || parts[len(parts)-1] == "ref":
+		return secret == len(parts)-2
+	case parts[len(parts)-1] == "key" && secret > 0:
+		// A key inside the Secret: …SecretPasswordKey, …SecretKeystoreKey (not secretKey,
+		// secretAccessKey: a credential of their own).
+		return parts[secret+1] != "key" && parts[secret+1] != "access"
+	}
+	return false
+}
+
+// secretUseWords name what a Kubernetes Secret a chart refers to holds or is for.
+var secretUseWords = map[string]bool{"tls": true, "env": true, "vars": true, "scripts": true, "config": true, "configuration": true,
+	"cert": true, "certs": true, "certificate": true, "certificates": true, "ca": true, "objstore": true, "keystore": true, "truststore": true, "jks": true, "init": true, "initdb": true, "mount": true, "volume": true, "extra": true}
+
+// addressValue reports an IP address or a network in CIDR notation (masterKeyIps:
+// "0.0.0.0/0"): where from, not what with.
+func addressValue(v string) bool {
+	if !strings.ContainsAny(v, ".:") {
+		return false
+	}
+	if _, err := netip.ParsePrefix(v); err == nil {
+		return true
+	}
+	_, err := netip.ParseAddr(v)
+	return err == nil
 }
 
 // formatSpecTail matches what follows a replacement field's colon in a format string
@@ -699,7 +766,11 @@ func secretNamedConstant(v string) bool {
 	if len(v) < 6 || !upperSnakeName(v) {
 		return false
 	}
-	switch v[strings.LastIndexByte(v, '_')+1:] {
+	last := v[strings.LastIndexByte(v, '_')+1:]
+	if n := len(last); n > 1 && isDigitByte(last[n-1]) && !isDigitByte(last[n-2]) {
+		last = last[:n-1] // CLIENT_PASSWORD1,CLIENT_PASSWORD2: the names of a list's items
+	}
+	switch last {
 	case "KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PWD", "PASSPHRASE", "USERNAME", "USER", "ID",
 		"APIKEY", "CREDENTIALS", "CREDENTIAL", "CREDS", "PAT", "DSN":
 		return true
@@ -1551,6 +1622,9 @@ func codeValueSpan(text string, start, end int) bool {
 	if strings.Contains(t, ".") && codeReference(t) {
 		return true
 	}
+	if goTemplateArgument(text, start, end) {
+		return true
+	}
 	name, sep := nameBefore(text, start)
 	if name != "" && t == name && sep == '=' || name == "secrets" && t == "inherit" {
 		return true // oidc_token=oidc_token: a keyword argument passing the variable of its name
@@ -1727,4 +1801,36 @@ func templateBinding(s string, nameStart, nameEnd int) bool {
 // the attribute; no value follows.
 func storyboardSelector(s string, nameStart, nameEnd int) bool {
 	return nameEnd+1 < len(s) && s[nameEnd] == ':' && s[nameEnd+1] == '"' && strings.HasSuffix(s[:nameStart], `selector="`)
+}
+
+// goTemplateArgument reports a value found inside one Go or Helm template action on its line
+// ({{ include "x" (dict "value" .Values.extraEnvVarsSecret "context" $) }}, {{- $rootPassword
+// := .Values.auth.rootPassword }}): a field, a variable, or a quoted name the template passes
+// on; a literal with a random run stays a secret.
+func goTemplateArgument(text string, start, end int) bool {
+	ls := strings.LastIndexByte(text[:start], '\n') + 1
+	open := strings.LastIndex(text[ls:start], "{{")
+	if open < 0 || strings.Contains(text[ls+open:start], "}}") {
+		return false
+	}
+	le := strings.IndexByte(text[end:], '\n')
+	if le < 0 {
+		le = len(text) - end
+	}
+	if !strings.Contains(text[end:end+le], "}}") || strings.Contains(text[start:end], "{{") {
+		return false
+	}
+	v := strings.Trim(text[start:end], `"'`)
+	if v == "" {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !isWordByte(c) && c != '.' && c != '$' && c != '-' {
+			return false
+		}
+	}
+	if v[0] == '.' || v[0] == '$' {
+		return true
+	}
+	return !randomValue(v) && wordParts(v, 1)
 }

@@ -379,7 +379,7 @@ var extraRules = append([]extraRule{
 	},
 	{
 		id:       ruleCLIFlag,
-		re:       regexp.MustCompile(`-(?:u|U|-user|-proxy-user)[ =]['"]?([A-Za-z0-9_.@-][^\s:'"%$]{0,99}):([^\s"'@]{1,200})`),
+		re:       regexp.MustCompile(`-(?:u|U|-user|-proxy-user)[ =]['"]?([A-Za-z0-9_.@-][^\s:'"%$]{0,99}):([^\s"'@\x60]{1,200})`),
 		group:    2,
 		keywords: []string{"-u", "--user", "--proxy-user"},
 		boundary: true,
@@ -419,7 +419,7 @@ var extraRules = append([]extraRule{
 				v = v[:amp] // ?user=app&password=xxx&ssl=true: the query's next parameter
 			}
 			bare := strings.TrimRight(v, ",):;") // password=password), pwd=None,, pwd=None):
-			return len(v) >= 3 && v != "@" && !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" && !(v[0] == '(' && isLetters(v[1:])) && !placeholderValue(bare) && !codeReference(v) && !codeArgumentReference(v) && !pathValue(v) &&
+			return len(v) >= 3 && v != "@" && !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" && !(v[0] == '(' && isLetters(v[1:])) && !placeholderValue(bare) && !secretNamedConstant(bare) && !codeReference(v) && !codeArgumentReference(v) && !pathValue(v) &&
 				!(codeLike.MatchString(v) && strings.ContainsAny(v, ".[") && !randomSegment(v)) && !(v[0] == '/' && identifierWords(v[1:]))
 		},
 		matchCheck: func(m string) bool { return connectionStringCode(m) && !fieldCopy(m) },
@@ -674,7 +674,7 @@ func noSecretFlag(match string) bool {
 		if w := strings.TrimSpace(flag[i:]); flagProse[w] || functionWords[w] || flagUsageType(w) {
 			return false // "Using --password via the CLI is insecure": a flag named in prose
 		}
-		if v := strings.Trim(match[i:], "= \t\"',"); secretNameValue(v) || buildSecretSpec(match[i:]) || optionName(v) {
+		if v := strings.Trim(match[i:], "= \t\"',"); secretNameValue(v) || buildSecretSpec(match[i:]) || optionName(v) || opensslPassSource(v) {
 			return false // gcloud secrets versions access latest --secret=db-password, --secret id=npmrc,src=…
 		}
 		flag = flag[:i]
@@ -689,6 +689,23 @@ func noSecretFlag(match string) bool {
 		}
 	}
 	return true
+}
+
+// opensslPassSource reports where OpenSSL's -passin and -passout read a pass phrase from
+// rather than the phrase: env:NAME, file:PATH, fd:N, stdin, or pass: with the phrase quoted
+// after it (pass:"${KEY_PASSWORD:-}": the quoted part is read on its own).
+func opensslPassSource(v string) bool {
+	switch {
+	case v == "pass:" || v == "stdin":
+		return true
+	case strings.HasPrefix(v, "env:"):
+		return envNameBytes(v[4:])
+	case strings.HasPrefix(v, "fd:"):
+		return isDigits(v[3:])
+	case strings.HasPrefix(v, "file:"):
+		return len(v) > 5
+	}
+	return false
 }
 
 // optionalUserinfo reports a usage line's optional user and password, in brackets and named
@@ -843,7 +860,7 @@ func isUpperByte(c byte) bool { return c >= 'A' && c <= 'Z' }
 // value is a literal; an unquoted one may be code (token := getToken()).
 func keepKeyword(name, value string, quoted bool) bool {
 	v := strings.TrimSpace(value)
-	if v == "" || placeholderValue(v) && !leetPassword(name, v) || placeholderValue(strings.TrimLeft(strings.TrimRight(v, "!?):,;]"), "&*")) && !leetPassword(name, v) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || echoedName(name, v) || lookupKeyName(name, v) || roleKeyConstant(name, v) || harmlessValue(name, v) || betweenLiterals(value) || envVarNameValue(name, v) || sameStemFile(name, v) {
+	if v == "" || placeholderValue(v) && !leetPassword(name, v) || placeholderValue(strings.TrimLeft(strings.TrimRight(v, "!?):,;]."), "&*")) && !leetPassword(name, v) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || echoedName(name, v) || lookupKeyName(name, v) || roleKeyConstant(name, v) || harmlessValue(name, v) || betweenLiterals(value) || envVarNameValue(name, v) || sameStemFile(name, v) {
 		return false // String!, Int? : GraphQL, Kotlin and Swift types
 	}
 

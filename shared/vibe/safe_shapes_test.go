@@ -48,6 +48,20 @@ func TestSafeShapes(t *testing.T) {
 		{"notion page url", `"url":"https://www.notion.so/Founder-Brief-22868a5db8a580028c1ef1a6f8ac47a8","public_url":null`},
 		{"command in a code span after a pass label", "2.  **Tests Pass**: `cargo test` passes all unit tests and documentation tests."},
 		{"elided key and an instruction", `export OPENAI_API_KEY="sk-...your key..."`},
+		// A Helm chart's templates, values and README.
+		{"arguments of helm template actions", "name: {{ include \"common.tplvalues.render\" (dict \"value\" .Values.extraEnvVarsSecret \"context\" $) }}\n{{- $rootPassword := .Values.auth.rootPassword }}\n{{- include \"opensearch.tlsSecretKey\" (dict \"type\" .nodeRole \"secretKey\" \"certKey\" \"defaultKey\" \"tls.crt\" \"context\" .context) -}}"},
+		{"values a template fills in", "pipelineSecretTemplate: concourse/{{.Team}}/{{.Pipeline}}/{{.Secret}}\nmongosh --authenticationDatabase admin -p $MONGODB_ROOT_PASSWORD{{- end }}"},
+		{"template actions in a secret's data", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: x\ndata:\n  {{- range $key, $value := .Values.config.secret.repositoryCredentials }}\n  {{ $key }}: {{ $value | b64enc }}\n  {{- end }}\n  config.yml: |-"},
+		{"a config map's data beside a secret", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ntype: Opaque\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\ndata:\n  mode: production-cluster\n  cache: memory"},
+		{"chart values naming secrets", "existingPasswordSecret: name-of-existing-secret\ntlsSecret: grafana.local-tls\nexistingSecretUserKey: user\npasswordsSecretKeystoreKey: keystore-password\ninitdbScriptsSecret: init-scripts-secret\nextraEnvVarsSecret: logstash-secrets"},
+		{"addresses under key names", "masterKeyIps: \"0.0.0.0/0\"\napiTokenAllowedCidr: 10.0.0.0/8"},
+		{"a boolean ending a sentence", "and broker.automountServiceAccountToken=true."},
+		{"a here-string to a command whose variable names a password", `PGPASSWORD=$POSTGRES_POSTGRES_PASSWORD psql -U postgres <<< "CREATE DATABASE app"`},
+		{"where openssl reads a pass phrase from", "openssl pkcs8 -topk8 -passin pass:\"${KAFKA_TLS_PEM_KEY_PASSWORD:-}\" -in key.pem\nopenssl rsa -passin env:KEY_PASS -in key.pem\nopenssl rsa -passout fd:3 -in key.pem"},
+		{"a user and a variable in a code span", "add the flag `--user root:$ETCD_ROOT_PASSWORD` to the etcdctl commands"},
+		{"numbered placeholder names", "kubectl create secret generic SECRET_NAME --from-literal=client-passwords=CLIENT_PASSWORD1,CLIENT_PASSWORD2 --from-literal=smtp-password=SMTP_PASSWORD"},
+		{"a chart's parameter table", "| `tls.privateKeyFilename` | Location in the container to store the private key | `/etc/ssl/private/ssl-cert-snakeoil.key` |\n| `jwt.keyFile` | Name of the file containing the private key for signing the JWT token | `jwt-token.pem` |"},
+		{"prose after user/password", "create new user/password entries that will be appended to the \"pgpool_passwd\" file."},
 		// Names that open with a vendor's prefix (an Objective-C selector, a constant).
 		{"code names opening with hf_", "- (id)hf_requiredCharacteristicTypesForDisplayMetadata;\n_kHMSymptomhf_generatedByHomeAppForDebuggingPurposesKey,\n&hf_servingcellpriorityparametersdescription_h_prio"},
 		{"ethereum contract addresses under token names", "\"iaoStakeToken\": \"0x07D325030dA1A8c1f96C414BFFbe4fBD539CED45\",\n\"iaoRewardToken\": \"0x5FbDB2315678afecb367f032d93F642f64180aa3\","},
@@ -283,6 +297,12 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a generated password in brackets", "  proxy = http://[deploy:Zx8kq2pLm9@]proxy.local", "Zx8kq2pLm9"},
 		{"a password in a cvs pserver root", "  cvs -d cvs://:pserver:guest:Zx8kq2pLm9@cvs.example.org:/cvsroot/tools checkout tools", "Zx8kq2pLm9"},
 		{"a url-safe token that opens like a mangled symbol", "SESSION=_ZN7kQx2mB9pzR4vL8wT3yH6jPq1Zr5TsXk9", "_ZN7kQx2mB9pzR4vL8wT3yH6jPq1Zr5TsXk9"},
+		{"a password literal inside a template action", `{{ include "x" (dict "password" "Zx8kq2pLm9Qw" "context" $) }}`, "Zx8kq2pLm9Qw"},
+		{"a pass phrase quoted after openssl's pass:", `openssl pkcs12 -export -passout pass:"Zx8kq2pLm9!" -out a.p12`, "Zx8kq2pLm9!"},
+		{"a secret's data after another document", "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: WnhoOGtxMnBMbTk=", "WnhoOGtxMnBMbTk="},
+		{"a secret's data in a list", "items:\n- apiVersion: v1\n  kind: Secret\n  data:\n    password: WnhoOGtxMnBMbTk=", "WnhoOGtxMnBMbTk="},
+		{"a random lower-case secret under a config object", `config.jwt.secret: "shhkllgwlujmfsqz"`, "shhkllgwlujmfsqz"},
+		{"a password after a user in a code span", "add `--user root:Zx8kq2pLm9` to the commands", "Zx8kq2pLm9"},
 		{"a random run after a mangled symbol's prefix", "undefined reference to `_ZN7kQx2mB9pzR4vL8wT3yH6jPq1Zr5TsXk9'", "_ZN7kQx2mB9pzR4vL8wT3yH6jPq1Zr5TsXk9"},
 	}
 	for _, tc := range caught {

@@ -936,7 +936,7 @@ func placeholderValue(v string) bool {
 	if head, ok := strings.CutSuffix(v, "…"); ok && len(head) <= 16 && (head == "" || strings.IndexByte("-_", head[len(head)-1]) >= 0) {
 		return true // sk-ant-…, ghp_…: a format's prefix, its body left out
 	}
-	if selfDescribing(v) || secretReference(v) || trivialValue(v) || standInValue(v) || templateReference(v) || stateWord(v) {
+	if selfDescribing(v) || secretReference(v) || trivialValue(v) || standInValue(v) || templateReference(v) || stateWord(v) || templatedValue(v) {
 		return true
 	}
 	if v[0] == '(' {
@@ -992,6 +992,57 @@ func secretReference(v string) bool {
 		}
 	}
 	return strings.HasPrefix(l, "projects/") && strings.Contains(l, "/secrets/")
+}
+
+// templatedValue reports a value a template fills in: its literal parts, outside the {{ … }}
+// actions (one left open at the value's end included), are words between slashes, dots and
+// dashes, a shell variable, or nothing (concourse/{{.Team}}/{{.Secret}},
+// $MONGODB_ROOT_PASSWORD{{- end }}).
+func templatedValue(v string) bool {
+	if !strings.Contains(v, "{{") {
+		return false
+	}
+	var rest strings.Builder
+	for {
+		i := strings.Index(v, "{{")
+		if i < 0 {
+			rest.WriteString(v)
+			break
+		}
+		rest.WriteString(v[:i])
+		j := strings.Index(v[i+2:], "}}")
+		if j < 0 {
+			if a := strings.TrimLeft(v[i+2:], "- "); a != "" && !templateAction(a) {
+				return false // (an action cut at its first blank: $X{{- end }} read as $X{{-)
+			}
+			break
+		}
+		if !templateAction(v[i+2 : i+2+j]) {
+			return false
+		}
+		rest.WriteByte('/')
+		v = v[i+2+j+2:]
+	}
+	r := strings.Trim(rest.String(), "/")
+	if r == "" {
+		return true
+	}
+	if r[0] == '$' {
+		return shellExpansionEnd(r, 0) == len(r)
+	}
+	for p := range strings.SplitSeq(r, "/") {
+		if p != "" && (!wordParts(p, 1) || randomValue(p)) {
+			return false
+		}
+	}
+	return true
+}
+
+// templateAction reports the inside of a Go or Jinja template action: a field, a variable or
+// a word opening it (.Values.x, $port, include "name" ., - end), no brace in it.
+func templateAction(a string) bool {
+	a = strings.TrimLeft(a, "- ")
+	return a != "" && (a[0] == '.' || a[0] == '$' || isLetter(a[0])) && !strings.ContainsAny(a, "{}")
 }
 
 var secretReferencePrefixes = []string{"vault:", "op://", "arn:aws:secretsmanager:", "arn:aws:ssm:", "arn:aws:kms:", "keyvault://", "akv://",
