@@ -303,16 +303,17 @@ FACTS = {"horusec": [(LEAKS + "rules.go", "facts only: the rules' names and expr
          "devskim": []}
 
 
-def add_builds(mirror, builds, taken_files, taken_as, facts_of):
+def add_builds(mirror, builds, taken_files, taken_as, facts_of, open_repo=build.Repo):
     """Replaces the examples of builds, [((source, repository, licence, commit), collect,
     licence files)], in secrets.jsonl and their files in manifest.json, then fixes each
     example's half by its group and names in the manifest the files of the examples kept:
     taken_files maps (source, text) to the paths the text was taken from, taken_as a source to
     how its examples were taken, and facts_of(source, repo, paths taken) lists the (path, how
-    taken) entries read for facts only."""
+    taken) entries read for facts only. open_repo(mirror, repository) gives what a source is
+    read from (a bare clone unless told otherwise: show, raw, ls and a commit)."""
     repos = {}
     for (src, name, licence, commit), collect, files in builds:
-        repo = repos[src] = build.Repo(mirror, name)
+        repo = repos[src] = open_repo(mirror, name)
         repo.commit = commit
         sources3.add_build(src, name, licence, lambda new, repo=repo, collect=collect: collect(repo, new), src + ".txt",
                            lambda repo=repo, files=files: b"\n\n".join(repo.raw(f).rstrip(b"\n") for f in files) + b"\n")
@@ -337,7 +338,7 @@ def add_builds(mirror, builds, taken_files, taken_as, facts_of):
         for p, what in [(p, taken_as[src]) for p in taken] + facts_of(src, repos[src], taken):
             files.append({"source": src, "repo": name, "commit": repos[src].commit, "path": p, "licence": licence, "taken": what})
     with open(path, "w") as f:
-        json.dump(files, f, indent=1, sort_keys=True)
+        json.dump(files, f, indent=1, sort_keys=True, ensure_ascii=False)
         f.write("\n")
 
 

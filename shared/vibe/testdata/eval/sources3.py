@@ -434,7 +434,7 @@ def replace_build(sources, examples, files):
             f.write(json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n")
     used = {e["source"] for e in added}
     with open(os.path.join(HERE, "manifest.json"), "w") as f:
-        json.dump(old_manifest + [m for m in files if m["source"] in used], f, indent=1, sort_keys=True)
+        json.dump(old_manifest + [m for m in files if m["source"] in used], f, indent=1, sort_keys=True, ensure_ascii=False)
         f.write("\n")
     return added
 
