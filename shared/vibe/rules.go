@@ -288,6 +288,17 @@ var extraRules = append([]extraRule{
 		matchCheck: queryCredential,
 	},
 	{
+		// A password parameter's value runs on through a # a log printed unescaped
+		// (login.do?userName=x&userPassword=K#2asdfu!23%%x): a fragment after a password is
+		// rarer than a password with a # in it.
+		id:         ruleURLQuery,
+		re:         regexp.MustCompile(`(?i)[?&;]([\w-]{0,40}?(?:password|passwd|pwd))=([^&;\s"'#<>)\]\x60]{0,200}#[^&;\s"'<>)\]\x60]{1,200})`),
+		group:      2,
+		keywords:   []string{"password=", "passwd=", "pwd="},
+		anchors:    queryAnchors,
+		matchCheck: queryCredential,
+	},
+	{
 		// A form body that opens with the OAuth code ('code=…&grant_type=authorization_code',
 		// curl -d "code=…&client_id=…"): the quote opens what a query's ? would.
 		id:      ruleURLQuery,
@@ -391,9 +402,9 @@ var extraRules = append([]extraRule{
 		// A header named for a credential, its value whatever the token's alphabet:
 		// X-Bombbomb-Token: 0,1400,4190,171, X-Api-Key: …, Private-Token: …, X-Auth-Token: ….
 		id:       ruleSecretHeader,
-		re:       regexp.MustCompile(`(?i)(?:^|[^\w-])((?:[a-z0-9]+-)+(?:[a-z0-9]*(?:token|key|secret|auth|password|passwd|signature|crumb))|apikey)["']?[ \t]{0,2}:[ \t]{0,3}([^\s"'\x60<>]{6,400})`),
+		re:       regexp.MustCompile(`(?i)(?:^|[^\w-])((?:[a-z0-9]+-)+(?:[a-z0-9]*(?:token|key|secret|auth|password|passwd|passcode|signature|crumb))|apikey)["']?[ \t]{0,2}:[ \t]{0,3}([^\s"'\x60<>]{6,400})`),
 		group:    2,
-		keywords: []string{"token", "key", "secret", "auth", "passw", "signature", "crumb"},
+		keywords: []string{"token", "key", "secret", "auth", "passw", "passcode", "signature", "crumb"},
 		anchors:  headerAnchors,
 		check: func(v string) bool {
 			// sa-token: # any name: a YAML key whose value is left empty, a comment after it
@@ -601,7 +612,7 @@ func headerName(name string) bool {
 	if !strings.Contains(name, "-") || strings.HasPrefix(name, "sec-websocket") {
 		return false
 	}
-	for _, w := range []string{"token", "secret", "auth", "password", "passwd", "signature", "crumb"} {
+	for _, w := range []string{"token", "secret", "auth", "password", "passwd", "passcode", "signature", "crumb"} {
 		if strings.HasSuffix(name, w) {
 			return true
 		}
@@ -613,7 +624,22 @@ func headerName(name string) bool {
 // placeholder or variable, and a digit in it or 16+ characters.
 func headerCredential(v string) bool {
 	v = strings.TrimRight(v, ",;\\")
-	return !placeholderValue(v) && !strings.HasPrefix(v, "$") && hasAlnum(v) && (countDigits(v) > 0 || len(v) >= 16)
+	return !placeholderValue(v) && !strings.HasPrefix(v, "$") && hasAlnum(v) && (countDigits(v) > 0 || len(v) >= 16) && !snakeWords(v)
+}
+
+// snakeWords reports three words or more of letters joined by underscores, all lower-case
+// (also_not_scrubbed): a name or a phrase, not a generated value.
+func snakeWords(v string) bool {
+	parts := strings.Split(v, "_")
+	if len(parts) < 3 || strings.ToLower(v) != v {
+		return false
+	}
+	for _, p := range parts {
+		if !isLetters(p) {
+			return false
+		}
+	}
+	return true
 }
 
 // queryCredential holds a query parameter named for a credential to one: not a page token
@@ -1156,9 +1182,11 @@ func gluedAbout(p string) bool {
 
 // keeperWords, after a name's last credential word, make it the name of what keeps or
 // handles credentials, not of one: HTTPPasswordMgr, HTTPPasswordMgrWithDefaultRealm,
-// password_manager, TokenHandler. Before one they say whose it is (SECRETS_MANAGER_TOKEN is
-// a token).
-var keeperWords = map[string]bool{"mgr": true, "manager": true, "handler": true}
+// password_manager, TokenHandler; or of a setting of the program that fetches one
+// (secret_backend_arguments, password_command, token_timeout). Before one they say whose it
+// is (SECRETS_MANAGER_TOKEN is a token).
+var keeperWords = map[string]bool{"mgr": true, "manager": true, "handler": true, "backend": true, "backends": true,
+	"arguments": true, "args": true, "argv": true, "command": true, "cmd": true, "timeout": true, "config": true, "configuration": true}
 
 // ownerWords are words notSecretWords holds that, before a credential's word, say whose it
 // is rather than what about it: CertFilePassword (a certificate file's password, where

@@ -61,6 +61,9 @@ func TestSafeShapes(t *testing.T) {
 		{"a user and a variable in a code span", "add the flag `--user root:$ETCD_ROOT_PASSWORD` to the etcdctl commands"},
 		{"numbered placeholder names", "kubectl create secret generic SECRET_NAME --from-literal=client-passwords=CLIENT_PASSWORD1,CLIENT_PASSWORD2 --from-literal=smtp-password=SMTP_PASSWORD"},
 		{"a chart's parameter table", "| `tls.privateKeyFilename` | Location in the container to store the private key | `/etc/ssl/private/ssl-cert-snakeoil.key` |\n| `jwt.keyFile` | Name of the file containing the private key for signing the JWT token | `jwt-token.pem` |"},
+		// An agent's configuration of how it fetches secrets.
+		{"settings of a secret backend", "secret_backend_arguments: [\"arg1\", \"arg2\"]\nsecret_backend_config: {\"key\": \"value\"}"},
+		{"a header of snake-case words", "some-other-key: also_not_scrubbed"},
 		{"prose after user/password", "create new user/password entries that will be appended to the \"pgpool_passwd\" file."},
 		// Names that open with a vendor's prefix (an Objective-C selector, a constant).
 		{"code names opening with hf_", "- (id)hf_requiredCharacteristicTypesForDisplayMetadata;\n_kHMSymptomhf_generatedByHomeAppForDebuggingPurposesKey,\n&hf_servingcellpriorityparametersdescription_h_prio"},
@@ -297,6 +300,9 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a generated password in brackets", "  proxy = http://[deploy:Zx8kq2pLm9@]proxy.local", "Zx8kq2pLm9"},
 		{"a password in a cvs pserver root", "  cvs -d cvs://:pserver:guest:Zx8kq2pLm9@cvs.example.org:/cvsroot/tools checkout tools", "Zx8kq2pLm9"},
 		{"a url-safe token that opens like a mangled symbol", "SESSION=_ZN7kQx2mB9pzR4vL8wT3yH6jPq1Zr5TsXk9", "_ZN7kQx2mB9pzR4vL8wT3yH6jPq1Zr5TsXk9"},
+		{"a password with a # in a logged url", "Connecting to http://catalog.example.com:8080/login.do?userName=Morbotron&userPassword=K#2asdfu!23%%x", "2asdfu!23"},
+		{"a passcode header", "x-sonar-passcode: sonarpass789", "sonarpass789"},
+		{"a secret under a config object's name", `config.secret_key = "Zx8kq2pLm9Qw"`, "Zx8kq2pLm9Qw"},
 		{"a password literal inside a template action", `{{ include "x" (dict "password" "Zx8kq2pLm9Qw" "context" $) }}`, "Zx8kq2pLm9Qw"},
 		{"a pass phrase quoted after openssl's pass:", `openssl pkcs12 -export -passout pass:"Zx8kq2pLm9!" -out a.p12`, "Zx8kq2pLm9!"},
 		{"a secret's data after another document", "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: WnhoOGtxMnBMbTk=", "WnhoOGtxMnBMbTk="},
