@@ -1308,8 +1308,9 @@ func findKubernetesSecrets(text string, f *findings) {
 			if c := strings.Index(trimmed, ":"); c > 0 {
 				v := strings.TrimSpace(trimmed[c+1:])
 				v = strings.Trim(v, `"'`)
-				if v != "" && !blockScalarIndicator(v) && !placeholderValue(v) {
-					vs := off + strings.Index(line, v)
+				if v != "" && !blockScalarIndicator(v) && !placeholderValue(v) && !bindingSetting(trimmed[:c]) {
+					colon := len(body) - len(trimmed) + c // the value after the key, not inside it (username: "user")
+					vs := off + colon + strings.Index(line[colon:], v)
 					f.addSpan(ruleK8sSecret, vs, vs+len(v))
 				}
 			}
@@ -1360,6 +1361,17 @@ func envNameBytes(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// bindingSetting reports a Secret's entry that says where a service is, not how to log in to
+// it (a Service Binding's type, provider, host, port, database): the entries a binding
+// Secret holds beside its username and password.
+func bindingSetting(key string) bool {
+	switch strings.Trim(key, `"'`) {
+	case "type", "provider", "host", "hostname", "port", "database", "dbname", "namespace", "region", "sslmode", "ssl-mode", "driver", "scheme":
+		return true
+	}
+	return false
 }
 
 // yamlEntry returns a YAML line's entry without its indent, and the indent the entry's key

@@ -323,6 +323,7 @@ func (f *findings) dropInDataURIs() {
 		for end < len(f.text) && (isWordByte(f.text[end]) || strings.IndexByte("+/=-", f.text[end]) >= 0) {
 			end++
 		}
+		end = wrappedPayloadEnd(f.text, end)
 		if end-start >= 16 {
 			payloads = append(payloads, [2]int{start, end})
 		}
@@ -339,6 +340,27 @@ func (f *findings) dropInDataURIs() {
 		}
 		return false
 	})
+}
+
+// wrappedPayloadEnd carries a data: URI's payload that ends a line at end on over the lines of
+// base64 after it (an SVG's embedded image wrapped at 76 columns, as editors write it), to
+// where a line ends otherwise: at a closing quote or bracket, or at a line holding anything else.
+func wrappedPayloadEnd(text string, end int) int {
+	for end < len(text) && (text[end] == '\n' || text[end] == '\r') {
+		j := end
+		for j < len(text) && (text[j] == '\n' || text[j] == '\r' || text[j] == ' ' || text[j] == '\t') {
+			j++
+		}
+		k := j
+		for k < len(text) && (isBase64Byte(text[k]) || text[k] == '=' || text[k] == '-' || text[k] == '_') {
+			k++
+		}
+		if k == j || k < len(text) && strings.IndexByte("\r\n\"')", text[k]) < 0 {
+			return end
+		}
+		end = k
+	}
+	return end
 }
 
 // dropSpans removes the spans drop reports, and forgets what they found.
@@ -380,7 +402,8 @@ func (f *findings) dropNoSecrets() {
 		if c != ClassPassword && c != ClassCredential {
 			return false
 		}
-		if nonNullReference(f.text[s.start:s.end]) || codeValueSpan(f.text, s.start, s.end) {
+		if nonNullReference(f.text[s.start:s.end]) || codeValueSpan(f.text, s.start, s.end) || sentenceOpening(f.text, s.start, s.end) ||
+			bracketedInstruction(f.text, s.start) {
 			return true
 		}
 		if c != ClassPassword || !translated && !phraseKeyed(f.text, s.start) {

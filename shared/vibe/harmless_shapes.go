@@ -1834,3 +1834,47 @@ func goTemplateArgument(text string, start, end int) bool {
 	}
 	return !randomValue(v) && wordParts(v, 1)
 }
+
+// sentenceOpening reports a value of letters that opens a sentence going on after it on its
+// line: four words or more, one of them a function word (DOCKER_REGISTRY_SERVER_PASSWORD: Set
+// this to the value of your PAT token): an instruction where the value goes.
+func sentenceOpening(text string, start, end int) bool {
+	if !isLetters(text[start:end]) || end >= len(text) || text[end] != ' ' {
+		return false
+	}
+	le := strings.IndexByte(text[end:], '\n')
+	if le < 0 {
+		le = len(text) - end
+	}
+	words, function := 0, false
+	for w := range strings.FieldsSeq(text[end : end+le]) {
+		w = strings.TrimRight(w, ".,;:!?")
+		if !isLetters(w) {
+			break
+		}
+		words++
+		function = function || functionWords[strings.ToLower(w)]
+	}
+	return words >= 4 && function
+}
+
+// bracketedInstruction reports a value that opens a bracketed note of words where the value
+// goes (export DO_API_TOKEN=[token here], password: [your password]).
+func bracketedInstruction(text string, start int) bool {
+	if text[start] != '[' {
+		return false
+	}
+	end := strings.IndexByte(text[start:min(len(text), start+48)], ']')
+	if end < 0 {
+		return false
+	}
+	words := 0
+	for w := range strings.FieldsSeq(text[start+1 : start+end]) {
+		if !isLetters(strings.Trim(w, "-_")) {
+			return false
+		}
+		words++
+	}
+	return words >= 2
+}
+

@@ -21,6 +21,10 @@ var keywordStemMatcher = sync.OnceValue(func() *acMatcher { return newACMatcher(
 // comparisons with a literal (apikey == "value", "value" != password), where the key name
 // says secret. It is written out by hand because, as a regular expression, it cost more
 // than every other rule together. It records each value that keepKeyword accepts.
+// keywordValueOpeners are the words that open a value after = and name what follows it
+// (--auth=token x, Authorization=Bearer x).
+var keywordValueOpeners = []string{"bearer", "token", "basic"}
+
 func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 	var buf [256]uint32
 	stems := keywordStemMatcher().hits(lower, buf[:0])
@@ -160,11 +164,14 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			}
 			if !ok {
 				// NAME value with only blanks between (a log line, a table, a Dockerfile ENV),
-				// or the value glued to the name: api-secret-3f9c…, TOKEN_ab12….
-				if vs, ve, ok := lineValue(chunk, nameStart, nameEnd); ok && keepKeyword(name, chunk[vs:ve], true) && (dockerEnv(chunk, nameStart) || notProseWord(chunk[vs:ve]) || leetPassword(name, chunk[vs:ve])) {
+				// or the value glued to the name: api-secret-3f9c…, TOKEN_ab12…. Not a
+				// value itself, after =: -e HUBOT_SLACK_TOKEN=TOKEN_HERE a4d/hubot-slack is
+				// a value, then the command's next word.
+				assigned := nameStart > 0 && chunk[nameStart-1] == '=' && !slices.Contains(keywordValueOpeners, strings.ToLower(name))
+				if vs, ve, ok := lineValue(chunk, nameStart, nameEnd); !assigned && ok && keepKeyword(name, chunk[vs:ve], true) && (dockerEnv(chunk, nameStart) || notProseWord(chunk[vs:ve]) || leetPassword(name, chunk[vs:ve])) {
 					// ENV NAME value, app.password value: the rest of a config line.
 					f.addSpan(ruleKeyword, off+vs, off+ve)
-				} else if vs, ve, ok := spacedValue(chunk, nameEnd); ok && !declaredFunction(chunk, vs, ve) && (credentialValue(chunk[vs:ve]) || dockerEnv(chunk, nameStart) && keepKeyword(name, chunk[vs:ve], true) ||
+				} else if vs, ve, ok := spacedValue(chunk, nameEnd); !assigned && ok && !declaredFunction(chunk, vs, ve) && (credentialValue(chunk[vs:ve]) || dockerEnv(chunk, nameStart) && keepKeyword(name, chunk[vs:ve], true) ||
 					(passwordWord(name) || name == strings.ToUpper(name)) && randomValue(chunk[vs:ve])) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
 				} else if vs, ok := gluedValue(chunk, nameStart, nameEnd); ok {

@@ -700,7 +700,8 @@ func noSecretFlag(match string) bool {
 		if w := strings.TrimSpace(flag[i:]); flagProse[w] || functionWords[w] || flagUsageType(w) {
 			return false // "Using --password via the CLI is insecure": a flag named in prose
 		}
-		if v := strings.Trim(match[i:], "= \t\"',"); secretNameValue(v) || buildSecretSpec(match[i:]) || optionName(v) || opensslPassSource(v) {
+		if v := strings.Trim(match[i:], "= \t\"',"); secretNameValue(v) || buildSecretSpec(match[i:]) || optionName(v) || opensslPassSource(v) ||
+			match[i] != '=' && flagSpelling(v) {
 			return false // gcloud secrets versions access latest --secret=db-password, --secret id=npmrc,src=…
 		}
 		flag = flag[:i]
@@ -715,6 +716,14 @@ func noSecretFlag(match string) bool {
 		}
 	}
 	return true
+}
+
+// flagSpelling reports another flag where a value would be (add_argument('--api-token', '-a',
+// …): the short or long spelling of the same option, a dash and letters.
+func flagSpelling(v string) bool {
+	w, ok := strings.CutPrefix(v, "-")
+	w = strings.TrimPrefix(w, "-")
+	return ok && w != "" && isLetters(strings.ReplaceAll(w, "-", "")) && len(w) <= 32
 }
 
 // opensslPassSource reports where OpenSSL's -passin and -passout read a pass phrase from
@@ -1133,6 +1142,8 @@ var (
 		"address": true, "addr": true,
 		// how many tokens a model may use: token_budget=128000
 		"budget": true, "usage": true, "remaining": true,
+		// when it changes: master_user_password_rotation_schedule_expression = "rate(15 days)"
+		"rotation": true, "schedule": true,
 		// a list of secrets' names, not of secrets: SECRET_NAMES = ["db-password", …]
 		"names": true, "labels": true, "fields": true, "kinds": true, "types": true,
 		// where a listing goes on: nextPageToken, continuationToken, syncToken

@@ -1,6 +1,8 @@
 package vibe
 
 import (
+	"encoding/base64"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -64,6 +66,12 @@ func TestSafeShapes(t *testing.T) {
 		// An agent's configuration of how it fetches secrets.
 		{"settings of a secret backend", "secret_backend_arguments: [\"arg1\", \"arg2\"]\nsecret_backend_config: {\"key\": \"value\"}"},
 		{"a header of snake-case words", "some-other-key: also_not_scrubbed"},
+		{"a GitHub Actions expression after a scheme", `GEM_HOST_API_KEY: "Bearer ${{secrets.GITHUB_TOKEN}}"`},
+		{"an instruction where a password goes", "#       DOCKER_REGISTRY_SERVER_PASSWORD: Set this to the value of your PAT token from the previous step"},
+		{"a bracketed note where a token goes", "1. Set your DigitalOcean Personal Access Token: `export DO_API_TOKEN=[token here]`"},
+		{"a placeholder value before a command's next word", "docker run -d --name hubot -e HUBOT_SLACK_TOKEN=TOKEN_HERE a4d/hubot-slack"},
+		{"a rotation schedule", `master_user_password_rotation_schedule_expression = "rate(15 days)"`},
+		{"a binding secret's service settings", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: demo-db\ntype: servicebinding.io/postgresql\nstringData:\n  type: \"postgresql\"\n  host: \"demo-db\"\n  port: \"5432\"\n  database: \"petclinic\""},
 		{"prose after user/password", "create new user/password entries that will be appended to the \"pgpool_passwd\" file."},
 		// Names that open with a vendor's prefix (an Objective-C selector, a constant).
 		{"code names opening with hf_", "- (id)hf_requiredCharacteristicTypesForDisplayMetadata;\n_kHMSymptomhf_generatedByHomeAppForDebuggingPurposesKey,\n&hf_servingcellpriorityparametersdescription_h_prio"},
@@ -303,6 +311,9 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a password with a # in a logged url", "Connecting to http://catalog.example.com:8080/login.do?userName=Morbotron&userPassword=K#2asdfu!23%%x", "2asdfu!23"},
 		{"a passcode header", "x-sonar-passcode: sonarpass789", "sonarpass789"},
 		{"a secret under a config object's name", `config.secret_key = "Zx8kq2pLm9Qw"`, "Zx8kq2pLm9Qw"},
+		{"a secret's username and password", "apiVersion: v1\nkind: Secret\nstringData:\n  username: \"deployer\"\n  password: \"Zx8kq2pLm9Qw\"", "Zx8kq2pLm9Qw"},
+		{"a generated token in a bracketed note", "export DO_API_TOKEN=[Zx8kq2pLm9Qw here]", "Zx8kq2pLm9Qw"},
+		{"a random value after a scheme and a template", `API_KEY: "Bearer Zx8kq2pLm9Qw7Rt{{x}}"`, "Zx8kq2pLm9Qw7Rt"},
 		{"a password literal inside a template action", `{{ include "x" (dict "password" "Zx8kq2pLm9Qw" "context" $) }}`, "Zx8kq2pLm9Qw"},
 		{"a pass phrase quoted after openssl's pass:", `openssl pkcs12 -export -passout pass:"Zx8kq2pLm9!" -out a.p12`, "Zx8kq2pLm9!"},
 		{"a secret's data after another document", "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: WnhoOGtxMnBMbTk=", "WnhoOGtxMnBMbTk="},
@@ -417,4 +428,30 @@ func TestArmorTailsAndSystemFiles(t *testing.T) {
 		{"password\t= Xk4mR9qLw2zP\t# the admin's", "Xk4mR9qLw2zP"},
 		{"login: admin/Xy7pass99q or user/password admin/Pa55word7", "Pa55word7"},
 	})
+}
+
+// An image embedded in an SVG as a data: URI, its base64 wrapped at 76 columns as editors
+// write it, is the image's bytes however far its lines run from the URI's head (past the
+// 8 KB a wrapped block is traced back); a token after the URI's closing quote is still one.
+func TestWrappedDataURI(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(1, 2))
+	b := make([]byte, 240*57)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	enc := base64.StdEncoding.EncodeToString(append([]byte("\x89PNG\r\n\x1a\n"), b...))
+	var lines []string
+	for len(enc) > 76 {
+		lines = append(lines, enc[:76])
+		enc = enc[76:]
+	}
+	lines = append(lines, enc)
+	in := "<svg>\n  <image width=\"200\" height=\"200\"\n    href=\"data:image/png;base64," + strings.Join(lines, "\n") + "\" />\n</svg>\n"
+	san := testSanitizer(t)
+	out := san.NewSession(SessionHints{}).SanitizeText(in)
+	require.NotContains(t, out, "[redacted")
+	token := "ghp_Zx8kq2pLm9Qw7Rt4Yu1Io0PaSdFgHjKlZx8k"
+	out = san.NewSession(SessionHints{}).SanitizeText(in + "<!-- deploy token: " + token + " -->\n")
+	require.NotContains(t, out, token)
 }

@@ -995,9 +995,9 @@ func secretReference(v string) bool {
 }
 
 // templatedValue reports a value a template fills in: its literal parts, outside the {{ … }}
-// actions (one left open at the value's end included), are words between slashes, dots and
-// dashes, a shell variable, or nothing (concourse/{{.Team}}/{{.Secret}},
-// $MONGODB_ROOT_PASSWORD{{- end }}).
+// actions (one left open at the value's end included), are words between slashes, blanks,
+// dots and dashes, a shell variable, or nothing (concourse/{{.Team}}/{{.Secret}},
+// $MONGODB_ROOT_PASSWORD{{- end }}, "Bearer ${{secrets.GITHUB_TOKEN}}").
 func templatedValue(v string) bool {
 	if !strings.Contains(v, "{{") {
 		return false
@@ -1009,7 +1009,7 @@ func templatedValue(v string) bool {
 			rest.WriteString(v)
 			break
 		}
-		rest.WriteString(v[:i])
+		rest.WriteString(strings.TrimSuffix(v[:i], "$")) // ${{ secrets.X }}: a GitHub Actions expression
 		j := strings.Index(v[i+2:], "}}")
 		if j < 0 {
 			if a := strings.TrimLeft(v[i+2:], "- "); a != "" && !templateAction(a) {
@@ -1030,8 +1030,8 @@ func templatedValue(v string) bool {
 	if r[0] == '$' {
 		return shellExpansionEnd(r, 0) == len(r)
 	}
-	for p := range strings.SplitSeq(r, "/") {
-		if p != "" && (!wordParts(p, 1) || randomValue(p)) {
+	for p := range strings.FieldsFuncSeq(r, func(c rune) bool { return c == '/' || c == ' ' }) {
+		if !wordParts(p, 1) || randomValue(p) {
 			return false
 		}
 	}
