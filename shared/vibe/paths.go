@@ -811,7 +811,32 @@ func pathStart(text string, i int) bool {
 		return true
 	}
 	c := text[i-1]
-	return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' || c == '~' || c == '/' || c == '@' || c == '$')
+	// Nor after an expansion's closing brace or parenthesis: ${BUILD_DIR}/vendor/x.php,
+	// {{ app_root }}/config/x.yml, $(OUT)/bin/tool go on from a directory the expansion names.
+	return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' || c == '~' || c == '/' || c == '@' || c == '$' ||
+		(c == '}' || c == ')') && expansionBefore(text, i-1) && !homeRooted(text[i:]))
+}
+
+// homeRooted reports a path that opens with a home directory's root (/home/, /Users/), which
+// is rewritten wherever it stands.
+func homeRooted(p string) bool {
+	return strings.HasPrefix(p, "/home/") || strings.HasPrefix(p, "/Users/") || strings.HasPrefix(p, "/root/")
+}
+
+// expansionBefore reports whether the brace or parenthesis at close ends a variable's
+// expansion or a template's action on its line (${X}, $(X), {{ x }}, %(x)).
+func expansionBefore(text string, close int) bool {
+	ls := strings.LastIndexByte(text[:close], '\n') + 1
+	line := text[ls:close]
+	if text[close] == ')' {
+		i := strings.LastIndexByte(line, '(')
+		return i > 0 && (line[i-1] == '$' || line[i-1] == '%') && !strings.ContainsAny(line[i+1:], " \t")
+	}
+	if i := strings.LastIndex(line, "{{"); i >= 0 && strings.HasSuffix(line, "}") {
+		return true
+	}
+	i := strings.LastIndexByte(line, '{')
+	return i > 0 && line[i-1] == '$' && !strings.ContainsAny(line[i+1:], " \t")
 }
 
 // tildeUser returns where a ~name prefix ends at the separator at i (cd ~alice/src): the ~ at

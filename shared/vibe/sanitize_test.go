@@ -132,6 +132,11 @@ func TestSanitizePaths(t *testing.T) {
 		{"workspace root itself", SessionHints{WorkspaceRoots: []string{"/home/alice/src/app/"}}, "cd /home/alice/src/app", "cd ."},
 		{"workspace name", SessionHints{WorkspaceName: "app"}, "edit /home/alice/src/app/cmd/main.go:3", "edit cmd/main.go:3"},
 		{"other absolute", SessionHints{}, "wrote /opt/corp/build/out.bin", "wrote out.bin"},
+		// A path that goes on from an expansion is relative to the directory it names; a home
+		// directory's path after one is still rewritten.
+		{"after a shell expansion", SessionHints{}, "cp ${BUILD_DIR}/vendor/autoload.php .\ngo build -o $(OUT)/bin/tool", "cp ${BUILD_DIR}/vendor/autoload.php .\ngo build -o $(OUT)/bin/tool"},
+		{"after a template action", SessionHints{}, `creates={{ drupal_core_path }}/vendor/autoload.php src: "{{ app_root }}/config/settings.yml"`, `creates={{ drupal_core_path }}/vendor/autoload.php src: "{{ app_root }}/config/settings.yml"`},
+		{"home after an expansion", SessionHints{}, "${PREFIX}/home/alice/x.txt", "${PREFIX}~/x.txt"},
 		{"macos private", SessionHints{}, "at /private/var/folders/ab/T/x.log", "at x.log"},
 		{"system kept", SessionHints{}, "#!/usr/bin/env bash 2>/dev/null", "#!/usr/bin/env bash 2>/dev/null"},
 		{"route kept", SessionHints{}, `GET /api/v1/users`, `GET /api/v1/users`},
