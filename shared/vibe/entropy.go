@@ -98,6 +98,9 @@ func knownSafeShape(tok string) bool {
 	if strings.ContainsAny(tok, "-_./:") && isModelName(tok) && wordyParts(tok) {
 		return true
 	}
+	if debianPackageFile.MatchString(tok) || gitCheckoutDir.MatchString(tok) {
+		return true
+	}
 	return nameShaped(tok) || archOpName(tok) || len(tok) <= 40 && wordPieces(tok) >= 4
 }
 
@@ -115,6 +118,14 @@ func wordyParts(tok string) bool {
 	}
 	return true
 }
+
+// debianPackageFile matches a Debian package's name, version and architecture as dpkg and
+// apt name its files (libnotify4_0.7.5-1+srt6_i386, libc6_2.36-9+deb12u4_amd64.deb).
+var debianPackageFile = regexp.MustCompile(`^[a-z0-9][a-z0-9.+-]+_[0-9][A-Za-z0-9.+~:-]*_(?:amd64|i386|arm64|armhf|armel|all|ppc64el|s390x|riscv64|mips64el)(?:\.[a-z0-9]{1,8})?$`)
+
+// gitCheckoutDir matches the directory a package manager checks a git dependency out to, its
+// name and the commit's SHA-1 (Dart's .pub-cache/git/window_manager-af74247d…).
+var gitCheckoutDir = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*-[0-9a-f]{40}$`)
 
 var (
 	uuidRe      = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)

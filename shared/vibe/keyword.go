@@ -21,6 +21,17 @@ var keywordStemMatcher = sync.OnceValue(func() *acMatcher { return newACMatcher(
 // comparisons with a literal (apikey == "value", "value" != password), where the key name
 // says secret. It is written out by hand because, as a regular expression, it cost more
 // than every other rule together. It records each value that keepKeyword accepts.
+// bracketedMark reports a name in brackets that nothing is assigned to ([REDACTED_API_KEY],
+// [YOUR_TOKEN]): what a redacting tool or a template wrote in place of a value. An index
+// that is assigned (env[API_KEY] = …) is a name.
+func bracketedMark(chunk string, nameStart, nameEnd int) bool {
+	if nameStart == 0 || chunk[nameStart-1] != '[' || nameEnd >= len(chunk) || chunk[nameEnd] != ']' {
+		return false
+	}
+	rest := strings.TrimLeft(chunk[nameEnd+1:], " \t")
+	return rest == "" || rest[0] != '=' && rest[0] != ':'
+}
+
 // keywordValueOpeners are the words that open a value after = and name what follows it
 // (--auth=token x, Authorization=Bearer x).
 var keywordValueOpeners = []string{"bearer", "token", "basic"}
@@ -56,6 +67,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				continue // did:key:z6Mk…: a decentralized identifier, the public key it names
 			}
 			name := strings.Trim(chunk[nameStart:nameEnd], ".-")
+			if bracketedMark(chunk, nameStart, nameEnd) {
+				continue // API_KEY="[REDACTED_API_KEY]"' > f: a mark written where a value was, no name
+			}
 			if attributeSetter(name) {
 				continue // NetworkConnectionSubtypeKey.String("cdma2000_1xrtt"): a telemetry attribute's value
 			}

@@ -813,7 +813,10 @@ func pathStart(text string, i int) bool {
 	c := text[i-1]
 	// Nor after an expansion's closing brace or parenthesis: ${BUILD_DIR}/vendor/x.php,
 	// {{ app_root }}/config/x.yml, $(OUT)/bin/tool go on from a directory the expansion names.
+	// Nor after a bracket that closes a name written in place of a segment (/home/[USER]/.local,
+	// a log's own mark): the path goes on.
 	return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' || c == '~' || c == '/' || c == '@' || c == '$' ||
+		c == ']' && i >= 2 && isUpperByte(text[i-2]) ||
 		(c == '}' || c == ')') && expansionBefore(text, i-1) && !homeRooted(text[i:]))
 }
 

@@ -72,6 +72,9 @@ func TestSafeShapes(t *testing.T) {
 		{"a placeholder value before a command's next word", "docker run -d --name hubot -e HUBOT_SLACK_TOKEN=TOKEN_HERE a4d/hubot-slack"},
 		{"a rotation schedule", `master_user_password_rotation_schedule_expression = "rate(15 days)"`},
 		{"a binding secret's service settings", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: demo-db\ntype: servicebinding.io/postgresql\nstringData:\n  type: \"postgresql\"\n  host: \"demo-db\"\n  port: \"5432\"\n  database: \"petclinic\""},
+		{"a redaction mark in a JSON command", `{"command":"echo 'API_KEY=\"[REDACTED_API_KEY]\"' > test_secret.txt && git add test_secret.txt","description":"Test hook with fake secret"}`},
+		{"debian package files", "steam-runtime/installed/libnotify4_0.7.5-1+srt6_amd64\nsteam-runtime/installed/libnotify4_0.7.5-1+srt6_i386.md5"},
+		{"a git dependency's checkout", "./.pub-cache/git/window_manager-af74247d3c1616968ec281435f7410bcc7f9355c/.github"},
 		{"prose after user/password", "create new user/password entries that will be appended to the \"pgpool_passwd\" file."},
 		// Names that open with a vendor's prefix (an Objective-C selector, a constant).
 		{"code names opening with hf_", "- (id)hf_requiredCharacteristicTypesForDisplayMetadata;\n_kHMSymptomhf_generatedByHomeAppForDebuggingPurposesKey,\n&hf_servingcellpriorityparametersdescription_h_prio"},
@@ -314,6 +317,8 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a secret's username and password", "apiVersion: v1\nkind: Secret\nstringData:\n  username: \"deployer\"\n  password: \"Zx8kq2pLm9Qw\"", "Zx8kq2pLm9Qw"},
 		{"a generated token in a bracketed note", "export DO_API_TOKEN=[Zx8kq2pLm9Qw here]", "Zx8kq2pLm9Qw"},
 		{"a random value after a scheme and a template", `API_KEY: "Bearer Zx8kq2pLm9Qw7Rt{{x}}"`, "Zx8kq2pLm9Qw7Rt"},
+		{"a token assigned to a bracketed index", `env[API_KEY] = "Zx8kq2pLm9Qw"`, "Zx8kq2pLm9Qw"},
+		{"a random run after a dependency's name", "./cache/git/window_manager-Zx8kq2pLm9QwRt4Yu1Io0PaSdFgHjKlZx8kq2pL/.github", "Zx8kq2pLm9QwRt4Yu1Io0PaSd"},
 		{"a password literal inside a template action", `{{ include "x" (dict "password" "Zx8kq2pLm9Qw" "context" $) }}`, "Zx8kq2pLm9Qw"},
 		{"a pass phrase quoted after openssl's pass:", `openssl pkcs12 -export -passout pass:"Zx8kq2pLm9!" -out a.p12`, "Zx8kq2pLm9!"},
 		{"a secret's data after another document", "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: WnhoOGtxMnBMbTk=", "WnhoOGtxMnBMbTk="},

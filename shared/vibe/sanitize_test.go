@@ -137,6 +137,7 @@ func TestSanitizePaths(t *testing.T) {
 		{"after a shell expansion", SessionHints{}, "cp ${BUILD_DIR}/vendor/autoload.php .\ngo build -o $(OUT)/bin/tool", "cp ${BUILD_DIR}/vendor/autoload.php .\ngo build -o $(OUT)/bin/tool"},
 		{"after a template action", SessionHints{}, `creates={{ drupal_core_path }}/vendor/autoload.php src: "{{ app_root }}/config/settings.yml"`, `creates={{ drupal_core_path }}/vendor/autoload.php src: "{{ app_root }}/config/settings.yml"`},
 		{"home after an expansion", SessionHints{}, "${PREFIX}/home/alice/x.txt", "${PREFIX}~/x.txt"},
+		{"a home whose account is already marked", SessionHints{}, "/home/[USER]/.local/share/Steam/x.txt", "/home/[USER]/.local/share/Steam/x.txt"},
 		{"macos private", SessionHints{}, "at /private/var/folders/ab/T/x.log", "at x.log"},
 		{"system kept", SessionHints{}, "#!/usr/bin/env bash 2>/dev/null", "#!/usr/bin/env bash 2>/dev/null"},
 		{"route kept", SessionHints{}, `GET /api/v1/users`, `GET /api/v1/users`},
