@@ -2,6 +2,7 @@ package vibe
 
 import (
 	"encoding/base64"
+	"net/netip"
 	"regexp"
 	"slices"
 	"strings"
@@ -952,6 +953,9 @@ func proseNamedValue(m string) bool {
 	if v == "" {
 		return false
 	}
+	if w := strings.Trim(v, "*_.,;:"); w != v && isLetters(w) && strings.ToLower(w) == w {
+		return false // the password is *present*: a word a Markdown emphasis marks
+	}
 	if proseSecretName.MatchString(m[:end]) {
 		// (max_tokens is 4096: a describing name and a number)
 		return (notProseWord(v) || leetPassword(m[:end], v)) && !(metadataName(m[:end]) && describedValue(v))
@@ -1668,7 +1672,18 @@ var (
 func pgpassFields(match string) bool {
 	m := strings.TrimLeft(match, "\"' \t\n=>")
 	host, _, _ := strings.Cut(m, ":")
-	return (host == "*" || !isDigits(host)) && notColonHexGroups(m) && !weeklyWindow.MatchString(m)
+	return (host == "*" || !isDigits(host)) && notColonHexGroups(m) && !weeklyWindow.MatchString(m) && !ipv6Run(m)
+}
+
+// ipv6Run reports a match that opens with an IPv6 address (2a00:1098:3a0:0:0:0:0:1), whose
+// groups have a .pgpass line's colons.
+func ipv6Run(m string) bool {
+	e := 0
+	for e < len(m) && (isHex(m[e:e+1]) || m[e] == ':' || m[e] == '.') {
+		e++
+	}
+	a, err := netip.ParseAddr(m[:e])
+	return err == nil && a.Is6()
 }
 
 // weeklyWindow is a weekly time window, day:hh:mm-day:hh:mm (a database's maintenance or

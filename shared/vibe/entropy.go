@@ -98,7 +98,7 @@ func knownSafeShape(tok string) bool {
 	if strings.ContainsAny(tok, "-_./:") && isModelName(tok) && wordyParts(tok) {
 		return true
 	}
-	if debianPackageFile.MatchString(tok) || gitCheckoutDir.MatchString(tok) {
+	if strings.Count(tok, "_") >= 2 && debianPackageFile.MatchString(tok) || len(tok) > 41 && tok[len(tok)-41] == '-' && gitCheckoutDir.MatchString(tok) || pinHashShape(tok) {
 		return true
 	}
 	return nameShaped(tok) || archOpName(tok) || len(tok) <= 40 && wordPieces(tok) >= 4
@@ -122,6 +122,15 @@ func wordyParts(tok string) bool {
 // debianPackageFile matches a Debian package's name, version and architecture as dpkg and
 // apt name its files (libnotify4_0.7.5-1+srt6_i386, libc6_2.36-9+deb12u4_amd64.deb).
 var debianPackageFile = regexp.MustCompile(`^[a-z0-9][a-z0-9.+-]+_[0-9][A-Za-z0-9.+~:-]*_(?:amd64|i386|arm64|armhf|armel|all|ppc64el|s390x|riscv64|mips64el)(?:\.[a-z0-9]{1,8})?$`)
+
+// pinHash matches a certificate or public key pin as OkHttp's CertificatePinner and HPKP
+// write one (sha256/afwiKY3RxoMmLkuRW1l7QsPZTJPwDS2pdDROQjXw8ig=): the hash of a public key.
+var pinHash = regexp.MustCompile(`^(?:sha1|sha256|sha384|sha512|md5)/[A-Za-z0-9+/]{20,86}={0,2}$`)
+
+// pinHashShape is pinHash behind a test of its opening letters.
+func pinHashShape(tok string) bool {
+	return (strings.HasPrefix(tok, "sha") || strings.HasPrefix(tok, "md5/")) && pinHash.MatchString(tok)
+}
 
 // gitCheckoutDir matches the directory a package manager checks a git dependency out to, its
 // name and the commit's SHA-1 (Dart's .pub-cache/git/window_manager-af74247d…).

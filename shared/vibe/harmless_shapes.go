@@ -325,10 +325,27 @@ func digitCutParts(parts []string) []string {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
+	return characterSet(v) || schemeWord(v) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,"))
+}
+
+// characterSet reports a string of punctuation and blanks without a letter or a digit
+// (PASSWORD_ENCODE_SET = " \"':;<=>@[]^`{}|/\\?#"): the characters code escapes or allows.
+func characterSet(v string) bool {
+	v = strings.Trim(v, "\"'`")
+	return len(v) >= 4 && strings.ContainsAny(v, " \t") && !strings.ContainsFunc(v, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
+}
+
+// schemeWord reports an HTTP authentication scheme's name alone
+// (RecordingOkAuthenticator("password", "Basic")).
+func schemeWord(v string) bool {
+	switch strings.Trim(v, "\"'`") {
+	case "Basic", "Bearer", "Digest", "Negotiate", "NTLM":
+		return true
+	}
+	return false
 }
 
 // secretObjectName reports the name of a Kubernetes Secret, or of a key inside one, under a
@@ -1625,6 +1642,18 @@ func codeValueSpan(text string, start, end int) bool {
 	if goTemplateArgument(text, start, end) {
 		return true
 	}
+	if sp := strings.IndexByte(v, ' '); sp > 0 && (strings.HasPrefix(v[sp:], " + ") || v[sp:] == " +") && codeReference(v[:sp]) {
+		return true // this.encodedPassword = this.encodedPassword + "%40" +: an expression of members
+	}
+	if strings.HasPrefix(v, "(?:") || strings.HasPrefix(v, "(?<") || strings.HasPrefix(v, "(?=") || strings.HasPrefix(v, "(?!") {
+		return true // Regex(";\\s*(?:$TOKEN=(?:$TOKEN|$QUOTED))?"): a regular expression's group
+	}
+	if first, _, _ := strings.Cut(t, " "); rubyInstanceVariable(first) || rubyDuration.MatchString(t) || strings.HasPrefix(t, "::") && len(t) > 2 && isUpperByte(t[2]) {
+		return true // = @raw_confirmation_token = …, reset_password_within = 6.hours, ::BCrypt::Engine.hash_secret(…): Ruby
+	}
+	if characterSet(v) {
+		return true
+	}
 	name, sep := nameBefore(text, start)
 	if name != "" && t == name && sep == '=' || name == "secrets" && t == "inherit" {
 		return true // oidc_token=oidc_token: a keyword argument passing the variable of its name
@@ -1651,6 +1680,25 @@ func codeValueSpan(text string, start, end int) bool {
 	}
 	return t == v && (next == ';' || next == ')' || next == ',') && t[0] >= 'a' && t[0] <= 'z' && camelWords(t) && nameHasSecretWord(t)
 }
+
+// rubyInstanceVariable reports a Ruby instance or class variable of snake-case words
+// (@raw_confirmation_token, @@reset_password_keys).
+func rubyInstanceVariable(t string) bool {
+	w := strings.TrimPrefix(strings.TrimPrefix(t, "@"), "@")
+	return w != t && strings.IndexByte(w, '_') > 0 && snakeIdentifier(w)
+}
+
+func snakeIdentifier(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; !isLowerByte(c) && c != '_' && !(i > 0 && isDigitByte(c)) {
+			return false
+		}
+	}
+	return w != ""
+}
+
+// rubyDuration matches ActiveSupport's durations (6.hours, 30.minutes, 2.weeks).
+var rubyDuration = regexp.MustCompile(`^\d+\.(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)$`)
 
 // wordsURL reports a URL, percent-escapes decoded, whose every piece between punctuation is
 // a word or a short number: no user, no generated token in its path, query or fragment.
@@ -1877,4 +1925,3 @@ func bracketedInstruction(text string, start int) bool {
 	}
 	return words >= 2
 }
-

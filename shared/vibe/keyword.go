@@ -32,6 +32,28 @@ func bracketedMark(chunk string, nameStart, nameEnd int) bool {
 	return rest == "" || rest[0] != '=' && rest[0] != ':'
 }
 
+// linkReference reports a Markdown link reference definition ([signing_key_2021]:
+// https://keyserver.ubuntu.com/…): a label and the URL it stands for, whose own credentials the
+// URL rules find.
+func linkReference(chunk string, nameStart, nameEnd int) bool {
+	if nameStart == 0 || chunk[nameStart-1] != '[' || nameEnd+1 >= len(chunk) || chunk[nameEnd] != ']' || chunk[nameEnd+1] != ':' {
+		return false
+	}
+	rest := strings.TrimLeft(chunk[nameEnd+2:], " \t<")
+	if !strings.HasPrefix(rest, "http://") && !strings.HasPrefix(rest, "https://") && !strings.HasPrefix(rest, "/") {
+		return false
+	}
+	u := rest[:strings.IndexFunc(rest+" ", unicode.IsSpace)]
+	// A link of words, numbers and hex digests (a key server's fingerprint, a commit), not
+	// one carrying a token ([deploy-token]: https://ci.example.com/hooks#Xk29fQz81LmPq7Rw).
+	for _, p := range strings.FieldsFunc(u, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') }) {
+		if len(p) >= 8 && hasDigitAndLetter(p) && !isHex(p) || randomValue(p) && !isHex(p) {
+			return false
+		}
+	}
+	return true
+}
+
 // keywordValueOpeners are the words that open a value after = and name what follows it
 // (--auth=token x, Authorization=Bearer x).
 var keywordValueOpeners = []string{"bearer", "token", "basic"}
@@ -67,7 +89,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				continue // did:key:z6Mk…: a decentralized identifier, the public key it names
 			}
 			name := strings.Trim(chunk[nameStart:nameEnd], ".-")
-			if bracketedMark(chunk, nameStart, nameEnd) {
+			if bracketedMark(chunk, nameStart, nameEnd) || linkReference(chunk, nameStart, nameEnd) {
 				continue // API_KEY="[REDACTED_API_KEY]"' > f: a mark written where a value was, no name
 			}
 			if attributeSetter(name) {

@@ -316,6 +316,7 @@ var extraRules = append([]extraRule{
 		// expression backtracks to the scheme when what follows is too short to match).
 		check: func(v string) bool {
 			return !authSchemes[strings.ToLower(v)] && !(codeReference(v) && countDigits(v) == 0) && !strings.ContainsAny(v, " \t") &&
+				!memberPathOfWords(v) && // proxyAuthorization = response.code == 407
 				!(strings.HasSuffix(v, "=") && isLetters(v[:len(v)-1])) && // Digest username="…", realm=…: a parameter's name
 				!(v[0] == '!' && identifierWords(v[1:])) && // authorization: !vault |: a YAML tag
 				!authorizationCode(v) && // enable_rbac_authorization: Optional[bool] = None
@@ -431,7 +432,9 @@ var extraRules = append([]extraRule{
 			}
 			bare := strings.TrimRight(v, ",):;") // password=password), pwd=None,, pwd=None):
 			return len(v) >= 3 && v != "@" && !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" && !(v[0] == '(' && isLetters(v[1:])) && !placeholderValue(bare) && !secretNamedConstant(bare) && !codeReference(v) && !codeArgumentReference(v) && !pathValue(v) &&
-				!(codeLike.MatchString(v) && strings.ContainsAny(v, ".[") && !randomSegment(v)) && !(v[0] == '/' && identifierWords(v[1:]))
+				!(codeLike.MatchString(v) && strings.ContainsAny(v, ".[") && !randomSegment(v)) && !(v[0] == '/' && identifierWords(v[1:])) &&
+				!(strings.HasPrefix(v, "::") && len(v) > 2 && isUpperByte(v[2])) && // ::BCrypt::Engine.hash_secret(…): a Ruby constant's path
+				!(v[0] == '(' && snakeIdentifier(strings.TrimRight(v[1:], ")"))) // def password=(new_password): a Ruby setter's parameter
 		},
 		matchCheck: func(m string) bool { return connectionStringCode(m) && !fieldCopy(m) },
 	},
@@ -712,6 +715,21 @@ func noSecretFlag(match string) bool {
 	for _, suffix := range []string{"stdin", "file", "path", "env", "prompt", "cmd", "command", "name", "id", "url",
 		"uri", "endpoint", "length", "policy", "type", "ttl", "expiry", "expires", "hint", "reset", "store"} {
 		if strings.HasSuffix(flag, "-"+suffix) || strings.HasSuffix(flag, "_"+suffix) {
+			return false
+		}
+	}
+	return true
+}
+
+// memberPathOfWords reports a dotted path of short names of letters (response.code,
+// this.authHeader): code reading a member.
+func memberPathOfWords(v string) bool {
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || len(p) > 24 || !isLetters(p) {
 			return false
 		}
 	}

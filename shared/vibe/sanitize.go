@@ -295,7 +295,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				f.addSpan(ruleEntropy, start, end)
 				return
 			}
-			if strings.IndexByte(tok, '/') >= 0 && !integrityRe.MatchString(strings.Trim(tok, "=.-_~/")) && !idNamedValue(text, start, end) {
+			if strings.IndexByte(tok, '/') >= 0 && !integrityRe.MatchString(strings.Trim(tok, "=.-_~/")) && !pinHashShape(tok) && !idNamedValue(text, start, end) {
 				// A token inside a URL path or a path: each segment on its own.
 				seg := start
 				for i := start; i <= end; i++ {
@@ -936,7 +936,7 @@ func placeholderValue(v string) bool {
 	if head, ok := strings.CutSuffix(v, "…"); ok && len(head) <= 16 && (head == "" || strings.IndexByte("-_", head[len(head)-1]) >= 0) {
 		return true // sk-ant-…, ghp_…: a format's prefix, its body left out
 	}
-	if selfDescribing(v) || secretReference(v) || trivialValue(v) || standInValue(v) || templateReference(v) || stateWord(v) || templatedValue(v) {
+	if selfDescribing(v) || secretReference(v) || trivialValue(v) || standInValue(v) || templateReference(v) || stateWord(v) || templatedValue(v) || interpolationsOnly(v) {
 		return true
 	}
 	if v[0] == '(' {
@@ -1036,6 +1036,28 @@ func templatedValue(v string) bool {
 		}
 	}
 	return true
+}
+
+// interpolationsOnly reports a string template made of variables and separators only
+// ("$username:$password", "${user}@${host}"): what code fills in.
+func interpolationsOnly(v string) bool {
+	n := 0
+	for i := 0; i < len(v); {
+		switch c := v[i]; {
+		case c == '$' && i+1 < len(v) && (v[i+1] == '{' || isLetter(v[i+1]) || v[i+1] == '_'):
+			e := shellExpansionEnd(v, i)
+			if e <= i+1 {
+				return false
+			}
+			i = e
+			n++
+		case strings.IndexByte(":@/.-_ ", c) >= 0:
+			i++
+		default:
+			return false
+		}
+	}
+	return n >= 2
 }
 
 // templateAction reports the inside of a Go or Jinja template action: a field, a variable or

@@ -52,10 +52,24 @@ func findVendorValues(chunk string, off int, f *findings) {
 		if (v[len(v)-1] == '-' || v[len(v)-1] == '_') && (strings.HasPrefix(chunk[end:], "...") || strings.HasPrefix(chunk[end:], "…")) {
 			continue // ANTHROPIC_API_KEY=sk-ant-api03-...: a format's prefix, its body left out
 		}
-		if (credentialValue(v) || randomValue(v)) && !wordyValue(v) && !datedName(v) && !idHeaderValue(chunk, start) && !selfNamed(chunk, start, v) && !paddedHex(v) && !numberedWords(v) {
+		if (credentialValue(v) || randomValue(v)) && !wordyValue(v) && !datedName(v) && !idHeaderValue(chunk, start) && !selfNamed(chunk, start, v) && !paddedHex(v) && !numberedWords(v) && !pathOfWords(v) {
 			f.addSpan(ruleVendorKey, off+start, off+end)
 		}
 	}
+}
+
+// pathOfWords reports a relative path whose every segment is words and numbers
+// (BUNDLE_GEMFILE=gemfiles/Gemfile-rails-8-0): a file, not a key.
+func pathOfWords(v string) bool {
+	if !strings.Contains(v, "/") {
+		return false
+	}
+	for _, seg := range strings.Split(v, "/") {
+		if seg == "" || !wordParts(seg, 1) || randomValue(seg) {
+			return false
+		}
+	}
+	return true
 }
 
 // numberedWords reports words joined by dashes ending in a number (a utility class after a
