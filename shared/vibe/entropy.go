@@ -125,7 +125,7 @@ var debianPackageFile = regexp.MustCompile(`^[a-z0-9][a-z0-9.+-]+_[0-9][A-Za-z0-
 
 // pinHash matches a certificate or public key pin as OkHttp's CertificatePinner and HPKP
 // write one (sha256/afwiKY3RxoMmLkuRW1l7QsPZTJPwDS2pdDROQjXw8ig=): the hash of a public key.
-var pinHash = regexp.MustCompile(`^(?:sha1|sha256|sha384|sha512|md5)/[A-Za-z0-9+/]{20,86}={0,2}$`)
+var pinHash = regexp.MustCompile(`^(?:sha1|sha256|sha384|sha512|md5)//?[A-Za-z0-9+/]{10,86}={0,2}$`)
 
 // pinHashShape is pinHash behind a test of its opening letters.
 func pinHashShape(tok string) bool {

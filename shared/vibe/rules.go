@@ -397,7 +397,10 @@ var extraRules = append([]extraRule{
 		boundary: true,
 		// docker run -u 1000:1000, redis-cli -u redis://…, perldoc -u Some::Module (a package's
 		// path, its parts joined by ::, not a user and a password)
-		check: func(v string) bool { return !isDigits(v) && !strings.HasPrefix(v, "//") && !strings.HasPrefix(v, ":") },
+		// user:passwd, user:password in a usage line: the words for what goes there.
+		check: func(v string) bool {
+			return !isDigits(v) && !strings.HasPrefix(v, "//") && !strings.HasPrefix(v, ":") && !passwordWord(strings.Trim(v, "[]<>"))
+		},
 	},
 	{
 		// A header named for a credential, its value whatever the token's alphabet:
@@ -700,8 +703,11 @@ func noSecretFlag(match string) bool {
 		}
 	}
 	if i := strings.IndexAny(flag, "= \t\"'"); i >= 0 {
-		if w := strings.TrimSpace(flag[i:]); flagProse[w] || functionWords[w] || flagUsageType(w) {
+		if w := strings.TrimSpace(flag[i:]); flagProse[w] || functionWords[w] || flagUsageType(w) || flagMetavar(w) {
 			return false // "Using --password via the CLI is insecure": a flag named in prose
+		}
+		if strings.HasPrefix(flag[i:], "   ") || strings.HasPrefix(flag[i:], "\t\t") {
+			return false // -W, --password            force password prompt: a help text's columns
 		}
 		if v := strings.Trim(match[i:], "= \t\"',"); secretNameValue(v) || buildSecretSpec(match[i:]) || optionName(v) || opensslPassSource(v) ||
 			match[i] != '=' && flagSpelling(v) {
@@ -734,6 +740,18 @@ func memberPathOfWords(v string) bool {
 		}
 	}
 	return true
+}
+
+// flagMetavar reports the word a usage line writes for an option's argument (-passin val,
+// [-passin arg], --password <password>, -p PASS): what goes there, not what went.
+func flagMetavar(w string) bool {
+	w = strings.Trim(w, "[]<>{}")
+	switch w {
+	case "val", "value", "arg", "args", "argument", "string", "str", "text", "phrase", "passphrase", "pass", "passwd",
+		"password", "pwd", "pw", "secret", "token", "key", "source", "src":
+		return true
+	}
+	return false
 }
 
 // flagSpelling reports another flag where a value would be (add_argument('--api-token', '-a',
@@ -1162,6 +1180,8 @@ var (
 		"budget": true, "usage": true, "remaining": true,
 		// when it changes: master_user_password_rotation_schedule_expression = "rate(15 days)"
 		"rotation": true, "schedule": true,
+		// an X.509 extension naming a key by its hash: authorityKeyIdentifier=keyid:always
+		"identifier": true,
 		// a list of secrets' names, not of secrets: SECRET_NAMES = ["db-password", …]
 		"names": true, "labels": true, "fields": true, "kinds": true, "types": true,
 		// where a listing goes on: nextPageToken, continuationToken, syncToken
@@ -1409,7 +1429,14 @@ func namedPassword(m string) bool {
 	m = strings.TrimPrefix(m, "://")
 	at := strings.LastIndexByte(m, '@')
 	_, pass, ok := strings.Cut(m[:max(at, 0)], ":")
-	return at > 0 && ok && secretNamedConstant(pass)
+	return at > 0 && ok && (secretNamedConstant(pass) || usageSyntax(pass))
+}
+
+// usageSyntax reports a usage line's word for a password inside its optional brackets
+// ([protocol://][user[:password]@]proxyhost, user[:passwd]): syntax, no credential.
+func usageSyntax(pass string) bool {
+	w := strings.Trim(pass, "[]")
+	return w != pass && passwordWord(w)
 }
 
 // optionName reports another long option where a flag's value would be (add_argument('--token',

@@ -88,6 +88,12 @@ func TestSafeShapes(t *testing.T) {
 		{"a gemfile's path", "BUNDLE_GEMFILE=gemfiles/Gemfile-rails-8-0 bundle install"},
 		{"ruby code under password names", "password = ::BCrypt::Engine.hash_secret(password, bcrypt.salt)\ndef password=(new_password)\nself.confirmation_token = @raw_confirmation_token = Devise.friendly_token\n@@reset_password_within = 6.hours"},
 		{"an emphasised word after is", "# the database. It only checks if the password is *present*. Do not rely"},
+		// Tools' help texts and manual pages.
+		{"a help text's columns", "  -W, --password            force password prompt\n -passout val          Output file pass phrase source"},
+		{"a usage synopsis", "openssl req [-in filename] [-passin arg]\n[protocol://][user[:password]@]proxyhost[:port]"},
+		{"usage words for a user's password", "curl --proxy-anyauth --proxy-user user:passwd -x proxy https://example.com\ncurl --tlspassword pwd --tlsuser user https://example.com"},
+		{"a pin in curl's syntax", "curl --pinnedpubkey 'sha256//ce118b51897f4452dc' https://example.com"},
+		{"an X.509 extension naming a key", "authorityKeyIdentifier=keyid:always,issuer:always"},
 		{"prose after user/password", "create new user/password entries that will be appended to the \"pgpool_passwd\" file."},
 		// Names that open with a vendor's prefix (an Objective-C selector, a constant).
 		{"code names opening with hf_", "- (id)hf_requiredCharacteristicTypesForDisplayMetadata;\n_kHMSymptomhf_generatedByHomeAppForDebuggingPurposesKey,\n&hf_servingcellpriorityparametersdescription_h_prio"},
@@ -335,6 +341,8 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a token in a link reference's fragment", "[deploy-token]: https://ci.example.com/hooks#Xk29fQz81LmPq7Rw", "Xk29fQz81LmPq7Rw"},
 		{"a password glued to a variable", `val auth = "$username:Zx8kq2pLm9Qw"`, "Zx8kq2pLm9Qw"},
 		{"a password of symbols", `PASSWORD = "!@#$%^&*()Zx8kq2"`, "!@#$%^&*()Zx8kq2"},
+		{"a password after a tls password flag", "curl --tlspassword Zx8kq2pLm9 --tlsuser user https://example.com", "Zx8kq2pLm9"},
+		{"a user's password after a flag", "curl --proxy-user deploy:Zx8kq2pLm9 -x proxy https://example.com", "Zx8kq2pLm9"},
 		{"a password literal inside a template action", `{{ include "x" (dict "password" "Zx8kq2pLm9Qw" "context" $) }}`, "Zx8kq2pLm9Qw"},
 		{"a pass phrase quoted after openssl's pass:", `openssl pkcs12 -export -passout pass:"Zx8kq2pLm9!" -out a.p12`, "Zx8kq2pLm9!"},
 		{"a secret's data after another document", "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: WnhoOGtxMnBMbTk=", "WnhoOGtxMnBMbTk="},
