@@ -1654,6 +1654,9 @@ func codeValueSpan(text string, start, end int) bool {
 	if characterSet(v) {
 		return true
 	}
+	if first, rest, ok := strings.Cut(v, " "); ok && len(first) > 2 && first[0] == '$' && shellExpansionEnd(first, 0) == len(first) && strings.HasPrefix(rest, "(") {
+		return true // Password: $POSTGRES_PW (see .env): the variable, then a note
+	}
 	name, sep := nameBefore(text, start)
 	if name != "" && t == name && sep == '=' || name == "secrets" && t == "inherit" {
 		return true // oidc_token=oidc_token: a keyword argument passing the variable of its name

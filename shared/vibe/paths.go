@@ -270,6 +270,9 @@ func (p *pathRewriter) rewritePrompts(text string) string {
 				continue // fish's user@host ~/dir> shows a path; a word and > is not a prompt
 			}
 		}
+		if containerID(text[i+m[2] : i+m[3]]) {
+			continue // redpanda@1add2615774b:/app$: a container's shell, its account the image's
+		}
 		p.learnUser(text[user:i])
 		p.learnHost(text[i+m[2] : i+m[3]])
 		var path, sign string
@@ -593,6 +596,12 @@ func (p *pathRewriter) learnAccounts(text string) {
 			}
 		}
 	}
+}
+
+// containerID reports a host name that is a container's id as Docker and Podman set it: 12
+// hexadecimal digits (or the full 64).
+func containerID(h string) bool {
+	return (len(h) == 12 || len(h) == 64) && isHex(h) && strings.ToLower(h) == h && strings.ContainsAny(h, "0123456789")
 }
 
 func (p *pathRewriter) learnHost(h string) {
@@ -1029,6 +1038,26 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 // are left as they are (/usr/bin/env, /dev/null, /etc/hosts).
 var systemRoots = []string{"bin", "dev", "etc", "lib", "lib32", "lib64", "proc", "sbin", "sys", "usr"}
 
+// systemSubtree reports a path under /var or /run that is the same on every machine: a
+// service's state, logs, web root and caches (/var/lib/mysql, /var/www/html) and the
+// secrets a container is given (/run/secrets/db-password); not removable media
+// (/run/media/<account>/…).
+func systemSubtree(segs []string) bool {
+	if len(segs) < 2 {
+		return false
+	}
+	switch segs[0] {
+	case "var":
+		switch segs[1] {
+		case "lib", "log", "www", "run", "cache", "backups":
+			return true
+		}
+	case "run":
+		return segs[1] != "media"
+	}
+	return false
+}
+
 // machineRoots are top-level directories whose paths describe one machine.
 var machineRoots = []string{
 	"Applications", "Library", "Users", "Volumes", "app", "builds", "code", "data", "home", "media",
@@ -1068,7 +1097,7 @@ func (p *pathRewriter) rewritePath(tok string) string {
 	}
 	if info.kind == kindRoot && !info.file {
 		first := info.segs[0]
-		if slices.Contains(systemRoots, first) || len(info.segs) == 1 {
+		if slices.Contains(systemRoots, first) || len(info.segs) == 1 || systemSubtree(info.segs) {
 			return tok
 		}
 		if !slices.Contains(machineRoots, first) && !strings.Contains(info.segs[len(info.segs)-1], ".") {

@@ -94,6 +94,8 @@ func TestSafeShapes(t *testing.T) {
 		{"usage words for a user's password", "curl --proxy-anyauth --proxy-user user:passwd -x proxy https://example.com\ncurl --tlspassword pwd --tlsuser user https://example.com"},
 		{"a pin in curl's syntax", "curl --pinnedpubkey 'sha256//ce118b51897f4452dc' https://example.com"},
 		{"an X.509 extension naming a key", "authorityKeyIdentifier=keyid:always,issuer:always"},
+		{"a compose file's escaped command substitution", `test: ['CMD-SHELL', 'mysqladmin ping -h 127.0.0.1 --password="$$(cat /run/secrets/db-password)" --silent']`},
+		{"a variable and a note", "- Password: $POSTGRES_PW (see .env)"},
 		{"prose after user/password", "create new user/password entries that will be appended to the \"pgpool_passwd\" file."},
 		// Names that open with a vendor's prefix (an Objective-C selector, a constant).
 		{"code names opening with hf_", "- (id)hf_requiredCharacteristicTypesForDisplayMetadata;\n_kHMSymptomhf_generatedByHomeAppForDebuggingPurposesKey,\n&hf_servingcellpriorityparametersdescription_h_prio"},
@@ -343,6 +345,7 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a password of symbols", `PASSWORD = "!@#$%^&*()Zx8kq2"`, "!@#$%^&*()Zx8kq2"},
 		{"a password after a tls password flag", "curl --tlspassword Zx8kq2pLm9 --tlsuser user https://example.com", "Zx8kq2pLm9"},
 		{"a user's password after a flag", "curl --proxy-user deploy:Zx8kq2pLm9 -x proxy https://example.com", "Zx8kq2pLm9"},
+		{"a random value and a note", "- Password: Zx8kq2pLm9Qw (see .env)", "Zx8kq2pLm9Qw"},
 		{"a password literal inside a template action", `{{ include "x" (dict "password" "Zx8kq2pLm9Qw" "context" $) }}`, "Zx8kq2pLm9Qw"},
 		{"a pass phrase quoted after openssl's pass:", `openssl pkcs12 -export -passout pass:"Zx8kq2pLm9!" -out a.p12`, "Zx8kq2pLm9!"},
 		{"a secret's data after another document", "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: WnhoOGtxMnBMbTk=", "WnhoOGtxMnBMbTk="},

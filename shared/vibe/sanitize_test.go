@@ -137,6 +137,12 @@ func TestSanitizePaths(t *testing.T) {
 		{"after a shell expansion", SessionHints{}, "cp ${BUILD_DIR}/vendor/autoload.php .\ngo build -o $(OUT)/bin/tool", "cp ${BUILD_DIR}/vendor/autoload.php .\ngo build -o $(OUT)/bin/tool"},
 		{"after a template action", SessionHints{}, `creates={{ drupal_core_path }}/vendor/autoload.php src: "{{ app_root }}/config/settings.yml"`, `creates={{ drupal_core_path }}/vendor/autoload.php src: "{{ app_root }}/config/settings.yml"`},
 		{"home after an expansion", SessionHints{}, "${PREFIX}/home/alice/x.txt", "${PREFIX}~/x.txt"},
+		// Paths that are the same on every machine: a service's state and web root, a
+		// container's secrets; removable media are an account's.
+		{"system subtrees", SessionHints{}, "- db_data:/var/lib/mysql\n- ./html:/var/www/html\n--password=\"$$(cat /run/secrets/db-password)\"", "- db_data:/var/lib/mysql\n- ./html:/var/www/html\n--password=\"$$(cat /run/secrets/db-password)\""},
+		{"removable media", SessionHints{}, "ls /run/media/alice/USB/x.txt", "ls x.txt"},
+		{"a container's prompt", SessionHints{}, "redpanda@1add2615774b:/app$ cat order.json | rpk topic produce order\nthe redpanda service", "redpanda@1add2615774b:/app$ cat order.json | rpk topic produce order\nthe redpanda service"},
+		{"a machine's prompt", SessionHints{}, "alice@macbook:~/src$ ls\nalice wrote it", "~/src$ ls\n[user] wrote it"},
 		{"a home whose account is already marked", SessionHints{}, "/home/[USER]/.local/share/Steam/x.txt", "/home/[USER]/.local/share/Steam/x.txt"},
 		{"macos private", SessionHints{}, "at /private/var/folders/ab/T/x.log", "at x.log"},
 		{"system kept", SessionHints{}, "#!/usr/bin/env bash 2>/dev/null", "#!/usr/bin/env bash 2>/dev/null"},
