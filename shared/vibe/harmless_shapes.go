@@ -1654,6 +1654,15 @@ func codeValueSpan(text string, start, end int) bool {
 	if characterSet(v) {
 		return true
 	}
+	if i := strings.IndexAny(v, "),"); i > 0 && start > 0 && text[start-1] == '=' && upperSnakeName(v[:i]) && nameHasSecretWord(v[:i]) {
+		return true // Github(login_or_token=GITHUB_TOKEN): the constant passed as the argument
+	}
+	if w := strings.Trim(v, "\"'"); len(w) > 1 && w[len(w)-1] == '2' && passwordWord(w[:len(w)-1]) && strings.Contains(text[max(0, start-40):start], w[:len(w)-1]+"1") {
+		return true // ("email", "password1", "password2"): a form's two password fields
+	}
+	if start > 0 && (text[start-1] == '"' || text[start-1] == '\'') && uiLabel(strings.TrimRight(v, "\"'")) {
+		return true // aria-label={show ? "Hide password" : "Show password"}: what a control says
+	}
 	if first, rest, ok := strings.Cut(v, " "); ok && len(first) > 2 && first[0] == '$' && shellExpansionEnd(first, 0) == len(first) && strings.HasPrefix(rest, "(") {
 		return true // Password: $POSTGRES_PW (see .env): the variable, then a note
 	}
@@ -1682,6 +1691,26 @@ func codeValueSpan(text string, start, end int) bool {
 		next = text[end]
 	}
 	return t == v && (next == ';' || next == ')' || next == ',') && t[0] >= 'a' && t[0] <= 'z' && camelWords(t) && nameHasSecretWord(t)
+}
+
+// uiLabel reports a control's label: two to five words of letters, the first capitalised,
+// one of them a credential's word (Show password, Enter your API key, Reset token).
+func uiLabel(v string) bool {
+	words := strings.Fields(v)
+	if len(words) < 2 || len(words) > 5 || !isUpperByte(v[0]) {
+		return false
+	}
+	named := false
+	for _, w := range words {
+		if !isLetters(w) {
+			return false
+		}
+		switch strings.ToLower(w) {
+		case "password", "passphrase", "token", "key", "secret", "pin", "passcode", "credentials":
+			named = true
+		}
+	}
+	return named
 }
 
 // rubyInstanceVariable reports a Ruby instance or class variable of snake-case words

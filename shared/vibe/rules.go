@@ -1231,10 +1231,11 @@ func gluedAbout(p string) bool {
 
 // keeperWords, after a name's last credential word, make it the name of what keeps or
 // handles credentials, not of one: HTTPPasswordMgr, HTTPPasswordMgrWithDefaultRealm,
-// password_manager, TokenHandler; or of a setting of the program that fetches one
+// password_manager, TokenHandler, PASSWORD_HASHERS; or of a setting of the program that fetches one
 // (secret_backend_arguments, password_command, token_timeout). Before one they say whose it
 // is (SECRETS_MANAGER_TOKEN is a token).
 var keeperWords = map[string]bool{"mgr": true, "manager": true, "handler": true, "backend": true, "backends": true,
+	"hasher": true, "hashers": true, "validators": true,
 	"arguments": true, "args": true, "argv": true, "command": true, "cmd": true, "timeout": true, "config": true, "configuration": true}
 
 // ownerWords are words notSecretWords holds that, before a credential's word, say whose it

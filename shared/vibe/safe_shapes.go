@@ -178,7 +178,32 @@ func harmlessRun(text string, start, end int) bool {
 		x509Base64(text[start:end]) || relativeModulePath(text[start:end]) || pascalCaseName(text[start:end]) || qualifiedConstantName(text[start:end]) ||
 		vapidPublicKey(text[max(0, start-40):start], text[start:end]) || overlayLayerID(text, start, end) || debianArchivePath(text[start:end]) ||
 		ethereumAddress(text[start:end]) || publicByPlace(text, start) || encodedImageURLRun(text, start, end) || svgPathData(text, start) ||
-		thinkingBlob(text, start, end) || mediaFileName(text, start, end)
+		thinkingBlob(text, start, end) || mediaFileName(text, start, end) || forgeProfileRun(text[start:end])
+}
+
+// forgeProfileRun reports a code forge's link to an account or a repository
+// (//github.com/Craz1k0ek, github.com/tiangolo/full-stack-fastapi-template): names of at most
+// 39 letters, digits and dashes, public where the link is.
+func forgeProfileRun(run string) bool {
+	rest, ok := cutPrefixAny(strings.TrimPrefix(run, "//"), "github.com/", "gitlab.com/", "codeberg.org/", "bitbucket.org/")
+	if !ok {
+		return false
+	}
+	segs := strings.Split(strings.TrimSuffix(rest, "/"), "/")
+	if len(segs) > 2 {
+		return false
+	}
+	for _, s := range segs {
+		if s == "" || len(s) > 39 || !isAlnum(s[0]) {
+			return false
+		}
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; !isAlnum(c) && c != '-' && c != '_' && c != '.' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // mediaFileName reports the name of a media file a URL ends in

@@ -96,6 +96,13 @@ func TestSafeShapes(t *testing.T) {
 		{"an X.509 extension naming a key", "authorityKeyIdentifier=keyid:always,issuer:always"},
 		{"a compose file's escaped command substitution", `test: ['CMD-SHELL', 'mysqladmin ping -h 127.0.0.1 --password="$$(cat /run/secrets/db-password)" --silent']`},
 		{"a variable and a note", "- Password: $POSTGRES_PW (see .env)"},
+		// Python web projects' templates.
+		{"a code forge's account link", "PR [#1205](https://github.com/tiangolo/full-stack-fastapi-template/pull/1205) by [@Craz1k0ek](https://github.com/Craz1k0ek)."},
+		{"a form's two password fields", `"fields": ("email", "password1", "password2"),`},
+		{"password hashers", `PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]`},
+		{"a constant passed as an argument", "repo = Github(login_or_token=GITHUB_TOKEN).get_repo(GITHUB_REPO)"},
+		{"a format string's fields", `os.environ.setdefault("DATABASE_URL","postgres://{}:{}@{}:{}/{}".format(a, b))`},
+		{"a control's labels", `aria-label={showPassword ? "Hide password" : "Show password"}`},
 		{"prose after user/password", "create new user/password entries that will be appended to the \"pgpool_passwd\" file."},
 		// Names that open with a vendor's prefix (an Objective-C selector, a constant).
 		{"code names opening with hf_", "- (id)hf_requiredCharacteristicTypesForDisplayMetadata;\n_kHMSymptomhf_generatedByHomeAppForDebuggingPurposesKey,\n&hf_servingcellpriorityparametersdescription_h_prio"},
@@ -346,6 +353,8 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a password after a tls password flag", "curl --tlspassword Zx8kq2pLm9 --tlsuser user https://example.com", "Zx8kq2pLm9"},
 		{"a user's password after a flag", "curl --proxy-user deploy:Zx8kq2pLm9 -x proxy https://example.com", "Zx8kq2pLm9"},
 		{"a random value and a note", "- Password: Zx8kq2pLm9Qw (see .env)", "Zx8kq2pLm9Qw"},
+		{"a random run after a forge's host", "https://github.com/Zx8kq2pLm9Qw7Rt4Yu1Io0PaSdFgHjKlZx8kq2pLm9Qw/x/y", "Zx8kq2pLm9Qw7Rt4Yu1Io0PaSdFgHjKl"},
+		{"a password in a tuple row", `rows = ("alice", "admin", "password", "Xk9mQ2vpL77")`, "Xk9mQ2vpL77"},
 		{"a password literal inside a template action", `{{ include "x" (dict "password" "Zx8kq2pLm9Qw" "context" $) }}`, "Zx8kq2pLm9Qw"},
 		{"a pass phrase quoted after openssl's pass:", `openssl pkcs12 -export -passout pass:"Zx8kq2pLm9!" -out a.p12`, "Zx8kq2pLm9!"},
 		{"a secret's data after another document", "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: WnhoOGtxMnBMbTk=", "WnhoOGtxMnBMbTk="},

@@ -900,6 +900,9 @@ func placeholderValue(v string) bool {
 	if len(v) <= 12 && strings.ContainsAny(v, "@0135$!") && leetPlaceholders[strings.ToLower(unleet.Replace(v))] {
 		return true // p@ssw0rd, s3cr3t: the placeholder words in leetspeak
 	}
+	if v == "{}" {
+		return true // "postgres://{}:{}@{}/{}".format(…): a format string's fields
+	}
 	if strings.HasPrefix(v, "$$(") || strings.HasPrefix(v, "$${") {
 		v = v[1:] // $$(cat /run/secrets/db-password): Compose's escape of $
 	}
