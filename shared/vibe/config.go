@@ -1198,6 +1198,9 @@ func pairName(s, lower string, i int) (string, bool) {
 			if strings.ContainsAny(s[k:i], "{}[]") && !strings.HasPrefix(strings.TrimLeft(s[k+len(field):i], `"' :=`), "[") {
 				break // another object
 			}
+			if k+len(field) < len(s) && s[k+len(field)] == '=' && strings.IndexByte(s[k:i], '>') >= 0 {
+				break // <input name="password" …> then <input type="submit" value="Log In">: another element's attribute
+			}
 			vs, ve, ok := fieldValue(s, k+len(field))
 			if ok && ve <= i && ve-vs <= 60 {
 				return s[vs:ve], true

@@ -248,6 +248,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			quoted := vs > 0 && (strings.IndexByte("\"'`", chunk[vs-1]) >= 0 || strings.HasSuffix(chunk[:vs], "&quot;")) || quotedPair(chunk, nameStart, nameEnd, vs, ve)
 			if quoted && f.view != "" {
 				ve = escapedQuoteEnd(f, chunk, off, vs, ve)
+				ve = literalPastEscapes(f, chunk, off, vs, ve)
 			}
 			// A query parameter's value (?userpass=x&…) is a literal as much as a config line's,
 			// and it ends where the next parameter starts (&token=$token&$query).
@@ -363,6 +364,27 @@ func escapedQuoteEnd(f *findings, chunk string, off, vs, ve int) int {
 	return ve
 }
 
+// literalPastEscapes carries a quoted value the view ended at an escape it wrote out (a
+// Python bytes literal's \n: b'Zx8kq\n\xecQw7') on to its closing quote in the text itself,
+// on the same line, so that no tail of it is shown.
+func literalPastEscapes(f *findings, chunk string, off, vs, ve int) int {
+	if vs == 0 || ve >= len(chunk) || chunk[ve] == chunk[vs-1] || f.text[off+ve] != '\\' {
+		return ve
+	}
+	q := chunk[vs-1]
+	for k := off + ve; k < len(f.text) && k-off-vs < 400; k++ {
+		switch c := f.text[k]; {
+		case c == '\\':
+			k++ // an escape, whatever it escapes
+		case c == '\n':
+			return ve
+		case c == q:
+			return k - off
+		}
+	}
+	return ve
+}
+
 // quoteLevel counts the backslashes escaping the quote the view shows at k: before it, or,
 // where the view moved a closing quote onto its backslashes, from k on.
 func quoteLevel(text string, k int) int {
@@ -430,7 +452,9 @@ func inList(s string, nameStart int) bool {
 			depth++
 		case '(', '[', '{':
 			if depth == 0 {
-				return s[j] == '[' || s[j] == '{' || strings.HasSuffix(strings.TrimRight(s[max(0, j-4):j], " \t"), " in")
+				// (pytest's parametrize names its arguments: parametrize(('username', 'password', 'message'), …))
+				return s[j] == '[' || s[j] == '{' || strings.HasSuffix(strings.TrimRight(s[max(0, j-4):j], " \t"), " in") ||
+					s[j] == '(' && j > 0 && s[j-1] == '(' && strings.HasSuffix(s[max(0, j-16):j-1], "parametrize")
 			}
 			depth--
 		}

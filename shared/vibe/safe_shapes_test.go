@@ -103,6 +103,8 @@ func TestSafeShapes(t *testing.T) {
 		{"a constant passed as an argument", "repo = Github(login_or_token=GITHUB_TOKEN).get_repo(GITHUB_REPO)"},
 		{"a format string's fields", `os.environ.setdefault("DATABASE_URL","postgres://{}:{}@{}:{}/{}".format(a, b))`},
 		{"a control's labels", `aria-label={showPassword ? "Hide password" : "Show password"}`},
+		{"a submit button after a password field", "<label for=\"password\">Password</label>\n<input type=\"password\" name=\"password\" id=\"password\" required>\n<input type=\"submit\" value=\"Log In\">"},
+		{"pytest's parameter names", "@pytest.mark.parametrize(('username', 'password', 'message'), ("},
 		{"prose after user/password", "create new user/password entries that will be appended to the \"pgpool_passwd\" file."},
 		// Names that open with a vendor's prefix (an Objective-C selector, a constant).
 		{"code names opening with hf_", "- (id)hf_requiredCharacteristicTypesForDisplayMetadata;\n_kHMSymptomhf_generatedByHomeAppForDebuggingPurposesKey,\n&hf_servingcellpriorityparametersdescription_h_prio"},
@@ -355,6 +357,9 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a random value and a note", "- Password: Zx8kq2pLm9Qw (see .env)", "Zx8kq2pLm9Qw"},
 		{"a random run after a forge's host", "https://github.com/Zx8kq2pLm9Qw7Rt4Yu1Io0PaSdFgHjKlZx8kq2pLm9Qw/x/y", "Zx8kq2pLm9Qw7Rt4Yu1Io0PaSdFgHjKl"},
 		{"a password in a tuple row", `rows = ("alice", "admin", "password", "Xk9mQ2vpL77")`, "Xk9mQ2vpL77"},
+		{"a password field's own value", `<input type="password" name="password" value="Zx8kq2pLm9Qw">`, "Zx8kq2pLm9Qw"},
+		{"a secret in a configuration element", "<property><name>fs.s3a.secret.key</name><value>Zx8kq2pLm9QwRt4Yu1Io</value></property>", "Zx8kq2pLm9QwRt4Yu1Io"},
+		{"a bytes literal with escapes", `app.secret_key = b'Zx8kq2pLm9\n\xecQw7Rt4'`, "Qw7Rt4"},
 		{"a password literal inside a template action", `{{ include "x" (dict "password" "Zx8kq2pLm9Qw" "context" $) }}`, "Zx8kq2pLm9Qw"},
 		{"a pass phrase quoted after openssl's pass:", `openssl pkcs12 -export -passout pass:"Zx8kq2pLm9!" -out a.p12`, "Zx8kq2pLm9!"},
 		{"a secret's data after another document", "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: WnhoOGtxMnBMbTk=", "WnhoOGtxMnBMbTk="},
