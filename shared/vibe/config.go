@@ -130,6 +130,8 @@ var configRules = []extraRule{
 		re:       regexp.MustCompile(`(?i)(?:^|[\s:/"])_(?:auth|password|authtoken)\s*=\s*("[^"\n]+"|[^\s"]+)`),
 		group:    1,
 		keywords: []string{"_auth", "_password"},
+		// Not a statement of code: private string _password = new(); (C#'s field).
+		check: func(v string) bool { return !strings.HasSuffix(v, ";") && !callLike.MatchString(v) },
 	},
 	{
 		// docker config.json, .dockercfg, k8s .dockerconfigjson: "auth": "base64(user:pass)",
@@ -1030,6 +1032,9 @@ func xmlSecretKey(m string) bool {
 func xmlSecretName(name, v string) bool {
 	if i := strings.LastIndexByte(name, ':'); i >= 0 {
 		name = name[i+1:]
+	}
+	if parts := nameParts(name); len(parts) > 1 && parts[len(parts)-1] == "id" && uuidRe.MatchString(strings.TrimSpace(v)) {
+		return false // <UserSecretsId>b99dbce4-…</UserSecretsId>: the folder .NET keeps a project's secrets in
 	}
 	if xmlSecretWords.MatchString(name) {
 		return !metadataName(name) || !describedValue(v)

@@ -283,6 +283,9 @@ var extraRules = append([]extraRule{
 		// backquoted command (?key=`cat ~/.key`).
 		re:         regexp.MustCompile(`(?i)[?&;]([\w-]{0,40}?(?:token|key|sig|signature|secret|password|passwd|pwd|credential|x-amz-signature|x-amz-credential|x-goog-signature)|code|auth|jwt)=([^&;\s"'#<>)\]\x60]{4,})`),
 		group:      2,
+		// A ) the value opened a ( for is the value's (Password=Zx8k(q2)pLm9 in a
+		// connection string); one closing a Markdown link or a sentence is not.
+		extend: openedParenEnd,
 		keywords:   []string{"token=", "key=", "sig=", "signature=", "secret=", "password=", "passwd=", "pwd=", "credential=", "x-amz-", "x-goog-", "code=", "auth=", "jwt="},
 		anchors:    queryAnchors,
 		matchCheck: queryCredential,
@@ -725,6 +728,29 @@ func noSecretFlag(match string) bool {
 		}
 	}
 	return true
+}
+
+// openedParenEnd carries a query value that stopped at a ) its own ( accounts for on
+// through it, to where the parameter ends (&, ;, a blank, a quote, #, <, >, ], a backquote, or
+// a ) it did not open).
+func openedParenEnd(chunk string, start, end int) int {
+	depth := strings.Count(chunk[start:end], "(") - strings.Count(chunk[start:end], ")")
+	j := end
+	for j < len(chunk) && j-start < 400 {
+		c := chunk[j]
+		if c == ')' {
+			if depth == 0 {
+				break
+			}
+			depth--
+		} else if c == '(' {
+			depth++
+		} else if strings.IndexByte("&; \t\n\r\"'#<>]`", c) >= 0 {
+			break
+		}
+		j++
+	}
+	return j
 }
 
 // memberPathOfWords reports a dotted path of short names of letters (response.code,

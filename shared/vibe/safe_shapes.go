@@ -178,7 +178,23 @@ func harmlessRun(text string, start, end int) bool {
 		x509Base64(text[start:end]) || relativeModulePath(text[start:end]) || pascalCaseName(text[start:end]) || qualifiedConstantName(text[start:end]) ||
 		vapidPublicKey(text[max(0, start-40):start], text[start:end]) || overlayLayerID(text, start, end) || debianArchivePath(text[start:end]) ||
 		ethereumAddress(text[start:end]) || publicByPlace(text, start) || encodedImageURLRun(text, start, end) || svgPathData(text, start) ||
-		thinkingBlob(text, start, end) || mediaFileName(text, start, end) || forgeProfileRun(text[start:end])
+		thinkingBlob(text, start, end) || mediaFileName(text, start, end) || forgeProfileRun(text[start:end]) ||
+		protoDescriptorHead(text[start:end])
+}
+
+// protoDescriptorHead reports the first line of a serialized protobuf file descriptor as
+// protoc's generated C# and Java embed it in base64 ("CiNTZXJ2aWNlcy9CYXNrZXQvUHJvdG9zL2Jh…":
+// field 1, the .proto file's name): a schema, not a secret.
+func protoDescriptorHead(run string) bool {
+	if !strings.HasPrefix(run, "C") || len(run) < 24 {
+		return false
+	}
+	b, err := base64.StdEncoding.DecodeString(run[:len(run)/4*4])
+	if err != nil || len(b) < 3 || b[0] != 0x0a || int(b[1])+2 > len(b) {
+		return false
+	}
+	name := string(b[2 : 2+int(b[1])])
+	return strings.HasSuffix(name, ".proto") && !strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r > 0x7e })
 }
 
 // forgeProfileRun reports a code forge's link to an account or a repository

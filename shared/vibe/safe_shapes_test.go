@@ -105,6 +105,11 @@ func TestSafeShapes(t *testing.T) {
 		{"a control's labels", `aria-label={showPassword ? "Hide password" : "Show password"}`},
 		{"a submit button after a password field", "<label for=\"password\">Password</label>\n<input type=\"password\" name=\"password\" id=\"password\" required>\n<input type=\"submit\" value=\"Log In\">"},
 		{"pytest's parameter names", "@pytest.mark.parametrize(('username', 'password', 'message'), ("},
+		// A .NET solution's code and settings.
+		{"a C# field named like npm's setting", "[ObservableProperty] private ValidatableObject<string> _password = new();"},
+		{"a project's user secrets id", "<UserSecretsId>b99dbce4-17d4-41d2-858a-2b0529d60bb8</UserSecretsId>"},
+		{"SQL Server samples' stand-in password", "\"CatalogDB\": \"Host=localhost;Database=CatalogDB;Username=postgres;Password=yourWeak(!)Password\"\ndocker run -e \"ACCEPT_EULA=Y\" -e \"MSSQL_SA_PASSWORD=yourStrong(!)Password\" -p 1433:1433 -d mcr.microsoft.com/mssql/server:2022-latest"},
+		{"a protobuf descriptor's first line", `"CiNTZXJ2aWNlcy9CYXNrZXQvUHJvdG9zL2Jhc2tldC5wcm90bxIJQmFza2V0",`},
 		{"prose after user/password", "create new user/password entries that will be appended to the \"pgpool_passwd\" file."},
 		// Names that open with a vendor's prefix (an Objective-C selector, a constant).
 		{"code names opening with hf_", "- (id)hf_requiredCharacteristicTypesForDisplayMetadata;\n_kHMSymptomhf_generatedByHomeAppForDebuggingPurposesKey,\n&hf_servingcellpriorityparametersdescription_h_prio"},
@@ -360,6 +365,9 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a password field's own value", `<input type="password" name="password" value="Zx8kq2pLm9Qw">`, "Zx8kq2pLm9Qw"},
 		{"a secret in a configuration element", "<property><name>fs.s3a.secret.key</name><value>Zx8kq2pLm9QwRt4Yu1Io</value></property>", "Zx8kq2pLm9QwRt4Yu1Io"},
 		{"a bytes literal with escapes", `app.secret_key = b'Zx8kq2pLm9\n\xecQw7Rt4'`, "Qw7Rt4"},
+		{"a password with parentheses in a connection string", `"db": "Host=localhost;Username=postgres;Password=Zx8k(q2)pLm9Qw"`, "pLm9Qw"},
+		{"an npm password setting", "//registry.npmjs.org/:_password=Wng4a3EycExtOVF3", "Wng4a3EycExtOVF3"},
+		{"a token in a link's query", "see [the docs](https://x.test/cb?token=Zx8kq2pLm9Qw7R) for more", "Zx8kq2pLm9Qw7R"},
 		{"a password literal inside a template action", `{{ include "x" (dict "password" "Zx8kq2pLm9Qw" "context" $) }}`, "Zx8kq2pLm9Qw"},
 		{"a pass phrase quoted after openssl's pass:", `openssl pkcs12 -export -passout pass:"Zx8kq2pLm9!" -out a.p12`, "Zx8kq2pLm9!"},
 		{"a secret's data after another document", "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: WnhoOGtxMnBMbTk=", "WnhoOGtxMnBMbTk="},
