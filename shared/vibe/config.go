@@ -205,8 +205,15 @@ var configRules = []extraRule{
 	{
 		// htpasswd -b file user SECRET; mongo/mongosh -p SECRET; ldapsearch -w SECRET;
 		// smbclient -U user%SECRET; openssl -passin pass:SECRET; az login -p SECRET.
+		// openssl enc -k PASSWORD (the older way to give enc its pass phrase).
 		id:       ruleCLILogin,
-		re:       regexp.MustCompile(`\bhtpasswd\s+(?:-\w+\s+)*-\w*b\w*(?:\s+-\w+)*\s+[^\s-]\S*\s+\S+\s+(\S+)`),
+		re:       regexp.MustCompile(`\bopenssl\s+enc\b[^\n|;&]{0,160}?\s-k\s+('[^'\n]+'|"[^"\n]+"|[^\s'"-]\S*)`),
+		group:    1,
+		keywords: []string{"openssl"},
+	},
+	{
+		id:       ruleCLILogin,
+		re:       regexp.MustCompile(`\bhtpasswd\s+(?:-\w+\s+)*-\w*b\w*(?:\s+-\w+)*\s+[^\s-]\S*\s+\S+\s+('[^'\n]+'|"[^"\n]+"|\S+)`),
 		group:    1,
 		keywords: []string{"htpasswd"},
 	},
@@ -297,7 +304,7 @@ var configRules = []extraRule{
 	},
 	{
 		id:       ruleCLILogin,
-		re:       regexp.MustCompile(`\bhtpasswd\s+(?:-\w+\s+)*-(?:\w*n\w*b|\w*b\w*n)\w*\s+\S+\s+(\S+)`),
+		re:       regexp.MustCompile(`\bhtpasswd\s+(?:-\w+\s+)*-(?:\w*n\w*b|\w*b\w*n)\w*\s+\S+\s+('[^'\n]+'|"[^"\n]+"|\S+)`),
 		group:    1,
 		keywords: []string{"htpasswd"},
 	},

@@ -34,9 +34,10 @@ func (s *Sanitizer) decodeAndDetect(ctx context.Context, text string, f *finding
 			for _, sp := range inner.spans {
 				if pos != nil {
 					// To the end of the parameter's value: what the rule left of a value
-					// read apart from the URL (a blank for a +) goes with it.
+					// read apart from the URL (a blank for a +) goes with it. A userinfo's
+					// password ends at its @, before the host.
 					e := start + pos[sp.end]
-					if i := strings.IndexAny(text[e:end], "&#"); i >= 0 {
+					if i := strings.IndexAny(text[e:end], "&#@"); i >= 0 {
 						e += i
 					} else {
 						e = end

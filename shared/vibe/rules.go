@@ -382,13 +382,14 @@ var extraRules = append([]extraRule{
 	{
 		// mysql -uroot -pSECRET (the password is glued to -p).
 		id:       ruleCLIFlag,
-		re:       regexp.MustCompile(`\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlsh|mysqlimport|mysqlcheck)\b[^\n|;&]{0,200}?\s-p([^\s-][^\s]{0,200})`),
+		// A quoted password may hold blanks: -p'Zx8k q2pL'.
+		re:       regexp.MustCompile(`\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlsh|mysqlimport|mysqlcheck)\b[^\n|;&]{0,200}?\s-p('[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s'"-][^\s]{0,200})`),
 		group:    1,
 		keywords: []string{"mysql", "mariadb"},
 	},
 	{
 		id:       ruleCLIFlag,
-		re:       regexp.MustCompile(`\b(?:sshpass\s+-p|redis-cli\b[^\n|;&]{0,200}?\s-a)\s*([^\s]{1,200})`),
+		re:       regexp.MustCompile(`\b(?:sshpass\s+-p|redis-cli\b[^\n|;&]{0,200}?\s-a)\s*('[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s]{1,200})`),
 		group:    1,
 		keywords: []string{"sshpass", "redis-cli"},
 	},

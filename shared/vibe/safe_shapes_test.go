@@ -368,6 +368,12 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a password with parentheses in a connection string", `"db": "Host=localhost;Username=postgres;Password=Zx8k(q2)pLm9Qw"`, "pLm9Qw"},
 		{"an npm password setting", "//registry.npmjs.org/:_password=Wng4a3EycExtOVF3", "Wng4a3EycExtOVF3"},
 		{"a token in a link's query", "see [the docs](https://x.test/cb?token=Zx8kq2pLm9Qw7R) for more", "Zx8kq2pLm9Qw7R"},
+		{"a quoted mysql password with a blank", "mysql -u root -p'Zx8k q2pLm9Qw' db", "q2pLm9Qw"},
+		{"a percent-encoded @ in a URL's password", "git clone https://bob:Zx8k%40q2pLm9Qw@github.com/x/y", "q2pLm9Qw"},
+		{"a quoted sshpass password with a blank", "sshpass -p 'Zx8k q2pLm9Qw' ssh bob@host", "q2pLm9Qw"},
+		{"a quoted redis password with a blank", "redis-cli -a 'Zx8k q2pLm9Qw' ping", "q2pLm9Qw"},
+		{"a quoted htpasswd password with a blank", "htpasswd -b .htpasswd bob 'Zx8k q2pLm9Qw'", "q2pLm9Qw"},
+		{"openssl enc's pass phrase", "openssl enc -aes-256-cbc -k 'Zx8k q2pLm9Qw' -in a -out b", "Zx8k q2pLm9Qw"},
 		{"a password literal inside a template action", `{{ include "x" (dict "password" "Zx8kq2pLm9Qw" "context" $) }}`, "Zx8kq2pLm9Qw"},
 		{"a pass phrase quoted after openssl's pass:", `openssl pkcs12 -export -passout pass:"Zx8kq2pLm9!" -out a.p12`, "Zx8kq2pLm9!"},
 		{"a secret's data after another document", "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: WnhoOGtxMnBMbTk=", "WnhoOGtxMnBMbTk="},
@@ -395,6 +401,7 @@ func TestSafeShapesURLKeepsHost(t *testing.T) {
 		{"https://Xk9QmDvV4Rfq3tC7bLpWsZ2NQx7mB2pz@sentry.io/123", "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
 		{"see https://s3.amazonaws.com/bucket/key?AWSAccessKeyId=AKIAIOSFODNN7EXAMPLF&Signature=Xk9QmDvV4Rfq3tC7bLpWsZ2N%2BQx7&Expires=1712345678 ok", "Xk9QmDvV4Rfq3tC7bLpWsZ2N"},
 		{"curl 'https://api.example.com/v1/items?q=a%20b&api_key=Qx7mB2pzR9vL4kWn8cT1yH6j%2FPq3Zr5Ts'", "Qx7mB2pzR9vL4kWn8cT1yH6j"},
+		{"git clone https://bob:Zx8k%40q2pLm9Qw@github.com/x/y", "q2pLm9Qw"},
 	} {
 		out := san.NewSession(SessionHints{}).SanitizeText(tc.in)
 		require.NotContains(t, out, tc.secret, "in %q", tc.in)
