@@ -2276,6 +2276,17 @@ func upperAssignment(l string) bool {
 // of its line, and the part after the blank is the credential's bulk; or, among other
 // NAME=value lines, at the line's end whatever follows (envBlockLineEnd). Otherwise ve.
 func envValueTail(s string, nameStart int, name string, vs, ve int) int {
+	if ve < len(s) && (s[ve] == ' ' || s[ve] == '\t') && vs > 0 && s[vs-1] == '=' && strings.Contains(name, ".") {
+		// db.password=Zx8k q2pL: a Java properties line, its value the rest of the line
+		// (a shell variable's name has no dot).
+		if ls := strings.LastIndexByte(s[:nameStart], '\n') + 1; strings.TrimLeft(s[ls:nameStart], " \t") == "" {
+			le := strings.IndexByte(s[ve:], '\n')
+			if le < 0 {
+				le = len(s) - ve
+			}
+			return ve + len(strings.TrimRight(s[ve:ve+le], " \t\r"))
+		}
+	}
 	if ve >= len(s) || s[ve] != ' ' && s[ve] != '\t' || vs == 0 || s[vs-1] != '=' || name != strings.ToUpper(name) {
 		return ve
 	}

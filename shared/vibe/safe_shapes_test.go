@@ -374,6 +374,7 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a quoted redis password with a blank", "redis-cli -a 'Zx8k q2pLm9Qw' ping", "q2pLm9Qw"},
 		{"a quoted htpasswd password with a blank", "htpasswd -b .htpasswd bob 'Zx8k q2pLm9Qw'", "q2pLm9Qw"},
 		{"openssl enc's pass phrase", "openssl enc -aes-256-cbc -k 'Zx8k q2pLm9Qw' -in a -out b", "Zx8k q2pLm9Qw"},
+		{"a properties value with a blank", "spring.datasource.url=jdbc:postgresql://db/app\ndb.password=Zx8k q2pLm9QwRt4Y\n", "q2pLm9QwRt4Y"},
 		{"a password literal inside a template action", `{{ include "x" (dict "password" "Zx8kq2pLm9Qw" "context" $) }}`, "Zx8kq2pLm9Qw"},
 		{"a pass phrase quoted after openssl's pass:", `openssl pkcs12 -export -passout pass:"Zx8kq2pLm9!" -out a.p12`, "Zx8kq2pLm9!"},
 		{"a secret's data after another document", "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: WnhoOGtxMnBMbTk=", "WnhoOGtxMnBMbTk="},
