@@ -706,10 +706,11 @@ var configRules = []extraRule{
 	{
 		// A table row: | password | Xy7pass99 |
 		id:         ruleIDPassword,
-		re:         regexp.MustCompile(`(?i)\|[ \t]*(?:[\w -]*(?:password|passwd|pwd|pw|passphrase|secret|token|api[ _-]?key|credentials?))[ \t]*\|[ \t]*\x60?([^|\s\x60]{4,128})\x60?[ \t]*\|`),
+		// A value with blanks is one when a word of it is generated (| DB_PASSWORD | Zx8k q2pL… |).
+		re:         regexp.MustCompile(`(?i)\|[ \t]*(?:[\w -]*(?:password|passwd|pwd|pw|passphrase|secret|token|api[ _-]?key|credentials?))[ \t]*\|[ \t]*\x60?([^|\s\x60](?:[^|\x60\n]{2,126}[^|\s\x60])?)\x60?[ \t]*\|`),
 		group:      1,
 		keywords:   []string{"|"},
-		check:      func(v string) bool { return notProseWord(v) || leetPassword("password", v) },
+		check:      tableCellSecret,
 		matchCheck: func(m string) bool { return !nameAlternation(m) && !keyFileCell(m) },
 	},
 	{
@@ -928,6 +929,21 @@ func tableNamedValue(m string) bool {
 	}
 	v := strings.Trim(strings.TrimSpace(cells[1]), "`")
 	return namedValue(cells[0], v) && !pathValue(v)
+}
+
+// tableCellSecret accepts a table's value cell under a secret's name: a value that is no
+// prose word, or, with blanks in it, one whose words include a generated one (| Zx8k q2pL |,
+// not | the one you chose |).
+func tableCellSecret(v string) bool {
+	if !strings.ContainsAny(v, " \t") {
+		return len(v) >= 4 && (notProseWord(v) || leetPassword("password", v))
+	}
+	for _, w := range strings.Fields(v) {
+		if len(w) >= 6 && (randomValue(w) || hasDigitAndLetter(w) && notProseWord(w) && !identifierWords(w)) {
+			return true
+		}
+	}
+	return false
 }
 
 // keyFileCell reports a table row whose value cell names a file a key or a certificate is

@@ -2291,7 +2291,14 @@ func envValueTail(s string, nameStart int, name string, vs, ve int) int {
 		return ve
 	}
 	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
-	if head := strings.TrimLeft(s[ls:nameStart], " \t"); head != "" && head != "export " {
+	if head := strings.TrimLeft(s[ls:nameStart], " \t"); strings.EqualFold(head, "set ") {
+		// set API_TOKEN=Zx8k q2pL: cmd.exe's set takes the rest of the line
+		le := strings.IndexByte(s[ve:], '\n')
+		if le < 0 {
+			le = len(s) - ve
+		}
+		return ve + len(strings.TrimRight(s[ve:ve+le], " \t\r"))
+	} else if head != "" && head != "export " {
 		return ve
 	}
 	if le := envBlockLineEnd(s, ls, ve); le > ve {
