@@ -160,6 +160,19 @@ var configRules = []extraRule{
 		keywords:   []string{"</"},
 	},
 	{
+		// The same value in a CDATA section: <password><![CDATA[Zx8k<q2pL]]></password>.
+		id:       ruleXMLSecret,
+		re:       regexp.MustCompile(`(?i)<([\w:.-]*(?:pass|pwd|secret|token|key|cred|auth)[\w.-]*)(?:\s[^>]*)?><!\[CDATA\[([^\]\n]{1,400})\]\]></[\w:.-]+>`),
+		group:    2,
+		keywords: []string{"cdata["},
+		matchCheck: func(m string) bool {
+			end := strings.IndexAny(m, " \t\n>")
+			vs := strings.Index(m, "CDATA[") + len("CDATA[")
+			ve := strings.LastIndex(m, "]]>")
+			return end > 1 && ve > vs && xmlSecretName(m[1:end], m[vs:ve])
+		},
+	},
+	{
 		id:         ruleXMLSecret,
 		re:         regexp.MustCompile(`(?i)\b(?:key|name)\s*=\s*"([\w.:-]*(?:pass|pwd|secret|token|key|cred|auth|connectionstring)[\w.:-]*)"\s+(?:value|password)\s*=\s*"([^"\n]{1,400})"`),
 		group:      2,
@@ -705,7 +718,7 @@ var configRules = []extraRule{
 	},
 	{
 		// A table row: | password | Xy7pass99 |
-		id:         ruleIDPassword,
+		id: ruleIDPassword,
 		// A value with blanks is one when a word of it is generated (| DB_PASSWORD | Zx8k q2pL… |).
 		re:         regexp.MustCompile(`(?i)\|[ \t]*(?:[\w -]*(?:password|passwd|pwd|pw|passphrase|secret|token|api[ _-]?key|credentials?))[ \t]*\|[ \t]*\x60?([^|\s\x60](?:[^|\x60\n]{2,126}[^|\s\x60])?)\x60?[ \t]*\|`),
 		group:      1,

@@ -268,6 +268,20 @@ var extraRules = append([]extraRule{
 		},
 	},
 	{
+		// A password written with a / in it, unencoded (postgres://bob:Zx8k/q2pL@db:5432):
+		// the authority runs to the @ before a host; a port's digits before the / make it
+		// a path instead (http://localhost:8080/@types/node).
+		id:       ruleURLCreds,
+		re:       regexp.MustCompile(`://[^\s:/@"'<>\[\]]{1,100}:([^\s/@"'<>\[\]]{1,100}/[^\s@"'<>]{1,200})@[A-Za-z0-9][A-Za-z0-9.-]*(?:[:/]|$|\s)`),
+		group:    1,
+		keywords: []string{"://"},
+		matchCheck: func(m string) bool {
+			_, p, _ := strings.Cut(m[3:], ":")
+			head, _, _ := strings.Cut(p, "/")
+			return !isDigits(head)
+		},
+	},
+	{
 		// scheme://token@host where the user part is itself a credential.
 		id:       ruleURLCreds,
 		re:       regexp.MustCompile(`://([A-Za-z0-9_.~+-]{20,200})@[^\s/@"'<>]`),
@@ -281,11 +295,11 @@ var extraRules = append([]extraRule{
 		// is generated; not pagination or cache keys (pageToken=, sort_key=). The value ends
 		// before a ) or ] (a Markdown link's, a sentence's parenthesis) and is never a
 		// backquoted command (?key=`cat ~/.key`).
-		re:         regexp.MustCompile(`(?i)[?&;]([\w-]{0,40}?(?:token|key|sig|signature|secret|password|passwd|pwd|credential|x-amz-signature|x-amz-credential|x-goog-signature)|code|auth|jwt)=([^&;\s"'#<>)\]\x60]{4,})`),
-		group:      2,
+		re:    regexp.MustCompile(`(?i)[?&;]([\w-]{0,40}?(?:token|key|sig|signature|secret|password|passwd|pwd|credential|x-amz-signature|x-amz-credential|x-goog-signature)|code|auth|jwt)=([^&;\s"'#<>)\]\x60]{4,})`),
+		group: 2,
 		// A ) the value opened a ( for is the value's (Password=Zx8k(q2)pLm9 in a
 		// connection string); one closing a Markdown link or a sentence is not.
-		extend: openedParenEnd,
+		extend:     openedParenEnd,
 		keywords:   []string{"token=", "key=", "sig=", "signature=", "secret=", "password=", "passwd=", "pwd=", "credential=", "x-amz-", "x-goog-", "code=", "auth=", "jwt="},
 		anchors:    queryAnchors,
 		matchCheck: queryCredential,
@@ -381,7 +395,7 @@ var extraRules = append([]extraRule{
 	},
 	{
 		// mysql -uroot -pSECRET (the password is glued to -p).
-		id:       ruleCLIFlag,
+		id: ruleCLIFlag,
 		// A quoted password may hold blanks: -p'Zx8k q2pL'.
 		re:       regexp.MustCompile(`\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlsh|mysqlimport|mysqlcheck)\b[^\n|;&]{0,200}?\s-p('[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s'"-][^\s]{0,200})`),
 		group:    1,

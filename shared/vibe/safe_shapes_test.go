@@ -110,6 +110,7 @@ func TestSafeShapes(t *testing.T) {
 		{"a project's user secrets id", "<UserSecretsId>b99dbce4-17d4-41d2-858a-2b0529d60bb8</UserSecretsId>"},
 		{"SQL Server samples' stand-in password", "\"CatalogDB\": \"Host=localhost;Database=CatalogDB;Username=postgres;Password=yourWeak(!)Password\"\ndocker run -e \"ACCEPT_EULA=Y\" -e \"MSSQL_SA_PASSWORD=yourStrong(!)Password\" -p 1433:1433 -d mcr.microsoft.com/mssql/server:2022-latest"},
 		{"a protobuf descriptor's first line", `"CiNTZXJ2aWNlcy9CYXNrZXQvUHJvdG9zL2Jhc2tldC5wcm90bxIJQmFza2V0",`},
+		{"paths with an @ after a port", "http://localhost:8080/@types/node\nhttps://registry.npmjs.org:443/@scope/pkg\nhttps://medium.com/@alice/post"},
 		{"prose in a table's secret cell", "| password | the one you chose |\n| Token | see the vault entry |"},
 		{"prose after user/password", "create new user/password entries that will be appended to the \"pgpool_passwd\" file."},
 		// Names that open with a vendor's prefix (an Objective-C selector, a constant).
@@ -378,6 +379,8 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a properties value with a blank", "spring.datasource.url=jdbc:postgresql://db/app\ndb.password=Zx8k q2pLm9QwRt4Y\n", "q2pLm9QwRt4Y"},
 		{"a table cell's password with a blank", "| DB_PASSWORD | Zx8k q2pLm9QwRt4Y |", "q2pLm9QwRt4Y"},
 		{"cmd.exe's set with a blank", "set API_TOKEN=Zx8kq2pL m9QwRt4Y", "m9QwRt4Y"},
+		{"a URL password with a slash", "DATABASE_URL=postgres://bob:Zx8k/q2pLm9Qw@db:5432/app", "q2pLm9Qw"},
+		{"a password in a CDATA section", "<password><![CDATA[Zx8k<q2pLm9QwRt]]></password>", "q2pLm9QwRt"},
 		{"a password literal inside a template action", `{{ include "x" (dict "password" "Zx8kq2pLm9Qw" "context" $) }}`, "Zx8kq2pLm9Qw"},
 		{"a pass phrase quoted after openssl's pass:", `openssl pkcs12 -export -passout pass:"Zx8kq2pLm9!" -out a.p12`, "Zx8kq2pLm9!"},
 		{"a secret's data after another document", "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: WnhoOGtxMnBMbTk=", "WnhoOGtxMnBMbTk="},
