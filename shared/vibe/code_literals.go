@@ -167,6 +167,9 @@ func templateReference(v string) bool {
 		if len(v) <= 64 && strings.IndexByte(v, '.') > 0 && versionRange.MatchString(v) {
 			return true
 		}
+		if i := strings.IndexByte(v, '('); i > 0 && strings.HasSuffix(v, ")") && strings.IndexByte(v[:i], '.') > 0 && versionRange.MatchString(v[:i]) {
+			return true // 7.25.3(@babel/core@7.25.2): pnpm's lockfile, a version and the peers it was resolved with
+		}
 	}
 	// One pass for the marks the rest look for: ${, an ellipsis, blanks, a bracket.
 	var interp, ellipsis, bracket bool

@@ -817,5 +817,8 @@ func idPairAccount(m string) bool {
 	if lowerWord(account) && len(account) >= 8 && lowerWord(v) && strings.HasSuffix(v, "ed") {
 		return false // "authentication failed": a noun and a participle, not an account's pair
 	}
+	if a := strings.TrimSuffix(account, "."); a != account && lowerWord(a) && v != "" && isUpperByte(v[0]) && isLetters(v) {
+		return false // "username/password credentials. Check out …": a sentence ends, the next opens
+	}
 	return !functionWords[strings.ToLower(account)]
 }

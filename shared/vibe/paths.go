@@ -106,6 +106,10 @@ func (p *pathRewriter) rewrite(text string) string {
 		}
 		end := escapedEnd(text, start, start+loc[1])
 		end = spacedSegmentEnd(text, start, shellEscapedEnd(text, start, end))
+		if webReference(text, start) && p.sitePath(text[start:end]) {
+			i = end - 1
+			continue // <img src="/img/adapters/dgraph.svg">, [x](/docs/a.md): a site's path
+		}
 		if b.Len() == 0 {
 			b.Grow(len(text))
 		}
@@ -827,6 +831,43 @@ func pathStart(text string, i int) bool {
 	return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' || c == '~' || c == '/' || c == '@' || c == '$' ||
 		c == ']' && i >= 2 && isUpperByte(text[i-2]) ||
 		(c == '}' || c == ')') && expansionBefore(text, i-1) && !homeRooted(text[i:]))
+}
+
+// webReference reports a path that an HTML attribute or a Markdown link refers to
+// (src="/img/x.svg", href='/docs/', srcset="/a.png", url(/fonts/x.woff), [text](/guide.md)):
+// a path on a web site, not on a machine.
+func webReference(text string, start int) bool {
+	if start >= 2 && (text[start-1] == '(' && (text[start-2] == ']' || strings.HasSuffix(text[:start-1], "url"))) {
+		return true
+	}
+	if start < 2 || text[start-1] != '"' && text[start-1] != '\'' || text[start-2] != '=' {
+		return false
+	}
+	head := strings.ToLower(text[max(0, start-10) : start-2])
+	for _, a := range []string{"src", "href", "srcset", "action", "poster", "data", "to"} {
+		if strings.HasSuffix(head, " "+a) || strings.HasSuffix(head, "\t"+a) || head == a {
+			return true
+		}
+	}
+	return false
+}
+
+// sitePath reports a path that says nothing of a machine or its accounts: rooted at a
+// directory that is no machine's (machineRoots), no home's nor an account's, outside every
+// workspace.
+func (p *pathRewriter) sitePath(tok string) bool {
+	info, ok := parsePath(tok)
+	if !ok || info.kind != kindRoot || len(info.segs) == 0 || slices.Contains(machineRoots, info.segs[0]) {
+		return false
+	}
+	if _, home := homeRest(info); home {
+		return false
+	}
+	if _, account := accountInPath(info); account {
+		return false
+	}
+	_, inside := p.insideWorkspace(info)
+	return !inside
 }
 
 // homeRooted reports a path that opens with a home directory's root (/home/, /Users/), which

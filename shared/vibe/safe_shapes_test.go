@@ -111,6 +111,8 @@ func TestSafeShapes(t *testing.T) {
 		{"SQL Server samples' stand-in password", "\"CatalogDB\": \"Host=localhost;Database=CatalogDB;Username=postgres;Password=yourWeak(!)Password\"\ndocker run -e \"ACCEPT_EULA=Y\" -e \"MSSQL_SA_PASSWORD=yourStrong(!)Password\" -p 1433:1433 -d mcr.microsoft.com/mssql/server:2022-latest"},
 		{"a protobuf descriptor's first line", `"CiNTZXJ2aWNlcy9CYXNrZXQvUHJvdG9zL2Jhc2tldC5wcm90bxIJQmFza2V0",`},
 		{"paths with an @ after a port", "http://localhost:8080/@types/node\nhttps://registry.npmjs.org:443/@scope/pkg\nhttps://medium.com/@alice/post"},
+		{"pnpm's lockfile entry", "      '@babel/plugin-bugfix-firefox-class-in-computed-class-key': 7.25.3(@babel/core@7.25.2)"},
+		{"a sentence after user/password", "WebAuthn / Passkeys and username/password credentials. Check out our [authentication page](/getting-started/authentication) for"},
 		{"prose in a table's secret cell", "| password | the one you chose |\n| Token | see the vault entry |"},
 		{"prose after user/password", "create new user/password entries that will be appended to the \"pgpool_passwd\" file."},
 		// Names that open with a vendor's prefix (an Objective-C selector, a constant).

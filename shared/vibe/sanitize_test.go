@@ -143,6 +143,10 @@ func TestSanitizePaths(t *testing.T) {
 		{"removable media", SessionHints{}, "ls /run/media/alice/USB/x.txt", "ls x.txt"},
 		{"a container's prompt", SessionHints{}, "redpanda@1add2615774b:/app$ cat order.json | rpk topic produce order\nthe redpanda service", "redpanda@1add2615774b:/app$ cat order.json | rpk topic produce order\nthe redpanda service"},
 		{"a machine's prompt", SessionHints{}, "alice@macbook:~/src$ ls\nalice wrote it", "~/src$ ls\n[user] wrote it"},
+		// A site's paths that a page or a document refers to stay; a home's is rewritten
+		// wherever it stands.
+		{"a site's paths", SessionHints{}, `<img align="right" src="/img/adapters/dgraph.svg" /> [the guide](/docs/install.md) url(/fonts/inter.woff2)`, `<img align="right" src="/img/adapters/dgraph.svg" /> [the guide](/docs/install.md) url(/fonts/inter.woff2)`},
+		{"a home in a link", SessionHints{}, `<a href="/Users/alice/notes.html">notes</a> [n](/home2/bob/n.md)`, `<a href="~/notes.html">notes</a> [n](~/n.md)`},
 		{"a home whose account is already marked", SessionHints{}, "/home/[USER]/.local/share/Steam/x.txt", "/home/[USER]/.local/share/Steam/x.txt"},
 		{"macos private", SessionHints{}, "at /private/var/folders/ab/T/x.log", "at x.log"},
 		{"system kept", SessionHints{}, "#!/usr/bin/env bash 2>/dev/null", "#!/usr/bin/env bash 2>/dev/null"},
