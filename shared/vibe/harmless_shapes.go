@@ -325,11 +325,15 @@ func digitCutParts(parts []string) []string {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return characterSet(v) || schemeWord(v) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
+	return characterSet(v) || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,"))
 }
+
+// scopedPackage matches an npm scoped package's name (@better-auth/api-key): a dependency
+// named under a key's name in a package map.
+var scopedPackage = regexp.MustCompile(`^@[a-z0-9][a-z0-9._-]*/[a-z0-9][a-z0-9._-]*$`)
 
 // characterSet reports a string of punctuation and blanks without a letter or a digit
 // (PASSWORD_ENCODE_SET = " \"':;<=>@[]^`{}|/\\?#"): the characters code escapes or allows.

@@ -430,7 +430,8 @@ var extraRules = append([]extraRule{
 		anchors:  headerAnchors,
 		check: func(v string) bool {
 			// sa-token: # any name: a YAML key whose value is left empty, a comment after it
-			return v[0] != '#' && headerCredential(v) && !codeArgumentReference(v) && !jsExpression(strings.TrimRight(v, ",;"))
+			return v[0] != '#' && headerCredential(v) && !codeArgumentReference(v) && !jsExpression(strings.TrimRight(v, ",;")) &&
+				!colonWords(strings.TrimRight(v, "\",;'")) // "better-auth:scim-demo:oidc-subject:v2": a namespaced name
 		},
 		// https://x-access-token:…@host: a URL's user, the URL rule's.
 		matchCheck: func(m string) bool { return m[0] != '/' },
@@ -649,6 +650,21 @@ func headerName(name string) bool {
 func headerCredential(v string) bool {
 	v = strings.TrimRight(v, ",;\\")
 	return !placeholderValue(v) && !strings.HasPrefix(v, "$") && hasAlnum(v) && (countDigits(v) > 0 || len(v) >= 16) && !snakeWords(v)
+}
+
+// colonWords reports lower-case names of words joined by colons, three parts or more
+// (scim-demo:oidc-subject:v2): a namespaced identifier.
+func colonWords(v string) bool {
+	parts := strings.Split(v, ":")
+	if len(parts) < 3 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.ToLower(p) != p || !wordParts(p, 0) || randomValue(p) {
+			return false
+		}
+	}
+	return true
 }
 
 // snakeWords reports three words or more of letters joined by underscores, all lower-case

@@ -179,7 +179,43 @@ func harmlessRun(text string, start, end int) bool {
 		vapidPublicKey(text[max(0, start-40):start], text[start:end]) || overlayLayerID(text, start, end) || debianArchivePath(text[start:end]) ||
 		ethereumAddress(text[start:end]) || publicByPlace(text, start) || encodedImageURLRun(text, start, end) || svgPathData(text, start) ||
 		thinkingBlob(text, start, end) || mediaFileName(text, start, end) || forgeProfileRun(text[start:end]) ||
-		protoDescriptorHead(text[start:end])
+		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end)
+}
+
+// longBinaryRun reports a token inside a run of base64 of 2 048 characters or more that
+// opens the text or a line and decodes to binary bytes: an image's or a file's payload, read
+// from its middle (a line of a data: URI longer than the text holds; a long encoded document
+// decodes to text, which the decoding pass reads).
+func longBinaryRun(text string, start, end int) bool {
+	rs, re := start, end
+	for rs > 0 && start-rs < 1<<16 && (isBase64Byte(text[rs-1]) || text[rs-1] == '=') {
+		rs--
+	}
+	for re < len(text) && re-end < 1<<16 && (isBase64Byte(text[re]) || text[re] == '=') {
+		re++
+	}
+	if re-rs < 2048 || strings.HasPrefix(text[rs:], "MII") || rs > 0 && text[rs-1] != '\n' {
+		// (MII…: a DER key or certificate, a secret's shape when it is a private key; a
+		// run after a name on its line is that name's value, LONG_CREDENTIAL: AgV4…)
+		return false
+	}
+	sample := text[rs : rs+1024]
+	for shift := 0; shift < 4; shift++ {
+		b, err := base64.StdEncoding.DecodeString(sample[shift : shift+1016])
+		if err != nil {
+			continue
+		}
+		odd := 0
+		for _, c := range b {
+			if c < 0x09 || c > 0x0d && c < 0x20 || c >= 0x7f {
+				odd++
+			}
+		}
+		if odd*3 > len(b) {
+			return true
+		}
+	}
+	return false
 }
 
 // protoDescriptorHead reports the first line of a serialized protobuf file descriptor as

@@ -113,6 +113,8 @@ func TestSafeShapes(t *testing.T) {
 		{"paths with an @ after a port", "http://localhost:8080/@types/node\nhttps://registry.npmjs.org:443/@scope/pkg\nhttps://medium.com/@alice/post"},
 		{"pnpm's lockfile entry", "      '@babel/plugin-bugfix-firefox-class-in-computed-class-key': 7.25.3(@babel/core@7.25.2)"},
 		{"a sentence after user/password", "WebAuthn / Passkeys and username/password credentials. Check out our [authentication page](/getting-started/authentication) for"},
+		{"a scoped package under a key's name", `"api-key": "@better-auth/api-key",`},
+		{"a namespaced name after a header-like name", `const CONTEXT = "better-auth:scim-demo:oidc-subject:v2";`},
 		{"prose in a table's secret cell", "| password | the one you chose |\n| Token | see the vault entry |"},
 		{"prose after user/password", "create new user/password entries that will be appended to the \"pgpool_passwd\" file."},
 		// Names that open with a vendor's prefix (an Objective-C selector, a constant).
@@ -383,6 +385,7 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"cmd.exe's set with a blank", "set API_TOKEN=Zx8kq2pL m9QwRt4Y", "m9QwRt4Y"},
 		{"a URL password with a slash", "DATABASE_URL=postgres://bob:Zx8k/q2pLm9Qw@db:5432/app", "q2pLm9Qw"},
 		{"a password in a CDATA section", "<password><![CDATA[Zx8k<q2pLm9QwRt]]></password>", "q2pLm9QwRt"},
+		{"a random scoped name", `api_key: "@Zx8kq2pLm9/Qw7Rt4Yu1Io"`, "Zx8kq2pLm9"},
 		{"a password literal inside a template action", `{{ include "x" (dict "password" "Zx8kq2pLm9Qw" "context" $) }}`, "Zx8kq2pLm9Qw"},
 		{"a pass phrase quoted after openssl's pass:", `openssl pkcs12 -export -passout pass:"Zx8kq2pLm9!" -out a.p12`, "Zx8kq2pLm9!"},
 		{"a secret's data after another document", "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: WnhoOGtxMnBMbTk=", "WnhoOGtxMnBMbTk="},
@@ -521,6 +524,10 @@ func TestWrappedDataURI(t *testing.T) {
 	san := testSanitizer(t)
 	out := san.NewSession(SessionHints{}).SanitizeText(in)
 	require.NotContains(t, out, "[redacted")
+	// A line of such a payload read from its middle, its head in another text: binary once
+	// decoded, it is an image's bytes too.
+	mid := strings.Join(lines[100:], "")
+	require.NotContains(t, san.NewSession(SessionHints{}).SanitizeText(mid[3:]), "[redacted")
 	token := "ghp_Zx8kq2pLm9Qw7Rt4Yu1Io0PaSdFgHjKlZx8k"
 	out = san.NewSession(SessionHints{}).SanitizeText(in + "<!-- deploy token: " + token + " -->\n")
 	require.NotContains(t, out, token)
