@@ -283,6 +283,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if !code && !wordsNoSecret(chunk, vs, ve, name, literal) && keepKeyword(name, chunk[vs:ve], literal) {
 				if !quoted {
 					ve = envValueTail(chunk, nameStart, name, vs, ve)
+					ve = quotedArgumentTail(chunk, nameStart, vs, ve)
 				}
 				f.addSpan(ruleKeyword, off+vs, off+ve)
 			} else if code || callLike.MatchString(chunk[vs:ve]) || codeReference(chunk[vs:ve]) {
@@ -2275,6 +2276,33 @@ func upperAssignment(l string) bool {
 // to the line's end (SERVICE_SECRET=ab 4f9c…e21): a dotenv file's value runs to the end
 // of its line, and the part after the blank is the credential's bulk; or, among other
 // NAME=value lines, at the line's end whatever follows (envBlockLineEnd). Otherwise ve.
+// quotedArgumentTail carries a value whose NAME=value is one quoted argument on to the
+// argument's closing quote (-e "DB_PASSWORD=Zx8k q2pL", -var 'db_password=Zx8k q2pL'): the
+// quotes hold the value's blanks.
+func quotedArgumentTail(s string, nameStart, vs, ve int) int {
+	if nameStart == 0 || vs == 0 || s[vs-1] != '=' || ve >= len(s) || s[ve] != ' ' && s[ve] != '\t' {
+		return ve
+	}
+	q := s[nameStart-1]
+	if q != '"' && q != '\'' || nameStart >= 2 && s[nameStart-2] != ' ' && s[nameStart-2] != '=' && s[nameStart-2] != '\t' {
+		return ve
+	}
+	for j := ve; j < len(s) && j-vs < 400; j++ {
+		switch s[j] {
+		case q:
+			for _, w := range strings.Fields(s[ve:j]) {
+				if functionWords[strings.ToLower(w)] {
+					return ve // "PASSWORD=x is set": a message, the value its first word
+				}
+			}
+			return j
+		case '\n':
+			return ve
+		}
+	}
+	return ve
+}
+
 func envValueTail(s string, nameStart int, name string, vs, ve int) int {
 	if ve < len(s) && (s[ve] == ' ' || s[ve] == '\t') && vs > 0 && s[vs-1] == '=' && strings.Contains(name, ".") {
 		// db.password=Zx8k q2pL: a Java properties line, its value the rest of the line

@@ -386,6 +386,8 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a URL password with a slash", "DATABASE_URL=postgres://bob:Zx8k/q2pLm9Qw@db:5432/app", "q2pLm9Qw"},
 		{"a password in a CDATA section", "<password><![CDATA[Zx8k<q2pLm9QwRt]]></password>", "q2pLm9QwRt"},
 		{"a random scoped name", `api_key: "@Zx8kq2pLm9/Qw7Rt4Yu1Io"`, "Zx8kq2pLm9"},
+		{"a quoted NAME=value argument with a blank", `docker run -e "DB_PASSWORD=Zx8k q2pLm9QwRt" app`, "q2pLm9QwRt"},
+		{"a quoted terraform variable with a blank", "terraform apply -var 'db_password=Zx8k q2pLm9QwRt'", "q2pLm9QwRt"},
 		{"a password literal inside a template action", `{{ include "x" (dict "password" "Zx8kq2pLm9Qw" "context" $) }}`, "Zx8kq2pLm9Qw"},
 		{"a pass phrase quoted after openssl's pass:", `openssl pkcs12 -export -passout pass:"Zx8kq2pLm9!" -out a.p12`, "Zx8kq2pLm9!"},
 		{"a secret's data after another document", "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: WnhoOGtxMnBMbTk=", "WnhoOGtxMnBMbTk="},
