@@ -1897,11 +1897,7 @@ func goTemplateArgument(text string, start, end int) bool {
 	if open < 0 || strings.Contains(text[ls+open:start], "}}") {
 		return false
 	}
-	le := strings.IndexByte(text[end:], '\n')
-	if le < 0 {
-		le = len(text) - end
-	}
-	if !strings.Contains(text[end:end+le], "}}") || strings.Contains(text[start:end], "{{") {
+	if !strings.Contains(text[end:lineEndAt(text, end)], "}}") || strings.Contains(text[start:end], "{{") {
 		return false
 	}
 	v := strings.Trim(text[start:end], `"'`)
@@ -1926,12 +1922,8 @@ func sentenceOpening(text string, start, end int) bool {
 	if !isLetters(text[start:end]) || end >= len(text) || text[end] != ' ' {
 		return false
 	}
-	le := strings.IndexByte(text[end:], '\n')
-	if le < 0 {
-		le = len(text) - end
-	}
 	words, function := 0, false
-	for w := range strings.FieldsSeq(text[end : end+le]) {
+	for w := range strings.FieldsSeq(text[end:lineEndAt(text, end)]) {
 		w = strings.TrimRight(w, ".,;:!?")
 		if !isLetters(w) {
 			break

@@ -2276,6 +2276,11 @@ func upperAssignment(l string) bool {
 // to the line's end (SERVICE_SECRET=ab 4f9c…e21): a dotenv file's value runs to the end
 // of its line, and the part after the blank is the credential's bulk; or, among other
 // NAME=value lines, at the line's end whatever follows (envBlockLineEnd). Otherwise ve.
+// restOfLineEnd is where the line holding i ends, trailing blanks left out.
+func restOfLineEnd(s string, i int) int {
+	return i + len(strings.TrimRight(s[i:lineEndAt(s, i)], " \t\r"))
+}
+
 // quotedArgumentTail carries a value whose NAME=value is one quoted argument on to the
 // argument's closing quote (-e "DB_PASSWORD=Zx8k q2pL", -var 'db_password=Zx8k q2pL'): the
 // quotes hold the value's blanks.
@@ -2308,11 +2313,7 @@ func envValueTail(s string, nameStart int, name string, vs, ve int) int {
 		// db.password=Zx8k q2pL: a Java properties line, its value the rest of the line
 		// (a shell variable's name has no dot).
 		if ls := strings.LastIndexByte(s[:nameStart], '\n') + 1; strings.TrimLeft(s[ls:nameStart], " \t") == "" {
-			le := strings.IndexByte(s[ve:], '\n')
-			if le < 0 {
-				le = len(s) - ve
-			}
-			return ve + len(strings.TrimRight(s[ve:ve+le], " \t\r"))
+			return restOfLineEnd(s, ve)
 		}
 	}
 	if ve >= len(s) || s[ve] != ' ' && s[ve] != '\t' || vs == 0 || s[vs-1] != '=' || name != strings.ToUpper(name) {
@@ -2320,12 +2321,7 @@ func envValueTail(s string, nameStart int, name string, vs, ve int) int {
 	}
 	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
 	if head := strings.TrimLeft(s[ls:nameStart], " \t"); strings.EqualFold(head, "set ") {
-		// set API_TOKEN=Zx8k q2pL: cmd.exe's set takes the rest of the line
-		le := strings.IndexByte(s[ve:], '\n')
-		if le < 0 {
-			le = len(s) - ve
-		}
-		return ve + len(strings.TrimRight(s[ve:ve+le], " \t\r"))
+		return restOfLineEnd(s, ve) // set API_TOKEN=Zx8k q2pL: cmd.exe's set takes the rest of the line
 	} else if head != "" && head != "export " {
 		return ve
 	}
