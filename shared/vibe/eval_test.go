@@ -276,15 +276,21 @@ func TestSanitizerEvaluation(t *testing.T) {
 		}
 		return tl
 	}
-	// The whole corpus has floors of its own, set with the fifteenth build, and so have the
-	// first fourteen builds' sources, set with the fourteenth, the first thirteen builds' sources, set with the thirteenth, the first twelve builds' sources, set with the twelfth, the first eleven builds' sources, set with the eleventh, and the first ten builds' sources,
+	// The whole corpus has floors of its own, set with the sixteenth build, and so have the
+	// first fifteen builds' sources, set with the fifteenth, the first fourteen builds' sources, set with the fourteenth, the first thirteen builds' sources, set with the thirteenth, the first twelve builds' sources, set with the twelfth, the first eleven builds' sources, set with the eleventh, and the first ten builds' sources,
 	// set with the tenth; the sources of the first seven builds
 	// keep the whole-corpus floors set with the seventh, those of the first six builds the
 	// ones set with the sixth, those of the first five builds the ones set with the fifth,
 	// those of the first four the ones set with the fourth, and those of the first three
 	// builds theirs, comparable from build to build.
-	var priorSources, fourBuildsSources, fiveBuildsSources, sixBuildsSources, sevenBuildsSources, tenBuildsSources, elevenBuildsSources, twelveBuildsSources, thirteenBuildsSources, fourteenBuildsSources []string
+	var priorSources, fourBuildsSources, fiveBuildsSources, sixBuildsSources, sevenBuildsSources, tenBuildsSources, elevenBuildsSources, twelveBuildsSources, thirteenBuildsSources, fourteenBuildsSources, fifteenBuildsSources []string
 	for k := range tallies {
+		if slices.Contains(sixteenthBuildSources, k.source) {
+			continue
+		}
+		if k.source != evalContexts && !slices.Contains(fifteenBuildsSources, k.source) {
+			fifteenBuildsSources = append(fifteenBuildsSources, k.source)
+		}
 		if slices.Contains(fifteenthBuildSources, k.source) {
 			continue
 		}
@@ -336,7 +342,8 @@ func TestSanitizerEvaluation(t *testing.T) {
 		name    string
 		sources []string
 		floors  *evalFloors // nil: reported, not held to floors yet
-	}{{"all sources", nil, &fifteenBuildsFloors}, {"first fourteen builds' sources", fourteenBuildsSources, &fourteenBuildsFloors},
+	}{{"all sources", nil, &sixteenBuildsFloors}, {"first fifteen builds' sources", fifteenBuildsSources, &fifteenBuildsFloors},
+		{"first fourteen builds' sources", fourteenBuildsSources, &fourteenBuildsFloors},
 		{"first thirteen builds' sources", thirteenBuildsSources, &thirteenBuildsFloors},
 		{"first twelve builds' sources", twelveBuildsSources, &twelveBuildsFloors},
 		{"first eleven builds' sources", elevenBuildsSources, &elevenBuildsFloors},
@@ -358,7 +365,8 @@ func TestSanitizerEvaluation(t *testing.T) {
 		{"twelfth-build sources", twelfthBuildSources, &twelfthBuildFloors},
 		{"thirteenth-build sources", thirteenthBuildSources, &thirteenthBuildFloors},
 		{"fourteenth-build sources", fourteenthBuildSources, &fourteenthBuildFloors},
-		{"fifteenth-build sources", fifteenthBuildSources, &fifteenthBuildFloors}} {
+		{"fifteenth-build sources", fifteenthBuildSources, &fifteenthBuildFloors},
+		{"sixteenth-build sources", sixteenthBuildSources, &sixteenthBuildFloors}} {
 		known, keyword, leaking := sum(set.sources, evalKnownFormat), sum(set.sources, evalKeyword), leaks(set.sources)
 		t.Logf("%s: known-format %s, keyword-context %s, leaking %.2f%% (%d/%d), format negatives %s", set.name,
 			evalFigure(evalKnownFormat, known), evalFigure(evalKeyword, keyword), leaking.pct(), leaking.bad, leaking.n,
@@ -493,6 +501,15 @@ var (
 	fifteenthBuildFloors = evalFloors{knownFormat: 49.9, keyword: 59.9, leaking: 44.5}
 	// The whole corpus with the fifteenth build.
 	fifteenBuildsFloors = evalFloors{knownFormat: 95.3, keyword: 93.9, leaking: 5.7}
+	// The sixteenth build (testdata/eval/sources16.py): the findings DeepSecrets' engine tests
+	// expect in their fixtures, what dd-trace-go's query string obfuscator and GitLab Runner's
+	// URL sanitizer are tested to replace and leave, each test function's examples in one half.
+	sixteenthBuildSources = []string{"deepsecrets", "dd-trace-go", "gitlab-runner"}
+	// Its first figures (63.64 / 80.00 / 28.57%, of 11 known-format and 10 keyword-context
+	// held-back secret-bearing events; 3 of 24 held-back format negatives altered).
+	sixteenthBuildFloors = evalFloors{knownFormat: 63.5, keyword: 79.9, leaking: 28.6}
+	// The whole corpus with the sixteenth build.
+	sixteenBuildsFloors = evalFloors{knownFormat: 94.9, keyword: 93.8, leaking: 5.9}
 )
 
 func evalFigure(class string, tl evalTally) string {
