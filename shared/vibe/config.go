@@ -226,7 +226,7 @@ var configRules = []extraRule{
 	},
 	{
 		id:       ruleCLILogin,
-		re:       regexp.MustCompile(`\bhtpasswd\s+(?:-\w+\s+)*-\w*b\w*(?:\s+-\w+)*\s+[^\s-]\S*\s+\S+\s+('[^'\n]+'|"[^"\n]+"|\S+)`),
+		re:       regexp.MustCompile(`\bhtpasswd\s+(?:-\w+\s+)*-[a-mo-zA-Z]*b[a-mo-zA-Z]*(?:\s+-\w+)*\s+[^\s-]\S*\s+\S+\s+('[^'\n]+'|"[^"\n]+"|[^\s|&;<>]\S*)`),
 		group:    1,
 		keywords: []string{"htpasswd"},
 	},
@@ -1097,6 +1097,9 @@ func configSetSecret(match string) bool {
 	if strings.HasPrefix(name, "set-") || strings.HasPrefix(name, "get-") || strings.HasPrefix(name, "delete-") {
 		return false // kubectl config set-credentials NAME: a subcommand and the entry's name
 	}
+	if strings.HasPrefix(m[0], "config") && !strings.ContainsAny(name, ".:/") {
+		return false // the config secret helm chart: prose; git config names a key section.name
+	}
 	if i := strings.LastIndexAny(name, ".:/"); i >= 0 && i+1 < len(name) {
 		name = name[i+1:]
 	}
@@ -1628,6 +1631,9 @@ func findIPTriples(chunk string, off int, f *findings) {
 			continue
 		}
 		from = e
+		if s >= 5 && (chunk[s-5:s] == "/ip4/" || chunk[s-5:s] == "/ip6/") {
+			continue // /ip4/127.0.0.1/tcp/5001: a multiaddr, its protocol and port
+		}
 		j := e
 		sep := func(k int) int {
 			n := 0

@@ -413,11 +413,12 @@ var extraRules = append([]extraRule{
 		group:    2,
 		keywords: []string{"-u", "--user", "--proxy-user"},
 		boundary: true,
-		// docker run -u 1000:1000, redis-cli -u redis://…, perldoc -u Some::Module (a package's
+		// docker run -u 1000:1000, redis-cli -u redis://…, wslpath -u 'C:\\Program Files' (a drive),
+		// perldoc -u Some::Module (a package's
 		// path, its parts joined by ::, not a user and a password)
 		// user:passwd, user:password in a usage line: the words for what goes there.
 		check: func(v string) bool {
-			return !isDigits(v) && !strings.HasPrefix(v, "//") && !strings.HasPrefix(v, ":") && !passwordWord(strings.Trim(v, "[]<>"))
+			return !isDigits(v) && !strings.HasPrefix(v, "//") && !strings.HasPrefix(v, ":") && !strings.HasPrefix(v, `\`) && !passwordWord(strings.Trim(v, "[]<>"))
 		},
 	},
 	{
@@ -988,7 +989,7 @@ func isUpperByte(c byte) bool { return c >= 'A' && c <= 'Z' }
 // value is a literal; an unquoted one may be code (token := getToken()).
 func keepKeyword(name, value string, quoted bool) bool {
 	v := strings.TrimSpace(value)
-	if v == "" || placeholderValue(v) && !leetPassword(name, v) || placeholderValue(strings.TrimLeft(strings.TrimRight(v, "!?):,;]."), "&*")) && !leetPassword(name, v) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || echoedName(name, v) || lookupKeyName(name, v) || roleKeyConstant(name, v) || harmlessValue(name, v) || betweenLiterals(value) || envVarNameValue(name, v) || sameStemFile(name, v) {
+	if v == "" || placeholderValue(v) && !leetPassword(name, v) || placeholderValue(strings.TrimLeft(strings.TrimRight(v, "!?):,;]."), "&*")) && !leetPassword(name, v) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || echoedName(name, v) || lookupKeyName(name, v) || roleKeyConstant(name, v) || harmlessValue(name, v) || betweenLiterals(value) || promptEscapes(v) || envVarNameValue(name, v) || sameStemFile(name, v) {
 		return false // String!, Int? : GraphQL, Kotlin and Swift types
 	}
 

@@ -173,13 +173,13 @@ func harmlessRun(text string, start, end int) bool {
 	return inPublicKey(text, start) || inEncodedMedia(text, start) || idHeaderValue(text, start) || idLabelValue(text, start) ||
 		cspNonce(text, start) || elidedJWT(text[start:end]) || strings.HasPrefix(text[end:], "…") && elidedJWT(text[start:end]+"…") ||
 		publicPEMBase64(text[start:end]) || subjectPublicKeyBase64(text[start:end]) || jwkPublicMember(text, start, end) || fingerprintMember(text, start) || imageHostRun(text, start) ||
-		codeIdentifierAt(text, start) || mangledCxxName(text[start:end]) || videoQueryValue(text, start) || escapedWordTail(text, start, end) || operandRun(text, start, end) || sortedRun(text[start:end]) ||
+		codeIdentifierAt(text, start) || mangledCxxName(text[start:end]) || videoQueryValue(text, start) || escapedWordTail(text, start, end) || operandRun(text, start, end) || sortedRun(text[start:end]) || alphabetRun(text[start:end]) ||
 		windowsPackageLike(text[start:end]) && windowsPackageName.MatchString(text[start:end]) || didMethodBefore(text, start) ||
 		x509Base64(text[start:end]) || relativeModulePath(text[start:end]) || pascalCaseName(text[start:end]) || qualifiedConstantName(text[start:end]) ||
 		vapidPublicKey(text[max(0, start-40):start], text[start:end]) || overlayLayerID(text, start, end) || debianArchivePath(text[start:end]) ||
 		ethereumAddress(text[start:end]) || publicByPlace(text, start) || encodedImageURLRun(text, start, end) || svgPathData(text, start) ||
 		thinkingBlob(text, start, end) || mediaFileName(text, start, end) || forgeProfileRun(text[start:end]) ||
-		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end)
+		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end)
 }
 
 // longBinaryRun reports a token inside a run of base64 of 2 048 characters or more that
@@ -1354,6 +1354,27 @@ func namesNoSecret(name, v string) bool {
 	return false
 }
 
+// nameList reports a value that is a list of two or more names joined by commas, each made
+// of words (no-agent-forwarding,no-user-rc), none of them a random run.
+func nameList(v string) bool {
+	items := strings.Split(v, ",")
+	if len(items) < 2 {
+		return false
+	}
+	for _, it := range items {
+		it = strings.TrimSpace(it)
+		if it == "" || !isLetter(it[0]) || !identifierWords(strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return 'x'
+			}
+			return r
+		}, it)) || randomValue(it) {
+			return false
+		}
+	}
+	return true
+}
+
 // versionValue reports a version (3.0.1, ^2.3, ~1.4.2, v0.19.1): two or three parts of one to
 // three digits.
 func versionValue(v string) bool {
@@ -1478,12 +1499,18 @@ func pathValue(v string) bool {
 	if len(v) > 2 && v[0] == '@' && (v[1] == '/' || v[1] == '~') {
 		v = v[1:] // @/run/secrets/token: a file the value is read from (curl, PostgREST, az)
 	}
+	minSegs := 2
 	t, ok := cutPrefixAny(v, "~/", "/")
 	if !ok {
-		return false
+		// $HOME/work/pass, ${TEST_DIR}/a/b: a path under a variable's directory, which is
+		// the rest of the path, so one segment is enough.
+		if t, ok = variableDirectory(v); !ok {
+			return false
+		}
+		minSegs = 1
 	}
 	segs := strings.Split(t, "/")
-	if len(segs) < 2 {
+	if len(segs) < minSegs {
 		return false
 	}
 	for _, seg := range segs {
@@ -1492,6 +1519,54 @@ func pathValue(v string) bool {
 		}
 	}
 	return true
+}
+
+// variablePathRun reports a run right after $ that is a variable's name, a slash and a
+// path of words ("$TMP_WORK_DIR/01-app-env.sh"): a file under the variable's directory.
+func variablePathRun(text string, start, end int) bool {
+	if start == 0 || text[start-1] != '$' {
+		return false
+	}
+	rest, ok := variableDirectory(text[start-1 : end])
+	if !ok {
+		return false
+	}
+	for _, seg := range strings.Split(rest, "/") {
+		if seg == "" || !wordParts(strings.TrimPrefix(seg, "."), 1) {
+			return false
+		}
+	}
+	return true
+}
+
+// variableDirectory returns the rest of a path that opens with a shell variable and a
+// slash ($HOME/work/pass, ${TEST_DIR}/a): what follows the variable's slash.
+func variableDirectory(v string) (string, bool) {
+	if len(v) < 3 || v[0] != '$' {
+		return "", false
+	}
+	i := 1
+	braced := v[i] == '{'
+	if braced {
+		i++
+	}
+	n := i
+	for i < len(v) && isWordByte(v[i]) {
+		i++
+	}
+	if i == n || !isLetter(v[n]) && v[n] != '_' || v[n:i] != strings.ToUpper(v[n:i]) && v[n:i] != strings.ToLower(v[n:i]) {
+		return "", false // (not $ecretPa55/word: a variable's name is in one case)
+	}
+	if braced {
+		if i >= len(v) || v[i] != '}' {
+			return "", false
+		}
+		i++
+	}
+	if i+1 >= len(v) || v[i] != '/' {
+		return "", false
+	}
+	return v[i+1:], true
 }
 
 // publicPEMBase64 reports base64 of a PEM certificate or public key (a kubeconfig's

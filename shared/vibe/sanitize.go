@@ -490,7 +490,8 @@ var idNameParts = map[string]bool{"id": true, "ids": true, "uuid": true, "guid":
 	"nonce": true, "integrity": true, "version": true, "ref": true, "fingerprint": true, "name": true, "slug": true, "path": true,
 	"url": true, "uri": true, "file": true, "filename": true, "image": true, "tag": true, "build": true, "trace": true, "span": true,
 	"event": true, "message": true, "msg": true, "request": true, "session": true, "user": true, "username": true, "email": true,
-	"model": true, "region": true, "zone": true, "host": true, "hostname": true, "title": true, "label": true, "code": true}
+	"model": true, "region": true, "zone": true, "host": true, "hostname": true, "title": true, "label": true, "code": true,
+	"changeset": true}
 
 // wideSecretRun widens a random run found at text[start:end] to the run of token
 // characters, = and , around it, when that run is long and random as a whole: a token

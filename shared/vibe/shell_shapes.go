@@ -193,11 +193,35 @@ func shellNoSecret(s string, nameStart, nameEnd int) bool {
 	if s[nameStart:nameEnd] == "wpa_passphrase" {
 		return true // wpa_passphrase SSID PASSPHRASE: the command, its second argument the rule's
 	}
+	if aliasDefinition(s, nameStart, nameEnd) {
+		return true // alias pw='plz watch': a command's short name, a command its value
+	}
 	if zshSpecAt(s, nameStart) || optionList(s, nameStart) || sudoersTag(s, nameStart, nameEnd) || substringExpansion(s, nameStart, nameEnd) || nsswitchEntry(s, nameStart, nameEnd) || debianArchQualifier(s, nameEnd) {
 		return true
 	}
 	// imap.pass:'password git imap-send should use:password:->string': a table's entry.
 	return nameEnd+2 < len(s) && s[nameEnd] == ':' && (s[nameEnd+1] == '\'' || s[nameEnd+1] == '"') && zshSpecAt(s, nameEnd+2)
+}
+
+// aliasDefinition reports a name that alias defines (alias pw='plz watch', alias -g
+// wpwd=…, Set-Alias pw …): a command's short name, whose value is a command line.
+func aliasDefinition(s string, nameStart, nameEnd int) bool {
+	if nameEnd >= len(s) || s[nameEnd] != '=' && s[nameEnd] != ' ' {
+		return false
+	}
+	ls, _ := shellLine(s, nameStart)
+	w := strings.Fields(s[ls:nameStart])
+	for len(w) > 1 && strings.HasPrefix(w[len(w)-1], "-") {
+		w = w[:len(w)-1] // alias -g NAME=…
+	}
+	return len(w) > 0 && (w[len(w)-1] == "alias" || strings.EqualFold(w[len(w)-1], "set-alias"))
+}
+
+// promptEscapes reports a value that holds a shell prompt's escapes (zsh's %{…%} around
+// colours, %~ and %c for the directory, bash's \w and \u@\h): a prompt, not a secret
+// (local pwd='%{$fg[blue]%}%~%{$reset_color%}').
+func promptEscapes(v string) bool {
+	return strings.Contains(v, "%{") && strings.Contains(v, "%}") || strings.Contains(v, "$fg[") || strings.Contains(v, "$reset_color")
 }
 
 // debianArches are the architectures dpkg and apt qualify a package's name with.
@@ -326,6 +350,11 @@ func shellValue(s string, vs, ve int) bool {
 	}
 	if patternValue(s, vs) {
 		return true
+	}
+	if v := s[vs:ve]; len(v) > 4 && v[0] == '(' && v[len(v)-1] == ')' && s[vs-1] == '=' {
+		if inner := strings.TrimLeft(v[1:], " \t\"'"); strings.HasPrefix(inner, "${") || strings.HasPrefix(inner, "$(") {
+			return true // pwd=("${(s:/:)PWD/#$HOME/~}"): an array the shell makes of an expansion
+		}
 	}
 	if v := s[vs:ve]; strings.HasSuffix(v, "/") && wholeExpansion(strings.TrimSuffix(v, "/")) && commandWord(s, vs) == "sed" {
 		return true // sed "s/^api_key = .*/api_key = $API_KEY/": the replacement's variable

@@ -215,3 +215,48 @@ func TestShellDefaultsAndPrograms(t *testing.T) {
 		})
 	})
 }
+
+// Lines of shell plugins, themes, completions and tests as ohmyzsh/ohmyzsh, nvm-sh/nvm and
+// dokku/dokku (all MIT) write them: a shell's own names (pwd, aliases, a variable's
+// directory, a prompt) under names that read as a password's, and commands whose words
+// after a flag are no credentials. The rows of secrets are made up.
+func TestShellPluginShapes(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			"alias pw='plz watch'",
+			"alias wpwd='wp widget delete'",
+			"alias -g tokens='grep -c token'",
+			"local pwd='%{$fg[blue]%}%~%{$reset_color%}'",
+			`local pwd="%{$fg[yellow]%}%c%{$reset_color%}"`,
+			`  pwd=("${(s:/:)PWD/#$TEST_ROOT/~}")`,
+			"  PASSWORD_STORE_DIR=$XDG_DATA_HOME/work/pass pass $@",
+			`ACTUAL="$(PWD=$TEST_DIR/no-nesting-both/a/b/c nvm_find_project_dir)"`,
+			`  config_export app "$APP" >"$TMP_WORK_DIR/01-app-env.sh"`,
+			`changeset="3abb98124e8d30c9652976c9d34a7380036083b5"`,
+			`B64URL="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_="`,
+			`    basic_auth="$(htpasswd -nb "$basic_auth_username" "$basic_auth_password" | sed -e s/\\$/\\$\\$/g)"`,
+			"// ConfigSecretValues contains the values for the config secret helm chart",
+			`SHA256:ABC123ABC123+abc123abc123Zabc123abcZ123abc NAME="admin" SSHCOMMAND_ALLOWED_KEYS="no-agent-forwarding,no-user-rc,no-X11-forwarding"`,
+			"  '(--api)--api[Use a specific API instance (defaults to /ip4/127.0.0.1/tcp/5001).]' \\\n  '(--cid-base)--cid-base[Multibase encoding used for version 1 CIDs in output.]' \\",
+		)
+		// wslpath -u 'C:\Program Files\…': a drive and a directory, not a user and a password
+		// (the path itself is rewritten as every absolute Windows path is).
+		out := san.NewSession(SessionHints{}).SanitizeText(`"$(wslpath -u 'C:\Program Files\Sublime Text\sublime_text.exe' 2>/dev/null)"`)
+		require.NotContains(t, out, "[redacted")
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{"htpasswd -nb admin Zx8kq2pLm9 > .htpasswd", "Zx8kq2pLm9"},
+			{"htpasswd -b .htpasswd admin Zx8kq2pLm9", "Zx8kq2pLm9"},
+			{"htpasswd -Bb .htpasswd admin Zx8kq2pLm9", "Zx8kq2pLm9"},
+			{"export API_PASSWORD=$ecretPa55/word", "$ecretPa55/word"},
+			{"git config --global github.token Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			{`API_KEYS="k8Zx2pLq9mW3vR7t,Qz4nB8cX1dF6gH2j"`, "k8Zx2pLq9mW3vR7t"},
+			{"curl -u admin:Zx8kq2pLm9 https://ci.internal/api", "Zx8kq2pLm9"},
+			{"alias deploy='DEPLOY_TOKEN=Zx8kq2pLm9Qw4rT7 ./deploy.sh'", "Zx8kq2pLm9Qw4rT7"},
+		})
+	})
+}

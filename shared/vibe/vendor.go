@@ -52,7 +52,7 @@ func findVendorValues(chunk string, off int, f *findings) {
 		if (v[len(v)-1] == '-' || v[len(v)-1] == '_') && (strings.HasPrefix(chunk[end:], "...") || strings.HasPrefix(chunk[end:], "…")) {
 			continue // ANTHROPIC_API_KEY=sk-ant-api03-...: a format's prefix, its body left out
 		}
-		if (credentialValue(v) || randomValue(v)) && !wordyValue(v) && !datedName(v) && !idHeaderValue(chunk, start) && !selfNamed(chunk, start, v) && !paddedHex(v) && !numberedWords(v) && !pathOfWords(v) {
+		if (credentialValue(v) || randomValue(v)) && !wordyValue(v) && !datedName(v) && !idHeaderValue(chunk, start) && !selfNamed(chunk, start, v) && !paddedHex(v) && !numberedWords(v) && !pathOfWords(v) && !alphabetRun(v) {
 			f.addSpan(ruleVendorKey, off+start, off+end)
 		}
 	}
