@@ -112,6 +112,9 @@ var formatRules = []struct {
 	{"AP", `\bAP[0-9A-F][a-zA-Z0-9]{8,}`, true, nil},
 	{".", `\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}`, true, dotsSevenApart},
 	{"eyJ", `\beyJ[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]{4,}={0,2}\.[A-Za-z0-9_.+/=-]*`, false, nil},
+	// A JWT's header and claims without the signature (eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOi…): what
+	// a log or a query string keeps of a token, the claims that say whose it is.
+	{"eyJ", `\beyJ[A-Za-z0-9_-]{10,}={0,2}\.eyJ[A-Za-z0-9_-]{10,}={0,2}`, false, nil},
 	{"xox", `xox[a-z]-[0-9A-Za-z-]{10,}`, false, nil},
 	{"hooks.slack.com", `(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}`, false, nil},
 	{"AKIA", `\bA(?:KIA|SIA|GPA|IDA|ROA|IPA|NPA|NVA|PKA)[0-9A-Z]{16}\b`, false, nil},

@@ -307,6 +307,7 @@ AQCyqQT/R9K58M5jWci/fKYOMcDbMvs3eIrMZdbDnO1GAQ==
 		{"a session token in a json member", `{"session": "sess_2Wq8Z1nX4cV7bN0mL3kJ6hG9fD2sA5pO"}`, "2Wq8Z1nX4cV7bN0mL3kJ6hG9fD2sA5pO"},
 		{"a whole jwt after a bearer", "Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ.Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5TsXk9QmDvV4Rf", "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5Ts"},
 		{"a token compared with a literal", "if token == 'Qx7mB2pzR9vL4kWn8cT1':", "Qx7mB2pzR9vL4kWn8cT1"},
+		{"a jwt's header and claims without its signature", "GET /cb?a=1&eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyMTIzIn0&b=2 200 OK", "eyJzdWIiOiJ1c2VyMTIzIn0"},
 		{"a password under the name PWD", "PWD=Zx8kq2pLm9!", "Zx8kq2pLm9!"},
 		{"a default in a parameter expansion", `curl -H "X-Token: ${API_TOKEN:-Qx7mB2pzR9vL4kWn8cT1}" https://api.acme.io`, "Qx7mB2pzR9vL4kWn8cT1"},
 		{"a secret after a file's name", "secrets.env:3:API_KEY=Qx7mB2pzR9vL4kWn8cT1", "Qx7mB2pzR9vL4kWn8cT1"},
