@@ -510,7 +510,8 @@ var configRules = []extraRule{
 		},
 		check: func(v string) bool {
 			// user:password is the Basic credential rule's, which keeps the user
-			return notProseWord(v) && !placeholderValue(v) && !strings.Contains(v, ":")
+			// (echo 'return true' | base64 -w 0: words, code encoded for a setting)
+			return notProseWord(v) && !placeholderValue(v) && !strings.Contains(v, ":") && !(strings.Contains(v, " ") && lowerWordsValue(v))
 		},
 	},
 	{

@@ -549,8 +549,6 @@ var matrixKnownFailures = map[string]string{
 	"xml-element/auth(camel)/json-punct": "the same, an entity under auth inside a JSON string",
 	"xml-add-key/auth*/json-punct":       "an attribute value holding an entity under auth or authorization inside a JSON string",
 	"harmless/24/identifier":             "psql's :'variable' after PASSWORD is read as a literal",
-	"harmless/17/identifier": "mysql -u root -p app: the -u/-p pair rule takes the database after mysql's prompting -p " +
-		"(the rule reads the pair across continued lines, so it cannot be held to one line to see the command)",
 	"xml-*/tokenizer/look-alike:tokenizer": "an XML name holding token takes any value (tokenizer: cl100k_base): the " +
 		"element rule keeps its names' reach",
 	"java-setter/ftp_pass/*alnum": "a generated value that happens to hold XXX (4kjMpOmINfHXXXxN4eSf) reads as a stand-in",

@@ -1,6 +1,7 @@
 package vibe
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -224,6 +225,24 @@ func promptEscapes(v string) bool {
 	return strings.Contains(v, "%{") && strings.Contains(v, "%}") || strings.Contains(v, "$fg[") || strings.Contains(v, "$reset_color")
 }
 
+// sudoersTags are the tags a sudoers rule may put before its commands.
+var sudoersTags = []string{"NOPASSWD", "PASSWD", "SETENV", "NOSETENV", "EXEC", "NOEXEC", "LOG_INPUT", "NOLOG_INPUT", "LOG_OUTPUT",
+	"NOLOG_OUTPUT", "MAIL", "NOMAIL", "FOLLOW", "NOFOLLOW", "INTERCEPT", "NOINTERCEPT"}
+
+// mysqlClient matches the MySQL and MariaDB clients (mysqladmin5 as MacPorts names it).
+var mysqlClient = regexp.MustCompile(`\b(?:mysql|mysqladmin|mysqldump|mysqlshow|mysqlcheck|mysqlimport|mysqlslap|mariadb|mariadb-admin|mariadb-dump)\d*\b`)
+
+// mysqlPrompt reports a value at s[start:] after a -p and a blank on a line that runs a MySQL
+// client: those clients take the password glued to -p (-pSECRET); -p alone prompts for it,
+// and the word after is the client's next argument.
+func mysqlPrompt(s string, start int) bool {
+	if start < 3 || s[start-3:start-1] != "-p" || s[start-1] != ' ' && s[start-1] != '\t' {
+		return false
+	}
+	ls, _ := shellLine(s, start)
+	return mysqlClient.MatchString(s[ls:start])
+}
+
 // debianArches are the architectures dpkg and apt qualify a package's name with.
 var debianArches = []string{"amd64", "arm64", "i386", "armhf", "armel", "all", "any", "ppc64el", "s390x", "mips64el", "riscv64",
 	"loong64", "x32", "powerpc", "ppc64", "sparc64", "alpha", "hppa", "m68k", "sh4", "ia64"}
@@ -277,6 +296,12 @@ func shellRuleNoSecret(id, s string, m0, start, end int) bool {
 	}
 	if zshSpecAt(s, start) || optionList(s, start) || flagNoValue(s, m0, start, end) || passwdEntry(s, start) || patternValue(s, start) || commandWord(s, m0) == "ulimit" {
 		return true
+	}
+	if s[start] == '`' {
+		return true // PWD=`cd "$DIR";pwd`: a command's output, assigned when the line runs
+	}
+	if mysqlPrompt(s, start) {
+		return true // mysqladmin -u root -p ping: -p alone asks for the password; ping is the command
 	}
 	// echo "root:$root_password" | chpasswd: the user's and the password's variables.
 	v := s[start:end]
@@ -409,6 +434,9 @@ func generatedWord(v string) bool {
 // /usr/bin/id, random_passphrase) and its arguments, with no quoted literal; not echo or
 // printf, which would print a literal.
 func commandText(v string) bool {
+	if strings.IndexByte(v, '"') >= 0 {
+		v = quotedVariable.ReplaceAllString(v, "x") // cd "$DIR";pwd: a variable quoted against its blanks
+	}
 	name, _, _ := strings.Cut(strings.TrimSpace(v), " ")
 	name = name[strings.LastIndexByte(name, '/')+1:]
 	if name == "" || !isLetter(name[0]) || strings.ContainsAny(v, "'\"\n") {
@@ -421,6 +449,9 @@ func commandText(v string) bool {
 	}
 	return name != "echo" && name != "printf" && name != "print"
 }
+
+// quotedVariable matches a variable's expansion in double quotes ("$DIR", "${HOME}").
+var quotedVariable = regexp.MustCompile(`"\$\{?[A-Za-z_]\w*\}?"`)
 
 // shellExpansionEnd returns the end of the expansion opening v at i ($NAME, $1, $@,
 // ${…}, $(…), `…`), or i when none opens there.
@@ -583,9 +614,17 @@ func sudoersTag(s string, nameStart, nameEnd int) bool {
 	}
 	// The rule's user and hosts before it: deploy ALL=(ALL) NOPASSWD:, %sudo ALL=NOPASSWD:
 	// (a YAML key PASSWD: opens its line).
-	// After it, the commands: ALL, a path, a negation or an alias.
+	// After it, more tags (NOPASSWD:SETENV:), then the commands: ALL, a path, a negation or
+	// an alias.
 	ls, _ := shellLine(s, nameStart)
 	cmd := strings.TrimLeft(s[nameEnd+1:], " \t")
+	for {
+		tag, rest, ok := strings.Cut(cmd, ":")
+		if !ok || !slices.Contains(sudoersTags, tag) {
+			break
+		}
+		cmd = strings.TrimLeft(rest, " \t")
+	}
 	// A document's rule may write all in lower case and its commands as words of its own
 	// language (用户 别名(可用all)=NOPASSWD:命令1).
 	return strings.Contains(strings.ToUpper(s[ls:nameStart]), "ALL") && strings.IndexByte(s[ls:nameStart], '=') >= 0 &&

@@ -241,6 +241,10 @@ func TestShellPluginShapes(t *testing.T) {
 			"// ConfigSecretValues contains the values for the config secret helm chart",
 			`SHA256:ABC123ABC123+abc123abc123Zabc123abcZ123abc NAME="admin" SSHCOMMAND_ALLOWED_KEYS="no-agent-forwarding,no-user-rc,no-X11-forwarding"`,
 			"  '(--api)--api[Use a specific API instance (defaults to /ip4/127.0.0.1/tcp/5001).]' \\\n  '(--cid-base)--cid-base[Multibase encoding used for version 1 CIDs in output.]' \\",
+			"dokku    ALL=NOPASSWD:SETENV:/usr/bin/docker,/usr/bin/docker-container-healthchecker,/usr/bin/docker-image-labeler",
+			"alias mysqlstatus='mysqladmin5 -u root -p ping'",
+			"      PWD=`cd \"$DIR\";pwd`",
+			`value="$(echo 'return true' | base64 -w 0)"`,
 		)
 		// wslpath -u 'C:\Program Files\…': a drive and a directory, not a user and a password
 		// (the path itself is rewritten as every absolute Windows path is).
@@ -257,6 +261,10 @@ func TestShellPluginShapes(t *testing.T) {
 			{`API_KEYS="k8Zx2pLq9mW3vR7t,Qz4nB8cX1dF6gH2j"`, "k8Zx2pLq9mW3vR7t"},
 			{"curl -u admin:Zx8kq2pLm9 https://ci.internal/api", "Zx8kq2pLm9"},
 			{"alias deploy='DEPLOY_TOKEN=Zx8kq2pLm9Qw4rT7 ./deploy.sh'", "Zx8kq2pLm9Qw4rT7"},
+			{"mysqladmin -u root -pZx8kq2pLm9 status", "Zx8kq2pLm9"},
+			{`psexec \\host -u admin -p Zx8kq2pLm9 cmd`, "Zx8kq2pLm9"},
+			{"echo -n 'Zx8kq2pLm9' | base64", "Zx8kq2pLm9"},
+			{"deploy ALL=(ALL) NOPASSWD: ALL\nDB_PASSWORD=Zx8kq2pLm9", "Zx8kq2pLm9"},
 		})
 	})
 }
