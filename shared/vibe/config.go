@@ -445,7 +445,8 @@ var configRules = []extraRule{
 		keywords: []string{"login", "log_in", "signin", "sign_in", "logon", "auth", "credential", "connect"},
 		anchors:  wordAnchors(`", "`, `', '`, `","`, `','`, `" , "`, `" ,  "`), // the last: \"u\", \"x\" seen through escapeView
 		check: func(v string) bool {
-			return (hasDigitAndLetter(v) || mixedClasses(v)) && !strings.HasPrefix(v, "/") && !strings.Contains(v, "://") && !strings.ContainsAny(v, " \t")
+			// (digest_auth_algo = ("MD5", "SHA-256", "SHA-512"): algorithms, not a user and a password)
+			return (hasDigitAndLetter(v) || mixedClasses(v)) && !strings.HasPrefix(v, "/") && !strings.Contains(v, "://") && !strings.ContainsAny(v, " \t") && !algorithmIdentifier(v)
 		},
 	},
 	{

@@ -235,3 +235,42 @@ func TestPythonThirdProbeShapes(t *testing.T) {
 		{"        v2_api_passwd = 'Xk9mQ2vLp7wR'\n        clc.login(api_passwd=v2_api_passwd)\n", "Xk9mQ2vLp7wR"},
 	})
 }
+
+// Lines of celery/celery (BSD-3-Clause), psf/requests (Apache-2.0) and mathiasbynens/dotfiles
+// (MIT): variables passed under a secret's name, a credential class or a secret's name where
+// a URL's user goes, digest algorithms in a tuple, id parameters of a link, an archived
+// object's base64 in a Terminal profile. The rows of secrets are made up.
+func TestLibraryCodeShapes(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			"        self.password = upass or config.get('password', self.password)",
+			"                secret_access_key=aws_secret_access_key",
+			"                    'aws_secret_access_key': secret_access_key",
+			"        azureblockblob://DefaultAzureCredential@STORAGE_ACCOUNT_URL",
+			"    result_backend = 'dynamodb://aws_access_key_id:aws_secret_access_key@region:port/table?read=n&write=m'",
+			`    digest_auth_algo = ("MD5", "SHA-256", "SHA-512")`,
+			"Requests is currently [depended upon](https://github.com/psf/requests/network/dependents?package_id=UGFja2FnZS01NzA4OTExNg%3D%3D) by `4,000,000+` repositories.",
+			"`Official Announcement <https://www.linkedin.com/pulse/celery-now-powered-blacksmith-tomer-nosrati-ew68e/?trackingId=DWHH49WqS2iOW8Jf5N1kEg%3D%3D>`_",
+			"\texport TERM='gnome-256color';",
+			// A block of a property list's <data> seen from its middle: the archive's
+			// class names are in other lines of the block.
+			"\t<key>blackColour</key>\n\t<data>\n\tBAtzdHJlYW10eXBlZIHoA4QBQISEhAdOU0NvbG9yAISECE5TT2JqZWN0AIWEAWMBhARm\n\tZmZmg7JNIT2DkvUjPoO+F0s+AYY=\n\t</data>",
+			"\tLjAxNTkyNDQwNTMxIDAuMTI2NTIwOTE2OCAwLjE1OTY5NjAxMjcAEAGAAtIQERITWiRj\n\tbGFzc25hbWVYJGNsYXNzZXNXTlNDb2xvcqISFFhOU09iamVjdF8QD05TS2V5ZWRBcmNo\n\taXZlctEXGFRyb290gAEIERojLTI3O0FITltijY+RlqGqsrW+0NPYAAAAAAAAAQEAAAAA",
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{"api_key=api_key_prod_Zx8kq2pLm9", "api_key_prod_Zx8kq2pLm9"},
+			{"SECRET_KEY=super_secret_key_9", "super_secret_key_9"},
+			{"https://app.acme.io/cb?session_id=Zx8kq2pLm9Qw4rT7vB3nY6uI1oP5aS8d%3D%3D", "Zx8kq2pLm9Qw4rT7vB3nY6uI1oP5aS8d"},
+			{"redis://deploy:Zx8kq2pLm9Qw@cache.internal:6379/0", "Zx8kq2pLm9Qw"},
+			{"amqp://Zx8kq2pLm9Qw4rT7vB3nY6uI@mq.internal//", "Zx8kq2pLm9Qw4rT7vB3nY6uI"},
+			{`session = login("deploy", "Zx8kq2pLm9")`, "Zx8kq2pLm9"},
+			{"self.password = Zx8kq2pLm9Qw or None", "Zx8kq2pLm9Qw"},
+			{"\tZx8kq2pLm9Qw4rT7vB3nY6uI1oP5aS8dF2gH4jK6lZ8xC0vB\n\tQw4rT7vB3nY6uI1oP5aS8dF2gH4jK6lZ8xC0vBZx8kq2pLm9", "Zx8kq2pLm9Qw4rT7vB3nY6uI1oP5aS8d"},
+		})
+	})
+}

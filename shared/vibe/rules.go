@@ -264,7 +264,7 @@ var extraRules = append([]extraRule{
 		// A local database's default, the password its account's own name
 		// (postgres://postgres:postgres@localhost, root:root@127.0.0.1), is no secret.
 		matchCheck: func(m string) bool {
-			return !localDefaultCredentials(m) && !cvsAccessMethod(m) && !optionalUserinfo(m) && !namedPassword(m)
+			return !localDefaultCredentials(m) && !cvsAccessMethod(m) && !optionalUserinfo(m) && !namedPassword(m) && !namedUserinfo(m)
 		},
 	},
 	{
@@ -287,6 +287,9 @@ var extraRules = append([]extraRule{
 		re:       regexp.MustCompile(`://([A-Za-z0-9_.~+-]{20,200})@[^\s/@"'<>]`),
 		group:    1,
 		keywords: []string{"://"},
+		// azureblockblob://DefaultAzureCredential@STORAGE_ACCOUNT_URL: a class that gets the
+		// credential, or a secret's name standing in for it
+		check: func(v string) bool { return !(isUpperByte(v[0]) && camelWords(v)) && !snakeSecretName(v) },
 	},
 	{
 		id: ruleURLQuery,
@@ -1008,6 +1011,11 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if colorValue(strings.Trim(v, "\"'`")) {
 		return false // Token: '#d8dee9' (a Pygments style), --token-color: #fff
 	}
+	if kwargVariable(name, v) {
+		// secret_access_key=aws_secret_access_key: a variable passed under its name (or, quoted,
+		// the name of where the value is kept)
+		return false
+	}
 	if quoted {
 		return true
 	}
@@ -1030,6 +1038,17 @@ func keepKeyword(name, value string, quoted bool) bool {
 		return false // type SecretString = secrecy::SecretBox<str>; refreshToken: string | null;
 	}
 	return true
+}
+
+// kwargVariable reports an unquoted value that is a variable in snake case named after the
+// name it is given to: the same name, or the name with a qualifier before or after it
+// (secret_access_key=aws_secret_access_key, 'aws_secret_access_key': secret_access_key).
+func kwargVariable(name, v string) bool {
+	n, v := strings.ToLower(strings.Trim(name, "\"'")), strings.TrimRight(v, ",)")
+	if !strings.Contains(n, "_") || !strings.Contains(v, "_") || !snakeIdentifier(v) {
+		return false
+	}
+	return !strings.ContainsAny(v, "0123456789") && (v == n || strings.HasSuffix(v, "_"+n) || strings.HasSuffix(n, "_"+v))
 }
 
 // headNounNoSecret reports a name whose last word says what its value is, and that is no

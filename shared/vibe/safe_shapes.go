@@ -1,6 +1,7 @@
 package vibe
 
 import (
+	"bytes"
 	"encoding/base64"
 	"regexp"
 	"slices"
@@ -179,7 +180,7 @@ func harmlessRun(text string, start, end int) bool {
 		vapidPublicKey(text[max(0, start-40):start], text[start:end]) || overlayLayerID(text, start, end) || debianArchivePath(text[start:end]) ||
 		ethereumAddress(text[start:end]) || publicByPlace(text, start) || encodedImageURLRun(text, start, end) || svgPathData(text, start) ||
 		thinkingBlob(text, start, end) || mediaFileName(text, start, end) || forgeProfileRun(text[start:end]) ||
-		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end)
+		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || plistArchiveRun(text, start) || archivedObjectLine(text, start, end) || queryIDValue(text, start)
 }
 
 // longBinaryRun reports a token inside a run of base64 of 2 048 characters or more that
@@ -1515,6 +1516,122 @@ func pathValue(v string) bool {
 	}
 	for _, seg := range segs {
 		if seg == "" || !wordParts(strings.TrimPrefix(seg, "."), 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// plistArchiveRun reports a run inside a property list's <data> element whose payload is an
+// archived object (base64 of bplist00…: a Terminal profile's colours and fonts, an archived
+// preference): what an application serialised, read line by line.
+func plistArchiveRun(text string, start int) bool {
+	d := strings.LastIndex(text[max(0, start-8192):start], "<data>")
+	if d < 0 {
+		return false
+	}
+	d += max(0, start-8192) + len("<data>")
+	if strings.Contains(text[d:start], "</data>") {
+		return false
+	}
+	return strings.HasPrefix(strings.TrimLeft(text[d:], " \t\r\n"), "YnBsaXN0MDD")
+}
+
+// archivedObjectLine reports a run on a line of a base64 block (lines of base64 alone) one of
+// whose lines decodes to a piece of an archived Cocoa object (its class names, NSColor,
+// NSKeyedArchiver, $class, bplist00): a property list's <data> read from the block's
+// middle, where <data> may be out of sight.
+func archivedObjectLine(text string, start, end int) bool {
+	base64Line := func(ls, le int) (string, bool) {
+		l := strings.TrimSpace(text[ls:le])
+		if len(l) < 16 || len(l) > 128 {
+			return "", false
+		}
+		for i := 0; i < len(l); i++ {
+			if !isBase64Byte(l[i]) && l[i] != '=' {
+				return "", false
+			}
+		}
+		return l, true
+	}
+	archived := func(l string) bool {
+		if len(l)%4 != 0 {
+			return false
+		}
+		b, err := base64.StdEncoding.DecodeString(l)
+		return err == nil && (bytes.Contains(b, []byte("$class")) || bytes.Contains(b, []byte("NSKeyedArchiver")) ||
+			bytes.Contains(b, []byte("bplist00")) || bytes.Contains(b, []byte("streamtyped")) || nsClassName.Match(b))
+	}
+	ls := strings.LastIndexByte(text[:start], '\n') + 1
+	le := lineEndAt(text, end)
+	if _, ok := base64Line(ls, le); !ok {
+		return false
+	}
+	// The block's lines before and after, up to 64 each way.
+	for i, s := 0, ls; i < 64 && s < len(text); i++ {
+		l, ok := base64Line(s, lineEndAt(text, s))
+		if !ok {
+			break
+		}
+		if archived(l) {
+			return true
+		}
+		s = lineEndAt(text, s) + 1
+	}
+	for i, e := 0, ls-1; i < 64 && e > 0; i++ {
+		s := strings.LastIndexByte(text[:e], '\n') + 1
+		l, ok := base64Line(s, e)
+		if !ok {
+			break
+		}
+		if archived(l) {
+			return true
+		}
+		e = s - 1
+	}
+	return false
+}
+
+// nsClassName matches a Foundation or AppKit class's name inside archived bytes.
+var nsClassName = regexp.MustCompile(`NS(?:Color|Font|Object|Dictionary|Array|String|Data|Number|Value|Mutable[A-Z][a-z]+|Attributed)[A-Za-z]*`)
+
+// namedUserinfo reports a URL whose user and password are both names in snake case, the
+// password's a secret's (dynamodb://aws_access_key_id:aws_secret_access_key@region): what goes
+// there, spelled out.
+func namedUserinfo(m string) bool {
+	rest, ok := strings.CutPrefix(m, "://")
+	if !ok {
+		return false
+	}
+	user, pass, ok := strings.Cut(rest, ":")
+	if !ok {
+		return false
+	}
+	pass, _, _ = strings.Cut(pass, "@")
+	return strings.Contains(user, "_") && snakeIdentifier(user) && snakeSecretName(pass)
+}
+
+// queryIDValue reports a run that is the value of a URL query parameter named for an id
+// (?package_id=UGFja2FnZS01NzA4OTExNg%3D%3D, ?trackingId=…): a record's or a visit's
+// handle, not a credential. Not a session's, an access's or an auth's id, which let in.
+func queryIDValue(text string, start int) bool {
+	if start < 4 || text[start-1] != '=' {
+		return false
+	}
+	i := start - 1
+	for i > 0 && (isWordByte(text[i-1]) || text[i-1] == '-') {
+		i--
+	}
+	if i == 0 || i == start-1 || text[i-1] != '?' && text[i-1] != '&' {
+		return false
+	}
+	parts := nameParts(text[i : start-1])
+	if len(parts) < 2 || parts[len(parts)-1] != "id" {
+		return false
+	}
+	for _, p := range parts {
+		switch p {
+		case "session", "sess", "auth", "access", "token", "secret", "key", "api", "login", "sid":
 			return false
 		}
 	}

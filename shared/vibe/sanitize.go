@@ -365,7 +365,7 @@ func findPercentEncodedSecrets(text string, f *findings) {
 			}
 		}
 		tok := strings.TrimRight(dec.String(), "=")
-		if len(tok) >= 20 && highEntropySecret(tok) && !idNamedValue(text, start, i) && !strings.Contains(tok, "://") {
+		if len(tok) >= 20 && highEntropySecret(tok) && !idNamedValue(text, start, i) && !queryIDValue(text, start) && !strings.Contains(tok, "://") {
 			f.addSpan(ruleEntropy, start, i)
 		}
 	}
