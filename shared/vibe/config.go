@@ -123,6 +123,13 @@ var configRules = []extraRule{
 		keywords: []string{"machine "},
 		// Not a word of a sentence's grammar: "username and password from ~/.netrc".
 		check: func(v string) bool { return !passwordCompound(v) && !functionWords[strings.ToLower(v)] },
+		// Nor, after account, a name of code in a sentence that mentions a machine elsewhere
+		// ("cross account QueryLineage"): netrc's account is a rare second password.
+		matchCheck: func(m string) bool {
+			v, ok := strings.CutPrefix(strings.TrimSpace(m), "account")
+			v = strings.Trim(strings.TrimSpace(v), `".,;`)
+			return !ok || !(isUpperByte(v[0]) && camelWords(v))
+		},
 	},
 	{
 		// .npmrc _auth / _password (base64), and //registry/:_authToken= with any key case.

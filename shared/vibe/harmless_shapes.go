@@ -328,7 +328,14 @@ func harmlessValue(name, v string) bool {
 	return characterSet(v) || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
-		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v)
+		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v)
+}
+
+// countryNamed reports Palau under its ISO code PW ("PW": "Palau" in a list of countries,
+// the code no password's name): a place's name, capitalised words.
+func countryNamed(name, v string) bool {
+	v = strings.Trim(v, "\"'`")
+	return name == "PW" && v != "" && isUpperByte(v[0]) && strings.IndexFunc(v, func(r rune) bool { return !unicode.IsLetter(r) && r != ' ' && r != '-' && r != '(' && r != ')' }) < 0
 }
 
 // keyNames reports a name of keys in the plural whose value lists names

@@ -537,3 +537,33 @@ func TestHeredocGrammar(t *testing.T) {
 		})
 	})
 }
+
+// Shapes of web applications' code and docs as documenso/documenso (AGPL-3.0) and
+// umami-software/umami (MIT) write them — JSX attributes bound to expressions, a flag's
+// name, a conditional's branches, a short link's slug, a script handed over in base64, a
+// country list — in rows written here. The rows of secrets are made up.
+func TestWebAppShapes(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			"        <SignLink token={isOwner ? undefined : recipient?.token} />",
+			"      presignToken={editorConfig?.embedded?.presignToken}",
+			"              {isLoadingToken ? 'Loading Token...' : 'Open Editor'}",
+			"Read more in [the compliance guide](https://documen.so/21-CFR-Part-11).",
+			`browser eval -b "ZG9jdW1lbnQucXVlcnlTZWxlY3RvcignW3NyYyo9Il9uZXh0Il0nKQ=="`,
+			`  "PW": "Palau",`+"\n"+`  "PY": "Paraguay",`,
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{`<Provider apiKey={"Zx8kq2pLm9Qw4rT7vB3n"} />`, "Zx8kq2pLm9Qw4rT7vB3n"},
+			{"<Provider apiKey={`Zx8kq2pLm9Qw4rT7vB3n`} />", "Zx8kq2pLm9Qw4rT7vB3n"},
+			{`useToken = "Zx8kq2pLm9Qw4rT7vB3n"`, "Zx8kq2pLm9Qw4rT7vB3n"},
+			{`  "PW": "Zx8kq2pLm9",`, "Zx8kq2pLm9"},
+			{`echo "eyJ1c2VybmFtZSI6ICJkZXBsb3kiLCAicGFzc3dvcmQiOiAiWng4a3EycExtOVF3In0=" | base64 -d`, "eyJ1c2VybmFtZSI6ICJkZXBsb3kiLCAicGFzc3dvcmQiOiAiWng4a3EycExtOVF3In0="},
+			{"https://hooks.acme.io/in/Zx8kq2pLm9Qw4rT7vB3nY6uI", "Zx8kq2pLm9Qw4rT7vB3nY6uI"},
+		})
+	})
+}

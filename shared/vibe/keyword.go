@@ -92,6 +92,12 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if bracketedMark(chunk, nameStart, nameEnd) || linkReference(chunk, nameStart, nameEnd) {
 				continue // API_KEY="[REDACTED_API_KEY]"' > f: a mark written where a value was, no name
 			}
+			if closedTernaryBranch(chunk, nameStart, nameEnd) {
+				continue // x ? 'Resolving Token...' : 'Launch Embed': the other branch, not a value
+			}
+			if jsxExpressionValue(chunk, nameEnd) {
+				continue // token={isOwner ? undefined : recipient?.token}: a JSX attribute's expression
+			}
 			if attributeSetter(name) {
 				continue // NetworkConnectionSubtypeKey.String("cdma2000_1xrtt"): a telemetry attribute's value
 			}
@@ -296,6 +302,73 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			}
 		}
 	}
+}
+
+// closedTernaryBranch reports a name at the end of a string literal that is a conditional's
+// first branch, the second after a colon (busy ? 'Resolving Token...' : 'Launch Embed').
+func closedTernaryBranch(s string, nameStart, nameEnd int) bool {
+	k := nameEnd
+	for k < len(s) && (s[k] == '.' || s[k] == '!' || s[k] == '?' && k > nameEnd) {
+		k++
+	}
+	if k >= len(s) || s[k] != '\'' && s[k] != '"' {
+		return false
+	}
+	q := s[k]
+	rest := strings.TrimLeft(s[k+1:], " \t")
+	if !strings.HasPrefix(rest, ":") {
+		return false
+	}
+	open := strings.LastIndexByte(s[max(0, nameStart-120):nameStart], q)
+	if open < 0 {
+		return false
+	}
+	open += max(0, nameStart-120)
+	before := strings.TrimRight(s[max(0, open-40):open], " \t")
+	return strings.HasSuffix(before, "?")
+}
+
+// jsxExpressionValue reports a JSX attribute's value in braces right after name= that is
+// an expression (token={recipient.token}, presignToken={config?.presignToken},
+// href={`/sign/${r.token}`}), not a literal in braces (token={"…"}, token={'…'}, a
+// template without a substitution).
+func jsxExpressionValue(s string, nameEnd int) bool {
+	if nameEnd+2 >= len(s) || s[nameEnd] != '=' || s[nameEnd+1] != '{' || s[nameEnd+2] == '{' {
+		return false
+	}
+	depth, end := 0, -1
+	for k := nameEnd + 1; k < len(s) && k < nameEnd+400; k++ {
+		switch s[k] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				end = k
+			}
+		case '\n':
+			if depth > 0 && k > nameEnd+200 {
+				return false
+			}
+		}
+		if end >= 0 {
+			break
+		}
+	}
+	if end < 0 {
+		return false
+	}
+	inner := strings.TrimSpace(s[nameEnd+2 : end])
+	if inner == "" {
+		return false
+	}
+	switch inner[0] {
+	case '"', '\'':
+		return false
+	case '`':
+		return strings.Contains(inner, "${")
+	}
+	return isLetter(inner[0]) || inner[0] == '_' || inner[0] == '$' || inner[0] == '!' || inner[0] == '('
 }
 
 // authArgument returns a generated literal passed to a call named for an authorization or

@@ -236,8 +236,8 @@ func TestPythonThirdProbeShapes(t *testing.T) {
 	})
 }
 
-// Lines of celery/celery (BSD-3-Clause), psf/requests (Apache-2.0) and mathiasbynens/dotfiles
-// (MIT): variables passed under a secret's name, a credential class or a secret's name where
+// Lines of celery/celery (BSD-3-Clause), psf/requests and boto/boto3 (Apache-2.0) and
+// mathiasbynens/dotfiles (MIT): variables passed under a secret's name, a credential class or a secret's name where
 // a URL's user goes, digest algorithms in a tuple, id parameters of a link, an archived
 // object's base64 in a Terminal profile. The rows of secrets are made up.
 func TestLibraryCodeShapes(t *testing.T) {
@@ -255,6 +255,8 @@ func TestLibraryCodeShapes(t *testing.T) {
 			"Requests is currently [depended upon](https://github.com/psf/requests/network/dependents?package_id=UGFja2FnZS01NzA4OTExNg%3D%3D) by `4,000,000+` repositories.",
 			"`Official Announcement <https://www.linkedin.com/pulse/celery-now-powered-blacksmith-tomer-nosrati-ew68e/?trackingId=DWHH49WqS2iOW8Jf5N1kEg%3D%3D>`_",
 			"\texport TERM='gnome-256color';",
+			"machine learning.\n    \"description\": \"[``botocore``] Fixed an issue with cross account QueryLineage\",",
+			"    \"description\": \"[``botocore``] Adding support for `sso-oauth:CreateTokenWithIAM`.\",",
 			// A block of a property list's <data> seen from its middle: the archive's
 			// class names are in other lines of the block.
 			"\t<key>blackColour</key>\n\t<data>\n\tBAtzdHJlYW10eXBlZIHoA4QBQISEhAdOU0NvbG9yAISECE5TT2JqZWN0AIWEAWMBhARm\n\tZmZmg7JNIT2DkvUjPoO+F0s+AYY=\n\t</data>",
@@ -270,6 +272,8 @@ func TestLibraryCodeShapes(t *testing.T) {
 			{"amqp://Zx8kq2pLm9Qw4rT7vB3nY6uI@mq.internal//", "Zx8kq2pLm9Qw4rT7vB3nY6uI"},
 			{`session = login("deploy", "Zx8kq2pLm9")`, "Zx8kq2pLm9"},
 			{"self.password = Zx8kq2pLm9Qw or None", "Zx8kq2pLm9Qw"},
+			{"machine api.heroku.com\n  login deploy@ci\n  password Zx8kq2pLm9\n  account Qw4rT7vB3n", "Qw4rT7vB3n"},
+			{"X-Auth-Token: Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
 			{"\tZx8kq2pLm9Qw4rT7vB3nY6uI1oP5aS8dF2gH4jK6lZ8xC0vB\n\tQw4rT7vB3nY6uI1oP5aS8dF2gH4jK6lZ8xC0vBZx8kq2pLm9", "Zx8kq2pLm9Qw4rT7vB3nY6uI1oP5aS8d"},
 		})
 	})

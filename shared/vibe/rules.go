@@ -434,8 +434,10 @@ var extraRules = append([]extraRule{
 		anchors:  headerAnchors,
 		check: func(v string) bool {
 			// sa-token: # any name: a YAML key whose value is left empty, a comment after it
+			// (sso-oauth:CreateTokenWithIAM: a service's operation, its name in words)
 			return v[0] != '#' && headerCredential(v) && !codeArgumentReference(v) && !jsExpression(strings.TrimRight(v, ",;")) &&
-				!colonWords(strings.TrimRight(v, "\",;'")) // "better-auth:scim-demo:oidc-subject:v2": a namespaced name
+				!colonWords(strings.TrimRight(v, "\",;'")) && // "better-auth:scim-demo:oidc-subject:v2": a namespaced name
+				!(isUpperByte(v[0]) && camelWords(strings.TrimRight(v, "\",;'.`")))
 		},
 		// https://x-access-token:…@host: a URL's user, the URL rule's.
 		matchCheck: func(m string) bool { return m[0] != '/' },

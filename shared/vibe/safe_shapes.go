@@ -180,7 +180,7 @@ func harmlessRun(text string, start, end int) bool {
 		vapidPublicKey(text[max(0, start-40):start], text[start:end]) || overlayLayerID(text, start, end) || debianArchivePath(text[start:end]) ||
 		ethereumAddress(text[start:end]) || publicByPlace(text, start) || encodedImageURLRun(text, start, end) || svgPathData(text, start) ||
 		thinkingBlob(text, start, end) || mediaFileName(text, start, end) || forgeProfileRun(text[start:end]) ||
-		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || plistArchiveRun(text, start) || archivedObjectLine(text, start, end) || queryIDValue(text, start)
+		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || plistArchiveRun(text, start) || archivedObjectLine(text, start, end) || queryIDValue(text, start) || urlOfWords(text, start, end) || encodedCode(text[start:end])
 }
 
 // longBinaryRun reports a token inside a run of base64 of 2 048 characters or more that
@@ -1609,6 +1609,48 @@ func namedUserinfo(m string) bool {
 	}
 	pass, _, _ = strings.Cut(pass, "@")
 	return strings.Contains(user, "_") && snakeIdentifier(user) && snakeSecretName(pass)
+}
+
+// urlOfWords reports a run that is a URL's host and a path of words and numbers
+// (https://documen.so/21-CFR-Part-11: a short link's slug): a page's address.
+func urlOfWords(text string, start, end int) bool {
+	tok := text[start:end]
+	if !strings.HasSuffix(text[:start], ":") && !strings.HasSuffix(text[:start], "://") {
+		return false
+	}
+	tok = strings.TrimLeft(tok, "/")
+	host, path, ok := strings.Cut(tok, "/")
+	if !ok || !hostName(host) {
+		return false
+	}
+	for _, seg := range strings.Split(strings.TrimRight(path, "/"), "/") {
+		if seg == "" || !wordParts(seg, 1) || randomValue(seg) {
+			return false
+		}
+	}
+	return true
+}
+
+// encodedCode reports a base64 run that decodes to a line of code or prose (a script given
+// to eval -b, a sentence): printable text with blanks or brackets. What the text holds is
+// the decoding pass's to judge (a password inside it is masked as encoded-secret).
+func encodedCode(tok string) bool {
+	tok = strings.TrimRight(tok, "=")
+	if len(tok) < 24 {
+		return false
+	}
+	b, err := base64.RawStdEncoding.DecodeString(tok)
+	if err != nil {
+		if b, err = base64.RawURLEncoding.DecodeString(tok); err != nil {
+			return false
+		}
+	}
+	for _, c := range b {
+		if c < 0x20 || c > 0x7e {
+			return false
+		}
+	}
+	return bytes.IndexByte(b, ' ') >= 0 || bytes.IndexByte(b, '(') >= 0 && bytes.IndexByte(b, ')') >= 0
 }
 
 // queryIDValue reports a run that is the value of a URL query parameter named for an id
