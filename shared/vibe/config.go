@@ -147,6 +147,8 @@ var configRules = []extraRule{
 		re:       regexp.MustCompile(`(?i)\\?"(?:auth|identitytoken|registrytoken|password)\\?"\s*:\s*\\?"([^"\\\n]{8,})\\?"`),
 		group:    1,
 		keywords: []string{`auth"`, `auth\"`, `token"`, `token\"`, `password"`, `password\"`},
+		// Not a translation of the word (a locale's messages: "password": "পাসওয়ার্ড").
+		check: func(v string) bool { return !messageText(v) },
 	},
 	{
 		// Composer's auth.json: a token per host under github-oauth, gitlab-oauth,

@@ -193,6 +193,7 @@ func messageText(v string) bool {
 	if len(words) >= 3 && (last == '.' || last == '!' || last == '?') && isUpperByte(v[0]) && !strings.HasSuffix(v, "..") {
 		return true
 	}
+
 	// Words around a variable's name (Alias to CF_API_KEY, Same as GITHUB_TOKEN): a
 	// description of the setting.
 	if len(words) >= 3 && plain == len(words)-1 {
@@ -212,6 +213,9 @@ func messageText(v string) bool {
 // admin_passphrase), and one of words has none or one (correct horse battery staple).
 func keyedMessage(name, v string) bool {
 	words := strings.Fields(v)
+	if localeLabel(name, words) {
+		return true
+	}
 	if len(words) < 4 || !isUpperByte(v[0]) || len(nameParts(name)) < 3 {
 		return false
 	}
@@ -226,6 +230,32 @@ func keyedMessage(name, v string) bool {
 		}
 	}
 	return grammar >= 2
+}
+
+// labelHeads open the kebab-case keys of an interface's messages about a password or a
+// token (no-match-password, incorrect-username-password, change-password).
+var labelHeads = map[string]bool{"no": true, "incorrect": true, "invalid": true, "wrong": true, "change": true, "new": true,
+	"confirm": true, "forgot": true, "reset": true, "current": true, "enter": true, "missing": true, "update": true,
+	"show": true, "hide": true, "label": true, "error": true, "expired": true, "copy": true, "generate": true}
+
+// localeLabel reports a message under such a key: two or more words of letters of any
+// language, the first capitalised (Les mots de passe ne correspondent pas, Promijeni lozinku).
+func localeLabel(name string, words []string) bool {
+	if len(words) < 2 || strings.IndexByte(name, '-') < 0 || strings.IndexByte(name, '_') >= 0 {
+		return false
+	}
+	if parts := strings.Split(strings.ToLower(name), "-"); len(parts) < 2 || !labelHeads[parts[0]] {
+		return false
+	}
+	if r, _ := utf8.DecodeRuneInString(words[0]); !unicode.IsUpper(r) {
+		return false
+	}
+	for _, w := range words {
+		if strings.IndexFunc(strings.Trim(w, `.,;:!?()'"`), func(r rune) bool { return !unicode.IsLetter(r) && r != '-' && r != '\'' && r != '/' }) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // messageVerb reports a printf verb (%s, %d, %@, %1$s) or a numbered or named placeholder

@@ -541,7 +541,7 @@ func TestHeredocGrammar(t *testing.T) {
 // Shapes of web applications' code and docs as documenso/documenso (AGPL-3.0) and
 // umami-software/umami (MIT) write them — JSX attributes bound to expressions, a flag's
 // name, a conditional's branches, a short link's slug, a script handed over in base64, a
-// country list — in rows written here. The rows of secrets are made up.
+// country list, a constant given to a header, a locale's translations of password — in rows written here. The rows of secrets are made up.
 func TestWebAppShapes(t *testing.T) {
 	t.Parallel()
 	san, err := NewSanitizer()
@@ -554,6 +554,9 @@ func TestWebAppShapes(t *testing.T) {
 			"Read more in [the compliance guide](https://documen.so/21-CFR-Part-11).",
 			`browser eval -b "ZG9jdW1lbnQucXVlcnlTZWxlY3RvcignW3NyYyo9Il9uZXh0Il0nKQ=="`,
 			`  "PW": "Palau",`+"\n"+`  "PY": "Paraguay",`,
+			"const API_TOKEN = process.env.DOCUMENSO_API_TOKEN;\n\nfetch(url, { headers: { 'Authorization': API_TOKEN } })",
+			`    "no-match-password": "Les mots de passe ne correspondent pas",`,
+			`    "password": "পাসওয়ার্ড",`+"\n"+`    "new-password": "নতুন পাসওয়ার্ড",`,
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -564,6 +567,9 @@ func TestWebAppShapes(t *testing.T) {
 			{`  "PW": "Zx8kq2pLm9",`, "Zx8kq2pLm9"},
 			{`echo "eyJ1c2VybmFtZSI6ICJkZXBsb3kiLCAicGFzc3dvcmQiOiAiWng4a3EycExtOVF3In0=" | base64 -d`, "eyJ1c2VybmFtZSI6ICJkZXBsb3kiLCAicGFzc3dvcmQiOiAiWng4a3EycExtOVF3In0="},
 			{"https://hooks.acme.io/in/Zx8kq2pLm9Qw4rT7vB3nY6uI", "Zx8kq2pLm9Qw4rT7vB3nY6uI"},
+			{`{"auths": {"ghcr.io": {"password": "Zx8kq2pLm9Qw4rT7"}}}`, "Zx8kq2pLm9Qw4rT7"},
+			{"fetch(url, { headers: { 'Authorization': 'Zx8kq2pLm9Qw4rT7vB3n' } })", "Zx8kq2pLm9Qw4rT7vB3n"},
+			{`    "password": "correct horse battery staple",`, "correct horse battery staple"},
 		})
 	})
 }

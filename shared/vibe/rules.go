@@ -343,6 +343,7 @@ var extraRules = append([]extraRule{
 				!closedReference(v) && // headers: {'Authorization': authn}
 				!(strings.IndexByte(v, '(') > 0 && callLike.MatchString(v)) && // headers.authorization = withAuthorizationPrefix(token)
 				!(strings.IndexByte(v, '_') > 0 && isLetters(strings.ReplaceAll(v, "_", "")) && strings.ToLower(v) == v) && // type RequestExtendedAuthorization = 'if_available'
+				!(strings.IndexByte(v, '_') > 0 && isLetters(strings.ReplaceAll(v, "_", "")) && strings.ToUpper(v) == v) && // 'Authorization': API_TOKEN: a constant
 				// exports.startAuthorization = startAuthorization: a function named for an
 				// authorization, in camel case of words; a credential repeats no header name.
 				!(camelWords(v) && strings.Contains(strings.ToLower(v), "authorization"))
