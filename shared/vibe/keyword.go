@@ -1886,10 +1886,10 @@ func commentedConfigValue(s string, nameStart, nameEnd int) (int, int, bool) {
 	return 0, 0, false
 }
 
-// keyHex reports the key of a cipher written in hex under the name key alone ($key, 'key'
-// =>, "key":, Key:): 32, 48, 64 or 128 hex digits, the sizes of AES-128, -192, -256 and
-// HMAC-SHA-512 keys, with digits and letters mixed. A digest has 40 (SHA-1, a commit) or a
-// name of its own (sha, hash, digest, checksum, etag).
+// keyHex reports the key of a cipher or a service written in hex under the name key alone
+// ($key, 'key' =>, "key":, Key:): 24 to 128 hex digits (AES-128, -192 and -256 keys have 32,
+// 48 and 64; a service's key, 36) with digits and letters mixed. A digest has 40 (SHA-1, a
+// commit), 56 or 96, or a name of its own (sha, hash, digest, checksum, etag).
 func keyHex(name, v string) bool {
 	if !strings.EqualFold(strings.TrimLeft(name, "$@:"), "key") {
 		return false
@@ -1897,9 +1897,10 @@ func keyHex(name, v string) bool {
 	if colonHex(v) {
 		return true // '07:c2:ff:06:…': the bytes as OpenSSL prints them
 	}
-	switch len(v) {
-	case 32, 48, 64, 128:
-	default:
+	switch {
+	case len(v) == 40 || len(v) == 56 || len(v) == 96:
+		return false // a SHA-1, SHA-224 or SHA-384 digest's length: a cache's or a map's key
+	case len(v) < 24 || len(v) > 128:
 		return false
 	}
 	return isHex(v) && hasDigitAndLetter(v) && countDigits(v) >= 4 && !placeholderValue(v)

@@ -255,6 +255,7 @@ func TestLibraryCodeShapes(t *testing.T) {
 			"Requests is currently [depended upon](https://github.com/psf/requests/network/dependents?package_id=UGFja2FnZS01NzA4OTExNg%3D%3D) by `4,000,000+` repositories.",
 			"`Official Announcement <https://www.linkedin.com/pulse/celery-now-powered-blacksmith-tomer-nosrati-ew68e/?trackingId=DWHH49WqS2iOW8Jf5N1kEg%3D%3D>`_",
 			"\texport TERM='gnome-256color';",
+			`key = "3abb98124e8d30c9652976c9d34a7380036083b5"`,
 			"machine learning.\n    \"description\": \"[``botocore``] Fixed an issue with cross account QueryLineage\",",
 			"    \"description\": \"[``botocore``] Adding support for `sso-oauth:CreateTokenWithIAM`.\",",
 			// A block of a property list's <data> seen from its middle: the archive's
@@ -274,6 +275,10 @@ func TestLibraryCodeShapes(t *testing.T) {
 			{"self.password = Zx8kq2pLm9Qw or None", "Zx8kq2pLm9Qw"},
 			{"machine api.heroku.com\n  login deploy@ci\n  password Zx8kq2pLm9\n  account Qw4rT7vB3n", "Qw4rT7vB3n"},
 			{"X-Auth-Token: Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			// key alone before hex of a key's length (a service's 36 digits, AES's 32 and 64);
+			// a SHA-1's 40 stays, a digest kept under key.
+			{`key = "E58EBE82A45B9B1FBA6E08FDC33B481372E9"` + "\nVultrApp(key)", "E58EBE82A45B9B1FBA6E08FDC33B481372E9"},
+			{`'key' => '2109D6F4A1C3E5B7092F4D6E8A1B3C5D',`, "2109D6F4A1C3E5B7092F4D6E8A1B3C5D"},
 			{"\tZx8kq2pLm9Qw4rT7vB3nY6uI1oP5aS8dF2gH4jK6lZ8xC0vB\n\tQw4rT7vB3nY6uI1oP5aS8dF2gH4jK6lZ8xC0vBZx8kq2pLm9", "Zx8kq2pLm9Qw4rT7vB3nY6uI1oP5aS8d"},
 		})
 	})
