@@ -623,7 +623,7 @@ var configRules = []extraRule{
 		// nor a variable's path ("the username/password from $HOME/.pypirc"), nor the
 		// names of another pair ("username/password OR privateKey/passphrase").
 		check:      func(v string) bool { return v[0] != '$' && !secretNamePair(v) && !functionWords[strings.ToLower(v)] },
-		matchCheck: idPairAccount,
+		matchCheck: func(m string) bool { return idPairAccount(m) && !proseIDPair(m) },
 	},
 	{
 		// "the password is Xy7pass99", "token was: abc123DEF": the value after is/was needs a
@@ -1612,6 +1612,18 @@ func basicCredentials(v string) bool {
 	return i > 0 && i < len(b)-1
 }
 
+// proseIDPair reports an account and password pair read from a sentence: blanks alone after
+// the pair's names, and a word of English where the password goes ("Login/password fields
+// visibility"); "ID/PW: master / changed" marks its pair with a colon and a slash.
+func proseIDPair(m string) bool {
+	f := strings.Fields(m)
+	if len(f) != 3 || strings.ContainsAny(m, ":=()") {
+		return false
+	}
+	v := strings.Trim(f[2], ".,;!?")
+	return isLetters(v) && strings.ToLower(v) == v && dictWord(v) && isLetters(f[1])
+}
+
 // findIPTriples finds an address, an account and a password in a row: "10.0.0.5 root
 // Secr3t!x", "ip/id/pw 10.0.0.5/admin/Secr3t!x", "10.0.0.5(admin) Secr3t!x". The password
 // mixes letter cases and a digit or symbol.
@@ -1638,8 +1650,8 @@ func findIPTriples(chunk string, off int, f *findings) {
 			}
 			e++
 		}
-		if dots != 3 {
-			continue
+		if dots != 3 || !isDigitByte(chunk[e-1]) {
+			continue // (18.15.0. For Next.js: a version ending a sentence)
 		}
 		from = e
 		if s >= 5 && (chunk[s-5:s] == "/ip4/" || chunk[s-5:s] == "/ip6/") {

@@ -358,7 +358,48 @@ func harmlessValue(name, v string) bool {
 	return characterSet(v) || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
-		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v)
+		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v)
+}
+
+// namespacedKeyName reports a key's name in a store, words joined by colons, under a name
+// that ends in key (PROFILES_KEY = "poker:profiles", CACHE_KEY = 'app:user:settings').
+func namespacedKeyName(name, v string) bool {
+	parts := nameParts(name)
+	if len(parts) < 2 || parts[len(parts)-1] != "key" {
+		return false
+	}
+	v = strings.Trim(v, "\"'`")
+	segs := strings.Split(v, ":")
+	if len(segs) < 2 || strings.ToLower(v) != v {
+		return false
+	}
+	dict := 0
+	for _, seg := range segs {
+		if seg == "" || !wordParts(seg, 0) || randomValue(seg) {
+			return false
+		}
+		if dictWord(seg) {
+			dict++
+		}
+	}
+	return dict > 0
+}
+
+// primitiveUnion reports a TypeScript union of primitive types written where a value would
+// stand (verification_token: string | null in a generated database type, expires: number |
+// undefined;): a field's type.
+func primitiveUnion(v string) bool {
+	parts := strings.Split(strings.TrimRight(strings.TrimSpace(v), ";,"), "|")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		p = strings.TrimSuffix(strings.TrimSpace(p), "[]")
+		if !tsPrimitiveTypes[p] {
+			return false
+		}
+	}
+	return true
 }
 
 // countryNamed reports Palau under its ISO code PW ("PW": "Palau" in a list of countries,

@@ -573,3 +573,36 @@ func TestWebAppShapes(t *testing.T) {
 		})
 	})
 }
+
+// Shapes seen in coding agents' sessions that their authors published with their projects
+// (rows written here after them): a generated database type whose fields are unions of
+// primitives (one taken for a secret was then masked in every field as seen-secret), a
+// store's namespaced key, the account a stored token is kept under, a TypeScript cast, a
+// generated import map's hashed names, a spec's question about password fields, and Next.js'
+// Node version warning. The rows of secrets are made up.
+func TestAgentSessionShapes(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			"      sites: {\n        Row: {\n          id: string\n          display_name: string | null\n          verified: boolean\n          verification_token: string | null\n          verification_date: string | null\n        }",
+			`const SESSIONS_KEY = "chess:sessions";`,
+			`const TOKEN_USER: &str = "mailbox";`,
+			"const SUPABASE_KEY = supabaseKeyEnv as string",
+			"import { RichTextCell as RichTextCell_0a1b2c3d4e5f60718293a4b5c6d7e8f9 } from '@payloadcms/richtext-lexical/client'",
+			"## Question 2: Login/password fields visibility\nContext: FR-004.",
+			`You are using Node.js 18.15.0. For Next.js, Node.js version ">=20.9.0" is required.`,
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{"verification_token: Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			{`const SESSION_KEY = "Zx8kq2pLm9Qw4rT7";`, "Zx8kq2pLm9Qw4rT7"},
+			{`const TOKEN_USER_PASSWORD = "Zx8kq2pLm9";`, "Zx8kq2pLm9"},
+			{"ID/PW: master / changed\n", "changed"},
+			{"login: 10.0.0.5 root Secr3t!x", "Secr3t!x"},
+			{"const SUPABASE_KEY = 'Zx8kq2pLm9Qw4rT7vB3n' as string", "Zx8kq2pLm9Qw4rT7vB3n"},
+		})
+	})
+}

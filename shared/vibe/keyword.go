@@ -285,7 +285,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if shellValue(chunk, vs, ve) {
 				continue // LOGINPASS=`head -n1`, KEY="$HOME/.ssh/$name": computed when the line runs
 			}
-			code := !quoted && !def && !usersEntry && codeValue(chunk, vs, ve)
+			code := !quoted && !def && !usersEntry && (codeValue(chunk, vs, ve) || tsCast(chunk, vs, ve))
 			if !code && !wordsNoSecret(chunk, vs, ve, name, literal) && keepKeyword(name, chunk[vs:ve], literal) {
 				if !quoted {
 					ve = envValueTail(chunk, nameStart, name, vs, ve)
@@ -326,6 +326,16 @@ func closedTernaryBranch(s string, nameStart, nameEnd int) bool {
 	open += max(0, nameStart-120)
 	before := strings.TrimRight(s[max(0, open-40):open], " \t")
 	return strings.HasSuffix(before, "?")
+}
+
+// tsCast reports an unquoted identifier that TypeScript casts to a type (SUPABASE_KEY =
+// supabaseKeyEnv as string): a variable.
+func tsCast(s string, vs, ve int) bool {
+	if ve+4 > len(s) || !strings.HasPrefix(s[ve:], " as ") || !identifierOperand(s[vs:ve]) {
+		return false
+	}
+	t := s[ve+4:]
+	return t != "" && (isLetter(t[0]) || t[0] == '_')
 }
 
 // jsxExpressionValue reports a JSX attribute's value in braces right after name= that is

@@ -1101,7 +1101,8 @@ var nonSecretHeads = map[string]bool{"param": true, "params": true, "parameter":
 	"response": true, "request": true, "result": true, "status": true, "provider": true, "handler": true, "callback": true,
 	"listener": true, "source": true, "ratio": true, "purpose": true, "reasons": true, "refresh": true, "expiry": true,
 	"expiration": true, "lifetime": true, "age": true, "delay": true, "retries": true, "window": true, "mismatch": true,
-	"magic": true} // privateKeyAuthMagic = "openssh-key-v1\x00": a format's magic string
+	"magic": true,                   // privateKeyAuthMagic = "openssh-key-v1\x00": a format's magic string
+	"user":  true, "username": true} // TOKEN_USER: &str = "gmail": the account a stored token is kept under
 
 // wordOperatorExpression reports an unquoted value that is an expression of Python's or
 // SQL's word operators: a name, then and, or, if, is, not or in, then code (last_token =

@@ -180,7 +180,7 @@ func harmlessRun(text string, start, end int) bool {
 		vapidPublicKey(text[max(0, start-40):start], text[start:end]) || overlayLayerID(text, start, end) || debianArchivePath(text[start:end]) ||
 		ethereumAddress(text[start:end]) || publicByPlace(text, start) || encodedImageURLRun(text, start, end) || svgPathData(text, start) ||
 		thinkingBlob(text, start, end) || mediaFileName(text, start, end) || forgeProfileRun(text[start:end]) ||
-		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || plistArchiveRun(text, start) || archivedObjectLine(text, start, end) || queryIDValue(text, start) || urlOfWords(text, start, end) || encodedCode(text[start:end])
+		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || plistArchiveRun(text, start) || archivedObjectLine(text, start, end) || queryIDValue(text, start) || urlOfWords(text, start, end) || encodedCode(text[start:end]) || hashSuffixedName(text[start:end])
 }
 
 // longBinaryRun reports a token inside a run of base64 of 2 048 characters or more that
@@ -1651,6 +1651,16 @@ func encodedCode(tok string) bool {
 		}
 	}
 	return bytes.IndexByte(b, ' ') >= 0 || bytes.IndexByte(b, '(') >= 0 && bytes.IndexByte(b, ')') >= 0
+}
+
+// hashSuffixedName reports an identifier a build tool made of a name and a 32-digit hex
+// hash (LexicalDiffComponent_44fe37237e0ebf4470c9990d8cb7b07e in a generated import map).
+func hashSuffixedName(tok string) bool {
+	i := strings.LastIndexByte(tok, '_')
+	if i < 6 || len(tok)-i-1 != 32 || !isHex(tok[i+1:]) || strings.ToLower(tok[i+1:]) != tok[i+1:] {
+		return false
+	}
+	return camelWords(tok[:i]) || isLetters(tok[:i]) && dictWord(strings.ToLower(tok[:i]))
 }
 
 // queryIDValue reports a run that is the value of a URL query parameter named for an id
