@@ -57,7 +57,7 @@ func (f *findings) addSpan(rule string, start, end int) {
 // and URL-encoded forms, is masked.
 func (f *findings) addSecret(rule, secret string) {
 	secret = strings.TrimSpace(secret)
-	if len(secret) < 4 || placeholderWords(secret) {
+	if len(secret) < 4 || placeholderWords(secret) || selfDescribing(secret) {
 		return
 	}
 	f.note(rule, secret)

@@ -578,8 +578,8 @@ func TestWebAppShapes(t *testing.T) {
 // (rows written here after them): a generated database type whose fields are unions of
 // primitives (one taken for a secret was then masked in every field as seen-secret), a
 // store's namespaced key, the account a stored token is kept under, a TypeScript cast, a
-// generated import map's hashed names, a spec's question about password fields, and Next.js'
-// Node version warning. The rows of secrets are made up.
+// generated import map's hashed names, a spec's question about password fields, Next.js'
+// Node version warning, and a development server's stand-in token (dev-token). The rows of secrets are made up.
 func TestAgentSessionShapes(t *testing.T) {
 	t.Parallel()
 	san, err := NewSanitizer()
@@ -593,6 +593,9 @@ func TestAgentSessionShapes(t *testing.T) {
 			"import { RichTextCell as RichTextCell_0a1b2c3d4e5f60718293a4b5c6d7e8f9 } from '@payloadcms/richtext-lexical/client'",
 			"## Question 2: Login/password fields visibility\nContext: FR-004.",
 			`You are using Node.js 18.15.0. For Next.js, Node.js version ">=20.9.0" is required.`,
+			"import { QuoteFeatureClient as QuoteFeatureClient_e70f5e05f09f93e00b997edb1ef0c864 } from '@payloadcms/richtext-lexical/client'",
+			"curl -X POST http://localhost:8787 \\\n  -H \"Authorization: Bearer dev-token\" \\\n  -H \"Content-Type: application/json\"",
+			"SESSION_SECRET=local-secret",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -603,6 +606,8 @@ func TestAgentSessionShapes(t *testing.T) {
 			{"ID/PW: master / changed\n", "changed"},
 			{"login: 10.0.0.5 root Secr3t!x", "Secr3t!x"},
 			{"const SUPABASE_KEY = 'Zx8kq2pLm9Qw4rT7vB3n' as string", "Zx8kq2pLm9Qw4rT7vB3n"},
+			{"curl -X POST http://localhost:8787 \\\n  -H \"Authorization: Bearer Zx8kq2pLm9Qw4rT7\" \\\n  -H \"Content-Type: application/json\"", "Zx8kq2pLm9Qw4rT7"},
+			{"SESSION_SECRET=devops-Zx8kq2pLm9", "devops-Zx8kq2pLm9"},
 		})
 	})
 }

@@ -1660,7 +1660,14 @@ func hashSuffixedName(tok string) bool {
 	if i < 6 || len(tok)-i-1 != 32 || !isHex(tok[i+1:]) || strings.ToLower(tok[i+1:]) != tok[i+1:] {
 		return false
 	}
-	return camelWords(tok[:i]) || isLetters(tok[:i]) && dictWord(strings.ToLower(tok[:i]))
+	p := tok[:i]
+	upper := 0
+	for k := 0; k < len(p); k++ {
+		if isUpperByte(p[k]) {
+			upper++
+		}
+	}
+	return camelWords(p) || isLetters(p) && (dictWord(strings.ToLower(p)) || isUpperByte(p[0]) && upper >= 2)
 }
 
 // queryIDValue reports a run that is the value of a URL query parameter named for an id

@@ -1159,7 +1159,7 @@ func selfDescribing(v string) bool {
 			return false
 		}
 		switch w {
-		case "test", "tests", "testing", "my", "your", "dummy", "sample", "fake", "demo", "foo", "bar", "mock", "some", "default",
+		case "test", "tests", "testing", "my", "your", "dummy", "sample", "fake", "demo", "foo", "bar", "mock", "some", "default", "dev", "local",
 			"invalid", "missing", "expired", "revoked", "wrong", "bad", "empty", "no", "null":
 			stand = true
 		case "key", "api", "apikey", "token", "secret", "password", "pass", "passwd", "pwd", "credential", "credentials", "auth":
