@@ -96,7 +96,7 @@ func (f *findings) addRepeats() {
 	// In a fixed order: which of two rules on the same span names it depends on the order.
 	for _, sec := range slices.Sorted(maps.Keys(f.secrets)) {
 		rule := f.secrets[sec]
-		if len(sec) >= 6 && hasAlnum(sec) && (!allLetters(sec) || len(sec) >= 16) {
+		if len(sec) >= 6 && hasAlnum(sec) && (!allLetters(sec) || len(sec) >= 16) && !grammarPhrase(sec) && !primitiveUnion(sec) {
 			f.addOccurrences(rule, sec)
 		}
 	}

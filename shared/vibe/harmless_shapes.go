@@ -189,6 +189,9 @@ func messageText(v string) bool {
 	if diacritic > 0 || messageVerb(v) {
 		return true
 	}
+	if messageFragments[strings.ToLower(words[0])] && grammarPhrase(v) {
+		return true // errs.Add("confirmPassword", "is required"): the rest of a validation's message
+	}
 	last := v[len(v)-1]
 	if len(words) >= 3 && (last == '.' || last == '!' || last == '?') && isUpperByte(v[0]) && !strings.HasSuffix(v, "..") {
 		return true
@@ -205,6 +208,10 @@ func messageText(v string) bool {
 	}
 	return false
 }
+
+// messageFragments open the part of a message that follows a field's name.
+var messageFragments = map[string]bool{"is": true, "are": true, "must": true, "should": true, "cannot": true, "can": true,
+	"was": true, "were": true, "has": true, "have": true, "not": true, "does": true, "did": true, "needs": true}
 
 // keyedMessage reports a capitalised sentence of four or more plain words, two of them its
 // grammar's, under a message's key of three or more parts (PASSWORDS_NOT_MATCHING: "Passwords
@@ -361,16 +368,16 @@ func harmlessValue(name, v string) bool {
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v)
 }
 
-// namespacedKeyName reports a key's name in a store, words joined by colons, under a name
-// that ends in key (PROFILES_KEY = "poker:profiles", CACHE_KEY = 'app:user:settings').
+// namespacedKeyName reports a key's name in a store, words joined by colons or dots, under a
+// name that ends in key (PROFILES_KEY = "poker:profiles", USER_KEY = "cw.user").
 func namespacedKeyName(name, v string) bool {
 	parts := nameParts(name)
 	if len(parts) < 2 || parts[len(parts)-1] != "key" {
 		return false
 	}
 	v = strings.Trim(v, "\"'`")
-	segs := strings.Split(v, ":")
-	if len(segs) < 2 || strings.ToLower(v) != v {
+	segs := strings.FieldsFunc(v, func(r rune) bool { return r == ':' || r == '.' })
+	if len(segs) < 2 || strings.ToLower(v) != v || strings.Contains(v, "::") || strings.Contains(v, "..") {
 		return false
 	}
 	dict := 0

@@ -579,7 +579,9 @@ func TestWebAppShapes(t *testing.T) {
 // primitives (one taken for a secret was then masked in every field as seen-secret), a
 // store's namespaced key, the account a stored token is kept under, a TypeScript cast, a
 // generated import map's hashed names, a spec's question about password fields, Next.js'
-// Node version warning, and a development server's stand-in token (dev-token). The rows of secrets are made up.
+// Node version warning, a development server's stand-in token (dev-token), a validation's
+// message after a field's name ("is required": once masked, it was masked in every message
+// of the session), a token's issuer, a variable named as its field, a dotted store key. The rows of secrets are made up.
 func TestAgentSessionShapes(t *testing.T) {
 	t.Parallel()
 	san, err := NewSanitizer()
@@ -596,6 +598,10 @@ func TestAgentSessionShapes(t *testing.T) {
 			"import { QuoteFeatureClient as QuoteFeatureClient_e70f5e05f09f93e00b997edb1ef0c864 } from '@payloadcms/richtext-lexical/client'",
 			"curl -X POST http://localhost:8787 \\\n  -H \"Authorization: Bearer dev-token\" \\\n  -H \"Content-Type: application/json\"",
 			"SESSION_SECRET=local-secret",
+			"\t\terrs.Add(\"confirmPassword\", \"is required\")\n\t}\n\tif secret == \"\" {\n\t\treturn nil, errors.New(\"security: JWT secret is required\")",
+			`    tokenIssuer       = "lms-api"`,
+			"\treturn &Dialector{DSN: dsn}",
+			`const USER_KEY = "cw.user";`,
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -608,6 +614,9 @@ func TestAgentSessionShapes(t *testing.T) {
 			{"const SUPABASE_KEY = 'Zx8kq2pLm9Qw4rT7vB3n' as string", "Zx8kq2pLm9Qw4rT7vB3n"},
 			{"curl -X POST http://localhost:8787 \\\n  -H \"Authorization: Bearer Zx8kq2pLm9Qw4rT7\" \\\n  -H \"Content-Type: application/json\"", "Zx8kq2pLm9Qw4rT7"},
 			{"SESSION_SECRET=devops-Zx8kq2pLm9", "devops-Zx8kq2pLm9"},
+			{`password = "correct horse battery staple"`, "correct horse battery staple"},
+			{"\treturn &Dialector{DSN: \"postgres://app:Zx8kq2pLm9@db/app\"}", "Zx8kq2pLm9"},
+			{`const USER_KEY = "Zx8kq2pLm9Qw4rT7";`, "Zx8kq2pLm9Qw4rT7"},
 		})
 	})
 }

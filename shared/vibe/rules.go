@@ -1047,7 +1047,10 @@ func keepKeyword(name, value string, quoted bool) bool {
 // name it is given to: the same name, or the name with a qualifier before or after it
 // (secret_access_key=aws_secret_access_key, 'aws_secret_access_key': secret_access_key).
 func kwargVariable(name, v string) bool {
-	n, v := strings.ToLower(strings.Trim(name, "\"'")), strings.TrimRight(v, ",)")
+	n, v := strings.ToLower(strings.Trim(name, "\"'")), strings.TrimRight(v, ",)}")
+	if v == n && isLetters(v) {
+		return true // Dialector{DSN: dsn}: a variable named as the field it fills
+	}
 	if !strings.Contains(n, "_") || !strings.Contains(v, "_") || !snakeIdentifier(v) {
 		return false
 	}
@@ -1102,7 +1105,8 @@ var nonSecretHeads = map[string]bool{"param": true, "params": true, "parameter":
 	"listener": true, "source": true, "ratio": true, "purpose": true, "reasons": true, "refresh": true, "expiry": true,
 	"expiration": true, "lifetime": true, "age": true, "delay": true, "retries": true, "window": true, "mismatch": true,
 	"magic": true,                   // privateKeyAuthMagic = "openssh-key-v1\x00": a format's magic string
-	"user":  true, "username": true} // TOKEN_USER: &str = "gmail": the account a stored token is kept under
+	"user":  true, "username": true, // TOKEN_USER: &str = "gmail": the account a stored token is kept under
+	"issuer": true, "audience": true} // tokenIssuer = "lms-api": whom a token names
 
 // wordOperatorExpression reports an unquoted value that is an expression of Python's or
 // SQL's word operators: a name, then and, or, if, is, not or in, then code (last_token =

@@ -1255,8 +1255,8 @@ func (ss *SessionSanitizer) remember(secrets map[string]string) {
 	// which secret's class a form shared by two keeps.
 	for _, sec := range slices.Sorted(maps.Keys(secrets)) {
 		rule := secrets[sec]
-		if len(sec) < minSeenSecret || shannonEntropy(sec) < 2.5 {
-			continue
+		if len(sec) < minSeenSecret || shannonEntropy(sec) < 2.5 || grammarPhrase(sec) || primitiveUnion(sec) {
+			continue // (is required, string | null: were one taken for a secret, every message and type would be)
 		}
 		if _, ok := ss.known.class[sec]; !ok {
 			add = append(add, found{sec, ruleClass(rule)})
@@ -1274,6 +1274,25 @@ func (ss *SessionSanitizer) remember(secrets map[string]string) {
 		}
 	}
 	ss.known.build()
+}
+
+// grammarPhrase reports words of English with blanks among which is a word of grammar (is
+// required, must be set, not found): a message's words, which a passphrase of words has
+// none of, and which a session repeats everywhere.
+func grammarPhrase(v string) bool {
+	words := strings.Fields(v)
+	if len(words) < 2 || len(words) > 6 {
+		return false
+	}
+	grammar := false
+	for _, w := range words {
+		w = strings.ToLower(strings.Trim(w, ".,;:!?\"'"))
+		if !isLetters(w) || !dictWord(w) && !functionWords[w] {
+			return false
+		}
+		grammar = grammar || functionWords[w]
+	}
+	return grammar
 }
 
 // expired reports whether ctx is done or past its deadline. The deadline is checked against
