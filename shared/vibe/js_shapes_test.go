@@ -581,7 +581,8 @@ func TestWebAppShapes(t *testing.T) {
 // generated import map's hashed names, a spec's question about password fields, Next.js'
 // Node version warning, a development server's stand-in token (dev-token), a validation's
 // message after a field's name ("is required": once masked, it was masked in every message
-// of the session), a token's issuer, a variable named as its field, a dotted store key. The rows of secrets are made up.
+// of the session), a token's issuer and audience, a variable named as its field, a dotted
+// store key, a provider's encrypted reasoning read back from a session file. The rows of secrets are made up.
 func TestAgentSessionShapes(t *testing.T) {
 	t.Parallel()
 	san, err := NewSanitizer()
@@ -602,6 +603,8 @@ func TestAgentSessionShapes(t *testing.T) {
 			`    tokenIssuer       = "lms-api"`,
 			"\treturn &Dialector{DSN: dsn}",
 			`const USER_KEY = "cw.user";`,
+			"+const (\n+    tokenIssuer       = \"lms-go\"\n+    tokenAudienceAPIS = \"lms-api\"\n+)",
+			`{"type":"reasoning","summary":[],"content":null,"encrypted_content":"gAAAAABo7kP9x2VQmZk3Lr8fTqW1nY4sD6hJ0cX5bV9aZ2mN7pQ1rT3uW5yE8iO0kL4jH6gF2dS9aA1zX3cV5bN7mQ9wE2rT4yU6iO8pL0kJ2hG4fD6sA8"}`,
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -617,6 +620,8 @@ func TestAgentSessionShapes(t *testing.T) {
 			{`password = "correct horse battery staple"`, "correct horse battery staple"},
 			{"\treturn &Dialector{DSN: \"postgres://app:Zx8kq2pLm9@db/app\"}", "Zx8kq2pLm9"},
 			{`const USER_KEY = "Zx8kq2pLm9Qw4rT7";`, "Zx8kq2pLm9Qw4rT7"},
+			{`{"OPENAI_API_KEY": null, "tokens": {"id_token": "eyJhbGciOiJSUzI1NiIsImtpZCI6IjE5MzQ0ZTY1In0.eyJhdWQiOlsiYXBwX0VNb2FtRUVaNzNmMENrWGFYcDdocmFubiJdLCJlbWFpbCI6ImFkYUBjb3JwLmlvIn0.Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5TsXk9QmDvV4Rf"}}`, "Qx7mB2pzR9vL4kWn8cT1yH6jPq3Zr5TsXk9QmDvV4Rf"},
+			{`{"encrypted_content_key": "Zx8kq2pLm9Qw4rT7vB3nY6uI1oP5aS8d"}`, "Zx8kq2pLm9Qw4rT7vB3nY6uI1oP5aS8d"},
 		})
 	})
 }

@@ -1064,8 +1064,8 @@ func kwargVariable(name, v string) bool {
 // a duration, a size or a count, a message. A value that looks generated stays a secret.
 func headNounNoSecret(name, v string) bool {
 	parts := nameParts(name)
-	if len(parts) < 2 || !nonSecretHeads[parts[len(parts)-1]] {
-		return false
+	if len(parts) < 2 || !nonSecretHeads[parts[len(parts)-1]] && !slices.Contains(parts, "audience") && !slices.Contains(parts, "issuer") {
+		return false // (tokenAudienceAPIS = "lms-api": the audience, whatever follows it)
 	}
 	v = strings.Trim(v, "\"'`")
 	return v != "" && (!randomValue(v) || headerCaseName(v)) && !(len(v) >= 16 && isHex(v))

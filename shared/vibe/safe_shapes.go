@@ -180,7 +180,7 @@ func harmlessRun(text string, start, end int) bool {
 		vapidPublicKey(text[max(0, start-40):start], text[start:end]) || overlayLayerID(text, start, end) || debianArchivePath(text[start:end]) ||
 		ethereumAddress(text[start:end]) || publicByPlace(text, start) || encodedImageURLRun(text, start, end) || svgPathData(text, start) ||
 		thinkingBlob(text, start, end) || mediaFileName(text, start, end) || forgeProfileRun(text[start:end]) ||
-		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || plistArchiveRun(text, start) || archivedObjectLine(text, start, end) || queryIDValue(text, start) || urlOfWords(text, start, end) || encodedCode(text[start:end]) || hashSuffixedName(text[start:end])
+		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || plistArchiveRun(text, start) || archivedObjectLine(text, start, end) || queryIDValue(text, start) || urlOfWords(text, start, end) || encodedCode(text[start:end]) || hashSuffixedName(text[start:end]) || encryptedContentRun(text, start)
 }
 
 // longBinaryRun reports a token inside a run of base64 of 2 048 characters or more that
@@ -1668,6 +1668,14 @@ func hashSuffixedName(tok string) bool {
 		}
 	}
 	return camelWords(p) || isLetters(p) && (dictWord(strings.ToLower(p)) || isUpperByte(p[0]) && upper >= 2)
+}
+
+// encryptedContentRun reports a run that is the value of an encrypted_content member (a
+// model provider's encrypted reasoning, gAAAAAB…, in a Codex or Responses API record): a
+// ciphertext whose key only the provider holds, read back when a session's files are shown.
+func encryptedContentRun(text string, start int) bool {
+	head := strings.TrimRight(text[max(0, start-40):start], `"\ :`)
+	return strings.HasSuffix(head, "encrypted_content")
 }
 
 // queryIDValue reports a run that is the value of a URL query parameter named for an id
