@@ -174,13 +174,20 @@ func harmlessRun(text string, start, end int) bool {
 	return inPublicKey(text, start) || inEncodedMedia(text, start) || idHeaderValue(text, start) || idLabelValue(text, start) ||
 		cspNonce(text, start) || elidedJWT(text[start:end]) || strings.HasPrefix(text[end:], "…") && elidedJWT(text[start:end]+"…") ||
 		publicPEMBase64(text[start:end]) || subjectPublicKeyBase64(text[start:end]) || jwkPublicMember(text, start, end) || fingerprintMember(text, start) || imageHostRun(text, start) ||
-		codeIdentifierAt(text, start) || mangledCxxName(text[start:end]) || videoQueryValue(text, start) || escapedWordTail(text, start, end) || operandRun(text, start, end) || sortedRun(text[start:end]) || alphabetRun(text[start:end]) ||
+		codeIdentifierAt(text, start) || mangledCxxName(text[start:end]) || videoQueryValue(text, start) || escapedWordTail(text, start, end) || operandRun(text, start, end) || sortedRun(text[start:end]) ||
 		windowsPackageLike(text[start:end]) && windowsPackageName.MatchString(text[start:end]) || didMethodBefore(text, start) ||
 		x509Base64(text[start:end]) || relativeModulePath(text[start:end]) || pascalCaseName(text[start:end]) || qualifiedConstantName(text[start:end]) ||
 		vapidPublicKey(text[max(0, start-40):start], text[start:end]) || overlayLayerID(text, start, end) || debianArchivePath(text[start:end]) ||
 		ethereumAddress(text[start:end]) || publicByPlace(text, start) || encodedImageURLRun(text, start, end) || svgPathData(text, start) ||
 		thinkingBlob(text, start, end) || mediaFileName(text, start, end) || forgeProfileRun(text[start:end]) ||
-		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || plistArchiveRun(text, start) || archivedObjectLine(text, start, end) || queryIDValue(text, start) || urlOfWords(text, start, end) || encodedCode(text[start:end]) || hashSuffixedName(text[start:end]) || encryptedContentRun(text, start)
+		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || queryIDValue(text, start) || urlOfWords(text, start, end) || hashSuffixedName(text[start:end]) || encryptedContentRun(text, start)
+}
+
+// harmlessRunLate reports the harmless runs whose test costs a decode or a look far back
+// (an alphabet, a script or a sentence in base64, a property list's archived object): asked
+// only of a run about to be masked as random.
+func harmlessRunLate(text string, start, end int) bool {
+	return alphabetRun(text[start:end]) || encodedCode(text[start:end]) || plistArchiveRun(text, start) || archivedObjectLine(text, start, end)
 }
 
 // longBinaryRun reports a token inside a run of base64 of 2 048 characters or more that
@@ -1526,6 +1533,10 @@ func pathValue(v string) bool {
 // archived object (base64 of bplist00…: a Terminal profile's colours and fonts, an archived
 // preference): what an application serialised, read line by line.
 func plistArchiveRun(text string, start int) bool {
+	ls := strings.LastIndexByte(text[:start], '\n') + 1
+	if strings.TrimLeft(text[ls:start], " \t") != "" {
+		return false // a <data> element's lines hold its base64 alone
+	}
 	d := strings.LastIndex(text[max(0, start-8192):start], "<data>")
 	if d < 0 {
 		return false

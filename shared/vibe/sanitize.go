@@ -282,7 +282,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				return
 			}
 			if highEntropySecret(tok) && !idNamedValue(text, start, end) && !idContextNamed(text, start, end, false) {
-				if nameFamily(text, start, end) {
+				if nameFamily(text, start, end) || harmlessRunLate(text, start, end) {
 					return
 				}
 				f.addSpan(ruleEntropy, pastAuthority(text, start, end), end)
@@ -291,11 +291,11 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				}
 				return
 			}
-			if literalPosition(text, start, end) && assignedRandom(tok) && !idNamedValue(text, start, end) && !idListing(text, start) && !nameFamily(text, start, end) {
+			if literalPosition(text, start, end) && assignedRandom(tok) && !idNamedValue(text, start, end) && !idListing(text, start) && !nameFamily(text, start, end) && !harmlessRunLate(text, start, end) {
 				f.addSpan(ruleEntropy, start, end)
 				return
 			}
-			if strings.IndexByte(tok, '/') >= 0 && !integrityRe.MatchString(strings.Trim(tok, "=.-_~/")) && !pinHashShape(tok) && !idNamedValue(text, start, end) {
+			if strings.IndexByte(tok, '/') >= 0 && !integrityRe.MatchString(strings.Trim(tok, "=.-_~/")) && !pinHashShape(tok) && !idNamedValue(text, start, end) && !harmlessRunLate(text, start, end) {
 				// A token inside a URL path or a path: each segment on its own.
 				seg := start
 				for i := start; i <= end; i++ {
