@@ -256,6 +256,8 @@ func TestLibraryCodeShapes(t *testing.T) {
 			"`Official Announcement <https://www.linkedin.com/pulse/celery-now-powered-blacksmith-tomer-nosrati-ew68e/?trackingId=DWHH49WqS2iOW8Jf5N1kEg%3D%3D>`_",
 			"\texport TERM='gnome-256color';",
 			`key = "3abb98124e8d30c9652976c9d34a7380036083b5"`,
+			"password = $dbPassword",
+			"PASSWORD=$DB_PASSWORD",
 			"machine learning.\n    \"description\": \"[``botocore``] Fixed an issue with cross account QueryLineage\",",
 			"    \"description\": \"[``botocore``] Adding support for `sso-oauth:CreateTokenWithIAM`.\",",
 			// A block of a property list's <data> seen from its middle: the archive's
@@ -275,6 +277,9 @@ func TestLibraryCodeShapes(t *testing.T) {
 			{"self.password = Zx8kq2pLm9Qw or None", "Zx8kq2pLm9Qw"},
 			{"machine api.heroku.com\n  login deploy@ci\n  password Zx8kq2pLm9\n  account Qw4rT7vB3n", "Qw4rT7vB3n"},
 			{"X-Auth-Token: Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			// A password that opens with $ in a language without $ variables; not a variable's
+			// name ($dbPassword, $DB_PASSWORD stay as they are: see the kept rows).
+			{"    password='$up3rS3cr3tV4lue',", "$up3rS3cr3tV4lue"},
 			// key alone before hex of a key's length (a service's 36 digits, AES's 32 and 64);
 			// a SHA-1's 40 stays, a digest kept under key.
 			{`key = "E58EBE82A45B9B1FBA6E08FDC33B481372E9"` + "\nVultrApp(key)", "E58EBE82A45B9B1FBA6E08FDC33B481372E9"},

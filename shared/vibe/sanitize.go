@@ -903,6 +903,9 @@ func placeholderValue(v string) bool {
 	if v != "" && literalAfterExpansion(v) {
 		return false // "$DB_USER:Xk9mQ2vLp7wR": the variable is only the value's head
 	}
+	if leetDollar(v) {
+		return false // '$ecRetT0F1nD': a password that opens with $, no variable's name
+	}
 	if v == "" || isPlaceholder(v) && !partlyMasked(v) || strings.HasPrefix(v, "[redacted") {
 		return true
 	}
@@ -1274,6 +1277,34 @@ func (ss *SessionSanitizer) remember(secrets map[string]string) {
 		}
 	}
 	ss.known.build()
+}
+
+// leetDollar reports a value of $ and a run of letters and digits that no variable is named
+// like: both cases mixed after its first letter and a digit between letters ($ecRetT0F1nD,
+// $up3rS3cret): a password whose first letter is written as $. A variable is named in one
+// case, in snake case or in camel case of words ($DB_PASSWORD, $dbPassword, $user1).
+func leetDollar(v string) bool {
+	if len(v) < 8 || v[0] != '$' || !isLetter(v[1]) {
+		return false
+	}
+	w := v[1:]
+	var upper, lower, sandwiched int
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case isUpperByte(c):
+			upper++
+		case isLowerByte(c):
+			lower++
+		case isDigitByte(c):
+			if i > 0 && i+1 < len(w) && isLetter(w[i-1]) && isLetter(w[i+1]) {
+				sandwiched++
+			}
+		default:
+			return false
+		}
+	}
+	return upper >= 2 && lower >= 2 && sandwiched >= 2
 }
 
 // grammarPhrase reports words of English with blanks among which is a word of grammar (is
