@@ -1138,6 +1138,12 @@ func findYAMLBlockSecrets(text string, f *findings) {
 		}
 		marker := strings.TrimSpace(trimmed[c+1:])
 		name := strings.Trim(trimmed[:c], `"' `)
+		if strings.Contains(name, "{{") {
+			// {{ template "chart.secretKey" . }}: | in a Helm template: the key is what the
+			// template renders, and the block's lines are the template's too
+			off += len(lines[i])
+			continue
+		}
 		if len(marker) == 0 || len(marker) > 3 || marker[0] != '|' && marker[0] != '>' || strings.Trim(marker[1:], "-+0123456789") != "" ||
 			!nameHasSecretWord(name) {
 			off += len(lines[i])
@@ -1201,7 +1207,10 @@ func findNameValuePairs(text, lower string, f *findings) {
 			continue // ApiKeyUrl, SecretKeyFile: about a secret, and its value a URL or a path
 		}
 		v := text[vs:ve]
-		if placeholderValue(v) || !hasAlnum(v) || isDigits(v) && len(v) < 6 || !nameHasSecretWord(name) && !generatedValue(v, true) {
+		if placeholderValue(v) || !hasAlnum(v) || isDigits(v) && len(v) < 6 || !nameHasSecretWord(name) && !generatedValue(v, true) ||
+			pathValue(v) || relativeFilePath(v) {
+			// - name: GOOGLE_APPLICATION_CREDENTIALS / value: /etc/secrets/sa/credentials.json:
+			// where the secret is mounted, not the secret
 			continue
 		}
 		if !quotedAt(text, vs) && codeValue(text, vs, ve) {

@@ -219,6 +219,7 @@ func commandSubstitution(text string, at int) bool {
 // maskReadLine masks the first non-blank line of text[from:end] unless it is an error, and
 // reports whether it masked one.
 func maskReadLine(text string, from, end int, f *findings) bool {
+	skipped := false
 	for from < end {
 		lineEnd := end
 		if nl := strings.IndexByte(text[from:end], '\n'); nl >= 0 {
@@ -228,7 +229,13 @@ func maskReadLine(text string, from, end int, f *findings) bool {
 		trimmed := strings.TrimSpace(strings.TrimSuffix(line, "\r"))
 		if trimmed == "" {
 			from = lineEnd + 1
+			skipped = true
 			continue
+		}
+		if skipped && strings.ContainsAny(trimmed, " \t") {
+			// a command prints its value on the line after it; words after a blank line are
+			// the next paragraph of a document (a chart's NOTES.txt), not the output
+			return false
 		}
 		if len(trimmed) < 6 || len(trimmed) > 4096 || readerError.MatchString(trimmed) || strings.HasPrefix(trimmed, "[redacted") || scriptLine(trimmed) {
 			return false

@@ -365,7 +365,19 @@ func harmlessValue(name, v string) bool {
 	return characterSet(v) || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
-		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v)
+		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v)
+}
+
+// dataFileName reports a file's name alone, its stem word parts and its extension a key's,
+// a certificate's or a config file's (key: k8s-coredns.json under a ConfigMap reference,
+// secretFile: tls.key): the file a secret or a config is kept in, not the secret.
+func dataFileName(v string) bool {
+	v = strings.Trim(v, "\"'`")
+	dot := strings.LastIndexByte(v, '.')
+	if dot <= 0 || len(v) > 120 || strings.ContainsAny(v, "/\\ \t") || !keyFileExtensions[strings.ToLower(v[dot+1:])] {
+		return false
+	}
+	return wordParts(v[:dot], 1)
 }
 
 // namespacedKeyName reports a key's name in a store, words joined by colons or dots, under a
@@ -478,12 +490,24 @@ func secretObjectName(name, v string) bool {
 	switch {
 	case secret < 0:
 		return false
+	case secret > 0 && parts[secret-1] == "from":
+		// configFromSecret, envFromSecret: the Secret a chart reads its config or its
+		// environment from
+		return true
+	case secretObjectValue(v):
+		// tokenSecret: grafana-token-secret, apiKeySecret: datadog-api-key-secret: a value
+		// that says it names a Secret object
+		return true
 	case secret == len(parts)-1:
 		// A Secret the chart mounts, named for what it holds: …Secret after a word of
 		// its use just before it (tls, vars, scripts, certs …; not config.JWT.Secret).
 		return secret > 0 && secretUseWords[parts[secret-1]]
 	case parts[len(parts)-1] == "name" || parts[len(parts)-1] == "ref":
 		return secret == len(parts)-2
+	case parts[len(parts)-1] == "class":
+		// secretProviderClass: my-spc, the CSI driver's SecretProviderClass object
+		return true
+
 	case parts[len(parts)-1] == "key" && secret > 0:
 		// A key inside the Secret: …SecretPasswordKey, …SecretKeystoreKey (not secretKey,
 		// secretAccessKey: a credential of their own).
@@ -493,6 +517,21 @@ func secretObjectName(name, v string) bool {
 }
 
 // secretUseWords name what a Kubernetes Secret a chart refers to holds or is for.
+// secretObjectValue reports a Kubernetes object's name that ends in what it is
+// (grafana-token-secret, db-credentials): two words or more, the last secret, secrets,
+// credentials or creds.
+func secretObjectValue(v string) bool {
+	i := strings.LastIndexAny(v, "-.")
+	if i <= 0 {
+		return false
+	}
+	switch v[i+1:] {
+	case "secret", "secrets", "credentials", "creds":
+		return true
+	}
+	return false
+}
+
 var secretUseWords = map[string]bool{"tls": true, "env": true, "vars": true, "scripts": true, "config": true, "configuration": true,
 	"cert": true, "certs": true, "certificate": true, "certificates": true, "ca": true, "objstore": true, "keystore": true, "truststore": true, "jks": true, "init": true, "initdb": true, "mount": true, "volume": true, "extra": true}
 

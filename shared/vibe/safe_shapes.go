@@ -180,8 +180,64 @@ func harmlessRun(text string, start, end int) bool {
 		vapidPublicKey(text[max(0, start-40):start], text[start:end]) || overlayLayerID(text, start, end) || debianArchivePath(text[start:end]) ||
 		ethereumAddress(text[start:end]) || publicByPlace(text, start) || encodedImageURLRun(text, start, end) || svgPathData(text, start) ||
 		thinkingBlob(text, start, end) || mediaFileName(text, start, end) || forgeProfileRun(text[start:end]) ||
-		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || queryIDValue(text, start) || urlOfWords(text, start, end) || hashSuffixedName(text[start:end]) || encryptedContentRun(text, start)
+		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || queryIDValue(text, start) || urlOfWords(text, start, end) || hashSuffixedName(text[start:end]) || encryptedContentRun(text, start) ||
+		dnsNameRun(text[start:end]) || cognitoPoolID(text[start:end])
 }
+
+// dnsNameRun reports a host's name, and an API group's with its version after it
+// (012345678903AB2BAE5D1E0BFE0E2B50.gr7.us-east-1.eks.amazonaws.com, a cluster's endpoint;
+// kubeproxy.config.k8s.io/v1alpha1, a Kubernetes apiVersion): three labels or more, the
+// last a top-level domain (topLevelDomains, hostOnlyDomains). Where a service is, not a credential for it.
+func dnsNameRun(run string) bool {
+	if i := strings.Index(run, "//"); i == 0 || i > 0 && run[i-1] == ':' && isLetters(run[:i-1]) {
+		run = run[i+2:] // https://host, or //host as a run opens after the scheme's colon
+	}
+	if i := strings.IndexByte(run, '/'); i >= 0 {
+		if !apiVersionTail.MatchString(run[i+1:]) {
+			return false
+		}
+		run = run[:i]
+	}
+	if strings.HasSuffix(run, ".apps.googleusercontent.com") {
+		return false // an OAuth client's id, the half of a credential its secret goes with
+	}
+	labels := strings.Split(run, ".")
+	if len(labels) < 3 || len(run) > 253 || !topLevelDomains[labels[len(labels)-1]] && !hostOnlyDomains[labels[len(labels)-1]] {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+			return false
+		}
+		for i := 0; i < len(l); i++ {
+			if c := l[i]; !isAlnum(c) && c != '-' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// apiVersionTail is the version after an API group (v1, v1beta1, v2alpha3).
+var apiVersionTail = regexp.MustCompile(`^v[0-9]+(?:(?:alpha|beta)[0-9]+)?$`)
+
+// hostOnlyDomains are the last labels of hosts' names beside the top-level domains a
+// package's group opens with: a cloud's, a cluster's internal names, a few more countries'.
+var hostOnlyDomains = map[string]bool{"aws": true, "local": true, "internal": true, "svc": true, "us": true, "sh": true, "site": true}
+
+// cognitoPoolID reports an Amazon Cognito user pool's id (us-west-2_re1u6bpRA): its region
+// and nine letters and digits, an identifier an issuer URL carries.
+func cognitoPoolID(run string) bool {
+	if i := strings.LastIndexByte(run, '/'); i >= 0 {
+		if !strings.Contains(run[:i], "cognito-idp.") {
+			return false
+		}
+		run = run[i+1:] // //cognito-idp.us-west-2.amazonaws.com/us-west-2_re1u6bpRA
+	}
+	return cognitoPoolShape.MatchString(run)
+}
+
+var cognitoPoolShape = regexp.MustCompile(`^[a-z]{2}(?:-gov)?-[a-z]+-[0-9]_[A-Za-z0-9]{9}$`)
 
 // harmlessRunLate reports the harmless runs whose test costs a decode or a look far back
 // (an alphabet, a script or a sentence in base64, a property list's archived object): asked

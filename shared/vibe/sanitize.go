@@ -300,7 +300,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				seg := start
 				for i := start; i <= end; i++ {
 					if i == end || text[i] == '/' {
-						if s := text[seg:i]; len(s) >= 16 && !idPathSegment(text, start, seg) && (knownShapeSecret(s) || len(s) >= 24 && highEntropySecret(s) && !hashedFileName(s)) {
+						if s := text[seg:i]; len(s) >= 16 && !idPathSegment(text, start, seg) && !cognitoPoolID(s) && (knownShapeSecret(s) || len(s) >= 24 && highEntropySecret(s) && !hashedFileName(s)) {
 							f.addSpan(ruleEntropy, seg, i)
 						}
 						seg = i + 1

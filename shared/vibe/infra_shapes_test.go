@@ -1,0 +1,53 @@
+package vibe
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The kept rows quote lines of prometheus-community/helm-charts (Apache-2.0: its charts'
+// values, templates, NOTES.txt and READMEs) and terraform-aws-modules/terraform-aws-eks
+// (Apache-2.0: its tests' rendered user data and its docs). The rows of secrets are made up.
+
+func TestInfrastructureShapes(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			// a Secret's name, or a class's, under a name with secret in it
+			"server:\n  configFromSecret: \"prometheus-config\"",
+			"#        secretProviderClass: my-spc",
+			"  tokenSecret: grafana-token-secret",
+			"  apiKeySecret: datadog-api-key-secret",
+			// a file's name under key: a ConfigMap's entry
+			"  configMapRef:\n    name: {{ printf \"%s-%s\" (include \"kube-prometheus-stack.fullname\" $) \"k8s-coredns\" | trunc 63 | trimSuffix \"-\" }}\n    key: k8s-coredns.json",
+			// where a mounted credential is
+			"          env:\n            - name: GOOGLE_APPLICATION_CREDENTIALS\n              value: /etc/secrets/service-account/credentials.json",
+			// a Helm template's Secret: its key and its lines are the template's
+			"type: Opaque\nstringData:\n  {{ template \"prometheus-mysql-exporter.secretKey\" . }}: |\n      [client]\n      host={{ .Values.mysql.host }}\n      port={{ .Values.mysql.port }}\n      user={{ .Values.mysql.user }}\n      {{- if and (.Values.mysql.pass) (not .Values.mysql.existingPasswordSecret.name) }}\n      password={{ .Values.mysql.pass }}\n      {{- end }}",
+			// a document's next paragraph after a command that reads a Secret
+			"  kubectl get secret --namespace monitoring -l app.kubernetes.io/component=admin-secret -o jsonpath=\"{.items[0].data.admin-password}\" | base64 --decode ; echo\n\n\nVisit https://github.com/prometheus-operator/kube-prometheus for instructions on how to create & configure Alertmanager and Prometheus instances using the Operator.",
+			// an API group and its version
+			"data:\n  config.conf: |-\n    apiVersion: kubeproxy.config.k8s.io/v1alpha1\n    kind: KubeProxyConfiguration",
+			// a cluster's endpoint, a user pool's issuer
+			"  cluster_endpoint          = \"https://012345678903AB2BAE5D1E0BFE0E2B50.gr7.us-east-1.eks.amazonaws.com\"",
+			"API_SERVER_URL=https://012345678903AB2BAE5D1E0BFE0E2B50.gr7.us-east-1.eks.amazonaws.com",
+			"    apiServerEndpoint: https://012345678903AB2BAE5D1E0BFE0E2B50.gr7.us-east-1.eks.amazonaws.com",
+			"      issuer_url     = \"https://cognito-idp.us-west-2.amazonaws.com/us-west-2_re1u6bpRA\"",
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{"  tokenSecret: Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			{"  apiKeySecret: \"k8Zx2pLq9mW3vR7tQz4n\"", "k8Zx2pLq9mW3vR7tQz4n"},
+			{"            - name: DB_PASSWORD\n              value: Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			{"stringData:\n  db.password: |\n    Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			{"kubectl get secret db -o jsonpath=\"{.data.password}\" | base64 -d ; echo\nZx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			{"kubectl get secret db -o jsonpath=\"{.data.password}\" | base64 -d ; echo\n\nZx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			{"client_id = \"482910573621-x7k2m9qwz4rt8vb1np5sd3fg6hj0lc2e.apps.googleusercontent.com\"", "x7k2m9qwz4rt8vb1np5sd3fg6hj0lc2e"},
+			{"curl https://deploy:Zx8kq2pLm9Qw4rT7@012345678903AB2BAE5D1E0BFE0E2B50.gr7.us-east-1.eks.amazonaws.com/api", "Zx8kq2pLm9Qw4rT7"},
+		})
+	})
+}
