@@ -276,15 +276,21 @@ func TestSanitizerEvaluation(t *testing.T) {
 		}
 		return tl
 	}
-	// The whole corpus has floors of its own, set with the sixteenth build, and so have the
-	// first fifteen builds' sources, set with the fifteenth, the first fourteen builds' sources, set with the fourteenth, the first thirteen builds' sources, set with the thirteenth, the first twelve builds' sources, set with the twelfth, the first eleven builds' sources, set with the eleventh, and the first ten builds' sources,
+	// The whole corpus has floors of its own, set with the seventeenth build, and so have the
+	// first sixteen builds' sources, set with the sixteenth, the first fifteen builds' sources, set with the fifteenth, the first fourteen builds' sources, set with the fourteenth, the first thirteen builds' sources, set with the thirteenth, the first twelve builds' sources, set with the twelfth, the first eleven builds' sources, set with the eleventh, and the first ten builds' sources,
 	// set with the tenth; the sources of the first seven builds
 	// keep the whole-corpus floors set with the seventh, those of the first six builds the
 	// ones set with the sixth, those of the first five builds the ones set with the fifth,
 	// those of the first four the ones set with the fourth, and those of the first three
 	// builds theirs, comparable from build to build.
-	var priorSources, fourBuildsSources, fiveBuildsSources, sixBuildsSources, sevenBuildsSources, tenBuildsSources, elevenBuildsSources, twelveBuildsSources, thirteenBuildsSources, fourteenBuildsSources, fifteenBuildsSources []string
+	var priorSources, fourBuildsSources, fiveBuildsSources, sixBuildsSources, sevenBuildsSources, tenBuildsSources, elevenBuildsSources, twelveBuildsSources, thirteenBuildsSources, fourteenBuildsSources, fifteenBuildsSources, sixteenBuildsSources []string
 	for k := range tallies {
+		if slices.Contains(seventeenthBuildSources, k.source) {
+			continue
+		}
+		if k.source != evalContexts && !slices.Contains(sixteenBuildsSources, k.source) {
+			sixteenBuildsSources = append(sixteenBuildsSources, k.source)
+		}
 		if slices.Contains(sixteenthBuildSources, k.source) {
 			continue
 		}
@@ -342,7 +348,8 @@ func TestSanitizerEvaluation(t *testing.T) {
 		name    string
 		sources []string
 		floors  *evalFloors // nil: reported, not held to floors yet
-	}{{"all sources", nil, &sixteenBuildsFloors}, {"first fifteen builds' sources", fifteenBuildsSources, &fifteenBuildsFloors},
+	}{{"all sources", nil, &seventeenBuildsFloors}, {"first sixteen builds' sources", sixteenBuildsSources, &sixteenBuildsFloors},
+		{"first fifteen builds' sources", fifteenBuildsSources, &fifteenBuildsFloors},
 		{"first fourteen builds' sources", fourteenBuildsSources, &fourteenBuildsFloors},
 		{"first thirteen builds' sources", thirteenBuildsSources, &thirteenBuildsFloors},
 		{"first twelve builds' sources", twelveBuildsSources, &twelveBuildsFloors},
@@ -366,7 +373,8 @@ func TestSanitizerEvaluation(t *testing.T) {
 		{"thirteenth-build sources", thirteenthBuildSources, &thirteenthBuildFloors},
 		{"fourteenth-build sources", fourteenthBuildSources, &fourteenthBuildFloors},
 		{"fifteenth-build sources", fifteenthBuildSources, &fifteenthBuildFloors},
-		{"sixteenth-build sources", sixteenthBuildSources, &sixteenthBuildFloors}} {
+		{"sixteenth-build sources", sixteenthBuildSources, &sixteenthBuildFloors},
+		{"seventeenth-build sources", seventeenthBuildSources, &seventeenthBuildFloors}} {
 		known, keyword, leaking := sum(set.sources, evalKnownFormat), sum(set.sources, evalKeyword), leaks(set.sources)
 		t.Logf("%s: known-format %s, keyword-context %s, leaking %.2f%% (%d/%d), format negatives %s", set.name,
 			evalFigure(evalKnownFormat, known), evalFigure(evalKeyword, keyword), leaking.pct(), leaking.bad, leaking.n,
@@ -510,6 +518,15 @@ var (
 	sixteenthBuildFloors = evalFloors{knownFormat: 63.5, keyword: 79.9, leaking: 28.6}
 	// The whole corpus with the sixteenth build.
 	sixteenBuildsFloors = evalFloors{knownFormat: 94.9, keyword: 93.8, leaking: 5.9}
+	// The seventeenth build (testdata/eval/sources17.py): what the Cloud Foundry CLI's request
+	// trace sanitizer, Snyk's log scrubber and Composer's URL and command sanitizers are tested
+	// to hide and leave, each test's examples in one half.
+	seventeenthBuildSources = []string{"cf-cli", "snyk", "composer"}
+	// Its first figures (87.50 / 50.00 / 35.00%, of 8 known-format and 12 keyword-context
+	// held-back secret-bearing events; 0 of 5 held-back format negatives altered).
+	seventeenthBuildFloors = evalFloors{knownFormat: 87.4, keyword: 49.9, leaking: 35.1}
+	// The whole corpus with the seventeenth build.
+	seventeenBuildsFloors = evalFloors{knownFormat: 94.8, keyword: 93.6, leaking: 6.1}
 )
 
 func evalFigure(class string, tl evalTally) string {
