@@ -1039,6 +1039,9 @@ func htpasswdValue(v string) bool {
 	return !isDigits(v) && v[0] != '/' && !strings.Contains(v, "//") && (hasDigitAndLetter(v) || mixedClasses(v) || strings.HasPrefix(v, "$") || strings.HasPrefix(v, "{"))
 }
 
+// uuidTail matches a name that ends in a UUID after a dash (aspnet-App-90487118-103c-…).
+var uuidTail = regexp.MustCompile(`^[\w.-]+-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
 var xmlSecretWords = regexp.MustCompile(`(?i)password|passwd|passphrase|secret|token|apikey|api-key|api_key|privatekey|credential`)
 
 // describedValue reports a value of the kind a name about a secret holds: a URL, a path, a
@@ -1080,8 +1083,10 @@ func xmlSecretName(name, v string) bool {
 	if i := strings.LastIndexByte(name, ':'); i >= 0 {
 		name = name[i+1:]
 	}
-	if parts := nameParts(name); len(parts) > 1 && parts[len(parts)-1] == "id" && uuidRe.MatchString(strings.TrimSpace(v)) {
-		return false // <UserSecretsId>b99dbce4-…</UserSecretsId>: the folder .NET keeps a project's secrets in
+	if parts := nameParts(name); len(parts) > 1 && parts[len(parts)-1] == "id" && (uuidRe.MatchString(strings.TrimSpace(v)) || uuidTail.MatchString(strings.TrimSpace(v))) {
+		// <UserSecretsId>b99dbce4-…</UserSecretsId>, aspnet-Project.Identity-90487118-…: the
+		// folder .NET keeps a project's secrets in
+		return false
 	}
 	if xmlSecretWords.MatchString(name) {
 		return !metadataName(name) || !describedValue(v)

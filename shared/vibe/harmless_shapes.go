@@ -365,7 +365,32 @@ func harmlessValue(name, v string) bool {
 	return characterSet(v) || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
-		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v)
+		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
+		rustFragmentSpecifier(v) || rubySymbolList(v) || genericCall.MatchString(v)
+}
+
+// genericCall matches a call of a generic method (Token = table.Column<string>(type: "text"…
+// in an Entity Framework migration, Set<Secret>()): code that makes the value.
+var genericCall = regexp.MustCompile(`^[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*<[\w<>,.?\[\] ]+>\(`)
+
+// rustFragmentSpecifier reports what follows a macro's metavariable ($token:tt,
+// $secret:expr): the kind of code it matches, not a value.
+func rustFragmentSpecifier(v string) bool {
+	switch strings.TrimRight(v, ")*+?,;") {
+	case "block", "expr", "expr_2021", "ident", "item", "lifetime", "literal", "meta", "pat", "pat_param", "path", "stmt", "tt", "ty", "vis":
+		return true
+	}
+	return false
+}
+
+// rubySymbolList reports a list of Ruby symbols (reset_password_keys: [:username, :email]):
+// the names of fields in snake case, read up to its first comma.
+func rubySymbolList(v string) bool {
+	rest, ok := strings.CutPrefix(strings.TrimRight(v, ",]"), "[:")
+	if !ok || rest == "" {
+		return false
+	}
+	return snakeIdentifier(rest) && !randomValue(rest)
 }
 
 // dataFileName reports a file's name alone, its stem word parts and its extension a key's,
@@ -1863,8 +1888,9 @@ func snakeIdentifier(w string) bool {
 	return w != ""
 }
 
-// rubyDuration matches ActiveSupport's durations (6.hours, 30.minutes, 2.weeks).
-var rubyDuration = regexp.MustCompile(`^\d+\.(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)$`)
+// rubyDuration matches ActiveSupport's durations (6.hours, 30.minutes, 2.weeks) and the
+// times they give (4.days.ago, 1.hour.from_now).
+var rubyDuration = regexp.MustCompile(`^\d+\.(?:seconds?|minutes?|hours?|days?|weeks?|fortnights?|months?|years?)(?:\.(?:ago|from_now|since|until|after|before))?$`)
 
 // wordsURL reports a URL, percent-escapes decoded, whose every piece between punctuation is
 // a word or a short number: no user, no generated token in its path, query or fragment.

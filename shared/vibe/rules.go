@@ -336,6 +336,7 @@ var extraRules = append([]extraRule{
 		// expression backtracks to the scheme when what follows is too short to match).
 		check: func(v string) bool {
 			return !authSchemes[strings.ToLower(v)] && !(codeReference(v) && countDigits(v) == 0) && !strings.ContainsAny(v, " \t") &&
+				hasAlnum(v) && // <!-- ===== METHOD INVOCATION AUTHORIZATION ===== -->: a banner's rule
 				!memberPathOfWords(v) && // proxyAuthorization = response.code == 407
 				!(strings.HasSuffix(v, "=") && isLetters(v[:len(v)-1])) && // Digest username="…", realm=…: a parameter's name
 				!(v[0] == '!' && identifierWords(v[1:])) && // authorization: !vault |: a YAML tag
@@ -440,8 +441,9 @@ var extraRules = append([]extraRule{
 				!colonWords(strings.TrimRight(v, "\",;'")) && // "better-auth:scim-demo:oidc-subject:v2": a namespaced name
 				!(isUpperByte(v[0]) && camelWords(strings.TrimRight(v, "\",;'.`")))
 		},
-		// https://x-access-token:…@host: a URL's user, the URL rule's.
-		matchCheck: func(m string) bool { return m[0] != '/' },
+		// https://x-access-token:…@host: a URL's user, the URL rule's; com.j256.two-factor-auth:
+		// two-factor-auth:1.3, a package's coordinate after its group's dot.
+		matchCheck: func(m string) bool { return m[0] != '/' && m[0] != '.' && !headerStandIn(m) },
 	},
 	{
 		// Password=...; AccountKey=...; in connection strings.
@@ -907,6 +909,22 @@ var authSchemes = map[string]bool{"bearer": true, "basic": true, "token": true, 
 // codeLike matches values that are program expressions, not literal secrets: calls, member
 // accesses (a JavaScript class's private fields among them: this.#cache[k]), type names.
 var codeLike = regexp.MustCompile(`^(?:[A-Za-z_$][\w$]*(?:\??\.#?[A-Za-z_$][\w$]*)*(?:\(.*\)?|\[.*\]?)?[;,)]*|&?[A-Za-z_][\w.]+\{(?:[^{].*)?|\(.*|[\[{(]|\w+\.\w+\(.*)$`)
+
+// headerStandIn reports a secret header's match whose value ends in the header's name
+// (client-secret: facebook-client-secret, x-api-key: your-x-api-key): a stand-in that says
+// what goes there.
+func headerStandIn(m string) bool {
+	c := strings.IndexByte(m, ':')
+	if c < 0 {
+		return false
+	}
+	name := strings.ToLower(strings.Trim(strings.TrimLeft(m[:c], " \t\n\"'"), "\"'"))
+	if i := strings.LastIndexFunc(name, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') }); i >= 0 {
+		name = name[i+1:]
+	}
+	v := strings.ToLower(strings.Trim(strings.TrimSpace(m[c+1:]), "\"',;"))
+	return name != "" && len(v) > len(name) && strings.HasSuffix(v, name) && (v[len(v)-len(name)-1] == '-' || v[len(v)-len(name)-1] == '_')
+}
 
 // callLike matches a value that is a function call or its start, or a Rust macro's
 // (env!("APP_SECRET"), include_str!(…)), a private method's among them (this.#read(…)).

@@ -181,7 +181,47 @@ func harmlessRun(text string, start, end int) bool {
 		ethereumAddress(text[start:end]) || publicByPlace(text, start) || encodedImageURLRun(text, start, end) || svgPathData(text, start) ||
 		thinkingBlob(text, start, end) || mediaFileName(text, start, end) || forgeProfileRun(text[start:end]) ||
 		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || queryIDValue(text, start) || urlOfWords(text, start, end) || hashSuffixedName(text[start:end]) || encryptedContentRun(text, start) ||
-		dnsNameRun(text[start:end]) || cognitoPoolID(text[start:end])
+		dnsNameRun(text[start:end]) || cognitoPoolID(text[start:end]) || wordPathRun(text[start:end])
+}
+
+// sluggedID reports a page's slug that ends in the id its site gives it
+// (convert-yuv-to-rgb-for-camerax-imageanalysis-6c627f3a0292 on Medium, a Notion page's
+// title and 32 hex digits): two words or more joined by dashes, then 8 to 32 hex digits.
+// A page's address, public where it is linked.
+func sluggedID(seg string) bool {
+	i := strings.LastIndexByte(seg, '-')
+	if i <= 0 || len(seg)-i-1 < 8 || len(seg)-i-1 > 32 || !isHex(seg[i+1:]) {
+		return false
+	}
+	words := 0
+	for _, p := range strings.Split(seg[:i], "-") {
+		switch {
+		case isLetters(p):
+			words++
+		case p == "" || !wordPart(p):
+			return false
+		}
+	}
+	return words >= 2
+}
+
+// wordPathRun reports a relative path whose every segment is word parts with a word among
+// them (ripgrep-0.1.2-x86_64-unknown-linux-musl/rg, a release archive's directory and its
+// binary): a file's name, however many parts it joins. Base64 has no such segments: a
+// segment of one word part must not look random, one of two words or more is names.
+func wordPathRun(run string) bool {
+	if strings.ContainsAny(run, "+=:") || strings.HasPrefix(run, "/") || strings.Count(run, "/") == 0 {
+		return false
+	}
+	for _, seg := range strings.Split(strings.TrimSuffix(run, "/"), "/") {
+		if seg == "." || seg == ".." {
+			continue
+		}
+		if seg = strings.TrimPrefix(seg, "."); !wordParts(seg, 2) && (!wordParts(seg, 1) || randomValue(seg)) {
+			return false
+		}
+	}
+	return true
 }
 
 // dnsNameRun reports a host's name, and an API group's with its version after it
@@ -243,7 +283,17 @@ var cognitoPoolShape = regexp.MustCompile(`^[a-z]{2}(?:-gov)?-[a-z]+-[0-9]_[A-Za
 // (an alphabet, a script or a sentence in base64, a property list's archived object): asked
 // only of a run about to be masked as random.
 func harmlessRunLate(text string, start, end int) bool {
-	return alphabetRun(text[start:end]) || encodedCode(text[start:end]) || plistArchiveRun(text, start) || archivedObjectLine(text, start, end)
+	return alphabetRun(text[start:end]) || encodedCode(text[start:end]) || plistArchiveRun(text, start) || archivedObjectLine(text, start, end) ||
+		csharpDescriptorLine(text, start)
+}
+
+// csharpDescriptorLine reports a line of the serialized file descriptor protoc's C#
+// output embeds (descriptorData = global::System.Convert.FromBase64String(string.Concat(
+// "CiNT…", "QXBp…", …)): a schema in base64, its statement not closed before the run.
+func csharpDescriptorLine(text string, start int) bool {
+	head := text[max(0, start-4096):start]
+	i := strings.LastIndex(head, "descriptorData = global::System.Convert.FromBase64String(")
+	return i >= 0 && strings.IndexByte(head[i:], ';') < 0
 }
 
 // longBinaryRun reports a token inside a run of base64 of 2 048 characters or more that

@@ -251,6 +251,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 	}
 	findDERKeys(text, f)
 	findCredentialCalls(text, f)
+	findSQLInserts(text, f)
 	if strings.Contains(text, "receive(:") || strings.Contains(text, "thenReturn(") {
 		findStubbedSecrets(text, f)
 	}
@@ -300,7 +301,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				seg := start
 				for i := start; i <= end; i++ {
 					if i == end || text[i] == '/' {
-						if s := text[seg:i]; len(s) >= 16 && !idPathSegment(text, start, seg) && !cognitoPoolID(s) && (knownShapeSecret(s) || len(s) >= 24 && highEntropySecret(s) && !hashedFileName(s)) {
+						if s := text[seg:i]; len(s) >= 16 && !idPathSegment(text, start, seg) && !cognitoPoolID(s) && !sluggedID(s) && (knownShapeSecret(s) || len(s) >= 24 && highEntropySecret(s) && !hashedFileName(s)) {
 							f.addSpan(ruleEntropy, seg, i)
 						}
 						seg = i + 1
