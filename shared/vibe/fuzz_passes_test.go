@@ -563,3 +563,19 @@ func commonText(name string) bool {
 }
 
 func containsWord(s, w string) bool { return replaceWord(s, w, "") != s }
+
+// sqlInsertTemplates place a secret (%[1]s) in a column of an INSERT whose name says
+// secret, or in the value of a (name, value) row named for one, among other columns and rows.
+var sqlInsertTemplates = []string{
+	"insert into users (id,email,password,first_name,last_name) values ('rob','rob@example.com','%[1]s','Rob','Winch');",
+	"INSERT INTO users (id, username, api_token) VALUES (1, 'alice', 'x'), (2, 'bob', '%[1]s');",
+	"INSERT INTO `accounts` (`name`, `secret_key`, `note`) VALUES\n  ('a', '%[1]s', 'password'),\n  ('b', NULL, 'it''s fine');",
+	"insert into settings (name, value) values ('smtp_password', '%[1]s');",
+	"INSERT INTO t (id, passwd) VALUES (7, '%[1]s') ON CONFLICT DO NOTHING;",
+}
+
+// FuzzSQLInserts: an INSERT's secret column is masked in every row, whatever surrounds the
+// statement.
+func FuzzSQLInserts(f *testing.F) {
+	fuzzTemplates(f, sqlInsertTemplates, "sqlite> ", "\nsqlite> ")
+}
