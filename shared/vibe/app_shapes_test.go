@@ -7,7 +7,7 @@ import (
 )
 
 // The kept rows quote lines of BurntSushi/ripgrep (MIT or Unlicense), heartcombo/devise
-// (MIT), dotnet/eShop (MIT), android/nowinandroid (Apache-2.0) and
+// (MIT), laravel/laravel (MIT), dotnet/eShop (MIT), android/nowinandroid (Apache-2.0) and
 // spring-projects/spring-security-samples (Apache-2.0, its files' headers). The rows of
 // secrets are made up.
 
@@ -40,6 +40,10 @@ func TestApplicationShapes(t *testing.T) {
 			"\timplementation 'com.j256.two-factor-auth:two-factor-auth:1.3'",
 			"   <!-- ================= METHOD INVOCATION AUTHORIZATION ==================== -->",
 			"            client-secret: facebook-client-secret",
+			// every Laravel app's .htaccess, User model and auth config
+			"    # Handle Authorization Header\n    RewriteCond %{HTTP:Authorization} .\n    RewriteRule .* - [E=HTTP_AUTHORIZATION:%{HTTP:Authorization}]\n\n    # Handle X-XSRF-Token Header\n    RewriteCond %{HTTP:x-xsrf-token} .\n    RewriteRule .* - [E=HTTP_X_XSRF_TOKEN:%{HTTP:X-XSRF-Token}]",
+			"        return [\n            'email_verified_at' => 'datetime',\n            'password' => 'hashed',\n        ];",
+			"    'defaults' => [\n        'guard' => env('AUTH_GUARD', 'web'),\n        'passwords' => env('AUTH_PASSWORD_BROKER', 'users'),\n    ],",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -51,6 +55,9 @@ func TestApplicationShapes(t *testing.T) {
 			{"Authorization = \"Zx8kq2pLm9Qw4rT7\"", "Zx8kq2pLm9Qw4rT7"},
 			{"    api_keys: [:Zx8kq2pLm9Qw4rT7aB3dE5fG]", "Zx8kq2pLm9Qw4rT7aB3dE5fG"},
 			{"    \"url\": \"https://example.com/reset?token=Zx8kq2pLm9Qw4rT7aB3dE5fG\",", "Zx8kq2pLm9Qw4rT7aB3dE5fG"},
+			{"            'password' => env('DB_PASSWORD', 'Zx8kq2pLm9'),", "Zx8kq2pLm9"},
+			{"BROKER_PASSWORD=Zx8kq2pLm9", "Zx8kq2pLm9"},
+			{"Authorization: %{Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
 		})
 	})
 }

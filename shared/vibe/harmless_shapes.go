@@ -366,7 +366,17 @@ func harmlessValue(name, v string) bool {
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
-		rustFragmentSpecifier(v) || rubySymbolList(v) || genericCall.MatchString(v)
+		rustFragmentSpecifier(v) || rubySymbolList(v) || genericCall.MatchString(v) || eloquentCast(v)
+}
+
+// eloquentCast reports a Laravel model's cast of an attribute ('password' => 'hashed',
+// 'api_token' => 'encrypted'): how the attribute is stored, in every app's User model.
+func eloquentCast(v string) bool {
+	switch strings.Trim(v, "\"'") {
+	case "hashed", "encrypted", "encrypted:array", "encrypted:collection", "encrypted:object", "encrypted:json":
+		return true
+	}
+	return false
 }
 
 // genericCall matches a call of a generic method (Token = table.Column<string>(type: "text"…

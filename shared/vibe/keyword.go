@@ -296,12 +296,42 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				// getenv("X", "x"), const password = process.env.DB_PASSWORD || 'x': the
 				// default, unless a lower-case word under a name that is no password's
 				// (getToken(req) || 'anonymous', process.env.TOKEN || 'default').
-				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && !((snakeSecretName(chunk[fs:fe]) || camelSecretName(chunk[fs:fe]) && listedAfter(chunk, vs, fs)) && !envNameBefore(chunk, vs, fs)) && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) {
+				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && !settingEnvName(chunk[vs:fs]) && !((snakeSecretName(chunk[fs:fe]) || camelSecretName(chunk[fs:fe]) && listedAfter(chunk, vs, fs)) && !envNameBefore(chunk, vs, fs)) && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) {
 					f.addSpan(ruleKeyword, off+fs, off+fe)
 				}
 			}
 		}
 	}
+}
+
+// settingEnvName reports a call reading an environment variable named for a setting about a
+// secret, not the secret (env('AUTH_PASSWORD_BROKER', 'users'), getenv("TOKEN_DRIVER",
+// "file")): the name's last word is what the default is, a broker's, a driver's, a table's.
+func settingEnvName(call string) bool {
+	q := strings.IndexAny(call, "\"'")
+	if q < 0 {
+		return false
+	}
+	e := strings.IndexByte(call[q+1:], call[q])
+	if e <= 0 {
+		return false
+	}
+	return settingHeadName(call[q+1 : q+1+e])
+}
+
+// settingHeadName reports a name whose last word is a setting's about a secret
+// (AUTH_PASSWORD_BROKER, TOKEN_DRIVER, PASSWORD_TIMEOUT, BCRYPT_ROUNDS): its value is which
+// broker, driver or table, or how long, not the secret.
+func settingHeadName(name string) bool {
+	parts := nameParts(name)
+	if len(parts) < 2 {
+		return false
+	}
+	switch parts[len(parts)-1] {
+	case "broker", "driver", "guard", "provider", "table", "model", "timeout", "throttle", "expire", "store", "cache", "channel", "rounds", "algo", "lifetime":
+		return true
+	}
+	return false
 }
 
 // closedTernaryBranch reports a name at the end of a string literal that is a conditional's

@@ -337,6 +337,7 @@ var extraRules = append([]extraRule{
 		check: func(v string) bool {
 			return !authSchemes[strings.ToLower(v)] && !(codeReference(v) && countDigits(v) == 0) && !strings.ContainsAny(v, " \t") &&
 				hasAlnum(v) && // <!-- ===== METHOD INVOCATION AUTHORIZATION ===== -->: a banner's rule
+				!apacheVariable(v) && // [E=HTTP_AUTHORIZATION:%{HTTP:Authorization}]
 				!memberPathOfWords(v) && // proxyAuthorization = response.code == 407
 				!(strings.HasSuffix(v, "=") && isLetters(v[:len(v)-1])) && // Digest username="…", realm=…: a parameter's name
 				!(v[0] == '!' && identifierWords(v[1:])) && // authorization: !vault |: a YAML tag
@@ -1022,6 +1023,9 @@ func keepKeyword(name, value string, quoted bool) bool {
 	}
 	if storageKey(name, v) {
 		return false // CHAT_SETTINGS_KEY = 'openvibe_chat_settings': where an entry is kept
+	}
+	if settingHeadName(name) && (identifierWords(strings.Trim(v, "\"'`")) || isDigits(strings.Trim(v, "\"'`"))) {
+		return false // env('AUTH_PASSWORD_BROKER', 'users'): the broker's name
 	}
 	if headNounNoSecret(name, v) {
 		return false // SESSION_TOKEN_QUERY_PARAM = "X-Amz-S3session-Token": what a credential goes by

@@ -899,6 +899,22 @@ func instructionValue(v string) bool {
 	return false
 }
 
+// apacheVariable reports an Apache server variable (%{HTTP:Authorization}, a mod_rewrite
+// rule passing the header on to PHP, as every Laravel app's .htaccess does): a reference.
+func apacheVariable(v string) bool {
+	v = strings.TrimRight(v, "]")
+	inner, ok := strings.CutPrefix(v, "%{")
+	if !ok || !strings.HasSuffix(inner, "}") || len(inner) < 2 {
+		return false
+	}
+	for _, c := range []byte(inner[:len(inner)-1]) {
+		if !isWordByte(c) && c != ':' && c != '-' && c != '.' {
+			return false
+		}
+	}
+	return true
+}
+
 func placeholderValue(v string) bool {
 	v = strings.Trim(strings.TrimSpace(v), `"'`)
 	if v != "" && literalAfterExpansion(v) {
@@ -923,6 +939,9 @@ func placeholderValue(v string) bool {
 		if strings.HasPrefix(v, p) {
 			return true
 		}
+	}
+	if apacheVariable(v) {
+		return true
 	}
 	if v[0] == '!' && len(v) > 2 && isLetter(v[1]) {
 		// A YAML tag: !ENV ${API_KEY}, !Ref DbPassword, !GetAtt Db.Password, !vault |
