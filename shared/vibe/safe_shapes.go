@@ -180,8 +180,7 @@ func harmlessRun(text string, start, end int) bool {
 		vapidPublicKey(text[max(0, start-40):start], text[start:end]) || overlayLayerID(text, start, end) || debianArchivePath(text[start:end]) ||
 		ethereumAddress(text[start:end]) || publicByPlace(text, start) || encodedImageURLRun(text, start, end) || svgPathData(text, start) ||
 		thinkingBlob(text, start, end) || mediaFileName(text, start, end) || forgeProfileRun(text[start:end]) ||
-		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || queryIDValue(text, start) || urlOfWords(text, start, end) || hashSuffixedName(text[start:end]) || encryptedContentRun(text, start) ||
-		dnsNameRun(text[start:end]) || cognitoPoolID(text[start:end]) || wordPathRun(text[start:end])
+		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || queryIDValue(text, start) || urlOfWords(text, start, end) || hashSuffixedName(text[start:end]) || encryptedContentRun(text, start)
 }
 
 // sluggedID reports a page's slug that ends in the id its site gives it
@@ -279,12 +278,12 @@ func cognitoPoolID(run string) bool {
 
 var cognitoPoolShape = regexp.MustCompile(`^[a-z]{2}(?:-gov)?-[a-z]+-[0-9]_[A-Za-z0-9]{9}$`)
 
-// harmlessRunLate reports the harmless runs whose test costs a decode or a look far back
-// (an alphabet, a script or a sentence in base64, a property list's archived object): asked
-// only of a run about to be masked as random.
+// harmlessRunLate reports the harmless runs whose test costs a decode, a look far back or a
+// split into parts (an alphabet, a script or a sentence in base64, a property list's archived
+// object, a host's name, a path of words): asked only of a run about to be masked as random.
 func harmlessRunLate(text string, start, end int) bool {
 	return alphabetRun(text[start:end]) || encodedCode(text[start:end]) || plistArchiveRun(text, start) || archivedObjectLine(text, start, end) ||
-		csharpDescriptorLine(text, start)
+		csharpDescriptorLine(text, start) || dnsNameRun(text[start:end]) || cognitoPoolID(text[start:end]) || wordPathRun(text[start:end])
 }
 
 // csharpDescriptorLine reports a line of the serialized file descriptor protoc's C#

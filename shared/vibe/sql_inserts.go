@@ -15,7 +15,7 @@ var sqlInsertHead = regexp.MustCompile("(?i)\\binsert\\s+(?:ignore\\s+)?into\\s+
 // secret whatever a rule made of its neighbours ('password','Rob' read as a key and its
 // value is the password column's value and the next column's).
 func findSQLInserts(text string, f *findings) {
-	if !strings.Contains(text, "nsert") && !strings.Contains(text, "NSERT") {
+	if !strings.Contains(text, "nsert") && !strings.Contains(text, "NSERT") || !strings.Contains(text, "nto") && !strings.Contains(text, "NTO") {
 		return
 	}
 	var plain [][2]int
