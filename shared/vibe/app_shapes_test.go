@@ -1,13 +1,17 @@
 package vibe
 
 import (
+	"encoding/base64"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
 
 // The kept rows quote lines of BurntSushi/ripgrep (MIT or Unlicense), heartcombo/devise
-// (MIT), laravel/laravel (MIT), dotnet/eShop (MIT), android/nowinandroid (Apache-2.0) and
+// (MIT), laravel/laravel (MIT), phoenixframework/phoenix (MIT), geerlingguy/ansible-for-devops
+// (MIT), dotnet/eShop (MIT), android/nowinandroid (Apache-2.0) and
 // spring-projects/spring-security-samples (Apache-2.0, its files' headers). The rows of
 // secrets are made up.
 
@@ -44,7 +48,18 @@ func TestApplicationShapes(t *testing.T) {
 			"    # Handle Authorization Header\n    RewriteCond %{HTTP:Authorization} .\n    RewriteRule .* - [E=HTTP_AUTHORIZATION:%{HTTP:Authorization}]\n\n    # Handle X-XSRF-Token Header\n    RewriteCond %{HTTP:x-xsrf-token} .\n    RewriteRule .* - [E=HTTP_X_XSRF_TOKEN:%{HTTP:X-XSRF-Token}]",
 			"        return [\n            'email_verified_at' => 'datetime',\n            'password' => 'hashed',\n        ];",
 			"    'defaults' => [\n        'guard' => env('AUTH_GUARD', 'web'),\n        'passwords' => env('AUTH_PASSWORD_BROKER', 'users'),\n    ],",
+			// Elixir: an Erlang call, a key's default named as the key, a token's namespace, a
+			// generator's field spec
+			"    token = :crypto.strong_rand_bytes(@rand_size)\n    hashed_token = :crypto.hash(@hash_algorithm, token)",
+			"    csrf_token_key = Keyword.get(session_config, :csrf_token_key, \"_csrf_token\")",
+			"      iex> token = Phoenix.Token.sign(MyAppWeb.Endpoint, \"user auth\", user_id)",
+			"      mix phx.gen.live Blog Post posts title slug:unique votes:integer cost:decimal\n                      tags:array:text popular:boolean drafted_at:datetime\n                      secret:uuid:redact announcement_date:date alarm:time",
+			// argparse's metavar in a usage text (masked, it was then masked inside DO_API_TOKEN too)
+			"usage: digital_ocean.py [--refresh-cache] [--env] [--api-token API_TOKEN]\n\noptional arguments:\n  --env, -e             Display DO_API_TOKEN\n  --api-token API_TOKEN, -a API_TOKEN",
 		)
+		// A PNG's base64 wrapped at 76 columns, read from its middle (an SVG icon's embedded
+		// image, the data: URI out of the text).
+		require.Equal(t, wrappedPayload, san.NewSession(SessionHints{}).SanitizeText(wrappedPayload))
 	})
 	t.Run("masked", func(t *testing.T) {
 		requireMasked(t, san, []maskedRow{
@@ -58,6 +73,35 @@ func TestApplicationShapes(t *testing.T) {
 			{"            'password' => env('DB_PASSWORD', 'Zx8kq2pLm9'),", "Zx8kq2pLm9"},
 			{"BROKER_PASSWORD=Zx8kq2pLm9", "Zx8kq2pLm9"},
 			{"Authorization: %{Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			{"mysql_user --api-token Zx8kq2pLm9Qw4rT7, -a Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			{"secret:Zx8kq2pLm9Qw4rT7aB3dE5fG", "Zx8kq2pLm9Qw4rT7aB3dE5fG"},
 		})
+		// The same block opening as DER does (a PKCS#12 store printed by base64) is not taken
+		// for an image's payload, nor a block of PEM's 64 columns.
+		require.True(t, wrappedBinaryBlock(wrappedPayload, 77*5, 77*5+76))
+		require.False(t, wrappedBinaryBlock("MIIJ"+wrappedPayload[4:], 77*5, 77*5+76))
+		pem := strings.ReplaceAll(wrappedPayload, "\n", "")
+		var b strings.Builder
+		for ; len(pem) > 64; pem = pem[64:] {
+			b.WriteString(pem[:64] + "\n")
+		}
+		require.False(t, wrappedBinaryBlock(b.String(), 65*5, 65*5+64))
 	})
 }
+
+// wrappedPayload is 2 400 bytes of a compressed image's kind (random to a reader, from a fixed
+// seed) in base64 wrapped at 76 columns, as coreutils' base64 and an SVG's embedded PNG write it.
+var wrappedPayload = func() string {
+	r := rand.New(rand.NewPCG(1, 2))
+	raw := make([]byte, 2400)
+	for i := range raw {
+		raw[i] = byte(r.Uint32())
+	}
+	enc := base64.StdEncoding.EncodeToString(raw)
+	var b strings.Builder
+	for len(enc) > 76 {
+		b.WriteString(enc[:76] + "\n")
+		enc = enc[76:]
+	}
+	return b.String() + enc
+}()

@@ -366,7 +366,38 @@ func harmlessValue(name, v string) bool {
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
-		rustFragmentSpecifier(v) || rubySymbolList(v) || genericCall.MatchString(v) || eloquentCast(v)
+		rustFragmentSpecifier(v) || rubySymbolList(v) || genericCall.MatchString(v) || eloquentCast(v) || erlangCall.MatchString(v) || generatorFieldSpec(v)
+}
+
+// erlangCall matches a call of an Erlang module's function from Elixir or Erlang
+// (token = :crypto.strong_rand_bytes(@rand_size)): code that makes the value.
+var erlangCall = regexp.MustCompile(`^:[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*\(`)
+
+// generatorFieldSpec reports a field's type and options in a code generator's arguments
+// (mix phx.gen.live … secret:uuid:redact, rails g model … token:string:uniq): a type name,
+// then options, joined by colons.
+func generatorFieldSpec(v string) bool {
+	if sp := strings.IndexAny(v, " \t"); sp > 0 {
+		v = v[:sp] // the next field's spec after it
+	}
+	typ, opts, ok := strings.Cut(v, ":")
+	if !ok {
+		typ = v
+	}
+	switch typ {
+	case "uuid", "binary_id", "string", "text", "integer", "boolean", "binary", "references", "datetime", "utc_datetime", "naive_datetime", "date", "time", "decimal", "float", "map", "array", "enum", "digest", "token", "email":
+	default:
+		return false
+	}
+	if !ok {
+		return false // a type alone is typeWord's
+	}
+	for o := range strings.SplitSeq(opts, ":") {
+		if !isLetters(strings.ReplaceAll(o, "_", "")) {
+			return false
+		}
+	}
+	return true
 }
 
 // eloquentCast reports a Laravel model's cast of an attribute ('password' => 'hashed',

@@ -296,7 +296,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				// getenv("X", "x"), const password = process.env.DB_PASSWORD || 'x': the
 				// default, unless a lower-case word under a name that is no password's
 				// (getToken(req) || 'anonymous', process.env.TOKEN || 'default').
-				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && !settingEnvName(chunk[vs:fs]) && !((snakeSecretName(chunk[fs:fe]) || camelSecretName(chunk[fs:fe]) && listedAfter(chunk, vs, fs)) && !envNameBefore(chunk, vs, fs)) && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) {
+				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && !settingEnvName(chunk[vs:fs]) && !namedDefault(chunk[vs:fs], chunk[fs:fe]) && !((snakeSecretName(chunk[fs:fe]) || camelSecretName(chunk[fs:fe]) && listedAfter(chunk, vs, fs)) && !envNameBefore(chunk, vs, fs)) && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) {
 					f.addSpan(ruleKeyword, off+fs, off+fe)
 				}
 			}
@@ -317,6 +317,26 @@ func settingEnvName(call string) bool {
 		return false
 	}
 	return settingHeadName(call[q+1 : q+1+e])
+}
+
+// namedDefault reports a literal that is no secret's default: the name of the key it is
+// read under (Keyword.get(config, :csrf_token_key, "_csrf_token")) or lower-case words
+// (Phoenix.Token.sign(endpoint, "user auth", id): a token's namespace).
+func namedDefault(call, lit string) bool {
+	w := strings.Trim(lit, "_")
+	if len(w) >= 4 && snakeIdentifier(w) && strings.Contains(call, w) {
+		return true
+	}
+	words := strings.Fields(lit)
+	if len(words) < 2 {
+		return false
+	}
+	for _, x := range words {
+		if !isLetters(x) || strings.ToLower(x) != x {
+			return false
+		}
+	}
+	return true
 }
 
 // settingHeadName reports a name whose last word is a setting's about a secret

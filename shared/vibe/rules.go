@@ -754,6 +754,7 @@ func noSecretFlag(match string) bool {
 			return false // -W, --password            force password prompt: a help text's columns
 		}
 		if v := strings.Trim(match[i:], "= \t\"',"); secretNameValue(v) || buildSecretSpec(match[i:]) || optionName(v) || opensslPassSource(v) ||
+			match[i] != '=' && upperSnakeName(strings.TrimRight(v, "]")) || // --api-token API_TOKEN: argparse's metavar in a usage line
 			match[i] != '=' && flagSpelling(v) {
 			return false // gcloud secrets versions access latest --secret=db-password, --secret id=npmrc,src=…
 		}

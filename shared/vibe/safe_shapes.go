@@ -283,7 +283,64 @@ var cognitoPoolShape = regexp.MustCompile(`^[a-z]{2}(?:-gov)?-[a-z]+-[0-9]_[A-Za
 // object, a host's name, a path of words): asked only of a run about to be masked as random.
 func harmlessRunLate(text string, start, end int) bool {
 	return alphabetRun(text[start:end]) || encodedCode(text[start:end]) || plistArchiveRun(text, start) || archivedObjectLine(text, start, end) ||
-		csharpDescriptorLine(text, start) || dnsNameRun(text[start:end]) || cognitoPoolID(text[start:end]) || wordPathRun(text[start:end])
+		csharpDescriptorLine(text, start) || wrappedBinaryBlock(text, start, end) || dnsNameRun(text[start:end]) || cognitoPoolID(text[start:end]) || wordPathRun(text[start:end])
+}
+
+// wrappedBinaryBlock reports a run on a line of a block of base64 wrapped at 76 columns (as
+// MIME and coreutils' base64 write it: an SVG's embedded PNG, a mail's attachment) that holds
+// 2 048 characters or more and decodes to binary bytes: a file's payload read from its middle,
+// where the data: URI or the header that names it is out of the text. PEM's 64 columns are
+// not read: a private key's body is wrapped so.
+func wrappedBinaryBlock(text string, start, end int) bool {
+	ls := strings.LastIndexByte(text[:start], '\n') + 1
+	le := strings.IndexByte(text[end:], '\n')
+	if le < 0 || le+end-ls != 76 {
+		return false
+	}
+	le += end
+	isLine := func(a, b int) bool {
+		if b-a != 76 {
+			return false
+		}
+		for k := a; k < b; k++ {
+			if !isBase64Byte(text[k]) {
+				return false
+			}
+		}
+		return true
+	}
+	if !isLine(ls, le) {
+		return false
+	}
+	bs, be := ls, le // the block: whole lines of 76 around the run's line
+	for bs >= 77 && text[bs-1] == '\n' && isLine(bs-77, bs-1) && ls-bs < 1<<14 {
+		bs -= 77
+	}
+	for be+77 <= len(text) && text[be] == '\n' && isLine(be+1, be+77) && be-le < 1<<14 {
+		be += 77
+	}
+	if (be-bs+1)/77*76 < 2048 || strings.HasPrefix(text[bs:], "MII") || strings.HasPrefix(text[bs:], "/u3+7") {
+		// (a block that opens as DER or as a Java keystore's magic does: a PKCS#12 or JKS
+		// store printed by base64, a signing key's container)
+		return false
+	}
+	sample := strings.ReplaceAll(text[bs:bs+77*14], "\n", "")
+	for shift := 0; shift < 4; shift++ {
+		b, err := base64.StdEncoding.DecodeString(sample[shift : shift+1060])
+		if err != nil {
+			continue
+		}
+		odd := 0
+		for _, c := range b {
+			if c < 0x09 || c > 0x0d && c < 0x20 || c >= 0x7f {
+				odd++
+			}
+		}
+		if odd*3 > len(b) {
+			return true
+		}
+	}
+	return false
 }
 
 // csharpDescriptorLine reports a line of the serialized file descriptor protoc's C#
