@@ -735,7 +735,7 @@ var configRules = []extraRule{
 		group:      1,
 		keywords:   []string{"|"},
 		check:      tableCellSecret,
-		matchCheck: func(m string) bool { return !nameAlternation(m) && !keyFileCell(m) },
+		matchCheck: func(m string) bool { return !nameAlternation(m) && !keyFileCell(m) && !renamedCell(m) },
 	},
 	{
 		// Any table row whose name cell names a secret for its value cell, the name decided as
@@ -744,7 +744,7 @@ var configRules = []extraRule{
 		re:         regexp.MustCompile(`\|[ \t]*([\w .-]{2,60}?)[ \t]*\|[ \t]*\x60?([^|\s\x60]{4,128})\x60?[ \t]*\|`),
 		group:      2,
 		keywords:   []string{"|"},
-		matchCheck: tableNamedValue,
+		matchCheck: func(m string) bool { return tableNamedValue(m) && !renamedCell(m) },
 		anchors:    tableRowAnchors,
 	},
 	{
@@ -1121,6 +1121,23 @@ func configSetSecret(match string) bool {
 	}
 	return nameHasSecretWord(name)
 }
+
+// renamedCell reports a table row whose second cell is its first with a version or a
+// plural after it (| kubernetes_secret | kubernetes_secret_v1 |, an upgrade guide's old and
+// new names): a name and what it became.
+func renamedCell(m string) bool {
+	cells := strings.Split(strings.Trim(strings.TrimSpace(m), "|"), "|")
+	if len(cells) < 2 {
+		return false
+	}
+	name := strings.ToLower(strings.Trim(cells[0], " \t`"))
+	v := strings.ToLower(strings.Trim(cells[1], " \t`"))
+	rest, ok := strings.CutPrefix(v, name)
+	return len(name) >= 4 && ok && renamedSuffix.MatchString(rest)
+}
+
+// renamedSuffix is what a renamed resource's name adds to the old one (_v1, -v2beta1, s).
+var renamedSuffix = regexp.MustCompile(`^(?:[_.-]?v[0-9]+(?:(?:alpha|beta)[0-9]*)?|[_.-]?[0-9]{1,2}|[_.-](?:new|old|legacy)|s)$`)
 
 var configSetName = regexp.MustCompile(`(?:set|config)\s+(?:--\S+\s+)*([\w.:/@-]+)[ \t=]+\S`)
 

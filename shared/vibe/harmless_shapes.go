@@ -366,7 +366,25 @@ func harmlessValue(name, v string) bool {
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
-		rustFragmentSpecifier(v) || rubySymbolList(v) || genericCall.MatchString(v) || eloquentCast(v) || erlangCall.MatchString(v) || generatorFieldSpec(v)
+		rustFragmentSpecifier(v) || rubySymbolList(v) || genericCall.MatchString(v) || eloquentCast(v) || erlangCall.MatchString(v) || generatorFieldSpec(v) || plainPairList(v)
+}
+
+// plainPairList reports a list of key=value pairs none of whose keys says secret and whose
+// values are names (terraform import kubernetes_manifest.secret_sample
+// "apiVersion=v1,kind=Secret,namespace=default,name=sample": a resource's import id).
+func plainPairList(v string) bool {
+	v = strings.Trim(v, "\"'`")
+	pairs := strings.Split(v, ",")
+	if len(pairs) < 2 {
+		return false
+	}
+	for _, p := range pairs {
+		k, val, ok := strings.Cut(p, "=")
+		if !ok || !identifierWords(k) || nameHasSecretWord(k) || val == "" || !wordParts(val, 0) || randomValue(val) {
+			return false
+		}
+	}
+	return true
 }
 
 // erlangCall matches a call of an Erlang module's function from Elixir or Erlang

@@ -7,8 +7,9 @@ import (
 )
 
 // The kept rows quote lines of prometheus-community/helm-charts (Apache-2.0: its charts'
-// values, templates, NOTES.txt and READMEs) and terraform-aws-modules/terraform-aws-eks
-// (Apache-2.0: its tests' rendered user data and its docs). The rows of secrets are made up.
+// values, templates, NOTES.txt and READMEs), terraform-aws-modules/terraform-aws-eks
+// (Apache-2.0: its tests' rendered user data and its docs) and
+// hashicorp/terraform-provider-kubernetes (MPL-2.0: its guides). The rows of secrets are made up.
 
 func TestInfrastructureShapes(t *testing.T) {
 	t.Parallel()
@@ -36,6 +37,9 @@ func TestInfrastructureShapes(t *testing.T) {
 			"API_SERVER_URL=https://012345678903AB2BAE5D1E0BFE0E2B50.gr7.us-east-1.eks.amazonaws.com",
 			"    apiServerEndpoint: https://012345678903AB2BAE5D1E0BFE0E2B50.gr7.us-east-1.eks.amazonaws.com",
 			"      issuer_url     = \"https://cognito-idp.us-west-2.amazonaws.com/us-west-2_re1u6bpRA\"",
+			// an upgrade guide's renamed resources, a resource's import id
+			"| Old Name                                      | New Name                                                |\n| --------------------------------------------- | ------------------------------------------------------- |\n| kubernetes_secret                             | kubernetes_secret_v1                                    |",
+			"terraform import kubernetes_manifest.secret_sample \"apiVersion=v1,kind=Secret,namespace=default,name=sample\"",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -47,6 +51,9 @@ func TestInfrastructureShapes(t *testing.T) {
 			{"kubectl get secret db -o jsonpath=\"{.data.password}\" | base64 -d ; echo\nZx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
 			{"kubectl get secret db -o jsonpath=\"{.data.password}\" | base64 -d ; echo\n\nZx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
 			{"client_id = \"482910573621-x7k2m9qwz4rt8vb1np5sd3fg6hj0lc2e.apps.googleusercontent.com\"", "x7k2m9qwz4rt8vb1np5sd3fg6hj0lc2e"},
+			{"| password | password_Zx8kq2pL |", "password_Zx8kq2pL"},
+			{"| db_password | Zx8kq2pLm9 |", "Zx8kq2pLm9"},
+			{"secret = \"a=Zx8kq2pLm9Qw4rT7,b=c\"", "Zx8kq2pLm9Qw4rT7"},
 			{"curl https://deploy:Zx8kq2pLm9Qw4rT7@012345678903AB2BAE5D1E0BFE0E2B50.gr7.us-east-1.eks.amazonaws.com/api", "Zx8kq2pLm9Qw4rT7"},
 		})
 	})
