@@ -54,6 +54,9 @@ func TestApplicationShapes(t *testing.T) {
 			"    csrf_token_key = Keyword.get(session_config, :csrf_token_key, \"_csrf_token\")",
 			"      iex> token = Phoenix.Token.sign(MyAppWeb.Endpoint, \"user auth\", user_id)",
 			"      mix phx.gen.live Blog Post posts title slug:unique votes:integer cost:decimal\n                      tags:array:text popular:boolean drafted_at:datetime\n                      secret:uuid:redact announcement_date:date alarm:time",
+			// a share of runs that passed
+			"```json\n{\n  \"totalRuns\": 2,\n  \"passedRuns\": 1,\n  \"passRate\": \"50%\"\n}\n```",
+			"pass_rate = passed_runs / total_runs",
 			// argparse's metavar in a usage text (masked, it was then masked inside DO_API_TOKEN too)
 			"usage: digital_ocean.py [--refresh-cache] [--env] [--api-token API_TOKEN]\n\noptional arguments:\n  --env, -e             Display DO_API_TOKEN\n  --api-token API_TOKEN, -a API_TOKEN",
 		)

@@ -1270,7 +1270,8 @@ var (
 	// notSecretWords mark names that hold something about a secret, not the secret.
 	notSecretWords = map[string]bool{
 		"type": true, "count": true, "len": true, "length": true, "size": true, "limit": true,
-		"url": true, "uri": true, "endpoint": true, "file": true, "path": true, "name": true,
+		"rate": true, // passRate, pass_rate: a share of runs that passed
+		"url":  true, "uri": true, "endpoint": true, "file": true, "path": true, "name": true,
 		"id": true, "expires": true, "expiry": true, "ttl": true, "header": true, "prefix": true,
 		"kind": true, "field": true, "hint": true, "policy": true, "min": true, "max": true,
 		"tokens": true, "mode": true, "format": true, "label": true, "placeholder": true,
