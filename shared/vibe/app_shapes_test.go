@@ -57,6 +57,15 @@ func TestApplicationShapes(t *testing.T) {
 			// a share of runs that passed
 			"```json\n{\n  \"totalRuns\": 2,\n  \"passedRuns\": 1,\n  \"passRate\": \"50%\"\n}\n```",
 			"pass_rate = passed_runs / total_runs",
+			// a coding agent's session (the eleventh session build's development half): a
+			// contraction after pass:, a regular expression's class, a dashboard's link, a
+			// backup's generated file names, tmux's window list, a non-null variable
+			"Got it. I’ll skip core changes and do a docs-only pass: I’ll locate the triage/staleness guidance in the repo",
+			"rg -n \"sk-[A-Za-z0-9]|Bearer [A-Za-z0-9]|Authorization|api_key: [^$]|token: [^$]\" live-proxy-dogfood README.md || true",
+			"Cloudflare Pages\tpass\t0\thttps://dash.cloudflare.com/?to=/0f1e2d3c4b5a69788796a5b4c3d2e1f0/pages/view/agentv/236a00d6-91be-491f-99e6-b1d65b99b320\t",
+			".beads/backup/manifest\n.beads/backup/k1o3v1rddua4pnanacuknm2d6dvd7av3.darc\n.beads/backup/x9q2m7vd8ka3pnanr4uknm2d6dvd7zz1.darc",
+			"hermes:0:codex:~/projects/tsoyang-org/hermes-deploy\nopenai-oauth:0:codex:~/workspaces/global-ws\nphoenix:0:codex:~/workspaces/global-ws",
+			"                apiKey: apiKey!,",
 			// argparse's metavar in a usage text (masked, it was then masked inside DO_API_TOKEN too)
 			"usage: digital_ocean.py [--refresh-cache] [--env] [--api-token API_TOKEN]\n\noptional arguments:\n  --env, -e             Display DO_API_TOKEN\n  --api-token API_TOKEN, -a API_TOKEN",
 		)
@@ -77,6 +86,9 @@ func TestApplicationShapes(t *testing.T) {
 			{"BROKER_PASSWORD=Zx8kq2pLm9", "Zx8kq2pLm9"},
 			{"Authorization: %{Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
 			{"mysql_user --api-token Zx8kq2pLm9Qw4rT7, -a Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			{"password = \"cackle7!\"", "cackle7!"},
+			{"x-auth-token: Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			{"curl https://example.com/files/zx8kq2plm9qw4rt7ab3de5fg7hj9kl1m.json?token=Zx8kq2pLm9Qw4rT7aB3dE5fG", "Zx8kq2pLm9Qw4rT7aB3dE5fG"},
 			{"secret:Zx8kq2pLm9Qw4rT7aB3dE5fG", "Zx8kq2pLm9Qw4rT7aB3dE5fG"},
 		})
 		// The same block opening as DER does (a PKCS#12 store printed by base64) is not taken

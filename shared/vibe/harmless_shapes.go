@@ -366,7 +366,30 @@ func harmlessValue(name, v string) bool {
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
-		rustFragmentSpecifier(v) || rubySymbolList(v) || genericCall.MatchString(v) || eloquentCast(v) || erlangCall.MatchString(v) || generatorFieldSpec(v) || plainPairList(v)
+		rustFragmentSpecifier(v) || rubySymbolList(v) || genericCall.MatchString(v) || eloquentCast(v) || erlangCall.MatchString(v) || generatorFieldSpec(v) || plainPairList(v) || contraction(v) || strings.HasPrefix(v, "[^") || nonNullIdentifier(name, v)
+}
+
+// contraction reports an English contraction (I’ll, it's, don't): a sentence's word after a
+// name ("do a docs-only pass: I’ll locate …"), never a password.
+func contraction(v string) bool {
+	v = strings.Trim(v, "\"'`,.")
+	for _, ap := range []string{"’", "'"} {
+		if head, tail, ok := strings.Cut(v, ap); ok && isLetters(head) && len(head) <= 6 {
+			switch strings.ToLower(tail) {
+			case "ll", "s", "re", "ve", "m", "d", "t":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nonNullIdentifier reports the variable named as the key with TypeScript's non-null
+// assertion (apiKey: apiKey!,): code that passes the variable on. A word and a ! is a
+// password's shape (cackle!), so the variable must be the key's own name.
+func nonNullIdentifier(name, v string) bool {
+	v = strings.TrimRight(v, ",;)")
+	return len(v) > 2 && v[len(v)-1] == '!' && v[:len(v)-1] == name
 }
 
 // plainPairList reports a list of key=value pairs none of whose keys says secret and whose

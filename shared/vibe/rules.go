@@ -444,7 +444,7 @@ var extraRules = append([]extraRule{
 		},
 		// https://x-access-token:…@host: a URL's user, the URL rule's; com.j256.two-factor-auth:
 		// two-factor-auth:1.3, a package's coordinate after its group's dot.
-		matchCheck: func(m string) bool { return m[0] != '/' && m[0] != '.' && !headerStandIn(m) },
+		matchCheck: func(m string) bool { return m[0] != '/' && m[0] != '.' && !headerStandIn(m) && !colonRecordWithPath(m) },
 	},
 	{
 		// Password=...; AccountKey=...; in connection strings.
@@ -911,6 +911,13 @@ var authSchemes = map[string]bool{"bearer": true, "basic": true, "token": true, 
 // codeLike matches values that are program expressions, not literal secrets: calls, member
 // accesses (a JavaScript class's private fields among them: this.#cache[k]), type names.
 var codeLike = regexp.MustCompile(`^(?:[A-Za-z_$][\w$]*(?:\??\.#?[A-Za-z_$][\w$]*)*(?:\(.*\)?|\[.*\]?)?[;,)]*|&?[A-Za-z_][\w.]+\{(?:[^{].*)?|\(.*|[\[{(]|\w+\.\w+\(.*)$`)
+
+// colonRecordWithPath reports a record of fields joined by colons that ends in a path
+// (tmux list-windows: openai-oauth:0:codex:~/projects/app): a listing's line, not a header.
+func colonRecordWithPath(m string) bool {
+	c := strings.IndexByte(m, ':')
+	return c > 0 && (strings.Contains(m[c:], ":~/") || strings.Contains(m[c:], ":/")) && !strings.Contains(m[c:], "://")
+}
 
 // headerStandIn reports a secret header's match whose value ends in the header's name
 // (client-secret: facebook-client-secret, x-api-key: your-x-api-key): a stand-in that says

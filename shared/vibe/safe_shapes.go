@@ -283,7 +283,36 @@ var cognitoPoolShape = regexp.MustCompile(`^[a-z]{2}(?:-gov)?-[a-z]+-[0-9]_[A-Za
 // object, a host's name, a path of words): asked only of a run about to be masked as random.
 func harmlessRunLate(text string, start, end int) bool {
 	return alphabetRun(text[start:end]) || encodedCode(text[start:end]) || plistArchiveRun(text, start) || archivedObjectLine(text, start, end) ||
-		csharpDescriptorLine(text, start) || wrappedBinaryBlock(text, start, end) || dnsNameRun(text[start:end]) || cognitoPoolID(text[start:end]) || wordPathRun(text[start:end])
+		csharpDescriptorLine(text, start) || wrappedBinaryBlock(text, start, end) || dashboardLinkRun(text, start) || generatedFileName(text, start, end) || dnsNameRun(text[start:end]) || cognitoPoolID(text[start:end]) || wordPathRun(text[start:end])
+}
+
+// dashboardLinkRun reports a run in a cloud dashboard's link (gh pr checks printing
+// https://dash.cloudflare.com/?to=/<account>/pages/view/<project>/<deployment>): the ids
+// of an account and a deployment, which open nothing without the account's login.
+func dashboardLinkRun(text string, start int) bool {
+	head := text[max(0, start-48):start]
+	return strings.Contains(head, "//dash.cloudflare.com/") || strings.Contains(head, "//console.cloud.google.com/") ||
+		strings.Contains(head, ".console.aws.amazon.com/") || strings.Contains(head, "//portal.azure.com/")
+}
+
+// generatedFileName reports a run that is a file's generated name in a path, its extension
+// after it (.beads/backup/k1o3v1rddua4pnanacuknm2d6dvd7av3.darc, a backup's or a cache's
+// entry in a listing): lower-case letters and digits after a slash, then a dot and an
+// extension of letters that ends the path.
+func generatedFileName(text string, start, end int) bool {
+	if start == 0 || text[start-1] != '/' || end >= len(text) || text[end] != '.' {
+		return false
+	}
+	for k := start; k < end; k++ {
+		if c := text[k]; !isLowerByte(c) && !isDigitByte(c) {
+			return false
+		}
+	}
+	k := end + 1
+	for k < len(text) && isLowerByte(text[k]) && k-end <= 6 {
+		k++
+	}
+	return k-end >= 3 && k-end <= 6 && (k == len(text) || strings.IndexByte(" \t\n\r\"'`,;:)", text[k]) >= 0)
 }
 
 // wrappedBinaryBlock reports a run on a line of a block of base64 wrapped at 76 columns (as
