@@ -12,7 +12,9 @@ import (
 // The kept rows quote lines of BurntSushi/ripgrep (MIT or Unlicense), heartcombo/devise
 // (MIT), laravel/laravel (MIT), phoenixframework/phoenix (MIT), geerlingguy/ansible-for-devops
 // (MIT), dotnet/eShop (MIT), android/nowinandroid (Apache-2.0) and
-// spring-projects/spring-security-samples (Apache-2.0, its files' headers). The rows of
+// spring-projects/spring-security-samples (Apache-2.0, its files' headers), and Go modules of
+// the trees' development half: andybalholm/brotli and labstack/echo (MIT), golang.org/x/crypto
+// and golang.org/x/text (BSD-3-Clause). The rows of
 // secrets are made up.
 
 func TestApplicationShapes(t *testing.T) {
@@ -66,6 +68,12 @@ func TestApplicationShapes(t *testing.T) {
 			".beads/backup/manifest\n.beads/backup/k1o3v1rddua4pnanacuknm2d6dvd7av3.darc\n.beads/backup/x9q2m7vd8ka3pnanr4uknm2d6dvd7zz1.darc",
 			"hermes:0:codex:~/projects/tsoyang-org/hermes-deploy\nopenai-oauth:0:codex:~/workspaces/global-ws\nphoenix:0:codex:~/workspaces/global-ws",
 			"                apiKey: apiKey!,",
+			// Go modules: an RFC's ABNF, a field with a comment, an SSH algorithm, prose after
+			// "identified by"
+			"\t// token      = 1*<any CHAR except CTLs or separators>",
+			"\t\t\t\ttoken = k.Value // Reuse token",
+			"\tKeyAlgoMLDSA44 = \"ssh-mldsa-44\"",
+			"// // Set sets the e to be used for the encoding scheme identified by name. Only",
 			// argparse's metavar in a usage text (masked, it was then masked inside DO_API_TOKEN too)
 			"usage: digital_ocean.py [--refresh-cache] [--env] [--api-token API_TOKEN]\n\noptional arguments:\n  --env, -e             Display DO_API_TOKEN\n  --api-token API_TOKEN, -a API_TOKEN",
 		)
@@ -87,6 +95,8 @@ func TestApplicationShapes(t *testing.T) {
 			{"Authorization: %{Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
 			{"mysql_user --api-token Zx8kq2pLm9Qw4rT7, -a Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
 			{"password = \"cackle7!\"", "cackle7!"},
+			{"CREATE USER app IDENTIFIED BY Zx8kq2pLm9.", "Zx8kq2pLm9"},
+			{"token = Zx8kq2pLm9Qw4rT7 // prod", "Zx8kq2pLm9Qw4rT7"},
 			{"x-auth-token: Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
 			{"curl https://example.com/files/zx8kq2plm9qw4rt7ab3de5fg7hj9kl1m.json?token=Zx8kq2pLm9Qw4rT7aB3dE5fG", "Zx8kq2pLm9Qw4rT7aB3dE5fG"},
 			{"secret:Zx8kq2pLm9Qw4rT7aB3dE5fG", "Zx8kq2pLm9Qw4rT7aB3dE5fG"},

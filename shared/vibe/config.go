@@ -193,8 +193,11 @@ var configRules = []extraRule{
 		id:       ruleSQLPass,
 		re:       regexp.MustCompile(`(?i)\b(?:create|alter|grant|set)\b[^;\n]{0,120}?\bidentified\s+(?:with\s+[\w]+\s+)?(?:by|as)\s+(?:password\s+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s'";\\]+))`),
 		keywords: []string{"identified"},
-		// Not prose: "a set of objects identified by their unique id".
-		check: func(v string) bool { return !functionWords[strings.ToLower(v)] },
+		// Not prose: "a set of objects identified by their unique id", "the scheme identified
+		// by name. Only …" (an unquoted word that ends a sentence).
+		check: func(v string) bool {
+			return !functionWords[strings.ToLower(v)] && !(strings.HasSuffix(v, ".") && isLetters(strings.TrimSuffix(v, ".")))
+		},
 	},
 	{
 		id: ruleSQLPass,

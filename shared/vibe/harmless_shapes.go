@@ -366,8 +366,16 @@ func harmlessValue(name, v string) bool {
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
-		rustFragmentSpecifier(v) || rubySymbolList(v) || genericCall.MatchString(v) || eloquentCast(v) || erlangCall.MatchString(v) || generatorFieldSpec(v) || plainPairList(v) || contraction(v) || strings.HasPrefix(v, "[^") || nonNullIdentifier(name, v)
+		rustFragmentSpecifier(v) || rubySymbolList(v) || genericCall.MatchString(v) || eloquentCast(v) || erlangCall.MatchString(v) || generatorFieldSpec(v) || plainPairList(v) || contraction(v) || strings.HasPrefix(v, "[^") || nonNullIdentifier(name, v) || abnfRepetition.MatchString(v) || memberWithComment.MatchString(v)
 }
+
+// abnfRepetition matches a grammar's repetition opening a value (token = 1*<any CHAR …>,
+// token68 = 1*( ALPHA / DIGIT …): an RFC's ABNF quoted in a comment.
+var abnfRepetition = regexp.MustCompile(`^[0-9]*\*[0-9]*(?:<|\(|%x|$|(?:ALPHA|DIGIT|HEXDIG|VCHAR|CHAR|OCTET|SP|HTAB|WSP|tchar|token)(?:$|[ \t/)]))`)
+
+// memberWithComment matches a field of a variable and a line comment after it
+// (token = k.Value // Reuse token): Go or C code.
+var memberWithComment = regexp.MustCompile(`^[a-z][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*[ \t]+//`)
 
 // contraction reports an English contraction (I’ll, it's, don't): a sentence's word after a
 // name ("do a docs-only pass: I’ll locate …"), never a password.
@@ -667,7 +675,7 @@ func sshAlgorithm(v string) bool {
 		return true
 	}
 	for _, p := range []string{"ecdsa-sha2-", "rsa-sha2-", "ssh-rsa-cert-", "ssh-ed25519-cert-", "diffie-hellman-group", "ecdh-sha2-",
-		"curve25519-sha256", "sntrup761x25519-", "mlkem768x25519-", "hmac-sha1", "hmac-sha2-", "hmac-md5", "umac-", "aes128-", "aes192-",
+		"curve25519-sha256", "sntrup761x25519-", "mlkem768x25519-", "ssh-mldsa-", "hmac-sha1", "hmac-sha2-", "hmac-md5", "umac-", "aes128-", "aes192-",
 		"aes256-", "chacha20-poly1305", "3des-cbc", "openssh-key-v1"} {
 		if strings.HasPrefix(v, p) {
 			return strings.IndexFunc(v, func(r rune) bool {
