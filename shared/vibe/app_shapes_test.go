@@ -68,6 +68,11 @@ func TestApplicationShapes(t *testing.T) {
 			".beads/backup/manifest\n.beads/backup/k1o3v1rddua4pnanacuknm2d6dvd7av3.darc\n.beads/backup/x9q2m7vd8ka3pnanr4uknm2d6dvd7zz1.darc",
 			"hermes:0:codex:~/projects/tsoyang-org/hermes-deploy\nopenai-oauth:0:codex:~/workspaces/global-ws\nphoenix:0:codex:~/workspaces/global-ws",
 			"                apiKey: apiKey!,",
+			// Rust slices and zeroed arrays under a key's name (FSM1/cipher-box, MIT, the
+			// twelfth session build's development half)
+			"pub fn decrypt(user_private_key: &[u8], data: &[u8]) -> Result<Vec<u8>, Error> {",
+			"    let private_key_arr: [u8; 32] = match private_key.try_into() {",
+			"    let private_key = [0u8; 32];",
 			// Go modules: an RFC's ABNF, a field with a comment, an SSH algorithm, prose after
 			// "identified by"
 			"\t// token      = 1*<any CHAR except CTLs or separators>",
@@ -97,6 +102,7 @@ func TestApplicationShapes(t *testing.T) {
 			{"password = \"cackle7!\"", "cackle7!"},
 			{"CREATE USER app IDENTIFIED BY Zx8kq2pLm9.", "Zx8kq2pLm9"},
 			{"token = Zx8kq2pLm9Qw4rT7 // prod", "Zx8kq2pLm9Qw4rT7"},
+			{"secret: [u8; 32] = *b\"Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1m\";", "Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1m"},
 			{"x-auth-token: Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
 			{"curl https://example.com/files/zx8kq2plm9qw4rt7ab3de5fg7hj9kl1m.json?token=Zx8kq2pLm9Qw4rT7aB3dE5fG", "Zx8kq2pLm9Qw4rT7aB3dE5fG"},
 			{"secret:Zx8kq2pLm9Qw4rT7aB3dE5fG", "Zx8kq2pLm9Qw4rT7aB3dE5fG"},

@@ -366,8 +366,13 @@ func harmlessValue(name, v string) bool {
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
-		rustFragmentSpecifier(v) || rubySymbolList(v) || genericCall.MatchString(v) || eloquentCast(v) || erlangCall.MatchString(v) || generatorFieldSpec(v) || plainPairList(v) || contraction(v) || strings.HasPrefix(v, "[^") || nonNullIdentifier(name, v) || abnfRepetition.MatchString(v) || memberWithComment.MatchString(v)
+		rustFragmentSpecifier(v) || rubySymbolList(v) || genericCall.MatchString(v) || eloquentCast(v) || erlangCall.MatchString(v) || generatorFieldSpec(v) || plainPairList(v) || contraction(v) || strings.HasPrefix(v, "[^") || nonNullIdentifier(name, v) || abnfRepetition.MatchString(v) || memberWithComment.MatchString(v) || rustSliceType.MatchString(v)
 }
+
+// rustSliceType matches a Rust slice or array type, or an array of zeros (user_private_key:
+// &[u8], private_key_arr: [u8; 32], let private_key = [0u8; 32];): a parameter's type or a
+// buffer about to be filled, the value cut at its ; or not.
+var rustSliceType = regexp.MustCompile(`^&?(?:mut )?\[(?:[ui](?:8|16|32|64|128|size)|char|bool|f32|f64|0(?:u8|x00|_u8)?)[ \t]*(?:[;\]]|$)`)
 
 // abnfRepetition matches a grammar's repetition opening a value (token = 1*<any CHAR …>,
 // token68 = 1*( ALPHA / DIGIT …): an RFC's ABNF quoted in a comment.
