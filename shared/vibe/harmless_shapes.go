@@ -366,8 +366,13 @@ func harmlessValue(name, v string) bool {
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
-		rustFragmentSpecifier(v) || rubySymbolList(v) || genericCall.MatchString(v) || eloquentCast(v) || erlangCall.MatchString(v) || generatorFieldSpec(v) || plainPairList(v) || contraction(v) || strings.HasPrefix(v, "[^") || nonNullIdentifier(name, v) || abnfRepetition.MatchString(v) || memberWithComment.MatchString(v) || rustSliceType.MatchString(v)
+		rustFragmentSpecifier(v) || rubySymbolList(v) || genericCall.MatchString(v) || eloquentCast(v) || erlangCall.MatchString(v) || generatorFieldSpec(v) || plainPairList(v) || contraction(v) || strings.HasPrefix(v, "[^") || nonNullIdentifier(name, v) || abnfRepetition.MatchString(v) || memberWithComment.MatchString(v) || rustSliceType.MatchString(v) || publishedKeys[strings.Trim(v, "\"'`")]
 }
+
+// publishedKeys are keys their projects publish by design, for every build to use alike: the
+// OpenSSL 3 FIPS provider's integrity key (FIPS_KEY_STRING in fipskey.h, the same in every
+// copy of OpenSSL, Node.js' vendored one included).
+var publishedKeys = map[string]bool{"f4556650ac31d35461610bac4ed81b1a181b2d8a43ea2854cbae22ca74560813": true}
 
 // rustSliceType matches a Rust slice or array type, or an array of zeros (user_private_key:
 // &[u8], private_key_arr: [u8; 32], let private_key = [0u8; 32];): a parameter's type or a
