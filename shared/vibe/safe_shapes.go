@@ -353,9 +353,16 @@ func wrappedBinaryBlock(text string, start, end int) bool {
 		// store printed by base64, a signing key's container)
 		return false
 	}
-	sample := strings.ReplaceAll(text[bs:bs+77*14], "\n", "")
+	return binaryBase64Sample(strings.ReplaceAll(text[bs:bs+77*14], "\n", ""))
+}
+
+// binaryBase64Sample reports a sample of base64, read from anywhere in its run (at each of
+// the four offsets a quantum may start at), that decodes to bytes a third or more of which
+// are not text.
+func binaryBase64Sample(sample string) bool {
+	n := (len(sample) - 3) / 4 * 4
 	for shift := 0; shift < 4; shift++ {
-		b, err := base64.StdEncoding.DecodeString(sample[shift : shift+1060])
+		b, err := base64.StdEncoding.DecodeString(sample[shift : shift+n])
 		if err != nil {
 			continue
 		}
@@ -398,23 +405,7 @@ func longBinaryRun(text string, start, end int) bool {
 		// run after a name on its line is that name's value, LONG_CREDENTIAL: AgV4…)
 		return false
 	}
-	sample := text[rs : rs+1024]
-	for shift := 0; shift < 4; shift++ {
-		b, err := base64.StdEncoding.DecodeString(sample[shift : shift+1016])
-		if err != nil {
-			continue
-		}
-		odd := 0
-		for _, c := range b {
-			if c < 0x09 || c > 0x0d && c < 0x20 || c >= 0x7f {
-				odd++
-			}
-		}
-		if odd*3 > len(b) {
-			return true
-		}
-	}
-	return false
+	return binaryBase64Sample(text[rs : rs+1024])
 }
 
 // protoDescriptorHead reports the first line of a serialized protobuf file descriptor as
