@@ -497,6 +497,19 @@ func typeofComparison(s string, vs int, v string) bool {
 	return i >= 0 && !strings.ContainsAny(head[i:], ";\n") && (strings.Contains(head[i:], "==") || strings.Contains(head[i:], "!="))
 }
 
+// comparedWord reports a capitalised word a variable is compared with (if tokenStr == "Not",
+// token != "Bearer"): a parser's keyword or a scheme's name. What a password is compared with
+// stays one (password == "swordfish", a hard-coded check), and so does a lower-case word
+// (apiKey === 'function' without typeof) or a literal with a digit or a symbol.
+func comparedWord(s string, vs int, name, v string) bool {
+	w := strings.Trim(v, "\"'`")
+	if passwordName(name) || len(w) < 2 || len(w) > 12 || !isLetters(w) || !isUpperByte(w[0]) || !dictWord(strings.ToLower(w)) {
+		return false
+	}
+	head := strings.TrimRight(s[max(0, vs-8):vs], "\"'` \t")
+	return strings.HasSuffix(head, "==") || strings.HasSuffix(head, "!=")
+}
+
 // renamedBinding reports a name a bundler gave a binding it renamed to keep it apart from
 // another of the same name: the name, a $ and a number (locale$1, formatDistanceLocale$11).
 func renamedBinding(s string) bool {

@@ -581,7 +581,7 @@ func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 			break
 		}
 	}
-	if promptValue(v) || messageText(v) || keyedMessage(name, v) || spellsName(name, v) || describedParameter(name, v) || accountPlaceholder(v) || nameWordsValue(name, v) || lexerTokenWord(name, v) || lexerTokenList(name, s, vs) || errorCode(name, v) || errorMessage(s, vs, name, v) || typeofComparison(s, vs, v) {
+	if promptValue(v) || messageText(v) || keyedMessage(name, v) || spellsName(name, v) || describedParameter(name, v) || accountPlaceholder(v) || nameWordsValue(name, v) || lexerTokenWord(name, v) || lexerTokenList(name, s, vs) || errorCode(name, v) || errorMessage(s, vs, name, v) || typeofComparison(s, vs, v) || comparedWord(s, vs, name, v) {
 		return true
 	}
 	if (escapedCharacters(v) || objectIdentifier(v) || charEscape(v)) && codeContext(s, vs-1, ve+1) {
