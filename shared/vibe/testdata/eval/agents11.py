@@ -94,12 +94,11 @@ def sessions_of(gitdir, commit):
     return {sid: v[:3] for sid, v in best.items()}
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mirror", required=True)
-    mirror = ap.parse_args().mirror
+def build(sources, mirror, with_credentials, report_found=False):
+    """Takes each source's sessions from its checkpoint branch (at most MAX_SESSIONS, in path
+    order, those in with_credentials left out), writes its licence, and writes the build."""
     records, manifest = [], []
-    for src, (name, commit, licence, licence_file, licence_commit) in SOURCES.items():
+    for src, (name, commit, licence, licence_file, licence_commit) in sources.items():
         gitdir = os.path.join(mirror, name.replace("/", "+"), "repo")
         with open(os.path.join(HERE, "licenses", f"{src}.txt"), "wb") as f:
             f.write(git(gitdir, "show", f"{licence_commit}:{licence_file}"))
@@ -108,7 +107,7 @@ def main():
         for sid, (path, agent, data) in sorted(found.items(), key=lambda kv: kv[1][0]):
             if taken == MAX_SESSIONS:
                 break
-            if sid in WITH_CREDENTIALS:
+            if sid in with_credentials:
                 continue
             taken += 1
             rel = agents.keep(src, path, agents.jsonl(data))
@@ -118,11 +117,19 @@ def main():
                              "path": path, "repo": name, "source": src,
                              "taken": ("Codex rollout" if agent == "codex" else "Claude Code session")
                              + f" kept by the Entire CLI on {BRANCH}, strings cut to 4000 characters"})
-    agents.write_build(SOURCES, records, manifest)
-    for src in SOURCES:
+        if report_found:
+            print(f"{src}: {len(found)} sessions found")
+    agents.write_build(sources, records, manifest)
+    for src in sources:
         n = [x for x in records if x["source"] == src]
         kinds = sorted({x["agent"] for x in n})
         print(f"{src}: {len(n)} sessions ({', '.join(kinds)}), {n[0]['split'] if n else '-'}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mirror", required=True)
+    build(SOURCES, ap.parse_args().mirror, WITH_CREDENTIALS)
 
 
 if __name__ == "__main__":

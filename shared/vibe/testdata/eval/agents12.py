@@ -5,7 +5,7 @@ as agents11.py takes them (its sessions_of: each session once, its longest copy 
 the agent read from the transcript's own lines, Copilot and Gemini transcripts and files without a
 message not taken). Same record shape, string cut and compression as agents2.py; a repository's
 sessions all in one half (the record's group is the source's name, split by agents.split_of), at
-most MAX_SESSIONS a source, the first in path order of the copy taken. Records of other builds are
+most agents11.MAX_SESSIONS a source, the first in path order of the copy taken. Records of other builds are
 kept as written; manifest.json gets one entry per file taken. Run it after agents11.py.
 
     python3 testdata/eval/agents12.py --mirror <dir>   # bare clones as <dir>/<owner>+<name>/repo
@@ -19,13 +19,11 @@ It is kept in licenses/<source>.txt. A session holding a real credential is left
 (WITH_CREDENTIALS, checked by hand), and a repository whose sessions hold one is not among the
 SOURCES at all (Viniciuscarvalho/FitToday, Apache-2.0: a session of its checkpoint branch holds a
 payment vendor's secret API key written into the app's code)."""
-import argparse, os
+import argparse
 
 import agents
 import agents11
 
-HERE = agents.HERE
-BRANCH = agents11.BRANCH
 
 # source: (repository, checkpoint commit, licence, licence file, licence commit)
 SOURCES = {
@@ -38,7 +36,6 @@ SOURCES = {
     "agent-stuff": ("ujuc/agent-stuff", "5296353a932ec672a06bf9a360102e54690353d1", "MIT", "LICENSE",
                     "19c52e12cf8d568bc5fe1266921f42cb3a448bd4"),
 }
-MAX_SESSIONS = 10
 # Sessions that hold real credentials (checked by hand), left out, by their session's id.
 WITH_CREDENTIALS = set()
 
@@ -46,33 +43,7 @@ WITH_CREDENTIALS = set()
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mirror", required=True)
-    mirror = ap.parse_args().mirror
-    records, manifest = [], []
-    for src, (name, commit, licence, licence_file, licence_commit) in SOURCES.items():
-        gitdir = os.path.join(mirror, name.replace("/", "+"), "repo")
-        with open(os.path.join(HERE, "licenses", f"{src}.txt"), "wb") as f:
-            f.write(agents11.git(gitdir, "show", f"{licence_commit}:{licence_file}"))
-        found = agents11.sessions_of(gitdir, commit)
-        taken = 0
-        for sid, (path, agent, data) in sorted(found.items(), key=lambda kv: kv[1][0]):
-            if taken == MAX_SESSIONS:
-                break
-            if sid in WITH_CREDENTIALS:
-                continue
-            taken += 1
-            rel = agents.keep(src, path, agents.jsonl(data))
-            records.append({"id": f"{src}:{path}", "source": src, "agent": agent, "group": src,
-                            "split": agents.split_of(src), "file": rel})
-            manifest.append({"commit": commit, "licence": licence, "licence_commit": licence_commit,
-                             "path": path, "repo": name, "source": src,
-                             "taken": ("Codex rollout" if agent == "codex" else "Claude Code session")
-                             + f" kept by the Entire CLI on {BRANCH}, strings cut to 4000 characters"})
-        print(f"{src}: {len(found)} sessions found")
-    agents.write_build(SOURCES, records, manifest)
-    for src in SOURCES:
-        n = [x for x in records if x["source"] == src]
-        kinds = sorted({x["agent"] for x in n})
-        print(f"{src}: {len(n)} sessions ({', '.join(kinds)}), {n[0]['split'] if n else '-'}")
+    agents11.build(SOURCES, ap.parse_args().mirror, WITH_CREDENTIALS, report_found=True)
 
 
 if __name__ == "__main__":
