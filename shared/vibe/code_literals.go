@@ -138,6 +138,23 @@ var formatVerb = regexp.MustCompile(`^(?:%[-+# 0]?\d*\$?[svdqxXpwTtcobefgEGraiu]
 // an exact version has three parts (four dotted numbers are an address).
 var versionRange = regexp.MustCompile(`^(?:(?:[~^]|[<>]=?\s?)v?\d{1,4}(?:\.(?:\d{1,6}|x|\*)){0,3}|v?\d{1,4}\.\d{1,6}\.\d{1,6})(?:[-+][A-Za-z][0-9A-Za-z.-]{0,40})?$`)
 
+// versionRanges reports a range npm writes as several: alternatives joined by || and
+// comparators joined by blanks (^5.0.0 || ^6.0.2 || ^7.0.0, >=1.2.0 <2.0.0), each a
+// versionRange with a dot.
+func versionRanges(v string) bool {
+	n := 0
+	for _, f := range strings.Fields(v) {
+		if f == "||" {
+			continue
+		}
+		if strings.IndexByte(f, '.') < 0 || !versionRange.MatchString(f) {
+			return false
+		}
+		n++
+	}
+	return n >= 2
+}
+
 // optionWords are the values of options named for credentials that say how they are sent,
 // not what they are: fetch's credentials: 'same-origin' | 'include' | 'omit'.
 var optionWords = map[string]bool{"same-origin": true, "include": true, "omit": true}
@@ -151,7 +168,11 @@ var optionWords = map[string]bool{"same-origin": true, "include": true, "omit": 
 func templateReference(v string) bool {
 	switch c := v[0]; {
 	case c == '%' || c == '?':
-		return formatVerb.MatchString(v)
+		if formatVerb.MatchString(v) {
+			return true
+		}
+		// %s${DEPENDABOT_TOKEN}: a format's verb and the variable it is filled from, as a
+		// shell's printf 'x-access-token:%s' "${…}" reads once joined (templateLiteral below).
 	case c == '{':
 		if formatVerb.MatchString(v) {
 			return true
@@ -169,6 +190,9 @@ func templateReference(v string) bool {
 		}
 		if i := strings.IndexByte(v, '('); i > 0 && strings.HasSuffix(v, ")") && strings.IndexByte(v[:i], '.') > 0 && versionRange.MatchString(v[:i]) {
 			return true // 7.25.3(@babel/core@7.25.2): pnpm's lockfile, a version and the peers it was resolved with
+		}
+		if len(v) <= 96 && strings.ContainsAny(v, "| ") && versionRanges(v) {
+			return true // ^5.0.0 || ^6.0.2 || ^7.0.0, >=1.2.0 <2.0.0: npm's ranges, alternatives or bounds
 		}
 	}
 	// One pass for the marks the rest look for: ${, an ellipsis, blanks, a bracket.

@@ -457,8 +457,9 @@ var configRules = []extraRule{
 		keywords: []string{"login", "log_in", "signin", "sign_in", "logon", "auth", "credential", "connect"},
 		anchors:  wordAnchors(`", "`, `', '`, `","`, `','`, `" , "`, `" ,  "`), // the last: \"u\", \"x\" seen through escapeView
 		check: func(v string) bool {
-			// (digest_auth_algo = ("MD5", "SHA-256", "SHA-512"): algorithms, not a user and a password)
-			return (hasDigitAndLetter(v) || mixedClasses(v)) && !strings.HasPrefix(v, "/") && !strings.Contains(v, "://") && !strings.ContainsAny(v, " \t") && !algorithmIdentifier(v)
+			// (digest_auth_algo = ("MD5", "SHA-256", "SHA-512"): algorithms, not a user and a password;
+			// _AWS_SIGNING_HEADERS = ("authorization", "x-amz-content-sha256", …): headers' names)
+			return (hasDigitAndLetter(v) || mixedClasses(v)) && !strings.HasPrefix(v, "/") && !strings.Contains(v, "://") && !strings.ContainsAny(v, " \t") && !algorithmIdentifier(v) && !extensionHeaderName(v)
 		},
 	},
 	{

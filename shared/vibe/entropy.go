@@ -8,9 +8,10 @@ import (
 )
 
 // providerID matches the request, response, message and object ids of model providers
-// (Anthropic req_011…, msg_01…, toolu_01…; OpenAI chatcmpl-…, resp_…, call_…, run_…) and the
+// (Anthropic req_011…, msg_01…, toolu_01…; OpenAI chatcmpl-…, resp_…, call_…, run_…, a fine-tuned
+// checkpoint's ftckpt_… and its permission's cp_…; Bedrock's tooluse_…) and the
 // ids other services print in logs (Stripe evt_…, ch_…): random, but not secrets.
-var providerID = regexp.MustCompile(`^(?:req|request|msg|message|toolu|srvtoolu|msgbatch|compl|chatcmpl|cmpl|resp|response|call|fc|rs|run|thread|asst|step|batch|file|ftjob|ft|modr|vs|evt|ch|pi|cus|in|sub|prod|price|pm|txn|card|seti|si|plan|ba|po|ii|il|cn|dp|oac|prj|trace|span|gen|generation|conv|turn|item|ctx|task|job|build|deploy|srv|dpl|eval|upload|part|chunk|event|op|exec|workflow)[_-](?:(?:vrtx|bdrk|staging)_)?(?:[0-9]{2,3}[A-Za-z0-9]{16,40}|[A-Za-z0-9]{12,64})$|^gen-[0-9]{10}-[A-Za-z0-9]{16,40}$`)
+var providerID = regexp.MustCompile(`^(?:req|request|msg|message|toolu|srvtoolu|tooluse|cp|ftckpt|msgbatch|compl|chatcmpl|cmpl|resp|response|call|fc|rs|run|thread|asst|step|batch|file|ftjob|ft|modr|vs|evt|ch|pi|cus|in|sub|prod|price|pm|txn|card|seti|si|plan|ba|po|ii|il|cn|dp|oac|prj|trace|span|gen|generation|conv|turn|item|ctx|task|job|build|deploy|srv|dpl|eval|upload|part|chunk|event|op|exec|workflow)[_-](?:(?:vrtx|bdrk|staging)_)?(?:[0-9]{2,3}[A-Za-z0-9]{16,40}|[A-Za-z0-9]{12,64})$|^gen-[0-9]{10}-[A-Za-z0-9]{16,40}$`)
 
 // providerPrefixes are the words providerID's ids open with, read from its expression: an id
 // is a prefix, a _ or -, and the rest, so a token whose first separator does not follow one

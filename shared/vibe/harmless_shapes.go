@@ -366,7 +366,31 @@ func harmlessValue(name, v string) bool {
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
-		rustFragmentSpecifier(v) || rubySymbolList(v) || genericCall.MatchString(v) || eloquentCast(v) || erlangCall.MatchString(v) || generatorFieldSpec(v) || plainPairList(v) || contraction(v) || strings.HasPrefix(v, "[^") || nonNullIdentifier(name, v) || abnfRepetition.MatchString(v) || memberWithComment.MatchString(v) || rustSliceType.MatchString(v) || publishedKeys[strings.Trim(v, "\"'`")]
+		rustFragmentSpecifier(v) || rubySymbolList(v) || genericCall.MatchString(v) || eloquentCast(v) || erlangCall.MatchString(v) || generatorFieldSpec(v) || plainPairList(v) || contraction(v) || strings.HasPrefix(v, "[^") || nonNullIdentifier(name, v) || abnfRepetition.MatchString(v) || memberWithComment.MatchString(v) || rustSliceType.MatchString(v) || publishedKeys[strings.Trim(v, "\"'`")] ||
+		extensionHeaderName(strings.Trim(v, "\"'`,")) // ("authorization", "x-amz-content-sha256", …): a list of headers' names
+}
+
+// typeNamedFor reports a type's name in camel case that holds a field's name of two words
+// or more, each capitalised (client_secret: SessionClientSecret), where a class body or a
+// signature annotates the field: the class it is, not a value. A name of one word is not
+// read so (password: SuperSecretPassword is a password of words).
+func typeNamedFor(name, v string) bool {
+	v = strings.TrimRight(v, ",;")
+	if len(v) < 4 || len(v) > 80 || !isUpperByte(v[0]) || !isLetters(v) {
+		return false
+	}
+	parts := nameParts(name)
+	if len(parts) < 2 {
+		return false
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		if p == "" || !isLetters(p) {
+			return false
+		}
+		b.WriteString(strings.ToUpper(p[:1]) + p[1:])
+	}
+	return strings.Contains(v, b.String())
 }
 
 // publishedKeys are keys their projects publish by design, for every build to use alike: the
@@ -977,7 +1001,8 @@ func wordsConstant(v string) bool {
 // pyAnnotation reports a Python annotation's type where a value would stand, with its
 // default after it (password: str | None = None, secrets: Dict[str, Optional[str]] = {},
 // token_normalize_func: t.Callable[[str], str] | None = …): a union of types one of which is
-// None or a builtin, or a subscripted generic. A password in a config file is neither.
+// None, a builtin or a generated client's sentinel, a subscripted generic, or a builtin
+// scalar type alone. A password in a config file is neither.
 func pyAnnotation(v string) bool {
 	v = strings.TrimSpace(v)
 	if i := strings.Index(v, " = "); i > 0 {
@@ -991,9 +1016,13 @@ func pyAnnotation(v string) bool {
 			if !pyTypeName(alt) {
 				return false
 			}
-			builtin = builtin || pyBuiltinTypes[alt] || strings.IndexByte(alt, '[') > 0
+			builtin = builtin || pyBuiltinTypes[alt] || strings.IndexByte(alt, '[') > 0 || pySentinelTypes[alt]
 		}
 		return builtin
+	}
+	switch v {
+	case "str", "bytes", "int", "float", "bool", "bytearray":
+		return true // pass_threshold: float, a field's type in a class body or a signature
 	}
 	return strings.IndexByte(v, '[') > 0 && pyTypeName(v) && (pyBuiltinTypes[v[:strings.IndexByte(v, '[')]] || isUpperByte(v[0]))
 }
@@ -1026,6 +1055,30 @@ func pyTypeName(t string) bool {
 	}
 	return true
 }
+
+// extensionHeaderName reports an extension header's name in lower case (x-amz-content-sha256,
+// x-amz-security-token): x- and two words or more, a word possibly ending in a few digits.
+func extensionHeaderName(v string) bool {
+	rest, ok := strings.CutPrefix(v, "x-")
+	if !ok || len(rest) > 60 {
+		return false
+	}
+	words := strings.Split(rest, "-")
+	if len(words) < 2 {
+		return false
+	}
+	for _, w := range words {
+		t := strings.TrimRight(w, "0123456789")
+		if len(t) < 2 || len(w)-len(t) > 3 || !isLetters(t) || strings.ToLower(t) != t {
+			return false
+		}
+	}
+	return true
+}
+
+// pySentinelTypes are the types generated API clients give a parameter left out
+// (client_secret: ClientSecret | Omit = omit, api_key: str | NotGiven = NOT_GIVEN).
+var pySentinelTypes = map[string]bool{"Omit": true, "NotGiven": true, "NoneType": true}
 
 // pyBuiltinTypes are the types Python's annotations name most (and typing's aliases).
 var pyBuiltinTypes = map[string]bool{"None": true, "str": true, "bytes": true, "int": true, "bool": true, "float": true,
@@ -1723,7 +1776,8 @@ func awaitedCall(v string) bool {
 var authMethods = map[string]bool{"htpasswd": true, "token": true, "basic": true, "bearer": true, "digest": true,
 	"none": true, "ldap": true, "oauth": true, "oauth2": true, "oidc": true, "jwt": true, "saml": true,
 	"kerberos": true, "ntlm": true, "silly": true, "anonymous": true, "apikey": true, "sso": true, "iam": true,
-	"mtls": true, "pat": true, "github": true, "gitlab": true, "azure": true, "aad": true, "manager": true}
+	"mtls": true, "pat": true, "github": true, "gitlab": true, "azure": true, "aad": true, "manager": true,
+	"sigv4": true, "sigv4a": true} // AWS's request signing: os.environ.get("BEDROCK_AUTH", "sigv4")
 
 // authMethodValue reports, under a setting that chooses how to authenticate
 // (REGISTRY_AUTH, GCM_AZREPOS_CREDENTIALTYPE, auth_type, authMethod), the name of the

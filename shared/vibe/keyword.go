@@ -82,6 +82,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if nameStart >= 3 && chunk[nameStart-3:nameStart] == "://" {
 				continue // https://x-access-token:…@host: a URL's user, the URL rule's
 			}
+			if strings.HasPrefix(chunk[nameEnd:], "://") {
+				continue // credential.https://github.com.helper: a URL's scheme, a setting's name's last part
+			}
 			if nameStart > 0 && chunk[nameStart-1] == ':' && strings.Contains(chunk[max(0, nameStart-120):nameStart], "arn:") {
 				continue // arn:aws:secretsmanager:…:secret:db-AbCd: a secret's name in an ARN
 			}

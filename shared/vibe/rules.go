@@ -358,10 +358,10 @@ var extraRules = append([]extraRule{
 		re:       regexp.MustCompile(`(?i)authorization["']\s{0,3},\s{0,3}(?:"(?:` + authSchemeWords + `\s+)?([^"\s]{6,400})"|'(?:` + authSchemeWords + `\s+)?([^'\s]{6,400})'|\x60(?:` + authSchemeWords + `\s+)?([^\x60\s$]{6,400})\x60)`),
 		keywords: []string{"authorization"},
 		check: func(v string) bool {
-			// Not the next name of a list of headers ("Authorization", "Www-Authenticate"):
-			// words are no credential unless they look generated.
+			// Not the next name of a list of headers ("Authorization", "Www-Authenticate",
+			// "x-amz-content-sha256"): words are no credential unless they look generated.
 			return !authSchemes[strings.ToLower(v)] && !(codeReference(v) && countDigits(v) == 0) && !authorizationCode(v) && !placeholderValue(v) &&
-				(!identifierWords(v) || randomValue(v))
+				(!identifierWords(v) || randomValue(v)) && !extensionHeaderName(v)
 		},
 	},
 	{
@@ -1022,7 +1022,7 @@ func isUpperByte(c byte) bool { return c >= 'A' && c <= 'Z' }
 // value is a literal; an unquoted one may be code (token := getToken()).
 func keepKeyword(name, value string, quoted bool) bool {
 	v := strings.TrimSpace(value)
-	if v == "" || placeholderValue(v) && !leetPassword(name, v) || placeholderValue(strings.TrimLeft(strings.TrimRight(v, "!?):,;]."), "&*")) && !leetPassword(name, v) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || echoedName(name, v) || lookupKeyName(name, v) || roleKeyConstant(name, v) || harmlessValue(name, v) || betweenLiterals(value) || promptEscapes(v) || envVarNameValue(name, v) || sameStemFile(name, v) {
+	if v == "" || placeholderValue(v) && !leetPassword(name, v) || placeholderValue(strings.TrimLeft(strings.TrimRight(v, "!?):,;]."), "&*")) && !leetPassword(name, v) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || echoedName(name, v) || lookupKeyName(name, v) || roleKeyConstant(name, v) || harmlessValue(name, v) || betweenLiterals(value) || promptEscapes(v) || envVarNameValue(name, v) || sameStemFile(name, v) || typeNamedFor(name, v) {
 		return false // String!, Int? : GraphQL, Kotlin and Swift types
 	}
 
@@ -1277,8 +1277,9 @@ var (
 	// notSecretWords mark names that hold something about a secret, not the secret.
 	notSecretWords = map[string]bool{
 		"type": true, "count": true, "len": true, "length": true, "size": true, "limit": true,
-		"rate": true, // passRate, pass_rate: a share of runs that passed
-		"url":  true, "uri": true, "endpoint": true, "file": true, "path": true, "name": true,
+		"rate":      true, // passRate, pass_rate: a share of runs that passed
+		"threshold": true, // pass_threshold: float, the score a run must reach
+		"url":       true, "uri": true, "endpoint": true, "file": true, "path": true, "name": true,
 		"id": true, "expires": true, "expiry": true, "ttl": true, "header": true, "prefix": true,
 		"kind": true, "field": true, "hint": true, "policy": true, "min": true, "max": true,
 		"tokens": true, "mode": true, "format": true, "label": true, "placeholder": true,
@@ -1300,6 +1301,8 @@ var (
 		"identifier": true,
 		// a list of secrets' names, not of secrets: SECRET_NAMES = ["db-password", …]
 		"names": true, "labels": true, "fields": true, "kinds": true, "types": true,
+		// ids of secrets, not secrets: api_key_ids=["key_abc"], secret_ids
+		"ids": true,
 		// where a listing goes on: nextPageToken, continuationToken, syncToken
 		"page": true, "continuation": true, "sync": true,
 		// what code says when it fails: invalidTokenPanic = "invalid jsontext.Token; …"

@@ -1183,7 +1183,9 @@ func selfDescribing(v string) bool {
 		}
 		switch w {
 		case "test", "tests", "testing", "my", "your", "dummy", "sample", "fake", "demo", "foo", "bar", "mock", "some", "default", "dev", "local",
-			"invalid", "missing", "expired", "revoked", "wrong", "bad", "empty", "no", "null":
+			"invalid", "missing", "expired", "revoked", "wrong", "bad", "empty", "no", "null",
+			// which of a test's stand-ins: "first secret", "explicit token", "replacement secret key"
+			"first", "second", "third", "other", "another", "explicit", "replacement", "initial", "original", "stale", "refreshed", "rotated":
 			stand = true
 		case "key", "api", "apikey", "token", "secret", "password", "pass", "passwd", "pwd", "credential", "credentials", "auth":
 			named = true

@@ -1,0 +1,60 @@
+package vibe
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The kept rows quote lines of openai/openai-python (Apache-2.0), a generated API client with
+// its tests and workflows, and open-telemetry/opentelemetry-demo (Apache-2.0), services of
+// many languages with an agent's recorded model calls. The rows of secrets are made up.
+
+func TestSDKShapes(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			// ids of keys and a threshold, not keys
+			"            api_key_ids=[\"string\"],\n            models=[\"string\"],\n            project_ids=[\"string\"],",
+			"    pass_threshold: float\n    \"\"\"The threshold for the score.\"\"\"",
+			// a Python annotation: a builtin alone, a generated client's sentinel, a class named
+			// for the field (and the class's name later in the text)
+			"    password: float",
+			"        client_secret: session_create_params.ClientSecret | Omit = omit,",
+			"class SessionClientSecret(TypedDict, total=False):\n    expires_at: SessionClientSecretExpiresAt\n\n    client_secret: SessionClientSecret",
+			// a test's stand-ins that say which they are
+			"                api_key=\"explicit token\",",
+			"            MockAwsCredentials(\"first access key\", \"first secret\", \"first session token\"),",
+			// AWS's signing scheme chosen by name
+			"authentication = os.environ.get(\"BEDROCK_AUTH\", \"sigv4\")",
+			// the headers a signature covers
+			"_AWS_SIGNING_HEADERS = (\"authorization\", \"x-amz-content-sha256\", \"x-amz-date\", \"x-amz-security-token\")",
+			// git's setting named in the environment, a URL inside it
+			"          GIT_CONFIG_KEY_1: credential.https://github.com.helper",
+			// provider ids: a fine-tuned checkpoint's permission, Bedrock's tool use
+			"            permission_id=\"cp_zc4Q7MP6XxulcVzj4MZdwsAB\",",
+			"      \"role\": \"tool\", \"tool_call_id\": \"tooluse_04UDMefto7ItLbtUrmIdTM\"}], \"model\":",
+			// npm's range of alternatives under a package named like a password
+			"        \"lru-cache\": \"^10.0.1\",\n        \"minipass\": \"^5.0.0 || ^6.0.2 || ^7.0.0\"\n      },",
+			// a format's verb and the variable printf fills it from
+			"            AUTH_HEADER=$(printf 'x-access-token:%s' \"${DEPENDABOT_TOKEN}\" | base64 -w 0)",
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{"AUTH_HEADER=$(printf 'x-access-token:%s' \"Zx8kq2pLm9Qw4rT7aB3d\" | base64 -w 0)", "Zx8kq2pLm9Qw4rT7aB3d"},
+			{"client_secret: ClientSecretZx8kq2pLm9", "ClientSecretZx8kq2pLm9"},
+			{"password: SuperSecretPassword", "SuperSecretPassword"},
+			{"        \"minipass\": \"^5.0.0 || Zx8kq2pLm9\"", "Zx8kq2pLm9"},
+			{"api_key=\"first Zx8kq2pLm9Qw4rT7\"", "Zx8kq2pLm9Qw4rT7"},
+			{"headers.set(\"authorization\", \"x8Fq2mZ9pL0vR7tK\");", "x8Fq2mZ9pL0vR7tK"},
+			{"api_key_ids=[\"Zx8kq2pLm9Qw4rT7aB3dE5fG\"]", "Zx8kq2pLm9Qw4rT7aB3dE5fG"},
+		})
+		require.True(t, extensionHeaderName("x-amz-content-sha256"))
+		require.False(t, extensionHeaderName("x-Zx8kq2pLm9"))
+		require.True(t, versionRanges(">=1.2.0 <2.0.0"))
+		require.False(t, versionRanges("^5.0.0 || latest"))
+	})
+}
