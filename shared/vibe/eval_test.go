@@ -276,15 +276,21 @@ func TestSanitizerEvaluation(t *testing.T) {
 		}
 		return tl
 	}
-	// The whole corpus has floors of its own, set with the seventeenth build, and so have the
-	// first sixteen builds' sources, set with the sixteenth, the first fifteen builds' sources, set with the fifteenth, the first fourteen builds' sources, set with the fourteenth, the first thirteen builds' sources, set with the thirteenth, the first twelve builds' sources, set with the twelfth, the first eleven builds' sources, set with the eleventh, and the first ten builds' sources,
+	// The whole corpus has floors of its own, set with the eighteenth build, and so have the
+	// first seventeen builds' sources, set with the seventeenth, the first sixteen builds' sources, set with the sixteenth, the first fifteen builds' sources, set with the fifteenth, the first fourteen builds' sources, set with the fourteenth, the first thirteen builds' sources, set with the thirteenth, the first twelve builds' sources, set with the twelfth, the first eleven builds' sources, set with the eleventh, and the first ten builds' sources,
 	// set with the tenth; the sources of the first seven builds
 	// keep the whole-corpus floors set with the seventh, those of the first six builds the
 	// ones set with the sixth, those of the first five builds the ones set with the fifth,
 	// those of the first four the ones set with the fourth, and those of the first three
 	// builds theirs, comparable from build to build.
-	var priorSources, fourBuildsSources, fiveBuildsSources, sixBuildsSources, sevenBuildsSources, tenBuildsSources, elevenBuildsSources, twelveBuildsSources, thirteenBuildsSources, fourteenBuildsSources, fifteenBuildsSources, sixteenBuildsSources []string
+	var priorSources, fourBuildsSources, fiveBuildsSources, sixBuildsSources, sevenBuildsSources, tenBuildsSources, elevenBuildsSources, twelveBuildsSources, thirteenBuildsSources, fourteenBuildsSources, fifteenBuildsSources, sixteenBuildsSources, seventeenBuildsSources []string
 	for k := range tallies {
+		if slices.Contains(eighteenthBuildSources, k.source) {
+			continue
+		}
+		if k.source != evalContexts && !slices.Contains(seventeenBuildsSources, k.source) {
+			seventeenBuildsSources = append(seventeenBuildsSources, k.source)
+		}
 		if slices.Contains(seventeenthBuildSources, k.source) {
 			continue
 		}
@@ -348,7 +354,8 @@ func TestSanitizerEvaluation(t *testing.T) {
 		name    string
 		sources []string
 		floors  *evalFloors // nil: reported, not held to floors yet
-	}{{"all sources", nil, &seventeenBuildsFloors}, {"first sixteen builds' sources", sixteenBuildsSources, &sixteenBuildsFloors},
+	}{{"all sources", nil, &eighteenBuildsFloors}, {"first seventeen builds' sources", seventeenBuildsSources, &seventeenBuildsFloors},
+		{"first sixteen builds' sources", sixteenBuildsSources, &sixteenBuildsFloors},
 		{"first fifteen builds' sources", fifteenBuildsSources, &fifteenBuildsFloors},
 		{"first fourteen builds' sources", fourteenBuildsSources, &fourteenBuildsFloors},
 		{"first thirteen builds' sources", thirteenBuildsSources, &thirteenBuildsFloors},
@@ -374,7 +381,8 @@ func TestSanitizerEvaluation(t *testing.T) {
 		{"fourteenth-build sources", fourteenthBuildSources, &fourteenthBuildFloors},
 		{"fifteenth-build sources", fifteenthBuildSources, &fifteenthBuildFloors},
 		{"sixteenth-build sources", sixteenthBuildSources, &sixteenthBuildFloors},
-		{"seventeenth-build sources", seventeenthBuildSources, &seventeenthBuildFloors}} {
+		{"seventeenth-build sources", seventeenthBuildSources, &seventeenthBuildFloors},
+		{"eighteenth-build sources", eighteenthBuildSources, &eighteenthBuildFloors}} {
 		known, keyword, leaking := sum(set.sources, evalKnownFormat), sum(set.sources, evalKeyword), leaks(set.sources)
 		t.Logf("%s: known-format %s, keyword-context %s, leaking %.2f%% (%d/%d), format negatives %s", set.name,
 			evalFigure(evalKnownFormat, known), evalFigure(evalKeyword, keyword), leaking.pct(), leaking.bad, leaking.n,
@@ -527,6 +535,16 @@ var (
 	seventeenthBuildFloors = evalFloors{knownFormat: 87.4, keyword: 49.9, leaking: 35.1}
 	// The whole corpus with the seventeenth build.
 	seventeenBuildsFloors = evalFloors{knownFormat: 94.8, keyword: 93.6, leaking: 6.1}
+	// The eighteenth build (testdata/eval/sources18.py): what semantic-release's
+	// hide-sensitive, pip's URL redaction, conda's channel token filter and the telemetry
+	// anonymizer of Copilot for Eclipse are tested to hide and leave, each test's examples in
+	// one half.
+	eighteenthBuildSources = []string{"semantic-release", "pip", "conda", "copilot-for-eclipse"}
+	// Its first figures (100.00 / 75.00 / 22.22%, of 1 known-format and 8 keyword-context
+	// held-back secret-bearing events; 0 of 30 held-back format negatives altered).
+	eighteenthBuildFloors = evalFloors{knownFormat: 99.9, keyword: 74.9, leaking: 22.3}
+	// The whole corpus with the eighteenth build.
+	eighteenBuildsFloors = evalFloors{knownFormat: 94.8, keyword: 93.5, leaking: 6.1}
 )
 
 func evalFigure(class string, tl evalTally) string {
