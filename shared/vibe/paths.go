@@ -114,7 +114,11 @@ func (p *pathRewriter) rewrite(text string) string {
 			b.Grow(len(text))
 		}
 		b.WriteString(text[last:start])
-		b.WriteString(p.rewritePath(text[start:end]))
+		if afterPlaceholderDir(text, start) {
+			b.WriteString(p.rewriteAfterPlaceholder(text[start:end]))
+		} else {
+			b.WriteString(p.rewritePath(text[start:end]))
+		}
 		last = end
 		i = end - 1
 	}
@@ -1146,6 +1150,39 @@ func (p *pathRewriter) rewritePath(tok string) string {
 		}
 	}
 	return info.segs[len(info.segs)-1]
+}
+
+// afterPlaceholderDir reports a path at start that follows a placeholder's angle brackets
+// (cd <dir>/src/app, https://…/t/<TOKEN>/main/linux-64/…): a directory the reader fills in,
+// so what follows is relative to it, not a path from the root.
+func afterPlaceholderDir(text string, start int) bool {
+	if start < 3 || text[start-1] != '>' {
+		return false
+	}
+	for j := start - 2; j >= 0 && start-j <= 42; j-- {
+		c := text[j]
+		if c == '<' {
+			return j < start-2
+		}
+		if !isWordByte(c) && c != '-' && c != '.' {
+			return false
+		}
+	}
+	return false
+}
+
+// rewriteAfterPlaceholder rewrites a path that follows a placeholder directory: a home or an
+// account in it is removed as anywhere (<code>/home/alice/x</code>), any other is kept as
+// written, being no absolute path to cut to its last segment.
+func (p *pathRewriter) rewriteAfterPlaceholder(tok string) string {
+	if info, ok := parsePath(tok); ok && info.kind == kindRoot {
+		if _, underHome := homeRest(info); !underHome {
+			if _, account := accountInPath(info); !account {
+				return tok
+			}
+		}
+	}
+	return p.rewritePath(tok)
 }
 
 func joinPath(head string, segs []string, sep string) string {

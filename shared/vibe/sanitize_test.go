@@ -238,6 +238,11 @@ func TestSanitizePaths(t *testing.T) {
 		{"unc path to a file", SessionHints{}, `copy \\nas01\share\report.pdf .`, `copy report.pdf .`},
 		{"escaped unc path", SessionHints{}, `{"path": "\\\\nas01\\share\\bob\\notes.txt"}`, `{"path": "notes.txt"}`},
 		{"escaped rooted home", SessionHints{}, `{"path": "\\Users\\bob\\proj\\a.txt"}`, `{"path": "~\\proj\\a.txt"}`},
+		// A path after a placeholder's angle brackets is relative to the directory the reader
+		// fills in: kept as written, unless a home is in it.
+		{"after a placeholder directory", SessionHints{}, "cd <dir>/src/app", "cd <dir>/src/app"},
+		{"after a placeholder in a url", SessionHints{}, "https://repo.anaconda.cloud/t/<TOKEN>/main/linux-64/repodata.json", "https://repo.anaconda.cloud/t/<TOKEN>/main/linux-64/repodata.json"},
+		{"home after a tag", SessionHints{}, "<localRepository>/Users/bob/.m2/repository</localRepository>", "<localRepository>~/.m2/repository</localRepository>"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
