@@ -859,6 +859,15 @@ var configRules = []extraRule{
 		keywords: []string{"hc-ping.com"},
 	},
 	{
+		// conda's channel token, a path segment after /t/ (https://conda.anaconda.org/t/<token>/
+		// conda-forge/…): on Anaconda's hosts, or on any host or path when a channel's
+		// platform directory or index follows it (…/t/<token>/channel/linux-64/repodata.json).
+		id:       rulePathToken,
+		re:       regexp.MustCompile(`(?i)anaconda\.(?:org|com|cloud)(?::\d+)?/t/([A-Za-z0-9][A-Za-z0-9_-]{5,127})/|/t/([A-Za-z0-9][A-Za-z0-9_-]{5,127})/(?:[\w.-]+/){0,3}(?:noarch|(?:linux|osx|win)-(?:64|32|aarch64|arm64|ppc64le|s390x|armv7l|armv6l)|(?:current_)?repodata\.json)\b`),
+		keywords: []string{"/t/"},
+		check:    func(v string) bool { return (hasDigitAndLetter(v) || len(v) >= 16) && !placeholderValue(v) },
+	},
+	{
 		// Node providers' RPC URLs carry the project's key as the last path segment:
 		// https://eth-mainnet.g.alchemy.com/v2/<key>, https://mainnet.infura.io/v3/<key>,
 		// QuickNode's https://<name>.quiknode.pro/<key>/.

@@ -40,6 +40,9 @@ func TestSDKShapes(t *testing.T) {
 			"        \"lru-cache\": \"^10.0.1\",\n        \"minipass\": \"^5.0.0 || ^6.0.2 || ^7.0.0\"\n      },",
 			// a format's verb and the variable printf fills it from
 			"            AUTH_HEADER=$(printf 'x-access-token:%s' \"${DEPENDABOT_TOKEN}\" | base64 -w 0)",
+			// a forum's topic and a channel token's placeholder
+			"https://discuss.python.org/t/pep-751-one-last-time/77293",
+			"conda config --add channels https://conda.anaconda.org/t/$ANACONDA_TOKEN/private",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -51,6 +54,9 @@ func TestSDKShapes(t *testing.T) {
 			{"api_key=\"first Zx8kq2pLm9Qw4rT7\"", "Zx8kq2pLm9Qw4rT7"},
 			{"headers.set(\"authorization\", \"x8Fq2mZ9pL0vR7tK\");", "x8Fq2mZ9pL0vR7tK"},
 			{"api_key_ids=[\"Zx8kq2pLm9Qw4rT7aB3dE5fG\"]", "Zx8kq2pLm9Qw4rT7aB3dE5fG"},
+			// conda's channel token, on Anaconda's host or before a channel's platform directory
+			{"https://conda.anaconda.org/t/tk-12345/conda-forge/linux-64/repodata.json", "tk-12345"},
+			{"channels:\n  - http://10.0.0.1:8080/t/Zx8kq2pLm9Qw4rT7/internal/noarch/repodata.json", "Zx8kq2pLm9Qw4rT7"},
 		})
 		require.True(t, extensionHeaderName("x-amz-content-sha256"))
 		require.False(t, extensionHeaderName("x-Zx8kq2pLm9"))
