@@ -121,8 +121,9 @@ func TestProjectFile(t *testing.T) {
 	long := strings.Repeat("abcdefghij\n", 20)
 	ev.File.Snippet = &long
 	p = Project(ev, projSettings(func(s *Settings) { s.ShowFileSnippets = 1; s.MaxSnippetChars = 40 }))
-	require.Equal(t, 40, utf8.RuneCountInString(*p.File.Snippet))
-	require.True(t, strings.HasSuffix(*p.File.Snippet, Ellipsis))
+	// At most 40 characters, cut at a word's start rather than inside one.
+	require.Equal(t, strings.Repeat("abcdefghij\n", 3)+Ellipsis, *p.File.Snippet)
+	require.LessOrEqual(t, utf8.RuneCountInString(*p.File.Snippet), 40)
 	require.Contains(t, *p.File.Snippet, "\n")
 }
 

@@ -35,8 +35,39 @@ func truncateRunes(s string, n int, mark string) string {
 		i += size
 		count++
 	}
-	return s[:i] + mark
+	return s[:wordCut(s, i)] + mark
 }
+
+// wordBackoff is how many characters a cut moves back to reach a word's start.
+const wordBackoff = 24
+
+// wordCut moves a cut at byte i that falls inside a word back to the word's start, when that
+// is at most wordBackoff characters away, so no piece of a word is shown: half a word reads
+// as another (cyspbot cut to cysp, an account's name). A longer word is cut where i falls.
+func wordCut(s string, i int) int {
+	if i <= 0 || i >= len(s) {
+		return i
+	}
+	next, _ := utf8.DecodeRuneInString(s[i:])
+	prev, _ := utf8.DecodeLastRuneInString(s[:i])
+	if !textWordRune(next) || !textWordRune(prev) {
+		return i
+	}
+	for k, n := i, 0; k > 0 && n <= wordBackoff; n++ {
+		r, size := utf8.DecodeLastRuneInString(s[:k])
+		if !textWordRune(r) {
+			return k
+		}
+		k -= size
+	}
+	return i
+}
+
+func textWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// Truncate cuts s to at most n characters, ending with an ellipsis when it cuts, at a word's
+// start when the cut would fall inside a short word: how events are capped for viewers.
+func Truncate(s string, n int) string { return truncateRunes(s, n, Ellipsis) }
 
 // cleanControl replaces invalid UTF-8 and removes terminal escape sequences, control
 // characters, zero-width and bidirectional formatting characters. With keepLines, newlines

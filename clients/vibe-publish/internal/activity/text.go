@@ -3,7 +3,8 @@ package activity
 import (
 	"encoding/json"
 	"strings"
-	"unicode/utf8"
+
+	"openvibe.live/backend/shared/vibe"
 )
 
 // Preview limits, in characters. The gateway and the slot's settings cut further.
@@ -25,14 +26,9 @@ func Summarize(text string) string {
 	return ""
 }
 
-// Truncate cuts s to n characters, ending with an ellipsis when it cuts.
-func Truncate(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
-}
+// Truncate cuts s to n characters, ending with an ellipsis when it cuts, as the gateway caps
+// events for viewers (vibe.Truncate: a cut inside a short word moves back to its start).
+func Truncate(s string, n int) string { return vibe.Truncate(s, n) }
 
 // TruncateLines keeps the first lines lines of s, then cuts to chars characters.
 func TruncateLines(s string, lines, chars int) string {
