@@ -705,7 +705,7 @@ func pemHeaderAlone(match string) bool {
 // pemPlaceholderBody reports a private key block whose body stands in for a key, as
 // documentation writes one: nothing but an ellipsis, a slot in angle brackets or braces, a
 // run of x, or words that say what goes there (-----BEGIN PRIVATE KEY-----\n...\n-----END
-// PRIVATE KEY-----, <your private key here>).
+// PRIVATE KEY-----, <your private key here>, REPLACE_WITH_LOCAL_DEVELOPMENT_KEY).
 func pemPlaceholderBody(match string) bool {
 	i := strings.Index(match[len("-----BEGIN"):], "-----")
 	if i < 0 {
@@ -730,7 +730,7 @@ func pemPlaceholderBody(match string) bool {
 	if strings.Trim(strings.ToLower(body), "x. ") == "" {
 		return true
 	}
-	words := strings.Fields(strings.ToLower(body))
+	words := strings.Fields(strings.ToLower(strings.ReplaceAll(body, "_", " "))) // REPLACE_WITH_LOCAL_DEVELOPMENT_KEY
 	if len(words) < 2 {
 		return false
 	}

@@ -1015,8 +1015,8 @@ func proseNamedValue(m string) bool {
 	if v == "" {
 		return false
 	}
-	if w := strings.Trim(v, "*_.,;:"); w != v && isLetters(w) && strings.ToLower(w) == w {
-		return false // the password is *present*: a word a Markdown emphasis marks
+	if w := strings.Trim(v, "*_.,;:!?)”’»"); w != v && isLetters(w) && strings.ToLower(w) == w {
+		return false // the password is *present*: a word a Markdown emphasis marks; the token will be used.”: a sentence's end
 	}
 	if proseSecretName.MatchString(m[:end]) {
 		// (max_tokens is 4096: a describing name and a number)
@@ -1614,7 +1614,7 @@ func mixedClasses(v string) bool {
 
 // notProseWord reports a value that is not a plain word: it holds a digit or a symbol.
 func notProseWord(v string) bool {
-	v = strings.TrimRight(v, ".,;:!?)")
+	v = strings.TrimRight(v, ".,;:!?)”’»")
 	if len(v) < 4 || placeholderValue(v) {
 		return false
 	}

@@ -28,8 +28,23 @@ var providerPrefixes = func() map[string]bool {
 
 // isProviderID is providerID.MatchString, with the prefix looked up first, or a tagged id.
 func isProviderID(tok string) bool {
+	if githubAppClientID(tok) {
+		return true
+	}
 	i := strings.IndexAny(tok, "_-")
 	return i > 0 && (providerPrefixes[tok[:i]] && providerID.MatchString(tok) || taggedID(tok, i) || checkoutSessionID(tok) || widgetModelID(tok))
+}
+
+// githubAppClientID reports a GitHub App's OAuth client id (Iv1. and 16 hex digits, or Iv23
+// and 16 letters and digits): the app's public name in the device and web flows, which its
+// API returns with the app (GitHub Actions' own is Iv1.05c79e9ad1f6bdfa); its secret is
+// another value.
+func githubAppClientID(tok string) bool {
+	if rest, ok := strings.CutPrefix(tok, "Iv1."); ok {
+		return len(rest) == 16 && isHex(rest) && strings.ToLower(rest) == rest
+	}
+	rest, ok := strings.CutPrefix(tok, "Iv23")
+	return ok && len(rest) == 16 && allLettersDigits(rest)
 }
 
 // widgetModelID reports a Jupyter widget's model id as a notebook keeps it (IPY_MODEL_ and a

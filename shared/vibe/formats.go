@@ -415,6 +415,9 @@ func prefixedToken(run string) bool {
 	p = k + 1
 	// A second segment: sk_live_, scp-test-, lin_api_.
 	if k2 := segment(p, 10); k2-p >= 2 && k2 < len(run) && (run[k2] == '_' || run[k2] == '-') && k2-p <= 10 {
+		if digestNames[strings.ToLower(run[p:k2])] && isHex(run[k2+1:]) {
+			return false // target_sha256_2d12…: a digest its name says is one
+		}
 		if rest := run[k2+1:]; len(longestPart(rest)) >= 20 {
 			p = k2 + 1
 		}
@@ -440,6 +443,10 @@ func longestPart(s string) string {
 	}
 	return best
 }
+
+// digestNames are the names of hash functions, which a digest's name holds.
+var digestNames = map[string]bool{"sha": true, "sha1": true, "sha224": true, "sha256": true, "sha384": true, "sha512": true,
+	"md5": true, "blake2b": true, "blake3": true, "digest": true, "hash": true}
 
 // prefixDeny are prefixes of ids, digests and names, not of credentials.
 var prefixDeny = map[string]bool{

@@ -841,8 +841,62 @@ func httpRoute(v string) bool {
 func namesCode(t string) bool {
 	return jsBinaryTypes[t] || secretNamedConstant(t) || wordsConstant(t) || mediaType(t) || commandValue(t) || importPath(t) ||
 		dottedName(t) || optionName(strings.Trim(t, "\"'`,")) || t != "" && isDigitByte(t[0]) && migrationName.MatchString(t) || classPath(t) || errorTypeName(t) ||
-		textEncodings[strings.ToLower(t)] || datedName(t) || regexSource(t) || dunderName(t)
+		textEncodings[strings.ToLower(t)] || datedName(t) || regexSource(t) || dunderName(t) ||
+		strings.HasSuffix(t, ".") && secretNamedConstant(t[:len(t)-1]) || // Missing required secrets: GITHUB_APP_PRIVATE_KEY.
+		scriptName(t) || commandLine(t)
 }
+
+// scriptName reports a package script's name, two to four lower-case words joined by colons
+// (format:check, lint:fix, test:unit), one of them a script's task (scriptTasks) and none a
+// word for an account or a secret: what a list of checks run names.
+func scriptName(t string) bool {
+	parts := strings.Split(t, ":")
+	if len(parts) < 2 || len(parts) > 4 {
+		return false
+	}
+	task := false
+	for _, p := range parts {
+		if len(p) < 2 || !isLetters(p) || strings.ToLower(p) != p || nameHasSecretWord(p) || oneOfFold(p, "admin", "root", "user", "guest") {
+			return false
+		}
+		task = task || scriptTasks[p]
+	}
+	return task
+}
+
+// scriptTasks are the words package scripts are named with.
+var scriptTasks = map[string]bool{"check": true, "fix": true, "lint": true, "test": true, "build": true, "watch": true,
+	"dev": true, "prod": true, "generate": true, "gen": true, "format": true, "fmt": true, "migrate": true, "seed": true,
+	"start": true, "serve": true, "deploy": true, "unit": true, "integration": true, "ci": true, "types": true,
+	"typecheck": true, "docs": true, "clean": true, "release": true, "preview": true, "coverage": true, "bundle": true}
+
+// commandLine reports a command line kept as a value (a package script's): a command's
+// lower-case name, after any NAME=value settings of its environment, and three words or more
+// with a long option among them (WRANGLER_LOG=none wrangler types … --config … --check).
+func commandLine(t string) bool {
+	f := strings.Fields(t)
+	if len(f) < 3 {
+		return false
+	}
+	k := 0
+	for k < len(f)-1 && strings.IndexByte(f[k], '=') > 0 && upperSnakeName(f[k][:strings.IndexByte(f[k], '=')]) {
+		k++
+	}
+	if !commandNameWord.MatchString(f[k]) || len(f)-k < 3 {
+		return false
+	}
+	for _, a := range f[k+1:] {
+		if longOption.MatchString(a) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	commandNameWord = regexp.MustCompile(`^[a-z][a-z0-9._/-]{0,40}$`)
+	longOption      = regexp.MustCompile(`^--[a-z][a-z0-9-]{1,40}(?:=\S*)?$`)
+)
 
 // dunderName reports a name between double underscores (__decimal128__, __init__): a special
 // name of code.

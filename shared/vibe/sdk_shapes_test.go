@@ -8,7 +8,8 @@ import (
 
 // The kept rows quote lines of openai/openai-python (Apache-2.0), a generated API client with
 // its tests and workflows, and open-telemetry/opentelemetry-demo (Apache-2.0), services of
-// many languages with an agent's recorded model calls. The rows of secrets are made up.
+// many languages with an agent's recorded model calls, and of the thirteenth session build's
+// development half (chikachow/cyspbot, MIT). The rows of secrets are made up.
 
 func TestSDKShapes(t *testing.T) {
 	t.Parallel()
@@ -40,6 +41,16 @@ func TestSDKShapes(t *testing.T) {
 			"        \"lru-cache\": \"^10.0.1\",\n        \"minipass\": \"^5.0.0 || ^6.0.2 || ^7.0.0\"\n      },",
 			// a format's verb and the variable printf fills it from
 			"            AUTH_HEADER=$(printf 'x-access-token:%s' \"${DEPENDABOT_TOKEN}\" | base64 -w 0)",
+			// a tool's message naming a missing secret, a list of checks run, a package's
+			// script, a digest named as one, a GitHub App's public client id, a sentence's end,
+			// a key block's placeholder
+			"▲ [WARNING] Missing required secrets: GITHUB_APP_PRIVATE_KEY. Add them to .dev.vars, .env, or set as environment variables",
+			"Verification passed:\n- cyspbot: `format:check`, `typecheck`, `test`, `lint`\n- cyspbot-app-token-action: `format:check`, `typecheck`",
+			"    \"bindings:check:token-exchange\": \"WRANGLER_LOG=none WRANGLER_LOG_PATH=.wrangler/logs wrangler types workers/cyspbot-token-exchange/src/bindings.generated.d.ts --config workers/cyspbot-token-exchange/wrangler.jsonc --check\",",
+			"- Target ID: target_sha256_2d12a7642b7af19b54dccbd7f37df683e504373985888286f06a0a0d77059c80",
+			"  \"app\": {\"id\": 15368, \"client_id\": \"Iv1.05c79e9ad1f6bdfa\", \"slug\": \"github-actions\"",
+			"unless we truly mean “logical target service where the issued token will be used.”",
+			"GITHUB_APP_PRIVATE_KEY=\"-----BEGIN PRIVATE KEY-----\nREPLACE_WITH_LOCAL_DEVELOPMENT_KEY\n-----END PRIVATE KEY-----\n\"",
 			// a forum's topic and a channel token's placeholder
 			"https://discuss.python.org/t/pep-751-one-last-time/77293",
 			"conda config --add channels https://conda.anaconda.org/t/$ANACONDA_TOKEN/private",
@@ -54,6 +65,11 @@ func TestSDKShapes(t *testing.T) {
 			{"api_key=\"first Zx8kq2pLm9Qw4rT7\"", "Zx8kq2pLm9Qw4rT7"},
 			{"headers.set(\"authorization\", \"x8Fq2mZ9pL0vR7tK\");", "x8Fq2mZ9pL0vR7tK"},
 			{"api_key_ids=[\"Zx8kq2pLm9Qw4rT7aB3dE5fG\"]", "Zx8kq2pLm9Qw4rT7aB3dE5fG"},
+			{"password: correct:horse", "correct:horse"},
+			{"    \"deploy:token\": \"Zx8kq2pLm9Qw4rT7 --force --verbose\",", "Zx8kq2pLm9Qw4rT7"},
+			{"target_token_Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1mN", "Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1mN"},
+			{"client_secret: Iv1.05c79e9ad1f6bdfaZx8kq2pLm9Qw4rT7", "Iv1.05c79e9ad1f6bdfaZx8kq2pLm9Qw4rT7"},
+			{"the new token will be Zx8kq2pLm9.", "Zx8kq2pLm9"},
 			// conda's channel token, on Anaconda's host or before a channel's platform directory
 			{"https://conda.anaconda.org/t/tk-12345/conda-forge/linux-64/repodata.json", "tk-12345"},
 			{"channels:\n  - http://10.0.0.1:8080/t/Zx8kq2pLm9Qw4rT7/internal/noarch/repodata.json", "Zx8kq2pLm9Qw4rT7"},
