@@ -35,6 +35,10 @@ func isProviderID(tok string) bool {
 	return i > 0 && (providerPrefixes[tok[:i]] && providerID.MatchString(tok) || taggedID(tok, i) || checkoutSessionID(tok) || widgetModelID(tok))
 }
 
+// systemdPrivateTmp matches the name systemd gives a unit's private /tmp (PrivateTmp=):
+// systemd-private-, the boot's id, the unit and six random characters.
+var systemdPrivateTmp = regexp.MustCompile(`^systemd-private-[0-9a-f]{32}-[A-Za-z0-9@._\\-]{1,80}\.(?:service|socket|scope|mount)-[A-Za-z0-9]{6}$`)
+
 // githubAppClientID reports a GitHub App's OAuth client id (Iv1. and 16 hex digits, or Iv23
 // and 16 letters and digits): the app's public name in the device and web flows, which its
 // API returns with the app (GitHub Actions' own is Iv1.05c79e9ad1f6bdfa); its secret is
@@ -108,6 +112,9 @@ var modelName = regexp.MustCompile(`^(?:[A-Za-z0-9][\w.-]{0,40}/)?(?i:[a-z][\w.]
 // knownSafeShape reports tokens whose shape says they are ids or names, which entropy alone
 // never redacts.
 func knownSafeShape(tok string) bool {
+	if len(tok) > 50 && strings.HasPrefix(tok, "systemd-private-") && systemdPrivateTmp.MatchString(tok) {
+		return true
+	}
 	if isProviderID(tok) || awsResourceLike(tok) && awsResourceID.MatchString(tok) || sshPublicKeyBlob(tok) || ageRecipient.MatchString(tok) || ulidShape(tok) || graphQLGlobalID(tok) || mangledName(tok) || generatedNoSecret(tok) {
 		return true
 	}

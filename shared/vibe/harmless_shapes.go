@@ -367,7 +367,25 @@ func harmlessValue(name, v string) bool {
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
 		rustFragmentSpecifier(v) || rubySymbolList(v) || genericCall.MatchString(v) || eloquentCast(v) || erlangCall.MatchString(v) || generatorFieldSpec(v) || plainPairList(v) || contraction(v) || strings.HasPrefix(v, "[^") || nonNullIdentifier(name, v) || abnfRepetition.MatchString(v) || memberWithComment.MatchString(v) || rustSliceType.MatchString(v) || publishedKeys[strings.Trim(v, "\"'`")] ||
-		extensionHeaderName(strings.Trim(v, "\"'`,")) // ("authorization", "x-amz-content-sha256", …): a list of headers' names
+		extensionHeaderName(strings.Trim(v, "\"'`,")) || // ("authorization", "x-amz-content-sha256", …): a list of headers' names
+		nameEchoValue(name, strings.Trim(v, "\"'`,"))
+}
+
+// nameEchoValue reports a value of two words or more, lower-case and joined by - or _, each
+// a word of the name it is set under (LOCAL_OPENAI_PROXY_API_KEY=local-proxy): the setting's
+// own name written again, a stand-in.
+func nameEchoValue(name, v string) bool {
+	words := strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' })
+	if len(words) < 2 || len(v) > 40 {
+		return false
+	}
+	parts := nameParts(name)
+	for _, w := range words {
+		if !isLetters(w) || strings.ToLower(w) != w || !slices.Contains(parts, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // typeNamedFor reports a type's name in camel case that holds a field's name of two words

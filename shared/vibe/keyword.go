@@ -92,6 +92,12 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				continue // did:key:z6Mk…: a decentralized identifier, the public key it names
 			}
 			name := strings.Trim(chunk[nameStart:nameEnd], ".-")
+			if len(name) > 16 && strings.HasPrefix(name, "systemd-private-") {
+				continue // /tmp/systemd-private-<32 hex>-chronyd.service-Xk3mQ2: a unit's private /tmp, named by systemd
+			}
+			if passVerdict(chunk, nameStart, nameEnd, name) {
+				continue // - Pass: no-op when the cache is warm: a check's verdict and why
+			}
 			if bracketedMark(chunk, nameStart, nameEnd) || linkReference(chunk, nameStart, nameEnd) {
 				continue // API_KEY="[REDACTED_API_KEY]"' > f: a mark written where a value was, no name
 			}

@@ -1605,6 +1605,34 @@ func passVerb(s string, nameStart int, name string) bool {
 		"tests", "test", "checks", "builds", "build", "specs", "suites", "jobs", "all", "everything", "it", "still", "now", "both", "which", "that")
 }
 
+// passVerdict reports a check's verdict written as Pass: at a line's start (after a list's
+// mark), then a sentence of three words or more (- Pass: no-op when the cache is warm): a
+// test's result and why, not a password.
+func passVerdict(s string, nameStart, nameEnd int, name string) bool {
+	if name != "Pass" && name != "PASS" || nameEnd+2 > len(s) || s[nameEnd] != ':' || s[nameEnd+1] != ' ' {
+		return false
+	}
+	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
+	if lead := strings.TrimSpace(s[ls:nameStart]); lead != "" && lead != "-" && lead != "*" && lead != "•" && !(strings.HasSuffix(lead, ".") && isDigits(lead[:len(lead)-1])) {
+		return false
+	}
+	line, _, _ := strings.Cut(s[nameEnd+2:], "\n")
+	words := strings.Fields(line)
+	if len(words) < 3 {
+		return false
+	}
+	if first := strings.ReplaceAll(words[0], "-", ""); !isLetters(first) || strings.ToLower(first) != first {
+		return false // Pass: Zx8kq2pLm9 for the admin account: a password, then words about it
+	}
+	lower := 0
+	for _, w := range words[1:] {
+		if w = strings.TrimRight(w, ".,;:!?)"); isLetters(w) && strings.ToLower(w) == w {
+			lower++
+		}
+	}
+	return lower >= 2 && lower*3 >= (len(words)-1)*2
+}
+
 // codePath reports a value that is a path in code: names joined by :: (Rust, C++, PHP,
 // Ruby), maybe with type arguments (secrecy::SecretBox<str>, Foo::Bar::TOKEN).
 func codePath(v string) bool {

@@ -51,6 +51,10 @@ func TestSDKShapes(t *testing.T) {
 			"  \"app\": {\"id\": 15368, \"client_id\": \"Iv1.05c79e9ad1f6bdfa\", \"slug\": \"github-actions\"",
 			"unless we truly mean “logical target service where the issued token will be used.”",
 			"GITHUB_APP_PRIVATE_KEY=\"-----BEGIN PRIVATE KEY-----\nREPLACE_WITH_LOCAL_DEVELOPMENT_KEY\n-----END PRIVATE KEY-----\n\"",
+			// a setting's own words as its value, a check's verdict, a unit's private /tmp
+			"LOCAL_OPENAI_PROXY_API_KEY=local-proxy",
+			"- Pass: no-op when the cache is warm",
+			"ls /tmp\nsystemd-private-3f9c2b8a1e4d4f6b9a0c7d2e5f8b1a3c-chronyd.service-Xk3mQ2",
 			// a forum's topic and a channel token's placeholder
 			"https://discuss.python.org/t/pep-751-one-last-time/77293",
 			"conda config --add channels https://conda.anaconda.org/t/$ANACONDA_TOKEN/private",
@@ -66,6 +70,9 @@ func TestSDKShapes(t *testing.T) {
 			{"headers.set(\"authorization\", \"x8Fq2mZ9pL0vR7tK\");", "x8Fq2mZ9pL0vR7tK"},
 			{"api_key_ids=[\"Zx8kq2pLm9Qw4rT7aB3dE5fG\"]", "Zx8kq2pLm9Qw4rT7aB3dE5fG"},
 			{"password: correct:horse", "correct:horse"},
+			{"LOCAL_OPENAI_PROXY_API_KEY=local-Zx8kq2pLm9", "Zx8kq2pLm9"},
+			{"- Pass: Zx8kq2pLm9 for the admin account", "Zx8kq2pLm9"},
+			{"Pass: hunter2", "hunter2"},
 			{"    \"deploy:token\": \"Zx8kq2pLm9Qw4rT7 --force --verbose\",", "Zx8kq2pLm9Qw4rT7"},
 			{"target_token_Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1mN", "Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1mN"},
 			{"client_secret: Iv1.05c79e9ad1f6bdfaZx8kq2pLm9Qw4rT7", "Iv1.05c79e9ad1f6bdfaZx8kq2pLm9Qw4rT7"},
