@@ -526,6 +526,10 @@ var vendorPrefixes = []struct{ prefix, rest string }{
 	{"sk_test_", `[A-Za-z0-9]{20,}`},
 	{"dop_v1_", `[a-f0-9]{64}`},
 	{"SG.", `[\w-]{22}\.[\w-]{43}`},
+	// Riot Games' API keys (RGAPI- and a UUID's shape) and Tailscale's keys (tskey-, the
+	// kind, the key's id and its secret).
+	{"RGAPI-", `[0-9A-Za-z]{8}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{12}`},
+	{"tskey-", `(?:api|auth|client|secret|scim|webhook)-[A-Za-z0-9]{4,}-[A-Za-z0-9]{4,}`},
 }
 
 // vendorBodyChecks tell a prefix's tokens from names that happen to open with it: Hugging
