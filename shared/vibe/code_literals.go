@@ -134,9 +134,10 @@ func wrappedLiteral(s string, vs, ve int) (int, int, bool) {
 var formatVerb = regexp.MustCompile(`^(?:%[-+# 0]?\d*\$?[svdqxXpwTtcobefgEGraiu]|\{\d{1,2}\}|\?)$`)
 
 // versionRange is a package manager's version or range (the value of a dependency named
-// jsonwebtoken, passport-jwt or keytar in package.json): ^9.0.2, ~1.2, >=2.0.0, 1.2.3-beta.1;
-// an exact version has three parts (four dotted numbers are an address).
-var versionRange = regexp.MustCompile(`^(?:(?:[~^]|[<>]=?\s?)v?\d{1,4}(?:\.(?:\d{1,6}|x|\*)){0,3}|v?\d{1,4}\.\d{1,6}\.\d{1,6})(?:[-+][A-Za-z][0-9A-Za-z.-]{0,40})?$`)
+// jsonwebtoken, passport-jwt or keytar in package.json): ^9.0.2, ~1.2, >=2.0.0, 1.2.3-beta.1,
+// 1.x; Go's pseudo-versions (v0.4.1-0.20200324110947-a37a7636d23e); an exact version has three
+// parts (four dotted numbers are an address).
+var versionRange = regexp.MustCompile(`^(?:(?:[~^]|[<>]=?\s?)v?\d{1,4}(?:\.(?:\d{1,6}|x|\*)){0,3}|v?\d{1,4}\.\d{1,6}\.\d{1,6}|\d{1,4}\.(?:\d{1,6}\.)?[x*])(?:[-+][A-Za-z][0-9A-Za-z.-]{0,40}|-(?:0\.)?\d{14}-[0-9a-f]{12}(?:\+incompatible)?)?$`)
 
 // versionRanges reports a range npm writes as several: alternatives joined by || and
 // comparators joined by blanks (^5.0.0 || ^6.0.2 || ^7.0.0, >=1.2.0 <2.0.0), each a
@@ -183,6 +184,19 @@ func templateReference(v string) bool {
 	case c == 's' || c == 'i' || c == 'o':
 		if len(v) <= 11 && optionWords[v] {
 			return true
+		}
+	case c == 'n' || c == 'j':
+		if rest, ok := cutPrefixAny(v, "npm:", "jsr:"); ok && rest != "" {
+			// minipass: "npm:^7.0.3", "@aws-sdk/credential-provider-node": "npm:/@aws-sdk/…": a
+			// package manager's specifier, a range or a package's name
+			if versionRange.MatchString(rest) || strings.TrimLeft(rest, "/@") != "" && identifierWords(strings.NewReplacer("/", "", "@", "", "-", "", ".", "", "^", "", "~", "").Replace(strings.Map(func(r rune) rune {
+				if r >= '0' && r <= '9' {
+					return 'a'
+				}
+				return r
+			}, rest))) {
+				return true
+			}
 		}
 	case isDigitByte(c) || c == '~' || c == '^' || c == '<' || c == '>' || c == 'v' && len(v) > 1 && isDigitByte(v[1]):
 		if len(v) <= 64 && strings.IndexByte(v, '.') > 0 && versionRange.MatchString(v) {

@@ -9,9 +9,10 @@ import (
 
 // providerID matches the request, response, message and object ids of model providers
 // (Anthropic req_011…, msg_01…, toolu_01…; OpenAI chatcmpl-…, resp_…, call_…, run_…, a fine-tuned
-// checkpoint's ftckpt_… and its permission's cp_…; Bedrock's tooluse_…) and the
+// checkpoint's ftckpt_… and its permission's cp_…, the Responses API's items: ci_, fs_, ig_,
+// mcp_, sh_, …; a served model's chatcmpl-tool-…; Bedrock's tooluse_…) and the
 // ids other services print in logs (Stripe evt_…, ch_…): random, but not secrets.
-var providerID = regexp.MustCompile(`^(?:req|request|msg|message|toolu|srvtoolu|tooluse|cp|ftckpt|msgbatch|compl|chatcmpl|cmpl|resp|response|call|fc|rs|run|thread|asst|step|batch|file|ftjob|ft|modr|vs|evt|ch|pi|cus|in|sub|prod|price|pm|txn|card|seti|si|plan|ba|po|ii|il|cn|dp|oac|prj|trace|span|gen|generation|conv|turn|item|ctx|task|job|build|deploy|srv|dpl|eval|upload|part|chunk|event|op|exec|workflow)[_-](?:(?:vrtx|bdrk|staging)_)?(?:[0-9]{2,3}[A-Za-z0-9]{16,40}|[A-Za-z0-9]{12,64})$|^gen-[0-9]{10}-[A-Za-z0-9]{16,40}$`)
+var providerID = regexp.MustCompile(`^(?:req|request|msg|message|toolu|srvtoolu|tooluse|cp|ftckpt|ci|cntr|cfile|fs|ig|mcp|mcpr|mcpl|apc|sh|lsh|skill|msgbatch|compl|chatcmpl|cmpl|resp|response|call|fc|rs|run|thread|asst|step|batch|file|ftjob|ft|modr|vs|evt|ch|pi|cus|in|sub|prod|price|pm|txn|card|seti|si|plan|ba|po|ii|il|cn|dp|oac|prj|trace|span|gen|generation|conv|turn|item|ctx|task|job|build|deploy|srv|dpl|eval|upload|part|chunk|event|op|exec|workflow)[_-](?:(?:vrtx|bdrk|staging)_|tool-)?(?:[0-9]{2,3}[A-Za-z0-9]{16,40}|[A-Za-z0-9]{12,64})$|^gen-[0-9]{10}-[A-Za-z0-9]{16,40}$`)
 
 // providerPrefixes are the words providerID's ids open with, read from its expression: an id
 // is a prefix, a _ or -, and the rest, so a token whose first separator does not follow one
@@ -38,6 +39,49 @@ func isProviderID(tok string) bool {
 // systemdPrivateTmp matches the name systemd gives a unit's private /tmp (PrivateTmp=):
 // systemd-private-, the boot's id, the unit and six random characters.
 var systemdPrivateTmp = regexp.MustCompile(`^systemd-private-[0-9a-f]{32}-[A-Za-z0-9@._\\-]{1,80}\.(?:service|socket|scope|mount)-[A-Za-z0-9]{6}$`)
+
+// x509CertHead matches the opening of an X.509 certificate's DER in base64: a SEQUENCE of a
+// SEQUENCE (the TBSCertificate) whose version is v3 (MIIDCTCCAfGgAwIBAgIU…), a certificate's
+// first line pasted without its armour, which is public.
+var x509CertHead = regexp.MustCompile(`^MII[A-Za-z0-9+/]{3}CCA[A-Za-z0-9+/]{2}gAwIBAgI`)
+
+// k8sPodName reports a pod's name as a Deployment's ReplicaSet gives it: the Deployment's
+// name, the template's hash and five characters (traefik-644b7c67d9-f2tn9), both drawn from
+// the alphabet Kubernetes names with (no vowels, no 0, 1 or 3).
+func k8sPodName(tok string) bool {
+	i := strings.LastIndexByte(tok, '-')
+	if i < 3 || len(tok)-i-1 != 5 {
+		return false
+	}
+	j := strings.LastIndexByte(tok[:i], '-')
+	if j < 1 || i-j-1 < 6 || i-j-1 > 10 {
+		return false
+	}
+	for _, c := range []byte(tok[j+1:i] + tok[i+1:]) {
+		if strings.IndexByte("bcdfghjklmnpqrstvwxz2456789", c) < 0 {
+			return false
+		}
+	}
+	name := tok[:j]
+	return isLowerByte(name[0]) && identifierWords(strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return 'a'
+		}
+		return r
+	}, name))
+}
+
+// cdkLogicalID reports a logical id the AWS CDK gives a resource: its construct path's words
+// and eight upper-case hex digits of the path's hash (restapigatewayE22E31C5,
+// MyBucketF68F3FF0).
+func cdkLogicalID(tok string) bool {
+	n := len(tok)
+	if n < 12 || n > 255 {
+		return false
+	}
+	tail, head := tok[n-8:], tok[:n-8]
+	return isHex(tail) && strings.ToUpper(tail) == tail && countDigits(tail) > 0 && isLetters(head) && len(head) >= 4
+}
 
 // githubAppClientID reports a GitHub App's OAuth client id (Iv1. and 16 hex digits, or Iv23
 // and 16 letters and digits): the app's public name in the device and web flows, which its
@@ -113,6 +157,9 @@ var modelName = regexp.MustCompile(`^(?:[A-Za-z0-9][\w.-]{0,40}/)?(?i:[a-z][\w.]
 // never redacts.
 func knownSafeShape(tok string) bool {
 	if len(tok) > 50 && strings.HasPrefix(tok, "systemd-private-") && systemdPrivateTmp.MatchString(tok) {
+		return true
+	}
+	if k8sPodName(tok) || cdkLogicalID(tok) {
 		return true
 	}
 	if isProviderID(tok) || awsResourceLike(tok) && awsResourceID.MatchString(tok) || sshPublicKeyBlob(tok) || ageRecipient.MatchString(tok) || ulidShape(tok) || graphQLGlobalID(tok) || mangledName(tok) || generatedNoSecret(tok) {

@@ -163,6 +163,23 @@ func readerNoSecret(cmd string) bool {
 	return !nameHasSecretWord(m[1]) || metadataName(m[1])
 }
 
+// pipedOutput reports a command whose output a pipe on its line takes (aws ecr
+// get-login-password | docker login --password-stdin …): the secret goes to the next
+// command, and the next line is no output of it.
+func pipedOutput(text string, end int) bool {
+	line := text[end:]
+	if nl := strings.IndexByte(line, '\n'); nl >= 0 {
+		line = line[:nl]
+	}
+	for i := strings.IndexByte(line, '|'); i >= 0; i = strings.IndexByte(line, '|') {
+		if i+1 >= len(line) || line[i+1] != '|' {
+			return true
+		}
+		line = line[i+2:]
+	}
+	return false
+}
+
 // readerError opens a line a reading command prints instead of the secret.
 var readerError = regexp.MustCompile(`(?i)^(?:error|fatal|usage|warning|gpg:|security:|\[error\]|an error occurred|no such|not found|permission denied|cat:|\(none\))`)
 
@@ -183,7 +200,7 @@ func findReadSecrets(text string, f *findings) (pending bool) {
 		if commandSubstitution(text, loc[0]) {
 			continue // a command substitution: what it prints is the value of a script's variable, not output
 		}
-		if readerNoSecret(text[loc[0]:loc[1]]) {
+		if readerNoSecret(text[loc[0]:loc[1]]) || pipedOutput(text, loc[1]) {
 			continue
 		}
 		from := loc[1]

@@ -368,24 +368,43 @@ func harmlessValue(name, v string) bool {
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
 		rustFragmentSpecifier(v) || rubySymbolList(v) || genericCall.MatchString(v) || eloquentCast(v) || erlangCall.MatchString(v) || generatorFieldSpec(v) || plainPairList(v) || contraction(v) || strings.HasPrefix(v, "[^") || nonNullIdentifier(name, v) || abnfRepetition.MatchString(v) || memberWithComment.MatchString(v) || rustSliceType.MatchString(v) || publishedKeys[strings.Trim(v, "\"'`")] ||
 		extensionHeaderName(strings.Trim(v, "\"'`,")) || // ("authorization", "x-amz-content-sha256", …): a list of headers' names
-		nameEchoValue(name, strings.Trim(v, "\"'`,"))
+		nameEchoValue(name, strings.Trim(v, "\"'`,")) || strings.HasPrefix(strings.Trim(v, "\"'`"), "urn:") || // urn:k8s:secret:my-secret:clientSecret: a reference
+		pyPrivateClass(strings.TrimRight(v, ",;")) || lowerCamelMetadata(strings.Trim(v, "\"'`,;"))
+}
+
+// pyPrivateClass reports a module-private class's name in camel case (_GoogleCredentialsState),
+// as a field's annotation names it.
+func pyPrivateClass(v string) bool {
+	return len(v) > 4 && v[0] == '_' && isUpperByte(v[1]) && isLetters(v[1:]) && camelWords(v[1:]) && strings.ToLower(v[2:]) != v[2:]
+}
+
+// lowerCamelMetadata reports a name in lower camel case with a part saying it is about a
+// secret (secret: secretName, tokenPath, passwordFile): a name of code or a resource's, not
+// a value.
+func lowerCamelMetadata(v string) bool {
+	return len(v) > 4 && isLowerByte(v[0]) && isLetters(v) && strings.ToLower(v) != v && camelWords(v) && metadataName(v)
 }
 
 // nameEchoValue reports a value of two words or more, lower-case and joined by - or _, each
-// a word of the name it is set under (LOCAL_OPENAI_PROXY_API_KEY=local-proxy): the setting's
-// own name written again, a stand-in.
+// a word of the name it is set under or a short number (LOCAL_OPENAI_PROXY_API_KEY=local-proxy,
+// token: 'token-0'): the setting's own name written again, a stand-in.
 func nameEchoValue(name, v string) bool {
 	words := strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' })
 	if len(words) < 2 || len(v) > 40 {
 		return false
 	}
 	parts := nameParts(name)
+	named := 0
 	for _, w := range words {
+		if isDigits(w) && len(w) <= 4 {
+			continue // token: 'token-0': a stand-in numbered
+		}
 		if !isLetters(w) || strings.ToLower(w) != w || !slices.Contains(parts, w) {
 			return false
 		}
+		named++
 	}
-	return true
+	return named > 0
 }
 
 // typeNamedFor reports a type's name in camel case that holds a field's name of two words
@@ -575,6 +594,9 @@ func namespacedKeyName(name, v string) bool {
 // stand (verification_token: string | null in a generated database type, expires: number |
 // undefined;): a field's type.
 func primitiveUnion(v string) bool {
+	if i := strings.Index(v, " = "); i > 0 {
+		v = v[:i] // sqlOutputKey: string | undefined = undefined: the default is the rules' to read
+	}
 	parts := strings.Split(strings.TrimRight(strings.TrimSpace(v), ";,"), "|")
 	if len(parts) < 2 {
 		return false
@@ -1148,6 +1170,13 @@ func extensionHeaderName(v string) bool {
 	return true
 }
 
+// pyGenericOpen reports a value that opens a Python generic type's subscript
+// (Union[str, object], Optional[str]): a parameter's annotation cut at its first blank.
+func pyGenericOpen(v string) bool {
+	i := strings.IndexByte(v, '[')
+	return i > 0 && (pyBuiltinTypes[v[:i]] || v[:i] == "Literal" || v[:i] == "Annotated") && isLetters(v[:i])
+}
+
 // pySentinelTypes are the types generated API clients give a parameter left out
 // (client_secret: ClientSecret | Omit = omit, api_key: str | NotGiven = NOT_GIVEN).
 var pySentinelTypes = map[string]bool{"Omit": true, "NotGiven": true, "NoneType": true}
@@ -1620,7 +1649,7 @@ var subjectPublicKeyPrefixes = []string{"MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE", 
 // header (MIGfMA0GCSqGSIb3DQEBAQUAA4… for 1024 bits, MIIBIjANBgkqhkiG9w0BAQEFAAOC… for
 // 2048). A private key's PKCS #8 form has a version number there (MIIEvQIBADANBgkq…).
 func subjectPublicKeyBase64(tok string) bool {
-	if len(tok) < 64 || !strings.HasPrefix(tok, "M") {
+	if len(tok) < 56 || !strings.HasPrefix(tok, "M") { // an Ed25519 key's is 60 characters
 		return false
 	}
 	if strings.HasPrefix(tok, "MIGfMA0GCSqGSIb3DQEBAQUAA4") || strings.HasPrefix(tok, "MII") && strings.HasPrefix(tok[6:], "ANBgkqhkiG9w0BAQEFAAOC") {

@@ -85,8 +85,8 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if strings.HasPrefix(chunk[nameEnd:], "://") {
 				continue // credential.https://github.com.helper: a URL's scheme, a setting's name's last part
 			}
-			if nameStart > 0 && chunk[nameStart-1] == ':' && strings.Contains(chunk[max(0, nameStart-120):nameStart], "arn:") {
-				continue // arn:aws:secretsmanager:…:secret:db-AbCd: a secret's name in an ARN
+			if nameStart > 0 && chunk[nameStart-1] == ':' && (strings.Contains(chunk[max(0, nameStart-120):nameStart], "arn:") || strings.Contains(chunk[max(0, nameStart-40):nameStart], "urn:")) {
+				continue // arn:aws:secretsmanager:…:secret:db-AbCd, urn:k8s:secret:my-secret:key: a secret's name in an ARN or a URN
 			}
 			if nameStart >= 4 && chunk[nameStart-4:nameStart] == "did:" {
 				continue // did:key:z6Mk…: a decentralized identifier, the public key it names

@@ -348,7 +348,9 @@ var extraRules = append([]extraRule{
 				!(strings.IndexByte(v, '_') > 0 && isLetters(strings.ReplaceAll(v, "_", "")) && strings.ToUpper(v) == v) && // 'Authorization': API_TOKEN: a constant
 				// exports.startAuthorization = startAuthorization: a function named for an
 				// authorization, in camel case of words; a credential repeats no header name.
-				!(camelWords(v) && strings.Contains(strings.ToLower(v), "authorization"))
+				!(camelWords(v) && strings.Contains(strings.ToLower(v), "authorization")) &&
+				!pyGenericOpen(v) && // authorization: Union[str, object] = values.unset: a parameter's type
+				!(v[0] == '&' && len(v) > 2 && isLetter(v[1]) && strings.HasSuffix(v, "{") && strings.IndexByte(v, '.') > 0 && qualifiedName(strings.TrimSuffix(v[1:], "{"))) // Authorization: &lokiv1.AuthorizationSpec{: a Go composite literal
 		},
 	},
 	{
@@ -1025,6 +1027,9 @@ func isUpperByte(c byte) bool { return c >= 'A' && c <= 'Z' }
 // keepKeyword decides whether a keyword-assignment candidate is a real secret. A quoted
 // value is a literal; an unquoted one may be code (token := getToken()).
 func keepKeyword(name, value string, quoted bool) bool {
+	if len(value) > 1 && value[0] == ' ' && value[1] != ' ' && strings.EqualFold(name, "token") {
+		return false // "token": " Colour": a model's text piece (logprobs, a tokenizer's output), its blank its own
+	}
 	v := strings.TrimSpace(value)
 	if v == "" || placeholderValue(v) && !leetPassword(name, v) || placeholderValue(strings.TrimLeft(strings.TrimRight(v, "!?):,;]."), "&*")) && !leetPassword(name, v) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || echoedName(name, v) || lookupKeyName(name, v) || roleKeyConstant(name, v) || harmlessValue(name, v) || betweenLiterals(value) || promptEscapes(v) || envVarNameValue(name, v) || sameStemFile(name, v) || typeNamedFor(name, v) {
 		return false // String!, Int? : GraphQL, Kotlin and Swift types

@@ -776,7 +776,7 @@ func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 		if !ok || r.check != nil && !r.check(chunk[start:end]) || r.matchCheck != nil && !r.matchCheck(chunk[m[0]:m[1]]) {
 			continue
 		}
-		if shellRuleNoSecret(r.id, chunk, m[0], start, end) || pyRuleNoSecret(r.id, chunk, start, end) {
+		if shellRuleNoSecret(r.id, chunk, m[0], start, end) || pyRuleNoSecret(r.id, chunk, start, end) || r.id == ruleCLIFlag && objectKeyAt(chunk, end) {
 			continue
 		}
 		if isBase64Byte(chunk[start]) && (inEncodedMedia(f.text, off+start) || f.view != "" && inEncodedMedia(f.view, off+start)) {
@@ -794,6 +794,14 @@ func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 		}
 		f.addSpan(r.id, off+start, off+end)
 	}
+}
+
+// objectKeyAt reports a quoted string ending at end that a colon follows: a JSON object's
+// key ("delta":"-token","item_id":"msg_…"), not a flag's value in a list of arguments.
+func objectKeyAt(chunk string, end int) bool {
+	rest := chunk[end:]
+	rest = strings.TrimPrefix(rest, "\\")
+	return strings.HasPrefix(rest, "\":") || strings.HasPrefix(rest, "':")
 }
 
 func isWordByte(c byte) bool {
@@ -932,6 +940,9 @@ func placeholderValue(v string) bool {
 	if v == "{}" {
 		return true // "postgres://{}:{}@{}/{}".format(…): a format string's fields
 	}
+	if len(v) > 4 && strings.HasPrefix(v, "__") && strings.HasSuffix(v, "__") && upperSlot(strings.Trim(v, "_")) {
+		return true // postgresql://__USER__:__PASSWORD__@…, ?api_key=__XX_XX_XX__: a template's slots
+	}
 	if strings.HasPrefix(v, "$$(") || strings.HasPrefix(v, "$${") {
 		v = v[1:] // $$(cat /run/secrets/db-password): Compose's escape of $
 	}
@@ -987,6 +998,20 @@ func placeholderValue(v string) bool {
 		}
 	}
 	return placeholderWords(v)
+}
+
+// upperSlot reports capitals, digits and underscores with a capital among them (PASSWORD,
+// XX_XX_XX): the name inside a template's __SLOT__.
+func upperSlot(s string) bool {
+	letter := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !isUpperByte(c) && !isDigitByte(c) && c != '_' {
+			return false
+		}
+		letter = letter || isUpperByte(c)
+	}
+	return letter
 }
 
 func allLettersDigits(s string) bool {

@@ -49,6 +49,9 @@ func findVendorValues(chunk string, off int, f *findings) {
 			continue
 		}
 		v := chunk[start:end]
+		if (len(v) == 40 || len(v) == 64) && isHex(v) && gitRefBefore(chunk, start) {
+			continue // HEAD=14a3185e…: a commit the ref names
+		}
 		if (v[len(v)-1] == '-' || v[len(v)-1] == '_') && (strings.HasPrefix(chunk[end:], "...") || strings.HasPrefix(chunk[end:], "…")) {
 			continue // ANTHROPIC_API_KEY=sk-ant-api03-...: a format's prefix, its body left out
 		}
@@ -56,6 +59,13 @@ func findVendorValues(chunk string, off int, f *findings) {
 			f.addSpan(ruleVendorKey, off+start, off+end)
 		}
 	}
+}
+
+// gitRefBefore reports git's name of a ref right before start, after an = or a colon and
+// blanks (HEAD=<sha>, ORIG_HEAD: <sha>, FETCH_HEAD <sha>).
+func gitRefBefore(chunk string, start int) bool {
+	head := strings.TrimRight(chunk[:start], " \t=:\"'")
+	return strings.HasSuffix(head, "HEAD") && (len(head) == 4 || !isWordByte(head[len(head)-5]) || strings.HasSuffix(head, "_HEAD"))
 }
 
 // pathOfWords reports a relative path whose every segment is words and numbers
