@@ -94,9 +94,10 @@ def sessions_of(gitdir, commit):
     return {sid: v[:3] for sid, v in best.items()}
 
 
-def build(sources, mirror, with_credentials, report_found=False):
+def build(sources, mirror, with_credentials, report_found=False, keep=None):
     """Takes each source's sessions from its checkpoint branch (at most MAX_SESSIONS, in path
-    order, those in with_credentials left out), writes its licence, and writes the build."""
+    order, those in with_credentials left out, and those keep(src, data) refuses when keep is
+    given), writes its licence, and writes the build."""
     records, manifest = [], []
     for src, (name, commit, licence, licence_file, licence_commit) in sources.items():
         gitdir = os.path.join(mirror, name.replace("/", "+"), "repo")
@@ -107,7 +108,7 @@ def build(sources, mirror, with_credentials, report_found=False):
         for sid, (path, agent, data) in sorted(found.items(), key=lambda kv: kv[1][0]):
             if taken == MAX_SESSIONS:
                 break
-            if sid in with_credentials:
+            if sid in with_credentials or (keep is not None and not keep(src, data)):
                 continue
             taken += 1
             rel = agents.keep(src, path, agents.jsonl(data))
