@@ -212,15 +212,27 @@ func wordPathRun(run string) bool {
 	if strings.ContainsAny(run, "+=:") || strings.HasPrefix(run, "/") || strings.Count(run, "/") == 0 {
 		return false
 	}
-	for _, seg := range strings.Split(strings.TrimSuffix(run, "/"), "/") {
+	words := 0
+	for _, seg := range strings.Split(strings.TrimSuffix(strings.TrimLeft(run, "-"), "/"), "/") {
 		if seg == "." || seg == ".." {
 			continue
 		}
-		if seg = strings.TrimPrefix(seg, "."); !wordParts(seg, 2) && (!wordParts(seg, 1) || randomValue(seg)) {
+		if len(seg) == 36 && uuidRe.MatchString(seg) {
+			continue // …/C--Users-[user]-git-starcar/<session's UUID>/scratchpad/car46: a folder named by an id
+		}
+		if seg = strings.TrimPrefix(seg, "."); !wordParts(seg, 2) && (!wordParts(seg, 1) || randomValue(seg)) && !numberedWord(seg) {
 			return false
 		}
+		words++
 	}
-	return true
+	return words > 0
+}
+
+// numberedWord reports a lower-case word and a number of up to four digits after it (car46,
+// step10, v2): a folder's name in a series.
+func numberedWord(seg string) bool {
+	t := strings.TrimRight(seg, "0123456789")
+	return len(t) >= 1 && len(seg)-len(t) >= 1 && len(seg)-len(t) <= 4 && isLetters(t) && strings.ToLower(t) == t
 }
 
 // dnsNameRun reports a host's name, and an API group's with its version after it
