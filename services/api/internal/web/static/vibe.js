@@ -18,13 +18,32 @@
     return Array.from(s || "");
   }
 
-  // truncate cuts s to n characters, ending with an ellipsis when it cuts (server rule).
+  const WORD_BACKOFF = 24;
+
+  function wordChar(ch) {
+    return ch !== undefined && /^[\p{L}\p{Nd}_]$/u.test(ch);
+  }
+
+  // truncate cuts s to n characters, ending with an ellipsis when it cuts; a cut inside a
+  // word moves back to the word's start when that is at most WORD_BACKOFF characters away
+  // (server rule: vibe.Truncate).
   function truncate(s, n) {
     s = s || "";
     if (n <= 0) return "";
     const c = chars(s);
     if (c.length <= n) return s;
-    return c.slice(0, Math.max(0, n - 1)).join("") + ELLIPSIS;
+    const keep = Math.max(0, n - 1);
+    let cut = keep;
+    if (keep > 0 && wordChar(c[keep - 1]) && wordChar(c[keep])) {
+      for (let k = keep, m = 0; k > 0 && m <= WORD_BACKOFF; m++) {
+        if (!wordChar(c[k - 1])) {
+          cut = k;
+          break;
+        }
+        k--;
+      }
+    }
+    return c.slice(0, cut).join("") + ELLIPSIS;
   }
 
   const TYPE_LABEL = {
