@@ -12,7 +12,7 @@ import (
 // checkpoint's ftckpt_… and its permission's cp_…, the Responses API's items: ci_, fs_, ig_,
 // mcp_, sh_, …; a served model's chatcmpl-tool-…; Bedrock's tooluse_…) and the
 // ids other services print in logs (Stripe evt_…, ch_…): random, but not secrets.
-var providerID = regexp.MustCompile(`^(?:req|request|msg|message|toolu|srvtoolu|tooluse|cp|ftckpt|ci|cntr|cfile|fs|ig|mcp|mcpr|mcpl|apc|sh|lsh|skill|msgbatch|compl|chatcmpl|cmpl|resp|response|call|fc|rs|run|thread|asst|step|batch|file|ftjob|ft|modr|vs|evt|ch|pi|cus|in|sub|prod|price|pm|txn|card|seti|si|plan|ba|po|ii|il|cn|dp|oac|prj|trace|span|gen|generation|conv|turn|item|ctx|task|job|build|deploy|srv|dpl|eval|upload|part|chunk|event|op|exec|workflow)[_-](?:(?:vrtx|bdrk|staging)_|tool-)?(?:[0-9]{2,3}[A-Za-z0-9]{16,40}|[A-Za-z0-9]{12,64})$|^gen-[0-9]{10}-[A-Za-z0-9]{16,40}$`)
+var providerID = regexp.MustCompile(`^(?:req|request|msg|message|toolu|srvtoolu|tooluse|cp|ftckpt|cm|chat|ci|cntr|cfile|fs|ig|mcp|mcpr|mcpl|apc|sh|lsh|skill|msgbatch|compl|chatcmpl|cmpl|resp|response|call|fc|rs|run|thread|asst|step|batch|file|ftjob|ft|modr|vs|evt|ch|pi|cus|in|sub|prod|price|pm|txn|card|seti|si|plan|ba|po|ii|il|cn|dp|oac|prj|trace|span|gen|generation|conv|turn|item|ctx|task|job|build|deploy|srv|dpl|eval|upload|part|chunk|event|op|exec|workflow)[_-](?:(?:vrtx|bdrk|staging)_|tool-)?(?:[0-9]{2,3}[A-Za-z0-9]{16,40}|[A-Za-z0-9]{12,64})$|^gen-[0-9]{10}-[A-Za-z0-9]{16,40}$`)
 
 // providerPrefixes are the words providerID's ids open with, read from its expression: an id
 // is a prefix, a _ or -, and the rest, so a token whose first separator does not follow one
@@ -29,8 +29,8 @@ var providerPrefixes = func() map[string]bool {
 
 // isProviderID is providerID.MatchString, with the prefix looked up first, or a tagged id.
 func isProviderID(tok string) bool {
-	if githubAppClientID(tok) {
-		return true
+	if githubAppClientID(tok) || strings.HasPrefix(tok, "v1_Ch") && len(tok) >= 24 && len(tok) <= 120 && base64URLWord(tok[3:]) {
+		return true // v1_ChdWV3NI…: a Gemini interaction's id, a protobuf's bytes in base64
 	}
 	i := strings.IndexAny(tok, "_-")
 	return i > 0 && (providerPrefixes[tok[:i]] && providerID.MatchString(tok) || taggedID(tok, i) || checkoutSessionID(tok) || widgetModelID(tok))
@@ -81,6 +81,16 @@ func cdkLogicalID(tok string) bool {
 	}
 	tail, head := tok[n-8:], tok[:n-8]
 	return isHex(tail) && strings.ToUpper(tail) == tail && countDigits(tail) > 0 && isLetters(head) && len(head) >= 4
+}
+
+// base64URLWord reports letters, digits, - and _ only.
+func base64URLWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isWordByte(s[i]) && s[i] != '-' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // githubAppClientID reports a GitHub App's OAuth client id (Iv1. and 16 hex digits, or Iv23

@@ -1054,7 +1054,11 @@ func urlWithHost(tok string) bool {
 // the id of a client, an app, an account, a tenant or a key can be half of a credential pair
 // or a secret itself (Vault's secret_id, an API key's key_id), and a bare "id" or "uuid" says
 // nothing of what it identifies (an API key object's), so entropy still decides them.
-func idNamedValue(text string, start, end int) bool {
+func idNamedValue(text string, start, end int) bool { return idNamedValueAt(text, start, end, true) }
+
+// idNamedValueAt is idNamedValue; elsewhere lets a bare "id" be read through idElsewhere
+// (which asks this with elsewhere false, so the look is one level deep).
+func idNamedValueAt(text string, start, end int, elsewhere bool) bool {
 	if start < 4 || end >= len(text) || text[start-1] != '"' || !strings.HasPrefix(strings.TrimLeft(text[end:min(len(text), end+8)], "\\ "), `"`) {
 		return false
 	}
@@ -1082,9 +1086,27 @@ func idNamedValue(text string, start, end int) bool {
 	}
 	name := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(text[i+1 : e]))
 	if name == "id" {
-		return namedRecord(text, i+1, end)
+		return namedRecord(text, i+1, end) || elsewhere && idElsewhere(text, start, end)
 	}
 	return recordIDNames[name]
+}
+
+// idElsewhere reports a value under a bare "id" that the text also holds under a record id's
+// name ("responseId": "Un6L…" in a provider's reply, "id": "Un6L…" in the SDK's result): the
+// same response's id, passed on.
+func idElsewhere(text string, start, end int) bool {
+	v := text[start:end]
+	for from := 0; ; {
+		j := strings.Index(text[from:], v)
+		if j < 0 {
+			return false
+		}
+		j += from
+		from = j + len(v)
+		if j != start && idNamedValueAt(text, j, j+len(v), false) {
+			return true
+		}
+	}
 }
 
 // namedRecord reports an object whose "id" member (the key at k, its value ending at end)
@@ -1904,11 +1926,12 @@ func hashSuffixedName(tok string) bool {
 }
 
 // encryptedContentRun reports a run that is the value of an encrypted_content member (a
-// model provider's encrypted reasoning, gAAAAAB…, in a Codex or Responses API record): a
+// model provider's encrypted reasoning, gAAAAAB…, in a Codex or Responses API record; a web
+// search result's encrypted_index, an encryptedContent): a
 // ciphertext whose key only the provider holds, read back when a session's files are shown.
 func encryptedContentRun(text string, start int) bool {
 	head := strings.TrimRight(text[max(0, start-40):start], `"\ :`)
-	return strings.HasSuffix(head, "encrypted_content")
+	return strings.HasSuffix(head, "encrypted_content") || strings.HasSuffix(head, "encrypted_index") || strings.HasSuffix(head, "encryptedContent")
 }
 
 // queryIDValue reports a run that is the value of a URL query parameter named for an id
