@@ -368,6 +368,7 @@ func harmlessValue(name, v string) bool {
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
 		rustFragmentSpecifier(v) || rubySymbolList(v) || genericCall.MatchString(v) || eloquentCast(v) || erlangCall.MatchString(v) || generatorFieldSpec(v) || plainPairList(v) || contraction(v) || strings.HasPrefix(v, "[^") || nonNullIdentifier(name, v) || abnfRepetition.MatchString(v) || memberWithComment.MatchString(v) || rustSliceType.MatchString(v) || publishedKeys[strings.Trim(v, "\"'`")] ||
 		extensionHeaderName(strings.Trim(v, "\"'`,")) || // ("authorization", "x-amz-content-sha256", …): a list of headers' names
+		storageKeyName(name, strings.Trim(v, "\"'`,;")) ||
 		nameEchoValue(name, strings.Trim(v, "\"'`,")) || strings.HasPrefix(strings.Trim(v, "\"'`"), "urn:") || // urn:k8s:secret:my-secret:clientSecret: a reference
 		pyPrivateClass(strings.TrimRight(v, ",;")) || lowerCamelMetadata(strings.Trim(v, "\"'`,;"))
 }
@@ -383,6 +384,36 @@ func pyPrivateClass(v string) bool {
 // a value.
 func lowerCamelMetadata(v string) bool {
 	return len(v) > 4 && isLowerByte(v[0]) && isLetters(v) && strings.ToLower(v) != v && camelWords(v) && metadataName(v)
+}
+
+// storageKeyName reports an upper-case constant named for a key whose value is lower-case
+// words joined by - or _, two of them English (SESSION_KEY = 'migration-doc-banner-dismissed',
+// LAST_ACCESSED_AT_KEY = "last_accessed_at"): the name a value is stored under, in a browser's
+// storage or a record, not a key.
+func storageKeyName(name, v string) bool {
+	if !strings.HasSuffix(name, "_KEY") || !upperSnakeName(name) || len(v) > 64 {
+		return false
+	}
+	for _, p := range nameParts(name) {
+		switch p {
+		case "secret", "private", "api", "access", "signing", "encryption", "master", "auth", "client", "app", "jwt", "hmac", "cookie", "crypto", "license", "licence":
+			return false // SECRET_KEY = 'correct-horse-battery': a passphrase of words under a key's name
+		}
+	}
+	words := strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' })
+	if len(words) < 2 {
+		return false
+	}
+	english := 0
+	for _, w := range words {
+		if !isLetters(w) || strings.ToLower(w) != w || nameHasSecretWord(w) {
+			return false // WEB_SESSION_KEY = "session_admin_secret": words of key material
+		}
+		if len(w) >= 3 && dictWord(w) {
+			english++
+		}
+	}
+	return english >= 2
 }
 
 // nameEchoValue reports a value of two words or more, lower-case and joined by - or _, each
@@ -1740,6 +1771,19 @@ func testPassAssertion(s string, nameStart, nameEnd int) bool {
 // expansionMessageEnd reports the last word of the message of a shell expansion that
 // fails when a variable is unset (${DOCKER_PASS:?DOCKER_PASS is required}): a lower-case
 // word closing the brace, no value.
+// proseModifier reports a sentence's word after "is" or "are" that no password is: a word
+// in parentheses ("the next token is (possibly) a matcher") or a number and a word joined
+// by a hyphen ("page tokens are 1-based indices").
+func proseModifier(v string) bool {
+	v = strings.TrimRight(v, ".,;:")
+	if len(v) > 2 && v[0] == '(' && v[len(v)-1] == ')' {
+		w := v[1 : len(v)-1]
+		return isLetters(w) && strings.ToLower(w) == w
+	}
+	num, word, ok := strings.Cut(v, "-")
+	return ok && isDigits(num) && len(num) <= 3 && len(word) >= 3 && isLetters(word) && strings.ToLower(word) == word && dictWord(word)
+}
+
 func expansionMessageEnd(v string) bool {
 	w, ok := strings.CutSuffix(v, "}")
 	return ok && len(w) >= 3 && lowerWord(w)

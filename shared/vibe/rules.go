@@ -1027,6 +1027,9 @@ func isUpperByte(c byte) bool { return c >= 'A' && c <= 'Z' }
 // keepKeyword decides whether a keyword-assignment candidate is a real secret. A quoted
 // value is a literal; an unquoted one may be code (token := getToken()).
 func keepKeyword(name, value string, quoted bool) bool {
+	if strings.HasSuffix(value, "?.[") && identifierWords(strings.TrimSuffix(value, "?.[")) {
+		return false // const apiKey = resolvedHeaders?.['x-goog-api-key']: an optional index, code
+	}
 	if len(value) > 1 && value[0] == ' ' && value[1] != ' ' && strings.EqualFold(name, "token") {
 		return false // "token": " Colour": a model's text piece (logprobs, a tokenizer's output), its blank its own
 	}
