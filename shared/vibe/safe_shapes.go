@@ -207,18 +207,24 @@ func sluggedID(seg string) bool {
 // wordPathRun reports a relative path whose every segment is word parts with a word among
 // them (ripgrep-0.1.2-x86_64-unknown-linux-musl/rg, a release archive's directory and its
 // binary): a file's name, however many parts it joins. Base64 has no such segments: a
-// segment of one word part must not look random, one of two words or more is names.
+// segment of one word part must not look random, one of two words or more is names. A
+// folder named by a UUID and a last file named by a generated id pass too; the separators
+// may be Windows' backslashes.
 func wordPathRun(run string) bool {
-	if strings.ContainsAny(run, "+=:") || strings.HasPrefix(run, "/") || strings.Count(run, "/") == 0 {
+	if strings.ContainsAny(run, "+=:") || strings.HasPrefix(run, "/") || !strings.ContainsAny(run, "/\\") {
 		return false
 	}
 	words := 0
-	for _, seg := range strings.Split(strings.TrimSuffix(strings.TrimLeft(run, "-"), "/"), "/") {
+	segs := strings.FieldsFunc(strings.TrimLeft(run, "-"), func(r rune) bool { return r == '/' || r == '\\' })
+	for k, seg := range segs {
 		if seg == "." || seg == ".." {
 			continue
 		}
-		if len(seg) == 36 && uuidRe.MatchString(seg) {
-			continue // …/C--Users-[user]-git-starcar/<session's UUID>/scratchpad/car46: a folder named by an id
+		if len(seg) >= 36 && uuidRe.MatchString(seg[:36]) && (len(seg) == 36 || seg[36] == '.' && isLetters(seg[37:])) {
+			continue // …/C--Users-[user]-git-starcar/<session's UUID>/scratchpad/car46, <UUID>.jsonl: named by an id
+		}
+		if k == len(segs)-1 && generatedLeaf(seg) {
+			continue // …/tasks/b124rrwgi.output: a task's output file, its name generated
 		}
 		if seg = strings.TrimPrefix(seg, "."); !wordParts(seg, 2) && (!wordParts(seg, 1) || randomValue(seg)) && !numberedWord(seg) {
 			return false
@@ -226,6 +232,13 @@ func wordPathRun(run string) bool {
 		words++
 	}
 	return words > 0
+}
+
+// generatedLeaf reports a file's name whose stem is a short generated id and whose
+// extension is a word (b124rrwgi.output, a38588f299202d415.output).
+func generatedLeaf(seg string) bool {
+	stem, ext, ok := strings.Cut(seg, ".")
+	return ok && len(stem) >= 6 && len(stem) <= 20 && allLettersDigits(stem) && len(ext) >= 2 && len(ext) <= 8 && isLetters(ext) && strings.ToLower(ext) == ext
 }
 
 // numberedWord reports a lower-case word and a number of up to four digits after it (car46,
