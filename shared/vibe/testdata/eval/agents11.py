@@ -98,14 +98,25 @@ def build(sources, mirror, with_credentials, report_found=False, keep=None):
     """Takes each source's sessions from its checkpoint branch (at most MAX_SESSIONS, in path
     order, those in with_credentials left out, and those keep(src, data) refuses when keep is
     given), writes its licence, and writes the build."""
+    def read(gitdir, src):
+        commit = sources[src][1]
+        return {sid: (path, agent, data, commit) for sid, (path, agent, data) in sessions_of(gitdir, commit).items()}
+    build_from(sources, mirror, with_credentials, read, lambda path: BRANCH, report_found, keep)
+
+
+def build_from(sources, mirror, with_credentials, read, where, report_found=False, keep=None):
+    """The build of sources whose sessions read(gitdir, src) finds ({sid: (path, agent, data,
+    commit)}), each source's tuple opening with its repository and ending with its licence,
+    licence file and licence commit; where(path) names what the Entire CLI kept a session on."""
     records, manifest = [], []
-    for src, (name, commit, licence, licence_file, licence_commit) in sources.items():
+    for src, spec in sources.items():
+        name, (licence, licence_file, licence_commit) = spec[0], spec[-3:]
         gitdir = os.path.join(mirror, name.replace("/", "+"), "repo")
         with open(os.path.join(HERE, "licenses", f"{src}.txt"), "wb") as f:
             f.write(git(gitdir, "show", f"{licence_commit}:{licence_file}"))
-        found = sessions_of(gitdir, commit)
+        found = read(gitdir, src)
         taken = 0
-        for sid, (path, agent, data) in sorted(found.items(), key=lambda kv: kv[1][0]):
+        for sid, (path, agent, data, commit) in sorted(found.items(), key=lambda kv: kv[1][0]):
             if taken == MAX_SESSIONS:
                 break
             if sid in with_credentials or (keep is not None and not keep(src, data)):
@@ -117,7 +128,7 @@ def build(sources, mirror, with_credentials, report_found=False, keep=None):
             manifest.append({"commit": commit, "licence": licence, "licence_commit": licence_commit,
                              "path": path, "repo": name, "source": src,
                              "taken": ("Codex rollout" if agent == "codex" else "Claude Code session")
-                             + f" kept by the Entire CLI on {BRANCH}, strings cut to 4000 characters"})
+                             + f" kept by the Entire CLI on {where(path)}, strings cut to 4000 characters"})
         if report_found:
             print(f"{src}: {len(found)} sessions found")
     agents.write_build(sources, records, manifest)

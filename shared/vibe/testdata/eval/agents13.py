@@ -26,7 +26,7 @@ checkpoint. It is kept in licenses/<source>.txt. A session holding a real creden
 data is not among the sources at all (stat-guy/imessage-mail, MIT: its sessions run a skill that
 reads the author's messages and mail, and hold the listing of an inbox, correspondents' names,
 addresses and a telephone number)."""
-import argparse, os, subprocess
+import argparse, subprocess
 
 import agents
 import agents2
@@ -83,33 +83,8 @@ def sessions_of_refs(gitdir):
 
 def build_refs(sources, mirror, with_credentials):
     """As agents11.build, for sources whose checkpoints are refs of their own."""
-    records, manifest = [], []
-    for src, (name, licence, licence_file, licence_commit) in sources.items():
-        gitdir = os.path.join(mirror, name.replace("/", "+"), "repo")
-        with open(os.path.join(agents.HERE, "licenses", f"{src}.txt"), "wb") as f:
-            f.write(agents11.git(gitdir, "show", f"{licence_commit}:{licence_file}"))
-        found = sessions_of_refs(gitdir)
-        taken = 0
-        for sid, (path, agent, data, commit) in sorted(found.items(), key=lambda kv: kv[1][0]):
-            if taken == agents11.MAX_SESSIONS:
-                break
-            if sid in with_credentials:
-                continue
-            taken += 1
-            rel = agents.keep(src, path, agents.jsonl(data))
-            records.append({"id": f"{src}:{path}", "source": src, "agent": agent, "group": src,
-                            "split": agents.split_of(src), "file": rel})
-            manifest.append({"commit": commit, "licence": licence, "licence_commit": licence_commit,
-                             "path": path, "repo": name, "source": src,
-                             "taken": ("Codex rollout" if agent == "codex" else "Claude Code session")
-                             + f" kept by the Entire CLI on {REFS}{path.rsplit('/', 2)[0]},"
-                             + " strings cut to 4000 characters"})
-        print(f"{src}: {len(found)} sessions found")
-    agents.write_build(sources, records, manifest)
-    for src in sources:
-        n = [x for x in records if x["source"] == src]
-        kinds = sorted({x["agent"] for x in n})
-        print(f"{src}: {len(n)} sessions ({', '.join(kinds)}), {n[0]['split'] if n else '-'}")
+    agents11.build_from(sources, mirror, with_credentials, lambda gitdir, src: sessions_of_refs(gitdir),
+                        lambda path: REFS + path.rsplit("/", 2)[0], report_found=True)
 
 
 def main():
