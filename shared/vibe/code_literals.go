@@ -520,6 +520,9 @@ func jsExpression(v string) bool {
 	if strings.Contains(v, " ? ") {
 		return true // a conditional: x ? a : b
 	}
+	if n := strings.TrimLeft(v, "!"); len(n) < len(v) && len(n) > 1 && n[0] == '(' && (isLetter(n[1]) || n[1] == '_' || n[1] == '$') {
+		return true // !!(await getStoredOAuthToken(name)): a negated expression in parentheses
+	}
 	if len(v) >= 2 && (v[0] == '!' || v[:2] == "++" || v[:2] == "--") {
 		// !!row.token, !integration.enabled, ++counter: the operand a name of code (a
 		// password may open with ! too: !Passw0rd)

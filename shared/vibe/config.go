@@ -147,8 +147,9 @@ var configRules = []extraRule{
 		re:       regexp.MustCompile(`(?i)\\?"(?:auth|identitytoken|registrytoken|password)\\?"\s*:\s*\\?"([^"\\\n]{8,})\\?"`),
 		group:    1,
 		keywords: []string{`auth"`, `auth\"`, `token"`, `token\"`, `password"`, `password\"`},
-		// Not a translation of the word (a locale's messages: "password": "পাসওয়ার্ড").
-		check: func(v string) bool { return !messageText(v) },
+		// Not a translation of the word (a locale's messages: "password": "পাসওয়ার্ড"), nor
+		// a package script's command ("auth": "npm run auth:npm && npm run auth:docker").
+		check: func(v string) bool { return !messageText(v) && !commandValue(v) },
 	},
 	{
 		// Composer's auth.json: a token per host under github-oauth, gitlab-oauth,
@@ -450,9 +451,10 @@ var configRules = []extraRule{
 		// A user and a password passed side by side to what logs in: login("admin", "x"),
 		// HTTPBasicAuth('admin', 'x'), auth=('admin', 'x'), new NetworkCredential("u", "x"):
 		// the literal after the user's is the password (calls whose password has a fixed
-		// position, DirectoryEntry(path, "u", "x"), are credential-call's, calls.go).
+		// position, DirectoryEntry(path, "u", "x"), are credential-call's, calls.go). A host
+		// may come first: Login("github.com", "u", "x"), where "u" is no password.
 		id:       ruleIDPassword,
-		re:       regexp.MustCompile(`(?i)\b[\w.]*(?:login|log_in|signin|sign_in|logon|authenticate|auth|credentials?|credential|connect)\w*\s*(?:=\s*)?[(\[]\s*(?:[^()"'\n]{1,80},\s*)?["']([^"'\n]{1,80})["']\s*,\s*["']([^"'\n]{4,200})["']\s*[),\]]`),
+		re:       regexp.MustCompile(`(?i)\b[\w.]*(?:login|log_in|signin|sign_in|logon|authenticate|auth|credentials?|credential|connect)\w*\s*(?:=\s*)?[(\[]\s*(?:[^()"'\n]{1,80},\s*|["'][\w-]+(?:\.[\w-]+)+["']\s*,\s*)?["']([^"'\n]{1,80})["']\s*,\s*["']([^"'\n]{4,200})["']\s*[),\]]`),
 		group:    2,
 		keywords: []string{"login", "log_in", "signin", "sign_in", "logon", "auth", "credential", "connect"},
 		anchors:  wordAnchors(`", "`, `', '`, `","`, `','`, `" , "`, `" ,  "`), // the last: \"u\", \"x\" seen through escapeView

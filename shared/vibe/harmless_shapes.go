@@ -370,7 +370,29 @@ func harmlessValue(name, v string) bool {
 		extensionHeaderName(strings.Trim(v, "\"'`,")) || // ("authorization", "x-amz-content-sha256", …): a list of headers' names
 		storageKeyName(name, strings.Trim(v, "\"'`,;")) ||
 		nameEchoValue(name, strings.Trim(v, "\"'`,")) || strings.HasPrefix(strings.Trim(v, "\"'`"), "urn:") || // urn:k8s:secret:my-secret:clientSecret: a reference
-		pyPrivateClass(strings.TrimRight(v, ",;")) || lowerCamelMetadata(strings.Trim(v, "\"'`,;"))
+		pyPrivateClass(strings.TrimRight(v, ",;")) || lowerCamelMetadata(strings.Trim(v, "\"'`,;")) || hostList(strings.Trim(v, "\"'`;"))
+}
+
+// hostList reports a list of addresses, networks and host names set apart by commas, one of
+// them an address or a network (192.168.0.0/24,127.0.0.1,localhost.localdomain): what a
+// no_proxy or an allow list holds.
+func hostList(v string) bool {
+	items := strings.Split(v, ",")
+	if len(items) < 2 {
+		return false
+	}
+	address := false
+	for _, it := range items {
+		it = strings.TrimSpace(it)
+		switch {
+		case addressValue(it):
+			address = true
+		case it == "localhost" || hostName(strings.TrimPrefix(it, "*.")) || strings.HasPrefix(it, ".") && hostName(it[1:]):
+		default:
+			return false
+		}
+	}
+	return address
 }
 
 // pyPrivateClass reports a module-private class's name in camel case (_GoogleCredentialsState),
@@ -388,7 +410,7 @@ func lowerCamelMetadata(v string) bool {
 
 // storageKeyName reports an upper-case constant named for a key whose value is lower-case
 // words joined by - or _, two of them English (SESSION_KEY = 'migration-doc-banner-dismissed',
-// LAST_ACCESSED_AT_KEY = "last_accessed_at"): the name a value is stored under, in a browser's
+// LAST_ACCESSED_AT_KEY = "last_accessed_at", or in camel case: '__persistedState'): the name a value is stored under, in a browser's
 // storage or a record, not a key.
 func storageKeyName(name, v string) bool {
 	if !strings.HasSuffix(name, "_KEY") || !upperSnakeName(name) || len(v) > 64 {
@@ -401,6 +423,9 @@ func storageKeyName(name, v string) bool {
 		}
 	}
 	words := strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' })
+	if lw := strings.TrimLeft(v, "_"); lw != "" && isLowerByte(lw[0]) && isLetters(lw) && strings.ToLower(lw) != lw {
+		words = nameParts(lw) // METADATA_KEY || '__persistedState': a name in camel case
+	}
 	if len(words) < 2 {
 		return false
 	}

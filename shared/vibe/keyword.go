@@ -185,7 +185,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if !ok && perlHashKey(chunk, nameStart, nameEnd) {
 				vs, ve, ok = assignedValue(chunk, nameEnd+1) // $self->{token} = '…', $h{password} = '…'
 			}
-			if ok && (labelClosed(chunk, nameStart, nameEnd, vs) || twoWordSpelled(chunk, nameStart, name, chunk[vs:ve])) {
+			if ok && (labelClosed(chunk, nameStart, nameEnd, vs) || patternClosed(chunk, nameStart, nameEnd, vs) || quotedWordList(chunk, nameStart, vs, ve) || sedSubstitution(chunk, nameStart, vs) || twoWordSpelled(chunk, nameStart, name, chunk[vs:ve])) {
 				continue // print "Token: ", $token->dump: the quote after the label closes its literal
 			}
 			if ok && nameStart > 0 && chunk[nameStart-1] == '$' && !strings.ContainsAny(chunk[nameEnd:vs], "=:") {
@@ -203,6 +203,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				// literal: Url('http', 'username:password', 'host.com'), 'token, "x"'.
 				// Not after a variable: new PDO($dsn, 'app', …) passes $dsn, then the user.
 				vs, ve, ok = literalArgument(chunk, nameEnd)
+				if ok && !passwordName(name) && variableBeforeComma(chunk, nameStart, nameEnd) && lowerWord(chunk[vs:ve]) {
+					continue // return token, "keyring", nil: a variable beside a word, not its value
+				}
 				if lv, le, multi, lok := setterLastArgument(chunk, nameEnd); multi && setterName(name) {
 					vs, ve, ok = lv, le, lok // set_password('svc', 'deploy', '…'): the last argument
 				}
@@ -253,6 +256,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				}) < 0 {
 					continue // ${LANGSMITH_API_KEY:-'Not set'}: words echoed when it is unset
 				}
+				if d := strings.TrimPrefix(chunk[vs:ve], "-"); len(d) >= 2 && len(d) <= 8 && isLetters(d) && strings.ToUpper(d) == d && nameStart >= 2 && chunk[nameStart-2:nameStart] == "${" {
+					continue // ${token:-EOF}: a marker shown when it is unset
+				}
 			}
 			if ws, we, ok := wrappedLiteral(chunk, vs, ve); ok {
 				vs, ve = ws, we // jwtKey := []byte("…"): the literal inside the conversion
@@ -294,6 +300,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if shellValue(chunk, vs, ve) {
 				continue // LOGINPASS=`head -n1`, KEY="$HOME/.ssh/$name": computed when the line runs
 			}
+			if !quoted && arrowConstant(chunk, nameEnd, vs, ve) {
+				continue // GEMINI_API_KEY -> USE_GEMINI: what the name maps to, a constant of code
+			}
 			code := !quoted && !def && !usersEntry && (codeValue(chunk, vs, ve) || tsCast(chunk, vs, ve))
 			if !code && !wordsNoSecret(chunk, vs, ve, name, literal) && keepKeyword(name, chunk[vs:ve], literal) {
 				if !quoted {
@@ -305,7 +314,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				// getenv("X", "x"), const password = process.env.DB_PASSWORD || 'x': the
 				// default, unless a lower-case word under a name that is no password's
 				// (getToken(req) || 'anonymous', process.env.TOKEN || 'default').
-				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && !settingEnvName(chunk[vs:fs]) && !namedDefault(chunk[vs:fs], chunk[fs:fe]) && !((snakeSecretName(chunk[fs:fe]) || camelSecretName(chunk[fs:fe]) && listedAfter(chunk, vs, fs)) && !envNameBefore(chunk, vs, fs)) && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) {
+				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && !settingEnvName(chunk[vs:fs]) && !namedDefault(chunk[vs:fs], chunk[fs:fe]) && !((snakeSecretName(chunk[fs:fe]) || camelSecretName(chunk[fs:fe]) && listedAfter(chunk, vs, fs)) && !envNameBefore(chunk, vs, fs)) && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) && !storageKeyName(name, chunk[fs:fe]) {
 					f.addSpan(ruleKeyword, off+fs, off+fe)
 				}
 			}
@@ -438,6 +447,35 @@ func jsxExpressionValue(s string, nameEnd int) bool {
 		return strings.Contains(inner, "${")
 	}
 	return isLetter(inner[0]) || inner[0] == '_' || inner[0] == '$' || inner[0] == '!' || inner[0] == '('
+}
+
+// arrowConstant reports a value that an arrow (->, =>, →) gives a name and that is a
+// constant's name in upper snake case, letters only (GEMINI_API_KEY -> USE_GEMINI,
+// 'token' => AUTH_TOKEN_HEADER): a mapping of names, as documentation and code write one.
+func arrowConstant(s string, nameEnd, vs, ve int) bool {
+	op := strings.Trim(s[nameEnd:vs], " \t\"'`")
+	if op != "->" && op != "=>" && op != "→" {
+		return false
+	}
+	v := strings.TrimRight(s[vs:ve], ",;.)")
+	return upperSnakeName(v) && strings.IndexFunc(v, func(r rune) bool { return r >= '0' && r <= '9' }) < 0
+}
+
+// variableBeforeComma reports a name written bare, in lower or mixed case, that a comma
+// follows (return token, "keyring", nil; f(token, "x")): a variable passed or returned beside
+// a literal. A quoted name ("token", "x") or a constant's (define(API_TOKEN, "x")) is still
+// read with the literal after it, and so is a password's variable (check(password,
+// "letmein")), by the caller.
+func variableBeforeComma(s string, nameStart, nameEnd int) bool {
+	if nameStart > 0 && strings.IndexByte("\"'`", s[nameStart-1]) >= 0 || nameEnd < len(s) && strings.IndexByte("\"'`", s[nameEnd]) >= 0 {
+		return false
+	}
+	i := skipBlanks(s, nameEnd, 2)
+	if i >= len(s) || s[i] != ',' {
+		return false
+	}
+	name := s[nameStart:nameEnd]
+	return strings.ToUpper(name) != name
 }
 
 // authArgument returns a generated literal passed to a call named for an authorization or
@@ -1133,6 +1171,9 @@ func fallbackLiteral(s string, i int) (int, int, bool) {
 		if j := skipBlanks(line, m[1], 2); j < len(line) && line[j] == ':' {
 			continue // {"access_token": token, "token_type": "bearer"}: the next member's key
 		}
+		if textEncodings[strings.ToLower(v)] {
+			continue // readFileSync(pwdFilePath, 'utf8'): the encoding the call reads with
+		}
 		if strings.Count(v, " ") >= 2 {
 			continue // flag.String("token", "", "the token to use"): a message, not a default
 		}
@@ -1444,6 +1485,12 @@ func assignedValue(s string, i int) (int, int, bool) {
 		if c := cCommentAt(v); c >= 0 {
 			v = v[:c] // VKI_CAM_PASS_ERR_RECOVER    = 0x00010000,/* Pass driver … */
 		}
+		if c := strings.Index(v, "; //"); c > 0 {
+			v = v[:c] // password = undefined; // a comment: a statement of code and its comment
+		}
+		if w, rest, ok := strings.Cut(v, " as "); ok && placeholderWordSet[w] && tsTypeName(strings.TrimRight(strings.TrimPrefix(rest, "unknown as "), ",;)")) {
+			v = w // token: null as unknown as OAuthToken: TypeScript's cast of a literal
+		}
 		v = strings.TrimRight(v, " \t\r,;")
 		if v != "" && strings.Count(v, " ") <= 5 && !strings.HasSuffix(v, ".") && !strings.HasSuffix(v, "{") && !strings.HasSuffix(v, "(") {
 			v = trimUnbalancedQuote(v)
@@ -1462,8 +1509,16 @@ func assignedValue(s string, i int) (int, int, bool) {
 	} else {
 		i = bareValueEnd(s, start, 400)
 	}
-	// A closing bracket the value did not open belongs to the text around it: (pw:x1y2).
-	for i > start && strings.IndexByte(")]}", s[i-1]) >= 0 && strings.Count(s[start:i], string(opening(s[i-1]))) < strings.Count(s[start:i], string(s[i-1])) {
+	// A closing bracket the value did not open belongs to the text around it: (pw:x1y2), and
+	// so does the colon, comma or semicolon after it when a type or a number is inside:
+	// f(credentials: Credentials): Promise<…>, (using charsPerToken = 1):.
+	unopened := func(i int) bool {
+		return strings.IndexByte(")]}", s[i-1]) >= 0 && strings.Count(s[start:i], string(opening(s[i-1]))) < strings.Count(s[start:i], string(s[i-1]))
+	}
+	if i > start+1 && strings.IndexByte(":;,", s[i-1]) >= 0 && unopened(i-1) && (isDigits(s[start:i-2]) || tsTypeName(s[start:i-2]) && strings.ToUpper(s[start:i-2]) != s[start:i-2]) {
+		i--
+	}
+	for i > start && unopened(i) {
 		i--
 	}
 	return start, i, i > start

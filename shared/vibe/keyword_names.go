@@ -319,6 +319,25 @@ func labelClosed(s string, nameStart, nameEnd, vs int) bool {
 	return j < len(s) && s[j] != '"' && s[j] != '\'' && s[j] != '`'
 }
 
+// patternClosed reports a name and its operator at the end of a quoted literal opened before
+// the name, the quote after the operator closing it and a blank after the quote
+// (grep '^GEMINI_API_KEY=' .env, sed -n 's/token: //p'): a pattern or a prefix matched or
+// cut, no value after it.
+func patternClosed(s string, nameStart, nameEnd, vs int) bool {
+	if vs < 1 || vs-1 <= nameEnd || vs >= len(s) || s[vs] != ' ' && s[vs] != '\t' {
+		return false
+	}
+	q := s[vs-1]
+	if q != '"' && q != '\'' {
+		return false
+	}
+	if op := strings.TrimSpace(s[nameEnd : vs-1]); op != "=" && op != ":" {
+		return false
+	}
+	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
+	return strings.Count(s[ls:nameStart], string(q))%2 == 1
+}
+
 // joinedVariable reports a value that is a variable joined between two pieces of literals:
 // a quote that closes one, . or + and a name of code, . or + and a quote that opens the next
 // (' . $unk->raw . ', " + tok + "), the quotes the value's own ends.
@@ -540,6 +559,81 @@ func proseAfter(s string, ve int) bool {
 	return k > ve+1 && (k == len(s) || s[k] == ' ') && functionWords[s[ve+1:k]]
 }
 
+// quotedWordList reports a quoted name that opens a literal after another literal and a
+// blank ("splunk-source" "splunk-token" "splunk-url"), the value after it a name of the same
+// shape: words of a shell array or a completion's list, each its own item.
+func quotedWordList(s string, nameStart, vs, ve int) bool {
+	if nameStart < 3 || s[nameStart-1] != '"' && s[nameStart-1] != '\'' || vs < 1 || s[vs-1] != s[nameStart-1] {
+		return false
+	}
+	j := nameStart - 2
+	for j >= 0 && (s[j] == ' ' || s[j] == '\t') {
+		j--
+	}
+	if j < 0 || j == nameStart-2 || s[j] != s[nameStart-1] {
+		return false
+	}
+	v := s[vs:ve]
+	return v != "" && len(v) <= 48 && isLowerByte(v[0]) && strings.IndexFunc(v, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_')
+	}) < 0 && !randomValue(v)
+}
+
+// sedSubstitution reports a name inside a sed expression that the expression's delimiter
+// follows ('s/"access_token"://g'): what the expression matches, the empty replacement and
+// the flags after it no value. A replacement that writes a value
+// (s/^password=.*/password=S3cr3tpw9/) is still one.
+func sedSubstitution(s string, nameStart, vs int) bool {
+	if vs >= len(s) || s[vs] != '/' && s[vs] != '|' && s[vs] != '#' {
+		return false
+	}
+	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
+	q := strings.LastIndexByte(s[ls:nameStart], '\'')
+	if q < 0 {
+		return false
+	}
+	q += ls
+	expr := s[q+1 : nameStart]
+	return strings.Contains(s[ls:q], "sed ") && (strings.HasPrefix(expr, "s/") || strings.HasPrefix(expr, "s|") || strings.HasPrefix(expr, "s#"))
+}
+
+// hyphenedWords reports two or three lower-case English words joined by hyphens
+// (scope-conflict, read-only-mode).
+func hyphenedWords(v string) bool {
+	words := strings.Split(v, "-")
+	if len(words) < 2 || len(words) > 3 {
+		return false
+	}
+	for _, w := range words {
+		if len(w) < 3 || !isLetters(w) || strings.ToLower(w) != w || !dictWord(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// sentenceGoesOn reports two lower-case words of letters after s[ve] and a blank: the
+// sentence the value is a word of goes on.
+func sentenceGoesOn(s string, ve int) bool {
+	rest := s[ve:min(len(s), ve+80)]
+	if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
+		rest = rest[:nl]
+	}
+	if !strings.HasPrefix(rest, " ") {
+		return false
+	}
+	f := strings.Fields(rest)
+	if len(f) < 2 {
+		return false
+	}
+	for _, w := range f[:2] {
+		if w = strings.TrimRight(w, ".,;:"); w == "" || !isLetters(w) || strings.ToLower(w) != w {
+			return false
+		}
+	}
+	return true
+}
+
 // describedParameter reports a value that describes the parameter it is written under, as a
 // docstring's parameter list does (- password: password to use with username): it opens
 // with the name's own word and goes on as a sentence.
@@ -563,6 +657,59 @@ func accountPlaceholder(v string) bool {
 	return ok && oneOfFold(u, "user", "username", "login", "name", "id", "account") && oneOfFold(p, "pass", "passwd", "password", "pwd", "pw", "secret")
 }
 
+// commandWordToken reports a short word under a name for a token of a command line or a
+// shell's input (commandToken: 'git', argToken: "--help", wordToken = 'ls'): what a parser
+// split the line into, no credential.
+func commandWordToken(name, v string) bool {
+	v = strings.Trim(v, "\"'`")
+	if v == "" || len(v) > 24 || randomValue(v) {
+		return false
+	}
+	token, command := false, false
+	for _, p := range nameParts(name) {
+		switch p {
+		case "token", "tokens":
+			token = true
+		case "command", "cmd", "shell", "word", "arg", "argv", "argument", "completion":
+			command = true
+		default:
+			return false
+		}
+	}
+	if !token || !command {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !isLowerByte(c) && !isDigitByte(c) && strings.IndexByte("-./_", c) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// spdxLicenses are common SPDX licence identifiers.
+var spdxLicenses = map[string]bool{"MIT": true, "Apache-2.0": true, "BSD-2-Clause": true, "BSD-3-Clause": true, "ISC": true,
+	"MPL-2.0": true, "GPL-2.0": true, "GPL-3.0": true, "GPL-2.0-only": true, "GPL-3.0-only": true, "GPL-2.0-or-later": true,
+	"GPL-3.0-or-later": true, "LGPL-2.1": true, "LGPL-3.0": true, "LGPL-2.1-only": true, "LGPL-3.0-only": true,
+	"LGPL-2.1-or-later": true, "LGPL-3.0-or-later": true, "AGPL-3.0": true, "AGPL-3.0-only": true, "AGPL-3.0-or-later": true,
+	"Unlicense": true, "CC0-1.0": true, "CC-BY-4.0": true, "CC-BY-SA-4.0": true, "EPL-2.0": true, "BSL-1.0": true, "0BSD": true,
+	"Zlib": true, "BlueOak-1.0.0": true, "Artistic-2.0": true, "EUPL-1.2": true, "WTFPL": true}
+
+// spdxLicense reports an SPDX licence identifier (licenseKey: 'Apache-2.0'), an expression of
+// them included (MIT OR Apache-2.0): the licence a package is under, no licence key.
+func spdxLicense(v string) bool {
+	v = strings.Trim(strings.TrimSpace(v), "\"'`()")
+	if v == "" {
+		return false
+	}
+	for _, w := range strings.Fields(v) {
+		if w = strings.Trim(w, "()"); !spdxLicenses[w] && w != "OR" && w != "AND" && w != "WITH" {
+			return false
+		}
+	}
+	return true
+}
+
 // wordsNoSecret reports a value under a credential's name that is what code writes there
 // instead of one: a prompt, an escaped symbol, an object identifier, the name spelled
 // again, a parameter's description, user:password spelled out, a variable joined to the
@@ -581,11 +728,17 @@ func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 			break
 		}
 	}
-	if promptValue(v) || messageText(v) || keyedMessage(name, v) || spellsName(name, v) || describedParameter(name, v) || accountPlaceholder(v) || nameWordsValue(name, v) || lexerTokenWord(name, v) || lexerTokenList(name, s, vs) || errorCode(name, v) || errorMessage(s, vs, name, v) || typeofComparison(s, vs, v) || comparedWord(s, vs, name, v) {
+	if promptValue(v) || messageText(v) || keyedMessage(name, v) || spellsName(name, v) || describedParameter(name, v) || accountPlaceholder(v) || nameWordsValue(name, v) || lexerTokenWord(name, v) || commandWordToken(name, v) || spdxLicense(v) || lexerTokenList(name, s, vs) || errorCode(name, v) || errorMessage(s, vs, name, v) || typeofComparison(s, vs, v) || comparedWord(s, vs, name, v) {
 		return true
 	}
 	if (escapedCharacters(v) || objectIdentifier(v) || charEscape(v)) && codeContext(s, vs-1, ve+1) {
 		return true // in code's literal: a config file's \u00e9\u00e8 or 1.2.3.4.5.6 is what it spells
+	}
+	if strings.HasPrefix(v, "--") && optionWord(strings.TrimSuffix(v, "=")) {
+		return true // "--smtp-pass= --smtp-server-option=": the next option of a list, no value
+	}
+	if !quoted && hyphenedWords(v) && sentenceGoesOn(s, ve) {
+		return true // resolved secrets: scope-conflict warnings now show …: a sentence's words
 	}
 	if !passwordName(name) && propertyName(v) {
 		return true

@@ -442,6 +442,7 @@ var extraRules = append([]extraRule{
 			// (sso-oauth:CreateTokenWithIAM: a service's operation, its name in words)
 			return v[0] != '#' && headerCredential(v) && !codeArgumentReference(v) && !jsExpression(strings.TrimRight(v, ",;")) &&
 				!colonWords(strings.TrimRight(v, "\",;'")) && // "better-auth:scim-demo:oidc-subject:v2": a namespaced name
+				!strings.HasSuffix(strings.TrimRight(v, "\"'"), ":") && // ':completion::complete:salt-key:set-option-a-1:': a context's parts
 				!(isUpperByte(v[0]) && camelWords(strings.TrimRight(v, "\",;'.`")))
 		},
 		// https://x-access-token:…@host: a URL's user, the URL rule's; com.j256.two-factor-auth:

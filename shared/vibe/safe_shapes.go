@@ -1766,6 +1766,10 @@ func pathValue(v string) bool {
 	}
 	minSegs := 2
 	t, ok := cutPrefixAny(v, "~/", "/")
+	if !ok && len(v) > 3 && isLetter(v[0]) && v[1] == ':' && (v[2] == '\\' || v[2] == '/') {
+		// C:\path\to\your\service-account.json: a Windows path, its backslashes maybe escaped
+		t, ok = strings.ReplaceAll(strings.ReplaceAll(strings.TrimLeft(v[3:], "\\"), `\\`, `\`), `\`, "/"), true
+	}
 	if !ok {
 		// $HOME/work/pass, ${TEST_DIR}/a/b: a path under a variable's directory, which is
 		// the rest of the path, so one segment is enough.
@@ -1940,11 +1944,12 @@ func hashSuffixedName(tok string) bool {
 
 // encryptedContentRun reports a run that is the value of an encrypted_content member (a
 // model provider's encrypted reasoning, gAAAAAB…, in a Codex or Responses API record; a web
-// search result's encrypted_index, an encryptedContent): a
+// search result's encrypted_index, an encryptedContent, Gemini's thoughtSignature): a
 // ciphertext whose key only the provider holds, read back when a session's files are shown.
 func encryptedContentRun(text string, start int) bool {
 	head := strings.TrimRight(text[max(0, start-40):start], `"\ :`)
-	return strings.HasSuffix(head, "encrypted_content") || strings.HasSuffix(head, "encrypted_index") || strings.HasSuffix(head, "encryptedContent")
+	return strings.HasSuffix(head, "encrypted_content") || strings.HasSuffix(head, "encrypted_index") || strings.HasSuffix(head, "encryptedContent") ||
+		strings.HasSuffix(head, "thoughtSignature") || strings.HasSuffix(head, "thought_signature")
 }
 
 // queryIDValue reports a run that is the value of a URL query parameter named for an id

@@ -150,7 +150,8 @@ func literalChains(text string) [][]piece {
 			p.end -= 2
 		}
 		if lastEnd < 0 || !joiner(text[lastEnd:i]) || namedEntry(text[p.start:p.end]) || flagArgument && blankBetween(text[lastEnd:i]) ||
-			strings.IndexByte(text[lastEnd:i], ',') >= 0 && (listedName(text[p.start:p.end]) || len(r.cur) > 0 && listedName(text[r.cur[len(r.cur)-1].start:r.cur[len(r.cur)-1].end])) {
+			strings.IndexByte(text[lastEnd:i], ',') >= 0 && (listedName(text[p.start:p.end]) || listedOption(text[p.start:p.end]) ||
+				len(r.cur) > 0 && (listedName(text[r.cur[len(r.cur)-1].start:r.cur[len(r.cur)-1].end]) || namedEntry(text[r.cur[len(r.cur)-1].start:r.cur[len(r.cur)-1].end]))) {
 			r.flush()
 		}
 		r.add(p)
@@ -199,6 +200,12 @@ func namedEntry(lit string) bool {
 		i++
 	}
 	return i > 0 && i < len(lit) && lit[i] == '=' && !isDigitByte(lit[0])
+}
+
+// listedOption reports a literal that is a command-line option ("--verbose", "-C"): an
+// item of an argument list written one a line, never a piece of a wrapped value.
+func listedOption(p string) bool {
+	return optionWord(p) || len(p) == 2 && p[0] == '-' && isLetter(p[1])
 }
 
 // listedName reports a literal that is a name of code, one item of a list written one a line

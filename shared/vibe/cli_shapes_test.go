@@ -1,0 +1,88 @@
+package vibe
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The kept rows quote lines of cli/cli (MIT), google-gemini/gemini-cli (Apache-2.0),
+// ohmyzsh/ohmyzsh (MIT), nvm-sh/nvm (MIT) and psf/requests (Apache-2.0): command-line tools
+// and their tests, which a coding stream reads often; the rows written after the changelog's
+// are our own. The rows of secrets are made up.
+
+func TestCLIShapes(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			// an argument list one item a line: an option's setting, then the next option
+			"\t\t\"-o\", \"PasswordAuthentication=no\",\n\t\t\"-C\", // compression\n\t}",
+			// a variable returned beside a word
+			"\t\treturn token, \"keyring\", nil",
+			// a host, then the user, then the password
+			"\t_, err := authCfg.Login(\"github.com\", \"test-user-1\", \"test-token\", \"ssh\", true)\n\trequire.NoError(t, authCfg.SwitchUser(\"github.com\", \"test-user-1\"))",
+			// encodings a call reads or decodes with
+			"    const credentials = Buffer.from(auth.substring(6), 'base64').toString();",
+			"            const finalPwd = fs.readFileSync(pwdFilePath, 'utf8').trim();",
+			"      credsJson = await fs.readFile(oldFilePath, 'utf-8');",
+			// a licence's SPDX identifier
+			"  licenseKey: 'Apache-2.0',",
+			// a token of a command line
+			"        commandToken: 'git',",
+			// a name mapped to a constant of code
+			" * 3. GEMINI_API_KEY -> USE_GEMINI",
+			// a pattern grep matches, closed before the file it reads
+			"export GEMINI_API_KEY=$(grep '^GEMINI_API_KEY=' .env | cut -d '=' -f2) && RUN_EVALS=1 npx vitest run",
+			// a package script's command
+			"    \"auth\": \"npm run auth:npm && npm run auth:docker\",",
+			// a stored value's name in camel case, the fallback of a *_KEY constant
+			"const TEST_METADATA_KEY = METADATA_KEY || '__persistedState';",
+			// TypeScript: a parameter's type, a cast literal, undefined before a comment, a
+			// negated expression, a number before a closing parenthesis and a colon
+			"  static async saveCredentials(credentials: Credentials): Promise<void> {",
+			"          token: null as unknown as OAuthToken,",
+			"      password = undefined; // Break schema",
+			"  const hasRejectedToken = !!(await getStoredOAuthToken(serverName));",
+			"    // Estimated tokens (using charsPerToken = 1):",
+			// Gemini's thought signature, a ciphertext only the provider reads
+			"{\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"Done.\",\"thoughtSignature\":\"CiQB0e2Kb5xKxTC1a7qt3mZP8vJgqK9yL4wN2rB6sD8fH0jK3mQ=\"}],\"role\":\"model\"}}]}",
+			// a completion's list of option names, the next option of a list, a sed expression
+			"    splunk_options=($common_options $common_options2 \"splunk-caname\" \"splunk-source\" \"splunk-sourcetype\" \"splunk-token\" \"splunk-url\" \"splunk-verify-connection\")",
+			"__gitcomp_builtin_send_email_default=\"--smtp-encryption= --smtp-pass= --smtp-server-option= --smtp-server-port=\"",
+			"                        | sed 's/\"access_token\"://g' \\",
+			"# zstyle ':completion::complete:salt-key:set-option-a-1:'             use-cache false",
+			// a shell's default marker
+			"          *) nvm_json_throw \"EXPECTED , or ] GOT ${token:-EOF}\" ;;",
+			// a no_proxy list
+			"        (\"a_new_key\", \"192.168.0.0/24,127.0.0.1,localhost.localdomain\"),",
+			// a sentence's hyphened words after a colon
+			"- Fixed diagnostics printing resolved secrets: scope-conflict warnings now show the configured `${VAR}` form",
+		)
+		require.True(t, pathValue(`C:\path\to\your\service-account.json`))
+		require.True(t, pathValue(`C:\\Users\\dev\\keys\\sa.json`))
+		require.False(t, pathValue(`C:\Zx8kq2pLm9Qw4rT7`))
+		require.True(t, spdxLicense("MIT OR Apache-2.0"))
+		require.False(t, spdxLicense("Apache-2.0-Zx8kq2pLm9"))
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{"\t_, err := authCfg.Login(\"github.com\", \"deploy\", \"Zx8kq2pLm9Qw4rT7\", \"ssh\", true)", "Zx8kq2pLm9Qw4rT7"},
+			{"err = login(\"admin\", \"Zx8kq2pLm9Qw4rT7\")", "Zx8kq2pLm9Qw4rT7"},
+			{"check(password, \"letmein\")", "letmein"},
+			{"return token, \"Zx8kq2pLm9Qw4rT7aB3dE5\", nil", "Zx8kq2pLm9Qw4rT7aB3dE5"},
+			{"licenseKey: 'Zx8kq2pLm9-Qw4rT7-aB3dE5'", "Zx8kq2pLm9-Qw4rT7-aB3dE5"},
+			{"commandToken: 'Zx8kq2pLm9Qw4rT7aB3dE5'", "Zx8kq2pLm9Qw4rT7aB3dE5"},
+			{" * 3. GEMINI_API_KEY -> Zx8kq2pLm9Qw4rT7aB3dE5", "Zx8kq2pLm9Qw4rT7aB3dE5"},
+			{"echo 'GEMINI_API_KEY=Zx8kq2pLm9Qw4rT7aB3dE5' > .env", "Zx8kq2pLm9Qw4rT7aB3dE5"},
+			{"sed -i 's/^password=.*/password=S3cr3tpw9/' config.ini", "S3cr3tpw9"},
+			{"const TEST_API_KEY = API_KEY || 'Zx8kq2pLm9Qw4rT7aB3dE5';", "Zx8kq2pLm9Qw4rT7aB3dE5"},
+			{"      password = s3cr3tPw9; // the old one", "s3cr3tPw9"},
+			{"echo ${token:-Zx8kq2pLm9Qw4rT7}", "Zx8kq2pLm9Qw4rT7"},
+			{"(\"a_new_key\", \"192.168.0.0/24,Zx8kq2pLm9Qw4rT7aB3dE5\"),", "Zx8kq2pLm9Qw4rT7aB3dE5"},
+			{"\t\t\"-o\", \"Password=Zx8kq2pLm9Qw4rT7\",\n\t\t\"-C\",", "Zx8kq2pLm9Qw4rT7"},
+			{"  \"auth\": \"dXNlcjpaeDhrcTJwTG05UXc0clQ3\"", "dXNlcjpaeDhrcTJwTG05UXc0clQ3"},
+		})
+	})
+}
