@@ -8,8 +8,8 @@ import (
 
 // The kept rows quote lines of cli/cli (MIT), google-gemini/gemini-cli (Apache-2.0),
 // ohmyzsh/ohmyzsh (MIT), nvm-sh/nvm (MIT) and psf/requests (Apache-2.0): command-line tools
-// and their tests, which a coding stream reads often; the rows written after the changelog's
-// are our own. The rows of secrets are made up.
+// and their tests, which a coding stream reads often; the rows from the changelog's on are our
+// own (the voices' ids are ElevenLabs' public premade voices'). The rows of secrets are made up.
 
 func TestCLIShapes(t *testing.T) {
 	t.Parallel()
@@ -59,6 +59,11 @@ func TestCLIShapes(t *testing.T) {
 			"        (\"a_new_key\", \"192.168.0.0/24,127.0.0.1,localhost.localdomain\"),",
 			// a sentence's hyphened words after a colon
 			"- Fixed diagnostics printing resolved secrets: scope-conflict warnings now show the configured `${VAR}` form",
+			// text-to-speech voices' ids: after a word for a voice, and a voice listing
+			"INFO elevenlabs.py:314 API call: provider=elevenlabs, voice=XB0fDUnXU5powFXDhCwa, chars=5",
+			"The voice ID in our code (`Xk9mQ2vLp7wRxT5nB8cJ`) isn't in this list either.",
+			"- Voice: Jarvis (Xk9mQ2vLp7wRxT5nB8cJ)",
+			"pNInz6obpgDQGcFmaJgB  Adam - Dominant, Firm\nXB0fDUnXU5powFXDhCwa  Alice - Clear, Engaging Educator",
 		)
 		require.True(t, pathValue(`C:\path\to\your\service-account.json`))
 		require.True(t, pathValue(`C:\\Users\\dev\\keys\\sa.json`))
@@ -83,6 +88,8 @@ func TestCLIShapes(t *testing.T) {
 			{"(\"a_new_key\", \"192.168.0.0/24,Zx8kq2pLm9Qw4rT7aB3dE5\"),", "Zx8kq2pLm9Qw4rT7aB3dE5"},
 			{"\t\t\"-o\", \"Password=Zx8kq2pLm9Qw4rT7\",\n\t\t\"-C\",", "Zx8kq2pLm9Qw4rT7"},
 			{"  \"auth\": \"dXNlcjpaeDhrcTJwTG05UXc0clQ3\"", "dXNlcjpaeDhrcTJwTG05UXc0clQ3"},
+			{"ELEVENLABS_API_KEY=Xk9mQ2vLp7wRxT5nB8cJ", "Xk9mQ2vLp7wRxT5nB8cJ"},
+			{"voice settings: sk_3f9c2b1a8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e", "sk_3f9c2b1a8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e"},
 		})
 	})
 }

@@ -180,7 +180,28 @@ func harmlessRun(text string, start, end int) bool {
 		vapidPublicKey(text[max(0, start-40):start], text[start:end]) || overlayLayerID(text, start, end) || debianArchivePath(text[start:end]) ||
 		ethereumAddress(text[start:end]) || publicByPlace(text, start) || encodedImageURLRun(text, start, end) || svgPathData(text, start) ||
 		thinkingBlob(text, start, end) || mediaFileName(text, start, end) || forgeProfileRun(text[start:end]) ||
-		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || queryIDValue(text, start) || urlOfWords(text, start, end) || hashSuffixedName(text[start:end]) || encryptedContentRun(text, start)
+		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || queryIDValue(text, start) || urlOfWords(text, start, end) || hashSuffixedName(text[start:end]) || encryptedContentRun(text, start) ||
+		voiceIDRun(text, start, end)
+}
+
+// voiceIDRun reports a text-to-speech voice's id, 20 letters and digits as ElevenLabs gives its
+// voices, after a word for a voice on its line (voice=pNInz6obpgDQGcFmaJgB, Voice ID für die
+// Stimme: …) or opening a line of a voice listing, its name and a description after it
+// (pNInz6obpgDQGcFmaJgB  Adam - Dominant, Firm): a public name of a voice, no key.
+func voiceIDRun(text string, start, end int) bool {
+	if end-start != 20 || strings.IndexFunc(text[start:end], func(r rune) bool { return r >= 0x80 || !isAlnum(byte(r)) }) >= 0 {
+		return false
+	}
+	ls := strings.LastIndexByte(text[:start], '\n') + 1
+	if strings.Contains(strings.ToLower(text[max(ls, start-48):start]), "voice") {
+		return true
+	}
+	if start != ls {
+		return false
+	}
+	rest := strings.TrimLeft(text[end:min(len(text), end+64)], " \t")
+	name, desc, ok := strings.Cut(rest, " - ")
+	return ok && len(rest) < len(text)-end && name != "" && isUpperByte(name[0]) && len(name) <= 24 && isLetters(strings.ReplaceAll(name, " ", "")) && desc != "" && isUpperByte(desc[0])
 }
 
 // sluggedID reports a page's slug that ends in the id its site gives it
