@@ -65,6 +65,35 @@ func TestCLIShapes(t *testing.T) {
 			"- Voice: Jarvis (Xk9mQ2vLp7wRxT5nB8cJ)",
 			"pNInz6obpgDQGcFmaJgB  Adam - Dominant, Firm\nXB0fDUnXU5powFXDhCwa  Alice - Clear, Engaging Educator",
 		)
+		// Agents' and frameworks' code: Aider-AI/aider (Apache-2.0), cline/cline (Apache-2.0),
+		// fastapi/fastapi (MIT), modelcontextprotocol/python-sdk (MIT).
+		requireKept(t, san,
+			// a flag's value that names the provider and leaves the key's slot
+			"aider --model deepseek --api-key deepseek=<key>",
+			// prices and sizes, a locale
+			"        \"output_cost_per_token\": 0.00000042,",
+			"        self.assertEqual(model.parse_token_value(\"8k\"), 8 * 1024)",
+			"                mock_env_get.side_effect = lambda key: \"de_DE.UTF-8\" if key == \"LANG\" else None",
+			// a pip-compile listing: a package named in a comment, the next requirement pinned
+			"    #   -c requirements/common-constraints.txt\n    #   tiktoken\nrequests==2.32.5",
+			// a conditional's branches, a docstring's argument, a read-only type, a cast, a
+			// fallback that spells the name
+			"      setFocusField(f => f === \"username\" ? \"password\" : \"username\")",
+			"        token: GitHub token\n        log(\"Error: GitHub token not provided\")",
+			"\townerParticipantKeys: readonly string[] | undefined,",
+			"\t\tthis.secretsCache = {} as Secrets",
+			"\t\tconst secrets = parseProtoMessageFieldNumbers(protoContent, \"Secrets\")",
+			// Python's Annotated and pydantic's types, a constant's own word
+			"    password: Annotated[str, Doc(\"The HTTP Basic password.\")]",
+			"class Settings(BaseSettings):\n    github_token: SecretStr\n    github_event_path: Path",
+			"_FASTAPI_SCOPE_KEY = \"fastapi\"",
+			// a Markdown link for what a token is, a template, a check's reason, an elision
+			"This page is the client side. Making your own server demand a token is **[Authorization](../run/authorization.md)**.",
+			"The other thing a real hostname needs in front of it is a token: **[Authorization](authorization.md)**.",
+			"                logger.debug(f\"Pre-loaded client credentials: client_id={client_id}\")",
+			"    if (await isTrusted(pr.user.login)) return pass('author has triage+ on this repo');",
+			"  `SignedJWTParameters(issuer=..., subject=..., signing_key=...).create_assertion_provider()`",
+		)
 		require.True(t, pathValue(`C:\path\to\your\service-account.json`))
 		require.True(t, pathValue(`C:\\Users\\dev\\keys\\sa.json`))
 		require.False(t, pathValue(`C:\Zx8kq2pLm9Qw4rT7`))
@@ -89,6 +118,13 @@ func TestCLIShapes(t *testing.T) {
 			{"\t\t\"-o\", \"Password=Zx8kq2pLm9Qw4rT7\",\n\t\t\"-C\",", "Zx8kq2pLm9Qw4rT7"},
 			{"  \"auth\": \"dXNlcjpaeDhrcTJwTG05UXc0clQ3\"", "dXNlcjpaeDhrcTJwTG05UXc0clQ3"},
 			{"ELEVENLABS_API_KEY=Xk9mQ2vLp7wRxT5nB8cJ", "Xk9mQ2vLp7wRxT5nB8cJ"},
+			{"aider --model deepseek --api-key deepseek=Zx8kq2pLm9Qw4rT7aB3dE5", "Zx8kq2pLm9Qw4rT7aB3dE5"},
+			{"  \"password\": \"Zx8kq2pLm9Qw4rT7\",", "Zx8kq2pLm9Qw4rT7"},
+			{"    #   tiktoken\nZx8kq2pLm9Qw4rT7aB3dE5fG7h", "Zx8kq2pLm9Qw4rT7aB3dE5fG7h"},
+			{"        token: ghp_Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1mN0pQ", "Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1mN0pQ"},
+			{"password: Zx8kq2pLm9", "Zx8kq2pLm9"},
+			{"the password is Zx8kq2pLm9.", "Zx8kq2pLm9"},
+			{"return pass('Zx8kq2pLm9Qw4rT7')", "Zx8kq2pLm9Qw4rT7"},
 			{"voice settings: sk_3f9c2b1a8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e", "sk_3f9c2b1a8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e"},
 		})
 	})

@@ -485,6 +485,9 @@ func codeValue(s string, vs, ve int) bool {
 	if (v == "new" || v == "await" || v == "typeof") && ve+1 < len(s) && s[ve] == ' ' && (isLetter(s[ve+1]) || s[ve+1] == '_') {
 		return true // TTS_SECRET_KEYS = new Set([
 	}
+	if (strings.HasPrefix(v, "{} as ") || strings.HasPrefix(v, "[] as ")) && tsTypeName(strings.TrimRight(v[6:], ",;)")) {
+		return true // this.secretsCache = {} as Secrets: an empty object cast to a type
+	}
 	if v == "unique" && strings.HasPrefix(s[ve:], " symbol") || strings.HasPrefix(v, "{ [") {
 		return true // API_KEY: unique symbol, key_ids: { [key: string]: string }: TypeScript's types
 	}

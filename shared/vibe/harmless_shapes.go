@@ -370,8 +370,25 @@ func harmlessValue(name, v string) bool {
 		extensionHeaderName(strings.Trim(v, "\"'`,")) || // ("authorization", "x-amz-content-sha256", …): a list of headers' names
 		storageKeyName(name, strings.Trim(v, "\"'`,;")) ||
 		nameEchoValue(name, strings.Trim(v, "\"'`,")) || strings.HasPrefix(strings.Trim(v, "\"'`"), "urn:") || // urn:k8s:secret:my-secret:clientSecret: a reference
-		pyPrivateClass(strings.TrimRight(v, ",;")) || lowerCamelMetadata(strings.Trim(v, "\"'`,;")) || hostList(strings.Trim(v, "\"'`;"))
+		pyPrivateClass(strings.TrimRight(v, ",;")) || lowerCamelMetadata(strings.Trim(v, "\"'`,;")) || hostList(strings.Trim(v, "\"'`;")) ||
+		localeName.MatchString(strings.Trim(v, "\"'`")) || sizeQuantity.MatchString(strings.Trim(v, "\"'`")) || markdownLink(v) || namedTemplate.MatchString(strings.Trim(v, "\"'`"))
 }
+
+// markdownLink reports a Markdown link, maybe emphasised (**[Authorization](authorization.md)**.):
+// a page named where a sentence says what a token is.
+func markdownLink(v string) bool {
+	v = strings.TrimRight(strings.Trim(v, "*_"), ".,;:")
+	v = strings.Trim(v, "*_")
+	if len(v) < 5 || v[0] != '[' || v[len(v)-1] != ')' {
+		return false
+	}
+	i := strings.Index(v, "](")
+	return i > 1 && !strings.ContainsAny(v[i+2:len(v)-1], " \t()")
+}
+
+// namedTemplate matches a name set to a template's field of the same shape (client_id={client_id},
+// token=${TOKEN}): text a format fills in.
+var namedTemplate = regexp.MustCompile(`^[A-Za-z_][\w.-]*=\$?\{[A-Za-z_][\w.]*\}$`)
 
 // hostList reports a list of addresses, networks and host names set apart by commas, one of
 // them an address or a network (192.168.0.0/24,127.0.0.1,localhost.localdomain): what a
@@ -425,6 +442,9 @@ func storageKeyName(name, v string) bool {
 	words := strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' })
 	if lw := strings.TrimLeft(v, "_"); lw != "" && isLowerByte(lw[0]) && isLetters(lw) && strings.ToLower(lw) != lw {
 		words = nameParts(lw) // METADATA_KEY || '__persistedState': a name in camel case
+	}
+	if len(words) == 1 && lowerWord(v) && slices.Contains(nameParts(name), v) {
+		return true // _FASTAPI_SCOPE_KEY = "fastapi": a word of the constant's own name
 	}
 	if len(words) < 2 {
 		return false
@@ -653,6 +673,7 @@ func primitiveUnion(v string) bool {
 	if i := strings.Index(v, " = "); i > 0 {
 		v = v[:i] // sqlOutputKey: string | undefined = undefined: the default is the rules' to read
 	}
+	v = strings.TrimPrefix(strings.TrimSpace(v), "readonly ") // ownerParticipantKeys: readonly string[] | undefined
 	parts := strings.Split(strings.TrimRight(strings.TrimSpace(v), ";,"), "|")
 	if len(parts) < 2 {
 		return false
@@ -1173,6 +1194,11 @@ func pyAnnotation(v string) bool {
 	switch v {
 	case "str", "bytes", "int", "float", "bool", "bytearray":
 		return true // pass_threshold: float, a field's type in a class body or a signature
+	case "SecretStr", "SecretBytes", "StrictStr", "StrictBytes", "EmailStr", "HttpUrl", "AnyUrl", "AnyHttpUrl", "PostgresDsn", "RedisDsn":
+		return true // github_token: SecretStr: pydantic's types for a settings class's fields
+	}
+	if h, ok := strings.CutPrefix(v, "Annotated["); ok && strings.HasSuffix(h, "]") || strings.HasSuffix(v, "Annotated[") {
+		return true // password: Annotated[str, Doc("The HTTP Basic password.")]: a type and what it is for
 	}
 	return strings.IndexByte(v, '[') > 0 && pyTypeName(v) && (pyBuiltinTypes[v[:strings.IndexByte(v, '[')]] || isUpperByte(v[0]))
 }

@@ -314,7 +314,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				// getenv("X", "x"), const password = process.env.DB_PASSWORD || 'x': the
 				// default, unless a lower-case word under a name that is no password's
 				// (getToken(req) || 'anonymous', process.env.TOKEN || 'default').
-				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && !settingEnvName(chunk[vs:fs]) && !namedDefault(chunk[vs:fs], chunk[fs:fe]) && !((snakeSecretName(chunk[fs:fe]) || camelSecretName(chunk[fs:fe]) && listedAfter(chunk, vs, fs)) && !envNameBefore(chunk, vs, fs)) && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) && !storageKeyName(name, chunk[fs:fe]) {
+				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && !settingEnvName(chunk[vs:fs]) && !namedDefault(chunk[vs:fs], chunk[fs:fe]) && !((snakeSecretName(chunk[fs:fe]) || camelSecretName(chunk[fs:fe]) && listedAfter(chunk, vs, fs)) && !envNameBefore(chunk, vs, fs)) && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) && !storageKeyName(name, chunk[fs:fe]) && !strings.EqualFold(chunk[fs:fe], name) {
 					f.addSpan(ruleKeyword, off+fs, off+fe)
 				}
 			}
@@ -805,8 +805,13 @@ func nextLineValue(s string, i int) (int, int, bool) {
 	if k < len(s) && s[k] != '\n' && s[k] != '\r' {
 		return 0, 0, false // more on the line: prose, not a value
 	}
-	return j, k, k > j && !nextKeyLine(s[j:k]) && !repeatedByte(s[j:k]) && !callLike.MatchString(strings.TrimPrefix(s[j:k], "@")) && credentialValue(s[j:k])
+	return j, k, k > j && !nextKeyLine(s[j:k]) && !repeatedByte(s[j:k]) && !callLike.MatchString(strings.TrimPrefix(s[j:k], "@")) && !requirementPin.MatchString(s[j:k]) && credentialValue(s[j:k])
 }
+
+// requirementPin matches a Python requirement pinned or bounded to a version (requests==2.32.5,
+// uvicorn[standard]>=0.30): a pip-compile listing's next line after a comment naming a package
+// (#   tiktoken).
+var requirementPin = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[\w,.-]+\])?(?:==|>=|<=|~=|!=|===)[0-9][\w.+!*-]*$`)
 
 // formatTemplate reports a quoted value holding a % directive that Python's % operator
 // fills in right after its closing quote ("VS%0.f0COMNTOOLS" % version, "--password=%s" %

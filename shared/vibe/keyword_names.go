@@ -597,6 +597,23 @@ func sedSubstitution(s string, nameStart, vs int) bool {
 	return strings.Contains(s[ls:q], "sed ") && (strings.HasPrefix(expr, "s/") || strings.HasPrefix(expr, "s|") || strings.HasPrefix(expr, "s#"))
 }
 
+// labelOfName reports two to four words of letters, the last the name's own last word (token:
+// GitHub token, api_key: Your OpenAI API key): what the value stands for, as a docstring's
+// arguments or a form's labels describe it.
+func labelOfName(name, v string) bool {
+	parts := nameParts(name)
+	words := strings.Fields(strings.TrimRight(v, ".,;"))
+	if len(parts) == 0 || len(words) < 2 || len(words) > 4 || !strings.EqualFold(words[len(words)-1], parts[len(parts)-1]) {
+		return false
+	}
+	for _, w := range words {
+		if !isLetters(w) {
+			return false
+		}
+	}
+	return true
+}
+
 // hyphenedWords reports two or three lower-case English words joined by hyphens
 // (scope-conflict, read-only-mode).
 func hyphenedWords(v string) bool {
@@ -736,6 +753,13 @@ func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 	}
 	if strings.HasPrefix(v, "--") && optionWord(strings.TrimSuffix(v, "=")) {
 		return true // "--smtp-pass= --smtp-server-option=": the next option of a list, no value
+	}
+	if strings.EqualFold(name, "pass") && vs > len(name) && strings.HasSuffix(strings.TrimRight(s[:vs], "'\"`"), "pass(") && strings.Count(v, " ") >= 3 &&
+		slices.ContainsFunc(strings.Fields(v), func(w string) bool { return functionWords[strings.ToLower(w)] }) {
+		return true // return pass('author has triage+ on this repo'): a check passed, and why (a passphrase of words has no "on", "this")
+	}
+	if labelOfName(name, v) {
+		return true // token: GitHub token (a docstring's argument): what the value is, in words
 	}
 	if !quoted && hyphenedWords(v) && sentenceGoesOn(s, ve) {
 		return true // resolved secrets: scope-conflict warnings now show …: a sentence's words

@@ -3,6 +3,7 @@ package vibe
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"sync"
 	"unicode/utf8"
 	"unsafe"
@@ -742,6 +743,13 @@ func wordAnchors(words ...string) func(string) []int {
 
 // noSecretFlag rejects flags that name where a secret comes from rather than take one:
 // --password-stdin, --token-file, --password-env, --secret-name.
+// namedPlaceholder reports a flag's value that names what it is for and leaves a slot for the
+// key (--api-key deepseek=<key>, --set-env OPENAI_API_KEY=<your-key>).
+func namedPlaceholder(v string) bool {
+	name, rest, ok := strings.Cut(v, "=")
+	return ok && name != "" && identifierWords(name) && strings.HasPrefix(rest, "<") && !strings.ContainsAny(rest, " \t")
+}
+
 func noSecretFlag(match string) bool {
 	flag := strings.ToLower(match)
 	if flagTakesNoSecret(match) {
@@ -760,7 +768,7 @@ func noSecretFlag(match string) bool {
 		if strings.HasPrefix(flag[i:], "   ") || strings.HasPrefix(flag[i:], "\t\t") {
 			return false // -W, --password            force password prompt: a help text's columns
 		}
-		if v := strings.Trim(match[i:], "= \t\"',"); secretNameValue(v) || buildSecretSpec(match[i:]) || optionName(v) || opensslPassSource(v) ||
+		if v := strings.Trim(match[i:], "= \t\"',"); secretNameValue(v) || buildSecretSpec(match[i:]) || optionName(v) || opensslPassSource(v) || namedPlaceholder(v) ||
 			match[i] != '=' && upperSnakeName(strings.TrimRight(v, "]")) || // --api-token API_TOKEN: argparse's metavar in a usage line
 			match[i] != '=' && flagSpelling(v) {
 			return false // gcloud secrets versions access latest --secret=db-password, --secret id=npmrc,src=…
@@ -1027,6 +1035,22 @@ func isUpperByte(c byte) bool { return c >= 'A' && c <= 'Z' }
 
 // keepKeyword decides whether a keyword-assignment candidate is a real secret. A quoted
 // value is a literal; an unquoted one may be code (token := getToken()).
+// decimalNumber reports a number written with a decimal point or an exponent (0.00000042,
+// 1.5e-05, -3.25): a price, a rate or a measure, never a credential.
+func decimalNumber(v string) bool {
+	if !strings.ContainsAny(v, ".eE") || len(v) > 32 {
+		return false
+	}
+	_, err := strconv.ParseFloat(v, 64)
+	return err == nil && strings.IndexFunc(v, func(r rune) bool { return r >= '0' && r <= '9' }) >= 0
+}
+
+// sizeQuantity matches a count or a size with its unit's letter (8k, 1.5M, 32K, 4G).
+var sizeQuantity = regexp.MustCompile(`^[0-9]{1,6}(?:\.[0-9]{1,3})?[kKmMgGtT]$`)
+
+// localeName matches a POSIX locale's name (de_DE.UTF-8, en_US, pt_BR.utf8, sr_RS@latin).
+var localeName = regexp.MustCompile(`^[a-z]{2,3}_[A-Z]{2}(?:\.[A-Za-z0-9-]{2,12})?(?:@[a-z]{2,12})?$`)
+
 func keepKeyword(name, value string, quoted bool) bool {
 	if strings.HasSuffix(value, "?.[") && identifierWords(strings.TrimSuffix(value, "?.[")) {
 		return false // const apiKey = resolvedHeaders?.['x-goog-api-key']: an optional index, code
@@ -1054,8 +1078,14 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if isDigits(v) && len(v) < 6 && !(quoted && len(v) >= 5 && passwordName(name) && !sequentialDigits(v)) || !hasAlnum(v) && !(quoted && passwordName(name) && symbolPassword(strings.Trim(v, "\"'`"))) || utf8.RuneCountInString(strings.Trim(v, "\"'`")) == 1 {
 		return false // accesskey="n": one character is no credential, and shows nothing of one
 	}
+	if strings.HasPrefix(v, "...") && len(v) > 3 && strings.IndexByte("),];", v[3]) >= 0 {
+		return false // SignedJWTParameters(issuer=..., signing_key=...): an elision, the call's end after it
+	}
 	if colorValue(strings.Trim(v, "\"'`")) {
 		return false // Token: '#d8dee9' (a Pygments style), --token-color: #fff
+	}
+	if t := strings.TrimRight(strings.Trim(v, "\"'`"), ","); !quoted && decimalNumber(t) || sizeQuantity.MatchString(t) || localeName.MatchString(t) {
+		return false // "output_cost_per_token": 0.00000042, parse_token_value("8k"), lambda key: "de_DE.UTF-8"
 	}
 	if kwargVariable(name, v) {
 		// secret_access_key=aws_secret_access_key: a variable passed under its name (or, quoted,

@@ -776,7 +776,8 @@ func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 		if !ok || r.check != nil && !r.check(chunk[start:end]) || r.matchCheck != nil && !r.matchCheck(chunk[m[0]:m[1]]) {
 			continue
 		}
-		if shellRuleNoSecret(r.id, chunk, m[0], start, end) || pyRuleNoSecret(r.id, chunk, start, end) || r.id == ruleCLIFlag && objectKeyAt(chunk, end) {
+		if shellRuleNoSecret(r.id, chunk, m[0], start, end) || pyRuleNoSecret(r.id, chunk, start, end) || r.id == ruleCLIFlag && objectKeyAt(chunk, end) ||
+			r.id == ruleRegAuth && strings.HasSuffix(strings.TrimRight(chunk[:m[0]], " \t"), "?") { // f === "username" ? "password" : "username": a conditional's branches
 			continue
 		}
 		if isBase64Byte(chunk[start]) && (inEncodedMedia(f.text, off+start) || f.view != "" && inEncodedMedia(f.view, off+start)) {
