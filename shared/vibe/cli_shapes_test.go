@@ -93,6 +93,22 @@ func TestCLIShapes(t *testing.T) {
 			"                logger.debug(f\"Pre-loaded client credentials: client_id={client_id}\")",
 			"    if (await isTrusted(pr.user.login)) return pass('author has triage+ on this repo');",
 			"  `SignedJWTParameters(issuer=..., subject=..., signing_key=...).create_assertion_provider()`",
+			// Cline's code: optional chaining, a parameter's type, a path and a regular
+			// expression after an authorization's name, storage keys, names echoed, a key's
+			// name as a value, a list of an environment variable
+			"\t\tapiKey: handler?.getApiKey(selectedProviderSettings),",
+			"\t\t\t\t\tconst accessToken = settings?.auth?.accessToken?.trim?.()",
+			"\t\t\t\t\t\twithCredentials: !!expandedConfig.headers?.[\"Authorization\"],",
+			"function writeStateKey(key: SecretKey | SettingsKey, value: unknown): void {",
+			"\tdeviceAuthorization: \"/user_management/authorize/device\",",
+			"\t\t.replace(/(authorization=Bearer\\s+)[^&\\s]+/gi, \"$1[redacted]\")",
+			"const FAVORITE_MODELS_STORAGE_KEY = \"cline.favorite-provider-models.v1\";",
+			"const COOLDOWN_KEY = \"cline:spendLimitRequestCooldown\"",
+			"export const CLINEPASS_GROUP = \"cline-pass\"",
+			"\tCLINE_PASS: \"ext-cline-pass\",",
+			"\t\"cline-pass\": \"clineApiKey\",",
+			"\t\tapiKeyEnv: [\"CLINE_API_KEY\"],",
+			"\t\tthis.persistProviderApiKeyFromState(\"openrouter\")",
 		)
 		require.True(t, pathValue(`C:\path\to\your\service-account.json`))
 		require.True(t, pathValue(`C:\\Users\\dev\\keys\\sa.json`))
@@ -125,6 +141,11 @@ func TestCLIShapes(t *testing.T) {
 			{"password: Zx8kq2pLm9", "Zx8kq2pLm9"},
 			{"the password is Zx8kq2pLm9.", "Zx8kq2pLm9"},
 			{"return pass('Zx8kq2pLm9Qw4rT7')", "Zx8kq2pLm9Qw4rT7"},
+			{"app.security.jwt-secret=myPassword", "myPassword"},
+			{"const COOLDOWN_KEY = \"Zx8kq2pLm9:Qw4rT7aB3dE5\"", "Qw4rT7aB3dE5"},
+			{"\tCLINE_PASS: \"Zx8kq2pLm9-cline-pass\",", "Zx8kq2pLm9"},
+			{"\t\tthis.persistProviderApiKey(\"Zx8kq2pLm9Qw4rT7\")", "Zx8kq2pLm9Qw4rT7"},
+			{"deviceAuthorization: \"Zx8kq2pLm9Qw4rT7aB3dE5\"", "Zx8kq2pLm9Qw4rT7aB3dE5"},
 			{"voice settings: sk_3f9c2b1a8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e", "sk_3f9c2b1a8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e"},
 		})
 	})

@@ -485,6 +485,9 @@ func codeValue(s string, vs, ve int) bool {
 	if (v == "new" || v == "await" || v == "typeof") && ve+1 < len(s) && s[ve] == ' ' && (isLetter(s[ve+1]) || s[ve+1] == '_') {
 		return true // TTS_SECRET_KEYS = new Set([
 	}
+	if optionalChain(strings.TrimRight(v, ",;")) || strings.HasPrefix(v, "!!") && optionalChain(strings.Trim(v, "!,;\"]")) {
+		return true // accessToken = settings?.auth?.accessToken?.trim?.(), !!config.headers?.["Authorization"]: optional chaining
+	}
 	if (strings.HasPrefix(v, "{} as ") || strings.HasPrefix(v, "[] as ")) && tsTypeName(strings.TrimRight(v[6:], ",;)")) {
 		return true // this.secretsCache = {} as Secrets: an empty object cast to a type
 	}
@@ -509,6 +512,22 @@ func codeValue(s string, vs, ve int) bool {
 	after := strings.TrimLeft(s[ve:min(len(s), ve+8)], " \t")
 	before := strings.TrimRight(s[max(0, vs-8):vs], " \t")
 	return strings.HasPrefix(after, "=>") || strings.HasSuffix(before, "=>") && (isLetter(v[0]) || v[0] == '_')
+}
+
+// optionalChain reports a JavaScript member path or call through ?. (settings?.auth?.token,
+// handler?.getApiKey(x), config.headers?.["Authorization"): code, never a value written out.
+func optionalChain(v string) bool {
+	i := strings.Index(v, "?.")
+	if i <= 0 || !identifierPath(strings.TrimPrefix(v[:i], "$")) {
+		return false
+	}
+	for _, c := range v[i:] {
+		if !(c == '?' || c == '.' || c == '_' || c == '$' || c == '(' || c == ')' || c == '[' || c == ']' || c == '"' || c == '\'' || c == ',' || c == ' ' ||
+			c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // jsExpression reports a value holding an operator of code around names: a logical or

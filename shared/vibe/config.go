@@ -1253,6 +1253,9 @@ func findNameValuePairs(text, lower string, f *findings) {
 		if !quotedAt(text, vs) && codeValue(text, vs, ve) {
 			continue // const ValueType* value = member_value->GetRawAtomic();: a statement of code
 		}
+		if !quotedAt(text, vs) && tsPrimitiveTypes[strings.TrimRight(v, "):,;")] {
+			continue // writeStateKey(key: SecretKey, value: unknown): void: a parameter's type
+		}
 		f.addSpan(ruleNameValue, vs, ve)
 	}
 }

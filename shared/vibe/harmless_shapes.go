@@ -371,7 +371,26 @@ func harmlessValue(name, v string) bool {
 		storageKeyName(name, strings.Trim(v, "\"'`,;")) ||
 		nameEchoValue(name, strings.Trim(v, "\"'`,")) || strings.HasPrefix(strings.Trim(v, "\"'`"), "urn:") || // urn:k8s:secret:my-secret:clientSecret: a reference
 		pyPrivateClass(strings.TrimRight(v, ",;")) || lowerCamelMetadata(strings.Trim(v, "\"'`,;")) || hostList(strings.Trim(v, "\"'`;")) ||
-		localeName.MatchString(strings.Trim(v, "\"'`")) || sizeQuantity.MatchString(strings.Trim(v, "\"'`")) || markdownLink(v) || namedTemplate.MatchString(strings.Trim(v, "\"'`"))
+		localeName.MatchString(strings.Trim(v, "\"'`")) || sizeQuantity.MatchString(strings.Trim(v, "\"'`")) || markdownLink(v) || namedTemplate.MatchString(strings.Trim(v, "\"'`")) ||
+		keyFieldName(strings.Trim(v, "\"'`,")) // "cline-pass": "clineApiKey": the name a key is kept under
+}
+
+// keyFieldName reports a name in camel case that ends in a credential's field name, two words of
+// it (clineApiKey, githubAccessToken, azureClientSecret): the field a key is kept under. A
+// stand-in that names one word of it (sampleHerokuKey, myPassword) is still a value.
+func keyFieldName(v string) bool {
+	if !camelSecretName(v) {
+		return false
+	}
+	parts := nameParts(v)
+	if len(parts) < 3 {
+		return false
+	}
+	switch parts[len(parts)-2] + " " + parts[len(parts)-1] {
+	case "api key", "access token", "refresh token", "client secret", "secret key", "auth token", "bearer token", "access key":
+		return true
+	}
+	return false
 }
 
 // markdownLink reports a Markdown link, maybe emphasised (**[Authorization](authorization.md)**.):
@@ -446,6 +465,21 @@ func storageKeyName(name, v string) bool {
 	if len(words) == 1 && lowerWord(v) && slices.Contains(nameParts(name), v) {
 		return true // _FASTAPI_SCOPE_KEY = "fastapi": a word of the constant's own name
 	}
+	if strings.ContainsAny(v, ".:") {
+		// cline.favorite-provider-models.v1, cline:spendLimitRequestCooldown: a namespace, the
+		// entry's words and a version, set apart by dots or colons
+		words = words[:0]
+		for _, seg := range strings.FieldsFunc(v, func(r rune) bool { return r == '.' || r == ':' }) {
+			if len(seg) >= 2 && seg[0] == 'v' && isDigits(seg[1:]) {
+				continue
+			}
+			if isLowerByte(seg[0]) && isLetters(seg) && strings.ToLower(seg) != seg {
+				words = append(words, nameParts(seg)...)
+				continue
+			}
+			words = append(words, strings.FieldsFunc(seg, func(r rune) bool { return r == '-' || r == '_' })...)
+		}
+	}
 	if len(words) < 2 {
 		return false
 	}
@@ -470,17 +504,27 @@ func nameEchoValue(name, v string) bool {
 		return false
 	}
 	parts := nameParts(name)
-	named := 0
+	if slices.Contains(parts, strings.Join(words, "")) && isLetters(strings.Join(words, "")) {
+		return true // CLINEPASS_GROUP = "cline-pass": the name's word, spelled in parts
+	}
+	named, other := 0, 0
 	for _, w := range words {
 		if isDigits(w) && len(w) <= 4 {
 			continue // token: 'token-0': a stand-in numbered
 		}
-		if !isLetters(w) || strings.ToLower(w) != w || !slices.Contains(parts, w) {
+		if !isLetters(w) || strings.ToLower(w) != w {
 			return false
+		}
+		if !slices.Contains(parts, w) {
+			if len(w) > 4 || other > 0 {
+				return false
+			}
+			other++ // CLINE_PASS: "ext-cline-pass": one short word before the name's own
+			continue
 		}
 		named++
 	}
-	return named > 0
+	return named > 0 && named >= 2*other
 }
 
 // typeNamedFor reports a type's name in camel case that holds a field's name of two words

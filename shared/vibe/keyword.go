@@ -206,6 +206,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				if ok && !passwordName(name) && variableBeforeComma(chunk, nameStart, nameEnd) && lowerWord(chunk[vs:ve]) {
 					continue // return token, "keyring", nil: a variable beside a word, not its value
 				}
+				if ok && nameEnd < len(chunk) && chunk[nameEnd] == '(' && lowerWord(chunk[vs:ve]) && !nameHasSecretWord(nameParts(name)[len(nameParts(name))-1]) {
+					continue // persistProviderApiKeyFromState("openrouter"): a call named past the key, its argument a word
+				}
 				if lv, le, multi, lok := setterLastArgument(chunk, nameEnd); multi && setterName(name) {
 					vs, ve, ok = lv, le, lok // set_password('svc', 'deploy', '…'): the last argument
 				}

@@ -339,6 +339,8 @@ var extraRules = append([]extraRule{
 			return !authSchemes[strings.ToLower(v)] && !(codeReference(v) && countDigits(v) == 0) && !strings.ContainsAny(v, " \t") &&
 				hasAlnum(v) && // <!-- ===== METHOD INVOCATION AUTHORIZATION ===== -->: a banner's rule
 				!apacheVariable(v) && // [E=HTTP_AUTHORIZATION:%{HTTP:Authorization}]
+				!(v[0] == '/' && pathValue(v)) && // deviceAuthorization: "/user_management/authorize/device": an endpoint's path
+				!strings.Contains(v, `\s`) && !strings.Contains(v, "[^") && // /(authorization=Bearer\s+)[^&\s]+/gi: a regular expression
 				!memberPathOfWords(v) && // proxyAuthorization = response.code == 407
 				!(strings.HasSuffix(v, "=") && isLetters(v[:len(v)-1])) && // Digest username="…", realm=…: a parameter's name
 				!(v[0] == '!' && identifierWords(v[1:])) && // authorization: !vault |: a YAML tag
@@ -444,6 +446,7 @@ var extraRules = append([]extraRule{
 			return v[0] != '#' && headerCredential(v) && !codeArgumentReference(v) && !jsExpression(strings.TrimRight(v, ",;")) &&
 				!colonWords(strings.TrimRight(v, "\",;'")) && // "better-auth:scim-demo:oidc-subject:v2": a namespaced name
 				!strings.HasSuffix(strings.TrimRight(v, "\"'"), ":") && // ':completion::complete:salt-key:set-option-a-1:': a context's parts
+				!optionalChain(strings.TrimRight(v, ",;")) && // apiKey: handler?.getApiKey(settings): code
 				!(isUpperByte(v[0]) && camelWords(strings.TrimRight(v, "\",;'.`")))
 		},
 		// https://x-access-token:…@host: a URL's user, the URL rule's; com.j256.two-factor-auth:
@@ -1573,7 +1576,7 @@ func envVarNameValue(name, v string) bool {
 			return false
 		}
 	}
-	v = strings.Trim(v, `"'`)
+	v = strings.Trim(strings.TrimLeft(v, "[ "), `"'`) // apiKeyEnv: ["CLINE_API_KEY"]: a list of one
 	if v == "" || !isUpperByte(v[0]) && v[0] != '_' {
 		return false
 	}
