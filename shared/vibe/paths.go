@@ -72,6 +72,9 @@ func (p *pathRewriter) rewrite(text string) string {
 	if strings.IndexByte(text, '@') >= 0 {
 		text = p.rewritePrompts(text)
 	}
+	if strings.Contains(text, "%3A/") || strings.Contains(text, "%3a/") {
+		text = encodedDrive.ReplaceAllString(text, "$1:/$2/") // file:///c%3A/Users/alice/…: read as c:/Users/alice/…
+	}
 	if strings.Contains(text, "://file") || strings.Contains(text, "cci:") || strings.Contains(text, "://vscode-remote") ||
 		strings.Contains(text, "?file=") || strings.Contains(text, "?url=") || strings.Contains(text, "?filename=") {
 		text = editorLink.ReplaceAllString(text, "")
@@ -509,6 +512,10 @@ func (p *pathRewriter) learnLoginAccount(u string) {
 // C%3A%5CUsers%5Calice), or with its slashes escaped in JSON as \u002f or escaped twice, as
 // JSON quoted inside JSON writes them (\\/Users\\/alice): the account goes with it.
 var encodedHome = regexp.MustCompile(`(?i)(?:(?:[a-z]%3A)?%5C(?:home|Users)%5C|%2F(?:home|Users)%2F|\\u002f(?:home|Users)\\u002f|\\{2,}/(?:home|Users)\\{2,}/)([A-Za-z0-9._-]{1,64}|[A-Za-z0-9._-]{1,64}%20[A-Za-z0-9._-]{1,64})`)
+
+// encodedDrive matches a Windows drive whose colon a URL percent-encodes before a home's root
+// (file:///c%3A/Users/alice/…, as VS Code's Copilot links a file it read).
+var encodedDrive = regexp.MustCompile(`(?i)\b([a-z])%3A/(Users|home)/`)
 
 // relativeHome matches a home directory whose root was cut off, as tar, zip and rsync list
 // one (Users/alice/Desktop/…, home/alice/.config/…): the account is learned when one of the

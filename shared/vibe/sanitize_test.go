@@ -204,6 +204,7 @@ func TestSanitizePaths(t *testing.T) {
 		{"homebrew on linux", SessionHints{}, "/home/linuxbrew/.linuxbrew/bin/brew", "~/.linuxbrew/bin/brew"},
 		{"file uri", SessionHints{}, "file:///home/alice/a.md", "~/a.md"},
 		{"file uri windows", SessionHints{}, "file:///C:/Users/Maria/a.md", "~/a.md"},
+		{"file uri windows, its colon encoded", SessionHints{}, "Read [](file:///c%3A/Users/dnvm8/Documents/a.tsx)\n{\"file_path\": \"c%3A/Users/dnvm8/b.ts\"} dnvm8", "Read [](~/Documents/a.tsx)\n{\"file_path\": \"~/b.ts\"} [user]"},
 		{"prompt", SessionHints{}, "alice@laptop:~/proj$ ls", "~/proj$ ls"},
 		{"git for windows prompt", SessionHints{}, "mallory@DESKTOP-AB12CD MINGW64 ~/proj (main)\n$ git status\nmallory", "MINGW64 ~/proj (main)\n$ git status\n[user]"},
 		{"whoami", SessionHints{}, "$ whoami\nsybil\n$ echo hi sybil", "$ whoami\n[user]\n$ echo hi [user]"},
