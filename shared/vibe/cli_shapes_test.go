@@ -66,7 +66,8 @@ func TestCLIShapes(t *testing.T) {
 			"pNInz6obpgDQGcFmaJgB  Adam - Dominant, Firm\nXB0fDUnXU5powFXDhCwa  Alice - Clear, Engaging Educator",
 		)
 		// Agents' and frameworks' code: Aider-AI/aider (Apache-2.0), cline/cline (Apache-2.0),
-		// fastapi/fastapi (MIT), modelcontextprotocol/python-sdk (MIT).
+		// fastapi/fastapi (MIT), modelcontextprotocol/python-sdk (MIT; the progress token's value
+		// and the row before the generic's call are our own).
 		requireKept(t, san,
 			// a flag's value that names the provider and leaves the key's slot
 			"aider --model deepseek --api-key deepseek=<key>",
@@ -109,6 +110,15 @@ func TestCLIShapes(t *testing.T) {
 			"\t\"cline-pass\": \"clineApiKey\",",
 			"\t\tapiKeyEnv: [\"CLINE_API_KEY\"],",
 			"\t\tthis.persistProviderApiKeyFromState(\"openrouter\")",
+			// the MCP Python SDK: a protocol's dated version, a documentation page, OAuth's
+			// client authentication methods, progress tokens, a generic's call
+			"        PROTOCOL_VERSION_META_KEY: \"2026-07-28\",",
+			"      - Authorization: run/authorization.md",
+			"        token_endpoint_auth_method: Literal[\"client_secret_basic\", \"client_secret_post\"] = \"client_secret_basic\",",
+			"    \"client-auth:client-secret-basic\": Requirement(",
+			"        await client.send_progress_notification(progress_token=\"tok-1\", progress=50.0)",
+			"        \"params\": {\"progressToken\": \"p-7f3a\", \"progress\": 1.0, \"total\": 3.0},",
+			"                self._request_streams[GET_STREAM_KEY] = anyio.create_memory_object_stream[EventMessage](",
 		)
 		require.True(t, pathValue(`C:\path\to\your\service-account.json`))
 		require.True(t, pathValue(`C:\\Users\\dev\\keys\\sa.json`))
@@ -146,6 +156,9 @@ func TestCLIShapes(t *testing.T) {
 			{"\tCLINE_PASS: \"Zx8kq2pLm9-cline-pass\",", "Zx8kq2pLm9"},
 			{"\t\tthis.persistProviderApiKey(\"Zx8kq2pLm9Qw4rT7\")", "Zx8kq2pLm9Qw4rT7"},
 			{"deviceAuthorization: \"Zx8kq2pLm9Qw4rT7aB3dE5\"", "Zx8kq2pLm9Qw4rT7aB3dE5"},
+			{"      - Authorization: Zx8kq2pLm9Qw4rT7aB3dE5", "Zx8kq2pLm9Qw4rT7aB3dE5"},
+			{"        token_endpoint_auth_method: \"client_secret_basic\", client_secret: \"Zx8kq2pLm9Qw4rT7aB3dE5\",", "Zx8kq2pLm9Qw4rT7aB3dE5"},
+			{"the token is ABC-Zx8kq2pLm9Q", "Zx8kq2pLm9Q"},
 			{"voice settings: sk_3f9c2b1a8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e", "sk_3f9c2b1a8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e"},
 		})
 	})

@@ -485,6 +485,9 @@ func codeValue(s string, vs, ve int) bool {
 	if (v == "new" || v == "await" || v == "typeof") && ve+1 < len(s) && s[ve] == ' ' && (isLetter(s[ve+1]) || s[ve+1] == '_') {
 		return true // TTS_SECRET_KEYS = new Set([
 	}
+	if subscriptedCall.MatchString(v) {
+		return true // anyio.create_memory_object_stream[EventMessage](: a generic's call, its arguments on the next lines
+	}
 	if optionalChain(strings.TrimRight(v, ",;")) || strings.HasPrefix(v, "!!") && optionalChain(strings.Trim(v, "!,;\"]")) {
 		return true // accessToken = settings?.auth?.accessToken?.trim?.(), !!config.headers?.["Authorization"]: optional chaining
 	}
@@ -513,6 +516,10 @@ func codeValue(s string, vs, ve int) bool {
 	before := strings.TrimRight(s[max(0, vs-8):vs], " \t")
 	return strings.HasPrefix(after, "=>") || strings.HasSuffix(before, "=>") && (isLetter(v[0]) || v[0] == '_')
 }
+
+// subscriptedCall matches a call of a generic function or class subscripted with its types
+// (create_memory_object_stream[EventMessage](, Queue[int]()).
+var subscriptedCall = regexp.MustCompile(`^[A-Za-z_][\w.]*\[[\w., |]+\]\(\)?[,;]?$`)
 
 // optionalChain reports a JavaScript member path or call through ?. (settings?.auth?.token,
 // handler?.getApiKey(x), config.headers?.["Authorization"): code, never a value written out.

@@ -372,8 +372,21 @@ func harmlessValue(name, v string) bool {
 		nameEchoValue(name, strings.Trim(v, "\"'`,")) || strings.HasPrefix(strings.Trim(v, "\"'`"), "urn:") || // urn:k8s:secret:my-secret:clientSecret: a reference
 		pyPrivateClass(strings.TrimRight(v, ",;")) || lowerCamelMetadata(strings.Trim(v, "\"'`,;")) || hostList(strings.Trim(v, "\"'`;")) ||
 		localeName.MatchString(strings.Trim(v, "\"'`")) || sizeQuantity.MatchString(strings.Trim(v, "\"'`")) || markdownLink(v) || namedTemplate.MatchString(strings.Trim(v, "\"'`")) ||
-		keyFieldName(strings.Trim(v, "\"'`,")) // "cline-pass": "clineApiKey": the name a key is kept under
+		keyFieldName(strings.Trim(v, "\"'`,")) || // "cline-pass": "clineApiKey": the name a key is kept under
+		oauthClientAuthMethods[strings.ReplaceAll(strings.Trim(v, "\"'`,"), "-", "_")] || isoDate.MatchString(strings.Trim(v, "\"'`,")) || specID.MatchString(strings.Trim(v, "\"'`,"))
 }
+
+// oauthClientAuthMethods are OAuth's names for how a client authenticates at the token
+// endpoint (RFC 7591, RFC 8705): token_endpoint_auth_method: "client_secret_basic".
+var oauthClientAuthMethods = map[string]bool{"client_secret_basic": true, "client_secret_post": true, "client_secret_jwt": true,
+	"private_key_jwt": true, "tls_client_auth": true, "self_signed_tls_client_auth": true}
+
+// isoDate matches a calendar date (2026-07-28): a protocol's version, a release's day.
+var isoDate = regexp.MustCompile(`^[12][0-9]{3}-[01][0-9]-[0-3][0-9]$`)
+
+// specID matches an issue's or a proposal's key, a project's letters and a number (SEP-990,
+// RFC-8693, JIRA-1234).
+var specID = regexp.MustCompile(`^[A-Z]{2,8}-[0-9]{1,6}$`)
 
 // keyFieldName reports a name in camel case that ends in a credential's field name, two words of
 // it (clineApiKey, githubAccessToken, azureClientSecret): the field a key is kept under. A
@@ -1941,6 +1954,22 @@ var keyFileExtensions = map[string]bool{"pem": true, "key": true, "crt": true, "
 // not the secret (privateKey: "fixtures/certs/localhost/key.pem", credentials: "./my.creds",
 // MY_SECRET=./secret.txt): segments of word parts, the last a file name with a key's,
 // a certificate's or a config file's extension, or any path opening with ./ or ../.
+// docPagePath reports a relative path to a documentation page (run/authorization.md,
+// docs/auth/index.html), as a site's navigation lists them.
+func docPagePath(v string) bool {
+	v = strings.Trim(v, "\"'")
+	segs := strings.Split(v, "/")
+	if len(segs) < 2 || len(v) > 200 || strings.ContainsAny(v, " \t\\") || !wordSegments(segs) {
+		return false
+	}
+	for _, ext := range []string{".md", ".mdx", ".rst", ".html", ".adoc"} {
+		if strings.HasSuffix(v, ext) {
+			return true
+		}
+	}
+	return false
+}
+
 func relativeFilePath(v string) bool {
 	v = strings.Trim(v, "\"'")
 	if len(v) < 5 || len(v) > 200 || strings.ContainsAny(v, " \t\\") || strings.HasPrefix(v, "/") {

@@ -340,6 +340,7 @@ var extraRules = append([]extraRule{
 				hasAlnum(v) && // <!-- ===== METHOD INVOCATION AUTHORIZATION ===== -->: a banner's rule
 				!apacheVariable(v) && // [E=HTTP_AUTHORIZATION:%{HTTP:Authorization}]
 				!(v[0] == '/' && pathValue(v)) && // deviceAuthorization: "/user_management/authorize/device": an endpoint's path
+				!relativeFilePath(v) && !docPagePath(v) && // mkdocs' nav: - Authorization: run/authorization.md
 				!strings.Contains(v, `\s`) && !strings.Contains(v, "[^") && // /(authorization=Bearer\s+)[^&\s]+/gi: a regular expression
 				!memberPathOfWords(v) && // proxyAuthorization = response.code == 407
 				!(strings.HasSuffix(v, "=") && isLetters(v[:len(v)-1])) && // Digest username="…", realm=…: a parameter's name
@@ -447,6 +448,7 @@ var extraRules = append([]extraRule{
 				!colonWords(strings.TrimRight(v, "\",;'")) && // "better-auth:scim-demo:oidc-subject:v2": a namespaced name
 				!strings.HasSuffix(strings.TrimRight(v, "\"'"), ":") && // ':completion::complete:salt-key:set-option-a-1:': a context's parts
 				!optionalChain(strings.TrimRight(v, ",;")) && // apiKey: handler?.getApiKey(settings): code
+				!oauthClientAuthMethods[strings.ReplaceAll(strings.Trim(v, "\"',"), "-", "_")] && // client-auth:client-secret-basic
 				!(isUpperByte(v[0]) && camelWords(strings.TrimRight(v, "\",;'.`")))
 		},
 		// https://x-access-token:…@host: a URL's user, the URL rule's; com.j256.two-factor-auth:
@@ -1325,6 +1327,7 @@ var (
 		"type": true, "count": true, "len": true, "length": true, "size": true, "limit": true,
 		"rate":      true, // passRate, pass_rate: a share of runs that passed
 		"threshold": true, // pass_threshold: float, the score a run must reach
+		"progress":  true, // progressToken: "tok-1": MCP's handle for a request's progress notifications
 		"url":       true, "uri": true, "endpoint": true, "file": true, "path": true, "name": true,
 		"id": true, "expires": true, "expiry": true, "ttl": true, "header": true, "prefix": true,
 		"kind": true, "field": true, "hint": true, "policy": true, "min": true, "max": true,
