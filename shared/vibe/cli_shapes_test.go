@@ -120,6 +120,19 @@ func TestCLIShapes(t *testing.T) {
 			"        \"params\": {\"progressToken\": \"p-7f3a\", \"progress\": 1.0, \"total\": 3.0},",
 			"                self._request_streams[GET_STREAM_KEY] = anyio.create_memory_object_stream[EventMessage](",
 		)
+		// tokio-rs/axum (MIT) and openai/openai-agents-python (MIT): Rust's paths, a Cargo
+		// dependency, a turbofish and lints' levels; Python's typing generics, a getattr of the
+		// name with an underscore, an error code a test expects
+		requireKept(t, san,
+			"needless_pass_by_ref_mut = \"warn\"",
+			"    headers::{authorization::Bearer, Authorization},",
+			"jsonwebtoken = { version = \"10\", features = [\"aws_lc_rs\"] }",
+			"        let token_data = decode::<Claims>(bearer.token(), &KEYS.decoding, &Validation::default())",
+			"    _trusted_s3_mount_credentials: dict[\n        tuple[str, str], dict[str, str]\n    ] = {}",
+			"    api_key: NotRequired[str | Callable[[], MaybeAwaitable[str]]]",
+			"    refresh_api_key = getattr(client, \"_refresh_api_key\", None)",
+			"    (\"credentials\", \"invalid_fields\"),",
+		)
 		require.True(t, pathValue(`C:\path\to\your\service-account.json`))
 		require.True(t, pathValue(`C:\\Users\\dev\\keys\\sa.json`))
 		require.False(t, pathValue(`C:\Zx8kq2pLm9Qw4rT7`))
@@ -159,6 +172,10 @@ func TestCLIShapes(t *testing.T) {
 			{"      - Authorization: Zx8kq2pLm9Qw4rT7aB3dE5", "Zx8kq2pLm9Qw4rT7aB3dE5"},
 			{"        token_endpoint_auth_method: \"client_secret_basic\", client_secret: \"Zx8kq2pLm9Qw4rT7aB3dE5\",", "Zx8kq2pLm9Qw4rT7aB3dE5"},
 			{"the token is ABC-Zx8kq2pLm9Q", "Zx8kq2pLm9Q"},
+			{"needless_pass_by_ref_mut = \"Zx8kq2pLm9Qw4rT7\"", "Zx8kq2pLm9Qw4rT7"},
+			{"jsonwebtoken = \"Zx8kq2pLm9Qw4rT7aB3dE5\"", "Zx8kq2pLm9Qw4rT7aB3dE5"},
+			{"    api_key: \"Zx8kq2pLm9Qw4rT7aB3dE5\"", "Zx8kq2pLm9Qw4rT7aB3dE5"},
+			{"  api_key: \"redirect_uri_mismatch\"", "redirect_uri_mismatch"},
 			{"voice settings: sk_3f9c2b1a8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e", "sk_3f9c2b1a8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e"},
 		})
 	})

@@ -485,6 +485,12 @@ func codeValue(s string, vs, ve int) bool {
 	if (v == "new" || v == "await" || v == "typeof") && ve+1 < len(s) && s[ve] == ' ' && (isLetter(s[ve+1]) || s[ve+1] == '_') {
 		return true // TTS_SECRET_KEYS = new Set([
 	}
+	if strings.HasPrefix(v, "{") && tomlInlineTable.MatchString(s[vs:min(len(s), vs+40)]) {
+		return true // jsonwebtoken = { version = "10", features = […] }: a Cargo dependency
+	}
+	if strings.HasSuffix(v, "::") && strings.HasPrefix(s[ve:], "<") {
+		return true // token_data = decode::<Claims>(…): Rust's turbofish
+	}
 	if subscriptedCall.MatchString(v) {
 		return true // anyio.create_memory_object_stream[EventMessage](: a generic's call, its arguments on the next lines
 	}
@@ -516,6 +522,9 @@ func codeValue(s string, vs, ve int) bool {
 	before := strings.TrimRight(s[max(0, vs-8):vs], " \t")
 	return strings.HasPrefix(after, "=>") || strings.HasSuffix(before, "=>") && (isLetter(v[0]) || v[0] == '_')
 }
+
+// tomlInlineTable matches the opening of a TOML inline table of a dependency's settings.
+var tomlInlineTable = regexp.MustCompile(`^\{\s*(?:version|path|git|workspace|features|package|optional|default-features)\s*=`)
 
 // subscriptedCall matches a call of a generic function or class subscripted with its types
 // (create_memory_object_stream[EventMessage](, Queue[int]()).

@@ -1237,6 +1237,9 @@ func pyAnnotation(v string) bool {
 		v = v[:i] // the default is code's or a literal the rules read on their own
 	}
 	v = strings.TrimRight(v, ",):")
+	if i := strings.IndexByte(v, '['); i > 0 && pyBuiltinTypes[v[:i]] && strings.HasSuffix(v, "]") && strings.Count(v, "[") == strings.Count(v, "]") && typeNames(v[i:]) {
+		return true // api_key: NotRequired[str | Callable[[], MaybeAwaitable[str]]]: a typing generic, unions inside
+	}
 	if strings.Contains(v, " | ") {
 		builtin := false
 		for _, alt := range strings.Split(v, " | ") {
@@ -1254,10 +1257,24 @@ func pyAnnotation(v string) bool {
 	case "SecretStr", "SecretBytes", "StrictStr", "StrictBytes", "EmailStr", "HttpUrl", "AnyUrl", "AnyHttpUrl", "PostgresDsn", "RedisDsn":
 		return true // github_token: SecretStr: pydantic's types for a settings class's fields
 	}
+	if h, ok := strings.CutSuffix(v, "["); ok && pyBuiltinTypes[h] {
+		return true // _trusted_s3_mount_credentials: dict[\n …: a generic's parameters on the next lines
+	}
 	if h, ok := strings.CutPrefix(v, "Annotated["); ok && strings.HasSuffix(h, "]") || strings.HasSuffix(v, "Annotated[") {
 		return true // password: Annotated[str, Doc("The HTTP Basic password.")]: a type and what it is for
 	}
 	return strings.IndexByte(v, '[') > 0 && pyTypeName(v) && (pyBuiltinTypes[v[:strings.IndexByte(v, '[')]] || isUpperByte(v[0]))
+}
+
+// typeNames reports a type's parameters whose every name is a name of code, not a random
+// run ([str | Callable[[], MaybeAwaitable[str]]], not [Xk9mQ2vLp7wR]).
+func typeNames(v string) bool {
+	for _, t := range strings.FieldsFunc(v, func(r rune) bool { return strings.ContainsRune("[], |", r) }) {
+		if !identifierPath(t) || randomValue(t) || countDigits(t) > 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // pyTypeName reports a type's name, maybe qualified (t.Callable) and subscripted
@@ -1324,7 +1341,8 @@ var pySentinelTypes = map[string]bool{"Omit": true, "NotGiven": true, "NoneType"
 var pyBuiltinTypes = map[string]bool{"None": true, "str": true, "bytes": true, "int": true, "bool": true, "float": true,
 	"Any": true, "object": true, "list": true, "dict": true, "tuple": true, "set": true, "Optional": true, "Union": true,
 	"List": true, "Dict": true, "Tuple": true, "Set": true, "Callable": true, "Sequence": true, "Mapping": true,
-	"Iterable": true, "Pattern": true, "Path": true, "bytearray": true, "memoryview": true, "type": true}
+	"Iterable": true, "Pattern": true, "Path": true, "bytearray": true, "memoryview": true, "type": true,
+	"NotRequired": true, "Required": true, "ClassVar": true, "Final": true, "Literal": true, "Awaitable": true}
 
 // secretNamedConstant reports an upper-case constant's or environment variable's name
 // that ends in what it holds (AWS_ACCESS_KEY_ID, GCR_USERNAME, MY_GITHUB_TOKEN,

@@ -685,7 +685,24 @@ func errorCode(name, v string) bool {
 // invalid_token, passwordless_challenge_error.
 var errorStatusWords = map[string]bool{"missing": true, "invalid": true, "expired": true, "error": true, "failed": true,
 	"required": true, "mismatch": true, "unsupported": true, "denied": true, "revoked": true, "unknown": true,
-	"not": true, "no": true, "bad": true, "malformed": true, "unauthorized": true, "forbidden": true, "exception": true}
+	"not": true, "no": true, "bad": true, "malformed": true, "unauthorized": true, "forbidden": true, "exception": true,
+	"mismatched": true}
+
+// statusCodeValue reports a value of two to four lower-case words joined by underscores, the
+// first a word for an error or a state (invalid_fields, mismatched_topology): a code a test
+// expects, not a secret.
+func statusCodeValue(v string) bool {
+	words := strings.Split(strings.Trim(v, "\"'`"), "_")
+	if len(words) < 2 || len(words) > 4 || !errorStatusWords[words[0]] {
+		return false
+	}
+	for _, w := range words {
+		if !lowerWord(w) {
+			return false
+		}
+	}
+	return true
+}
 
 // errorMessage reports the message a quoted error code is given beside it
 // (new AuthError("missing_access_token", "No access token available")): the code snake-case

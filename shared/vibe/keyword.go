@@ -317,7 +317,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				// getenv("X", "x"), const password = process.env.DB_PASSWORD || 'x': the
 				// default, unless a lower-case word under a name that is no password's
 				// (getToken(req) || 'anonymous', process.env.TOKEN || 'default').
-				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && !settingEnvName(chunk[vs:fs]) && !namedDefault(chunk[vs:fs], chunk[fs:fe]) && !((snakeSecretName(chunk[fs:fe]) || camelSecretName(chunk[fs:fe]) && listedAfter(chunk, vs, fs)) && !envNameBefore(chunk, vs, fs)) && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) && !storageKeyName(name, chunk[fs:fe]) && !strings.EqualFold(chunk[fs:fe], name) {
+				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && !settingEnvName(chunk[vs:fs]) && !namedDefault(chunk[vs:fs], chunk[fs:fe]) && !((snakeSecretName(chunk[fs:fe]) || camelSecretName(chunk[fs:fe]) && listedAfter(chunk, vs, fs)) && !envNameBefore(chunk, vs, fs)) && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) && !storageKeyName(name, chunk[fs:fe]) && !strings.EqualFold(strings.TrimLeft(chunk[fs:fe], "_"), strings.TrimLeft(name, "_")) {
 					f.addSpan(ruleKeyword, off+fs, off+fe)
 				}
 			}

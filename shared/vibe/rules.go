@@ -341,6 +341,7 @@ var extraRules = append([]extraRule{
 				!apacheVariable(v) && // [E=HTTP_AUTHORIZATION:%{HTTP:Authorization}]
 				!(v[0] == '/' && pathValue(v)) && // deviceAuthorization: "/user_management/authorize/device": an endpoint's path
 				!relativeFilePath(v) && !docPagePath(v) && // mkdocs' nav: - Authorization: run/authorization.md
+				v[0] != ':' && // headers::{authorization::Bearer, …}: a Rust path
 				!strings.Contains(v, `\s`) && !strings.Contains(v, "[^") && // /(authorization=Bearer\s+)[^&\s]+/gi: a regular expression
 				!memberPathOfWords(v) && // proxyAuthorization = response.code == 407
 				!(strings.HasSuffix(v, "=") && isLetters(v[:len(v)-1])) && // Digest username="…", realm=…: a parameter's name
