@@ -132,7 +132,11 @@ func TestCLIShapes(t *testing.T) {
 			"    api_key: NotRequired[str | Callable[[], MaybeAwaitable[str]]]",
 			"    refresh_api_key = getattr(client, \"_refresh_api_key\", None)",
 			"    (\"credentials\", \"invalid_fields\"),",
+			// gemini-cli's package-lock.json: a package's bin entry
+			"    \"bin\": {\n        \"secretlint\": \"bin/secretlint.js\"\n    },",
 		)
+		s := "  const [authState, setAuthState] = useState<AuthState>("
+		require.True(t, codeValue(s, len(s)-len("useState<AuthState>("), len(s)-len("AuthState>(")), "a TypeScript generic's call")
 		require.True(t, pathValue(`C:\path\to\your\service-account.json`))
 		require.True(t, pathValue(`C:\\Users\\dev\\keys\\sa.json`))
 		require.False(t, pathValue(`C:\Zx8kq2pLm9Qw4rT7`))
@@ -176,6 +180,7 @@ func TestCLIShapes(t *testing.T) {
 			{"jsonwebtoken = \"Zx8kq2pLm9Qw4rT7aB3dE5\"", "Zx8kq2pLm9Qw4rT7aB3dE5"},
 			{"    api_key: \"Zx8kq2pLm9Qw4rT7aB3dE5\"", "Zx8kq2pLm9Qw4rT7aB3dE5"},
 			{"  api_key: \"redirect_uri_mismatch\"", "redirect_uri_mismatch"},
+			{"  \"token\": \"bin/Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1m.js\"", "Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1m"},
 			{"voice settings: sk_3f9c2b1a8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e", "sk_3f9c2b1a8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e"},
 		})
 	})

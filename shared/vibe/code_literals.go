@@ -488,6 +488,9 @@ func codeValue(s string, vs, ve int) bool {
 	if strings.HasPrefix(v, "{") && tomlInlineTable.MatchString(s[vs:min(len(s), vs+40)]) {
 		return true // jsonwebtoken = { version = "10", features = […] }: a Cargo dependency
 	}
+	if strings.HasSuffix(v, "<") && identifierPath(v[:len(v)-1]) && tsGenericArgs.MatchString(s[ve:min(len(s), ve+80)]) {
+		return true // const [authState, setAuthState] = useState<AuthState>(: a generic's call
+	}
 	if strings.HasSuffix(v, "::") && strings.HasPrefix(s[ve:], "<") {
 		return true // token_data = decode::<Claims>(…): Rust's turbofish
 	}
@@ -522,6 +525,10 @@ func codeValue(s string, vs, ve int) bool {
 	before := strings.TrimRight(s[max(0, vs-8):vs], " \t")
 	return strings.HasPrefix(after, "=>") || strings.HasSuffix(before, "=>") && (isLetter(v[0]) || v[0] == '_')
 }
+
+// tsGenericArgs matches a TypeScript generic's type arguments and the call after them
+// (AuthState>(, string | null>(, File[]>().
+var tsGenericArgs = regexp.MustCompile(`^[A-Za-z_][\w.]*(?:\[\])?(?:\s*\|\s*[A-Za-z_][\w.]*(?:\[\])?)*>\(`)
 
 // tomlInlineTable matches the opening of a TOML inline table of a dependency's settings.
 var tomlInlineTable = regexp.MustCompile(`^\{\s*(?:version|path|git|workspace|features|package|optional|default-features)\s*=`)

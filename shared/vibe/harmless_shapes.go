@@ -373,7 +373,7 @@ func harmlessValue(name, v string) bool {
 		pyPrivateClass(strings.TrimRight(v, ",;")) || lowerCamelMetadata(strings.Trim(v, "\"'`,;")) || hostList(strings.Trim(v, "\"'`;")) ||
 		localeName.MatchString(strings.Trim(v, "\"'`")) || sizeQuantity.MatchString(strings.Trim(v, "\"'`")) || markdownLink(v) || namedTemplate.MatchString(strings.Trim(v, "\"'`")) ||
 		keyFieldName(strings.Trim(v, "\"'`,")) || // "cline-pass": "clineApiKey": the name a key is kept under
-		oauthClientAuthMethods[strings.ReplaceAll(strings.Trim(v, "\"'`,"), "-", "_")] || isoDate.MatchString(strings.Trim(v, "\"'`,")) || specID.MatchString(strings.Trim(v, "\"'`,"))
+		oauthClientAuthMethods[strings.ReplaceAll(strings.Trim(v, "\"'`,"), "-", "_")] || codeFilePath(strings.Trim(v, "\"'`,")) || isoDate.MatchString(strings.Trim(v, "\"'`,")) || specID.MatchString(strings.Trim(v, "\"'`,"))
 }
 
 // oauthClientAuthMethods are OAuth's names for how a client authenticates at the token
@@ -1972,6 +1972,21 @@ var keyFileExtensions = map[string]bool{"pem": true, "key": true, "crt": true, "
 // not the secret (privateKey: "fixtures/certs/localhost/key.pem", credentials: "./my.creds",
 // MY_SECRET=./secret.txt): segments of word parts, the last a file name with a key's,
 // a certificate's or a config file's extension, or any path opening with ./ or ../.
+// codeFilePath reports a relative path to a source file or a script, its folders words
+// (bin/secretlint.js, scripts/generate_token.sh): a package's bin entry, what a tool runs.
+func codeFilePath(v string) bool {
+	segs := strings.Split(strings.TrimPrefix(v, "./"), "/")
+	if len(segs) < 2 || len(v) > 200 || strings.ContainsAny(v, " \t\\") || !wordSegments(segs) {
+		return false
+	}
+	for _, ext := range []string{".js", ".mjs", ".cjs", ".ts", ".py", ".sh", ".rb", ".go", ".rs", ".php"} {
+		if strings.HasSuffix(v, ext) {
+			return true
+		}
+	}
+	return false
+}
+
 // docPagePath reports a relative path to a documentation page (run/authorization.md,
 // docs/auth/index.html), as a site's navigation lists them.
 func docPagePath(v string) bool {
