@@ -181,7 +181,20 @@ func harmlessRun(text string, start, end int) bool {
 		ethereumAddress(text[start:end]) || publicByPlace(text, start) || encodedImageURLRun(text, start, end) || svgPathData(text, start) ||
 		thinkingBlob(text, start, end) || mediaFileName(text, start, end) || forgeProfileRun(text[start:end]) ||
 		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || queryIDValue(text, start) || urlOfWords(text, start, end) || hashSuffixedName(text[start:end]) || encryptedContentRun(text, start) ||
-		voiceIDRun(text, start, end)
+		voiceIDRun(text, start, end) || acmeChallengeRun(text, start, end)
+}
+
+// acmeChallengeRun reports an ACME DNS-01 challenge's TXT value, 43 characters of base64url (a
+// SHA-256 digest), after the _acme-challenge name on its line or a TXT label (dns_ali_add
+// _acme-challenge.www.domain.com "XKrx…", Txt value:9ihD…): what a domain publishes in its DNS
+// to prove it holds an account's key, public by design.
+func acmeChallengeRun(text string, start, end int) bool {
+	if end-start != 43 {
+		return false
+	}
+	ls := strings.LastIndexByte(text[:start], '\n') + 1
+	before := strings.ToLower(text[max(ls, start-160):start])
+	return strings.Contains(before, "_acme-challenge") || strings.HasSuffix(strings.TrimRight(before, " :=\"'"), "txt value")
 }
 
 // voiceIDRun reports a text-to-speech voice's id, 20 letters and digits as ElevenLabs gives its
