@@ -52,6 +52,14 @@ WITH_CREDENTIALS = set()
 def sessions_of_refs(gitdir):
     """Each session's longest copy among the checkpoint refs:
     {session id: (path, agent, text, commit)}, path as it would be on the branch."""
+    return sessions_of_ref_layout(gitdir, lambda cp: cp.count("/") == 1 and not cp.startswith(("v1/", "v2/")),
+                                  agents11.TRANSCRIPT)
+
+
+def sessions_of_ref_layout(gitdir, keep_ref, transcript):
+    """Each session's longest copy among the refs under REFS whose checkpoint part (the ref's
+    name after REFS) keep_ref accepts, of the files whose path <checkpoint>/<path in its
+    commit> transcript matches: {session id: (path, agent, text, commit)}."""
     best = {}
     refs = agents11.git(gitdir, "for-each-ref", "--format=%(refname) %(objectname)", REFS).decode()
     for row in refs.split("\n"):
@@ -59,14 +67,14 @@ def sessions_of_refs(gitdir):
             continue
         ref, commit = row.split(" ")
         cp = ref[len(REFS):]
-        if cp.count("/") != 1 or cp.startswith(("v1/", "v2/")):
+        if not keep_ref(cp):
             continue
         for entry in agents11.git(gitdir, "ls-tree", "-r", commit).decode().split("\n"):
             if not entry:
                 continue
             inner = entry.split("\t", 1)[1]
             path = f"{cp}/{inner}"
-            if not agents11.TRANSCRIPT.match(path):
+            if not transcript.match(path):
                 continue
             try:
                 data = agents11.git(gitdir, "show", f"{commit}:{inner}").decode("utf-8", "replace")

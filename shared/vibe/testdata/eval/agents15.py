@@ -35,10 +35,9 @@ at all (see the eval README)."""
 import argparse
 import datetime
 import re
-import subprocess
 
-import agents2
 import agents11
+import agents13
 import agents14
 
 REFS = "refs/entire/checkpoints/"
@@ -85,31 +84,7 @@ def under_licence(src, data):
 def sessions_of_ulid_refs(gitdir):
     """Each session's longest copy among the ULID-named checkpoint refs:
     {session id: (path, agent, text, commit)}, path being <id[-2:]>/<id>/<n>/full.jsonl."""
-    best = {}
-    refs = agents11.git(gitdir, "for-each-ref", "--format=%(refname) %(objectname)", REFS).decode()
-    for row in refs.split("\n"):
-        if not row:
-            continue
-        ref, commit = row.split(" ")
-        cp = ref[len(REFS):]
-        for entry in agents11.git(gitdir, "ls-tree", "-r", commit).decode().split("\n"):
-            if not entry:
-                continue
-            inner = entry.split("\t", 1)[1]
-            path = f"{cp}/{inner}"
-            if not ULID_TRANSCRIPT.match(path):
-                continue
-            try:
-                data = agents11.git(gitdir, "show", f"{commit}:{inner}").decode("utf-8", "replace")
-            except subprocess.CalledProcessError:
-                continue  # not in the snapshot (4 MB and more)
-            agent, sid = agents11.identify(data)
-            if agent is None or not agents2.has_message(data):
-                continue
-            lines = data.count("\n")
-            if sid not in best or lines > best[sid][4] or (lines == best[sid][4] and path < best[sid][0]):
-                best[sid] = (path, agent, data, commit, lines)
-    return {sid: v[:4] for sid, v in best.items()}
+    return agents13.sessions_of_ref_layout(gitdir, lambda cp: True, ULID_TRANSCRIPT)
 
 
 def main():
