@@ -138,6 +138,9 @@ func TestCLIShapes(t *testing.T) {
 			// DNS hook's usage line and an ACME client's log write it
 			"# usage: dns_example_add _acme-challenge.app.example.org \"Qm7vT2xKpL9wR4nZc8Yh3JdF6sA1uE5oB0iGtN-q_Xk\"",
 			"Txt value:Qm7vT2xKpL9wR4nZc8Yh3JdF6sA1uE5oB0iGtN-q_Xk",
+			// a header or an auth setting the shell builds from its variables
+			"  export HDR=\"Authorization: cpanel $CP_USER:$CP_TOKEN\"",
+			"  _auth=\"HMAC-SHA256 Credential=${ACCESS_KEY}/${scope}, SignedHeaders=${signed_headers}, Signature=${signature}\"",
 		)
 		s := "  const [authState, setAuthState] = useState<AuthState>("
 		require.True(t, codeValue(s, len(s)-len("useState<AuthState>("), len(s)-len("AuthState>(")), "a TypeScript generic's call")
@@ -185,6 +188,7 @@ func TestCLIShapes(t *testing.T) {
 			{"    api_key: \"Zx8kq2pLm9Qw4rT7aB3dE5\"", "Zx8kq2pLm9Qw4rT7aB3dE5"},
 			{"  api_key: \"redirect_uri_mismatch\"", "redirect_uri_mismatch"},
 			{"_acme-challenge.example.com token: sk_live_XKrxpRBosdIKFzxW_CT3KLZNf6q0HG9i01zxXp5", "XKrxpRBosdIKFzxW_CT3KLZNf6q0HG9i01zxXp5"},
+			{"  export _H1=\"Authorization: Zx8kq2pLm9Qw4rT7aB3dE5 $extra\"", "Zx8kq2pLm9Qw4rT7aB3dE5"},
 			{"  \"token\": \"bin/Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1m.js\"", "Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1m"},
 			{"voice settings: sk_3f9c2b1a8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e", "sk_3f9c2b1a8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e"},
 		})

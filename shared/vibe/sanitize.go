@@ -777,7 +777,9 @@ func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 			continue
 		}
 		if shellRuleNoSecret(r.id, chunk, m[0], start, end) || pyRuleNoSecret(r.id, chunk, start, end) || r.id == ruleCLIFlag && objectKeyAt(chunk, end) ||
-			r.id == ruleRegAuth && strings.HasSuffix(strings.TrimRight(chunk[:m[0]], " \t"), "?") { // f === "username" ? "password" : "username": a conditional's branches
+			r.id == ruleRegAuth && strings.HasSuffix(strings.TrimRight(chunk[:m[0]], " \t"), "?") || // f === "username" ? "password" : "username": a conditional's branches
+			(r.id == ruleRegAuth || r.id == ruleAuthHeader) && strings.Contains(chunk[start:end], "${") ||
+			r.id == ruleAuthHeader && isLetters(chunk[start:end]) && strings.HasPrefix(chunk[end:], " $") { // "Authorization: cpanel $user:$token", _auth="…${KEY}…": what the shell expands
 			continue
 		}
 		if isBase64Byte(chunk[start]) && (inEncodedMedia(f.text, off+start) || f.view != "" && inEncodedMedia(f.view, off+start)) {
