@@ -1968,34 +1968,26 @@ var keyFileExtensions = map[string]bool{"pem": true, "key": true, "crt": true, "
 	"pfx": true, "jks": true, "pub": true, "asc": true, "gpg": true, "json": true, "yaml": true, "yml": true, "txt": true,
 	"env": true, "creds": true, "cfg": true, "conf": true, "ini": true, "toml": true, "properties": true, "keystore": true}
 
-// relativeFilePath reports a value that is a relative path to a file holding a secret,
-// not the secret (privateKey: "fixtures/certs/localhost/key.pem", credentials: "./my.creds",
-// MY_SECRET=./secret.txt): segments of word parts, the last a file name with a key's,
-// a certificate's or a config file's extension, or any path opening with ./ or ../.
 // codeFilePath reports a relative path to a source file or a script, its folders words
 // (bin/secretlint.js, scripts/generate_token.sh): a package's bin entry, what a tool runs.
 func codeFilePath(v string) bool {
-	segs := strings.Split(strings.TrimPrefix(v, "./"), "/")
-	if len(segs) < 2 || len(v) > 200 || strings.ContainsAny(v, " \t\\") || !wordSegments(segs) {
-		return false
-	}
-	for _, ext := range []string{".js", ".mjs", ".cjs", ".ts", ".py", ".sh", ".rb", ".go", ".rs", ".php"} {
-		if strings.HasSuffix(v, ext) {
-			return true
-		}
-	}
-	return false
+	return wordPathEndingIn(v, ".js", ".mjs", ".cjs", ".ts", ".py", ".sh", ".rb", ".go", ".rs", ".php")
 }
 
 // docPagePath reports a relative path to a documentation page (run/authorization.md,
 // docs/auth/index.html), as a site's navigation lists them.
 func docPagePath(v string) bool {
-	v = strings.Trim(v, "\"'")
-	segs := strings.Split(v, "/")
+	return wordPathEndingIn(strings.Trim(v, "\"'"), ".md", ".mdx", ".rst", ".html", ".adoc")
+}
+
+// wordPathEndingIn reports a relative path of two segments or more, maybe opening with ./,
+// whose segments are words and whose name ends in one of exts.
+func wordPathEndingIn(v string, exts ...string) bool {
+	segs := strings.Split(strings.TrimPrefix(v, "./"), "/")
 	if len(segs) < 2 || len(v) > 200 || strings.ContainsAny(v, " \t\\") || !wordSegments(segs) {
 		return false
 	}
-	for _, ext := range []string{".md", ".mdx", ".rst", ".html", ".adoc"} {
+	for _, ext := range exts {
 		if strings.HasSuffix(v, ext) {
 			return true
 		}
@@ -2003,6 +1995,10 @@ func docPagePath(v string) bool {
 	return false
 }
 
+// relativeFilePath reports a value that is a relative path to a file holding a secret,
+// not the secret (privateKey: "fixtures/certs/localhost/key.pem", credentials: "./my.creds",
+// MY_SECRET=./secret.txt): segments of word parts, the last a file name with a key's,
+// a certificate's or a config file's extension, or any path opening with ./ or ../.
 func relativeFilePath(v string) bool {
 	v = strings.Trim(v, "\"'")
 	if len(v) < 5 || len(v) > 200 || strings.ContainsAny(v, " \t\\") || strings.HasPrefix(v, "/") {

@@ -747,8 +747,6 @@ func wordAnchors(words ...string) func(string) []int {
 	}
 }
 
-// noSecretFlag rejects flags that name where a secret comes from rather than take one:
-// --password-stdin, --token-file, --password-env, --secret-name.
 // namedPlaceholder reports a flag's value that names what it is for and leaves a slot for the
 // key (--api-key deepseek=<key>, --set-env OPENAI_API_KEY=<your-key>).
 func namedPlaceholder(v string) bool {
@@ -756,6 +754,8 @@ func namedPlaceholder(v string) bool {
 	return ok && name != "" && identifierWords(name) && strings.HasPrefix(rest, "<") && !strings.ContainsAny(rest, " \t")
 }
 
+// noSecretFlag rejects flags that name where a secret comes from rather than take one:
+// --password-stdin, --token-file, --password-env, --secret-name.
 func noSecretFlag(match string) bool {
 	flag := strings.ToLower(match)
 	if flagTakesNoSecret(match) {
@@ -1039,8 +1039,6 @@ var powershellVerbs = map[string]bool{"Read": true, "Get": true, "ConvertTo": tr
 
 func isUpperByte(c byte) bool { return c >= 'A' && c <= 'Z' }
 
-// keepKeyword decides whether a keyword-assignment candidate is a real secret. A quoted
-// value is a literal; an unquoted one may be code (token := getToken()).
 // decimalNumber reports a number written with a decimal point or an exponent (0.00000042,
 // 1.5e-05, -3.25): a price, a rate or a measure, never a credential.
 func decimalNumber(v string) bool {
@@ -1057,6 +1055,8 @@ var sizeQuantity = regexp.MustCompile(`^[0-9]{1,6}(?:\.[0-9]{1,3})?[kKmMgGtT]$`)
 // localeName matches a POSIX locale's name (de_DE.UTF-8, en_US, pt_BR.utf8, sr_RS@latin).
 var localeName = regexp.MustCompile(`^[a-z]{2,3}_[A-Z]{2}(?:\.[A-Za-z0-9-]{2,12})?(?:@[a-z]{2,12})?$`)
 
+// keepKeyword decides whether a keyword-assignment candidate is a real secret. A quoted
+// value is a literal; an unquoted one may be code (token := getToken()).
 func keepKeyword(name, value string, quoted bool) bool {
 	if strings.HasSuffix(value, "?.[") && identifierWords(strings.TrimSuffix(value, "?.[")) {
 		return false // const apiKey = resolvedHeaders?.['x-goog-api-key']: an optional index, code
