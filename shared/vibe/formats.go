@@ -374,6 +374,9 @@ func findPrefixedTokens(chunk string, off int, f *findings) {
 		if i < len(chunk) && chunk[i] == '.' && i+1 < len(chunk) && isLetter(chunk[i+1]) {
 			continue // a file name: app-3f9c….js
 		}
+		if i+1 < len(chunk) && chunk[i] == '.' && isDigitByte(chunk[i+1]) && i-start > 64 && isHex(chunk[i-64:i]) && strings.IndexByte("-_", chunk[i-65]) >= 0 {
+			continue // fedora-coreos-967b…949.0: an OSTree deployment, a SHA-256 checksum and its serial
+		}
 		if run := chunk[start:i]; checksummedToken(run) || prefixedToken(run) && !nameFamily(f.read(), off+start, off+i) && !vapidPublicKey(chunk[max(0, start-40):start], run) {
 			f.addSpan(rulePrefixed, off+start, off+i)
 		}

@@ -372,7 +372,7 @@ func harmlessValue(name, v string) bool {
 		nameEchoValue(name, strings.Trim(v, "\"'`,")) || strings.HasPrefix(strings.Trim(v, "\"'`"), "urn:") || // urn:k8s:secret:my-secret:clientSecret: a reference
 		pyPrivateClass(strings.TrimRight(v, ",;")) || lowerCamelMetadata(strings.Trim(v, "\"'`,;")) || hostList(strings.Trim(v, "\"'`;")) ||
 		localeName.MatchString(strings.Trim(v, "\"'`")) || sizeQuantity.MatchString(strings.Trim(v, "\"'`")) || markdownLink(v) || namedTemplate.MatchString(strings.Trim(v, "\"'`")) ||
-		keyFieldName(strings.Trim(v, "\"'`,")) || // "cline-pass": "clineApiKey": the name a key is kept under
+		keyFieldName(strings.Trim(v, "\"'`,")) || promptLabel(strings.Trim(v, "\"'`")) || // "cline-pass": "clineApiKey": the name a key is kept under
 		oauthClientAuthMethods[strings.ReplaceAll(strings.Trim(v, "\"'`,"), "-", "_")] || codeFilePath(strings.Trim(v, "\"'`,")) || isoDate.MatchString(strings.Trim(v, "\"'`,")) || specID.MatchString(strings.Trim(v, "\"'`,"))
 }
 
@@ -2115,6 +2115,25 @@ var passwordTranslations = map[string]bool{"passwort": true, "kennwort": true, "
 	"mật khẩu": true, "kata sandi": true, "kata laluan": true, "salasõna": true, "slaptažodis": true, "parole": true,
 	"palavra-passe": true, "lykilorð": true, "pasahitza": true, "geheimnis": true, "clave": true}
 
+// promptLabel reports the words a program asks with, ending in a colon (getpass('Password
+// (again): '), input("New token: ")): a prompt, not its answer.
+func promptLabel(v string) bool {
+	body, ok := strings.CutSuffix(strings.TrimRight(v, " "), ":")
+	if !ok || len(body) > 60 {
+		return false
+	}
+	words := strings.Fields(body)
+	if len(words) == 0 || len(words) > 6 || !isLetters(words[0]) || len(words) == 1 {
+		return false
+	}
+	for _, w := range words {
+		if !isLetters(strings.Trim(w, "()'-")) {
+			return false
+		}
+	}
+	return true
+}
+
 // passwordLabel reports a value that is the word for a password in another language, alone
 // or in a label of a few words ('Passwort', 'Mot de passe', 'Confirmer le mot de passe',
 // 'Neues Passwort'): a translation of the field's name, no password.
@@ -2127,7 +2146,11 @@ func passwordLabel(v string) bool {
 	if len(words) > 6 {
 		return false
 	}
-	for _, w := range words {
+	for i, w := range words {
+		if p := strings.Trim(w, "()"); len(p) == len(w)-2 && w[0] == '(' && p != "" {
+			words[i] = p // 'Password (again): ': a word the prompt adds in brackets
+			w = p
+		}
 		if strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' && r != '\'' }) >= 0 {
 			return false // a digit or a symbol: a password's
 		}

@@ -9,7 +9,9 @@ import (
 // The kept rows quote lines of prometheus-community/helm-charts (Apache-2.0: its charts'
 // values, templates, NOTES.txt and READMEs), terraform-aws-modules/terraform-aws-eks
 // (Apache-2.0: its tests' rendered user data and its docs) and
-// hashicorp/terraform-provider-kubernetes (MPL-2.0: its guides). The rows of secrets are made up.
+// hashicorp/terraform-provider-kubernetes (MPL-2.0: its guides), containers/netavark
+// (Apache-2.0: its firewall code) and coreos/zincati (Apache-2.0: its tests' rpm-ostree
+// fixtures). The rows of secrets are made up.
 
 func TestInfrastructureShapes(t *testing.T) {
 	t.Parallel()
@@ -40,11 +42,16 @@ func TestInfrastructureShapes(t *testing.T) {
 			// an upgrade guide's renamed resources, a resource's import id
 			"| Old Name                                      | New Name                                                |\n| --------------------------------------------- | ------------------------------------------------------- |\n| kubernetes_secret                             | kubernetes_secret_v1                                    |",
 			"terraform import kubernetes_manifest.secret_sample \"apiVersion=v1,kind=Secret,namespace=default,name=sample\"",
+			// a Rust enum's variant by its path, an OSTree deployment's checksum and serial
+			"                                expr::Expression::Named(expr::NamedExpression::Meta(expr::Meta {\n                                    key: expr::MetaKey::L4proto,\n                                },\n                            )),",
+			"      \"id\" : \"fedora-coreos-967b7b8d624e6d10ff51c2e81ef198fae966c567ac2e9b479771c693d0987949.0\",",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
 		requireMasked(t, san, []maskedRow{
 			{"  tokenSecret: Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			{"    key: Qw4rT7aB3dE5fG7h,", "Qw4rT7aB3dE5fG7h"},
+			{"DIGITALOCEAN_TOKEN=dop_v1_967b7b8d624e6d10ff51c2e81ef198fae966c567ac2e9b479771c693d0987949", "967b7b8d624e6d10ff51c2e81ef198fae966c567ac2e9b479771c693d0987949"},
 			{"  apiKeySecret: \"k8Zx2pLq9mW3vR7tQz4n\"", "k8Zx2pLq9mW3vR7tQz4n"},
 			{"            - name: DB_PASSWORD\n              value: Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
 			{"stringData:\n  db.password: |\n    Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},

@@ -218,6 +218,10 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				if ok && snakeSecretName(chunk[vs:ve]) {
 					continue // config.set('Credentials', 'aws_access_key_id', …): the option a value is kept under
 				}
+				if ok && (quotedAt(chunk, nameStart) && snakeDictWords(chunk[vs:ve]) || pathPrefixJoined(chunk, vs, ve)) {
+					continue // @sensitive_variables('user', 'password', 'credit_card'): names listed with it;
+					// lookup('…password', 'credentials/' + client): a path built
+				}
 			}
 			if !ok {
 				// NAME value with only blanks between (a log line, a table, a Dockerfile ENV),
@@ -1188,9 +1192,68 @@ func fallbackLiteral(s string, i int) (int, int, bool) {
 		if before := line[:m[0]]; strings.Contains(before, `, ""`) || strings.Contains(before, `, ''`) {
 			continue // the default came first and is empty; what follows is another argument
 		}
+		if line[m[0]] == ',' && (openBracketBefore(line, m[0]) || attributeCall(line, m[0])) {
+			continue // choices=['always', 'on_create'], getattr(ctx, 'become_pass'): a list's item, an attribute's name
+		}
+		if formattedTemplate(line, v, m[5]) {
+			continue // data.get('omit_token', '__omit_place_holder__%s' % sha1(…)): a template filled in
+		}
 		return i + m[4], i + m[5], true
 	}
 	return 0, 0, false
+}
+
+// snakeDictWords reports a name in snake case of two English words or more, all lower case
+// (credit_card, remote_user): a variable's or a field's name, no generated value.
+func snakeDictWords(v string) bool {
+	parts := strings.Split(v, "_")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if len(p) < 2 || !isLetters(p) || strings.ToLower(p) != p || !dictWord(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// openBracketBefore reports a [ that no ] closes before i on the line: what follows is a
+// list's item, not a call's default argument.
+func openBracketBefore(line string, i int) bool {
+	depth := 0
+	for k := i - 1; k >= 0; k-- {
+		switch line[k] {
+		case ']':
+			depth++
+		case '[':
+			if depth == 0 {
+				return true
+			}
+			depth--
+		case '(':
+			if depth == 0 {
+				return false // the call the literal is an argument of opens first
+			}
+		}
+	}
+	return false
+}
+
+// attributeCall reports a comma at i inside Python's getattr, hasattr, setattr or delattr
+// (getattr(become_context, 'become_pass')): the literal after it names an attribute.
+func attributeCall(line string, i int) bool {
+	o := strings.LastIndexByte(line[:i], '(')
+	if o < 0 || strings.IndexByte(line[o:i], ')') >= 0 {
+		return false
+	}
+	head := strings.TrimRight(line[:o], " ")
+	for _, f := range []string{"getattr", "hasattr", "setattr", "delattr"} {
+		if strings.HasSuffix(head, f) && (len(head) == len(f) || !isWordByte(head[len(head)-len(f)-1])) {
+			return true
+		}
+	}
+	return false
 }
 
 // snakeSecretName reports a name in snake case of two words or more, one a secret's

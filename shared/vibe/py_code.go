@@ -1,6 +1,9 @@
 package vibe
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Python written by others names credentials in its docstrings far more often than it holds
 // one. The rules here keep what such code says about a credential.
@@ -157,8 +160,85 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true // WS_KEY = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 	case !quoted && assignedWithEquals(s, vs) && assignedVariable(s, vs, ve):
 		return true // self._LOGIN_TOKEN_V2 = v2_api_token, where v2_api_token = env.get(…)
+	case quoted && strings.Contains(v, " ") && pyNamedField.MatchString(v):
+		return true // set_password = 'ALTER USER %(user)s IDENTIFIED BY "%(password)s"': a statement's template
+	case quoted && comparedTo(s, nameEnd, vs) && ((nameEnd < len(s) && s[nameEnd] == '.' || strings.Contains(name, ".") && !nameHasSecretWord(name[strings.LastIndexByte(name, '.')+1:])) && len(v) <= 12 && isLetters(v) && strings.ToLower(v) == v || len(v) >= 4 && isLetters(v) && strings.ToUpper(v) == v):
+		return true // if csrf_token == 'NOTPROVIDED', token.contents != 'endif': a marker tested for, a member's word
+	case quoted && pathPrefixJoined(s, vs, ve):
+		return true // 'credentials/' + client + '/' …: a path's first part, joined to what follows
+	case quoted && underscoredKeyName(name, v):
+		return true // SESSION_KEY = '_auth_user_id': the name a session keeps a value under
+	case !quoted && subscriptKey(s, nameStart, nameEnd) && pyIdentifier(strings.TrimRight(v, ";")) && strings.ContainsRune(v, '_') && strings.ToLower(v) == v:
+		return true // request.session[LANGUAGE_SESSION_KEY] = lang_code: a variable stored under a constant
 	}
 	return false
+}
+
+// pathPrefixJoined reports a quoted literal ending in / that + joins to what follows
+// (lookup('ansible.builtin.password', 'credentials/' + client + '/' + role)): a path built.
+func pathPrefixJoined(s string, vs, ve int) bool {
+	return ve > vs && s[ve-1] == '/' && quotedAt(s, vs) && ve < len(s) && s[ve] == s[vs-1] && strings.HasPrefix(strings.TrimLeft(s[ve+1:], " "), "+ ")
+}
+
+// tupleTargets reports an assignment at the = before start whose left side is a list of
+// names (username, _, password = login): Python unpacking a value, no connection string.
+func tupleTargets(s string, start int) bool {
+	ls := strings.LastIndexByte(s[:start], '\n') + 1
+	eq := strings.LastIndexByte(s[ls:start], '=')
+	if eq < 0 {
+		return false
+	}
+	names := strings.Split(s[ls:ls+eq], ",")
+	if len(names) < 2 {
+		return false
+	}
+	for _, n := range names {
+		if !pyIdentifier(strings.TrimSpace(n)) {
+			return false
+		}
+	}
+	return true
+}
+
+// pyNamedField matches a named field of Python's % formatting: %(user)s.
+var pyNamedField = regexp.MustCompile(`%\([A-Za-z_][A-Za-z0-9_]*\)[sdr]`)
+
+// comparedTo reports a name an equality test follows (token == 'x', token.contents != 'x')
+// before the value at vs: the value is what the code looks for, not what it stores.
+func comparedTo(s string, nameEnd, vs int) bool {
+	between := s[nameEnd:max(nameEnd, vs-1)]
+	if strings.ContainsAny(between, "\n;") {
+		return false
+	}
+	between = strings.TrimLeft(between, ".abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789")
+	between = strings.TrimSpace(between)
+	return between == "==" || between == "!=" || between == "===" || between == "!=="
+}
+
+// underscoredKeyName reports a value of lower-case words after one or two underscores
+// under an upper-case constant whose name ends in KEY or TOKEN (SESSION_KEY = '_auth_user_id',
+// INTERNAL_RESET_SESSION_TOKEN = '_password_reset_token'): a private name a session or a
+// cache keeps a value under, in the convention of Python's and JavaScript's private names.
+func underscoredKeyName(name, v string) bool {
+	if !upperSnakeName(name) || !(strings.HasSuffix(name, "_KEY") || strings.HasSuffix(name, "_TOKEN")) || len(v) > 48 || !strings.HasPrefix(v, "_") {
+		return false
+	}
+	w := strings.TrimPrefix(strings.TrimPrefix(v, "_"), "_")
+	if w == "" || !isLowerByte(w[0]) {
+		return false
+	}
+	for _, p := range strings.Split(w, "_") {
+		if p == "" || !isLetters(p) || strings.ToLower(p) != p {
+			return false
+		}
+	}
+	return true
+}
+
+// subscriptKey reports a name written as a subscript of a variable (session[LANG_KEY]):
+// what is assigned to it is stored under that key.
+func subscriptKey(s string, nameStart, nameEnd int) bool {
+	return nameStart >= 2 && s[nameStart-1] == '[' && isWordByte(s[nameStart-2]) && nameEnd < len(s) && s[nameEnd] == ']'
 }
 
 // inOpenAPITypes reports a key inside the literal an OpenAPI or Swagger generated model
@@ -264,6 +344,10 @@ func pyRuleNoSecret(id, s string, start, end int) bool {
 		return !netrcTokens[s[j:k]]
 	case ruleRegAuth:
 		return strings.HasPrefix(s[start:end], ":code:`<") || strings.HasPrefix(s[start:end], "``<")
+	case ruleCLIFlag:
+		return quotedAt(s, start) && end < len(s) && s[end] == s[start-1] && formattedTemplate(s, s[start:end], end) // ['-passwd', '/Users/%s' % name]
+	case ruleConnString:
+		return pyIdentifier(s[start:end]) && tupleTargets(s, start) // username, _, password = login: a tuple unpacked
 	}
 	return false
 }

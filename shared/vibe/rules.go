@@ -980,11 +980,43 @@ func codeReference(v string) bool {
 			}
 		}
 	}
+	if rustPath(v) {
+		return true // key: expr::MetaKey::Mark: an enum's variant, reached by its module's path
+	}
 	if i := strings.IndexByte(v, '-'); i > 0 && i < len(v)-1 && isUpperByte(v[0]) && isUpperByte(v[i+1]) && identifierWords(v) && !strings.ContainsAny(v, "_.:") &&
 		powershellVerbs[v[:i]] {
 		return true
 	}
 	return false
+}
+
+// rustPath reports a path of Rust or C++ (expr::MetaKey::Mark, std::env::Var): identifiers
+// joined by ::, one of them a type's name in camel case, each holding one run of digits at
+// most (MetaKey::L4proto, Sha256Digest).
+func rustPath(v string) bool {
+	segs := strings.Split(v, "::")
+	if len(segs) < 2 {
+		return false
+	}
+	typed := false
+	for _, seg := range segs {
+		if !pyIdentifier(seg) || randomValue(seg) || digitRuns(seg) > 1 {
+			return false // digits spread through a segment (Zx8kq2pLm9): generated, no name of code
+		}
+		typed = typed || isUpperByte(seg[0]) && strings.ToUpper(seg) != seg
+	}
+	return typed
+}
+
+// digitRuns counts the runs of digits in s.
+func digitRuns(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if isDigitByte(s[i]) && (i == 0 || !isDigitByte(s[i-1])) {
+			n++
+		}
+	}
+	return n
 }
 
 // referenceHeadEnd returns the end of the member path opening v (os.environ, std::env::var,
@@ -1329,6 +1361,8 @@ var (
 		"rate":      true, // passRate, pass_rate: a share of runs that passed
 		"threshold": true, // pass_threshold: float, the score a run must reach
 		"progress":  true, // progressToken: "tok-1": MCP's handle for a request's progress notifications
+		"fds":       true, // pass_fds=(status_fd,): the file descriptors a child process keeps
+		"bools":     true, // PASS_BOOLS = ('check_mode', 'debug'): the names of switches passed on
 		"url":       true, "uri": true, "endpoint": true, "file": true, "path": true, "name": true,
 		"id": true, "expires": true, "expiry": true, "ttl": true, "header": true, "prefix": true,
 		"kind": true, "field": true, "hint": true, "policy": true, "min": true, "max": true,

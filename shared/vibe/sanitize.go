@@ -776,6 +776,9 @@ func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 		if !ok || r.check != nil && !r.check(chunk[start:end]) || r.matchCheck != nil && !r.matchCheck(chunk[m[0]:m[1]]) {
 			continue
 		}
+		if !hasAlnum(chunk[start:end]) || (r.id == ruleCLIFlag || r.id == ruleCLILogin) && flagInProse(chunk, m[0], start, end) {
+			continue // --ask-vault-pass / --vault-password-file, -u or -p is present: prose about the options
+		}
 		if shellRuleNoSecret(r.id, chunk, m[0], start, end) || pyRuleNoSecret(r.id, chunk, start, end) || r.id == ruleCLIFlag && objectKeyAt(chunk, end) ||
 			r.id == ruleRegAuth && strings.HasSuffix(strings.TrimRight(chunk[:m[0]], " \t"), "?") || // f === "username" ? "password" : "username": a conditional's branches
 			(r.id == ruleRegAuth || r.id == ruleAuthHeader) && strings.Contains(chunk[start:end], "${") ||

@@ -673,6 +673,39 @@ func flagNoValue(s string, m0, start, end int) bool {
 	return metavar && len(v) > 2 && prose(rest)
 }
 
+// proseFunctionWords are words that follow an option's name in a sentence about it (-p is
+// present, --token or --password, --password from …) and that no password is.
+var proseFunctionWords = map[string]bool{"is": true, "are": true, "was": true, "were": true, "be": true,
+	"or": true, "and": true, "from": true, "to": true, "the": true, "of": true, "for": true, "with": true,
+	"in": true, "on": true, "by": true, "as": true, "if": true, "not": true, "only": true, "also": true,
+	"can": true, "will": true, "may": true, "must": true, "should": true, "would": true, "could": true,
+	"does": true, "has": true, "have": true, "which": true, "when": true, "then": true, "than": true,
+	"but": true, "instead": true, "option": true, "flag": true, "argument": true, "parameter": true}
+
+// flagInProse reports an option named in a sentence: a lower-case word before it on its line
+// and, as its "value", a word a sentence goes on with (-u or -p is present), or a verb of
+// prose that more words follow (but --password suffers from the same flaw).
+func flagInProse(s string, m0, start, end int) bool {
+	v := s[start:end]
+	if !isLetters(v) || strings.ToLower(v) != v {
+		return false
+	}
+	ls, le := shellLine(s, m0)
+	before := strings.Fields(s[ls:m0])
+	if len(before) == 0 {
+		return false
+	}
+	prev := strings.TrimLeft(before[len(before)-1], "`(\"'")
+	if !isLetters(prev) || strings.ToLower(prev) != prev || !dictWord(prev) && !proseFunctionWords[prev] {
+		return false
+	}
+	if proseFunctionWords[v] {
+		return true
+	}
+	after := strings.Fields(s[end:le])
+	return len(v) >= 5 && strings.HasSuffix(v, "s") && dictWord(v) && len(after) >= 2 && proseFunctionWords[after[0]]
+}
+
 // prose reports a description: three or more words of letters, the first a word's.
 func prose(r string) bool {
 	words := strings.Fields(r)
