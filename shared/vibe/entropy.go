@@ -163,13 +163,18 @@ func awsResourceLike(tok string) bool {
 // HuggingFaceTB/SmolLM3-3B, meta-llama/Llama-3.1-8B-Instruct.
 var modelName = regexp.MustCompile(`^(?:[A-Za-z0-9][\w.-]{0,40}/)?(?i:[a-z][\w.]*)(?:[-_.:][A-Za-z0-9.]{1,24}){1,10}$`)
 
+// gssKexName matches SSH's GSS-API key exchange methods (RFC 4462): the method, then the
+// base64 of the MD5 of the mechanism's OID (gss-group14-sha1-toWM5Slw5Ew8Mqkay+al2g==,
+// Kerberos), a published name.
+var gssKexName = regexp.MustCompile(`^gss-(?:group\d+|gex|nistp\d+|curve25519)-sha\d+-[A-Za-z0-9+/]{22}(?:==)?$`)
+
 // knownSafeShape reports tokens whose shape says they are ids or names, which entropy alone
 // never redacts.
 func knownSafeShape(tok string) bool {
 	if len(tok) > 50 && strings.HasPrefix(tok, "systemd-private-") && systemdPrivateTmp.MatchString(tok) {
 		return true
 	}
-	if k8sPodName(tok) || cdkLogicalID(tok) {
+	if k8sPodName(tok) || cdkLogicalID(tok) || gssKexName.MatchString(tok) {
 		return true
 	}
 	if isProviderID(tok) || awsResourceLike(tok) && awsResourceID.MatchString(tok) || sshPublicKeyBlob(tok) || ageRecipient.MatchString(tok) || ulidShape(tok) || graphQLGlobalID(tok) || mangledName(tok) || generatedNoSecret(tok) {

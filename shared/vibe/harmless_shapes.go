@@ -513,6 +513,13 @@ func storageKeyName(name, v string) bool {
 // token: 'token-0'): the setting's own name written again, a stand-in.
 func nameEchoValue(name, v string) bool {
 	words := strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' })
+	if len(words) == 1 && isLetters(v) && isLowerByte(v[0]) && strings.ToLower(v) != v {
+		// RESULT_INVALID_CREDENTIALS: 'invalidCredentials': the name's words in camel case
+		words = nil
+		for _, p := range nameParts(v) {
+			words = append(words, strings.ToLower(p))
+		}
+	}
 	if len(words) < 2 || len(v) > 40 {
 		return false
 	}
@@ -1319,6 +1326,9 @@ func extensionHeaderName(v string) bool {
 	}
 	for _, w := range words {
 		t := strings.TrimRight(w, "0123456789")
+		if w == "x" {
+			continue // x-object-meta-x-sdk-md5: a vendor's x- inside the name
+		}
 		if len(t) < 2 || len(w)-len(t) > 3 || !isLetters(t) || strings.ToLower(t) != t {
 			return false
 		}

@@ -218,7 +218,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				if ok && snakeSecretName(chunk[vs:ve]) {
 					continue // config.set('Credentials', 'aws_access_key_id', …): the option a value is kept under
 				}
-				if ok && (quotedAt(chunk, nameStart) && snakeDictWords(chunk[vs:ve]) || pathPrefixJoined(chunk, vs, ve)) {
+				if ok && (quotedAt(chunk, nameStart) && (snakeDictWords(chunk[vs:ve]) || secretNamedIdentifier(chunk[vs:ve]) || rfcNumber.MatchString(chunk[vs:ve])) || pathPrefixJoined(chunk, vs, ve)) {
 					continue // @sensitive_variables('user', 'password', 'credit_card'): names listed with it;
 					// lookup('…password', 'credentials/' + client): a path built
 				}
@@ -269,6 +269,11 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			}
 			if ws, we, ok := wrappedLiteral(chunk, vs, ve); ok {
 				vs, ve = ws, we // jwtKey := []byte("…"): the literal inside the conversion
+			} else if ws, we, ok := prefixedLiteral(chunk, vs, ve); ok {
+				if strings.ContainsAny(chunk[vs:ve], "rR") && strings.ContainsAny(chunk[ws:we], "[]") && strings.ContainsAny(chunk[ws:we], "+*?{") {
+					continue // _TOKEN: Final[str] = rf"[{_TCHAR}]+": a raw string's pattern
+				}
+				vs, ve = ws, we // the literal after Python's prefix
 			}
 			if vs > 1 && chunk[vs-1] == '`' && (chunk[vs-2] == ' ' || chunk[vs-2] == '\t') && codeSpanCommand(chunk[vs:ve]) {
 				continue // **Tests Pass**: `cargo test` passes: a command in a Markdown code span
@@ -1183,8 +1188,8 @@ func fallbackLiteral(s string, i int) (int, int, bool) {
 		if j := skipBlanks(line, m[1], 2); j < len(line) && line[j] == ':' {
 			continue // {"access_token": token, "token_type": "bearer"}: the next member's key
 		}
-		if textEncodings[strings.ToLower(v)] {
-			continue // readFileSync(pwdFilePath, 'utf8'): the encoding the call reads with
+		if textEncodings[strings.ToLower(v)] || codecErrorHandlers[v] {
+			continue // readFileSync(pwdFilePath, 'utf8'), decode("UTF-8", "replace"): the encoding, what to do with bad bytes
 		}
 		if strings.Count(v, " ") >= 2 {
 			continue // flag.String("token", "", "the token to use"): a message, not a default
@@ -1203,6 +1208,55 @@ func fallbackLiteral(s string, i int) (int, int, bool) {
 	return 0, 0, false
 }
 
+// secretNamedIdentifier reports an identifier of several words, one a credential's: in
+// camel case (V3ADFSPassword, pwdAllowUserChange) or run together in lower case
+// (unicodepwd, userpassword): a class's, a member's or an attribute's name, listed.
+func secretNamedIdentifier(v string) bool {
+	if !pyIdentifier(v) || strings.ToUpper(v) == v || digitRuns(v) > 1 || strings.Contains(v, "_") {
+		return false
+	}
+	if strings.ToLower(v) == v {
+		for _, w := range []string{"password", "passwd", "pwd"} {
+			if strings.HasSuffix(v, w) && len(v) >= len(w)+3 && isLetters(v) {
+				return true
+			}
+		}
+		return false
+	}
+	parts := nameParts(v)
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		switch strings.ToLower(strings.TrimRight(p, "0123456789")) {
+		case "password", "passwd", "pwd", "token", "secret", "key", "credential", "credentials":
+			return true
+		}
+	}
+	return false
+}
+
+// rfcNumber matches a reference to an RFC (RFC4524): where a name is defined.
+var rfcNumber = regexp.MustCompile(`^RFC ?\d{3,5}$`)
+
+// prefixedLiteral returns the literal a Python string prefix (r, b, f, u, rb, rf, …) read as
+// the value opens: the quoted text after it, on its line.
+func prefixedLiteral(s string, vs, ve int) (int, int, bool) {
+	if ve-vs != 2 || ve >= len(s) || s[ve] != '"' && s[ve] != '\'' {
+		return 0, 0, false
+	}
+	switch strings.ToLower(s[vs:ve]) {
+	case "rb", "br", "rf", "fr":
+	default:
+		return 0, 0, false
+	}
+	e := strings.IndexByte(s[ve+1:lineEndAt(s, ve)], s[ve])
+	if e <= 0 {
+		return 0, 0, false
+	}
+	return ve + 1, ve + 1 + e, true
+}
+
 // snakeDictWords reports a name in snake case of two English words or more, all lower case
 // (credit_card, remote_user): a variable's or a field's name, no generated value.
 func snakeDictWords(v string) bool {
@@ -1217,6 +1271,11 @@ func snakeDictWords(v string) bool {
 	}
 	return true
 }
+
+// codecErrorHandlers are the names Python's codecs take for what to do with bytes that do
+// not decode: newpassword.decode("UTF-8", "replace").
+var codecErrorHandlers = map[string]bool{"strict": true, "replace": true, "ignore": true, "surrogateescape": true,
+	"backslashreplace": true, "xmlcharrefreplace": true, "namereplace": true, "surrogatepass": true}
 
 // openBracketBefore reports a [ that no ] closes before i on the line: what follows is a
 // list's item, not a call's default argument.

@@ -837,8 +837,8 @@ func connectionStringCode(m string) bool {
 	v = strings.TrimRight(v, ",);:")
 	after = strings.TrimRight(after, " \t.,")
 	spaced := eq > 0 && (m[eq-1] == ' ' || m[eq-1] == '\t') || eq+1 < len(m) && (m[eq+1] == ' ' || m[eq+1] == '\t')
-	if spaced && identifierPath(v) && (metaWords[v] || oneOfFold(v, "await", "yield", "new", "typeof", "function", "async", "lambda") || ownName(m[:eq], v) || namedAfter(m[:eq], v) || after == "?" || after == "or" || after == "and" || after == "if") {
-		// password = value, password = await …, self.pwd = pwd, password = prompt ? …,
+	if spaced && identifierPath(v) && (metaWords[v] || passwordWord(v) || oneOfFold(v, "await", "yield", "new", "typeof", "function", "async", "lambda") || ownName(m[:eq], v) || namedAfter(m[:eq], v) || after == "?" || after == "or" || after == "and" || after == "if") {
+		// password = value, password = await …, self.pwd = pwd, password = passwd, password = prompt ? …,
 		// self.password = upass or config.get(…): a statement of code
 		return false
 	}

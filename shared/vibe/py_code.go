@@ -138,7 +138,7 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true
 	case !quoted && assignedWithEquals(s, vs) && (pySubscript(line) || pyNameExpression(line)):
 		return true // vcenter_password=module.params["vcenter_password"], keys = keylist or []
-	case !quoted && nameEnd < len(s) && s[nameEnd] == ':' && pyTypeAnnotation(v) && (inDefParameters(s, nameStart) || closesDefSignature(s, vs)):
+	case !quoted && nameEnd < len(s) && s[nameEnd] == ':' && (pyTypeAnnotation(v) || pyTypeAnnotation(line)) && (inDefParameters(s, nameStart) || closesDefSignature(s, vs)):
 		return true // passphrase: BytesOrStr) -> …, password_auth: _AuthArg,
 	case quoted && authSchemes[strings.ToLower(v)] && v != strings.ToLower(v):
 		return true // default_token='Bearer': the scheme a token is sent with
@@ -162,10 +162,18 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true // self._LOGIN_TOKEN_V2 = v2_api_token, where v2_api_token = env.get(…)
 	case quoted && strings.Contains(v, " ") && pyNamedField.MatchString(v):
 		return true // set_password = 'ALTER USER %(user)s IDENTIFIED BY "%(password)s"': a statement's template
-	case quoted && comparedTo(s, nameEnd, vs) && ((nameEnd < len(s) && s[nameEnd] == '.' || strings.Contains(name, ".") && !nameHasSecretWord(name[strings.LastIndexByte(name, '.')+1:])) && len(v) <= 12 && isLetters(v) && strings.ToLower(v) == v || len(v) >= 4 && isLetters(v) && strings.ToUpper(v) == v):
+	case quoted && comparedTo(s, nameEnd, vs) && ((nameEnd < len(s) && s[nameEnd] == '.' || strings.Contains(name, ".") && !nameHasSecretWord(name[strings.LastIndexByte(name, '.')+1:])) && len(v) <= 12 && isLetters(v) && strings.ToLower(v) == v || len(v) >= 4 && isLetters(v) && strings.ToUpper(v) == v || escapedBytes.MatchString(v)):
 		return true // if csrf_token == 'NOTPROVIDED', token.contents != 'endif': a marker tested for, a member's word
 	case quoted && pathPrefixJoined(s, vs, ve):
 		return true // 'credentials/' + client + '/' …: a path's first part, joined to what follows
+	case !quoted && (strings.HasPrefix(v, "[(\"") || strings.HasPrefix(v, "[('")):
+		return true // token = [("oauth2_access_token", session.access_token)]: a list of pairs, code
+	case !quoted && (strings.HasPrefix(v, "self.") || strings.HasPrefix(v, "cls.")) && len(v) > 5 && pyIdentifier(strings.TrimPrefix(strings.TrimPrefix(v, "self."), "cls.")[:1]):
+		return true // token_number = self.tokens_taken+len(self.tokens): the object's own members
+	case quoted && upperSnakeName(name) && sqlState.MatchString(v) && codeTableNeighbour(s, nameStart) || strings.HasPrefix(v, "**") && strings.HasSuffix(v, "**") && isLetters(strings.Trim(v, "*")):
+		return true // INVALID_PASSWORD = '28P01' (psycopg2's error codes), :param passwd: **DEPRECATED**: markup
+	case quoted && upperSnakeName(name) && snakeSecretName(v) && providerOptionPrefix[v[:max(0, strings.IndexByte(v, '_'))]]:
+		return true // ACCESS_KEY = 'aws_access_key_id': the option or variable a credential is read from
 	case quoted && underscoredKeyName(name, v):
 		return true // SESSION_KEY = '_auth_user_id': the name a session keeps a value under
 	case !quoted && subscriptKey(s, nameStart, nameEnd) && pyIdentifier(strings.TrimRight(v, ";")) && strings.ContainsRune(v, '_') && strings.ToLower(v) == v:
@@ -193,11 +201,44 @@ func tupleTargets(s string, start int) bool {
 		return false
 	}
 	for _, n := range names {
-		if !pyIdentifier(strings.TrimSpace(n)) {
+		if !pyIdentifier(strings.TrimPrefix(strings.TrimSpace(n), "*")) {
 			return false
 		}
 	}
 	return true
+}
+
+// escapedBytes matches a literal of \x escapes alone: bytes a protocol sends.
+var escapedBytes = regexp.MustCompile(`^(?:\\x[0-9a-fA-F]{2}){2,16}$`)
+
+// providerOptionPrefix are the first words of the options and variables cloud and API
+// clients read credentials from (aws_access_key_id, azure_client_secret): a name with one
+// first is where a key is found, not the key.
+var providerOptionPrefix = map[string]bool{"aws": true, "azure": true, "gcp": true, "google": true, "github": true,
+	"gitlab": true, "openai": true, "anthropic": true, "hf": true, "huggingface": true, "docker": true, "npm": true,
+	"pypi": true, "twine": true, "heroku": true, "do": true, "digitalocean": true, "os": true, "openstack": true}
+
+// sqlState matches an SQLSTATE code: two characters of class, three of subclass.
+var sqlState = regexp.MustCompile(`^[0-9A-Z]{2}[0-9A-Z]{3}$`)
+
+// codeTableLine matches a constant set to such a code, a line of a table of them.
+var codeTableLine = regexp.MustCompile(`^[A-Z][A-Z0-9_]* = ['"][0-9A-Z]{5}['"]$`)
+
+// codeTableNeighbour reports a line before or after the one at p that sets another constant
+// to a code of the same shape: INVALID_PASSWORD = '28P01' among psycopg2's error codes.
+func codeTableNeighbour(s string, p int) bool {
+	ls := strings.LastIndexByte(s[:p], '\n') + 1
+	le := lineEndAt(s, p)
+	if ls > 0 {
+		ps := strings.LastIndexByte(s[:ls-1], '\n') + 1
+		if codeTableLine.MatchString(strings.TrimRight(s[ps:ls-1], "\r")) {
+			return true
+		}
+	}
+	if le < len(s) {
+		return codeTableLine.MatchString(strings.TrimRight(s[le+1:lineEndAt(s, le+1)], "\r"))
+	}
+	return false
 }
 
 // pyNamedField matches a named field of Python's % formatting: %(user)s.
@@ -210,7 +251,7 @@ func comparedTo(s string, nameEnd, vs int) bool {
 	if strings.ContainsAny(between, "\n;") {
 		return false
 	}
-	between = strings.TrimLeft(between, ".abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789")
+	between = strings.TrimLeft(between, ".abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789[]:")
 	between = strings.TrimSpace(between)
 	return between == "==" || between == "!=" || between == "===" || between == "!=="
 }
@@ -347,7 +388,13 @@ func pyRuleNoSecret(id, s string, start, end int) bool {
 	case ruleCLIFlag:
 		return quotedAt(s, start) && end < len(s) && s[end] == s[start-1] && formattedTemplate(s, s[start:end], end) // ['-passwd', '/Users/%s' % name]
 	case ruleConnString:
-		return pyIdentifier(s[start:end]) && tupleTargets(s, start) // username, _, password = login: a tuple unpacked
+		// username, _, password = login: a tuple unpacked; hostname = userid = password =
+		// virtual_host = None: names assigned together
+		return pyIdentifier(s[start:end]) && (tupleTargets(s, start) || strings.HasPrefix(s[end:], " = "))
+	case ruleIDPassword:
+		// assert client_secret is github.GithubObject.NotSet or …: Python's identity test
+		line := strings.TrimLeft(s[strings.LastIndexByte(s[:start], '\n')+1:start], " \t")
+		return identifierPath(strings.TrimRight(s[start:end], ":,)")) && (strings.HasPrefix(line, "assert ") || strings.HasPrefix(line, "if ") || strings.HasPrefix(line, "elif ") || strings.HasPrefix(line, "while ") || strings.HasPrefix(line, "return "))
 	}
 	return false
 }

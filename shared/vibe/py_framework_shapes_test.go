@@ -6,10 +6,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The first kept rows quote lines of Django (BSD-3-Clause), a web framework whose source a
-// coding stream reads and edits often; the rows after them are our own, written in the
-// shape of configuration-management modules and their documentation. The rows of secrets
-// are made up.
+// The kept rows quote lines of Django (BSD-3-Clause), SQLAlchemy and PyMySQL (MIT),
+// keystoneauth1, botocore and aiohttp (Apache-2.0), requests-oauthlib (ISC) and kombu
+// (BSD-3-Clause): Python libraries whose source a coding stream reads and edits often; the
+// rows marked as ours are written in the shape of other modules (configuration management,
+// LDAP, SSH and GitHub clients) whose licences we do not quote. The rows of secrets are made up.
 
 func TestPyFrameworkShapes(t *testing.T) {
 	t.Parallel()
@@ -43,6 +44,33 @@ func TestPyFrameworkShapes(t *testing.T) {
 			// a path built in a template, a placeholder's template
 			"    password: \"{{ lookup('password', 'secrets/' + env + '/db', length=20) }}\"",
 			"        self._omit_token = data.get('omit_token', '__omit_marker__%s' % sha1(os.urandom(16)).hexdigest())",
+			// a docstring after an alias, members of self, a class's name listed in __all__
+			"V2Password = v2.Password\n\"\"\"See :class:`keystoneauth1.identity.v2.Password`\"\"\"\n\nV2Token = v2.Token\n\"\"\"See :class:`keystoneauth1.identity.v2.Token`\"\"\"",
+			"        self.count = self.tokens_taken+len(self.tokens)\n            token_number = self.tokens_taken+len(self.tokens)", // ours
+			"V3ADFSPassword = v3.ADFSPassword\n__all__ = ('V3Saml2Password', 'V3ADFSPassword')",
+			// a parameter's type cut at its comma, a raw string's pattern, the variable a key is read from
+			"    def __init__(\n        self, username: typing.Union[str, bytes], password: typing.Union[str, bytes]\n    ) -> None:",
+			"_TOKEN: Final[str] = rf\"[{_TCHAR}]+\"",
+			"    ACCESS_KEY = 'aws_access_key_id'",
+			// names assigned together or unpacked, a variable named for a password
+			"        hostname = userid = password = virtual_host = login_method = None",
+			"                *logins, password = auth_from_netrc",
+			"            password = passwd",
+			// Python's identity test against a sentinel (ours)
+			"        assert client_secret is github.GithubObject.NotSet or isinstance(client_secret, str), client_secret",
+			// a codec's error handler, SSH's GSS-API key exchange, error codes, reST markup
+			"                    new_password = new_password.decode(\"UTF-8\", \"replace\")", // ours
+			"    NAME = \"gss-group14-sha1-toWM5Slw5Ew8Mqkay+al2g==\"",                       // ours: RFC 4462's name
+			"INVALID_AUTHORIZATION_SPECIFICATION = '28000'\nINVALID_PASSWORD = '28P01'",      // ours: PostgreSQL's SQLSTATE codes
+			"    :param passwd: **DEPRECATED** Alias for password.",
+			// a list of pairs, a header's name
+			"        token = [(\"oauth2_access_token\", session.access_token)]",
+			"    _OBJECT_MD5_KEY = 'x-object-meta-x-sdk-md5'", // ours
+			// LDAP's names and their references (ours)
+			"    ('1.2.3.4', ATTRIBUTE_TYPE, 'secretary', 'RFC4524'),",
+			"_sensitive_attrs = ('userpassword', 'unicodepwd')",
+			"    RESULT_INVALID_CREDENTIALS: 'invalidCredentials',",
+			"        if negotiated_token[1:] != '\\x00\\x00\\x00':",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -55,6 +83,10 @@ func TestPyFrameworkShapes(t *testing.T) {
 			{"mysql -u root --password Zx8kq2pLm9 is the login", "Zx8kq2pLm9"},
 			{"password = sunshine", "sunshine"},
 			{"token = os.environ.get('TOKEN', 'Zx8kq2pLm9Qw4rT7')", "Zx8kq2pLm9Qw4rT7"},
+			{"TOKEN = rb\"Zx8kq2pLm9Qw4rT7\"", "Zx8kq2pLm9Qw4rT7"},
+			{"ACCESS_KEY = 'AKIAZX8KQ2PLM9QW4RT7'", "AKIAZX8KQ2PLM9QW4RT7"},
+			{"creds = ('password', 'Zx8kq2pLm9Qw4rT7')", "Zx8kq2pLm9Qw4rT7"},
+			{"the password is Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
 		})
 	})
 }

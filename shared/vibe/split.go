@@ -127,6 +127,17 @@ func literalChains(text string) [][]piece {
 		if i > 0 && text[i-1] == '\\' {
 			continue
 		}
+		if q != '`' && i+2 < len(text) && text[i+1] == q && text[i+2] == q {
+			// """See :class:`…`""": a docstring, which no literal before or after goes on.
+			r.flush()
+			lastEnd = -1
+			if e := strings.Index(text[i+3:], text[i:i+3]); e >= 0 {
+				i += 3 + e + 2
+			} else {
+				i = len(text)
+			}
+			continue
+		}
 		end := i + 1
 		for end < len(text) && text[end] != q && text[end] != '\n' {
 			if text[end] == '\\' {
