@@ -128,6 +128,26 @@ func wrappedLiteral(s string, vs, ve int) (int, int, bool) {
 	return ve + 1, e, e > ve+1
 }
 
+// phpCode reports what PHP writes where a value goes: a string joined by . to a variable or
+// a call (.$connection['password'], '.csrf_token().'), a class's name by ::class.
+func phpCode(v string) bool {
+	switch {
+	case strings.Contains(v, "::class"):
+		return true
+	case len(v) > 2 && v[0] == '.' && (v[1] == '$' || isLetter(v[1]) && strings.Contains(v, "(")):
+		return true
+	case len(v) > 4 && (v[0] == '\'' || v[0] == '"') && v[1] == '.' && v[len(v)-2] == '.' && v[len(v)-1] == v[0]:
+		return true
+	}
+	return false
+}
+
+// rustType matches what opens a type of Rust (or of TypeScript, Java, C#) as a parameter's or
+// a field's annotation: a generic in camel case and its <, maybe borrowed or behind a path
+// (Token<'a>, &'a Secret<…>, std::sync::OnceLock<), a raw pointer (*const gchar), or a
+// closure's parameters (|file|, move |x|).
+var rustType = regexp.MustCompile(`^(?:&(?:'[a-z_]+ )?(?:mut )?)?(?:[a-z_][a-z0-9_]*::)*[A-Z][A-Za-z0-9]*<|^\*(?:const|mut) [A-Za-z_]|^(?:move )?\|[\w, :&]*\|`)
+
 // formatVerb is a value that is all a format verb or a positional slot: %s, %v, %w (Go's
 // wrapped error: "failed to get token: %w"), Python's %r and %a, %1$s, {0}, an SQL bind
 // (access_token = ?).
@@ -493,6 +513,12 @@ func codeValue(s string, vs, ve int) bool {
 	}
 	if strings.HasSuffix(v, "::") && strings.HasPrefix(s[ve:], "<") {
 		return true // token_data = decode::<Claims>(…): Rust's turbofish
+	}
+	if phpCode(v) {
+		return true // '--password='.$connection['password'], [\Illuminate\…\Manager::class: PHP
+	}
+	if rustType.MatchString(v) || strings.Contains(v, "::<") && identifierPath(v[:strings.Index(v, "::<")]) {
+		return true // token: Secret<&str>, password: *const gchar, let pass = |file| {, args.get_one::<String>(…): Rust
 	}
 	if subscriptedCall.MatchString(v) {
 		return true // anyio.create_memory_object_stream[EventMessage](: a generic's call, its arguments on the next lines

@@ -474,7 +474,8 @@ var configRules = []extraRule{
 		keywords: []string{"cred", "login", "auth"},
 		anchors:  colonPairAnchors,
 		check: func(v string) bool {
-			return notProseWord(v) && !isDigits(v) && !strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "~") && !strings.HasPrefix(v, "\\")
+			// (remote auth git@github.com:illuminate/auth.git: a repository's path)
+			return notProseWord(v) && !isDigits(v) && !strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "~") && !strings.HasPrefix(v, "\\") && !strings.HasSuffix(v, ".git")
 		},
 	},
 	{
@@ -1250,8 +1251,8 @@ func findNameValuePairs(text, lower string, f *findings) {
 			// where the secret is mounted, not the secret
 			continue
 		}
-		if !quotedAt(text, vs) && codeValue(text, vs, ve) {
-			continue // const ValueType* value = member_value->GetRawAtomic();: a statement of code
+		if !quotedAt(text, vs) && codeValue(text, vs, ve) || phpCode(v) {
+			continue // const ValueType* value = member_value->GetRawAtomic();: a statement of code; value="'.csrf_token().'": PHP's
 		}
 		if !quotedAt(text, vs) && tsPrimitiveTypes[strings.TrimRight(v, "):,;")] {
 			continue // writeStateKey(key: SecretKey, value: unknown): void: a parameter's type
@@ -1736,11 +1737,18 @@ func findIPTriples(chunk string, off int, f *findings) {
 		for v < len(chunk) && !strings.ContainsRune(" \t\n\r/", rune(chunk[v])) && v-k < 64 {
 			v++
 		}
+		if sshKeyAlgorithms[chunk[a:j]] {
+			continue // 192.168.42.12 ssh-ed25519 AAAAC3…: a known_hosts line, a host's public key
+		}
 		if v-k >= 7 && mixedClasses(chunk[k:v]) && !closesParenthesis(chunk[e:a], chunk[k:v]) && !schemaDefinitionOID(chunk, s, chunk[a:j]) {
 			f.addSpan(ruleIDPassword, off+k, off+v)
 		}
 	}
 }
+
+// sshKeyAlgorithms are the key types of OpenSSH's known_hosts and authorized_keys lines.
+var sshKeyAlgorithms = map[string]bool{"ssh-ed25519": true, "ssh-rsa": true, "ssh-dss": true, "ecdsa-sha2-nistp256": true,
+	"ecdsa-sha2-nistp384": true, "ecdsa-sha2-nistp521": true, "sk-ssh-ed25519@openssh.com": true, "sk-ecdsa-sha2-nistp256@openssh.com": true}
 
 // pgpassLines returns where host:port:database:user:password may start: before a colon
 // followed by a port or * and a colon, on a line with three colons more.

@@ -218,7 +218,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				if ok && snakeSecretName(chunk[vs:ve]) {
 					continue // config.set('Credentials', 'aws_access_key_id', …): the option a value is kept under
 				}
-				if ok && (quotedAt(chunk, nameStart) && (snakeDictWords(chunk[vs:ve]) || secretNamedIdentifier(chunk[vs:ve]) || rfcNumber.MatchString(chunk[vs:ve])) || pathPrefixJoined(chunk, vs, ve)) {
+				if ok && (quotedAt(chunk, nameStart) && (snakeDictWords(chunk[vs:ve]) || secretNamedIdentifier(chunk[vs:ve]) || rfcNumber.MatchString(chunk[vs:ve]) || optionHelp(name, chunk[vs:ve])) || pathPrefixJoined(chunk, vs, ve)) {
 					continue // @sensitive_variables('user', 'password', 'credit_card'): names listed with it;
 					// lookup('…password', 'credentials/' + client): a path built
 				}
@@ -1230,6 +1230,27 @@ func secretNamedIdentifier(v string) bool {
 	for _, p := range parts {
 		switch strings.ToLower(strings.TrimRight(p, "0123456789")) {
 		case "password", "passwd", "pwd", "token", "secret", "key", "credential", "credentials":
+			return true
+		}
+	}
+	return false
+}
+
+// optionHelp reports a sentence that names the option it follows (opt("token", "API token
+// to use when authenticating")): an option's help, three words or more, one the name's.
+func optionHelp(name, v string) bool {
+	words := strings.Fields(strings.ToLower(v))
+	if len(words) < 3 {
+		return false
+	}
+	parts := nameParts(name)
+	for _, w := range words {
+		if !isLetters(strings.Trim(w, ".,;:()'-")) {
+			return false
+		}
+	}
+	for _, w := range words {
+		if slices.Contains(parts, strings.Trim(w, ".,;:()'")) {
 			return true
 		}
 	}

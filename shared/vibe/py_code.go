@@ -174,6 +174,12 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true // INVALID_PASSWORD = '28P01' (psycopg2's error codes), :param passwd: **DEPRECATED**: markup
 	case quoted && upperSnakeName(name) && snakeSecretName(v) && providerOptionPrefix[v[:max(0, strings.IndexByte(v, '_'))]]:
 		return true // ACCESS_KEY = 'aws_access_key_id': the option or variable a credential is read from
+	case phpCode(v):
+		return true // '--password='.$connection['password']: a string PHP joins to a variable
+	case quoted && strings.Contains(v, "{$") && strings.Contains(v, "}"):
+		return true // $dsn = "pgsql:{$host}dbname='{$database}'": what PHP interpolates
+	case quoted && translationKey(v):
+		return true // const PASSWORD_RESET = 'passwords.sent': a translation's key
 	case quoted && underscoredKeyName(name, v):
 		return true // SESSION_KEY = '_auth_user_id': the name a session keeps a value under
 	case !quoted && subscriptKey(s, nameStart, nameEnd) && pyIdentifier(strings.TrimRight(v, ";")) && strings.ContainsRune(v, '_') && strings.ToLower(v) == v:
@@ -217,6 +223,22 @@ var escapedBytes = regexp.MustCompile(`^(?:\\x[0-9a-fA-F]{2}){2,16}$`)
 var providerOptionPrefix = map[string]bool{"aws": true, "azure": true, "gcp": true, "google": true, "github": true,
 	"gitlab": true, "openai": true, "anthropic": true, "hf": true, "huggingface": true, "docker": true, "npm": true,
 	"pypi": true, "twine": true, "heroku": true, "do": true, "digitalocean": true, "os": true, "openstack": true}
+
+// translationKey reports lower-case words joined by dots, two to four, each of three letters
+// or more and the last a word of English (passwords.sent, auth.failed): the key a message is
+// looked up by in a framework's translations.
+func translationKey(v string) bool {
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 || len(parts) > 4 {
+		return false
+	}
+	for _, p := range parts {
+		if len(p) < 3 || !isLetters(strings.ReplaceAll(p, "_", "")) || strings.ToLower(p) != p {
+			return false
+		}
+	}
+	return dictWord(parts[len(parts)-1])
+}
 
 // sqlState matches an SQLSTATE code: two characters of class, three of subclass.
 var sqlState = regexp.MustCompile(`^[0-9A-Z]{2}[0-9A-Z]{3}$`)

@@ -1358,12 +1358,14 @@ var (
 	// notSecretWords mark names that hold something about a secret, not the secret.
 	notSecretWords = map[string]bool{
 		"type": true, "count": true, "len": true, "length": true, "size": true, "limit": true,
-		"rate":      true, // passRate, pass_rate: a share of runs that passed
-		"threshold": true, // pass_threshold: float, the score a run must reach
-		"progress":  true, // progressToken: "tok-1": MCP's handle for a request's progress notifications
-		"fds":       true, // pass_fds=(status_fd,): the file descriptors a child process keeps
-		"bools":     true, // PASS_BOOLS = ('check_mode', 'debug'): the names of switches passed on
-		"url":       true, "uri": true, "endpoint": true, "file": true, "path": true, "name": true,
+		"rate":       true, // passRate, pass_rate: a share of runs that passed
+		"threshold":  true, // pass_threshold: float, the score a run must reach
+		"progress":   true, // progressToken: "tok-1": MCP's handle for a request's progress notifications
+		"fds":        true, // pass_fds=(status_fd,): the file descriptors a child process keeps
+		"providers":  true, // global-credential-providers = ["cargo:token", …]: which providers to ask
+		"expression": true, // 'KeyConditionExpression' => 'application = :application': a query's condition
+		"bools":      true, // PASS_BOOLS = ('check_mode', 'debug'): the names of switches passed on
+		"url":        true, "uri": true, "endpoint": true, "file": true, "path": true, "name": true,
 		"id": true, "expires": true, "expiry": true, "ttl": true, "header": true, "prefix": true,
 		"kind": true, "field": true, "hint": true, "policy": true, "min": true, "max": true,
 		"tokens": true, "mode": true, "format": true, "label": true, "placeholder": true,

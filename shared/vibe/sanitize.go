@@ -776,8 +776,15 @@ func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 		if !ok || r.check != nil && !r.check(chunk[start:end]) || r.matchCheck != nil && !r.matchCheck(chunk[m[0]:m[1]]) {
 			continue
 		}
-		if !hasAlnum(chunk[start:end]) || (r.id == ruleCLIFlag || r.id == ruleCLILogin) && flagInProse(chunk, m[0], start, end) {
-			continue // --ask-vault-pass / --vault-password-file, -u or -p is present: prose about the options
+		if !hasAlnum(chunk[start:end]) || (r.id == ruleCLIFlag || r.id == ruleCLILogin) && flagInProse(chunk, m[0], start, end) ||
+			strings.HasPrefix(chunk[start:end], ":<") || r.id == ruleAuthHeader && rustType.MatchString(chunk[start:end]) ||
+			r.id == ruleURLQuery && strings.HasPrefix(chunk[end:], "&gt;") && strings.Contains(chunk[max(0, m[0]-24):start], "&lt;") ||
+			phpCode(chunk[start:end]) || phpCode(chunk[max(0, start-1):min(len(chunk), end+1)]) {
+			// --ask-vault-pass / --vault-password-file, -u or -p is present: prose about the
+			// options; .parse::<u64>(), pub authorization: Option<String>: Rust's types;
+			// &lt;KEY=VALUE&gt;: a placeholder between escaped angle brackets, no query;
+			// value="'.csrf_token().'": PHP joining a call into the string
+			continue
 		}
 		if shellRuleNoSecret(r.id, chunk, m[0], start, end) || pyRuleNoSecret(r.id, chunk, start, end) || r.id == ruleCLIFlag && objectKeyAt(chunk, end) ||
 			r.id == ruleRegAuth && strings.HasSuffix(strings.TrimRight(chunk[:m[0]], " \t"), "?") || // f === "username" ? "password" : "username": a conditional's branches
