@@ -142,6 +142,11 @@ func phpCode(v string) bool {
 	return false
 }
 
+// rubyExpr matches what Ruby writes where a value goes: a class's constructor (Class.new), a
+// method called with a symbol (options.delete :password), a hash read by a symbol
+// (pg_config[:password]), a lambda (-> do, -> {), an instance variable's method (@verifier.x).
+var rubyExpr = regexp.MustCompile(`^(?:[A-Z]\w*(?:::[A-Z]\w*)*\.new\b|[a-z_]\w*(?:\.\w+)+ :\w+$|[a-z_]\w*\[:\w+\]|->(?: |$|\{)|@[a-z_]\w*\.)`)
+
 // rustType matches what opens a type of Rust (or of TypeScript, Java, C#) as a parameter's or
 // a field's annotation: a generic in camel case and its <, maybe borrowed or behind a path
 // (Token<'a>, &'a Secret<…>, std::sync::OnceLock<), a raw pointer (*const gchar), or a
@@ -516,6 +521,9 @@ func codeValue(s string, vs, ve int) bool {
 	}
 	if phpCode(v) {
 		return true // '--password='.$connection['password'], [\Illuminate\…\Manager::class: PHP
+	}
+	if rubyExpr.MatchString(v) || strings.HasPrefix(v, "/^") && strings.Contains(v, "/.test(") {
+		return true // Class.new {, options.delete :password, pg_config[:password].to_s, -> do, @verifier.generate(: Ruby; /^…$/.test(: a pattern tested
 	}
 	if rustType.MatchString(v) || strings.Contains(v, "::<") && identifierPath(v[:strings.Index(v, "::<")]) {
 		return true // token: Secret<&str>, password: *const gchar, let pass = |file| {, args.get_one::<String>(…): Rust

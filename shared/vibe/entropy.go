@@ -169,12 +169,12 @@ var modelName = regexp.MustCompile(`^(?:[A-Za-z0-9][\w.-]{0,40}/)?(?i:[a-z][\w.]
 var gssKexName = regexp.MustCompile(`^gss-(?:group\d+|gex|nistp\d+|curve25519)-sha\d+-[A-Za-z0-9+/]{22}(?:==)?$`)
 
 // knownSafeShape reports tokens whose shape says they are ids or names, which entropy alone
-// never redacts.
+// never redacts (Z2lkOi8v…: the base64 of gid://, a Rails GlobalID).
 func knownSafeShape(tok string) bool {
 	if len(tok) > 50 && strings.HasPrefix(tok, "systemd-private-") && systemdPrivateTmp.MatchString(tok) {
 		return true
 	}
-	if k8sPodName(tok) || cdkLogicalID(tok) || gssKexName.MatchString(tok) {
+	if k8sPodName(tok) || cdkLogicalID(tok) || gssKexName.MatchString(tok) || strings.HasPrefix(tok, "Z2lkOi8v") {
 		return true
 	}
 	if isProviderID(tok) || awsResourceLike(tok) && awsResourceID.MatchString(tok) || sshPublicKeyBlob(tok) || ageRecipient.MatchString(tok) || ulidShape(tok) || graphQLGlobalID(tok) || mangledName(tok) || generatedNoSecret(tok) {

@@ -368,7 +368,7 @@ func harmlessValue(name, v string) bool {
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
 		rustFragmentSpecifier(v) || rubySymbolList(v) || genericCall.MatchString(v) || eloquentCast(v) || erlangCall.MatchString(v) || generatorFieldSpec(v) || plainPairList(v) || contraction(v) || strings.HasPrefix(v, "[^") || nonNullIdentifier(name, v) || abnfRepetition.MatchString(v) || memberWithComment.MatchString(v) || rustSliceType.MatchString(v) || publishedKeys[strings.Trim(v, "\"'`")] ||
 		extensionHeaderName(strings.Trim(v, "\"'`,")) || // ("authorization", "x-amz-content-sha256", …): a list of headers' names
-		storageKeyName(name, strings.Trim(v, "\"'`,;")) ||
+		storageKeyName(name, strings.Trim(v, "\"'`,;")) || prefixedCamelKey(name, strings.Trim(v, "\"'`,;")) ||
 		nameEchoValue(name, strings.Trim(v, "\"'`,")) || strings.HasPrefix(strings.Trim(v, "\"'`"), "urn:") || // urn:k8s:secret:my-secret:clientSecret: a reference
 		pyPrivateClass(strings.TrimRight(v, ",;")) || lowerCamelMetadata(strings.Trim(v, "\"'`,;")) || hostList(strings.Trim(v, "\"'`;")) ||
 		localeName.MatchString(strings.Trim(v, "\"'`")) || sizeQuantity.MatchString(strings.Trim(v, "\"'`")) || markdownLink(v) || namedTemplate.MatchString(strings.Trim(v, "\"'`")) ||
@@ -507,6 +507,15 @@ func storageKeyName(name, v string) bool {
 	}
 	return english >= 2
 }
+
+// prefixedCamelKey reports a short prefix, a separator and a name in camel case under a
+// constant named for a key (AUTHENTICATION_TOKEN_KEY = 'jhi-authenticationToken'): the key
+// an application stores a value under in the browser's storage.
+func prefixedCamelKey(name, v string) bool {
+	return upperSnakeName(name) && strings.HasSuffix(name, "_KEY") && prefixedCamel.MatchString(v)
+}
+
+var prefixedCamel = regexp.MustCompile(`^[a-z]{2,6}[-.:][a-z]+(?:[A-Z][a-z]+)+$`)
 
 // nameEchoValue reports a value of two words or more, lower-case and joined by - or _, each
 // a word of the name it is set under or a short number (LOCAL_OPENAI_PROXY_API_KEY=local-proxy,

@@ -2,6 +2,7 @@ package vibe
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -174,6 +175,16 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true // INVALID_PASSWORD = '28P01' (psycopg2's error codes), :param passwd: **DEPRECATED**: markup
 	case quoted && upperSnakeName(name) && snakeSecretName(v) && providerOptionPrefix[v[:max(0, strings.IndexByte(v, '_'))]]:
 		return true // ACCESS_KEY = 'aws_access_key_id': the option or variable a credential is read from
+	case !quoted && ve < len(s) && (s[ve] == ')' || s[ve] == ',') && v == name[strings.LastIndexByte(name, '.')+1:] || !quoted && strings.HasPrefix(v, name+")."):
+		return true // Relayer.new(url: url, password: password): a variable passed under its own name
+	case !quoted && vs >= 2 && s[vs-1] == ':' && s[vs-2] == ' ' && pyIdentifier(v):
+		return true // has_secure_password :recovery_password: a Ruby symbol, the method's argument
+	case strings.Contains(v, "#{") && strings.Contains(v, "}"):
+		return true // "…credential: active_record_encryption.#{key}": what Ruby interpolates
+	case isDigits(v) && slices.ContainsFunc(parts, func(p string) bool { return durationWords[p] }):
+		return true // token-validity-in-seconds-for-remember-me: 2592000: a duration
+	case quoted && strings.HasSuffix(v, "=") && slices.Contains(nameParts(name), strings.ToLower(v[:len(v)-1])):
+		return true // TOKEN_KEY = "token=": the parameter's name a header's value is parsed by
 	case phpCode(v):
 		return true // '--password='.$connection['password']: a string PHP joins to a variable
 	case quoted && strings.Contains(v, "{$") && strings.Contains(v, "}"):
@@ -240,6 +251,12 @@ func translationKey(v string) bool {
 	return dictWord(parts[len(parts)-1])
 }
 
+// durationWords name a span of time or how long something lasts: a number under a name with
+// one is how long a token is valid, not a token.
+var durationWords = map[string]bool{"seconds": true, "secs": true, "minutes": true, "mins": true, "hours": true,
+	"days": true, "ms": true, "millis": true, "milliseconds": true, "validity": true, "ttl": true, "timeout": true,
+	"lifetime": true, "expiry": true, "expiration": true}
+
 // sqlState matches an SQLSTATE code: two characters of class, three of subclass.
 var sqlState = regexp.MustCompile(`^[0-9A-Z]{2}[0-9A-Z]{3}$`)
 
@@ -291,7 +308,7 @@ func underscoredKeyName(name, v string) bool {
 		return false
 	}
 	for _, p := range strings.Split(w, "_") {
-		if p == "" || !isLetters(p) || strings.ToLower(p) != p {
+		if t := strings.TrimRight(p, "0123456789"); t == "" || !isLetters(t) || strings.ToLower(t) != t {
 			return false
 		}
 	}

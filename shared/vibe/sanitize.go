@@ -779,11 +779,13 @@ func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 		if !hasAlnum(chunk[start:end]) || (r.id == ruleCLIFlag || r.id == ruleCLILogin) && flagInProse(chunk, m[0], start, end) ||
 			strings.HasPrefix(chunk[start:end], ":<") || r.id == ruleAuthHeader && rustType.MatchString(chunk[start:end]) ||
 			r.id == ruleURLQuery && strings.HasPrefix(chunk[end:], "&gt;") && strings.Contains(chunk[max(0, m[0]-24):start], "&lt;") ||
-			phpCode(chunk[start:end]) || phpCode(chunk[max(0, start-1):min(len(chunk), end+1)]) {
+			phpCode(chunk[start:end]) || phpCode(chunk[max(0, start-1):min(len(chunk), end+1)]) ||
+			rubyDocCode.MatchString(chunk[start:end]) || r.id == ruleIDPassword && proseWordBeforeTag(chunk[start:end]) {
 			// --ask-vault-pass / --vault-password-file, -u or -p is present: prose about the
 			// options; .parse::<u64>(), pub authorization: Option<String>: Rust's types;
 			// &lt;KEY=VALUE&gt;: a placeholder between escaped angle brackets, no query;
-			// value="'.csrf_token().'": PHP joining a call into the string
+			// value="'.csrf_token().'": PHP joining a call into the string; (identified by
+			// +method+): RDoc's code markup; Your password is required.</small: a sentence
 			continue
 		}
 		if shellRuleNoSecret(r.id, chunk, m[0], start, end) || pyRuleNoSecret(r.id, chunk, start, end) || r.id == ruleCLIFlag && objectKeyAt(chunk, end) ||
@@ -807,6 +809,19 @@ func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 		}
 		f.addSpan(r.id, off+start, off+end)
 	}
+}
+
+// rubyDocCode matches RDoc's markup for code, +name+.
+var rubyDocCode = regexp.MustCompile(`^\+\w+\+`)
+
+// proseWordBeforeTag reports a word of English that ends a sentence before an HTML tag
+// closes it (required.</small): what the text says, not a value.
+func proseWordBeforeTag(v string) bool {
+	if i := strings.IndexByte(v, '<'); i > 0 {
+		v = v[:i]
+	}
+	w := strings.TrimRight(v, ".,;:!?")
+	return w != v && isLetters(w) && strings.ToLower(w) == w && dictWord(w)
 }
 
 // objectKeyAt reports a quoted string ending at end that a colon follows: a JSON object's

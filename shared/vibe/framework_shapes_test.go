@@ -7,10 +7,11 @@ import (
 )
 
 // The kept rows quote lines of rust-lang/cargo (MIT OR Apache-2.0: its sources, docs, tests'
-// snapshots and changelog) and laravel/framework (MIT): a Rust tool and a PHP framework whose
-// code a coding stream reads and edits often. The rows of secrets are made up.
+// snapshots and changelog), laravel/framework (MIT), rails/rails (MIT) and
+// jhipster/jhipster-sample-app (Apache-2.0): a Rust tool and PHP, Ruby and Java frameworks
+// whose code a coding stream reads and edits often. The rows of secrets are made up.
 
-func TestRustPHPShapes(t *testing.T) {
+func TestFrameworkShapes(t *testing.T) {
 	t.Parallel()
 	san, err := NewSanitizer()
 	require.NoError(t, err)
@@ -42,6 +43,26 @@ func TestRustPHPShapes(t *testing.T) {
 			"            'KeyConditionExpression' => 'application = :application',",
 			// a repository's remote
 			"remote auth git@github.com:illuminate/auth.git",
+			// Ruby: a variable under its own name, a constructor, a symbol, a hash read by one,
+			// a lambda, an instance variable's call, interpolation, RDoc's markup
+			"      ActionMailbox::Relayer.new(url: url, password: password).relay(STDIN.read).tap do |result|",
+			"    PASS_NOT_FOUND = Class.new { # :nodoc:",
+			"          password = options.delete :password",
+			"          ENV[\"PGPASSWORD\"]     = pg_config[:password].to_s if pg_config[:password] && options[:include_password]",
+			"          generate_token = -> do",
+			"  # token = @verifier.generate(\"signed message\", purpose: :login)",
+			"  has_secure_password :recovery_password",
+			"            raise Errors::Configuration, \"Missing Active Record encryption credential: active_record_encryption.#{key}\"",
+			"      # Returns a textarea opening and closing tag set tailored for accessing a specified attribute (identified by +method+) on an object",
+			// a parameter's name, a private key name, a GlobalID
+			"      TOKEN_KEY = \"token=\"",
+			"      RUBY2_KEYWORDS_KEY = \"_aj_ruby2_keywords\"",
+			"    # subscribe to a broadcasting like `comments:Z2lkOi8vVGVzdEFwcC9Qb3N0LzE`.",
+			// a sentence in a template, a pattern tested, a duration, a storage key
+			"                    >Your password is required.</small",
+			"  const alertIsKey = /^[A-Za-z0-9](?:[A-Za-z0-9.]*[A-Za-z0-9])?$/.test(alertHeader ?? '');",
+			"        token-validity-in-seconds-for-remember-me: 2592000",
+			"export const AUTHENTICATION_TOKEN_KEY = 'jhi-authenticationToken';",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -52,6 +73,10 @@ func TestRustPHPShapes(t *testing.T) {
 			{"login admin:Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
 			{"https://x.io/a?token=Zx8kq2pLm9Qw4rT7&gt=1", "Zx8kq2pLm9Qw4rT7"},
 			{"- deploy-token: Zx8kq2pLm9Qw4rT7aB3dE5", "Zx8kq2pLm9Qw4rT7aB3dE5"},
+			{"      Relayer.new(url: url, password: \"Zx8kq2pLm9Qw4rT7\")", "Zx8kq2pLm9Qw4rT7"},
+			{"Your password is Zx8kq2pLm9.</small>", "Zx8kq2pLm9"},
+			{"TOKEN_KEY = \"Zx8kq2pLm9Qw4rT7=\"", "Zx8kq2pLm9Qw4rT7"},
+			{"export const AUTHENTICATION_TOKEN_KEY = 'Zx8kq2pLm9Qw4rT7';", "Zx8kq2pLm9Qw4rT7"},
 		})
 	})
 }
