@@ -522,10 +522,10 @@ func codeValue(s string, vs, ve int) bool {
 	if phpCode(v) {
 		return true // '--password='.$connection['password'], [\Illuminate\…\Manager::class: PHP
 	}
-	if rubyExpr.MatchString(v) || strings.HasPrefix(v, "/^") && strings.Contains(v, "/.test(") {
+	if strings.ContainsAny(v, ".:-@") && rubyExpr.MatchString(v) || strings.HasPrefix(v, "/^") && strings.Contains(v, "/.test(") {
 		return true // Class.new {, options.delete :password, pg_config[:password].to_s, -> do, @verifier.generate(: Ruby; /^…$/.test(: a pattern tested
 	}
-	if rustType.MatchString(v) || strings.Contains(v, "::<") && identifierPath(v[:strings.Index(v, "::<")]) {
+	if strings.ContainsAny(v, "<*|") && rustType.MatchString(v) || strings.Contains(v, "::<") && identifierPath(v[:strings.Index(v, "::<")]) {
 		return true // token: Secret<&str>, password: *const gchar, let pass = |file| {, args.get_one::<String>(…): Rust
 	}
 	if subscriptedCall.MatchString(v) {

@@ -161,7 +161,7 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true // WS_KEY = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 	case !quoted && assignedWithEquals(s, vs) && assignedVariable(s, vs, ve):
 		return true // self._LOGIN_TOKEN_V2 = v2_api_token, where v2_api_token = env.get(…)
-	case quoted && strings.Contains(v, " ") && pyNamedField.MatchString(v):
+	case quoted && strings.Contains(v, "%(") && strings.Contains(v, " ") && pyNamedField.MatchString(v):
 		return true // set_password = 'ALTER USER %(user)s IDENTIFIED BY "%(password)s"': a statement's template
 	case quoted && comparedTo(s, nameEnd, vs) && ((nameEnd < len(s) && s[nameEnd] == '.' || strings.Contains(name, ".") && !nameHasSecretWord(name[strings.LastIndexByte(name, '.')+1:])) && len(v) <= 12 && isLetters(v) && strings.ToLower(v) == v || len(v) >= 4 && isLetters(v) && strings.ToUpper(v) == v || escapedBytes.MatchString(v)):
 		return true // if csrf_token == 'NOTPROVIDED', token.contents != 'endif': a marker tested for, a member's word
@@ -171,7 +171,7 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true // token = [("oauth2_access_token", session.access_token)]: a list of pairs, code
 	case !quoted && (strings.HasPrefix(v, "self.") || strings.HasPrefix(v, "cls.")) && len(v) > 5 && pyIdentifier(strings.TrimPrefix(strings.TrimPrefix(v, "self."), "cls.")[:1]):
 		return true // token_number = self.tokens_taken+len(self.tokens): the object's own members
-	case quoted && upperSnakeName(name) && sqlState.MatchString(v) && codeTableNeighbour(s, nameStart) || strings.HasPrefix(v, "**") && strings.HasSuffix(v, "**") && isLetters(strings.Trim(v, "*")):
+	case quoted && len(v) == 5 && upperSnakeName(name) && sqlState.MatchString(v) && codeTableNeighbour(s, nameStart) || strings.HasPrefix(v, "**") && strings.HasSuffix(v, "**") && isLetters(strings.Trim(v, "*")):
 		return true // INVALID_PASSWORD = '28P01' (psycopg2's error codes), :param passwd: **DEPRECATED**: markup
 	case quoted && upperSnakeName(name) && snakeSecretName(v) && providerOptionPrefix[v[:max(0, strings.IndexByte(v, '_'))]]:
 		return true // ACCESS_KEY = 'aws_access_key_id': the option or variable a credential is read from
