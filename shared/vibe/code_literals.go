@@ -519,6 +519,9 @@ func codeValue(s string, vs, ve int) bool {
 	if strings.HasSuffix(v, "::") && strings.HasPrefix(s[ve:], "<") {
 		return true // token_data = decode::<Claims>(…): Rust's turbofish
 	}
+	if strings.HasPrefix(v, "os.environ[") || len(v) > 2 && v[0] == '(' && callLike.MatchString(v[1:]) {
+		return true // os.environ[mapping['token']], (int.from_bytes(H(0), 'little') ^ 1): expressions
+	}
 	if phpCode(v) {
 		return true // '--password='.$connection['password'], [\Illuminate\…\Manager::class: PHP
 	}

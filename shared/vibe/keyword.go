@@ -1260,7 +1260,7 @@ func optionHelp(name, v string) bool {
 // rfcNumber matches a reference to an RFC (RFC4524): where a name is defined.
 var rfcNumber = regexp.MustCompile(`^RFC ?\d{3,5}$`)
 
-// prefixedLiteral returns the literal a Python string prefix (r, b, f, u, rb, rf, …) read as
+// prefixedLiteral returns the literal a two-letter Python string prefix (rb, rf, …) read as
 // the value opens: the quoted text after it, on its line.
 func prefixedLiteral(s string, vs, ve int) (int, int, bool) {
 	if ve-vs != 2 || ve >= len(s) || s[ve] != '"' && s[ve] != '\'' {

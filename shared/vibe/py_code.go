@@ -173,6 +173,8 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true // token_number = self.tokens_taken+len(self.tokens): the object's own members
 	case quoted && len(v) == 5 && upperSnakeName(name) && sqlState.MatchString(v) && codeTableNeighbour(s, nameStart) || strings.HasPrefix(v, "**") && strings.HasSuffix(v, "**") && isLetters(strings.Trim(v, "*")):
 		return true // INVALID_PASSWORD = '28P01' (psycopg2's error codes), :param passwd: **DEPRECATED**: markup
+	case quoted && (last == "key" || last == "KEY") && len(parts) >= 2 && (len(v) == 2 && v[0] == '-' && isLetter(v[1]) || pascalName(v) || dottedPropertyKey(v)):
+		return true // dest_key='Ec2KeyName', EMRFS_BA_ARG_KEY = '-e', EMRFS_SSE_KEY = 'fs.s3.enableServerSideEncryption': names
 	case quoted && upperSnakeName(name) && snakeSecretName(v) && providerOptionPrefix[v[:max(0, strings.IndexByte(v, '_'))]]:
 		return true // ACCESS_KEY = 'aws_access_key_id': the option or variable a credential is read from
 	case !quoted && ve < len(s) && (s[ve] == ')' || s[ve] == ',') && v == name[strings.LastIndexByte(name, '.')+1:] || !quoted && strings.HasPrefix(v, name+")."):
@@ -185,6 +187,8 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true // token-validity-in-seconds-for-remember-me: 2592000: a duration
 	case quoted && strings.HasSuffix(v, "=") && slices.Contains(nameParts(name), strings.ToLower(v[:len(v)-1])):
 		return true // TOKEN_KEY = "token=": the parameter's name a header's value is parsed by
+	case !quoted && pyPercentTemplate.MatchString(v):
+		return true // auth_string = u'%s:%s' % (self.username, self.password): a template filled in
 	case phpCode(v):
 		return true // '--password='.$connection['password']: a string PHP joins to a variable
 	case quoted && strings.Contains(v, "{$") && strings.Contains(v, "}"):
@@ -197,6 +201,44 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true // request.session[LANGUAGE_SESSION_KEY] = lang_code: a variable stored under a constant
 	}
 	return false
+}
+
+// pyPercentTemplate matches a literal, maybe after Python's u or b, holding a %s, %d or %r
+// and followed by the % operator: "%s:%s" % (user, password).
+var pyPercentTemplate = regexp.MustCompile(`^[uUbB]?(?:'[^'\n]*%[sdr][^'\n]*'|"[^"\n]*%[sdr][^"\n]*") % `)
+
+// aclPermissions matches the permissions of a POSIX ACL's entry (rw-, r-x, ---), maybe
+// with the id borg's listings add (rw-:0).
+var aclPermissions = regexp.MustCompile(`^[r-][w-][xX-](?::\d+)?$`)
+
+// signingOnly reports a line whose only word of signing in is "signing" (S3_SIGNING_NAMES):
+// the user-and-password rule's signin matched inside it.
+func signingOnly(s string, start int) bool {
+	line := strings.ToLower(s[strings.LastIndexByte(s[:start], '\n')+1 : start])
+	if !strings.Contains(line, "signing") || !quotedAt(s, start) || !strings.ContainsAny(line, "([") {
+		return false // the signing_key is …: a sentence's key, not a call's pair
+	}
+	for _, w := range []string{"login", "log_in", "sign_in", "logon", "auth", "credential", "connect"} {
+		if strings.Contains(line, w) {
+			return false
+		}
+	}
+	return !strings.Contains(strings.ReplaceAll(line, "signing", ""), "signin")
+}
+
+// chainTargets reports names assigned together before start (grp = pwd = cached_ops).
+func chainTargets(s string, start int) bool {
+	line := s[strings.LastIndexByte(s[:start], '\n')+1 : start]
+	parts := strings.Split(line, " = ")
+	if len(parts) < 3 || strings.TrimSpace(parts[len(parts)-1]) != "" {
+		return false
+	}
+	for _, p := range parts[:len(parts)-1] {
+		if !pyIdentifier(strings.TrimSpace(p)) {
+			return false
+		}
+	}
+	return true
 }
 
 // pathPrefixJoined reports a quoted literal ending in / that + joins to what follows
@@ -256,6 +298,48 @@ func translationKey(v string) bool {
 var durationWords = map[string]bool{"seconds": true, "secs": true, "minutes": true, "mins": true, "hours": true,
 	"days": true, "ms": true, "millis": true, "milliseconds": true, "validity": true, "ttl": true, "timeout": true,
 	"lifetime": true, "expiry": true, "expiration": true}
+
+// pascalName reports a name in Pascal case of two words or more, each a word of English or
+// of three letters at most, a run of digits at most (Ec2KeyName, Ec2SubnetId): a field's or
+// a parameter's name.
+func pascalName(v string) bool {
+	if len(v) < 4 || len(v) > 48 || !isUpperByte(v[0]) || !pyIdentifier(v) || strings.Contains(v, "_") || digitRuns(v) > 1 || strings.ToUpper(v) == v {
+		return false
+	}
+	var parts []string
+	for i, w := 0, 0; i <= len(v); i++ {
+		if i == len(v) || i > w && isUpperByte(v[i]) && !isUpperByte(v[i-1]) {
+			parts = append(parts, v[w:i])
+			w = i
+		}
+	}
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		t := strings.ToLower(strings.TrimRight(p, "0123456789"))
+		if len(t) < 2 || len(t) > 3 && !dictWord(t) {
+			return false // DjayBenyJrtpvyd…: camel humps of no words, generated
+		}
+	}
+	return true
+}
+
+// dottedPropertyKey reports a property's dotted name whose last part is in camel case
+// (fs.s3.enableServerSideEncryption): a setting's key.
+func dottedPropertyKey(v string) bool {
+	segs := strings.Split(v, ".")
+	if len(segs) < 2 || len(v) > 80 {
+		return false
+	}
+	for _, seg := range segs {
+		if !pyIdentifier(seg) || digitRuns(seg) > 1 || seg[0] < 'a' || seg[0] > 'z' {
+			return false
+		}
+	}
+	l := segs[len(segs)-1]
+	return len(nameParts(l)) >= 2 && !randomValue(l)
+}
 
 // sqlState matches an SQLSTATE code: two characters of class, three of subclass.
 var sqlState = regexp.MustCompile(`^[0-9A-Z]{2}[0-9A-Z]{3}$`)
@@ -429,8 +513,13 @@ func pyRuleNoSecret(id, s string, start, end int) bool {
 	case ruleConnString:
 		// username, _, password = login: a tuple unpacked; hostname = userid = password =
 		// virtual_host = None: names assigned together
-		return pyIdentifier(s[start:end]) && (tupleTargets(s, start) || strings.HasPrefix(s[end:], " = "))
+		return pyIdentifier(s[start:end]) && (tupleTargets(s, start) || chainTargets(s, start) || strings.HasPrefix(s[end:], " = "))
+	case ruleCLILogin:
+		return aclPermissions.MatchString(s[start:end]) // user:root:rw-: a POSIX ACL's entry, its permissions
 	case ruleIDPassword:
+		if signingOnly(s, start) {
+			return true // S3_SIGNING_NAMES = ('s3', 's3-outposts'): signing, not a sign-in
+		}
 		// assert client_secret is github.GithubObject.NotSet or …: Python's identity test
 		line := strings.TrimLeft(s[strings.LastIndexByte(s[:start], '\n')+1:start], " \t")
 		return identifierPath(strings.TrimRight(s[start:end], ":,)")) && (strings.HasPrefix(line, "assert ") || strings.HasPrefix(line, "if ") || strings.HasPrefix(line, "elif ") || strings.HasPrefix(line, "while ") || strings.HasPrefix(line, "return "))

@@ -7,10 +7,10 @@ import (
 )
 
 // The kept rows quote lines of Django (BSD-3-Clause), SQLAlchemy and PyMySQL (MIT),
-// keystoneauth1, botocore and aiohttp (Apache-2.0), requests-oauthlib (ISC) and kombu
-// (BSD-3-Clause): Python libraries whose source a coding stream reads and edits often; the
+// keystoneauth1, botocore, aiohttp and the AWS CLI (Apache-2.0), requests-oauthlib (ISC),
+// kombu and BorgBackup (BSD-3-Clause): Python libraries whose source a coding stream reads and edits often; the
 // rows marked as ours are written in the shape of other modules (configuration management,
-// LDAP, SSH and GitHub clients) whose licences we do not quote. The rows of secrets are made up.
+// LDAP, SSH and GitHub clients, a backup tool, a password store) whose licences we do not quote. The rows of secrets are made up.
 
 func TestPyFrameworkShapes(t *testing.T) {
 	t.Parallel()
@@ -71,6 +71,19 @@ func TestPyFrameworkShapes(t *testing.T) {
 			"_sensitive_attrs = ('userpassword', 'unicodepwd')",
 			"    RESULT_INVALID_CREDENTIALS: 'invalidCredentials',",
 			"        if negotiated_token[1:] != '\\x00\\x00\\x00':",
+			// a shell's defaults under a store's settings (ours)
+			"umask \"${PASSWORD_STORE_UMASK:-077}\"\nX_SELECTION=\"${PASSWORD_STORE_X_SELECTION:-clipboard}\"",
+			"                cmd = [PASS_PROG, 'insert', '--multiline']", // ours
+			// signing names, option and property names
+			"S3_SIGNING_NAMES = ('s3', 's3-outposts', 's3-object-lambda')",
+			"EMRFS_BA_ARG_KEY = '-e'",
+			"EMRFS_SSE_KEY = 'fs.s3.enableServerSideEncryption'",
+			"            dest_params=instances, dest_key='Ec2KeyName')",
+			// a template filled in, names assigned together, an expression, an ACL's entry
+			"        auth_string = u'%s:%s' % (self.username, self.password)", // ours
+			"grp = pwd = cached_ops", // ours
+			"            corrupted_key = (int.from_bytes(H(0), 'little') ^ 1).to_bytes(32, 'little')",
+			"user::rw-\ngroup::r--\nmask::rw-\nother::---\nuser:root:rw-:0\ngroup:root:rw-:0\n",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -87,6 +100,10 @@ func TestPyFrameworkShapes(t *testing.T) {
 			{"ACCESS_KEY = 'AKIAZX8KQ2PLM9QW4RT7'", "AKIAZX8KQ2PLM9QW4RT7"},
 			{"creds = ('password', 'Zx8kq2pLm9Qw4rT7')", "Zx8kq2pLm9Qw4rT7"},
 			{"the password is Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			{"For staging the signing_key is ga1nMHhMZaIyVpbWhqKf until we rotate it.", "ga1nMHhMZaIyVpbWhqKf"},
+			{"  api_key: \"QdsRippLnlFaGdyLEBnd\"", "QdsRippLnlFaGdyLEBnd"},
+			{"Atlassian_key = \"DjayBenyJrtpvydFCzAphcqc\"", "DjayBenyJrtpvydFCzAphcqc"},
+			{"        auth_string = u'Zx8kq2pLm9Qw4rT7'", "Zx8kq2pLm9Qw4rT7"},
 		})
 	})
 }

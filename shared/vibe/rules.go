@@ -1365,6 +1365,9 @@ var (
 		"providers":  true, // global-credential-providers = ["cargo:token", …]: which providers to ask
 		"expression": true, // 'KeyConditionExpression' => 'application = :application': a query's condition
 		"bools":      true, // PASS_BOOLS = ('check_mode', 'debug'): the names of switches passed on
+		"umask":      true, // PASSWORD_STORE_UMASK: the mode new files are made with
+		"selection":  true, // PASSWORD_STORE_X_SELECTION: which clipboard
+		"prog":       true, // PASS_PROG: the program run
 		"url":        true, "uri": true, "endpoint": true, "file": true, "path": true, "name": true,
 		"id": true, "expires": true, "expiry": true, "ttl": true, "header": true, "prefix": true,
 		"kind": true, "field": true, "hint": true, "policy": true, "min": true, "max": true,
