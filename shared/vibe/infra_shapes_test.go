@@ -10,8 +10,9 @@ import (
 // values, templates, NOTES.txt and READMEs), terraform-aws-modules/terraform-aws-eks
 // (Apache-2.0: its tests' rendered user data and its docs) and
 // hashicorp/terraform-provider-kubernetes (MPL-2.0: its guides), containers/netavark
-// (Apache-2.0: its firewall code) and coreos/zincati (Apache-2.0: its tests' rpm-ostree
-// fixtures). The rows of secrets are made up.
+// (Apache-2.0: its firewall code), coreos/zincati (Apache-2.0: its tests' rpm-ostree
+// fixtures) and canonical/cloud-init (Apache-2.0, of its dual licence). The rows of secrets
+// are made up.
 
 func TestInfrastructureShapes(t *testing.T) {
 	t.Parallel()
@@ -45,12 +46,22 @@ func TestInfrastructureShapes(t *testing.T) {
 			// a Rust enum's variant by its path, an OSTree deployment's checksum and serial
 			"                                expr::Expression::Named(expr::NamedExpression::Meta(expr::Meta {\n                                    key: expr::MetaKey::L4proto,\n                                },\n                            )),",
 			"      \"id\" : \"fedora-coreos-967b7b8d624e6d10ff51c2e81ef198fae966c567ac2e9b479771c693d0987949.0\",",
+			// a metadata service's fixed bearer word, a passwd entry's home, patterns, a key's
+			// fingerprint, hashed known hosts, a WireGuard peer's public key
+			"V2_HEADERS = {\"Authorization\": \"Bearer Oracle\"}",
+			"        return (os.path.join(pw_ent.pw_dir, \".ssh\"), pw_ent)",
+			"    shadow_empty_locked_passwd_patterns = [\"^{username}::\", \"^{username}:!:\"]",
+			"TEST_KEYSERVER_KEY = \"1BC3 0F71 5A3B 8612 47A8  1A5E 55FE 7C8C 0165 013E\"",
+			"      |1|YJEFAk6JjnXpUjUSLFiBQS1HjAw=|dWvIAMQmgSfoz7y7b4Cl1cD4gwE= ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl",
+			"        PublicKey = 5ydsRnwo2V0Pb2lAyOqz7iVFwYXuGbkHeAcBTdfNYG4=",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
 		requireMasked(t, san, []maskedRow{
 			{"  tokenSecret: Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
 			{"    key: Qw4rT7aB3dE5fG7h,", "Qw4rT7aB3dE5fG7h"},
+			{"        PrivateKey = 5ydsRnwo2V0Pb2lAyOqz7iVFwYXuGbkHeAcBTdfNYG4=", "5ydsRnwo2V0Pb2lAyOqz7iVFwYXuGbkHeAcBTdfNYG4="},
+			{"V2_HEADERS = {\"Authorization\": \"Bearer Zx8kq2pLm9Qw4rT7aB3dE5\"}", "Zx8kq2pLm9Qw4rT7aB3dE5"},
 			{"DIGITALOCEAN_TOKEN=dop_v1_967b7b8d624e6d10ff51c2e81ef198fae966c567ac2e9b479771c693d0987949", "967b7b8d624e6d10ff51c2e81ef198fae966c567ac2e9b479771c693d0987949"},
 			{"  apiKeySecret: \"k8Zx2pLq9mW3vR7tQz4n\"", "k8Zx2pLq9mW3vR7tQz4n"},
 			{"            - name: DB_PASSWORD\n              value: Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},

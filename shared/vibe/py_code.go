@@ -189,6 +189,10 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true // TOKEN_KEY = "token=": the parameter's name a header's value is parsed by
 	case !quoted && pyPercentTemplate.MatchString(v):
 		return true // auth_string = u'%s:%s' % (self.username, self.password): a template filled in
+	case !quoted && patternSuffixes[last] && (strings.HasPrefix(v, "[\"^") || strings.HasPrefix(v, "['^")):
+		return true // shadow_empty_locked_passwd_patterns = ["^{username}::", …]: patterns
+	case gpgFingerprint.MatchString(v):
+		return true // TEST_KEYSERVER_KEY = "1BC3 0F71 … 013E": a public key's fingerprint, as gpg prints it
 	case phpCode(v):
 		return true // '--password='.$connection['password']: a string PHP joins to a variable
 	case quoted && strings.Contains(v, "{$") && strings.Contains(v, "}"):
@@ -206,6 +210,9 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 // pyPercentTemplate matches a literal, maybe after Python's u or b, holding a %s, %d or %r
 // and followed by the % operator: "%s:%s" % (user, password).
 var pyPercentTemplate = regexp.MustCompile(`^[uUbB]?(?:'[^'\n]*%[sdr][^'\n]*'|"[^"\n]*%[sdr][^"\n]*") % `)
+
+// gpgFingerprint matches a key's fingerprint as gpg prints it: ten groups of four hex digits.
+var gpgFingerprint = regexp.MustCompile(`^(?:[0-9A-F]{4} {1,2}){9}[0-9A-F]{4}$`)
 
 // aclPermissions matches the permissions of a POSIX ACL's entry (rw-, r-x, ---), maybe
 // with the id borg's listings add (rw-:0).

@@ -1368,6 +1368,7 @@ var (
 		"umask":      true, // PASSWORD_STORE_UMASK: the mode new files are made with
 		"selection":  true, // PASSWORD_STORE_X_SELECTION: which clipboard
 		"prog":       true, // PASS_PROG: the program run
+		"dir":        true, // pw_ent.pw_dir: the home directory of a passwd entry
 		"url":        true, "uri": true, "endpoint": true, "file": true, "path": true, "name": true,
 		"id": true, "expires": true, "expiry": true, "ttl": true, "header": true, "prefix": true,
 		"kind": true, "field": true, "hint": true, "policy": true, "min": true, "max": true,

@@ -181,7 +181,30 @@ func harmlessRun(text string, start, end int) bool {
 		ethereumAddress(text[start:end]) || publicByPlace(text, start) || encodedImageURLRun(text, start, end) || svgPathData(text, start) ||
 		thinkingBlob(text, start, end) || mediaFileName(text, start, end) || forgeProfileRun(text[start:end]) ||
 		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || queryIDValue(text, start) || urlOfWords(text, start, end) || hashSuffixedName(text[start:end]) || encryptedContentRun(text, start) ||
-		voiceIDRun(text, start, end) || acmeChallengeRun(text, start, end)
+		voiceIDRun(text, start, end) || acmeChallengeRun(text, start, end) || hashedKnownHost(text, start, end) || wireguardPublicKey(text, start, end)
+}
+
+// hashedKnownHost reports the salt or the hash of a hashed known_hosts entry (|1|salt|hash
+// ssh-ed25519 …, HashKnownHosts): an HMAC-SHA1 of a host's name, 28 characters of base64 each.
+func hashedKnownHost(text string, start, end int) bool {
+	if end-start != 28 || text[end-1] != '=' {
+		return false
+	}
+	if start >= 3 && text[start-3:start] == "|1|" {
+		return true
+	}
+	return start >= 32 && text[start-1] == '|' && text[start-32:start-29] == "|1|"
+}
+
+// wireguardPublicKey reports a WireGuard peer's public key (PublicKey = <44 characters of
+// base64>), which the peer's configuration shares by design; its PrivateKey stays masked.
+func wireguardPublicKey(text string, start, end int) bool {
+	if end-start != 44 || text[end-1] != '=' {
+		return false
+	}
+	ls := strings.LastIndexByte(text[:start], '\n') + 1
+	head := strings.TrimRight(text[ls:start], " \t=")
+	return strings.HasSuffix(strings.TrimLeft(head, " \t"), "PublicKey") && strings.TrimLeft(head, " \t") == "PublicKey"
 }
 
 // acmeChallengeRun reports an ACME DNS-01 challenge's TXT value, 43 characters of base64url (a

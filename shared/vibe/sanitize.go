@@ -780,12 +780,13 @@ func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 			strings.HasPrefix(chunk[start:end], ":<") || r.id == ruleAuthHeader && rustType.MatchString(chunk[start:end]) ||
 			r.id == ruleURLQuery && strings.HasPrefix(chunk[end:], "&gt;") && strings.Contains(chunk[max(0, m[0]-24):start], "&lt;") ||
 			phpCode(chunk[start:end]) || phpCode(chunk[max(0, start-1):min(len(chunk), end+1)]) ||
-			chunk[start] == '+' && rubyDocCode.MatchString(chunk[start:end]) || r.id == ruleIDPassword && proseWordBeforeTag(chunk[start:end]) {
+			chunk[start] == '+' && rubyDocCode.MatchString(chunk[start:end]) || r.id == ruleBearer && capitalisedWord(chunk[start:end]) || r.id == ruleIDPassword && proseWordBeforeTag(chunk[start:end]) {
 			// --ask-vault-pass / --vault-password-file, -u or -p is present: prose about the
 			// options; .parse::<u64>(), pub authorization: Option<String>: Rust's types;
 			// &lt;KEY=VALUE&gt;: a placeholder between escaped angle brackets, no query;
 			// value="'.csrf_token().'": PHP joining a call into the string; (identified by
-			// +method+): RDoc's code markup; Your password is required.</small: a sentence
+			// +method+): RDoc's code markup; Your password is required.</small: a sentence;
+			// "Bearer Oracle": the word a metadata service wants (Oracle Cloud's IMDS v2)
 			continue
 		}
 		if shellRuleNoSecret(r.id, chunk, m[0], start, end) || pyRuleNoSecret(r.id, chunk, start, end) || r.id == ruleCLIFlag && objectKeyAt(chunk, end) ||
@@ -809,6 +810,11 @@ func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 		}
 		f.addSpan(r.id, off+start, off+end)
 	}
+}
+
+// capitalisedWord reports a word of 3 to 12 letters, capital first and then lower case.
+func capitalisedWord(v string) bool {
+	return len(v) >= 3 && len(v) <= 12 && isLetters(v) && isUpperByte(v[0]) && strings.ToLower(v[1:]) == v[1:]
 }
 
 // rubyDocCode matches RDoc's markup for code, +name+.
