@@ -142,6 +142,9 @@ func phpCode(v string) bool {
 	return false
 }
 
+// constantTuple matches a tuple of names of code: (ALGORITHMS.A128GCM, ALGORITHMS.A128KW).
+var constantTuple = regexp.MustCompile(`^\((?:[A-Za-z_][\w.]*, ?)+[A-Za-z_][\w.]*\)?,?$`)
+
 // rubyExpr matches what Ruby writes where a value goes: a class's constructor (Class.new), a
 // method called with a symbol (options.delete :password), a hash read by a symbol
 // (pg_config[:password]), a lambda (-> do, -> {), an instance variable's method (@verifier.x).
@@ -519,7 +522,7 @@ func codeValue(s string, vs, ve int) bool {
 	if strings.HasSuffix(v, "::") && strings.HasPrefix(s[ve:], "<") {
 		return true // token_data = decode::<Claims>(…): Rust's turbofish
 	}
-	if strings.HasPrefix(v, "os.environ[") || len(v) > 2 && v[0] == '(' && callLike.MatchString(v[1:]) {
+	if strings.HasPrefix(v, "os.environ[") || len(v) > 2 && v[0] == '(' && (callLike.MatchString(v[1:]) || constantTuple.MatchString(v)) {
 		return true // os.environ[mapping['token']], (int.from_bytes(H(0), 'little') ^ 1): expressions
 	}
 	if phpCode(v) {

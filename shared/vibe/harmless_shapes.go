@@ -362,7 +362,7 @@ func digitCutParts(parts []string) []string {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return characterSet(v) || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
+	return characterSet(v) || encodingAlphabets[strings.Trim(v, "\"'`")] || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
@@ -582,7 +582,13 @@ func typeNamedFor(name, v string) bool {
 // publishedKeys are keys their projects publish by design, for every build to use alike: the
 // OpenSSL 3 FIPS provider's integrity key (FIPS_KEY_STRING in fipskey.h, the same in every
 // copy of OpenSSL, Node.js' vendored one included).
-var publishedKeys = map[string]bool{"f4556650ac31d35461610bac4ed81b1a181b2d8a43ea2854cbae22ca74560813": true}
+var publishedKeys = map[string]bool{"f4556650ac31d35461610bac4ed81b1a181b2d8a43ea2854cbae22ca74560813": true,
+	"notasecret": true} // the password Google gives every service account's PKCS#12 key file
+
+// encodingAlphabets are base32's alphabets written out (RFC 4648's, its extended hex and
+// Crockford's), which coders keep as constants: a table, not a token.
+var encodingAlphabets = map[string]bool{"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567": true, "0123456789ABCDEFGHIJKLMNOPQRSTUV": true,
+	"0123456789ABCDEFGHJKMNPQRSTVWXYZ": true, "abcdefghijklmnopqrstuvwxyz234567": true, "0123456789abcdefghijklmnopqrstuv": true}
 
 // rustSliceType matches a Rust slice or array type, or an array of zeros (user_private_key:
 // &[u8], private_key_arr: [u8; 32], let private_key = [0u8; 32];): a parameter's type or a

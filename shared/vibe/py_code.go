@@ -183,7 +183,7 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true // has_secure_password :recovery_password: a Ruby symbol, the method's argument
 	case strings.Contains(v, "#{") && strings.Contains(v, "}"):
 		return true // "…credential: active_record_encryption.#{key}": what Ruby interpolates
-	case isDigits(v) && slices.ContainsFunc(parts, func(p string) bool { return durationWords[p] }):
+	case isDigits(strings.TrimRight(v, ",;)")) && slices.ContainsFunc(parts, func(p string) bool { return durationWords[p] }):
 		return true // token-validity-in-seconds-for-remember-me: 2592000: a duration
 	case quoted && strings.HasSuffix(v, "=") && slices.Contains(nameParts(name), strings.ToLower(v[:len(v)-1])):
 		return true // TOKEN_KEY = "token=": the parameter's name a header's value is parsed by
@@ -191,6 +191,8 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true // auth_string = u'%s:%s' % (self.username, self.password): a template filled in
 	case !quoted && patternSuffixes[last] && (strings.HasPrefix(v, "[\"^") || strings.HasPrefix(v, "['^")):
 		return true // shadow_empty_locked_passwd_patterns = ["^{username}::", …]: patterns
+	case formatFieldsOnly.MatchString(v):
+		return true // Credential={1}/{2}: fields a .format() call fills
 	case gpgFingerprint.MatchString(v):
 		return true // TEST_KEYSERVER_KEY = "1BC3 0F71 … 013E": a public key's fingerprint, as gpg prints it
 	case phpCode(v):
@@ -210,6 +212,9 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 // pyPercentTemplate matches a literal, maybe after Python's u or b, holding a %s, %d or %r
 // and followed by the % operator: "%s:%s" % (user, password).
 var pyPercentTemplate = regexp.MustCompile(`^[uUbB]?(?:'[^'\n]*%[sdr][^'\n]*'|"[^"\n]*%[sdr][^"\n]*") % `)
+
+// formatFieldsOnly matches positional format fields and the separators between them alone.
+var formatFieldsOnly = regexp.MustCompile(`^\{\d\}(?:[/:.,-]\{\d\})+$`)
 
 // gpgFingerprint matches a key's fingerprint as gpg prints it: ten groups of four hex digits.
 var gpgFingerprint = regexp.MustCompile(`^(?:[0-9A-F]{4} {1,2}){9}[0-9A-F]{4}$`)
@@ -302,7 +307,7 @@ func translationKey(v string) bool {
 
 // durationWords name a span of time or how long something lasts: a number under a name with
 // one is how long a token is valid, not a token.
-var durationWords = map[string]bool{"seconds": true, "secs": true, "minutes": true, "mins": true, "hours": true,
+var durationWords = map[string]bool{"period": true, "seconds": true, "secs": true, "minutes": true, "mins": true, "hours": true,
 	"days": true, "ms": true, "millis": true, "milliseconds": true, "validity": true, "ttl": true, "timeout": true,
 	"lifetime": true, "expiry": true, "expiration": true}
 
@@ -409,6 +414,10 @@ func underscoredKeyName(name, v string) bool {
 // subscriptKey reports a name written as a subscript of a variable (session[LANG_KEY]):
 // what is assigned to it is stored under that key.
 func subscriptKey(s string, nameStart, nameEnd int) bool {
+	if nameStart >= 3 && (s[nameStart-1] == '"' || s[nameStart-1] == '\'') && s[nameStart-2] == '[' && nameEnd+1 < len(s) && s[nameEnd] == s[nameStart-1] && s[nameEnd+1] == ']' {
+		nameStart--
+		nameEnd++ // pkcs8_key["privateKey"] = pkcs1_key
+	}
 	return nameStart >= 2 && s[nameStart-1] == '[' && isWordByte(s[nameStart-2]) && nameEnd < len(s) && s[nameEnd] == ']'
 }
 

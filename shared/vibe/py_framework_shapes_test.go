@@ -7,8 +7,9 @@ import (
 )
 
 // The kept rows quote lines of Django (BSD-3-Clause), SQLAlchemy and PyMySQL (MIT),
-// keystoneauth1, botocore, aiohttp and the AWS CLI (Apache-2.0), requests-oauthlib (ISC),
-// kombu and BorgBackup (BSD-3-Clause): Python libraries whose source a coding stream reads and edits often; the
+// keystoneauth1, botocore, aiohttp, the AWS CLI and oauth2client (Apache-2.0),
+// requests-oauthlib and dnspython (ISC), kombu and BorgBackup (BSD-3-Clause), hvac, python-jose
+// and MSAL (MIT or Apache-2.0): Python libraries whose source a coding stream reads and edits often; the
 // rows marked as ours are written in the shape of other modules (configuration management,
 // LDAP, SSH and GitHub clients, a backup tool, a password store) whose licences we do not quote. The rows of secrets are made up.
 
@@ -84,6 +85,17 @@ func TestPyFrameworkShapes(t *testing.T) {
 			"grp = pwd = cached_ops", // ours
 			"            corrupted_key = (int.from_bytes(H(0), 'little') ^ 1).to_bytes(32, 'little')",
 			"user::rw-\ngroup::r--\nmask::rw-\nother::---\nuser:root:rw-:0\ngroup:root:rw-:0\n",
+			// base32's alphabets, a descriptor's number, format fields, a tuple of constants
+			"    b\"0123456789ABCDEFGHIJKLMNOPQRSTUV\", b\"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567\"",
+			"            cmd.extend(['--passphrase-fd', '0'])", // ours
+			"            \"{0} Credential={1}/{2}, SignedHeaders={3}, Signature={4}\".format(",
+			"    KEY_128 = (ALGORITHMS.A128GCM, ALGORITHMS.A128GCMKW, ALGORITHMS.A128KW, ALGORITHMS.A128CBC)",
+			// a variable stored under a quoted subscript, OAuth's token use, Google's published
+			// P12 password, a duration
+			"    pkcs8_key[\"privateKey\"] = pkcs1_key",
+			"                requested_token_use=\"on_behalf_of\",",
+			"    def from_string(key, password=b'notasecret'):",
+			"        token_period=0,",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -104,6 +116,9 @@ func TestPyFrameworkShapes(t *testing.T) {
 			{"  api_key: \"QdsRippLnlFaGdyLEBnd\"", "QdsRippLnlFaGdyLEBnd"},
 			{"Atlassian_key = \"DjayBenyJrtpvydFCzAphcqc\"", "DjayBenyJrtpvydFCzAphcqc"},
 			{"        auth_string = u'Zx8kq2pLm9Qw4rT7'", "Zx8kq2pLm9Qw4rT7"},
+			{"    pkcs8_key[\"privateKey\"] = \"Zx8kq2pLm9Qw4rT7aB3dE5\"", "Zx8kq2pLm9Qw4rT7aB3dE5"},
+			{"    def from_string(key, password=b'Zx8kq2pLm9Qw4rT7'):", "Zx8kq2pLm9Qw4rT7"},
+			{"        token_period=Zx8kq2pLm9Qw4rT7,", "Zx8kq2pLm9Qw4rT7"},
 		})
 	})
 }

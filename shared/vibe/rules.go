@@ -1369,6 +1369,8 @@ var (
 		"selection":  true, // PASSWORD_STORE_X_SELECTION: which clipboard
 		"prog":       true, // PASS_PROG: the program run
 		"dir":        true, // pw_ent.pw_dir: the home directory of a passwd entry
+		"use":        true, // requested_token_use="on_behalf_of": what a token is asked for
+		"mismatch":   true, // AlgorithmKeyMismatch('…'): an exception's message
 		"url":        true, "uri": true, "endpoint": true, "file": true, "path": true, "name": true,
 		"id": true, "expires": true, "expiry": true, "ttl": true, "header": true, "prefix": true,
 		"kind": true, "field": true, "hint": true, "policy": true, "min": true, "max": true,

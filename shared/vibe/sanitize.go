@@ -273,7 +273,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 	if entropy {
 		forEachTokenRun(text, 16, func(start, end int) {
 			tok := text[start:end]
-			if knownShapeSecret(strings.TrimRight(tok, "=")) {
+			if knownShapeSecret(strings.TrimRight(tok, "=")) && !encodingAlphabets[tok] {
 				if !nameFamily(text, start, end) {
 					f.addSpan(ruleFormat, start, end)
 				}
@@ -776,7 +776,7 @@ func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 		if !ok || r.check != nil && !r.check(chunk[start:end]) || r.matchCheck != nil && !r.matchCheck(chunk[m[0]:m[1]]) {
 			continue
 		}
-		if !hasAlnum(chunk[start:end]) || (r.id == ruleCLIFlag || r.id == ruleCLILogin) && flagInProse(chunk, m[0], start, end) ||
+		if !hasAlnum(chunk[start:end]) || encodingAlphabets[chunk[start:end]] || (r.id == ruleCLIFlag || r.id == ruleCLILogin) && flagInProse(chunk, m[0], start, end) ||
 			strings.HasPrefix(chunk[start:end], ":<") || r.id == ruleAuthHeader && rustType.MatchString(chunk[start:end]) ||
 			r.id == ruleURLQuery && strings.HasPrefix(chunk[end:], "&gt;") && strings.Contains(chunk[max(0, m[0]-24):start], "&lt;") ||
 			phpCode(chunk[start:end]) || phpCode(chunk[max(0, start-1):min(len(chunk), end+1)]) ||

@@ -642,7 +642,7 @@ func sudoersTag(s string, nameStart, nameEnd int) bool {
 // (  --password S3cr3tpw \) has no description after it, so it stays masked.
 func flagNoValue(s string, m0, start, end int) bool {
 	v := s[start:end]
-	flag := strings.TrimRight(s[m0:start], " \t=\"'")
+	flag := strings.TrimRight(s[m0:start], " \t=\"',") // ['--passphrase-fd', '0']: a list's next item
 	switch {
 	case isDigits(v) && len(v) <= 2 && strings.HasSuffix(strings.ToLower(flag), "-fd"):
 		return true
