@@ -152,9 +152,9 @@ var rubyExpr = regexp.MustCompile(`^(?:[A-Z]\w*(?:::[A-Z]\w*)*\.new\b|[a-z_]\w*(
 
 // rustType matches what opens a type of Rust (or of TypeScript, Java, C#) as a parameter's or
 // a field's annotation: a generic in camel case and its <, maybe borrowed or behind a path
-// (Token<'a>, &'a Secret<…>, std::sync::OnceLock<), a raw pointer (*const gchar), or a
-// closure's parameters (|file|, move |x|).
-var rustType = regexp.MustCompile(`^(?:&(?:'[a-z_]+ )?(?:mut )?)?(?:[a-z_][a-z0-9_]*::)*[A-Z][A-Za-z0-9]*<|^\*(?:const|mut) [A-Za-z_]|^(?:move )?\|[\w, :&]*\|`)
+// (Token<'a>, &'a Secret<…>, std::sync::OnceLock<, React.FC<), a raw pointer (*const gchar),
+// or a closure's parameters (|file|, move |x|).
+var rustType = regexp.MustCompile(`^(?:&(?:'[a-z_]+ )?(?:mut )?)?(?:[a-z_][a-z0-9_]*::|[A-Za-z_]\w*\.)*[A-Z][A-Za-z0-9]*<|^\*(?:const|mut) [A-Za-z_]|^(?:move )?\|[\w, :&]*\|`)
 
 // formatVerb is a value that is all a format verb or a positional slot: %s, %v, %w (Go's
 // wrapped error: "failed to get token: %w"), Python's %r and %a, %1$s, {0}, an SQL bind
@@ -522,8 +522,8 @@ func codeValue(s string, vs, ve int) bool {
 	if strings.HasSuffix(v, "::") && strings.HasPrefix(s[ve:], "<") {
 		return true // token_data = decode::<Claims>(…): Rust's turbofish
 	}
-	if strings.HasPrefix(v, "os.environ[") || len(v) > 2 && v[0] == '(' && (callLike.MatchString(v[1:]) || constantTuple.MatchString(v)) {
-		return true // os.environ[mapping['token']], (int.from_bytes(H(0), 'little') ^ 1): expressions
+	if strings.HasPrefix(v, "[...") || strings.HasPrefix(v, "os.environ[") || len(v) > 2 && v[0] == '(' && (callLike.MatchString(v[1:]) || constantTuple.MatchString(v)) {
+		return true // [...entry.matchAll(…)], os.environ[mapping['token']], (int.from_bytes(H(0), 'little') ^ 1): expressions
 	}
 	if phpCode(v) {
 		return true // '--password='.$connection['password'], [\Illuminate\…\Manager::class: PHP

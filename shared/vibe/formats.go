@@ -345,6 +345,22 @@ func findJWK(text string, f *findings) {
 	}
 }
 
+// importAlias reports a name the text imports a binding as (import { default as
+// default_1a7510af… } from '…', Payload's generated import map): an identifier of code, where
+// it is imported and where it is used.
+func importAlias(text, name string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], " as "+name)
+		if j < 0 {
+			return false
+		}
+		i += j + 4 + len(name)
+		if i == len(text) || strings.IndexByte(" ,}\n", text[i]) >= 0 {
+			return true
+		}
+	}
+}
+
 // rulePrefixed names findPrefixedTokens' matches.
 const rulePrefixed = "prefixed-token"
 
@@ -377,7 +393,7 @@ func findPrefixedTokens(chunk string, off int, f *findings) {
 		if i+1 < len(chunk) && chunk[i] == '.' && isDigitByte(chunk[i+1]) && i-start > 64 && isHex(chunk[i-64:i]) && strings.IndexByte("-_", chunk[i-65]) >= 0 {
 			continue // fedora-coreos-967b…949.0: an OSTree deployment, a SHA-256 checksum and its serial
 		}
-		if run := chunk[start:i]; checksummedToken(run) || prefixedToken(run) && !nameFamily(f.read(), off+start, off+i) && !vapidPublicKey(chunk[max(0, start-40):start], run) {
+		if run := chunk[start:i]; checksummedToken(run) || prefixedToken(run) && !nameFamily(f.read(), off+start, off+i) && !vapidPublicKey(chunk[max(0, start-40):start], run) && !importAlias(chunk, run) {
 			f.addSpan(rulePrefixed, off+start, off+i)
 		}
 	}

@@ -7,9 +7,10 @@ import (
 )
 
 // The kept rows quote lines of rust-lang/cargo (MIT OR Apache-2.0: its sources, docs, tests'
-// snapshots and changelog), laravel/framework (MIT), rails/rails (MIT) and
-// jhipster/jhipster-sample-app (Apache-2.0): a Rust tool and PHP, Ruby and Java frameworks
-// whose code a coding stream reads and edits often. The rows of secrets are made up.
+// snapshots and changelog), laravel/framework (MIT), rails/rails (MIT),
+// jhipster/jhipster-sample-app (Apache-2.0) and payloadcms/payload (MIT): a Rust tool and PHP,
+// Ruby, Java and TypeScript frameworks whose code a coding stream reads and edits often. The
+// rows of secrets are made up.
 
 func TestFrameworkShapes(t *testing.T) {
 	t.Parallel()
@@ -63,6 +64,13 @@ func TestFrameworkShapes(t *testing.T) {
 			"  const alertIsKey = /^[A-Za-z0-9](?:[A-Za-z0-9.]*[A-Za-z0-9])?$/.test(alertHeader ?? '');",
 			"        token-validity-in-seconds-for-remember-me: 2592000",
 			"export const AUTHENTICATION_TOKEN_KEY = 'jhi-authenticationToken';",
+			// TypeScript: a generated import map's aliases, a spread, a component's type, a
+			// number with separators, a translation's key
+			"import { default as default_1a7510af427896d367a49dbf838d2de6 } from '@/components/BeforeDashboard'\nexport const importMap = {\n  '@/components/BeforeDashboard#default': default_1a7510af427896d367a49dbf838d2de6,\n}",
+			"    const tokenCss = [...stylesEntry.matchAll(/@import\\s+['\"]\\.\\/(css\\/[^'\"]+)['\"]/g)]",
+			"  confirmPassword: React.FC<ConfirmPasswordFieldProps>",
+			"        expiredTokenAt: 1_700_000_000_000,",
+			"        description={t('authentication:checkYourEmailForPasswordReset')}",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -77,6 +85,8 @@ func TestFrameworkShapes(t *testing.T) {
 			{"Your password is Zx8kq2pLm9.</small>", "Zx8kq2pLm9"},
 			{"TOKEN_KEY = \"Zx8kq2pLm9Qw4rT7=\"", "Zx8kq2pLm9Qw4rT7"},
 			{"export const AUTHENTICATION_TOKEN_KEY = 'Zx8kq2pLm9Qw4rT7';", "Zx8kq2pLm9Qw4rT7"},
+			{"const apiKey = 'default_1a7510af427896d367a49dbf838d2de6'", "1a7510af427896d367a49dbf838d2de6"},
+			{"  confirmPassword: 'Zx8kq2pLm9Qw4rT7',", "Zx8kq2pLm9Qw4rT7"},
 		})
 	})
 }

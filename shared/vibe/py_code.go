@@ -183,8 +183,8 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true // has_secure_password :recovery_password: a Ruby symbol, the method's argument
 	case strings.Contains(v, "#{") && strings.Contains(v, "}"):
 		return true // "…credential: active_record_encryption.#{key}": what Ruby interpolates
-	case isDigits(strings.TrimRight(v, ",;)")) && slices.ContainsFunc(parts, func(p string) bool { return durationWords[p] }):
-		return true // token-validity-in-seconds-for-remember-me: 2592000: a duration
+	case isDigits(strings.ReplaceAll(strings.TrimRight(v, ",;)"), "_", "")) && slices.ContainsFunc(parts, func(p string) bool { return durationWords[p] }):
+		return true // token-validity-in-seconds-for-remember-me: 2592000, expiredTokenAt: 1_700_000_000_000: a duration, a time
 	case quoted && strings.HasSuffix(v, "=") && slices.Contains(nameParts(name), strings.ToLower(v[:len(v)-1])):
 		return true // TOKEN_KEY = "token=": the parameter's name a header's value is parsed by
 	case !quoted && pyPercentTemplate.MatchString(v):
@@ -195,6 +195,8 @@ func pyValueNoSecret(s string, nameStart, nameEnd, vs, ve int, name string) bool
 		return true // Credential={1}/{2}: fields a .format() call fills
 	case gpgFingerprint.MatchString(v):
 		return true // TEST_KEYSERVER_KEY = "1BC3 0F71 … 013E": a public key's fingerprint, as gpg prints it
+	case nameStart > 0 && (s[nameStart-1] == '\'' || s[nameStart-1] == '"') && nameEnd < len(s) && s[nameEnd] == ':' && ve < len(s) && s[ve] == s[nameStart-1] && isLowerByte(v[0]) && isLetters(v) && camelWords(v):
+		return true // t('authentication:usernameNotValid'): a translation's namespace and key
 	case phpCode(v):
 		return true // '--password='.$connection['password']: a string PHP joins to a variable
 	case quoted && strings.Contains(v, "{$") && strings.Contains(v, "}"):
@@ -305,9 +307,9 @@ func translationKey(v string) bool {
 	return dictWord(parts[len(parts)-1])
 }
 
-// durationWords name a span of time or how long something lasts: a number under a name with
-// one is how long a token is valid, not a token.
-var durationWords = map[string]bool{"period": true, "seconds": true, "secs": true, "minutes": true, "mins": true, "hours": true,
+// durationWords name a span of time, how long something lasts or when (expiredTokenAt): a
+// number under a name with one is how long a token is valid or when it lapses, not a token.
+var durationWords = map[string]bool{"at": true, "timestamp": true, "period": true, "seconds": true, "secs": true, "minutes": true, "mins": true, "hours": true,
 	"days": true, "ms": true, "millis": true, "milliseconds": true, "validity": true, "ttl": true, "timeout": true,
 	"lifetime": true, "expiry": true, "expiration": true}
 
