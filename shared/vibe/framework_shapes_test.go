@@ -71,6 +71,19 @@ func TestFrameworkShapes(t *testing.T) {
 			"  confirmPassword: React.FC<ConfirmPasswordFieldProps>",
 			"        expiredTokenAt: 1_700_000_000_000,",
 			"        description={t('authentication:checkYourEmailForPasswordReset')}",
+			// its translations: a credential's name in another language, a label with it,
+			// a compound ending in it, a message under a key that names one, a sentence
+			// in Chinese on the line after its key
+			"    token: 'jeton',",
+			"    apiKey: 'API-sleutel',",
+			"    apiKey: 'Chiave API',",
+			"    generateNewAPIKey: 'Buat kunci API baru',",
+			"    cartSecret: 'Handlekurvhemmelighet',",
+			"    newPassword: 'Uus parool',",
+			"    changePassword: 'Promijeni lozinku',",
+			"    password: 'Şifrə',",
+			"    tokenRefreshSuccessful: 'Token-Aktualisierung erfolgreich.',",
+			"    forgotPasswordUsernameInstructions:\n      '请在下方输入您的用户名。密码重置的说明将发送到与您的用户名相关联的电子邮箱。',",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -87,6 +100,10 @@ func TestFrameworkShapes(t *testing.T) {
 			{"export const AUTHENTICATION_TOKEN_KEY = 'Zx8kq2pLm9Qw4rT7';", "Zx8kq2pLm9Qw4rT7"},
 			{"const apiKey = 'default_1a7510af427896d367a49dbf838d2de6'", "1a7510af427896d367a49dbf838d2de6"},
 			{"  confirmPassword: 'Zx8kq2pLm9Qw4rT7',", "Zx8kq2pLm9Qw4rT7"},
+			{"  \"password\": \"Chiave\",", "Chiave"},
+			{"    token: 'jeton7Zq9x2',", "jeton7Zq9x2"},
+			{"    tokenRefreshSuccessful: 'Zx8kq2pLm9Qw4rT7',", "Zx8kq2pLm9Qw4rT7"},
+			{"    password:\n      '密码Zx8kq2pLm9Qw4rT7',", "Zx8kq2pLm9Qw4rT7"},
 		})
 	})
 }

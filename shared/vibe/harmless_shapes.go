@@ -362,7 +362,7 @@ func digitCutParts(parts []string) []string {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return characterSet(v) || encodingAlphabets[strings.Trim(v, "\"'`")] || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
+	return characterSet(v) || encodingAlphabets[strings.Trim(v, "\"'`")] || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || credentialLabel(name, v) || cjkSentence(v) || messageKeyLabel(name, v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
@@ -2138,7 +2138,39 @@ var passwordTranslations = map[string]bool{"passwort": true, "kennwort": true, "
 	"passord": true, "adgangskode": true, "salasana": true, "hasło": true, "haslo": true, "heslo": true, "jelszó": true,
 	"jelszo": true, "parola": true, "parolă": true, "geslo": true, "lozinka": true, "şifre": true, "sifre": true,
 	"mật khẩu": true, "kata sandi": true, "kata laluan": true, "salasõna": true, "slaptažodis": true, "parole": true,
-	"palavra-passe": true, "lykilorð": true, "pasahitza": true, "geheimnis": true, "clave": true}
+	"palavra-passe": true, "lykilorð": true, "pasahitza": true, "geheimnis": true, "clave": true,
+	// their forms in a label (Promijeni lozinku, Muuda parooli, Zmień hasła) and Estonian's
+	// and Azerbaijani's words
+	"lozinku": true, "lozinke": true, "parool": true, "parooli": true, "şifrə": true, "hasła": true, "hesla": true,
+	"jelszót": true}
+
+// credentialTranslations are the words for a token, a secret and a key in languages written
+// in Latin letters, lower-cased, as a label translates them ('Jeton', 'Chiave API',
+// 'API-sleutel', 'Warenkorb-Geheimnis'); a label made of the word alone or with others, or a
+// compound that ends in one of nine bytes or more (Handlekurvhemmelighet, Kundvagnshemlighet),
+// names the field it labels.
+var credentialTranslations = map[string]bool{"jeton": true, "ficha": true, "žeton": true, "žetón": true, "žetons": true,
+	"žetonas": true, "żeton": true, "tákn": true, "teken": true, "tanda": true, "märk": true, "gettone": true, "nişan": true,
+	"hemmelighed": true, "hemmelighet": true, "hemlighet": true, "secreto": true, "segreto": true,
+	"segredo": true, "salaisuus": true, "saladus": true, "tajna": true, "rahsia": true, "paslaptis": true,
+	"schlüssel": true, "klucz": true, "chiave": true, "chave": true, "cheia": true, "clau": true, "sleutel": true,
+	"nyckel": true, "kulcs": true, "raktas": true, "lykill": true, "kunci": true, "nøgle": true, "nøkkel": true,
+	"avain": true, "klíč": true, "kľúč": true, "ključ": true, "atslēga": true, "võti": true, "anahtar": true,
+	"anahtarı": true, "açar": true, "açarı": true}
+
+// translatedWord reports a word of a label in the table, or a compound ending in one of its
+// words of nine bytes or more.
+func translatedWord(table map[string]bool, w string) bool {
+	if table[w] {
+		return true
+	}
+	for i := range w {
+		if i >= 4 && len(w[i:]) >= 9 && table[w[i:]] {
+			return true
+		}
+	}
+	return false
+}
 
 // promptLabel reports the words a program asks with, ending in a colon (getpass('Password
 // (again): '), input("New token: ")): a prompt, not its answer.
@@ -2163,11 +2195,30 @@ func promptLabel(v string) bool {
 // or in a label of a few words ('Passwort', 'Mot de passe', 'Confirmer le mot de passe',
 // 'Neues Passwort'): a translation of the field's name, no password.
 func passwordLabel(v string) bool {
+	return translatedLabel(passwordTranslations, v)
+}
+
+// credentialLabel reports a label of a few words that names a token, a secret or a key in
+// another language (credentialTranslations), under a name that is not a password's: a
+// password may be any word, the Finnish for a secret too.
+func credentialLabel(name, v string) bool {
+	return !passwordName(name) && translatedLabel(credentialTranslations, v)
+}
+
+// translatedLabel reports a value of one to six words of letters, one of them the table's
+// (translatedWord), or two or three of them together.
+func translatedLabel(table map[string]bool, v string) bool {
 	v = strings.TrimSpace(strings.Trim(v, "\"'"))
 	if len(v) < 4 || len(v) > 60 {
 		return false
 	}
 	words := strings.Fields(strings.ToLower(strings.TrimRight(v, ":.!?")))
+	if len(words) > 6 {
+		return false
+	}
+	if len(words) <= 2 && strings.Contains(v, "-") {
+		words = strings.FieldsFunc(strings.ToLower(strings.TrimRight(v, ":.!?")), func(r rune) bool { return r == ' ' || r == '-' })
+	}
 	if len(words) > 6 {
 		return false
 	}
@@ -2181,8 +2232,8 @@ func passwordLabel(v string) bool {
 		}
 	}
 	for i := range words {
-		if passwordTranslations[words[i]] || i+1 < len(words) && passwordTranslations[words[i]+" "+words[i+1]] ||
-			i+2 < len(words) && passwordTranslations[words[i]+" "+words[i+1]+" "+words[i+2]] {
+		if translatedWord(table, words[i]) || i+1 < len(words) && table[words[i]+" "+words[i+1]] ||
+			i+2 < len(words) && table[words[i]+" "+words[i+1]+" "+words[i+2]] {
 			return true
 		}
 	}
@@ -2213,6 +2264,57 @@ func languageLabel(v string) bool {
 	// One word of another script alone may be a password; a label of words or of CJK
 	// characters is not.
 	return nonASCII && (strings.ContainsAny(v, " -") || cjkLabel(v)) || passwordLabel(v)
+}
+
+// messageEnds end the key of an interface's message about a credential
+// (tokenRefreshSuccessful, passwordResetFailed, apiKeyDescription): the key names the message,
+// not the credential.
+var messageEnds = map[string]bool{"successful": true, "success": true, "succeeded": true, "failed": true, "failure": true,
+	"message": true, "description": true, "instructions": true, "placeholder": true, "tooltip": true, "hint": true,
+	"title": true, "label": true, "heading": true, "subtitle": true, "notice": true, "confirmation": true, "sent": true,
+	"changed": true, "updated": true, "saved": true, "copied": true, "mismatch": true}
+
+// messageKeyLabel reports a label of two to eight words of letters, the first capitalised,
+// under such a key ('Tokenuppdatering lyckades', 'Token-Aktualisierung erfolgreich.').
+func messageKeyLabel(name, v string) bool {
+	parts := nameParts(name)
+	if len(parts) < 2 || !messageEnds[strings.ToLower(parts[len(parts)-1])] {
+		return false
+	}
+	v = strings.Trim(strings.TrimSpace(v), "'\"`")
+	words := strings.Fields(strings.TrimRight(v, ".!"))
+	if len(words) < 2 || len(words) > 8 {
+		return false
+	}
+	if r, _ := utf8.DecodeRuneInString(v); !unicode.IsUpper(r) {
+		return false
+	}
+	for _, w := range words {
+		if strings.IndexFunc(strings.TrimRight(w, ",;:"), func(r rune) bool { return !unicode.IsLetter(r) && r != '-' && r != '\'' }) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// cjkSentence reports a sentence of Chinese, Japanese or Korean (请在下方输入您的用户名。密码重置的说明…):
+// ten or more Han, kana or Hangul characters, at least four in five of its letters and
+// digits, with the scripts' punctuation or spaces between them. No secret is written so.
+func cjkSentence(v string) bool {
+	v = strings.Trim(strings.TrimSpace(v), "'\"`,")
+	cjk, other := 0, 0
+	for _, r := range v {
+		switch {
+		case unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r):
+			cjk++
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			other++
+		case unicode.IsPunct(r) || unicode.IsSpace(r) || r == 'ー' || r == '～':
+		default:
+			return false
+		}
+	}
+	return cjk >= 10 && other*4 <= cjk
 }
 
 // cjkLabel reports a word of Han, kana or Hangul characters.

@@ -240,7 +240,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 					// is what may come back later.
 					f.addSpan(ruleKeyword, off+nameStart, off+nameEnd)
 					f.note(ruleKeyword, chunk[vs:nameEnd])
-				} else if vs, ve, ok := nextLineValue(chunk, nameEnd); ok && !(len(name) >= 24 && randomValue(name)) {
+				} else if vs, ve, ok := nextLineValue(chunk, nameEnd); ok && !(len(name) >= 24 && randomValue(name)) && !cjkSentence(chunk[vs:ve]) {
 					// (Not when the "name" is itself a random run: a line of base64 that holds
 					// Pw or Key by chance, the next line of the same block after it.)
 					f.addSpan(ruleKeyword, off+vs, off+ve)
