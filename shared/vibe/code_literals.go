@@ -498,6 +498,12 @@ func codeValue(s string, vs, ve int) bool {
 	if v == "" {
 		return false
 	}
+	if ve < len(s) && s[ve] == '<' && isUpperByte(v[0]) && typeNameChars(v) && typeArguments.MatchString(s[ve:min(len(s), ve+120)]) {
+		return true // client: ReactiveOAuth2AccessTokenResponseClient<JwtBearerGrantRequest> = …: a generic type
+	}
+	if chainedOnNextLine(s, ve) && identifierPathOK(v) {
+		return true // customizer = DefaultOAuth2TokenCustomizers⏎ .jwtCustomizer(): a call chain, one call a line
+	}
 	if codeArgumentReference(v) || jsExpression(v) || pyExpression(v) || codeShapedValue(s, vs, ve) || macroValue(s, vs) || perlValue(s, vs, ve) || minifiedCode(v) || wordOperatorExpression(v) || strings.IndexByte(v, '(') > 0 && callLike.MatchString(v) || operatorPrefixedCode(v) || strings.IndexByte(v, '{') > 0 && compositeLiteral.MatchString(v) {
 		return true
 	}
@@ -862,4 +868,67 @@ func pemPlaceholderBlocks(match string) bool {
 		}
 	}
 	return true
+}
+
+// chainedOnNextLine reports a value whose line ends where it does and whose next line opens
+// with a member's dot, as a builder's chain is written one call a line (Java, Kotlin, C#,
+// TypeScript) and the line opens with a call: the value is the chain's receiver, code.
+func chainedOnNextLine(s string, ve int) bool {
+	i := ve
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r') {
+		i++
+	}
+	if i == len(s) || s[i] != '\n' {
+		return false
+	}
+	for i++; i < len(s) && (s[i] == ' ' || s[i] == '\t'); i++ {
+	}
+	return i+1 < len(s) && s[i] == '.' && memberCall.MatchString(s[i:min(len(s), i+80)])
+}
+
+// typeArguments matches a generic type's arguments in Pascal case, closed (<JwtBearerGrantRequest>,
+// <String, List<Token>>, <?>).
+var typeArguments = regexp.MustCompile(`^<(?:[A-Z?][\w.?]*(?:<[\w.?, ]*>)?(?:\[\])?(?:, ?)?)+>`)
+
+// memberCall matches a call of a member, maybe generic, at a line's start (.jwtCustomizer(,
+// .<T>build(, .builder<T>().
+var memberCall = regexp.MustCompile(`^\.(?:<[\w, ?.]*>)?[A-Za-z_]\w*(?:<[\w, ?.]*>)?\(`)
+
+// javaCast matches a cast to a type in Java or C# ((String), (KeyParameter), (byte[])):
+// what a value after it is converted to, code.
+var javaCast = regexp.MustCompile(`^\((?:[A-Z][\w.]*(?:<[\w, ?.]*>)?|int|long|char|byte|short|float|double|boolean)(?:\[\])*\)$`)
+
+// castValue reports a cast (javaCast) whose type is written as types are (typeNameChars):
+// (Zx8kq2pLm9) in parentheses is a password.
+func castValue(v string) bool {
+	if !javaCast.MatchString(v) {
+		return false
+	}
+	t := strings.TrimRight(v[1:len(v)-1], "[]")
+	if i := strings.IndexByte(t, '<'); i > 0 {
+		t = t[:i]
+	}
+	return typeNameChars(t[strings.LastIndexByte(t, '.')+1:])
+}
+
+// sqlNamed reports an SQL statement kept under a name that says so (SAVE_CREDENTIAL_RECORD_SQL
+// = "INSERT INTO " + …, DEF_CHANGE_PASSWORD_SQL = "update users set password = ? …",
+// tokenQuery = "SELECT …"): a query, not its data.
+func sqlNamed(name, v string) bool {
+	parts := nameParts(name)
+	switch strings.ToLower(parts[len(parts)-1]) {
+	case "sql", "query", "statement", "stmt", "ddl", "dml":
+	default:
+		return false
+	}
+	v = strings.TrimLeft(v, "\"'`")
+	sp := strings.IndexByte(v, ' ')
+	if sp < 0 {
+		sp = len(v) // "SELECT " + COLUMN_NAMES: the value read to its blank
+	}
+	switch strings.ToLower(v[:sp]) {
+	case "select", "insert", "update", "delete", "create", "alter", "drop", "merge", "upsert", "with", "replace":
+		return true
+	}
+	return false
 }

@@ -8,8 +8,9 @@ import (
 
 // The kept rows quote lines of rust-lang/cargo (MIT OR Apache-2.0: its sources, docs, tests'
 // snapshots and changelog), laravel/framework (MIT), rails/rails (MIT),
-// jhipster/jhipster-sample-app (Apache-2.0) and payloadcms/payload (MIT): a Rust tool and PHP,
-// Ruby, Java and TypeScript frameworks whose code a coding stream reads and edits often. The
+// jhipster/jhipster-sample-app (Apache-2.0), payloadcms/payload (MIT) and
+// spring-projects/spring-security (Apache-2.0): a Rust tool and PHP, Ruby, Java, Kotlin and
+// TypeScript frameworks whose code a coding stream reads and edits often. The
 // rows of secrets are made up.
 
 func TestFrameworkShapes(t *testing.T) {
@@ -84,6 +85,27 @@ func TestFrameworkShapes(t *testing.T) {
 			"    password: 'Şifrə',",
 			"    tokenRefreshSuccessful: 'Token-Aktualisierung erfolgreich.',",
 			"    forgotPasswordUsernameInstructions:\n      '请在下方输入您的用户名。密码重置的说明将发送到与您的用户名相关联的电子邮箱。',",
+			// Java and Kotlin: casts, the head of an enhanced for, a typed declaration,
+			// SQL under a name that says so, JCA's algorithm names, a builder's calls
+			// between literals and on the next line, a generic type, types with digits,
+			// a message naming its field, an attribute's name, a properties file's
+			// escaped translations
+			"\t\tString password = (String) authentication.getCredentials();",
+			"\t\tthis.secretKey = (KeyParameter) keyGenerator.generateDerivedParameters(256);",
+			"\t\t\tfor (Saml2X509Credential x509Credential : this.credentials) {",
+			"\t\tX509ClientCertificateAuthenticationProvider x509ClientCertificateAuthenticationProvider = new X509ClientCertificateAuthenticationProvider(",
+			"\tprivate static final String SAVE_CREDENTIAL_RECORD_SQL = \"INSERT INTO \" + TABLE_NAME",
+			"\tprivate static final String SELECT_ONE_TIME_TOKEN_SQL = \"SELECT \" + COLUMN_NAMES",
+			"\tpublic static final String DEF_CHANGE_PASSWORD_SQL = \"update users set password = ? where username = ?\";",
+			"\t\treturn CipherUtils.newSecretKey(\"PBKDF2WithHmacSHA256\",",
+			"\t\tsb.append(\"CredentialsNonExpired=\").append(this.credentialsNonExpired).append(\", \");",
+			"\t\tfinal OAuth2TokenCustomizer<OAuth2TokenClaimsContext> defaultAccessTokenCustomizer = DefaultOAuth2TokenCustomizers\n\t\t\t.jwtCustomizer();",
+			"val jwtBearerTokenResponseClient: ReactiveOAuth2AccessTokenResponseClient<JwtBearerGrantRequest> = ...",
+			"    fun authorizedClientManager(\n        authorizedClientService: ReactiveOAuth2AuthorizedClientService\n    ): ReactiveOAuth2AuthorizedClientManager {",
+			"\t\t\tAssert.notNull(this.userNotFoundEncodedPassword, \"userNotFoundEncodedPassword cannot be null\");",
+			"\tprivate static final String ATT_PASSWORD = \"manager-password\";",
+			"AbstractLdapAuthenticationProvider.emptyPassword=Ung\\u00FCltige Anmeldedaten",
+			"BindAuthenticator.emptyPassword=\\u041F\\u0443\\u0441\\u0442\\u043E\\u0439 \\u043F\\u0430\\u0440\\u043E\\u043B\\u044C",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -104,6 +126,11 @@ func TestFrameworkShapes(t *testing.T) {
 			{"    token: 'jeton7Zq9x2',", "jeton7Zq9x2"},
 			{"    tokenRefreshSuccessful: 'Zx8kq2pLm9Qw4rT7',", "Zx8kq2pLm9Qw4rT7"},
 			{"    password:\n      '密码Zx8kq2pLm9Qw4rT7',", "Zx8kq2pLm9Qw4rT7"},
+			{"Server=db;Password=(Zx8kq2pLm9Qw4rT7);", "Zx8kq2pLm9Qw4rT7"},
+			{"\tprivate static final String TOKEN_SQL = \"Zx8kq2pLm9Qw4rT7\";", "Zx8kq2pLm9Qw4rT7"},
+			{"app.password=Zx8kq2pLm9\\u00FC", "Zx8kq2pLm9"},
+			{"\tprivate static final String ADMIN_PASSWORD = \"manager-password\";", "manager-password"},
+			{"  tokenService: TokenService2024,", "TokenService2024"},
 		})
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -362,7 +363,7 @@ func digitCutParts(parts []string) []string {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return characterSet(v) || encodingAlphabets[strings.Trim(v, "\"'`")] || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || credentialLabel(name, v) || cjkSentence(v) || messageKeyLabel(name, v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
+	return characterSet(v) || encodingAlphabets[strings.Trim(v, "\"'`")] || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || credentialLabel(name, v) || cjkSentence(v) || sqlNamed(name, v) || javaEscapedLabel(v) || namedMessage(name, v) || namedAttribute(name, v) || messageKeyLabel(name, v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
@@ -562,7 +563,7 @@ func nameEchoValue(name, v string) bool {
 // read so (password: SuperSecretPassword is a password of words).
 func typeNamedFor(name, v string) bool {
 	v = strings.TrimRight(v, ",;")
-	if len(v) < 4 || len(v) > 80 || !isUpperByte(v[0]) || !isLetters(v) {
+	if len(v) < 4 || len(v) > 80 || !isUpperByte(v[0]) || !typeNameChars(v) {
 		return false
 	}
 	parts := nameParts(name)
@@ -577,6 +578,98 @@ func typeNamedFor(name, v string) bool {
 		b.WriteString(strings.ToUpper(p[:1]) + p[1:])
 	}
 	return strings.Contains(v, b.String())
+}
+
+// typeNameChars reports letters, and digits only where a capital follows them, as in a
+// type's name (ReactiveOAuth2TokenService, Saml2X509Credential): a run of digits at the end
+// is a password's.
+func typeNameChars(v string) bool {
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case isLetter(c):
+		case isDigitByte(c):
+			j := i
+			for j < len(v) && isDigitByte(v[j]) {
+				j++
+			}
+			if j == len(v) || !isUpperByte(v[j]) {
+				return false
+			}
+			i = j - 1
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// javaEscapedLabel reports a message of a Java properties file, its letters outside ASCII
+// written as \uXXXX (emptyPassword=\u041F\u0443\u0441\u0442\u043E\u0439 …, Ung\u00FCltige
+// Anmeldedaten): once decoded, a label of another language (languageLabel).
+func javaEscapedLabel(v string) bool {
+	if !strings.Contains(v, "\\u") {
+		return false
+	}
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		if v[i] == '\\' && i+5 < len(v) && v[i+1] == 'u' && isHex(v[i+2:i+6]) {
+			n, err := strconv.ParseUint(v[i+2:i+6], 16, 32)
+			if err != nil {
+				return false
+			}
+			b.WriteRune(rune(n))
+			i += 5
+			continue
+		}
+		b.WriteByte(v[i])
+	}
+	d := b.String()
+	if d == v {
+		return false
+	}
+	// The value may be the message's first word only (a properties value is read to a blank):
+	// a word of letters with some outside ASCII is one, as the escapes are a tool's, written
+	// for a translator's text.
+	return languageLabel(d) || cjkSentence(d) || utf8.RuneCountInString(d) >= 3 && strings.IndexFunc(d, func(r rune) bool { return !unicode.IsLetter(r) }) < 0
+}
+
+// namedMessage reports a message that opens with the field's own name (Assert.notNull(
+// this.userNotFoundEncodedPassword, "userNotFoundEncodedPassword cannot be null")): words
+// about the field, not its value.
+func namedMessage(name, v string) bool {
+	v = strings.Trim(v, "\"'`")
+	name = name[strings.LastIndexByte(name, '.')+1:] // this.userNotFoundEncodedPassword
+	rest, ok := strings.CutPrefix(v, name+" ")
+	if !ok || len(name) < 6 {
+		return false
+	}
+	words := strings.Fields(strings.TrimRight(rest, ".!"))
+	if len(words) == 0 {
+		return false
+	}
+	for _, w := range words {
+		if !isLetters(strings.Trim(w, ",;:'")) {
+			return false
+		}
+	}
+	return true
+}
+
+// namingParts are the parts of a constant's name that say its value names something (an XML
+// attribute's, a parameter's, a header's name): ATT_PASSWORD = "manager-password".
+var namingParts = map[string]bool{"att": true, "attr": true, "attribute": true, "param": true, "parameter": true,
+	"field": true, "header": true, "property": true, "prop": true, "element": true, "elem": true, "column": true, "col": true}
+
+// namedAttribute reports, under such a name, a lower-case name of words joined by dashes or
+// underscores with a secret's word among them (manager-password, password-attribute).
+func namedAttribute(name, v string) bool {
+	named := false
+	for _, p := range nameParts(name) {
+		if namingParts[strings.ToLower(p)] {
+			named = true
+		}
+	}
+	return named && secretNameValue(strings.Trim(v, "\"'`"))
 }
 
 // publishedKeys are keys their projects publish by design, for every build to use alike: the

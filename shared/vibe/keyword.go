@@ -167,7 +167,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 					// literal passed under an auth name.
 					if vs, ve, ok := authArgument(f, chunk, off, name, nameStart, nameEnd); ok {
 						f.addSpan(ruleKeyword, off+vs, off+ve)
-					} else if vs, ve, ok := spacedValue(chunk, nameEnd); ok && credentialValue(chunk[vs:ve]) && generatedValue(chunk[vs:ve], keyLikeName(name)) && !declaredFunction(chunk, vs, ve) {
+					} else if vs, ve, ok := spacedValue(chunk, nameEnd); ok && credentialValue(chunk[vs:ve]) && generatedValue(chunk[vs:ve], keyLikeName(name)) && !declaredFunction(chunk, vs, ve) && !javaForEach(chunk, nameStart, ve) {
 						f.addSpan(ruleKeyword, off+vs, off+ve)
 					} else if vs, ok := gluedValue(chunk, nameStart, nameEnd); ok {
 						f.addSpan(ruleKeyword, off+nameStart, off+nameEnd)
@@ -229,10 +229,10 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				// value itself, after =: -e HUBOT_SLACK_TOKEN=TOKEN_HERE a4d/hubot-slack is
 				// a value, then the command's next word.
 				assigned := nameStart > 0 && chunk[nameStart-1] == '=' && !slices.Contains(keywordValueOpeners, strings.ToLower(name))
-				if vs, ve, ok := lineValue(chunk, nameStart, nameEnd); !assigned && ok && keepKeyword(name, chunk[vs:ve], true) && (dockerEnv(chunk, nameStart) || notProseWord(chunk[vs:ve]) || leetPassword(name, chunk[vs:ve])) {
+				if vs, ve, ok := lineValue(chunk, nameStart, nameEnd); !assigned && ok && !javaForEach(chunk, nameStart, ve) && keepKeyword(name, chunk[vs:ve], true) && (dockerEnv(chunk, nameStart) || notProseWord(chunk[vs:ve]) || leetPassword(name, chunk[vs:ve])) {
 					// ENV NAME value, app.password value: the rest of a config line.
 					f.addSpan(ruleKeyword, off+vs, off+ve)
-				} else if vs, ve, ok := spacedValue(chunk, nameEnd); !assigned && ok && !declaredFunction(chunk, vs, ve) && (credentialValue(chunk[vs:ve]) || dockerEnv(chunk, nameStart) && keepKeyword(name, chunk[vs:ve], true) ||
+				} else if vs, ve, ok := spacedValue(chunk, nameEnd); !assigned && ok && !declaredFunction(chunk, vs, ve) && !javaForEach(chunk, nameStart, ve) && (credentialValue(chunk[vs:ve]) || dockerEnv(chunk, nameStart) && keepKeyword(name, chunk[vs:ve], true) ||
 					(passwordWord(name) || name == strings.ToUpper(name)) && randomValue(chunk[vs:ve])) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
 				} else if vs, ok := gluedValue(chunk, nameStart, nameEnd); ok {
@@ -716,7 +716,7 @@ func queryValueEnd(chunk string, vs, ve int) int {
 // keys.
 func keyedValue(name, v string) bool {
 	v = strings.Trim(v, `"'`+"`")
-	if codeReference(v) || strings.EqualFold(name, "key") && camelWords(v) || harmlessValue(name, v) {
+	if codeReference(v) || strings.EqualFold(name, "key") && camelWords(v) || harmlessValue(name, v) || typeNamedFor(name, v) {
 		return false // auth = ENV['AUTH'], credentials: config.credentials, key="keyEquivalentModifierMask"
 	}
 	if randomValue(v) || keyLikeName(name) && symbolRandom(v) && !placeholderValue(v) {
@@ -2689,4 +2689,24 @@ func envValueTail(s string, nameStart int, name string, vs, ve int) int {
 		return te
 	}
 	return ve
+}
+
+// javaForEach reports a type and a variable's name in the head of Java's enhanced for (for
+// (Saml2X509Credential x509Credential : this.credentials)), or a type in Pascal case and the
+// variable it declares, assigned next (X509ClientCertificateAuthenticationProvider
+// x509ClientCertificateAuthenticationProvider = new …): a declaration, no value.
+func javaForEach(chunk string, nameStart, ve int) bool {
+	if name := chunk[nameStart:min(len(chunk), nameStart+80)]; len(name) > 0 && isUpperByte(name[0]) && ve < len(chunk) {
+		rest := strings.TrimLeft(chunk[ve:], " ")
+		if sp := strings.IndexByte(name, ' '); sp > 1 && strings.ToUpper(name[:sp]) != name[:sp] && typeNameChars(name[:sp]) && strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==") {
+			return true
+		}
+	}
+	head := strings.TrimRight(chunk[max(0, nameStart-16):nameStart], " \t")
+	head = strings.TrimSuffix(strings.TrimSuffix(head, "final"), " ")
+	if !strings.HasSuffix(head, "for (") && !strings.HasSuffix(head, "for(") {
+		return false
+	}
+	rest := strings.TrimLeft(chunk[ve:], " ")
+	return strings.HasPrefix(rest, ":") && !strings.HasPrefix(rest, "::")
 }

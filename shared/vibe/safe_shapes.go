@@ -182,8 +182,13 @@ func harmlessRun(text string, start, end int) bool {
 		thinkingBlob(text, start, end) || mediaFileName(text, start, end) || forgeProfileRun(text[start:end]) ||
 		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || queryIDValue(text, start) || urlOfWords(text, start, end) || hashSuffixedName(text[start:end]) || encryptedContentRun(text, start) ||
 		voiceIDRun(text, start, end) || acmeChallengeRun(text, start, end) || hashedKnownHost(text, start, end) || wireguardPublicKey(text, start, end) ||
-		pyIdentifier(text[start:end]) && strings.Contains(text, " as ") && importAlias(text, text[start:end])
+		pyIdentifier(text[start:end]) && strings.Contains(text, " as ") && importAlias(text, text[start:end]) || jcaAlgorithm.MatchString(text[start:end])
 }
+
+// jcaAlgorithm matches the standard names of Java's cryptography architecture that join an
+// algorithm's parts with "With" and "And" (PBKDF2WithHmacSHA256, PBEWithHmacSHA256AndAES_256,
+// SHA256withECDSA): a name an API takes, never a key.
+var jcaAlgorithm = regexp.MustCompile(`^(?:PBKDF2With|PBEWith|(?:SHA|MD)[0-9]*(?:/[0-9]+)?with)[A-Za-z0-9]+(?:And[A-Za-z0-9_]+)?$`)
 
 // hashedKnownHost reports the salt or the hash of a hashed known_hosts entry (|1|salt|hash
 // ssh-ed25519 …, HashKnownHosts): an HMAC-SHA1 of a host's name, 28 characters of base64 each.
@@ -2239,8 +2244,12 @@ func videoQueryValue(text string, start int) bool {
 
 // betweenLiterals reports a "quoted value" that is the code between two string literals: the
 // name closed its literal and the next one opened ("token: " + token[:4] + "...", 'Using API
-// key ' + apiKey.slice(0, 4) + '****'), so the value opens or closes with a concatenation.
+// key ' + apiKey.slice(0, 4) + '****'), so the value opens or closes with a concatenation, or
+// opens with a builder's next call and ends with the one after.
 func betweenLiterals(v string) bool {
+	if len(v) > 4 && strings.HasPrefix(v, ").") && strings.HasSuffix(v, "(") && memberCall.MatchString(v[1:]) {
+		return true // sb.append("CredentialsNonExpired=").append(this.credentialsNonExpired).append(", "): a builder's calls
+	}
 	if v == "" || v[0] != ' ' && v[len(v)-1] != ' ' {
 		return false
 	}
