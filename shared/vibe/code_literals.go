@@ -501,6 +501,15 @@ func codeValue(s string, vs, ve int) bool {
 	if ve < len(s) && s[ve] == '<' && isUpperByte(v[0]) && typeNameChars(v) && typeArguments.MatchString(s[ve:min(len(s), ve+120)]) {
 		return true // client: ReactiveOAuth2AccessTokenResponseClient<JwtBearerGrantRequest> = …: a generic type
 	}
+	if m := closedCallChain.FindStringSubmatch(v); m != nil && identifierPath(m[1]) {
+		return true // filter_by(access_token=token).first(: a variable, the call closed and another made
+	}
+	if closedLiteralArgument.MatchString(v) {
+		return true // PerformNativeLogoutBody{SessionToken: sessionToken}).Execute(: a variable, the literal and the call closed after it
+	}
+	if nonNullMember.MatchString(v) {
+		return true // createToken = adapter!.createVerificationToken?.({: TypeScript's non-null assertion, then a member
+	}
 	if chainedOnNextLine(s, ve) && identifierPathOK(v) {
 		return true // customizer = DefaultOAuth2TokenCustomizers⏎ .jwtCustomizer(): a call chain, one call a line
 	}
@@ -889,6 +898,18 @@ func chainedOnNextLine(s string, ve int) bool {
 // typeArguments matches a generic type's arguments in Pascal case, closed (<JwtBearerGrantRequest>,
 // <String, List<Token>>, <?>).
 var typeArguments = regexp.MustCompile(`^<(?:[A-Z?][\w.?]*(?:<[\w.?, ]*>)?(?:\[\])?(?:, ?)?)+>`)
+
+// closedCallChain matches a name of code, the call it is an argument of closed and a
+// member's call after it (token).first(, token_string).first().
+var closedCallChain = regexp.MustCompile(`^([A-Za-z_][A-Za-z_.]*)\)\.[A-Za-z_]\w*\(`)
+
+// closedLiteralArgument matches a name of code that a composite literal and the call it is
+// passed to close after (sessionToken}), token})).
+var closedLiteralArgument = regexp.MustCompile(`^[A-Za-z_]\w*\}\)`)
+
+// nonNullMember matches a TypeScript name asserted non-null and a member read after it
+// (adapter!.createVerificationToken, session!.user).
+var nonNullMember = regexp.MustCompile(`^[A-Za-z_$][\w$]*!\.[A-Za-z_$]`)
 
 // memberCall matches a call of a member, maybe generic, at a line's start (.jwtCustomizer(,
 // .<T>build(, .builder<T>().

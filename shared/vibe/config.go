@@ -646,7 +646,7 @@ var configRules = []extraRule{
 		// Nor a qualified name of code: "the next token is token.CHAN", "private key is
 		// *ed25519.PrivateKey".
 		check: func(v string) bool {
-			return v[0] != '/' && v[0] != '\\' && !qualifiedName(v) && !expansionMessageEnd(v) && !proseModifier(v) && !markdownLink(v) && !specID.MatchString(v)
+			return v[0] != '/' && v[0] != '\\' && !qualifiedName(v) && !expansionMessageEnd(v) && !proseModifier(v) && !markdownLink(v) && !specID.MatchString(v) && !wordAlternatives(v)
 		},
 		matchCheck: proseNamedValue,
 		anchors:    secretWordBeforeIs,

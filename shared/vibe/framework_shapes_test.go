@@ -8,9 +8,10 @@ import (
 
 // The kept rows quote lines of rust-lang/cargo (MIT OR Apache-2.0: its sources, docs, tests'
 // snapshots and changelog), laravel/framework (MIT), rails/rails (MIT),
-// jhipster/jhipster-sample-app (Apache-2.0), payloadcms/payload (MIT) and
-// spring-projects/spring-security (Apache-2.0): a Rust tool and PHP, Ruby, Java, Kotlin and
-// TypeScript frameworks whose code a coding stream reads and edits often. The
+// jhipster/jhipster-sample-app (Apache-2.0), payloadcms/payload (MIT),
+// spring-projects/spring-security (Apache-2.0), nextauthjs/next-auth (ISC), ory/kratos
+// (Apache-2.0) and authlib/authlib (BSD-3-Clause): a Rust tool, PHP, Ruby, Java, Kotlin and
+// TypeScript frameworks and authentication libraries whose code a coding stream reads and edits often. The
 // rows of secrets are made up.
 
 func TestFrameworkShapes(t *testing.T) {
@@ -106,6 +107,27 @@ func TestFrameworkShapes(t *testing.T) {
 			"\tprivate static final String ATT_PASSWORD = \"manager-password\";",
 			"AbstractLdapAuthenticationProvider.emptyPassword=Ung\\u00FCltige Anmeldedaten",
 			"BindAuthenticator.emptyPassword=\\u041F\\u0443\\u0441\\u0442\\u043E\\u0439 \\u043F\\u0430\\u0440\\u043E\\u043B\\u044C",
+			// authentication libraries: a store's key named with a prefix, names joined,
+			// non-null members, words joined by slashes, a GraphQL schema, DSNs without
+			// credentials, JSON pointers, a comment's sentence above an import, a name
+			// without the credential, a composite literal and a call closed after a
+			// variable, a Go struct's field, OAuth's response types and scopes, a file's mode
+			"    sessionByToken = \"nextAuthSessionByToken\",",
+			"      const accountKey = accountKeyPrefix + id",
+			"  const createToken = adapter!.createVerificationToken?.({\n    identifier: email,\n  })",
+			"  /** Timestamp indicating the last time the user's password was reset/changed. At user creation, this field does not exist. */",
+			"type Session {\n  expires: DateTime\n  sessionToken: String @search(by: [hash])\n}",
+			"dsn: memory",
+			"dsn: sqlite://foo.db?mode=memory&_fk=true",
+			"      set_ory_session_token: \"#/components/schemas/continueWithSetOrySessionToken\"",
+			"import (\n\t\"crypto/md5\" //nolint:all // System compatibility for imported passwords\n\t\"crypto/sha256\"\n)",
+			"- **Passwordless \"Magic Code\"**: Introduce a passwordless login method with",
+			"\t\tPerformNativeLogoutBody(ory.PerformNativeLogoutBody{SessionToken: sessionToken}).Execute()",
+			"\tPassword *AdminIdentityImportCredentialsPassword `json:\"password\"`",
+			"            return q.filter_by(access_token=token).first()",
+			"    RESPONSE_TYPES = (\"code id_token\", \"code token\", \"code id_token token\")",
+			"        token = self.resource_protector.acquire_token(\"openid\")",
+			"    with open('your-private-key.pem', 'rb') as f:",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -131,6 +153,12 @@ func TestFrameworkShapes(t *testing.T) {
 			{"app.password=Zx8kq2pLm9\\u00FC", "Zx8kq2pLm9"},
 			{"\tprivate static final String ADMIN_PASSWORD = \"manager-password\";", "manager-password"},
 			{"  tokenService: TokenService2024,", "TokenService2024"},
+			{"SENTRY_DSN=https://abc123def456@o12345.ingest.sentry.io/1234567", "abc123def456"},
+			{"DATABASE_DSN=postgres://app:Zx8kq2pLm9@db/app", "Zx8kq2pLm9"},
+			{"dsn: Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			{"    var privateKey = \"myHardCodedPrivateKey\";", "myHardCodedPrivateKey"},
+			{"the password was Zx8kq2/pLm9Qw", "Zx8kq2/pLm9Qw"},
+			{"  passwordless_fallback_password: Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
 		})
 	})
 }

@@ -363,7 +363,7 @@ func digitCutParts(parts []string) []string {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return characterSet(v) || encodingAlphabets[strings.Trim(v, "\"'`")] || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || credentialLabel(name, v) || cjkSentence(v) || sqlNamed(name, v) || javaEscapedLabel(v) || namedMessage(name, v) || namedAttribute(name, v) || messageKeyLabel(name, v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
+	return characterSet(v) || encodingAlphabets[strings.Trim(v, "\"'`")] || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || credentialLabel(name, v) || cjkSentence(v) || sqlNamed(name, v) || javaEscapedLabel(v) || namedMessage(name, v) || namedAttribute(name, v) || graphQLFieldType.MatchString(strings.TrimSpace(v)) || namedKeyValue(name, v) || jsonPointerRef(v) || dsnWithoutCredentials(name, v) || oauthWordsValue(v) || fileModes[strings.Trim(v, "\"'")] || messageKeyLabel(name, v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
@@ -671,6 +671,95 @@ func namedAttribute(name, v string) bool {
 	}
 	return named && secretNameValue(strings.Trim(v, "\"'`"))
 }
+
+// wordAlternatives reports words of prose joined by slashes (reset/changed,
+// stored/unwrapped, read/write): a sentence's alternatives after "was" or "are", not a
+// password: each part two letters or more in lower case, a word of the list or one with -ed,
+// -d or -ing after it.
+func wordAlternatives(v string) bool {
+	parts := strings.Split(strings.TrimRight(v, ".,;:!?)"), "/")
+	if len(parts) < 2 || len(parts) > 4 {
+		return false
+	}
+	for _, p := range parts {
+		if len(p) < 2 || strings.ToLower(p) != p || !isLetters(p) {
+			return false
+		}
+		if !dictWord(p) && !dictWord(strings.TrimSuffix(p, "ed")) && !dictWord(strings.TrimSuffix(p, "d")) && !dictWord(strings.TrimSuffix(p, "ing")) &&
+			!(strings.HasPrefix(p, "un") && (dictWord(p[2:]) || dictWord(strings.TrimSuffix(p[2:], "ed")) || dictWord(strings.TrimSuffix(p[2:], "ped")))) {
+			return false
+		}
+	}
+	return true
+}
+
+// graphQLFieldType matches a GraphQL field's type with its directives (sessionToken: String
+// @search(by: [hash]), token: String! @unique): a schema, not a value.
+var graphQLFieldType = regexp.MustCompile(`^\[?[A-Z]\w*!?\]?!?(?:\s+@[A-Za-z]\w*(?:\([^()\n]*\))?)+,?$`)
+
+// namedKeyValue reports, under a name of three parts or more, a camel-case value of letters
+// that ends with the name capitalised (sessionByToken = "nextAuthSessionByToken"): the key an
+// index or a store is named by, the name's own words with a prefix. Under a name of two
+// (privateKey = "myHardCodedPrivateKey") it is a password of words.
+func namedKeyValue(name, v string) bool {
+	v = strings.Trim(v, "\"'`,")
+	if len(nameParts(name)) < 3 || len(v) <= len(name) || !isLowerByte(v[0]) || !isLetters(v) || !isLetter(name[0]) {
+		return false
+	}
+	return strings.HasSuffix(v, strings.ToUpper(name[:1])+name[1:])
+}
+
+// jsonPointerRef reports a JSON pointer into the same document ("$ref":
+// "#/components/schemas/updateLoginFlowWithPasswordMethod"): an OpenAPI schema's name.
+func jsonPointerRef(v string) bool {
+	v = strings.Trim(v, "\"'`,")
+	return strings.HasPrefix(v, "#/") && len(v) > 2 && strings.IndexFunc(v[2:], func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("/_-.~", r)
+	}) < 0
+}
+
+// dsnWithoutCredentials reports a value under a DSN's name (dsn, DATABASE_DSN) with no
+// credential in it: no user information before an @ and no password's key (dsn: memory,
+// sqlite://foo.db?mode=memory&_fk=true). Sentry's DSN holds its key before the @; a database's,
+// its password there or after password=.
+func dsnWithoutCredentials(name, v string) bool {
+	parts := nameParts(name)
+	if !strings.EqualFold(parts[len(parts)-1], "dsn") {
+		return false
+	}
+	for _, p := range parts[:len(parts)-1] {
+		if secretWords[strings.ToLower(p)] {
+			return false
+		}
+	}
+	lv := strings.ToLower(v)
+	return !strings.Contains(v, "@") && !strings.Contains(lv, "pass") && !strings.Contains(lv, "pwd") && !strings.Contains(lv, "secret") &&
+		!strings.Contains(lv, "token") && !strings.Contains(lv, "key=") && !randomValue(strings.Trim(v, "\"'`"))
+}
+
+// oauthWords are OAuth 2.0's and OpenID Connect's response types and standard scopes: a value
+// made of them only (RESPONSE_TYPES = ("code id_token token"), acquire_token("openid")) names
+// a flow or a scope, not a token.
+var oauthWords = map[string]bool{"code": true, "token": true, "id_token": true, "none": true, "openid": true,
+	"profile": true, "email": true, "offline_access": true, "address": true, "phone": true}
+
+// oauthWordsValue reports a value of oauthWords.
+func oauthWordsValue(v string) bool {
+	words := strings.Fields(strings.Trim(v, "\"'`,"))
+	if len(words) == 0 {
+		return false
+	}
+	for _, w := range words {
+		if !oauthWords[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// fileModes are the modes a file is opened in (open('your-private-key.pem', 'rb')).
+var fileModes = map[string]bool{"r": true, "rb": true, "rt": true, "w": true, "wb": true, "wt": true, "a": true,
+	"ab": true, "r+": true, "rb+": true, "w+": true, "wb+": true, "a+": true, "x": true, "xb": true}
 
 // publishedKeys are keys their projects publish by design, for every build to use alike: the
 // OpenSSL 3 FIPS provider's integrity key (FIPS_KEY_STRING in fipskey.h, the same in every

@@ -167,7 +167,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 					// literal passed under an auth name.
 					if vs, ve, ok := authArgument(f, chunk, off, name, nameStart, nameEnd); ok {
 						f.addSpan(ruleKeyword, off+vs, off+ve)
-					} else if vs, ve, ok := spacedValue(chunk, nameEnd); ok && credentialValue(chunk[vs:ve]) && generatedValue(chunk[vs:ve], keyLikeName(name)) && !declaredFunction(chunk, vs, ve) && !javaForEach(chunk, nameStart, ve) {
+					} else if vs, ve, ok := spacedValue(chunk, nameEnd); ok && credentialValue(chunk[vs:ve]) && generatedValue(chunk[vs:ve], keyLikeName(name)) && !declaredFunction(chunk, vs, ve) && !typedDeclaration(chunk, nameStart, ve) {
 						f.addSpan(ruleKeyword, off+vs, off+ve)
 					} else if vs, ok := gluedValue(chunk, nameStart, nameEnd); ok {
 						f.addSpan(ruleKeyword, off+nameStart, off+nameEnd)
@@ -229,10 +229,10 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				// value itself, after =: -e HUBOT_SLACK_TOKEN=TOKEN_HERE a4d/hubot-slack is
 				// a value, then the command's next word.
 				assigned := nameStart > 0 && chunk[nameStart-1] == '=' && !slices.Contains(keywordValueOpeners, strings.ToLower(name))
-				if vs, ve, ok := lineValue(chunk, nameStart, nameEnd); !assigned && ok && !javaForEach(chunk, nameStart, ve) && keepKeyword(name, chunk[vs:ve], true) && (dockerEnv(chunk, nameStart) || notProseWord(chunk[vs:ve]) || leetPassword(name, chunk[vs:ve])) {
+				if vs, ve, ok := lineValue(chunk, nameStart, nameEnd); !assigned && ok && !typedDeclaration(chunk, nameStart, ve) && keepKeyword(name, chunk[vs:ve], true) && (dockerEnv(chunk, nameStart) || notProseWord(chunk[vs:ve]) || leetPassword(name, chunk[vs:ve])) {
 					// ENV NAME value, app.password value: the rest of a config line.
 					f.addSpan(ruleKeyword, off+vs, off+ve)
-				} else if vs, ve, ok := spacedValue(chunk, nameEnd); !assigned && ok && !declaredFunction(chunk, vs, ve) && !javaForEach(chunk, nameStart, ve) && (credentialValue(chunk[vs:ve]) || dockerEnv(chunk, nameStart) && keepKeyword(name, chunk[vs:ve], true) ||
+				} else if vs, ve, ok := spacedValue(chunk, nameEnd); !assigned && ok && !declaredFunction(chunk, vs, ve) && !typedDeclaration(chunk, nameStart, ve) && (credentialValue(chunk[vs:ve]) || dockerEnv(chunk, nameStart) && keepKeyword(name, chunk[vs:ve], true) ||
 					(passwordWord(name) || name == strings.ToUpper(name)) && randomValue(chunk[vs:ve])) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
 				} else if vs, ok := gluedValue(chunk, nameStart, nameEnd); ok {
@@ -240,7 +240,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 					// is what may come back later.
 					f.addSpan(ruleKeyword, off+nameStart, off+nameEnd)
 					f.note(ruleKeyword, chunk[vs:nameEnd])
-				} else if vs, ve, ok := nextLineValue(chunk, nameEnd); ok && !(len(name) >= 24 && randomValue(name)) && !cjkSentence(chunk[vs:ve]) {
+				} else if vs, ve, ok := nextLineValue(chunk, nameEnd); ok && !(len(name) >= 24 && randomValue(name)) && !cjkSentence(chunk[vs:ve]) && !commentProseBefore(chunk, nameStart) {
 					// (Not when the "name" is itself a random run: a line of base64 that holds
 					// Pw or Key by chance, the next line of the same block after it.)
 					f.addSpan(ruleKeyword, off+vs, off+ve)
@@ -2691,11 +2691,16 @@ func envValueTail(s string, nameStart int, name string, vs, ve int) int {
 	return ve
 }
 
-// javaForEach reports a type and a variable's name in the head of Java's enhanced for (for
-// (Saml2X509Credential x509Credential : this.credentials)), or a type in Pascal case and the
+// typedDeclaration reports a type and a variable's name in the head of Java's enhanced for
+// (for (Saml2X509Credential x509Credential : this.credentials)), a type in Pascal case and the
 // variable it declares, assigned next (X509ClientCertificateAuthenticationProvider
-// x509ClientCertificateAuthenticationProvider = new …): a declaration, no value.
-func javaForEach(chunk string, nameStart, ve int) bool {
+// x509ClientCertificateAuthenticationProvider = new …), or a Go struct's field, its type and
+// its tag (Password *AdminIdentityImportCredentialsPassword `json:"password"`): a
+// declaration, no value.
+func typedDeclaration(chunk string, nameStart, ve int) bool {
+	if rest := strings.TrimLeft(chunk[ve:], " \t"); strings.HasPrefix(rest, "`") && goStructTag.MatchString(rest) {
+		return true
+	}
 	if name := chunk[nameStart:min(len(chunk), nameStart+80)]; len(name) > 0 && isUpperByte(name[0]) && ve < len(chunk) {
 		rest := strings.TrimLeft(chunk[ve:], " ")
 		if sp := strings.IndexByte(name, ' '); sp > 1 && strings.ToUpper(name[:sp]) != name[:sp] && typeNameChars(name[:sp]) && strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==") {
@@ -2710,3 +2715,27 @@ func javaForEach(chunk string, nameStart, ve int) bool {
 	rest := strings.TrimLeft(chunk[ve:], " ")
 	return strings.HasPrefix(rest, ":") && !strings.HasPrefix(rest, "::")
 }
+
+// commentProseBefore reports a name that ends a comment's sentence ("crypto/md5" //nolint:all
+// // System compatibility for imported passwords): three words or more between the comment's
+// mark and the name on its line, prose about the next line, not a label over its value.
+func commentProseBefore(chunk string, nameStart int) bool {
+	line := chunk[strings.LastIndexByte(chunk[:nameStart], '\n')+1 : nameStart]
+	c := strings.LastIndex(line, "// ")
+	if h := strings.LastIndex(line, "# "); h > c {
+		c = h
+	}
+	if c < 0 {
+		return false
+	}
+	words := 0
+	for _, w := range strings.Fields(line[c+2:]) {
+		if isLetters(w) {
+			words++
+		}
+	}
+	return words >= 3
+}
+
+// goStructTag matches a Go struct field's tag (`json:"password"`, `yaml:"token,omitempty"`).
+var goStructTag = regexp.MustCompile("^`[a-z][a-z0-9_]*:\"")

@@ -531,7 +531,9 @@ func pyRuleNoSecret(id, s string, start, end int) bool {
 	case ruleConnString:
 		// username, _, password = login: a tuple unpacked; hostname = userid = password =
 		// virtual_host = None: names assigned together
-		return pyIdentifier(s[start:end]) && (tupleTargets(s, start) || chainTargets(s, start) || strings.HasPrefix(s[end:], " = "))
+		// accountKey = accountKeyPrefix + id: a name in camel case joined to another
+		return pyIdentifier(s[start:end]) && (tupleTargets(s, start) || chainTargets(s, start) || strings.HasPrefix(s[end:], " = ")) ||
+			identifierPath(s[start:end]) && camelWords(s[start:end]) && strings.HasPrefix(s[end:], " + ")
 	case ruleCLILogin:
 		return aclPermissions.MatchString(s[start:end]) // user:root:rw-: a POSIX ACL's entry, its permissions
 	case ruleIDPassword:

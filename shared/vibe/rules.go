@@ -1097,6 +1097,9 @@ func keepKeyword(name, value string, quoted bool) bool {
 		return false // "token": " Colour": a model's text piece (logprobs, a tokenizer's output), its blank its own
 	}
 	v := strings.TrimSpace(value)
+	if parts := nameParts(name); len(parts) > 0 && strings.HasSuffix(strings.ToLower(parts[len(parts)-1]), "less") {
+		return false // Passwordless "Magic Code", keyless signing: without the credential the name names
+	}
 	if v == "" || placeholderValue(v) && !leetPassword(name, v) || placeholderValue(strings.TrimLeft(strings.TrimRight(v, "!?):,;]."), "&*")) && !leetPassword(name, v) || plainURL(v) || pathValue(v) || namesNoSecret(name, v) || echoedName(name, v) || lookupKeyName(name, v) || roleKeyConstant(name, v) || harmlessValue(name, v) || betweenLiterals(value) || promptEscapes(v) || envVarNameValue(name, v) || sameStemFile(name, v) || typeNamedFor(name, v) {
 		return false // String!, Int? : GraphQL, Kotlin and Swift types
 	}
