@@ -504,6 +504,19 @@ func codeValue(s string, vs, ve int) bool {
 	if m := closedCallChain.FindStringSubmatch(v); m != nil && identifierPath(m[1]) {
 		return true // filter_by(access_token=token).first(: a variable, the call closed and another made
 	}
+	if h, ok := strings.CutSuffix(v, " switch"); ok && identifierPath(h) || strings.HasPrefix(s[ve:], " switch") && identifierPath(v) && (ve+7 == len(s) || strings.IndexByte(" \n\r{", s[ve+7]) >= 0) {
+		return true // x = context.EndpointType switch {…}: C#'s switch expression
+	}
+	if h, ok := strings.CutSuffix(v, " ?"); ok && strings.IndexByte(h, '.') > 0 && identifierPath(h) ||
+		identifierPath(v) && strings.IndexByte(v, '.') > 0 && (strings.HasPrefix(s[ve:], " ?\n") || strings.HasPrefix(s[ve:], " ?\r\n") || strings.HasPrefix(s[ve:], " ? ")) {
+		return true // x = context.ExtractBackchannelAccessToken ? …: a conditional on a member
+	}
+	if t := strings.TrimRight(v, ";,"); t == "default!" || t == "null!" || t == "default" {
+		return true // public string Token { get; set; } = default!;: C#'s default, its null warning silenced
+	}
+	if c := strings.IndexByte(v, ' '); castValue(v) || c > 0 && c+1 < len(v) && castValue(v[:c]) && (isLetter(v[c+1]) || v[c+1] == '_') {
+		return true // key.X5tS256 = (string?) keys[index][…]: a cast
+	}
 	if closedLiteralArgument.MatchString(v) {
 		return true // PerformNativeLogoutBody{SessionToken: sessionToken}).Execute(: a variable, the literal and the call closed after it
 	}
@@ -899,9 +912,9 @@ func chainedOnNextLine(s string, ve int) bool {
 // <String, List<Token>>, <?>).
 var typeArguments = regexp.MustCompile(`^<(?:[A-Z?][\w.?]*(?:<[\w.?, ]*>)?(?:\[\])?(?:, ?)?)+>`)
 
-// closedCallChain matches a name of code, the call it is an argument of closed and a
-// member's call after it (token).first(, token_string).first().
-var closedCallChain = regexp.MustCompile(`^([A-Za-z_][A-Za-z_.]*)\)\.[A-Za-z_]\w*\(`)
+// closedCallChain matches a name of code, the calls it is an argument of closed and a member
+// read after them (token).first(, cancellationToken)).MatchedCount).
+var closedCallChain = regexp.MustCompile(`^([A-Za-z_][A-Za-z_.]*)\)+\.[A-Za-z_]\w*`)
 
 // closedLiteralArgument matches a name of code that a composite literal and the call it is
 // passed to close after (sessionToken}), token})).
@@ -915,9 +928,10 @@ var nonNullMember = regexp.MustCompile(`^[A-Za-z_$][\w$]*!\.[A-Za-z_$]`)
 // .<T>build(, .builder<T>().
 var memberCall = regexp.MustCompile(`^\.(?:<[\w, ?.]*>)?[A-Za-z_]\w*(?:<[\w, ?.]*>)?\(`)
 
-// javaCast matches a cast to a type in Java or C# ((String), (KeyParameter), (byte[])):
+// javaCast matches a cast to a type in Java or C# ((String), (KeyParameter), (byte[]),
+// (string?)):
 // what a value after it is converted to, code.
-var javaCast = regexp.MustCompile(`^\((?:[A-Z][\w.]*(?:<[\w, ?.]*>)?|int|long|char|byte|short|float|double|boolean)(?:\[\])*\)$`)
+var javaCast = regexp.MustCompile(`^\((?:[A-Z][\w.]*(?:<[\w, ?.]*>)?|int|long|char|byte|short|float|double|boolean|bool|string|object|decimal|uint|ulong)\??(?:\[\])*\)$`)
 
 // castValue reports a cast (javaCast) whose type is written as types are (typeNameChars):
 // (Zx8kq2pLm9) in parentheses is a password.
@@ -925,7 +939,7 @@ func castValue(v string) bool {
 	if !javaCast.MatchString(v) {
 		return false
 	}
-	t := strings.TrimRight(v[1:len(v)-1], "[]")
+	t := strings.TrimRight(v[1:len(v)-1], "[]?")
 	if i := strings.IndexByte(t, '<'); i > 0 {
 		t = t[:i]
 	}

@@ -435,6 +435,13 @@ var configRules = []extraRule{
 		re:       regexp.MustCompile(`(?i)<[\w:.-]+\s+(?:key|name)\s*=\s*["'][\w.:-]*(?:pass|pwd|secret|token|api_?key|credential|private_?key)[\w.:-]*["'][^>]{0,80}>([^<\n]{1,400})</`),
 		group:    1,
 		keywords: []string{"key=", "name="},
+		// Not a C# documentation comment's tag (/// <param name="token">The token.</param>,
+		// <paramref name="cancellationToken"/> is signaled.): it describes a parameter.
+		matchCheck: func(m string) bool {
+			end := strings.IndexAny(m, " \t\n")
+			gt := strings.IndexByte(m, '>')
+			return end > 1 && !xmlDocTags[strings.ToLower(m[1:end])] && gt > 0 && m[gt-1] != '/'
+		},
 	},
 	{
 		// A secret set through a tool's config command: aws configure set
@@ -646,7 +653,7 @@ var configRules = []extraRule{
 		// Nor a qualified name of code: "the next token is token.CHAN", "private key is
 		// *ed25519.PrivateKey".
 		check: func(v string) bool {
-			return v[0] != '/' && v[0] != '\\' && !qualifiedName(v) && !expansionMessageEnd(v) && !proseModifier(v) && !markdownLink(v) && !specID.MatchString(v) && !wordAlternatives(v)
+			return v[0] != '/' && v[0] != '\\' && !qualifiedName(v) && !expansionMessageEnd(v) && !proseModifier(v) && !markdownLink(v) && !specID.MatchString(v) && !wordAlternatives(v) && !closedProseWord(v)
 		},
 		matchCheck: proseNamedValue,
 		anchors:    secretWordBeforeIs,

@@ -10,8 +10,9 @@ import (
 // snapshots and changelog), laravel/framework (MIT), rails/rails (MIT),
 // jhipster/jhipster-sample-app (Apache-2.0), payloadcms/payload (MIT),
 // spring-projects/spring-security (Apache-2.0), nextauthjs/next-auth (ISC), ory/kratos
-// (Apache-2.0) and authlib/authlib (BSD-3-Clause): a Rust tool, PHP, Ruby, Java, Kotlin and
-// TypeScript frameworks and authentication libraries whose code a coding stream reads and edits often. The
+// (Apache-2.0), authlib/authlib (BSD-3-Clause), openiddict/openiddict-core (Apache-2.0) and
+// heartcombo/devise (MIT): a Rust tool, PHP, Ruby, Java, Kotlin, C# and TypeScript frameworks
+// and authentication libraries whose code a coding stream reads and edits often. The
 // rows of secrets are made up.
 
 func TestFrameworkShapes(t *testing.T) {
@@ -128,6 +129,21 @@ func TestFrameworkShapes(t *testing.T) {
 			"    RESPONSE_TYPES = (\"code id_token\", \"code token\", \"code id_token token\")",
 			"        token = self.resource_protector.acquire_token(\"openid\")",
 			"    with open('your-private-key.pem', 'rb') as f:",
+			// C#: documentation comments' tags, switch expressions, a conditional on a
+			// member, a nullable cast, default!, calls closed after a named argument, a
+			// JWT's media type, MVC's route names, a sentence's last word before a tag;
+			// Ruby: a setter's parameter
+			"        /// <param name=\"token\">The token.</param>",
+			"    /// <exception cref=\"OperationCanceledException\">The specified <paramref name=\"cancellationToken\"/> is signaled.</exception>",
+			"        context.EncryptionCredentials = context.TokenType switch\n        {",
+			"        context.BackchannelAccessToken = context.ExtractBackchannelAccessToken ?\n            x : y;",
+			"            key.X5tS256 = (string?) keys[index][JsonWebKeyParameterNames.X5tS256];",
+			"        public string Token { get; set; } = default!;",
+			"            cancellationToken: cancellationToken)).MatchedCount;",
+			"        public const string AccessToken = \"at+jwt\";",
+			"            return RedirectToAction(\"ResetPasswordConfirmation\", \"Account\");",
+			"<value>An handler must be implemented to validate revocation requests (e.g to ensure the client_id and client_secret are valid).</value>",
+			"      def password=(new_password)\n        @password = new_password",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -159,6 +175,9 @@ func TestFrameworkShapes(t *testing.T) {
 			{"    var privateKey = \"myHardCodedPrivateKey\";", "myHardCodedPrivateKey"},
 			{"the password was Zx8kq2/pLm9Qw", "Zx8kq2/pLm9Qw"},
 			{"  passwordless_fallback_password: Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			{"<add key=\"ApiToken\" name=\"x\">Zx8kq2pLm9Qw4rT7</add>", "Zx8kq2pLm9Qw4rT7"},
+			{"        public string Token { get; set; } = \"Zx8kq2pLm9Qw4rT7\";", "Zx8kq2pLm9Qw4rT7"},
+			{"the client secret is Zx8kq2pLm9).</value>", "Zx8kq2pLm9"},
 		})
 	})
 }

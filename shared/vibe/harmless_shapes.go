@@ -363,7 +363,7 @@ func digitCutParts(parts []string) []string {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return characterSet(v) || encodingAlphabets[strings.Trim(v, "\"'`")] || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || credentialLabel(name, v) || cjkSentence(v) || sqlNamed(name, v) || javaEscapedLabel(v) || namedMessage(name, v) || namedAttribute(name, v) || graphQLFieldType.MatchString(strings.TrimSpace(v)) || namedKeyValue(name, v) || jsonPointerRef(v) || dsnWithoutCredentials(name, v) || oauthWordsValue(v) || fileModes[strings.Trim(v, "\"'")] || messageKeyLabel(name, v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
+	return characterSet(v) || encodingAlphabets[strings.Trim(v, "\"'`")] || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || credentialLabel(name, v) || cjkSentence(v) || sqlNamed(name, v) || javaEscapedLabel(v) || namedMessage(name, v) || namedAttribute(name, v) || graphQLFieldType.MatchString(strings.TrimSpace(v)) || namedKeyValue(name, v) || jsonPointerRef(v) || dsnWithoutCredentials(name, v) || oauthWordsValue(v) || fileModes[strings.Trim(v, "\"'")] || jwtTypeValue.MatchString(strings.Trim(v, "\"'")) || messageKeyLabel(name, v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
@@ -760,6 +760,25 @@ func oauthWordsValue(v string) bool {
 // fileModes are the modes a file is opened in (open('your-private-key.pem', 'rb')).
 var fileModes = map[string]bool{"r": true, "rb": true, "rt": true, "w": true, "wb": true, "wt": true, "a": true,
 	"ab": true, "r+": true, "rb+": true, "w+": true, "wb+": true, "a+": true, "x": true, "xb": true}
+
+// closedProseWord reports a word of the list that a bracket, a full stop and a tag close
+// (client_secret are valid).</value>): the sentence's last word.
+func closedProseWord(v string) bool {
+	if i := strings.IndexByte(v, '<'); i > 0 {
+		v = v[:i]
+	}
+	w := strings.TrimRight(v, ").,;:!?")
+	return w != v && strings.ToLower(w) == w && dictWord(w)
+}
+
+// jwtTypeValue matches a JWT's media type as its typ header names it (at+jwt, oi_stet+jwt,
+// secevent+jwt): a token's kind.
+var jwtTypeValue = regexp.MustCompile(`^[a-z][a-z0-9_.-]{0,30}\+jwt$`)
+
+// xmlDocTags are the tags of C#'s and Visual Basic's documentation comments that name a
+// parameter or a member and describe it.
+var xmlDocTags = map[string]bool{"param": true, "paramref": true, "typeparam": true, "typeparamref": true,
+	"exception": true, "see": true, "seealso": true, "returns": true, "value": true}
 
 // publishedKeys are keys their projects publish by design, for every build to use alike: the
 // OpenSSL 3 FIPS provider's integrity key (FIPS_KEY_STRING in fipskey.h, the same in every

@@ -212,6 +212,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				if lv, le, multi, lok := setterLastArgument(chunk, nameEnd); multi && setterName(name) {
 					vs, ve, ok = lv, le, lok // set_password('svc', 'deploy', '…'): the last argument
 				}
+				if ok && mvcRouteCall(chunk, nameStart) {
+					continue // RedirectToAction("ResetPasswordConfirmation", "Account"): an action's and a controller's names
+				}
 				if ok && argumentLiteralWord(chunk, nameStart, nameEnd, chunk[vs:ve]) {
 					continue // within(pass, "slices"), exec.Command("git", "credential", "fill")
 				}
@@ -2739,3 +2742,21 @@ func commentProseBefore(chunk string, nameStart int) bool {
 
 // goStructTag matches a Go struct field's tag (`json:"password"`, `yaml:"token,omitempty"`).
 var goStructTag = regexp.MustCompile("^`[a-z][a-z0-9_]*:\"")
+
+// mvcRouteCalls open ASP.NET MVC's calls that take an action's and a controller's names.
+var mvcRouteCalls = []string{"RedirectToAction(\"", "Url.Action(\"", "ActionLink(\"", "RedirectToRoute(\"", "RedirectToPage(\"", "RedirectToActionPermanent(\""}
+
+// mvcRouteCall reports a name inside the first literal of such a call.
+func mvcRouteCall(chunk string, nameStart int) bool {
+	head := chunk[max(0, nameStart-40):nameStart]
+	q := strings.LastIndexByte(head, '"')
+	if q < 0 {
+		return false
+	}
+	for _, c := range mvcRouteCalls {
+		if strings.HasSuffix(head[:q+1], c) {
+			return true
+		}
+	}
+	return false
+}

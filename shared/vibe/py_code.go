@@ -533,7 +533,9 @@ func pyRuleNoSecret(id, s string, start, end int) bool {
 		// virtual_host = None: names assigned together
 		// accountKey = accountKeyPrefix + id: a name in camel case joined to another
 		return pyIdentifier(s[start:end]) && (tupleTargets(s, start) || chainTargets(s, start) || strings.HasPrefix(s[end:], " = ")) ||
-			identifierPath(s[start:end]) && camelWords(s[start:end]) && strings.HasPrefix(s[end:], " + ")
+			identifierPath(s[start:end]) && camelWords(s[start:end]) && strings.HasPrefix(s[end:], " + ") ||
+			// def password=(new_password) ⏎ @password = new_password: a parameter, read by its name
+			pyIdentifier(s[start:end]) && strings.IndexByte(s[start:end], '_') > 0 && parameterOf(s, s[start:end])
 	case ruleCLILogin:
 		return aclPermissions.MatchString(s[start:end]) // user:root:rw-: a POSIX ACL's entry, its permissions
 	case ruleIDPassword:
@@ -1203,4 +1205,10 @@ func literalListMember(s string, nameStart, nameEnd int) bool {
 		after++
 	}
 	return before >= 1 && after >= 1 && before+after >= 5
+}
+
+// parameterOf reports a name the text declares as a parameter: alone between brackets, or
+// first or last in a list of them ((new_password), (new_password, …), (…, new_password)).
+func parameterOf(s, name string) bool {
+	return strings.Contains(s, "("+name+")") || strings.Contains(s, "("+name+", ") || strings.Contains(s, ", "+name+")")
 }
