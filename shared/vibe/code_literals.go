@@ -501,7 +501,7 @@ func codeValue(s string, vs, ve int) bool {
 	if ve < len(s) && s[ve] == '<' && isUpperByte(v[0]) && typeNameChars(v) && typeArguments.MatchString(s[ve:min(len(s), ve+120)]) {
 		return true // client: ReactiveOAuth2AccessTokenResponseClient<JwtBearerGrantRequest> = …: a generic type
 	}
-	if m := closedCallChain.FindStringSubmatch(v); m != nil && identifierPath(m[1]) {
+	if strings.Contains(v, ").") && closedCallChainAt(v) {
 		return true // filter_by(access_token=token).first(: a variable, the call closed and another made
 	}
 	if h, ok := strings.CutSuffix(v, " switch"); ok && identifierPath(h) || strings.HasPrefix(s[ve:], " switch") && identifierPath(v) && (ve+7 == len(s) || strings.IndexByte(" \n\r{", s[ve+7]) >= 0) {
@@ -514,13 +514,13 @@ func codeValue(s string, vs, ve int) bool {
 	if t := strings.TrimRight(v, ";,"); t == "default!" || t == "null!" || t == "default" {
 		return true // public string Token { get; set; } = default!;: C#'s default, its null warning silenced
 	}
-	if c := strings.IndexByte(v, ' '); castValue(v) || c > 0 && c+1 < len(v) && castValue(v[:c]) && (isLetter(v[c+1]) || v[c+1] == '_') {
+	if c := strings.IndexByte(v, ' '); v[0] == '(' && (castValue(v) || c > 0 && c+1 < len(v) && castValue(v[:c]) && (isLetter(v[c+1]) || v[c+1] == '_')) {
 		return true // key.X5tS256 = (string?) keys[index][…]: a cast
 	}
-	if closedLiteralArgument.MatchString(v) {
+	if strings.Contains(v, "})") && closedLiteralArgument.MatchString(v) {
 		return true // PerformNativeLogoutBody{SessionToken: sessionToken}).Execute(: a variable, the literal and the call closed after it
 	}
-	if nonNullMember.MatchString(v) {
+	if strings.Contains(v, "!.") && nonNullMember.MatchString(v) {
 		return true // createToken = adapter!.createVerificationToken?.({: TypeScript's non-null assertion, then a member
 	}
 	if chainedOnNextLine(s, ve) && identifierPathOK(v) {
@@ -950,12 +950,6 @@ func castValue(v string) bool {
 // = "INSERT INTO " + …, DEF_CHANGE_PASSWORD_SQL = "update users set password = ? …",
 // tokenQuery = "SELECT …"): a query, not its data.
 func sqlNamed(name, v string) bool {
-	parts := nameParts(name)
-	switch strings.ToLower(parts[len(parts)-1]) {
-	case "sql", "query", "statement", "stmt", "ddl", "dml":
-	default:
-		return false
-	}
 	v = strings.TrimLeft(v, "\"'`")
 	sp := strings.IndexByte(v, ' ')
 	if sp < 0 {
@@ -963,7 +957,19 @@ func sqlNamed(name, v string) bool {
 	}
 	switch strings.ToLower(v[:sp]) {
 	case "select", "insert", "update", "delete", "create", "alter", "drop", "merge", "upsert", "with", "replace":
+	default:
+		return false
+	}
+	parts := nameParts(name)
+	switch strings.ToLower(parts[len(parts)-1]) {
+	case "sql", "query", "statement", "stmt", "ddl", "dml":
 		return true
 	}
 	return false
+}
+
+// closedCallChainAt reports closedCallChain's match on a name of code.
+func closedCallChainAt(v string) bool {
+	m := closedCallChain.FindStringSubmatch(v)
+	return m != nil && identifierPath(m[1])
 }

@@ -363,7 +363,7 @@ func digitCutParts(parts []string) []string {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return characterSet(v) || encodingAlphabets[strings.Trim(v, "\"'`")] || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || credentialLabel(name, v) || cjkSentence(v) || sqlNamed(name, v) || javaEscapedLabel(v) || namedMessage(name, v) || namedAttribute(name, v) || graphQLFieldType.MatchString(strings.TrimSpace(v)) || namedKeyValue(name, v) || jsonPointerRef(v) || dsnWithoutCredentials(name, v) || oauthWordsValue(v) || fileModes[strings.Trim(v, "\"'")] || jwtTypeValue.MatchString(strings.Trim(v, "\"'")) || messageKeyLabel(name, v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
+	return characterSet(v) || encodingAlphabets[strings.Trim(v, "\"'`")] || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || credentialLabel(name, v) || cjkSentence(v) || sqlNamed(name, v) || javaEscapedLabel(v) || namedMessage(name, v) || namedAttribute(name, v) || strings.Contains(v, " @") && graphQLFieldType.MatchString(strings.TrimSpace(v)) || namedKeyValue(name, v) || jsonPointerRef(v) || dsnWithoutCredentials(name, v) || oauthWordsValue(v) || fileModes[strings.Trim(v, "\"'")] || strings.Contains(v, "+jwt") && jwtTypeValue.MatchString(strings.Trim(v, "\"'")) || messageKeyLabel(name, v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
@@ -663,13 +663,16 @@ var namingParts = map[string]bool{"att": true, "attr": true, "attribute": true, 
 // namedAttribute reports, under such a name, a lower-case name of words joined by dashes or
 // underscores with a secret's word among them (manager-password, password-attribute).
 func namedAttribute(name, v string) bool {
+	if !secretNameValue(strings.Trim(v, "\"'`")) {
+		return false
+	}
 	named := false
 	for _, p := range nameParts(name) {
 		if namingParts[strings.ToLower(p)] {
 			named = true
 		}
 	}
-	return named && secretNameValue(strings.Trim(v, "\"'`"))
+	return named
 }
 
 // wordAlternatives reports words of prose joined by slashes (reset/changed,
@@ -703,10 +706,11 @@ var graphQLFieldType = regexp.MustCompile(`^\[?[A-Z]\w*!?\]?!?(?:\s+@[A-Za-z]\w*
 // (privateKey = "myHardCodedPrivateKey") it is a password of words.
 func namedKeyValue(name, v string) bool {
 	v = strings.Trim(v, "\"'`,")
-	if len(nameParts(name)) < 3 || len(v) <= len(name) || !isLowerByte(v[0]) || !isLetters(v) || !isLetter(name[0]) {
+	if len(v) <= len(name) || !isLowerByte(v[0]) || !isLetter(name[0]) || v[len(v)-len(name)] != name[0]&^0x20 ||
+		v[len(v)-len(name)+1:] != name[1:] || !isLetters(v) {
 		return false
 	}
-	return strings.HasSuffix(v, strings.ToUpper(name[:1])+name[1:])
+	return len(nameParts(name)) >= 3
 }
 
 // jsonPointerRef reports a JSON pointer into the same document ("$ref":
@@ -723,6 +727,9 @@ func jsonPointerRef(v string) bool {
 // sqlite://foo.db?mode=memory&_fk=true). Sentry's DSN holds its key before the @; a database's,
 // its password there or after password=.
 func dsnWithoutCredentials(name, v string) bool {
+	if len(name) < 3 || !strings.EqualFold(name[len(name)-3:], "dsn") {
+		return false
+	}
 	parts := nameParts(name)
 	if !strings.EqualFold(parts[len(parts)-1], "dsn") {
 		return false
@@ -745,7 +752,11 @@ var oauthWords = map[string]bool{"code": true, "token": true, "id_token": true, 
 
 // oauthWordsValue reports a value of oauthWords.
 func oauthWordsValue(v string) bool {
-	words := strings.Fields(strings.Trim(v, "\"'`,"))
+	v = strings.Trim(v, "\"'`,")
+	if len(v) < 4 || len(v) > 40 || !isLowerByte(v[0]) {
+		return false
+	}
+	words := strings.Fields(v)
 	if len(words) == 0 {
 		return false
 	}
@@ -2403,7 +2414,7 @@ func passwordLabel(v string) bool {
 // another language (credentialTranslations), under a name that is not a password's: a
 // password may be any word, the Finnish for a secret too.
 func credentialLabel(name, v string) bool {
-	return !passwordName(name) && translatedLabel(credentialTranslations, v)
+	return translatedLabel(credentialTranslations, v) && !passwordName(name)
 }
 
 // translatedLabel reports a value of one to six words of letters, one of them the table's
@@ -2478,16 +2489,12 @@ var messageEnds = map[string]bool{"successful": true, "success": true, "succeede
 // messageKeyLabel reports a label of two to eight words of letters, the first capitalised,
 // under such a key ('Tokenuppdatering lyckades', 'Token-Aktualisierung erfolgreich.').
 func messageKeyLabel(name, v string) bool {
-	parts := nameParts(name)
-	if len(parts) < 2 || !messageEnds[strings.ToLower(parts[len(parts)-1])] {
+	v = strings.Trim(strings.TrimSpace(v), "'\"`")
+	if r, _ := utf8.DecodeRuneInString(v); !unicode.IsUpper(r) || strings.IndexByte(v, ' ') < 0 {
 		return false
 	}
-	v = strings.Trim(strings.TrimSpace(v), "'\"`")
 	words := strings.Fields(strings.TrimRight(v, ".!"))
 	if len(words) < 2 || len(words) > 8 {
-		return false
-	}
-	if r, _ := utf8.DecodeRuneInString(v); !unicode.IsUpper(r) {
 		return false
 	}
 	for _, w := range words {
@@ -2495,13 +2502,17 @@ func messageKeyLabel(name, v string) bool {
 			return false
 		}
 	}
-	return true
+	parts := nameParts(name)
+	return len(parts) >= 2 && messageEnds[strings.ToLower(parts[len(parts)-1])]
 }
 
 // cjkSentence reports a sentence of Chinese, Japanese or Korean (请在下方输入您的用户名。密码重置的说明…):
 // ten or more Han, kana or Hangul characters, at least four in five of its letters and
 // digits, with the scripts' punctuation or spaces between them. No secret is written so.
 func cjkSentence(v string) bool {
+	if isASCII(v) {
+		return false
+	}
 	v = strings.Trim(strings.TrimSpace(v), "'\"`,")
 	cjk, other := 0, 0
 	for _, r := range v {

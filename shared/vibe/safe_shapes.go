@@ -182,7 +182,14 @@ func harmlessRun(text string, start, end int) bool {
 		thinkingBlob(text, start, end) || mediaFileName(text, start, end) || forgeProfileRun(text[start:end]) ||
 		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || queryIDValue(text, start) || urlOfWords(text, start, end) || hashSuffixedName(text[start:end]) || encryptedContentRun(text, start) ||
 		voiceIDRun(text, start, end) || acmeChallengeRun(text, start, end) || hashedKnownHost(text, start, end) || wireguardPublicKey(text, start, end) ||
-		pyIdentifier(text[start:end]) && strings.Contains(text, " as ") && importAlias(text, text[start:end]) || jcaAlgorithm.MatchString(text[start:end])
+		hashedAliasName(text[start:end]) && importAlias(text, text[start:end]) || jcaAlgorithm.MatchString(text[start:end])
+}
+
+// hashedAliasName reports an identifier that ends in an underscore and 16 or more hex digits,
+// as a generated import's alias does (default_1a7510af427896d367a49dbf838d2de6).
+func hashedAliasName(run string) bool {
+	u := strings.LastIndexByte(run, '_')
+	return u > 0 && len(run)-u-1 >= 16 && isHex(run[u+1:]) && pyIdentifier(run)
 }
 
 // jcaAlgorithm matches the standard names of Java's cryptography architecture that join an
