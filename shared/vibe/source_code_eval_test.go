@@ -179,7 +179,7 @@ func firstChange(in, out string) (string, string) {
 // Held-back ceilings per tree, in percent of chunks with a false redaction mark: just above
 // the last build measured, so that a rise is a regression. They move only toward the
 // target, ≤ 1% for every tree, with the figures in docs/sanitizer.md.
-var sourceCodeFloors = map[string]float64{"go": 0.45, "python": 0.9, "js": 0.5, "perl": 0.85, "c": 0.45, "shell": 1.5, "markdown": 1.0, "pydist": 1.0, "docs": 1.0, "gomod": 0.25}
+var sourceCodeFloors = map[string]float64{"go": 0.45, "python": 0.9, "js": 0.5, "perl": 0.85, "c": 0.45, "shell": 1.5, "markdown": 1.0, "pydist": 0.95, "docs": 1.0, "gomod": 0.25}
 
 // sourceCodeChunks is each tree's held-back half as the floors were measured: Debian 12 with
 // what scripts/install-test-deps.sh installs, and this module's dependencies at the versions
