@@ -1264,6 +1264,9 @@ func findNameValuePairs(text, lower string, f *findings) {
 		if !quotedAt(text, vs) && tsPrimitiveTypes[strings.TrimRight(v, "):,;")] {
 			continue // writeStateKey(key: SecretKey, value: unknown): void: a parameter's type
 		}
+		if fileReadCommand(v) {
+			continue // - name: AIRFLOW__CORE__FERNET_KEY_CMD / value: "cat /opt/…/airflow-fernet-key": where it is read from
+		}
 		f.addSpan(ruleNameValue, vs, ve)
 	}
 }

@@ -10,10 +10,10 @@ import (
 // snapshots and changelog), laravel/framework (MIT), rails/rails (MIT),
 // jhipster/jhipster-sample-app (Apache-2.0), payloadcms/payload (MIT),
 // spring-projects/spring-security (Apache-2.0), nextauthjs/next-auth (ISC), ory/kratos
-// (Apache-2.0), authlib/authlib (BSD-3-Clause), openiddict/openiddict-core (Apache-2.0) and
-// heartcombo/devise (MIT): a Rust tool, PHP, Ruby, Java, Kotlin, C# and TypeScript frameworks
-// and authentication libraries whose code a coding stream reads and edits often. The
-// rows of secrets are made up.
+// (Apache-2.0), authlib/authlib (BSD-3-Clause), openiddict/openiddict-core (Apache-2.0),
+// heartcombo/devise (MIT) and bitnami/charts (Apache-2.0): a Rust tool, PHP, Ruby, Java,
+// Kotlin, C# and TypeScript frameworks, authentication libraries and Helm charts whose code a
+// coding stream reads and edits often. The rows of secrets are made up.
 
 func TestFrameworkShapes(t *testing.T) {
 	t.Parallel()
@@ -144,6 +144,11 @@ func TestFrameworkShapes(t *testing.T) {
 			"            return RedirectToAction(\"ResetPasswordConfirmation\", \"Account\");",
 			"<value>An handler must be implemented to validate revocation requests (e.g to ensure the client_id and client_secret are valid).</value>",
 			"      def password=(new_password)\n        @password = new_password",
+			// Helm charts: a command that prints a secret's file, a Secret's key in plural,
+			// grep's keep-out pattern
+			"          - name: AIRFLOW__CORE__FERNET_KEY_CMD\n            value: \"cat $SECRETS_DIR/airflow-fernet-key\"",
+			"* [bitnami/mongodb] Fix wrongly named mongodb secret key 'mongodb-passwords' (#10546)",
+			"    local password=$(grep -oP '^password=\\K.+' $1);",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -178,6 +183,8 @@ func TestFrameworkShapes(t *testing.T) {
 			{"<add key=\"ApiToken\" name=\"x\">Zx8kq2pLm9Qw4rT7</add>", "Zx8kq2pLm9Qw4rT7"},
 			{"        public string Token { get; set; } = \"Zx8kq2pLm9Qw4rT7\";", "Zx8kq2pLm9Qw4rT7"},
 			{"the client secret is Zx8kq2pLm9).</value>", "Zx8kq2pLm9"},
+			{"          - name: DB_PASSWORD\n            value: \"cat Zx8kq2pLm9Qw4rT7\"", "Zx8kq2pLm9Qw4rT7"},
+			{"key: Zx8kq2-pLm9Qw-password", "Zx8kq2-pLm9Qw"},
 		})
 	})
 }

@@ -363,7 +363,7 @@ func digitCutParts(parts []string) []string {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return characterSet(v) || encodingAlphabets[strings.Trim(v, "\"'`")] || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || credentialLabel(name, v) || cjkSentence(v) || sqlNamed(name, v) || javaEscapedLabel(v) || namedMessage(name, v) || namedAttribute(name, v) || strings.Contains(v, " @") && graphQLFieldType.MatchString(strings.TrimSpace(v)) || namedKeyValue(name, v) || jsonPointerRef(v) || dsnWithoutCredentials(name, v) || oauthWordsValue(v) || fileModes[strings.Trim(v, "\"'")] || strings.Contains(v, "+jwt") && jwtTypeValue.MatchString(strings.Trim(v, "\"'")) || messageKeyLabel(name, v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
+	return characterSet(v) || encodingAlphabets[strings.Trim(v, "\"'`")] || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || credentialLabel(name, v) || cjkSentence(v) || sqlNamed(name, v) || javaEscapedLabel(v) || namedMessage(name, v) || namedAttribute(name, v) || strings.Contains(v, " @") && graphQLFieldType.MatchString(strings.TrimSpace(v)) || namedKeyValue(name, v) || jsonPointerRef(v) || dsnWithoutCredentials(name, v) || oauthWordsValue(v) || fileModes[strings.Trim(v, "\"'")] || strings.EqualFold(name, "key") && secretNameValue(strings.Trim(v, "\"'`")) || strings.Contains(v, "+jwt") && jwtTypeValue.MatchString(strings.Trim(v, "\"'")) || messageKeyLabel(name, v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
@@ -785,6 +785,15 @@ func closedProseWord(v string) bool {
 // jwtTypeValue matches a JWT's media type as its typ header names it (at+jwt, oi_stet+jwt,
 // secevent+jwt): a token's kind.
 var jwtTypeValue = regexp.MustCompile(`^[a-z][a-z0-9_.-]{0,30}\+jwt$`)
+
+// fileReadCommand reports a command that prints a file, by its path (cat
+// /opt/bitnami/airflow/secrets/airflow-fernet-key, cat "$SECRETS_DIR/token"): where a secret is
+// read from, as a _CMD setting names it.
+func fileReadCommand(v string) bool {
+	rest, ok := strings.CutPrefix(strings.Trim(v, "\"'"), "cat ")
+	rest = strings.Trim(strings.TrimSpace(rest), "\"'")
+	return ok && rest != "" && strings.IndexAny(rest, " \t") < 0 && (rest[0] == '/' || rest[0] == '~' || rest[0] == '$')
+}
 
 // xmlDocTags are the tags of C#'s and Visual Basic's documentation comments that name a
 // parameter or a member and describe it.
@@ -2280,6 +2289,9 @@ func regexTail(v string) bool {
 	v = strings.TrimLeft(strings.TrimSpace(v), ")(")
 	if len(v) < 2 || len(v) > 60 {
 		return false
+	}
+	if rest, ok := strings.CutPrefix(v, `\K`); ok {
+		v = rest // ^password=\K.+: PCRE's keep-out, then the pattern of what is kept
 	}
 	for _, p := range []string{`\w`, `\S`, `\d`, `\s`, `[^`, `[a-z`, `[A-Z`, `[0-9`, `[\w`, `.+`, `.*`} {
 		if rest, ok := strings.CutPrefix(v, p); ok {

@@ -473,7 +473,7 @@ var extraRules = append([]extraRule{
 				v = v[:amp] // ?user=app&password=xxx&ssl=true: the query's next parameter
 			}
 			bare := strings.TrimRight(v, ",):;") // password=password), pwd=None,, pwd=None):
-			return len(v) >= 3 && v != "@" && !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" && !(v[0] == '(' && isLetters(v[1:])) && !castValue(v) && !placeholderValue(bare) && !secretNamedConstant(bare) && !codeReference(v) && !codeArgumentReference(v) && !pathValue(v) &&
+			return len(v) >= 3 && v != "@" && !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" && !(v[0] == '(' && isLetters(v[1:])) && !castValue(v) && !regexTail(strings.TrimRight(v, "'\"")) && !placeholderValue(bare) && !secretNamedConstant(bare) && !codeReference(v) && !codeArgumentReference(v) && !pathValue(v) &&
 				!(codeLike.MatchString(v) && strings.ContainsAny(v, ".[") && !randomSegment(v)) && !(v[0] == '/' && identifierWords(v[1:])) &&
 				!(strings.HasPrefix(v, "::") && len(v) > 2 && isUpperByte(v[2])) && // ::BCrypt::Engine.hash_secret(…): a Ruby constant's path
 				!(v[0] == '(' && snakeIdentifier(strings.TrimRight(v[1:], ")"))) // def password=(new_password): a Ruby setter's parameter

@@ -2308,7 +2308,8 @@ func secretNameValue(v string) bool {
 			return false
 		}
 		switch w {
-		case "password", "passwd", "token", "secret", "key", "credentials", "creds", "apikey":
+		case "password", "passwd", "token", "secret", "key", "credentials", "creds", "apikey",
+			"passwords", "tokens", "secrets", "keys": // mongodb-passwords: a Secret's key
 			named = true
 		}
 	}
