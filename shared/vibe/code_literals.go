@@ -511,6 +511,9 @@ func codeValue(s string, vs, ve int) bool {
 		identifierPath(v) && strings.IndexByte(v, '.') > 0 && (strings.HasPrefix(s[ve:], " ?\n") || strings.HasPrefix(s[ve:], " ?\r\n") || strings.HasPrefix(s[ve:], " ? ")) {
 		return true // x = context.ExtractBackchannelAccessToken ? …: a conditional on a member
 	}
+	if i := strings.IndexByte(v, '!'); i > 0 && i+1 < len(v) && (v[i+1] == '[' || v[i+1] == '(') && rustIdent(v[:i]) {
+		return true // private_key = vec![0u8; 32], format!(…): a Rust macro's call
+	}
 	if t := strings.TrimRight(v, ";,"); t == "default!" || t == "null!" || t == "default" {
 		return true // public string Token { get; set; } = default!;: C#'s default, its null warning silenced
 	}
@@ -972,4 +975,14 @@ func sqlNamed(name, v string) bool {
 func closedCallChainAt(v string) bool {
 	m := closedCallChain.FindStringSubmatch(v)
 	return m != nil && identifierPath(m[1])
+}
+
+// rustIdent reports a Rust macro's name: lower-case letters, digits and underscores.
+func rustIdent(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !(isLowerByte(c) || c == '_' || i > 0 && isDigitByte(c)) {
+			return false
+		}
+	}
+	return v != ""
 }

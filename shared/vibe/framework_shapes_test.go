@@ -149,6 +149,13 @@ func TestFrameworkShapes(t *testing.T) {
 			"          - name: AIRFLOW__CORE__FERNET_KEY_CMD\n            value: \"cat $SECRETS_DIR/airflow-fernet-key\"",
 			"* [bitnami/mongodb] Fix wrongly named mongodb secret key 'mongodb-passwords' (#10546)",
 			"    local password=$(grep -oP '^password=\\K.+' $1);",
+			// shapes from the agent sessions' development half, written anew: phrases listed
+			// after one ending in a credential's word, a syntax's tokens in a table headed
+			// Token, Rust's vec! macro, hex-speak alone
+			"  \"assets\": [\"the signing private key\", \"session tokens\", \"audit logs\"],",
+			"| Token | Meaning |\n|-------|---------|\n| `is:open` | open issues only |\n| `base:<ref>` | compare with a branch |\n",
+			"        let private_key = vec![0u8; 32];",
+			"            secret_key: \"deadbeef\".to_string(),",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -185,6 +192,9 @@ func TestFrameworkShapes(t *testing.T) {
 			{"the client secret is Zx8kq2pLm9).</value>", "Zx8kq2pLm9"},
 			{"          - name: DB_PASSWORD\n            value: \"cat Zx8kq2pLm9Qw4rT7\"", "Zx8kq2pLm9Qw4rT7"},
 			{"key: Zx8kq2-pLm9Qw-password", "Zx8kq2-pLm9Qw"},
+			{"  [\"the signing private key\", \"Zx8kq2pLm9Qw4rT7\"]", "Zx8kq2pLm9Qw4rT7"},
+			{"| Token | Meaning |\n|---|---|\n| `Zx8kq2pLm9Qw4rT7` | the bot's |\n", "Zx8kq2pLm9Qw4rT7"},
+			{"            secret_key: \"deadbeefdeadbeefdeadbeef\",", "deadbeefdeadbeefdeadbeef"},
 		})
 	})
 }

@@ -318,6 +318,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if !quoted && arrowConstant(chunk, nameEnd, vs, ve) {
 				continue // GEMINI_API_KEY -> USE_GEMINI: what the name maps to, a constant of code
 			}
+			if quoted && phraseListPair(chunk, nameStart, nameEnd, vs, ve) {
+				continue // "assets": ["GitHub App private key", "installation tokens"]: phrases listed
+			}
 			code := !quoted && !def && !usersEntry && (codeValue(chunk, vs, ve) || tsCast(chunk, vs, ve))
 			if !code && !wordsNoSecret(chunk, vs, ve, name, literal) && keepKeyword(name, chunk[vs:ve], literal) {
 				if !quoted {
@@ -2759,4 +2762,30 @@ func mvcRouteCall(chunk string, nameStart int) bool {
 		}
 	}
 	return false
+}
+
+// phraseListPair reports a name that ends a quoted phrase of three words or more, the next
+// literal in the list a phrase of lower-case words ("GitHub App private key", "installation
+// tokens"): a list of things named, not a key and its value.
+func phraseListPair(chunk string, nameStart, nameEnd, vs, ve int) bool {
+	if nameEnd >= len(chunk) || chunk[nameEnd] != '"' && chunk[nameEnd] != '\'' || vs < 1 || chunk[vs-1] != chunk[nameEnd] {
+		return false
+	}
+	if strings.TrimSpace(chunk[nameEnd+1:vs-1]) != "," {
+		return false
+	}
+	open := strings.LastIndexByte(chunk[:nameStart], chunk[nameEnd])
+	if open < 0 || strings.IndexByte(chunk[open:nameStart], '\n') >= 0 || len(strings.Fields(chunk[open+1:nameEnd])) < 3 {
+		return false
+	}
+	words := strings.Fields(chunk[vs:ve])
+	if len(words) < 2 {
+		return false
+	}
+	for _, w := range words {
+		if !isLetters(w) || strings.ToLower(w) != w {
+			return false
+		}
+	}
+	return true
 }

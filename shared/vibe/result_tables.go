@@ -1,6 +1,7 @@
 package vibe
 
 import (
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -103,7 +104,7 @@ func findResultTableSecrets(text string, f *findings) {
 			}
 			for _, k := range secret {
 				a, b := rc[k][0], rc[k][1]
-				if v := row[a:b]; a < b && !placeholderValue(v) && !strings.EqualFold(v, "null") && len(v) >= 4 {
+				if v := row[a:b]; a < b && !placeholderValue(v) && !strings.EqualFold(v, "null") && len(v) >= 4 && !(tokenWordHeader(header, hc[k]) && syntaxTokenCell(v)) {
 					f.addSpan(ruleNameValue, starts[j]+a, starts[j]+b)
 				}
 			}
@@ -290,4 +291,26 @@ func keyValueCell(k, v string) bool {
 		return false
 	}
 	return passwordName(k) || !isLetters(v) || !(dictWord(v) || wordsName(v) || camelWords(v))
+}
+
+// tokenWordHeader reports a column headed Token or Tokens alone: in documentation often the
+// tokens of a syntax, a template or a query language, not credentials.
+func tokenWordHeader(header string, c [2]int) bool {
+	h := strings.TrimSpace(header[c[0]:c[1]])
+	return strings.EqualFold(h, "token") || strings.EqualFold(h, "tokens")
+}
+
+// syntaxTokenDirective matches a directive of a syntax in a code span or alone (mode:agent,
+// base:<ref>, is:open).
+var syntaxTokenDirective = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,20}:(?:[a-z][a-z0-9_-]{0,20}|<[a-z_-]{1,20}>)$`)
+
+// syntaxTokenCell reports a cell of such a column that is a word of the list or a directive
+// (`mode:agent`), in backticks or not.
+func syntaxTokenCell(v string) bool {
+	v = strings.Trim(v, "`")
+	if syntaxTokenDirective.MatchString(v) {
+		after := v[strings.IndexByte(v, ':')+1:]
+		return strings.HasPrefix(after, "<") || dictWord(after)
+	}
+	return dictWord(strings.ToLower(v))
 }

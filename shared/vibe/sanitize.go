@@ -1180,7 +1180,7 @@ func trivialValue(v string) bool {
 		}
 	}
 	// trivialWord's matches end with a digit.
-	return v == "00000000-0000-0000-0000-000000000000" || v != "" && isDigitByte(v[len(v)-1]) && trivialWord.MatchString(v) ||
+	return v == "00000000-0000-0000-0000-000000000000" || hexSpeak[strings.ToLower(v)] || v != "" && isDigitByte(v[len(v)-1]) && trivialWord.MatchString(v) ||
 		metasyntacticLike(v) && metasyntacticWords.MatchString(v) || shortAlphabetRun(v) || strings.HasPrefix(v, "not") && negatedWords.MatchString(v)
 }
 
@@ -1220,6 +1220,12 @@ var translatedSecretWords = map[string]bool{"密码": true, "密碼": true, "口
 	"비번": true, "암호": true, "パスワード": true, "暗証番号": true, "пароль": true, "Пароль": true, "ключ": true, "токен": true}
 
 var noValueWords = []string{"n/a", "tbd", "unknown", "undefined", "unset", "not set", "missing"}
+
+// hexSpeak are the magic numbers of eight hex digits that spell words (0xDEADBEEF,
+// 0xCAFEBABE): what a test writes for bytes of no meaning, alone; repeated or longer they
+// stay secrets, as the scanners' examples write keys so.
+var hexSpeak = map[string]bool{"deadbeef": true, "cafebabe": true, "feedface": true, "baadf00d": true, "decafbad": true,
+	"8badf00d": true, "defec8ed": true, "cafed00d": true}
 
 var trivialWord = regexp.MustCompile(`(?i)^(?:test|testing|demo|dummy|fake|sample|example|foo|bar)[-_]?[0-9]{1,6}$`)
 
