@@ -11,7 +11,8 @@ import (
 // jhipster/jhipster-sample-app (Apache-2.0), payloadcms/payload (MIT),
 // spring-projects/spring-security (Apache-2.0), nextauthjs/next-auth (ISC), ory/kratos
 // (Apache-2.0), authlib/authlib (BSD-3-Clause), openiddict/openiddict-core (Apache-2.0),
-// heartcombo/devise (MIT) and bitnami/charts (Apache-2.0): a Rust tool, PHP, Ruby, Java,
+// heartcombo/devise (MIT), bitnami/charts (Apache-2.0), simonw/llm (Apache-2.0) and
+// openai/openai-python (Apache-2.0): a Rust tool, PHP, Ruby, Java,
 // Kotlin, C# and TypeScript frameworks, authentication libraries and Helm charts whose code a
 // coding stream reads and edits often. The rows of secrets are made up.
 
@@ -156,6 +157,10 @@ func TestFrameworkShapes(t *testing.T) {
 			"| Token | Meaning |\n|-------|---------|\n| `is:open` | open issues only |\n| `base:<ref>` | compare with a branch |\n",
 			"        let private_key = vec![0u8; 32];",
 			"            secret_key: \"deadbeef\".to_string(),",
+			// a path's last segment before the next argument, a parameter's description
+			// with a link after it
+			"llm -f github:simonw/s3-credentials 'Suggest new features for this tool'",
+			"            azure_ad_token: Your Azure Active Directory token, https://www.microsoft.com/en-us/security/business/identity-access/microsoft-entra-id",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -195,6 +200,9 @@ func TestFrameworkShapes(t *testing.T) {
 			{"  [\"the signing private key\", \"Zx8kq2pLm9Qw4rT7\"]", "Zx8kq2pLm9Qw4rT7"},
 			{"| Token | Meaning |\n|---|---|\n| `Zx8kq2pLm9Qw4rT7` | the bot's |\n", "Zx8kq2pLm9Qw4rT7"},
 			{"            secret_key: \"deadbeefdeadbeefdeadbeef\",", "deadbeefdeadbeefdeadbeef"},
+			{"password = \"The cat is on the mat 7\"", "The cat is on the mat 7"},
+			{"  \"secret_key\": \"This is my very own secret key phrase\",", "This is my very own secret key phrase"},
+			{"curl -H 'Authorization: Bearer Zx8kq2pLm9Qw4rT7' https://api.example.com/v1/token", "Zx8kq2pLm9Qw4rT7"},
 		})
 	})
 }

@@ -363,7 +363,7 @@ func digitCutParts(parts []string) []string {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return characterSet(v) || encodingAlphabets[strings.Trim(v, "\"'`")] || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || credentialLabel(name, v) || cjkSentence(v) || sqlNamed(name, v) || javaEscapedLabel(v) || namedMessage(name, v) || namedAttribute(name, v) || strings.Contains(v, " @") && graphQLFieldType.MatchString(strings.TrimSpace(v)) || namedKeyValue(name, v) || jsonPointerRef(v) || dsnWithoutCredentials(name, v) || oauthWordsValue(v) || fileModes[strings.Trim(v, "\"'")] || strings.EqualFold(name, "key") && secretNameValue(strings.Trim(v, "\"'`")) || strings.Contains(v, "+jwt") && jwtTypeValue.MatchString(strings.Trim(v, "\"'")) || messageKeyLabel(name, v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
+	return characterSet(v) || encodingAlphabets[strings.Trim(v, "\"'`")] || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || credentialLabel(name, v) || cjkSentence(v) || sqlNamed(name, v) || javaEscapedLabel(v) || namedMessage(name, v) || namedAttribute(name, v) || strings.Contains(v, " @") && graphQLFieldType.MatchString(strings.TrimSpace(v)) || namedKeyValue(name, v) || jsonPointerRef(v) || dsnWithoutCredentials(name, v) || oauthWordsValue(v) || fileModes[strings.Trim(v, "\"'")] || strings.EqualFold(name, "key") && secretNameValue(strings.Trim(v, "\"'`")) || proseSentence(v) || strings.Contains(v, "+jwt") && jwtTypeValue.MatchString(strings.Trim(v, "\"'")) || messageKeyLabel(name, v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
@@ -793,6 +793,33 @@ func fileReadCommand(v string) bool {
 	rest, ok := strings.CutPrefix(strings.Trim(v, "\"'"), "cat ")
 	rest = strings.Trim(strings.TrimSpace(rest), "\"'")
 	return ok && rest != "" && strings.IndexAny(rest, " \t") < 0 && (rest[0] == '/' || rest[0] == '~' || rest[0] == '$')
+}
+
+// proseSentence reports a sentence of five words or more, the first capitalised, with a word
+// of grammar and a link after it ("Your Azure Active Directory token, https://…"): a
+// description, where a passphrase has no link after it. (A sentence alone may be a secret
+// key's phrase: "This is my very own secret key phrase".)
+func proseSentence(v string) bool {
+	v = strings.Trim(strings.TrimSpace(v), "\"'`")
+	if len(v) < 20 || !isUpperByte(v[0]) || strings.Count(v, " ") < 4 {
+		return false
+	}
+	words := strings.Fields(v)
+	grammar, link := 0, false
+	for i, w := range words {
+		t := strings.TrimRight(w, ".,;:!?")
+		if !isLetters(t) {
+			if i >= 4 && (strings.HasPrefix(w, "https://") || strings.HasPrefix(w, "http://")) {
+				link = true // "…token, https://…": the words before the link describe it
+				break
+			}
+			return false
+		}
+		if l := strings.ToLower(t); functionWords[l] || l == "your" || l == "my" {
+			grammar++
+		}
+	}
+	return link && grammar >= 1
 }
 
 // xmlDocTags are the tags of C#'s and Visual Basic's documentation comments that name a

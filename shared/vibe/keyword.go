@@ -318,6 +318,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if !quoted && arrowConstant(chunk, nameEnd, vs, ve) {
 				continue // GEMINI_API_KEY -> USE_GEMINI: what the name maps to, a constant of code
 			}
+			if nameStart > 0 && chunk[nameStart-1] == '/' && vs > nameEnd && strings.IndexAny(chunk[nameEnd:vs], "=:") < 0 {
+				continue // llm -f github:simonw/s3-credentials 'Suggest …': a path's last segment, then the next argument
+			}
 			if quoted && phraseListPair(chunk, nameStart, nameEnd, vs, ve) {
 				continue // "assets": ["GitHub App private key", "installation tokens"]: phrases listed
 			}
