@@ -2771,7 +2771,7 @@ func mvcRouteCall(chunk string, nameStart int) bool {
 // literal in the list a phrase of lower-case words ("GitHub App private key", "installation
 // tokens"): a list of things named, not a key and its value.
 func phraseListPair(chunk string, nameStart, nameEnd, vs, ve int) bool {
-	if nameEnd >= len(chunk) || chunk[nameEnd] != '"' && chunk[nameEnd] != '\'' || vs < 1 || chunk[vs-1] != chunk[nameEnd] {
+	if nameEnd >= len(chunk) || chunk[nameEnd] != '"' && chunk[nameEnd] != '\'' || vs-1 <= nameEnd || vs > len(chunk) || chunk[vs-1] != chunk[nameEnd] {
 		return false
 	}
 	if strings.TrimSpace(chunk[nameEnd+1:vs-1]) != "," {
