@@ -366,16 +366,7 @@ func namedDefault(call, lit string) bool {
 	if len(w) >= 4 && snakeIdentifier(w) && strings.Contains(call, w) {
 		return true
 	}
-	words := strings.Fields(lit)
-	if len(words) < 2 {
-		return false
-	}
-	for _, x := range words {
-		if !isLetters(x) || strings.ToLower(x) != x {
-			return false
-		}
-	}
-	return true
+	return lowerCaseWords(lit)
 }
 
 // settingHeadName reports a name whose last word is a setting's about a secret
@@ -2781,7 +2772,12 @@ func phraseListPair(chunk string, nameStart, nameEnd, vs, ve int) bool {
 	if open < 0 || strings.IndexByte(chunk[open:nameStart], '\n') >= 0 || len(strings.Fields(chunk[open+1:nameEnd])) < 3 {
 		return false
 	}
-	words := strings.Fields(chunk[vs:ve])
+	return lowerCaseWords(chunk[vs:ve])
+}
+
+// lowerCaseWords reports two words or more, each of lower-case letters alone.
+func lowerCaseWords(s string) bool {
+	words := strings.Fields(s)
 	if len(words) < 2 {
 		return false
 	}
