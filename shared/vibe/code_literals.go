@@ -511,6 +511,18 @@ func codeValue(s string, vs, ve int) bool {
 		identifierPath(v) && strings.IndexByte(v, '.') > 0 && (strings.HasPrefix(s[ve:], " ?\n") || strings.HasPrefix(s[ve:], " ?\r\n") || strings.HasPrefix(s[ve:], " ? ")) {
 		return true // x = context.ExtractBackchannelAccessToken ? …: a conditional on a member
 	}
+	if strings.HasPrefix(v, "// ") || strings.HasPrefix(v, "/* ") || (v[0] == '{' || v[0] == '[' || v[0] == '(') && commentAfterOpening(v) {
+		return true // token: // Google ID Token, emailAndPassword: { // [!code highlight]: no value on the line, a comment
+	}
+	if strings.HasPrefix(v, "process.env.") || strings.HasPrefix(v, "/^(") || strings.HasPrefix(v, "/(?") {
+		return true // process.env.${providerUpper}_CLIENT_SECRET!, /^(?:Bearer|DPoP)[ \t]+(\S+)$/i: an environment's read, a regexp literal
+	}
+	if q := strings.Index(v, "?."); q > 0 && identifierPath(v[:q]) && q+2 < len(v) && (isLetter(v[q+2]) || v[q+2] == '_') {
+		return true // tokenEndpointAuth?.method === "client_secret_post": an optional chain
+	}
+	if t, ok := strings.CutPrefix(v, "readonly "); ok && tsTypeName(strings.TrimRight(t, "[];,")) {
+		return true // credentials: readonly SCIMManagedCredential[]: a TypeScript type
+	}
 	if i := strings.IndexByte(v, '!'); i > 0 && i+1 < len(v) && (v[i+1] == '[' || v[i+1] == '(') && rustIdent(v[:i]) {
 		return true // private_key = vec![0u8; 32], format!(…): a Rust macro's call
 	}
@@ -985,4 +997,11 @@ func rustIdent(v string) bool {
 		}
 	}
 	return v != ""
+}
+
+// commentAfterOpening reports an object's, a list's or a call's opening followed by a comment
+// on its line ({ // [!code highlight], ({ // …).
+func commentAfterOpening(v string) bool {
+	t := strings.TrimLeft(v, "{[( \t")
+	return len(t) < len(v) && (strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "# "))
 }

@@ -11,8 +11,8 @@ import (
 // jhipster/jhipster-sample-app (Apache-2.0), payloadcms/payload (MIT),
 // spring-projects/spring-security (Apache-2.0), nextauthjs/next-auth (ISC), ory/kratos
 // (Apache-2.0), authlib/authlib (BSD-3-Clause), openiddict/openiddict-core (Apache-2.0),
-// heartcombo/devise (MIT), bitnami/charts (Apache-2.0), simonw/llm (Apache-2.0) and
-// openai/openai-python (Apache-2.0): a Rust tool, PHP, Ruby, Java,
+// heartcombo/devise (MIT), bitnami/charts (Apache-2.0), simonw/llm (Apache-2.0),
+// openai/openai-python (Apache-2.0) and better-auth/better-auth (MIT): a Rust tool, PHP, Ruby, Java,
 // Kotlin, C# and TypeScript frameworks, authentication libraries and Helm charts whose code a
 // coding stream reads and edits often. The rows of secrets are made up.
 
@@ -161,6 +161,26 @@ func TestFrameworkShapes(t *testing.T) {
 			// with a link after it
 			"llm -f github:simonw/s3-credentials 'Suggest new features for this tool'",
 			"            azure_ad_token: Your Azure Active Directory token, https://www.microsoft.com/en-us/security/business/identity-access/microsoft-entra-id",
+			// a TypeScript authentication library: a comment after an opening or in place of a
+			// value, generic types, a channel's name, a header's name, error codes' messages
+			// in other languages, an encoding's name, regexp literals, optional chains,
+			// environment reads built in a template, readonly types, Bearer in prose, npm
+			// packages
+			"  emailAndPassword: { // [!code highlight]\n    enabled: true,\n  },",
+			"    token: // Google ID Token,\n    nonce: x,",
+			"export type AccountKey = Readonly<Pick<BaseAccount, \"issuer\" | \"accountId\">>;",
+			"export const kBroadcastChannel = Symbol.for(\"better-auth:broadcast-channel\");",
+			"\t\t\tapiKeyHeaders: config?.apiKeyHeaders ?? \"x-api-key\",",
+			"\tINVALID_EMAIL_OR_PASSWORD: \"Indirizzo e-mail o password non validi\",",
+			"\tCREDENTIAL_ACCOUNT_NOT_FOUND: \"Anmeldekonto nicht gefunden\",",
+			"\t\t\t\t\tconst token = await createHMAC(\"SHA-256\", \"base64urlnopad\").sign(",
+			"\tconst accessToken = /^(?:Bearer|DPoP)[ \\t]+(\\S+)$/i.exec(",
+			"\t\trequireClientSecret: tokenEndpointAuth?.method === \"client_secret_post\",",
+			"\t\t\tclientSecret: process.env.${providerUpper}_CLIENT_SECRET!,",
+			"\tcredentials: readonly SCIMManagedCredential[];",
+			"sed for services that require JWT tokens. If you're looking to use JWT tokens, check out the [Bearer Plugin](/docs/plugins/bearer).",
+			"\t\t\t\t\tquestion: \"Require signature for bearer tokens?\",",
+			"npm remove @auth0/auth0-react @auth0/auth0-spa-js @auth0/nextjs-auth0",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -203,6 +223,10 @@ func TestFrameworkShapes(t *testing.T) {
 			{"password = \"The cat is on the mat 7\"", "The cat is on the mat 7"},
 			{"  \"secret_key\": \"This is my very own secret key phrase\",", "This is my very own secret key phrase"},
 			{"curl -H 'Authorization: Bearer Zx8kq2pLm9Qw4rT7' https://api.example.com/v1/token", "Zx8kq2pLm9Qw4rT7"},
+			{"API_KEY=/^Xk9fj3/", "Xk9fj3"},
+			{"\tADMIN_DEFAULT_PASSWORD: \"Correct horse battery staple\",", "Correct horse battery staple"},
+			{"\t\tapiKey: process.env.KEY ?? \"Zx8kq2pLm9Qw4rT7\",", "Zx8kq2pLm9Qw4rT7"},
+			{"Authorization: Bearer Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
 		})
 	})
 }

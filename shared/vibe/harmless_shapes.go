@@ -363,7 +363,7 @@ func digitCutParts(parts []string) []string {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return characterSet(v) || encodingAlphabets[strings.Trim(v, "\"'`")] || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || credentialLabel(name, v) || cjkSentence(v) || sqlNamed(name, v) || javaEscapedLabel(v) || namedMessage(name, v) || namedAttribute(name, v) || strings.Contains(v, " @") && graphQLFieldType.MatchString(strings.TrimSpace(v)) || namedKeyValue(name, v) || jsonPointerRef(v) || dsnWithoutCredentials(name, v) || oauthWordsValue(v) || fileModes[strings.Trim(v, "\"'")] || strings.EqualFold(name, "key") && secretNameValue(strings.Trim(v, "\"'`")) || proseSentence(v) || strings.Contains(v, "+jwt") && jwtTypeValue.MatchString(strings.Trim(v, "\"'")) || messageKeyLabel(name, v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
+	return characterSet(v) || encodingAlphabets[strings.Trim(v, "\"'`")] || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || credentialLabel(name, v) || cjkSentence(v) || sqlNamed(name, v) || javaEscapedLabel(v) || namedMessage(name, v) || namedAttribute(name, v) || strings.Contains(v, " @") && graphQLFieldType.MatchString(strings.TrimSpace(v)) || namedKeyValue(name, v) || jsonPointerRef(v) || dsnWithoutCredentials(name, v) || oauthWordsValue(v) || fileModes[strings.Trim(v, "\"'")] || strings.EqualFold(name, "key") && secretNameValue(strings.Trim(v, "\"'`")) || proseSentence(v) || headerNameValue(name, v) || errorCodeMessage(name, v) || encodingNames[strings.Trim(v, "\"'")] || strings.Contains(v, "+jwt") && jwtTypeValue.MatchString(strings.Trim(v, "\"'")) || messageKeyLabel(name, v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
@@ -768,6 +768,11 @@ func oauthWordsValue(v string) bool {
 	return true
 }
 
+// encodingNames name a byte encoding an API takes beside a key (createHMAC("SHA-256",
+// "base64urlnopad")).
+var encodingNames = map[string]bool{"base64": true, "base64url": true, "base64urlnopad": true, "base64nopad": true,
+	"base32": true, "base32hex": true, "hex": true, "utf8": true, "utf-8": true, "latin1": true, "binary": true, "ascii": true}
+
 // fileModes are the modes a file is opened in (open('your-private-key.pem', 'rb')).
 var fileModes = map[string]bool{"r": true, "rb": true, "rt": true, "w": true, "wb": true, "wt": true, "a": true,
 	"ab": true, "r+": true, "rb+": true, "w+": true, "wb+": true, "a+": true, "x": true, "xb": true}
@@ -820,6 +825,63 @@ func proseSentence(v string) bool {
 		}
 	}
 	return link && grammar >= 1
+}
+
+// bearerProseWord reports a word of the list after "Bearer" in prose, a link's text or a
+// question (the [Bearer plugin](/docs/plugins/bearer), bearer tokens?).
+func bearerProseWord(v string) bool {
+	if i := strings.Index(v, "]("); i > 0 {
+		v = v[:i]
+	}
+	w := strings.TrimRight(v, ".,;:!?)")
+	return len(w) >= 3 && isLetters(w) && dictWord(strings.ToLower(w))
+}
+
+// headerNameValue reports, under a name of a header's (apiKeyHeader, api_key_header_name), a
+// header's name (x-api-key, X-Auth-Token): where a key is sent, not the key.
+func headerNameValue(name, v string) bool {
+	v = strings.Trim(v, "\"'`,")
+	if len(v) < 5 || len(v) > 40 || strings.IndexByte(v, '-') < 1 || !isLetter(v[0]) {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !isLetter(v[i]) && !isDigitByte(v[i]) && v[i] != '-' {
+			return false
+		}
+	}
+	ln := strings.ToLower(name)
+	return strings.Contains(ln, "header")
+}
+
+// errorCodeMessage reports a message of three words or more, the first capitalised, under an
+// error code of three parts or more that says what went wrong (INVALID_EMAIL_OR_PASSWORD:
+// "Indirizzo e-mail o password non validi", CREDENTIAL_ACCOUNT_NOT_FOUND: "Anmeldekonto nicht
+// gefunden"): a message in any language.
+func errorCodeMessage(name, v string) bool {
+	v = strings.Trim(strings.TrimSpace(v), "\"'`")
+	if len(v) < 10 || !isUpperByte(v[0]) && v[0] < 0x80 || strings.Count(v, " ") < 2 || name != strings.ToUpper(name) {
+		return false
+	}
+	parts := nameParts(name)
+	if len(parts) < 3 {
+		return false
+	}
+	errorWord := false
+	for _, p := range parts {
+		switch strings.ToLower(p) {
+		case "invalid", "not", "or", "failed", "expired", "missing", "required", "found", "wrong", "incorrect", "error", "mismatch", "too", "already":
+			errorWord = true
+		}
+	}
+	if !errorWord {
+		return false
+	}
+	for _, w := range strings.Fields(v) {
+		if strings.IndexFunc(strings.TrimRight(w, ".,;:!?"), func(r rune) bool { return !unicode.IsLetter(r) && r != '-' && r != '\'' }) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // xmlDocTags are the tags of C#'s and Visual Basic's documentation comments that name a

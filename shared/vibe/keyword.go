@@ -167,7 +167,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 					// literal passed under an auth name.
 					if vs, ve, ok := authArgument(f, chunk, off, name, nameStart, nameEnd); ok {
 						f.addSpan(ruleKeyword, off+vs, off+ve)
-					} else if vs, ve, ok := spacedValue(chunk, nameEnd); ok && credentialValue(chunk[vs:ve]) && generatedValue(chunk[vs:ve], keyLikeName(name)) && !declaredFunction(chunk, vs, ve) && !typedDeclaration(chunk, nameStart, ve) {
+					} else if vs, ve, ok := spacedValue(chunk, nameEnd); ok && credentialValue(chunk[vs:ve]) && generatedValue(chunk[vs:ve], keyLikeName(name)) && !declaredFunction(chunk, vs, ve) && !typedDeclaration(chunk, nameStart, ve) && !scopedPackage.MatchString(chunk[vs:ve]) {
 						f.addSpan(ruleKeyword, off+vs, off+ve)
 					} else if vs, ok := gluedValue(chunk, nameStart, nameEnd); ok {
 						f.addSpan(ruleKeyword, off+nameStart, off+nameEnd)
@@ -235,7 +235,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				if vs, ve, ok := lineValue(chunk, nameStart, nameEnd); !assigned && ok && !typedDeclaration(chunk, nameStart, ve) && keepKeyword(name, chunk[vs:ve], true) && (dockerEnv(chunk, nameStart) || notProseWord(chunk[vs:ve]) || leetPassword(name, chunk[vs:ve])) {
 					// ENV NAME value, app.password value: the rest of a config line.
 					f.addSpan(ruleKeyword, off+vs, off+ve)
-				} else if vs, ve, ok := spacedValue(chunk, nameEnd); !assigned && ok && !declaredFunction(chunk, vs, ve) && !typedDeclaration(chunk, nameStart, ve) && (credentialValue(chunk[vs:ve]) || dockerEnv(chunk, nameStart) && keepKeyword(name, chunk[vs:ve], true) ||
+				} else if vs, ve, ok := spacedValue(chunk, nameEnd); !assigned && ok && !declaredFunction(chunk, vs, ve) && !typedDeclaration(chunk, nameStart, ve) && !scopedPackage.MatchString(chunk[vs:ve]) && (credentialValue(chunk[vs:ve]) || dockerEnv(chunk, nameStart) && keepKeyword(name, chunk[vs:ve], true) ||
 					(passwordWord(name) || name == strings.ToUpper(name)) && randomValue(chunk[vs:ve])) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
 				} else if vs, ok := gluedValue(chunk, nameStart, nameEnd); ok {
@@ -335,7 +335,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				// getenv("X", "x"), const password = process.env.DB_PASSWORD || 'x': the
 				// default, unless a lower-case word under a name that is no password's
 				// (getToken(req) || 'anonymous', process.env.TOKEN || 'default').
-				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && !settingEnvName(chunk[vs:fs]) && !namedDefault(chunk[vs:fs], chunk[fs:fe]) && !((snakeSecretName(chunk[fs:fe]) || camelSecretName(chunk[fs:fe]) && listedAfter(chunk, vs, fs)) && !envNameBefore(chunk, vs, fs)) && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) && !storageKeyName(name, chunk[fs:fe]) && !strings.EqualFold(strings.TrimLeft(chunk[fs:fe], "_"), strings.TrimLeft(name, "_")) {
+				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && !settingEnvName(chunk[vs:fs]) && !namedDefault(chunk[vs:fs], chunk[fs:fe]) && !((snakeSecretName(chunk[fs:fe]) || camelSecretName(chunk[fs:fe]) && listedAfter(chunk, vs, fs)) && !envNameBefore(chunk, vs, fs)) && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) && !encodingNames[chunk[fs:fe]] && !headerNameValue(name, chunk[fs:fe]) && !storageKeyName(name, chunk[fs:fe]) && !strings.EqualFold(strings.TrimLeft(chunk[fs:fe], "_"), strings.TrimLeft(name, "_")) {
 					f.addSpan(ruleKeyword, off+fs, off+fe)
 				}
 			}

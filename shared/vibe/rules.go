@@ -447,6 +447,7 @@ var extraRules = append([]extraRule{
 			// (sso-oauth:CreateTokenWithIAM: a service's operation, its name in words)
 			return v[0] != '#' && headerCredential(v) && !codeArgumentReference(v) && !jsExpression(strings.TrimRight(v, ",;")) &&
 				!colonWords(strings.TrimRight(v, "\",;'")) && // "better-auth:scim-demo:oidc-subject:v2": a namespaced name
+				!hyphenedWords(strings.TrimRight(v, "\"),;'")) && // Symbol.for("better-auth:broadcast-channel"): a channel's name
 				!strings.HasSuffix(strings.TrimRight(v, "\"'"), ":") && // ':completion::complete:salt-key:set-option-a-1:': a context's parts
 				!optionalChain(strings.TrimRight(v, ",;")) && // apiKey: handler?.getApiKey(settings): code
 				!oauthClientAuthMethods[strings.ReplaceAll(strings.Trim(v, "\"',"), "-", "_")] && // client-auth:client-secret-basic
@@ -473,7 +474,7 @@ var extraRules = append([]extraRule{
 				v = v[:amp] // ?user=app&password=xxx&ssl=true: the query's next parameter
 			}
 			bare := strings.TrimRight(v, ",):;") // password=password), pwd=None,, pwd=None):
-			return len(v) >= 3 && v != "@" && !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" && !(v[0] == '(' && isLetters(v[1:])) && !castValue(v) && !regexTail(strings.TrimRight(v, "'\"")) && !placeholderValue(bare) && !secretNamedConstant(bare) && !codeReference(v) && !codeArgumentReference(v) && !pathValue(v) &&
+			return len(v) >= 3 && v != "@" && !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" && !(v[0] == '(' && isLetters(v[1:])) && !castValue(v) && !regexTail(strings.TrimRight(v, "'\"")) && !rustType.MatchString(v) && !placeholderValue(bare) && !secretNamedConstant(bare) && !codeReference(v) && !codeArgumentReference(v) && !pathValue(v) &&
 				!(codeLike.MatchString(v) && strings.ContainsAny(v, ".[") && !randomSegment(v)) && !(v[0] == '/' && identifierWords(v[1:])) &&
 				!(strings.HasPrefix(v, "::") && len(v) > 2 && isUpperByte(v[2])) && // ::BCrypt::Engine.hash_secret(…): a Ruby constant's path
 				!(v[0] == '(' && snakeIdentifier(strings.TrimRight(v[1:], ")"))) // def password=(new_password): a Ruby setter's parameter

@@ -780,7 +780,7 @@ func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 			strings.HasPrefix(chunk[start:end], ":<") || r.id == ruleAuthHeader && rustType.MatchString(chunk[start:end]) ||
 			r.id == ruleURLQuery && strings.HasPrefix(chunk[end:], "&gt;") && strings.Contains(chunk[max(0, m[0]-24):start], "&lt;") ||
 			phpCode(chunk[start:end]) || phpCode(chunk[max(0, start-1):min(len(chunk), end+1)]) ||
-			chunk[start] == '+' && rubyDocCode.MatchString(chunk[start:end]) || r.id == ruleBearer && capitalisedWord(chunk[start:end]) || r.id == ruleIDPassword && proseWordBeforeTag(chunk[start:end]) {
+			chunk[start] == '+' && rubyDocCode.MatchString(chunk[start:end]) || r.id == ruleBearer && (capitalisedWord(chunk[start:end]) || bearerProseWord(chunk[start:end])) || r.id == ruleIDPassword && proseWordBeforeTag(chunk[start:end]) {
 			// --ask-vault-pass / --vault-password-file, -u or -p is present: prose about the
 			// options; .parse::<u64>(), pub authorization: Option<String>: Rust's types;
 			// &lt;KEY=VALUE&gt;: a placeholder between escaped angle brackets, no query;
