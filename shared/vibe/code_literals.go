@@ -514,6 +514,9 @@ func codeValue(s string, vs, ve int) bool {
 	if strings.HasPrefix(v, "// ") || strings.HasPrefix(v, "/* ") || (v[0] == '{' || v[0] == '[' || v[0] == '(') && commentAfterOpening(v) {
 		return true // token: // Google ID Token, emailAndPassword: { // [!code highlight]: no value on the line, a comment
 	}
+	if strings.HasPrefix(v, "{**") || v == "[lambda" || v == "lambda" || strings.HasPrefix(v, "[lambda ") || strings.HasPrefix(v, "lambda ") {
+		return true // user_data = {**data, **identity_data}, pre_token=[lambda r: …]: Python's unpacking, a lambda
+	}
 	if strings.HasPrefix(v, "process.env.") || strings.HasPrefix(v, "/^(") || strings.HasPrefix(v, "/(?") {
 		return true // process.env.${providerUpper}_CLIENT_SECRET!, /^(?:Bearer|DPoP)[ \t]+(\S+)$/i: an environment's read, a regexp literal
 	}

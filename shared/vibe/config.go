@@ -636,7 +636,9 @@ var configRules = []extraRule{
 		// account goes)
 		// nor a variable's path ("the username/password from $HOME/.pypirc"), nor the
 		// names of another pair ("username/password OR privateKey/passphrase").
-		check:      func(v string) bool { return v[0] != '$' && !secretNamePair(v) && !functionWords[strings.ToLower(v)] },
+		check: func(v string) bool {
+			return v[0] != '$' && !secretNamePair(v) && !functionWords[strings.ToLower(v)] && !routeTemplate(v)
+		},
 		matchCheck: func(m string) bool { return idPairAccount(m) && !proseIDPair(m) },
 	},
 	{
@@ -653,7 +655,7 @@ var configRules = []extraRule{
 		// Nor a qualified name of code: "the next token is token.CHAN", "private key is
 		// *ed25519.PrivateKey".
 		check: func(v string) bool {
-			return v[0] != '/' && v[0] != '\\' && !qualifiedName(v) && !expansionMessageEnd(v) && !proseModifier(v) && !markdownLink(v) && !specID.MatchString(v) && !wordAlternatives(v) && !closedProseWord(v)
+			return v[0] != '/' && v[0] != '\\' && !qualifiedName(v) && !expansionMessageEnd(v) && !proseModifier(v) && !markdownLink(v) && !specID.MatchString(v) && !wordAlternatives(v) && !closedProseWord(v) && !proseDecimal.MatchString(v)
 		},
 		matchCheck: proseNamedValue,
 		anchors:    secretWordBeforeIs,

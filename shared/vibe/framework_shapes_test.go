@@ -12,7 +12,8 @@ import (
 // spring-projects/spring-security (Apache-2.0), nextauthjs/next-auth (ISC), ory/kratos
 // (Apache-2.0), authlib/authlib (BSD-3-Clause), openiddict/openiddict-core (Apache-2.0),
 // heartcombo/devise (MIT), bitnami/charts (Apache-2.0), simonw/llm (Apache-2.0),
-// openai/openai-python (Apache-2.0) and better-auth/better-auth (MIT): a Rust tool, PHP, Ruby, Java,
+// openai/openai-python (Apache-2.0), better-auth/better-auth (MIT) and pennersr/django-allauth
+// (MIT): a Rust tool, PHP, Ruby, Java,
 // Kotlin, C# and TypeScript frameworks, authentication libraries and Helm charts whose code a
 // coding stream reads and edits often. The rows of secrets are made up.
 
@@ -161,6 +162,13 @@ func TestFrameworkShapes(t *testing.T) {
 			// with a link after it
 			"llm -f github:simonw/s3-credentials 'Suggest new features for this tool'",
 			"            azure_ad_token: Your Azure Active Directory token, https://www.microsoft.com/en-us/security/business/identity-access/microsoft-entra-id",
+			// a Django authentication app: a route's template, a rate limit, Python's
+			// unpacking and lambdas, a decimal figure in a sentence
+			"    \"account_reset_password_from_key\": \"/account/password/reset/key/{key}\",",
+			"        \"change_password\": \"5/m/user\",  # nosec",
+			"        token.user_data = {**data, **identity_data}",
+			"            pre_token=[lambda orequest: self._pre_token(orequest, user, data)],",
+			"    # average calculated entropy for the access tokens was 144,3 (±7,1) bits",
 			// a TypeScript authentication library: a comment after an opening or in place of a
 			// value, generic types, a channel's name, a header's name, error codes' messages
 			// in other languages, an encoding's name, regexp literals, optional chains,
@@ -224,6 +232,8 @@ func TestFrameworkShapes(t *testing.T) {
 			{"  \"secret_key\": \"This is my very own secret key phrase\",", "This is my very own secret key phrase"},
 			{"curl -H 'Authorization: Bearer Zx8kq2pLm9Qw4rT7' https://api.example.com/v1/token", "Zx8kq2pLm9Qw4rT7"},
 			{"API_KEY=/^Xk9fj3/", "Xk9fj3"},
+			{"the account/password is admin/Zx8kq2pLm9", "Zx8kq2pLm9"},
+			{"the token was 8f3a9,c7d2e1", "8f3a9,c7d2e1"},
 			{"\tADMIN_DEFAULT_PASSWORD: \"Correct horse battery staple\",", "Correct horse battery staple"},
 			{"\t\tapiKey: process.env.KEY ?? \"Zx8kq2pLm9Qw4rT7\",", "Zx8kq2pLm9Qw4rT7"},
 			{"Authorization: Bearer Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},

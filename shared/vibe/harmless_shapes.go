@@ -363,7 +363,7 @@ func digitCutParts(parts []string) []string {
 
 // harmlessValue reports a value under a credential's name that is a construct holding none.
 func harmlessValue(name, v string) bool {
-	return characterSet(v) || encodingAlphabets[strings.Trim(v, "\"'`")] || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || credentialLabel(name, v) || cjkSentence(v) || sqlNamed(name, v) || javaEscapedLabel(v) || namedMessage(name, v) || namedAttribute(name, v) || strings.Contains(v, " @") && graphQLFieldType.MatchString(strings.TrimSpace(v)) || namedKeyValue(name, v) || jsonPointerRef(v) || dsnWithoutCredentials(name, v) || oauthWordsValue(v) || fileModes[strings.Trim(v, "\"'")] || strings.EqualFold(name, "key") && secretNameValue(strings.Trim(v, "\"'`")) || proseSentence(v) || headerNameValue(name, v) || errorCodeMessage(name, v) || encodingNames[strings.Trim(v, "\"'")] || strings.Contains(v, "+jwt") && jwtTypeValue.MatchString(strings.Trim(v, "\"'")) || messageKeyLabel(name, v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
+	return characterSet(v) || encodingAlphabets[strings.Trim(v, "\"'`")] || schemeWord(v) || scopedPackage.MatchString(strings.Trim(v, "\"'`")) || pinHashShape(strings.Trim(v, "\"'`")) || publicAPIEntry(v) || typeExpression(v) || iamAction(v) || algorithmIdentifier(v) || tlsSecretName(name, v) || subjectPublicKeyBase64(strings.Trim(v, "\"'")) || yamlTagReference(v) || commentValue(v) || windowsScriptValue(v) || relativeFilePath(v) || regexTail(v) || awaitedCall(v) || authMethodValue(name, v) || passwordLabel(v) || credentialLabel(name, v) || cjkSentence(v) || sqlNamed(name, v) || javaEscapedLabel(v) || namedMessage(name, v) || namedAttribute(name, v) || strings.Contains(v, " @") && graphQLFieldType.MatchString(strings.TrimSpace(v)) || namedKeyValue(name, v) || jsonPointerRef(v) || dsnWithoutCredentials(name, v) || oauthWordsValue(v) || fileModes[strings.Trim(v, "\"'")] || strings.EqualFold(name, "key") && secretNameValue(strings.Trim(v, "\"'`")) || proseSentence(v) || headerNameValue(name, v) || errorCodeMessage(name, v) || encodingNames[strings.Trim(v, "\"'")] || rateLimitValue.MatchString(strings.Trim(v, "\"'")) || strings.Contains(v, "+jwt") && jwtTypeValue.MatchString(strings.Trim(v, "\"'")) || messageKeyLabel(name, v) || alphabetRun(v) || pyAnnotation(v) || namesCode(strings.Trim(v, "\"'`")) || httpRoute(v) ||
 		vapidPublicKey(name, strings.Trim(v, "\"'`")) || cliTokenName(v) || typeWord(v) || ethereumAddress(strings.Trim(v, "\"'`,")) ||
 		sshAlgorithm(strings.Trim(v, "\"'`,")) || reverseDomainName(strings.Trim(v, "\"'`,")) || schemePrefix(strings.Trim(v, "\"'`")) ||
 		formatSpecTail.MatchString(v) || secretObjectName(name, v) || addressValue(strings.Trim(v, "\"'`,")) || keyNames(name, v) || countryNamed(name, v) || primitiveUnion(v) || namespacedKeyName(name, v) || dataFileName(v) ||
@@ -883,6 +883,22 @@ func errorCodeMessage(name, v string) bool {
 	}
 	return true
 }
+
+// routeTemplate reports a route's segments with a parameter in braces (key/{key},
+// reset/{uid}/{token}): a URL pattern, no password.
+func routeTemplate(v string) bool {
+	o := strings.IndexByte(v, '{')
+	c := strings.IndexByte(v, '}')
+	return o >= 0 && c > o+1 && pyIdentifier(v[o+1:c]) && strings.IndexByte(v, '/') >= 0
+}
+
+// proseDecimal matches a number with a decimal point or comma in a sentence (144,3, 0.25,):
+// a figure, no password.
+var proseDecimal = regexp.MustCompile(`^[0-9]{1,6}[.,][0-9]{1,4}[.,;:)]?$`)
+
+// rateLimitValue matches a rate limit as Django's and DRF's settings write it (5/m/user,
+// 10/h, 100/day/ip).
+var rateLimitValue = regexp.MustCompile(`^[0-9]{1,6}/(?:[smhd]|sec|second|min|minute|hour|day)(?:/[a-z_]{1,12})?$`)
 
 // xmlDocTags are the tags of C#'s and Visual Basic's documentation comments that name a
 // parameter or a member and describe it.
