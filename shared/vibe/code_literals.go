@@ -947,8 +947,7 @@ var nonNullMember = regexp.MustCompile(`^[A-Za-z_$][\w$]*!\.[A-Za-z_$]`)
 var memberCall = regexp.MustCompile(`^\.(?:<[\w, ?.]*>)?[A-Za-z_]\w*(?:<[\w, ?.]*>)?\(`)
 
 // javaCast matches a cast to a type in Java or C# ((String), (KeyParameter), (byte[]),
-// (string?)):
-// what a value after it is converted to, code.
+// (string?)): what a value after it is converted to, code.
 var javaCast = regexp.MustCompile(`^\((?:[A-Z][\w.]*(?:<[\w, ?.]*>)?|int|long|char|byte|short|float|double|boolean|bool|string|object|decimal|uint|ulong)\??(?:\[\])*\)$`)
 
 // castValue reports a cast (javaCast) whose type is written as types are (typeNameChars):

@@ -171,7 +171,7 @@ func messageText(v string) bool {
 		if randomValue(t) || symbolRandom(w) {
 			return false
 		}
-		if t != "" && strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' && r != '\'' }) < 0 {
+		if t != "" && letterWord(t) {
 			plain++
 		}
 	}
@@ -877,7 +877,7 @@ func errorCodeMessage(name, v string) bool {
 		return false
 	}
 	for _, w := range strings.Fields(v) {
-		if strings.IndexFunc(strings.TrimRight(w, ".,;:!?"), func(r rune) bool { return !unicode.IsLetter(r) && r != '-' && r != '\'' }) >= 0 {
+		if !letterWord(strings.TrimRight(w, ".,;:!?")) {
 			return false
 		}
 	}
@@ -899,6 +899,12 @@ var proseDecimal = regexp.MustCompile(`^[0-9]{1,6}[.,][0-9]{1,4}[.,;:)]?$`)
 // rateLimitValue matches a rate limit as Django's and DRF's settings write it (5/m/user,
 // 10/h, 100/day/ip).
 var rateLimitValue = regexp.MustCompile(`^[0-9]{1,6}/(?:[smhd]|sec|second|min|minute|hour|day)(?:/[a-z_]{1,12})?$`)
+
+// letterWord reports a word of letters of any script, with hyphens and apostrophes
+// (Anmeldekonto, e-mail, l'utente).
+func letterWord(w string) bool {
+	return strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' && r != '\'' }) < 0
+}
 
 // xmlDocTags are the tags of C#'s and Visual Basic's documentation comments that name a
 // parameter or a member and describe it.
@@ -2556,7 +2562,7 @@ func translatedLabel(table map[string]bool, v string) bool {
 			words[i] = p // 'Password (again): ': a word the prompt adds in brackets
 			w = p
 		}
-		if strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' && r != '\'' }) >= 0 {
+		if !letterWord(w) {
 			return false // a digit or a symbol: a password's
 		}
 	}
@@ -2615,7 +2621,7 @@ func messageKeyLabel(name, v string) bool {
 		return false
 	}
 	for _, w := range words {
-		if strings.IndexFunc(strings.TrimRight(w, ",;:"), func(r rune) bool { return !unicode.IsLetter(r) && r != '-' && r != '\'' }) >= 0 {
+		if !letterWord(strings.TrimRight(w, ",;:")) {
 			return false
 		}
 	}

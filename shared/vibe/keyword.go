@@ -2698,11 +2698,11 @@ func envValueTail(s string, nameStart int, name string, vs, ve int) int {
 // its tag (Password *AdminIdentityImportCredentialsPassword `json:"password"`): a
 // declaration, no value.
 func typedDeclaration(chunk string, nameStart, ve int) bool {
-	if rest := strings.TrimLeft(chunk[ve:], " \t"); strings.HasPrefix(rest, "`") && goStructTag.MatchString(rest) {
+	rest := strings.TrimLeft(chunk[ve:], " \t")
+	if strings.HasPrefix(rest, "`") && goStructTag.MatchString(rest) {
 		return true
 	}
 	if name := chunk[nameStart:min(len(chunk), nameStart+80)]; len(name) > 0 && isUpperByte(name[0]) && ve < len(chunk) {
-		rest := strings.TrimLeft(chunk[ve:], " ")
 		if sp := strings.IndexByte(name, ' '); sp > 1 && strings.ToUpper(name[:sp]) != name[:sp] && typeNameChars(name[:sp]) && strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==") {
 			return true
 		}
@@ -2712,7 +2712,6 @@ func typedDeclaration(chunk string, nameStart, ve int) bool {
 	if !strings.HasSuffix(head, "for (") && !strings.HasSuffix(head, "for(") {
 		return false
 	}
-	rest := strings.TrimLeft(chunk[ve:], " ")
 	return strings.HasPrefix(rest, ":") && !strings.HasPrefix(rest, "::")
 }
 
