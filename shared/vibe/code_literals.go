@@ -3,6 +3,7 @@ package vibe
 import (
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // Credentials written into code and build files: the key a token is signed with, passed by
@@ -114,15 +115,19 @@ func wrappedLiteral(s string, vs, ve int) (int, int, bool) {
 		return 0, 0, false
 	}
 	w := s[vs:ve]
+	closer := byte(')')
 	ok := false
 	for _, p := range literalWrappers {
 		ok = ok || w == p
+	}
+	if w == "{" || w == "[]string{" {
+		ok, closer = true, '}' // url.Values{"client_secret": {"…"}}: Go's one-element slice of it
 	}
 	if !ok {
 		return 0, 0, false
 	}
 	e := callQuoteEnd(s, ve, min(len(s), ve+402))
-	if e < 0 || e+1 >= len(s) || s[e+1] != ')' {
+	if e < 0 || e+1 >= len(s) || s[e+1] != closer {
 		return 0, 0, false
 	}
 	return ve + 1, e, e > ve+1
@@ -546,6 +551,15 @@ func codeValue(s string, vs, ve int) bool {
 	}
 	if codeArgumentReference(v) || jsExpression(v) || pyExpression(v) || codeShapedValue(s, vs, ve) || macroValue(s, vs) || perlValue(s, vs, ve) || minifiedCode(v) || wordOperatorExpression(v) || strings.IndexByte(v, '(') > 0 && callLike.MatchString(v) || operatorPrefixedCode(v) || strings.IndexByte(v, '{') > 0 && compositeLiteral.MatchString(v) {
 		return true
+	}
+	if (v[0] == '&' || v[0] == '_' || strings.HasSuffix(v, "{}")) && goAddressOf.MatchString(v) && meanRunLength(strings.TrimLeft(strings.TrimRight(v, "{},;)"), "&_")) >= 2 {
+		return true // r.oAuth2Client = &oAuth2Client, x := _IntrospectedOAuth2Token{}: Go's expressions
+	}
+	if v[0] == '{' && bracedVariable.MatchString(v) {
+		return true // url.Values{"logout_token": {token}}: a one-element literal of a variable
+	}
+	if ve < len(s) && (s[ve] == '}' || s[ve] == ')') && lowerCamelVariable(v) {
+		return true // {Name: "token", …, Value: idToken}: a variable, the literal closed after it
 	}
 	if strings.HasPrefix(v, "this.#") && len(v) > 6 && (isLetter(v[6]) || v[6] == '_') {
 		return true // paramKey = this.#match[0][i]?.[1]: a JavaScript class's private field
@@ -1006,4 +1020,28 @@ func rustIdent(v string) bool {
 func commentAfterOpening(v string) bool {
 	t := strings.TrimLeft(v, "{[( \t")
 	return len(t) < len(v) && (strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "# "))
+}
+
+// bracedVariable matches a variable alone between braces, then the end of the literal around
+// it or of the value: Go's []string{token} in a url.Values, JavaScript's shorthand {token}.
+var bracedVariable = regexp.MustCompile(`^\{[a-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\}(?:[},)]|$)`)
+
+// goAddressOf matches Go's address of a variable, a field or an element (&oAuth2Client,
+// &gks2.Keys[0]), and a composite literal of a type with no fields (_IntrospectedOAuth2Token{});
+// codeValue takes it when its characters run in classes as a name's do (not &Zq8rT2vLm9xKpW4a).
+var goAddressOf = regexp.MustCompile(`^(?:&[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*(?:\[\w+\])?|&?_?[A-Za-z]\w*(?:\.[A-Z]\w*)?\{\})[,;)]?$`)
+
+// lowerCamelVariable reports a name of code in lower camel case made of pronounceable words
+// (idToken, accessToken): a variable, where a generated value of letters alone would read as
+// noise.
+func lowerCamelVariable(v string) bool {
+	if len(v) < 4 || len(v) > 40 || v[0] < 'a' || v[0] > 'z' || !strings.ContainsFunc(v, unicode.IsUpper) {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !isLetter(v[i]) && (v[i] < '0' || v[i] > '9') {
+			return false
+		}
+	}
+	return !unpronounceable(strings.ToLower(v)) && !randomValue(v)
 }

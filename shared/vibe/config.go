@@ -470,6 +470,12 @@ var configRules = []extraRule{
 			// _AWS_SIGNING_HEADERS = ("authorization", "x-amz-content-sha256", …): headers' names)
 			return (hasDigitAndLetter(v) || mixedClasses(v)) && !strings.HasPrefix(v, "/") && !strings.Contains(v, "://") && !strings.ContainsAny(v, " \t") && !algorithmIdentifier(v) && !extensionHeaderName(v)
 		},
+		// oauth2.SetAuthURLParam("code_challenge_method", "S256"), auth.add_header("X-Tenant",
+		// "…"): a parameter's or a header's name and its value, no user and password
+		matchCheck: func(m string) bool {
+			call := strings.ToLower(m[:strings.IndexAny(m, "([")])
+			return !strings.Contains(call, "param") && !strings.Contains(call, "header")
+		},
 	},
 	{
 		// user:password after a word for credentials: "credentials admin:x", "login

@@ -2485,6 +2485,7 @@ var passwordTranslations = map[string]bool{"passwort": true, "kennwort": true, "
 // compound that ends in one of nine bytes or more (Handlekurvhemmelighet, Kundvagnshemlighet),
 // names the field it labels.
 var credentialTranslations = map[string]bool{"jeton": true, "ficha": true, "žeton": true, "žetón": true, "žetons": true,
+	"skrivnost": true, "gizli": true, "sigriet": true,
 	"žetonas": true, "żeton": true, "tákn": true, "teken": true, "tanda": true, "märk": true, "gettone": true, "nişan": true,
 	"hemmelighed": true, "hemmelighet": true, "hemlighet": true, "secreto": true, "segreto": true,
 	"segredo": true, "salaisuus": true, "saladus": true, "tajna": true, "rahsia": true, "paslaptis": true,

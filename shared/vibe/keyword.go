@@ -212,6 +212,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				if lv, le, multi, lok := setterLastArgument(chunk, nameEnd); multi && setterName(name) {
 					vs, ve, ok = lv, le, lok // set_password('svc', 'deploy', '…'): the last argument
 				}
+				if ok && (logMessageKey(chunk, nameStart, nameEnd, vs, ve) || phraseThenWord(chunk, nameStart, nameEnd, chunk[vs:ve])) {
+					continue // logger.Error("failed to create password", "err", err): a message, then a pair's key
+				}
 				if ok && mvcRouteCall(chunk, nameStart) {
 					continue // RedirectToAction("ResetPasswordConfirmation", "Account"): an action's and a controller's names
 				}
@@ -335,7 +338,8 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				// getenv("X", "x"), const password = process.env.DB_PASSWORD || 'x': the
 				// default, unless a lower-case word under a name that is no password's
 				// (getToken(req) || 'anonymous', process.env.TOKEN || 'default').
-				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && !settingEnvName(chunk[vs:fs]) && !namedDefault(chunk[vs:fs], chunk[fs:fe]) && !((snakeSecretName(chunk[fs:fe]) || camelSecretName(chunk[fs:fe]) && listedAfter(chunk, vs, fs)) && !envNameBefore(chunk, vs, fs)) && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) && !encodingNames[chunk[fs:fe]] && !headerNameValue(name, chunk[fs:fe]) && !storageKeyName(name, chunk[fs:fe]) && !strings.EqualFold(strings.TrimLeft(chunk[fs:fe], "_"), strings.TrimLeft(name, "_")) {
+				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && !settingEnvName(chunk[vs:fs]) && !namedDefault(chunk[vs:fs], chunk[fs:fe]) && !((snakeSecretName(chunk[fs:fe]) || camelSecretName(chunk[fs:fe]) && listedAfter(chunk, vs, fs)) && !envNameBefore(chunk, vs, fs)) && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) && !encodingNames[chunk[fs:fe]] && !headerNameValue(name, chunk[fs:fe]) && !storageKeyName(name, chunk[fs:fe]) && !strings.EqualFold(strings.TrimLeft(chunk[fs:fe], "_"), strings.TrimLeft(name, "_")) &&
+					!typedGetterKey(chunk, fs, fe) && !prefixLiteral(chunk[fs:fe]) {
 					f.addSpan(ruleKeyword, off+fs, off+fe)
 				}
 			}
@@ -935,8 +939,8 @@ func gluedValue(s string, nameStart, nameEnd int) (int, bool) {
 			}
 		}
 	}
-	if best < 0 || nameEnd-(nameStart+best) < 16 || datedName(run) {
-		return 0, false // token-counting-2024-11-01: a feature named with its date
+	if best < 0 || nameEnd-(nameStart+best) < 16 || datedName(run) || strings.HasSuffix(run, "-") && datedName(run[:len(run)-1]) {
+		return 0, false // token-counting-2024-11-01: a feature named with its date (token-exchange-2023-02-03-%232812.md: and more after it)
 	}
 	v := run[best:]
 	if !credentialValue(v) || wordyParts(v) && !uuidRe.MatchString(v) && countDigits(v) < 6 {
@@ -1490,6 +1494,11 @@ func assignedValue(s string, i int) (int, int, bool) {
 	}
 	if i < len(s) && s[i] == '[' { // secrete[] = "…", char secret[25] = "…"
 		if j := strings.IndexByte(s[i:], ']'); j >= 0 && j < 12 {
+			if numericSlice(s[i+1 : i+j]) {
+				if k := skipBlanks(s, i+j+1, 2); strings.HasPrefix(s[k:], "==") || strings.HasPrefix(s[k:], "!=") {
+					return 0, 0, false // password[:4] == "$2b$": a part of it compared, a hash's prefix
+				}
+			}
 			i += j + 1
 		}
 	}
@@ -2768,10 +2777,26 @@ func phraseListPair(chunk string, nameStart, nameEnd, vs, ve int) bool {
 		return false
 	}
 	open := strings.LastIndexByte(chunk[:nameStart], chunk[nameEnd])
-	if open < 0 || strings.IndexByte(chunk[open:nameStart], '\n') >= 0 || len(strings.Fields(chunk[open+1:nameEnd])) < 3 {
+	if open < 0 || strings.IndexByte(chunk[open:nameStart], '\n') >= 0 {
 		return false
 	}
-	return lowerCaseWords(chunk[vs:ve])
+	if key := chunk[open+1 : nameEnd]; strings.Count(key, " ") >= 1 && upperCaseWords(key) && upperCaseWords(chunk[vs:ve]) {
+		return true // []string{"CLIENT ID", "CLIENT SECRET", "GRANT TYPES"}: a table's column headers
+	}
+	return len(strings.Fields(chunk[open+1:nameEnd])) >= 3 && lowerCaseWords(chunk[vs:ve])
+}
+
+// upperCaseWords reports one word or more of capital letters, set apart by single blanks.
+func upperCaseWords(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' || strings.Contains(s, "  ") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !(s[i] >= 'A' && s[i] <= 'Z' || s[i] == ' ') {
+			return false
+		}
+	}
+	return true
 }
 
 // lowerCaseWords reports two words or more, each of lower-case letters alone.
@@ -2786,4 +2811,11 @@ func lowerCaseWords(s string) bool {
 		}
 	}
 	return true
+}
+
+// numericSlice reports a slice's bounds of digits around one colon (:4, 1:, 2:10): a part of
+// a string taken by position, in Go or Python.
+func numericSlice(b string) bool {
+	lo, hi, ok := strings.Cut(strings.TrimSpace(b), ":")
+	return ok && (lo != "" || hi != "") && (lo == "" || isDigits(lo)) && (hi == "" || isDigits(hi))
 }

@@ -3,6 +3,8 @@ package vibe
 import (
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // What a name or a literal says that the keyword rule reads as a credential's and is none:
@@ -769,7 +771,7 @@ func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 			break
 		}
 	}
-	if promptValue(v) || messageText(v) || keyedMessage(name, v) || spellsName(name, v) || describedParameter(name, v) || accountPlaceholder(v) || nameWordsValue(name, v) || lexerTokenWord(name, v) || commandWordToken(name, v) || spdxLicense(v) || lexerTokenList(name, s, vs) || errorCode(name, v) || errorMessage(s, vs, name, v) || typeofComparison(s, vs, v) || comparedWord(s, vs, name, v) {
+	if promptValue(v) || messageText(v) || quoted && (translatedPhrase(s, vs, v) || catalogEntry(s, vs, ve)) || describesSecret(name, v) || keyedMessage(name, v) || spellsName(name, v) || describedParameter(name, v) || accountPlaceholder(v) || nameWordsValue(name, v) || lexerTokenWord(name, v) || commandWordToken(name, v) || spdxLicense(v) || lexerTokenList(name, s, vs) || errorCode(name, v) || errorMessage(s, vs, name, v) || typeofComparison(s, vs, v) || comparedWord(s, vs, name, v) {
 		return true
 	}
 	if (escapedCharacters(v) || objectIdentifier(v) || charEscape(v)) && codeContext(s, vs-1, ve+1) {
@@ -1033,4 +1035,243 @@ func idPairAccount(m string) bool {
 		return false // "username/password credentials. Check out …": a sentence ends, the next opens
 	}
 	return !functionWords[strings.ToLower(account)]
+}
+
+// logMethods are the names structured loggers log a message and key-value pairs under
+// (log/slog, zap's sugared logger, klog, logr, go-kit, zerolog's Msg aside), lower-cased,
+// without the Context, S or w that some add.
+var logMethods = map[string]bool{
+	"error": true, "info": true, "warn": true, "warning": true, "debug": true, "trace": true,
+	"fatal": true, "panic": true, "log": true, "logattrs": true, "notice": true, "critical": true,
+}
+
+// logMessageKey reports a literal that is the key of a structured log call's first pair after
+// a message that ends in a credential's word: logger.Error("failed to create password",
+// "err", err), klog.InfoS("token refreshed", "user", name). The message holds a blank before
+// the name, the next literal is a key of code's spelling, and an expression follows it.
+func logMessageKey(s string, nameStart, nameEnd, vs, ve int) bool {
+	if nameEnd >= len(s) || s[nameEnd] != '"' || ve >= len(s) || s[ve] != '"' || ve-vs > 32 || ve == vs {
+		return false
+	}
+	for i := vs; i < ve; i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || i > vs && (c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-')) {
+			return false
+		}
+	}
+	if j := skipBlanks(s, ve+1, 2); j >= len(s) || s[j] != ',' {
+		return false
+	} else if j = skipBlanks(s, j+1, 2); j >= len(s) || !(isWordByte(s[j]) || s[j] == '&' || s[j] == '*') {
+		return false // "err", err: the pair's value an expression
+	}
+	q := lineQuoteBefore(s, nameStart)
+	if q < 0 || !strings.ContainsAny(s[q+1:nameStart], " \t") {
+		return false
+	}
+	// The call the message opens: its ( the nearest left open before the message's quote.
+	m, dotted, ok := enclosingCall(s, q, 400)
+	if !ok || !dotted {
+		return false
+	}
+	m = strings.ToLower(m)
+	for _, suffix := range []string{"context", "ctx", "s", "w"} {
+		if t, ok := strings.CutSuffix(m, suffix); ok && logMethods[t] {
+			m = t
+			break
+		}
+	}
+	return logMethods[m]
+}
+
+// enclosingCall returns the name before the nearest ( left open before i on i's line, within
+// limit bytes, and whether a dot comes before the name (a method's); ok is false when a
+// quote comes first (another literal before it) or no call is open.
+func enclosingCall(s string, i, limit int) (name string, dotted, ok bool) {
+	depth := 0
+	for j := i - 1; j >= 0 && s[j] != '\n' && i-j < limit; j-- {
+		switch s[j] {
+		case ')':
+			depth++
+		case '(':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			k := j
+			for k > 0 && isWordByte(s[k-1]) {
+				k--
+			}
+			return s[k:j], k > 0 && s[k-1] == '.', true
+		case '"', '\'':
+			return "", false, false
+		}
+	}
+	return "", false, false
+}
+
+// translatedPhrase reports a value of words under a key that is itself a phrase, both
+// opening with a capital: a message catalog's entry ("There was an issue resetting the
+// password": "Det oppstod et problem under tilbakestilling av passordet", "Incorrect
+// password": "Palavra-passe incorreta"). A key of words in code's configuration is rare
+// outside a catalog; a passphrase under one would be lower-case words, and is kept masked.
+func translatedPhrase(s string, vs int, v string) bool {
+	if vs < 1 || s[vs-1] != '"' {
+		return false
+	}
+	words := strings.Fields(v)
+	if len(words) < 2 || len(v) > 400 || strings.ContainsAny(v, "0123456789") {
+		return false
+	}
+	if r, _ := utf8.DecodeRuneInString(v); !unicode.IsUpper(r) && len(words) < 4 {
+		return false // (‘n Fout het voorgekom…: four words or more need no capital)
+	}
+	plain := 0
+	for _, w := range words {
+		if t := strings.Trim(w, `.,;:!?()-‘’`); t != "" && strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' && r != '\'' }) < 0 {
+			plain++
+		}
+	}
+	if plain < len(words) {
+		return false
+	}
+	// The key: "…": right before the value's quote, on the same line.
+	j := vs - 2
+	for j >= 0 && (s[j] == ' ' || s[j] == '\t') {
+		j--
+	}
+	if j < 1 || s[j] != ':' {
+		return false
+	}
+	j--
+	for j >= 0 && (s[j] == ' ' || s[j] == '\t') {
+		j--
+	}
+	if j < 1 || s[j] != '"' {
+		return false
+	}
+	open := lineQuoteBefore(s, j)
+	if open < 0 {
+		return false
+	}
+	key := s[open+1 : j]
+	return strings.Count(key, " ") >= 1 && len(key) > 0 && isUpperByte(key[0]) && !strings.ContainsAny(key, "_=/\\")
+}
+
+// typedGetterKey reports a literal that is the key a typed getter reads, the last argument of
+// a call named Get<Type> (cobra's and viper's GetString, flagx.MustGetString(cmd,
+// "client-secret"), GetBool, GetDuration…): a flag's or a setting's name, not its value. A
+// bare get("token", "x") is left alone: its second argument is a default.
+func typedGetterKey(s string, fs, fe int) bool {
+	if fs < 2 || fe >= len(s) || s[fe] != s[fs-1] || s[fe] != '"' && s[fe] != '\'' || !strings.HasPrefix(strings.TrimLeft(s[fe+1:], " \t"), ")") {
+		return false
+	}
+	name, _, ok := enclosingCall(s, fs-1, 200)
+	t, get := strings.CutPrefix(strings.TrimPrefix(name, "Must"), "Get")
+	return ok && get && t != "" && isUpperByte(t[0]) && isLetters(t) && !strings.EqualFold(t, "env")
+}
+
+// prefixLiteral reports a short literal of lower-case letters and underscores that ends in
+// one: a token's prefix (strings.TrimPrefix(token, "ory_at_"), "ghp_"), which no secret is.
+func prefixLiteral(v string) bool {
+	if len(v) < 3 || len(v) > 16 || v[len(v)-1] != '_' {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !(v[i] >= 'a' && v[i] <= 'z' || v[i] == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// catalogEntry reports a single capitalised word or short phrase of letters under a
+// capitalised key, in a text where three lines or more pair phrases with phrases: a message
+// catalog's entry ("Secret": "Skrivnost", "One-Time Password": "Engangspassord"), where the
+// value is the key's word in another language.
+func catalogEntry(s string, vs, ve int) bool {
+	v := s[vs:ve]
+	if vs < 1 || s[vs-1] != '"' || len(v) < 2 || len(v) > 60 || strings.ContainsAny(v, "0123456789_") {
+		return false
+	}
+	if r, _ := utf8.DecodeRuneInString(v); !unicode.IsUpper(r) {
+		return false
+	}
+	if strings.IndexFunc(v, func(r rune) bool { return !unicode.IsLetter(r) && r != ' ' && r != '-' && r != '\'' }) >= 0 {
+		return false
+	}
+	if vs < 5 || s[vs-4:vs] != "\": \"" {
+		return false
+	}
+	j := vs - 4
+	open := lineQuoteBefore(s, j)
+	if open < 0 || open+1 >= j || !isUpperByte(s[open+1]) {
+		return false
+	}
+	phrases := 0
+	for line := range strings.SplitSeq(s[max(0, vs-2000):min(len(s), ve+2000)], "\n") { // the entries around it
+		t := strings.TrimSpace(line)
+		k, val, ok := strings.Cut(t, "\": \"")
+		if ok && strings.HasPrefix(k, "\"") && strings.Contains(k, " ") && strings.Contains(strings.TrimRight(val, "\","), " ") {
+			if phrases++; phrases >= 3 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// phraseThenWord reports a name that ends a quoted phrase of three words or more and a
+// lower-case English word as the next argument: doGetEmailNodeID(t, "[Authelia] Reset your
+// password", "link"), a subject and what to look for in it, no password and its value.
+func phraseThenWord(s string, nameStart, nameEnd int, v string) bool {
+	if nameEnd >= len(s) || s[nameEnd] != '"' || len(v) > 12 || !isLetters(v) || strings.ToLower(v) != v || !dictWord(v) {
+		return false
+	}
+	q := lineQuoteBefore(s, nameStart)
+	return q >= 0 && strings.Count(strings.TrimSpace(s[q+1:nameStart]), " ") >= 1
+}
+
+// lineQuoteBefore returns the index of the last double quote before i on i's line, within 512
+// bytes (a minified line may be long), or -1.
+func lineQuoteBefore(s string, i int) int {
+	ls := max(0, i-512)
+	ls += strings.LastIndexByte(s[ls:i], '\n') + 1
+	if q := strings.LastIndexByte(s[ls:i], '"'); q >= 0 {
+		return ls + q
+	}
+	return -1
+}
+
+// nameTailEcho reports a value of letters that spells the name's last two parts or more
+// (ActionResetPassword = "ResetPassword", resourceRefreshToken = "refreshtokens"): what the
+// constant is called in the protocol or the API it names, not a secret.
+func nameTailEcho(name, v string) bool {
+	v = strings.Trim(v, "\"'`")
+	if len(v) < 6 || !isLetters(v) {
+		return false
+	}
+	parts := nameParts(name)
+	l := strings.ToLower(v)
+	for i := 1; i+2 <= len(parts); i++ {
+		tail := strings.Join(parts[i:], "")
+		if l == tail || l == tail+"s" {
+			return true
+		}
+	}
+	return false
+}
+
+// describesSecret reports a phrase of four lower-case words or more, one of them a function
+// word and one the name's word for a secret (newHelpTopic("hash-password", "help topic for
+// hashing passwords")): what the named thing is about, in words.
+func describesSecret(name, v string) bool {
+	words := strings.Fields(v)
+	if len(words) < 4 || !lowerCaseWords(v) {
+		return false
+	}
+	fn, secret := false, false
+	for _, w := range words {
+		fn = fn || functionWords[w]
+		secret = secret || strings.HasPrefix(w, "password") || strings.HasPrefix(w, "secret") || strings.HasPrefix(w, "token") || strings.HasPrefix(w, "credential")
+	}
+	return fn && secret && nameHasSecretWord(name)
 }

@@ -777,7 +777,9 @@ func noSecretFlag(match string) bool {
 		}
 		if v := strings.Trim(match[i:], "= \t\"',"); secretNameValue(v) || buildSecretSpec(match[i:]) || optionName(v) || opensslPassSource(v) || namedPlaceholder(v) ||
 			match[i] != '=' && upperSnakeName(strings.TrimRight(v, "]")) || // --api-token API_TOKEN: argparse's metavar in a usage line
-			match[i] != '=' && flagSpelling(v) {
+			match[i] != '=' && flagSpelling(v) ||
+			v == strings.ToUpper(v) && strings.EqualFold(strings.ReplaceAll(strings.TrimLeft(match[:i], "-"), "-", "_"), v) {
+			// --cookie-secret=COOKIE_SECRET: the flag's own name, as a variable's
 			return false // gcloud secrets versions access latest --secret=db-password, --secret id=npmrc,src=…
 		}
 		flag = flag[:i]
@@ -1120,6 +1122,15 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if isDigits(v) && len(v) < 6 && !(quoted && len(v) >= 5 && passwordName(name) && !sequentialDigits(v)) || !hasAlnum(v) && !(quoted && passwordName(name) && symbolPassword(strings.Trim(v, "\"'`"))) || utf8.RuneCountInString(strings.Trim(v, "\"'`")) == 1 {
 		return false // accesskey="n": one character is no credential, and shows nothing of one
 	}
+	if t := strings.Trim(v, "\"'`"); len(t) >= 2 && len(t) <= 4 && (t[0] == 'v' || t[0] == 'V') && isDigits(t[1:]) {
+		return false // authelia:kdf:storage:encryption_key:v1: a version's tag
+	}
+	if nameTailEcho(name, v) {
+		return false // ActionResetPassword = "ResetPassword": the name's own words
+	}
+	if printfVerbValue(v) {
+		return false // fmt.Errorf("failed to get access token: code:%v msg: %s", …): a format's verb stands for the value
+	}
 	if strings.HasPrefix(v, "...") && len(v) > 3 && strings.IndexByte("),];", v[3]) >= 0 {
 		return false // SignedJWTParameters(issuer=..., signing_key=...): an elision, the call's end after it
 	}
@@ -1405,6 +1416,11 @@ var (
 		"panic": true,
 		// what hands out a credential: credential_helper = osxkeychain
 		"helper": true, "helpers": true,
+		// what handles or shows a credential: passwordConnector: local (an identity
+		// provider's connector for logins by password), tmplPassword = "password.html"
+		"connector": true, "tmpl": true, "template": true,
+		// a page's element for one: passwordElement := …("password-textfield")
+		"element": true, "textfield": true,
 	}
 )
 
@@ -1732,4 +1748,29 @@ func wordsName(v string) bool {
 		}
 	}
 	return words > 0
+}
+
+// printfVerbValue reports a value that is one of printf's verbs (%v, %+v, %s, %q, %d, %w, %x),
+// alone or after a word and a colon or an equals sign (code:%v, id=%d), at its end or before a
+// character that is no letter or digit: a format string's placeholder, filled in when the
+// message is made. A verb inside a run (Ic%s&z, 5T%x,N) is a random password's characters.
+func printfVerbValue(v string) bool {
+	i := 0
+	for i < len(v) && i < 24 && (isLetter(v[i]) || v[i] == '_') {
+		i++
+	}
+	if i > 0 {
+		if i >= len(v) || v[i] != ':' && v[i] != '=' {
+			return false
+		}
+		i++
+	}
+	if i >= len(v) || v[i] != '%' {
+		return false
+	}
+	j := i + 1
+	if j < len(v) && (v[j] == '+' || v[j] == '#') {
+		j++
+	}
+	return j < len(v) && strings.IndexByte("vsqdwx", v[j]) >= 0 && (j+1 == len(v) || !isWordByte(v[j+1]))
 }

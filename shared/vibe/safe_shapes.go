@@ -182,7 +182,24 @@ func harmlessRun(text string, start, end int) bool {
 		thinkingBlob(text, start, end) || mediaFileName(text, start, end) || forgeProfileRun(text[start:end]) ||
 		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || queryIDValue(text, start) || urlOfWords(text, start, end) || hashSuffixedName(text[start:end]) || encryptedContentRun(text, start) ||
 		voiceIDRun(text, start, end) || acmeChallengeRun(text, start, end) || hashedKnownHost(text, start, end) || wireguardPublicKey(text, start, end) ||
-		hashedAliasName(text[start:end]) && importAlias(text, text[start:end]) || jcaAlgorithm.MatchString(text[start:end])
+		hashedAliasName(text[start:end]) && importAlias(text, text[start:end]) || jcaAlgorithm.MatchString(text[start:end]) ||
+		end < len(text) && text[end] == '(' && calledPath(text[start:end])
+}
+
+// calledPath reports a dotted path of names of code, the last of three camel humps or more,
+// that a parenthesis right after calls: V0alpha2Api.AdminIntrospectOAuth2Token(ctx), a
+// generated client's method.
+func calledPath(tok string) bool {
+	dot := strings.LastIndexByte(tok, '.')
+	if dot <= 0 || dot == len(tok)-1 {
+		return false
+	}
+	for seg := range strings.SplitSeq(tok, ".") {
+		if seg == "" || !isLetter(seg[0]) || !allLettersDigits(strings.ReplaceAll(seg, "_", "")) {
+			return false
+		}
+	}
+	return camelHumps(tok[dot+1:]) >= 3 && codeName(tok[dot+1:])
 }
 
 // hashedAliasName reports an identifier that ends in an underscore and 16 or more hex digits,
@@ -2140,6 +2157,7 @@ func cookieCredential(v string) bool {
 		val = strings.Trim(val, `"`)
 		switch {
 		case isLetters(strings.ReplaceAll(val, "-", "")) && len(val) <= 12, strings.Trim(val, "0123456789.") == "",
+			len(val) > 2 && val[0] == '<' && val[len(val)-1] == '>' && identifierWords(val[1:len(val)-1]), // dex_session=<session_id>: a placeholder
 			(strings.HasPrefix(val, "GA1.") || strings.HasPrefix(val, "GS1.")) && strings.Trim(val[4:], "0123456789.") == "":
 		default:
 			return true

@@ -1,0 +1,77 @@
+package vibe
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The kept rows are written after lines of Go identity servers and their documentation:
+// dexidp/dex (Apache-2.0), oauth2-proxy/oauth2-proxy (MIT), markbates/goth (MIT), ory/hydra
+// (Apache-2.0) and authelia/authelia (Apache-2.0) — structured logging, OAuth parameters, Go
+// composite literals, flag lookups and message catalogs that a coding stream shows while
+// someone works on login code. The rows of secrets are made up.
+
+func TestGoAuthShapes(t *testing.T) {
+	t.Parallel()
+	san, err := NewSanitizer()
+	require.NoError(t, err)
+	t.Run("kept", func(t *testing.T) {
+		requireKept(t, san,
+			// a structured log call: a message that ends in a credential's word, then a pair
+			"\t\tlogger.Error(\"could not rotate password\", \"err\", err)",
+			"\t\th.log.WarnContext(ctx, \"stale credential\", \"user\", userID)",
+			// an OAuth parameter and its value; a form's field and the variable it shows
+			"\topts = append(opts, oauth2.SetAuthURLParam(\"code_challenge_method\", \"S256\"))",
+			"\t\t{Name: \"token\", Label: \"ID token\", Value: idToken},",
+			// Go's expressions: a one-element slice of a field, an address, an empty literal
+			"\tform := url.Values{\"logout_token\": {s.token}}.Encode()",
+			"\tr.oAuth2Token = &oAuth2Token",
+			"\t\tupdatedKey := &jwks2.Keys[0]",
+			"\tvarIntrospectedOAuth2Token := _IntrospectedOAuth2Token{}",
+			// a template's file, a connector's kind, a version's tag, the name's own words
+			"\ttmplResetPassword = \"reset-password.html\"",
+			"  passwordConnector: ldap",
+			"a context value of `app:kdf:storage:encryption_key:v1`.",
+			"\tActionResetPassword = \"ResetPassword\"",
+			// a format's verb, a flag's name as a variable's, a prefix compared or trimmed
+			"\treturn fmt.Errorf(\"refresh token: code:%v msg: %s\", resp.Code, resp.Msg)",
+			"  --cookie-secret=COOKIE_SECRET \\",
+			"\t\tif password[:4] == \"$2a$\" {",
+			"\ttoken := strings.TrimPrefix(raw, \"ory_at_\")",
+			// a cookie of placeholders, a dated file's name in a link's definition
+			"Cookie: app_session=<session_id>; Path=/; HttpOnly",
+			"[tok-exchange]: docs/proposals/token-exchange-2024-05-01-%23rfc8693.md",
+			// a flag read by its name, a table's headers, a generated client's method called
+			"\t\tclientSecret := flags.MustGetString(cmd, \"client-secret\")",
+			"\treturn []string{\"ACCESS TOKEN\", \"REFRESH TOKEN\", \"EXPIRY\"}",
+			"    resp, r, err := V0alpha2Api.AdminIntrospectOAuth2Token(ctx).Execute()",
+			// a page's element, a mail's subject and what to find in it, a help topic
+			"\tpasswordElement := rs.WaitElementLocatedByID(t, page, \"password-textfield\")",
+			"\tnode := findEmail(t, \"Reset your password\", \"link\")",
+			"\t\tnewHelpTopic(\"hash-password\", \"help topic for hashing passwords\", helpTopicHashPassword),",
+			// a message catalog: phrases and words in another language
+			"{\n\t\"Sign in\": \"Se connecter\",\n\t\"Go back to sign in\": \"Retour à la connexion\",\n\t\"Reset your password\": \"Réinitialiser le mot\",\n\t\"Password\": \"Sandi\"\n}",
+			"\t\"There was an issue resetting the password\": \"Det oppstod et problem under tilbakestilling av passordet\",",
+			"\t\"Secret\": \"Gizli\",",
+		)
+	})
+	t.Run("masked", func(t *testing.T) {
+		requireMasked(t, san, []maskedRow{
+			{"logger.Error(\"login failed\", \"password\", \"Zx8kq2pLm9Qw4rT7\")", "Zx8kq2pLm9Qw4rT7"},
+			{"{Name: \"token\", Value: \"Zx8kq2pLm9Qw4rT7\"}", "Zx8kq2pLm9Qw4rT7"},
+			{"\tform := url.Values{\"refresh_token\": {\"Zx8kq2pLm9Qw4rT7\"}}", "Zx8kq2pLm9Qw4rT7"},
+			{"\t\tSecret: &Zq8rT2vLm9xKpW4a,", "Zq8rT2vLm9xKpW4a"},
+			{"  --cookie-secret=Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			{"\t\tif password == \"Zx8kq2pLm9Qw\" {", "Zx8kq2pLm9Qw"},
+			{"Cookie: app_session=Zx8kq2pLm9Qw4rT7; Path=/", "Zx8kq2pLm9Qw4rT7"},
+			{"{\n\t\"Password\": \"Sandi\"\n}", "Sandi"},
+			{"{\n\t\"admin password\": \"correct horse battery staple\"\n}", "correct horse battery staple"},
+			{"token: code:Zx8kq2pLm9Qw", "Zx8kq2pLm9Qw"},
+			{"  db_pass: \"jDd2p,>#meS1IQzP%s\"", "jDd2p,>#meS1IQzP%s"},
+			{"\tclientSecret := cfg.GetString(\"x\", \"Zx8kq2pLm9Qw4rT7\")", "Zx8kq2pLm9Qw4rT7"},
+			{"password: vZx8kq2", "vZx8kq2"},
+			{"\ttoken = \"app_at_Zx8kq2pLm9Qw4rT7\"", "Zx8kq2pLm9Qw4rT7"},
+		})
+	})
+}
