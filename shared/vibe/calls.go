@@ -50,6 +50,8 @@ var credentialCalls = map[string]struct {
 	"basic_auth":                          {2, []string{"."}},                    // reqwest .basic_auth(user, Some(password))
 	"login":                               {2, []string{"."}},                    // smtplib, imaplib, ftplib .login(user, password)
 	"PBEKeySpec":                          {1, nil},                              // Java javax.crypto.spec(password.toCharArray(), salt, …)
+	"PlainAuth":                           {3, []string{"smtp."}},                // Go net/smtp PlainAuth(identity, user, password, host)
+	"CRAMMD5Auth":                         {2, []string{"smtp."}},                // Go net/smtp CRAMMD5Auth(user, secret)
 	"create_superuser":                    {3, nil},                              // Django(username, email, password)
 	"create_user":                         {3, nil},
 }
@@ -101,6 +103,20 @@ func findCredentialCalls(text string, f *findings) {
 		if hexDecoder(text, b, i, name) {
 			if vs, ve, ok := literalArgAt(text, i+1, 1); ok && keyInHex(text[vs:ve]) && secretAssignee(text, b) {
 				f.addSpan(ruleCredentialCall, vs, ve)
+			}
+			continue
+		}
+		if name == "Sprintf" || name == "sprintf" || name == "format" && strings.HasSuffix(text[:b], "String.") {
+			if n, ok := dsnPasswordVerb(text, i+1); ok {
+				if vs, ve, ok := literalArgAt(text, i+1, n); ok {
+					f.addSpan(ruleCredentialCall, vs, ve) // fmt.Sprintf("%s:%s@tcp(db)/app", "root", "…")
+				}
+			}
+			continue
+		}
+		if clientConstructor(text, b, name) {
+			if vs, ve, ok := literalArgAt(text, i+1, 1); ok && randomValue(text[vs:ve]) && !strings.Contains(text[vs:ve], "://") {
+				f.addSpan(ruleCredentialCall, vs, ve) // openai.NewClient("…"), Client::new("…"): an API client made with its key
 			}
 			continue
 		}
@@ -419,4 +435,51 @@ func findStubbedSecrets(text string, f *findings) {
 			}
 		}
 	}
+}
+
+// clientConstructor reports a call that makes an API client, whose first argument, when it is
+// a generated literal, is the key or the token it authenticates with: Go's NewClient (openai,
+// stripe, resty…), a Rust Client::new, new SomethingClient(…) elsewhere.
+func clientConstructor(text string, b int, name string) bool {
+	switch {
+	case name == "NewClient":
+		return true
+	case name == "new":
+		return strings.HasSuffix(text[:b], "Client::")
+	case strings.HasSuffix(name, "Client") && len(name) > 6 && isUpperByte(name[0]):
+		return strings.HasSuffix(text[:b], "new ")
+	}
+	return false
+}
+
+// dsnPasswordVerb returns the position (1-based, the format first) of the argument that fills
+// a connection string's password when the format opening the argument list at s[i:] is a
+// literal holding user:password@ as two verbs (%s:%s@, %v:%v@).
+func dsnPasswordVerb(s string, i int) (int, bool) {
+	vs, ve, ok := literalArgAt(s, i, 1)
+	if !ok {
+		return 0, false
+	}
+	format := s[vs:ve]
+	at := -1
+	for _, p := range []string{"%s:%s@", "%v:%v@"} {
+		if k := strings.Index(format, p); k >= 0 {
+			at = k + 3 // the password's verb
+			break
+		}
+	}
+	if at < 0 {
+		return 0, false
+	}
+	verbs := 0
+	for k := 0; k < at; k++ {
+		if format[k] == '%' {
+			if k+1 < len(format) && format[k+1] == '%' {
+				k++
+				continue
+			}
+			verbs++
+		}
+	}
+	return verbs + 2, true
 }

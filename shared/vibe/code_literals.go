@@ -46,6 +46,7 @@ var signingKeyCalls = map[string]struct {
 	// Node crypto.createHmac(algorithm, key); Python hmac.new(key, msg); PHP hash_hmac(algo,
 	// data, key); Ruby OpenSSL::HMAC.hexdigest(digest, key, data).
 	"createHmac": {2, nil},
+	"New":        {2, []string{"hmac."}}, // Go crypto/hmac New(hash, key)
 	"new":        {1, []string{"hmac.", "AES.", "DES3.", "DES.", "Blowfish.", "ChaCha20.", "Salsa20.", "ARC4."}},
 	"hash_hmac":  {3, nil},
 	"hexdigest":  {2, []string{"HMAC."}},

@@ -223,10 +223,10 @@ var configRules = []extraRule{
 		keywords: []string{"login"},
 	},
 	{
-		// echo SECRET | docker login --password-stdin
+		// echo SECRET | docker login --password-stdin, echo TOKEN | gh auth login --with-token
 		id:       ruleCLILogin,
-		re:       regexp.MustCompile(`\b(?:echo|printf)\s+(?:-n\s+)?(?:'([^'\n]+)'|"([^"\n$][^"\n]*)"|([^\s'"|$]+))\s*\|\s*[^\n]{0,80}--password-stdin`),
-		keywords: []string{"--password-stdin"},
+		re:       regexp.MustCompile(`\b(?:echo|printf)\s+(?:-n\s+)?(?:'([^'\n]+)'|"([^"\n$][^"\n]*)"|([^\s'"|$]+))\s*\|\s*(?:[^\n]{0,80}--password-stdin|gh\s+auth\s+login\b[^\n|;&]{0,60}--with-token)`),
+		keywords: []string{"--password-stdin", "--with-token"},
 	},
 	{
 		// htpasswd -b file user SECRET; mongo/mongosh -p SECRET; ldapsearch -w SECRET;
@@ -1246,6 +1246,10 @@ func findNameValuePairs(text, lower string, f *findings) {
 			continue
 		}
 		name, ok := pairName(text, lower, i)
+		if ok && !nameHasSecretWord(name) && !keyLikeName(name) && strings.Contains(lower[max(0, i-80):i], "cookie{") && randomValue(text[vs:ve]) && quotedAt(text, vs) {
+			f.addSpan(ruleNameValue, vs, ve) // &http.Cookie{Name: "session", Value: "…"}: a cookie's value
+			continue
+		}
 		if !ok {
 			// the object is the value of a key whose name says secret; its value a quoted
 			// literal (not token = { value: token_value } in code)
@@ -1685,11 +1689,25 @@ func basicCredentials(v string) bool {
 // visibility"); "ID/PW: master / changed" marks its pair with a colon and a slash.
 func proseIDPair(m string) bool {
 	f := strings.Fields(m)
+	if len(f) == 3 && titleWords(f[1], f[2]) && isUpperByte(f[0][0]) {
+		return true // Username/Password Fields (Lowest Priority): a heading's words
+	}
 	if len(f) != 3 || strings.ContainsAny(m, ":=()") {
 		return false
 	}
 	v := strings.Trim(f[2], ".,;!?")
 	return isLetters(v) && strings.ToLower(v) == v && dictWord(v) && isLetters(f[1])
+}
+
+// titleWords reports words that each open with a capital and go on in lower-case letters.
+func titleWords(ws ...string) bool {
+	for _, w := range ws {
+		w = strings.Trim(w, "#*_.,;:!?()")
+		if len(w) < 2 || !isUpperByte(w[0]) || !isLetters(w) || strings.ToLower(w[1:]) != w[1:] {
+			return false
+		}
+	}
+	return true
 }
 
 // findIPTriples finds an address, an account and a password in a row: "10.0.0.5 root

@@ -130,6 +130,7 @@ var commandTemplates = []string{
 	"ldapsearch -x -D cn=admin -w %[1]s",
 	"cat <<EOF > .env\nAPI_TOKEN=%[1]s\nEOF",
 	"echo '%[1]s' | sudo -S apt-get update",
+	"echo %[1]s | gh auth login --with-token",
 	"sudo -S <<< '%[1]s' ls /etc",
 	"sudo -S bash <<EOF\n%[1]s\napt-get update\nEOF",
 	"ssh-keygen -t ed25519 -N '%[1]s' -f id",
@@ -450,6 +451,23 @@ var callTemplates = []string{
 	`const sig = crypto.createHmac("sha256", "%[1]s").update(body).digest("hex")`,
 	`Algorithm algorithm = Algorithm.HMAC256("%[1]s");`,
 	`client.get(url).basic_auth("admin", Some("%[1]s"))`,
+	`auth := smtp.PlainAuth("", "me@corp.io", "%[1]s", "smtp.corp.io")`,
+	`mac := hmac.New(sha256.New, []byte("%[1]s"))`,
+	`dsn := fmt.Sprintf("%%s:%%s@tcp(db:3306)/%%s", "root", "%[1]s", "shop")`,
+	`form := url.Values{"client_secret": {"%[1]s"}}`,
+}
+
+// terraformTemplates place a password (%[1]s) as the default of a variable named for it.
+var terraformTemplates = []string{
+	"variable \"db_password\" {\n  type      = string\n  sensitive = true\n  default   = \"%[1]s\"\n}",
+	"variable \"api_token\" {\n  default = \"%[1]s\"\n}\n",
+	"variable \"admin_secret\" {\n  description = \"The admin's secret\"\n\n  default = \"%[1]s\"\n}",
+}
+
+// FuzzTerraformDefaults: the default of a Terraform variable named for a secret is masked,
+// whatever text comes before and after the block.
+func FuzzTerraformDefaults(f *testing.F) {
+	fuzzTemplates(f, terraformTemplates, "# variables.tf\n", "\nresource \"null_resource\" \"x\" {}")
 }
 
 // annotatedTemplates place a password (%[1]s) after a type annotation between the

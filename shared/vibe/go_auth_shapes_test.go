@@ -54,6 +54,15 @@ func TestGoAuthShapes(t *testing.T) {
 			"{\n\t\"Sign in\": \"Se connecter\",\n\t\"Go back to sign in\": \"Retour à la connexion\",\n\t\"Reset your password\": \"Réinitialiser le mot\",\n\t\"Password\": \"Sandi\"\n}",
 			"\t\"There was an issue resetting the password\": \"Det oppstod et problem under tilbakestilling av passordet\",",
 			"\t\"Secret\": \"Gizli\",",
+			// a literal the name and a blank fill, closed before the next argument; a heading
+			"\t\treturn strings.HasPrefix(s, \"NOAUTH \") || strings.HasPrefix(s, \"WRONGPASS \") || strings.Contains(s, \"unauthenticated\")",
+			"#### 4. Username/Password Fields (Lowest Priority)",
+			// a key's kind, a package's exported name, placeholders, a README's coverage badge
+			"        \"keyDetails\": \"PKIX_ECDSA_P256_SHA_256\",",
+			"\t\tModel: openai.GPT3Dot5Turbo,",
+			"  secret: FIXME         # Secret key for cryptographic operations (CHANGE THIS!)",
+			"\t\tClientSecret: \"your app's client secret\",",
+			"[![codecov](https://codecov.io/gh/acme/widget/graph/badge.svg?token=tsrCZKuSSw)](https://codecov.io/gh/acme/widget)",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -72,6 +81,21 @@ func TestGoAuthShapes(t *testing.T) {
 			{"\tclientSecret := cfg.GetString(\"x\", \"Zx8kq2pLm9Qw4rT7\")", "Zx8kq2pLm9Qw4rT7"},
 			{"password: vZx8kq2", "vZx8kq2"},
 			{"\ttoken = \"app_at_Zx8kq2pLm9Qw4rT7\"", "Zx8kq2pLm9Qw4rT7"},
+			{"formstack access_token \"7b3e5d8c1a9f4e2b6c8d3a5e9f1b7c4d\"", "7b3e5d8c1a9f4e2b6c8d3a5e9f1b7c4d"},
+			{"https://ci.example.com/badge.svg?token=Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			// an API client made with its key; a DSN's password filled in by Sprintf; Go's
+			// smtp.PlainAuth and hmac.New; a cookie's value; a Terraform variable's default; a
+			// token piped to gh auth login
+			{"\tclient := openai.NewClient(\"Zx8kq2pLm9Qw4rT7\")", "Zx8kq2pLm9Qw4rT7"},
+			{"let client = Client::new(\"Zx8kq2pLm9Qw4rT7\");", "Zx8kq2pLm9Qw4rT7"},
+			{"var api = new PaymentsClient(\"Zx8kq2pLm9Qw4rT7\");", "Zx8kq2pLm9Qw4rT7"},
+			{"\tdsn := fmt.Sprintf(\"%s:%s@tcp(db:3306)/app\", \"root\", \"Zx8kq2pLm9Qw4rT7\")", "Zx8kq2pLm9Qw4rT7"},
+			{"\tauth := smtp.PlainAuth(\"\", \"me@example.com\", \"Zx8kq2pLm9Qw4rT7\", \"smtp.example.com\")", "Zx8kq2pLm9Qw4rT7"},
+			{"\tmac := hmac.New(sha256.New, []byte(\"Zx8kq2pLm9Qw4rT7\"))", "Zx8kq2pLm9Qw4rT7"},
+			{"\tcookie := &http.Cookie{Name: \"session\", Value: \"Zx8kq2pLm9Qw4rT7\"}", "Zx8kq2pLm9Qw4rT7"},
+			{"variable \"db_password\" {\n  type    = string\n  default = \"Zx8kq2pLm9Qw4rT7\"\n}", "Zx8kq2pLm9Qw4rT7"},
+			{"echo Zx8kq2pLm9Qw4rT7 | gh auth login --with-token", "Zx8kq2pLm9Qw4rT7"},
+			{"  secret: FIXMEZx8kq2pLm9", "FIXMEZx8kq2pLm9"},
 		})
 	})
 }

@@ -107,3 +107,55 @@ func valueChild(s string, nameStart, nameEnd int) (int, int, bool) {
 	}
 	return vs, ve, ve > vs
 }
+
+// findTerraformDefaults masks the default of a Terraform variable whose name says secret
+// (variable "db_password" { default = "…" }): the value a plan takes when none is given,
+// written in the block, lines below the name that keeps the keyword rule from seeing it.
+func findTerraformDefaults(text string, f *findings) {
+	for from := 0; ; {
+		i := strings.Index(text[from:], "variable \"")
+		if i < 0 {
+			return
+		}
+		i += from + len("variable \"")
+		from = i
+		e := strings.IndexByte(text[i:], '"')
+		if e <= 0 || e > 80 {
+			continue
+		}
+		name := text[i : i+e]
+		if !nameHasSecretWord(name) {
+			continue
+		}
+		// The block, to the first line that opens with its closing brace.
+		body := text[i+e : min(len(text), i+e+1200)]
+		if end := strings.Index(body, "\n}"); end >= 0 {
+			body = body[:end]
+		}
+		for _, line := range strings.Split(body, "\n") {
+			t := strings.TrimSpace(line)
+			rest, ok := strings.CutPrefix(t, "default")
+			if !ok {
+				continue
+			}
+			rest = strings.TrimLeft(rest, " \t")
+			if !strings.HasPrefix(rest, "=") {
+				continue
+			}
+			rest = strings.TrimLeft(rest[1:], " \t")
+			if len(rest) < 3 || rest[0] != '"' {
+				break
+			}
+			q := strings.IndexByte(rest[1:], '"')
+			if q <= 0 {
+				break
+			}
+			v := rest[1 : 1+q]
+			if keepKeyword(name, v, true) && !strings.Contains(v, "${") {
+				at := strings.Index(text[i:], line) + i + strings.Index(line, rest) + 1
+				f.addSpan(ruleKeyword, at, at+q)
+			}
+			break
+		}
+	}
+}

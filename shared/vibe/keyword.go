@@ -285,6 +285,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				continue // **Tests Pass**: `cargo test` passes: a command in a Markdown code span
 			}
 			quoted := vs > 0 && (strings.IndexByte("\"'`", chunk[vs-1]) >= 0 || strings.HasSuffix(chunk[:vs], "&quot;")) || quotedPair(chunk, nameStart, nameEnd, vs, ve)
+			if vs > nameEnd+1 && chunk[vs-1] == '"' && chunk[vs-2] != '\\' && nameEnd < len(chunk) && (chunk[nameEnd] == ' ' || chunk[nameEnd] == '\t') && strings.TrimSpace(chunk[nameEnd:vs-1]) == "" && vs < len(chunk) && strings.IndexByte("),;]}+|&", chunk[vs]) >= 0 && insideLiteral(chunk, nameStart) {
+				continue // HasPrefix(s, "WRONGPASS ") || …: the quote after the name closes the literal it is in
+			}
 			if quoted && f.view != "" {
 				ve = escapedQuoteEnd(f, chunk, off, vs, ve)
 				ve = literalPastEscapes(f, chunk, off, vs, ve)
@@ -2818,4 +2821,18 @@ func lowerCaseWords(s string) bool {
 func numericSlice(b string) bool {
 	lo, hi, ok := strings.Cut(strings.TrimSpace(b), ":")
 	return ok && (lo != "" || hi != "") && (lo == "" || isDigits(lo)) && (hi == "" || isDigits(hi))
+}
+
+// insideLiteral reports a position inside a double-quoted literal of its line: an odd number
+// of unescaped double quotes before it (at most 512 bytes back).
+func insideLiteral(s string, i int) bool {
+	ls := max(0, i-512)
+	ls += strings.LastIndexByte(s[ls:i], '\n') + 1
+	n := 0
+	for j := ls; j < i; j++ {
+		if s[j] == '"' && (j == 0 || s[j-1] != '\\') {
+			n++
+		}
+	}
+	return n%2 == 1
 }

@@ -924,7 +924,7 @@ var flagProse = map[string]bool{"via": true, "with": true, "flag": true, "option
 	"should": true, "will": true, "can": true, "also": true, "from": true, "as": true, "at": true, "of": true}
 
 // placeholder matches values that stand for a secret rather than being one.
-var placeholder = regexp.MustCompile(`(?i)^(?:[\w.-]{0,16}(?:xxx|\*\*\*|\.\.\.)[\w.*-]{0,16}|\$+\{?[\w.:-]*\}?|\$\([^)]*\)|%[\w]+%|<[^<>]*>|\{\{[^{}]*\}\}|\{\s*[A-Za-z_][\w.-]*\s*\}|\[[^\[\]]*\]|\*+|x+|\.+|-+|_+|#+|null|nil|none|undefined|true|false|yes|no|on|off|required|optional|string|str|bool|int|number|bytes|text|password|secret|token|your[A-Za-z_-]*[0-9]{0,3}|changeme|change[_-]?me|changeit|example|sample|dummy|placeholder|redacted|\[redacted[^\]]*\]|todo|tbd|env|test|pass|foo|bar|baz|demo|value|os\.[\w.()"']*|process\.env[\w.]*)$`)
+var placeholder = regexp.MustCompile(`(?i)^(?:[\w.-]{0,16}(?:xxx|\*\*\*|\.\.\.)[\w.*-]{0,16}|\$+\{?[\w.:-]*\}?|\$\([^)]*\)|%[\w]+%|<[^<>]*>|\{\{[^{}]*\}\}|\{\s*[A-Za-z_][\w.-]*\s*\}|\[[^\[\]]*\]|\*+|x+|\.+|-+|_+|#+|null|nil|none|undefined|true|false|yes|no|on|off|required|optional|string|str|bool|int|number|bytes|text|password|secret|token|your[A-Za-z_-]*[0-9]{0,3}|your [A-Za-z' -]{2,60}|changeme|change[_-]?me|changeit|example|sample|dummy|placeholder|redacted|\[redacted[^\]]*\]|todo|tbd|fixme|env|test|pass|foo|bar|baz|demo|value|os\.[\w.()"']*|process\.env[\w.]*)$`)
 
 // authSchemeWords are the schemes an Authorization value may open with.
 const authSchemeWords = `(?:bearer|basic|token|digest|negotiate|bot|apikey|api-key|sso-key|ntlm|hmac|aws4-hmac-sha256)`
@@ -1421,6 +1421,8 @@ var (
 		"connector": true, "tmpl": true, "template": true,
 		// a page's element for one: passwordElement := …("password-textfield")
 		"element": true, "textfield": true,
+		// what kind of key it is: "keyDetails": "PKIX_ECDSA_P256_SHA_256" (a Sigstore bundle)
+		"details": true,
 	}
 )
 

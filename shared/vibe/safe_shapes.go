@@ -183,7 +183,43 @@ func harmlessRun(text string, start, end int) bool {
 		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || queryIDValue(text, start) || urlOfWords(text, start, end) || hashSuffixedName(text[start:end]) || encryptedContentRun(text, start) ||
 		voiceIDRun(text, start, end) || acmeChallengeRun(text, start, end) || hashedKnownHost(text, start, end) || wireguardPublicKey(text, start, end) ||
 		hashedAliasName(text[start:end]) && importAlias(text, text[start:end]) || jcaAlgorithm.MatchString(text[start:end]) ||
-		end < len(text) && text[end] == '(' && calledPath(text[start:end])
+		end < len(text) && text[end] == '(' && calledPath(text[start:end]) || goQualifiedName(text[start:end])
+}
+
+// goQualifiedName reports a Go package's exported name (openai.GPT3Dot5Turbo,
+// anthropic.ModelClaude3Opus): a package of lower-case letters, a dot, and a name written
+// in capitalised pieces.
+func goQualifiedName(tok string) bool {
+	pkg, name, ok := strings.Cut(tok, ".")
+	if !ok || len(pkg) < 2 || len(pkg) > 20 || !isLowerByte(pkg[0]) || name == "" || !isUpperByte(name[0]) || !allLettersDigits(name) {
+		return false
+	}
+	for i := 0; i < len(pkg); i++ {
+		if !isLowerByte(pkg[i]) && !isDigitByte(pkg[i]) {
+			return false
+		}
+	}
+	// Capitalised pieces (Dot, Turbo: a capital, then two lower-case letters or more) hold
+	// most of the letters, as words do; a key's runs of capitals and digits hold them
+	// otherwise (acme.KeyAB12VYK2CD0ZBKOAO, gnh.Ai7eGB3M41lNUbPfL7).
+	letters, inPieces, pieces := 0, 0, 0
+	for i := 0; i < len(name); {
+		if !isLetter(name[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(name) && isLowerByte(name[j]) {
+			j++
+		}
+		if isUpperByte(name[i]) && j-i >= 3 {
+			inPieces += j - i
+			pieces++
+		}
+		letters += j - i
+		i = j
+	}
+	return pieces >= 2 && inPieces*3 >= letters*2
 }
 
 // calledPath reports a dotted path of names of code, the last of three camel humps or more,

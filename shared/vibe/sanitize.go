@@ -258,6 +258,9 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 	findJWK(text, f)
 	findTinkKeysets(text, f)
 	findKubernetesSecrets(text, f)
+	if strings.Contains(text, "variable \"") {
+		findTerraformDefaults(text, f)
+	}
 	findYAMLBlockSecrets(text, f)
 	findResultTableSecrets(text, f)
 	findKeyValueRows(text, f)
@@ -788,6 +791,9 @@ func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 			// +method+): RDoc's code markup; Your password is required.</small: a sentence;
 			// "Bearer Oracle": the word a metadata service wants (Oracle Cloud's IMDS v2)
 			continue
+		}
+		if r.id == ruleURLQuery && codecovBadge(chunk, m[0]) {
+			continue // codecov.io/gh/o/r/graph/badge.svg?token=…: the upload-less token a README's badge shows by design
 		}
 		if shellRuleNoSecret(r.id, chunk, m[0], start, end) || pyRuleNoSecret(r.id, chunk, start, end) || r.id == ruleCLIFlag && objectKeyAt(chunk, end) ||
 			r.id == ruleRegAuth && strings.HasSuffix(strings.TrimRight(chunk[:m[0]], " \t"), "?") || // f === "username" ? "password" : "username": a conditional's branches
@@ -1421,4 +1427,11 @@ func expired(ctx context.Context) bool {
 	}
 	d, ok := ctx.Deadline()
 	return ok && !time.Now().Before(d)
+}
+
+// codecovBadge reports a query that follows the image path of a Codecov badge or graph
+// (https://codecov.io/gh/owner/repo/graph/badge.svg?token=…): Codecov's graphing token, made
+// to be published in a README, which reads coverage images and nothing else.
+func codecovBadge(chunk string, q int) bool {
+	return strings.HasSuffix(chunk[:q], ".svg") && strings.Contains(chunk[max(0, q-240):q], "codecov.io/")
 }

@@ -359,7 +359,7 @@ func placeholderOpening(v string) bool {
 var placeholderWordSet = map[string]bool{"null": true, "nil": true, "none": true, "undefined": true, "true": true, "false": true,
 	"yes": true, "no": true, "on": true, "off": true, "required": true, "optional": true, "string": true, "str": true, "bool": true,
 	"int": true, "number": true, "bytes": true, "text": true, "password": true, "secret": true, "token": true, "changeme": true, "changeit": true,
-	"example": true, "sample": true, "dummy": true, "placeholder": true, "redacted": true, "todo": true, "tbd": true, "env": true,
+	"example": true, "sample": true, "dummy": true, "placeholder": true, "redacted": true, "todo": true, "tbd": true, "fixme": true, "env": true,
 	"test": true, "pass": true, "foo": true, "bar": true, "baz": true, "demo": true, "value": true}
 
 // hasPrefixFold reports whether s opens with the lower-case ASCII prefix p, in any case.
