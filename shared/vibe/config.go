@@ -494,7 +494,7 @@ var configRules = []extraRule{
 	{
 		// The pair set apart by a slash: "default credentials: admin / x", "login: root / x".
 		id:       ruleIDPassword,
-		re:       regexp.MustCompile(`(?i)\b(?:credentials?|creds|login)\b\s*[:=]?\s+(?:(?:with|as|using)\s+)?["'\x60]?[\w.@+-]{1,64}["'\x60]?\s+/\s+["'\x60]?([^\s"'\x60]{4,128})`),
+		re:       regexp.MustCompile(`(?i)\b(?:credentials?|creds|login)\b\s*[:=]?\s+(?:(?:with|as|using)\s*:?\s+)?["'\x60]?[\w.@+-]{1,64}["'\x60]?\s+/\s+["'\x60]?([^\s"'\x60]{4,128})`),
 		group:    1,
 		keywords: []string{"cred", "login"},
 		anchors:  wordAnchors(" / "),
@@ -665,6 +665,17 @@ var configRules = []extraRule{
 		},
 		matchCheck: proseNamedValue,
 		anchors:    secretWordBeforeIs,
+	},
+	{
+		// A prompt's answer echoed on its line: "? Enter a secret value: x" (wrangler secret
+		// put), "Enter the API token: x", "Paste your access key > x"; the answer needs a digit
+		// or a symbol, which a sentence's next word lacks. (Not "type": docstrings' ":type
+		// password: L{unicode}" name a parameter's type.)
+		id:       ruleIDPassword,
+		re:       regexp.MustCompile(`(?i)\b(?:enter|paste|provide)\s+(?:(?:a|an|the|your)\s+)?(?:new\s+)?(?:[\w-]+\s+)?(?:secret|password|passphrase|token|api[ _-]?key|access[ _-]?key)(?:\s+value)?\s*[:>]\s*([^\s"'\x60]{4,200})`),
+		group:    1,
+		keywords: []string{"enter", "paste", "provide"},
+		check:    func(v string) bool { return notProseWord(v) && v[0] != '$' && v[0] != '/' && !qualifiedName(v) },
 	},
 	{
 		// The same in Chinese: 密码是 x, 密码为：x, 密钥是 x, 令牌为 x (password, key, token

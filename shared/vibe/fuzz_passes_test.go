@@ -131,6 +131,7 @@ var commandTemplates = []string{
 	"cat <<EOF > .env\nAPI_TOKEN=%[1]s\nEOF",
 	"echo '%[1]s' | sudo -S apt-get update",
 	"echo %[1]s | gh auth login --with-token",
+	"wrangler secret put API_KEY\n? Enter a secret value: %[1]s",
 	"sudo -S <<< '%[1]s' ls /etc",
 	"sudo -S bash <<EOF\n%[1]s\napt-get update\nEOF",
 	"ssh-keygen -t ed25519 -N '%[1]s' -f id",

@@ -65,6 +65,15 @@ func TestGoAuthShapes(t *testing.T) {
 			"[![codecov](https://codecov.io/gh/acme/widget/graph/badge.svg?token=tsrCZKuSSw)](https://codecov.io/gh/acme/widget)",
 		)
 	})
+	t.Run("guards", func(t *testing.T) {
+		// What the prompt and blank-line rules above must leave alone: a prompt with no
+		// answer yet, a sentence after a prompt, a label and a paragraph after a blank line.
+		requireKept(t, san,
+			"? Enter a secret value: (hidden)",
+			"Enter the token: then press OK.",
+			"Admin password:\n\nThe first login asks for a new one.",
+		)
+	})
 	t.Run("masked", func(t *testing.T) {
 		requireMasked(t, san, []maskedRow{
 			{"logger.Error(\"login failed\", \"password\", \"Zx8kq2pLm9Qw4rT7\")", "Zx8kq2pLm9Qw4rT7"},
@@ -96,6 +105,11 @@ func TestGoAuthShapes(t *testing.T) {
 			{"variable \"db_password\" {\n  type    = string\n  default = \"Zx8kq2pLm9Qw4rT7\"\n}", "Zx8kq2pLm9Qw4rT7"},
 			{"echo Zx8kq2pLm9Qw4rT7 | gh auth login --with-token", "Zx8kq2pLm9Qw4rT7"},
 			{"  secret: FIXMEZx8kq2pLm9", "FIXMEZx8kq2pLm9"},
+			// a password a blank line sets apart from its label, a login's pair after "with:",
+			// a prompt's answer echoed on its line
+			{"Jenkins initial admin password:\n\n3f9c2e7a1b5d4f8e9a0c6b2d7e1f3a5c\n", "3f9c2e7a1b5d4f8e9a0c6b2d7e1f3a5c"},
+			{"Login with: admin / Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			{"wrangler secret put API_KEY\n? Enter a secret value: Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
 		})
 	})
 }

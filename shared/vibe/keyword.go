@@ -813,9 +813,16 @@ func nextLineValue(s string, i int) (int, int, bool) {
 			return 0, 0, false // {"apiKeyE⏎xists":true}: a quoted name a terminal wrapped, not a name over its value
 		}
 	}
+	colon := strings.IndexByte(s[i:j], ':') >= 0
 	j++
 	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
 		j++
+	}
+	if colon && j < len(s) && s[j] == '\n' {
+		// Jenkins' "initial admin password:", a blank line, then the password: a label's
+		// value set apart by one blank line
+		for j++; j < len(s) && (s[j] == ' ' || s[j] == '\t'); j++ {
+		}
 	}
 	k := j
 	for k < len(s) && k-j < 400 && !strings.ContainsRune(" \t\r\n", rune(s[k])) {
