@@ -697,7 +697,8 @@ var configRules = []extraRule{
 		keywords: []string{"set ", "change", "reset ", "update", "rotate"},
 		check: func(v string) bool {
 			v = strings.TrimRight(v, ".,;:!?)")
-			return notProseWord(v) && !isDigits(v) && v[0] != '$' && v[0] != '/' && !qualifiedName(v) && !identifierWords(v)
+			// (update the pin to `>=0.37.2,<0.39.0`: a version's bounds)
+			return notProseWord(v) && !isDigits(v) && v[0] != '$' && v[0] != '/' && !qualifiedName(v) && !identifierWords(v) && !versionBounds.MatchString(strings.Trim(v, "`'\""))
 		},
 	},
 	{
@@ -1953,3 +1954,6 @@ func networkConfigAnchors(s string) []int {
 
 // keywordLineAnchors finds a community string's keyword and Junos's plain-text password.
 var keywordLineAnchors = wordAnchors("community", "plain-text-password-value")
+
+// versionBounds matches a dependency's version bounds (>=0.37.2,<0.39.0, ~1.4, ^2.0.0, ==3.1).
+var versionBounds = regexp.MustCompile(`^(?:[<>=!~^]=?[0-9][0-9a-z.*+-]*,?)+$`)

@@ -57,7 +57,7 @@ func (f *findings) addSpan(rule string, start, end int) {
 // and URL-encoded forms, is masked.
 func (f *findings) addSecret(rule, secret string) {
 	secret = strings.TrimSpace(secret)
-	if len(secret) < 4 || placeholderWords(secret) || selfDescribing(secret) {
+	if len(secret) < 4 || placeholderWords(secret) || selfDescribing(secret) || vendorNamed(rule, secret) {
 		return
 	}
 	f.note(rule, secret)
@@ -451,4 +451,12 @@ func trailingStringQuote(t string) int {
 		return len(t)
 	}
 	return q
+}
+
+// vendorNamed reports a finding of letters alone that holds its rule's vendor's name
+// (linkedin-client-secret on ProviderLinkedin): an identifier named for the vendor, where the
+// vendor's keys are generated characters that never spell it.
+func vendorNamed(rule, secret string) bool {
+	vendor, _, ok := strings.Cut(rule, "-")
+	return ok && len(vendor) >= 4 && isLetters(secret) && strings.Contains(strings.ToLower(secret), vendor)
 }

@@ -10,7 +10,11 @@ import (
 // dexidp/dex (Apache-2.0), oauth2-proxy/oauth2-proxy (MIT), markbates/goth (MIT), ory/hydra
 // (Apache-2.0) and authelia/authelia (Apache-2.0) — structured logging, OAuth parameters, Go
 // composite literals, flag lookups and message catalogs that a coding stream shows while
-// someone works on login code. The rows of secrets are made up.
+// someone works on login code — and of Go client libraries (redis/go-redis, BSD-2-Clause;
+// google/go-github, BSD-3-Clause; sashabaranov/go-openai, Apache-2.0) and authentication
+// libraries in Python and TypeScript (fastapi/fastapi, MIT; panva/node-oidc-provider, MIT;
+// supertokens/supertokens-node, Apache-2.0; jazzband/djangorestframework-simplejwt, MIT). The
+// rows of secrets are made up.
 
 func TestGoAuthShapes(t *testing.T) {
 	t.Parallel()
@@ -63,6 +67,23 @@ func TestGoAuthShapes(t *testing.T) {
 			"  secret: FIXME         # Secret key for cryptographic operations (CHANGE THIS!)",
 			"\t\tClientSecret: \"your app's client secret\",",
 			"[![codecov](https://codecov.io/gh/acme/widget/graph/badge.svg?token=tsrCZKuSSw)](https://codecov.io/gh/acme/widget)",
+			// a version's bounds after "pin to", a value elided on both sides, routes named for
+			// what they serve, a token's payload, OAuth scopes, an instruction in capitals
+			"* Allow Starlette 0.38.x, update the pin to `>=0.37.2,<0.39.0`.",
+			"        { credential: '...serialized-credential...' },",
+			"  credential: '/credential',",
+			"    routes: { token: '/token/' },\n    introspection: '/token/introspection',",
+			"        tokenPayload.cnf['x5t#S256'] = x5t;",
+			"            finalAccessTokenPayload = {\n                ...finalAccessTokenPayload,\n                ...update,\n            };",
+			"\t\t\tconst accessToken = await getAccessToken(\"calendar-service\", \"calendar.write\");",
+			"\t\tconst calendarAccessToken = await getAccessToken(\"calendar-service\", \"calendar.read calendar.write\");",
+			"      // apiKey: \"IF YOU HAVE AN API KEY FOR THE CORE, ADD IT HERE\",",
+			// a route's segments, a vendor's name in an identifier, a type parameter, words
+			// that say what to put there
+			"    \"/<tenantId>/recipe/user/password/reset/token/consume\": {",
+			"export let Linkedin = ProviderLinkedin;",
+			"export function validateCredentialOrThrowError<T>(credential: T): T {",
+			"        SECRET_KEY=\"a random key to use\",",
 		)
 	})
 	t.Run("guards", func(t *testing.T) {
@@ -110,6 +131,13 @@ func TestGoAuthShapes(t *testing.T) {
 			{"Jenkins initial admin password:\n\n3f9c2e7a1b5d4f8e9a0c6b2d7e1f3a5c\n", "3f9c2e7a1b5d4f8e9a0c6b2d7e1f3a5c"},
 			{"Login with: admin / Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
 			{"wrangler secret put API_KEY\n? Enter a secret value: Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			// beside this round's harmless classes: a pin's value, a route that is no echo,
+			// a generated scope-like value, a linkedin key, a passphrase of words
+			{"change the pin to Zx8kq2pL", "Zx8kq2pL"},
+			{"  credential: '/Zx8kq2pLm9Qw4rT7',", "Zx8kq2pLm9Qw4rT7"},
+			{"const accessToken = await getAccessToken(\"svc\", \"Zx8kq2pLm9Qw.4rT7aB\");", "Zx8kq2pLm9Qw.4rT7aB"},
+			{"linkedin_secret = \"3zxw8sr3aohulzkm\"", "3zxw8sr3aohulzkm"},
+			{"SECRET_KEY=\"correct horse battery staple\"", "correct horse battery staple"},
 		})
 	})
 }

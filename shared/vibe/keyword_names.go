@@ -1262,7 +1262,8 @@ func nameTailEcho(name, v string) bool {
 
 // describesSecret reports a phrase of four lower-case words or more, one of them a function
 // word and one the name's word for a secret (newHelpTopic("hash-password", "help topic for
-// hashing passwords")): what the named thing is about, in words.
+// hashing passwords"), SECRET_KEY="a random key to use"): what the named thing is about, or
+// what to put there, in words.
 func describesSecret(name, v string) bool {
 	words := strings.Fields(v)
 	if len(words) < 4 || !lowerCaseWords(v) {
@@ -1271,7 +1272,27 @@ func describesSecret(name, v string) bool {
 	fn, secret := false, false
 	for _, w := range words {
 		fn = fn || functionWords[w]
-		secret = secret || strings.HasPrefix(w, "password") || strings.HasPrefix(w, "secret") || strings.HasPrefix(w, "token") || strings.HasPrefix(w, "credential")
+		secret = secret || strings.HasPrefix(w, "password") || strings.HasPrefix(w, "secret") || strings.HasPrefix(w, "token") || strings.HasPrefix(w, "credential") || w == "key" || w == "keys"
 	}
 	return fn && secret && nameHasSecretWord(name)
+}
+
+// scopeList reports OAuth scopes set apart by blanks, each of lower-case words joined by a dot
+// or a colon (calendar.read calendar.write, read:user): what a token is asked for.
+func scopeList(v string) bool {
+	if v == "" || len(v) > 200 {
+		return false
+	}
+	for _, s := range strings.Split(v, " ") {
+		sep := strings.IndexAny(s, ".:")
+		if sep <= 0 || sep == len(s)-1 {
+			return false
+		}
+		for i := 0; i < len(s); i++ {
+			if !isLowerByte(s[i]) && s[i] != '.' && s[i] != ':' && s[i] != '_' {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -1119,14 +1119,20 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if headNounNoSecret(name, v) {
 		return false // SESSION_TOKEN_QUERY_PARAM = "X-Amz-S3session-Token": what a credential goes by
 	}
-	if isDigits(v) && len(v) < 6 && !(quoted && len(v) >= 5 && passwordName(name) && !sequentialDigits(v)) || !hasAlnum(v) && !(quoted && passwordName(name) && symbolPassword(strings.Trim(v, "\"'`"))) || utf8.RuneCountInString(strings.Trim(v, "\"'`")) == 1 {
-		return false // accesskey="n": one character is no credential, and shows nothing of one
+	if isDigits(v) && len(v) < 6 && !(quoted && len(v) >= 5 && passwordName(name) && !sequentialDigits(v)) || !hasAlnum(v) && !(quoted && passwordName(name) && symbolPassword(strings.Trim(v, "\"'`"))) || utf8.RuneCountInString(strings.Trim(v, "\"'`")) == 1 || len(v) <= 4 && isUpperByte(v[0]) && strings.Trim(v[1:], "):,;{ ") == "" {
+		return false // accesskey="n": one character is no credential, and shows nothing of one (credential: T): T {: a type parameter)
 	}
 	if t := strings.Trim(v, "\"'`"); len(t) >= 2 && len(t) <= 4 && (t[0] == 'v' || t[0] == 'V') && isDigits(t[1:]) {
 		return false // authelia:kdf:storage:encryption_key:v1: a version's tag
 	}
 	if nameTailEcho(name, v) {
 		return false // ActionResetPassword = "ResetPassword": the name's own words
+	}
+	if t := strings.Trim(v, "\"'`"); len(t) > 1 && t[0] == '/' && strings.EqualFold(strings.Trim(t, "/"), name) {
+		return false // routes: { token: '/token/' }, credential: '/credential': a route named for what it serves
+	}
+	if t := strings.Trim(v, "\"'`"); shoutedSentence(t) {
+		return false // apiKey: "IF YOU HAVE AN API KEY FOR THE CORE, ADD IT HERE": an instruction
 	}
 	if printfVerbValue(v) {
 		return false // fmt.Errorf("failed to get access token: code:%v msg: %s", …): a format's verb stands for the value
@@ -1423,6 +1429,8 @@ var (
 		"element": true, "textfield": true,
 		// what kind of key it is: "keyDetails": "PKIX_ECDSA_P256_SHA_256" (a Sigstore bundle)
 		"details": true,
+		// what a token says, readable by whoever holds it: tokenPayload.cnf[…] = x5t
+		"payload": true, "claims": true,
 	}
 )
 
@@ -1775,4 +1783,22 @@ func printfVerbValue(v string) bool {
 		j++
 	}
 	return j < len(v) && strings.IndexByte("vsqdwx", v[j]) >= 0 && (j+1 == len(v) || !isWordByte(v[j+1]))
+}
+
+// shoutedSentence reports four words or more in capitals with blanks between, a function word
+// among them (IF YOU HAVE AN API KEY, ADD IT HERE): an instruction left where a value goes.
+func shoutedSentence(v string) bool {
+	words := strings.Fields(v)
+	if len(words) < 4 || len(v) > 200 {
+		return false
+	}
+	fn := false
+	for _, w := range words {
+		w = strings.Trim(w, ",.;:!?")
+		if w == "" || !isLetters(w) || strings.ToUpper(w) != w {
+			return false
+		}
+		fn = fn || functionWords[strings.ToLower(w)]
+	}
+	return fn
 }

@@ -792,6 +792,9 @@ func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 			// "Bearer Oracle": the word a metadata service wants (Oracle Cloud's IMDS v2)
 			continue
 		}
+		if r.id == ruleIDPassword && m[0] > 0 && chunk[m[0]-1] == '/' && strings.IndexByte(chunk[m[0]:m[1]], ' ') < 0 {
+			continue // "/<tenantId>/recipe/user/password/reset/token/consume": a route's segments
+		}
 		if r.id == ruleURLQuery && codecovBadge(chunk, m[0]) {
 			continue // codecov.io/gh/o/r/graph/badge.svg?token=…: the upload-less token a README's badge shows by design
 		}
@@ -979,6 +982,9 @@ func placeholderValue(v string) bool {
 	}
 	if v == "{}" {
 		return true // "postgres://{}:{}@{}/{}".format(…): a format string's fields
+	}
+	if len(v) > 6 && strings.HasPrefix(v, "...") && strings.HasSuffix(v, "...") {
+		return true // { credential: '...serialized-credential...' }: elided on both sides
 	}
 	if len(v) > 4 && strings.HasPrefix(v, "__") && strings.HasSuffix(v, "__") && upperSlot(strings.Trim(v, "_")) {
 		return true // postgresql://__USER__:__PASSWORD__@…, ?api_key=__XX_XX_XX__: a template's slots
