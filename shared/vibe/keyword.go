@@ -149,7 +149,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				if ws, we, w := wrappedLiteral(chunk, vs, ve); ok && w {
 					vs, ve = ws, we // jwtKey := []byte("…")
 				}
-				if ok && keyedValue(name, chunk[vs:ve]) && !(!quotedAt(chunk, vs) && codeValue(chunk, vs, ve)) && !wordsNoSecret(chunk, vs, ve, name, quotedAt(chunk, vs)) && !pyValueNoSecret(chunk, nameStart, nameEnd, vs, ve, name) && !(quotedAt(chunk, vs) && formatTemplate(chunk, vs, ve)) {
+				if ok && keyedValue(name, chunk[vs:ve]) && !computedValue(name, chunk[vs:ve]) && !(!quotedAt(chunk, vs) && codeValue(chunk, vs, ve)) && !wordsNoSecret(chunk, vs, ve, name, quotedAt(chunk, vs)) && !pyValueNoSecret(chunk, nameStart, nameEnd, vs, ve, name) && !(quotedAt(chunk, vs) && formatTemplate(chunk, vs, ve)) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
 				} else if ok && f.view != "" {
 					// Escapes in the value (\u0026, a quote escaped inside it): judge the value
@@ -157,7 +157,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 					if vs > 0 && strings.IndexByte("\"'", chunk[vs-1]) >= 0 {
 						ve = escapedQuoteEnd(f, chunk, off, vs, ve)
 					}
-					if v := f.text[off+vs : off+ve]; v != chunk[vs:ve] && keyedValue(name, v) {
+					if v := f.text[off+vs : off+ve]; v != chunk[vs:ve] && keyedValue(name, v) && !computedValue(name, v) {
 						f.addSpan(ruleKeyword, off+vs, off+ve)
 					}
 				} else if !ok {
@@ -331,7 +331,11 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				continue // "assets": ["GitHub App private key", "installation tokens"]: phrases listed
 			}
 			code := !quoted && !def && !usersEntry && (codeValue(chunk, vs, ve) || tsCast(chunk, vs, ve))
-			if !code && !wordsNoSecret(chunk, vs, ve, name, literal) && keepKeyword(name, chunk[vs:ve], literal) {
+			kv := chunk[vs:ve]
+			if def {
+				kv = strings.Trim(strings.TrimPrefix(kv, "-"), "'\"") // ${X:-'default'}: the default, as written
+			}
+			if !code && !wordsNoSecret(chunk, vs, ve, name, literal) && keepKeyword(name, kv, literal) {
 				if !quoted {
 					ve = envValueTail(chunk, nameStart, name, vs, ve)
 					ve = quotedArgumentTail(chunk, nameStart, vs, ve)
@@ -342,7 +346,8 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				// default, unless a lower-case word under a name that is no password's
 				// (getToken(req) || 'anonymous', process.env.TOKEN || 'default').
 				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && !settingEnvName(chunk[vs:fs]) && !namedDefault(chunk[vs:fs], chunk[fs:fe]) && !((snakeSecretName(chunk[fs:fe]) || camelSecretName(chunk[fs:fe]) && listedAfter(chunk, vs, fs)) && !envNameBefore(chunk, vs, fs)) && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) && !encodingNames[chunk[fs:fe]] && !headerNameValue(name, chunk[fs:fe]) && !storageKeyName(name, chunk[fs:fe]) && !strings.EqualFold(strings.TrimLeft(chunk[fs:fe], "_"), strings.TrimLeft(name, "_")) &&
-					!typedGetterKey(chunk, fs, fe) && !prefixLiteral(chunk[fs:fe]) && !scopeList(chunk[fs:fe]) {
+					!typedGetterKey(chunk, fs, fe) && !prefixLiteral(chunk[fs:fe]) && !scopeList(chunk[fs:fe]) &&
+					!(chunk[fs] == '$' && expandedFrame(chunk[fs:fe])) {
 					f.addSpan(ruleKeyword, off+fs, off+fe)
 				}
 			}

@@ -1128,6 +1128,9 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if nameTailEcho(name, v) {
 		return false // ActionResetPassword = "ResetPassword": the name's own words
 	}
+	if computedValue(name, v) {
+		return false
+	}
 	if t := strings.Trim(v, "\"'`"); len(t) > 1 && t[0] == '/' && strings.EqualFold(strings.Trim(t, "/"), name) {
 		return false // routes: { token: '/token/' }, credential: '/credential': a route named for what it serves
 	}
@@ -1664,14 +1667,14 @@ func envVarNameValue(name, v string) bool {
 	return true
 }
 
-// namedPassword reports ://user:NAME@host where the password is a constant's name
-// naming a secret (https://token:MY_GITHUB_TOKEN@github.com): a template's stand-in for the
-// variable a script fills in.
+// namedPassword reports ://user:NAME@host where the password is a constant's or a camel-case
+// name naming a secret (https://token:MY_GITHUB_TOKEN@github.com,
+// https://remoteUser:remotePassword@host): a template's stand-in for what a script fills in.
 func namedPassword(m string) bool {
 	m = strings.TrimPrefix(m, "://")
 	at := strings.LastIndexByte(m, '@')
 	_, pass, ok := strings.Cut(m[:max(at, 0)], ":")
-	return at > 0 && ok && (secretNamedConstant(pass) || usageSyntax(pass))
+	return at > 0 && ok && (secretNamedConstant(pass) || usageSyntax(pass) || camelSecretName(pass))
 }
 
 // usageSyntax reports a usage line's word for a password inside its optional brackets
@@ -1802,3 +1805,31 @@ func shoutedSentence(v string) bool {
 	}
 	return fn
 }
+
+// computedValue reports a value a script computes rather than holds: the variable itself with
+// more appended (baseParamAuth="$baseParamAuth,…"), a frame of the shell's expansions
+// ("$RequestDateOnly/$Region/aws4_request", "$encoded_password$_base_url/cgi-bin/api.cgi"), or
+// a JSON document written in a string (_data_auth="{\"auth\":{…}}", its members read on their
+// own).
+func computedValue(name, v string) bool {
+	t := strings.Trim(v, "\"'`")
+	if len(t) > len(name)+1 && t[0] == '$' {
+		if rest, ok := strings.CutPrefix(strings.TrimPrefix(t[1:], "{"), name); ok && rest != "" && !isWordByte(rest[0]) {
+			return true
+		}
+		if namedExpansionFrame(t) {
+			return true
+		}
+	}
+	j := strings.TrimLeft(strings.Trim(v, "'`"), "\"")
+	return strings.HasPrefix(j, "{\\\"") || strings.HasPrefix(j, "{\"") && strings.Contains(j, "\":")
+}
+
+// namedExpansionFrame reports a frame of expansions (expandedFrame) that opens with a named
+// variable, a ${…} or a $(…): not a crypt hash's $9t$78$… read as positional parameters.
+func namedExpansionFrame(v string) bool {
+	return len(v) > 2 && v[0] == '$' && (isLetter(v[1]) || v[1] == '_' || v[1] == '{' || v[1] == '(') && !strings.ContainsAny(v, "\n") && expandedFrame(v) && !positionalParam.MatchString(v)
+}
+
+// positionalParam matches a $ before a digit: a positional parameter, or a hash's field.
+var positionalParam = regexp.MustCompile(`\$[0-9]`)

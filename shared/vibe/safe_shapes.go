@@ -274,12 +274,13 @@ func wireguardPublicKey(text string, start, end int) bool {
 }
 
 // acmeChallengeRun reports an ACME DNS-01 challenge's TXT value, 43 characters of base64url (a
-// SHA-256 digest), after the _acme-challenge name on its line or a TXT label (dns_ali_add
+// SHA-256 digest; 20 to 86 taken, as documentation shortens them), after the _acme-challenge
+// name on its line or a TXT label (dns_ali_add
 // _acme-challenge.www.domain.com "XKrx…", Txt value:9ihD…): what a domain publishes in its DNS
 // to prove it holds an account's key, public by design.
 func acmeChallengeRun(text string, start, end int) bool {
-	if end-start != 43 {
-		return false
+	if end-start < 20 || end-start > 86 {
+		return false // 43 base64url characters of a SHA-256; documentation's examples are shorter
 	}
 	ls := strings.LastIndexByte(text[:start], '\n') + 1
 	before := strings.ToLower(text[max(ls, start-160):start])
@@ -2192,7 +2193,7 @@ func cookieCredential(v string) bool {
 		}
 		val = strings.Trim(val, `"`)
 		switch {
-		case isLetters(strings.ReplaceAll(val, "-", "")) && len(val) <= 12, strings.Trim(val, "0123456789.") == "",
+		case isLetters(strings.ReplaceAll(val, "-", "")) && len(val) <= 12, strings.Trim(val, "0123456789.") == "", wholeExpansion(val), // did=$SYNO_DEVICE_ID: the shell's
 			len(val) > 2 && val[0] == '<' && val[len(val)-1] == '>' && identifierWords(val[1:len(val)-1]), // dex_session=<session_id>: a placeholder
 			(strings.HasPrefix(val, "GA1.") || strings.HasPrefix(val, "GS1.")) && strings.Trim(val[4:], "0123456789.") == "":
 		default:

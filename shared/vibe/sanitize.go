@@ -795,6 +795,9 @@ func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 		if r.id == ruleIDPassword && m[0] > 0 && chunk[m[0]-1] == '/' && strings.IndexByte(chunk[m[0]:m[1]], ' ') < 0 {
 			continue // "/<tenantId>/recipe/user/password/reset/token/consume": a route's segments
 		}
+		if (r.id == ruleAuthHeader || r.id == ruleSecretHeader || r.id == ruleConnString || r.id == ruleURLQuery) && (expansionsOnly(chunk[start:end]) || namedExpansionFrame(chunk[start:end])) {
+			continue // "Authorization: sso-key $GD_Key:$GD_Secret": what the shell expands
+		}
 		if r.id == ruleURLQuery && codecovBadge(chunk, m[0]) {
 			continue // codecov.io/gh/o/r/graph/badge.svg?token=…: the upload-less token a README's badge shows by design
 		}

@@ -491,8 +491,8 @@ func shellExpansionEnd(v string, i int) int {
 		for j < len(v) && isWordByte(v[j]) {
 			j++
 		}
-		if name := v[i+1 : j]; name != strings.ToUpper(name) && name != strings.ToLower(name) {
-			return i // $g8Heax1fEG: a shell's variables are one case (HOME, pm_k); this is text
+		if name := v[i+1 : j]; name != strings.ToUpper(name) && name != strings.ToLower(name) && !wordedVariable(name) {
+			return i // $g8Heax1fEG: a shell's variables are one case (HOME, pm_k) or words ($pfxPassword); this is text
 		}
 		return j
 	}
@@ -864,4 +864,47 @@ func optionWord(v string) bool {
 		}
 	}
 	return true
+}
+
+// wordedVariable reports a variable's name in mixed case made of words, without digits
+// ($pfxPassword, $RequestDateOnly, $CONOHA_IdentityServiceApi): a script's variable, where a
+// password that opens with $ mixes its cases at random.
+func wordedVariable(name string) bool {
+	if len(name) > 48 || strings.ContainsAny(name, "0123456789") {
+		return false
+	}
+	word := false
+	for _, p := range nameParts(name) {
+		switch {
+		case dictWord(p):
+			word = true
+		case len(p) > 4 && !vowelWord(p):
+			return false
+		}
+	}
+	return word
+}
+
+// expansionsOnly reports a value made of the shell's expansions and at most a few characters
+// that are no letters between them ($GD_Key:$GD_Secret, \$1\$$_ovh_hex): what a script
+// fills in when the line runs.
+func expansionsOnly(v string) bool {
+	n, other := 0, 0
+	for i := 0; i < len(v); {
+		if v[i] == '\\' && i+1 < len(v) && v[i+1] == '$' {
+			other, i = other+2, i+2 // \$: a dollar sign itself
+			continue
+		}
+		if e := shellExpansionEnd(v, i); e > i {
+			n++
+			i = e
+			continue
+		}
+		if isLetter(v[i]) {
+			return false
+		}
+		other++
+		i++
+	}
+	return n > 0 && other <= 8
 }
