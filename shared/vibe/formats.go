@@ -393,7 +393,7 @@ func findPrefixedTokens(chunk string, off int, f *findings) {
 		if i+1 < len(chunk) && chunk[i] == '.' && isDigitByte(chunk[i+1]) && i-start > 64 && isHex(chunk[i-64:i]) && strings.IndexByte("-_", chunk[i-65]) >= 0 {
 			continue // fedora-coreos-967b…949.0: an OSTree deployment, a SHA-256 checksum and its serial
 		}
-		if run := chunk[start:i]; checksummedToken(run) || prefixedToken(run) && !nameFamily(f.read(), off+start, off+i) && !vapidPublicKey(chunk[max(0, start-40):start], run) && !(hashedAliasName(run) && importAlias(chunk, run)) {
+		if run := chunk[start:i]; checksummedToken(run) || prefixedToken(run) && !nameFamily(f.read(), off+start, off+i) && !vapidPublicKey(chunk[max(0, start-40):start], run) && !(hashedAliasName(run) && importAlias(chunk, run)) && !wordsThenDigest(run) {
 			f.addSpan(rulePrefixed, off+start, off+i)
 		}
 	}
@@ -546,4 +546,24 @@ func nkeySeedAnchors(c string) []int {
 			from = k
 		}
 	}
+}
+
+// wordsThenDigest reports two English words or more, then a digest of 32 hex digits or more
+// (thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b): a tag made unique by a hash, where a
+// vendor's prefix is short or no word (sk_live_, scp-test-).
+func wordsThenDigest(run string) bool {
+	cut := strings.LastIndexAny(run, "-_")
+	if cut < 0 || len(run)-cut-1 < 32 || !isHex(run[cut+1:]) {
+		return false
+	}
+	words := strings.FieldsFunc(run[:cut], func(r rune) bool { return r == '-' || r == '_' })
+	if len(words) < 2 {
+		return false
+	}
+	for _, w := range words {
+		if len(w) < 4 || !isLetters(w) || !dictWord(w) {
+			return false
+		}
+	}
+	return true
 }

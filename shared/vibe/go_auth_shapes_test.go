@@ -13,8 +13,8 @@ import (
 // someone works on login code — and of Go client libraries (redis/go-redis, BSD-2-Clause;
 // google/go-github, BSD-3-Clause; sashabaranov/go-openai, Apache-2.0) and authentication
 // libraries in Python and TypeScript (fastapi/fastapi, MIT; panva/node-oidc-provider, MIT;
-// supertokens/supertokens-node, Apache-2.0; jazzband/djangorestframework-simplejwt, MIT). The
-// rows of secrets are made up.
+// supertokens/supertokens-node, Apache-2.0; jazzband/djangorestframework-simplejwt, MIT) and
+// of a coding agent (Aider-AI/aider, Apache-2.0). The rows of secrets are made up.
 
 func TestGoAuthShapes(t *testing.T) {
 	t.Parallel()
@@ -84,6 +84,17 @@ func TestGoAuthShapes(t *testing.T) {
 			"export let Linkedin = ProviderLinkedin;",
 			"export function validateCredentialOrThrowError<T>(credential: T): T {",
 			"        SECRET_KEY=\"a random key to use\",",
+			// a coding agent's code and docs: a table of a key's variable and the model it
+			// picks, a tag made unique by a digest, a flag that takes NAME=KEY, benchmark runs'
+			// directories, an INI file written in a string
+			"        (\"ANTHROPIC_API_KEY\", \"sonnet\"),",
+			"REASONING_TAG = \"thinking-content-\" + \"7bbeb8e1441453ad999a0bbba8a46d4b\"",
+			"  - New `--api-key provider=key` setting.",
+			"### `--api-key PROVIDER=KEY`",
+			"So `--api-key gemini=xxx` would set `GEMINI_API_KEY=xxx`.",
+			"- dirname: 2024-08-15-13-18-36--json-no-lint-gpt-4o-2024-08-06-func",
+			"- dirname: 2025-05-07-03-15-59--Qwen3-235B-A22B-Q5_K_M-whole-nothink",
+			"        empty_creds = '[general]\\nemail = \"\"\\n'",
 		)
 	})
 	t.Run("guards", func(t *testing.T) {
@@ -138,6 +149,10 @@ func TestGoAuthShapes(t *testing.T) {
 			{"const accessToken = await getAccessToken(\"svc\", \"Zx8kq2pLm9Qw.4rT7aB\");", "Zx8kq2pLm9Qw.4rT7aB"},
 			{"linkedin_secret = \"3zxw8sr3aohulzkm\"", "3zxw8sr3aohulzkm"},
 			{"SECRET_KEY=\"correct horse battery staple\"", "correct horse battery staple"},
+			{"        (\"DB_PASSWORD\", \"hunter\"),", "hunter"},
+			{"aider --api-key openai=Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			{"SESSION_TAG = \"session-\" + \"7bbeb8e1441453ad999a0bbba8a46d4b\"", "7bbeb8e1441453ad999a0bbba8a46d4b"},
+			{"api_key = '[general]Zx8kq2pLm9Qw'", "Zx8kq2pLm9Qw"},
 		})
 	})
 }

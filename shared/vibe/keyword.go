@@ -212,7 +212,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				if lv, le, multi, lok := setterLastArgument(chunk, nameEnd); multi && setterName(name) {
 					vs, ve, ok = lv, le, lok // set_password('svc', 'deploy', '…'): the last argument
 				}
-				if ok && (logMessageKey(chunk, nameStart, nameEnd, vs, ve) || phraseThenWord(chunk, nameStart, nameEnd, chunk[vs:ve])) {
+				if ok && (logMessageKey(chunk, nameStart, nameEnd, vs, ve) || phraseThenWord(chunk, nameStart, nameEnd, chunk[vs:ve]) || tupleRow(chunk, nameStart) && lowerWord(chunk[vs:ve]) && !passwordName(name)) {
 					continue // logger.Error("failed to create password", "err", err): a message, then a pair's key
 				}
 				if ok && mvcRouteCall(chunk, nameStart) {

@@ -1296,3 +1296,20 @@ func scopeList(v string) bool {
 	}
 	return true
 }
+
+// tupleRow reports a quoted name that opens a tuple standing alone on its line or after
+// another in a list ([("ANTHROPIC_API_KEY", "sonnet"), …]): a table's row pairing a variable's
+// name with what it selects, where a call would have its name before the parenthesis. (Taken
+// with a lower-case word under a key's or a token's name, which a generated key is not; a
+// password's row, ("password", "hunter"), stays masked.)
+func tupleRow(s string, nameStart int) bool {
+	j := nameStart - 1 // the name's opening quote
+	if j < 1 || s[j] != '"' && s[j] != '\'' || s[j-1] != '(' {
+		return false
+	}
+	k := j - 2
+	for k >= 0 && (s[k] == ' ' || s[k] == '\t') {
+		k--
+	}
+	return k < 0 || s[k] == '\n' || s[k] == ',' || s[k] == '['
+}

@@ -769,7 +769,7 @@ func noSecretFlag(match string) bool {
 		}
 	}
 	if i := strings.IndexAny(flag, "= \t\"'"); i >= 0 {
-		if w := strings.TrimSpace(flag[i:]); flagProse[w] || functionWords[w] || flagUsageType(w) || flagMetavar(w) {
+		if w := strings.TrimSpace(flag[i:]); flagProse[w] || functionWords[w] || flagUsageType(w) || flagMetavar(w) || flagPairMetavar(strings.Trim(w, "`'\"")) {
 			return false // "Using --password via the CLI is insecure": a flag named in prose
 		}
 		if strings.HasPrefix(flag[i:], "   ") || strings.HasPrefix(flag[i:], "\t\t") {
@@ -1822,8 +1822,13 @@ func computedValue(name, v string) bool {
 		}
 	}
 	j := strings.TrimLeft(strings.Trim(v, "'`"), "\"")
-	return strings.HasPrefix(j, "{\\\"") || strings.HasPrefix(j, "{\"") && strings.Contains(j, "\":")
+	return strings.HasPrefix(j, "{\\\"") || strings.HasPrefix(j, "{\"") && strings.Contains(j, "\":") ||
+		iniDocument.MatchString(j) // empty_creds = '[general]\nemail = ""\n': an INI file's text
 }
+
+// iniDocument matches the text of an INI file written in a string: a section's header, a line
+// break, escaped or (in the text as its escapes are read) not, and a key's name and = or :.
+var iniDocument = regexp.MustCompile(`^\[[A-Za-z][\w .-]{0,40}\](?:\\n|\n)[ \t]*[A-Za-z][\w.-]*\s*[=:]`)
 
 // namedExpansionFrame reports a frame of expansions (expandedFrame) that opens with a named
 // variable, a ${…} or a $(…): not a crypt hash's $9t$78$… read as positional parameters.
@@ -1833,3 +1838,11 @@ func namedExpansionFrame(v string) bool {
 
 // positionalParam matches a $ before a digit: a positional parameter, or a hash's field.
 var positionalParam = regexp.MustCompile(`\$[0-9]`)
+
+// flagPairMetavar reports a flag's value written as NAME=KEY with a metavar or a placeholder
+// after the = (--api-key provider=key, PROVIDER=KEY, gemini=xxx, openai=<key>): the syntax
+// of a flag that takes several keys, in its help or its documentation.
+func flagPairMetavar(w string) bool {
+	k, v, ok := strings.Cut(w, "=")
+	return ok && k != "" && isLetters(k) && v != "" && (flagMetavar(v) || placeholderValue(v))
+}

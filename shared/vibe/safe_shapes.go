@@ -183,8 +183,14 @@ func harmlessRun(text string, start, end int) bool {
 		protoDescriptorHead(text[start:end]) || longBinaryRun(text, start, end) || variablePathRun(text, start, end) || queryIDValue(text, start) || urlOfWords(text, start, end) || hashSuffixedName(text[start:end]) || encryptedContentRun(text, start) ||
 		voiceIDRun(text, start, end) || acmeChallengeRun(text, start, end) || hashedKnownHost(text, start, end) || wireguardPublicKey(text, start, end) ||
 		hashedAliasName(text[start:end]) && importAlias(text, text[start:end]) || jcaAlgorithm.MatchString(text[start:end]) ||
-		end < len(text) && text[end] == '(' && calledPath(text[start:end]) || goQualifiedName(text[start:end])
+		end < len(text) && text[end] == '(' && calledPath(text[start:end]) || goQualifiedName(text[start:end]) ||
+		text[start] >= '1' && text[start] <= '2' && timestampedName.MatchString(text[start:end])
 }
+
+// timestampedName matches a name that opens with a date and a time of day and goes on in
+// words (2024-08-15-13-18-36--json-no-lint-gpt-4o-2024-08-06-func): a run's directory, named
+// when it was made.
+var timestampedName = regexp.MustCompile(`^(?:19|20)[0-9]{2}-[01][0-9]-[0-3][0-9]-[0-2][0-9]-[0-5][0-9](?:-[0-5][0-9])?--?[A-Za-z][A-Za-z0-9]+[-_.]`)
 
 // goQualifiedName reports a Go package's exported name (openai.GPT3Dot5Turbo,
 // anthropic.ModelClaude3Opus): a package of lower-case letters, a dot, and a name written
