@@ -553,6 +553,9 @@ func codeValue(s string, vs, ve int) bool {
 	if codeArgumentReference(v) || jsExpression(v) || pyExpression(v) || codeShapedValue(s, vs, ve) || macroValue(s, vs) || perlValue(s, vs, ve) || minifiedCode(v) || wordOperatorExpression(v) || strings.IndexByte(v, '(') > 0 && callLike.MatchString(v) || operatorPrefixedCode(v) || strings.IndexByte(v, '{') > 0 && compositeLiteral.MatchString(v) {
 		return true
 	}
+	if rustAnnotation.MatchString(v) {
+		return true // password: &'s str, secret_key: u32, token: impl AsRef<[u8]>: Rust's types
+	}
 	if (v[0] == '&' || v[0] == '_' || strings.HasSuffix(v, "{}")) && goAddressOf.MatchString(v) && meanRunLength(strings.TrimLeft(strings.TrimRight(v, "{},;)"), "&_")) >= 2 {
 		return true // r.oAuth2Client = &oAuth2Client, x := _IntrospectedOAuth2Token{}: Go's expressions
 	}
@@ -1026,6 +1029,10 @@ func commentAfterOpening(v string) bool {
 // bracedVariable matches a variable alone between braces, then the end of the literal around
 // it or of the value: Go's []string{token} in a url.Values, JavaScript's shorthand {token}.
 var bracedVariable = regexp.MustCompile(`^\{[a-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\}(?:[},)]|$)`)
+
+// rustAnnotation matches a Rust type written where a value would go: a reference with a
+// lifetime (&'s str, &'a [u8]), a primitive (u32, usize, f64), an impl or dyn trait.
+var rustAnnotation = regexp.MustCompile(`^(?:&'[a-z_]+ (?:mut )?(?:str|\[u8\]|[A-Za-z_][\w:]*)|(?:u8|u16|u32|u64|u128|usize|i8|i16|i32|i64|i128|isize|f32|f64)|(?:impl|dyn) [A-Z][\w:]*(?:<.*>)?)[,;)]?$`)
 
 // goAddressOf matches Go's address of a variable, a field or an element (&oAuth2Client,
 // &gks2.Keys[0]), and a composite literal of a type with no fields (_IntrospectedOAuth2Token{});

@@ -14,7 +14,9 @@ import (
 // google/go-github, BSD-3-Clause; sashabaranov/go-openai, Apache-2.0) and authentication
 // libraries in Python and TypeScript (fastapi/fastapi, MIT; panva/node-oidc-provider, MIT;
 // supertokens/supertokens-node, Apache-2.0; jazzband/djangorestframework-simplejwt, MIT) and
-// of a coding agent (Aider-AI/aider, Apache-2.0). The rows of secrets are made up.
+// of a coding agent (Aider-AI/aider, Apache-2.0), and Rust web and database crates
+// (tokio-rs/axum, MIT; Keats/jsonwebtoken, MIT; launchbadge/sqlx, MIT or Apache-2.0). The rows
+// of secrets are made up.
 
 func TestGoAuthShapes(t *testing.T) {
 	t.Parallel()
@@ -95,6 +97,13 @@ func TestGoAuthShapes(t *testing.T) {
 			"- dirname: 2024-08-15-13-18-36--json-no-lint-gpt-4o-2024-08-06-func",
 			"- dirname: 2025-05-07-03-15-59--Qwen3-235B-A22B-Q5_K_M-whole-nothink",
 			"        empty_creds = '[general]\\nemail = \"\"\\n'",
+			// Rust's types where a value goes, a WebSocket handshake's nonce, a JWK's id and
+			// thumbprint
+			"    token: impl AsRef<[u8]>,",
+			"    password: &'s str,",
+			"    secret_key: u32,",
+			"            .header(\"sec-websocket-key\", \"6D69KGBOr4Re+Nj6zx9aQA==\")",
+			"{\"keys\":[{\"kty\":\"RSA\",\"e\":\"AQAB\",\"kid\":\"1Z57d_i7TE6KTY57pKzDy\",\"x5t\":\"1gA-aTE9VglLXZnrqvzwWhHsFdk\"}]}",
 		)
 	})
 	t.Run("guards", func(t *testing.T) {
@@ -153,6 +162,8 @@ func TestGoAuthShapes(t *testing.T) {
 			{"aider --api-key openai=Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
 			{"SESSION_TAG = \"session-\" + \"7bbeb8e1441453ad999a0bbba8a46d4b\"", "7bbeb8e1441453ad999a0bbba8a46d4b"},
 			{"api_key = '[general]Zx8kq2pLm9Qw'", "Zx8kq2pLm9Qw"},
+			{"    secret_key: u32Zx8kq2pLm9Qw,", "u32Zx8kq2pLm9Qw"},
+			{"{\"kid\":\"k1\",\"kty\":\"oct\",\"k\":\"Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1m\"}", "Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1m"},
 		})
 	})
 }

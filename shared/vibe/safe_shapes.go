@@ -184,7 +184,16 @@ func harmlessRun(text string, start, end int) bool {
 		voiceIDRun(text, start, end) || acmeChallengeRun(text, start, end) || hashedKnownHost(text, start, end) || wireguardPublicKey(text, start, end) ||
 		hashedAliasName(text[start:end]) && importAlias(text, text[start:end]) || jcaAlgorithm.MatchString(text[start:end]) ||
 		end < len(text) && text[end] == '(' && calledPath(text[start:end]) || goQualifiedName(text[start:end]) ||
-		text[start] >= '1' && text[start] <= '2' && timestampedName.MatchString(text[start:end])
+		text[start] >= '1' && text[start] <= '2' && timestampedName.MatchString(text[start:end]) ||
+		webSocketKeyRun(text, start)
+}
+
+// webSocketKeyRun reports the value of a WebSocket handshake's Sec-WebSocket-Key or
+// Sec-WebSocket-Accept header: a nonce the client picks and the server's hash of it, sent in
+// the clear by design.
+func webSocketKeyRun(text string, start int) bool {
+	before := strings.ToLower(text[max(0, start-40):start])
+	return strings.Contains(before, "sec-websocket-key") || strings.Contains(before, "sec-websocket-accept")
 }
 
 // timestampedName matches a name that opens with a date and a time of day and goes on in
@@ -2178,7 +2187,8 @@ func jwkPublicMember(text string, start, end int) bool {
 	}
 	head = strings.TrimRight(head[:len(head)-1], " \t")
 	switch {
-	case strings.HasSuffix(head, `"n"`), strings.HasSuffix(head, `"e"`), strings.HasSuffix(head, `"x"`), strings.HasSuffix(head, `"y"`):
+	case strings.HasSuffix(head, `"n"`), strings.HasSuffix(head, `"e"`), strings.HasSuffix(head, `"x"`), strings.HasSuffix(head, `"y"`),
+		strings.HasSuffix(head, `"kid"`), strings.HasSuffix(head, `"x5t"`), strings.HasSuffix(head, `"x5t#S256"`): // a key's id and its certificate's thumbprints
 	default:
 		return false
 	}
