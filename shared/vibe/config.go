@@ -1596,6 +1596,9 @@ func bearerCredential(v string) bool {
 	if v[0] == '[' || v[0] == '(' || v[0] == '{' {
 		return false // Bearer [hidden], Bearer (token), Bearer {token}
 	}
+	if t := strings.TrimRight(v, "'\"`,;)}"); numberedSecretWord(t) || strings.IndexByte(t, '-') > 0 && isLetters(strings.ReplaceAll(t, "-", "")) && strings.ToLower(t) == t {
+		return false // Bearer token123, Bearer host-only-credential: a stand-in in a test or a page
+	}
 	if w := strings.TrimRight(v, "*_"); w != v && allLetters(w) {
 		return false // **Refresh + Bearer collision**: a word a Markdown emphasis closes
 	}

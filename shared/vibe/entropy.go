@@ -12,7 +12,7 @@ import (
 // checkpoint's ftckpt_… and its permission's cp_…, the Responses API's items: ci_, fs_, ig_,
 // mcp_, sh_, …; a served model's chatcmpl-tool-…; Bedrock's tooluse_…) and the
 // ids other services print in logs (Stripe evt_…, ch_…): random, but not secrets.
-var providerID = regexp.MustCompile(`^(?:req|request|msg|message|toolu|srvtoolu|tooluse|cp|ftckpt|cm|chat|ci|cntr|cfile|fs|ig|mcp|mcpr|mcpl|apc|sh|lsh|skill|msgbatch|compl|chatcmpl|cmpl|resp|response|call|fc|rs|run|thread|asst|step|batch|file|ftjob|ft|modr|vs|evt|ch|pi|cus|in|sub|prod|price|pm|txn|card|seti|si|plan|ba|po|ii|il|cn|dp|oac|prj|trace|span|gen|generation|conv|turn|item|ctx|task|job|build|deploy|srv|dpl|eval|upload|part|chunk|event|op|exec|workflow)[_-](?:(?:vrtx|bdrk|staging)_|tool-)?(?:[0-9]{2,3}[A-Za-z0-9]{16,40}|[A-Za-z0-9]{12,64})$|^gen-[0-9]{10}-[A-Za-z0-9]{16,40}$`)
+var providerID = regexp.MustCompile(`^(?:req|request|msg|message|toolu|srvtoolu|tooluse|cp|ftckpt|cm|chat|ci|cntr|cfile|fs|ig|mcp|mcpr|mcpl|apc|sh|lsh|skill|msgbatch|compl|chatcmpl|cmpl|resp|response|call|fc|rs|run|thread|asst|step|batch|file|ftjob|ft|modr|vs|evt|ch|pi|cus|in|sub|prod|price|pm|txn|card|seti|si|plan|ba|po|ii|il|cn|dp|oac|prj|trace|span|gen|generation|conv|turn|item|ctx|task|job|build|deploy|srv|dpl|eval|upload|part|chunk|event|op|exec|workflow)[_-](?:(?:vrtx|bdrk|staging)_|tool-)?(?:[0-9]{2,3}[A-Za-z0-9]{16,40}|[A-Za-z0-9]{12,64})$|^gen-[0-9]{10}-[A-Za-z0-9]{16,40}$|^tooluse_[A-Za-z0-9_-]{16,40}$`)
 
 // providerPrefixes are the words providerID's ids open with, read from its expression: an id
 // is a prefix, a _ or -, and the rest, so a token whose first separator does not follow one

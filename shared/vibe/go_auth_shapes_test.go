@@ -14,9 +14,9 @@ import (
 // google/go-github, BSD-3-Clause; sashabaranov/go-openai, Apache-2.0) and authentication
 // libraries in Python and TypeScript (fastapi/fastapi, MIT; panva/node-oidc-provider, MIT;
 // supertokens/supertokens-node, Apache-2.0; jazzband/djangorestframework-simplejwt, MIT) and
-// of a coding agent (Aider-AI/aider, Apache-2.0), and Rust web and database crates
-// (tokio-rs/axum, MIT; Keats/jsonwebtoken, MIT; launchbadge/sqlx, MIT or Apache-2.0). The rows
-// of secrets are made up.
+// of a coding agent (Aider-AI/aider, Apache-2.0), Rust web and database crates
+// (tokio-rs/axum, MIT; Keats/jsonwebtoken, MIT; launchbadge/sqlx, MIT or Apache-2.0) and an AI
+// SDK (vercel/ai, Apache-2.0). The rows of secrets are made up.
 
 func TestGoAuthShapes(t *testing.T) {
 	t.Parallel()
@@ -104,6 +104,15 @@ func TestGoAuthShapes(t *testing.T) {
 			"    secret_key: u32,",
 			"            .header(\"sec-websocket-key\", \"6D69KGBOr4Re+Nj6zx9aQA==\")",
 			"{\"keys\":[{\"kty\":\"RSA\",\"e\":\"AQAB\",\"kid\":\"1Z57d_i7TE6KTY57pKzDy\",\"x5t\":\"1gA-aTE9VglLXZnrqvzwWhHsFdk\"}]}",
+			// an AI SDK: a skill's id and model names after a provider's name, stand-ins in
+			// tests and docs, a global's name, a Bedrock tool use id
+			"  anthropic: 'skill_abc123',",
+			"- limit a provider to certain models without a fallback (here: `groq > gemma2-9b-it`, `groq > qwen-qwq-32b`)",
+			"      Authorization: 'Bearer token123',",
+			"const openai = createOpenAI({ apiKey: 'openai-api-key' });",
+			"  apiKey: 'anthropic-api-key',",
+			"const AUTH_GLOBAL_KEY = '__mcpAuth';",
+			" * Bedrock generates tool call IDs in formats like `tooluse_bpe71yCfRu2b5i-nKGDr5g`,",
 		)
 	})
 	t.Run("guards", func(t *testing.T) {
@@ -163,6 +172,9 @@ func TestGoAuthShapes(t *testing.T) {
 			{"SESSION_TAG = \"session-\" + \"7bbeb8e1441453ad999a0bbba8a46d4b\"", "7bbeb8e1441453ad999a0bbba8a46d4b"},
 			{"api_key = '[general]Zx8kq2pLm9Qw'", "Zx8kq2pLm9Qw"},
 			{"    secret_key: u32Zx8kq2pLm9Qw,", "u32Zx8kq2pLm9Qw"},
+			{"  groq: 'gsk_Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1m',", "Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1m"},
+			{"      Authorization: 'Bearer token123Zx8kq2pLm9',", "token123Zx8kq2pLm9"},
+			{"  apiKey: 'openai-Zx8kq2pLm9Qw4rT7',", "Zx8kq2pLm9Qw4rT7"},
 			{"{\"kid\":\"k1\",\"kty\":\"oct\",\"k\":\"Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1m\"}", "Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1m"},
 		})
 	})

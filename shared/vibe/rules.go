@@ -350,6 +350,8 @@ var extraRules = append([]extraRule{
 				!closedReference(v) && // headers: {'Authorization': authn}
 				!(strings.IndexByte(v, '(') > 0 && callLike.MatchString(v)) && // headers.authorization = withAuthorizationPrefix(token)
 				!(strings.IndexByte(v, '_') > 0 && isLetters(strings.ReplaceAll(v, "_", "")) && strings.ToLower(v) == v) && // type RequestExtendedAuthorization = 'if_available'
+				!(strings.IndexByte(v, '-') > 0 && isLetters(strings.ReplaceAll(v, "-", "")) && strings.ToLower(v) == v) && // 'Bearer host-only-credential': words a test or a page writes
+				!numberedSecretWord(v) && // 'Bearer token123': a stand-in
 				!(strings.IndexByte(v, '_') > 0 && isLetters(strings.ReplaceAll(v, "_", "")) && strings.ToUpper(v) == v) && // 'Authorization': API_TOKEN: a constant
 				// exports.startAuthorization = startAuthorization: a function named for an
 				// authorization, in camel case of words; a credential repeats no header name.
@@ -1131,6 +1133,9 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if computedValue(name, v) {
 		return false
 	}
+	if t := strings.Trim(v, "\"'`"); kebabKeyName(t) || len(t) > 2 && t[0] == '_' && t[1] == '_' && isLetters(t[2:]) && strings.HasSuffix(strings.ToUpper(name), "KEY") {
+		return false // apiKey: 'openai-api-key': a stand-in that names the key; AUTH_GLOBAL_KEY = '__mcpAuth': where it is kept
+	}
 	if t := strings.Trim(v, "\"'`"); len(t) > 1 && t[0] == '/' && strings.EqualFold(strings.Trim(t, "/"), name) {
 		return false // routes: { token: '/token/' }, credential: '/credential': a route named for what it serves
 	}
@@ -1845,4 +1850,27 @@ var positionalParam = regexp.MustCompile(`\$[0-9]`)
 func flagPairMetavar(w string) bool {
 	k, v, ok := strings.Cut(w, "=")
 	return ok && k != "" && isLetters(k) && v != "" && (flagMetavar(v) || placeholderValue(v))
+}
+
+// numberedSecretWord reports a word for a secret with at most four digits after it
+// (token123, secret1, apikey2024): a stand-in a page or a test writes, where a credential a
+// header carries is generated.
+func numberedSecretWord(v string) bool {
+	w := strings.TrimRight(v, "0123456789")
+	if len(v)-len(w) > 4 {
+		return false
+	}
+	switch strings.ToLower(w) {
+	case "token", "secret", "password", "apikey", "key", "bearer", "jwt", "accesstoken", "mytoken":
+		return true
+	}
+	return false
+}
+
+// kebabKeyName reports lower-case words joined by dashes that end in api-key
+// (openai-api-key, provider-api-key): a stand-in a page or a test writes, naming the key it
+// stands for.
+func kebabKeyName(v string) bool {
+	head, ok := strings.CutSuffix(v, "-api-key")
+	return ok && head != "" && isLetters(strings.ReplaceAll(head, "-", "")) && strings.ToLower(head) == head
 }

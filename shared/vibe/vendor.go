@@ -55,7 +55,7 @@ func findVendorValues(chunk string, off int, f *findings) {
 		if (v[len(v)-1] == '-' || v[len(v)-1] == '_') && (strings.HasPrefix(chunk[end:], "...") || strings.HasPrefix(chunk[end:], "…")) {
 			continue // ANTHROPIC_API_KEY=sk-ant-api03-...: a format's prefix, its body left out
 		}
-		if (credentialValue(v) || randomValue(v)) && !wordyValue(v) && !datedName(v) && !idHeaderValue(chunk, start) && !selfNamed(chunk, start, v) && !paddedHex(v) && !numberedWords(v) && !pathOfWords(v) && !alphabetRun(v) {
+		if (credentialValue(v) || randomValue(v)) && !wordyValue(v) && !datedName(v) && !providerModelName(v) && !strings.HasSuffix(strings.ToLower(v), "abc123") && !idHeaderValue(chunk, start) && !selfNamed(chunk, start, v) && !paddedHex(v) && !numberedWords(v) && !pathOfWords(v) && !alphabetRun(v) {
 			f.addSpan(ruleVendorKey, off+start, off+end)
 		}
 	}
@@ -387,3 +387,23 @@ adafruit aletheia canny centralstation checkly clicksend drona lessannoying mail
 paydirt paymo skrapp supernotes tatum theodds zendesk zenkit
 brightdata lastfm magento mastodon misp musixmatch playht qualys routee
 `
+
+// providerModelName reports a model's name as providers write it: short parts joined by dashes, one of
+// them a parameter count (gemma2-9b-it, qwen-qwq-32b, llama-3.1-70b-versatile,
+// mixtral-8x7b-32768), after a provider's name that would otherwise read as its key's.
+func providerModelName(v string) bool {
+	parts := strings.Split(v, "-")
+	if len(parts) < 2 {
+		return false
+	}
+	count := false
+	for _, p := range parts {
+		if p == "" || len(p) > 12 {
+			return false
+		}
+		if n := strings.TrimRight(p, "bBmMkK"); n != p && len(p)-len(n) == 1 && n != "" && strings.Trim(n, "0123456789.x") == "" {
+			count = true
+		}
+	}
+	return count
+}
