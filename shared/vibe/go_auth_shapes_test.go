@@ -16,7 +16,8 @@ import (
 // supertokens/supertokens-node, Apache-2.0; jazzband/djangorestframework-simplejwt, MIT) and
 // of a coding agent (Aider-AI/aider, Apache-2.0), Rust web and database crates
 // (tokio-rs/axum, MIT; Keats/jsonwebtoken, MIT; launchbadge/sqlx, MIT or Apache-2.0) and an AI
-// SDK (vercel/ai, Apache-2.0). The rows of secrets are made up.
+// SDK (vercel/ai, Apache-2.0) and a settings library (pydantic/pydantic and
+// pydantic/pydantic-settings, MIT). The rows of secrets are made up.
 
 func TestGoAuthShapes(t *testing.T) {
 	t.Parallel()
@@ -113,6 +114,12 @@ func TestGoAuthShapes(t *testing.T) {
 			"  apiKey: 'anthropic-api-key',",
 			"const AUTH_GLOBAL_KEY = '__mcpAuth';",
 			" * Bedrock generates tool call IDs in formats like `tooluse_bpe71yCfRu2b5i-nKGDr5g`,",
+			// DSNs with no password or a stand-in, where secrets are read from, a config
+			// file's section
+			"    pg_dsn: PostgresDsn = 'postgres://user:pass@localhost:5432/foobar'",
+			"print(Settings(database_dsn='postgres://postgres@localhost:5432/kwargs_db'))",
+			"        self.secrets_paths: list[Path] = [Path(p).expanduser().resolve() for p in paths]",
+			"CONFIGFILE_KEY = 'pydantic-mypy'",
 		)
 	})
 	t.Run("guards", func(t *testing.T) {
@@ -175,6 +182,8 @@ func TestGoAuthShapes(t *testing.T) {
 			{"  groq: 'gsk_Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1m',", "Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1m"},
 			{"      Authorization: 'Bearer token123Zx8kq2pLm9',", "token123Zx8kq2pLm9"},
 			{"  apiKey: 'openai-Zx8kq2pLm9Qw4rT7',", "Zx8kq2pLm9Qw4rT7"},
+			{"    pg_dsn: PostgresDsn = 'postgres://user:Zx8kq2pLm9@localhost:5432/foobar'", "Zx8kq2pLm9"},
+			{"print(Settings(database_dsn='postgres://Zx8kq2pLm9Qw@localhost:5432/db'))", "Zx8kq2pLm9Qw"},
 			{"{\"kid\":\"k1\",\"kty\":\"oct\",\"k\":\"Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1m\"}", "Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1m"},
 		})
 	})

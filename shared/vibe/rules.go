@@ -1437,6 +1437,8 @@ var (
 		"element": true, "textfield": true,
 		// what kind of key it is: "keyDetails": "PKIX_ECDSA_P256_SHA_256" (a Sigstore bundle)
 		"details": true,
+		// where secrets are read from, and a config file's section: secrets_paths, CONFIGFILE_KEY
+		"paths": true, "configfile": true,
 		// what a token says, readable by whoever holds it: tokenPayload.cnf[…] = x5t
 		"payload": true, "claims": true,
 	}

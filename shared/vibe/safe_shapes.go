@@ -1429,6 +1429,13 @@ func plainURL(v string) bool {
 		return false
 	}
 	rest := v[i+3:]
+	if at := strings.IndexByte(rest, '@'); at > 0 && strings.IndexAny(rest[:at], "/?#") < 0 {
+		user, pass, hasPass := strings.Cut(rest[:at], ":")
+		if !isLowerWord(user) || hasPass && !placeholderValue(pass) {
+			return false
+		}
+		rest = rest[at+1:] // postgres://postgres@localhost/db, postgres://user:pass@localhost: no password, or a stand-in
+	}
 	if h := strings.IndexByte(rest, '#'); h >= 0 && (wordParts(rest[h+1:], 2) || isLowerWord(rest[h+1:]) && dictWord(rest[h+1:])) {
 		rest = rest[:h] // #setting-up-credentials: a heading's anchor, words, never a token
 	}
