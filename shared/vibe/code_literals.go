@@ -553,6 +553,9 @@ func codeValue(s string, vs, ve int) bool {
 	if codeArgumentReference(v) || jsExpression(v) || pyExpression(v) || codeShapedValue(s, vs, ve) || macroValue(s, vs) || perlValue(s, vs, ve) || minifiedCode(v) || wordOperatorExpression(v) || strings.IndexByte(v, '(') > 0 && callLike.MatchString(v) || operatorPrefixedCode(v) || strings.IndexByte(v, '{') > 0 && compositeLiteral.MatchString(v) {
 		return true
 	}
+	if sp := strings.IndexByte(v, ' '); sp > 0 && (strings.HasPrefix(v[sp:], " if ") || strings.HasPrefix(v[sp:], " unless ")) && pyIdentifier(v[:sp]) && strings.ToLower(v[:sp]) == v[:sp] {
+		return true // auth.credentials = credentials_data if credentials_data: Ruby's modifier after a variable
+	}
 	if rustAnnotation.MatchString(v) {
 		return true // password: &'s str, secret_key: u32, token: impl AsRef<[u8]>: Rust's types
 	}

@@ -774,11 +774,13 @@ var configRules = []extraRule{
 	{
 		// Any table row whose name cell names a secret for its value cell, the name decided as
 		// a key name is: | signing_key | <64 hex> |, | ftp_pass | hunter2 |.
-		id:         ruleIDPassword,
-		re:         regexp.MustCompile(`\|[ \t]*([\w .-]{2,60}?)[ \t]*\|[ \t]*\x60?([^|\s\x60]{4,128})\x60?[ \t]*\|`),
-		group:      2,
-		keywords:   []string{"|"},
-		matchCheck: func(m string) bool { return tableNamedValue(m) && !renamedCell(m) },
+		id:       ruleIDPassword,
+		re:       regexp.MustCompile(`\|[ \t]*([\w .-]{2,60}?)[ \t]*\|[ \t]*\x60?([^|\s\x60]{4,128})\x60?[ \t]*\|`),
+		group:    2,
+		keywords: []string{"|"},
+		// (| Token Introspection | `lib/…/token_introspection.rb` |, | JWT Token support |
+		// [org/repo](https://…) |: a file's path, a link)
+		matchCheck: func(m string) bool { return tableNamedValue(m) && !renamedCell(m) && !keyFileCell(m) && !linkCell(m) },
 		anchors:    tableRowAnchors,
 	},
 	{
@@ -1960,3 +1962,25 @@ var keywordLineAnchors = wordAnchors("community", "plain-text-password-value")
 
 // versionBounds matches a dependency's version bounds (>=0.37.2,<0.39.0, ~1.4, ^2.0.0, ==3.1).
 var versionBounds = regexp.MustCompile(`^(?:[<>=!~^]=?[0-9][0-9a-z.*+-]*,?)+$`)
+
+// linkCell reports a table row whose value cell is a Markdown link or a relative file's path.
+func linkCell(m string) bool {
+	cells := strings.Split(strings.Trim(m, "|"), "|")
+	v := strings.TrimSpace(cells[len(cells)-1])
+	return markdownLink(v) || relativeFilePath(strings.Trim(v, "`")) || sourceFilePath(strings.Trim(v, "`"))
+}
+
+// sourceFilePath reports a relative path of word segments to a source or a document file
+// (lib/doorkeeper/oauth/token_introspection.rb).
+func sourceFilePath(v string) bool {
+	segs := strings.Split(v, "/")
+	if len(segs) < 2 || strings.ContainsAny(v, " \t") || !wordSegments(segs) {
+		return false
+	}
+	_, ext, ok := strings.Cut(segs[len(segs)-1], ".")
+	switch ext {
+	case "rb", "py", "go", "js", "ts", "tsx", "jsx", "java", "kt", "rs", "php", "c", "h", "cs", "swift", "md", "yml", "yaml", "json", "toml":
+		return ok
+	}
+	return false
+}

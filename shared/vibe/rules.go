@@ -1136,8 +1136,12 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if t := strings.Trim(v, "\"'`"); kebabKeyName(t) || len(t) > 2 && t[0] == '_' && t[1] == '_' && isLetters(t[2:]) && strings.HasSuffix(strings.ToUpper(name), "KEY") {
 		return false // apiKey: 'openai-api-key': a stand-in that names the key; AUTH_GLOBAL_KEY = '__mcpAuth': where it is kept
 	}
-	if t := strings.Trim(v, "\"'`"); len(t) > 1 && t[0] == '/' && strings.EqualFold(strings.Trim(t, "/"), name) {
-		return false // routes: { token: '/token/' }, credential: '/credential': a route named for what it serves
+	if t := strings.Trim(v, "\"'`"); len(t) > 1 && t[0] == '/' && strings.EqualFold(strings.Trim(t, "/"), name) ||
+		len(t) > len(name)+1 && strings.HasSuffix(strings.ToLower(t), "/"+strings.ToLower(name)) && wordSegments(strings.Split(t, "/")) {
+		return false // routes: { token: '/token/' }, autoload :Password, "doorkeeper/request/password": a route or a file named for what it serves
+	}
+	if rubyConstantPath.MatchString(strings.Trim(v, "\"'`")) {
+		return false // access_token_class "Doorkeeper::AccessToken": a class's name
 	}
 	if t := strings.Trim(v, "\"'`"); shoutedSentence(t) {
 		return false // apiKey: "IF YOU HAVE AN API KEY FOR THE CORE, ADD IT HERE": an instruction
@@ -1876,3 +1880,6 @@ func kebabKeyName(v string) bool {
 	head, ok := strings.CutSuffix(v, "-api-key")
 	return ok && head != "" && isLetters(strings.ReplaceAll(head, "-", "")) && strings.ToLower(head) == head
 }
+
+// rubyConstantPath matches a constant's path of Ruby, C++ or Rust (Doorkeeper::AccessToken).
+var rubyConstantPath = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*(?:::[A-Z][A-Za-z0-9]*)+$`)

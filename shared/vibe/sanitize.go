@@ -798,9 +798,6 @@ func matchExtraRule(r *extraRule, chunk string, off int, f *findings) {
 		if (r.id == ruleAuthHeader || r.id == ruleSecretHeader || r.id == ruleConnString || r.id == ruleURLQuery) && (expansionsOnly(chunk[start:end]) || namedExpansionFrame(chunk[start:end])) {
 			continue // "Authorization: sso-key $GD_Key:$GD_Secret": what the shell expands
 		}
-		if r.id == ruleURLQuery && codecovBadge(chunk, m[0]) {
-			continue // codecov.io/gh/o/r/graph/badge.svg?token=…: the upload-less token a README's badge shows by design
-		}
 		if shellRuleNoSecret(r.id, chunk, m[0], start, end) || pyRuleNoSecret(r.id, chunk, start, end) || r.id == ruleCLIFlag && objectKeyAt(chunk, end) ||
 			r.id == ruleRegAuth && strings.HasSuffix(strings.TrimRight(chunk[:m[0]], " \t"), "?") || // f === "username" ? "password" : "username": a conditional's branches
 			(r.id == ruleRegAuth || r.id == ruleAuthHeader) && strings.Contains(chunk[start:end], "${") ||
@@ -1436,11 +1433,4 @@ func expired(ctx context.Context) bool {
 	}
 	d, ok := ctx.Deadline()
 	return ok && !time.Now().Before(d)
-}
-
-// codecovBadge reports a query that follows the image path of a Codecov badge or graph
-// (https://codecov.io/gh/owner/repo/graph/badge.svg?token=…): Codecov's graphing token, made
-// to be published in a README, which reads coverage images and nothing else.
-func codecovBadge(chunk string, q int) bool {
-	return strings.HasSuffix(chunk[:q], ".svg") && strings.Contains(chunk[max(0, q-240):q], "codecov.io/")
 }
