@@ -128,6 +128,8 @@ func TestGoAuthShapes(t *testing.T) {
 			"    autoload :Password, \"doorkeeper/request/password\"",
 			"  # access_token_class \"Doorkeeper::AccessToken\"",
 			"        auth.credentials = credentials_data if credentials_data",
+			// ElevenLabs' premade voices by name, from an agent session's development half
+			"        VOICES.update(\n        {\n            \"rachel\": \"21m00Tcm4TlvDq8ikWAM\",\n            \"drew\": \"29vD33N1CtxCmqQRPOHJ\",\n        })",
 		)
 	})
 	t.Run("guards", func(t *testing.T) {
@@ -197,6 +199,7 @@ func TestGoAuthShapes(t *testing.T) {
 			{"| API Token | `Zx8kq2pLm9Qw4rT7aB3d` |", "Zx8kq2pLm9Qw4rT7aB3d"},
 			{"            token_info: \"Zx8kq2pLm9Qw/token_info\",", "Zx8kq2pLm9Qw"},
 			{"        auth.credentials = \"Zx8kq2pLm9Qw4rT7\" if ready", "Zx8kq2pLm9Qw4rT7"},
+			{"        \"rachel\": \"21m00Tcm4TlvDq8ikWAZ\",", "21m00Tcm4TlvDq8ikWAZ"},
 			{"{\"kid\":\"k1\",\"kty\":\"oct\",\"k\":\"Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1m\"}", "Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1m"},
 		})
 	})

@@ -310,6 +310,9 @@ func voiceIDRun(text string, start, end int) bool {
 	if end-start != 20 || strings.IndexFunc(text[start:end], func(r rune) bool { return r >= 0x80 || !isAlnum(byte(r)) }) >= 0 {
 		return false
 	}
+	if premadeVoiceIDs[text[start:end]] {
+		return true // a voice of ElevenLabs' premade library, wherever it stands
+	}
 	ls := strings.LastIndexByte(text[:start], '\n') + 1
 	if strings.Contains(strings.ToLower(text[max(ls, start-48):start]), "voice") {
 		return true
@@ -2405,4 +2408,26 @@ func flagValue(s string, nameEnd int) string {
 		v = v[:i]
 	}
 	return strings.Trim(v, `"'`)
+}
+
+// premadeVoiceIDs are the ids of ElevenLabs' premade voices (Rachel, Adam, Matilda…), the
+// same for every account and printed in its documentation and voice library: facts, no key.
+// A dictionary of voices by name ("rachel": "21m00Tcm4TlvDq8ikWAM") names them with no word for
+// a voice on the line.
+var premadeVoiceIDs = map[string]bool{
+	"21m00Tcm4TlvDq8ikWAM": true, "29vD33N1CtxCmqQRPOHJ": true, "2EiwWnXFnvU5JabPnv8n": true,
+	"5Q0t7uMcjvnagumLfvZi": true, "AZnzlk1XvdvUeBnXmlld": true, "CYw3kZ02Hs0563khs1Fj": true,
+	"D38z5RcWu1voky8WS1ja": true, "EXAVITQu4vr4xnSDxMaL": true, "ErXwobaYiN019PkySvjV": true,
+	"GBv7mTt0atIp3Br8iCZE": true, "IKne3meq5aSn9XLyUdCD": true, "JBFqnCBsd6RMkjVDRZzb": true,
+	"LcfcDJNUP1GQjkzn1xUU": true, "MF3mGyEYCl7XYWbV9V6O": true, "N2lVS1w4EtoT3dr4eOWO": true,
+	"ODq5zmih8GrVes37Dizd": true, "SOYHLrjzK2X1ezoPC6cr": true, "TX3LPaxmHKxFdv7VOQHJ": true,
+	"ThT5KcBeYPX3keUQqHPh": true, "TxGEqnHWrfWFTfGW9XjX": true, "VR6AewLTigWG4xSOukaG": true,
+	"XB0fDUnXU5powFXDhCwa": true, "Xb7hH8MSUJpSbSDYk0k2": true, "XrExE9yKIg1WjnnlVkGX": true,
+	"ZQe5CZNOzWyzPSCn5a3c": true, "Zlb1dXrM653N07WRdFW3": true, "bVMeCyTHy58xNoL34h3p": true,
+	"flq6f7yk4E4fJM5XTYuZ": true, "g5CIjZEefAph4nQFvHAz": true, "iP95p4xoKVk53GoZ742B": true,
+	"jBpfuIE2acCO8z3wKNLl": true, "jsCqWAovK2LkecY7zXl4": true, "nPczCjzI2devNBz1zQrb": true,
+	"oWAxZDx7w5VEj9dCyTzz": true, "onwK4e9ZLuTAKqWW03F9": true, "pFZP5JQG7iQjIQuC4Bku": true,
+	"pMsXgVXv3BLzUgSXRplE": true, "pNInz6obpgDQGcFmaJgB": true, "piTKgcLEGmPE4e6mEKli": true,
+	"pqHfZKP75CvOlQylNhV4": true, "t0jbNlBVZ17f02VDIeMI": true, "yoZ06aMxZJJ28mfd3POQ": true,
+	"z9fAnlkpzviPz146aGWa": true, "zcAOhNBS3c14rBihAFp1": true, "zrHiDhphv9ZnVXBqCLjz": true,
 }
