@@ -192,7 +192,11 @@ func harmlessRun(text string, start, end int) bool {
 // Sec-WebSocket-Accept header: a nonce the client picks and the server's hash of it, sent in
 // the clear by design.
 func webSocketKeyRun(text string, start int) bool {
-	before := strings.ToLower(text[max(0, start-40):start])
+	before := text[max(0, start-40):start]
+	if !strings.Contains(before, "ocket-") && !strings.Contains(before, "OCKET-") {
+		return false // (most runs: no header's name before them, and no lower-casing)
+	}
+	before = strings.ToLower(before)
 	return strings.Contains(before, "sec-websocket-key") || strings.Contains(before, "sec-websocket-accept")
 }
 
