@@ -661,7 +661,7 @@ var configRules = []extraRule{
 		// Nor a qualified name of code: "the next token is token.CHAN", "private key is
 		// *ed25519.PrivateKey".
 		check: func(v string) bool {
-			return v[0] != '/' && v[0] != '\\' && !qualifiedName(v) && !expansionMessageEnd(v) && !proseModifier(v) && !markdownLink(v) && !specID.MatchString(v) && !wordAlternatives(v) && !closedProseWord(v) && !proseDecimal.MatchString(v)
+			return v[0] != '/' && v[0] != '\\' && !qualifiedName(v) && !expansionMessageEnd(v) && !proseModifier(v) && !markdownLink(v) && !specID.MatchString(v) && !wordAlternatives(v) && !closedProseWord(v) && !proseDecimal.MatchString(v) && !wordBeforeTag(v)
 		},
 		matchCheck: proseNamedValue,
 		anchors:    secretWordBeforeIs,
@@ -765,11 +765,13 @@ var configRules = []extraRule{
 		// A table row: | password | Xy7pass99 |
 		id: ruleIDPassword,
 		// A value with blanks is one when a word of it is generated (| DB_PASSWORD | Zx8k q2pL… |).
-		re:         regexp.MustCompile(`(?i)\|[ \t]*(?:[\w -]*(?:password|passwd|pwd|pw|passphrase|secret|token|api[ _-]?key|credentials?))[ \t]*\|[ \t]*\x60?([^|\s\x60](?:[^|\x60\n]{2,126}[^|\s\x60])?)\x60?[ \t]*\|`),
-		group:      1,
-		keywords:   []string{"|"},
-		check:      tableCellSecret,
-		matchCheck: func(m string) bool { return !nameAlternation(m) && !keyFileCell(m) && !renamedCell(m) },
+		re:       regexp.MustCompile(`(?i)\|[ \t]*(?:[\w -]*(?:password|passwd|pwd|pw|passphrase|secret|token|api[ _-]?key|credentials?))[ \t]*\|[ \t]*\x60?([^|\s\x60](?:[^|\x60\n]{2,126}[^|\s\x60])?)\x60?[ \t]*\|`),
+		group:    1,
+		keywords: []string{"|"},
+		check:    tableCellSecret,
+		matchCheck: func(m string) bool {
+			return !nameAlternation(m) && !keyFileCell(m) && !renamedCell(m) && !regexGroupCell(m)
+		},
 	},
 	{
 		// Any table row whose name cell names a secret for its value cell, the name decided as
@@ -1875,6 +1877,22 @@ var weeklyWindow = regexp.MustCompile(`(?i)^(?:mon|tue|wed|thu|fri|sat|sun):\d{2
 
 // secretWordBeforeIs returns each " is ", " was ", " are " or " were " right after a word
 // that names a secret, the only places the is/are rule can match.
+// wordBeforeTag reports a lower-case word closed by markup (<h2>Your password was
+// changed</h2>, was reset<br>): the sentence's word, the tag the page's.
+func wordBeforeTag(v string) bool {
+	i := strings.IndexByte(v, '<')
+	if i < 3 || !isLetters(v[:i]) || strings.ToLower(v[:i]) != v[:i] {
+		return false
+	}
+	t := v[i+1:]
+	t = strings.TrimPrefix(t, "/")
+	j := 0
+	for j < len(t) && isLetter(t[j]) || j > 0 && j < len(t) && isDigitByte(t[j]) {
+		j++
+	}
+	return j > 0 && j < len(t) && (t[j] == '>' || t[j] == ' ' || t[j] == '/')
+}
+
 func secretWordBeforeIs(s string) []int {
 	var at []int
 	var buf [64]uint32

@@ -393,6 +393,9 @@ func findPrefixedTokens(chunk string, off int, f *findings) {
 		if i+1 < len(chunk) && chunk[i] == '.' && isDigitByte(chunk[i+1]) && i-start > 64 && isHex(chunk[i-64:i]) && strings.IndexByte("-_", chunk[i-65]) >= 0 {
 			continue // fedora-coreos-967b…949.0: an OSTree deployment, a SHA-256 checksum and its serial
 		}
+		if start > 0 && chunk[start-1] == '#' && strings.HasPrefix(chunk[start:i], "diff-") && isHex(chunk[start+5:i]) {
+			continue // …/commit/3ce7…#diff-7470…: a diff's anchor for one file, the digest of its path
+		}
 		if run := chunk[start:i]; checksummedToken(run) || prefixedToken(run) && !nameFamily(f.read(), off+start, off+i) && !vapidPublicKey(chunk[max(0, start-40):start], run) && !(hashedAliasName(run) && importAlias(chunk, run)) && !wordsThenDigest(run) {
 			f.addSpan(rulePrefixed, off+start, off+i)
 		}

@@ -642,6 +642,19 @@ func lexerTokenList(name, s string, vs int) bool {
 // no blank around either cell, as a table's cells have, and the second a name made of two
 // or more English words joined by _ or case changes and no digit, as functions are named
 // and passwords are not.
+// regexGroupCell reports a "row" of a regular expression's alternation
+// (pushd|pwd|read(array)?|readonly: a grammar's list of builtins): cells with no blank, the
+// value a group made optional or repeated.
+func regexGroupCell(m string) bool {
+	if strings.ContainsAny(m, " \t") {
+		return false
+	}
+	cells := strings.Split(strings.Trim(m, "|"), "|")
+	v := cells[len(cells)-1]
+	return strings.Contains(v, "(?") || strings.IndexByte(v, '(') > 0 && (strings.HasSuffix(v, ")?") || strings.HasSuffix(v, ")*") || strings.HasSuffix(v, ")+")) ||
+		len(v) > 3 && strings.HasPrefix(strings.TrimLeft(v, `\\`), ".") && v[0] == '\\' && isLetters(strings.TrimLeft(v, `\\.`)) // (\.env|credentials|\.netrc|…): a file's name a pattern escapes
+}
+
 func nameAlternation(m string) bool {
 	if strings.ContainsAny(m, " \t`") {
 		return false

@@ -203,6 +203,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				// literal: Url('http', 'username:password', 'host.com'), 'token, "x"'.
 				// Not after a variable: new PDO($dsn, 'app', …) passes $dsn, then the user.
 				vs, ve, ok = literalArgument(chunk, nameEnd)
+				if ok && variableBeforeComma(chunk, nameStart, nameEnd) && lowerWord(chunk[vs:ve]) && kdfCallBefore(chunk, nameStart) {
+					continue // scrypt(password, 'salt', 32): a key derivation's salt after the variable it derives from
+				}
 				if ok && !passwordName(name) && variableBeforeComma(chunk, nameStart, nameEnd) && lowerWord(chunk[vs:ve]) {
 					continue // return token, "keyring", nil: a variable beside a word, not its value
 				}
@@ -346,13 +349,33 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				// default, unless a lower-case word under a name that is no password's
 				// (getToken(req) || 'anonymous', process.env.TOKEN || 'default').
 				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && !settingEnvName(chunk[vs:fs]) && !namedDefault(chunk[vs:fs], chunk[fs:fe]) && !((snakeSecretName(chunk[fs:fe]) || camelSecretName(chunk[fs:fe]) && listedAfter(chunk, vs, fs)) && !envNameBefore(chunk, vs, fs)) && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) && !encodingNames[chunk[fs:fe]] && !headerNameValue(name, chunk[fs:fe]) && !storageKeyName(name, chunk[fs:fe]) && !strings.EqualFold(strings.TrimLeft(chunk[fs:fe], "_"), strings.TrimLeft(name, "_")) &&
-					!typedGetterKey(chunk, fs, fe) && !prefixLiteral(chunk[fs:fe]) && !scopeList(chunk[fs:fe]) &&
+					!typedGetterKey(chunk, fs, fe) && !prefixLiteral(chunk[fs:fe]) && !scopeList(chunk[fs:fe]) && !plainURL(chunk[fs:fe]) &&
 					!(chunk[fs] == '$' && expandedFrame(chunk[fs:fe])) {
 					f.addSpan(ruleKeyword, off+fs, off+fe)
 				}
 			}
 		}
 	}
+}
+
+// kdfCallBefore reports a key derivation function's call opening just before nameStart, on
+// its line (scrypt(password, …), pbkdf2Sync(password, …), bcrypt.hashpw(password, …)).
+func kdfCallBefore(s string, nameStart int) bool {
+	head := s[max(0, nameStart-48):nameStart]
+	if nl := strings.LastIndexByte(head, '\n'); nl >= 0 {
+		head = head[nl+1:]
+	}
+	head = strings.TrimRight(head, " \t")
+	if !strings.HasSuffix(head, "(") {
+		return false
+	}
+	l := strings.ToLower(head)
+	for _, k := range []string{"scrypt", "pbkdf2", "argon2", "bcrypt", "hkdf", "hashpw", "derivekey", "derive_key"} {
+		if strings.Contains(l, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // settingEnvName reports a call reading an environment variable named for a setting about a

@@ -796,6 +796,9 @@ func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 	if labelOfName(name, v) {
 		return true // token: GitHub token (a docstring's argument): what the value is, in words
 	}
+	if !quoted && functionWords[strings.ToLower(v)] && sentenceGoesOn(s, ve) {
+		return true // **About SNYK_TOKEN**: The workflow uses …: a sentence after a heading's colon
+	}
 	if !quoted && hyphenedWords(v) && sentenceGoesOn(s, ve) {
 		return true // resolved secrets: scope-conflict warnings now show …: a sentence's words
 	}

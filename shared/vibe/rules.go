@@ -356,6 +356,7 @@ var extraRules = append([]extraRule{
 				// exports.startAuthorization = startAuthorization: a function named for an
 				// authorization, in camel case of words; a credential repeats no header name.
 				!(camelWords(v) && strings.Contains(strings.ToLower(v), "authorization")) &&
+				!securitySchemeName(v) && // # Configure Bearer authorization: apiKeyAuth (a generated client's README)
 				!pyGenericOpen(v) && // authorization: Union[str, object] = values.unset: a parameter's type
 				!(v[0] == '&' && len(v) > 2 && isLetter(v[1]) && strings.HasSuffix(v, "{") && strings.IndexByte(v, '.') > 0 && qualifiedName(strings.TrimSuffix(v[1:], "{"))) // Authorization: &lokiv1.AuthorizationSpec{: a Go composite literal
 		},
@@ -717,6 +718,9 @@ func queryCredential(m string) bool {
 	name, v := strings.ToLower(m[1:eq]), m[eq+1:]
 	if comparedQueryName(v) || metaWords[strings.ToLower(v)] {
 		return false // ?key=value, ;token=string: a parameter's syntax written out
+	}
+	if len(v) > 1 && v[0] == '{' && (isLetter(v[1]) || v[1] == '_') {
+		return false // f"https://…/log?key={os.environ['API_KEY']}": a format string's field
 	}
 	if strings.Contains(name, "page") || strings.Contains(name, "continuation") || strings.Contains(name, "next") {
 		return false
@@ -1129,6 +1133,36 @@ func keepKeyword(name, value string, quoted bool) bool {
 	}
 	if nameTailEcho(name, v) {
 		return false // ActionResetPassword = "ResetPassword": the name's own words
+	}
+	if t := strings.Trim(v, "\"'`"); strings.IndexByte(t, '.') > 0 && isLetters(strings.ReplaceAll(t, ".", "")) && strings.EqualFold(strings.ReplaceAll(t, ".", ""), name) {
+		return false // APIKeyAuthScopes = "APIKeyAuth.Scopes": the key a context value is kept under, spelled as the name
+	}
+	if t := strings.Trim(v, "\"'`"); securitySchemeName(t) {
+		return false // token("apiKeyAuth", []), Bearer authorization: bearerAuth: an OpenAPI security scheme's name
+	}
+	if !quoted && tsTypeExpression(v) {
+		return false // readSecrets: [{ keys: string[] }, Record<string, string>]; PASS_THROUGH: (keyof Protocol)[]: a type
+	}
+	if validationRules(strings.Trim(v, "\"'`")) {
+		return false // 'password' => 'required|min:8|confirmed': a form field's validation rules (Laravel)
+	}
+	if t := strings.Trim(v, "\"'`"); docNavPath(t) {
+		return false // - 'PassTLSClientCert': 'reference/…/passtlsclientcert.md': a documentation site's page under its title
+	}
+	if !quoted && len(v) > 2 && v[len(v)-1] == ':' && strings.ToLower(v) == v && allLettersDigits(v[:len(v)-1]) {
+		return false // acme: error presenting token: gandiv5: unexpected …: the next link of an error's chain
+	}
+	if t := strings.Trim(v, "\"'`"); strings.EqualFold(name, "secret") && strings.HasSuffix(t, "-secret") && secretNameValue(t) {
+		return false // rootCAs: - secret: ca-secret: the name of a Kubernetes Secret that holds it
+	}
+	if pinnedRequirement(strings.Trim(v, "\"'`")) {
+		return false // py3.9-langchain-notiktoken-v0.1.20: SQLAlchemy==2.0.51: a package pinned to a version (tox's deps)
+	}
+	if severityWords[v] {
+		return false // ("…PRIVATE\s+KEY-----", "Private Key", "critical"): a finding's severity
+	}
+	if scopeVerbs[v] {
+		return false // "secrets:read": a permission's scope, what may be done with the secrets
 	}
 	if computedValue(name, v) {
 		return false
@@ -1876,6 +1910,122 @@ func numberedSecretWord(v string) bool {
 // kebabKeyName reports lower-case words joined by dashes that end in api-key
 // (openai-api-key, provider-api-key): a stand-in a page or a test writes, naming the key it
 // stands for.
+// securitySchemeName reports an OpenAPI security scheme's name (apiKeyAuth, bearerAuth,
+// basicAuth, oauth2Auth is not: it has a digit): a camel-case identifier of words ending in
+// Auth, as generated clients name the scheme they ask a token for.
+func securitySchemeName(t string) bool {
+	head, ok := strings.CutSuffix(t, "Auth")
+	if !ok || len(head) < 3 || len(head) > 40 || !isLetters(head) || !isLowerByte(head[0]) {
+		return false
+	}
+	for _, p := range nameParts(head) {
+		if len(p) > 4 && !dictWord(strings.ToLower(p)) {
+			return false
+		}
+	}
+	return true
+}
+
+// tsTypeExpression reports a TypeScript type written where a value would be (a member's
+// type in an interface, an annotation): array types of the built-in types, Record<…>,
+// keyof and typeof.
+func tsTypeExpression(v string) bool {
+	if v == "(keyof" || v == "(typeof" || strings.HasPrefix(v, "(keyof ") || strings.HasPrefix(v, "keyof ") || strings.HasPrefix(v, "(typeof ") {
+		return true
+	}
+	if v == "" || v[0] != '[' && v[0] != '{' && v[0] != '(' {
+		return false
+	}
+	for _, t := range []string{"string[]", "number[]", "boolean[]", "Record<", "Array<", "Promise<", "Partial<", "Readonly<"} {
+		if strings.Contains(v, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// validationRules reports a validation rule string of Laravel's validator, rules joined by
+// | and each a rule's name with its arguments after a colon (required|string|min:8|confirmed,
+// current_password:api, min:8): what a field must be, written beside the field's name.
+func validationRules(v string) bool {
+	if len(v) < 5 || len(v) > 200 {
+		return false
+	}
+	parts := strings.Split(v, "|")
+	args := false
+	for _, p := range parts {
+		name, arg, has := strings.Cut(p, ":")
+		if !validationRuleNames[name] || has && (arg == "" || strings.ContainsAny(arg, " \t")) {
+			return false
+		}
+		args = args || has
+	}
+	return len(parts) >= 2 || args
+}
+
+// validationRuleNames are the names of Laravel's validation rules a credential's field takes.
+var validationRuleNames = map[string]bool{"required": true, "nullable": true, "sometimes": true, "bail": true, "string": true,
+	"min": true, "max": true, "between": true, "size": true, "confirmed": true, "current_password": true, "password": true,
+	"email": true, "unique": true, "exists": true, "regex": true, "not_regex": true, "different": true, "same": true,
+	"alpha": true, "alpha_num": true, "alpha_dash": true, "ascii": true, "integer": true, "numeric": true, "digits": true,
+	"digits_between": true, "boolean": true, "array": true, "in": true, "not_in": true, "url": true, "uuid": true,
+	"filled": true, "present": true, "prohibited": true, "required_with": true, "required_if": true, "required_unless": true,
+	"required_without": true, "uncompromised": true, "mixed": true, "letters": true, "symbols": true, "numbers": true}
+
+// docNavPath reports a documentation page's relative path, three segments or more of
+// lower-case names ending in .md, .mdx or .rst, as a site's navigation lists them.
+func docNavPath(v string) bool {
+	if len(v) > 200 || !(strings.HasSuffix(v, ".md") || strings.HasSuffix(v, ".mdx") || strings.HasSuffix(v, ".rst")) {
+		return false
+	}
+	segs := strings.Split(v, "/")
+	if len(segs) < 3 {
+		return false
+	}
+	for _, seg := range segs {
+		if seg == "" {
+			return false
+		}
+		for i := 0; i < len(seg); i++ {
+			if c := seg[i]; !isLowerByte(c) && !isDigitByte(c) && c != '-' && c != '_' && c != '.' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// pinnedRequirement reports a Python requirement pinned to a version (multidict==6.7.1,
+// pyasn1_modules==0.4.2, pytest-asyncio~=1.4).
+func pinnedRequirement(v string) bool {
+	i := strings.Index(v, "==")
+	if i < 0 {
+		i = strings.Index(v, "~=")
+	}
+	if i < 2 || len(v) > 80 || !isLetter(v[0]) || i+2 >= len(v) || !isDigitByte(v[i+2]) {
+		return false
+	}
+	for k := 0; k < i; k++ {
+		if c := v[k]; !isWordByte(c) && c != '-' && c != '.' {
+			return false
+		}
+	}
+	for k := i + 2; k < len(v); k++ {
+		if c := v[k]; !isDigitByte(c) && c != '.' && !(isLowerByte(c) && k > i+3) {
+			return false
+		}
+	}
+	return true
+}
+
+// severityWords are the levels a scanner's or a linter's finding is given.
+var severityWords = map[string]bool{"critical": true, "high": true, "medium": true, "low": true, "severe": true, "moderate": true}
+
+// scopeVerbs are what a permission's scope allows (secrets:read, repo:write): the word after
+// a credential's name and a colon in a scope's string.
+var scopeVerbs = map[string]bool{"read": true, "write": true, "readwrite": true, "read-write": true, "read_write": true,
+	"readonly": true, "read-only": true, "read_only": true, "manage": true, "list": true}
+
 func kebabKeyName(v string) bool {
 	head, ok := strings.CutSuffix(v, "-api-key")
 	return ok && head != "" && isLetters(strings.ReplaceAll(head, "-", "")) && strings.ToLower(head) == head

@@ -1363,6 +1363,12 @@ func standInValue(v string) bool {
 	if len(v) < 8 || !strings.ContainsAny(v, "-_ ") {
 		return false
 	}
+	if head, ok := strings.CutSuffix(v, "-value"); ok && isLetters(head) && strings.ToLower(head) == head && dictWord(head) {
+		return true // 'secret' => 'secret-value': the name's word and "value", a document's stand-in
+	}
+	if head, ok := strings.CutSuffix(v, "_value"); ok && isLetters(head) && strings.ToLower(head) == head && dictWord(head) {
+		return true // server_token: "server_value"
+	}
 	verb := false
 	for i := 0; i < len(v); {
 		j := i
@@ -2075,7 +2081,29 @@ func encodedCode(tok string) bool {
 			return false
 		}
 	}
-	return bytes.IndexByte(b, ' ') >= 0 || bytes.IndexByte(b, '(') >= 0 && bytes.IndexByte(b, ')') >= 0
+	// {"id":15,"_pointsToNextItems":true}: a JSON object, as a pagination cursor encodes one
+	// whose every run of a token's characters is short or letters only (what it might hold
+	// of a key stays a reason to mask the whole)
+	jsonObject := len(b) > 8 && b[0] == '{' && b[len(b)-1] == '}' && bytes.Contains(b, []byte(`":`)) && shortRuns(b, 20)
+	return jsonObject || bytes.IndexByte(b, ' ') >= 0 || bytes.IndexByte(b, '(') >= 0 && bytes.IndexByte(b, ')') >= 0
+}
+
+// shortRuns reports text whose runs of letters, digits and _ - + / are shorter than n, but
+// for runs of letters alone.
+func shortRuns(b []byte, n int) bool {
+	run, letters := 0, true
+	for i := 0; i <= len(b); i++ {
+		if i < len(b) && (isWordByte(b[i]) || b[i] == '-' || b[i] == '+' || b[i] == '/') {
+			run++
+			letters = letters && (isLetter(b[i]) || b[i] == '_')
+			continue
+		}
+		if run >= n && !letters {
+			return false
+		}
+		run, letters = 0, true
+	}
+	return true
 }
 
 // hashSuffixedName reports an identifier a build tool made of a name and a 32-digit hex
@@ -2291,6 +2319,9 @@ func imageHostRun(text string, start int) bool {
 	}
 	if host == "discord.gg" || (host == "discord.com" || host == "discordapp.com") && strings.HasPrefix(rest[len(host):], "/invite/") {
 		return true // an invitation to a server, published to be followed
+	}
+	if host == "join.slack.com" && strings.Contains(rest[len(host):min(len(rest), 200)], "/shared_invite/") {
+		return true // an invitation to a Slack workspace, published to be followed
 	}
 	if host == "vercel.com" {
 		return true // a deployment's id in its dashboard page (Inspect: https://vercel.com/team/app/7HkX…), shown to the team signed in

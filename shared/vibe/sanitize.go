@@ -989,8 +989,11 @@ func placeholderValue(v string) bool {
 	if len(v) > 4 && strings.HasPrefix(v, "__") && strings.HasSuffix(v, "__") && upperSlot(strings.Trim(v, "_")) {
 		return true // postgresql://__USER__:__PASSWORD__@…, ?api_key=__XX_XX_XX__: a template's slots
 	}
-	if strings.HasPrefix(v, "$$(") || strings.HasPrefix(v, "$${") {
-		v = v[1:] // $$(cat /run/secrets/db-password): Compose's escape of $
+	if strings.HasPrefix(v, "$$(") || strings.HasPrefix(v, "$${") || strings.HasPrefix(v, "\\${") || strings.HasPrefix(v, "\\$(") {
+		v = v[1:] // $$(cat /run/secrets/db-password): Compose's escape of $; `apiKey: \${{ secrets.KEY }}`: a template literal's
+	}
+	if upperNameAlternatives(v) || sentinelToken(v) {
+		return true
 	}
 	for _, p := range []string{"<", "$(", "${", "{{", "%(", "#{"} {
 		if strings.HasPrefix(v, p) {
@@ -1048,6 +1051,54 @@ func placeholderValue(v string) bool {
 
 // upperSlot reports capitals, digits and underscores with a capital among them (PASSWORD,
 // XX_XX_XX): the name inside a template's __SLOT__.
+// upperNameAlternatives reports names in capitals set side by side with / or : (apiKey:
+// API_KEY/ZENAPI_KEY/USERNAME:PASSWORD): which of several values goes there, one of them a
+// credential's name, spelled as a document's slots.
+func upperNameAlternatives(v string) bool {
+	if len(v) < 8 || len(v) > 120 || !strings.ContainsAny(v, "/:") {
+		return false
+	}
+	parts := strings.FieldsFunc(v, func(r rune) bool { return r == '/' || r == ':' })
+	if len(parts) < 2 {
+		return false
+	}
+	named := false
+	for _, p := range parts {
+		if len(p) < 2 || !upperSlot(p) || countDigits(p) > 0 {
+			return false
+		}
+		named = named || nameHasSecretWord(strings.ToLower(p)) || strings.HasSuffix(p, "USERNAME") || strings.HasSuffix(p, "USER")
+	}
+	return named
+}
+
+// sentinelToken reports a word in capitals between marks (|CURSOR|, <|FIM_MIDDLE|>, [MASK],
+// @@TOKEN@@): a marker a template or a tokenizer puts into text, no credential.
+func sentinelToken(v string) bool {
+	if len(v) < 5 || len(v) > 40 {
+		return false
+	}
+	inner := strings.TrimLeft(v, "<|[{#@%~")
+	lead := len(v) - len(inner)
+	inner = strings.TrimRight(inner, ">|]}#@%~")
+	trail := len(v) - lead - len(inner)
+	if lead == 0 || trail == 0 || len(inner) < 3 || !upperSlot(inner) || countDigits(inner) > 0 {
+		return false
+	}
+	open, end := v[:lead], v[len(v)-trail:]
+	// the marks mirror each other: | and |, <| and |>, [ and ], @@ and @@
+	mirror := strings.NewReplacer("<", ">", "[", "]", "{", "}").Replace(open)
+	return len(open) == len(end) && reverseString(mirror) == end
+}
+
+func reverseString(s string) string {
+	b := []byte(s)
+	for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
+		b[i], b[j] = b[j], b[i]
+	}
+	return string(b)
+}
+
 func upperSlot(s string) bool {
 	letter := false
 	for i := 0; i < len(s); i++ {

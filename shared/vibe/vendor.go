@@ -55,7 +55,7 @@ func findVendorValues(chunk string, off int, f *findings) {
 		if (v[len(v)-1] == '-' || v[len(v)-1] == '_') && (strings.HasPrefix(chunk[end:], "...") || strings.HasPrefix(chunk[end:], "…")) {
 			continue // ANTHROPIC_API_KEY=sk-ant-api03-...: a format's prefix, its body left out
 		}
-		if (credentialValue(v) || randomValue(v)) && !wordyValue(v) && !datedName(v) && !providerModelName(v) && !strings.HasSuffix(strings.ToLower(v), "abc123") && !idHeaderValue(chunk, start) && !selfNamed(chunk, start, v) && !paddedHex(v) && !numberedWords(v) && !pathOfWords(v) && !alphabetRun(v) {
+		if (credentialValue(v) || randomValue(v)) && !wordyValue(v) && !datedName(v) && !providerModelName(v) && !strings.HasSuffix(strings.ToLower(v), "abc123") && !idHeaderValue(chunk, start) && !selfNamed(chunk, start, v) && !refinedName(chunk, start, v) && !paddedHex(v) && !numberedWords(v) && !pathOfWords(v) && !alphabetRun(v) {
 			f.addSpan(ruleVendorKey, off+start, off+end)
 		}
 	}
@@ -112,6 +112,30 @@ func selfNamed(s string, i int, v string) bool {
 		j--
 	}
 	return j < i && strings.HasSuffix(s[:j], v) && (j == len(v) || !isWordByte(s[j-len(v)-1]))
+}
+
+// refinedName reports a value that opens with the name it is given to and goes on with a
+// version and a date ("deepseek-v3": "DeepSeek-V3-0324", "gpt-4o": "gpt-4o-2024-08-06"): an
+// alias's model, not a key.
+func refinedName(s string, i int, v string) bool {
+	j := i
+	for k := 0; k < 6 && j > 0 && strings.IndexByte(" \t\"'`=:>", s[j-1]) >= 0; k++ {
+		j--
+	}
+	k := j
+	for k > 0 && (isWordByte(s[k-1]) || s[k-1] == '-' || s[k-1] == '.') {
+		k--
+	}
+	name := s[k:j]
+	if j == i || len(name) < 3 || len(v) <= len(name)+1 || !strings.EqualFold(v[:len(name)], name) || strings.IndexByte("-_.", v[len(name)]) < 0 {
+		return false
+	}
+	for _, seg := range strings.FieldsFunc(v[len(name):], func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		if len(seg) > 8 || !allLettersDigits(seg) {
+			return false
+		}
+	}
+	return true
 }
 
 // wordyValue reports a value joined from words (newsletter_template_2024, build-cache-v12):
