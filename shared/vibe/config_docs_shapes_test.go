@@ -11,7 +11,10 @@ import (
 // for editors (continuedev/continue, Apache-2.0), Compose samples (docker/awesome-compose,
 // CC0-1.0), framework documentation (laravel/docs, MIT; nestjs/docs.nestjs.com, MIT), a
 // reverse proxy's documentation (traefik/traefik, MIT) and an SDK with its test matrix
-// (getsentry/sentry-python, MIT). The rows of secrets are made up.
+// (getsentry/sentry-python, MIT), and of an Ansible role, Terraform modules, Firebase's
+// and Stripe's samples and Kubernetes' examples (geerlingguy/ansible-role-mysql, MIT;
+// terraform-aws-modules/terraform-aws-rds, Apache-2.0; firebase/quickstart-js, Apache-2.0;
+// stripe/stripe-node, MIT; kubernetes/examples, Apache-2.0). The rows of secrets are made up.
 
 func TestConfigDocsShapes(t *testing.T) {
 	t.Parallel()
@@ -66,6 +69,26 @@ func TestConfigDocsShapes(t *testing.T) {
 			// a commit's diff anchor; a format string's field in a query
 			"# https://github.com/acme/widget/commit/5f58621f8b7c7ba257c9837333b09b391f868456#diff-50c86b7ed8ac2cf95bd48334961bf0530cdc77b5a56f852c5c61b89d735fd711",
 			"requests.get(f\"https://api.example.com/v1?key={os.environ['API_KEY']}\")",
+			// a test matrix's environment named for OpenAI's tokenizer
+			"    langchain-notiktoken: pytest-asyncio",
+			// a document's table of the secrets a workflow reads, by name
+			"| Secret | Purpose | Used in |\n| --- | --- | --- |\n| `VSCE_TOKEN` | Personal access token for publishing | `main.yaml` |\n",
+			// stand-ins: a word for an unused key, words that end in the key's word
+			"      apiKey: \"unused\",",
+			"    apiKey: dud",
+			"GATEWAY_OPERATOR_TOKEN=\"unused-operator-token\"",
+			"          Authorization: \"Bearer model-token\",",
+			"    apiKey: test-api-key-1",
+			// a digest under its name in object storage's metadata
+			"  \"md5Hash\": \"zJIFhUtfl2N1h6ljA8l3pg==\",",
+			// a link copied from a Google console; a TypeScript playground's link
+			"the [console](https://console.firebase.google.com/project/_/ailogic?_gl=1*dps5w8*_ga*NDk4MDUyODg4LjE3NDc4NTIwMDA.*_ga_CW55HF8NVT*czE3NDc5MzE2NzQkbzIkZzEkdDE3NDc5MzE3MjEkajEzJGwwJGgwJGRjVEhnTE1XMmtOQURjUXFPa18zZlRTU2JIblVC) first",
+			"    // https://www.typescriptlang.org/play/index.html#code/JYOwLgpgTgZghgYwgAgGIHt3IN4ChnJwBcyAzmFKAOYDc+yADpQgNYA2AnieZSLfXABGiFtwrVkAH2QgArmzZSZsgLaDodAmA4MIJAOQxM",
+			// a type where an interface names a member's value
+			"      request_extended_authorization: boolean | null;",
+			// names built around a UUID: a provisioned volume, a kubelet's container
+			"    Volume:     kubernetes-dynamic-pvc-bdb97c58-694a-11e6-91b6-080027242396",
+			"Up 6 minutes   k8s_iscsipd-rw.ed58ec4e_iscsipd_default_f527ca5b-6d87-11e5-aa7e-080027ff6387_d25592c5",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -94,6 +117,18 @@ func TestConfigDocsShapes(t *testing.T) {
 			{"    (r\"AKIA[0-9A-Z]{16}\", \"AWS Key\", \"Zx8kq2pLm9Qw4rT7\"),", "Zx8kq2pLm9Qw4rT7"},
 			{"SECRET=diff-7470b3a5c5cbe2fcbb2703dc24f326f45a5819d853be2b1f395d122d278cd911", "7470b3a5c5cbe2fcbb2703dc24f326f45a5819d853be2b1f395d122d278cd911"},
 			{"requests.get(\"https://api.example.com/v1?key=Zx8kq2pLm9Qw4rT7\")", "Zx8kq2pLm9Qw4rT7"},
+			{"    langchain-token: Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			{"| Secret | Purpose |\n| --- | --- |\n| `Zx8kq2pLm9Qw4rT7` | publishing |\n", "Zx8kq2pLm9Qw4rT7"},
+			{"      apiKey: \"unused-Zx8kq2pLm9\",", "Zx8kq2pLm9"},
+			{"          Authorization: \"Bearer model-Zx8kq2pLm9-token\",", "Zx8kq2pLm9"},
+			// a password of words is one, whatever its words
+			{"    mysql_root_password: super-secure-password", "super-secure-password"},
+			// an alphabet's run stays masked: a scanner's example labels one as a key
+			{"API_TOKEN = \"abcdefghijklmnopqrst\"", "abcdefghijklmnopqrst"},
+			{"  \"authKey\": \"zJIFhUtfl2N1h6ljA8l3pg==\",", "zJIFhUtfl2N1h6ljA8l3pg=="},
+			{"see https://example.com/?q=1*czE3NDc5MzE2NzQkbzIkZzEkdDE3NDc5MzE3MjEkajEzJGwwJGgwJGRjVEhnTE1XMmtOQURjUXFPa18zZlRTU2JIblVC", "czE3NDc5MzE2NzQkbzIkZzEkdDE3NDc5MzE3MjEkajEzJGwwJGgwJGRjVEhnTE1XMmtOQURjUXFPa18zZlRTU2JIblVC"},
+			{"token: Zx8kq2pLm9Qw4rT7aB3d-bdb97c58-694a-11e6-91b6-080027242396", "Zx8kq2pLm9Qw4rT7aB3d"},
+			{"x Zx8kq2pLm9Qw4rT7aB3dE5fG-bdb97c58-694a-11e6-91b6-080027242396", "Zx8kq2pLm9Qw4rT7aB3dE5fG"},
 		})
 	})
 }

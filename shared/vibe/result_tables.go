@@ -104,7 +104,9 @@ func findResultTableSecrets(text string, f *findings) {
 			}
 			for _, k := range secret {
 				a, b := rc[k][0], rc[k][1]
-				if v := row[a:b]; a < b && !placeholderValue(v) && !strings.EqualFold(v, "null") && len(v) >= 4 && !(tokenWordHeader(header, hc[k]) && syntaxTokenCell(v)) {
+				// (| Secret | Purpose |, then | `VSCE_TOKEN` | … |: a document's list of the
+				// secrets a workflow reads, by name)
+				if v := row[a:b]; a < b && !placeholderValue(v) && !strings.EqualFold(v, "null") && len(v) >= 4 && !(tokenWordHeader(header, hc[k]) && syntaxTokenCell(v)) && !secretNamedConstant(strings.Trim(v, "`")) {
 					f.addSpan(ruleNameValue, starts[j]+a, starts[j]+b)
 				}
 			}

@@ -357,6 +357,7 @@ var extraRules = append([]extraRule{
 				// authorization, in camel case of words; a credential repeats no header name.
 				!(camelWords(v) && strings.Contains(strings.ToLower(v), "authorization")) &&
 				!securitySchemeName(v) && // # Configure Bearer authorization: apiKeyAuth (a generated client's README)
+				!tsPrimitiveTypes[v] && // request_extended_authorization: boolean | null;
 				!pyGenericOpen(v) && // authorization: Union[str, object] = values.unset: a parameter's type
 				!(v[0] == '&' && len(v) > 2 && isLetter(v[1]) && strings.HasSuffix(v, "{") && strings.IndexByte(v, '.') > 0 && qualifiedName(strings.TrimSuffix(v[1:], "{"))) // Authorization: &lokiv1.AuthorizationSpec{: a Go composite literal
 		},
@@ -451,6 +452,7 @@ var extraRules = append([]extraRule{
 			return v[0] != '#' && headerCredential(v) && !codeArgumentReference(v) && !jsExpression(strings.TrimRight(v, ",;")) &&
 				!colonWords(strings.TrimRight(v, "\",;'")) && // "better-auth:scim-demo:oidc-subject:v2": a namespaced name
 				!hyphenedWords(strings.TrimRight(v, "\"),;'")) && // Symbol.for("better-auth:broadcast-channel"): a channel's name
+				!kebabStandIn(strings.TrimRight(v, "\"),;'")) && // apiKey: test-api-key-1: a test's stand-in
 				!strings.HasSuffix(strings.TrimRight(v, "\"'"), ":") && // ':completion::complete:salt-key:set-option-a-1:': a context's parts
 				!optionalChain(strings.TrimRight(v, ",;")) && // apiKey: handler?.getApiKey(settings): code
 				!oauthClientAuthMethods[strings.ReplaceAll(strings.Trim(v, "\"',"), "-", "_")] && // client-auth:client-secret-basic
@@ -1158,6 +1160,9 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if pinnedRequirement(strings.Trim(v, "\"'`")) {
 		return false // py3.9-langchain-notiktoken-v0.1.20: SQLAlchemy==2.0.51: a package pinned to a version (tox's deps)
 	}
+	if t := strings.Trim(v, "\"'`"); standInWords[t] || kebabStandIn(t) {
+		return false // apiKey: "unused", OPERATOR_TOKEN="unused-operator-token": stand-ins
+	}
 	if severityWords[v] {
 		return false // ("…PRIVATE\s+KEY-----", "Private Key", "critical"): a finding's severity
 	}
@@ -1602,7 +1607,8 @@ func glued(p string) bool {
 		}
 		return true // dbpass, userpass, sshpass
 	}
-	return strings.HasSuffix(p, "token") || strings.HasSuffix(p, "pwd")
+	// (tiktoken, OpenAI's tokenizer, and a test matrix's notiktoken: a library, no token)
+	return strings.HasSuffix(p, "token") && !strings.HasSuffix(p, "tiktoken") || strings.HasSuffix(p, "pwd")
 }
 
 // nameParts splits an identifier into lower-case components.
@@ -2012,6 +2018,33 @@ func pinnedRequirement(v string) bool {
 	}
 	for k := i + 2; k < len(v); k++ {
 		if c := v[k]; !isDigitByte(c) && c != '.' && !(isLowerByte(c) && k > i+3) {
+			return false
+		}
+	}
+	return true
+}
+
+// standInWords are what a document or a test puts where a key is not needed or must fail.
+var standInWords = map[string]bool{"unused": true, "dud": true, "invalid": true, "hardcoded": true, "not-needed": true, "not_needed": true, "ignored": true}
+
+// kebabStandIn reports English words joined by dashes that end in a token's or a key's
+// word, maybe numbered (unused-operator-token, model-token, test-api-key-1):
+// what a test or a sample writes where the credential goes.
+func kebabStandIn(t string) bool {
+	if len(t) < 8 || len(t) > 48 || strings.IndexByte(t, '-') < 0 {
+		return false
+	}
+	parts := strings.Split(t, "-")
+	if n := len(parts); n > 2 && len(parts[n-1]) == 1 && isDigits(parts[n-1]) {
+		parts = parts[:n-1]
+	}
+	last := parts[len(parts)-1]
+	if last != "token" && last != "key" {
+		// (a password of words is one: ADMIN_PASSWORD = "manager-password")
+		return false
+	}
+	for _, p := range parts[:len(parts)-1] {
+		if p == "" || !isLetters(p) || strings.ToLower(p) != p || !(dictWord(p) || p == "api") {
 			return false
 		}
 	}

@@ -454,7 +454,91 @@ var cognitoPoolShape = regexp.MustCompile(`^[a-z]{2}(?:-gov)?-[a-z]+-[0-9]_[A-Za
 // object, a host's name, a path of words): asked only of a run about to be masked as random.
 func harmlessRunLate(text string, start, end int) bool {
 	return alphabetRun(text[start:end]) || encodedCode(text[start:end]) || plistArchiveRun(text, start) || archivedObjectLine(text, start, end) ||
-		csharpDescriptorLine(text, start) || wrappedBinaryBlock(text, start, end) || dashboardLinkRun(text, start) || generatedFileName(text, start, end) || dnsNameRun(text[start:end]) || cognitoPoolID(text[start:end]) || wordPathRun(text[start:end])
+		csharpDescriptorLine(text, start) || wrappedBinaryBlock(text, start, end) || dashboardLinkRun(text, start) || digestNamedRun(text, start, end) || analyticsLinkerRun(text, start) || uuidNamedRun(text[start:end]) || playgroundLinkRun(text, start) || generatedFileName(text, start, end) || dnsNameRun(text[start:end]) || cognitoPoolID(text[start:end]) || wordPathRun(text[start:end])
+}
+
+// uuidNamedRun reports a name built around a UUID (kubernetes-dynamic-pvc-bdb97c58-694a-
+// 11e6-91b6-080027242396, a volume's; k8s_app.ed58ec4e_pod_default_f527ca5b-…_d25592c5, a
+// container's): without its UUIDs the run is words, numbers and short hex parts, a
+// generated name of a resource and never a key.
+func uuidNamedRun(tok string) bool {
+	if len(tok) < 40 || len(tok) > 200 {
+		return false
+	}
+	found := false
+	var rest strings.Builder
+	for i := 0; i < len(tok); {
+		if i+36 <= len(tok) && tok[i+8] == '-' && uuidRe.MatchString(tok[i:i+36]) && (i == 0 || !isHex(tok[i-1:i])) && (i+36 == len(tok) || !isHex(tok[i+36:i+37])) {
+			found = true
+			rest.WriteByte('-')
+			i += 36
+			continue
+		}
+		rest.WriteByte(tok[i])
+		i++
+	}
+	if !found {
+		return false
+	}
+	for _, p := range strings.FieldsFunc(rest.String(), func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == '/' }) {
+		if !(isLetters(p) && strings.ToLower(p) == p && len(p) <= 24 || isDigits(p) || isHex(p) && len(p) <= 8 || allLettersDigits(p) && len(p) <= 5) {
+			return false
+		}
+	}
+	return true
+}
+
+// digestNamedRun reports a digest under a key named for one ("md5Hash": "zJIFhUtf…==",
+// crc32c: …, "sha256": "…"), as object storage's metadata and a package index print it:
+// base64 of 4, 16, 20, 32, 48 or 64 bytes, or hex of 32, 40, 64 or 128 digits.
+func digestNamedRun(text string, start, end int) bool {
+	tok := text[start:end]
+	size := 0
+	switch {
+	case isHex(tok):
+		size = len(tok) / 2
+	case strings.HasSuffix(tok, "=") || len(tok)%4 == 0:
+		if b, err := base64.StdEncoding.DecodeString(tok); err == nil {
+			size = len(b)
+		}
+	}
+	switch size {
+	case 4, 16, 20, 32, 48, 64:
+	default:
+		return false
+	}
+	head := strings.TrimRight(text[max(0, start-40):start], " \t\"':=")
+	i := len(head)
+	for i > 0 && (isWordByte(head[i-1]) || head[i-1] == '-') {
+		i--
+	}
+	name := strings.ToLower(head[i:])
+	if name == "" {
+		return false
+	}
+	for _, w := range []string{"md5", "sha1", "sha256", "sha512", "crc32c", "checksum", "digest", "etag"} {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return strings.HasSuffix(name, "hash") && !strings.Contains(name, "pass")
+}
+
+// analyticsLinkerRun reports a run inside Google Analytics' linker parameter
+// (?_gl=1*dps5w8*_ga*…*_ga_CW55HF8NVT*czE3…), which a link copied from a Google console
+// carries: client and session ids, read by the analytics page only.
+func analyticsLinkerRun(text string, start int) bool {
+	head := text[max(0, start-200):start]
+	i := strings.LastIndex(head, "_gl=1*")
+	return i >= 0 && !strings.ContainsAny(head[i:], " \t\n\"'&)") && head[len(head)-1] == '*'
+}
+
+// playgroundLinkRun reports the source code a playground's link carries, compressed after
+// its # (https://www.typescriptlang.org/play/index.html#code/JYOw…).
+func playgroundLinkRun(text string, start int) bool {
+	head := text[max(0, start-80):start]
+	i := strings.LastIndex(head, "typescriptlang.org/play")
+	return i >= 0 && !strings.ContainsAny(head[i:], " \t\n\"'") && strings.Contains(head[i:], "#")
 }
 
 // dashboardLinkRun reports a run in a cloud dashboard's link (gh pr checks printing
