@@ -89,6 +89,8 @@ func TestConfigDocsShapes(t *testing.T) {
 			// names built around a UUID: a provisioned volume, a kubelet's container
 			"    Volume:     kubernetes-dynamic-pvc-bdb97c58-694a-11e6-91b6-080027242396",
 			"Up 6 minutes   k8s_iscsipd-rw.ed58ec4e_iscsipd_default_f527ca5b-6d87-11e5-aa7e-080027ff6387_d25592c5",
+			// a voice listing's lines a diff adds, one of ElevenLabs' premade voices among them
+			"@@ -1,2 +1,3 @@\n+XrExE9yKIg1WjnnlVkGX  Matilda - Knowledgable, Professional\n+pNInz6obpgDQGcFmaJgB  Adam - Dominant, Firm\n",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -129,6 +131,7 @@ func TestConfigDocsShapes(t *testing.T) {
 			{"see https://example.com/?q=1*czE3NDc5MzE2NzQkbzIkZzEkdDE3NDc5MzE3MjEkajEzJGwwJGgwJGRjVEhnTE1XMmtOQURjUXFPa18zZlRTU2JIblVC", "czE3NDc5MzE2NzQkbzIkZzEkdDE3NDc5MzE3MjEkajEzJGwwJGgwJGRjVEhnTE1XMmtOQURjUXFPa18zZlRTU2JIblVC"},
 			{"token: Zx8kq2pLm9Qw4rT7aB3d-bdb97c58-694a-11e6-91b6-080027242396", "Zx8kq2pLm9Qw4rT7aB3d"},
 			{"x Zx8kq2pLm9Qw4rT7aB3dE5fG-bdb97c58-694a-11e6-91b6-080027242396", "Zx8kq2pLm9Qw4rT7aB3dE5fG"},
+			{"+Zq8rT2vLm9xKpW4aB3dE\n", "Zq8rT2vLm9xKpW4aB3dE"},
 		})
 	})
 }

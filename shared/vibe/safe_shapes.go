@@ -311,13 +311,16 @@ func acmeChallengeRun(text string, start, end int) bool {
 // Stimme: …) or opening a line of a voice listing, its name and a description after it
 // (pNInz6obpgDQGcFmaJgB  Adam - Dominant, Firm): a public name of a voice, no key.
 func voiceIDRun(text string, start, end int) bool {
+	ls := strings.LastIndexByte(text[:start], '\n') + 1
+	if end-start == 21 && (text[start] == '+' || text[start] == '-') && start == ls {
+		start, ls = start+1, start+1 // +pNInz6obpgDQGcFmaJgB  Adam …: a diff's added line of a voice listing
+	}
 	if end-start != 20 || strings.IndexFunc(text[start:end], func(r rune) bool { return r >= 0x80 || !isAlnum(byte(r)) }) >= 0 {
 		return false
 	}
 	if premadeVoiceIDs[text[start:end]] {
 		return true // a voice of ElevenLabs' premade library, wherever it stands
 	}
-	ls := strings.LastIndexByte(text[:start], '\n') + 1
 	if strings.Contains(strings.ToLower(text[max(ls, start-48):start]), "voice") {
 		return true
 	}
