@@ -14,7 +14,8 @@ import (
 // (getsentry/sentry-python, MIT), and of an Ansible role, Terraform modules, Firebase's
 // and Stripe's samples and Kubernetes' examples (geerlingguy/ansible-role-mysql, MIT;
 // terraform-aws-modules/terraform-aws-rds, Apache-2.0; firebase/quickstart-js, Apache-2.0;
-// stripe/stripe-node, MIT; kubernetes/examples, Apache-2.0). The rows of secrets are made up.
+// stripe/stripe-node, MIT; kubernetes/examples, Apache-2.0) and a file-sync tool's
+// documentation (rclone/rclone, MIT). The rows of secrets are made up.
 
 func TestConfigDocsShapes(t *testing.T) {
 	t.Parallel()
@@ -91,6 +92,19 @@ func TestConfigDocsShapes(t *testing.T) {
 			"Up 6 minutes   k8s_iscsipd-rw.ed58ec4e_iscsipd_default_f527ca5b-6d87-11e5-aa7e-080027ff6387_d25592c5",
 			// a voice listing's lines a diff adds, one of ElevenLabs' premade voices among them
 			"@@ -1,2 +1,3 @@\n+XrExE9yKIg1WjnnlVkGX  Matilda - Knowledgable, Professional\n+pNInz6obpgDQGcFmaJgB  Adam - Dominant, Firm\n",
+			// a value a tool shows obscured; a flag naming an htpasswd file; flags named in prose
+			"- pass: *** ENCRYPTED ***",
+			"Use `--htpasswd /path/to/htpasswd` to provide an htpasswd file.",
+			"### --rc-htpasswd=PATH",
+			"You can set a single username and password with the --user and --pass flags.",
+			"Pass `--ask-password=false` to make it fail instead of asking.",
+			// a remote's Windows path; an empty value, then the next member; an advisory's id
+			"e.g. `rclone copy notes secret:\\docs`,",
+			"token = {\"access_token\":\"{access_token}\",\"token_type\":\"Bearer\",\"refresh_token\":\"\",\"expiry\":\"2045-12-31T23:59:59Z\"}",
+			"    - Fix redirect credential leaks and strip secrets GHSA-8mxv-9xhp-86h4",
+			// options handed to a command; an OAuth error code in an error's chain
+			"password-protected files. Also, pass '-o delete-src-file' to delete",
+			"couldn't fetch token: invalid_grant: maybe token expired?",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -132,6 +146,15 @@ func TestConfigDocsShapes(t *testing.T) {
 			{"token: Zx8kq2pLm9Qw4rT7aB3d-bdb97c58-694a-11e6-91b6-080027242396", "Zx8kq2pLm9Qw4rT7aB3d"},
 			{"x Zx8kq2pLm9Qw4rT7aB3dE5fG-bdb97c58-694a-11e6-91b6-080027242396", "Zx8kq2pLm9Qw4rT7aB3dE5fG"},
 			{"+Zq8rT2vLm9xKpW4aB3dE\n", "Zq8rT2vLm9xKpW4aB3dE"},
+			{"- pass: *** Zx8kq2pLm9 ***", "Zx8kq2pLm9"},
+			{"run it with --pass Zx8kq2pLm9Qw.", "Zx8kq2pLm9Qw"},
+			{"`--ask-password=Zx8kq2pLm9Qw` to rclone", "Zx8kq2pLm9Qw"},
+			{"secret:\\Zx8kq2pLm9Qw", "Zx8kq2pLm9Qw"},
+			{"token = {\"refresh_token\":\"Zx8kq2pLm9Qw4rT7\",\"expiry\":\"2045-12-31T23:59:59Z\"}", "Zx8kq2pLm9Qw4rT7"},
+			{"strip secrets GHSA-Zx8k-q2pL-m9Qw", "GHSA-Zx8k-q2pL-m9Qw"},
+			{"pass '-oZx8kq2pLm9Qw' to it", "Zx8kq2pLm9Qw"},
+			{"couldn't fetch token: Zx8k_q2pL9: maybe", "Zx8k_q2pL9"},
+			{"launchdarkly-private-abcdef12-3456-4d78-abcd-123456abcdef", "abcdef12-3456-4d78-abcd-123456abcdef"},
 		})
 	})
 }

@@ -167,9 +167,9 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 					// literal passed under an auth name.
 					if vs, ve, ok := authArgument(f, chunk, off, name, nameStart, nameEnd); ok {
 						f.addSpan(ruleKeyword, off+vs, off+ve)
-					} else if vs, ve, ok := spacedValue(chunk, nameEnd); ok && credentialValue(chunk[vs:ve]) && generatedValue(chunk[vs:ve], keyLikeName(name)) && !declaredFunction(chunk, vs, ve) && !typedDeclaration(chunk, nameStart, ve) && !scopedPackage.MatchString(chunk[vs:ve]) {
+					} else if vs, ve, ok := spacedValue(chunk, nameEnd); ok && credentialValue(chunk[vs:ve]) && generatedValue(chunk[vs:ve], keyLikeName(name)) && !idShapedValue(chunk[vs:ve]) && !declaredFunction(chunk, vs, ve) && !typedDeclaration(chunk, nameStart, ve) && !scopedPackage.MatchString(chunk[vs:ve]) {
 						f.addSpan(ruleKeyword, off+vs, off+ve)
-					} else if vs, ok := gluedValue(chunk, nameStart, nameEnd); ok {
+					} else if vs, ok := gluedValue(chunk, nameStart, nameEnd); ok && !idShapedValue(chunk[nameStart:nameEnd]) {
 						f.addSpan(ruleKeyword, off+nameStart, off+nameEnd)
 						f.note(ruleKeyword, chunk[vs:nameEnd]) // the value alone is what may come back
 					}
@@ -241,7 +241,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				if vs, ve, ok := lineValue(chunk, nameStart, nameEnd); !assigned && ok && !typedDeclaration(chunk, nameStart, ve) && keepKeyword(name, chunk[vs:ve], true) && (dockerEnv(chunk, nameStart) || notProseWord(chunk[vs:ve]) || leetPassword(name, chunk[vs:ve])) {
 					// ENV NAME value, app.password value: the rest of a config line.
 					f.addSpan(ruleKeyword, off+vs, off+ve)
-				} else if vs, ve, ok := spacedValue(chunk, nameEnd); !assigned && ok && !declaredFunction(chunk, vs, ve) && !typedDeclaration(chunk, nameStart, ve) && !scopedPackage.MatchString(chunk[vs:ve]) && (credentialValue(chunk[vs:ve]) || dockerEnv(chunk, nameStart) && keepKeyword(name, chunk[vs:ve], true) ||
+				} else if vs, ve, ok := spacedValue(chunk, nameEnd); !assigned && ok && !declaredFunction(chunk, vs, ve) && !typedDeclaration(chunk, nameStart, ve) && !scopedPackage.MatchString(chunk[vs:ve]) && !idShapedValue(chunk[vs:ve]) && (credentialValue(chunk[vs:ve]) || dockerEnv(chunk, nameStart) && keepKeyword(name, chunk[vs:ve], true) ||
 					(passwordWord(name) || name == strings.ToUpper(name)) && randomValue(chunk[vs:ve])) {
 					f.addSpan(ruleKeyword, off+vs, off+ve)
 				} else if vs, ok := gluedValue(chunk, nameStart, nameEnd); ok {
@@ -356,6 +356,12 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			}
 		}
 	}
+}
+
+// idShapedValue reports an id of a public shape after a credential's word: a security
+// advisory's (strip secrets GHSA-8mxv-9xhp-86h4).
+func idShapedValue(v string) bool {
+	return ghsaID.MatchString(v)
 }
 
 // kdfCallBefore reports a key derivation function's call opening just before nameStart, on

@@ -479,6 +479,9 @@ var extraRules = append([]extraRule{
 				v = v[:amp] // ?user=app&password=xxx&ssl=true: the query's next parameter
 			}
 			bare := strings.TrimRight(v, ",):;") // password=password), pwd=None,, pwd=None):
+			if b := strings.ToLower(strings.Trim(bare, "`'\"")); b == "false" || b == "true" {
+				return false // `--ask-password=false`: a switch's value
+			}
 			return len(v) >= 3 && v != "@" && !callLike.MatchString(v) && v != "(" && v != "[" && v != "{" && !(v[0] == '(' && isLetters(v[1:])) && !castValue(v) && !regexTail(strings.TrimRight(v, "'\"")) && !rustType.MatchString(v) && !placeholderValue(bare) && !secretNamedConstant(bare) && !codeReference(v) && !codeArgumentReference(v) && !pathValue(v) &&
 				!(codeLike.MatchString(v) && strings.ContainsAny(v, ".[") && !randomSegment(v)) && !(v[0] == '/' && identifierWords(v[1:])) &&
 				!(strings.HasPrefix(v, "::") && len(v) > 2 && isUpperByte(v[2])) && // ::BCrypt::Engine.hash_secret(…): a Ruby constant's path
@@ -777,7 +780,7 @@ func noSecretFlag(match string) bool {
 		}
 	}
 	if i := strings.IndexAny(flag, "= \t\"'"); i >= 0 {
-		if w := strings.TrimSpace(flag[i:]); flagProse[w] || functionWords[w] || flagUsageType(w) || flagMetavar(w) || flagPairMetavar(strings.Trim(w, "`'\"")) {
+		if w := strings.TrimSpace(flag[i:]); flagProse[w] || flagProse[strings.TrimRight(w, ".,;:")] || functionWords[w] || flagUsageType(w) || flagMetavar(w) || flagPairMetavar(strings.Trim(w, "`'\"")) {
 			return false // "Using --password via the CLI is insecure": a flag named in prose
 		}
 		if strings.HasPrefix(flag[i:], "   ") || strings.HasPrefix(flag[i:], "\t\t") {
@@ -791,6 +794,9 @@ func noSecretFlag(match string) bool {
 			return false // gcloud secrets versions access latest --secret=db-password, --secret id=npmrc,src=…
 		}
 		flag = flag[:i]
+	}
+	if strings.HasSuffix(flag, "htpasswd") {
+		return false // --htpasswd /path/to/htpasswd: the file of users and their hashes
 	}
 	if etcdClusterToken(flag) {
 		return false // etcd --initial-cluster-token etcd-cluster-1: the cluster's name
@@ -1145,13 +1151,25 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if !quoted && tsTypeExpression(v) {
 		return false // readSecrets: [{ keys: string[] }, Record<string, string>]; PASS_THROUGH: (keyof Protocol)[]: a type
 	}
+	if strings.HasPrefix(v, ",\"") {
+		return false // "refresh_token":"","expiry":…: an empty value, then the object's next member
+	}
+	if t := strings.Trim(v, "\"'`"); len(t) > 2 && t[0] == '\\' && isLetters(t[1:]) && strings.ToLower(t) == t {
+		return false // rclone copy D:\docs secret:\docs: a remote's Windows path
+	}
+	if t := strings.Trim(v, "\"'`"); ghsaID.MatchString(t) {
+		return false // strip secrets GHSA-8mxv-9xhp-86h4: a security advisory's id
+	}
+	if t := strings.Trim(v, "\"'`"); len(t) > 3 && t[0] == '-' && isLetter(t[1]) && (t[2] == ' ' || t[2] == '=') {
+		return false // pass '-o delete-src-file' to …: options handed to a command
+	}
 	if validationRules(strings.Trim(v, "\"'`")) {
 		return false // 'password' => 'required|min:8|confirmed': a form field's validation rules (Laravel)
 	}
 	if t := strings.Trim(v, "\"'`"); docNavPath(t) {
 		return false // - 'PassTLSClientCert': 'reference/…/passtlsclientcert.md': a documentation site's page under its title
 	}
-	if !quoted && len(v) > 2 && v[len(v)-1] == ':' && strings.ToLower(v) == v && allLettersDigits(v[:len(v)-1]) {
+	if !quoted && len(v) > 2 && v[len(v)-1] == ':' && strings.ToLower(v) == v && allLettersDigits(strings.ReplaceAll(v[:len(v)-1], "_", "")) {
 		return false // acme: error presenting token: gandiv5: unexpected …: the next link of an error's chain
 	}
 	if t := strings.Trim(v, "\"'`"); strings.EqualFold(name, "secret") && strings.HasSuffix(t, "-secret") && secretNameValue(t) {
@@ -2000,6 +2018,9 @@ func docNavPath(v string) bool {
 	}
 	return true
 }
+
+// ghsaID matches a GitHub security advisory's id.
+var ghsaID = regexp.MustCompile(`^GHSA(?:-[23456789cfghjmpqrvwx]{4}){3}$`)
 
 // pinnedRequirement reports a Python requirement pinned to a version (multidict==6.7.1,
 // pyasn1_modules==0.4.2, pytest-asyncio~=1.4).

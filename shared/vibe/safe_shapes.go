@@ -487,9 +487,16 @@ func uuidNamedRun(tok string) bool {
 		if !(isLetters(p) && strings.ToLower(p) == p && len(p) <= 24 || isDigits(p) || isHex(p) && len(p) <= 8 || allLettersDigits(p) && len(p) <= 5) {
 			return false
 		}
+		if nameHasSecretWord(p) || uuidKeyWords[p] {
+			return false // launchdarkly-private-<uuid>, api-<uuid>: a key whose format is a UUID after its words
+		}
 	}
 	return true
 }
+
+// uuidKeyWords are words that, before a UUID, make it a key (LaunchDarkly's api-, sdk- and
+// mob- keys, a private one).
+var uuidKeyWords = map[string]bool{"api": true, "sdk": true, "mob": true, "private": true, "key": true, "access": true, "auth": true}
 
 // digestNamedRun reports a digest under a key named for one ("md5Hash": "zJIFhUtf…==",
 // crc32c: …, "sha256": "…"), as object storage's metadata and a package index print it:

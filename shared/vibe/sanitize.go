@@ -992,7 +992,7 @@ func placeholderValue(v string) bool {
 	if strings.HasPrefix(v, "$$(") || strings.HasPrefix(v, "$${") || strings.HasPrefix(v, "\\${") || strings.HasPrefix(v, "\\$(") {
 		v = v[1:] // $$(cat /run/secrets/db-password): Compose's escape of $; `apiKey: \${{ secrets.KEY }}`: a template literal's
 	}
-	if upperNameAlternatives(v) || sentinelToken(v) {
+	if upperNameAlternatives(v) || sentinelToken(v) || starredNote(v) {
 		return true
 	}
 	for _, p := range []string{"<", "$(", "${", "{{", "%(", "#{"} {
@@ -1051,6 +1051,16 @@ func placeholderValue(v string) bool {
 
 // upperSlot reports capitals, digits and underscores with a capital among them (PASSWORD,
 // XX_XX_XX): the name inside a template's __SLOT__.
+// starredNote reports a value a tool shows in its stead between asterisks (*** ENCRYPTED ***,
+// ***HIDDEN***): what rclone and others print for a value they keep obscured.
+func starredNote(v string) bool {
+	if !strings.HasPrefix(v, "***") || !strings.HasSuffix(v, "***") || len(v) < 8 {
+		return false
+	}
+	inner := strings.TrimSpace(strings.Trim(v, "*"))
+	return inner != "" && isLetters(strings.ReplaceAll(inner, " ", "")) && strings.ToUpper(inner) == inner
+}
+
 // upperNameAlternatives reports names in capitals set side by side with / or : (apiKey:
 // API_KEY/ZENAPI_KEY/USERNAME:PASSWORD): which of several values goes there, one of them a
 // credential's name, spelled as a document's slots.
