@@ -105,6 +105,12 @@ func TestConfigDocsShapes(t *testing.T) {
 			// options handed to a command; an OAuth error code in an error's chain
 			"password-protected files. Also, pass '-o delete-src-file' to delete",
 			"couldn't fetch token: invalid_grant: maybe token expired?",
+			// an English word where a service's key or token goes; a letter typed over; what
+			// to do with a secret, in words
+			"ALGOLIA_API_KEY=short",
+			"export CIRCLE_TOKEN=orange",
+			"ZONEEE_API_USER=xxxxx \\\nZONEEE_API_KEY=yyyyy \\",
+			"\tsecret := \"something you have to change\"",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -155,6 +161,16 @@ func TestConfigDocsShapes(t *testing.T) {
 			{"pass '-oZx8kq2pLm9Qw' to it", "Zx8kq2pLm9Qw"},
 			{"couldn't fetch token: Zx8k_q2pL9: maybe", "Zx8k_q2pL9"},
 			{"launchdarkly-private-abcdef12-3456-4d78-abcd-123456abcdef", "abcdef12-3456-4d78-abcd-123456abcdef"},
+			// a word is a password, a secret or an auth value, and a word with digits a key
+			{"DUCKDB_PASSWORD=short", "short"},
+			{"FIGMA_CLIENT_SECRET=short", "short"},
+			{"BLYNK_AUTH=short", "short"},
+			{"CHROMA_AUTH_TOKEN=short", "short"},
+			{"BUGHERD_API_KEY=Kp4Qx7Rm", "Kp4Qx7Rm"},
+			{"API_KEY=yyyyyZx8kq2", "yyyyyZx8kq2"},
+			{"\tsecret := \"change Zx8kq2pLm9 now\"", "Zx8kq2pLm9"},
+			// a fake's name does not make its value one: reviewers label fakes as credentials
+			{"const fakeOTCToken = \"52063ac05fd84d66febb31e3330ca95b\"", "52063ac05fd84d66febb31e3330ca95b"},
 		})
 	})
 }

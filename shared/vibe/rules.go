@@ -1178,6 +1178,12 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if pinnedRequirement(strings.Trim(v, "\"'`")) {
 		return false // py3.9-langchain-notiktoken-v0.1.20: SQLAlchemy==2.0.51: a package pinned to a version (tox's deps)
 	}
+	if t := strings.Trim(v, "\"'`"); len(t) >= 3 && (t[0]|0x20 == 'y' || t[0]|0x20 == 'z') && strings.Count(strings.ToLower(t), string(t[0]|0x20)) == len(t) {
+		return false // ZONEEE_API_KEY=yyyyy: a letter typed over, as xxxxx is
+	}
+	if t := strings.Trim(v, "\"'`"); lowerDictWord(t) && apiKeyName(name) {
+		return false // ALGOLIA_API_KEY=short: an English word is no service's key
+	}
 	if t := strings.Trim(v, "\"'`"); standInWords[t] || kebabStandIn(t) {
 		return false // apiKey: "unused", OPERATOR_TOKEN="unused-operator-token": stand-ins
 	}
@@ -2047,6 +2053,30 @@ func pinnedRequirement(v string) bool {
 
 // standInWords are what a document or a test puts where a key is not needed or must fail.
 var standInWords = map[string]bool{"unused": true, "dud": true, "invalid": true, "hardcoded": true, "not-needed": true, "not_needed": true, "ignored": true}
+
+// lowerDictWord reports one English word in lower case.
+func lowerDictWord(t string) bool {
+	return len(t) >= 3 && len(t) <= 12 && isLetters(t) && strings.ToLower(t) == t && dictWord(t)
+}
+
+// apiKeyName reports a name that ends in a key's or a token's word and names no password or
+// secret (ALGOLIA_API_KEY, CIRCLE_TOKEN, canvas_token): what a service hands out, generated.
+func apiKeyName(name string) bool {
+	parts := nameParts(name)
+	if len(parts) < 2 || passwordName(name) {
+		return false
+	}
+	for _, p := range parts {
+		if strings.Contains(p, "secret") || strings.Contains(p, "pass") || p == "auth" {
+			return false
+		}
+	}
+	switch parts[len(parts)-1] {
+	case "key", "token", "apikey":
+		return true
+	}
+	return false
+}
 
 // kebabStandIn reports English words joined by dashes that end in a token's or a key's
 // word, maybe numbered (unused-operator-token, model-token, test-api-key-1):

@@ -1463,6 +1463,13 @@ func standInValue(v string) bool {
 	if head, ok := strings.CutSuffix(v, "_value"); ok && isLetters(head) && strings.ToLower(head) == head && dictWord(head) {
 		return true // server_token: "server_value"
 	}
+	if strings.Count(v, " ") >= 2 && strings.ToLower(v) == v {
+		for _, w := range strings.Fields(v) {
+			if w == "change" || w == "replace" || w == "changeme" {
+				return true // secret := "something you have to change": what to do, in words
+			}
+		}
+	}
 	verb := false
 	for i := 0; i < len(v); {
 		j := i
