@@ -55,7 +55,8 @@ func TestLookupKeyName(t *testing.T) {
 	)
 	requireMasked(t, san, []maskedRow{
 		{`const STRIPE_KEY = "sk_live_51HfQx2eZvKYlo2C8aZq7rT3u";`, "sk_live_51HfQx2eZvKYlo2C8aZq7rT3u"},
-		{`const API_KEY = 'persistence';`, "persistence"},
+		// (an English word under an API key's name is no key since 6327d25; a secret's stays masked)
+		{`const API_SECRET = 'persistence';`, "persistence"},
 		{`const ADMIN_KEY = 'dragonfly';`, "dragonfly"},
 		{`const PERSISTENCE_KEY = 'xq7ZkP2mWv9sT4rL';`, "xq7ZkP2mWv9sT4rL"},
 		{`const REFERENCES_KEY = 'zqxvkwpjyfhgtrmn';`, "zqxvkwpjyfhgtrmn"},
@@ -108,7 +109,7 @@ func TestLexerTokenWord(t *testing.T) {
 		{`if (token === 'xK9mQ2vLp7wRt4zNc8sB') {`, "xK9mQ2vLp7wRt4zNc8sB"},
 		{`    token: "xK9mQ2vLp7wRt4zNc8sB",`, "xK9mQ2vLp7wRt4zNc8sB"},
 		{`    token: "correcthorsebatterystaple",`, "correcthorsebatterystaple"},
-		{`const accessToken = "comment";`, "comment"},
+		{`const clientSecret = "comment";`, "comment"},
 		{`TOKEN=keyword.control`, "keyword.control"},
 		{`  token: 'abcdefghijklmnopqrstuvtt',`, "abcdefghijklmnopqrstuvtt"},
 		{"    token: [\n        \"ghp_R2d4X9kLmQ7vN3pT8sW1\",\n        \"yZ5bC6fH0jA4eG2i\"\n    ],", "yZ5bC6fH0jA4eG2i"},
@@ -160,7 +161,7 @@ func TestMinifiedCode(t *testing.T) {
 		{"client_secret: #xK9mQ2vLp7wRt4zNc8sB", "xK9mQ2vLp7wRt4zNc8sB"},
 		{"TOKEN=abc123XyZ9kLmQ7vN3pT==", "abc123XyZ9kLmQ7vN3pT"},
 		{"password=hunter2xyz==", "hunter2xyz"},
-		{"if (apiKey === 'function') {", "function"},
+		{"if (password === 'function') {", "function"},
 		{"creds: {password: hunter2.xyz)", "hunter2.xyz"},
 	})
 }

@@ -2059,20 +2059,29 @@ func lowerDictWord(t string) bool {
 	return len(t) >= 3 && len(t) <= 12 && isLetters(t) && strings.ToLower(t) == t && dictWord(t)
 }
 
-// apiKeyName reports a name that ends in a key's or a token's word and names no password or
-// secret (ALGOLIA_API_KEY, CIRCLE_TOKEN, canvas_token): what a service hands out, generated.
+// apiKeyName reports a name of what a service hands out, generated: an API key or a token
+// (ALGOLIA_API_KEY, CIRCLE_TOKEN, canvas_token), no password or secret, and no key its owner
+// chooses (ADMIN_KEY, MASTER_KEY, SIGNING_KEY).
 func apiKeyName(name string) bool {
 	parts := nameParts(name)
 	if len(parts) < 2 || passwordName(name) {
 		return false
 	}
+	api := false
 	for _, p := range parts {
-		if strings.Contains(p, "secret") || strings.Contains(p, "pass") || p == "auth" {
+		switch {
+		case strings.Contains(p, "secret") || strings.Contains(p, "pass") || p == "auth":
 			return false
+		case p == "admin" || p == "master" || p == "root" || p == "private" || p == "signing" || p == "encryption" || p == "jwt" || p == "session" || p == "hmac":
+			return false // ADMIN_KEY = 'dragonfly': a key its owner chose, which may be a word
+		case p == "api" || p == "apikey":
+			api = true
 		}
 	}
 	switch parts[len(parts)-1] {
-	case "key", "token", "apikey":
+	case "key", "apikey":
+		return api
+	case "token":
 		return true
 	}
 	return false

@@ -163,7 +163,7 @@ func TestPythonLibraryShapes(t *testing.T) {
 		requireMasked(t, san, []maskedRow{
 			{"password: hunter2 | none", "hunter2"},
 			{"api_key: Dict[Xk9mQ2vLp7wR]", "Xk9mQ2vLp7wR"},
-			{`access_token = "lambda"`, "lambda"},
+			{`client_secret = "lambda"`, "lambda"},
 			{"API_KEY = 'DHOY_YZQ'", "DHOY_YZQ"},
 			{"password = 'PASSWORD_2024'", "PASSWORD_2024"},
 			{"echo 'db.internal:5432:app:deploy:Xk9mQ2vLp7wR' >> ~/.pgpass", "Xk9mQ2vLp7wR"},
