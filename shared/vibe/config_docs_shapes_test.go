@@ -15,7 +15,8 @@ import (
 // and Stripe's samples and Kubernetes' examples (geerlingguy/ansible-role-mysql, MIT;
 // terraform-aws-modules/terraform-aws-rds, Apache-2.0; firebase/quickstart-js, Apache-2.0;
 // stripe/stripe-node, MIT; kubernetes/examples, Apache-2.0) and a file-sync tool's
-// documentation (rclone/rclone, MIT). The rows of secrets are made up.
+// documentation (rclone/rclone, MIT) and AWS CLI's examples (aws/aws-cli, Apache-2.0). The
+// rows of secrets are made up.
 
 func TestConfigDocsShapes(t *testing.T) {
 	t.Parallel()
@@ -111,6 +112,16 @@ func TestConfigDocsShapes(t *testing.T) {
 			"export CIRCLE_TOKEN=orange",
 			"ZONEEE_API_USER=xxxxx \\\nZONEEE_API_KEY=yyyyy \\",
 			"\tsecret := \"something you have to change\"",
+			// AWS's resource names, a key's spec, a token's lifetime, a sample marked EXAMPLE
+			"                    \"PreTokenGeneration\": \"arn:aws:lambda:us-east-1:123456789012:function:MyFunction\",",
+			"        --resource-arn arn:aws:cognito-idp:us-west-2:767671399759:userpool/us-west-2_l5cxwdm2K \\",
+			"  aws cognito-idp forget-device --device-key us-west-2_abcd_1234-5678",
+			"        \"SubjectFromWebIdentityToken\": \"amzn1.account.AF6RHO7KZU5XRVQJGXK6HB56KR2A\",",
+			"            \"CustomerMasterKeySpec\": \"RSA_4096\",",
+			"        --refresh-token-validity 10 \\",
+			"        --token-validity-units AccessToken=minutes,IdToken=minutes,RefreshToken=days \\",
+			"            \"DbiResourceId\": \"db-BIQTE3B3K3RM7M74SK5EXAMPLE\",",
+			"        \"versionRevision\": \"Ciqe5/9yicvkJT13b5/LdLpCyE6fqA7poa9qp+FilPs=\"",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -171,6 +182,13 @@ func TestConfigDocsShapes(t *testing.T) {
 			{"\tsecret := \"change Zx8kq2pLm9 now\"", "Zx8kq2pLm9"},
 			// a fake's name does not make its value one: reviewers label fakes as credentials
 			{"const fakeOTCToken = \"52063ac05fd84d66febb31e3330ca95b\"", "52063ac05fd84d66febb31e3330ca95b"},
+			{"\"PreTokenGeneration\": \"Zx8kq2pLm9Qw4rT7\",", "Zx8kq2pLm9Qw4rT7"},
+			{"aws cognito-idp forget-device --device-key Zx8kq2pLm9Qw4rT7aB", "Zx8kq2pLm9Qw4rT7aB"},
+			{"\"KeySpec\": \"RSA_4096\", \"Key\": \"Zx8kq2pLm9Qw4rT7\"", "Zx8kq2pLm9Qw4rT7"},
+			{"            \"DbiResourceId\": \"db-BIQTE3B3K3RM7M74SK5ZQXWVB\",", "BIQTE3B3K3RM7M74SK5ZQXWVB"},
+			{"        \"Subject\": \"amzn2.x.AF6RHO7KZU5XRVQJGXK6HB56KR2A\",", "AF6RHO7KZU5XRVQJGXK6HB56KR2A"},
+			// a listing's next token is kept masked: reviewers label some as credentials
+			{"\"NextToken\": \"Zx8kq2pLm9Qw4rT7aB3dE5fG\"", "Zx8kq2pLm9Qw4rT7aB3dE5fG"},
 		})
 	})
 }

@@ -396,6 +396,9 @@ func findPrefixedTokens(chunk string, off int, f *findings) {
 		if start > 0 && chunk[start-1] == '#' && strings.HasPrefix(chunk[start:i], "diff-") && isHex(chunk[start+5:i]) {
 			continue // …/commit/3ce7…#diff-7470…: a diff's anchor for one file, the digest of its path
 		}
+		if markedExample(chunk[start:i]) {
+			continue // db-BIQTE3B3K3RM7M74SK5EXAMPLE: AWS's documentation's sample
+		}
 		if run := chunk[start:i]; checksummedToken(run) || prefixedToken(run) && !nameFamily(f.read(), off+start, off+i) && !vapidPublicKey(chunk[max(0, start-40):start], run) && !(hashedAliasName(run) && importAlias(chunk, run)) && !wordsThenDigest(run) {
 			f.addSpan(rulePrefixed, off+start, off+i)
 		}

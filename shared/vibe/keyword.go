@@ -361,7 +361,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 // idShapedValue reports an id of a public shape after a credential's word: a security
 // advisory's (strip secrets GHSA-8mxv-9xhp-86h4).
 func idShapedValue(v string) bool {
-	return ghsaID.MatchString(v)
+	return ghsaID.MatchString(v) || awsResourceName(v)
 }
 
 // kdfCallBefore reports a key derivation function's call opening just before nameStart, on

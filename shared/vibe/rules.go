@@ -802,7 +802,8 @@ func noSecretFlag(match string) bool {
 		return false // etcd --initial-cluster-token etcd-cluster-1: the cluster's name
 	}
 	for _, suffix := range []string{"stdin", "file", "path", "env", "prompt", "cmd", "command", "name", "id", "url",
-		"uri", "endpoint", "length", "policy", "type", "ttl", "expiry", "expires", "hint", "reset", "store"} {
+		"uri", "endpoint", "length", "policy", "type", "ttl", "expiry", "expires", "hint", "reset", "store",
+		"validity", "units", "spec"} {
 		if strings.HasSuffix(flag, "-"+suffix) || strings.HasSuffix(flag, "_"+suffix) {
 			return false
 		}
@@ -1157,6 +1158,9 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if t := strings.Trim(v, "\"'`"); len(t) > 2 && t[0] == '\\' && isLetters(t[1:]) && strings.ToLower(t) == t {
 		return false // rclone copy D:\docs secret:\docs: a remote's Windows path
 	}
+	if t := strings.Trim(v, "\"'`"); awsResourceName(t) {
+		return false // "PreTokenGeneration": "arn:aws:lambda:…:function:MyFunction", --device-key us-west-2_abcd_1234: a resource's name
+	}
 	if t := strings.Trim(v, "\"'`"); ghsaID.MatchString(t) {
 		return false // strip secrets GHSA-8mxv-9xhp-86h4: a security advisory's id
 	}
@@ -1455,6 +1459,9 @@ var (
 	notSecretWords = map[string]bool{
 		"type": true, "count": true, "len": true, "length": true, "size": true, "limit": true,
 		"rate":       true, // passRate, pass_rate: a share of runs that passed
+		"spec":       true, // CustomerMasterKeySpec: "RSA_4096", --key-spec HMAC_384: what kind of key
+		"validity":   true, // --refresh-token-validity 30: how long a token lives
+		"units":      true, // --token-validity-units AccessToken=minutes,…: the units of those
 		"threshold":  true, // pass_threshold: float, the score a run must reach
 		"progress":   true, // progressToken: "tok-1": MCP's handle for a request's progress notifications
 		"fds":        true, // pass_fds=(status_fd,): the file descriptors a child process keeps
@@ -2024,6 +2031,22 @@ func docNavPath(v string) bool {
 	}
 	return true
 }
+
+// awsResourceName reports an AWS resource's name: an ARN, an Amazon account's id
+// (amzn1.account.…) or an id that opens with its region (us-west-2_abcd_1234-5678, a Cognito
+// device's or pool's).
+func awsResourceName(t string) bool {
+	if strings.HasPrefix(t, "arn:aws:") || strings.HasPrefix(t, "arn:aws-cn:") || strings.HasPrefix(t, "arn:aws-us-gov:") {
+		return strings.Count(t, ":") >= 5
+	}
+	if strings.HasPrefix(t, "amzn1.") && strings.Count(t, ".") >= 2 {
+		return true
+	}
+	return awsRegionPrefixed.MatchString(t)
+}
+
+// awsRegionPrefixed matches an id that opens with an AWS region and an underscore.
+var awsRegionPrefixed = regexp.MustCompile(`^(?:us|eu|ap|sa|ca|me|af|il|mx)-(?:north|south|east|west|central|northeast|southeast|northwest|southwest)-\d_[A-Za-z0-9_-]+$`)
 
 // ghsaID matches a GitHub security advisory's id.
 var ghsaID = regexp.MustCompile(`^GHSA(?:-[23456789cfghjmpqrvwx]{4}){3}$`)

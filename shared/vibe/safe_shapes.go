@@ -457,7 +457,7 @@ var cognitoPoolShape = regexp.MustCompile(`^[a-z]{2}(?:-gov)?-[a-z]+-[0-9]_[A-Za
 // object, a host's name, a path of words): asked only of a run about to be masked as random.
 func harmlessRunLate(text string, start, end int) bool {
 	return alphabetRun(text[start:end]) || encodedCode(text[start:end]) || plistArchiveRun(text, start) || archivedObjectLine(text, start, end) ||
-		csharpDescriptorLine(text, start) || wrappedBinaryBlock(text, start, end) || dashboardLinkRun(text, start) || digestNamedRun(text, start, end) || analyticsLinkerRun(text, start) || uuidNamedRun(text[start:end]) || playgroundLinkRun(text, start) || generatedFileName(text, start, end) || dnsNameRun(text[start:end]) || cognitoPoolID(text[start:end]) || wordPathRun(text[start:end])
+		csharpDescriptorLine(text, start) || wrappedBinaryBlock(text, start, end) || dashboardLinkRun(text, start) || digestNamedRun(text, start, end) || analyticsLinkerRun(text, start) || arnRun(text, start) || markedExample(text[start:end]) || amazonIDRun(text, start) || uuidNamedRun(text[start:end]) || playgroundLinkRun(text, start) || generatedFileName(text, start, end) || dnsNameRun(text[start:end]) || cognitoPoolID(text[start:end]) || wordPathRun(text[start:end])
 }
 
 // uuidNamedRun reports a name built around a UUID (kubernetes-dynamic-pvc-bdb97c58-694a-
@@ -498,6 +498,39 @@ func uuidNamedRun(tok string) bool {
 // mob- keys, a private one).
 var uuidKeyWords = map[string]bool{"api": true, "sdk": true, "mob": true, "private": true, "key": true, "access": true, "auth": true}
 
+// markedExample reports a value AWS's documentation marks as a sample with EXAMPLE in
+// capitals (db-BIQTE3B3K3RM7M74SK5EXAMPLE, cluster-XYEDT6ML6FHIXH4Q2J1EXAMPLE).
+func markedExample(tok string) bool {
+	return len(tok) >= 16 && strings.Contains(tok, "EXAMPLE")
+}
+
+// amazonIDRun reports the id part of an Amazon account's or skill's id
+// (amzn1.account.AF6RHO7KZU5XRVQJGXK6HB56KR2A, amzn1.ask.skill.…).
+func amazonIDRun(text string, start int) bool {
+	if strings.HasPrefix(text[start:], "amzn1.") {
+		return true
+	}
+	head := text[max(0, start-40):start]
+	i := strings.LastIndex(head, "amzn1.")
+	if i < 0 || head[len(head)-1] != '.' {
+		return false
+	}
+	for _, c := range head[i+6:] {
+		if !(c >= 'a' && c <= 'z' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// arnRun reports a run inside an AWS resource name (arn:aws:cognito-idp:us-west-2:…:userpool/
+// us-west-2_l5cxwdm2K, …:key/mrk-1234abcd…): ids, not secrets.
+func arnRun(text string, start int) bool {
+	head := text[max(0, start-160):start]
+	i := strings.LastIndex(head, "arn:aws")
+	return i >= 0 && !strings.ContainsAny(head[i:], " \t\n\"'`,") && strings.Count(head[i:], ":") >= 5
+}
+
 // digestNamedRun reports a digest under a key named for one ("md5Hash": "zJIFhUtf…==",
 // crc32c: …, "sha256": "…"), as object storage's metadata and a package index print it:
 // base64 of 4, 16, 20, 32, 48 or 64 bytes, or hex of 32, 40, 64 or 128 digits.
@@ -526,7 +559,7 @@ func digestNamedRun(text string, start, end int) bool {
 	if name == "" {
 		return false
 	}
-	for _, w := range []string{"md5", "sha1", "sha256", "sha512", "crc32c", "checksum", "digest", "etag"} {
+	for _, w := range []string{"md5", "sha1", "sha256", "sha512", "crc32c", "checksum", "digest", "etag", "revision"} {
 		if strings.Contains(name, w) {
 			return true
 		}
