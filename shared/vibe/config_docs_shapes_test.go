@@ -15,8 +15,8 @@ import (
 // and Stripe's samples and Kubernetes' examples (geerlingguy/ansible-role-mysql, MIT;
 // terraform-aws-modules/terraform-aws-rds, Apache-2.0; firebase/quickstart-js, Apache-2.0;
 // stripe/stripe-node, MIT; kubernetes/examples, Apache-2.0) and a file-sync tool's
-// documentation (rclone/rclone, MIT) and AWS CLI's examples (aws/aws-cli, Apache-2.0). The
-// rows of secrets are made up.
+// documentation (rclone/rclone, MIT), AWS CLI's examples (aws/aws-cli, Apache-2.0) and an
+// ACME client (certbot/certbot, Apache-2.0). The rows of secrets are made up.
 
 func TestConfigDocsShapes(t *testing.T) {
 	t.Parallel()
@@ -122,6 +122,9 @@ func TestConfigDocsShapes(t *testing.T) {
 			"        --token-validity-units AccessToken=minutes,IdToken=minutes,RefreshToken=days \\",
 			"            \"DbiResourceId\": \"db-BIQTE3B3K3RM7M74SK5EXAMPLE\",",
 			"        \"versionRevision\": \"Ciqe5/9yicvkJT13b5/LdLpCyE6fqA7poa9qp+FilPs=\"",
+			// an ACME challenge's path in a web server's log; a list built by calls
+			"66.133.109.36 - - [05/Jan/2016:20:11:24 -0500] \"GET /.well-known/acme-challenge/HGr8U1IeTW4kY_Z6UIyaakzOkyQgPr_7ArlLgtZE8SX HTTP/1.1\" 200 87",
+			"        youshallpass = [augeasparser.AugeasBlockNode(name=assertions.PASS,",
 		)
 	})
 	t.Run("masked", func(t *testing.T) {
@@ -189,6 +192,10 @@ func TestConfigDocsShapes(t *testing.T) {
 			{"        \"Subject\": \"amzn2.x.AF6RHO7KZU5XRVQJGXK6HB56KR2A\",", "AF6RHO7KZU5XRVQJGXK6HB56KR2A"},
 			// a listing's next token is kept masked: reviewers label some as credentials
 			{"\"NextToken\": \"Zx8kq2pLm9Qw4rT7aB3dE5fG\"", "Zx8kq2pLm9Qw4rT7aB3dE5fG"},
+			{"GET /static/HGr8U1IeTW4kY_Z6UIyaakzOkyQgPr_7ArlLgtZE8SX HTTP/1.1", "HGr8U1IeTW4kY_Z6UIyaakzOkyQgPr_7ArlLgtZE8SX"},
+			// a generated value in brackets is a value, not a slot's name (it leaked on 5f97ad7)
+			{"password = [Zx8kq2pLm9Qw4rT7]", "Zx8kq2pLm9Qw4rT7"},
+			{"youshallpass = Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
 		})
 	})
 }

@@ -1149,6 +1149,9 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if t := strings.Trim(v, "\"'`"); securitySchemeName(t) {
 		return false // token("apiKeyAuth", []), Bearer authorization: bearerAuth: an OpenAPI security scheme's name
 	}
+	if !quoted && len(v) > 3 && v[0] == '[' && isLetter(v[1]) && callLike.MatchString(v[1:]) {
+		return false // youshallpass = [augeasparser.AugeasBlockNode(name=…: a list built by calls
+	}
 	if !quoted && tsTypeExpression(v) {
 		return false // readSecrets: [{ keys: string[] }, Record<string, string>]; PASS_THROUGH: (keyof Protocol)[]: a type
 	}

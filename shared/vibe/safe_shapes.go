@@ -457,7 +457,7 @@ var cognitoPoolShape = regexp.MustCompile(`^[a-z]{2}(?:-gov)?-[a-z]+-[0-9]_[A-Za
 // object, a host's name, a path of words): asked only of a run about to be masked as random.
 func harmlessRunLate(text string, start, end int) bool {
 	return alphabetRun(text[start:end]) || encodedCode(text[start:end]) || plistArchiveRun(text, start) || archivedObjectLine(text, start, end) ||
-		csharpDescriptorLine(text, start) || wrappedBinaryBlock(text, start, end) || dashboardLinkRun(text, start) || digestNamedRun(text, start, end) || analyticsLinkerRun(text, start) || arnRun(text, start) || markedExample(text[start:end]) || amazonIDRun(text, start) || uuidNamedRun(text[start:end]) || playgroundLinkRun(text, start) || generatedFileName(text, start, end) || dnsNameRun(text[start:end]) || cognitoPoolID(text[start:end]) || wordPathRun(text[start:end])
+		csharpDescriptorLine(text, start) || wrappedBinaryBlock(text, start, end) || dashboardLinkRun(text, start) || digestNamedRun(text, start, end) || analyticsLinkerRun(text, start) || acmeChallengePath(text, start) || arnRun(text, start) || markedExample(text[start:end]) || amazonIDRun(text, start) || uuidNamedRun(text[start:end]) || playgroundLinkRun(text, start) || generatedFileName(text, start, end) || dnsNameRun(text[start:end]) || cognitoPoolID(text[start:end]) || wordPathRun(text[start:end])
 }
 
 // uuidNamedRun reports a name built around a UUID (kubernetes-dynamic-pvc-bdb97c58-694a-
@@ -521,6 +521,12 @@ func amazonIDRun(text string, start int) bool {
 		}
 	}
 	return true
+}
+
+// acmeChallengePath reports an ACME HTTP-01 challenge's token in its path
+// (/.well-known/acme-challenge/HGr8U1Ie…), which a web server serves to anyone who asks.
+func acmeChallengePath(text string, start int) bool {
+	return strings.HasSuffix(text[max(0, start-28):start], "/.well-known/acme-challenge/")
 }
 
 // arnRun reports a run inside an AWS resource name (arn:aws:cognito-idp:us-west-2:…:userpool/

@@ -304,7 +304,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				seg := start
 				for i := start; i <= end; i++ {
 					if i == end || text[i] == '/' {
-						if s := text[seg:i]; len(s) >= 16 && !idPathSegment(text, start, seg) && !cognitoPoolID(s) && !sluggedID(s) && (knownShapeSecret(s) || len(s) >= 24 && highEntropySecret(s) && !hashedFileName(s)) {
+						if s := text[seg:i]; len(s) >= 16 && !idPathSegment(text, start, seg) && !acmeChallengePath(text, seg) && !cognitoPoolID(s) && !sluggedID(s) && (knownShapeSecret(s) || len(s) >= 24 && highEntropySecret(s) && !hashedFileName(s)) {
 							f.addSpan(ruleEntropy, seg, i)
 						}
 						seg = i + 1
@@ -973,6 +973,9 @@ func placeholderValue(v string) bool {
 	}
 	if leetDollar(v) {
 		return false // '$ecRetT0F1nD': a password that opens with $, no variable's name
+	}
+	if len(v) > 10 && v[0] == '[' && v[len(v)-1] == ']' && generatedInBrackets(v[1:len(v)-1]) {
+		return false // password = [Zx8kq2pLm9Qw4rT7]: a generated value in brackets is no slot's name
 	}
 	if v == "" || isPlaceholder(v) && !partlyMasked(v) || strings.HasPrefix(v, "[redacted") {
 		return true

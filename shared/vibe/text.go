@@ -318,6 +318,15 @@ func isPlaceholder(v string) bool {
 	return false
 }
 
+// generatedInBrackets reports what a bracket holds when it is a value: no blank, no quote,
+// upper- and lower-case letters and digits, eight characters or more.
+func generatedInBrackets(in string) bool {
+	if len(in) < 8 || strings.ContainsAny(in, " \t\"',[]") || countDigits(in) == 0 {
+		return false
+	}
+	return strings.ToLower(in) != in && strings.ToUpper(in) != in
+}
+
 // placeholderOpening reports whether the ASCII value v may match placeholder: it opens with
 // $ % < { [ * x . - _ #, holds xxx, *** or ... in any case, opens with your, change, os. or
 // process.env, or is one of the expression's words.
