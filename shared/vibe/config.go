@@ -1875,8 +1875,6 @@ func ipv6Run(m string) bool {
 // backup window, "thu:23:30-fri:00:30"), which has a .pgpass line's colons.
 var weeklyWindow = regexp.MustCompile(`(?i)^(?:mon|tue|wed|thu|fri|sat|sun):\d{2}:\d{2}-(?:mon|tue|wed|thu|fri|sat|sun):\d{2}:\d{2}`)
 
-// secretWordBeforeIs returns each " is ", " was ", " are " or " were " right after a word
-// that names a secret, the only places the is/are rule can match.
 // wordBeforeTag reports a lower-case word closed by markup (<h2>Your password was
 // changed</h2>, was reset<br>): the sentence's word, the tag the page's.
 func wordBeforeTag(v string) bool {
@@ -1893,6 +1891,8 @@ func wordBeforeTag(v string) bool {
 	return j > 0 && j < len(t) && (t[j] == '>' || t[j] == ' ' || t[j] == '/')
 }
 
+// secretWordBeforeIs returns each " is ", " was ", " are " or " were " right after a word
+// that names a secret, the only places the is/are rule can match.
 func secretWordBeforeIs(s string) []int {
 	var at []int
 	var buf [64]uint32

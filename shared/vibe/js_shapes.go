@@ -636,12 +636,6 @@ func lexerTokenList(name, s string, vs int) bool {
 	return end > 0 && lexerTokenWord(name, s[vs:vs+end+1])
 }
 
-// nameAlternation reports two cells of what looks like a table row that are names in an
-// alternation of a regular expression or a highlighter's keyword list (…|vpopmail_passwd|
-// vpopmail_set_user_quota|…, …|Security__OpenProcessToken|Security__OpenThreadToken|…):
-// no blank around either cell, as a table's cells have, and the second a name made of two
-// or more English words joined by _ or case changes and no digit, as functions are named
-// and passwords are not.
 // regexGroupCell reports a "row" of a regular expression's alternation
 // (pushd|pwd|read(array)?|readonly: a grammar's list of builtins): cells with no blank, the
 // value a group made optional or repeated.
@@ -655,6 +649,12 @@ func regexGroupCell(m string) bool {
 		len(v) > 3 && strings.HasPrefix(strings.TrimLeft(v, `\\`), ".") && v[0] == '\\' && isLetters(strings.TrimLeft(v, `\\.`)) // (\.env|credentials|\.netrc|…): a file's name a pattern escapes
 }
 
+// nameAlternation reports two cells of what looks like a table row that are names in an
+// alternation of a regular expression or a highlighter's keyword list (…|vpopmail_passwd|
+// vpopmail_set_user_quota|…, …|Security__OpenProcessToken|Security__OpenThreadToken|…):
+// no blank around either cell, as a table's cells have, and the second a name made of two
+// or more English words joined by _ or case changes and no digit, as functions are named
+// and passwords are not.
 func nameAlternation(m string) bool {
 	if strings.ContainsAny(m, " \t`") {
 		return false

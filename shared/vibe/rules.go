@@ -1947,9 +1947,6 @@ func numberedSecretWord(v string) bool {
 	return false
 }
 
-// kebabKeyName reports lower-case words joined by dashes that end in api-key
-// (openai-api-key, provider-api-key): a stand-in a page or a test writes, naming the key it
-// stands for.
 // securitySchemeName reports an OpenAPI security scheme's name (apiKeyAuth, bearerAuth,
 // basicAuth, oauth2Auth is not: it has a digit): a camel-case identifier of words ending in
 // Auth, as generated clients name the scheme they ask a token for.
@@ -2145,6 +2142,9 @@ var severityWords = map[string]bool{"critical": true, "high": true, "medium": tr
 var scopeVerbs = map[string]bool{"read": true, "write": true, "readwrite": true, "read-write": true, "read_write": true,
 	"readonly": true, "read-only": true, "read_only": true, "manage": true, "list": true}
 
+// kebabKeyName reports lower-case words joined by dashes that end in api-key
+// (openai-api-key, provider-api-key): a stand-in a page or a test writes, naming the key it
+// stands for.
 func kebabKeyName(v string) bool {
 	head, ok := strings.CutSuffix(v, "-api-key")
 	return ok && head != "" && isLetters(strings.ReplaceAll(head, "-", "")) && strings.ToLower(head) == head

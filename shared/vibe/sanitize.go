@@ -1052,8 +1052,6 @@ func placeholderValue(v string) bool {
 	return placeholderWords(v)
 }
 
-// upperSlot reports capitals, digits and underscores with a capital among them (PASSWORD,
-// XX_XX_XX): the name inside a template's __SLOT__.
 // starredNote reports a value a tool shows in its stead between asterisks (*** ENCRYPTED ***,
 // ***HIDDEN***): what rclone and others print for a value they keep obscured.
 func starredNote(v string) bool {
@@ -1104,6 +1102,7 @@ func sentinelToken(v string) bool {
 	return len(open) == len(end) && reverseString(mirror) == end
 }
 
+// reverseString returns s with its bytes in reverse order.
 func reverseString(s string) string {
 	b := []byte(s)
 	for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
@@ -1112,6 +1111,8 @@ func reverseString(s string) string {
 	return string(b)
 }
 
+// upperSlot reports capitals, digits and underscores with a capital among them (PASSWORD,
+// XX_XX_XX): the name inside a template's __SLOT__.
 func upperSlot(s string) bool {
 	letter := false
 	for i := 0; i < len(s); i++ {
