@@ -465,7 +465,7 @@ func harmlessRunLate(text string, start, end int) bool {
 // container's): without its UUIDs the run is words, numbers and short hex parts, a
 // generated name of a resource and never a key.
 func uuidNamedRun(tok string) bool {
-	if len(tok) < 40 || len(tok) > 200 {
+	if len(tok) < 40 || len(tok) > 200 || strings.Count(tok, "-") < 4 {
 		return false
 	}
 	found := false
@@ -510,6 +510,9 @@ func amazonIDRun(text string, start int) bool {
 	if strings.HasPrefix(text[start:], "amzn1.") {
 		return true
 	}
+	if start == 0 || text[start-1] != '.' {
+		return false
+	}
 	head := text[max(0, start-40):start]
 	i := strings.LastIndex(head, "amzn1.")
 	if i < 0 || head[len(head)-1] != '.' {
@@ -532,6 +535,9 @@ func acmeChallengePath(text string, start int) bool {
 // arnRun reports a run inside an AWS resource name (arn:aws:cognito-idp:us-west-2:…:userpool/
 // us-west-2_l5cxwdm2K, …:key/mrk-1234abcd…): ids, not secrets.
 func arnRun(text string, start int) bool {
+	if start == 0 || text[start-1] != ':' && text[start-1] != '/' {
+		return false
+	}
 	head := text[max(0, start-160):start]
 	i := strings.LastIndex(head, "arn:aws")
 	return i >= 0 && !strings.ContainsAny(head[i:], " \t\n\"'`,") && strings.Count(head[i:], ":") >= 5
@@ -541,6 +547,14 @@ func arnRun(text string, start int) bool {
 // crc32c: …, "sha256": "…"), as object storage's metadata and a package index print it:
 // base64 of 4, 16, 20, 32, 48 or 64 bytes, or hex of 32, 40, 64 or 128 digits.
 func digestNamedRun(text string, start, end int) bool {
+	head := strings.TrimRight(text[max(0, start-40):start], " \t\"':=")
+	i := len(head)
+	for i > 0 && (isWordByte(head[i-1]) || head[i-1] == '-') {
+		i--
+	}
+	if !digestKeyName(strings.ToLower(head[i:])) {
+		return false
+	}
 	tok := text[start:end]
 	size := 0
 	switch {
@@ -553,15 +567,14 @@ func digestNamedRun(text string, start, end int) bool {
 	}
 	switch size {
 	case 4, 16, 20, 32, 48, 64:
-	default:
-		return false
+		return true
 	}
-	head := strings.TrimRight(text[max(0, start-40):start], " \t\"':=")
-	i := len(head)
-	for i > 0 && (isWordByte(head[i-1]) || head[i-1] == '-') {
-		i--
-	}
-	name := strings.ToLower(head[i:])
+	return false
+}
+
+// digestKeyName reports a key named for a digest (md5Hash, sha256, crc32c, checksum, etag, a
+// revision).
+func digestKeyName(name string) bool {
 	if name == "" {
 		return false
 	}
@@ -577,6 +590,9 @@ func digestNamedRun(text string, start, end int) bool {
 // (?_gl=1*dps5w8*_ga*…*_ga_CW55HF8NVT*czE3…), which a link copied from a Google console
 // carries: client and session ids, read by the analytics page only.
 func analyticsLinkerRun(text string, start int) bool {
+	if start == 0 || text[start-1] != '*' {
+		return false
+	}
 	head := text[max(0, start-200):start]
 	i := strings.LastIndex(head, "_gl=1*")
 	return i >= 0 && !strings.ContainsAny(head[i:], " \t\n\"'&)") && head[len(head)-1] == '*'
@@ -585,6 +601,9 @@ func analyticsLinkerRun(text string, start int) bool {
 // playgroundLinkRun reports the source code a playground's link carries, compressed after
 // its # (https://www.typescriptlang.org/play/index.html#code/JYOw…).
 func playgroundLinkRun(text string, start int) bool {
+	if start == 0 || text[start-1] != '#' {
+		return false
+	}
 	head := text[max(0, start-80):start]
 	i := strings.LastIndex(head, "typescriptlang.org/play")
 	return i >= 0 && !strings.ContainsAny(head[i:], " \t\n\"'") && strings.Contains(head[i:], "#")
