@@ -127,6 +127,18 @@ func TestConfigDocsShapes(t *testing.T) {
 			"        youshallpass = [augeasparser.AugeasBlockNode(name=assertions.PASS,",
 		)
 	})
+	t.Run("repeats", func(t *testing.T) {
+		// A short secret spelled like a name is masked again where it stands alone, not
+		// inside a longer name or an anchor (argo-cd's notifications docs).
+		in := "To annotate, create an [API Key](https://grafana.com/docs/http_api/auth/#create-api-key).\n" +
+			"apiVersion: v1\nkind: Secret\nmetadata:\n  name: argocd-notifications-secret\nstringData:\n  grafana-api-key: api-key\n" +
+			"---\nservice.grafana: |\n  apiKey: $grafana-api-key\n  note: api-key\n"
+		out := san.NewSession(SessionHints{}).SanitizeText(in)
+		require.Contains(t, out, "#create-api-key)")
+		require.Contains(t, out, "  grafana-api-key: [redacted")
+		require.Contains(t, out, "apiKey: $grafana-api-key")
+		require.Contains(t, out, "note: [redacted")
+	})
 	t.Run("masked", func(t *testing.T) {
 		requireMasked(t, san, []maskedRow{
 			{"<h2>Your password was Xk4mR9qLw2</h2>", "Xk4mR9qLw2"},

@@ -97,8 +97,45 @@ func (f *findings) addRepeats() {
 	for _, sec := range slices.Sorted(maps.Keys(f.secrets)) {
 		rule := f.secrets[sec]
 		if len(sec) >= 6 && hasAlnum(sec) && (!allLetters(sec) || len(sec) >= 16) && !grammarPhrase(sec) && !primitiveUnion(sec) {
+			if len(sec) < 16 && nameLike(sec) {
+				f.addBoundedOccurrences(rule, sec) // grafana-api-key: api-key, then #create-api-key: not inside a longer name
+				continue
+			}
 			f.addOccurrences(rule, sec)
 		}
+	}
+}
+
+// nameLike reports letters, digits and the - _ . a name joins its parts with, a letter among
+// them.
+func nameLike(s string) bool {
+	letter := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !isWordByte(c) && c != '-' && c != '.' {
+			return false
+		}
+		letter = letter || isLetter(c)
+	}
+	return letter
+}
+
+// addBoundedOccurrences is addOccurrences for a short secret spelled like a name: an
+// occurrence counts where no letter, digit, -, _ or . goes on either side of it.
+func (f *findings) addBoundedOccurrences(rule, secret string) {
+	nameByte := func(c byte) bool { return isWordByte(c) || c == '-' }
+	for from := 0; ; {
+		i := strings.Index(f.text[from:], secret)
+		if i < 0 {
+			return
+		}
+		start := from + i
+		end := start + len(secret)
+		from = end
+		if start > 0 && nameByte(f.text[start-1]) || end < len(f.text) && nameByte(f.text[end]) {
+			continue
+		}
+		f.spans = append(f.spans, span{start: start, end: end, rule: rule})
 	}
 }
 
