@@ -16,7 +16,8 @@ import (
 // terraform-aws-modules/terraform-aws-rds, Apache-2.0; firebase/quickstart-js, Apache-2.0;
 // stripe/stripe-node, MIT; kubernetes/examples, Apache-2.0) and a file-sync tool's
 // documentation (rclone/rclone, MIT), AWS CLI's examples (aws/aws-cli, Apache-2.0) and an
-// ACME client (certbot/certbot, Apache-2.0). The rows of secrets are made up.
+// ACME client (certbot/certbot, Apache-2.0) and an agent framework (crewAIInc/crewAI, MIT).
+// The rows of secrets are made up.
 
 func TestConfigDocsShapes(t *testing.T) {
 	t.Parallel()
@@ -125,6 +126,10 @@ func TestConfigDocsShapes(t *testing.T) {
 			// an ACME challenge's path in a web server's log; a list built by calls
 			"66.133.109.36 - - [05/Jan/2016:20:11:24 -0500] \"GET /.well-known/acme-challenge/HGr8U1IeTW4kY_Z6UIyaakzOkyQgPr_7ArlLgtZE8SX HTTP/1.1\" 200 87",
 			"        youshallpass = [augeasparser.AugeasBlockNode(name=assertions.PASS,",
+			// a format string's fields; a docstring's argument described with a compound
+			"        credentials = f\"{self.username}:{self.password}\"",
+			"    jws_token = f\"{signature.protected}.{payload_b64}.{signature.signature}\"",
+			"        private_key: PEM-encoded private key (RSA, EC, or RSA-PSS).",
 		)
 	})
 	t.Run("repeats", func(t *testing.T) {
@@ -208,6 +213,10 @@ func TestConfigDocsShapes(t *testing.T) {
 			// a generated value in brackets is a value, not a slot's name (it leaked on 5f97ad7)
 			{"password = [Zx8kq2pLm9Qw4rT7]", "Zx8kq2pLm9Qw4rT7"},
 			{"youshallpass = Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			{"        credentials = f\"{self.username}:Zx8kq2pLm9\"", "Zx8kq2pLm9"},
+			{"        token = f\"{a}Zx8kq2pLm9Qw{b}\"", "Zx8kq2pLm9Qw"},
+			{"password: correct-horse battery staple", "correct-horse"},
+			{"        private_key: Zx8k-q2pLm9 private key", "Zx8k-q2pLm9"},
 		})
 	})
 }

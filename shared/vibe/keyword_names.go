@@ -799,6 +799,9 @@ func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 	if !quoted && functionWords[strings.ToLower(v)] && sentenceGoesOn(s, ve) {
 		return true // **About SNYK_TOKEN**: The workflow uses …: a sentence after a heading's colon
 	}
+	if !quoted && hyphenCompound(v) && !passwordName(name) && sentenceGoesOn(s, ve) {
+		return true // private_key: PEM-encoded private key as a string: a docstring's description
+	}
 	if !quoted && hyphenedWords(v) && sentenceGoesOn(s, ve) {
 		return true // resolved secrets: scope-conflict warnings now show …: a sentence's words
 	}
@@ -1261,6 +1264,23 @@ func nameTailEcho(name, v string) bool {
 		}
 	}
 	return false
+}
+
+// hyphenCompound reports an English compound of two or three parts joined by hyphens, one of
+// them a lower-case word (PEM-encoded, base64-encoded, read-only): letters only.
+func hyphenCompound(v string) bool {
+	parts := strings.Split(v, "-")
+	if len(parts) < 2 || len(parts) > 3 {
+		return false
+	}
+	word := false
+	for _, p := range parts {
+		if p == "" || !isLetters(p) {
+			return false
+		}
+		word = word || len(p) >= 4 && strings.ToLower(p) == p && dictWord(p)
+	}
+	return word
 }
 
 // describesSecret reports a phrase of four lower-case words or more, one of them a function

@@ -1161,6 +1161,9 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if t := strings.Trim(v, "\"'`"); len(t) > 2 && t[0] == '\\' && isLetters(t[1:]) && strings.ToLower(t) == t {
 		return false // rclone copy D:\docs secret:\docs: a remote's Windows path
 	}
+	if t := strings.Trim(v, "\"'`"); fieldsTemplate(t) {
+		return false // credentials = f"{self.username}:{self.password}": a format string's fields
+	}
 	if t := strings.Trim(v, "\"'`"); awsResourceName(t) {
 		return false // "PreTokenGeneration": "arn:aws:lambda:…:function:MyFunction", --device-key us-west-2_abcd_1234: a resource's name
 	}
@@ -2030,6 +2033,36 @@ func docNavPath(v string) bool {
 		}
 	}
 	return true
+}
+
+// fieldsTemplate reports a format string of two fields or more ({self.username}:{self.
+// password}, {header}.{payload}.{signature}) whose text between the fields holds no run of
+// six letters or digits: what the fields are filled with is the value.
+func fieldsTemplate(t string) bool {
+	if len(t) < 7 || t[0] != '{' {
+		return false
+	}
+	fields, run := 0, 0
+	for i := 0; i < len(t); i++ {
+		if t[i] == '{' {
+			j := strings.IndexByte(t[i:], '}')
+			if j < 2 || !isLetter(t[i+1]) && t[i+1] != '_' || strings.IndexByte(t[i+1:i+j], '{') >= 0 {
+				return false
+			}
+			fields++
+			i += j
+			run = 0
+			continue
+		}
+		if isAlnum(t[i]) {
+			if run++; run >= 6 {
+				return false
+			}
+		} else {
+			run = 0
+		}
+	}
+	return fields >= 2
 }
 
 // awsResourceName reports an AWS resource's name: an ARN, an Amazon account's id
