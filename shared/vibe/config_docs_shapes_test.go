@@ -16,8 +16,8 @@ import (
 // terraform-aws-modules/terraform-aws-rds, Apache-2.0; firebase/quickstart-js, Apache-2.0;
 // stripe/stripe-node, MIT; kubernetes/examples, Apache-2.0) and a file-sync tool's
 // documentation (rclone/rclone, MIT), AWS CLI's examples (aws/aws-cli, Apache-2.0) and an
-// ACME client (certbot/certbot, Apache-2.0) and an agent framework (crewAIInc/crewAI, MIT).
-// The rows of secrets are made up.
+// ACME client (certbot/certbot, Apache-2.0), an agent framework (crewAIInc/crewAI, MIT) and a
+// coding agent's plugins and docs (anthropics/claude-code). The rows of secrets are made up.
 
 func TestConfigDocsShapes(t *testing.T) {
 	t.Parallel()
@@ -130,6 +130,10 @@ func TestConfigDocsShapes(t *testing.T) {
 			"        credentials = f\"{self.username}:{self.password}\"",
 			"    jws_token = f\"{signature.protected}.{payload_b64}.{signature.signature}\"",
 			"        private_key: PEM-encoded private key (RSA, EC, or RSA-PSS).",
+			// a command continued on the next line, no output; what a variable is for
+			"aws ecr get-login-password --region us-east-1 \\\n  | docker login --username AWS --password-stdin <account-id>.dkr.ecr.us-east-1.amazonaws.com",
+			"- ANTHROPIC_API_KEY: Required for LLM-based reviews",
+			"- ANTHROPIC_AUTH_TOKEN: Alternative to API key — OAuth access token sent as Bearer auth.",
 		)
 	})
 	t.Run("repeats", func(t *testing.T) {
@@ -217,6 +221,9 @@ func TestConfigDocsShapes(t *testing.T) {
 			{"        token = f\"{a}Zx8kq2pLm9Qw{b}\"", "Zx8kq2pLm9Qw"},
 			{"password: correct-horse battery staple", "correct-horse"},
 			{"        private_key: Zx8k-q2pLm9 private key", "Zx8k-q2pLm9"},
+			{"aws ecr get-login-password --region us-east-1\nZx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1m", "Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1m"},
+			{"- DB_PASSWORD: Secret for the database", "Secret for the database"},
+			{"- API_KEY: Zx8kq2pLm9 for the reviews", "Zx8kq2pLm9"},
 		})
 	})
 }

@@ -210,6 +210,9 @@ func findReadSecrets(text string, f *findings) (pending bool) {
 				pending = true
 				continue
 			}
+			if strings.HasSuffix(strings.TrimRight(text[from:from+nl], " \t\r"), "\\") {
+				continue // aws ecr get-login-password … \ then | docker login …: the command goes on
+			}
 			from += nl + 1
 		}
 		pending = !maskReadLine(text, from, end, f) && strings.TrimSpace(text[from:end]) == ""
@@ -267,7 +270,8 @@ func maskReadLine(text string, from, end int, f *findings) bool {
 // scriptLine reports a line that is the next command of a script or a session rather than a
 // command's output: a prompt, a comment, or a command word and its arguments.
 func scriptLine(line string) bool {
-	if strings.HasPrefix(line, "$ ") || strings.HasPrefix(line, "# ") || strings.HasPrefix(line, "> ") || strings.HasPrefix(line, "#!") {
+	if strings.HasPrefix(line, "$ ") || strings.HasPrefix(line, "# ") || strings.HasPrefix(line, "> ") || strings.HasPrefix(line, "#!") ||
+		strings.HasPrefix(line, "| ") || strings.HasPrefix(line, "&& ") || strings.HasPrefix(line, "|| ") {
 		return true
 	}
 	word, rest, ok := strings.Cut(line, " ")

@@ -799,6 +799,9 @@ func wordsNoSecret(s string, vs, ve int, name string, quoted bool) bool {
 	if !quoted && functionWords[strings.ToLower(v)] && sentenceGoesOn(s, ve) {
 		return true // **About SNYK_TOKEN**: The workflow uses …: a sentence after a heading's colon
 	}
+	if !quotedAt(s, vs) && !passwordName(name) && (titleWord(v) && functionWordNext(s, ve) || describingWords(v)) {
+		return true // - ANTHROPIC_API_KEY: Required for LLM-based reviews; TOKEN: Alternative to API key: what the variable is for
+	}
 	if !quoted && hyphenCompound(v) && !passwordName(name) && sentenceGoesOn(s, ve) {
 		return true // private_key: PEM-encoded private key as a string: a docstring's description
 	}
@@ -1260,6 +1263,37 @@ func nameTailEcho(name, v string) bool {
 	for i := 1; i+2 <= len(parts); i++ {
 		tail := strings.Join(parts[i:], "")
 		if l == tail || l == tail+"s" {
+			return true
+		}
+	}
+	return false
+}
+
+// titleWord reports an English word written with a capital first (Required, Alternative).
+func titleWord(v string) bool {
+	return len(v) >= 4 && isUpperByte(v[0]) && isLetters(v) && strings.ToLower(v[1:]) == v[1:] && dictWord(strings.ToLower(v))
+}
+
+// functionWordNext reports a blank and a function word right after s[:ve] (Alternative to …).
+func functionWordNext(s string, ve int) bool {
+	rest := s[ve:min(len(s), ve+16)]
+	if !strings.HasPrefix(rest, " ") {
+		return false
+	}
+	f := strings.Fields(rest)
+	return len(f) > 0 && functionWords[strings.ToLower(f[0])]
+}
+
+// describingWords reports three words or more that open with a capitalised English word and
+// hold a function word (Required for LLM-based reviews, Used to sign the session cookie): a
+// description of what a variable is for.
+func describingWords(v string) bool {
+	words := strings.Fields(v)
+	if len(words) < 3 || len(words[0]) < 3 || !isUpperByte(words[0][0]) || !isLetters(words[0]) || strings.ToLower(words[0][1:]) != words[0][1:] {
+		return false
+	}
+	for _, w := range words[1:] {
+		if functionWords[strings.ToLower(w)] {
 			return true
 		}
 	}
