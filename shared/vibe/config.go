@@ -661,7 +661,7 @@ var configRules = []extraRule{
 		// Nor a qualified name of code: "the next token is token.CHAN", "private key is
 		// *ed25519.PrivateKey".
 		check: func(v string) bool {
-			return v[0] != '/' && v[0] != '\\' && !qualifiedName(v) && !expansionMessageEnd(v) && !proseModifier(v) && !markdownLink(v) && !specID.MatchString(v) && !wordAlternatives(v) && !closedProseWord(v) && !proseDecimal.MatchString(v) && !wordBeforeTag(v)
+			return v[0] != '/' && v[0] != '\\' && !qualifiedName(v) && !expansionMessageEnd(v) && !proseModifier(v) && !markdownLink(v) && !specID.MatchString(v) && !wordAlternatives(v) && !closedProseWord(v) && !proseDecimal.MatchString(v) && !wordBeforeTag(v) && !encodingAdjective(v)
 		},
 		matchCheck: proseNamedValue,
 		anchors:    secretWordBeforeIs,
@@ -1874,6 +1874,22 @@ func ipv6Run(m string) bool {
 // weeklyWindow is a weekly time window, day:hh:mm-day:hh:mm (a database's maintenance or
 // backup window, "thu:23:30-fri:00:30"), which has a .pgpass line's colons.
 var weeklyWindow = regexp.MustCompile(`(?i)^(?:mon|tue|wed|thu|fri|sat|sun):\d{2}:\d{2}-(?:mon|tue|wed|thu|fri|sat|sun):\d{2}:\d{2}`)
+
+// encodingAdjective reports how something is encoded, as a sentence says it (Secrets must be
+// base64-encoded., hex-encoded, PEM‑encoded with a non-breaking hyphen).
+func encodingAdjective(v string) bool {
+	v = strings.ToLower(strings.TrimRight(v, ".,;:)"))
+	v = strings.NewReplacer("\u2010", "-", "\u2011", "-").Replace(v)
+	head, ok := strings.CutSuffix(v, "-encoded")
+	if !ok {
+		return false
+	}
+	switch head {
+	case "base64", "base32", "base58", "hex", "url", "pem", "der", "utf8", "utf-8", "json", "percent":
+		return true
+	}
+	return false
+}
 
 // wordBeforeTag reports a lower-case word closed by markup (<h2>Your password was
 // changed</h2>, was reset<br>): the sentence's word, the tag the page's.

@@ -17,7 +17,8 @@ import (
 // stripe/stripe-node, MIT; kubernetes/examples, Apache-2.0) and a file-sync tool's
 // documentation (rclone/rclone, MIT), AWS CLI's examples (aws/aws-cli, Apache-2.0) and an
 // ACME client (certbot/certbot, Apache-2.0), an agent framework (crewAIInc/crewAI, MIT) and a
-// coding agent's plugins and docs (anthropics/claude-code). The rows of secrets are made up.
+// coding agent's plugins and docs (anthropics/claude-code) and a hosting platform's docs
+// (superfly/docs, Apache-2.0). The rows of secrets are made up.
 
 func TestConfigDocsShapes(t *testing.T) {
 	t.Parallel()
@@ -134,6 +135,14 @@ func TestConfigDocsShapes(t *testing.T) {
 			"aws ecr get-login-password --region us-east-1 \\\n  | docker login --username AWS --password-stdin <account-id>.dkr.ecr.us-east-1.amazonaws.com",
 			"- ANTHROPIC_API_KEY: Required for LLM-based reviews",
 			"- ANTHROPIC_AUTH_TOKEN: Alternative to API key — OAuth access token sent as Bearer auth.",
+			// a secret's name a flag mounts; a deployment's ULID in an image's tag; how a value
+			// is encoded; a token's prefix, the rest left out; CI expressions handed on
+			"npx dockerfile --mount-secret=DATABASE_URL",
+			"fly deploy --build-secret DATABASE_URL=value",
+			"  Image         = testrun:deployment-01GQR4GN7EA8G12VE1DBRQG4KQ  ",
+			"Secrets must be base64\u2011encoded. ",
+			"$ fly secrets set -a my-autoscaler --stage FAS_API_TOKEN=\"FlyV1 ...\"",
+			"          secrets: FOOBAR=${{ secrets.FOOBAR }} SOME_API_KEY=${{ secrets.SOME_API_KEY}}",
 		)
 	})
 	t.Run("repeats", func(t *testing.T) {
@@ -224,6 +233,12 @@ func TestConfigDocsShapes(t *testing.T) {
 			{"aws ecr get-login-password --region us-east-1\nZx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1m", "Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ9kL1m"},
 			{"- DB_PASSWORD: Secret for the database", "Secret for the database"},
 			{"- API_KEY: Zx8kq2pLm9 for the reviews", "Zx8kq2pLm9"},
+			{"fly deploy --build-secret DATABASE_URL=Zx8kq2pLm9Qw", "Zx8kq2pLm9Qw"},
+			{"fly deploy --build-secret Zx8kq2pLm9Qw", "Zx8kq2pLm9Qw"},
+			{"  Image = testrun:deployment-Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ", "Zx8kq2pLm9Qw4rT7aB3dE5fG7hJ"},
+			{"Secrets must be Zx8kq2pL9-encoded.", "Zx8kq2pL9"},
+			{"FAS_API_TOKEN=\"FlyV1 Zx8kq2pLm9Qw4rT7\"", "Zx8kq2pLm9Qw4rT7"},
+			{"secrets: FOOBAR=Zx8kq2pLm9Qw SOME_API_KEY=${{ secrets.SOME_API_KEY}}", "Zx8kq2pLm9Qw"},
 		})
 	})
 }

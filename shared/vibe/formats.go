@@ -396,6 +396,9 @@ func findPrefixedTokens(chunk string, off int, f *findings) {
 		if start > 0 && chunk[start-1] == '#' && strings.HasPrefix(chunk[start:i], "diff-") && isHex(chunk[start+5:i]) {
 			continue // …/commit/3ce7…#diff-7470…: a diff's anchor for one file, the digest of its path
 		}
+		if wordULID(chunk[start:i]) {
+			continue // testrun:deployment-01GQR4GN7EA8G12VE1DBRQG4KQ: a deployment's ULID in an image's tag
+		}
 		if markedExample(chunk[start:i]) {
 			continue // db-BIQTE3B3K3RM7M74SK5EXAMPLE: AWS's documentation's sample
 		}

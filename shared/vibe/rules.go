@@ -786,7 +786,7 @@ func noSecretFlag(match string) bool {
 		if strings.HasPrefix(flag[i:], "   ") || strings.HasPrefix(flag[i:], "\t\t") {
 			return false // -W, --password            force password prompt: a help text's columns
 		}
-		if v := strings.Trim(match[i:], "= \t\"',"); secretNameValue(v) || buildSecretSpec(match[i:]) || optionName(v) || opensslPassSource(v) || namedPlaceholder(v) ||
+		if v := strings.Trim(match[i:], "= \t\"',"); secretNameValue(v) || buildSecretSpec(match[i:]) || secretFlagName(flag[:i], v) || optionName(v) || opensslPassSource(v) || namedPlaceholder(v) ||
 			match[i] != '=' && upperSnakeName(strings.TrimRight(v, "]")) || // --api-token API_TOKEN: argparse's metavar in a usage line
 			match[i] != '=' && flagSpelling(v) ||
 			v == strings.ToUpper(v) && strings.EqualFold(strings.ReplaceAll(strings.TrimLeft(match[:i], "-"), "-", "_"), v) {
@@ -809,6 +809,17 @@ func noSecretFlag(match string) bool {
 		}
 	}
 	return true
+}
+
+// secretFlagName reports a flag that takes a secret's name, and a name in capitals with no
+// value or a stand-in after it (--mount-secret=DATABASE_URL, --build-secret NAME=value): which
+// secret goes in, read from the environment.
+func secretFlagName(flag, v string) bool {
+	if !strings.HasSuffix(flag, "secret") {
+		return false
+	}
+	name, rest, _ := strings.Cut(v, "=")
+	return upperSnakeName(name) && (rest == "" || placeholderValue(rest))
 }
 
 // openedParenEnd carries a query value that stopped at a ) its own ( accounts for on
@@ -1160,6 +1171,12 @@ func keepKeyword(name, value string, quoted bool) bool {
 	}
 	if t := strings.Trim(v, "\"'`"); len(t) > 2 && t[0] == '\\' && isLetters(t[1:]) && strings.ToLower(t) == t {
 		return false // rclone copy D:\docs secret:\docs: a remote's Windows path
+	}
+	if t := strings.Trim(v, "\"'`"); elidedToken.MatchString(t) {
+		return false // FAS_API_TOKEN="FlyV1 ...": a token's prefix, the rest left out
+	}
+	if t := strings.Trim(v, "\"'`"); assignedExpansions(t) {
+		return false // secrets: FOOBAR=${{ secrets.FOOBAR }} SOME_API_KEY=${{ secrets.SOME_API_KEY }}
 	}
 	if t := strings.Trim(v, "\"'`"); fieldsTemplate(t) {
 		return false // credentials = f"{self.username}:{self.password}": a format string's fields
@@ -2033,6 +2050,32 @@ func docNavPath(v string) bool {
 		}
 	}
 	return true
+}
+
+// elidedToken matches a token's prefix and an ellipsis (FlyV1 ..., sk-ant-…).
+var elidedToken = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,11} ?(?:\.\.\.|…)$`)
+
+// assignedExpansions reports NAME=<expansion> pairs and nothing else (FOOBAR=${{ secrets.FOOBAR
+// }} API_KEY=$API_KEY): names given the values of expressions, as a CI step hands them on.
+func assignedExpansions(t string) bool {
+	if !strings.Contains(t, "=$") {
+		return false
+	}
+	pairs := 0
+	for _, m := range strings.Fields(t) {
+		name, val, ok := strings.Cut(m, "=")
+		switch {
+		case ok && upperSnakeName(name) || ok && upperSlot(name):
+			if !strings.HasPrefix(val, "$") {
+				return false
+			}
+			pairs++
+		case strings.HasPrefix(m, "secrets.") || strings.HasPrefix(m, "env.") || strings.HasPrefix(m, "vars.") || m == "}}" || strings.HasSuffix(m, "}}"):
+		default:
+			return false
+		}
+	}
+	return pairs > 0
 }
 
 // fieldsTemplate reports a format string of two fields or more ({self.username}:{self.

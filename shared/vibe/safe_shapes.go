@@ -457,7 +457,7 @@ var cognitoPoolShape = regexp.MustCompile(`^[a-z]{2}(?:-gov)?-[a-z]+-[0-9]_[A-Za
 // object, a host's name, a path of words): asked only of a run about to be masked as random.
 func harmlessRunLate(text string, start, end int) bool {
 	return alphabetRun(text[start:end]) || encodedCode(text[start:end]) || plistArchiveRun(text, start) || archivedObjectLine(text, start, end) ||
-		csharpDescriptorLine(text, start) || wrappedBinaryBlock(text, start, end) || dashboardLinkRun(text, start) || digestNamedRun(text, start, end) || analyticsLinkerRun(text, start) || acmeChallengePath(text, start) || arnRun(text, start) || markedExample(text[start:end]) || amazonIDRun(text, start) || uuidNamedRun(text[start:end]) || playgroundLinkRun(text, start) || generatedFileName(text, start, end) || dnsNameRun(text[start:end]) || cognitoPoolID(text[start:end]) || wordPathRun(text[start:end])
+		csharpDescriptorLine(text, start) || wrappedBinaryBlock(text, start, end) || dashboardLinkRun(text, start) || digestNamedRun(text, start, end) || analyticsLinkerRun(text, start) || wordULID(text[start:end]) || acmeChallengePath(text, start) || arnRun(text, start) || markedExample(text[start:end]) || amazonIDRun(text, start) || uuidNamedRun(text[start:end]) || playgroundLinkRun(text, start) || generatedFileName(text, start, end) || dnsNameRun(text[start:end]) || cognitoPoolID(text[start:end]) || wordPathRun(text[start:end])
 }
 
 // uuidNamedRun reports a name built around a UUID (kubernetes-dynamic-pvc-bdb97c58-694a-
@@ -2418,6 +2418,13 @@ func cookieCredential(v string) bool {
 		}
 	}
 	return false
+}
+
+// wordULID reports a word, a dash and a ULID (deployment-01GQR4GN7EA8G12VE1DBRQG4KQ, a
+// deployment's image tag): an id.
+func wordULID(tok string) bool {
+	j := strings.LastIndexByte(tok, '-')
+	return j > 0 && len(tok)-j-1 == 26 && isLetters(tok[:j]) && ulidShape(tok[j+1:])
 }
 
 // ulidShape reports a ULID (26 characters of Crockford's base32 whose first ten are a time
