@@ -1126,6 +1126,7 @@ func keepKeyword(name, value string, quoted bool) bool {
 		return false // "token": " Colour": a model's text piece (logprobs, a tokenizer's output), its blank its own
 	}
 	v := strings.TrimSpace(value)
+	bare := strings.Trim(v, "\"'`") // the value without the quotes around it
 	if parts := nameParts(name); len(parts) > 0 && strings.HasSuffix(strings.ToLower(parts[len(parts)-1]), "less") {
 		return false // Passwordless "Magic Code", keyless signing: without the credential the name names
 	}
@@ -1139,25 +1140,25 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if storageKey(name, v) {
 		return false // CHAT_SETTINGS_KEY = 'openvibe_chat_settings': where an entry is kept
 	}
-	if settingHeadName(name) && (identifierWords(strings.Trim(v, "\"'`")) || isDigits(strings.Trim(v, "\"'`"))) {
+	if settingHeadName(name) && (identifierWords(bare) || isDigits(bare)) {
 		return false // env('AUTH_PASSWORD_BROKER', 'users'): the broker's name
 	}
 	if headNounNoSecret(name, v) {
 		return false // SESSION_TOKEN_QUERY_PARAM = "X-Amz-S3session-Token": what a credential goes by
 	}
-	if isDigits(v) && len(v) < 6 && !(quoted && len(v) >= 5 && passwordName(name) && !sequentialDigits(v)) || !hasAlnum(v) && !(quoted && passwordName(name) && symbolPassword(strings.Trim(v, "\"'`"))) || utf8.RuneCountInString(strings.Trim(v, "\"'`")) == 1 || len(v) <= 4 && isUpperByte(v[0]) && strings.Trim(v[1:], "):,;{ ") == "" {
+	if isDigits(v) && len(v) < 6 && !(quoted && len(v) >= 5 && passwordName(name) && !sequentialDigits(v)) || !hasAlnum(v) && !(quoted && passwordName(name) && symbolPassword(bare)) || utf8.RuneCountInString(bare) == 1 || len(v) <= 4 && isUpperByte(v[0]) && strings.Trim(v[1:], "):,;{ ") == "" {
 		return false // accesskey="n": one character is no credential, and shows nothing of one (credential: T): T {: a type parameter)
 	}
-	if t := strings.Trim(v, "\"'`"); len(t) >= 2 && len(t) <= 4 && (t[0] == 'v' || t[0] == 'V') && isDigits(t[1:]) {
+	if len(bare) >= 2 && len(bare) <= 4 && (bare[0] == 'v' || bare[0] == 'V') && isDigits(bare[1:]) {
 		return false // authelia:kdf:storage:encryption_key:v1: a version's tag
 	}
 	if nameTailEcho(name, v) {
 		return false // ActionResetPassword = "ResetPassword": the name's own words
 	}
-	if t := strings.Trim(v, "\"'`"); strings.IndexByte(t, '.') > 0 && isLetters(strings.ReplaceAll(t, ".", "")) && strings.EqualFold(strings.ReplaceAll(t, ".", ""), name) {
+	if strings.IndexByte(bare, '.') > 0 && isLetters(strings.ReplaceAll(bare, ".", "")) && strings.EqualFold(strings.ReplaceAll(bare, ".", ""), name) {
 		return false // APIKeyAuthScopes = "APIKeyAuth.Scopes": the key a context value is kept under, spelled as the name
 	}
-	if t := strings.Trim(v, "\"'`"); securitySchemeName(t) {
+	if securitySchemeName(bare) {
 		return false // token("apiKeyAuth", []), Bearer authorization: bearerAuth: an OpenAPI security scheme's name
 	}
 	if !quoted && len(v) > 3 && v[0] == '[' && isLetter(v[1]) && callLike.MatchString(v[1:]) {
@@ -1169,49 +1170,49 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if strings.HasPrefix(v, ",\"") {
 		return false // "refresh_token":"","expiry":…: an empty value, then the object's next member
 	}
-	if t := strings.Trim(v, "\"'`"); len(t) > 2 && t[0] == '\\' && isLetters(t[1:]) && strings.ToLower(t) == t {
+	if len(bare) > 2 && bare[0] == '\\' && isLetters(bare[1:]) && strings.ToLower(bare) == bare {
 		return false // rclone copy D:\docs secret:\docs: a remote's Windows path
 	}
-	if t := strings.Trim(v, "\"'`"); elidedToken.MatchString(t) {
+	if elidedToken.MatchString(bare) {
 		return false // FAS_API_TOKEN="FlyV1 ...": a token's prefix, the rest left out
 	}
-	if t := strings.Trim(v, "\"'`"); assignedExpansions(t) {
+	if assignedExpansions(bare) {
 		return false // secrets: FOOBAR=${{ secrets.FOOBAR }} SOME_API_KEY=${{ secrets.SOME_API_KEY }}
 	}
-	if t := strings.Trim(v, "\"'`"); fieldsTemplate(t) {
+	if fieldsTemplate(bare) {
 		return false // credentials = f"{self.username}:{self.password}": a format string's fields
 	}
-	if t := strings.Trim(v, "\"'`"); awsResourceName(t) {
+	if awsResourceName(bare) {
 		return false // "PreTokenGeneration": "arn:aws:lambda:…:function:MyFunction", --device-key us-west-2_abcd_1234: a resource's name
 	}
-	if t := strings.Trim(v, "\"'`"); ghsaID.MatchString(t) {
+	if ghsaID.MatchString(bare) {
 		return false // strip secrets GHSA-8mxv-9xhp-86h4: a security advisory's id
 	}
-	if t := strings.Trim(v, "\"'`"); len(t) > 3 && t[0] == '-' && isLetter(t[1]) && (t[2] == ' ' || t[2] == '=') {
+	if len(bare) > 3 && bare[0] == '-' && isLetter(bare[1]) && (bare[2] == ' ' || bare[2] == '=') {
 		return false // pass '-o delete-src-file' to …: options handed to a command
 	}
-	if validationRules(strings.Trim(v, "\"'`")) {
+	if validationRules(bare) {
 		return false // 'password' => 'required|min:8|confirmed': a form field's validation rules (Laravel)
 	}
-	if t := strings.Trim(v, "\"'`"); docNavPath(t) {
+	if docNavPath(bare) {
 		return false // - 'PassTLSClientCert': 'reference/…/passtlsclientcert.md': a documentation site's page under its title
 	}
 	if !quoted && len(v) > 2 && v[len(v)-1] == ':' && strings.ToLower(v) == v && allLettersDigits(strings.ReplaceAll(v[:len(v)-1], "_", "")) {
 		return false // acme: error presenting token: gandiv5: unexpected …: the next link of an error's chain
 	}
-	if t := strings.Trim(v, "\"'`"); strings.EqualFold(name, "secret") && strings.HasSuffix(t, "-secret") && secretNameValue(t) {
+	if strings.EqualFold(name, "secret") && strings.HasSuffix(bare, "-secret") && secretNameValue(bare) {
 		return false // rootCAs: - secret: ca-secret: the name of a Kubernetes Secret that holds it
 	}
-	if pinnedRequirement(strings.Trim(v, "\"'`")) {
+	if pinnedRequirement(bare) {
 		return false // py3.9-langchain-notiktoken-v0.1.20: SQLAlchemy==2.0.51: a package pinned to a version (tox's deps)
 	}
-	if t := strings.Trim(v, "\"'`"); len(t) >= 3 && (t[0]|0x20 == 'y' || t[0]|0x20 == 'z') && strings.Count(strings.ToLower(t), string(t[0]|0x20)) == len(t) {
+	if len(bare) >= 3 && (bare[0]|0x20 == 'y' || bare[0]|0x20 == 'z') && strings.Count(strings.ToLower(bare), string(bare[0]|0x20)) == len(bare) {
 		return false // ZONEEE_API_KEY=yyyyy: a letter typed over, as xxxxx is
 	}
-	if t := strings.Trim(v, "\"'`"); lowerDictWord(t) && apiKeyName(name) {
+	if lowerDictWord(bare) && apiKeyName(name) {
 		return false // ALGOLIA_API_KEY=short: an English word is no service's key
 	}
-	if t := strings.Trim(v, "\"'`"); standInWords[t] || kebabStandIn(t) {
+	if standInWords[bare] || kebabStandIn(bare) {
 		return false // apiKey: "unused", OPERATOR_TOKEN="unused-operator-token": stand-ins
 	}
 	if severityWords[v] {
@@ -1223,17 +1224,17 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if computedValue(name, v) {
 		return false
 	}
-	if t := strings.Trim(v, "\"'`"); kebabKeyName(t) || len(t) > 2 && t[0] == '_' && t[1] == '_' && isLetters(t[2:]) && strings.HasSuffix(strings.ToUpper(name), "KEY") {
+	if kebabKeyName(bare) || len(bare) > 2 && bare[0] == '_' && bare[1] == '_' && isLetters(bare[2:]) && strings.HasSuffix(strings.ToUpper(name), "KEY") {
 		return false // apiKey: 'openai-api-key': a stand-in that names the key; AUTH_GLOBAL_KEY = '__mcpAuth': where it is kept
 	}
-	if t := strings.Trim(v, "\"'`"); len(t) > 1 && t[0] == '/' && strings.EqualFold(strings.Trim(t, "/"), name) ||
-		len(t) > len(name)+1 && strings.HasSuffix(strings.ToLower(t), "/"+strings.ToLower(name)) && wordSegments(strings.Split(t, "/")) {
+	if len(bare) > 1 && bare[0] == '/' && strings.EqualFold(strings.Trim(bare, "/"), name) ||
+		len(bare) > len(name)+1 && strings.HasSuffix(strings.ToLower(bare), "/"+strings.ToLower(name)) && wordSegments(strings.Split(bare, "/")) {
 		return false // routes: { token: '/token/' }, autoload :Password, "doorkeeper/request/password": a route or a file named for what it serves
 	}
-	if rubyConstantPath.MatchString(strings.Trim(v, "\"'`")) {
+	if rubyConstantPath.MatchString(bare) {
 		return false // access_token_class "Doorkeeper::AccessToken": a class's name
 	}
-	if t := strings.Trim(v, "\"'`"); shoutedSentence(t) {
+	if shoutedSentence(bare) {
 		return false // apiKey: "IF YOU HAVE AN API KEY FOR THE CORE, ADD IT HERE": an instruction
 	}
 	if printfVerbValue(v) {
@@ -1242,10 +1243,10 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if strings.HasPrefix(v, "...") && len(v) > 3 && strings.IndexByte("),];", v[3]) >= 0 {
 		return false // SignedJWTParameters(issuer=..., signing_key=...): an elision, the call's end after it
 	}
-	if colorValue(strings.Trim(v, "\"'`")) {
+	if colorValue(bare) {
 		return false // Token: '#d8dee9' (a Pygments style), --token-color: #fff
 	}
-	if t := strings.TrimRight(strings.Trim(v, "\"'`"), ","); !quoted && decimalNumber(t) || sizeQuantity.MatchString(t) || localeName.MatchString(t) {
+	if t := strings.TrimRight(bare, ","); !quoted && decimalNumber(t) || sizeQuantity.MatchString(t) || localeName.MatchString(t) {
 		return false // "output_cost_per_token": 0.00000042, parse_token_value("8k"), lambda key: "de_DE.UTF-8"
 	}
 	if kwargVariable(name, v) {
@@ -2155,7 +2156,7 @@ var standInWords = map[string]bool{"unused": true, "dud": true, "invalid": true,
 
 // lowerDictWord reports one English word in lower case.
 func lowerDictWord(t string) bool {
-	return len(t) >= 3 && len(t) <= 12 && isLetters(t) && strings.ToLower(t) == t && dictWord(t)
+	return len(t) <= 12 && lowerWord(t) && dictWord(t)
 }
 
 // apiKeyName reports a name of what a service hands out, generated: an API key or a token

@@ -107,21 +107,25 @@ func paddedHex(v string) bool {
 // NL80211_ATTR_FRAME, a macro defined as itself so that code can test for it): a name, not
 // a value.
 func selfNamed(s string, i int, v string) bool {
+	j := nameEndBefore(s, i)
+	return j < i && strings.HasSuffix(s[:j], v) && (j == len(v) || !isWordByte(s[j-len(v)-1]))
+}
+
+// nameEndBefore returns where the name a value at s[i:] is given to ends: back over at most
+// six blanks, quotes and the =, : or > between them.
+func nameEndBefore(s string, i int) int {
 	j := i
 	for k := 0; k < 6 && j > 0 && strings.IndexByte(" \t\"'`=:>", s[j-1]) >= 0; k++ {
 		j--
 	}
-	return j < i && strings.HasSuffix(s[:j], v) && (j == len(v) || !isWordByte(s[j-len(v)-1]))
+	return j
 }
 
 // refinedName reports a value that opens with the name it is given to and goes on with a
 // version and a date ("deepseek-v3": "DeepSeek-V3-0324", "gpt-4o": "gpt-4o-2024-08-06"): an
 // alias's model, not a key.
 func refinedName(s string, i int, v string) bool {
-	j := i
-	for k := 0; k < 6 && j > 0 && strings.IndexByte(" \t\"'`=:>", s[j-1]) >= 0; k++ {
-		j--
-	}
+	j := nameEndBefore(s, i)
 	k := j
 	for k > 0 && (isWordByte(s[k-1]) || s[k-1] == '-' || s[k-1] == '.') {
 		k--
