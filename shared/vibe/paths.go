@@ -59,10 +59,12 @@ func newPathRewriter(h SessionHints) *pathRewriter {
 // segments. Separators may be /, \, or their JSON-escaped forms \\ and \/.
 var pathToken = regexp.MustCompile(`^(?i:file:/{2,3}|file:)?(?:\\\\[?.]\\[A-Za-z]:|[A-Za-z]:|~[A-Za-z_][A-Za-z0-9_.-]{0,31}|%(?i:userprofile|homepath)%|\$HOME\b|\$\{HOME\}|\\{2,4})?(?:(?:\\\\\\\\|\\\\|\\/|\\|/)[^\s"'<>|*?:;,()\[\]{}\x60\\/]+)+(?:\\\\\\\\|\\\\|\\/|\\|/)?`)
 
-// shellPrompt matches the @host:path$ part of a user@host:path$ prompt, of the zsh, fish and
-// Fedora forms user@host dir %, user@host ~/dir> and [user@host dir]$, and the @HOST MINGW64 part of Git for
-// Windows' user@HOST MINGW64 ~/proj (main).
-var shellPrompt = regexp.MustCompile(`^@([A-Za-z0-9._-]{1,253})(?::((?:~|/|[A-Za-z]:)[^\s$#>]*)?(\$|#|>)| ((?:~|/)[^\s$#%>]*|[\w.-]{1,64})\]?[ ]?(%|\$|#|>)(?:[ \t]|$)| (MINGW64|MINGW32|MSYS|UCRT64|CLANG64|CLANGARM64) )`)
+// shellPrompt matches the @host:path$ part of a user@host:path$ prompt (also Raspberry Pi
+// OS's user@host:~ $), of the zsh, fish and Fedora forms user@host dir %, user@host ~/dir> and
+// [user@host dir]$, the @HOST MINGW64 part of Git for Windows' user@HOST MINGW64 ~/proj (main),
+// and the @host ~/dir part of themes that put the sign or the branch after it (oh-my-zsh's
+// bira: ╭─user@host ~/proj ‹main›, user@host ~/proj main* ❯).
+var shellPrompt = regexp.MustCompile(`^@([A-Za-z0-9._-]{1,253})(?::((?:~|/|[A-Za-z]:)[^\s$#>]*)?(\$|#|>|[ ][$#](?:[ \t]|$))| ((?:~|/)[^\s$#%>]*|[\w.-]{1,64})\]?[ ]?(%|\$|#|>)(?:[ \t]|$)| (MINGW64|MINGW32|MSYS|UCRT64|CLANG64|CLANGARM64) | ((?:~|/)[^\s$#%>]*)(?:[ \t\r\n]|$))`)
 
 func (p *pathRewriter) rewrite(text string) string {
 	p.learnAccounts(text)
@@ -269,11 +271,17 @@ func (p *pathRewriter) rewritePrompts(text string) string {
 		if user == i {
 			continue
 		}
-		zsh, msys := m[8] >= 0, m[12] >= 0
-		if zsh || msys {
-			// The zsh form needs the prompt to open its line (after an optional [ or (venv)).
+		zsh, msys, bare := m[8] >= 0, m[12] >= 0, m[14] >= 0
+		if bare && (!isLetter(text[i+1]) || strings.IndexByte(text[i+m[2]:i+m[3]], '.') >= 0) {
+			// npm@10.8.2 /usr/local/lib/node_modules/npm: a package's version and its folder;
+			// git@github.com ~/x, an address: these themes show the host's first label only.
+			continue
+		}
+		if zsh || msys || bare {
+			// These forms need the prompt to open its line (after an optional [, (venv) or a
+			// theme's box-drawing corner).
 			ls := strings.LastIndexByte(text[:user], '\n') + 1
-			head := openedLine(text[ls:user])
+			head := strings.TrimLeft(openedLine(text[ls:user]), "╭┌─ ")
 			if head != "" && head != "[" && !(strings.HasPrefix(head, "(") && strings.HasSuffix(head, ")")) {
 				continue
 			}
@@ -288,6 +296,8 @@ func (p *pathRewriter) rewritePrompts(text string) string {
 		p.learnHost(text[i+m[2] : i+m[3]])
 		var path, sign string
 		switch {
+		case bare:
+			path = p.rewritePath(text[i+m[14] : i+m[15]])
 		case msys:
 			sign = text[i+m[12] : i+m[13]] // the environment's name stays, its path follows
 		case zsh:
@@ -311,6 +321,9 @@ func (p *pathRewriter) rewritePrompts(text string) string {
 		}
 		b.WriteString(sign)
 		last = i + m[1]
+		if bare {
+			last = i + m[15] // what follows the path is the theme's own: its branch, its sign
+		}
 		if (zsh || msys) && last > 0 && (text[last-1] == ' ' || text[last-1] == '\t') {
 			last--
 		}
@@ -522,6 +535,13 @@ var encodedDrive = regexp.MustCompile(`(?i)\b([a-z])%3A/(Users|home)/`)
 // directories every home has follows it, so that a route such as Users/Edit/5 teaches nothing.
 var relativeHome = regexp.MustCompile(`(?:^|[\s"'(=:]|\./|\.\./)(?:Users|home)/([A-Za-z0-9._-]{3,32})/(?:Desktop|Documents|Downloads|Library|Pictures|Music|Movies|Sites|Developer|Projects|projects|src|code|dev|repos|git|github|workspace|go|\.config|\.local|\.ssh|\.cache|\.bashrc|\.zshrc|\.profile|\.npm|\.cargo)\b`)
 
+// agentProjectDir matches the folder a coding agent names after a project's path, its
+// separators turned into hyphens: Claude Code's ~/.claude/projects/-Users-alice-src-app (and
+// its scratch folder Temp/claude/C--Users-alice-app, a WSL home's -mnt-c-Users-alice-…),
+// Cursor's ~/.cursor/projects/Users-alice-app. The account is the part after Users or home;
+// one whose name had a hyphen or a dot is learned by its first part.
+var agentProjectDir = regexp.MustCompile(`(?:\.claude[/\\]{1,4}projects|(?:^|[/\\])claude(?:-\d+)?)[/\\]{1,4}(?:-mnt-[a-z]-|[A-Za-z]--|-)(?:Users|home)-([A-Za-z0-9_]{3,32})(?:$|[-/\\"'\s])|\.cursor[/\\]{1,4}projects[/\\]{1,4}-?(?:Users|home)-([A-Za-z0-9_]{3,32})(?:$|[-/\\"'\s])`)
+
 // rootlessHome gates relativeHome: Users/ or home/ not after a / (an absolute path, which
 // the path rewriter reads) unless after ./ or ../, nor inside a word.
 func rootlessHome(text string) bool {
@@ -545,6 +565,11 @@ func (p *pathRewriter) learnAccounts(text string) {
 	if rootlessHome(text) {
 		for _, m := range relativeHome.FindAllStringSubmatch(text, 4) {
 			p.learnUser(m[1])
+		}
+	}
+	if strings.Contains(text, "Users-") || strings.Contains(text, "home-") {
+		for _, m := range agentProjectDir.FindAllStringSubmatch(text, 4) {
+			p.learnUser(m[1] + m[2])
 		}
 	}
 	if strings.Contains(text, "whoami") || strings.Contains(text, "USER") || strings.Contains(text, "id -u") {
@@ -770,6 +795,8 @@ func accountPosition(s string, i, end int) bool {
 		return true
 	case before == '\n' && (after == '\n' || after == '\r'):
 		return true
+	case before == '-' && (strings.HasSuffix(s[:i-1], "Users") || strings.HasSuffix(s[:i-1], "home")):
+		return true // an agent's folder named after a project's path (-Users-will-src-app)
 	}
 	ls := strings.LastIndexByte(s[:i], '\n') + 1
 	if isLsMode(s[ls:]) {
@@ -835,6 +862,9 @@ func pathStart(text string, i int) bool {
 		return true
 	}
 	c := text[i-1]
+	if c == '\\' && text[i] == '\\' {
+		return false // the second of an escaped backslash: src\\app\\a.go, ~\\src in a JSON string
+	}
 	// Nor after an expansion's closing brace or parenthesis: ${BUILD_DIR}/vendor/x.php,
 	// {{ app_root }}/config/x.yml, $(OUT)/bin/tool go on from a directory the expansion names.
 	// Nor after a bracket that closes a name written in place of a segment (/home/[USER]/.local,
