@@ -1634,6 +1634,9 @@ func bearerWords(v string) bool {
 	if !strings.ContainsAny(v, "-_") && l == v || bearerNameWords[strings.NewReplacer("-", "_").Replace(l)] {
 		return false
 	}
+	if tokenVariableName(v) {
+		return false // Bearer ADMIN_TOKEN: a variable's name written where its value goes
+	}
 	return !placeholderValue(v) && !kebabStandIn(v) // Bearer model-token: words a test writes
 }
 

@@ -148,6 +148,19 @@ var taggedIDDeny = map[string]bool{"sk": true, "rk": true, "pk": true, "key": tr
 // name a resource and unlock nothing.
 var awsResourceID = regexp.MustCompile(`^(?:ami|i|vol|snap|sg|subnet|vpc|eni|igw|eigw|rtb|acl|nat|eipalloc|eipassoc|lt|tgw|tgw-attach|pcx|vpce|fs|fsmp|r|sir|dopt|vgw|cgw|vpn|elb|ecs|lb)-(?:[0-9a-f]{8}|[0-9a-f]{17})$`)
 
+// aliyunResourceID matches an Alibaba Cloud resource's id: its kind (vpc, vsw, sg, i, rm, …),
+// a dash, then lower-case letters and digits that open with the region's code (bp for
+// Hangzhou, 2ze Beijing, uf6 Shanghai, wz9 Shenzhen, j6c Hong Kong, t4n Singapore, …), as the
+// console and aliyun's CLI print it: vpc-bp1oqqze5tyc2hbi2ft2k, vsw-bp169fg98qpg2agvt6dvq.
+var aliyunResourceID = regexp.MustCompile(`^(?:vpc|vsw|sg|i|eip|rm|r|lb|nat|ngw|eni|d|s|acl|vbr|cen|dds|pgm|gp|alb|nlb|pc)-(?:bp|2ze|uf6|wz9|m5e|hp3|j6c|t4n|gw8|0xi|6we|gs5)[a-z0-9]{14,22}$`)
+
+// aliyunResourceLike is aliyunResourceID's cheap gate: 18 to 30 characters, a kind of one to
+// three lower-case letters and a dash.
+func aliyunResourceLike(tok string) bool {
+	i := strings.IndexByte(tok, '-')
+	return len(tok) >= 18 && len(tok) <= 30 && i > 0 && i <= 3 && isLowerByte(tok[0])
+}
+
 // awsResourceLike is awsResourceID's cheap gate: a short lower-case prefix and a dash, 8 or
 // 17 characters after it.
 func awsResourceLike(tok string) bool {
@@ -177,7 +190,7 @@ func knownSafeShape(tok string) bool {
 	if k8sPodName(tok) || cdkLogicalID(tok) || gssKexName.MatchString(tok) || strings.HasPrefix(tok, "Z2lkOi8v") {
 		return true
 	}
-	if isProviderID(tok) || awsResourceLike(tok) && awsResourceID.MatchString(tok) || sshPublicKeyBlob(tok) || ageRecipient.MatchString(tok) || ulidShape(tok) || graphQLGlobalID(tok) || mangledName(tok) || generatedNoSecret(tok) {
+	if isProviderID(tok) || awsResourceLike(tok) && awsResourceID.MatchString(tok) || aliyunResourceLike(tok) && aliyunResourceID.MatchString(tok) || sshPublicKeyBlob(tok) || ageRecipient.MatchString(tok) || ulidShape(tok) || graphQLGlobalID(tok) || mangledName(tok) || generatedNoSecret(tok) {
 		return true
 	}
 	if strings.ContainsAny(tok, "-_./:") && isModelName(tok) && wordyParts(tok) {

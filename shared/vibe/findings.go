@@ -57,7 +57,7 @@ func (f *findings) addSpan(rule string, start, end int) {
 // and URL-encoded forms, is masked.
 func (f *findings) addSecret(rule, secret string) {
 	secret = strings.TrimSpace(secret)
-	if len(secret) < 4 || placeholderWords(secret) || selfDescribing(secret) || vendorNamed(rule, secret) {
+	if len(secret) < 4 || placeholderWords(secret) || selfDescribing(secret) || vendorNamed(rule, secret) || tokenVariableName(secret) {
 		return
 	}
 	f.note(rule, secret)
@@ -104,6 +104,26 @@ func (f *findings) addRepeats() {
 			f.addOccurrences(rule, sec)
 		}
 	}
+}
+
+// tokenVariableName reports a variable's name in upper snake case that ends in a token's or a
+// key's word (ADMIN_TOKEN, SERVICE_JWT, STRIPE_API_KEY), written where its value goes: curl -H
+// "Authorization: Bearer ADMIN_TOKEN" shows how to call, not a token.
+func tokenVariableName(v string) bool {
+	k := strings.LastIndexByte(v, '_')
+	if k <= 0 || len(v) > 48 || !upperSnakeName(v) {
+		return false
+	}
+	for _, p := range strings.Split(v, "_") {
+		if len(p) < 2 || !isLetters(p) {
+			return false
+		}
+	}
+	switch v[k+1:] {
+	case "TOKEN", "JWT", "KEY", "APIKEY", "PAT":
+		return true
+	}
+	return false
 }
 
 // nameLike reports letters, digits and the - _ . a name joins its parts with, a letter among

@@ -466,6 +466,9 @@ func storageKeyName(name, v string) bool {
 	if !strings.HasSuffix(name, "_KEY") || !upperSnakeName(name) || len(v) > 64 {
 		return false
 	}
+	if tokenItemName(name, v) {
+		return true
+	}
 	for _, p := range nameParts(name) {
 		switch p {
 		case "secret", "private", "api", "access", "signing", "encryption", "master", "auth", "client", "app", "jwt", "hmac", "cookie", "crypto", "license", "licence":
@@ -508,6 +511,35 @@ func storageKeyName(name, v string) bool {
 	}
 	return english >= 2
 }
+
+// tokenItemName reports the name a token is stored under, under a constant named for that
+// name (TOKEN_KEY = "jwt_token", ACCESS_TOKEN_KEY = 'access_token', REFRESH_TOKEN_KEY =
+// 'refreshToken'): one to three lower-case words that end in token, each one a word of the
+// constant's name or a kind of token. A token itself is no such words.
+func tokenItemName(name, v string) bool {
+	parts := nameParts(name)
+	if len(parts) < 2 || parts[len(parts)-2] != "token" || len(v) > 40 {
+		return false
+	}
+	words := strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' || r == '.' })
+	if len(words) == 1 && isLetters(v) && strings.ToLower(v) != v {
+		words = nameParts(v) // 'refreshToken'
+	}
+	if len(words) == 0 || len(words) > 3 || strings.ToLower(words[len(words)-1]) != "token" {
+		return false
+	}
+	for _, w := range words[:len(words)-1] {
+		w = strings.ToLower(w)
+		if !isLetters(w) || !slices.Contains(parts, w) && !tokenKinds[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// tokenKinds are the words that say which token an application keeps (jwt_token, id_token).
+var tokenKinds = map[string]bool{"auth": true, "jwt": true, "access": true, "refresh": true, "id": true, "user": true,
+	"session": true, "bearer": true, "api": true, "app": true, "csrf": true, "xsrf": true, "login": true}
 
 // prefixedCamelKey reports a short prefix, a separator and a name in camel case under a
 // constant named for a key (AUTHENTICATION_TOKEN_KEY = 'jhi-authenticationToken'): the key

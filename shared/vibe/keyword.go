@@ -1205,7 +1205,11 @@ func keyLikeName(name string) bool {
 			has = true
 		case "public", "pub", "primary", "foreign", "sort", "partition", "cache", "idempotency", "hash",
 			"lookup", "unique", "map", "dict", "group", "row", "column", "index", "shortcut", "hot", "react",
-			"i18n", "translation", "name", "id", "type", "path", "file", "session", "context", "ctx", "state", "event", "store", "storage", "query", "route", "cache_":
+			"i18n", "translation", "name", "id", "type", "path", "file", "session", "context", "ctx", "state", "event", "store", "storage", "query", "route", "cache_",
+			// a record's key in a business system's JSON ("CountryKey", "StartCityKey": a UUID
+			// beside the record's name and code)
+			"city", "country", "region", "province", "district", "currency", "category", "channel", "warehouse",
+			"carrier", "label", "folder", "menu", "locale", "language":
 			return false
 		}
 	}

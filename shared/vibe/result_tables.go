@@ -106,7 +106,7 @@ func findResultTableSecrets(text string, f *findings) {
 				a, b := rc[k][0], rc[k][1]
 				// (| Secret | Purpose |, then | `VSCE_TOKEN` | … |: a document's list of the
 				// secrets a workflow reads, by name)
-				if v := row[a:b]; a < b && !placeholderValue(v) && !strings.EqualFold(v, "null") && len(v) >= 4 && !(tokenWordHeader(header, hc[k]) && syntaxTokenCell(v)) && !secretNamedConstant(strings.Trim(v, "`")) {
+				if v := row[a:b]; a < b && !placeholderValue(v) && !strings.EqualFold(v, "null") && len(v) >= 4 && !(tokenWordHeader(header, hc[k]) && syntaxTokenCell(v)) && !secretNamedConstant(strings.Trim(v, "`")) && !settingNamedConstant(v) {
 					f.addSpan(ruleNameValue, starts[j]+a, starts[j]+b)
 				}
 			}
@@ -315,4 +315,20 @@ func syntaxTokenCell(v string) bool {
 		return strings.HasPrefix(after, "<") || dictWord(after)
 	}
 	return dictWord(strings.ToLower(v))
+}
+
+// settingNamedConstant reports a constant's name in code marks that ends in the setting it
+// holds (`VPS_HOST`, `DEPLOY_URL`, `S3_BUCKET`): in a document's table of a workflow's secrets
+// the rows name them — the host and the user beside the key — and hold none of them.
+func settingNamedConstant(v string) bool {
+	if len(v) < 6 || v[0] != '`' || v[len(v)-1] != '`' || !upperSnakeName(v[1:len(v)-1]) {
+		return false
+	}
+	v = v[1 : len(v)-1]
+	switch v[strings.LastIndexByte(v, '_')+1:] {
+	case "HOST", "HOSTNAME", "URL", "URI", "PORT", "NAME", "REGION", "ENDPOINT", "DOMAIN", "BUCKET", "PROJECT",
+		"ACCOUNT", "EMAIL", "ORG", "ZONE", "PATH", "DIR", "SERVER", "DATABASE", "DB", "IP", "ADDRESS", "ADDR":
+		return true
+	}
+	return false
 }
