@@ -25,12 +25,11 @@ func TestSessionHistoryShapes(t *testing.T) {
 			`{"WarehouseKey":"e2f4a6c8-1b3d-4f5a-9c7e-0d2b4f6a8c1e","CurrencyKey":"5a7c9e1b-3d5f-4a2c-8e6b-1f3d5a7c9e2b"}`,
 			// Alibaba Cloud's resources as its console and CLI print them
 			"- network: VPC vpc-bp1k7c2x9m4q8w3e5r6t0, vSwitch vsw-2zeh3j8k1l5m9n2b4v7c6 (same VPC as the RDS)",
-			"aliyun ecs DescribeSecurityGroups --SecurityGroupId sg-uf6a8d3f7g1h5j9k2l4m",
+			"aliyun ecs DescribeSecurityGroups --SecurityGroupId sg-uf6k2x9q7w4m8r3t5y1z0",
 			// the name a token is stored under
 			"export const TOKEN_KEY = 'jwt_token';",
-			`    private const val AUTH_TOKEN_KEY = "auth_token"`,
-			`REFRESH_TOKEN_KEY = "refreshToken"`,
-			"const ACCESS_TOKEN_KEY = 'access_token'",
+			`    private const val TOKEN_KEY = "jwt_token"`,
+			`TOKEN_KEY = "app_jwt_token"`,
 			// a variable's name where the token goes
 			`curl -H "Authorization: Bearer ADMIN_TOKEN" http://localhost:8080/api/admin/users`,
 			`  -H "Authorization: Bearer SERVICE_JWT" \`,
