@@ -208,6 +208,9 @@ var configRules = []extraRule{
 		keywords: []string{"password"},
 		// A bind parameter ($1, :pw, ?) or a variable (@pw) is where the password goes.
 		check: func(v string) bool { return v != "?" && strings.IndexByte("$:@", v[0]) < 0 },
+		// Not prose: "create user authentication with login, registration, and password
+		// reset." (SQL quotes a password; an unquoted English word is the sentence's).
+		matchCheck: func(m string) bool { return !unquotedProseWord(m) },
 	},
 	{
 		// SQL Server's sp_addlogin 'login', 'password' (named or by position).
@@ -2020,4 +2023,15 @@ func sourceFilePath(v string) bool {
 		return ok
 	}
 	return false
+}
+
+// unquotedProseWord reports a match that ends in an unquoted English word in lower case,
+// maybe closing its sentence with a full stop: prose, not a statement's literal.
+func unquotedProseWord(m string) bool {
+	m = strings.TrimSuffix(m, ".")
+	k := len(m)
+	for k > 0 && isLowerByte(m[k-1]) {
+		k--
+	}
+	return k < len(m) && k > 0 && (m[k-1] == ' ' || m[k-1] == '\t') && dictWord(m[k:])
 }

@@ -373,6 +373,9 @@ func standIn(tok string) bool {
 // hashedFileName reports a file name (app-3f9c2b1a….js, main.7d8e9f0a.css, a content hash
 // in a build artefact's name): random-looking, but not a secret.
 func hashedFileName(tok string) bool {
+	if strings.HasSuffix(tok, ".whl.metadata") {
+		return true // pip's "Using cached greenlet-3.1.1-cp311-…whl.metadata": a wheel's metadata file
+	}
 	i := strings.LastIndexByte(tok, '.')
 	if i <= 0 {
 		return false

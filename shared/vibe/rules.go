@@ -290,7 +290,9 @@ var extraRules = append([]extraRule{
 		keywords: []string{"://"},
 		// azureblockblob://DefaultAzureCredential@STORAGE_ACCOUNT_URL: a class that gets the
 		// credential, or a secret's name standing in for it
-		check: func(v string) bool { return !(isUpperByte(v[0]) && camelWords(v)) && !snakeSecretName(v) },
+		check: func(v string) bool {
+			return !(isUpperByte(v[0]) && camelWords(v)) && !snakeSecretName(v) && !editorRemoteAuthority(v)
+		},
 	},
 	{
 		id: ruleURLQuery,
@@ -2229,3 +2231,18 @@ func kebabKeyName(v string) bool {
 
 // rubyConstantPath matches a constant's path of Ruby, C++ or Rust (Doorkeeper::AccessToken).
 var rubyConstantPath = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*(?:::[A-Z][A-Za-z0-9]*)+$`)
+
+// editorRemoteAuthority reports the authority of a VS Code remote URI, the kind of remote, a +
+// and its host (vscode-remote://ssh-remote+<a repl's UUID>@…replit.dev:22/…, wsl+Ubuntu,
+// dev-container+<hex>): where the editor's window is, not a credential.
+func editorRemoteAuthority(v string) bool {
+	kind, _, ok := strings.Cut(v, "+")
+	if !ok {
+		return false
+	}
+	switch kind {
+	case "ssh-remote", "wsl", "dev-container", "attached-container", "codespaces", "tunnel", "k8s-container", "exec":
+		return true
+	}
+	return false
+}

@@ -185,7 +185,21 @@ func harmlessRun(text string, start, end int) bool {
 		hashedAliasName(text[start:end]) && importAlias(text, text[start:end]) || jcaAlgorithm.MatchString(text[start:end]) ||
 		end < len(text) && text[end] == '(' && calledPath(text[start:end]) || goQualifiedName(text[start:end]) ||
 		text[start] >= '1' && text[start] <= '2' && timestampedName.MatchString(text[start:end]) ||
-		webSocketKeyRun(text, start)
+		webSocketKeyRun(text, start) || editorRemoteRun(text, start, end)
+}
+
+// editorRemoteRun reports the authority of a VS Code remote URI, the kind of remote and its
+// host, percent-encoded or not (vscode-remote://ssh-remote%2B<a repl's UUID>@…): where the
+// editor's window is, not a credential.
+func editorRemoteRun(text string, start, end int) bool {
+	if start < 14 || !strings.HasSuffix(text[:start], "vscode-remote:") && !strings.HasSuffix(text[:start], "vscode-remote://") {
+		return false
+	}
+	run := strings.TrimLeft(text[start:end], "/")
+	if i := strings.Index(run, "%2B"); i > 0 {
+		run = run[:i] + "+" + run[i+3:]
+	}
+	return editorRemoteAuthority(run)
 }
 
 // webSocketKeyRun reports the value of a WebSocket handshake's Sec-WebSocket-Key or

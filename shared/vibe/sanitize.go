@@ -369,7 +369,7 @@ func findPercentEncodedSecrets(text string, f *findings) {
 			}
 		}
 		tok := strings.TrimRight(dec.String(), "=")
-		if len(tok) >= 20 && highEntropySecret(tok) && !idNamedValue(text, start, i) && !queryIDValue(text, start) && !strings.Contains(tok, "://") {
+		if len(tok) >= 20 && highEntropySecret(tok) && !idNamedValue(text, start, i) && !queryIDValue(text, start) && !strings.Contains(tok, "://") && !editorRemoteRun(text, start, i) {
 			f.addSpan(ruleEntropy, start, i)
 		}
 	}

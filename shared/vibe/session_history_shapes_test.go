@@ -9,7 +9,7 @@ import (
 // The kept rows are written after shapes seen in coding sessions' histories that projects
 // publish beside their code (an editor's chat saved as Markdown): a business system's JSON
 // records keyed by UUIDs, a cloud console's resource ids, the constants a web application
-// keeps its token under, a curl command with a variable's name where the token goes, a table of a workflow's secrets by name. The
+// keeps its token under, a curl command with a variable's name where the token goes, a table of a workflow's secrets by name, a task list naming its features, pip's output, an editor's remote links. The
 // rows of secrets are made up.
 
 func TestSessionHistoryShapes(t *testing.T) {
@@ -33,6 +33,14 @@ func TestSessionHistoryShapes(t *testing.T) {
 			// a variable's name where the token goes
 			`curl -H "Authorization: Bearer ADMIN_TOKEN" http://localhost:8080/api/admin/users`,
 			`  -H "Authorization: Bearer SERVICE_JWT" \`,
+			// a task's description that names its features, SQL's words among them
+			"Description: Create user authentication with login, registration, and password reset.",
+			"- [ ] create user profile page with avatar upload and password change",
+			// pip's metadata file of a cached wheel
+			"  Using cached greenlet-3.1.1-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl.metadata (3.8 kB)",
+			// an editor's link to a file on a remote host, its authority the remote's kind and host
+			"| `vscode-remote://ssh-remote%2B3c9e1f0a-7b2d-4e6f-a8c1-5d9b0e2f4a6c@3c9e1f0a-7b2d-4e6f-a8c1-5d9b0e2f4a6c-00-2kq8x1m7v9wz3.picard.replit.dev:22/home/runner/workspace/app/models.py` | L14 | `class User:` |",
+			"vscode-remote://ssh-remote+3c9e1f0a-7b2d-4e6f-a8c1-5d9b0e2f4a6c@3c9e1f0a-7b2d-4e6f-a8c1-5d9b0e2f4a6c-00-2kq8x1m7v9wz3.picard.replit.dev:22/home/runner/workspace/app/models.py",
 			// a workflow's secrets listed by name: the host and the user beside the key
 			"| Secret | What to prepare |\n|--------|-----------------|\n| `DEPLOY_HOST` | the server's address |\n| `DEPLOY_SSH_KEY` | the whole private key |\n\nThe workflow reads `DEPLOY_HOST` as ${{ secrets.DEPLOY_HOST }}.",
 		)
@@ -50,6 +58,11 @@ func TestSessionHistoryShapes(t *testing.T) {
 			{`curl -H "Authorization: Bearer dev_admin" http://localhost:8080/api`, "dev_admin"},
 			{`curl -H "Authorization: Bearer ADMIN_PASSWORD" http://localhost:8080/api`, "ADMIN_PASSWORD"},
 			{"| Secret | Value |\n|--------|-------|\n| `DHOY_YZQ` | the staging one |", "DHOY_YZQ"},
+			{"CREATE USER app WITH PASSWORD 'reset';", "reset"},
+			{"ALTER USER app PASSWORD Zx8kq2pLm9;", "Zx8kq2pLm9"},
+			{"  Using cached Zx8kq2pLm9Qw4rT7vB3nH6jF1.metadata (6.6 kB)", "Zx8kq2pLm9Qw4rT7vB3nH6jF1"},
+			{"git clone https://ghp_Zx8kq2pLm9Qw4rT7vB3nH6jF1kD5sA0gL2wE@github.com/o/r.git", "ghp_Zx8kq2pLm9Qw4rT7vB3nH6jF1kD5sA0gL2wE"},
+			{"vscode-remote://dev+Zx8kq2pLm9Qw4rT7vB3nH6@example.dev/x", "Zx8kq2pLm9Qw4rT7vB3nH6"},
 			{"| Secret | What to prepare |\n|--------|-----------------|\n| Zx8kq2pLm9Qw4rT7 | the server's |", "Zx8kq2pLm9Qw4rT7"},
 		})
 	})
