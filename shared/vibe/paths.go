@@ -844,11 +844,29 @@ func (p *pathRewriter) learnUser(u string) {
 		strings.ContainsAny(u, "%$~[]{}()") || isDigits(u) {
 		return
 	}
+	if i := strings.LastIndexByte(u, '.'); i >= 3 && windowsProfileSuffix(u[i+1:]) {
+		p.learnUser(u[:i]) // C:\Users\carol.CONTOSO: a second profile of carol's, named for its domain
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !slices.Contains(p.users, u) && len(p.users) < maxLearnedUsers {
 		p.users = append(slices.Clip(p.users), accountSpellings(u, p.users)...)
 	}
+}
+
+// windowsProfileSuffix reports what Windows puts after an account's name when its profile
+// folder is taken (carol.000, carol.CONTOSO, carol.DESKTOP-7QK2M1): digits, or a domain's or a
+// machine's name in capitals.
+func windowsProfileSuffix(s string) bool {
+	if len(s) < 2 || len(s) > 20 || !isUpperByte(s[0]) && !isDigitByte(s[0]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isUpperByte(c) && !isDigitByte(c) && c != '-' {
+			return false
+		}
+	}
+	return true
 }
 
 // replaceWord replaces whole-word occurrences of w in s.
