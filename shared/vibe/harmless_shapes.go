@@ -956,8 +956,9 @@ var encodingAlphabets = map[string]bool{"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567": true
 
 // rustSliceType matches a Rust slice or array type, or an array of zeros (user_private_key:
 // &[u8], private_key_arr: [u8; 32], let private_key = [0u8; 32];): a parameter's type or a
-// buffer about to be filled, the value cut at its ; or not.
-var rustSliceType = regexp.MustCompile(`^&?(?:mut )?\[(?:[ui](?:8|16|32|64|128|size)|char|bool|f32|f64|0(?:u8|x00|_u8)?)[ \t]*(?:[;\]]|$)`)
+// buffer about to be filled, the value cut at its ; or not; in a JSON string's view the &
+// of \u0026[u8] is followed by blanks.
+var rustSliceType = regexp.MustCompile(`^&?[ \t]*(?:mut )?\[(?:[ui](?:8|16|32|64|128|size)|char|bool|f32|f64|0(?:u8|x00|_u8)?)[ \t]*(?:[;\]]|$)`)
 
 // abnfRepetition matches a grammar's repetition opening a value (token = 1*<any CHAR …>,
 // token68 = 1*( ALPHA / DIGIT …): an RFC's ABNF quoted in a comment.

@@ -1190,6 +1190,29 @@ func twoWordSpelled(s string, nameStart int, name, v string) bool {
 	return spellsName(s[k:j]+"_"+name, v)
 }
 
+// lineCommentAt returns where a // comment set apart by blanks opens after a statement or a
+// field that ends in ; or , (string;  // hex, x,\t// why): code and its comment, or -1. A
+// URL's // follows its scheme, no blank.
+func lineCommentAt(v string) int {
+	for from := 0; ; {
+		i := strings.Index(v[from:], "//")
+		if i < 0 {
+			return -1
+		}
+		i += from
+		if i > 0 && (v[i-1] == ' ' || v[i-1] == '\t') && (i+2 == len(v) || v[i+2] == ' ' || v[i+2] == '\t') {
+			k := i
+			for k > 0 && (v[k-1] == ' ' || v[k-1] == '\t') {
+				k--
+			}
+			if k > 0 && (v[k-1] == ';' || v[k-1] == ',') {
+				return k
+			}
+		}
+		from = i + 2
+	}
+}
+
 // keyLikeName reports names with a key component (sort_key and the public-key words
 // excepted): ANY_key=AIhq5Xyb1Gga9Q29, key_wrap = '…' hold a credential when the value is
 // random.
@@ -1695,6 +1718,8 @@ func assignedValue(s string, i int) (int, int, bool) {
 		}
 		if c := strings.Index(v, "; //"); c > 0 {
 			v = v[:c] // password = undefined; // a comment: a statement of code and its comment
+		} else if c := lineCommentAt(v); c > 0 {
+			v = v[:c] // privateKey: string;  // hex, token: string,\t// the bearer token: a field and its comment
 		}
 		if w, rest, ok := strings.Cut(v, " as "); ok && placeholderWordSet[w] && tsTypeName(strings.TrimRight(strings.TrimPrefix(rest, "unknown as "), ",;)")) {
 			v = w // token: null as unknown as OAuthToken: TypeScript's cast of a literal

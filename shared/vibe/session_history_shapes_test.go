@@ -41,6 +41,12 @@ func TestSessionHistoryShapes(t *testing.T) {
 			// an editor's link to a file on a remote host, its authority the remote's kind and host
 			"| `vscode-remote://ssh-remote%2B3c9e1f0a-7b2d-4e6f-a8c1-5d9b0e2f4a6c@3c9e1f0a-7b2d-4e6f-a8c1-5d9b0e2f4a6c-00-2kq8x1m7v9wz3.picard.replit.dev:22/home/runner/workspace/app/models.py` | L14 | `class User:` |",
 			"vscode-remote://ssh-remote+3c9e1f0a-7b2d-4e6f-a8c1-5d9b0e2f4a6c@3c9e1f0a-7b2d-4e6f-a8c1-5d9b0e2f4a6c-00-2kq8x1m7v9wz3.picard.replit.dev:22/home/runner/workspace/app/models.py",
+			// a field's type and its comment set apart by blanks; a Rust slice's type written by a
+			// JSON string as \u0026[u8] (the evaluation's development transcripts)
+			"export interface FolderKeys {\n  ipnsPrivateKeyEncrypted: string;  // ECIES(ipnsPrivateKey, ownerPublicKey)\n  fileId: string;\n}",
+			"  privateKey: string;  // hex",
+			"  token: string,\t// the bearer token",
+			`{"old_string":"    pub fn sign(\n        metadata: \u0026FolderMetadata,\n        private_key: \u0026[u8],\n        public_key: \u0026[u8],\n    ) -\u003e Result"}`,
 			// a workflow's secrets listed by name: the host and the user beside the key
 			"| Secret | What to prepare |\n|--------|-----------------|\n| `DEPLOY_HOST` | the server's address |\n| `DEPLOY_SSH_KEY` | the whole private key |\n\nThe workflow reads `DEPLOY_HOST` as ${{ secrets.DEPLOY_HOST }}.",
 		)
@@ -63,6 +69,9 @@ func TestSessionHistoryShapes(t *testing.T) {
 			{"  Using cached Zx8kq2pLm9Qw4rT7vB3nH6jF1.metadata (6.6 kB)", "Zx8kq2pLm9Qw4rT7vB3nH6jF1"},
 			{"git clone https://ghp_Zx8kq2pLm9Qw4rT7vB3nH6jF1kD5sA0gL2wE@github.com/o/r.git", "ghp_Zx8kq2pLm9Qw4rT7vB3nH6jF1kD5sA0gL2wE"},
 			{"vscode-remote://dev+Zx8kq2pLm9Qw4rT7vB3nH6@example.dev/x", "Zx8kq2pLm9Qw4rT7vB3nH6"},
+			{"  password: Zx8kq2pLm9  // the old one", "Zx8kq2pLm9"},
+			{"  privateKey: Zx8kq2pLm9Qw4rT7vB3n;  // hex", "Zx8kq2pLm9Qw4rT7vB3n"},
+			{`{"s":"        private_key: \u0026Zx8kq2pLm9Qw4rT7vB3n,\n"}`, "Zx8kq2pLm9Qw4rT7vB3n"},
 			{"| Secret | What to prepare |\n|--------|-----------------|\n| Zx8kq2pLm9Qw4rT7 | the server's |", "Zx8kq2pLm9Qw4rT7"},
 		})
 	})
