@@ -185,7 +185,22 @@ func harmlessRun(text string, start, end int) bool {
 		hashedAliasName(text[start:end]) && importAlias(text, text[start:end]) || jcaAlgorithm.MatchString(text[start:end]) ||
 		end < len(text) && text[end] == '(' && calledPath(text[start:end]) || goQualifiedName(text[start:end]) ||
 		text[start] >= '1' && text[start] <= '2' && timestampedName.MatchString(text[start:end]) ||
-		webSocketKeyRun(text, start) || editorRemoteRun(text, start, end)
+		webSocketKeyRun(text, start) || editorRemoteRun(text, start, end) || pnpmStoreRun(text, start)
+}
+
+// pnpmStoreRun reports a run inside the name of a folder of pnpm's virtual store
+// (node_modules/.pnpm/@cloudflare+vitest-pool-workers@0.16.20_…_@vitest+_93a1cbb2…/): packages,
+// versions and, when the name grows too long, the digest pnpm cuts it to.
+func pnpmStoreRun(text string, start int) bool {
+	seg := strings.LastIndexAny(text[max(0, start-300):start], "/\\ \t\n\"'")
+	if seg < 0 {
+		return false
+	}
+	seg += max(0, start-300)
+	if c := text[seg]; c != '/' && c != '\\' {
+		return false
+	}
+	return strings.HasSuffix(text[:seg], ".pnpm")
 }
 
 // editorRemoteRun reports the authority of a VS Code remote URI, the kind of remote and its

@@ -49,8 +49,11 @@ func findVendorValues(chunk string, off int, f *findings) {
 			continue
 		}
 		v := chunk[start:end]
-		if (len(v) == 40 || len(v) == 64) && isHex(v) && gitRefBefore(chunk, start) {
-			continue // HEAD=14a3185e…: a commit the ref names
+		if (len(v) == 40 || len(v) == 64) && isHex(v) && (gitRefBefore(chunk, start) || commitListed(chunk, start, end)) {
+			continue // HEAD=14a3185e…: a commit the ref names; Python de54…, Braintrust 3534…: each project's commit
+		}
+		if modelNamePairs(v) {
+			continue // DEPLOYMENT_NAME_MAP=gpt-4=my-gpt4: a model's name and what a deployment calls it
 		}
 		if (v[len(v)-1] == '-' || v[len(v)-1] == '_') && (strings.HasPrefix(chunk[end:], "...") || strings.HasPrefix(chunk[end:], "…")) {
 			continue // ANTHROPIC_API_KEY=sk-ant-api03-...: a format's prefix, its body left out
@@ -59,6 +62,52 @@ func findVendorValues(chunk string, off int, f *findings) {
 			f.addSpan(ruleVendorKey, off+start, off+end)
 		}
 	}
+}
+
+// commitListed reports a 40 or 64 hex digits' run on a line that lists another such run after
+// a word that names no service (Python de5466fe…, Braintrust 3534f4bc…, Opik 6387ef19…): the
+// commits of projects listed side by side, not a service's key.
+func commitListed(chunk string, start, end int) bool {
+	ls := strings.LastIndexByte(chunk[:start], '\n') + 1
+	le := len(chunk)
+	if k := strings.IndexByte(chunk[end:], '\n'); k >= 0 {
+		le = end + k
+	}
+	line := chunk[ls:le]
+	for _, w := range strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == ',' || r == ';' || r == '\t' }) {
+		if (len(w) == 40 || len(w) == 64) && isHex(w) && ls+strings.Index(line, w) != start {
+			i := ls + strings.Index(line, w)
+			before := strings.TrimRight(chunk[ls:i], " \t:=")
+			k := len(before)
+			for k > 0 && isWordByte(before[k-1]) {
+				k--
+			}
+			if word := before[k:]; word != "" && !vendorName(word) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// modelNamePairs reports pairs of names joined by = (gpt-4=my-gpt4, gpt-4o-mini=prod-mini):
+// every side a word's parts with short numbers, as a map of model names writes them.
+func modelNamePairs(v string) bool {
+	sides := strings.Split(v, "=")
+	if len(sides) < 2 {
+		return false
+	}
+	for _, side := range sides {
+		if side == "" || !wordyParts(side) {
+			return false
+		}
+		for _, p := range strings.FieldsFunc(side, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+			if len(p) > 12 || randomValue(p) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // gitRefBefore reports git's name of a ref right before start, after an = or a colon and
