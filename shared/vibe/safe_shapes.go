@@ -185,7 +185,18 @@ func harmlessRun(text string, start, end int) bool {
 		hashedAliasName(text[start:end]) && importAlias(text, text[start:end]) || jcaAlgorithm.MatchString(text[start:end]) ||
 		end < len(text) && text[end] == '(' && calledPath(text[start:end]) || goQualifiedName(text[start:end]) ||
 		text[start] >= '1' && text[start] <= '2' && timestampedName.MatchString(text[start:end]) ||
-		webSocketKeyRun(text, start) || editorRemoteRun(text, start, end) || pnpmStoreRun(text, start)
+		webSocketKeyRun(text, start) || editorRemoteRun(text, start, end) || pnpmStoreRun(text, start) || brandfetchClientID(text, start)
+}
+
+// brandfetchClientID reports the c= of a logo on Brandfetch's CDN
+// (cdn.brandfetch.io/<brand>/theme/dark/logo.svg?c=1bxid64…): the client id every page that
+// shows the logo carries in its HTML, public by design.
+func brandfetchClientID(text string, start int) bool {
+	if start < 3 || text[start-2:start] != "c=" || text[start-3] != '?' && text[start-3] != '&' {
+		return false
+	}
+	u := strings.LastIndexAny(text[:start], " \t\n\"'`(<")
+	return strings.Contains(text[u+1:start], "cdn.brandfetch.io/")
 }
 
 // pnpmStoreRun reports a run inside the name of a folder of pnpm's virtual store
