@@ -271,10 +271,11 @@ var configRules = []extraRule{
 	{
 		// A here-string fed to a command that takes a secret on its input: vercel env add
 		// API_TOKEN production <<< "x", ssh-add - <<< x, docker login --password-stdin <<< x,
-		// gh secret set NAME <<< x: the command says secret, login, auth or stdin.
+		// gh secret set NAME <<< x: the command says secret, login or auth (stdin alone is
+		// no secret's: prisma db execute --stdin <<< "SELECT 1;").
 		id: ruleCLILogin,
 		// (A JSON-escaped < is read as < and blanks: \u003c.)
-		re:      regexp.MustCompile(`(?i)(?:^|[\n;&|(])[ \t]*(?:[^\n;&|(<]*?(?:pass|secret|token|key|cred|auth|login|signin|unlock|stdin|ssh-add|env\s+add))[^\n;&|(<]*<\s{0,6}<\s{0,6}<[ \t]*(?:'([^'\n]+)'|"([^"\n$][^"\n]*)"|([^\s'"$]+))`),
+		re:      regexp.MustCompile(`(?i)(?:^|[\n;&|(])[ \t]*(?:[^\n;&|(<]*?(?:pass|secret|token|key|cred|auth|login|signin|unlock|ssh-add|env\s+add))[^\n;&|(<]*<\s{0,6}<\s{0,6}<[ \t]*(?:'([^'\n]+)'|"([^"\n$][^"\n]*)"|([^\s'"$]+))`),
 		anchors: lessThanAnchors("<<"),
 		// One character is no secret: a regular expression for a heredoc in a highlighter's
 		// grammar (keywords:…,begin:/<<<['"]?\w+['"]?$/) stops the unquoted value at its quote.
@@ -1503,7 +1504,7 @@ func hereStringCommand(m string) bool {
 	return hereStringWords.MatchString(cmd)
 }
 
-var hereStringWords = regexp.MustCompile(`(?i)pass|secret|token|key|cred|auth|login|signin|unlock|stdin|ssh-add|env\s+add`)
+var hereStringWords = regexp.MustCompile(`(?i)pass|secret|token|key|cred|auth|login|signin|unlock|ssh-add|env\s+add`)
 
 // envNameBytes reports an environment variable's name: letters, digits and underscores, not
 // opening with a digit.

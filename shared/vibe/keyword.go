@@ -1232,7 +1232,9 @@ func keyLikeName(name string) bool {
 			// a record's key in a business system's JSON ("CountryKey", "StartCityKey": a UUID
 			// beside the record's name and code)
 			"city", "country", "region", "province", "district", "currency", "category", "channel", "warehouse",
-			"carrier", "label", "folder", "menu", "locale", "language":
+			"carrier", "label", "folder", "menu", "locale", "language",
+			// what records are matched or joined on ("matchingKey": "ELBOW_90_LR|STD|2")
+			"match", "matching", "join", "composite":
 			return false
 		}
 	}

@@ -121,8 +121,10 @@ func (p *pathRewriter) rewrite(text string) string {
 		b.WriteString(text[last:start])
 		if afterPlaceholderDir(text, start) {
 			b.WriteString(p.rewriteAfterPlaceholder(text[start:end]))
+		} else if out := p.rewritePath(text[start:end]); end < len(text) && text[end] == '[' && strings.IndexByte(`/\\`, text[end-1]) >= 0 && !strings.HasSuffix(out, text[end-1:end]) {
+			b.WriteString(out + text[end-1:end]) // …\notes\[id]\route.ts: the separator before a route's parameter stays
 		} else {
-			b.WriteString(p.rewritePath(text[start:end]))
+			b.WriteString(out)
 		}
 		last = end
 		i = end - 1
@@ -888,8 +890,20 @@ func pathStart(text string, i int) bool {
 	// Nor after a bracket that closes a name written in place of a segment (/home/[USER]/.local,
 	// a log's own mark): the path goes on.
 	return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' || c == '~' || c == '/' || c == '@' || c == '$' ||
-		c == ']' && i >= 2 && isUpperByte(text[i-2]) ||
+		c == ']' && i >= 2 && (isUpperByte(text[i-2]) || routeParamBefore(text, i-1)) ||
 		(c == '}' || c == ')') && expansionBefore(text, i-1) && !homeRooted(text[i:]))
+}
+
+// routeParamBefore reports a web framework's route parameter closing at end, a folder's
+// name in brackets (Next.js' app\api\notes\[id]\print\route.ts, [...nextauth], [[...slug]]):
+// the relative path goes on after it.
+func routeParamBefore(text string, end int) bool {
+	k := end
+	for k > 0 && k > end-40 && (isWordByte(text[k-1]) || text[k-1] == '.') {
+		k--
+	}
+	name := strings.TrimLeft(text[k:end], ".")
+	return k > 0 && k < end && text[k-1] == '[' && name != "" && isLetter(name[0]) && (k-1 == 0 || text[k-2] == '/' || text[k-2] == '\\' || text[k-2] == '[')
 }
 
 // webReference reports a path that an HTML attribute or a Markdown link refers to

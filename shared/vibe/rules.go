@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 	"unsafe"
 
@@ -1148,7 +1149,7 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if headNounNoSecret(name, v) {
 		return false // SESSION_TOKEN_QUERY_PARAM = "X-Amz-S3session-Token": what a credential goes by
 	}
-	if isDigits(v) && len(v) < 6 && !(quoted && len(v) >= 5 && passwordName(name) && !sequentialDigits(v)) || !hasAlnum(v) && !(quoted && passwordName(name) && symbolPassword(bare)) || utf8.RuneCountInString(bare) == 1 || len(v) <= 4 && isUpperByte(v[0]) && strings.Trim(v[1:], "):,;{ ") == "" {
+	if isDigits(v) && len(v) < 6 && !(quoted && len(v) >= 5 && passwordName(name) && !sequentialDigits(v)) || !hasAlnum(v) && !(quoted && passwordName(name) && symbolPassword(bare)) || pictographsOnly(bare) || utf8.RuneCountInString(bare) == 1 || len(v) <= 4 && isUpperByte(v[0]) && strings.Trim(v[1:], "):,;{ ") == "" {
 		return false // accesskey="n": one character is no credential, and shows nothing of one (credential: T): T {: a type parameter)
 	}
 	if len(bare) >= 2 && len(bare) <= 4 && (bare[0] == 'v' || bare[0] == 'V') && isDigits(bare[1:]) {
@@ -1432,6 +1433,26 @@ func symbolPassword(v string) bool {
 		}
 	}
 	return distinct >= 3
+}
+
+// pictographsOnly reports a value of emoji and symbols, no letter or digit of any script
+// (JWT_SECRET: ⚠️  NOT SET, ✅): a status a program prints, not a credential.
+func pictographsOnly(s string) bool {
+	sym := false
+	for _, r := range s {
+		switch {
+		case r < 0x80:
+			if r != ' ' {
+				return false
+			}
+		case unicode.Is(unicode.So, r) || unicode.Is(unicode.Sm, r):
+			sym = true
+		case unicode.Is(unicode.Mn, r) || r == 0x200d: // a variation selector, a zero-width joiner
+		default:
+			return false
+		}
+	}
+	return sym
 }
 
 func hasAlnum(s string) bool {

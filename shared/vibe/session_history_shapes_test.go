@@ -54,6 +54,12 @@ func TestSessionHistoryShapes(t *testing.T) {
 			"    at node_modules/.pnpm/@cloudflare+vitest-pool-workers@0.16.20_@cloudflare+workers-types@4.20260628.1_@vitest+_5c2e8a1f9d3b7c4e6a0f2d8b1e9c3a7f/node_modules/@cloudflare/vitest-pool-workers/dist/worker/index.mjs:42:7",
 			// a logo on Brandfetch's CDN, its client id in the query
 			"- **SVG**: `https://cdn.brandfetch.io/idW5s392j1/theme/dark/logo.svg?c=1bxid64Mup7aczewSAYMX&t=1717171717101`",
+			// SQL handed to a command's standard input; a status printed for a secret; a route's
+			// parameter folder in a relative Windows path; the key records are matched on
+			`railway run npx prisma db execute --stdin <<< "SELECT COUNT(*) FROM certificates;"`,
+			"console.log('  JWT_SECRET: ⚠️  NOT SET');",
+			"| `.\\frontend\\app\\api\\delivery-notes\\[id]\\print\\route.ts` | L12 |",
+			`{"matchingKey": "ELBOW_90_LR|STD|2", "confidence": 100}`,
 			// a workflow's secrets listed by name: the host and the user beside the key
 			"| Secret | What to prepare |\n|--------|-----------------|\n| `DEPLOY_HOST` | the server's address |\n| `DEPLOY_SSH_KEY` | the whole private key |\n\nThe workflow reads `DEPLOY_HOST` as ${{ secrets.DEPLOY_HOST }}.",
 		)
@@ -78,6 +84,10 @@ func TestSessionHistoryShapes(t *testing.T) {
 			{"vscode-remote://dev+Zx8kq2pLm9Qw4rT7vB3nH6@example.dev/x", "Zx8kq2pLm9Qw4rT7vB3nH6"},
 			{"  password: Zx8kq2pLm9  // the old one", "Zx8kq2pLm9"},
 			{"cloudsmith 0a1b2c3d4e5f60718293a4b5c6d7e8f901234567", "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567"},
+			{`docker login -u bob --password-stdin <<< "Zx8kq2pLm9Qw"`, "Zx8kq2pLm9Qw"},
+			{`vercel env add API_TOKEN production <<< "Zx8kq2pLm9Qw"`, "Zx8kq2pLm9Qw"},
+			{"JWT_SECRET: ⚠️Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
+			{`{"matchingKey": "Zx8kq2pLm9Qw4rT7vB3n"}`, "Zx8kq2pLm9Qw4rT7vB3n"},
 			{"https://cdn.example.io/logo.svg?c=1bxid64Mup7aczewSAYMX", "1bxid64Mup7aczewSAYMX"},
 			{"https://cdn.brandfetch.io/idW5s392j1/logo.svg?token=1bxid64Mup7aczewSAYMX", "1bxid64Mup7aczewSAYMX"},
 			{"Braintrust 0a1b2c3d4e5f60718293a4b5c6d7e8f901234567, Cloudsmith 7e6d5c4b3a29180f7e6d5c4b3a29180f7e6d5c4b", "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567"},
