@@ -148,6 +148,20 @@ var taggedIDDeny = map[string]bool{"sk": true, "rk": true, "pk": true, "key": tr
 // name a resource and unlock nothing.
 var awsResourceID = regexp.MustCompile(`^(?:ami|i|vol|snap|sg|subnet|vpc|eni|igw|eigw|rtb|acl|nat|eipalloc|eipassoc|lt|tgw|tgw-attach|pcx|vpce|fs|fsmp|r|sir|dopt|vgw|cgw|vpn|elb|ecs|lb)-(?:[0-9a-f]{8}|[0-9a-f]{17})$`)
 
+// phoenixID reports the id Phoenix LiveView gives a view's socket and its element (phx- and
+// 16 characters of URL-safe base64: phx-GHDoI6bQT2oMCQok), which every page it renders shows.
+func phoenixID(tok string) bool {
+	if len(tok) != 20 || !strings.HasPrefix(tok, "phx-") {
+		return false
+	}
+	for i := 4; i < len(tok); i++ {
+		if c := tok[i]; !isWordByte(c) && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
 // aliyunResourceID matches an Alibaba Cloud resource's id: its kind (vpc, vsw, sg, i, rm, …),
 // a dash, then lower-case letters and digits that open with the region's code (bp for
 // Hangzhou, 2ze Beijing, uf6 Shanghai, wz9 Shenzhen, j6c Hong Kong, t4n Singapore, …), as the
@@ -187,7 +201,7 @@ func knownSafeShape(tok string) bool {
 	if len(tok) > 50 && strings.HasPrefix(tok, "systemd-private-") && systemdPrivateTmp.MatchString(tok) {
 		return true
 	}
-	if k8sPodName(tok) || cdkLogicalID(tok) || gssKexName.MatchString(tok) || strings.HasPrefix(tok, "Z2lkOi8v") {
+	if k8sPodName(tok) || cdkLogicalID(tok) || gssKexName.MatchString(tok) || strings.HasPrefix(tok, "Z2lkOi8v") || phoenixID(tok) {
 		return true
 	}
 	if isProviderID(tok) || awsResourceLike(tok) && awsResourceID.MatchString(tok) || aliyunResourceLike(tok) && aliyunResourceID.MatchString(tok) || sshPublicKeyBlob(tok) || ageRecipient.MatchString(tok) || ulidShape(tok) || graphQLGlobalID(tok) || mangledName(tok) || generatedNoSecret(tok) {

@@ -1234,7 +1234,9 @@ func keyLikeName(name string) bool {
 			"city", "country", "region", "province", "district", "currency", "category", "channel", "warehouse",
 			"carrier", "label", "folder", "menu", "locale", "language",
 			// what records are matched or joined on ("matchingKey": "ELBOW_90_LR|STD|2")
-			"match", "matching", "join", "composite":
+			"match", "matching", "join", "composite",
+			// a function that makes or finds one (keyGenerator: () => ip || "unknown")
+			"generator", "provider", "resolver", "factory", "builder", "handler", "callback", "fn", "func", "getter", "extractor", "selector", "loader":
 			return false
 		}
 	}

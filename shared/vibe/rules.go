@@ -1218,6 +1218,9 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if standInWords[bare] || kebabStandIn(bare) {
 		return false // apiKey: "unused", OPERATOR_TOKEN="unused-operator-token": stand-ins
 	}
+	if localServerKeys[bare] && apiKeyName(name) {
+		return false // api_key="ollama", "EMPTY": what a local model server's documentation says to pass, checked by nobody
+	}
 	if severityWords[v] {
 		return false // ("…PRIVATE\s+KEY-----", "Private Key", "critical"): a finding's severity
 	}
@@ -2176,6 +2179,11 @@ func pinnedRequirement(v string) bool {
 
 // standInWords are what a document or a test puts where a key is not needed or must fail.
 var standInWords = map[string]bool{"unused": true, "dud": true, "invalid": true, "hardcoded": true, "not-needed": true, "not_needed": true, "ignored": true}
+
+// localServerKeys are the values local model servers that speak OpenAI's API document for its
+// key, which they do not check: Ollama's "ollama", LM Studio's "lm-studio", vLLM's "EMPTY",
+// llama.cpp server's "sk-no-key-required".
+var localServerKeys = map[string]bool{"ollama": true, "lm-studio": true, "lmstudio": true, "EMPTY": true, "sk-no-key-required": true, "no-key": true}
 
 // lowerDictWord reports one English word in lower case.
 func lowerDictWord(t string) bool {

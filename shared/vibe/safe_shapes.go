@@ -185,7 +185,15 @@ func harmlessRun(text string, start, end int) bool {
 		hashedAliasName(text[start:end]) && importAlias(text, text[start:end]) || jcaAlgorithm.MatchString(text[start:end]) ||
 		end < len(text) && text[end] == '(' && calledPath(text[start:end]) || goQualifiedName(text[start:end]) ||
 		text[start] >= '1' && text[start] <= '2' && timestampedName.MatchString(text[start:end]) ||
-		webSocketKeyRun(text, start) || editorRemoteRun(text, start, end) || pnpmStoreRun(text, start) || brandfetchClientID(text, start)
+		webSocketKeyRun(text, start) || editorRemoteRun(text, start, end) || pnpmStoreRun(text, start) || brandfetchClientID(text, start) || pgDumpRestrictKey(text, start)
+}
+
+// pgDumpRestrictKey reports the key of pg_dump's \restrict and \unrestrict lines (PostgreSQL
+// 17.6 and later open and close every plain dump with one): a random nonce that keeps psql
+// from running meta-commands a dumped object could smuggle in, in every dump, no credential.
+func pgDumpRestrictKey(text string, start int) bool {
+	head := text[max(0, start-14):start]
+	return strings.HasSuffix(head, "\\restrict ") || strings.HasSuffix(head, "\\unrestrict ")
 }
 
 // brandfetchClientID reports the c= of a logo on Brandfetch's CDN

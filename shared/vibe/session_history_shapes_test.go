@@ -60,6 +60,14 @@ func TestSessionHistoryShapes(t *testing.T) {
 			"console.log('  JWT_SECRET: ⚠️  NOT SET');",
 			"| `.\\frontend\\app\\api\\delivery-notes\\[id]\\print\\route.ts` | L12 |",
 			`{"matchingKey": "ELBOW_90_LR|STD|2", "confidence": 100}`,
+			// the key a local model server's documentation says to pass; a function that makes a
+			// rate limiter's key; Phoenix LiveView's ids; pg_dump's restrict key
+			`client = OpenAI(base_url="http://localhost:11434/v1", api_key="ollama")`,
+			`      "apiKey": "lm-studio",`,
+			`client = OpenAI(base_url="http://localhost:8000/v1", api_key="EMPTY")`,
+			`{"s":"= rateLimit({\n    ...limiterOptions,\n    keyGenerator: () => ip || \"unknown\"\n  });"}`,
+			`#Phoenix.LiveView.Socket<id: "phx-GHDoI6bQT2oMCQok", endpoint: MyAppWeb.Endpoint, view: MyAppWeb.BookingLive.Index>`,
+			"--\n-- PostgreSQL database dump\n--\n\n\\restrict RTOv61Tbf0GDkMeQNOM51DqNfNckXDJiUXBWLj8Nb01HsXys381ZxAYlcTbHOFb\n\nSET statement_timeout = 0;",
 			// a workflow's secrets listed by name: the host and the user beside the key
 			"| Secret | What to prepare |\n|--------|-----------------|\n| `DEPLOY_HOST` | the server's address |\n| `DEPLOY_SSH_KEY` | the whole private key |\n\nThe workflow reads `DEPLOY_HOST` as ${{ secrets.DEPLOY_HOST }}.",
 		)
@@ -84,6 +92,11 @@ func TestSessionHistoryShapes(t *testing.T) {
 			{"vscode-remote://dev+Zx8kq2pLm9Qw4rT7vB3nH6@example.dev/x", "Zx8kq2pLm9Qw4rT7vB3nH6"},
 			{"  password: Zx8kq2pLm9  // the old one", "Zx8kq2pLm9"},
 			{"cloudsmith 0a1b2c3d4e5f60718293a4b5c6d7e8f901234567", "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567"},
+			{`api_key="ollama-Zx8kq2pLm9Qw4rT7"`, "ollama-Zx8kq2pLm9Qw4rT7"},
+			{`DB_PASSWORD="EMPTY"`, "EMPTY"},
+			{`keyGenerator: "Zx8kq2pLm9Qw4rT7vB3n"`, "Zx8kq2pLm9Qw4rT7vB3n"},
+			{`id: "phx-GHDoI6bQT2oMCQokZx8kq2pLm9Qw"`, "phx-GHDoI6bQT2oMCQokZx8kq2pLm9Qw"},
+			{"\\connect db Zx8kq2pLm9Qw4rT7vB3nH6jF1kD5", "Zx8kq2pLm9Qw4rT7vB3nH6jF1kD5"},
 			{`docker login -u bob --password-stdin <<< "Zx8kq2pLm9Qw"`, "Zx8kq2pLm9Qw"},
 			{`vercel env add API_TOKEN production <<< "Zx8kq2pLm9Qw"`, "Zx8kq2pLm9Qw"},
 			{"JWT_SECRET: ⚠️Zx8kq2pLm9Qw4rT7", "Zx8kq2pLm9Qw4rT7"},
