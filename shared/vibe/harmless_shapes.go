@@ -1903,6 +1903,65 @@ func buildSecretSpec(v string) bool {
 	return true
 }
 
+// secretManagerRefs reports the value of gcloud run's --set-secrets or --update-secrets:
+// comma-separated pairs of an environment variable (or a file's path) and a secret of Secret
+// Manager with its version (PGVECTOR_DATABASE_URL=pgvector-database-url:latest,
+// API_KEY=api-key:2): where the secrets are read from, never the secrets.
+func secretManagerRefs(v string) bool {
+	v = strings.Trim(v, "\"'")
+	if v == "" {
+		return false
+	}
+	for _, f := range strings.Split(v, ",") {
+		k, ref, ok := strings.Cut(f, "=")
+		if !ok || k == "" || !secretVersionRef(ref) {
+			return false
+		}
+	}
+	return true
+}
+
+// secretVersionRef reports a Secret Manager secret's name and version (db-password:latest,
+// api-key:2, projects/p/secrets/db-password:3): lower-case words and a version.
+func secretVersionRef(ref string) bool {
+	name, ver, ok := strings.Cut(ref, ":")
+	if !ok || name == "" || ver != "latest" && (!isDigits(ver) || len(ver) > 6) {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !isLowerByte(c) && !isDigitByte(c) && c != '-' && c != '_' && c != '/' {
+			return false
+		}
+	}
+	return !randomValue(strings.ReplaceAll(name, "/", ""))
+}
+
+// secretManagerListed reports a name inside the list of gcloud run's --set-secrets or
+// --update-secrets (… --set-secrets DB_PASSWORD=db-password:3,API_KEY=…): the variable a
+// secret of Secret Manager is mounted as, its value the secret's name and version.
+func secretManagerListed(s string, nameStart, nameEnd int) bool {
+	if nameEnd >= len(s) || s[nameEnd] != '=' {
+		return false
+	}
+	ls := strings.LastIndexByte(s[:nameStart], '\n') + 1
+	head := s[ls:nameStart]
+	var rest string
+	for _, flag := range []string{"--set-secrets", "--update-secrets"} {
+		if i := strings.LastIndex(head, flag); i >= 0 {
+			rest = head[i+len(flag):]
+			break
+		}
+	}
+	if rest == "" || rest[0] != '=' && rest[0] != ' ' || strings.ContainsAny(rest[1:], " \t\"'") {
+		return false // the flag, = or a blank, then the list's earlier pairs up to the name
+	}
+	e := nameEnd + 1
+	for e < len(s) && !strings.ContainsRune(" \t\n,\"'", rune(s[e])) {
+		e++
+	}
+	return secretVersionRef(s[nameEnd+1 : e])
+}
+
 // listedFlagValue returns the value after a flag written as an element of an argument list
 // (['--secret', 'id=npmrc,src=…'], ["--token", "…"]): the next quoted element.
 func listedFlagValue(s string, nameEnd int) string {

@@ -459,6 +459,7 @@ var extraRules = append([]extraRule{
 				!strings.HasSuffix(strings.TrimRight(v, "\"'"), ":") && // ':completion::complete:salt-key:set-option-a-1:': a context's parts
 				!optionalChain(strings.TrimRight(v, ",;")) && // apiKey: handler?.getApiKey(settings): code
 				!oauthClientAuthMethods[strings.ReplaceAll(strings.Trim(v, "\"',"), "-", "_")] && // client-auth:client-secret-basic
+				!secretVersionTail.MatchString(v) && // --set-secrets=DB_PASSWORD=db-password:latest,…: a secret's name and version
 				!(isUpperByte(v[0]) && camelWords(strings.TrimRight(v, "\",;'.`")))
 		},
 		// https://x-access-token:…@host: a URL's user, the URL rule's; com.j256.two-factor-auth:
@@ -1548,8 +1549,8 @@ var (
 		"names": true, "labels": true, "fields": true, "kinds": true, "types": true,
 		// ids of secrets, not secrets: api_key_ids=["key_abc"], secret_ids
 		"ids": true,
-		// where a listing goes on: nextPageToken, continuationToken, syncToken
-		"page": true, "continuation": true, "sync": true,
+		// where a listing goes on: nextPageToken, continuationToken, syncToken, sinceToken
+		"page": true, "continuation": true, "sync": true, "since": true,
 		// what code says when it fails: invalidTokenPanic = "invalid jsontext.Token; …"
 		"panic": true,
 		// what hands out a credential: credential_helper = osxkeychain
@@ -2260,6 +2261,10 @@ func kebabKeyName(v string) bool {
 
 // rubyConstantPath matches a constant's path of Ruby, C++ or Rust (Doorkeeper::AccessToken).
 var rubyConstantPath = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*(?:::[A-Z][A-Za-z0-9]*)+$`)
+
+// secretVersionTail matches what follows a Secret Manager secret's name in gcloud run's
+// --set-secrets list: its version, then the list's next pair or its end.
+var secretVersionTail = regexp.MustCompile(`^(?:latest|[0-9]{1,6})(?:,[A-Za-z_/][^\s]*)?$`)
 
 // editorRemoteAuthority reports the authority of a VS Code remote URI, the kind of remote, a +
 // and its host (vscode-remote://ssh-remote+<a repl's UUID>@…replit.dev:22/…, wsl+Ubuntu,

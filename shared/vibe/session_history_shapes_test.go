@@ -68,6 +68,11 @@ func TestSessionHistoryShapes(t *testing.T) {
 			`{"s":"= rateLimit({\n    ...limiterOptions,\n    keyGenerator: () => ip || \"unknown\"\n  });"}`,
 			`#Phoenix.LiveView.Socket<id: "phx-GHDoI6bQT2oMCQok", endpoint: MyAppWeb.Endpoint, view: MyAppWeb.BookingLive.Index>`,
 			"--\n-- PostgreSQL database dump\n--\n\n\\restrict RTOv61Tbf0GDkMeQNOM51DqNfNckXDJiUXBWLj8Nb01HsXys381ZxAYlcTbHOFb\n\nSET statement_timeout = 0;",
+			// a delta listing's position; Secret Manager's secrets mounted by gcloud run
+			`      "sinceToken": "639033653321809253-1",`,
+			"gcloud run services update api --region asia-east1 --update-secrets=PGVECTOR_DATABASE_URL=pgvector-database-url:latest",
+			"gcloud run deploy api --set-secrets=DB_PASSWORD=db-password:latest,API_KEY=api-key:2",
+			"gcloud run deploy api --set-secrets DB_PASSWORD=db-password:3",
 			// a workflow's secrets listed by name: the host and the user beside the key
 			"| Secret | What to prepare |\n|--------|-----------------|\n| `DEPLOY_HOST` | the server's address |\n| `DEPLOY_SSH_KEY` | the whole private key |\n\nThe workflow reads `DEPLOY_HOST` as ${{ secrets.DEPLOY_HOST }}.",
 		)
@@ -92,6 +97,9 @@ func TestSessionHistoryShapes(t *testing.T) {
 			{"vscode-remote://dev+Zx8kq2pLm9Qw4rT7vB3nH6@example.dev/x", "Zx8kq2pLm9Qw4rT7vB3nH6"},
 			{"  password: Zx8kq2pLm9  // the old one", "Zx8kq2pLm9"},
 			{"cloudsmith 0a1b2c3d4e5f60718293a4b5c6d7e8f901234567", "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567"},
+			{"gcloud run deploy api --set-secrets=DB_PASSWORD=Zx8kq2pLm9Qw:3", "Zx8kq2pLm9Qw"},
+			{"gcloud run deploy --set-secrets=X=y:1 && export DB_PASSWORD=Zx8kq2pLm9:3", "Zx8kq2pLm9"},
+			{`"sinceToken": "Zx8kq2pLm9Qw4rT7vB3nH6jF1kD5"`, "Zx8kq2pLm9Qw4rT7vB3nH6jF1kD5"},
 			{`api_key="ollama-Zx8kq2pLm9Qw4rT7"`, "ollama-Zx8kq2pLm9Qw4rT7"},
 			{`DB_PASSWORD="EMPTY"`, "EMPTY"},
 			{`keyGenerator: "Zx8kq2pLm9Qw4rT7vB3n"`, "Zx8kq2pLm9Qw4rT7vB3n"},
