@@ -890,7 +890,7 @@ func pathStart(text string, i int) bool {
 	// Nor after a bracket that closes a name written in place of a segment (/home/[USER]/.local,
 	// a log's own mark): the path goes on.
 	return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' || c == '~' || c == '/' || c == '@' || c == '$' ||
-		c == ']' && i >= 2 && (isUpperByte(text[i-2]) || routeParamBefore(text, i-1)) ||
+		c == ']' && i >= 2 && (isUpperByte(text[i-2]) || routeParamBefore(text, i-1)) && !homeRooted(text[i:]) ||
 		(c == '}' || c == ')') && expansionBefore(text, i-1) && !homeRooted(text[i:]))
 }
 
