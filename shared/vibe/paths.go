@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // pathRewriter makes the absolute paths in a text safe to show: inside the workspace they
@@ -843,8 +844,8 @@ func (p *pathRewriter) learnUser(u string) {
 		return
 	}
 	if len(u) < 3 || slices.Contains(genericUsers, strings.ToLower(u)) || slices.Contains(genericAccounts, strings.ToLower(u)) ||
-		strings.ContainsAny(u, "%$~[]{}()") || isDigits(u) {
-		return
+		strings.ContainsAny(u, "%$~[]{}()") || isDigits(u) || strings.Contains(u, Ellipsis) || strings.IndexFunc(u, unicode.IsLetter) < 0 {
+		return // /home/… cut short by a summary's ellipsis names no account: every later … would be masked
 	}
 	if i := strings.LastIndexByte(u, '.'); i >= 3 && windowsProfileSuffix(u[i+1:]) {
 		p.learnUser(u[:i]) // C:\Users\carol.CONTOSO: a second profile of carol's, named for its domain

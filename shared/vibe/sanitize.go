@@ -285,7 +285,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 			if end-start < 20 || afterDigestPrefix(text, start) || inDataURI(text, start) || harmlessRun(text, start, end) || publicPointNamed(text, start, end) {
 				return
 			}
-			if highEntropySecret(tok) && !idNamedValue(text, start, end) && !idContextNamed(text, start, end, false) {
+			if highEntropySecret(tok) && !idNamedValue(text, start, end) && !idContextNamed(text, start, end, false) && !pathAfterMark(text, start) {
 				if nameFamily(text, start, end) || harmlessRunLate(text, start, end) {
 					return
 				}
@@ -373,6 +373,13 @@ func findPercentEncodedSecrets(text string, f *findings) {
 			f.addSpan(ruleEntropy, start, i)
 		}
 	}
+}
+
+// pathAfterMark reports a run that goes on a path or a URL after the account or host a
+// session's rules already masked in it (https://raw.githubusercontent.com/[user]/repo/<sha>/…):
+// a path's segments, each judged on its own below, not one random run.
+func pathAfterMark(text string, start int) bool {
+	return start < len(text) && text[start] == '/' && (strings.HasSuffix(text[:start], "[user]") || strings.HasSuffix(text[:start], "[host]"))
 }
 
 // afterDigestPrefix reports whether the token at start follows a digest label (go.sum's h1:,

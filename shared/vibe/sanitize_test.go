@@ -198,6 +198,8 @@ func TestSanitizePaths(t *testing.T) {
 		{"windows profile named for its domain", SessionHints{}, `C:\Users\carol.CONTOSO\proj\a.py by carol; C:\Users\erin.DESKTOP-7QK2M1\x for Erin`, `~\proj\a.py by [user]; ~\x for [user]`},
 		{"route parameter folders", SessionHints{}, `C:\Users\alice\app\api\notes\[id]\print\route.ts and .\app\[...slug]\page.tsx`, `~\app\api\notes\[id]\print\route.ts and .\app\[...slug]\page.tsx`},
 		{"home path glued to a log's level", SessionHints{}, "[INFO]/Users/carol/x.log by carol; /home/[USER]/.local/bin stays", "[INFO]~/x.log by [user]; /home/[USER]/.local/bin stays"},
+		{"a home cut short by an ellipsis teaches no account", SessionHints{}, "cd /home/… && ls\nthen curl https://raw.githubusercontent.com/o/r/e538d50c/.…", "cd ~ && ls\nthen curl https://raw.githubusercontent.com/o/r/e538d50c/.…"},
+		{"a URL's path after its masked account", SessionHints{}, "curl -fsSL https://raw.githubusercontent.com/[user]/terraform-provider-contentful/e538d50cb84c13cb94758d9fa404000b9a501b27/.…", "curl -fsSL https://raw.githubusercontent.com/[user]/terraform-provider-contentful/e538d50cb84c13cb94758d9fa404000b9a501b27/.…"},
 		{"routes are no homes", SessionHints{}, "GET Users/Edit/5 and home/about/index.html", "GET Users/Edit/5 and home/about/index.html"},
 		{"escaped twice", SessionHints{}, `{"content":"{\"path\":\"C:\\\\Users\\\\alice\\\\proj\\\\a.json\"}"}`, `{"content":"{\"path\":\"~\\\\proj\\\\a.json\"}"}`},
 		{"relative paths in a JSON string", SessionHints{}, `{"path":"src\\app\\models\\user.py","cwd":"~\\.claude\\projects\\x\\a.jsonl","b":".\\src\\a.go"}`, `{"path":"src\\app\\models\\user.py","cwd":"~\\.claude\\projects\\x\\a.jsonl","b":".\\src\\a.go"}`},

@@ -97,6 +97,7 @@ func TestSessionHistoryShapes(t *testing.T) {
 			{"vscode-remote://dev+Zx8kq2pLm9Qw4rT7vB3nH6@example.dev/x", "Zx8kq2pLm9Qw4rT7vB3nH6"},
 			{"  password: Zx8kq2pLm9  // the old one", "Zx8kq2pLm9"},
 			{"cloudsmith 0a1b2c3d4e5f60718293a4b5c6d7e8f901234567", "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567"},
+			{"https://example.com/[user]/Zx8kq2pLm9Qw4rT7vB3nH6jF1kD5sA0gL2wE/x", "Zx8kq2pLm9Qw4rT7vB3nH6jF1kD5sA0gL2wE"},
 			{"gcloud run deploy api --set-secrets=DB_PASSWORD=Zx8kq2pLm9Qw:3", "Zx8kq2pLm9Qw"},
 			{"gcloud run deploy --set-secrets=X=y:1 && export DB_PASSWORD=Zx8kq2pLm9:3", "Zx8kq2pLm9"},
 			{`"sinceToken": "Zx8kq2pLm9Qw4rT7vB3nH6jF1kD5"`, "Zx8kq2pLm9Qw4rT7vB3nH6jF1kD5"},
