@@ -398,7 +398,8 @@ func hashedFileName(tok string) bool {
 	case "js", "mjs", "cjs", "css", "map", "html", "json", "png", "jpg", "jpeg", "gif", "svg", "webp", "ico",
 		"woff", "woff2", "ttf", "otf", "eot", "wasm", "txt", "gz", "zip", "tar", "tgz", "whl", "jar", "so",
 		"dll", "exe", "py", "go", "rs", "ts", "tsx", "jsx", "md", "yaml", "yml", "lock", "log", "pdf", "mp4",
-		"jsonl", "ndjson", "csv", "parquet", "xml", "toml", "sql", "sqlite", "db", "bin", "pt", "onnx", "safetensors":
+		"jsonl", "ndjson", "csv", "parquet", "xml", "toml", "sql", "sqlite", "db", "bin", "pt", "onnx", "safetensors",
+		"darc": // a Dolt archive named by its hash (beads keeps its backups in one)
 		return true
 	}
 	return false

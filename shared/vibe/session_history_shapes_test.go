@@ -73,6 +73,8 @@ func TestSessionHistoryShapes(t *testing.T) {
 			"gcloud run services update api --region asia-east1 --update-secrets=PGVECTOR_DATABASE_URL=pgvector-database-url:latest",
 			"gcloud run deploy api --set-secrets=DB_PASSWORD=db-password:latest,API_KEY=api-key:2",
 			"gcloud run deploy api --set-secrets DB_PASSWORD=db-password:3",
+			// Dolt's archives named by their hash, as git status lists beads' backups
+			".beads/README.md\n.beads/backup/v8p5mslo1dk29rd22359t65di1t27aoe.darc\n.beads/backup/manifest\n",
 			// a workflow's secrets listed by name: the host and the user beside the key
 			"| Secret | What to prepare |\n|--------|-----------------|\n| `DEPLOY_HOST` | the server's address |\n| `DEPLOY_SSH_KEY` | the whole private key |\n\nThe workflow reads `DEPLOY_HOST` as ${{ secrets.DEPLOY_HOST }}.",
 		)
@@ -97,6 +99,7 @@ func TestSessionHistoryShapes(t *testing.T) {
 			{"vscode-remote://dev+Zx8kq2pLm9Qw4rT7vB3nH6@example.dev/x", "Zx8kq2pLm9Qw4rT7vB3nH6"},
 			{"  password: Zx8kq2pLm9  // the old one", "Zx8kq2pLm9"},
 			{"cloudsmith 0a1b2c3d4e5f60718293a4b5c6d7e8f901234567", "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567"},
+			{".beads/backup/Zx8kq2pLm9Qw4rT7vB3nH6jF1kD5sA0g.env", "Zx8kq2pLm9Qw4rT7vB3nH6jF1kD5sA0g"},
 			{"https://example.com/[user]/Zx8kq2pLm9Qw4rT7vB3nH6jF1kD5sA0gL2wE/x", "Zx8kq2pLm9Qw4rT7vB3nH6jF1kD5sA0gL2wE"},
 			{"gcloud run deploy api --set-secrets=DB_PASSWORD=Zx8kq2pLm9Qw:3", "Zx8kq2pLm9Qw"},
 			{"gcloud run deploy --set-secrets=X=y:1 && export DB_PASSWORD=Zx8kq2pLm9:3", "Zx8kq2pLm9"},
