@@ -402,6 +402,9 @@ func findPrefixedTokens(chunk string, off int, f *findings) {
 		if markedExample(chunk[start:i]) {
 			continue // db-BIQTE3B3K3RM7M74SK5EXAMPLE: AWS's documentation's sample
 		}
+		if cloudflareChallengeRun(chunk, start) {
+			continue // cH: 'rm_XnTJ…': a parameter of Cloudflare's challenge page
+		}
 		if run := chunk[start:i]; checksummedToken(run) || prefixedToken(run) && !nameFamily(f.read(), off+start, off+i) && !vapidPublicKey(chunk[max(0, start-40):start], run) && !(hashedAliasName(run) && importAlias(chunk, run)) && !wordsThenDigest(run) {
 			f.addSpan(rulePrefixed, off+start, off+i)
 		}
