@@ -1270,6 +1270,9 @@ func fallbackLiteral(s string, i int) (int, int, bool) {
 		if textEncodings[strings.ToLower(v)] || codecErrorHandlers[v] {
 			continue // readFileSync(pwdFilePath, 'utf8'), decode("UTF-8", "replace"): the encoding, what to do with bad bytes
 		}
+		if op := strings.TrimLeft(line[m[0]:m[2]], " \t"); strings.HasPrefix(op, "//") && strings.HasSuffix(strings.TrimRight(line[:m[0]], " \t"), ";") && !randomValue(v) && !credentialValue(v) {
+			continue // x = config.apiKey; // "ls-abc123": a comment after a statement, not Perl's defined-or
+		}
 		if strings.Count(v, " ") >= 2 {
 			continue // flag.String("token", "", "the token to use"): a message, not a default
 		}

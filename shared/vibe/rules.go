@@ -1219,6 +1219,9 @@ func keepKeyword(name, value string, quoted bool) bool {
 	if standInWords[bare] || kebabStandIn(bare) {
 		return false // apiKey: "unused", OPERATOR_TOKEN="unused-operator-token": stand-ins
 	}
+	if apiKeyName(name) && prefixedAbc123(bare) {
+		return false // langsmithApiKey = "ls-abc123", OPENAI_API_KEY=sk-abc123: a format's prefix and the stand-in
+	}
 	if localServerKeys[bare] && apiKeyName(name) {
 		return false // api_key="ollama", "EMPTY": what a local model server's documentation says to pass, checked by nobody
 	}
@@ -2180,6 +2183,21 @@ func pinnedRequirement(v string) bool {
 
 // standInWords are what a document or a test puts where a key is not needed or must fail.
 var standInWords = map[string]bool{"unused": true, "dud": true, "invalid": true, "hardcoded": true, "not-needed": true, "not_needed": true, "ignored": true}
+
+// prefixedAbc123 reports a key's prefix and abc123, the stand-in people type for its body
+// (sk-abc123, ls-abc123, pk_test_abc123).
+func prefixedAbc123(v string) bool {
+	head, ok := strings.CutSuffix(v, "abc123")
+	if !ok || len(head) < 2 || len(head) > 12 || head[len(head)-1] != '-' && head[len(head)-1] != '_' {
+		return false
+	}
+	for i := 0; i < len(head); i++ {
+		if c := head[i]; !isLowerByte(c) && c != '-' && c != '_' {
+			return false
+		}
+	}
+	return true
+}
 
 // localServerKeys are the values local model servers that speak OpenAI's API document for its
 // key, which they do not check: Ollama's "ollama", LM Studio's "lm-studio", vLLM's "EMPTY",

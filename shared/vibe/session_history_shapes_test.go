@@ -77,6 +77,9 @@ func TestSessionHistoryShapes(t *testing.T) {
 			".beads/README.md\n.beads/backup/v8p5mslo1dk29rd22359t65di1t27aoe.darc\n.beads/backup/manifest\n",
 			// the page Cloudflare serves a client it challenges, as curl prints it
 			`<script>(function(){window._cf_chl_opt = {cvId: '3',cZone: 'example.ai',cType: 'managed',cRay: '9b081c0a9c74b35f',cH: 'rm_XnTJMsOG1x9_0g2JtN6iHyxOO14EOyYGX91FY4qs-1750000000-1.2.1.1-TYwQT_bRkTlZYMVVhmBAQhw9StktuAd875KNjMdqb_L9W6lRmEB3wtJDEGjViiG6',cUPMDTk:"\/download?__cf_chl_tk=pxAXU38j2xe.cBckz3cZp60mMX.9POCsHDGptxyA9vE-1750000000-1.0.1.1-y4DKx8wq2mZ3nB7vC1xR5tL9pQ",cFPWv: 'b'};</script>`,
+			// a key's prefix and the stand-in people type for its body
+			"// Our config has the values\nconfig.langsmithApiKey = \"ls-abc123\"\nconfig.langsmithTracing = true",
+			"process.env.LANGSMITH_API_KEY = config.langsmithApiKey; // \"ls-abc123\" ✅",
 			// a workflow's secrets listed by name: the host and the user beside the key
 			"| Secret | What to prepare |\n|--------|-----------------|\n| `DEPLOY_HOST` | the server's address |\n| `DEPLOY_SSH_KEY` | the whole private key |\n\nThe workflow reads `DEPLOY_HOST` as ${{ secrets.DEPLOY_HOST }}.",
 		)
@@ -101,6 +104,10 @@ func TestSessionHistoryShapes(t *testing.T) {
 			{"vscode-remote://dev+Zx8kq2pLm9Qw4rT7vB3nH6@example.dev/x", "Zx8kq2pLm9Qw4rT7vB3nH6"},
 			{"  password: Zx8kq2pLm9  // the old one", "Zx8kq2pLm9"},
 			{"cloudsmith 0a1b2c3d4e5f60718293a4b5c6d7e8f901234567", "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567"},
+			{`password = "pw-abc123"`, "pw-abc123"},
+			{`my $pw = $cfg->{password} // "Zx8kq2pLm9Qw";`, "Zx8kq2pLm9Qw"},
+			{`const password = process.env.DB_PASSWORD || "Zx8kq2pLm9Qw"; // the old one`, "Zx8kq2pLm9Qw"},
+			{`apiKey = "sk-abc123Zx8kq2pLm9"`, "sk-abc123Zx8kq2pLm9"},
 			{"window._cf_chl_opt = {cRay: '9b08'};</script>\n<script>const apiKey = 'sk_live_Zx8kq2pLm9Qw4rT7vB3nH6jF';</script>", "Zx8kq2pLm9Qw4rT7vB3nH6jF"},
 			{".beads/backup/Zx8kq2pLm9Qw4rT7vB3nH6jF1kD5sA0g.env", "Zx8kq2pLm9Qw4rT7vB3nH6jF1kD5sA0g"},
 			{"https://example.com/[user]/Zx8kq2pLm9Qw4rT7vB3nH6jF1kD5sA0gL2wE/x", "Zx8kq2pLm9Qw4rT7vB3nH6jF1kD5sA0gL2wE"},
