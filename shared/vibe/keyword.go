@@ -338,7 +338,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 			if def {
 				kv = strings.Trim(strings.TrimPrefix(kv, "-"), "'\"") // ${X:-'default'}: the default, as written
 			}
-			if !code && !wordsNoSecret(chunk, vs, ve, name, literal) && keepKeyword(name, kv, literal) {
+			if !code && !wordsNoSecret(chunk, vs, ve, name, literal) && keepKeyword(name, kv, literal) && !localDatabaseDefault(chunk, vs, ve) {
 				if !quoted {
 					ve = envValueTail(chunk, nameStart, name, vs, ve)
 					ve = quotedArgumentTail(chunk, nameStart, vs, ve)
@@ -350,7 +350,7 @@ func findKeywordAssignments(chunk, lower string, off int, f *findings) {
 				// (getToken(req) || 'anonymous', process.env.TOKEN || 'default').
 				if fs, fe, ok := fallbackLiteral(chunk, vs); ok && !settingEnvName(chunk[vs:fs]) && !namedDefault(chunk[vs:fs], chunk[fs:fe]) && !((snakeSecretName(chunk[fs:fe]) || camelSecretName(chunk[fs:fe]) && listedAfter(chunk, vs, fs)) && !envNameBefore(chunk, vs, fs)) && (passwordName(name) || !lowerWord(chunk[fs:fe]) && !mailAddress(chunk[fs:fe]) || keyedValue(name, chunk[fs:fe])) && !lexerTokenWord(name, chunk[fs:fe]) && !algorithmIdentifier(chunk[fs:fe]) && !encodingNames[chunk[fs:fe]] && !headerNameValue(name, chunk[fs:fe]) && !storageKeyName(name, chunk[fs:fe]) && !strings.EqualFold(strings.TrimLeft(chunk[fs:fe], "_"), strings.TrimLeft(name, "_")) &&
 					!typedGetterKey(chunk, fs, fe) && !prefixLiteral(chunk[fs:fe]) && !scopeList(chunk[fs:fe]) && !plainURL(chunk[fs:fe]) &&
-					!(chunk[fs] == '$' && expandedFrame(chunk[fs:fe])) {
+					!(chunk[fs] == '$' && expandedFrame(chunk[fs:fe])) && !localDatabaseDefault(chunk, fs, fe) {
 					f.addSpan(ruleKeyword, off+fs, off+fe)
 				}
 			}
@@ -1188,6 +1188,33 @@ func twoWordSpelled(s string, nameStart int, name, v string) bool {
 		k--
 	}
 	return spellsName(s[k:j]+"_"+name, v)
+}
+
+// localDatabaseDefault reports a local database's default password, its account's own name,
+// written beside that account and a local host (username: … || 'postgres', then password: … ||
+// 'postgres', host 'localhost'; DB_USERNAME=postgres, DB_PASSWORD=postgres): what a database's
+// image starts with on this machine, as postgres://postgres:postgres@localhost is.
+func localDatabaseDefault(s string, vs, ve int) bool {
+	switch v := s[vs:ve]; v {
+	case "postgres", "mysql", "root", "guest", "mongo", "sa":
+		around := s[max(0, vs-400):min(len(s), ve+400)]
+		if !strings.Contains(around, "localhost") && !strings.Contains(around, "127.0.0.1") {
+			return false
+		}
+		head := s[max(0, vs-300):vs]
+		for {
+			i := strings.LastIndex(head, v)
+			if i < 0 {
+				return false
+			}
+			ls := strings.LastIndexByte(head[:i], '\n') + 1
+			if l := strings.ToLower(head[ls:i]); strings.Contains(l, "user") && !strings.Contains(l, "pass") {
+				return true // the same name, a line above, as the account's
+			}
+			head = head[:i]
+		}
+	}
+	return false
 }
 
 // lineCommentAt returns where a // comment set apart by blanks opens after a statement or a

@@ -80,6 +80,11 @@ func TestSessionHistoryShapes(t *testing.T) {
 			// a key's prefix and the stand-in people type for its body
 			"// Our config has the values\nconfig.langsmithApiKey = \"ls-abc123\"\nconfig.langsmithTracing = true",
 			"process.env.LANGSMITH_API_KEY = config.langsmithApiKey; // \"ls-abc123\" ✅",
+			// a local database's default password, its account's own name, beside the account and a
+			// local host
+			"export default {\n  host: process.env.DB_HOST || 'localhost',\n  username: process.env.DB_USERNAME || 'postgres',\n  password: process.env.DB_PASSWORD || 'postgres',\n}",
+			"DB_HOST=localhost\nDB_PORT=5432\nDB_USERNAME=postgres\nDB_PASSWORD=postgres\nDB_DATABASE=app",
+			"        host: configService.get<string>('DB_HOST', 'localhost'),\n        username: configService.get<string>('DB_USERNAME', 'postgres'),\n        password: configService.get<string>('DB_PASSWORD', 'postgres'),",
 			// a workflow's secrets listed by name: the host and the user beside the key
 			"| Secret | What to prepare |\n|--------|-----------------|\n| `DEPLOY_HOST` | the server's address |\n| `DEPLOY_SSH_KEY` | the whole private key |\n\nThe workflow reads `DEPLOY_HOST` as ${{ secrets.DEPLOY_HOST }}.",
 		)
@@ -105,6 +110,8 @@ func TestSessionHistoryShapes(t *testing.T) {
 			{"  password: Zx8kq2pLm9  // the old one", "Zx8kq2pLm9"},
 			{"cloudsmith 0a1b2c3d4e5f60718293a4b5c6d7e8f901234567", "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567"},
 			{`password = "pw-abc123"`, "pw-abc123"},
+			{"DB_HOST=db.corp.io\nDB_USERNAME=postgres\nDB_PASSWORD=postgres", "DB_PASSWORD=postgres"},
+			{"DB_HOST=localhost\nDB_USERNAME=app\nDB_PASSWORD=postgres", "DB_PASSWORD=postgres"},
 			{`my $pw = $cfg->{password} // "Zx8kq2pLm9Qw";`, "Zx8kq2pLm9Qw"},
 			{`const password = process.env.DB_PASSWORD || "Zx8kq2pLm9Qw"; // the old one`, "Zx8kq2pLm9Qw"},
 			{`apiKey = "sk-abc123Zx8kq2pLm9"`, "sk-abc123Zx8kq2pLm9"},
