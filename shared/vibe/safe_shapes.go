@@ -193,6 +193,9 @@ func harmlessRun(text string, start, end int) bool {
 // a site checks for a browser): the challenge's own parameters, the same for whoever fetches
 // the page then, no one's credential.
 func cloudflareChallengeRun(text string, start int) bool {
+	if near := text[max(0, start-16):start]; !strings.Contains(near, "cH") && !strings.Contains(near, "chl") {
+		return false // its values follow cH: ' or __cf_chl_tk=
+	}
 	head := text[max(0, start-1500):start]
 	k := strings.LastIndex(head, "_cf_chl_opt")
 	return k >= 0 && !strings.Contains(head[k:], "</script>")
@@ -221,6 +224,9 @@ func brandfetchClientID(text string, start int) bool {
 // (node_modules/.pnpm/@cloudflare+vitest-pool-workers@0.16.20_…_@vitest+_93a1cbb2…/): packages,
 // versions and, when the name grows too long, the digest pnpm cuts it to.
 func pnpmStoreRun(text string, start int) bool {
+	if start == 0 || text[start-1] != '@' && text[start-1] != '+' && text[start-1] != '_' && text[start-1] != '/' {
+		return false // a run in a store folder's name opens after @, +, _ or the folder's /
+	}
 	seg := strings.LastIndexAny(text[max(0, start-300):start], "/\\ \t\n\"'")
 	if seg < 0 {
 		return false
