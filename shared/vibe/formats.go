@@ -372,6 +372,7 @@ const rulePrefixed = "prefixed-token"
 // 32+ hex digits, or high entropy without words in it. Ids of a known-safe shape, digests
 // and file names pass.
 func findPrefixedTokens(chunk string, off int, f *findings) {
+	cfPage := strings.Contains(chunk, "_cf_chl_opt")
 	for i := 0; i < len(chunk); {
 		if !prefixedChar(chunk[i]) {
 			i++
@@ -402,7 +403,7 @@ func findPrefixedTokens(chunk string, off int, f *findings) {
 		if markedExample(chunk[start:i]) {
 			continue // db-BIQTE3B3K3RM7M74SK5EXAMPLE: AWS's documentation's sample
 		}
-		if cloudflareChallengeRun(chunk, start) {
+		if cfPage && cloudflareChallengeRun(chunk, start) {
 			continue // cH: 'rm_XnTJ…': a parameter of Cloudflare's challenge page
 		}
 		if run := chunk[start:i]; checksummedToken(run) || prefixedToken(run) && !nameFamily(f.read(), off+start, off+i) && !vapidPublicKey(chunk[max(0, start-40):start], run) && !(hashedAliasName(run) && importAlias(chunk, run)) && !wordsThenDigest(run) {

@@ -185,17 +185,14 @@ func harmlessRun(text string, start, end int) bool {
 		hashedAliasName(text[start:end]) && importAlias(text, text[start:end]) || jcaAlgorithm.MatchString(text[start:end]) ||
 		end < len(text) && text[end] == '(' && calledPath(text[start:end]) || goQualifiedName(text[start:end]) ||
 		text[start] >= '1' && text[start] <= '2' && timestampedName.MatchString(text[start:end]) ||
-		webSocketKeyRun(text, start) || editorRemoteRun(text, start, end) || pnpmStoreRun(text, start) || brandfetchClientID(text, start) || pgDumpRestrictKey(text, start) || cloudflareChallengeRun(text, start)
+		webSocketKeyRun(text, start) || editorRemoteRun(text, start, end) || pnpmStoreRun(text, start) || brandfetchClientID(text, start) || pgDumpRestrictKey(text, start)
 }
 
 // cloudflareChallengeRun reports a value of the page Cloudflare serves a client it challenges
 // (window._cf_chl_opt = {cRay: …, cH: '…', cUPMDTk: "…?__cf_chl_tk=…"}, what curl prints when
 // a site checks for a browser): the challenge's own parameters, the same for whoever fetches
-// the page then, no one's credential.
+// the page then, no one's credential. Callers ask it only of a text that holds _cf_chl_opt.
 func cloudflareChallengeRun(text string, start int) bool {
-	if near := text[max(0, start-16):start]; !strings.Contains(near, "cH") && !strings.Contains(near, "chl") {
-		return false // its values follow cH: ' or __cf_chl_tk=
-	}
 	head := text[max(0, start-1500):start]
 	k := strings.LastIndex(head, "_cf_chl_opt")
 	return k >= 0 && !strings.Contains(head[k:], "</script>")

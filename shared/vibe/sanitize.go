@@ -274,6 +274,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 		findPercentEncodedSecrets(text, f)
 	}
 	if entropy {
+		cfPage := strings.Contains(text, "_cf_chl_opt")
 		forEachTokenRun(text, 16, func(start, end int) {
 			tok := text[start:end]
 			if knownShapeSecret(strings.TrimRight(tok, "=")) && !encodingAlphabets[tok] {
@@ -282,7 +283,7 @@ func (s *Sanitizer) detect(ctx context.Context, text string, f *findings, entrop
 				}
 				return
 			}
-			if end-start < 20 || afterDigestPrefix(text, start) || inDataURI(text, start) || harmlessRun(text, start, end) || publicPointNamed(text, start, end) {
+			if end-start < 20 || afterDigestPrefix(text, start) || inDataURI(text, start) || harmlessRun(text, start, end) || publicPointNamed(text, start, end) || cfPage && cloudflareChallengeRun(text, start) {
 				return
 			}
 			if highEntropySecret(tok) && !idNamedValue(text, start, end) && !idContextNamed(text, start, end, false) && !pathAfterMark(text, start) {
