@@ -73,10 +73,17 @@ func commitListed(chunk string, start, end int) bool {
 	if k := strings.IndexByte(chunk[end:], '\n'); k >= 0 {
 		le = end + k
 	}
-	line := chunk[ls:le]
-	for _, w := range strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == ',' || r == ';' || r == '\t' }) {
-		if (len(w) == 40 || len(w) == 64) && isHex(w) && ls+strings.Index(line, w) != start {
-			i := ls + strings.Index(line, w)
+	sep := func(c byte) bool { return c == ' ' || c == ',' || c == ';' || c == '\t' }
+	for i := ls; i < le; {
+		if sep(chunk[i]) {
+			i++
+			continue
+		}
+		j := i // a field of the line, between blanks, commas and semicolons
+		for j < le && !sep(chunk[j]) {
+			j++
+		}
+		if n := j - i; (n == 40 || n == 64) && i != start && isHex(chunk[i:j]) {
 			before := strings.TrimRight(chunk[ls:i], " \t:=")
 			k := len(before)
 			for k > 0 && isWordByte(before[k-1]) {
@@ -86,6 +93,7 @@ func commitListed(chunk string, start, end int) bool {
 				return true
 			}
 		}
+		i = j
 	}
 	return false
 }
